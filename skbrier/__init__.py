@@ -1,0 +1,42 @@
+"""skbrier: scikit-learn compatible metrics for probability forecasts.
+
+Built around the Brier score: the Brier Index, skill scores, the
+multiple-choice Brier score of LLM benchmarks, net benefit and decision
+curves, decompositions, confidence intervals and scikit-learn scorers.
+"""
+
+__version__ = "0.1.0.dev0"
+
+# --- core Brier metrics -----------------------------------------------------
+from .metrics.brier import brier_index, brier_score, brier_skill_score
+from .metrics.multiple_choice import multiple_choice_brier_score
+
+_CORE = [
+    "brier_score",
+    "brier_index",
+    "brier_skill_score",
+    "multiple_choice_brier_score",
+]
+
+
+# --- net benefit and decision curves -----------------------------------------
+_NET_BENEFIT: list = []
+
+
+# --- decomposition -----------------------------------------------------------
+_DECOMPOSITION: list = []
+
+
+# --- inference ---------------------------------------------------------------
+_INFERENCE: list = []
+
+
+# --- scorers -----------------------------------------------------------------
+_SCORERS: list = []
+
+
+# --- workflows ---------------------------------------------------------------
+_WORKFLOWS: list = []
+
+
+__all__ = _CORE + _NET_BENEFIT + _DECOMPOSITION + _INFERENCE + _SCORERS + _WORKFLOWS

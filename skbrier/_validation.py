@@ -1,0 +1,444 @@
+"""Shared input checks for every public function of skbrier.
+
+Everything here validates once, at the public edge, and hands plain float64
+numpy arrays to the maths modules, which do no validation of their own.
+
+The fast path is O(n): probabilities are checked with one ``min`` and one
+``max`` (NaN and inf fail those comparisons too), and binary labels are
+recognised from their minimum and maximum without sorting.  Sorting
+(``np.unique``) is used only for string or object labels and for integer
+labels spread over a range much larger than the sample.
+
+Every error is a ``ValueError`` or ``TypeError`` whose message starts with the
+name of the offending parameter.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "check_probabilities",
+    "check_sample_weight",
+    "check_consistent_length",
+    "binary_target",
+    "encode_labels",
+    "check_scalar_probability",
+    "warn_if_rows_do_not_sum_to_one",
+]
+
+_NUMERIC_KINDS = "biuf"
+
+
+def _as_array(x: Any, name: str) -> np.ndarray:
+    """Turn array-likes (lists, pandas objects, numpy arrays) into a numpy array."""
+    if x is None:
+        raise TypeError(f"{name} must be array-like, got None.")
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be array-like, got a single string {x!r}.")
+    if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
+        # pandas Series/DataFrame, polars Series, ...
+        x = x.to_numpy()
+    try:
+        arr = np.asarray(x)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(f"{name} could not be converted to an array: {exc}") from None
+    if arr.dtype.kind == "O" and arr.ndim >= 1 and arr.size:
+        # a list of lists of unequal length becomes a 1-D object array in numpy < 1.24
+        first = arr.flat[0]
+        if isinstance(first, (list, tuple, np.ndarray)):
+            raise ValueError(f"{name} is ragged (rows of different lengths).")
+    return arr
+
+
+def _describe_bad_values(arr: np.ndarray, name: str, lo: float, hi: float) -> str:
+    if np.isnan(arr).any():
+        return f"{name} contains NaN."
+    if np.isinf(arr).any():
+        return f"{name} contains infinity."
+    return (
+        f"{name} must contain probabilities in [0, 1]; found values from "
+        f"{float(np.min(arr))!r} to {float(np.max(arr))!r}."
+    )
+
+
+def check_probabilities(
+    y_proba: Any, *, name: str = "y_proba", allow_2d: bool = True
+) -> np.ndarray:
+    """Validate probabilities and return them as a float64 array.
+
+    A column vector of shape (n, 1) is flattened to 1-D.  Raises ``TypeError``
+    for non-numeric input and ``ValueError`` for empty input, more than two
+    dimensions, NaN, infinity or values outside [0, 1].
+    """
+    arr = _as_array(y_proba, name)
+    if arr.dtype.kind not in _NUMERIC_KINDS:
+        raise TypeError(
+            f"{name} must contain numbers (probabilities); got dtype {arr.dtype}."
+        )
+    if arr.ndim == 0:
+        raise ValueError(f"{name} must be a 1-D or 2-D array, got a scalar.")
+    if arr.ndim > 2 or (arr.ndim == 2 and not allow_2d):
+        expected = "1-D or 2-D" if allow_2d else "1-D"
+        raise ValueError(f"{name} must be a {expected} array, got shape {arr.shape}.")
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.shape[0] == 0 or arr.size == 0:
+        raise ValueError(f"{name} is empty: at least one sample is required.")
+    if arr.dtype != np.float64:
+        arr = arr.astype(np.float64)
+    lo = arr.min()
+    hi = arr.max()
+    # NaN makes both comparisons False; +-inf lies outside [0, 1].
+    if not (lo >= 0.0 and hi <= 1.0):
+        raise ValueError(_describe_bad_values(arr, name, lo, hi))
+    return arr
+
+
+def check_scalar_probability(
+    value: Any, *, name: str, open_interval: bool = False
+) -> float:
+    """Validate one probability (a threshold, a base rate, a prevalence)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}.")
+    v = float(value)
+    if open_interval:
+        if not (0.0 < v < 1.0):
+            raise ValueError(f"{name} must lie strictly between 0 and 1, got {v!r}.")
+    elif not (0.0 <= v <= 1.0):
+        raise ValueError(f"{name} must lie in [0, 1], got {v!r}.")
+    return v
+
+
+def check_consistent_length(n: int, **arrays: Any) -> None:
+    """Raise a ValueError naming the parameter whose first dimension is not ``n``."""
+    for name, arr in arrays.items():
+        if arr is None:
+            continue
+        m = arr.shape[0]
+        if m != n:
+            raise ValueError(
+                f"{name} has {m} samples but y_proba has {n}; "
+                "all inputs must have the same number of samples."
+            )
+
+
+def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Validate sample weights: 1-D, length ``n``, finite, non-negative, positive sum."""
+    if sample_weight is None:
+        return None
+    w = _as_array(sample_weight, "sample_weight")
+    if w.dtype.kind not in _NUMERIC_KINDS:
+        raise TypeError(f"sample_weight must be numeric; got dtype {w.dtype}.")
+    if w.ndim == 0:
+        raise ValueError("sample_weight must be a 1-D array, got a scalar.")
+    if w.ndim != 1:
+        raise ValueError(f"sample_weight must be a 1-D array, got shape {w.shape}.")
+    if w.shape[0] != n:
+        raise ValueError(
+            f"sample_weight has {w.shape[0]} samples but y_proba has {n}; "
+            "all inputs must have the same number of samples."
+        )
+    w = w.astype(np.float64, copy=False)
+    lo = w.min()
+    if not (lo >= 0.0):
+        if np.isnan(w).any():
+            raise ValueError("sample_weight contains NaN.")
+        raise ValueError(f"sample_weight must be non-negative; found {float(lo)!r}.")
+    total = w.sum()
+    if not np.isfinite(total):
+        raise ValueError("sample_weight contains infinity (or sums to infinity).")
+    if total <= 0.0:
+        raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
+    return w
+
+
+def _target_array(y_true: Any, name: str = "y_true") -> np.ndarray:
+    y = _as_array(y_true, name)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise ValueError(
+            f"{name} must be a 1-D array of labels, got shape {y.shape}."
+        )
+    if y.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one sample is required.")
+    kind = y.dtype.kind
+    if kind == "c":
+        raise TypeError(f"{name} must not be complex.")
+    if kind == "f":
+        if not np.isfinite(y).all():
+            raise ValueError(f"{name} contains NaN or infinity.")
+    elif kind == "O":
+        # objects: reject NaN/None and mixtures of strings and numbers
+        has_str = False
+        has_num = False
+        for v in y:
+            if v is None:
+                raise ValueError(f"{name} contains None.")
+            if isinstance(v, str):
+                has_str = True
+            elif isinstance(v, numbers.Number):
+                if v != v:  # NaN
+                    raise ValueError(f"{name} contains NaN.")
+                has_num = True
+            if has_str and has_num:
+                raise TypeError(
+                    f"{name} mixes strings and numbers; use one type of label."
+                )
+    return y
+
+
+def _is_string_kind(y: np.ndarray) -> bool:
+    return y.dtype.kind in "OUS"
+
+
+def binary_target(y_true: Any, pos_label: Any, n: int | None = None) -> np.ndarray:
+    """Encode binary labels as a float64 0/1 vector in O(n).
+
+    ``pos_label=None`` follows scikit-learn: labels in {0, 1} or {-1, 1} (or a
+    subset) give 1; other numeric labels give the larger label; string labels
+    need ``pos_label``.  More than two distinct labels raise ``ValueError``, as
+    does a ``pos_label`` that is not one of two labels present.
+    """
+    y = _target_array(y_true)
+    if n is not None and y.shape[0] != n:
+        raise ValueError(
+            f"y_true has {y.shape[0]} samples but y_proba has {n}; "
+            "all inputs must have the same number of samples."
+        )
+    if y.dtype.kind in "biuf":
+        if y.dtype.kind == "b":
+            y = y.view(np.uint8)
+        lo = y.min()
+        hi = y.max()
+        if lo != hi:
+            # two or more distinct values: all must be lo or hi
+            if y.dtype.kind in "iu" and hi - lo == 1:
+                pass  # integers in [lo, lo + 1] take only two values
+            elif np.count_nonzero((y != lo) & (y != hi)):
+                raise ValueError(
+                    "y_true has more than two classes, but y_proba is 1-D (the "
+                    "probability of one class). Pass a 2-D y_proba with one column "
+                    "per class for multiclass problems."
+                )
+        if pos_label is None:
+            if lo in (-1, 0, 1) and hi in (-1, 0, 1) and not (lo == -1 and hi == 0):
+                # {0,1}, {-1,1}, {0}, {1}, {-1} (scikit-learn's rule); the values
+                # are known to be lo or hi, so {-1,0,1} was rejected above
+                pos = 1
+            else:
+                pos = hi
+        else:
+            if isinstance(pos_label, str):
+                raise ValueError(
+                    f"pos_label={pos_label!r} is a string but y_true holds numbers "
+                    f"({lo!r}..{hi!r})."
+                )
+            pos = pos_label
+            if lo != hi and pos != lo and pos != hi:
+                raise ValueError(
+                    f"pos_label={pos_label!r} is not one of the labels in y_true "
+                    f"({lo!r}, {hi!r})."
+                )
+        if pos == 1 and lo in (0, 1) and hi in (0, 1):
+            # already 0/1: a cast (or nothing) instead of a comparison
+            return y.astype(np.float64, copy=False)
+        return (y == pos).astype(np.float64)
+
+    # strings / objects: O(n) check that at most two distinct values occur
+    first = y[0]
+    other_mask = y != first
+    others = y[other_mask]
+    classes = [first]
+    if others.shape[0]:
+        second = others[0]
+        if np.count_nonzero(others != second):
+            raise ValueError(
+                "y_true has more than two classes, but y_proba is 1-D (the "
+                "probability of one class). Pass a 2-D y_proba with one column per "
+                "class for multiclass problems."
+            )
+        classes.append(second)
+    if pos_label is None:
+        raise ValueError(
+            "pos_label must be given when y_true holds string labels "
+            f"({sorted(map(str, classes))}): it names the class whose probability "
+            "y_proba holds."
+        )
+    if len(classes) == 2 and pos_label not in classes:
+        raise ValueError(
+            f"pos_label={pos_label!r} is not one of the labels in y_true "
+            f"{sorted(map(str, classes))}."
+        )
+    return (y == pos_label).astype(np.float64)
+
+
+def _sorted_unique_labels(labels: Any) -> np.ndarray:
+    lab = _target_array(labels, "labels")
+    classes = np.unique(lab)
+    if classes.shape[0] != lab.shape[0]:
+        raise ValueError("labels contains duplicates.")
+    if classes.shape[0] < 2:
+        raise ValueError(f"labels must contain at least two labels, got {classes}.")
+    if not np.array_equal(classes, lab):
+        warnings.warn(
+            f"labels={lab.tolist()} are not sorted. The columns of y_proba are taken "
+            f"to follow the sorted labels {classes.tolist()} (as in scikit-learn).",
+            UserWarning,
+            stacklevel=4,
+        )
+    return classes
+
+
+def encode_labels(y_true: Any, labels: Any = None, n: int | None = None):
+    """Integer-code labels against the sorted classes.
+
+    Returns ``(codes, classes)`` where ``classes`` are the sorted labels
+    (``labels`` if given, else the distinct values of ``y_true``) and
+    ``codes[i]`` is the column of ``y_true[i]``.  Integer labels with a compact
+    range are coded in O(n) with ``np.bincount``; other labels use
+    ``np.unique``.
+    """
+    y = _target_array(y_true)
+    if n is not None and y.shape[0] != n:
+        raise ValueError(
+            f"y_true has {y.shape[0]} samples but y_proba has {n}; "
+            "all inputs must have the same number of samples."
+        )
+    if labels is not None:
+        classes = _sorted_unique_labels(labels)
+        if _is_string_kind(classes) != _is_string_kind(y) and y.dtype.kind != "O":
+            raise ValueError(
+                "labels and y_true must both be strings or both be numbers; got "
+                f"labels of dtype {classes.dtype} and y_true of dtype {y.dtype}."
+            )
+        codes = np.searchsorted(classes, y)
+        codes_c = np.minimum(codes, classes.shape[0] - 1)
+        bad = classes[codes_c] != y
+        if np.any(bad):
+            unknown = np.unique(y[bad])[:10]
+            raise ValueError(
+                f"y_true contains labels {unknown.tolist()} that are not in labels "
+                f"{classes.tolist()}."
+            )
+        return codes_c.astype(np.intp, copy=False), classes
+
+    if y.dtype.kind in "biu":
+        yi = y.view(np.uint8) if y.dtype.kind == "b" else y
+        lo = int(yi.min())
+        hi = int(yi.max())
+        span = hi - lo + 1
+        if span <= max(1024, 4 * y.shape[0]):
+            shifted = (yi - lo).astype(np.intp, copy=False) if lo else yi.astype(
+                np.intp, copy=False
+            )
+            present = np.bincount(shifted, minlength=span) > 0
+            if present.all():
+                codes = shifted
+                classes = np.arange(lo, hi + 1, dtype=y.dtype if y.dtype.kind != "b" else np.int64)
+            else:
+                lookup = np.cumsum(present) - 1
+                codes = lookup[shifted]
+                classes = (np.flatnonzero(present) + lo).astype(
+                    y.dtype if y.dtype.kind != "b" else np.int64
+                )
+            if y.dtype.kind == "b":
+                classes = classes.astype(bool)
+            return codes, classes
+    classes, codes = np.unique(y, return_inverse=True)
+    return codes.reshape(-1).astype(np.intp, copy=False), classes
+
+
+def warn_if_rows_do_not_sum_to_one(y_proba: np.ndarray, name: str = "y_proba") -> None:
+    """Warn (as scikit-learn does) when the rows of a 2-D probability array do not sum to 1."""
+    s = y_proba.sum(axis=1)
+    if not np.allclose(s, 1.0, rtol=np.sqrt(np.finfo(np.float64).eps), atol=0.0):
+        warnings.warn(
+            f"The rows of {name} do not sum to one. Make sure to pass probabilities.",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+class Forecast:
+    """Validated forecast: what the maths modules receive.
+
+    Attributes
+    ----------
+    y : ndarray
+        Binary case: float64 0/1 outcomes of shape (n,).  Multiclass case:
+        integer class codes of shape (n,) indexing the columns of ``proba``.
+    proba : ndarray
+        float64, shape (n,) (binary) or (n, K).
+    sample_weight : ndarray or None
+    classes : ndarray or None
+        Sorted class labels of the columns (multiclass and 2-column input).
+    binary_1d : bool
+        True when ``proba`` is the 1-D probability of the positive class.
+    """
+
+    __slots__ = ("y", "proba", "sample_weight", "classes", "binary_1d")
+
+    def __init__(self, y, proba, sample_weight, classes, binary_1d):
+        self.y = y
+        self.proba = proba
+        self.sample_weight = sample_weight
+        self.classes = classes
+        self.binary_1d = binary_1d
+
+    @property
+    def n_columns(self) -> int:
+        return 1 if self.binary_1d else self.proba.shape[1]
+
+
+def check_forecast(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    sample_weight: Any = None,
+    labels: Any = None,
+    pos_label: Any = None,
+    proba_name: str = "y_proba",
+) -> Forecast:
+    """Validate ``(y_true, y_proba, sample_weight)`` the way ``brier_score`` reads them.
+
+    1-D ``y_proba`` (or one column) is the probability of ``pos_label``;
+    2-D ``y_proba`` has one column per sorted class (``labels`` may name
+    classes absent from ``y_true``).
+    """
+    p = check_probabilities(y_proba, name=proba_name)
+    n = p.shape[0]
+    if p.ndim == 1:
+        if labels is not None:
+            lab = _target_array(labels, "labels")
+            if np.unique(lab).shape[0] > 2:
+                raise ValueError(
+                    f"labels names {np.unique(lab).shape[0]} classes but {proba_name} "
+                    "is 1-D (the probability of one class)."
+                )
+        y = binary_target(y_true, pos_label, n)
+        w = check_sample_weight(sample_weight, n)
+        return Forecast(y, p, w, None, True)
+
+    codes, classes = encode_labels(y_true, labels, n)
+    k = p.shape[1]
+    if classes.shape[0] != k:
+        if labels is None:
+            raise ValueError(
+                f"y_true has {classes.shape[0]} classes {classes.tolist()[:10]} but "
+                f"{proba_name} has {k} columns. Pass labels= to name every class "
+                f"(the columns of {proba_name} follow the sorted labels)."
+            )
+        raise ValueError(
+            f"labels names {classes.shape[0]} classes but {proba_name} has {k} columns."
+        )
+    if k == 1:  # pragma: no cover - flattened above
+        raise ValueError(f"{proba_name} must have at least two columns.")
+    warn_if_rows_do_not_sum_to_one(p, proba_name)
+    w = check_sample_weight(sample_weight, n)
+    return Forecast(codes, p, w, classes, False)

@@ -1,0 +1,324 @@
+"""Brier score, Brier Index and Brier skill score."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.exceptions import UndefinedMetricWarning
+
+from .._validation import check_forecast, check_probabilities, check_scalar_probability
+from ._brier_math import (
+    binary_brier,
+    brier_index_from_score,
+    climatology_brier,
+    forecast_brier,
+    multiclass_brier,
+    unit_scale_brier,
+    weighted_mean,
+)
+
+__all__ = ["brier_score", "brier_index", "brier_skill_score"]
+
+
+def _check_scale_by_half(scale_by_half: Any) -> Any:
+    if isinstance(scale_by_half, str):
+        if scale_by_half != "auto":
+            raise ValueError(
+                f"scale_by_half must be True, False or 'auto', got {scale_by_half!r}."
+            )
+        return scale_by_half
+    if isinstance(scale_by_half, (bool, np.bool_)):
+        return bool(scale_by_half)
+    raise TypeError(
+        f"scale_by_half must be True, False or 'auto', got {type(scale_by_half).__name__}."
+    )
+
+
+def brier_score(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    pos_label: Any = None,
+    scale_by_half: bool | Literal["auto"] = "auto",
+) -> float:
+    r"""Brier score of probability forecasts (lower is better).
+
+    For :math:`n` samples with weights :math:`w_i` and :math:`K` classes,
+
+    .. math::
+
+        \mathrm{BS} = \frac{\sum_i w_i \sum_{k=1}^{K} (p_{ik} - y_{ik})^2}{\sum_i w_i},
+
+    where :math:`y_{ik} = 1` if sample :math:`i` belongs to class :math:`k`.
+    For binary problems the score is halved (``scale_by_half="auto"``) so that
+    it equals :math:`\sum_i w_i (p_i - y_i)^2 / \sum_i w_i` and lies in
+    [0, 1]; with three or more classes it lies in [0, 2].  This is exactly
+    the convention of :func:`sklearn.metrics.brier_score_loss`, which this
+    function reproduces on every input scikit-learn accepts, with O(n)
+    validation instead of sorting the labels.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (numbers, booleans or strings).
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities.  1-D input is the probability of
+        ``pos_label``.  2-D input has one column per class in sorted label
+        order, as ``predict_proba`` returns them; a one-hot encoding of
+        ``y_true`` is built internally.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    labels : array-like of shape (n_classes,), default=None
+        The classes of the columns of 2-D ``y_proba`` (sorted); may include
+        classes absent from ``y_true``.  Inferred from ``y_true`` if None.
+    pos_label : int, float, bool or str, default=None
+        The class whose probability a 1-D ``y_proba`` holds.  If None: 1 when
+        the labels are in {0, 1} or {-1, 1}, otherwise the largest label;
+        string labels require it.
+    scale_by_half : bool or "auto", default="auto"
+        Halve the summed score so that it lies in [0, 1].  ``"auto"`` halves
+        only when there are fewer than three classes.
+
+    Returns
+    -------
+    float
+        The Brier score.
+
+    Raises
+    ------
+    ValueError
+        For NaN or infinite values, probabilities outside [0, 1], empty or
+        mismatched inputs, more than two classes with 1-D ``y_proba``, a
+        number of columns different from the number of classes, labels of
+        ``y_true`` missing from ``labels``, or invalid ``sample_weight``.
+    TypeError
+        For non-numeric probabilities or weights.
+
+    See Also
+    --------
+    brier_index : the Brier score on an interpretable 0--100 scale.
+    brier_skill_score : improvement over a reference forecast.
+
+    Notes
+    -----
+    Rows of a 2-D ``y_proba`` that do not sum to one raise a ``UserWarning``
+    and are not renormalised (as in scikit-learn).
+
+    References
+    ----------
+    .. [1] G. W. Brier, "Verification of forecasts expressed in terms of
+       probability", Monthly Weather Review 78(1), 1-3, 1950.
+    .. [2] scikit-learn, ``sklearn.metrics.brier_score_loss``.
+
+    Examples
+    --------
+    >>> from skbrier import brier_score
+    >>> brier_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3])
+    0.0375
+    >>> brier_score(["spam", "ham", "ham", "spam"], [0.1, 0.9, 0.8, 0.3], pos_label="ham")
+    0.0375
+    >>> brier_score(["eggs", "ham", "spam"],
+    ...             [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]])
+    0.146
+    """
+    scale_by_half = _check_scale_by_half(scale_by_half)
+    fc = check_forecast(
+        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+    )
+    return forecast_brier(fc, scale_by_half=scale_by_half)
+
+
+def brier_index(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    pos_label: Any = None,
+) -> float:
+    r"""Brier Index: the Brier score on a 0--100 scale where higher is better.
+
+    .. math::
+
+        \mathrm{BI} = 100 \, (1 - \sqrt{\mathrm{BS}_{[0,1]}}),
+
+    where :math:`\mathrm{BS}_{[0,1]}` is the Brier score on the [0, 1] scale:
+    the binary score, or for :math:`K \ge 3` classes the summed multiclass
+    score divided by two.  A perfect forecaster scores 100, one that always
+    says 50 % on a binary question scores 50, and one that is always
+    certain and always wrong scores 0.  A Brier Index of 70.6 is the score of
+    a forecaster who says 70.6 % for every event that happens and 29.4 % for
+    every event that does not.
+
+    The index is a monotone transform of the *aggregate* Brier score, so it
+    ranks forecasters exactly as the Brier score does and expected-score
+    maximisation still rewards honest forecasts.  A per-sample index (or a
+    mean of per-fold indices) is not a proper score: average Brier scores
+    first, then transform.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities, as for :func:`brier_score`.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    labels : array-like of shape (n_classes,), default=None
+        Classes of the columns of 2-D ``y_proba``.
+    pos_label : int, float, bool or str, default=None
+        Class whose probability a 1-D ``y_proba`` holds.
+
+    Returns
+    -------
+    float
+        The Brier Index in [0, 100].
+
+    See Also
+    --------
+    brier_score
+
+    Notes
+    -----
+    The Index has no ``scale_by_half`` option: its anchors (50 for the
+    always-50 % forecaster, 0 for the worst) are defined on the [0, 1] scale.
+
+    References
+    ----------
+    .. [1] S. Kučinskas, H. Bastani and M. Reynolds, "Making forecasting
+       scores easier to interpret: introducing the Brier Index",
+       ForecastBench, 2025.
+
+    Examples
+    --------
+    >>> from skbrier import brier_index
+    >>> brier_index([0, 1, 1, 0], [0.5, 0.5, 0.5, 0.5])
+    50.0
+    >>> round(brier_index([1, 0], [0.706, 0.294]), 6)
+    70.6
+    """
+    fc = check_forecast(
+        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+    )
+    return brier_index_from_score(unit_scale_brier(fc))
+
+
+def _reference_brier(fc, reference: Any) -> float:
+    """Brier score of ``reference`` on the scale used for ``fc`` in the skill score."""
+    if reference is None:
+        return climatology_brier(fc)
+    if np.ndim(reference) == 0 and not isinstance(reference, (str, bytes)):
+        if not fc.binary_1d and fc.proba.shape[1] > 2:
+            raise ValueError(
+                "reference must be None or an array of reference forecasts for "
+                "multiclass y_proba; a single float is a binary base rate."
+            )
+        r = check_scalar_probability(reference, name="reference")
+        if fc.binary_1d:
+            o = weighted_mean(fc.y, fc.sample_weight)
+            return o * (1.0 - r) ** 2 + (1.0 - o) * r * r
+        # two columns: the constant forecast (1 - r, r) on the unhalved scale
+        o = weighted_mean((fc.y == 1).astype(np.float64), fc.sample_weight)
+        return 2.0 * (o * (1.0 - r) ** 2 + (1.0 - o) * r * r)
+    ref = check_probabilities(reference, name="reference")
+    if ref.shape != fc.proba.shape:
+        raise ValueError(
+            f"reference has shape {ref.shape} but y_proba has shape {fc.proba.shape}; "
+            "reference forecasts must have the same shape as y_proba."
+        )
+    if fc.binary_1d:
+        return binary_brier(fc.y, ref, fc.sample_weight)
+    return multiclass_brier(fc.y, ref, fc.sample_weight)
+
+
+def brier_skill_score(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    reference: float | ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    pos_label: Any = None,
+) -> float:
+    r"""Brier skill score: the fraction of a reference forecast's Brier score removed.
+
+    .. math::
+
+        \mathrm{BSS} = 1 - \frac{\mathrm{BS}}{\mathrm{BS}_\mathrm{ref}}.
+
+    1 is perfect, 0 is no better than the reference, negative is worse.  The
+    reference is
+
+    * ``None`` (default): climatology, the constant forecast equal to the
+      (weighted) class frequencies of ``y_true``; then
+      :math:`\mathrm{BS}_\mathrm{ref} = \bar o (1 - \bar o)` for binary
+      problems and :math:`\sum_k \bar o_k (1 - \bar o_k)` for multiclass
+      ones, and the score equals :func:`sklearn.metrics.d2_brier_score`;
+    * a float ``r``: the constant binary forecast ``r`` (a fixed base rate);
+    * an array of the same shape as ``y_proba``: reference forecasts, for
+      example an existing model or a published forecast.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities, as for :func:`brier_score`.
+    reference : None, float or array-like, default=None
+        The reference forecast (see above).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights, used for both scores (and the base rate).
+    labels : array-like of shape (n_classes,), default=None
+        Classes of the columns of 2-D ``y_proba``.
+    pos_label : int, float, bool or str, default=None
+        Class whose probability a 1-D ``y_proba`` holds.
+
+    Returns
+    -------
+    float
+        The skill score in (-inf, 1].  ``nan`` (with an
+        :class:`~sklearn.exceptions.UndefinedMetricWarning`) when the
+        reference scores exactly 0, for example climatology when ``y_true``
+        holds a single class: no forecast can improve on a perfect one.
+
+    See Also
+    --------
+    brier_score
+    sklearn.metrics.d2_brier_score
+
+    References
+    ----------
+    .. [1] D. S. Wilks, *Statistical Methods in the Atmospheric Sciences*,
+       3rd ed., Academic Press, 2011, section 8.4.2.
+
+    Examples
+    --------
+    >>> from skbrier import brier_skill_score
+    >>> y = [0, 0, 1, 1]
+    >>> brier_skill_score(y, [0.1, 0.2, 0.7, 0.9])
+    0.85
+    >>> brier_skill_score(y, [0.1, 0.2, 0.7, 0.9], reference=0.3)
+    0.8706...
+    """
+    fc = check_forecast(
+        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+    )
+    bs_ref = _reference_brier(fc, reference)
+    if fc.binary_1d:
+        bs = binary_brier(fc.y, fc.proba, fc.sample_weight)
+    else:
+        bs = multiclass_brier(fc.y, fc.proba, fc.sample_weight)
+    if bs_ref == 0.0:
+        warnings.warn(
+            "brier_skill_score is undefined (nan) because the reference forecast has a "
+            "Brier score of 0 (for climatology: y_true holds a single class).",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+        return float("nan")
+    return float(1.0 - bs / bs_ref)
