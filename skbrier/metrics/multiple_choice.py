@@ -168,7 +168,7 @@ def multiple_choice_brier_score(
     ...                             from_logprobs=True)
     0.08217880533576...
     >>> multiple_choice_brier_score([0, 1], [[0.7, 0.2, 0.1], [0.5, 0.5]])
-    0.57
+    0.32
     """
     if convention not in ("per_example", "bigbench"):
         raise ValueError(
