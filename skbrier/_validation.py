@@ -197,8 +197,13 @@ def _is_string_kind(y: np.ndarray) -> bool:
     return y.dtype.kind in "OUS"
 
 
-def binary_target(y_true: Any, pos_label: Any, n: int | None = None) -> np.ndarray:
+def binary_target(
+    y_true: Any, pos_label: Any, n: int | None = None, *, as_float: bool = True
+) -> np.ndarray:
     """Encode binary labels as a float64 0/1 vector in O(n).
+
+    With ``as_float=False`` integer or boolean labels that are already 0/1
+    (with ``pos_label`` 1) are returned as an integer array without a copy.
 
     ``pos_label=None`` follows scikit-learn: labels in {0, 1} or {-1, 1} (or a
     subset) give 1; other numeric labels give the larger label; string labels
@@ -247,7 +252,7 @@ def binary_target(y_true: Any, pos_label: Any, n: int | None = None) -> np.ndarr
                 )
         if pos == 1 and lo in (0, 1) and hi in (0, 1):
             # already 0/1: a cast (or nothing) instead of a comparison
-            return y.astype(np.float64, copy=False)
+            return y.astype(np.float64, copy=False) if as_float else y
         return (y == pos).astype(np.float64)
 
     # strings / objects: O(n) check that at most two distinct values occur
@@ -404,12 +409,14 @@ def check_forecast(
     labels: Any = None,
     pos_label: Any = None,
     proba_name: str = "y_proba",
+    float_target: bool = True,
 ) -> Forecast:
     """Validate ``(y_true, y_proba, sample_weight)`` the way ``brier_score`` reads them.
 
     1-D ``y_proba`` (or one column) is the probability of ``pos_label``;
     2-D ``y_proba`` has one column per sorted class (``labels`` may name
-    classes absent from ``y_true``).
+    classes absent from ``y_true``).  With ``float_target=False`` binary 0/1
+    integer labels are kept as integers (saves a copy on the fast path).
     """
     p = check_probabilities(y_proba, name=proba_name)
     n = p.shape[0]
@@ -421,7 +428,7 @@ def check_forecast(
                     f"labels names {np.unique(lab).shape[0]} classes but {proba_name} "
                     "is 1-D (the probability of one class)."
                 )
-        y = binary_target(y_true, pos_label, n)
+        y = binary_target(y_true, pos_label, n, as_float=float_target)
         w = check_sample_weight(sample_weight, n)
         return Forecast(y, p, w, None, True)
 

@@ -124,11 +124,16 @@ def brier_score(
     0.0375
     >>> brier_score(["eggs", "ham", "spam"],
     ...             [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]])
-    0.146
+    0.14666...
     """
     scale_by_half = _check_scale_by_half(scale_by_half)
     fc = check_forecast(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        float_target=False,
     )
     return forecast_brier(fc, scale_by_half=scale_by_half)
 
@@ -203,7 +208,12 @@ def brier_index(
     70.6
     """
     fc = check_forecast(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        float_target=False,
     )
     return brier_index_from_score(unit_scale_brier(fc))
 
@@ -306,7 +316,12 @@ def brier_skill_score(
     0.8706...
     """
     fc = check_forecast(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        float_target=False,
     )
     bs_ref = _reference_brier(fc, reference)
     if fc.binary_1d:

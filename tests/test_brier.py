@@ -1,0 +1,343 @@
+"""Core Brier metrics against scikit-learn (bit for bit) and published figures."""
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_almost_equal
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.metrics import brier_score_loss, d2_brier_score
+
+from skbrier import brier_index, brier_score, brier_skill_score
+
+rng = np.random.default_rng(0)
+
+
+def _binary(n=200, seed=0):
+    r = np.random.default_rng(seed)
+    p = r.random(n)
+    y = (r.random(n) < p).astype(int)
+    return y, p
+
+
+def _multiclass(n=300, k=4, seed=0):
+    r = np.random.default_rng(seed)
+    P = r.dirichlet(np.ones(k), size=n)
+    y = np.array([r.choice(k, p=row) for row in P])
+    return y, P
+
+
+# --------------------------------------------------------------------------
+# Equality with sklearn.metrics.brier_score_loss, to the last bit
+# --------------------------------------------------------------------------
+def _sk_cases():
+    y, p = _binary(500, 1)
+    w = np.random.default_rng(2).random(500)
+    yk, P = _multiclass(400, 5, 3)
+    wk = np.random.default_rng(4).integers(0, 4, 400).astype(float)
+    y2 = np.where(y == 1, "yes", "no")
+    cases = [
+        ("binary int", (y, p), {}),
+        ("binary weights", (y, p), {"sample_weight": w}),
+        ("binary bool", (y.astype(bool), p), {}),
+        ("binary float labels", (y.astype(float), p), {}),
+        ("binary -1/1", (2 * y - 1, p), {}),
+        ("binary 1/2", (y + 1, p), {}),
+        ("binary 3/7 largest", (np.where(y == 1, 7, 3), p), {}),
+        ("binary pos_label=0", (y, 1 - p), {"pos_label": 0}),
+        ("binary strings", (y2, p), {"pos_label": "yes"}),
+        ("binary strings other", (y2, 1 - p), {"pos_label": "no"}),
+        ("binary unhalved", (y, p), {"scale_by_half": False}),
+        ("binary halved", (y, p), {"scale_by_half": True}),
+        ("binary column", (y, p[:, None]), {}),
+        ("binary 2 columns", (y, np.c_[1 - p, p]), {}),
+        ("binary 2 columns weights", (y, np.c_[1 - p, p]), {"sample_weight": w}),
+        ("binary 2 columns strings", (y2, np.c_[1 - p, p]), {}),
+        ("binary 2 columns unhalved", (y, np.c_[1 - p, p]), {"scale_by_half": False}),
+        ("binary single class", (np.ones(5, int), p[:5]), {}),
+        ("binary single zero", (np.zeros(5, int), p[:5]), {}),
+        ("multiclass", (yk, P), {}),
+        ("multiclass weights", (yk, P), {"sample_weight": wk}),
+        ("multiclass halved", (yk, P), {"scale_by_half": True}),
+        ("multiclass strings", (np.array(list("abcde"))[yk], P), {}),
+        ("multiclass shifted ints", (yk * 10 - 7, P), {}),
+        (
+            "multiclass unseen label",
+            (yk[yk < 4], np.c_[P[yk < 4], np.zeros((yk < 4).sum())][:, :5]),
+            {"labels": [0, 1, 2, 3, 4]},
+        ),
+        ("multiclass list input", (yk.tolist(), P.tolist()), {}),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("name, args, kw", _sk_cases(), ids=[c[0] for c in _sk_cases()])
+def test_equals_sklearn_bit_for_bit(name, args, kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # unseen-label rows sum != 1
+        expected = brier_score_loss(*args, **kw)
+        got = brier_score(*args, **kw)
+    assert isinstance(got, float)
+    assert got == expected, (got, expected)
+
+
+def test_large_binary_bit_for_bit():
+    r = np.random.default_rng(7)
+    p = r.random(300_001)
+    y = (r.random(300_001) < p).astype(np.int64)
+    w = r.random(300_001)
+    assert brier_score(y, p) == brier_score_loss(y, p)
+    assert brier_score(y, p, sample_weight=w) == brier_score_loss(y, p, sample_weight=w)
+
+
+# --------------------------------------------------------------------------
+# sklearn's own Brier tests, ported
+# --------------------------------------------------------------------------
+def test_sklearn_binary_examples():
+    y_true = np.array([0, 1, 1, 0, 1, 1])
+    y_prob = np.array([0.1, 0.8, 0.9, 0.3, 1.0, 0.95])
+    true_score = np.mean((y_true - y_prob) ** 2)
+    assert_almost_equal(brier_score(y_true, y_true), 0.0)
+    assert_almost_equal(brier_score(y_true, y_prob), true_score)
+    assert_almost_equal(brier_score(1.0 + y_true, y_prob), true_score)
+    assert_almost_equal(brier_score(2 * y_true - 1, y_prob), true_score)
+    assert_almost_equal(brier_score(y_true, y_prob.reshape(-1, 1)), true_score)
+    assert_almost_equal(
+        brier_score(y_true.reshape(-1, 1), y_prob.reshape(-1, 1)), true_score
+    )
+    assert_almost_equal(brier_score(y_true, y_prob, scale_by_half=False), 2 * true_score)
+    assert_almost_equal(brier_score([-1], [0.4]), 0.4**2)
+    assert_almost_equal(brier_score([0], [0.4]), 0.4**2)
+    assert_almost_equal(brier_score([1], [0.4]), (1 - 0.4) ** 2)
+    assert_almost_equal(brier_score(["foo"], [0.4], pos_label="bar"), 0.4**2)
+    assert_almost_equal(brier_score(["foo"], [0.4], pos_label="foo"), (1 - 0.4) ** 2)
+
+
+def test_sklearn_docstring_values():
+    assert brier_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]) == brier_score_loss(
+        [0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]
+    )
+    assert brier_score([0, 1, 1, 0], np.array([0.1, 0.9, 0.8, 0.3]) > 0.5) == 0.0
+    args = (["eggs", "ham", "spam"], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]])
+    got = brier_score(*args, labels=["eggs", "ham", "spam"])
+    assert got == brier_score_loss(*args, labels=["eggs", "ham", "spam"])
+    assert_almost_equal(got, (0.06 + 0.14 + 0.24) / 3)
+
+
+def test_sklearn_multiclass_examples():
+    assert_almost_equal(
+        brier_score(
+            ["eggs", "spam", "ham"],
+            [[1, 0, 0], [0, 0, 1], [0, 1, 0]],
+            labels=["eggs", "ham", "spam", "yams"][:3],
+        ),
+        0.0,
+    )
+    assert_almost_equal(
+        brier_score(
+            [1, 0, 2],
+            [[0.2, 0.7, 0.1], [0.6, 0.2, 0.2], [0.6, 0.1, 0.3]],
+            labels=[0, 1, 2],
+        ),
+        (0.14 + 0.24 + 0.86) / 3,  # sums of squares per row
+    )
+    # unseen class through labels
+    assert_almost_equal(
+        brier_score(
+            [1, 0, 1],
+            [[0.2, 0.7, 0.1], [0.6, 0.2, 0.2], [0.1, 0.8, 0.1]],
+            labels=[0, 1, 2],
+        ),
+        (0.14 + 0.24 + 0.06) / 3,
+    )
+
+
+def test_sklearn_binary_two_column_with_labels():
+    assert_almost_equal(
+        brier_score(["eggs", "eggs"], [[0.9, 0.1], [0.9, 0.1]], labels=["eggs", "ham"]),
+        0.01,
+    )
+
+
+def test_rows_not_summing_to_one_warn():
+    with pytest.warns(UserWarning, match="do not sum to one"):
+        brier_score([0, 1, 2], [[0.2, 0.2, 0.2]] * 3)
+
+
+def test_unsorted_labels_warn_like_sklearn():
+    with pytest.warns(UserWarning, match="not sorted"):
+        brier_score([0, 1, 2], np.eye(3), labels=[2, 1, 0])
+
+
+# --------------------------------------------------------------------------
+# Bad input: clear errors naming the parameter, never a number
+# --------------------------------------------------------------------------
+P3 = [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8], [0.3, 0.3, 0.4]]
+
+
+@pytest.mark.parametrize(
+    "y, p, kw, err, param",
+    [
+        ([0, 1, np.nan], [0.1, 0.2, 0.3], {}, ValueError, "y_true"),
+        ([0, 1, 1], [0.1, np.nan, 0.3], {}, ValueError, "y_proba"),
+        ([0, 1, 1], [0.1, np.inf, 0.3], {}, ValueError, "y_proba"),
+        ([0, 1, 1], [0.1, 1.2, 0.3], {}, ValueError, "y_proba"),
+        ([0, 1, 1], [0.1, -0.2, 0.3], {}, ValueError, "y_proba"),
+        ([0, 1], [0.1, 0.2, 0.3], {}, ValueError, "y_true"),
+        ([], [], {}, ValueError, "y_proba"),
+        ([0, 1], np.zeros((2, 2, 2)), {}, ValueError, "y_proba"),
+        ([0, 1, 2], [0.1, 0.2, 0.3], {}, ValueError, "y_true"),
+        ([0, 1, 1], P3, {}, ValueError, "labels"),
+        ([0, 1, 2], P3, {"labels": [0, 1, 2, 3]}, ValueError, "labels"),
+        ([0, 1, 5], P3, {"labels": [0, 1, 2]}, ValueError, "labels"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], {"sample_weight": [1, -1, 1]}, ValueError,
+         "sample_weight"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], {"sample_weight": [1, 1]}, ValueError,
+         "sample_weight"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], {"sample_weight": [0, 0, 0]}, ValueError,
+         "sample_weight"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], {"sample_weight": [1, np.nan, 1]}, ValueError,
+         "sample_weight"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], {"sample_weight": [1, np.inf, 1]}, ValueError,
+         "sample_weight"),
+        (["a", "b", "b"], [0.1, 0.2, 0.3], {}, ValueError, "pos_label"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], {"pos_label": 2}, ValueError, "pos_label"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], {"pos_label": "a"}, ValueError, "pos_label"),
+        ([0, 1, 1], ["a", "b", "c"], {}, TypeError, "y_proba"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], {"scale_by_half": "yes"}, ValueError,
+         "scale_by_half"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], {"sample_weight": ["a", "b", "c"]}, TypeError,
+         "sample_weight"),
+        (np.zeros((3, 2)), [0.1, 0.2, 0.3], {}, ValueError, "y_true"),
+        ([0, None, 1], [0.1, 0.2, 0.3], {}, ValueError, "y_true"),
+        ([0, "a", 1], [0.1, 0.2, 0.3], {}, ValueError, "y_true"),
+        (np.array([0, "a"], dtype=object), [0.1, 0.2], {}, TypeError, "y_true"),
+        ([0, 1], [[0.1, 0.9], [0.2]], {}, ValueError, "y_proba"),
+    ],
+)
+@pytest.mark.parametrize("func", [brier_score, brier_index, brier_skill_score])
+def test_bad_input(func, y, p, kw, err, param):
+    if func is not brier_score and "scale_by_half" in kw:
+        pytest.skip("brier_score only")
+    with pytest.raises(err, match=re.escape(param)):
+        func(y, p, **kw)
+
+
+@pytest.mark.parametrize("func", [brier_score, brier_index, brier_skill_score])
+def test_sklearn_raises_we_raise(func):
+    # every input on which sklearn raises ValueError, we raise ValueError too
+    bad = [
+        ([0, 1, 2], [0.1, 0.2, 0.3]),
+        ([0, 1], [[0.2, 0.8], [0.3, 0.7], [0.1, 0.9]]),
+        ([0, 0, 0], [[0.2, 0.8], [0.3, 0.7], [0.1, 0.9]]),
+        ([0, 1, 1], [1.1, 0.2, 0.3]),
+    ]
+    for y, p in bad:
+        with pytest.raises(ValueError):
+            brier_score_loss(y, p)
+        with pytest.raises(ValueError):
+            func(y, p)
+
+
+# --------------------------------------------------------------------------
+# Brier Index
+# --------------------------------------------------------------------------
+def test_brier_index_anchors():
+    y, _ = _binary(100)
+    assert brier_index(y, np.full(100, 0.5)) == 50.0
+    assert brier_index(y, y.astype(float)) == 100.0
+    assert brier_index(y, 1.0 - y) == 0.0
+
+
+def test_brier_index_forecastbench_figures():
+    # ForecastBench: BS 0.103 <-> 67.9 %, BS 0.086 <-> 70.6 % (rounded BS: 70.7)
+    y = np.array([1, 0])
+    for bs, expected, tol in [(0.103, 67.9, 0.05), (0.086, 70.6, 0.1)]:
+        x = np.sqrt(bs)  # constant-error forecaster: says 1 - x / x
+        bi = brier_index(y, [1 - x, x])
+        assert abs(bi - expected) <= tol
+        assert_allclose(bi, 100 * (1 - np.sqrt(bs)), rtol=1e-13)
+
+
+def test_brier_index_multiclass_uses_unit_scale():
+    yk, P = _multiclass(300, 4, 5)
+    bs = brier_score_loss(yk, P)  # [0, 2] scale
+    assert_allclose(brier_index(yk, P), 100 * (1 - np.sqrt(bs / 2)), rtol=1e-14)
+    for k in (3, 5, 10):
+        y = np.arange(k).repeat(3)
+        uniform = np.full((3 * k, k), 1 / k)
+        assert_allclose(
+            brier_index(y, uniform), 100 * (1 - np.sqrt((1 - 1 / k) / 2)), rtol=1e-14
+        )
+
+
+def test_brier_index_two_columns_equals_one_column():
+    y, p = _binary(50, 9)
+    assert brier_index(y, np.c_[1 - p, p]) == pytest.approx(brier_index(y, p), rel=1e-14)
+
+
+# --------------------------------------------------------------------------
+# Brier skill score
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("weighted", [False, True])
+def test_bss_equals_d2_brier_score(weighted):
+    y, p = _binary(400, 11)
+    yk, P = _multiclass(400, 4, 12)
+    w = np.random.default_rng(13).random(400) if weighted else None
+    assert_allclose(
+        brier_skill_score(y, p, sample_weight=w),
+        d2_brier_score(y, p, sample_weight=w),
+        rtol=1e-12,
+    )
+    assert_allclose(
+        brier_skill_score(y, np.c_[1 - p, p], sample_weight=w),
+        d2_brier_score(y, np.c_[1 - p, p], sample_weight=w),
+        rtol=1e-12,
+    )
+    assert_allclose(
+        brier_skill_score(yk, P, sample_weight=w),
+        d2_brier_score(yk, P, sample_weight=w),
+        rtol=1e-12,
+    )
+    ys = np.where(y == 1, "yes", "no")
+    assert_allclose(
+        brier_skill_score(ys, p, pos_label="yes", sample_weight=w),
+        d2_brier_score(ys, p, pos_label="yes", sample_weight=w),
+        rtol=1e-12,
+    )
+
+
+def test_bss_float_and_array_reference():
+    y, p = _binary(300, 21)
+    r = 0.3
+    expected = 1 - brier_score_loss(y, p) / brier_score_loss(y, np.full(300, r))
+    assert_allclose(brier_skill_score(y, p, reference=r), expected, rtol=1e-12)
+    assert_allclose(
+        brier_skill_score(y, np.c_[1 - p, p], reference=r), expected, rtol=1e-12
+    )
+    q = np.clip(p + 0.1, 0, 1)
+    expected = 1 - brier_score_loss(y, p) / brier_score_loss(y, q)
+    assert_allclose(brier_skill_score(y, p, reference=q), expected, rtol=1e-12)
+    yk, P = _multiclass(200, 3, 22)
+    Q = np.full_like(P, 1 / 3)
+    expected = 1 - brier_score_loss(yk, P) / brier_score_loss(yk, Q)
+    assert_allclose(brier_skill_score(yk, P, reference=Q), expected, rtol=1e-12)
+
+
+def test_bss_reference_errors():
+    y, p = _binary(20, 1)
+    with pytest.raises(ValueError, match="reference"):
+        brier_skill_score(y, p, reference=1.5)
+    with pytest.raises(ValueError, match="reference"):
+        brier_skill_score(y, p, reference=p[:5])
+    with pytest.raises(TypeError, match="reference"):
+        brier_skill_score(y, p, reference="climatology")
+    yk, P = _multiclass(30, 3, 1)
+    with pytest.raises(ValueError, match="reference"):
+        brier_skill_score(yk, P, reference=0.2)
+
+
+def test_bss_single_class_is_nan_with_warning():
+    with pytest.warns(UndefinedMetricWarning, match="undefined"):
+        assert np.isnan(brier_skill_score([1, 1, 1], [0.2, 0.5, 0.9]))
