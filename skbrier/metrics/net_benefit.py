@@ -119,8 +119,8 @@ def net_benefit(
     y_proba : array-like of shape (n_samples,)
         Predicted probability of ``pos_label``.  A binary test is passed as
         0/1 (positive test = 1): for every threshold in (0, 1) exactly the
-        test positives are treated.  (Its :func:`binary_test_probabilities`
-        give the same net benefit only for ``1 - NPV < threshold <= PPV``.)
+        test positives are treated.  Its :func:`binary_test_probabilities`
+        give the same net benefit only for ``1 - NPV < threshold <= PPV``.
     threshold : float
         Threshold probability :math:`p_t`, strictly between 0 and 1.  A
         sample is classified positive ("treat") when
@@ -214,6 +214,24 @@ class DecisionCurveResult:
 
     Returned by :func:`decision_curve`; not meant to be built by hand.
 
+    Parameters
+    ----------
+    thresholds : ndarray of shape (n_thresholds,)
+        Validated threshold probabilities.
+    curves : dict of str to ndarray
+        Net benefit of each model at ``thresholds``.
+    prevalence : float
+        Prevalence used for the treat-all curve and standardization.
+    single : bool
+        True when one probability array (not a dict) was given: the per-model
+        attributes are then arrays instead of dicts.
+    bands : dict of str to ConfidenceInterval, default=None
+        Bootstrap bands per model (and ``"all"``).
+    n_resamples : int, default=0
+        Number of bootstrap resamples behind ``bands``.
+    confidence_level : float, default=0.95
+        Confidence level of ``bands``.
+
     Attributes
     ----------
     thresholds : ndarray of shape (n_thresholds,)
@@ -301,7 +319,13 @@ class DecisionCurveResult:
         return self._per_model({k: self._avoided(v) for k, v in self._curves.items()})
 
     def curves(self) -> dict[str, np.ndarray]:
-        """Net benefit of every model, always as a ``{name: array}`` dict."""
+        """Net benefit of every model, always as a ``{name: array}`` dict.
+
+        Returns
+        -------
+        dict of str to ndarray
+            A copy of the per-model curves (without treat-all and treat-none).
+        """
         return dict(self._curves)
 
     def confidence_interval(self, model: str | None = None) -> ConfidenceInterval:
@@ -345,6 +369,11 @@ class DecisionCurveResult:
         ``standardized_net_benefit``, ``net_interventions_avoided`` and, with
         bootstrap bands, ``net_benefit_low`` and ``net_benefit_high``.
         Requires pandas.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per (model, threshold).
         """
         try:
             import pandas as pd

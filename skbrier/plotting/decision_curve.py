@@ -361,7 +361,7 @@ confidence_level, random_state
             Add a top axis labelled with the cost:benefit ratio of each
             threshold.
         ylim : (float, float), "auto" or None, default="auto"
-            y-axis limits.  "auto" cuts the treat-all curve, which tends to
+            Limits of the y axis.  "auto" cuts the treat-all curve, which tends to
             minus infinity, slightly below zero; None keeps matplotlib's.
         line_kwargs : dict of str to dict, default=None
             Extra ``Axes.plot`` keywords per model name.
