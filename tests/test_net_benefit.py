@@ -580,3 +580,16 @@ def test_seed_simulation_agrees_with_analytic(gamma):
     # standard error of NB at n = 2e5 is below 0.0015
     np.testing.assert_allclose(sim, ana, atol=0.005)
     assert brier_score(y, p) == pytest.approx(analytic_brier(gamma), abs=0.003)
+
+
+def test_pandas_inputs():
+    pd = pytest.importorskip("pandas")
+    y, a = exact_test_data(20, 80, 0.95, 0.50)
+    _, b = exact_test_data(20, 80, 0.50, 0.95)
+    frame = pd.DataFrame({"A": a, "B": b})
+    res = decision_curve(pd.Series(y), frame, thresholds=[0.05])
+    assert res.model_names == ["A", "B"]
+    assert res.net_benefit["A"][0] == pytest.approx(0.19 - 0.4 * 0.05 / 0.95, abs=1e-15)
+    assert net_benefit(pd.Series(y), pd.Series(b), threshold=0.05) == pytest.approx(
+        0.1 - 0.04 * 0.05 / 0.95, abs=1e-15
+    )

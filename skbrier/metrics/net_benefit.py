@@ -408,6 +408,9 @@ class DecisionCurveResult:
 
 
 def _check_models(y_proba: Any) -> tuple[dict[str, Any], bool]:
+    if hasattr(y_proba, "columns") and hasattr(y_proba, "to_numpy"):
+        # a DataFrame: one model per column
+        y_proba = {str(c): y_proba[c] for c in y_proba.columns}
     if isinstance(y_proba, Mapping):
         if len(y_proba) == 0:
             raise ValueError("y_proba is an empty dict: give at least one model.")
@@ -508,8 +511,9 @@ def decision_curve(
         Binary outcomes.
     y_proba : array-like of shape (n_samples,) or dict of str to array-like
         Predicted probabilities of ``pos_label``, or ``{name: probabilities}``
-        to compare several models on the same outcomes.  Binary tests are
-        passed as 0/1.  The names ``"all"`` and ``"none"`` are reserved.
+        (or a pandas DataFrame, one model per column) to compare several
+        models on the same outcomes.  Binary tests are passed as 0/1.  The
+        names ``"all"`` and ``"none"`` are reserved.
     thresholds : array-like of shape (n_thresholds,), default=None
         Threshold probabilities, strictly between 0 and 1, in any order.
         Default: 0.01, 0.02, ..., 0.99.
