@@ -166,3 +166,11 @@ def test_bad_inputs_propagate(data):
         DecisionCurveDisplay.from_predictions(y, p0, thresholds=[0.0, 0.5])
     with pytest.raises(ValueError, match="y_proba"):
         DecisionCurveDisplay.from_predictions(y, p0 + 1)
+
+
+def test_harm_is_passed_through(data):
+    y, p0, _ = data
+    thr = [0.1, 0.2]
+    disp = DecisionCurveDisplay.from_predictions(y, p0, thresholds=thr, harm=0.01)
+    ref = decision_curve(y, p0, thresholds=thr).net_benefit - 0.01
+    np.testing.assert_allclose(disp.lines_["model"].get_data()[1], ref, atol=1e-15)

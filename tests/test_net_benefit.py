@@ -34,7 +34,7 @@ def exact_test_data(n_events: int, n_nonevents: int, sens: float, spec: float):
     return y, test
 
 
-def dcurves_nb(y, models: dict, thresholds, prevalence=None, nper=1):
+def dcurves_nb(y, models: dict, thresholds, prevalence=None, nper=1, harm=None):
     """Run dcurves.dca and return {model: (net_benefit, interventions avoided)}."""
     dcurves = pytest.importorskip("dcurves")
     pd = pytest.importorskip("pandas")
@@ -46,6 +46,7 @@ def dcurves_nb(y, models: dict, thresholds, prevalence=None, nper=1):
         thresholds=list(thresholds),
         prevalence=prevalence,
         nper=nper,
+        harm=harm,
     )
     res = {}
     for name in [*models, "all", "none"]:
@@ -593,3 +594,25 @@ def test_pandas_inputs():
     assert net_benefit(pd.Series(y), pd.Series(b), threshold=0.05) == pytest.approx(
         0.1 - 0.04 * 0.05 / 0.95, abs=1e-15
     )
+
+
+def test_harm_equals_dcurves():
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 300)
+    models = {"a": rng.uniform(size=300), "b": rng.uniform(size=300)}
+    thr = [0.1, 0.25, 0.5]
+    ref = dcurves_nb(y, models, thr, harm={"a": 0.02}, nper=100)
+    res = decision_curve(y, models, thresholds=thr, harm={"a": 0.02})
+    for k in models:
+        np.testing.assert_allclose(res.net_benefit[k], ref[k][0], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(
+            res.net_interventions_avoided[k], ref[k][1], rtol=0, atol=1e-10
+        )
+    same = decision_curve(y, models["a"], thresholds=thr, harm=0.02)
+    np.testing.assert_allclose(same.net_benefit, res.net_benefit["a"], atol=0)
+    with pytest.raises(ValueError, match="harm"):
+        decision_curve(y, models, thresholds=thr, harm={"c": 0.1})
+    with pytest.raises(ValueError, match="harm"):
+        decision_curve(y, models, thresholds=thr, harm=np.nan)
+    with pytest.raises(TypeError, match="harm"):
+        decision_curve(y, models, thresholds=thr, harm="0.1")

@@ -325,6 +325,13 @@ class DecisionCurveResult:
         -------
         dict of str to ndarray
             A copy of the per-model curves (without treat-all and treat-none).
+
+        Examples
+        --------
+        >>> from skbrier.metrics.net_benefit import decision_curve
+        >>> res = decision_curve([0, 1, 1], [0.2, 0.6, 0.9], thresholds=[0.5])
+        >>> res.curves()
+        {'model': array([0.666...])}
         """
         return dict(self._curves)
 
@@ -346,6 +353,19 @@ class DecisionCurveResult:
         ------
         ValueError
             If no bootstrap was run (``n_resamples=0``) or the model is unknown.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skbrier.metrics.net_benefit import decision_curve
+        >>> rng = np.random.default_rng(0)
+        >>> p = rng.uniform(size=200)
+        >>> y = (rng.uniform(size=200) < p).astype(int)
+        >>> res = decision_curve(y, p, thresholds=[0.2, 0.5], n_resamples=99,
+        ...                      random_state=0)
+        >>> low, high = res.confidence_interval()
+        >>> bool(np.all(low <= res.net_benefit)) and bool(np.all(res.net_benefit <= high))
+        True
         """
         if self.bands is None:
             raise ValueError(
@@ -374,6 +394,16 @@ class DecisionCurveResult:
         -------
         pandas.DataFrame
             One row per (model, threshold).
+
+        Examples
+        --------
+        >>> from skbrier.metrics.net_benefit import decision_curve
+        >>> res = decision_curve([0, 1, 1], [0.2, 0.6, 0.9], thresholds=[0.5])
+        >>> res.to_frame()[["model", "threshold", "net_benefit"]]
+           model  threshold  net_benefit
+        0  model        0.5     0.666667
+        1    all        0.5     0.333333
+        2   none        0.5     0.000000
         """
         try:
             import pandas as pd
@@ -427,6 +457,26 @@ def _check_models(y_proba: Any) -> tuple[dict[str, Any], bool]:
     return {"model": y_proba}, True
 
 
+def _check_harm(harm: Any, names: list[str]) -> dict[str, float]:
+    def one(value: Any, label: str) -> float:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+            raise TypeError(f"{label} must be a real number, got {type(value).__name__}.")
+        v = float(value)
+        if not np.isfinite(v):
+            raise ValueError(f"{label} must be finite, got {v!r}.")
+        return v
+
+    if harm is None:
+        return dict.fromkeys(names, 0.0)
+    if isinstance(harm, Mapping):
+        unknown = [k for k in harm if k not in names]
+        if unknown:
+            raise ValueError(f"harm names unknown models {unknown}; models: {names}.")
+        return {k: one(harm.get(k, 0.0), f"harm[{k!r}]") for k in names}
+    v = one(harm, "harm")
+    return dict.fromkeys(names, v)
+
+
 def _check_random_state(random_state: Any) -> np.random.Generator:
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(0, 2**32 - 1))
@@ -442,6 +492,7 @@ def _bootstrap_bands(
     n_resamples: int,
     confidence_level: float,
     random_state: Any,
+    harm: dict[str, float],
 ) -> dict[str, ConfidenceInterval]:
     """Percentile bootstrap bands (rows resampled; stratified by outcome when
     ``prevalence`` is given, i.e. for case-control samples)."""
@@ -455,7 +506,10 @@ def _bootstrap_bands(
         i = samples[0] if len(samples) == 1 else np.concatenate(samples)
         yb = y[i]
         wb = None if w is None else w[i]
-        out = [net_benefit_curve(yb, probas[m][i], wb, thresholds, prevalence) for m in names]
+        out = [
+            net_benefit_curve(yb, probas[m][i], wb, thresholds, prevalence) - harm[m]
+            for m in names
+        ]
         if prevalence is None:
             total = yb.shape[0] if wb is None else wb.sum()
             events = yb.sum() if wb is None else wb @ yb
@@ -497,6 +551,7 @@ def decision_curve(
     n_resamples: int = 0,
     confidence_level: float = 0.95,
     random_state: int | np.random.Generator | np.random.RandomState | None = None,
+    harm: float | Mapping[str, float] | None = None,
 ) -> DecisionCurveResult:
     r"""Decision curve: net benefit at many threshold probabilities at once.
 
@@ -533,6 +588,10 @@ def decision_curve(
         Confidence level of the bands.
     random_state : int, numpy Generator or RandomState, default=None
         Seed of the bootstrap.
+    harm : float or dict of str to float, default=None
+        Harm of using a model (the burden of the test itself, in net-benefit
+        units), subtracted from its net benefit at every threshold, as in
+        ``dcurves.dca``; a dict gives it per model (missing models: 0).
 
     Returns
     -------
@@ -638,12 +697,16 @@ def decision_curve(
             "y_true contains no non-events: with prevalence given, the false "
             "positive rate is undefined."
         )
+    harms = _check_harm(harm, list(probas))
     curves = {
-        name: net_benefit_curve(y, p, w, t, prev) for name, p in probas.items()
+        name: net_benefit_curve(y, p, w, t, prev) - harms[name]
+        for name, p in probas.items()
     }
     bands = None
     if n_resamples > 0:
-        bands = _bootstrap_bands(y, probas, w, t, prev, n_resamples, level, random_state)
+        bands = _bootstrap_bands(
+            y, probas, w, t, prev, n_resamples, level, random_state, harms
+        )
     return DecisionCurveResult(
         t,
         curves,

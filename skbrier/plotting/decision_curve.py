@@ -179,6 +179,7 @@ class DecisionCurveDisplay:
         n_resamples: int = 0,
         confidence_level: float = 0.95,
         random_state: Any = None,
+        harm: float | Mapping[str, float] | None = None,
         name: str | None = None,
         ax: Any = None,
         **plot_kwargs: Any,
@@ -206,6 +207,8 @@ class DecisionCurveDisplay:
             Level of the bands.
         random_state : int, Generator or RandomState, default=None
             Seed of the bootstrap.
+        harm : float or dict of str to float, default=None
+            Harm of using the model(s), subtracted from the net benefit.
         name : str, default=None
             Legend label when ``y_proba`` is one array (default ``"model"``).
         ax : matplotlib Axes, default=None
@@ -229,6 +232,7 @@ class DecisionCurveDisplay:
             n_resamples=n_resamples,
             confidence_level=confidence_level,
             random_state=random_state,
+            harm=harm,
         )
         return cls.from_result(result, ax=ax, **plot_kwargs)
 
@@ -246,6 +250,7 @@ class DecisionCurveDisplay:
         n_resamples: int = 0,
         confidence_level: float = 0.95,
         random_state: Any = None,
+        harm: float | Mapping[str, float] | None = None,
         name: str | None = None,
         ax: Any = None,
         **plot_kwargs: Any,
@@ -261,7 +266,7 @@ class DecisionCurveDisplay:
         y : array-like of shape (n_samples,)
             Binary outcomes.
         thresholds, sample_weight, pos_label, prevalence, n_resamples, \
-confidence_level, random_state
+confidence_level, random_state, harm
             See :meth:`from_predictions`.  ``pos_label`` defaults to
             ``estimator.classes_[1]``.
         name : str, default=None
@@ -323,6 +328,7 @@ confidence_level, random_state
             n_resamples=n_resamples,
             confidence_level=confidence_level,
             random_state=random_state,
+            harm=harm,
             ax=ax,
             **plot_kwargs,
         )
@@ -372,6 +378,19 @@ confidence_level, random_state
         -------
         DecisionCurveDisplay
             ``self``, with ``ax_``, ``figure_``, ``lines_`` ... set.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import matplotlib.pyplot as plt
+        >>> from skbrier.metrics.net_benefit import decision_curve
+        >>> from skbrier.plotting.decision_curve import DecisionCurveDisplay
+        >>> res = decision_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> disp = DecisionCurveDisplay.from_result(res)
+        >>> fig, ax = plt.subplots()
+        >>> disp.plot(ax=ax, show_treat_all=False).ax_ is ax
+        True
         """
         import matplotlib.pyplot as plt
         from matplotlib.ticker import FuncFormatter
