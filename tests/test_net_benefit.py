@@ -616,3 +616,22 @@ def test_harm_equals_dcurves():
         decision_curve(y, models, thresholds=thr, harm=np.nan)
     with pytest.raises(TypeError, match="harm"):
         decision_curve(y, models, thresholds=thr, harm="0.1")
+
+
+@pytest.mark.slow
+def test_bootstrap_band_coverage():
+    # percentile bands around the seed-002 calibrated model cover the analytic
+    # net benefit at about the nominal rate
+    from skbrier.datasets import make_seed002_cohort
+
+    truth = np.array([analytic_net_benefit(0, t) for t in (0.1, 0.2)])
+    hits = np.zeros(2)
+    reps = 100
+    for r in range(reps):
+        y, p = make_seed002_cohort(400, random_state=1000 + r)
+        res = decision_curve(y, p, thresholds=[0.1, 0.2], n_resamples=199,
+                             random_state=r)
+        lo, hi = res.confidence_interval()
+        hits += (lo <= truth) & (truth <= hi)
+    coverage = hits / reps
+    assert np.all(coverage >= 0.86) and np.all(coverage <= 1.0), coverage
