@@ -635,3 +635,23 @@ def test_bootstrap_band_coverage():
         hits += (lo <= truth) & (truth <= hi)
     coverage = hits / reps
     assert np.all(coverage >= 0.86) and np.all(coverage <= 1.0), coverage
+
+
+@pytest.mark.parametrize("n_events, n_nonevents", [(200, 800), (700, 300)])
+def test_exact_tests_closed_form_and_dcurves(n_events, n_nonevents):
+    # finite data sets built from prevalence / sensitivity / specificity: the
+    # decision curve is pi * sens - (1 - pi) * (1 - spec) * odds at every threshold
+    y, a = exact_test_data(n_events, n_nonevents, 0.95, 0.50)
+    _, b = exact_test_data(n_events, n_nonevents, 0.50, 0.95)
+    _, c = exact_test_data(n_events, n_nonevents, 0.80, 0.90)
+    models = {"a": a, "b": b, "c": c}
+    res = decision_curve(y, models)
+    pi = n_events / (n_events + n_nonevents)
+    odds = res.thresholds / (1 - res.thresholds)
+    for name, (sens, spec) in {"a": (0.95, 0.5), "b": (0.5, 0.95), "c": (0.8, 0.9)}.items():
+        closed = pi * sens - (1 - pi) * (1 - spec) * odds
+        np.testing.assert_allclose(res.net_benefit[name], closed, rtol=0, atol=1e-12)
+    ref = dcurves_nb(y, models, res.thresholds.tolist(), nper=100)
+    for name in models:
+        np.testing.assert_allclose(res.net_benefit[name], ref[name][0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(res.treat_all, ref["all"][0], rtol=0, atol=1e-12)
