@@ -202,7 +202,7 @@ assert worst < 0.003 and worst_bs < 0.003
 # benefit looks at the thresholds where decisions are actually made.
 prev_model = gauss(true_p)
 for name, gamma in GAMMAS.items():
-    area = integrate.quad(lambda t: (1 - t) * model_nb(gamma, t), 0, 1, limit=100)[0]
+    area = integrate.quad(lambda t, g=gamma: (1 - t) * model_nb(g, t), 0, 1, limit=100)[0]
     print(
         f"{name:<26} BS = {analytic[name][0]:.4f}, "
         f"prevalence - 2 x area = {prev_model - 2 * area:.4f}"

@@ -7,13 +7,13 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from sklearn.datasets import make_classification  # noqa: E402
-from sklearn.linear_model import LogisticRegression  # noqa: E402
-from sklearn.tree import DecisionTreeClassifier  # noqa: E402
+import matplotlib.pyplot as plt
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.tree import DecisionTreeClassifier
 
-from skbrier.metrics.net_benefit import decision_curve  # noqa: E402
-from skbrier.plotting.decision_curve import (  # noqa: E402
+from skbrier.metrics.net_benefit import decision_curve
+from skbrier.plotting.decision_curve import (
     DecisionCurveDisplay,
     cost_benefit_label,
 )
@@ -99,7 +99,7 @@ def test_bands_drawn(data):
 
 def test_plot_on_given_ax_and_options(data):
     y, p0, _ = data
-    fig, ax = plt.subplots()
+    _, ax = plt.subplots()
     res = decision_curve(y, {"m": p0})
     disp = DecisionCurveDisplay.from_result(
         res, ax=ax, show_treat_all=False, show_treat_none=False, ylim=(-0.1, 0.5),
@@ -110,7 +110,7 @@ def test_plot_on_given_ax_and_options(data):
     assert ax.get_ylim() == (-0.1, 0.5)
     assert disp.lines_["m"].get_color() == "red"
     # redraw on other axes
-    fig2, ax2 = plt.subplots()
+    _, ax2 = plt.subplots()
     disp.plot(ax=ax2, ylim=None)
     assert disp.ax_ is ax2
     with pytest.raises(ValueError, match="ylim"):

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from scipy import integrate
 from scipy.special import expit, logit
 
@@ -467,7 +466,7 @@ def test_brier_identity_quad():
     rng = np.random.default_rng(12)
     p = rng.uniform(size=40)
     y = (rng.random(40) < p).astype(int)
-    f = lambda t: (1 - t) * net_benefit(y, p, threshold=t)  # noqa: E731
+    f = lambda t: (1 - t) * net_benefit(y, p, threshold=t)
     area, _ = integrate.quad(f, 0, 1, points=np.sort(p), limit=200)
     assert y.mean() - 2 * area == pytest.approx(brier_score(y, p), abs=1e-8)
 
@@ -565,7 +564,7 @@ def test_seed_analytic_brier_identity():
     prev = _quad(_true_p)
     for gamma in (0, 1):
         area = integrate.quad(
-            lambda t: (1 - t) * analytic_net_benefit(gamma, t), 0, 1, limit=100
+            lambda t, g=gamma: (1 - t) * analytic_net_benefit(g, t), 0, 1, limit=100
         )[0]
         assert prev - 2 * area == pytest.approx(analytic_brier(gamma), abs=1e-7)
 

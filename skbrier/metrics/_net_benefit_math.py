@@ -15,10 +15,10 @@ import numpy as np
 
 __all__ = [
     "class_weights_above",
-    "net_benefit_curve",
     "net_benefit_at",
-    "treat_all_curve",
+    "net_benefit_curve",
     "threshold_odds",
+    "treat_all_curve",
 ]
 
 

@@ -30,10 +30,10 @@ from ._net_benefit_math import (
 )
 
 __all__ = [
-    "net_benefit",
-    "decision_curve",
     "DecisionCurveResult",
     "binary_test_probabilities",
+    "decision_curve",
+    "net_benefit",
 ]
 
 #: thresholds used when ``thresholds=None``: 0.01, 0.02, ..., 0.99

@@ -135,7 +135,7 @@ class DecisionCurveDisplay:
         *,
         ax: Any = None,
         **plot_kwargs: Any,
-    ) -> "DecisionCurveDisplay":
+    ) -> DecisionCurveDisplay:
         """Plot a :class:`~skbrier.metrics.net_benefit.DecisionCurveResult`.
 
         Parameters
@@ -183,7 +183,7 @@ class DecisionCurveDisplay:
         name: str | None = None,
         ax: Any = None,
         **plot_kwargs: Any,
-    ) -> "DecisionCurveDisplay":
+    ) -> DecisionCurveDisplay:
         """Decision curve from outcomes and predicted probabilities.
 
         Parameters
@@ -254,7 +254,7 @@ class DecisionCurveDisplay:
         name: str | None = None,
         ax: Any = None,
         **plot_kwargs: Any,
-    ) -> "DecisionCurveDisplay":
+    ) -> DecisionCurveDisplay:
         """Decision curve of fitted binary classifier(s) on ``(X, y)``.
 
         Parameters
@@ -354,7 +354,7 @@ confidence_level, random_state, harm
         ylim: tuple[float, float] | str | None = "auto",
         line_kwargs: Mapping[str, Mapping[str, Any]] | None = None,
         band_alpha: float = 0.2,
-    ) -> "DecisionCurveDisplay":
+    ) -> DecisionCurveDisplay:
         """Draw the decision curves.
 
         Parameters
