@@ -20,7 +20,21 @@ _CORE = [
 
 
 # --- net benefit and decision curves -----------------------------------------
-_NET_BENEFIT: list = []
+from .metrics.net_benefit import (
+    DecisionCurveResult,
+    binary_test_probabilities,
+    decision_curve,
+    net_benefit,
+)
+from .plotting.decision_curve import DecisionCurveDisplay
+
+_NET_BENEFIT = [
+    "net_benefit",
+    "decision_curve",
+    "binary_test_probabilities",
+    "DecisionCurveResult",
+    "DecisionCurveDisplay",
+]
 
 
 # --- decomposition -----------------------------------------------------------
