@@ -1,0 +1,25 @@
+"""Statistical inference for probability forecasts.
+
+* :func:`brier_inference`: Brier score, Brier skill score and Brier Index with
+  iid, autocorrelation-robust (HAC) or bootstrap standard errors and intervals.
+* :func:`compare_brier`: paired comparison of two forecasters
+  (Diebold-Mariano with HAC variance, Harvey-Leybourne-Newbold correction,
+  bootstrap).
+* :func:`block_bootstrap`, :func:`bootstrap_indices`: iid, moving block,
+  circular block and stationary bootstraps of any statistic.
+"""
+
+from .bootstrap import block_bootstrap, bootstrap_indices, default_block_length
+from .compare import BrierComparisonResult, compare_brier
+from .inference import BrierInferenceResult, ConfidenceInterval, brier_inference
+
+__all__ = [
+    "brier_inference",
+    "BrierInferenceResult",
+    "compare_brier",
+    "BrierComparisonResult",
+    "block_bootstrap",
+    "bootstrap_indices",
+    "default_block_length",
+    "ConfidenceInterval",
+]

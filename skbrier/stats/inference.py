@@ -487,12 +487,12 @@ def brier_inference(
     >>> p = [0.2, 0.7, 0.9, 0.4, 0.6, 0.1, 0.3, 0.8, 0.4, 0.2]
     >>> res = brier_inference(y, p)
     >>> round(res.brier_score, 4), round(res.brier_skill_score, 4)
-    (0.08, 0.68)
+    (0.1, 0.6)
     >>> ci = res.confidence_interval("brier_score")
     >>> round(ci.low, 4), round(ci.high, 4)
-    (0.0248, 0.1352)
+    (0.034, 0.166)
     >>> round(res.standard_error("brier_index"), 3)
-    2.482
+    5.323
     """
     cov_type = check_cov_type(cov_type)
     hac_kwds = check_hac_kwds(hac_kwds)
