@@ -103,11 +103,21 @@ def test_r_kernel_spellings_and_bandwidth_spellings():
 
 
 def test_scale_equivariance():
-    # Var of means of c * x is c^2 times that of x (the bandwidth is scale free).
+    # Var of means of c * x is c^2 times that of x for a common scalar c (the
+    # Andrews bandwidth weights columns by sigma^4, so only a common scale is free).
     x = _DATASETS["brier_T200_rho05_pi01"]
-    c = np.array([3.0, 0.25])
     np.testing.assert_allclose(
-        long_run_covariance(x * c), long_run_covariance(x) * np.outer(c, c), rtol=1e-10
+        long_run_covariance(x * 3.0), long_run_covariance(x) * 9.0, rtol=1e-10
+    )
+
+
+def test_column_permutation_equivariance():
+    x = _DATASETS["ar09_T200_k3"]
+    perm = [2, 0, 1]
+    np.testing.assert_allclose(
+        long_run_covariance(x[:, perm]),
+        long_run_covariance(x)[np.ix_(perm, perm)],
+        rtol=1e-10,
     )
 
 
@@ -169,10 +179,14 @@ def test_bad_x(x, match):
 
 def test_too_few_rows_for_prewhitening():
     x = np.random.default_rng(0).standard_normal((3, 2))
+    # R returns ~1e-32 here (exact VAR fit, zero residuals); we refuse
     with pytest.raises(ValueError, match="prewhite"):
         long_run_covariance(x, bandwidth="newey-west", kernel="bartlett")
     # without prewhitening R and skbrier both work
-    long_run_covariance(x, prewhite=False)
+    long_run_covariance(x, bandwidth="newey-west", kernel="bartlett", prewhite=False)
+    # the Andrews AR(1) fits need 4 rows with several columns
+    with pytest.raises(ValueError, match="4"):
+        long_run_covariance(x, prewhite=False)
 
 
 def test_adjust_needs_more_rows_than_columns():
@@ -190,17 +204,23 @@ def test_singular_prewhitening_raises():
     long_run_covariance(np.column_stack([z, 2 * z - 1]), prewhite=False)
 
 
-def test_unit_root_prewhitening_raises():
-    # x_t = x_{t-1} exactly after demeaning is impossible for a non-constant
-    # series; a deterministic trend-free random walk gives A close to 1 but
-    # not exactly; force I - A singular through the private kernel instead.
+@pytest.mark.parametrize("k", [1, 2])
+def test_unit_root_prewhitening_raises(monkeypatch, k):
+    # A fitted VAR with a unit root (I - A singular) cannot be recoloured; no exact
+    # real data produce it, so the fit is replaced by one returning A = I.
     from skbrier.stats import _hac
 
-    x = np.array([1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0])
-    with pytest.raises(ValueError):
-        # sum of AR coefficients 1 -> D undefined
-        _hac.lrvar(np.column_stack([x, x[::-1]]), prewhite=1, kernel="bartlett",
-                   bandwidth=2.0, adjust=True)
+    real = _hac.var_prewhiten
+
+    def unit_root(u, order):
+        resid, _ = real(u, order)
+        return resid, np.eye(u.shape[1])
+
+    monkeypatch.setattr(_hac, "var_prewhiten", unit_root)
+    x = _DATASETS["ar05_T200_k2"][:, :k]
+    with pytest.raises(ValueError, match="unit root"):
+        long_run_covariance(x)
+    long_run_covariance(x, prewhite=False)
 
 
 @pytest.mark.parametrize(
