@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import pathlib
 import warnings
@@ -22,8 +21,6 @@ CASES = FIXTURES["cases"]
 IDS = [c["name"] for c in CASES]
 WEIGHTED = [c for c in CASES if "sample_weight" in c]
 
-HAS_LRV = importlib.util.find_spec("skbrier.stats.long_run_covariance") is not None
-needs_lrv = pytest.mark.skipif(not HAS_LRV, reason="long_run_covariance not merged yet")
 
 RTOL_IID = 1e-12
 RTOL_HAC = 1e-8
@@ -158,7 +155,6 @@ def test_constant_reference_column_gets_zero_variance():
 # ---------------------------------------------------------------------------
 # HAC: lrvar(G, type = "Andrews", prewhite = TRUE, adjust = TRUE)
 # ---------------------------------------------------------------------------
-@needs_lrv
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_hac_matches_seed_recipe(case):
     res = brier_inference(case["y_true"], case["y_proba"], cov_type="hac")
@@ -168,7 +164,6 @@ def test_hac_matches_seed_recipe(case):
     _close(res.confidence_interval("brier_index"), case["ci_hac_bi"], RTOL_HAC)
 
 
-@needs_lrv
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_hac_kwds_and_references(case):
     y, p = case["y_true"], case["y_proba"]
@@ -184,7 +179,6 @@ def test_hac_kwds_and_references(case):
     _close(flt.covariance, case["float_ref_cov_hac"], RTOL_HAC)
 
 
-@needs_lrv
 @pytest.mark.parametrize("case", WEIGHTED, ids=[c["name"] for c in WEIGHTED])
 def test_hac_weighted_is_kernhac_of_weighted_lm(case):
     res = brier_inference(
@@ -275,7 +269,6 @@ def test_true_scores_match_paper_footnote():
     assert true_scores(0.5, 2.0)[1] == pytest.approx(0.907, abs=1e-3)  # paper truncates
 
 
-@needs_lrv
 def test_coverage_small_scale():
     rng = np.random.default_rng(20160401)
     reps, T, rho, pi, mu = 200, 200, 0.5, 0.1, 1.0

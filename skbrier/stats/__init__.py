@@ -5,6 +5,8 @@
 * :func:`compare_brier`: paired comparison of two forecasters
   (Diebold-Mariano with HAC variance, Harvey-Leybourne-Newbold correction,
   bootstrap).
+* :func:`long_run_covariance`: HAC covariance of column means (R's
+  ``sandwich::lrvar``).
 * :func:`block_bootstrap`, :func:`bootstrap_indices`: iid, moving block,
   circular block and stationary bootstraps of any statistic.
 """
@@ -12,12 +14,14 @@
 from .bootstrap import block_bootstrap, bootstrap_indices, default_block_length
 from .compare import BrierComparisonResult, compare_brier
 from .inference import BrierInferenceResult, ConfidenceInterval, brier_inference
+from .long_run_covariance import long_run_covariance
 
 __all__ = [
     "brier_inference",
     "BrierInferenceResult",
     "compare_brier",
     "BrierComparisonResult",
+    "long_run_covariance",
     "block_bootstrap",
     "bootstrap_indices",
     "default_block_length",

@@ -22,6 +22,7 @@ from .._validation import check_forecast, check_probabilities, check_scalar_prob
 from ..metrics._brier_math import multiclass_squared_errors
 from . import bootstrap as _bs
 from ._ci import ConfidenceInterval, check_confidence_level, normal_interval
+from .long_run_covariance import long_run_covariance
 from ._moments import (
     METRICS,
     delta_variance,
@@ -74,17 +75,20 @@ def hac_mean_covariance(g: np.ndarray, w: np.ndarray | None, hac_kwds: dict) -> 
     constant 0.5 reference) get zero rows and columns; the others go to
     :func:`skbrier.stats.long_run_covariance` together.
     """
-    from .long_run_covariance import long_run_covariance
-
     k = g.shape[1]
     varying = g.max(axis=0) > g.min(axis=0)
     out = np.zeros((k, k))
     if not varying.any():
         return out
     u = weighted_scores(g[:, varying], w)
-    cov = np.asarray(long_run_covariance(u, **hac_kwds), dtype=np.float64).reshape(
-        int(varying.sum()), int(varying.sum())
-    )
+    try:
+        cov = long_run_covariance(u, **hac_kwds)
+    except ValueError as exc:
+        raise ValueError(
+            f"HAC covariance of the per-sample Brier losses failed: {exc}"
+        ) from exc
+    m = int(varying.sum())
+    cov = np.asarray(cov, dtype=np.float64).reshape(m, m)
     out[np.ix_(varying, varying)] = cov
     return out
 
