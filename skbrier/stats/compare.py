@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.stats import norm, t as student_t
 
-from .._validation import check_forecast
+from .._validation import check_forecast, check_probabilities
 from . import bootstrap as _bs
 from ._ci import ConfidenceInterval, check_confidence_level, normal_interval
 from ._moments import iid_mean_covariance, weighted_column_means
@@ -259,19 +259,21 @@ def compare_brier(
         raise ValueError(f"alternative must be one of {_ALTERNATIVES}, got {alternative!r}.")
     if not isinstance(small_sample_correction, (bool, np.bool_)):
         raise TypeError("small_sample_correction must be True or False.")
+    pa = check_probabilities(y_proba_a, name="y_proba_a")
+    pb = check_probabilities(y_proba_b, name="y_proba_b")
+    if pa.shape != pb.shape:
+        raise ValueError(
+            f"y_proba_a has shape {pa.shape} but y_proba_b has shape {pb.shape}; the two "
+            "forecasters must forecast the same outcomes."
+        )
     fa = check_forecast(
-        y_true, y_proba_a, sample_weight=sample_weight, labels=labels,
+        y_true, pa, sample_weight=sample_weight, labels=labels,
         pos_label=pos_label, proba_name="y_proba_a",
     )
     fb = check_forecast(
-        y_true, y_proba_b, sample_weight=None, labels=labels, pos_label=pos_label,
+        y_true, pb, sample_weight=None, labels=labels, pos_label=pos_label,
         proba_name="y_proba_b",
     )
-    if fa.proba.shape != fb.proba.shape:
-        raise ValueError(
-            f"y_proba_a has shape {fa.proba.shape} but y_proba_b has shape "
-            f"{fb.proba.shape}; the two forecasters must forecast the same outcomes."
-        )
     la = _losses(fa)[0]
     lb = _losses(fb)[0]
     n = la.shape[0]
