@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import pathlib
-import warnings
 
 import numpy as np
 import pytest
-from scipy.stats import multivariate_normal, norm
 from scipy.signal import lfilter
+from scipy.stats import multivariate_normal, norm
 
 from skbrier.metrics.brier import brier_index, brier_score, brier_skill_score
 from skbrier.stats.inference import BrierInferenceResult, brier_inference

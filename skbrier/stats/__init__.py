@@ -17,13 +17,13 @@ from .inference import BrierInferenceResult, ConfidenceInterval, brier_inference
 from .long_run_covariance import long_run_covariance
 
 __all__ = [
-    "brier_inference",
-    "BrierInferenceResult",
-    "compare_brier",
     "BrierComparisonResult",
-    "long_run_covariance",
+    "BrierInferenceResult",
+    "ConfidenceInterval",
     "block_bootstrap",
     "bootstrap_indices",
+    "brier_inference",
+    "compare_brier",
     "default_block_length",
-    "ConfidenceInterval",
+    "long_run_covariance",
 ]

@@ -6,7 +6,8 @@ import numbers
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy.stats import norm, t as student_t
+from scipy.stats import norm
+from scipy.stats import t as student_t
 
 
 class ConfidenceInterval(NamedTuple):

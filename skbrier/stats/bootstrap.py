@@ -2,8 +2,8 @@
 
 Resampling schemes:
 
-* ``"iid"``: Efron's bootstrap of single observations, delegated to
-  :func:`scipy.stats.bootstrap` (``paired=True, vectorized=True``);
+* ``"iid"``: Efron's bootstrap of single observations, with the same draws
+  as :func:`scipy.stats.bootstrap` (``paired=True``) for the same generator;
 * ``"moving_block"``: Künsch's moving block bootstrap, ``ceil(T / L)``
   overlapping blocks of length ``L`` whose starts are uniform on
   ``0 .. T - L``, concatenated and cut to ``T``;
@@ -24,11 +24,10 @@ conventions are scipy's.
 
 from __future__ import annotations
 
-import inspect
-import math
 import numbers
+from collections.abc import Callable, Sequence
 from types import SimpleNamespace
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.stats
@@ -49,10 +48,6 @@ _CI_METHODS = ("percentile", "basic", "bca")
 
 # largest number of resampled indices held in memory at once (per chunk)
 _CHUNK_ELEMENTS = 2**20
-
-_SCIPY_RNG_KW = (
-    "rng" if "rng" in inspect.signature(scipy.stats.bootstrap).parameters else "random_state"
-)
 
 
 # --------------------------------------------------------------------------
@@ -156,7 +151,7 @@ def default_block_length(n_samples: int) -> int:
     >>> default_block_length(200), default_block_length(1000)
     (6, 10)
     """
-    return max(1, int(round(n_samples ** (1.0 / 3.0))))
+    return max(1, round(n_samples ** (1.0 / 3.0)))
 
 
 def _indices(
@@ -267,24 +262,16 @@ def bootstrap_indices(
 # bootstrap distribution
 # --------------------------------------------------------------------------
 def _chunk_sizes(n_resamples: int, n: int) -> list[int]:
-    size = max(1, min(n_resamples, _CHUNK_ELEMENTS // n))
+    size = max(2, min(n_resamples, _CHUNK_ELEMENTS // n))
     full, rest = divmod(n_resamples, size)
-    return [size] * full + ([rest] if rest else [])
+    sizes = [size] * full
+    if rest:
+        sizes.append(rest)
+    return sizes
 
 
 def _one_chunk(data, statistic, scheme, block_length, size, seed) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    if scheme == "iid":
-        res = scipy.stats.bootstrap(
-            data,
-            statistic,
-            n_resamples=size,
-            paired=True,
-            vectorized=True,
-            method="percentile",
-            **{_SCIPY_RNG_KW: rng},
-        )
-        return np.asarray(res.bootstrap_distribution)
     n = data[0].shape[0]
     idx = _indices(rng, n, size, scheme, block_length)
     return np.asarray(statistic(*[d[idx] for d in data], axis=-1))
@@ -370,8 +357,8 @@ def block_bootstrap(
         last axis has length n_chunk (several statistics may be stacked on
         leading axes, as in scipy).
     bootstrap : {"iid", "moving_block", "circular_block", "stationary"}, default="moving_block"
-        Resampling scheme (see :func:`bootstrap_indices`).  ``"iid"`` draws
-        through :func:`scipy.stats.bootstrap`.
+        Resampling scheme (see :func:`bootstrap_indices`).  ``"iid"`` makes
+        the draws of :func:`scipy.stats.bootstrap` (``paired=True``).
     block_length : int or float, default=None
         Block length (mean block length for ``"stationary"``).  Default
         ``round(T ** (1/3))`` (:func:`default_block_length`).
@@ -412,7 +399,7 @@ def block_bootstrap(
 
     Notes
     -----
-    The resamples are drawn in chunks of ``max(1, 2**20 // T)`` resamples,
+    The resamples are drawn in chunks of ``max(2, 2**20 // T)`` resamples,
     chunk ``j`` from child ``j`` of ``numpy.random.SeedSequence(random_state)``;
     hence results depend on ``random_state`` only, not on ``n_jobs``.
 

@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.stats import norm, t as student_t
+from scipy.stats import norm
+from scipy.stats import t as student_t
 
 from .._validation import check_forecast, check_probabilities
 from . import bootstrap as _bs

@@ -22,7 +22,6 @@ from .._validation import check_forecast, check_probabilities, check_scalar_prob
 from ..metrics._brier_math import multiclass_squared_errors
 from . import bootstrap as _bs
 from ._ci import ConfidenceInterval, check_confidence_level, normal_interval
-from .long_run_covariance import long_run_covariance
 from ._moments import (
     METRICS,
     delta_variance,
@@ -32,8 +31,9 @@ from ._moments import (
     weighted_column_means,
     weighted_scores,
 )
+from .long_run_covariance import long_run_covariance
 
-__all__ = ["BrierInferenceResult", "brier_inference", "ConfidenceInterval"]
+__all__ = ["BrierInferenceResult", "ConfidenceInterval", "brier_inference"]
 
 COV_TYPES = ("iid", "hac", "bootstrap")
 _HAC_KEYS = ("kernel", "bandwidth", "prewhite", "adjust")
