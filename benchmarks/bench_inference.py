@@ -95,7 +95,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[10**5, 10**6])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--r-size", type=int, default=10**5)
+    ap.add_argument("--r-size", type=int, default=10**5, help="0 skips R")
     args = ap.parse_args(argv)
     try:
         load = os.getloadavg()
@@ -106,12 +106,17 @@ def main(argv=None):
     for T in args.sizes:
         z, p = simulate(T)
         brier_inference(z[:1000], p[:1000], cov_type="hac")  # warm-up
-        t_hac, res = best_of(lambda: brier_inference(z, p, cov_type="hac"), args.repeat)
-        t_iid, _ = best_of(lambda: brier_inference(z, p, cov_type="iid"), args.repeat)
-        t_cmp, _ = best_of(lambda: compare_brier(z, p, np.clip(p + 0.05, 0, 1)), args.repeat)
+        pb = np.clip(p + 0.05, 0, 1)
+        t_hac, res = best_of(
+            lambda z=z, p=p: brier_inference(z, p, cov_type="hac"), args.repeat
+        )
+        t_iid, _ = best_of(lambda z=z, p=p: brier_inference(z, p, cov_type="iid"), args.repeat)
+        t_cmp, _ = best_of(lambda z=z, p=p, pb=pb: compare_brier(z, p, pb), args.repeat)
         results[T] = (z, p, res)
         print(f"T = {T:>8}: brier_inference hac {t_hac * 1e3:8.1f} ms | iid "
               f"{t_iid * 1e3:7.1f} ms | compare_brier hac {t_cmp * 1e3:8.1f} ms")
+    if args.r_size <= 0:
+        return
     if shutil.which("Rscript") is None:
         print("Rscript not found: R comparison skipped")
         return
