@@ -11,7 +11,20 @@ from scipy.stats import t as student_t
 
 
 class ConfidenceInterval(NamedTuple):
-    """Lower and upper bound of a confidence interval (as in :mod:`scipy.stats`)."""
+    """Lower and upper bound of a confidence interval (as in :mod:`scipy.stats`).
+
+    Attributes
+    ----------
+    low, high : float
+        The bounds.
+
+    Examples
+    --------
+    >>> from skbrier.stats import ConfidenceInterval
+    >>> ci = ConfidenceInterval(0.1, 0.3)
+    >>> ci.low, ci.high
+    (0.1, 0.3)
+    """
 
     low: float
     high: float

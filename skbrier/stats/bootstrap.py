@@ -145,6 +145,10 @@ def default_block_length(n_samples: int) -> int:
     int
         The block length.
 
+    See Also
+    --------
+    bootstrap_indices, block_bootstrap
+
     Examples
     --------
     >>> from skbrier.stats.bootstrap import default_block_length

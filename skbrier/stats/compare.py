@@ -63,6 +63,21 @@ class BrierComparisonResult:
         score) or ``"greater"``.
     bootstrap_distribution : ndarray or None
         Bootstrap replicates of the difference (``cov_type="bootstrap"``).
+
+    See Also
+    --------
+    compare_brier : builds this result.
+
+    Examples
+    --------
+    >>> from skbrier.stats.compare import compare_brier
+    >>> y = [0, 1, 1, 0, 1, 0, 1, 0]
+    >>> res = compare_brier(y, [0.2, 0.9, 0.7, 0.1, 0.8, 0.3, 0.6, 0.2],
+    ...                     [0.5] * 8, cov_type="iid")
+    >>> round(res.difference, 4)
+    -0.19
+    >>> res.confidence_interval().high < 0
+    True
     """
 
     def __init__(self, *, bs_a, bs_b, se, statistic, pvalue, df, n, cov_type,

@@ -224,6 +224,20 @@ class BrierInferenceResult:
         ``"iid"``, ``"hac"`` or ``"bootstrap"``.
     bootstrap_distribution : dict of ndarray or None
         For ``cov_type="bootstrap"``: the replicates of each metric.
+
+    See Also
+    --------
+    brier_inference : builds this result.
+
+    Examples
+    --------
+    >>> from skbrier.stats.inference import brier_inference
+    >>> res = brier_inference([0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.9, 0.4])
+    >>> res.covariance.shape
+    (2, 2)
+    >>> lo, hi = res.confidence_interval("brier_skill_score", confidence_level=0.9)
+    >>> bool(lo < res.brier_skill_score < hi)
+    True
     """
 
     def __init__(self, *, values, covariance, n, cov_type, index_scale, boot=None):
