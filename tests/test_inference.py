@@ -291,3 +291,40 @@ def test_coverage_small_scale():
     assert abs(cov["hac_bs"] - 0.918) < 0.06
     assert abs(cov["iid_bs"] - 0.818) < 0.08
     assert abs(cov["hac_bss"] - 0.920) < 0.06
+
+
+# ---------------------------------------------------------------------------
+# properties
+# ---------------------------------------------------------------------------
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def forecasts(draw):
+    n = draw(st.integers(5, 40))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(size=n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    y[0], y[1] = 0, 1  # two classes
+    w = rng.integers(1, 4, size=n)
+    return y, p, w, rng.permutation(n)
+
+
+@settings(max_examples=40, deadline=None)
+@given(forecasts())
+def test_iid_is_order_invariant_and_weights_rescale(data):
+    y, p, w, perm = data
+    a = brier_inference(y, p, sample_weight=w)
+    b = brier_inference(y[perm], p[perm], sample_weight=w[perm])
+    np.testing.assert_allclose(a.covariance, b.covariance, rtol=1e-10, atol=1e-15)
+    assert a.brier_skill_score == pytest.approx(b.brier_skill_score, rel=1e-12, abs=1e-12)
+    c = brier_inference(y, p, sample_weight=0.25 * w)
+    np.testing.assert_allclose(a.covariance, c.covariance, rtol=1e-10, atol=1e-15)
+    # integer weights = repeated rows for the scores themselves
+    rep = brier_inference(np.repeat(y, w), np.repeat(p, w))
+    assert a.brier_score == pytest.approx(rep.brier_score, rel=1e-12)
+    assert a.brier_skill_score == pytest.approx(rep.brier_skill_score, rel=1e-10, abs=1e-12)
+    assert a.brier_index == pytest.approx(rep.brier_index, rel=1e-12)

@@ -420,7 +420,8 @@ def brier_inference(
         Block length (mean block length for ``"stationary"``); default
         ``round(T ** (1/3))``.
     method : {"percentile", "basic", "bca"}, default="percentile"
-        Default bootstrap interval type (``"bca"`` only with ``bootstrap="iid"``).
+        Default bootstrap interval type (``"bca"`` only with ``bootstrap="iid"``;
+        its jackknife costs O(T^2)).
     random_state : None, int, RandomState or Generator, default=None
         Seed of the bootstrap.
     n_jobs : int, default=None
