@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import time
+import warnings
 
 import numpy as np
 from scipy.signal import lfilter
@@ -144,6 +145,8 @@ def main(argv=None):
                     help="also a bootstrap interval with this scheme (slow)")
     ap.add_argument("--n-resamples", type=int, default=499)
     args = ap.parse_args(argv)
+    # resamples without an event leave BSS undefined; brier_inference drops them
+    warnings.filterwarnings("ignore", message=".*bootstrap resamples give an undefined")
     rng = np.random.default_rng(args.seed)
     table = PAPER[args.mu]
     print(f"seed 004 design, mu = {args.mu}, {args.replications} replications, "
