@@ -138,7 +138,7 @@ def test_fft_and_direct_paths_agree():
     for j in range(1, len(w)):
         direct += w[j] * (u[: len(u) - j].T @ u[j:])
     direct = direct + direct.T
-    np.testing.assert_allclose(weighted_autocovariance_sum(u, w), direct, rtol=1e-11)
+    np.testing.assert_allclose(weighted_autocovariance_sum(u.T.copy(), w), direct, rtol=1e-11)
 
 
 def test_large_t_runs_and_is_sane():
@@ -214,7 +214,7 @@ def test_unit_root_prewhitening_raises(monkeypatch, k):
 
     def unit_root(u, order):
         resid, _ = real(u, order)
-        return resid, np.eye(u.shape[1])
+        return resid, np.eye(u.shape[0])
 
     monkeypatch.setattr(_hac, "var_prewhiten", unit_root)
     x = _DATASETS["ar05_T200_k2"][:, :k]

@@ -64,10 +64,12 @@ def _check_x(x: Any) -> np.ndarray:
         raise ValueError(
             f"x has {n_obs} observation(s); a long-run covariance needs at least 3."
         )
-    if not np.isfinite(arr).all():
-        what = "NaN" if np.isnan(arr).any() else "infinity"
+    lo = arr.min(axis=0)
+    hi = arr.max(axis=0)
+    if not (np.isfinite(lo).all() and np.isfinite(hi).all()):  # NaN propagates
+        what = "NaN" if np.isnan(lo).any() else "infinity"
         raise ValueError(f"x contains {what}.")
-    constant = np.flatnonzero(arr.max(axis=0) == arr.min(axis=0))
+    constant = np.flatnonzero(hi == lo)
     if constant.size:
         raise ValueError(
             f"x has constant column(s) {constant.tolist()}: their long-run variance is "
