@@ -125,6 +125,34 @@ def _rank_ok(xx: np.ndarray) -> bool:
     return True
 
 
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    """Dot product of long 1-D arrays without BLAS.
+
+    OpenBLAS runs ``ddot`` on several threads, which is 100x slower than a plain
+    SIMD loop on a loaded machine; ``einsum`` never calls BLAS here.
+    """
+    return float(np.einsum("i,i->", a, b))
+
+
+_SMALL_K = 6  # up to this many series, cross products use BLAS-free 1-D loops
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b.T`` for series in rows, (p, n) x (q, n) -> (p, q).
+
+    For a few series, pairwise 1-D dot products (memory bound anyway) avoid
+    BLAS threads, which are slow on a shared machine; otherwise BLAS.
+    """
+    p, q = a.shape[0], b.shape[0]
+    if p * q > _SMALL_K * _SMALL_K:
+        return a @ b.T
+    out = np.empty((p, q))
+    for i in range(p):
+        for j in range(q):
+            out[i, j] = _dot(a[i], b[j])
+    return out
+
+
 def _sd(u: np.ndarray) -> np.ndarray:
     """``sc`` of ar.ols for the series in the rows of ``u``: sd, zeros replaced by 1."""
     n = u.shape[1]
@@ -151,8 +179,8 @@ def var_prewhiten(u: np.ndarray, order: int) -> tuple[np.ndarray, np.ndarray]:
     lagged = [u[:, order - 1 - i : n - 1 - i] for i in range(order)]
     x = lagged[0] if order == 1 else np.vstack(lagged)
     y = u[:, order:]
-    xtx = (x @ x.T) / np.outer(sc, sc)
-    xty = (x @ y.T) / np.outer(sc, sc[:k])
+    xtx = _cross(x, x) / np.outer(sc, sc)
+    xty = _cross(x, y) / np.outer(sc, sc[:k])
     if not _rank_ok(xtx):
         raise HACError(
             f"VAR({order}) prewhitening failed: the lagged columns of x are collinear "
@@ -160,7 +188,13 @@ def var_prewhiten(u: np.ndarray, order: int) -> tuple[np.ndarray, np.ndarray]:
         )
     coef = np.linalg.solve(xtx, xty)  # scaled: y_s ~ coef' x_s
     coef *= np.outer(1.0 / sc, sc[:k])  # unscaled: y ~ coef' x
-    resid = y - coef.T @ x
+    if k * order > _SMALL_K:
+        resid = y - coef.T @ x
+    else:
+        resid = y.copy()
+        for i in range(k):
+            for j in range(k * order):
+                resid[i] -= coef[j, i] * x[j]
     a_sum = np.zeros((k, k))
     for i in range(order):
         a_sum += coef[i * k : (i + 1) * k].T
@@ -187,9 +221,9 @@ def ar1_fits(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         ybar = (total - u[j, 0]) / m
         # centred cross products from three BLAS dot products (the rows of u are
         # residuals with mean ~0, so the centring loses no accuracy)
-        szz = float(z @ z) - m * zbar * zbar
-        szy = float(z @ y) - m * zbar * ybar
-        syy = float(y @ y) - m * ybar * ybar
+        szz = _dot(z, z) - m * zbar * zbar
+        szy = _dot(z, y) - m * zbar * ybar
+        syy = _dot(y, y) - m * ybar * ybar
         # R's rank check on its (demeaned, rescaled) cross-product matrix
         mu = (total / n - zbar) / sc[j]  # mean of the lagged, demeaned, scaled series
         xx = np.array([[m, -m * mu], [-m * mu, szz / sc[j] ** 2 + m * mu * mu]])
@@ -203,7 +237,7 @@ def ar1_fits(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rss = syy - r * szy
         if not rss > 1e-4 * syy:  # strong fit: avoid the cancellation, use residuals
             e = (y - ybar) - r * (z - zbar)
-            rss = float(e @ e)
+            rss = _dot(e, e)
         rho[j] = r
         sigma[j] = math.sqrt(rss / m)
     return rho, sigma
@@ -253,7 +287,7 @@ def bandwidth_newey_west(u_raw: np.ndarray, u: np.ndarray, kernel: str, prewhite
     m = int(math.floor((3.0 if prewhite > 0 else 4.0) * (n_raw / 100.0) ** mrate[kernel]))
     n = u.shape[1]
     hw = u.sum(axis=0)
-    sigma = np.array([hw[: n - j] @ hw[j:] / n for j in range(m + 1)])
+    sigma = np.array([_dot(hw[: n - j], hw[j:]) / n for j in range(m + 1)])
     lags = np.arange(1, m + 1, dtype=np.float64)
     s0 = sigma[0] + 2.0 * sigma[1:].sum()
     s1 = 2.0 * np.sum(lags * sigma[1:])
@@ -318,15 +352,15 @@ def weighted_autocovariance_sum(u: np.ndarray, w: np.ndarray) -> np.ndarray:
     wh = np.asarray(w[:L], dtype=np.float64).copy()
     wh[0] *= 0.5
     if L <= 24 or L * n <= 2_000_000:
-        h = wh[0] * (u @ u.T)
+        h = wh[0] * _cross(u, u)
         for j in range(1, L):
             if wh[j] != 0.0:
-                h += wh[j] * (u[:, : n - j] @ u[:, j:].T)
+                h += wh[j] * _cross(u[:, : n - j], u[:, j:])
     else:
         # v_t = sum_j w'_j u_{t+j}: a convolution with the reversed weights, by
         # overlap-add FFT (O(n log L))
         v = signal.oaconvolve(u, wh[None, ::-1], mode="full", axes=1)[:, L - 1 : L - 1 + n]
-        h = u @ v.T
+        h = _cross(u, v)
     return h + h.T
 
 
@@ -339,9 +373,12 @@ def lrvar(
     prewhite: int = 1,
     adjust: bool = True,
 ) -> np.ndarray:
-    """``sandwich::lrvar`` on a validated (T, k) float array; returns (k, k)."""
-    t_obs, k = x.shape
-    u_raw = x.T - x.mean(axis=0)[:, None]  # estfun(lm(x ~ 1)), series in rows
+    """``sandwich::lrvar`` on validated data; returns (k, k).
+
+    ``x`` holds the k series in its rows: shape (k, T), C-contiguous float64.
+    """
+    k, t_obs = x.shape
+    u_raw = x - x.mean(axis=1)[:, None]  # estfun(lm(x ~ 1)), series in rows
     if prewhite > 0:
         u, a_sum = var_prewhiten(u_raw, prewhite)
         i_minus_a = np.eye(k) - a_sum

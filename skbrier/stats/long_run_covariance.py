@@ -47,6 +47,7 @@ def _normalise_bandwidth(bandwidth: Any) -> str | float:
 
 
 def _check_x(x: Any) -> np.ndarray:
+    """Validate ``x``; return it with the series in rows: (k, T), C-contiguous."""
     arr = _as_array(x, "x")
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"x must be a numeric array, got dtype {arr.dtype}.")
@@ -54,7 +55,6 @@ def _check_x(x: Any) -> np.ndarray:
         raise ValueError("x must be a 1-D or 2-D array, got a scalar.")
     if arr.ndim > 2:
         raise ValueError(f"x must be a 1-D or 2-D array, got shape {arr.shape}.")
-    arr = np.asarray(arr, dtype=np.float64)
     if arr.ndim == 1:
         arr = arr[:, None]
     n_obs, n_cols = arr.shape
@@ -64,8 +64,9 @@ def _check_x(x: Any) -> np.ndarray:
         raise ValueError(
             f"x has {n_obs} observation(s); a long-run covariance needs at least 3."
         )
-    lo = arr.min(axis=0)
-    hi = arr.max(axis=0)
+    xt = np.ascontiguousarray(arr.T, dtype=np.float64)
+    lo = xt.min(axis=1)
+    hi = xt.max(axis=1)
     if not (np.isfinite(lo).all() and np.isfinite(hi).all()):  # NaN propagates
         what = "NaN" if np.isnan(lo).any() else "infinity"
         raise ValueError(f"x contains {what}.")
@@ -75,7 +76,7 @@ def _check_x(x: Any) -> np.ndarray:
             f"x has constant column(s) {constant.tolist()}: their long-run variance is "
             "zero and the automatic bandwidth and prewhitening are undefined."
         )
-    return arr
+    return xt
 
 
 def long_run_covariance(
@@ -217,7 +218,7 @@ def long_run_covariance(
         )
     if not isinstance(adjust, (bool, np.bool_)):
         raise ValueError(f"adjust must be a bool, got {adjust!r}.")
-    n_obs, n_cols = arr.shape
+    n_cols, n_obs = arr.shape
     if order and n_obs - order <= n_cols * order:
         # With as many rows as VAR coefficients the fit is exact and the residuals
         # are zero: R returns rounding noise (~1e-32); we refuse.
