@@ -102,7 +102,10 @@ def time_r(x, repeat):
     for line in res.stdout.splitlines():
         parts = line.split()
         if parts and parts[0] in R_CALLS:
-            out[parts[0]] = (float(parts[1]), np.array(parts[2:], dtype=float).reshape(2, 2))
+            out[parts[0]] = (
+                float(parts[1]),
+                np.array(parts[2:], dtype=float).reshape(2, 2),
+            )
     return out
 
 
@@ -120,7 +123,9 @@ def main(argv=None):
     if r_res is None:
         print("R / sandwich not available (or --no-r): R timings skipped")
     print(f"\nT = 100000, k = 2 (R: system.time around lrvar only, best of runs)")
-    print(f"{'config':24s} {'skbrier [s]':>12s} {'R [s]':>8s} {'R/skbrier':>10s} {'max rel diff':>13s}")
+    print(
+        f"{'config':24s} {'skbrier [s]':>12s} {'R [s]':>8s} {'R/skbrier':>10s} {'max rel diff':>13s}"
+    )
     for name, kwargs in CONFIGS.items():
         t_py, v = time_python(x5, kwargs, args.repeat)
         if r_res and name in r_res:

@@ -271,7 +271,9 @@ def bandwidth_andrews(u: np.ndarray, kernel: str) -> float:
     return float(const * (n * alpha2) ** (1.0 / 5.0))
 
 
-def bandwidth_newey_west(u_raw: np.ndarray, u: np.ndarray, kernel: str, prewhite: int) -> float:
+def bandwidth_newey_west(
+    u_raw: np.ndarray, u: np.ndarray, kernel: str, prewhite: int
+) -> float:
     """``bwNeweyWest`` (Newey and West 1994).
 
     ``u_raw`` are the demeaned scores (shape (k, T); ``T`` fixes the lag ``m`` of

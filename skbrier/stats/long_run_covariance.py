@@ -17,9 +17,7 @@ _BANDWIDTH_RULES = {"andrews": "andrews", "neweywest": "newey-west"}
 
 def _normalise_kernel(kernel: Any) -> str:
     if not isinstance(kernel, str):
-        raise ValueError(
-            f"kernel must be one of {sorted(_hac.KERNELS)}, got {kernel!r}."
-        )
+        raise ValueError(f"kernel must be one of {sorted(_hac.KERNELS)}, got {kernel!r}.")
     key = kernel.strip().lower().replace("-", "_").replace(" ", "_")
     if key not in _hac.KERNELS:
         raise ValueError(f"kernel must be one of {sorted(_hac.KERNELS)}, got {kernel!r}.")
