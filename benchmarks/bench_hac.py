@@ -28,12 +28,12 @@ from scipy.signal import lfilter
 from scipy.stats import norm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from skbrier.stats.long_run_covariance import long_run_covariance  # noqa: E402
+from skbrier.stats.long_run_covariance import long_run_covariance
 
 CONFIGS = {
-    "andrews-qs-prewhite": dict(kernel="quadratic_spectral", bandwidth="andrews"),
-    "newey-west-bartlett": dict(kernel="bartlett", bandwidth="newey-west"),
-    "andrews-qs-noprewhite": dict(kernel="quadratic_spectral", prewhite=False),
+    "andrews-qs-prewhite": {"kernel": "quadratic_spectral", "bandwidth": "andrews"},
+    "newey-west-bartlett": {"kernel": "bartlett", "bandwidth": "newey-west"},
+    "andrews-qs-noprewhite": {"kernel": "quadratic_spectral", "prewhite": False},
 }
 R_CALLS = {
     "andrews-qs-prewhite": 'lrvar(x, type = "Andrews", prewhite = TRUE, adjust = TRUE)',
@@ -75,6 +75,7 @@ def time_r(x, repeat):
     ok = subprocess.run(
         ["Rscript", "-e", "quit(status = !requireNamespace('sandwich', quietly = TRUE))"],
         capture_output=True,
+        check=False,
     )
     if ok.returncode != 0:
         return None
@@ -94,7 +95,9 @@ def time_r(x, repeat):
             ]
         script = os.path.join(tmp, "bench.R")
         Path(script).write_text("\n".join(lines) + "\n")
-        res = subprocess.run(["Rscript", script], capture_output=True, text=True)
+        res = subprocess.run(
+            ["Rscript", script], capture_output=True, text=True, check=False
+        )
         if res.returncode != 0:
             print("R failed:", res.stderr[-500:])
             return None
@@ -122,7 +125,7 @@ def main(argv=None):
     r_res = None if args.no_r else time_r(x5, min(args.repeat, 3))
     if r_res is None:
         print("R / sandwich not available (or --no-r): R timings skipped")
-    print(f"\nT = 100000, k = 2 (R: system.time around lrvar only, best of runs)")
+    print("\nT = 100000, k = 2 (R: system.time around lrvar only, best of runs)")
     print(
         f"{'config':24s} {'skbrier [s]':>12s} {'R [s]':>8s} {'R/skbrier':>10s} {'max rel diff':>13s}"
     )

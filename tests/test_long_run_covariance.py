@@ -230,25 +230,28 @@ def test_unit_root_prewhitening_raises(monkeypatch, k):
 
 
 @pytest.mark.parametrize(
-    "kwargs, match",
+    "kwargs, error, match",
     [
-        ({"kernel": "gaussian"}, "kernel"),
-        ({"kernel": 3}, "kernel"),
-        ({"bandwidth": "silverman"}, "bandwidth"),
-        ({"bandwidth": 0.0}, "bandwidth"),
-        ({"bandwidth": -1}, "bandwidth"),
-        ({"bandwidth": np.nan}, "bandwidth"),
-        ({"bandwidth": True}, "bandwidth"),
-        ({"bandwidth": "newey-west", "kernel": "truncated"}, "newey-west"),
-        ({"bandwidth": "newey-west", "kernel": "tukey_hanning"}, "newey-west"),
-        ({"prewhite": -1}, "prewhite"),
-        ({"prewhite": 1.5}, "prewhite"),
-        ({"adjust": "yes"}, "adjust"),
+        ({"kernel": "gaussian"}, ValueError, "kernel"),
+        ({"kernel": 3}, TypeError, "kernel"),
+        ({"bandwidth": "silverman"}, ValueError, "bandwidth"),
+        ({"bandwidth": 0.0}, ValueError, "bandwidth"),
+        ({"bandwidth": -1}, ValueError, "bandwidth"),
+        ({"bandwidth": np.nan}, ValueError, "bandwidth"),
+        ({"bandwidth": np.inf}, ValueError, "bandwidth"),
+        ({"bandwidth": True}, TypeError, "bandwidth"),
+        ({"bandwidth": None}, TypeError, "bandwidth"),
+        ({"bandwidth": "newey-west", "kernel": "truncated"}, ValueError, "newey-west"),
+        ({"bandwidth": "newey-west", "kernel": "tukey_hanning"}, ValueError, "newey-west"),
+        ({"prewhite": -1}, ValueError, "prewhite"),
+        ({"prewhite": 1.5}, TypeError, "prewhite"),
+        ({"prewhite": 60}, ValueError, "prewhite"),
+        ({"adjust": "yes"}, TypeError, "adjust"),
     ],
 )
-def test_bad_options(kwargs, match):
+def test_bad_options(kwargs, error, match):
     x = _DATASETS["ar05_T50_k1"]
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(error, match=match):
         long_run_covariance(x, **kwargs)
 
 
@@ -277,8 +280,8 @@ def test_fortran_and_strided_input():
 
 # ------------------------------------------------------------ properties
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @st.composite

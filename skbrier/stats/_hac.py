@@ -32,17 +32,17 @@ import numpy as np
 from scipy import signal
 
 __all__ = [
-    "HACError",
     "KERNELS",
-    "kernel_weights",
-    "var_prewhiten",
+    "HACError",
+    "andrews_weights",
     "ar1_fits",
     "bandwidth_andrews",
     "bandwidth_newey_west",
-    "andrews_weights",
-    "newey_west_weights",
-    "weighted_autocovariance_sum",
+    "kernel_weights",
     "lrvar",
+    "newey_west_weights",
+    "var_prewhiten",
+    "weighted_autocovariance_sum",
 ]
 
 #: R's kernel names, keyed by ours.
@@ -286,7 +286,7 @@ def bandwidth_newey_west(
         )
     n_raw = u_raw.shape[1]
     mrate = {"bartlett": 2.0 / 9.0, "parzen": 4.0 / 25.0, "quadratic_spectral": 2.0 / 25.0}
-    m = int(math.floor((3.0 if prewhite > 0 else 4.0) * (n_raw / 100.0) ** mrate[kernel]))
+    m = math.floor((3.0 if prewhite > 0 else 4.0) * (n_raw / 100.0) ** mrate[kernel])
     n = u.shape[1]
     hw = u.sum(axis=0)
     sigma = np.array([_dot(hw[: n - j], hw[j:]) / n for j in range(m + 1)])
@@ -333,7 +333,7 @@ def newey_west_weights(bandwidth: float, n: int) -> np.ndarray:
             f"the Newey-West bandwidth is {bandwidth!r}; the pilot long-run variance "
             "is degenerate."
         )
-    lag = int(math.floor(bandwidth))
+    lag = math.floor(bandwidth)
     by = -(1.0 / (lag + 1))
     steps = int(-1.0 / by + 1e-10)  # seq.default: as.integer(n + 1e-10)
     w = np.maximum(1.0 + np.arange(steps + 1) * by, 0.0)
@@ -349,7 +349,7 @@ def weighted_autocovariance_sum(u: np.ndarray, w: np.ndarray) -> np.ndarray:
     correlation (O(n log n)): ``H = U V'`` with ``V_t = sum_j w'_j U_{t+j}``,
     ``w'_0 = w_0 / 2``.
     """
-    k, n = u.shape
+    n = u.shape[1]
     L = min(len(w), n)
     wh = np.asarray(w[:L], dtype=np.float64).copy()
     wh[0] *= 0.5

@@ -17,7 +17,7 @@ _BANDWIDTH_RULES = {"andrews": "andrews", "neweywest": "newey-west"}
 
 def _normalise_kernel(kernel: Any) -> str:
     if not isinstance(kernel, str):
-        raise ValueError(f"kernel must be one of {sorted(_hac.KERNELS)}, got {kernel!r}.")
+        raise TypeError(f"kernel must be one of {sorted(_hac.KERNELS)}, got {kernel!r}.")
     key = kernel.strip().lower().replace("-", "_").replace(" ", "_")
     if key not in _hac.KERNELS:
         raise ValueError(f"kernel must be one of {sorted(_hac.KERNELS)}, got {kernel!r}.")
@@ -34,7 +34,7 @@ def _normalise_bandwidth(bandwidth: Any) -> str | float:
             )
         return _BANDWIDTH_RULES[key]
     if isinstance(bandwidth, (bool, np.bool_)) or not isinstance(bandwidth, numbers.Real):
-        raise ValueError(
+        raise TypeError(
             "bandwidth must be 'andrews', 'newey-west' or a positive number, "
             f"got {bandwidth!r}."
         )
@@ -131,6 +131,8 @@ def long_run_covariance(
 
     Raises
     ------
+    TypeError
+        If ``kernel``, ``bandwidth``, ``prewhite`` or ``adjust`` has the wrong type.
     ValueError
         If ``x`` is not numeric, not 1-D or 2-D, has fewer than 3 rows, contains
         NaN or infinity or a constant column; if an option is unknown; if the
@@ -206,16 +208,17 @@ def long_run_covariance(
             "bandwidth='newey-west' is only available for the 'bartlett', 'parzen' and "
             f"'quadratic_spectral' kernels, got kernel={kernel!r}."
         )
-    if isinstance(prewhite, (bool, np.bool_)):
-        order = int(prewhite)
-    elif isinstance(prewhite, numbers.Integral) and prewhite >= 0:
-        order = int(prewhite)
-    else:
+    if not isinstance(prewhite, (bool, np.bool_, numbers.Integral)):
+        raise TypeError(
+            f"prewhite must be a bool or a non-negative integer VAR order, got {prewhite!r}."
+        )
+    order = int(prewhite)
+    if order < 0:
         raise ValueError(
             f"prewhite must be a bool or a non-negative integer VAR order, got {prewhite!r}."
         )
     if not isinstance(adjust, (bool, np.bool_)):
-        raise ValueError(f"adjust must be a bool, got {adjust!r}.")
+        raise TypeError(f"adjust must be a bool, got {adjust!r}.")
     n_cols, n_obs = arr.shape
     if order and n_obs - order <= n_cols * order:
         # With as many rows as VAR coefficients the fit is exact and the residuals
