@@ -16,7 +16,9 @@ from skbrier.stats.long_run_covariance import long_run_covariance
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lrvar_fixtures.json"
 _DATA = json.loads(FIXTURES.read_text())
-_DATASETS = {name: np.array(rows, dtype=np.float64) for name, rows in _DATA["datasets"].items()}
+_DATASETS = {
+    name: np.array(rows, dtype=np.float64) for name, rows in _DATA["datasets"].items()
+}
 
 
 def _case_id(case):
@@ -68,7 +70,9 @@ def test_matches_r_lrvar(case):
     # 1e-8 relative; off-diagonal entries close to 0 are compared relative to the
     # scale of the matrix (sqrt of the diagonal products).
     scale = np.sqrt(np.outer(np.diag(expected), np.diag(expected)))
-    np.testing.assert_array_less(np.abs(got - expected), 1e-8 * np.maximum(np.abs(expected), 1e-4 * scale) + 1e-300)
+    np.testing.assert_array_less(
+        np.abs(got - expected), 1e-8 * np.maximum(np.abs(expected), 1e-4 * scale) + 1e-300
+    )
     np.testing.assert_allclose(got, got.T, rtol=0, atol=0)
 
 
@@ -138,7 +142,9 @@ def test_fft_and_direct_paths_agree():
     for j in range(1, len(w)):
         direct += w[j] * (u[: len(u) - j].T @ u[j:])
     direct = direct + direct.T
-    np.testing.assert_allclose(weighted_autocovariance_sum(u, w), direct, rtol=1e-11)
+    np.testing.assert_allclose(
+        weighted_autocovariance_sum(u.T.copy(), w), direct, rtol=1e-11
+    )
 
 
 def test_large_t_runs_and_is_sane():
@@ -214,7 +220,7 @@ def test_unit_root_prewhitening_raises(monkeypatch, k):
 
     def unit_root(u, order):
         resid, _ = real(u, order)
-        return resid, np.eye(u.shape[1])
+        return resid, np.eye(u.shape[0])
 
     monkeypatch.setattr(_hac, "var_prewhiten", unit_root)
     x = _DATASETS["ar05_T200_k2"][:, :k]
@@ -224,28 +230,89 @@ def test_unit_root_prewhitening_raises(monkeypatch, k):
 
 
 @pytest.mark.parametrize(
-    "kwargs, match",
+    "kwargs, error, match",
     [
-        ({"kernel": "gaussian"}, "kernel"),
-        ({"kernel": 3}, "kernel"),
-        ({"bandwidth": "silverman"}, "bandwidth"),
-        ({"bandwidth": 0.0}, "bandwidth"),
-        ({"bandwidth": -1}, "bandwidth"),
-        ({"bandwidth": np.nan}, "bandwidth"),
-        ({"bandwidth": True}, "bandwidth"),
-        ({"bandwidth": "newey-west", "kernel": "truncated"}, "newey-west"),
-        ({"bandwidth": "newey-west", "kernel": "tukey_hanning"}, "newey-west"),
-        ({"prewhite": -1}, "prewhite"),
-        ({"prewhite": 1.5}, "prewhite"),
-        ({"adjust": "yes"}, "adjust"),
+        ({"kernel": "gaussian"}, ValueError, "kernel"),
+        ({"kernel": 3}, TypeError, "kernel"),
+        ({"bandwidth": "silverman"}, ValueError, "bandwidth"),
+        ({"bandwidth": 0.0}, ValueError, "bandwidth"),
+        ({"bandwidth": -1}, ValueError, "bandwidth"),
+        ({"bandwidth": np.nan}, ValueError, "bandwidth"),
+        ({"bandwidth": np.inf}, ValueError, "bandwidth"),
+        ({"bandwidth": True}, TypeError, "bandwidth"),
+        ({"bandwidth": None}, TypeError, "bandwidth"),
+        ({"bandwidth": "newey-west", "kernel": "truncated"}, ValueError, "newey-west"),
+        ({"bandwidth": "newey-west", "kernel": "tukey_hanning"}, ValueError, "newey-west"),
+        ({"prewhite": -1}, ValueError, "prewhite"),
+        ({"prewhite": 1.5}, TypeError, "prewhite"),
+        ({"prewhite": 60}, ValueError, "prewhite"),
+        ({"adjust": "yes"}, TypeError, "adjust"),
     ],
 )
-def test_bad_options(kwargs, match):
+def test_bad_options(kwargs, error, match):
     x = _DATASETS["ar05_T50_k1"]
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(error, match=match):
         long_run_covariance(x, **kwargs)
 
 
 def test_keyword_only():
     with pytest.raises(TypeError):
         long_run_covariance(_DATASETS["ar05_T50_k1"], "bartlett")
+
+
+def test_pandas_dataframe_input():
+    pd = pytest.importorskip("pandas")
+    x = _DATASETS["ar05_T200_k2"]
+    df = pd.DataFrame(x, columns=["bs", "bs0"])
+    np.testing.assert_array_equal(long_run_covariance(df), long_run_covariance(x))
+    np.testing.assert_array_equal(
+        long_run_covariance(df["bs"]), long_run_covariance(x[:, 0])
+    )
+
+
+def test_fortran_and_strided_input():
+    x = _DATASETS["ar05_T200_k2"]
+    ref = long_run_covariance(x)
+    np.testing.assert_array_equal(long_run_covariance(np.asfortranarray(x)), ref)
+    wide = np.repeat(x, 2, axis=1)[:, ::2]  # non-contiguous view
+    np.testing.assert_array_equal(long_run_covariance(wide), ref)
+
+
+# ------------------------------------------------------------ properties
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@st.composite
+def _series(draw):
+    t_obs = draw(st.integers(min_value=12, max_value=80))
+    k = draw(st.integers(min_value=1, max_value=3))
+    rho = draw(st.floats(min_value=-0.8, max_value=0.95))
+    seed = draw(st.integers(min_value=0, max_value=2**32 - 1))
+    rng = np.random.default_rng(seed)
+    e = rng.standard_normal((t_obs, k))
+    x = e.copy()
+    for t in range(1, t_obs):
+        x[t] = rho * x[t - 1] + e[t]
+    return x
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    x=_series(),
+    kernel=st.sampled_from(["quadratic_spectral", "bartlett", "parzen"]),
+    bandwidth=st.sampled_from(["andrews", "newey-west", 1.5]),
+    prewhite=st.booleans(),
+)
+def test_psd_symmetric_shift_invariant(x, kernel, bandwidth, prewhite):
+    # QS, Bartlett and Parzen weights give positive semi-definite estimates.
+    v = long_run_covariance(x, kernel=kernel, bandwidth=bandwidth, prewhite=prewhite)
+    assert v.shape == (x.shape[1], x.shape[1])
+    np.testing.assert_array_equal(v, v.T)
+    eig = np.linalg.eigvalsh(v)
+    assert eig.min() >= -1e-10 * max(eig.max(), 1e-300)
+    shifted = long_run_covariance(
+        x + 7.0, kernel=kernel, bandwidth=bandwidth, prewhite=prewhite
+    )
+    np.testing.assert_allclose(shifted, v, rtol=1e-7, atol=1e-12 * np.abs(v).max())

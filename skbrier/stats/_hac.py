@@ -29,20 +29,20 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import fft as sp_fft
+from scipy import signal
 
 __all__ = [
-    "HACError",
     "KERNELS",
-    "kernel_weights",
-    "var_prewhiten",
+    "HACError",
+    "andrews_weights",
     "ar1_fits",
     "bandwidth_andrews",
     "bandwidth_newey_west",
-    "andrews_weights",
-    "newey_west_weights",
-    "weighted_autocovariance_sum",
+    "kernel_weights",
     "lrvar",
+    "newey_west_weights",
+    "var_prewhiten",
+    "weighted_autocovariance_sum",
 ]
 
 #: R's kernel names, keyed by ours.
@@ -125,9 +125,40 @@ def _rank_ok(xx: np.ndarray) -> bool:
     return True
 
 
-def _scale(u: np.ndarray) -> np.ndarray:
-    """``sc`` of ar.ols: column standard deviations, zeros replaced by 1."""
-    sc = np.std(u, axis=0, ddof=1)
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    """Dot product of long 1-D arrays without BLAS.
+
+    OpenBLAS runs ``ddot`` on several threads, which is 100x slower than a plain
+    SIMD loop on a loaded machine; ``einsum`` never calls BLAS here.
+    """
+    return float(np.einsum("i,i->", a, b))
+
+
+_SMALL_K = 6  # up to this many series, cross products use BLAS-free 1-D loops
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b.T`` for series in rows, (p, n) x (q, n) -> (p, q).
+
+    For a few series, pairwise 1-D dot products (memory bound anyway) avoid
+    BLAS threads, which are slow on a shared machine; otherwise BLAS.
+    """
+    p, q = a.shape[0], b.shape[0]
+    if p * q > _SMALL_K * _SMALL_K:
+        return a @ b.T
+    out = np.empty((p, q))
+    for i in range(p):
+        for j in range(q):
+            out[i, j] = _dot(a[i], b[j])
+    return out
+
+
+def _sd(u: np.ndarray) -> np.ndarray:
+    """``sc`` of ar.ols for the series in the rows of ``u``: sd, zeros replaced by 1."""
+    n = u.shape[1]
+    m = u.mean(axis=1)
+    ss = np.einsum("ij,ij->i", u, u) - n * m * m
+    sc = np.sqrt(np.maximum(ss, 0.0) / (n - 1))
     sc[sc == 0] = 1.0
     return sc
 
@@ -136,60 +167,79 @@ def var_prewhiten(u: np.ndarray, order: int) -> tuple[np.ndarray, np.ndarray]:
     """VAR(``order``) fit by OLS without intercept, as ``ar(u, order, demean=FALSE,
     aic=FALSE, method="ols")``.
 
-    Returns the residuals (``n - order`` rows) and the sum of the coefficient
-    matrices ``A_1 + ... + A_p`` (so that ``x_t = sum_i A_i x_{t-i} + e_t``).
+    ``u`` holds the k series in its rows, shape (k, n).  Returns the residuals,
+    shape (k, n - order), and the sum ``A_1 + ... + A_p`` of the coefficient
+    matrices (``u_t = sum_i A_i u_{t-i} + e_t``).  The cross products are
+    computed once on the raw data and rescaled by the standard deviations in
+    k x k space, which is exactly R's rescaling of the data.
     """
-    n, k = u.shape
-    sc = _scale(u)
-    xs = u / sc
-    y = xs[order:]
-    x = np.hstack([xs[order - 1 - i : n - 1 - i] for i in range(order)])
-    xtx = x.T @ x
+    k, n = u.shape
+    sc = np.tile(_sd(u), order)
+    # X_t = (u_{t-1}, ..., u_{t-p}) for t = p .. n-1, stacked in rows
+    lagged = [u[:, order - 1 - i : n - 1 - i] for i in range(order)]
+    x = lagged[0] if order == 1 else np.vstack(lagged)
+    y = u[:, order:]
+    xtx = _cross(x, x) / np.outer(sc, sc)
+    xty = _cross(x, y) / np.outer(sc, sc[:k])
     if not _rank_ok(xtx):
         raise HACError(
             f"VAR({order}) prewhitening failed: the lagged columns of x are collinear "
             "(singular cross-product matrix)."
         )
-    coef = np.linalg.solve(xtx, x.T @ y)  # (k * order, k); y ~ x @ coef
-    resid = (y - x @ coef) * sc
+    coef = np.linalg.solve(xtx, xty)  # scaled: y_s ~ coef' x_s
+    coef *= np.outer(1.0 / sc, sc[:k])  # unscaled: y ~ coef' x
+    if k * order > _SMALL_K:
+        resid = y - coef.T @ x
+    else:
+        resid = y.copy()
+        for i in range(k):
+            for j in range(k * order):
+                resid[i] -= coef[j, i] * x[j]
     a_sum = np.zeros((k, k))
     for i in range(order):
         a_sum += coef[i * k : (i + 1) * k].T
-    a_sum *= np.outer(sc, 1.0 / sc)
     return resid, a_sum
 
 
 def ar1_fits(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Univariate AR(1) fits of every column, as ``ar(u[, j], order.max = 1,
-    aic = FALSE, method = "ols")`` (demeaned, with intercept).
+    """Univariate AR(1) fits of every row of ``u`` (shape (k, n)), as
+    ``ar(u[j, ], order.max = 1, aic = FALSE, method = "ols")`` (demeaned, with
+    intercept).
 
     Returns ``rho`` and ``sigma = sqrt(var.pred)`` with ``var.pred = RSS / (n - 1)``.
     """
-    n, k = u.shape
-    sc = _scale(u)
-    xs = u / sc
-    xs = xs - xs.mean(axis=0)
-    z = xs[:-1]
-    y = xs[1:]
+    k, n = u.shape
+    sc = _sd(u)
     m = n - 1
-    sz = z.sum(axis=0)
-    szz = np.einsum("ij,ij->j", z, z)
-    sy = y.sum(axis=0)
-    szy = np.einsum("ij,ij->j", z, y)
     rho = np.empty(k)
     sigma = np.empty(k)
     for j in range(k):
-        xx = np.array([[m, sz[j]], [sz[j], szz[j]]], dtype=np.float64)
-        if not _rank_ok(xx):
+        z = u[j, :-1]
+        y = u[j, 1:]
+        total = float(u[j].sum())
+        zbar = (total - u[j, -1]) / m
+        ybar = (total - u[j, 0]) / m
+        # centred cross products from three BLAS dot products (the rows of u are
+        # residuals with mean ~0, so the centring loses no accuracy)
+        szz = _dot(z, z) - m * zbar * zbar
+        szy = _dot(z, y) - m * zbar * ybar
+        syy = _dot(y, y) - m * ybar * ybar
+        # R's rank check on its (demeaned, rescaled) cross-product matrix
+        mu = (total / n - zbar) / sc[j]  # mean of the lagged, demeaned, scaled series
+        xx = np.array([[m, -m * mu], [-m * mu, szz / sc[j] ** 2 + m * mu * mu]])
+        if not (szz > 0.0) or not _rank_ok(xx):
             raise HACError(
                 "AR(1) fit for the Andrews bandwidth failed: a (prewhitened) column of x "
                 "is constant over its first n - 1 values (too few or degenerate "
                 "observations)."
             )
-        c, r = np.linalg.solve(xx, np.array([sy[j], szy[j]]))
-        e = y[:, j] - c - r * z[:, j]
+        r = szy / szz
+        rss = syy - r * szy
+        if not rss > 1e-4 * syy:  # strong fit: avoid the cancellation, use residuals
+            e = (y - ybar) - r * (z - zbar)
+            rss = _dot(e, e)
         rho[j] = r
-        sigma[j] = math.sqrt(float(e @ e) / m * sc[j] ** 2)
+        sigma[j] = math.sqrt(rss / m)
     return rho, sigma
 
 
@@ -197,9 +247,9 @@ def ar1_fits(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def bandwidth_andrews(u: np.ndarray, kernel: str) -> float:
     """``bwAndrews`` with ``approx = "AR(1)"`` on the (prewhitened) scores ``u``.
 
-    ``n`` in the rate is the number of rows of ``u`` (``T - p`` after prewhitening).
+    ``u`` has shape (k, n): ``n = T - p`` after prewhitening enters the rate.
     """
-    n, k = u.shape
+    k, n = u.shape
     if k > 1 and n < 4:
         # two coefficients fitted to n - 1 <= 2 points: sigma is rounding noise and
         # the column weights sigma^4 are arbitrary (R returns a meaningless number)
@@ -221,23 +271,25 @@ def bandwidth_andrews(u: np.ndarray, kernel: str) -> float:
     return float(const * (n * alpha2) ** (1.0 / 5.0))
 
 
-def bandwidth_newey_west(u_raw: np.ndarray, u: np.ndarray, kernel: str, prewhite: int) -> float:
+def bandwidth_newey_west(
+    u_raw: np.ndarray, u: np.ndarray, kernel: str, prewhite: int
+) -> float:
     """``bwNeweyWest`` (Newey and West 1994).
 
-    ``u_raw`` are the demeaned scores (``T`` rows, they fix the lag ``m`` of the
-    pilot estimate), ``u`` the prewhitened ones (``T - p`` rows).
+    ``u_raw`` are the demeaned scores (shape (k, T); ``T`` fixes the lag ``m`` of
+    the pilot estimate), ``u`` the prewhitened ones (shape (k, T - p)).
     """
     if kernel not in ("bartlett", "parzen", "quadratic_spectral"):
         raise HACError(
             "bandwidth='newey-west' is only available for the 'bartlett', 'parzen' and "
             f"'quadratic_spectral' kernels, got kernel={kernel!r}."
         )
-    n_raw = u_raw.shape[0]
+    n_raw = u_raw.shape[1]
     mrate = {"bartlett": 2.0 / 9.0, "parzen": 4.0 / 25.0, "quadratic_spectral": 2.0 / 25.0}
-    m = int(math.floor((3.0 if prewhite > 0 else 4.0) * (n_raw / 100.0) ** mrate[kernel]))
-    n = u.shape[0]
-    hw = u.sum(axis=1)
-    sigma = np.array([hw[: n - j] @ hw[j:] / n for j in range(m + 1)])
+    m = math.floor((3.0 if prewhite > 0 else 4.0) * (n_raw / 100.0) ** mrate[kernel])
+    n = u.shape[1]
+    hw = u.sum(axis=0)
+    sigma = np.array([_dot(hw[: n - j], hw[j:]) / n for j in range(m + 1)])
     lags = np.arange(1, m + 1, dtype=np.float64)
     s0 = sigma[0] + 2.0 * sigma[1:].sum()
     s1 = 2.0 * np.sum(lags * sigma[1:])
@@ -281,7 +333,7 @@ def newey_west_weights(bandwidth: float, n: int) -> np.ndarray:
             f"the Newey-West bandwidth is {bandwidth!r}; the pilot long-run variance "
             "is degenerate."
         )
-    lag = int(math.floor(bandwidth))
+    lag = math.floor(bandwidth)
     by = -(1.0 / (lag + 1))
     steps = int(-1.0 / by + 1e-10)  # seq.default: as.integer(n + 1e-10)
     w = np.maximum(1.0 + np.arange(steps + 1) * by, 0.0)
@@ -292,26 +344,25 @@ def newey_west_weights(bandwidth: float, n: int) -> np.ndarray:
 def weighted_autocovariance_sum(u: np.ndarray, w: np.ndarray) -> np.ndarray:
     """``sum_j w_j (Γ_j + Γ_j')`` with ``Γ_0`` counted once: ``utu`` of ``meatHAC``.
 
-    ``Γ_j = sum_t u_t u_{t+j}'`` (unscaled).  Short weight vectors use direct
-    BLAS products (O(T L)); long ones an FFT correlation (O(T log T)):
-    ``H = U' V`` with ``V_t = sum_j w'_j U_{t+j}``, ``w'_0 = w_0 / 2``.
+    ``u`` has shape (k, n) (series in rows), ``Γ_j = sum_t u_t u_{t+j}'``.
+    Short weight vectors use direct BLAS products (O(n L)); long ones an FFT
+    correlation (O(n log n)): ``H = U V'`` with ``V_t = sum_j w'_j U_{t+j}``,
+    ``w'_0 = w_0 / 2``.
     """
-    n, k = u.shape
+    n = u.shape[1]
     L = min(len(w), n)
     wh = np.asarray(w[:L], dtype=np.float64).copy()
     wh[0] *= 0.5
     if L <= 24 or L * n <= 2_000_000:
-        h = wh[0] * (u.T @ u)
+        h = wh[0] * _cross(u, u)
         for j in range(1, L):
             if wh[j] != 0.0:
-                h += wh[j] * (u[: n - j].T @ u[j:])
+                h += wh[j] * _cross(u[:, : n - j], u[:, j:])
     else:
-        nfft = sp_fft.next_fast_len(n + L - 1, real=True)
-        fu = sp_fft.rfft(u, nfft, axis=0)
-        fw = sp_fft.rfft(wh, nfft)
-        fu *= np.conj(fw)[:, None]
-        v = sp_fft.irfft(fu, nfft, axis=0)[:n]
-        h = u.T @ v
+        # v_t = sum_j w'_j u_{t+j}: a convolution with the reversed weights, by
+        # overlap-add FFT (O(n log L))
+        v = signal.oaconvolve(u, wh[None, ::-1], mode="full", axes=1)[:, L - 1 : L - 1 + n]
+        h = _cross(u, v)
     return h + h.T
 
 
@@ -324,9 +375,12 @@ def lrvar(
     prewhite: int = 1,
     adjust: bool = True,
 ) -> np.ndarray:
-    """``sandwich::lrvar`` on a validated (T, k) float array; returns (k, k)."""
-    t_obs, k = x.shape
-    u_raw = x - x.mean(axis=0)  # estfun(lm(x ~ 1))
+    """``sandwich::lrvar`` on validated data; returns (k, k).
+
+    ``x`` holds the k series in its rows: shape (k, T), C-contiguous float64.
+    """
+    k, t_obs = x.shape
+    u_raw = x - x.mean(axis=1)[:, None]  # estfun(lm(x ~ 1)), series in rows
     if prewhite > 0:
         u, a_sum = var_prewhiten(u_raw, prewhite)
         i_minus_a = np.eye(k) - a_sum
@@ -347,7 +401,7 @@ def lrvar(
     else:
         u = u_raw
         d = None
-    n = u.shape[0]
+    n = u.shape[1]
 
     if bandwidth == "andrews":
         w = andrews_weights(bandwidth_andrews(u, kernel), kernel, n)

@@ -17,9 +17,7 @@ _BANDWIDTH_RULES = {"andrews": "andrews", "neweywest": "newey-west"}
 
 def _normalise_kernel(kernel: Any) -> str:
     if not isinstance(kernel, str):
-        raise ValueError(
-            f"kernel must be one of {sorted(_hac.KERNELS)}, got {kernel!r}."
-        )
+        raise TypeError(f"kernel must be one of {sorted(_hac.KERNELS)}, got {kernel!r}.")
     key = kernel.strip().lower().replace("-", "_").replace(" ", "_")
     if key not in _hac.KERNELS:
         raise ValueError(f"kernel must be one of {sorted(_hac.KERNELS)}, got {kernel!r}.")
@@ -36,7 +34,7 @@ def _normalise_bandwidth(bandwidth: Any) -> str | float:
             )
         return _BANDWIDTH_RULES[key]
     if isinstance(bandwidth, (bool, np.bool_)) or not isinstance(bandwidth, numbers.Real):
-        raise ValueError(
+        raise TypeError(
             "bandwidth must be 'andrews', 'newey-west' or a positive number, "
             f"got {bandwidth!r}."
         )
@@ -47,6 +45,7 @@ def _normalise_bandwidth(bandwidth: Any) -> str | float:
 
 
 def _check_x(x: Any) -> np.ndarray:
+    """Validate ``x``; return it with the series in rows: (k, T), C-contiguous."""
     arr = _as_array(x, "x")
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"x must be a numeric array, got dtype {arr.dtype}.")
@@ -54,7 +53,6 @@ def _check_x(x: Any) -> np.ndarray:
         raise ValueError("x must be a 1-D or 2-D array, got a scalar.")
     if arr.ndim > 2:
         raise ValueError(f"x must be a 1-D or 2-D array, got shape {arr.shape}.")
-    arr = np.asarray(arr, dtype=np.float64)
     if arr.ndim == 1:
         arr = arr[:, None]
     n_obs, n_cols = arr.shape
@@ -64,16 +62,19 @@ def _check_x(x: Any) -> np.ndarray:
         raise ValueError(
             f"x has {n_obs} observation(s); a long-run covariance needs at least 3."
         )
-    if not np.isfinite(arr).all():
-        what = "NaN" if np.isnan(arr).any() else "infinity"
+    xt = np.ascontiguousarray(arr.T, dtype=np.float64)
+    lo = xt.min(axis=1)
+    hi = xt.max(axis=1)
+    if not (np.isfinite(lo).all() and np.isfinite(hi).all()):  # NaN propagates
+        what = "NaN" if np.isnan(lo).any() else "infinity"
         raise ValueError(f"x contains {what}.")
-    constant = np.flatnonzero(arr.max(axis=0) == arr.min(axis=0))
+    constant = np.flatnonzero(hi == lo)
     if constant.size:
         raise ValueError(
             f"x has constant column(s) {constant.tolist()}: their long-run variance is "
             "zero and the automatic bandwidth and prewhitening are undefined."
         )
-    return arr
+    return xt
 
 
 def long_run_covariance(
@@ -130,6 +131,8 @@ def long_run_covariance(
 
     Raises
     ------
+    TypeError
+        If ``kernel``, ``bandwidth``, ``prewhite`` or ``adjust`` has the wrong type.
     ValueError
         If ``x`` is not numeric, not 1-D or 2-D, has fewer than 3 rows, contains
         NaN or infinity or a constant column; if an option is unknown; if the
@@ -205,17 +208,18 @@ def long_run_covariance(
             "bandwidth='newey-west' is only available for the 'bartlett', 'parzen' and "
             f"'quadratic_spectral' kernels, got kernel={kernel!r}."
         )
-    if isinstance(prewhite, (bool, np.bool_)):
-        order = int(prewhite)
-    elif isinstance(prewhite, numbers.Integral) and prewhite >= 0:
-        order = int(prewhite)
-    else:
+    if not isinstance(prewhite, (bool, np.bool_, numbers.Integral)):
+        raise TypeError(
+            f"prewhite must be a bool or a non-negative integer VAR order, got {prewhite!r}."
+        )
+    order = int(prewhite)
+    if order < 0:
         raise ValueError(
             f"prewhite must be a bool or a non-negative integer VAR order, got {prewhite!r}."
         )
     if not isinstance(adjust, (bool, np.bool_)):
-        raise ValueError(f"adjust must be a bool, got {adjust!r}.")
-    n_obs, n_cols = arr.shape
+        raise TypeError(f"adjust must be a bool, got {adjust!r}.")
+    n_cols, n_obs = arr.shape
     if order and n_obs - order <= n_cols * order:
         # With as many rows as VAR coefficients the fit is exact and the residuals
         # are zero: R returns rounding noise (~1e-32); we refuse.
