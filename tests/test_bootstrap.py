@@ -238,3 +238,62 @@ def test_bootstrap_option_errors():
     with pytest.raises(ValueError, match="block_length"):
         brier_inference(c["y_true"], c["y_proba"], cov_type="bootstrap",
                         bootstrap="moving_block", block_length=0)
+
+
+# ---------------------------------------------------------------------------
+# automatic block length (Politis-White, as arch.bootstrap.optimal_block_length)
+# ---------------------------------------------------------------------------
+BL_FIXTURES = json.loads(
+    (pathlib.Path(__file__).parent / "fixtures" / "block_length_fixtures.json").read_text()
+)["cases"]
+
+
+@pytest.mark.parametrize("case", BL_FIXTURES, ids=[f"n{c['n']}_rho{c['rho']}" for c in
+                                                   BL_FIXTURES])
+def test_optimal_block_length_matches_arch_fixture(case):
+    from skbrier.stats.block_length import optimal_block_length
+
+    np.testing.assert_allclose(optimal_block_length(np.array(case["x"])), case["expected"],
+                               rtol=1e-10)
+
+
+def test_optimal_block_length_matches_arch_live():
+    arch_bootstrap = pytest.importorskip("arch.bootstrap")
+    from skbrier.stats.block_length import optimal_block_length
+
+    x = np.column_stack([ar1(5000, 0.8, 11), ar1(5000, 0.2, 12)])
+    np.testing.assert_allclose(optimal_block_length(x),
+                               arch_bootstrap.optimal_block_length(x).to_numpy(), rtol=1e-10)
+
+
+def test_optimal_block_length_errors_and_auto():
+    from skbrier.stats.block_length import optimal_block_length
+
+    with pytest.raises(ValueError, match="16"):
+        optimal_block_length(np.arange(10.0))
+    with pytest.raises(ValueError, match="NaN"):
+        optimal_block_length(np.r_[np.arange(20.0), np.nan])
+    assert optimal_block_length(np.ones(50)).tolist() == [[1.0, 1.0]]
+    x = ar1(500, 0.8, 13)
+    b = optimal_block_length(x)[0]
+    res = block_bootstrap((x,), np.mean, bootstrap="stationary", block_length="auto",
+                          n_resamples=50, random_state=0)
+    assert res.bootstrap_distribution.shape == (50,)
+    c = CASES["ar_T1000"]
+    r = brier_inference(c["y_true"], c["y_proba"], cov_type="bootstrap",
+                        bootstrap="moving_block", block_length="auto", n_resamples=99,
+                        random_state=0)
+    g = np.column_stack([(np.array(c["y_true"]) - np.array(c["y_proba"])) ** 2,
+                         c["y_true"]])
+    assert r.block_length == round(optimal_block_length(g)[:, 1].max())
+    st = brier_inference(c["y_true"], c["y_proba"], cov_type="bootstrap",
+                         bootstrap="stationary", block_length="auto", n_resamples=9,
+                         random_state=0)
+    assert st.block_length == pytest.approx(optimal_block_length(g)[:, 0].max())
+    assert b[0] > 3
+    with pytest.raises(ValueError, match="auto"):
+        brier_inference([0, 1] * 5, np.linspace(0.1, 0.9, 10), cov_type="bootstrap",
+                        bootstrap="stationary", block_length="auto")
+    with pytest.raises(ValueError, match="block_length"):
+        brier_inference(c["y_true"], c["y_proba"], cov_type="bootstrap",
+                        bootstrap="stationary", block_length="optimal")

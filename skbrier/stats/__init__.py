@@ -8,9 +8,11 @@
 * :func:`long_run_covariance`: HAC covariance of column means (R's
   ``sandwich::lrvar``).
 * :func:`block_bootstrap`, :func:`bootstrap_indices`: iid, moving block,
-  circular block and stationary bootstraps of any statistic.
+  circular block and stationary bootstraps of any statistic;
+  :func:`optimal_block_length` (Politis-White) chooses the block length.
 """
 
+from .block_length import optimal_block_length
 from .bootstrap import block_bootstrap, bootstrap_indices, default_block_length
 from .compare import BrierComparisonResult, compare_brier
 from .inference import BrierInferenceResult, ConfidenceInterval, brier_inference
@@ -26,4 +28,5 @@ __all__ = [
     "compare_brier",
     "default_block_length",
     "long_run_covariance",
+    "optimal_block_length",
 ]

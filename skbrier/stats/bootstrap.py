@@ -34,6 +34,7 @@ import scipy.stats
 from joblib import Parallel, delayed
 
 from ._ci import check_confidence_level
+from .block_length import optimal_block_length
 
 __all__ = [
     "BOOTSTRAP_SCHEMES",
@@ -99,6 +100,35 @@ def _check_block_length(block_length: Any, n: int, scheme: str) -> float:
             f"block_length must be an integer for bootstrap={scheme!r}, got {block_length!r}."
         )
     return bl
+
+
+def resolve_block_length(block_length: Any, series: np.ndarray, scheme: str) -> float:
+    """Validated block length; ``"auto"``: Politis-White on the columns of ``series``.
+
+    With several series the longest of their automatic block lengths is used;
+    the moving and circular block schemes round it to an integer.
+    """
+    n = series.shape[0]
+    if isinstance(block_length, str):
+        if block_length != "auto":
+            raise ValueError(
+                f"block_length must be a number, None or 'auto', got {block_length!r}."
+            )
+        if scheme == "iid":
+            return 1.0
+        if n < 16:
+            raise ValueError(
+                f"block_length='auto' needs at least 16 observations, got {n}; pass a "
+                "number."
+            )
+        b = optimal_block_length(series.reshape(n, -1))
+        val = float(np.nanmax(b[:, 0 if scheme == "stationary" else 1]))
+        if not np.isfinite(val):
+            val = 1.0
+        if scheme != "stationary":
+            val = float(round(val))
+        return min(max(val, 1.0), float(n))
+    return _check_block_length(block_length, n, scheme)
 
 
 def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
@@ -363,9 +393,11 @@ def block_bootstrap(
     bootstrap : {"iid", "moving_block", "circular_block", "stationary"}, default="moving_block"
         Resampling scheme (see :func:`bootstrap_indices`).  ``"iid"`` makes
         the draws of :func:`scipy.stats.bootstrap` (``paired=True``).
-    block_length : int or float, default=None
+    block_length : int, float or "auto", default=None
         Block length (mean block length for ``"stationary"``).  Default
-        ``round(T ** (1/3))`` (:func:`default_block_length`).
+        ``round(T ** (1/3))`` (:func:`default_block_length`); ``"auto"``: the
+        Politis-White estimate (:func:`skbrier.stats.block_length.optimal_block_length`,
+        the longest over the samples, rounded for the block schemes).
     n_resamples : int, default=9999
         Number of resamples.
     confidence_level : float, default=0.95
@@ -459,7 +491,7 @@ def block_bootstrap(
             )
     if n < 3:
         raise ValueError(f"data must hold at least 3 observations, got {n}.")
-    bl = _check_block_length(block_length, n, scheme)
+    bl = resolve_block_length(block_length, np.column_stack(arrays).astype(float), scheme)
     dist = bootstrap_distribution(
         arrays, statistic, scheme=scheme, block_length=bl, n_resamples=b,
         seed=_seed_sequence(random_state), n_jobs=n_jobs,

@@ -63,6 +63,8 @@ class BrierComparisonResult:
         score) or ``"greater"``.
     bootstrap_distribution : ndarray or None
         Bootstrap replicates of the difference (``cov_type="bootstrap"``).
+    block_length : float or None
+        Block length of a block bootstrap (None otherwise).
 
     See Also
     --------
@@ -95,6 +97,7 @@ class BrierComparisonResult:
         self._boot = boot
         self._hln_factor = float(hln_factor)
         self.bootstrap_distribution = None if boot is None else boot["dist"]
+        self.block_length = None if boot is None else boot["block_length"]
 
     def __repr__(self) -> str:
         return (
@@ -178,7 +181,7 @@ def compare_brier(
     hac_kwds: dict | None = None,
     n_resamples: int = 9999,
     bootstrap: Literal["iid", "moving_block", "circular_block", "stationary"] = "moving_block",
-    block_length: float | None = None,
+    block_length: float | Literal["auto"] | None = None,
     method: Literal["percentile", "basic", "bca"] = "percentile",
     random_state: Any = None,
     n_jobs: int | None = None,
@@ -214,7 +217,8 @@ def compare_brier(
         Options of :func:`skbrier.stats.long_run_covariance`.
     n_resamples, bootstrap, block_length, method, random_state, n_jobs
         Bootstrap options, as in :func:`skbrier.stats.brier_inference`
-        (default scheme here: ``"moving_block"``).
+        (default scheme here: ``"moving_block"``; ``block_length="auto"``
+        applies Politis-White to the loss differential).
 
     Returns
     -------
@@ -330,7 +334,7 @@ def compare_brier(
     scheme = _bs._check_scheme(bootstrap)
     method = _bs._check_ci_method(method, scheme)
     b = _bs._check_n_resamples(n_resamples)
-    bl = _bs._check_block_length(block_length, n, scheme)
+    bl = _bs.resolve_block_length(block_length, dd, scheme)
     if w is None:
         data = (dd,)
 
@@ -356,7 +360,7 @@ def compare_brier(
         count = np.count_nonzero(centred >= diff)
     pvalue = (1.0 + count) / (b + 1.0)
     boot = {"dist": dist, "data": data, "statistic": statistic, "method": method,
-            "scheme": scheme}
+            "scheme": scheme, "block_length": bl}
     return BrierComparisonResult(
         bs_a=bs_a, bs_b=bs_b, se=se, statistic=diff / se, pvalue=pvalue, df=None, n=n,
         cov_type=cov_type, alternative=alternative, boot=boot,

@@ -224,6 +224,8 @@ class BrierInferenceResult:
         ``"iid"``, ``"hac"`` or ``"bootstrap"``.
     bootstrap_distribution : dict of ndarray or None
         For ``cov_type="bootstrap"``: the replicates of each metric.
+    block_length : float or None
+        The block length used by a block bootstrap (None otherwise).
 
     See Also
     --------
@@ -253,6 +255,7 @@ class BrierInferenceResult:
         self.bootstrap_distribution = (
             None if boot is None else {m: boot["dist"][i] for i, m in enumerate(METRICS)}
         )
+        self.block_length = None if boot is None else boot["block_length"]
 
     def __repr__(self) -> str:
         return (
@@ -377,7 +380,7 @@ def brier_inference(
     hac_kwds: dict | None = None,
     n_resamples: int = 9999,
     bootstrap: Literal["iid", "moving_block", "circular_block", "stationary"] = "iid",
-    block_length: float | None = None,
+    block_length: float | Literal["auto"] | None = None,
     method: Literal["percentile", "basic", "bca"] = "percentile",
     random_state: Any = None,
     n_jobs: int | None = None,
@@ -416,9 +419,11 @@ def brier_inference(
     bootstrap : {"iid", "moving_block", "circular_block", "stationary"}, default="iid"
         Resampling scheme for ``cov_type="bootstrap"``; use a block scheme for
         serially dependent data (see :func:`skbrier.stats.bootstrap.block_bootstrap`).
-    block_length : int or float, default=None
+    block_length : int, float or "auto", default=None
         Block length (mean block length for ``"stationary"``); default
-        ``round(T ** (1/3))``.
+        ``round(T ** (1/3))``; ``"auto"``: Politis-White
+        (:func:`skbrier.stats.block_length.optimal_block_length`) on the
+        per-sample losses and outcomes, the longest over them.
     method : {"percentile", "basic", "bca"}, default="percentile"
         Default bootstrap interval type (``"bca"`` only with ``bootstrap="iid"``;
         its jackknife costs O(T^2)).
@@ -555,7 +560,7 @@ def brier_inference(
     scheme = _bs._check_scheme(bootstrap)
     method = _bs._check_ci_method(method, scheme)
     b = _bs._check_n_resamples(n_resamples)
-    bl = _bs._check_block_length(block_length, design.n, scheme)
+    bl = _bs.resolve_block_length(block_length, design.boot, scheme)
     if n_jobs is not None and not isinstance(n_jobs, numbers.Integral):
         raise TypeError(f"n_jobs must be an integer or None, got {n_jobs!r}.")
     data = design.boot_data()
