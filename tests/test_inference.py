@@ -297,8 +297,8 @@ def test_coverage_small_scale():
 # properties
 # ---------------------------------------------------------------------------
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @st.composite
