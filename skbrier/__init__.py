@@ -42,7 +42,27 @@ _DECOMPOSITION: list = []
 
 
 # --- inference ---------------------------------------------------------------
-_INFERENCE: list = []
+from .stats import (
+    BrierComparisonResult,
+    BrierInferenceResult,
+    block_bootstrap,
+    bootstrap_indices,
+    brier_inference,
+    compare_brier,
+    long_run_covariance,
+    optimal_block_length,
+)
+
+_INFERENCE = [
+    "brier_inference",
+    "BrierInferenceResult",
+    "compare_brier",
+    "BrierComparisonResult",
+    "long_run_covariance",
+    "block_bootstrap",
+    "bootstrap_indices",
+    "optimal_block_length",
+]
 
 
 # --- scorers -----------------------------------------------------------------

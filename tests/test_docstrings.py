@@ -39,6 +39,10 @@ def test_numpydoc(qualname):
     ):
         # methods may rely on the class example
         errors = [e for e in errors if e[0] != "EX01"]
+    if qualname.endswith("Result"):
+        # result objects are built by the functions that return them, not by
+        # users: they document their attributes instead of constructor arguments
+        errors = [e for e in errors if e[0] != "PR01"]
     assert not errors, f"{qualname}: {errors}"
 
 
