@@ -134,7 +134,10 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.einsum("i,i->", a, b))
 
 
-_SMALL_K = 6  # up to this many series, cross products use BLAS-free 1-D loops
+# Up to _SMALL_K series and from _BLAS_FREE_MIN_N observations on, cross products
+# use BLAS-free 1-D loops (BLAS threads gain nothing on k x n by n x k products).
+_SMALL_K = 6
+_BLAS_FREE_MIN_N = 20_000
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -144,7 +147,7 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     BLAS threads, which are slow on a shared machine; otherwise BLAS.
     """
     p, q = a.shape[0], b.shape[0]
-    if p * q > _SMALL_K * _SMALL_K:
+    if p * q > _SMALL_K * _SMALL_K or a.shape[1] < _BLAS_FREE_MIN_N:
         return a @ b.T
     out = np.empty((p, q))
     for i in range(p):
@@ -345,7 +348,7 @@ def weighted_autocovariance_sum(u: np.ndarray, w: np.ndarray) -> np.ndarray:
     """``sum_j w_j (Γ_j + Γ_j')`` with ``Γ_0`` counted once: ``utu`` of ``meatHAC``.
 
     ``u`` has shape (k, n) (series in rows), ``Γ_j = sum_t u_t u_{t+j}'``.
-    Short weight vectors use direct BLAS products (O(n L)); long ones an FFT
+    Short weight vectors (L <= 16) use direct products (O(n L)); long ones an FFT
     correlation (O(n log n)): ``H = U V'`` with ``V_t = sum_j w'_j U_{t+j}``,
     ``w'_0 = w_0 / 2``.
     """
@@ -353,15 +356,16 @@ def weighted_autocovariance_sum(u: np.ndarray, w: np.ndarray) -> np.ndarray:
     L = min(len(w), n)
     wh = np.asarray(w[:L], dtype=np.float64).copy()
     wh[0] *= 0.5
-    if L <= 24 or L * n <= 2_000_000:
+    if L <= 16:
         h = wh[0] * _cross(u, u)
         for j in range(1, L):
             if wh[j] != 0.0:
                 h += wh[j] * _cross(u[:, : n - j], u[:, j:])
     else:
         # v_t = sum_j w'_j u_{t+j}: a convolution with the reversed weights, by
-        # overlap-add FFT (O(n log L))
-        v = signal.oaconvolve(u, wh[None, ::-1], mode="full", axes=1)[:, L - 1 : L - 1 + n]
+        # FFT (overlap-add for long series: O(n log L))
+        conv = signal.fftconvolve if n <= 200_000 else signal.oaconvolve
+        v = conv(u, wh[None, ::-1], mode="full", axes=1)[:, L - 1 : L - 1 + n]
         h = _cross(u, v)
     return h + h.T
 

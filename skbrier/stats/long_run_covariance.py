@@ -98,8 +98,10 @@ def long_run_covariance(
     ----------
     x : array-like of shape (T,) or (T, k)
         Observations in time order (rows), one series per column.  A 1-D array
-        is one series.  At least 3 rows (4 with the default prewhitening and
-        Andrews bandwidth), finite, no constant column.
+        is one series.  Finite, no constant column, at least 3 rows; VAR(p)
+        prewhitening needs more than :math:`p (k + 1)` rows and, for
+        :math:`k > 1`, the Andrews bandwidth 4 prewhitened rows (R stops or
+        returns rounding noise below these sizes; we raise).
     kernel : {"quadratic_spectral", "bartlett", "parzen", "truncated", \
 "tukey_hanning"}, default="quadratic_spectral"
         Kernel giving the weights of the autocovariances (R's ``kweights``; R's
@@ -114,7 +116,8 @@ def long_run_covariance(
         exactly ``lrvar(x, type = "Newey-West")``: lag
         :math:`m = \lfloor \hat b \rfloor` and weights :math:`1 - j / (m + 1)`.
         With the other two kernels it is ``kernHAC(lm(x ~ 1), bw = bwNeweyWest,
-        kernel = ...)``.  A positive number is used as the bandwidth :math:`b`
+        kernel = ...)``.  Note: ``bandwidth="newey-west"`` with the default
+        kernel is *not* R's ``type = "Newey-West"``; pass ``kernel="bartlett"``.  A positive number is used as the bandwidth :math:`b`
         itself (``kernHAC(..., bw = b)``).
     prewhite : bool or int, default=True
         Order :math:`p` of the VAR prewhitening (``True`` = 1, ``False`` = 0),
@@ -169,7 +172,11 @@ def long_run_covariance(
     :math:`(\rho_a, \sigma_a)` of each column of :math:`e` (with intercept;
     :math:`\sigma_a^2 = \mathrm{RSS}/(n - 1)`).  The division by :math:`T^2`
     although the sums run over :math:`n = T - p` rows, the factor
-    :math:`T/(T-k)` and the AR(1) details follow R's sandwich exactly.
+    :math:`T/(T-k)` and the AR(1) details follow R's sandwich exactly; the
+    columns get equal weights in :math:`\alpha_2` (R's default for
+    ``lm(x ~ 1)``), so the bandwidth depends on the relative scale of the
+    columns but not on a common scale.  With prewhitening the result is
+    symmetrised, :math:`(V + V^\top)/2` (R's is symmetric up to rounding).
 
     The weighted sum is computed with direct products for short weight
     vectors (O(T L)) and by FFT otherwise (O(T log T)); never O(T²).
