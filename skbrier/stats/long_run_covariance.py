@@ -102,9 +102,10 @@ def long_run_covariance(
         prewhitening needs more than :math:`p (k + 1)` rows and, for
         :math:`k > 1`, the Andrews bandwidth 4 prewhitened rows (R stops or
         returns rounding noise below these sizes; we raise).
-    kernel : {"quadratic_spectral", "bartlett", "parzen", "truncated", \
-"tukey_hanning"}, default="quadratic_spectral"
-        Kernel giving the weights of the autocovariances (R's ``kweights``; R's
+    kernel : str, default="quadratic_spectral"
+        One of ``"quadratic_spectral"``, ``"bartlett"``, ``"parzen"``,
+        ``"truncated"``, ``"tukey_hanning"``: the kernel giving the weights of
+        the autocovariances (R's ``kweights``; R's
         spellings such as ``"Quadratic Spectral"`` or ``"Tukey-Hanning"`` are
         accepted too).
     bandwidth : {"andrews", "newey-west"} or float, default="andrews"
