@@ -127,7 +127,9 @@ def check_consistent_length(n: int, **arrays: Any) -> None:
             )
 
 
-def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+def check_sample_weight(
+    sample_weight: Any, n: int, *, ref_name: str = "y_proba"
+) -> np.ndarray | None:
     """Validate sample weights: 1-D, length ``n``, finite, non-negative, positive sum."""
     if sample_weight is None:
         return None
@@ -140,7 +142,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         raise ValueError(f"sample_weight must be a 1-D array, got shape {w.shape}.")
     if w.shape[0] != n:
         raise ValueError(
-            f"sample_weight has {w.shape[0]} samples but y_proba has {n}; "
+            f"sample_weight has {w.shape[0]} samples but {ref_name} has {n}; "
             "all inputs must have the same number of samples."
         )
     w = w.astype(np.float64, copy=False)
@@ -198,7 +200,12 @@ def _is_string_kind(y: np.ndarray) -> bool:
 
 
 def binary_target(
-    y_true: Any, pos_label: Any, n: int | None = None, *, as_float: bool = True
+    y_true: Any,
+    pos_label: Any,
+    n: int | None = None,
+    *,
+    as_float: bool = True,
+    ref_name: str = "y_proba",
 ) -> np.ndarray:
     """Encode binary labels as a float64 0/1 vector in O(n).
 
@@ -213,7 +220,7 @@ def binary_target(
     y = _target_array(y_true)
     if n is not None and y.shape[0] != n:
         raise ValueError(
-            f"y_true has {y.shape[0]} samples but y_proba has {n}; "
+            f"y_true has {y.shape[0]} samples but {ref_name} has {n}; "
             "all inputs must have the same number of samples."
         )
     if y.dtype.kind in "biuf":
@@ -300,7 +307,9 @@ def _sorted_unique_labels(labels: Any) -> np.ndarray:
     return classes
 
 
-def encode_labels(y_true: Any, labels: Any = None, n: int | None = None):
+def encode_labels(
+    y_true: Any, labels: Any = None, n: int | None = None, *, ref_name: str = "y_proba"
+):
     """Integer-code labels against the sorted classes.
 
     Returns ``(codes, classes)`` where ``classes`` are the sorted labels
@@ -312,7 +321,7 @@ def encode_labels(y_true: Any, labels: Any = None, n: int | None = None):
     y = _target_array(y_true)
     if n is not None and y.shape[0] != n:
         raise ValueError(
-            f"y_true has {y.shape[0]} samples but y_proba has {n}; "
+            f"y_true has {y.shape[0]} samples but {ref_name} has {n}; "
             "all inputs must have the same number of samples."
         )
     if labels is not None:
@@ -428,11 +437,11 @@ def check_forecast(
                     f"labels names {np.unique(lab).shape[0]} classes but {proba_name} "
                     "is 1-D (the probability of one class)."
                 )
-        y = binary_target(y_true, pos_label, n, as_float=float_target)
-        w = check_sample_weight(sample_weight, n)
+        y = binary_target(y_true, pos_label, n, as_float=float_target, ref_name=proba_name)
+        w = check_sample_weight(sample_weight, n, ref_name=proba_name)
         return Forecast(y, p, w, None, True)
 
-    codes, classes = encode_labels(y_true, labels, n)
+    codes, classes = encode_labels(y_true, labels, n, ref_name=proba_name)
     k = p.shape[1]
     if classes.shape[0] != k:
         if labels is None:
@@ -447,5 +456,5 @@ def check_forecast(
     if k == 1:  # pragma: no cover - flattened above
         raise ValueError(f"{proba_name} must have at least two columns.")
     warn_if_rows_do_not_sum_to_one(p, proba_name)
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, ref_name=proba_name)
     return Forecast(codes, p, w, classes, False)
