@@ -24,8 +24,8 @@ from ._validation import check_forecast
 from .metrics._brier_math import brier_index_from_score
 from .metrics.decomposition import (
     BinStatistics,
+    bin_edges,
     binned_statistics,
-    corp_decomposition,
     murphy_decomposition,
     murphy_from_statistics,
 )
@@ -375,6 +375,8 @@ class BrierDecomposition(BaseEstimator):
         seeds = self._seeds(len(ys))
         for k, (y01, p) in enumerate(zip(ys, ps)):
             if self.method == "corp":
+                from .metrics.decomposition import corp_decomposition
+
                 res = corp_decomposition(
                     y01, p, sample_weight=w, n_resamples=int(self.n_resamples),
                     confidence_level=float(self.confidence_level),
@@ -598,8 +600,8 @@ class BrierDecomposition(BaseEstimator):
         )
 
     def _fixed_edges(self) -> np.ndarray:
-        if isinstance(self.strategy, str):
-            return np.linspace(0.0, 1.0, int(self.n_bins) + 1)
+        if isinstance(self.strategy, str):  # "uniform": the edges murphy_decomposition uses
+            return bin_edges(np.zeros(1), n_bins=int(self.n_bins), strategy="uniform")
         try:
             return BinStatistics.empty(self.strategy).edges
         except (TypeError, ValueError) as exc:
@@ -851,13 +853,16 @@ class BrierDecomposition(BaseEstimator):
         lines.append(f"  Brier Index {self.brier_index_:.2f} (100 = perfect, 50 = always 50 %)")
         if self.per_class_ is not None:
             lines.append("  per class:")
-            keys = [k for k in comps]
-            header = "    " + f"{'class':<12}" + "".join(f"{k[:14]:>16}" for k in keys)
-            lines.append(header)
+            abbrev = {"brier_score": "BS", "uncertainty": "UNC",
+                      "within_bin_variance": "WBV", "within_bin_covariance": "WBC",
+                      "miscalibration": "REL" if binned else "MCB",
+                      "discrimination": "RES" if binned else "DSC"}
+            keys = list(comps)
+            lines.append("    " + f"{'class':<12}" + "".join(f"{abbrev[k]:>11}" for k in keys))
             for i, c in enumerate(self.per_class_["class"]):
                 lines.append(
                     "    " + f"{str(c):<12}"
-                    + "".join(f"{self.per_class_[k][i]:>16.6f}" for k in keys)
+                    + "".join(f"{self.per_class_[k][i]:>11.6f}" for k in keys)
                 )
         return "\n".join(lines)
 
