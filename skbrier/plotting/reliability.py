@@ -276,6 +276,7 @@ class ReliabilityDisplay:
                     1, 2, figsize=(9.6, 5.0), gridspec_kw={"width_ratios": [3, 1.4]},
                     layout="constrained",
                 )
+                components_ax.set_box_aspect(0.9)
             else:
                 fig, ax = plt.subplots(figsize=(5.6, 5.0), layout="constrained")
         self.ax_ = ax
@@ -355,13 +356,18 @@ class ReliabilityDisplay:
             ax.patch.set_visible(False)
             self.hist_ax_ = twin
 
-        ax.legend(loc="lower right", fontsize="small", framealpha=0.9)
+        # the curve above the diagonal (under-forecasting) fills the upper-left
+        # corner: then the legend and the inset go to the other corners
+        above = float(np.mean([np.mean(y - x) for x, y in zip(xs, ys) if x.size]))
+        ax.legend(loc="upper left" if above > 0 else "lower right", fontsize="small",
+                  framealpha=0.9)
 
         self.components_ax_ = None
         self.components_ = []
         if comps is not None:
             if components_ax is None:
-                components_ax = ax.inset_axes([0.08, 0.64, 0.36, 0.3])
+                bounds = [0.62, 0.3, 0.3, 0.22] if above > 0 else [0.15, 0.6, 0.32, 0.25]
+                components_ax = ax.inset_axes(bounds)
                 components_ax.set_zorder(ax.get_zorder() + 2)
                 small = True
             else:
@@ -393,7 +399,10 @@ class ReliabilityDisplay:
                 for y, v in zip(offs, values[:, c]):
                     cax.text(v + 0.02 * vmax, y, f"{v:.4f}", va="center", fontsize=fontsize)
                 cax.set_xlim(min(0.0, float(values.min())) * 1.1, vmax * 1.45)
-        cax.set_yticks(pos, [_COMPONENT_LABELS[k] for k in keys], fontsize=fontsize)
+        names = dict(_COMPONENT_LABELS)
+        if self.kind == "binned":
+            names.update(miscalibration="REL", discrimination="RES")
+        cax.set_yticks(pos, [names[k] for k in keys], fontsize=fontsize)
         cax.invert_yaxis()
         cax.tick_params(axis="x", labelsize=fontsize)
         cax.axvline(0, color="0.3", linewidth=0.6)

@@ -1,0 +1,184 @@
+"""Tests of skbrier.plotting.reliability.ReliabilityDisplay (matplotlib Agg)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+mpl = pytest.importorskip("matplotlib")
+mpl.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.collections import PolyCollection  # noqa: E402
+from matplotlib.container import BarContainer  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+
+from skbrier.decomposition import BrierDecomposition  # noqa: E402
+from skbrier.plotting.reliability import ReliabilityDisplay  # noqa: E402
+
+Y6 = np.array([0, 0, 0, 1, 1, 1])
+P6 = np.array([0.4, 0.3, 0.2, 0.1, 0.5, 0.9])
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def _synthetic(**extra):
+    x = np.linspace(0.05, 0.95, 10)
+    y = np.clip(x ** 1.2, 0, 1)
+    kwargs = dict(
+        band_lower=np.clip(x - 0.1, 0, 1),
+        band_upper=np.clip(x + 0.1, 0, 1),
+        hist_edges=np.linspace(0, 1, 21),
+        hist_weights=np.arange(20.0),
+        components={"brier_score": 0.2, "miscalibration": 0.03,
+                    "discrimination": 0.08, "uncertainty": 0.25},
+        estimator_name="model",
+        pos_label=1,
+    )
+    kwargs.update(extra)
+    return ReliabilityDisplay(x, y, **kwargs)
+
+
+def test_constructor_only_stores():
+    disp = _synthetic()
+    assert not hasattr(disp, "ax_")
+    assert disp.estimator_name == "model"
+
+
+def test_plot_new_figure_artists():
+    disp = _synthetic().plot()
+    assert isinstance(disp.line_, Line2D) and disp.lines_ == [disp.line_]
+    np.testing.assert_allclose(disp.line_.get_xdata(), np.linspace(0.05, 0.95, 10))
+    assert disp.line_.get_label() == "model"
+    assert isinstance(disp.ref_line_, Line2D)
+    np.testing.assert_array_equal(disp.ref_line_.get_xydata(), [[0, 0], [1, 1]])
+    assert len(disp.bands_) == 1 and isinstance(disp.bands_[0], PolyCollection)
+    assert disp.bands_[0].get_label() == "95% consistency band"
+    # histogram on a twin axis, 20 bars with the given heights
+    assert disp.hist_ax_ is not None and disp.hist_ax_ is not disp.ax_
+    assert isinstance(disp.hist_[0], BarContainer) and len(disp.hist_[0]) == 20
+    heights = [r.get_height() for r in disp.hist_[0]]
+    np.testing.assert_allclose(heights, np.arange(20.0))
+    # bars in the bottom quarter: the twin y-limit is four times the top bar
+    assert disp.hist_ax_.get_ylim()[1] == pytest.approx(4 * 19.0)
+    # component bar in its own axes of the same figure
+    assert disp.components_ax_ is not None and disp.components_ax_.figure is disp.figure_
+    labels = [t.get_text() for t in disp.components_ax_.get_yticklabels()]
+    assert labels == ["MCB", "DSC", "UNC"]
+    widths = [r.get_width() for r in disp.components_[0]]
+    np.testing.assert_allclose(widths, [0.03, 0.08, 0.25])
+    assert "BS = 0.2000" in disp.components_ax_.get_title()
+    assert disp.ax_.get_xlabel().startswith("Forecast probability")
+    assert "1" in disp.ax_.get_xlabel()
+    legend_texts = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+    assert "perfectly calibrated" in legend_texts and "model" in legend_texts
+
+
+def test_plot_on_given_axes_uses_inset():
+    fig, ax = plt.subplots()
+    disp = _synthetic().plot(ax=ax, name="other", color="tab:red")
+    assert disp.ax_ is ax and disp.figure_ is fig
+    assert disp.components_ax_ in ax.child_axes
+    assert disp.line_.get_label() == "other"
+    assert mpl.colors.same_color(disp.line_.get_color(), "tab:red")
+
+
+def test_plot_on_given_components_axes():
+    fig, (ax, cax) = plt.subplots(1, 2)
+    disp = _synthetic().plot(ax=ax, components_ax=cax)
+    assert disp.components_ax_ is cax
+
+
+def test_plot_switches():
+    disp = _synthetic().plot(ref_line=False, band=False, hist=False, components=False)
+    assert disp.ref_line_ is None
+    assert disp.bands_ == [] and disp.hist_ == [] and disp.components_ == []
+    assert disp.hist_ax_ is None and disp.components_ax_ is None
+    # nothing optional given: still a diagram
+    bare = ReliabilityDisplay([0.1, 0.5, 0.9], [0.2, 0.5, 0.7]).plot()
+    assert bare.bands_ == [] and bare.hist_ax_ is None and bare.components_ax_ is None
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"observed": [0.1, 0.2]}, "same shapes"),
+        ({"band_lower": [0.1, 0.2, 0.3]}, "band_lower and band_upper"),
+        ({"band_lower": [0.1, 0.2, 0.3], "band_upper": [0.2, 0.3]}, "shape"),
+        ({"kind": "lowess"}, "kind"),
+        ({"band_kind": "credible"}, "band_kind"),
+        ({"curve_labels": ["a", "b"]}, "curve_labels"),
+    ],
+)
+def test_bad_display_data(kwargs, match):
+    base = {"forecast": [0.1, 0.5, 0.9], "observed": [0.2, 0.5, 0.7]}
+    base.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        ReliabilityDisplay(**base).plot()
+
+
+def test_binned_from_predictions():
+    rng = np.random.default_rng(0)
+    p = rng.uniform(size=400)
+    y = (rng.uniform(size=400) < p).astype(int)
+    disp = ReliabilityDisplay.from_predictions(y, p, method="binned", n_bins=8)
+    dec = BrierDecomposition("binned", n_bins=8).fit(y, p)
+    assert disp.kind == "binned"
+    np.testing.assert_allclose(disp.line_.get_xdata(), dec.table_["mean_forecast"])
+    np.testing.assert_allclose(disp.line_.get_ydata(), dec.table_["observed_frequency"])
+    assert disp.line_.get_marker() == "o"
+    labels = [t.get_text() for t in disp.components_ax_.get_yticklabels()]
+    assert labels == ["REL", "RES", "UNC", "WBV", "WBC"]
+    assert "WBV" in disp.components_ax_.get_title()
+    assert disp.bands_ == []
+    assert sum(r.get_height() for r in disp.hist_[0]) == pytest.approx(400)
+    assert disp.ax_.get_ylabel() == "Observed frequency in bin"
+
+
+def test_binned_skips_empty_bins():
+    disp = ReliabilityDisplay.from_predictions(Y6, P6, method="binned", n_bins=5)
+    # bin [0.6, 0.8) is empty
+    assert disp.line_.get_xdata().shape == (4,)
+
+
+def test_multiclass_one_curve_per_class():
+    rng = np.random.default_rng(1)
+    proba = rng.dirichlet([2, 2, 2], size=600)
+    y = np.array([rng.choice(3, p=r) for r in proba])
+    labels = np.array(["a", "b", "c"])[y]
+    disp = ReliabilityDisplay.from_predictions(labels, proba, method="binned", n_bins=5)
+    assert len(disp.lines_) == 3
+    assert [ln.get_label() for ln in disp.lines_] == ["a", "b", "c"]
+    assert len(disp.hist_) == 3 and len(disp.components_) == 3
+    colors = [ln.get_color() for ln in disp.lines_]
+    assert len(set(colors)) == 3
+
+
+def test_decomposition_plot_returns_display():
+    dec = BrierDecomposition("binned", n_bins=5).fit(Y6, P6)
+    fig, ax = plt.subplots()
+    disp = dec.plot(ax=ax, name="forecaster")
+    assert isinstance(disp, ReliabilityDisplay)
+    assert disp.ax_ is ax and disp.line_.get_label() == "forecaster"
+    assert disp.components["miscalibration"] == pytest.approx(dec.miscalibration_)
+
+
+def test_from_estimator_binned_name():
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = LogisticRegression(max_iter=5000).fit(X, y)
+    disp = ReliabilityDisplay.from_estimator(clf, X, y, method="binned")
+    assert disp.line_.get_label() == "LogisticRegression"
+    assert "positive class: 1" in disp.ax_.get_xlabel()
+
+
+def test_save_png(tmp_path):
+    disp = _synthetic().plot()
+    out = tmp_path / "reliability.png"
+    disp.figure_.savefig(out, dpi=60)
+    assert out.stat().st_size > 5000
