@@ -258,3 +258,294 @@ def test_multiclass_murphy_adds_up_to_sklearn():
     a = murphy_decomposition(y2, P2).components
     b = murphy_decomposition(y2, P[:, 0]).components
     assert a == b
+
+
+# ----------------------------------------------------------------------------
+# CORP decomposition
+# ----------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from sklearn.isotonic import IsotonicRegression  # noqa: E402
+
+from skbrier.metrics.decomposition import (  # noqa: E402
+    CORPDecomposition,
+    MulticlassDecomposition,
+    corp_decomposition,
+)
+
+
+def _md_decompose(y, p, w=None):
+    md = pytest.importorskip("model_diagnostics.scoring")
+    df = md.decompose(y, p, weights=w, scoring_function=md.SquaredError())
+    row = df.row(0, named=True)
+    return row
+
+
+def test_model_diagnostics_fixture_corp():
+    d = corp_decomposition(Y_MD, P_MD)
+    assert d.miscalibration == pytest.approx(0.1016667, abs=1e-7)
+    assert d.discrimination == pytest.approx(0.125, abs=1e-15)
+    assert d.uncertainty == 0.25
+    assert d.brier_score == pytest.approx(brier_score_loss(Y_MD, P_MD), abs=1e-15)
+    np.testing.assert_allclose(d.forecast_values, np.sort(P_MD))
+    np.testing.assert_allclose(d.recalibrated_values, [0.25] * 4 + [1, 1])
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("weights", [False, True])
+def test_corp_equals_model_diagnostics(ties, weights):
+    y, p, w = _data(n=3000, seed=21, ties=ties, weights=weights)
+    d = corp_decomposition(y, p, sample_weight=w)
+    ref = _md_decompose(y, p, w)
+    assert d.miscalibration == pytest.approx(ref["miscalibration"], abs=1e-10)
+    assert d.discrimination == pytest.approx(ref["discrimination"], abs=1e-10)
+    assert d.uncertainty == pytest.approx(ref["uncertainty"], abs=1e-10)
+    assert d.brier_score == pytest.approx(ref["score"], abs=1e-10)
+    assert abs(d.miscalibration - d.discrimination + d.uncertainty - d.brier_score) < 1e-14
+
+
+def test_corp_step_function_equals_sklearn_isotonic():
+    y, p, w = _data(n=2000, seed=22, ties=True, weights=True)
+    d = corp_decomposition(y, p, sample_weight=w)
+    iso = IsotonicRegression(out_of_bounds="clip").fit(p, y, sample_weight=w)
+    np.testing.assert_allclose(d.recalibrated_values, iso.predict(d.forecast_values),
+                               atol=1e-12)
+    np.testing.assert_allclose(d.predict(p), iso.predict(p), atol=1e-12)
+    grid = np.linspace(0, 1, 101)
+    np.testing.assert_allclose(d.predict(grid, interpolation="linear"),
+                               iso.predict(grid), atol=1e-12)
+    # step: the value at the largest fitted forecast <= t
+    i = np.clip(np.searchsorted(d.forecast_values, grid, side="right") - 1, 0, None)
+    np.testing.assert_array_equal(d.predict(grid), d.recalibrated_values[i])
+    assert np.all(np.diff(d.recalibrated_values) >= 0)
+    np.testing.assert_array_equal(d.value_counts,
+                                  np.unique(p, return_counts=True)[1])
+    with pytest.raises(ValueError, match="interpolation"):
+        d.predict(grid, interpolation="cubic")
+
+
+def test_corp_zero_weights_and_negative_zero():
+    y = np.array([0, 1, 0, 1, 1, 0, 1])
+    p = np.array([-0.0, 0.0, 0.2, 0.2, 0.7, 0.9, 1.0])
+    w = np.array([1.0, 2.0, 0.0, 1.0, 1.0, 0.0, 3.0])
+    d = corp_decomposition(y, p, sample_weight=w)
+    keep = w > 0
+    e = corp_decomposition(y[keep], np.abs(p[keep]), sample_weight=w[keep])
+    assert d.components == e.components
+    assert d.n_samples == 7
+    ref = _md_decompose(y, p, w)
+    assert d.miscalibration == pytest.approx(ref["miscalibration"], abs=1e-12)
+    u = corp_decomposition(y, p)  # unweighted, -0.0 and 0.0 pooled
+    assert u.forecast_values[0] == 0.0 and u.value_counts[0] == 2
+
+
+def test_corp_constant_forecast_and_outcome():
+    d = corp_decomposition([1, 1, 1], [0.7, 0.7, 0.7])
+    assert d.uncertainty == 0.0
+    assert d.discrimination == pytest.approx(0.0, abs=1e-15)
+    assert d.miscalibration == pytest.approx(0.09)
+    d = corp_decomposition([0, 1, 0, 1], [0.5] * 4, n_resamples=20, random_state=1)
+    assert d.miscalibration == 0.0 and d.discrimination == 0.0
+    assert d.band_lower.shape == (1,)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 1), st.integers(0, 10), st.integers(0, 3)),
+        min_size=1, max_size=30,
+    ).filter(lambda rows: sum(r[2] for r in rows) > 0),
+    st.randoms(use_true_random=False),
+)
+def test_corp_integer_weights_equal_repeated_rows(rows, rnd):
+    y = np.array([r[0] for r in rows])
+    p = np.array([r[1] for r in rows]) / 10
+    w = np.array([r[2] for r in rows], dtype=float)
+    d = corp_decomposition(y, p, sample_weight=w)
+    rep = np.repeat(np.arange(len(rows)), w.astype(int))
+    e = corp_decomposition(y[rep], p[rep])
+    for key, value in d.components.items():
+        assert value == pytest.approx(e.components[key], abs=1e-12)
+    # sample order does not matter
+    perm = list(range(len(rows)))
+    rnd.shuffle(perm)
+    f = corp_decomposition(y[perm], p[perm], sample_weight=w[perm])
+    for key, value in d.components.items():
+        assert value == pytest.approx(f.components[key], abs=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 1), st.integers(0, 20)), min_size=2, max_size=40),
+    st.randoms(use_true_random=False),
+)
+def test_murphy_and_corp_order_invariance(rows, rnd):
+    y = np.array([r[0] for r in rows])
+    p = np.array([r[1] for r in rows]) / 20
+    perm = list(range(len(rows)))
+    rnd.shuffle(perm)
+    for f in (corp_decomposition, murphy_decomposition):
+        a, b = f(y, p), f(y[perm], p[perm])
+        for key, value in a.components.items():
+            assert value == pytest.approx(b.components[key], abs=1e-13)
+    d = murphy_decomposition(y, p, n_bins=4)
+    assert abs(_identity(d) - d.brier_score) < 1e-12
+
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_corp_resampling(weights):
+    y, p, w = _data(n=400, seed=31, ties=True, weights=weights)
+    d = corp_decomposition(y, p, sample_weight=w, n_resamples=40, random_state=7,
+                           confidence_level=0.9)
+    g = d.forecast_values.shape[0]
+    assert d.band_forecast.shape == d.band_lower.shape == d.band_upper.shape == (g,)
+    assert np.all(d.band_lower <= d.band_upper)
+    assert np.all((d.band_lower >= 0) & (d.band_upper <= 1))
+    assert d.bootstrap_distribution.shape == (40, 4)
+    boot = d.bootstrap_distribution
+    np.testing.assert_allclose(boot[:, 1] - boot[:, 2] + boot[:, 3], boot[:, 0],
+                               atol=1e-14)
+    assert 0 < d.miscalibration_pvalue <= 1
+    ci = d.confidence_interval("brier_score")
+    assert ci.low <= d.brier_score <= ci.high
+    assert d.confidence_interval("uncertainty", confidence_level=0.5).low >= ci.low
+    # reproducible, and independent of how the work is split
+    e = corp_decomposition(y, p, sample_weight=w, n_resamples=40, random_state=7,
+                           confidence_level=0.9)
+    np.testing.assert_array_equal(d.band_lower, e.band_lower)
+    np.testing.assert_array_equal(d.bootstrap_distribution, e.bootstrap_distribution)
+    f = corp_decomposition(y, p, sample_weight=w, n_resamples=40,
+                           random_state=np.random.default_rng(7), confidence_level=0.9)
+    np.testing.assert_array_equal(d.bootstrap_distribution, f.bootstrap_distribution)
+    with pytest.raises(ValueError, match="component"):
+        d.confidence_interval("skill")
+    with pytest.raises(ValueError, match="confidence_level"):
+        d.confidence_interval(confidence_level=1.5)
+    pd = pytest.importorskip("pandas")
+    frame = d.to_frame()
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame.columns) == ["forecast", "recalibrated", "weight", "count",
+                                   "band_lower", "band_upper"]
+
+
+@pytest.mark.slow
+def test_corp_n_jobs_gives_the_same_numbers():
+    y, p, _ = _data(n=300, seed=32)
+    a = corp_decomposition(y, p, n_resamples=40, random_state=3)
+    b = corp_decomposition(y, p, n_resamples=40, random_state=3, n_jobs=2)
+    np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+    np.testing.assert_array_equal(a.band_upper, b.band_upper)
+
+
+def test_corp_calibration_test_detects_miscalibration():
+    rng = np.random.default_rng(5)
+    p = rng.random(2000)
+    y = (rng.random(2000) < p).astype(int)
+    calibrated = corp_decomposition(y, p, n_resamples=99, random_state=0)
+    assert calibrated.miscalibration_pvalue > 0.01
+    # most of the recalibration curve lies inside the band
+    inside = ((calibrated.recalibrated_values >= calibrated.band_lower - 1e-12)
+              & (calibrated.recalibrated_values <= calibrated.band_upper + 1e-12))
+    assert inside.mean() > 0.8
+    bad = corp_decomposition(y, p ** 2, n_resamples=99, random_state=0)
+    assert bad.miscalibration_pvalue == pytest.approx(0.01)
+
+
+def test_corp_band_is_capped_for_many_distinct_forecasts():
+    rng = np.random.default_rng(6)
+    p = rng.random(5000)
+    y = (rng.random(5000) < p).astype(int)
+    d = corp_decomposition(y, p, n_resamples=2, random_state=0)
+    assert d.band_forecast.shape[0] == 2000
+    assert np.all(np.isin(d.band_forecast, d.forecast_values))
+    assert d.to_frame()["band_lower"].notna().sum() == 2000
+
+
+def test_corp_without_resamples_has_no_intervals():
+    d = corp_decomposition(Y_MD, P_MD)
+    assert d.band_lower is None and d.miscalibration_pvalue is None
+    with pytest.raises(ValueError, match="n_resamples"):
+        d.confidence_interval()
+
+
+def test_multiclass_corp_adds_up_to_sklearn():
+    rng = np.random.default_rng(12)
+    P = rng.dirichlet([1, 2, 3], 600)
+    P = np.round(P, 2)
+    # exact two-decimal values (1 - a - b would create near-ties that
+    # scikit-learn's IsotonicRegression pools within 1e-15 and CORP does not)
+    P[:, 2] = np.round(1 - P[:, 0] - P[:, 1], 2)
+    P = np.clip(P, 0, 1)
+    labels = np.array(["a", "b", "c"])
+    y = labels[[rng.choice(3, p=row / row.sum()) for row in P]]
+    w = rng.random(600)
+    d = corp_decomposition(y, P, sample_weight=w)
+    assert isinstance(d, MulticlassDecomposition) and d.method == "corp"
+    assert d.classes.tolist() == ["a", "b", "c"]
+    assert all(isinstance(c, CORPDecomposition) for c in d.per_class)
+    assert d.brier_score == pytest.approx(
+        brier_score_loss(y, P, sample_weight=w, scale_by_half=False), abs=1e-13)
+    assert d.miscalibration - d.discrimination + d.uncertainty == pytest.approx(
+        d.brier_score, abs=1e-13)
+    for j, c in enumerate(d.per_class):
+        ref = _md_decompose((y == labels[j]).astype(float), P[:, j], w)
+        assert c.miscalibration == pytest.approx(ref["miscalibration"], abs=1e-10)
+        assert c.discrimination == pytest.approx(ref["discrimination"], abs=1e-10)
+    f = d.to_frame()
+    assert f.shape == (3, 5)
+    assert "MulticlassDecomposition(method='corp'" in repr(d)
+    with pytest.raises(AttributeError):
+        d.reliability
+    # resampling per class
+    r = corp_decomposition(y, P, n_resamples=5, random_state=0)
+    assert all(c.bootstrap_distribution.shape == (5, 4) for c in r.per_class)
+
+
+def test_two_column_input_with_pos_label():
+    y = np.array(["no", "yes", "yes", "no", "yes"])
+    p = np.array([0.2, 0.6, 0.9, 0.4, 0.3])
+    P = np.column_stack([1 - p, p])
+    a = corp_decomposition(y, P)
+    b = corp_decomposition(y, p, pos_label="yes")
+    c = corp_decomposition(y, P, pos_label="no")
+    d = corp_decomposition(y, 1 - p, pos_label="no")
+    assert a.components == b.components
+    assert c.components == d.components
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(n_resamples=-1), ValueError, "n_resamples"),
+        (dict(n_resamples=2.0), TypeError, "n_resamples"),
+        (dict(confidence_level=1.0), ValueError, "confidence_level"),
+        (dict(confidence_level="high"), TypeError, "confidence_level"),
+        (dict(n_jobs=0), ValueError, "n_jobs"),
+        (dict(n_jobs=1.5), TypeError, "n_jobs"),
+        (dict(random_state="seed"), TypeError, "random_state"),
+        (dict(random_state=-3), ValueError, "random_state"),
+        (dict(sample_weight=[0, 0, 0, 0, 0, 0]), ValueError, "sample_weight"),
+        (dict(sample_weight=[1, 1, np.inf, 1, 1, 1]), ValueError, "sample_weight"),
+    ],
+)
+def test_corp_bad_options(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        corp_decomposition(Y_MD, P_MD, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "y, p, exc, match",
+    [
+        ([0, 1, 1], [0.2, np.inf, 0.3], ValueError, "y_proba"),
+        ([0, 1, 1], [0.2, -0.1, 0.3], ValueError, "y_proba"),
+        ([0, 1, 1, 1], [0.2, 0.5, 0.3], ValueError, "samples"),
+        ([0, 1, 2], [0.2, 0.5, 0.3], ValueError, "y_true"),
+        ([0, 1, np.nan], [0.2, 0.5, 0.3], ValueError, "y_true"),
+        ([0, 1, 1], ["a", "b", "c"], TypeError, "y_proba"),
+        ([0, 1, 2], [[0.2, 0.8], [0.5, 0.5], [0.3, 0.7]], ValueError, "columns"),
+    ],
+)
+def test_corp_bad_input(y, p, exc, match):
+    with pytest.raises(exc, match=match):
+        corp_decomposition(y, p)
