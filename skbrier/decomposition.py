@@ -26,6 +26,7 @@ from .metrics.decomposition import (
     BinStatistics,
     bin_edges,
     binned_statistics,
+    corp_decomposition,
     murphy_decomposition,
     murphy_from_statistics,
 )
@@ -79,22 +80,27 @@ def _corp_components(res) -> dict[str, float]:
 
 def _corp_table(res) -> dict[str, np.ndarray]:
     table = {
-        "forecast": np.asarray(res.forecast, dtype=np.float64),
-        "recalibrated": np.asarray(res.recalibrated, dtype=np.float64),
-        "weight": np.asarray(res.weight, dtype=np.float64),
+        "forecast": np.asarray(res.forecast_values, dtype=np.float64),
+        "recalibrated": np.asarray(res.recalibrated_values, dtype=np.float64),
+        "weight": np.asarray(res.value_weights, dtype=np.float64),
+        "count": np.asarray(res.value_counts),
     }
-    lo = getattr(res, "band_lower", None)
-    if lo is not None:
-        table["band_lower"] = np.asarray(lo, dtype=np.float64)
-        table["band_upper"] = np.asarray(res.band_upper, dtype=np.float64)
+    if res.band_forecast is not None:
+        # the band is stored at (up to 2000) of the distinct forecasts; NaN elsewhere
+        lo = np.full(table["forecast"].shape[0], np.nan)
+        hi = lo.copy()
+        pos = np.searchsorted(table["forecast"], res.band_forecast)
+        lo[pos] = res.band_lower
+        hi[pos] = res.band_upper
+        table["band_lower"] = lo
+        table["band_upper"] = hi
     return table
 
 
 def _corp_intervals(res) -> dict[str, tuple[float, float]] | None:
-    ci = getattr(res, "confidence_intervals", None)
-    if ci is None:
+    if res.bootstrap_distribution is None:
         return None
-    return {k: (float(v[0]), float(v[1])) for k, v in ci.items()}
+    return {k: tuple(float(v) for v in res.confidence_interval(k)) for k in _COMPONENTS}
 
 
 class BrierDecomposition(BaseEstimator):
@@ -174,8 +180,12 @@ class BrierDecomposition(BaseEstimator):
         ``observed_frequency``.  Multiclass: the per-class tables stacked,
         with a ``class`` column.
     confidence_intervals_ : dict or None
-        ``{component: (low, high)}`` bootstrap intervals (CORP with
-        ``n_resamples > 0``), else None.
+        ``{component: (low, high)}`` bootstrap percentile intervals (CORP
+        with ``n_resamples > 0``; for multiclass ``{class: {component: (low,
+        high)}}``), else None.
+    miscalibration_pvalue_ : float or None
+        Resampling p-value of the hypothesis that the forecasts are
+        calibrated (binary CORP with ``n_resamples > 0``), else None.
     classes_ : ndarray or None
         The classes of the columns for 2-D ``y_proba`` with three or more
         columns (one-vs-rest decomposition), else None.
@@ -371,23 +381,24 @@ class BrierDecomposition(BaseEstimator):
         fc = check_forecast(y_true, y_proba, sample_weight=sample_weight, pos_label=self.pos_label)
         ys, ps, class_names, classes = self._one_vs_rest(fc)
         w = fc.sample_weight
-        results = []
-        seeds = self._seeds(len(ys))
-        for k, (y01, p) in enumerate(zip(ys, ps)):
-            if self.method == "corp":
-                from .metrics.decomposition import corp_decomposition
-
-                res = corp_decomposition(
-                    y01, p, sample_weight=w, n_resamples=int(self.n_resamples),
-                    confidence_level=float(self.confidence_level),
-                    random_state=seeds[k], n_jobs=self.n_jobs,
-                )
-            else:
-                res = murphy_decomposition(
-                    y01, p, n_bins=int(self.n_bins), strategy=self.strategy,
-                    sample_weight=w, bias_correction=bool(self.bias_correction),
-                )
-            results.append(res)
+        # the metric functions decompose a binary forecast or, given the
+        # integer class codes and all columns, one-vs-rest per class
+        if classes is None:
+            y_arg, p_arg = ys[0], ps[0]
+        else:
+            y_arg, p_arg = fc.y, fc.proba
+        if self.method == "corp":
+            res = corp_decomposition(
+                y_arg, p_arg, sample_weight=w, n_resamples=int(self.n_resamples),
+                confidence_level=float(self.confidence_level),
+                random_state=self.random_state, n_jobs=self.n_jobs,
+            )
+        else:
+            res = murphy_decomposition(
+                y_arg, p_arg, n_bins=int(self.n_bins), strategy=self.strategy,
+                sample_weight=w, bias_correction=bool(self.bias_correction),
+            )
+        results = [res] if classes is None else list(res.per_class)
         self._set_results(results, class_names, classes, ps, w)
         # chunked state: only fixed edges can be continued by partial_fit
         if self.method == "binned" and self._mergeable():
@@ -395,12 +406,6 @@ class BrierDecomposition(BaseEstimator):
         else:
             self._stats = None
         return self
-
-    def _seeds(self, k: int) -> list:
-        if k == 1:
-            return [self.random_state]
-        rng = check_random_state(self.random_state)
-        return [int(s) for s in rng.randint(0, 2**31 - 1, size=k)]
 
     def _one_vs_rest(self, fc):
         """(outcomes, forecasts) per decomposed class, the class names, classes_."""
@@ -459,6 +464,9 @@ class BrierDecomposition(BaseEstimator):
             self.per_class_ = {"class": np.asarray(classes)}
             for key in keys:
                 self.per_class_[key] = np.array([c[key] for c in comps])
+        self.miscalibration_pvalue_ = None
+        if not binned and classes is None:
+            self.miscalibration_pvalue_ = results[0].miscalibration_pvalue
         if binned or int(self.n_resamples) == 0:
             self.confidence_intervals_ = None
         else:
@@ -748,14 +756,15 @@ class BrierDecomposition(BaseEstimator):
 
         Examples
         --------
-        >>> from sklearn.datasets import load_breast_cancer
+        >>> from sklearn.datasets import make_classification
         >>> from sklearn.linear_model import LogisticRegression
         >>> from skbrier.decomposition import BrierDecomposition
-        >>> X, y = load_breast_cancer(return_X_y=True)
-        >>> clf = LogisticRegression(max_iter=5000).fit(X[::2], y[::2])
+        >>> X, y = make_classification(n_samples=400, random_state=0)
+        >>> clf = LogisticRegression().fit(X[::2], y[::2])
         >>> d = BrierDecomposition.from_estimator(clf, X[1::2], y[1::2])
-        >>> d.miscalibration_ - d.discrimination_ + d.uncertainty_  # == brier_score_
-        0.0...
+        >>> bs = d.miscalibration_ - d.discrimination_ + d.uncertainty_
+        >>> abs(bs - d.brier_score_) < 1e-12
+        True
         """
         if not hasattr(estimator, "predict_proba"):
             raise TypeError(
@@ -851,6 +860,11 @@ class BrierDecomposition(BaseEstimator):
             check = comps["miscalibration"] - comps["discrimination"] + comps["uncertainty"]
         lines.append(f"  {identity} = {check:.6f}")
         lines.append(f"  Brier Index {self.brier_index_:.2f} (100 = perfect, 50 = always 50 %)")
+        if self.miscalibration_pvalue_ is not None:
+            lines.append(
+                f"  calibration test (resampling, {int(self.n_resamples)} draws): "
+                f"p = {self.miscalibration_pvalue_:.4f}"
+            )
         if self.per_class_ is not None:
             lines.append("  per class:")
             abbrev = {"brier_score": "BS", "uncertainty": "UNC",
@@ -927,7 +941,7 @@ class BrierDecomposition(BaseEstimator):
         """Arguments of :class:`ReliabilityDisplay` (used by ``plot``)."""
         check_is_fitted(self)
         results = [self.result_] if self.classes_ is None else list(self.result_)
-        xs, ys, los, his = [], [], [], []
+        xs, ys, bxs, los, his = [], [], [], [], []
         for r in results:
             if self.method == "binned":
                 t = _murphy_table(r)
@@ -935,12 +949,12 @@ class BrierDecomposition(BaseEstimator):
                 xs.append(t["mean_forecast"][keep])
                 ys.append(t["observed_frequency"][keep])
             else:
-                t = _corp_table(r)
-                xs.append(t["forecast"])
-                ys.append(t["recalibrated"])
-                if "band_lower" in t:
-                    los.append(t["band_lower"])
-                    his.append(t["band_upper"])
+                xs.append(np.asarray(r.forecast_values, dtype=np.float64))
+                ys.append(np.asarray(r.recalibrated_values, dtype=np.float64))
+                if r.band_forecast is not None:
+                    bxs.append(np.asarray(r.band_forecast, dtype=np.float64))
+                    los.append(np.asarray(r.band_lower, dtype=np.float64))
+                    his.append(np.asarray(r.band_upper, dtype=np.float64))
         comps = (
             self._components_dict() if self.per_class_ is None
             else {k: self.per_class_[k] for k in self._components_dict()}
@@ -949,6 +963,7 @@ class BrierDecomposition(BaseEstimator):
         return {
             "forecast": xs[0] if single else xs,
             "observed": ys[0] if single else ys,
+            "band_forecast": (bxs[0] if single else bxs) if bxs else None,
             "band_lower": (los[0] if single else los) if los else None,
             "band_upper": (his[0] if single else his) if his else None,
             "band_kind": "consistency",

@@ -488,3 +488,88 @@ def test_bad_input(method, y, p, w, exc, match):
 def test_bad_params(params, exc, match):
     with pytest.raises(exc, match=match):
         BrierDecomposition(**params).fit(Y6, P6)
+
+
+# --------------------------------------------------------------------------
+# CORP method: model-diagnostics' fixture and its decompose(), the metric function
+# --------------------------------------------------------------------------
+
+
+def test_corp_model_diagnostics_fixture():
+    est = BrierDecomposition().fit(Y6, P6)
+    assert est.miscalibration_ == pytest.approx(MD_MCB, abs=1e-7)
+    assert est.discrimination_ == pytest.approx(MD_DSC, abs=1e-12)
+    assert est.uncertainty_ == pytest.approx(MD_UNC, abs=1e-12)
+    assert est.brier_score_ == pytest.approx(brier_score_loss(Y6, P6), abs=1e-15)
+    assert est.brier_index_ == pytest.approx(brier_index(Y6, P6), abs=1e-12)
+    np.testing.assert_allclose(est.table_["recalibrated"], [0.25, 0.25, 0.25, 0.25, 1, 1])
+    assert not hasattr(est, "within_bin_variance_")
+    assert est.confidence_intervals_ is None and est.miscalibration_pvalue_ is None
+
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_corp_equals_model_diagnostics_decompose(weights):
+    md = pytest.importorskip("model_diagnostics.scoring")
+    y, p, w = _binary_data(n=3000, seed=21, ties=True, weights=weights)
+    est = BrierDecomposition().fit(y, p, sample_weight=w)
+    ref = md.decompose(y, p, weights=w, scoring_function=md.SquaredError())
+    assert est.miscalibration_ == pytest.approx(ref["miscalibration"][0], abs=1e-10)
+    assert est.discrimination_ == pytest.approx(ref["discrimination"][0], abs=1e-10)
+    assert est.uncertainty_ == pytest.approx(ref["uncertainty"][0], abs=1e-10)
+    assert est.brier_score_ == pytest.approx(ref["score"][0], abs=1e-10)
+
+
+def test_corp_with_resampling_equals_metric_function():
+    from skbrier.metrics.decomposition import corp_decomposition
+
+    y, p, w = _binary_data(n=800, seed=6)
+    est = BrierDecomposition(n_resamples=60, random_state=3).fit(y, p, sample_weight=w)
+    ref = corp_decomposition(y, p, sample_weight=w, n_resamples=60, random_state=3)
+    assert est.miscalibration_ == ref.miscalibration
+    assert est.miscalibration_pvalue_ == ref.miscalibration_pvalue
+    for key in ("brier_score", "miscalibration", "discrimination", "uncertainty"):
+        assert est.confidence_intervals_[key] == pytest.approx(
+            tuple(ref.confidence_interval(key)), abs=0
+        )
+        lo, hi = est.confidence_intervals_[key]
+        assert lo <= hi
+    np.testing.assert_array_equal(est.table_["forecast"], ref.forecast_values)
+    assert np.isfinite(est.table_["band_lower"]).sum() == ref.band_lower.shape[0]
+    # reproducible with the same seed
+    again = BrierDecomposition(n_resamples=60, random_state=3).fit(y, p, sample_weight=w)
+    assert again.confidence_intervals_ == est.confidence_intervals_
+    text = est.summary()
+    assert "95% CI" in text and "calibration test" in text
+    frame = est.to_frame()
+    assert "miscalibration_low" in frame.columns
+
+
+def test_corp_multiclass_equals_metric_function():
+    from skbrier.metrics.decomposition import corp_decomposition
+
+    y, proba = _multiclass_data(n=600, k=3)
+    est = BrierDecomposition(n_resamples=20, random_state=0).fit(y, proba)
+    ref = corp_decomposition(y, proba, n_resamples=20, random_state=0)
+    assert est.brier_score_ == pytest.approx(
+        brier_score_loss(y, proba, scale_by_half=False), abs=1e-12
+    )
+    for k, d in enumerate(ref.per_class):
+        assert est.per_class_["miscalibration"][k] == pytest.approx(d.miscalibration, abs=1e-15)
+        assert est.per_class_["discrimination"][k] == pytest.approx(d.discrimination, abs=1e-15)
+    assert est.miscalibration_ == pytest.approx(ref.miscalibration, abs=1e-14)
+    assert set(est.confidence_intervals_) == {"0", "1", "2"}
+    frame = est.to_frame()
+    assert frame.shape[0] == 3 and "discrimination_high" in frame.columns
+    assert est.to_frame("table")["class"].nunique() == 3
+
+
+def test_corp_and_binned_agree_on_few_distinct_values():
+    # with bins isolating each distinct value, REL/RES equal CORP's MCB/DSC
+    # when the observed frequencies are already monotone in the forecast
+    p = np.repeat([0.1, 0.3, 0.6, 0.8], 50)
+    y = np.concatenate([np.r_[np.ones(6), np.zeros(44)], np.r_[np.ones(14), np.zeros(36)],
+                        np.r_[np.ones(32), np.zeros(18)], np.r_[np.ones(41), np.zeros(9)]])
+    corp = BrierDecomposition().fit(y, p)
+    binned = BrierDecomposition("binned", strategy=[0, 0.2, 0.5, 0.7, 1]).fit(y, p)
+    assert corp.miscalibration_ == pytest.approx(binned.miscalibration_, abs=1e-14)
+    assert corp.discrimination_ == pytest.approx(binned.discrimination_, abs=1e-14)

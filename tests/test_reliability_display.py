@@ -167,11 +167,11 @@ def test_decomposition_plot_returns_display():
 
 
 def test_from_estimator_binned_name():
-    from sklearn.datasets import load_breast_cancer
+    from sklearn.datasets import make_classification
     from sklearn.linear_model import LogisticRegression
 
-    X, y = load_breast_cancer(return_X_y=True)
-    clf = LogisticRegression(max_iter=5000).fit(X, y)
+    X, y = make_classification(n_samples=400, n_features=5, random_state=0)
+    clf = LogisticRegression().fit(X, y)
     disp = ReliabilityDisplay.from_estimator(clf, X, y, method="binned")
     assert disp.line_.get_label() == "LogisticRegression"
     assert "positive class: 1" in disp.ax_.get_xlabel()

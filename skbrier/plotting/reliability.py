@@ -77,8 +77,10 @@ class ReliabilityDisplay:
     observed : array-like, same shape as ``forecast``
         y coordinates: recalibrated probabilities (CORP) or observed
         frequencies per bin (binned).
-    band_lower, band_upper : array-like, same shape as ``forecast``, default=None
-        Lower and upper limit of the band at each ``forecast`` value.
+    band_forecast : array-like or list of such, default=None
+        x coordinates of the band (default: ``forecast``).
+    band_lower, band_upper : array-like, same shape as ``band_forecast``, default=None
+        Lower and upper limit of the band at each ``band_forecast`` value.
     band_kind : {"consistency", "confidence"}, default="consistency"
         What the band is, for the legend.
     confidence_level : float, default=0.95
@@ -164,6 +166,7 @@ class ReliabilityDisplay:
         forecast: ArrayLike | Sequence[ArrayLike],
         observed: ArrayLike | Sequence[ArrayLike],
         *,
+        band_forecast: ArrayLike | Sequence[ArrayLike] | None = None,
         band_lower: ArrayLike | Sequence[ArrayLike] | None = None,
         band_upper: ArrayLike | Sequence[ArrayLike] | None = None,
         band_kind: str = "consistency",
@@ -178,6 +181,7 @@ class ReliabilityDisplay:
     ) -> None:
         self.forecast = forecast
         self.observed = observed
+        self.band_forecast = band_forecast
         self.band_lower = band_lower
         self.band_upper = band_upper
         self.band_kind = band_kind
@@ -202,11 +206,17 @@ class ReliabilityDisplay:
         his = _as_curve_list(self.band_upper, "band_upper")
         if (los is None) != (his is None):
             raise ValueError("band_lower and band_upper must be given together.")
+        bxs = _as_curve_list(self.band_forecast, "band_forecast")
         if los is not None:
-            if len(los) != len(xs) or any(
-                lo.shape != x.shape or hi.shape != x.shape for lo, hi, x in zip(los, his, xs)
+            if bxs is None:
+                bxs = xs
+            if len(los) != len(xs) or len(bxs) != len(xs) or any(
+                lo.shape != x.shape or hi.shape != x.shape for lo, hi, x in zip(los, his, bxs)
             ):
-                raise ValueError("band_lower and band_upper must have the shape of forecast.")
+                raise ValueError(
+                    "band_lower and band_upper must have the shape of band_forecast "
+                    "(default: forecast)."
+                )
         if self.kind not in ("corp", "binned"):
             raise ValueError(f"kind must be 'corp' or 'binned', got {self.kind!r}.")
         if self.band_kind not in ("consistency", "confidence"):
@@ -220,7 +230,7 @@ class ReliabilityDisplay:
                 raise ValueError(
                     f"curve_labels has {len(labels)} names for {len(xs)} curves."
                 )
-        return xs, ys, los, his, labels
+        return xs, ys, bxs, los, his, labels
 
     # -------------------------------------------------------------------- plot
     def plot(
@@ -266,7 +276,7 @@ class ReliabilityDisplay:
             ``self``, with the artists stored as attributes.
         """
         plt = _import_pyplot()
-        xs, ys, los, his, labels = self._curves()
+        xs, ys, bxs, los, his, labels = self._curves()
         name = self.estimator_name if name is None else name
         comps = self.components if components else None
 
@@ -306,13 +316,13 @@ class ReliabilityDisplay:
             (line,) = ax.plot(x, y, **line_kw)
             self.lines_.append(line)
             if band and los is not None:
-                lo, hi = los[k], his[k]
+                lo, hi, bx = los[k], his[k], bxs[k]
                 ok = np.isfinite(lo) & np.isfinite(hi)
                 band_label = (
                     f"{self.confidence_level:.0%} {self.band_kind} band" if k == 0 else None
                 )
                 poly = ax.fill_between(
-                    x[ok], lo[ok], hi[ok], color=line.get_color(), alpha=0.18,
+                    bx[ok], lo[ok], hi[ok], color=line.get_color(), alpha=0.18,
                     linewidth=0, label=band_label, zorder=2,
                 )
                 self.bands_.append(poly)
