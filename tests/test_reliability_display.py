@@ -182,3 +182,62 @@ def test_save_png(tmp_path):
     out = tmp_path / "reliability.png"
     disp.figure_.savefig(out, dpi=60)
     assert out.stat().st_size > 5000
+
+
+# --------------------------------------------------------------------------
+# CORP: step function and consistency band
+# --------------------------------------------------------------------------
+
+
+def test_corp_fixture_curve_is_the_pav_fit():
+    disp = ReliabilityDisplay.from_predictions(Y6, P6, n_resamples=0)
+    assert disp.kind == "corp"
+    np.testing.assert_allclose(disp.line_.get_xdata(), [0.1, 0.2, 0.3, 0.4, 0.5, 0.9])
+    np.testing.assert_allclose(disp.line_.get_ydata(), [0.25, 0.25, 0.25, 0.25, 1, 1])
+    assert disp.bands_ == []
+    widths = [r.get_width() for r in disp.components_[0]]
+    np.testing.assert_allclose(widths, [0.1016667, 0.125, 0.25], atol=1e-7)
+    assert "MCB − DSC + UNC" in disp.components_ax_.get_title()
+    assert disp.ax_.get_ylabel().startswith("Conditional event probability")
+
+
+def test_corp_consistency_band():
+    rng = np.random.default_rng(3)
+    p = np.round(rng.uniform(size=1500), 2)
+    y = (rng.uniform(size=1500) < p).astype(int)
+    dec = BrierDecomposition(n_resamples=40, random_state=0).fit(y, p)
+    disp = dec.plot(name="calibrated")
+    assert len(disp.bands_) == 1
+    res = dec.result_
+    # the band polygon spans the stored band forecasts and its limits
+    verts = disp.bands_[0].get_paths()[0].vertices
+    assert verts[:, 0].min() == pytest.approx(res.band_forecast.min())
+    assert verts[:, 0].max() == pytest.approx(res.band_forecast.max())
+    assert verts[:, 1].min() == pytest.approx(res.band_lower.min())
+    assert verts[:, 1].max() == pytest.approx(res.band_upper.max())
+    assert disp.bands_[0].get_label() == "95% consistency band"
+
+
+def test_corp_from_estimator_with_band(tmp_path):
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = make_classification(n_samples=600, n_features=5, random_state=1)
+    clf = LogisticRegression().fit(X[:300], y[:300])
+    disp = ReliabilityDisplay.from_estimator(
+        clf, X[300:], y[300:], n_resamples=30, random_state=0, confidence_level=0.9
+    )
+    assert disp.line_.get_label() == "LogisticRegression"
+    assert disp.bands_[0].get_label() == "90% consistency band"
+    disp.figure_.savefig(tmp_path / "corp.png", dpi=50)
+
+
+def test_corp_multiclass_bands_per_class():
+    rng = np.random.default_rng(4)
+    proba = rng.dirichlet([2, 2, 2], size=500)
+    y = np.array([rng.choice(3, p=r) for r in proba])
+    disp = ReliabilityDisplay.from_predictions(y, proba, n_resamples=20, random_state=0)
+    assert len(disp.lines_) == 3 and len(disp.bands_) == 3
+    # one legend entry for the band, not three
+    texts = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+    assert texts.count("95% consistency band") == 1
