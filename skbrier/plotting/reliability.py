@@ -51,6 +51,31 @@ def _as_curve_list(value: Any, name: str) -> list[np.ndarray] | None:
     return out
 
 
+def _points_in_box(xs, ys, bounds, pad=0.05) -> int:
+    """Number of curve points inside an inset box given in axes coordinates.
+
+    The axes show [-0.02, 1.02] on both axes; ``pad`` widens the box for the
+    tick labels and the title of the inset.
+    """
+    x0, y0, w, h = bounds
+    to_data = lambda a: -0.02 + 1.04 * a  # noqa: E731
+    lo_x, hi_x = to_data(x0 - 2 * pad), to_data(x0 + w)
+    lo_y, hi_y = to_data(y0), to_data(y0 + h + 2 * pad)
+    count = 0
+    for x, y in zip(xs, ys):
+        if x.size == 0:
+            continue
+        order = np.argsort(x, kind="stable")
+        # the drawn line, not only its vertices: sample it densely
+        gx = np.linspace(x[order[0]], x[order[-1]], 400)
+        gy = np.interp(gx, x[order], y[order])
+        for px, py in ((x, y), (gx, gy)):
+            count += int(np.count_nonzero(
+                (px >= lo_x) & (px <= hi_x) & (py >= lo_y) & (py <= hi_y)
+            ))
+    return count
+
+
 class ReliabilityDisplay:
     r"""Reliability diagram of probability forecasts with its Brier decomposition.
 
@@ -366,17 +391,22 @@ class ReliabilityDisplay:
             ax.patch.set_visible(False)
             self.hist_ax_ = twin
 
-        # the curve above the diagonal (under-forecasting) fills the upper-left
-        # corner: then the legend and the inset go to the other corners
-        above = float(np.mean([np.mean(y - x) for x, y in zip(xs, ys) if x.size]))
-        ax.legend(loc="upper left" if above > 0 else "lower right", fontsize="small",
-                  framealpha=0.9)
+        # the inset goes to the upper-left corner unless the curves cross it
+        # more than the lower-right one (under-forecasting); the legend takes
+        # the other corner
+        upper_left = [0.15, 0.6, 0.32, 0.25]
+        lower_right = [0.62, 0.3, 0.3, 0.22]
+        inset_upper_left = _points_in_box(xs, ys, upper_left) <= _points_in_box(
+            xs, ys, lower_right
+        )
+        ax.legend(loc="lower right" if inset_upper_left else "upper left",
+                  fontsize="small", framealpha=0.9)
 
         self.components_ax_ = None
         self.components_ = []
         if comps is not None:
             if components_ax is None:
-                bounds = [0.62, 0.3, 0.3, 0.22] if above > 0 else [0.15, 0.6, 0.32, 0.25]
+                bounds = upper_left if inset_upper_left else lower_right
                 components_ax = ax.inset_axes(bounds)
                 components_ax.set_zorder(ax.get_zorder() + 2)
                 small = True
