@@ -103,6 +103,56 @@ def _corp_intervals(res) -> dict[str, tuple[float, float]] | None:
     return {k: tuple(float(v) for v in res.confidence_interval(k)) for k in _COMPONENTS}
 
 
+def _binned_replicate(ys, ps, w, edges, bias_correction, seed) -> np.ndarray:
+    """Components of one bootstrap resample of the rows (all classes jointly)."""
+    rng = np.random.default_rng(seed)
+    n = ps[0].shape[0]
+    idx = rng.integers(0, n, size=n)
+    wi = None if w is None else w[idx]
+    out = np.empty((len(ps), 6))
+    for k, (y01, p) in enumerate(zip(ys, ps)):
+        try:
+            r = murphy_from_statistics(
+                binned_statistics(y01[idx], p[idx], wi, edges),
+                bias_correction=bias_correction,
+            )
+            out[k] = [r.brier_score, r.reliability, r.resolution, r.uncertainty,
+                      r.within_bin_variance, r.within_bin_covariance]
+        except (ValueError, ZeroDivisionError, FloatingPointError):
+            out[k] = np.nan  # a resample with zero total weight
+    return out
+
+
+def _binned_intervals(ys, ps, w, edges_list, n_resamples, level, bias_correction,
+                      random_state, n_jobs) -> list[dict[str, tuple[float, float]]]:
+    """Bootstrap percentile intervals of the binned components (fixed edges)."""
+    from joblib import Parallel, delayed
+
+    rng = check_random_state(random_state)
+    seeds = rng.randint(0, 2**31 - 1, size=n_resamples)
+    edges = edges_list[0] if len(edges_list) == 1 else None
+    if edges is None:  # per-class edges (quantile strategy): one class at a time
+        reps = np.concatenate([
+            np.stack([_binned_replicate([y], [p], w, e, bias_correction, s)[0]
+                      for s in seeds])[:, None, :]
+            for y, p, e in zip(ys, ps, edges_list)
+        ], axis=1)
+    elif n_jobs in (None, 1):
+        reps = np.stack([_binned_replicate(ys, ps, w, edges, bias_correction, s)
+                         for s in seeds])
+    else:
+        reps = np.stack(Parallel(n_jobs=n_jobs, prefer="threads")(
+            delayed(_binned_replicate)(ys, ps, w, edges, bias_correction, s) for s in seeds
+        ))
+    names = ("brier_score", "miscalibration", "discrimination", "uncertainty",
+             "within_bin_variance", "within_bin_covariance")
+    lo, hi = np.nanquantile(reps, [(1 - level) / 2, (1 + level) / 2], axis=0)
+    return [
+        {name: (float(lo[k, j]), float(hi[k, j])) for j, name in enumerate(names)}
+        for k in range(reps.shape[1])
+    ]
+
+
 class BrierDecomposition(BaseEstimator):
     r"""Split a Brier score into miscalibration, discrimination and uncertainty.
 
@@ -138,10 +188,12 @@ class BrierDecomposition(BaseEstimator):
         Placement of the bins (binned method): equal width, equal (weighted)
         count, or explicit strictly increasing edges covering the forecasts.
     n_resamples : int, default=0
-        Number of resamples for the consistency band of the reliability
-        curve and the bootstrap confidence intervals of the components (CORP
-        method).  0 skips the resampling (fast).  Several hundred are
-        typical.
+        Number of resamples: CORP method, for the consistency band of the
+        reliability curve, the calibration test and the bootstrap confidence
+        intervals of the components; binned method, for bootstrap intervals
+        of the components (rows resampled, bin edges held fixed).  0 skips
+        the resampling (fast).  Several hundred are typical.  Chunked fits
+        (:meth:`partial_fit`) have no intervals.
     confidence_level : float, default=0.95
         Level of the consistency band and of the confidence intervals.
     bias_correction : bool, default=False
@@ -180,8 +232,8 @@ class BrierDecomposition(BaseEstimator):
         ``observed_frequency``.  Multiclass: the per-class tables stacked,
         with a ``class`` column.
     confidence_intervals_ : dict or None
-        ``{component: (low, high)}`` bootstrap percentile intervals (CORP
-        with ``n_resamples > 0``; for multiclass ``{class: {component: (low,
+        ``{component: (low, high)}`` bootstrap percentile intervals when
+        ``n_resamples > 0`` (for multiclass ``{class: {component: (low,
         high)}}``), else None.
     miscalibration_pvalue_ : float or None
         Resampling p-value of the hypothesis that the forecasts are
@@ -399,7 +451,18 @@ class BrierDecomposition(BaseEstimator):
                 sample_weight=w, bias_correction=bool(self.bias_correction),
             )
         results = [res] if classes is None else list(res.per_class)
+        binned_cis = None
+        if self.method == "binned" and int(self.n_resamples) > 0:
+            binned_cis = _binned_intervals(
+                ys, ps, w, [np.asarray(r.bin_edges) for r in results],
+                int(self.n_resamples), float(self.confidence_level),
+                bool(self.bias_correction), self.random_state, self.n_jobs,
+            )
         self._set_results(results, class_names, classes, ps, w)
+        if binned_cis is not None:
+            self.confidence_intervals_ = (
+                binned_cis[0] if classes is None else dict(zip(class_names, binned_cis))
+            )
         # chunked state: only fixed edges can be continued by partial_fit
         if self.method == "binned" and self._mergeable():
             self._stats = [r.statistics for r in results]

@@ -573,3 +573,90 @@ def test_corp_and_binned_agree_on_few_distinct_values():
     binned = BrierDecomposition("binned", strategy=[0, 0.2, 0.5, 0.7, 1]).fit(y, p)
     assert corp.miscalibration_ == pytest.approx(binned.miscalibration_, abs=1e-14)
     assert corp.discrimination_ == pytest.approx(binned.discrimination_, abs=1e-14)
+
+
+# --------------------------------------------------------------------------
+# property-based invariances
+# --------------------------------------------------------------------------
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def _forecasts(draw, min_size=2, max_size=60):
+    n = draw(st.integers(min_size, max_size))
+    # coarse grid: many ties, as in real forecasts
+    p = np.array(draw(st.lists(st.integers(0, 20), min_size=n, max_size=n))) / 20
+    y = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    w = np.array(draw(st.lists(st.integers(1, 4), min_size=n, max_size=n)), dtype=float)
+    return y, p, w
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=_forecasts(), cuts=st.lists(st.floats(0, 1), max_size=4))
+def test_property_partial_fit_any_split_equals_fit(data, cuts):
+    y, p, w = data
+    one = BrierDecomposition("binned", n_bins=7).fit(y, p, sample_weight=w)
+    bounds = sorted({0, y.shape[0], *(int(c * y.shape[0]) for c in cuts)})
+    est = BrierDecomposition("binned", n_bins=7)
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        if b > a:
+            est.partial_fit(y[a:b], p[a:b], sample_weight=w[a:b])
+    _assert_same(est, one)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=_forecasts(), seed=st.integers(0, 2**16))
+@pytest.mark.parametrize("method", ["corp", "binned"])
+def test_property_order_and_repeated_rows(method, data, seed):
+    y, p, w = data
+    est = BrierDecomposition(method, n_bins=5).fit(y, p, sample_weight=w)
+    perm = np.random.default_rng(seed).permutation(y.shape[0])
+    shuffled = BrierDecomposition(method, n_bins=5).fit(y[perm], p[perm], sample_weight=w[perm])
+    reps = w.astype(int)
+    repeated = BrierDecomposition(method, n_bins=5).fit(np.repeat(y, reps), np.repeat(p, reps))
+    for other in (shuffled, repeated):
+        for name in ("brier_score_", "miscalibration_", "discrimination_", "uncertainty_"):
+            assert getattr(other, name) == pytest.approx(getattr(est, name), abs=1e-12)
+    total = est.miscalibration_ - est.discrimination_ + est.uncertainty_
+    if method == "binned":
+        total += est.within_bin_variance_ - est.within_bin_covariance_
+    assert total == pytest.approx(est.brier_score_, abs=1e-12)
+    assert est.miscalibration_ >= -1e-15 and est.discrimination_ >= -1e-15
+
+
+def test_binned_bootstrap_intervals():
+    y, p, w = _binary_data(n=1500, seed=30)
+    est = BrierDecomposition("binned", n_resamples=200, random_state=0).fit(y, p, w)
+    ci = est.confidence_intervals_
+    assert set(ci) == {"brier_score", "miscalibration", "discrimination", "uncertainty",
+                       "within_bin_variance", "within_bin_covariance"}
+    for key in ("brier_score", "discrimination", "uncertainty"):
+        lo, hi = ci[key]
+        assert lo < getattr(est, key + "_") < hi
+    # the Brier score interval is close to a normal-theory interval of the mean
+    sq = (p - y) ** 2
+    m = np.dot(w, sq) / w.sum()
+    se = np.sqrt(np.sum(w**2 * (sq - m) ** 2)) / w.sum()
+    assert ci["brier_score"][1] - ci["brier_score"][0] == pytest.approx(2 * 1.96 * se, rel=0.2)
+    # reproducible and independent of n_jobs
+    again = BrierDecomposition("binned", n_resamples=200, random_state=0).fit(y, p, w)
+    assert again.confidence_intervals_ == ci
+    small = BrierDecomposition("binned", n_resamples=8, random_state=0).fit(y, p, w)
+    par = BrierDecomposition("binned", n_resamples=8, random_state=0, n_jobs=2).fit(y, p, w)
+    assert par.confidence_intervals_ == small.confidence_intervals_
+    assert "95% CI" in est.summary()
+    # chunked fits carry no intervals
+    assert est.partial_fit(y[:10], p[:10], w[:10]).confidence_intervals_ is None
+
+
+def test_binned_bootstrap_multiclass_and_quantile():
+    y, proba = _multiclass_data(n=500, k=3)
+    est = BrierDecomposition("binned", n_resamples=30, random_state=1).fit(y, proba)
+    assert set(est.confidence_intervals_) == {"0", "1", "2"}
+    q = BrierDecomposition("binned", strategy="quantile", n_resamples=30,
+                           random_state=1).fit(y, proba)
+    lo, hi = q.confidence_intervals_["1"]["uncertainty"]
+    assert lo <= q.per_class_["uncertainty"][1] <= hi
