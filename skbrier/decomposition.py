@@ -202,6 +202,10 @@ class BrierDecomposition(BaseEstimator):
     pos_label : int, float, bool or str, default=None
         Class whose probability a 1-D ``y_proba`` holds; as in
         :func:`skbrier.metrics.brier.brier_score`.
+    labels : array-like of shape (n_classes,), default=None
+        Classes of the columns of a 2-D ``y_proba`` (sorted); may name
+        classes absent from ``y_true`` (a test fold without one class).
+        Inferred from ``y_true`` if None.
     random_state : int, RandomState instance or None, default=None
         Seed of the resampling.
     n_jobs : int, default=None
@@ -336,6 +340,7 @@ class BrierDecomposition(BaseEstimator):
         confidence_level: float = 0.95,
         bias_correction: bool = False,
         pos_label: Any = None,
+        labels: Any = None,
         random_state: Any = None,
         n_jobs: int | None = None,
     ) -> None:
@@ -346,6 +351,7 @@ class BrierDecomposition(BaseEstimator):
         self.confidence_level = confidence_level
         self.bias_correction = bias_correction
         self.pos_label = pos_label
+        self.labels = labels
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -430,25 +436,28 @@ class BrierDecomposition(BaseEstimator):
             weights), with the name of the offending parameter.
         """
         self._check_params()
-        fc = check_forecast(y_true, y_proba, sample_weight=sample_weight, pos_label=self.pos_label)
+        fc = check_forecast(
+            y_true, y_proba, sample_weight=sample_weight, labels=self.labels,
+            pos_label=self.pos_label,
+        )
         ys, ps, class_names, classes = self._one_vs_rest(fc)
         w = fc.sample_weight
         # the metric functions decompose a binary forecast or, given the
         # integer class codes and all columns, one-vs-rest per class
         if classes is None:
-            y_arg, p_arg = ys[0], ps[0]
-        else:
-            y_arg, p_arg = fc.y, fc.proba
+            y_arg, p_arg, lab = ys[0], ps[0], None
+        else:  # integer codes of the columns (a class may be absent from y_true)
+            y_arg, p_arg, lab = fc.y, fc.proba, np.arange(fc.proba.shape[1])
         if self.method == "corp":
             res = corp_decomposition(
                 y_arg, p_arg, sample_weight=w, n_resamples=int(self.n_resamples),
                 confidence_level=float(self.confidence_level),
-                random_state=self.random_state, n_jobs=self.n_jobs,
+                random_state=self.random_state, n_jobs=self.n_jobs, labels=lab,
             )
         else:
             res = murphy_decomposition(
                 y_arg, p_arg, n_bins=int(self.n_bins), strategy=self.strategy,
-                sample_weight=w, bias_correction=bool(self.bias_correction),
+                sample_weight=w, bias_correction=bool(self.bias_correction), labels=lab,
             )
         results = [res] if classes is None else list(res.per_class)
         binned_cis = None
@@ -575,7 +584,7 @@ class BrierDecomposition(BaseEstimator):
             Non-negative sample weights of the chunk.
         classes : array-like of shape (n_classes,), default=None
             All classes, required on the first call with 2-D ``y_proba``
-            (one chunk may not hold every class).
+            (one chunk may not hold every class) unless ``labels`` is set.
 
         Returns
         -------
@@ -606,6 +615,8 @@ class BrierDecomposition(BaseEstimator):
             )
         edges = self._fixed_edges()
         first = getattr(self, "_stats", None) is None
+        if classes is None and first:
+            classes = self.labels
         if not first:
             prev_classes = self.classes_
             if classes is not None and prev_classes is not None and not np.array_equal(
@@ -850,6 +861,8 @@ class BrierDecomposition(BaseEstimator):
                 )
             params["pos_label"] = pos_label
             proba = proba[:, matches[0]]
+        elif classes is not None and params.get("labels") is None:
+            params["labels"] = np.asarray(classes)
         return cls(**params).fit(y, proba, sample_weight=sample_weight)
 
     # ------------------------------------------------------------- reports

@@ -53,7 +53,7 @@ def test_repr_get_set_params_clone():
     assert params["method"] == "binned" and params["n_bins"] == 5
     assert set(params) == {
         "method", "n_bins", "strategy", "n_resamples", "confidence_level",
-        "bias_correction", "pos_label", "random_state", "n_jobs",
+        "bias_correction", "pos_label", "labels", "random_state", "n_jobs",
     }
     assert est.set_params(n_bins=7, method="binned") is est
     assert est.n_bins == 7
@@ -255,6 +255,9 @@ def test_partial_fit_multiclass_needs_classes():
         np.testing.assert_allclose(est.per_class_[key], one.per_class_[key], atol=1e-12)
     with pytest.raises(ValueError, match="classes"):
         est.partial_fit(y[:5], proba[:5], classes=[0, 1, 5])
+    via_labels = BrierDecomposition("binned", labels=[0, 1, 2])
+    via_labels.partial_fit(y[first], proba[first]).partial_fit(y[rest], proba[rest])
+    _assert_same(via_labels, one)
     with pytest.raises(ValueError, match="column"):
         est.partial_fit([0, 1], [0.2, 0.4])
 
@@ -660,3 +663,19 @@ def test_binned_bootstrap_multiclass_and_quantile():
                            random_state=1).fit(y, proba)
     lo, hi = q.confidence_intervals_["1"]["uncertainty"]
     assert lo <= q.per_class_["uncertainty"][1] <= hi
+
+
+@pytest.mark.parametrize("method", ["corp", "binned"])
+def test_multiclass_labels_with_absent_class(method):
+    y, proba = _multiclass_data(n=400, k=3)
+    keep = y != 2
+    with pytest.raises(ValueError, match="labels"):
+        BrierDecomposition(method).fit(y[keep], proba[keep])
+    est = BrierDecomposition(method, labels=[0, 1, 2]).fit(y[keep], proba[keep])
+    assert est.per_class_["uncertainty"][2] == 0.0
+    assert est.brier_score_ == pytest.approx(
+        brier_score_loss(y[keep], proba[keep], labels=[0, 1, 2], scale_by_half=False),
+        abs=1e-12,
+    )
+    with pytest.raises(ValueError, match="labels"):
+        BrierDecomposition(method, labels=[0, 1, 3]).fit(y, proba)
