@@ -989,7 +989,7 @@ class BrierDecomposition(BaseEstimator):
             raise ValueError(f"what must be 'components' or 'table', got {what!r}.")
         try:
             import pandas as pd
-        except ImportError as exc:  # pragma: no cover - depends on the environment
+        except ImportError as exc:
             raise ImportError("to_frame() requires pandas (pip install pandas).") from exc
         if what == "table":
             return pd.DataFrame(self.table_)

@@ -679,3 +679,17 @@ def test_multiclass_labels_with_absent_class(method):
     )
     with pytest.raises(ValueError, match="labels"):
         BrierDecomposition(method, labels=[0, 1, 3]).fit(y, proba)
+
+
+def test_optional_dependencies_missing(monkeypatch):
+    import sys
+
+    est = BrierDecomposition("binned").fit(Y6, P6)
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match="pandas"):
+        est.to_frame()
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match="matplotlib"):
+        est.plot()
+    # the text report needs neither
+    assert "Brier score" in est.summary()

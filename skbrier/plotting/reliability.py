@@ -24,7 +24,7 @@ _COMPONENT_LABELS = {
 def _import_pyplot():
     try:
         import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
+    except ImportError as exc:
         raise ImportError(
             "ReliabilityDisplay needs matplotlib: pip install matplotlib "
             "(or pip install skbrier[plot])."
