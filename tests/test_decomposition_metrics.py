@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import itertools
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.calibration import calibration_curve
+from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import brier_score_loss
 
 from skbrier.metrics.decomposition import (
     BinStatistics,
+    CORPDecomposition,
+    MulticlassDecomposition,
+    _bin_index,
+    _uniform_edges,
     binned_statistics,
+    corp_decomposition,
     murphy_decomposition,
     murphy_from_statistics,
 )
-from skbrier.metrics.decomposition import _bin_index, _uniform_edges
 
 # model-diagnostics' fixture (tests of model_diagnostics.scoring.decompose)
 Y_MD = np.array([0, 0, 0, 1, 1, 1])
@@ -149,7 +160,7 @@ def test_chunked_statistics_merge_exactly(weights):
     cuts = [0, 5, 999, 1000, 2500, 3001]
     parts = [
         binned_statistics(y[a:b], p[a:b], None if w is None else w[a:b], edges)
-        for a, b in zip(cuts[:-1], cuts[1:])
+        for a, b in itertools.pairwise(cuts)
     ]
     merged = sum(parts)
     assert isinstance(merged, BinStatistics)
@@ -206,16 +217,16 @@ def test_to_frame_binned():
 @pytest.mark.parametrize(
     "kwargs, exc, match",
     [
-        (dict(n_bins=0), ValueError, "n_bins"),
-        (dict(n_bins=2.5), TypeError, "n_bins"),
-        (dict(strategy="kmeans"), ValueError, "strategy"),
-        (dict(strategy=[0.0, 0.5, 0.5, 1.0]), ValueError, "strategy"),
-        (dict(strategy=[0.2, 1.0]), ValueError, "strategy"),
-        (dict(strategy=[0.0, np.nan, 1.0]), ValueError, "strategy"),
-        (dict(strategy=[[0.0, 1.0]]), ValueError, "strategy"),
-        (dict(bias_correction="yes"), TypeError, "bias_correction"),
-        (dict(sample_weight=[1, 1, 1]), ValueError, "sample_weight"),
-        (dict(sample_weight=[1, 1, 1, -1, 1, 1]), ValueError, "sample_weight"),
+        ({"n_bins": 0}, ValueError, "n_bins"),
+        ({"n_bins": 2.5}, TypeError, "n_bins"),
+        ({"strategy": "kmeans"}, ValueError, "strategy"),
+        ({"strategy": [0.0, 0.5, 0.5, 1.0]}, ValueError, "strategy"),
+        ({"strategy": [0.2, 1.0]}, ValueError, "strategy"),
+        ({"strategy": [0.0, np.nan, 1.0]}, ValueError, "strategy"),
+        ({"strategy": [[0.0, 1.0]]}, ValueError, "strategy"),
+        ({"bias_correction": "yes"}, TypeError, "bias_correction"),
+        ({"sample_weight": [1, 1, 1]}, ValueError, "sample_weight"),
+        ({"sample_weight": [1, 1, 1, -1, 1, 1]}, ValueError, "sample_weight"),
     ],
 )
 def test_murphy_bad_options(kwargs, exc, match):
@@ -264,15 +275,6 @@ def test_multiclass_murphy_adds_up_to_sklearn():
 # CORP decomposition
 # ----------------------------------------------------------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from sklearn.isotonic import IsotonicRegression  # noqa: E402
-
-from skbrier.metrics.decomposition import (  # noqa: E402
-    CORPDecomposition,
-    MulticlassDecomposition,
-    corp_decomposition,
-)
 
 
 def _md_decompose(y, p, w=None):
@@ -496,7 +498,7 @@ def test_multiclass_corp_adds_up_to_sklearn():
     assert f.shape == (3, 5)
     assert "MulticlassDecomposition(method='corp'" in repr(d)
     with pytest.raises(AttributeError):
-        d.reliability
+        _ = d.reliability
     # resampling per class
     r = corp_decomposition(y, P, n_resamples=5, random_state=0)
     assert all(c.bootstrap_distribution.shape == (5, 4) for c in r.per_class)
@@ -517,16 +519,16 @@ def test_two_column_input_with_pos_label():
 @pytest.mark.parametrize(
     "kwargs, exc, match",
     [
-        (dict(n_resamples=-1), ValueError, "n_resamples"),
-        (dict(n_resamples=2.0), TypeError, "n_resamples"),
-        (dict(confidence_level=1.0), ValueError, "confidence_level"),
-        (dict(confidence_level="high"), TypeError, "confidence_level"),
-        (dict(n_jobs=0), ValueError, "n_jobs"),
-        (dict(n_jobs=1.5), TypeError, "n_jobs"),
-        (dict(random_state="seed"), TypeError, "random_state"),
-        (dict(random_state=-3), ValueError, "random_state"),
-        (dict(sample_weight=[0, 0, 0, 0, 0, 0]), ValueError, "sample_weight"),
-        (dict(sample_weight=[1, 1, np.inf, 1, 1, 1]), ValueError, "sample_weight"),
+        ({"n_resamples": -1}, ValueError, "n_resamples"),
+        ({"n_resamples": 2.0}, TypeError, "n_resamples"),
+        ({"confidence_level": 1.0}, ValueError, "confidence_level"),
+        ({"confidence_level": "high"}, TypeError, "confidence_level"),
+        ({"n_jobs": 0}, ValueError, "n_jobs"),
+        ({"n_jobs": 1.5}, TypeError, "n_jobs"),
+        ({"random_state": "seed"}, TypeError, "random_state"),
+        ({"random_state": -3}, ValueError, "random_state"),
+        ({"sample_weight": [0, 0, 0, 0, 0, 0]}, ValueError, "sample_weight"),
+        ({"sample_weight": [1, 1, np.inf, 1, 1, 1]}, ValueError, "sample_weight"),
     ],
 )
 def test_corp_bad_options(kwargs, exc, match):
@@ -549,3 +551,78 @@ def test_corp_bad_options(kwargs, exc, match):
 def test_corp_bad_input(y, p, exc, match):
     with pytest.raises(exc, match=match):
         corp_decomposition(y, p)
+
+
+# ----------------------------------------------------------------------------
+# reference values computed in R (tests/fixtures/make_decomposition_fixtures.R)
+# ----------------------------------------------------------------------------
+
+FIXTURE = Path(__file__).parent / "fixtures" / "decomposition_reference.json"
+
+
+@pytest.fixture(scope="module")
+def rref():
+    with open(FIXTURE) as fh:
+        ref = json.load(fh)
+    for key in ("y", "p", "w", "edges"):
+        ref[key] = np.asarray(ref[key], dtype=float)
+    return ref
+
+
+@pytest.mark.parametrize(
+    "key, weighted, strategy",
+    [
+        ("murphy_uniform10", False, "uniform"),
+        ("murphy_uniform10_weighted", True, "uniform"),
+        ("murphy_edges_weighted", True, "edges"),
+    ],
+)
+def test_murphy_equals_r_reference(rref, key, weighted, strategy):
+    exp = rref[key]
+    strategy = rref["edges"] if strategy == "edges" else strategy
+    d = murphy_decomposition(rref["y"], rref["p"], n_bins=10, strategy=strategy,
+                             sample_weight=rref["w"] if weighted else None)
+    for name in ("brier_score", "reliability", "resolution", "uncertainty",
+                 "within_bin_variance", "within_bin_covariance"):
+        assert getattr(d, name) == pytest.approx(exp[name], abs=1e-12), name
+    np.testing.assert_array_equal(d.bin_counts, exp["bin_counts"])
+    fk = np.array([np.nan if v is None else v for v in exp["bin_mean_forecast"]])
+    ok = np.array([np.nan if v is None else v for v in exp["bin_observed_frequency"]])
+    np.testing.assert_allclose(d.bin_mean_forecast, fk, atol=1e-12)
+    np.testing.assert_allclose(d.bin_observed_frequency, ok, atol=1e-12)
+
+
+@pytest.mark.parametrize("key, strategy", [("ferro_fricker_uniform10", "uniform"),
+                                           ("ferro_fricker_edges", "edges")])
+def test_ferro_fricker_equals_r_reference(rref, key, strategy):
+    exp = rref[key]
+    strategy = rref["edges"] if strategy == "edges" else strategy
+    d = murphy_decomposition(rref["y"], rref["p"], n_bins=10, strategy=strategy,
+                             bias_correction=True)
+    assert d.bias_correction
+    assert d.reliability == pytest.approx(exp["reliability"], abs=1e-12)
+    assert d.resolution == pytest.approx(exp["resolution"], abs=1e-12)
+    assert d.uncertainty == pytest.approx(exp["uncertainty"], abs=1e-12)
+    assert abs(_identity(d) - d.brier_score) < 1e-12
+
+
+def test_ferro_fricker_keeps_components_non_negative():
+    # tiny sample: the corrected reliability would be negative
+    y = np.array([0, 1, 0, 1, 1, 0])
+    p = np.array([0.1, 0.15, 0.5, 0.55, 0.9, 0.95])
+    d = murphy_decomposition(y, p, n_bins=3, bias_correction=True)
+    raw = murphy_decomposition(y, p, n_bins=3)
+    assert d.reliability >= 0 and d.resolution >= 0
+    assert abs(_identity(d) - d.brier_score) < 1e-14
+    assert d.reliability - d.resolution == pytest.approx(
+        raw.reliability - raw.resolution - (d.uncertainty - raw.uncertainty), abs=1e-14)
+
+
+def test_corp_equals_r_isoreg(rref):
+    exp = rref["corp"]
+    assert np.unique(rref["p"]).shape[0] == rref["p"].shape[0]  # no ties
+    d = corp_decomposition(rref["y"], rref["p"])
+    for name in ("brier_score", "miscalibration", "discrimination", "uncertainty"):
+        assert getattr(d, name) == pytest.approx(exp[name], abs=1e-12), name
+    np.testing.assert_allclose(d.forecast_values, exp["forecast"], rtol=1e-14)
+    np.testing.assert_allclose(d.recalibrated_values, exp["recalibrated"], atol=1e-12)

@@ -37,16 +37,16 @@ from numpy.typing import ArrayLike
 from .._validation import check_forecast
 
 __all__ = [
-    "murphy_decomposition",
-    "corp_decomposition",
-    "MurphyDecomposition",
+    "BinStatistics",
     "CORPDecomposition",
     "ConfidenceInterval",
     "MulticlassDecomposition",
-    "BinStatistics",
-    "binned_statistics",
-    "murphy_from_statistics",
+    "MurphyDecomposition",
     "bin_edges",
+    "binned_statistics",
+    "corp_decomposition",
+    "murphy_decomposition",
+    "murphy_from_statistics",
 ]
 
 
@@ -929,7 +929,7 @@ class _Pooled:
     for row-level resampling: ``row_group``, ``row_w``, ``row_y``.
     """
 
-    __slots__ = ("x", "w", "ysum", "count", "row_group", "row_w", "row_y")
+    __slots__ = ("count", "row_group", "row_w", "row_y", "w", "x", "ysum")
 
     def __init__(self, x, w, ysum, count, row_group=None, row_w=None, row_y=None):
         self.x = x
@@ -945,7 +945,9 @@ class _Pooled:
         return self.row_group is not None
 
 
-def _pool_ties(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> _Pooled:
+def _pool_ties(
+    y01: np.ndarray, p: np.ndarray, w: np.ndarray | None, keep_rows: bool = True
+) -> _Pooled:
     """Sort once and pool tied forecasts (O(n log n), one sort).
 
     Without weights, the outcome is packed into the lowest bit of the
@@ -956,38 +958,45 @@ def _pool_ties(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> _Pooled:
     n = p.shape[0]
     if w is None:
         # +0.0 turns -0.0 into 0.0; bits of non-negative doubles are monotone
-        bits = (p + 0.0).view(np.int64)
-        key = bits << 1
+        key = (p + 0.0).view(np.int64)
+        key <<= 1
         key |= y01.astype(np.int64)
         key.sort()
-        ys = key & 1
-        key >>= 1
-        flag = np.empty(n, dtype=bool)
-        flag[0] = True
-        np.not_equal(key[1:], key[:-1], out=flag[1:])
-        starts = np.flatnonzero(flag)
-        x = key[starts].view(np.float64)
-        count = np.diff(np.append(starts, n))
-        ysum = np.add.reduceat(ys, starts).astype(np.float64)
-        return _Pooled(x, count.astype(np.float64), ysum, count)
+        ysum = np.add.reduceat(key & 1, starts := _run_starts(key >> 1))
+        x = (key[starts] >> 1).view(np.float64)
+        del key
+        count = np.diff(starts, append=n)
+        return _Pooled(x, count.astype(np.float64), ysum.astype(np.float64), count)
     keep = w > 0
     if not keep.all():
         y01, p, w = y01[keep], p[keep], w[keep]
         n = p.shape[0]
+    # the outcome rides on the sign of the (positive) weight: two gathers, not three
+    signed = w * (2.0 * y01 - 1.0)
     order = np.argsort(p)
     ps = p[order]
-    ws = w[order]
-    ys = y01[order]
+    signed = signed[order]
+    del order
+    starts = _run_starts(ps)
+    x = ps[starts]
+    del ps
+    count = np.diff(starts, append=n)
+    ws = np.abs(signed)
+    wsum = np.add.reduceat(ws, starts)
+    ysum = np.add.reduceat(np.maximum(signed, 0.0), starts)
+    if not keep_rows:
+        return _Pooled(x, wsum, ysum, count)
+    row_group = np.repeat(np.arange(x.shape[0]), count)
+    return _Pooled(x, wsum, ysum, count, row_group, ws, (signed > 0).astype(np.float64))
+
+
+def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
+    """Indices where a new value starts in a sorted array."""
+    n = sorted_values.shape[0]
     flag = np.empty(n, dtype=bool)
     flag[0] = True
-    np.not_equal(ps[1:], ps[:-1], out=flag[1:])
-    starts = np.flatnonzero(flag)
-    x = ps[starts]
-    count = np.diff(np.append(starts, n))
-    wsum = np.add.reduceat(ws, starts)
-    ysum = np.add.reduceat(ws * ys, starts)
-    row_group = np.cumsum(flag) - 1
-    return _Pooled(x, wsum, ysum, count, row_group, ws, ys)
+    np.not_equal(sorted_values[1:], sorted_values[:-1], out=flag[1:])
+    return np.flatnonzero(flag)
 
 
 def _corp_from_groups(x, w, ysum):
@@ -998,9 +1007,13 @@ def _corp_from_groups(x, w, ysum):
     ybar = ysum / w
     c = isotonic_regression(ybar, weights=w, increasing=True).x
     # sum_i w_i (f - y_i)^2 over a group = W (f - ybar)^2 + W ybar (1 - ybar)
-    base = np.dot(ysum, 1.0 - ybar)
-    bs = (np.dot(w, (x - ybar) ** 2) + base) / total
-    bs_c = (np.dot(w, (c - ybar) ** 2) + base) / total
+    base = ysum.sum() - np.dot(ysum, ybar)
+    d = x - ybar
+    d *= d
+    bs = (np.dot(w, d) + base) / total
+    np.subtract(c, ybar, out=d)
+    d *= d
+    bs_c = (np.dot(w, d) + base) / total
     obar = ysum.sum() / total
     unc = obar * (1.0 - obar)
     return float(bs), float(bs - bs_c), float(unc - bs_c), float(unc), c
@@ -1326,7 +1339,7 @@ def _check_n_jobs(n_jobs: Any) -> int | None:
 
 
 def _corp_binary(y01, p, w, n_resamples, level, rng, n_jobs) -> CORPDecomposition:
-    pooled = _pool_ties(y01, p, w)
+    pooled = _pool_ties(y01, p, w, keep_rows=n_resamples > 0)
     bs, mcb, dsc, unc, c = _corp_from_groups(pooled.x, pooled.w, pooled.ysum)
     kw: dict[str, Any] = {}
     if n_resamples > 0:
@@ -1359,13 +1372,13 @@ def _corp_binary(y01, p, w, n_resamples, level, rng, n_jobs) -> CORPDecompositio
         # MCB* >= MCB up to rounding counts as "at least as extreme"
         tol = 1e-12 * max(1.0, abs(mcb))
         pval = (1.0 + np.count_nonzero(null_mcb >= mcb - tol)) / (n_resamples + 1.0)
-        kw = dict(
-            band_forecast=pooled.x[band_idx],
-            band_lower=lo,
-            band_upper=hi,
-            miscalibration_pvalue=float(pval),
-            bootstrap_distribution=boot,
-        )
+        kw = {
+            "band_forecast": pooled.x[band_idx],
+            "band_lower": lo,
+            "band_upper": hi,
+            "miscalibration_pvalue": float(pval),
+            "bootstrap_distribution": boot,
+        }
     return CORPDecomposition(
         brier_score=bs,
         miscalibration=mcb,
