@@ -693,3 +693,50 @@ def test_optional_dependencies_missing(monkeypatch):
         est.plot()
     # the text report needs neither
     assert "Brier score" in est.summary()
+
+
+# --------------------------------------------------------------------------
+# R reference fixture (tests/fixtures/make_decomposition_fixtures.R, committed
+# with the metric functions): the estimator, chunked or not, reproduces it
+# --------------------------------------------------------------------------
+
+
+def _r_fixture():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "fixtures" / "decomposition_reference.json"
+    if not path.exists():
+        pytest.skip("R fixture not present")
+    d = json.loads(path.read_text())
+    return d, np.array(d["y"]), np.array(d["p"]), np.array(d["w"])
+
+
+@pytest.mark.parametrize(
+    "key, weighted, strategy",
+    [("murphy_uniform10", False, "uniform"), ("murphy_uniform10_weighted", True, "uniform"),
+     ("murphy_edges_weighted", True, "edges")],
+)
+def test_binned_chunked_matches_r_fixture(key, weighted, strategy):
+    d, y, p, w = _r_fixture()
+    ref = d[key]
+    strategy = d["edges"] if strategy == "edges" else strategy
+    w = w if weighted else None
+    est = BrierDecomposition("binned", n_bins=10, strategy=strategy)
+    for idx in np.array_split(np.arange(y.shape[0]), 7):
+        est.partial_fit(y[idx], p[idx], sample_weight=None if w is None else w[idx])
+    assert est.brier_score_ == pytest.approx(ref["brier_score"], abs=1e-12)
+    assert est.miscalibration_ == pytest.approx(ref["reliability"], abs=1e-12)
+    assert est.discrimination_ == pytest.approx(ref["resolution"], abs=1e-12)
+    assert est.uncertainty_ == pytest.approx(ref["uncertainty"], abs=1e-12)
+    assert est.within_bin_variance_ == pytest.approx(ref["within_bin_variance"], abs=1e-12)
+    assert est.within_bin_covariance_ == pytest.approx(ref["within_bin_covariance"], abs=1e-12)
+    np.testing.assert_array_equal(est.table_["count"], ref["bin_counts"])
+
+
+def test_corp_matches_r_fixture():
+    d, y, p, _ = _r_fixture()
+    ref = d["corp"]
+    est = BrierDecomposition().fit(y, p)
+    for key in ("brier_score", "miscalibration", "discrimination", "uncertainty"):
+        assert getattr(est, key + "_") == pytest.approx(ref[key], abs=1e-12)
