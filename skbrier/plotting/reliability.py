@@ -299,6 +299,22 @@ class ReliabilityDisplay:
         -------
         ReliabilityDisplay
             ``self``, with the artists stored as attributes.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import matplotlib.pyplot as plt
+        >>> from skbrier.plotting.reliability import ReliabilityDisplay
+        >>> disp = ReliabilityDisplay([0.1, 0.5, 0.9], [0.2, 0.5, 0.8],
+        ...                           components={"brier_score": 0.2,
+        ...                                       "miscalibration": 0.01,
+        ...                                       "discrimination": 0.06,
+        ...                                       "uncertainty": 0.25})
+        >>> fig, ax = plt.subplots()
+        >>> disp = disp.plot(ax=ax, name="toy")
+        >>> disp.components_ax_ in ax.child_axes  # an inset on a given ax
+        True
         """
         plt = _import_pyplot()
         xs, ys, bxs, los, his, labels = self._curves()
@@ -488,6 +504,18 @@ class ReliabilityDisplay:
         Returns
         -------
         ReliabilityDisplay
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from skbrier.decomposition import BrierDecomposition
+        >>> from skbrier.plotting.reliability import ReliabilityDisplay
+        >>> dec = BrierDecomposition("binned", n_bins=4).fit(
+        ...     [0, 0, 1, 1, 1], [0.1, 0.3, 0.4, 0.7, 0.9])
+        >>> disp = ReliabilityDisplay.from_decomposition(dec)
+        >>> disp.kind, len(disp.components_[0])
+        ('binned', 5)
         """
         disp = cls(**decomposition._display_data())
         return disp.plot(ax=ax, name=name, ref_line=ref_line, **kwargs)
@@ -551,6 +579,24 @@ class ReliabilityDisplay:
         Returns
         -------
         ReliabilityDisplay
+
+        See Also
+        --------
+        from_estimator : the same from a fitted classifier.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np
+        >>> from skbrier.plotting.reliability import ReliabilityDisplay
+        >>> rng = np.random.default_rng(0)
+        >>> p = rng.uniform(size=500)
+        >>> y = (rng.uniform(size=500) < p).astype(int)
+        >>> disp = ReliabilityDisplay.from_predictions(y, p, n_resamples=50,
+        ...                                            random_state=0)
+        >>> len(disp.bands_)
+        1
         """
         from ..decomposition import BrierDecomposition
 
@@ -608,6 +654,24 @@ confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
         Returns
         -------
         ReliabilityDisplay
+
+        See Also
+        --------
+        from_predictions : the same from forecasts.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from skbrier.plotting.reliability import ReliabilityDisplay
+        >>> X, y = make_classification(n_samples=400, random_state=0)
+        >>> clf = LogisticRegression().fit(X[:200], y[:200])
+        >>> disp = ReliabilityDisplay.from_estimator(clf, X[200:], y[200:],
+        ...                                          n_resamples=0)
+        >>> disp.line_.get_label()
+        'LogisticRegression'
         """
         from ..decomposition import BrierDecomposition
 
