@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from skbrier.decomposition import BrierDecomposition  # noqa: E402
+from skbrier.decomposition import BrierDecomposition
 
 
 def _data(n, seed):

@@ -86,7 +86,7 @@ for ax, (name, dec) in zip(axes, decompositions.items()):
 # The components as a table
 # -------------------------
 # ``to_frame()`` gives the components with their bootstrap intervals (pandas).
-import pandas as pd  # noqa: E402
+import pandas as pd
 
 table = pd.concat(
     {name: dec.to_frame() for name, dec in decompositions.items()}, names=["model"]

@@ -365,12 +365,11 @@ class BrierDecomposition(BaseEstimator):
             raise TypeError(f"n_bins must be an integer, got {type(self.n_bins).__name__}.")
         if self.n_bins < 1:
             raise ValueError(f"n_bins must be >= 1, got {self.n_bins}.")
-        if isinstance(self.strategy, str):
-            if self.strategy not in ("uniform", "quantile"):
-                raise ValueError(
-                    "strategy must be 'uniform', 'quantile' or an array of bin edges, "
-                    f"got {self.strategy!r}."
-                )
+        if isinstance(self.strategy, str) and self.strategy not in ("uniform", "quantile"):
+            raise ValueError(
+                "strategy must be 'uniform', 'quantile' or an array of bin edges, "
+                f"got {self.strategy!r}."
+            )
         if isinstance(self.n_resamples, (bool, np.bool_)) or not isinstance(
             self.n_resamples, numbers.Integral
         ):
@@ -407,7 +406,7 @@ class BrierDecomposition(BaseEstimator):
         y_true: ArrayLike,
         y_proba: ArrayLike,
         sample_weight: ArrayLike | None = None,
-    ) -> "BrierDecomposition":
+    ) -> BrierDecomposition:
         """Decompose the Brier score of forecasts ``y_proba`` for ``y_true``.
 
         Parameters
@@ -578,7 +577,7 @@ class BrierDecomposition(BaseEstimator):
         sample_weight: ArrayLike | None = None,
         *,
         classes: ArrayLike | None = None,
-    ) -> "BrierDecomposition":
+    ) -> BrierDecomposition:
         """Add a chunk of data to the binned decomposition (exact merge).
 
         Only for ``method="binned"`` with fixed edges (``strategy="uniform"``
@@ -705,9 +704,10 @@ class BrierDecomposition(BaseEstimator):
         y = y.reshape(-1)
         if y.dtype.kind == "b":
             return
-        if y.dtype.kind in "iuf":
-            if np.all((y == 0) | (y == 1)) or np.all((y == -1) | (y == 1)):
-                return
+        if y.dtype.kind in "iuf" and (
+            np.all((y == 0) | (y == 1)) or np.all((y == -1) | (y == 1))
+        ):
+            return
         raise ValueError(
             "pos_label must be set for partial_fit when the labels are not in {0, 1} "
             "or {-1, 1}: one chunk may hold a single class, so the positive class "
@@ -728,7 +728,7 @@ class BrierDecomposition(BaseEstimator):
         self.n_samples_seen_ = int(stats[0].n_samples)
         self._stats = stats
 
-    def merge(self, other: "BrierDecomposition") -> "BrierDecomposition":
+    def merge(self, other: BrierDecomposition) -> BrierDecomposition:
         """Add the data of another partially fitted decomposition (exact).
 
         ``a.merge(b)`` makes ``a`` the decomposition of the union of the
@@ -797,7 +797,7 @@ class BrierDecomposition(BaseEstimator):
         *,
         sample_weight: ArrayLike | None = None,
         **params: Any,
-    ) -> "BrierDecomposition":
+    ) -> BrierDecomposition:
         """Fitted decomposition of forecasts ``y_proba`` for outcomes ``y_true``.
 
         Parameters
@@ -834,7 +834,7 @@ class BrierDecomposition(BaseEstimator):
         *,
         sample_weight: ArrayLike | None = None,
         **params: Any,
-    ) -> "BrierDecomposition":
+    ) -> BrierDecomposition:
         """Fitted decomposition of a classifier's ``predict_proba`` on ``X``.
 
         For a binary classifier the probability of ``pos_label`` (default:
@@ -1003,7 +1003,7 @@ class BrierDecomposition(BaseEstimator):
             lines.append("    " + f"{'class':<12}" + "".join(f"{abbrev[k]:>11}" for k in keys))
             for i, c in enumerate(self.per_class_["class"]):
                 lines.append(
-                    "    " + f"{str(c):<12}"
+                    "    " + f"{c!s:<12}"
                     + "".join(f"{self.per_class_[k][i]:>11.6f}" for k in keys)
                 )
         return "\n".join(lines)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import pickle
 
 import numpy as np
@@ -225,7 +226,7 @@ def test_partial_fit_equals_fit(bias_correction, weights):
     one.fit(y, p, sample_weight=w)
     chunked = BrierDecomposition("binned", n_bins=12, bias_correction=bias_correction)
     cuts = [0, 7, 1000, 1001, 3333, 5000]
-    for a, b in zip(cuts[:-1], cuts[1:]):
+    for a, b in itertools.pairwise(cuts):
         chunked.partial_fit(y[a:b], p[a:b], sample_weight=None if w is None else w[a:b])
     _assert_same(chunked, one)
 
@@ -583,8 +584,8 @@ def test_corp_and_binned_agree_on_few_distinct_values():
 # --------------------------------------------------------------------------
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @st.composite
@@ -604,7 +605,7 @@ def test_property_partial_fit_any_split_equals_fit(data, cuts):
     one = BrierDecomposition("binned", n_bins=7).fit(y, p, sample_weight=w)
     bounds = sorted({0, y.shape[0], *(int(c * y.shape[0]) for c in cuts)})
     est = BrierDecomposition("binned", n_bins=7)
-    for a, b in zip(bounds[:-1], bounds[1:]):
+    for a, b in itertools.pairwise(bounds):
         if b > a:
             est.partial_fit(y[a:b], p[a:b], sample_weight=w[a:b])
     _assert_same(est, one)

@@ -7,13 +7,13 @@ import pytest
 
 mpl = pytest.importorskip("matplotlib")
 mpl.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.collections import PolyCollection  # noqa: E402
-from matplotlib.container import BarContainer  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.collections import PolyCollection
+from matplotlib.container import BarContainer
+from matplotlib.lines import Line2D
 
-from skbrier.decomposition import BrierDecomposition  # noqa: E402
-from skbrier.plotting.reliability import ReliabilityDisplay  # noqa: E402
+from skbrier.decomposition import BrierDecomposition
+from skbrier.plotting.reliability import ReliabilityDisplay
 
 Y6 = np.array([0, 0, 0, 1, 1, 1])
 P6 = np.array([0.4, 0.3, 0.2, 0.1, 0.5, 0.9])
@@ -28,16 +28,16 @@ def _close_figures():
 def _synthetic(**extra):
     x = np.linspace(0.05, 0.95, 10)
     y = np.clip(x ** 1.2, 0, 1)
-    kwargs = dict(
-        band_lower=np.clip(x - 0.1, 0, 1),
-        band_upper=np.clip(x + 0.1, 0, 1),
-        hist_edges=np.linspace(0, 1, 21),
-        hist_weights=np.arange(20.0),
-        components={"brier_score": 0.2, "miscalibration": 0.03,
+    kwargs = {
+        "band_lower": np.clip(x - 0.1, 0, 1),
+        "band_upper": np.clip(x + 0.1, 0, 1),
+        "hist_edges": np.linspace(0, 1, 21),
+        "hist_weights": np.arange(20.0),
+        "components": {"brier_score": 0.2, "miscalibration": 0.03,
                     "discrimination": 0.08, "uncertainty": 0.25},
-        estimator_name="model",
-        pos_label=1,
-    )
+        "estimator_name": "model",
+        "pos_label": 1,
+    }
     kwargs.update(extra)
     return ReliabilityDisplay(x, y, **kwargs)
 
@@ -87,7 +87,7 @@ def test_plot_on_given_axes_uses_inset():
 
 
 def test_plot_on_given_components_axes():
-    fig, (ax, cax) = plt.subplots(1, 2)
+    _fig, (ax, cax) = plt.subplots(1, 2)
     disp = _synthetic().plot(ax=ax, components_ax=cax)
     assert disp.components_ax_ is cax
 
@@ -159,7 +159,7 @@ def test_multiclass_one_curve_per_class():
 
 def test_decomposition_plot_returns_display():
     dec = BrierDecomposition("binned", n_bins=5).fit(Y6, P6)
-    fig, ax = plt.subplots()
+    _fig, ax = plt.subplots()
     disp = dec.plot(ax=ax, name="forecaster")
     assert isinstance(disp, ReliabilityDisplay)
     assert disp.ax_ is ax and disp.line_.get_label() == "forecaster"

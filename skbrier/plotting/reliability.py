@@ -5,7 +5,8 @@ matplotlib is optional: it is imported only when something is drawn.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -58,7 +59,7 @@ def _points_in_box(xs, ys, bounds, pad=0.05) -> int:
     tick labels and the title of the inset.
     """
     x0, y0, w, h = bounds
-    to_data = lambda a: -0.02 + 1.04 * a  # noqa: E731
+    to_data = lambda a: -0.02 + 1.04 * a
     lo_x, hi_x = to_data(x0 - 2 * pad), to_data(x0 + w)
     lo_y, hi_y = to_data(y0), to_data(y0 + h + 2 * pad)
     count = 0
@@ -269,7 +270,7 @@ class ReliabilityDisplay:
         components: bool = True,
         components_ax: Any = None,
         **kwargs: Any,
-    ) -> "ReliabilityDisplay":
+    ) -> ReliabilityDisplay:
         """Draw the reliability diagram.
 
         Parameters
@@ -323,13 +324,13 @@ class ReliabilityDisplay:
 
         if ax is None:
             if comps is not None and components_ax is None:
-                fig, (ax, components_ax) = plt.subplots(
+                _fig, (ax, components_ax) = plt.subplots(
                     1, 2, figsize=(9.6, 5.0), gridspec_kw={"width_ratios": [3, 1.4]},
                     layout="constrained",
                 )
                 components_ax.set_box_aspect(0.9)
             else:
-                fig, ax = plt.subplots(figsize=(5.6, 5.0), layout="constrained")
+                _fig, ax = plt.subplots(figsize=(5.6, 5.0), layout="constrained")
         self.ax_ = ax
         self.figure_ = ax.figure
 
@@ -485,7 +486,7 @@ class ReliabilityDisplay:
         ax: Any = None,
         ref_line: bool = True,
         **kwargs: Any,
-    ) -> "ReliabilityDisplay":
+    ) -> ReliabilityDisplay:
         """Draw the reliability diagram of a fitted :class:`BrierDecomposition`.
 
         Parameters
@@ -539,7 +540,7 @@ class ReliabilityDisplay:
         ax: Any = None,
         ref_line: bool = True,
         **kwargs: Any,
-    ) -> "ReliabilityDisplay":
+    ) -> ReliabilityDisplay:
         """Reliability diagram of forecasts ``y_proba`` for outcomes ``y_true``.
 
         Parameters
@@ -632,7 +633,7 @@ class ReliabilityDisplay:
         ax: Any = None,
         ref_line: bool = True,
         **kwargs: Any,
-    ) -> "ReliabilityDisplay":
+    ) -> ReliabilityDisplay:
         """Reliability diagram of a fitted classifier's ``predict_proba`` on ``X``.
 
         Parameters
