@@ -701,3 +701,17 @@ def test_multiclass_labels_with_an_absent_class():
         assert d.brier_score == pytest.approx(
             brier_score_loss(y, P, labels=[0, 1, 2, 3], scale_by_half=False),
             abs=1e-13)
+
+
+def test_binned_statistics_with_dask():
+    dask = pytest.importorskip("dask")
+    y, p, w = _data(n=1000, seed=45, weights=True)
+    y = y.astype(float)
+    edges = _uniform_edges(10)
+    chunks = [(y[i:i + 300], p[i:i + 300], w[i:i + 300]) for i in range(0, 1000, 300)]
+    parts = [dask.delayed(binned_statistics)(a, b, c, edges) for a, b, c in chunks]
+    stats = dask.delayed(sum)(parts).compute(scheduler="synchronous")
+    a = murphy_from_statistics(stats).components
+    b = murphy_decomposition(y, p, sample_weight=w).components
+    for key in a:
+        assert a[key] == pytest.approx(b[key], abs=1e-13)

@@ -761,6 +761,17 @@ def murphy_from_statistics(
     non-negative (as in s2dverification); their difference, and hence the
     identity with the Brier score, is unchanged.
 
+    Chunked and out-of-core data: compute :func:`binned_statistics` on each
+    chunk with the *same* edges (uniform bins, or explicit edges fixed in
+    advance -- quantile edges depend on the data), add the statistics, then
+    call this function once.  With dask, for example::
+
+        import dask
+        parts = [dask.delayed(binned_statistics)(y, p, w, edges)
+                 for y, p, w in chunks]            # validated chunks
+        stats = dask.delayed(sum)(parts).compute()
+        result = murphy_from_statistics(stats)
+
     Examples
     --------
     >>> import numpy as np
@@ -771,6 +782,13 @@ def murphy_from_statistics(
     >>> d = murphy_from_statistics(binned_statistics(y, p, None, 2))
     >>> round(d.brier_score, 4)
     0.075
+
+    In two chunks:
+
+    >>> stats = sum(binned_statistics(y[i:i + 2], p[i:i + 2], None, 2)
+    ...             for i in (0, 2))
+    >>> murphy_from_statistics(stats).brier_score == d.brier_score
+    True
     """
     W = float(stats.sum_w.sum())
     if not W > 0:
@@ -1596,7 +1614,14 @@ def corp_decomposition(
     weighted point; :func:`scipy.optimize.isotonic_regression` solves the
     weighted PAV problem on the pooled points; every score is computed from
     the pooled sums.  Without weights the sort is a single ``np.sort`` of
-    int64 keys carrying the outcome in their lowest bit.
+    int64 keys carrying the outcome in their lowest bit.  Ties are forecasts
+    that are exactly equal (``-0.0`` and ``0.0`` are equal); scikit-learn's
+    :class:`~sklearn.isotonic.IsotonicRegression` (and hence
+    model-diagnostics) also merges forecasts closer than ``1e-15``, so
+    forecasts produced by arithmetic such as ``1 - a - b`` may differ from
+    their intended value in the last bit and should be rounded first (for
+    example ``np.round(p, 12)``) to be pooled.  Rows of zero weight are
+    ignored.
 
     *Consistency band* (as ``region.method="resampling"``,
     ``region.position="diagonal"`` of R's ``reliabilitydiag``): each
