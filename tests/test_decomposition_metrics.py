@@ -715,3 +715,16 @@ def test_binned_statistics_with_dask():
     b = murphy_decomposition(y, p, sample_weight=w).components
     for key in a:
         assert a[key] == pytest.approx(b[key], abs=1e-13)
+
+
+def test_quantile_strategy_edge_cases():
+    d = murphy_decomposition([0, 1, 1], [0.3, 0.3, 0.3], strategy="quantile")
+    assert d.bin_edges.tolist() == [0.0, 1.0]
+    assert d.reliability == pytest.approx((0.3 - 2 / 3) ** 2)
+    assert d.resolution == 0.0
+    # ties collapse duplicate quantile edges
+    y, p, w = _data(n=500, seed=46, ties=True, weights=True)
+    d = murphy_decomposition(y, p, n_bins=20, strategy="quantile", sample_weight=w)
+    assert d.n_bins < 20 and np.all(np.diff(d.bin_edges) > 0)
+    assert d.bin_edges[0] == p.min() and d.bin_edges[-1] == p.max()
+    assert abs(_identity(d) - d.brier_score) < 1e-12

@@ -191,6 +191,12 @@ def bin_edges(
     there may be fewer than ``n_bins`` bins; an array is used as the edges.
     Bins are half-open ``[e_k, e_{k+1})`` except the last, which is closed.
 
+    Quantile edges run from the smallest to the largest forecast.  Without
+    weights they are ``np.quantile(y_proba, k / n_bins)`` (linear
+    interpolation, as :func:`sklearn.calibration.calibration_curve`); with
+    weights, the inverse of the weighted empirical distribution function
+    (``method="inverted_cdf"``), ignoring rows of zero weight.
+
     Parameters
     ----------
     y_proba : ndarray of shape (n_samples,)
@@ -233,11 +239,8 @@ def bin_edges(
         if strategy == "quantile":
             q = np.arange(n_bins + 1, dtype=np.float64) / n_bins
             e = np.unique(_weighted_quantiles(p, w, q))
-            if e.shape[0] == 1:  # all forecasts equal: one degenerate bin
-                v = e[0]
-                e = np.array([v, v + max(np.spacing(v), 1e-12)]) if v < 1 else np.array(
-                    [np.nextafter(1.0, 0.0), 1.0]
-                )
+            if e.shape[0] == 1:  # all forecasts equal: a single bin
+                e = np.array([0.0, 1.0])
             return e
         raise ValueError(
             f"strategy must be 'uniform', 'quantile' or an array of bin edges, got "
