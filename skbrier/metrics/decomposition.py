@@ -1069,6 +1069,9 @@ class MulticlassDecomposition:
     ``reliability``/``resolution``/``within_bin_variance``/
     ``within_bin_covariance`` for ``method="murphy"``).
 
+    Resampling results (bands, intervals, p-values) are per class:
+    ``per_class[k].confidence_interval(...)``.
+
     Attributes
     ----------
     method : {"corp", "murphy"}
@@ -1635,7 +1638,9 @@ def corp_decomposition(
     the calibration hypothesis from the miscalibration statistic.
     *Bootstrap intervals*: rows resampled with replacement (outcomes kept),
     percentile intervals.  Without weights both resamplings work on the
-    pooled values (multinomial and binomial counts) in O(distinct values).
+    pooled values (multinomial and binomial counts) in O(distinct values);
+    with weights, rows are drawn uniformly and keep their weights (O(n) per
+    resample).
 
     Multiclass (three or more columns): one binary CORP decomposition per
     class (``y == class`` against its column); the Brier scores and the
