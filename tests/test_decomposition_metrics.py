@@ -626,3 +626,105 @@ def test_corp_equals_r_isoreg(rref):
         assert getattr(d, name) == pytest.approx(exp[name], abs=1e-12), name
     np.testing.assert_allclose(d.forecast_values, exp["forecast"], rtol=1e-14)
     np.testing.assert_allclose(d.recalibrated_values, exp["recalibrated"], atol=1e-12)
+
+
+# ----------------------------------------------------------------------------
+# binned bootstrap, pickling, labels
+# ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_murphy_bootstrap(weights):
+    y, p, w = _data(n=500, seed=41, weights=weights)
+    d = murphy_decomposition(y, p, sample_weight=w, n_resamples=50, random_state=2,
+                             bias_correction=True)
+    boot = d.bootstrap_distribution
+    assert boot.shape == (50, 6)
+    # the identity holds in every replicate
+    np.testing.assert_allclose(boot[:, 1] - boot[:, 2] + boot[:, 3] + boot[:, 4]
+                               - boot[:, 5], boot[:, 0], atol=1e-12)
+    for name in ("brier_score", "reliability", "resolution", "uncertainty"):
+        ci = d.confidence_interval(name)
+        assert ci.low < ci.high
+        np.testing.assert_allclose(
+            ci, np.quantile(boot[:, ["brier_score", "reliability", "resolution",
+                                     "uncertainty"].index(name)], [0.025, 0.975]))
+    ci = d.confidence_interval("brier_score")
+    assert ci.low <= d.brier_score <= ci.high
+    e = murphy_decomposition(y, p, sample_weight=w, n_resamples=50, random_state=2,
+                             bias_correction=True)
+    np.testing.assert_array_equal(boot, e.bootstrap_distribution)
+    with pytest.raises(ValueError, match="component"):
+        d.confidence_interval("miscalibration")
+    with pytest.raises(ValueError, match="n_resamples"):
+        murphy_decomposition(y, p).confidence_interval()
+    with pytest.raises(ValueError, match="n_resamples"):
+        murphy_decomposition(y, p, n_resamples=-2)
+
+
+def test_murphy_bootstrap_replicate_is_a_resample():
+    # one replicate equals the decomposition of the resampled rows
+    y, p, _ = _data(n=200, seed=42)
+    d = murphy_decomposition(y, p, n_resamples=1, random_state=5)
+    rng = np.random.default_rng(5).spawn(1)[0]
+    rows = rng.integers(0, 200, 200)
+    ref = murphy_decomposition(y[rows], p[rows])
+    np.testing.assert_allclose(
+        d.bootstrap_distribution[0], [ref.components[k] for k in ref.components],
+        atol=1e-14)
+
+
+def test_results_pickle():
+    import pickle
+
+    y, p, w = _data(n=100, seed=43, weights=True)
+    for obj in (
+        murphy_decomposition(y, p, sample_weight=w),
+        corp_decomposition(y, p, n_resamples=3, random_state=0),
+        binned_statistics(y.astype(float), p, w, 10),
+        corp_decomposition(np.arange(30) % 3, np.full((30, 3), 1 / 3)),
+    ):
+        back = pickle.loads(pickle.dumps(obj))
+        assert type(back) is type(obj)
+        if hasattr(obj, "components"):
+            assert back.components == obj.components
+
+
+def test_multiclass_labels_with_an_absent_class():
+    rng = np.random.default_rng(44)
+    P = rng.dirichlet([1, 1, 1, 0.2], 200)
+    y = rng.integers(0, 3, 200)  # class 3 never occurs
+    for f in (murphy_decomposition, corp_decomposition):
+        d = f(y, P, labels=[0, 1, 2, 3])
+        assert d.classes.tolist() == [0, 1, 2, 3]
+        assert d.per_class[3].uncertainty == 0.0
+        assert d.brier_score == pytest.approx(
+            brier_score_loss(y, P, labels=[0, 1, 2, 3], scale_by_half=False),
+            abs=1e-13)
+
+
+def test_binned_statistics_with_dask():
+    dask = pytest.importorskip("dask")
+    y, p, w = _data(n=1000, seed=45, weights=True)
+    y = y.astype(float)
+    edges = _uniform_edges(10)
+    chunks = [(y[i:i + 300], p[i:i + 300], w[i:i + 300]) for i in range(0, 1000, 300)]
+    parts = [dask.delayed(binned_statistics)(a, b, c, edges) for a, b, c in chunks]
+    stats = dask.delayed(sum)(parts).compute(scheduler="synchronous")
+    a = murphy_from_statistics(stats).components
+    b = murphy_decomposition(y, p, sample_weight=w).components
+    for key in a:
+        assert a[key] == pytest.approx(b[key], abs=1e-13)
+
+
+def test_quantile_strategy_edge_cases():
+    d = murphy_decomposition([0, 1, 1], [0.3, 0.3, 0.3], strategy="quantile")
+    assert d.bin_edges.tolist() == [0.0, 1.0]
+    assert d.reliability == pytest.approx((0.3 - 2 / 3) ** 2)
+    assert d.resolution == 0.0
+    # ties collapse duplicate quantile edges
+    y, p, w = _data(n=500, seed=46, ties=True, weights=True)
+    d = murphy_decomposition(y, p, n_bins=20, strategy="quantile", sample_weight=w)
+    assert d.n_bins < 20 and np.all(np.diff(d.bin_edges) > 0)
+    assert d.bin_edges[0] == p.min() and d.bin_edges[-1] == p.max()
+    assert abs(_identity(d) - d.brier_score) < 1e-12

@@ -27,6 +27,7 @@ validate once with :mod:`skbrier._validation`.
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -48,6 +49,90 @@ __all__ = [
     "murphy_decomposition",
     "murphy_from_statistics",
 ]
+
+
+# =============================================================================
+# Shared: options, generators, intervals
+# =============================================================================
+
+#: number of resamples handled by one task; fixed so that the results do not
+#: depend on ``n_jobs``
+_RESAMPLES_PER_TASK = 16
+#: the consistency band is stored at no more than this many forecast values
+_MAX_BAND_POINTS = 2000
+
+
+class ConfidenceInterval(tuple):
+    """A ``(low, high)`` pair with ``.low`` and ``.high``, like scipy's intervals."""
+
+    __slots__ = ()
+
+    def __new__(cls, low: float, high: float):
+        return super().__new__(cls, (float(low), float(high)))
+
+    @property
+    def low(self) -> float:
+        """Lower end of the interval."""
+        return self[0]
+
+    @property
+    def high(self) -> float:
+        """Upper end of the interval."""
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"ConfidenceInterval(low={self[0]!r}, high={self[1]!r})"
+
+
+def _as_generator(random_state: Any) -> np.random.Generator:
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    if random_state is None or isinstance(
+        random_state, (numbers.Integral, np.random.Generator, np.random.SeedSequence)
+    ) and not isinstance(random_state, (bool, np.bool_)):
+        try:
+            return np.random.default_rng(random_state)
+        except ValueError as exc:
+            raise ValueError(f"random_state is invalid: {exc}") from None
+    raise TypeError(
+        "random_state must be None, an int, a numpy Generator, SeedSequence or "
+        f"RandomState; got {type(random_state).__name__}."
+    )
+
+
+def _check_level(confidence_level: Any) -> float:
+    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(
+        confidence_level, numbers.Real
+    ):
+        raise TypeError(
+            f"confidence_level must be a number, got {type(confidence_level).__name__}."
+        )
+    level = float(confidence_level)
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"confidence_level must lie in (0, 1), got {level!r}.")
+    return level
+
+
+def _check_n_resamples(n_resamples: Any) -> int:
+    if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(
+        n_resamples, numbers.Integral
+    ):
+        raise TypeError(
+            f"n_resamples must be an integer, got {type(n_resamples).__name__}."
+        )
+    if n_resamples < 0:
+        raise ValueError(f"n_resamples must be >= 0, got {n_resamples}.")
+    return int(n_resamples)
+
+
+def _check_n_jobs(n_jobs: Any) -> int | None:
+    if n_jobs is None:
+        return None
+    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, numbers.Integral):
+        raise TypeError(f"n_jobs must be None or an integer, got {type(n_jobs).__name__}.")
+    if n_jobs == 0:
+        raise ValueError("n_jobs must not be 0 (use None, a positive count or -1).")
+    return int(n_jobs)
 
 
 # =============================================================================
@@ -106,6 +191,12 @@ def bin_edges(
     there may be fewer than ``n_bins`` bins; an array is used as the edges.
     Bins are half-open ``[e_k, e_{k+1})`` except the last, which is closed.
 
+    Quantile edges run from the smallest to the largest forecast.  Without
+    weights they are ``np.quantile(y_proba, k / n_bins)`` (linear
+    interpolation, as :func:`sklearn.calibration.calibration_curve`); with
+    weights, the inverse of the weighted empirical distribution function
+    (``method="inverted_cdf"``), ignoring rows of zero weight.
+
     Parameters
     ----------
     y_proba : ndarray of shape (n_samples,)
@@ -148,11 +239,8 @@ def bin_edges(
         if strategy == "quantile":
             q = np.arange(n_bins + 1, dtype=np.float64) / n_bins
             e = np.unique(_weighted_quantiles(p, w, q))
-            if e.shape[0] == 1:  # all forecasts equal: one degenerate bin
-                v = e[0]
-                e = np.array([v, v + max(np.spacing(v), 1e-12)]) if v < 1 else np.array(
-                    [np.nextafter(1.0, 0.0), 1.0]
-                )
+            if e.shape[0] == 1:  # all forecasts equal: a single bin
+                e = np.array([0.0, 1.0])
             return e
         raise ValueError(
             f"strategy must be 'uniform', 'quantile' or an array of bin edges, got "
@@ -404,6 +492,80 @@ def _frame(columns: dict[str, Any]):
     return pd.DataFrame(columns)
 
 
+_MURPHY_COMPONENTS = (
+    "brier_score",
+    "reliability",
+    "resolution",
+    "uncertainty",
+    "within_bin_variance",
+    "within_bin_covariance",
+)
+
+
+def _percentile_interval(boot, names, component, confidence_level, func):
+    if boot is None:
+        raise ValueError(
+            f"no bootstrap replicates: call {func} with n_resamples > 0."
+        )
+    if component not in names:
+        raise ValueError(f"component must be one of {list(names)}, got {component!r}.")
+    level = _check_level(confidence_level)
+    col = boot[:, names.index(component)]
+    lo, hi = np.quantile(col, [(1 - level) / 2, (1 + level) / 2])
+    return ConfidenceInterval(lo, hi)
+
+
+def _task_sizes(n_resamples: int) -> list[int]:
+    sizes = [_RESAMPLES_PER_TASK] * (n_resamples // _RESAMPLES_PER_TASK)
+    if n_resamples % _RESAMPLES_PER_TASK:
+        sizes.append(n_resamples % _RESAMPLES_PER_TASK)
+    return sizes
+
+
+def _run_tasks(task, args: tuple, n_resamples: int, rng, n_jobs) -> list:
+    """Run ``task(*args, size, generator)`` over fixed-size chunks of resamples.
+
+    Every chunk has its own generator spawned from ``rng``; the chunking does
+    not depend on ``n_jobs``, so neither do the results.
+    """
+    sizes = _task_sizes(n_resamples)
+    children = rng.spawn(len(sizes))
+    if n_jobs is None or n_jobs == 1 or len(sizes) == 1:
+        return [task(*args, s, r) for s, r in zip(sizes, children)]
+    from joblib import Parallel, delayed
+
+    return Parallel(n_jobs=n_jobs)(
+        delayed(task)(*args, s, r) for s, r in zip(sizes, children)
+    )
+
+
+def _murphy_boot_task(idx, y01, p, w, edges, bias_correction, n_res, rng):
+    """Row bootstrap of the binned decomposition with the bins held fixed."""
+    n = p.shape[0]
+    k = edges.shape[0] - 1
+    out = np.empty((n_res, len(_MURPHY_COMPONENTS)))
+    for b in range(n_res):
+        m = np.bincount(rng.integers(0, n, n), minlength=n).astype(np.float64)
+        ww = m if w is None else w * m
+        wp = ww * p
+        sum_w = np.bincount(idx, weights=ww, minlength=k)
+        # repeated rows are rows: the effective sizes count them (frequency weights)
+        sum_ww = sum_w if w is None else np.bincount(idx, weights=w * w * m, minlength=k)
+        stats = BinStatistics(
+            edges,
+            np.bincount(idx, weights=m, minlength=k).astype(np.int64),
+            sum_w,
+            np.bincount(idx, weights=wp, minlength=k),
+            np.bincount(idx, weights=ww * y01, minlength=k),
+            np.bincount(idx, weights=wp * p, minlength=k),
+            np.bincount(idx, weights=wp * y01, minlength=k),
+            sum_ww,
+        )
+        d = murphy_from_statistics(stats, bias_correction=bias_correction)
+        out[b] = [getattr(d, name) for name in _MURPHY_COMPONENTS]
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class MurphyDecomposition:
     r"""Result of :func:`murphy_decomposition` (the binned decomposition).
@@ -474,6 +636,9 @@ class MurphyDecomposition:
     bin_mean_forecast: np.ndarray = field(repr=False)
     bin_observed_frequency: np.ndarray = field(repr=False)
     statistics: BinStatistics = field(repr=False)
+    n_resamples: int = 0
+    confidence_level: float = 0.95
+    bootstrap_distribution: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def n_bins(self) -> int:
@@ -491,6 +656,39 @@ class MurphyDecomposition:
             "within_bin_variance": self.within_bin_variance,
             "within_bin_covariance": self.within_bin_covariance,
         }
+
+    def confidence_interval(
+        self,
+        component: str = "reliability",
+        *,
+        confidence_level: float | None = None,
+    ) -> ConfidenceInterval:
+        """Bootstrap percentile confidence interval of one component.
+
+        Parameters
+        ----------
+        component : str, default="reliability"
+            One of ``brier_score``, ``reliability``, ``resolution``,
+            ``uncertainty``, ``within_bin_variance``, ``within_bin_covariance``.
+        confidence_level : float, default=None
+            Level in (0, 1); ``self.confidence_level`` if None.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)`` with attributes ``low`` and ``high``.
+
+        Raises
+        ------
+        ValueError
+            If no resamples were drawn (``n_resamples=0``), or for an
+            unknown component or a level outside (0, 1).
+        """
+        return _percentile_interval(
+            self.bootstrap_distribution, _MURPHY_COMPONENTS, component,
+            self.confidence_level if confidence_level is None else confidence_level,
+            "murphy_decomposition",
+        )
 
     def to_frame(self):
         """Per-bin table as a pandas DataFrame (pandas is imported lazily).
@@ -566,6 +764,17 @@ def murphy_from_statistics(
     non-negative (as in s2dverification); their difference, and hence the
     identity with the Brier score, is unchanged.
 
+    Chunked and out-of-core data: compute :func:`binned_statistics` on each
+    chunk with the *same* edges (uniform bins, or explicit edges fixed in
+    advance -- quantile edges depend on the data), add the statistics, then
+    call this function once.  With dask, for example::
+
+        import dask
+        parts = [dask.delayed(binned_statistics)(y, p, w, edges)
+                 for y, p, w in chunks]            # validated chunks
+        stats = dask.delayed(sum)(parts).compute()
+        result = murphy_from_statistics(stats)
+
     Examples
     --------
     >>> import numpy as np
@@ -576,6 +785,13 @@ def murphy_from_statistics(
     >>> d = murphy_from_statistics(binned_statistics(y, p, None, 2))
     >>> round(d.brier_score, 4)
     0.075
+
+    In two chunks:
+
+    >>> stats = sum(binned_statistics(y[i:i + 2], p[i:i + 2], None, 2)
+    ...             for i in (0, 2))
+    >>> murphy_from_statistics(stats).brier_score == d.brier_score
+    True
     """
     W = float(stats.sum_w.sum())
     if not W > 0:
@@ -678,6 +894,10 @@ def murphy_decomposition(
     bias_correction: bool = False,
     labels: ArrayLike | None = None,
     pos_label: Any = None,
+    n_resamples: int = 0,
+    confidence_level: float = 0.95,
+    random_state: Any = None,
+    n_jobs: int | None = None,
 ) -> MurphyDecomposition | MulticlassDecomposition:
     r"""Binned (Murphy) decomposition of the Brier score, made exact.
 
@@ -718,6 +938,16 @@ def murphy_decomposition(
     pos_label : int, float, bool or str, default=None
         The positive class of binary input (see
         :func:`skbrier.metrics.brier.brier_score`).
+    n_resamples : int, default=0
+        Number of bootstrap resamples (rows drawn with replacement, bins held
+        fixed) behind ``confidence_interval()``; 0 for none.  Each resample
+        costs O(n).
+    confidence_level : float, default=0.95
+        Default level of ``confidence_interval()``.
+    random_state : None, int, numpy Generator, SeedSequence or RandomState
+        Seed of the bootstrap.  Results do not depend on ``n_jobs``.
+    n_jobs : int, default=None
+        Number of joblib workers for the bootstrap (None: 1, -1: all).
 
     Returns
     -------
@@ -786,16 +1016,32 @@ def murphy_decomposition(
     array([4, 2])
     """
     bias_correction = _check_bool(bias_correction, "bias_correction")
+    n_resamples = _check_n_resamples(n_resamples)
+    level = _check_level(confidence_level)
+    n_jobs = _check_n_jobs(n_jobs)
+    rng = _as_generator(random_state)
     fc = check_forecast(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
     w = fc.sample_weight
     pairs, classes = _binary_columns(fc, pos_label)
+    rngs = rng.spawn(len(pairs)) if len(pairs) > 1 else [rng]
     results = []
-    for y01, p in pairs:
+    for (y01, p), r in zip(pairs, rngs):
         edges = bin_edges(p, n_bins=n_bins, strategy=strategy, sample_weight=w)
         stats = binned_statistics(y01, p, w, edges)
-        results.append(murphy_from_statistics(stats, bias_correction=bias_correction))
+        d = murphy_from_statistics(stats, bias_correction=bias_correction)
+        boot = None
+        if n_resamples > 0:
+            idx = _bin_index(p, edges)
+            boot = np.concatenate(_run_tasks(
+                _murphy_boot_task, (idx, y01, p, w, edges, bias_correction),
+                n_resamples, r, n_jobs,
+            ))
+        results.append(dataclasses.replace(
+            d, n_resamples=n_resamples, confidence_level=level,
+            bootstrap_distribution=boot,
+        ))
     if classes is None:
         return results[0]
     return MulticlassDecomposition(method="murphy", classes=classes,
@@ -822,6 +1068,9 @@ class MulticlassDecomposition:
     ``miscalibration``/``discrimination`` for ``method="corp"``,
     ``reliability``/``resolution``/``within_bin_variance``/
     ``within_bin_covariance`` for ``method="murphy"``).
+
+    Resampling results (bands, intervals, p-values) are per class:
+    ``per_class[k].confidence_interval(...)``.
 
     Attributes
     ----------
@@ -890,35 +1139,6 @@ class MulticlassDecomposition:
 # =============================================================================
 # CORP (isotonic) decomposition
 # =============================================================================
-
-#: number of resamples handled by one task; fixed so that the results do not
-#: depend on ``n_jobs``
-_RESAMPLES_PER_TASK = 16
-#: the consistency band is stored at no more than this many forecast values
-_MAX_BAND_POINTS = 2000
-
-
-class ConfidenceInterval(tuple):
-    """A ``(low, high)`` pair with ``.low`` and ``.high``, like scipy's intervals."""
-
-    __slots__ = ()
-
-    def __new__(cls, low: float, high: float):
-        return super().__new__(cls, (float(low), float(high)))
-
-    @property
-    def low(self) -> float:
-        """Lower end of the interval."""
-        return self[0]
-
-    @property
-    def high(self) -> float:
-        """Upper end of the interval."""
-        return self[1]
-
-    def __repr__(self) -> str:
-        return f"ConfidenceInterval(low={self[0]!r}, high={self[1]!r})"
-
 
 class _Pooled:
     """Forecasts pooled by distinct value (ties pooled), sorted increasingly.
@@ -1032,7 +1252,7 @@ def _fill_missing(values: np.ndarray, present: np.ndarray) -> np.ndarray:
     return full[idx]
 
 
-def _resample_task(pooled: _Pooled, band_idx, mcb_obs, n_res, rng):
+def _resample_task(pooled: _Pooled, band_idx, n_res, rng):
     """``n_res`` resamples of both kinds with one generator.
 
     Returns ``(band, null_mcb, boot)``: the recalibrated values at
@@ -1088,22 +1308,6 @@ def _resample_task(pooled: _Pooled, band_idx, mcb_obs, n_res, rng):
         bs, mcb, dsc, unc, _ = _corp_from_groups(x[present], wg[present], yg[present])
         boot[b] = (bs, mcb, dsc, unc)
     return band, null_mcb, boot
-
-
-def _as_generator(random_state: Any) -> np.random.Generator:
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
-    if random_state is None or isinstance(
-        random_state, (numbers.Integral, np.random.Generator, np.random.SeedSequence)
-    ) and not isinstance(random_state, (bool, np.bool_)):
-        try:
-            return np.random.default_rng(random_state)
-        except ValueError as exc:
-            raise ValueError(f"random_state is invalid: {exc}") from None
-    raise TypeError(
-        "random_state must be None, an int, a numpy Generator, SeedSequence or "
-        f"RandomState; got {type(random_state).__name__}."
-    )
 
 
 _COMPONENTS = ("brier_score", "miscalibration", "discrimination", "uncertainty")
@@ -1261,20 +1465,11 @@ class CORPDecomposition:
             If no resamples were drawn (``n_resamples=0``), or for an
             unknown component or a level outside (0, 1).
         """
-        if self.bootstrap_distribution is None:
-            raise ValueError(
-                "no bootstrap replicates: call corp_decomposition with n_resamples > 0."
-            )
-        if component not in _COMPONENTS:
-            raise ValueError(
-                f"component must be one of {list(_COMPONENTS)}, got {component!r}."
-            )
-        level = self.confidence_level if confidence_level is None else _check_level(
-            confidence_level
+        return _percentile_interval(
+            self.bootstrap_distribution, _COMPONENTS, component,
+            self.confidence_level if confidence_level is None else confidence_level,
+            "corp_decomposition",
         )
-        col = self.bootstrap_distribution[:, _COMPONENTS.index(component)]
-        lo, hi = np.quantile(col, [(1 - level) / 2, (1 + level) / 2])
-        return ConfidenceInterval(lo, hi)
 
     def to_frame(self):
         """The recalibration step function as a pandas DataFrame (lazy import).
@@ -1303,41 +1498,6 @@ class CORPDecomposition:
         return _frame(cols)
 
 
-def _check_level(confidence_level: Any) -> float:
-    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(
-        confidence_level, numbers.Real
-    ):
-        raise TypeError(
-            f"confidence_level must be a number, got {type(confidence_level).__name__}."
-        )
-    level = float(confidence_level)
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"confidence_level must lie in (0, 1), got {level!r}.")
-    return level
-
-
-def _check_n_resamples(n_resamples: Any) -> int:
-    if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(
-        n_resamples, numbers.Integral
-    ):
-        raise TypeError(
-            f"n_resamples must be an integer, got {type(n_resamples).__name__}."
-        )
-    if n_resamples < 0:
-        raise ValueError(f"n_resamples must be >= 0, got {n_resamples}.")
-    return int(n_resamples)
-
-
-def _check_n_jobs(n_jobs: Any) -> int | None:
-    if n_jobs is None:
-        return None
-    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, numbers.Integral):
-        raise TypeError(f"n_jobs must be None or an integer, got {type(n_jobs).__name__}.")
-    if n_jobs == 0:
-        raise ValueError("n_jobs must not be 0 (use None, a positive count or -1).")
-    return int(n_jobs)
-
-
 def _corp_binary(y01, p, w, n_resamples, level, rng, n_jobs) -> CORPDecomposition:
     pooled = _pool_ties(y01, p, w, keep_rows=n_resamples > 0)
     bs, mcb, dsc, unc, c = _corp_from_groups(pooled.x, pooled.w, pooled.ysum)
@@ -1349,22 +1509,7 @@ def _corp_binary(y01, p, w, n_resamples, level, rng, n_jobs) -> CORPDecompositio
         else:
             band_idx = np.unique(np.linspace(0, g - 1, _MAX_BAND_POINTS).round().astype(
                 np.intp))
-        sizes = [_RESAMPLES_PER_TASK] * (n_resamples // _RESAMPLES_PER_TASK)
-        if n_resamples % _RESAMPLES_PER_TASK:
-            sizes.append(n_resamples % _RESAMPLES_PER_TASK)
-        children = rng.spawn(len(sizes))
-        if n_jobs is None or n_jobs == 1 or len(sizes) == 1:
-            out = [
-                _resample_task(pooled, band_idx, mcb, s, r)
-                for s, r in zip(sizes, children)
-            ]
-        else:
-            from joblib import Parallel, delayed
-
-            out = Parallel(n_jobs=n_jobs)(
-                delayed(_resample_task)(pooled, band_idx, mcb, s, r)
-                for s, r in zip(sizes, children)
-            )
+        out = _run_tasks(_resample_task, (pooled, band_idx), n_resamples, rng, n_jobs)
         band = np.concatenate([o[0] for o in out])
         null_mcb = np.concatenate([o[1] for o in out])
         boot = np.concatenate([o[2] for o in out])
@@ -1475,7 +1620,14 @@ def corp_decomposition(
     weighted point; :func:`scipy.optimize.isotonic_regression` solves the
     weighted PAV problem on the pooled points; every score is computed from
     the pooled sums.  Without weights the sort is a single ``np.sort`` of
-    int64 keys carrying the outcome in their lowest bit.
+    int64 keys carrying the outcome in their lowest bit.  Ties are forecasts
+    that are exactly equal (``-0.0`` and ``0.0`` are equal); scikit-learn's
+    :class:`~sklearn.isotonic.IsotonicRegression` (and hence
+    model-diagnostics) also merges forecasts closer than ``1e-15``, so
+    forecasts produced by arithmetic such as ``1 - a - b`` may differ from
+    their intended value in the last bit and should be rounded first (for
+    example ``np.round(p, 12)``) to be pooled.  Rows of zero weight are
+    ignored.
 
     *Consistency band* (as ``region.method="resampling"``,
     ``region.position="diagonal"`` of R's ``reliabilitydiag``): each
@@ -1486,7 +1638,9 @@ def corp_decomposition(
     the calibration hypothesis from the miscalibration statistic.
     *Bootstrap intervals*: rows resampled with replacement (outcomes kept),
     percentile intervals.  Without weights both resamplings work on the
-    pooled values (multinomial and binomial counts) in O(distinct values).
+    pooled values (multinomial and binomial counts) in O(distinct values);
+    with weights, rows are drawn uniformly and keep their weights (O(n) per
+    resample).
 
     Multiclass (three or more columns): one binary CORP decomposition per
     class (``y == class`` against its column); the Brier scores and the
