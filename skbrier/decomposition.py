@@ -103,6 +103,22 @@ def _corp_intervals(res) -> dict[str, tuple[float, float]] | None:
     return {k: tuple(float(v) for v in res.confidence_interval(k)) for k in _COMPONENTS}
 
 
+def _step_vertices(x: np.ndarray, c: np.ndarray, max_points: int = 1000):
+    """Vertices of the drawn recalibration curve, without losing anything.
+
+    The curve is constant on each PAV block and linear between blocks, so
+    only the first and last forecast of each block matter.  Up to
+    ``max_points`` distinct forecasts are kept as they are (markers show
+    where the data are); more are reduced to the block ends.
+    """
+    if x.shape[0] <= max_points:
+        return x, c
+    change = np.diff(c) != 0
+    keep = np.ones(x.shape[0], dtype=bool)
+    keep[1:-1] = change[:-1] | change[1:]
+    return x[keep], c[keep]
+
+
 def _binned_replicate(ys, ps, w, edges, bias_correction, seed) -> np.ndarray:
     """Components of one bootstrap resample of the rows (all classes jointly)."""
     rng = np.random.default_rng(seed)
@@ -1087,8 +1103,12 @@ class BrierDecomposition(BaseEstimator):
                 xs.append(t["mean_forecast"][keep])
                 ys.append(t["observed_frequency"][keep])
             else:
-                xs.append(np.asarray(r.forecast_values, dtype=np.float64))
-                ys.append(np.asarray(r.recalibrated_values, dtype=np.float64))
+                x, c = _step_vertices(
+                    np.asarray(r.forecast_values, dtype=np.float64),
+                    np.asarray(r.recalibrated_values, dtype=np.float64),
+                )
+                xs.append(x)
+                ys.append(c)
                 if r.band_forecast is not None:
                     bxs.append(np.asarray(r.band_forecast, dtype=np.float64))
                     los.append(np.asarray(r.band_lower, dtype=np.float64))

@@ -241,3 +241,22 @@ def test_corp_multiclass_bands_per_class():
     # one legend entry for the band, not three
     texts = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
     assert texts.count("95% consistency band") == 1
+
+
+def test_corp_curve_reduced_to_block_ends_without_loss():
+    from skbrier.decomposition import _step_vertices
+
+    rng = np.random.default_rng(5)
+    p = rng.uniform(size=20000)
+    y = (rng.uniform(size=20000) < p).astype(int)
+    dec = BrierDecomposition().fit(y, p)
+    disp = dec.plot()
+    x_full = dec.result_.forecast_values
+    c_full = dec.result_.recalibrated_values
+    x, c = disp.line_.get_xdata(), disp.line_.get_ydata()
+    assert x.shape[0] < x_full.shape[0] / 10
+    # the drawn polyline passes through every (forecast, recalibrated) point
+    np.testing.assert_allclose(np.interp(x_full, x, c), c_full, atol=1e-15)
+    # few distinct values: every one is kept
+    x6, c6 = _step_vertices(np.array([0.1, 0.2, 0.3]), np.array([0.2, 0.2, 0.5]))
+    np.testing.assert_array_equal(x6, [0.1, 0.2, 0.3])

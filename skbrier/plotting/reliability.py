@@ -301,6 +301,12 @@ class ReliabilityDisplay:
         ReliabilityDisplay
             ``self``, with the artists stored as attributes.
 
+        Notes
+        -----
+        To compare forecasters on one diagram, draw the first one fully and
+        the others on the same ``ax`` with ``hist=False, components=False,
+        ref_line=False``.
+
         Examples
         --------
         >>> import matplotlib
