@@ -258,5 +258,5 @@ def test_corp_curve_reduced_to_block_ends_without_loss():
     # the drawn polyline passes through every (forecast, recalibrated) point
     np.testing.assert_allclose(np.interp(x_full, x, c), c_full, atol=1e-15)
     # few distinct values: every one is kept
-    x6, c6 = _step_vertices(np.array([0.1, 0.2, 0.3]), np.array([0.2, 0.2, 0.5]))
+    x6, _c6 = _step_vertices(np.array([0.1, 0.2, 0.3]), np.array([0.2, 0.2, 0.5]))
     np.testing.assert_array_equal(x6, [0.1, 0.2, 0.3])
