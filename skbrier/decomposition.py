@@ -119,6 +119,25 @@ def _step_vertices(x: np.ndarray, c: np.ndarray, max_points: int = 1000):
     return x[keep], c[keep]
 
 
+def _wilson_interval(stats: BinStatistics, level: float):
+    r"""Wilson score interval of each bin's observed frequency.
+
+    Weighted bins use Kish's effective sample size
+    :math:`n_k = (\sum w)^2 / \sum w^2` (the count when unweighted).  Empty
+    bins give NaN.
+    """
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + level / 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        n = stats.sum_w**2 / stats.sum_ww
+        o = stats.sum_wy / stats.sum_w
+        denom = 1.0 + z * z / n
+        center = (o + z * z / (2 * n)) / denom
+        half = z / denom * np.sqrt(o * (1 - o) / n + z * z / (4 * n * n))
+    return np.clip(center - half, 0.0, 1.0), np.clip(center + half, 0.0, 1.0)
+
+
 def _binned_replicate(ys, ps, w, edges, bias_correction, seed) -> np.ndarray:
     """Components of one bootstrap resample of the rows (all classes jointly)."""
     rng = np.random.default_rng(seed)
@@ -1102,6 +1121,10 @@ class BrierDecomposition(BaseEstimator):
                 keep = t["weight"] > 0
                 xs.append(t["mean_forecast"][keep])
                 ys.append(t["observed_frequency"][keep])
+                lo, hi = _wilson_interval(r.statistics, float(self.confidence_level))
+                bxs.append(xs[-1])
+                los.append(lo[keep])
+                his.append(hi[keep])
             else:
                 x, c = _step_vertices(
                     np.asarray(r.forecast_values, dtype=np.float64),
@@ -1124,7 +1147,7 @@ class BrierDecomposition(BaseEstimator):
             "band_forecast": (bxs[0] if single else bxs) if bxs else None,
             "band_lower": (los[0] if single else los) if los else None,
             "band_upper": (his[0] if single else his) if his else None,
-            "band_kind": "consistency",
+            "band_kind": "confidence" if self.method == "binned" else "consistency",
             "confidence_level": float(self.confidence_level),
             "kind": self.method,
             "hist_edges": _HIST_EDGES,
@@ -1136,6 +1159,12 @@ class BrierDecomposition(BaseEstimator):
 
     def plot(self, ax: Any = None, *, name: str | None = None, **kwargs: Any):
         """Reliability diagram with band, forecast histogram and component bar.
+
+        CORP: the isotonic recalibration curve with the consistency band of
+        the resampling (when ``n_resamples > 0``).  Binned: the mean forecast
+        and observed frequency of each non-empty bin with Wilson score
+        intervals at ``confidence_level`` (weighted bins: Kish effective
+        sample size).
 
         Parameters
         ----------

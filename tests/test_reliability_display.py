@@ -133,7 +133,10 @@ def test_binned_from_predictions():
     labels = [t.get_text() for t in disp.components_ax_.get_yticklabels()]
     assert labels == ["REL", "RES", "UNC", "WBV", "WBC"]
     assert "WBV" in disp.components_ax_.get_title()
-    assert disp.bands_ == []
+    # one Wilson interval bar per bin
+    assert len(disp.bands_) == 1
+    assert len(disp.bands_[0].get_segments()) == 8
+    assert disp.bands_[0].get_label() == "95% confidence intervals"
     assert sum(r.get_height() for r in disp.hist_[0]) == pytest.approx(400)
     assert disp.ax_.get_ylabel() == "Observed frequency in bin"
 
@@ -260,3 +263,25 @@ def test_corp_curve_reduced_to_block_ends_without_loss():
     # few distinct values: every one is kept
     x6, _c6 = _step_vertices(np.array([0.1, 0.2, 0.3]), np.array([0.2, 0.2, 0.5]))
     np.testing.assert_array_equal(x6, [0.1, 0.2, 0.3])
+
+
+def test_binned_wilson_intervals_match_statsmodels():
+    proportion = pytest.importorskip("statsmodels.stats.proportion")
+    rng = np.random.default_rng(7)
+    p = rng.uniform(size=300)
+    y = (rng.uniform(size=300) < p).astype(int)
+    dec = BrierDecomposition("binned", n_bins=6, confidence_level=0.9).fit(y, p)
+    disp = dec.plot()
+    counts = dec.table_["count"]
+    events = np.round(dec.table_["observed_frequency"] * counts).astype(int)
+    lo, hi = proportion.proportion_confint(events, counts, alpha=0.1, method="wilson")
+    segs = disp.bands_[0].get_segments()
+    np.testing.assert_allclose([s[0][1] for s in segs], lo, atol=1e-12)
+    np.testing.assert_allclose([s[1][1] for s in segs], hi, atol=1e-12)
+    np.testing.assert_allclose([s[0][0] for s in segs], dec.table_["mean_forecast"])
+    # weights use Kish's effective sample size: integer weights are not
+    # repeated rows here, but equal weights change nothing
+    dec_w = BrierDecomposition("binned", n_bins=6, confidence_level=0.9).fit(
+        y, p, sample_weight=np.full(300, 2.5))
+    segs_w = dec_w.plot().bands_[0].get_segments()
+    np.testing.assert_allclose([s[0][1] for s in segs_w], lo, atol=1e-12)

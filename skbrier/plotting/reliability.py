@@ -108,7 +108,8 @@ class ReliabilityDisplay:
     band_lower, band_upper : array-like, same shape as ``band_forecast``, default=None
         Lower and upper limit of the band at each ``band_forecast`` value.
     band_kind : {"consistency", "confidence"}, default="consistency"
-        What the band is, for the legend.
+        What the band is, for the legend.  A ``"confidence"`` band of a
+        binned diagram is drawn as one vertical bar per bin.
     confidence_level : float, default=0.95
         Level of the band, for the legend.
     kind : {"corp", "binned"}, default="corp"
@@ -139,8 +140,9 @@ class ReliabilityDisplay:
         The reliability curves (one per class).
     line_ : matplotlib Line2D
         The first (for binary forecasts the only) reliability curve.
-    bands_ : list of matplotlib PolyCollection
-        The bands drawn (empty when there is none).
+    bands_ : list of matplotlib PolyCollection or LineCollection
+        The bands (CORP) or per-bin interval bars (binned) drawn; empty when
+        there is none.
     ref_line_ : matplotlib Line2D or None
         The diagonal of perfect calibration.
     hist_ax_ : matplotlib Axes or None
@@ -366,14 +368,25 @@ class ReliabilityDisplay:
             if band and los is not None:
                 lo, hi, bx = los[k], his[k], bxs[k]
                 ok = np.isfinite(lo) & np.isfinite(hi)
-                band_label = (
-                    f"{self.confidence_level:.0%} {self.band_kind} band" if k == 0 else None
-                )
-                poly = ax.fill_between(
-                    bx[ok], lo[ok], hi[ok], color=line.get_color(), alpha=0.18,
-                    linewidth=0, label=band_label, zorder=2,
-                )
-                self.bands_.append(poly)
+                if self.band_kind == "confidence" and self.kind == "binned":
+                    # one interval per bin: error bars
+                    band_label = (
+                        f"{self.confidence_level:.0%} confidence intervals" if k == 0 else None
+                    )
+                    artist = ax.vlines(
+                        bx[ok], lo[ok], hi[ok], color=line.get_color(), alpha=0.45,
+                        linewidth=4, label=band_label, zorder=2,
+                    )
+                else:
+                    band_label = (
+                        f"{self.confidence_level:.0%} {self.band_kind} band" if k == 0
+                        else None
+                    )
+                    artist = ax.fill_between(
+                        bx[ok], lo[ok], hi[ok], color=line.get_color(), alpha=0.18,
+                        linewidth=0, label=band_label, zorder=2,
+                    )
+                self.bands_.append(artist)
         self.line_ = self.lines_[0]
 
         if self.kind == "corp":
