@@ -285,3 +285,13 @@ def test_binned_wilson_intervals_match_statsmodels():
         y, p, sample_weight=np.full(300, 2.5))
     segs_w = dec_w.plot().bands_[0].get_segments()
     np.testing.assert_allclose([s[0][1] for s in segs_w], lo, atol=1e-12)
+
+
+def test_auto_resamples():
+    from skbrier.plotting.reliability import _auto_resamples
+
+    assert _auto_resamples("auto", np.zeros(100)) == 200
+    assert _auto_resamples("auto", [0.1] * 20_001) == 0
+    assert _auto_resamples(7, np.zeros(10**6)) == 7
+    with pytest.raises(ValueError, match="n_resamples"):
+        ReliabilityDisplay.from_predictions(Y6, P6, n_resamples="many")

@@ -77,6 +77,22 @@ def _points_in_box(xs, ys, bounds, pad=0.05) -> int:
     return count
 
 
+#: largest sample for which ``n_resamples="auto"`` draws a consistency band
+_AUTO_BAND_MAX_SAMPLES = 20_000
+
+
+def _auto_resamples(n_resamples: Any, data: Any) -> Any:
+    """200 resamples for up to 20,000 rows, none above; numbers pass through."""
+    if isinstance(n_resamples, str):
+        if n_resamples != "auto":
+            raise ValueError(
+                f"n_resamples must be an integer or 'auto', got {n_resamples!r}."
+            )
+        n = data.shape[0] if hasattr(data, "shape") else len(data)
+        return 200 if n <= _AUTO_BAND_MAX_SAMPLES else 0
+    return n_resamples
+
+
 class ReliabilityDisplay:
     r"""Reliability diagram of probability forecasts with its Brier decomposition.
 
@@ -550,7 +566,7 @@ class ReliabilityDisplay:
         method: str = "corp",
         n_bins: int = 10,
         strategy: Any = "uniform",
-        n_resamples: int = 200,
+        n_resamples: int | str = "auto",
         confidence_level: float = 0.95,
         random_state: Any = None,
         n_jobs: int | None = None,
@@ -577,8 +593,11 @@ class ReliabilityDisplay:
             Number of bins (binned method).
         strategy : {"uniform", "quantile"} or array of edges, default="uniform"
             Bin edges (binned method).
-        n_resamples : int, default=200
+        n_resamples : int or "auto", default="auto"
             Resamples for the consistency band (CORP); 0 draws no band.
+            ``"auto"``: 200 for up to 20,000 samples, none above (the band is
+            then narrow and the resampling costs seconds to minutes; pass a
+            number to force it).
         confidence_level : float, default=0.95
             Level of the band.
         random_state : int, RandomState instance or None, default=None
@@ -620,6 +639,7 @@ class ReliabilityDisplay:
         """
         from ..decomposition import BrierDecomposition
 
+        n_resamples = _auto_resamples(n_resamples, y_proba)
         dec = BrierDecomposition(
             method=method,
             n_bins=n_bins,
@@ -643,7 +663,7 @@ class ReliabilityDisplay:
         method: str = "corp",
         n_bins: int = 10,
         strategy: Any = "uniform",
-        n_resamples: int = 200,
+        n_resamples: int | str = "auto",
         confidence_level: float = 0.95,
         random_state: Any = None,
         n_jobs: int | None = None,
@@ -665,7 +685,8 @@ class ReliabilityDisplay:
             True labels.
         sample_weight, method, n_bins, strategy, n_resamples, \
 confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
-            As in :meth:`from_predictions`.
+            As in :meth:`from_predictions` (``n_resamples="auto"`` counts the
+            rows of ``X``).
         pos_label : int, float, bool or str, default=None
             Positive class of a binary classifier (default: ``classes_[1]``).
         name : str, default=None
@@ -695,6 +716,7 @@ confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
         """
         from ..decomposition import BrierDecomposition
 
+        n_resamples = _auto_resamples(n_resamples, X)
         dec = BrierDecomposition.from_estimator(
             estimator, X, y, sample_weight=sample_weight, method=method, n_bins=n_bins,
             strategy=strategy, n_resamples=n_resamples, confidence_level=confidence_level,
