@@ -519,6 +519,7 @@ class BrierDecomposition(BaseEstimator):
             self.confidence_intervals_ = (
                 binned_cis[0] if classes is None else dict(zip(class_names, binned_cis))
             )
+        self._chunk_classes = fc.classes
         # chunked state: only fixed edges can be continued by partial_fit
         if self.method == "binned" and self._mergeable():
             self._stats = [r.statistics for r in results]
@@ -682,33 +683,27 @@ class BrierDecomposition(BaseEstimator):
             )
         edges = self._fixed_edges()
         first = getattr(self, "_stats", None) is None
-        if classes is None and first:
-            classes = self.labels
-        if not first:
-            prev_classes = self.classes_
-            if classes is not None and prev_classes is not None and not np.array_equal(
-                np.asarray(classes), prev_classes
-            ):
-                raise ValueError(
-                    f"classes={list(classes)} differ from the classes of the earlier "
-                    f"chunks {prev_classes.tolist()}."
-                )
-            classes = prev_classes
-        p_arr = np.asarray(y_proba) if not hasattr(y_proba, "to_numpy") else y_proba.to_numpy()
-        two_d = p_arr.ndim == 2 and p_arr.shape[1] >= 3
-        if two_d:
-            if classes is None:
-                raise ValueError(
-                    "classes must be given on the first call of partial_fit with 2-D "
-                    "y_proba: one chunk may not hold every class."
-                )
-            fc = check_forecast(y_true, y_proba, sample_weight=sample_weight, labels=classes)
-        else:
-            fc = check_forecast(
-                y_true, y_proba, sample_weight=sample_weight, pos_label=self.pos_label
+        known = self.labels if first else self._chunk_classes
+        if classes is None:
+            classes = known
+        elif known is not None and not np.array_equal(np.asarray(classes), np.asarray(known)):
+            raise ValueError(
+                f"classes={list(classes)} differ from the classes of the earlier "
+                f"chunks {list(known)}."
             )
-            if self.pos_label is None:
-                self._check_unambiguous_binary(y_true, fc)
+        p_arr = np.asarray(y_proba) if not hasattr(y_proba, "to_numpy") else y_proba.to_numpy()
+        if p_arr.ndim == 2 and p_arr.shape[1] >= 3 and classes is None:
+            raise ValueError(
+                "classes must be given on the first call of partial_fit with 2-D "
+                "y_proba: one chunk may not hold every class."
+            )
+        fc = check_forecast(
+            y_true, y_proba, sample_weight=sample_weight,
+            labels=classes if p_arr.ndim == 2 and p_arr.shape[1] >= 2 else None,
+            pos_label=self.pos_label,
+        )
+        if fc.binary_1d and self.pos_label is None:
+            self._check_unambiguous_binary(y_true)
         ys, ps, class_names, cls_ = self._one_vs_rest(fc)
         if not first:
             n_prev = len(self._stats)
@@ -729,12 +724,11 @@ class BrierDecomposition(BaseEstimator):
             new = [a + b for a, b in zip(self._stats, new)]
             hists = [a + b for a, b in zip(self._hists, hists)]
         self._update_from_statistics(new, class_names, cls_, hists)
+        self._chunk_classes = fc.classes
         return self
 
-    def _check_unambiguous_binary(self, y_true, fc) -> None:
+    def _check_unambiguous_binary(self, y_true) -> None:
         """Without pos_label, chunks must use {0, 1} or {-1, 1} (positive class 1)."""
-        if not fc.binary_1d:
-            return
         y = np.asarray(y_true) if not hasattr(y_true, "to_numpy") else y_true.to_numpy()
         y = y.reshape(-1)
         if y.dtype.kind == "b":

@@ -741,3 +741,20 @@ def test_corp_matches_r_fixture():
     est = BrierDecomposition().fit(y, p)
     for key in ("brier_score", "miscalibration", "discrimination", "uncertainty"):
         assert getattr(est, key + "_") == pytest.approx(ref[key], abs=1e-12)
+
+
+def test_partial_fit_two_column_chunks():
+    y, p, w = _binary_data(n=600, seed=12)
+    proba = np.column_stack([1 - p, p])
+    one = BrierDecomposition("binned").fit(y, p, sample_weight=w)
+    est = BrierDecomposition("binned")
+    ones = np.flatnonzero(y == 1)[:20]
+    rest = np.setdiff1d(np.arange(600), ones)
+    with pytest.raises(ValueError, match="labels"):
+        BrierDecomposition("binned").partial_fit(y[ones], proba[ones])
+    est.partial_fit(y[ones], proba[ones], w[ones], classes=[0, 1])
+    est.partial_fit(y[rest], proba[rest], w[rest])
+    _assert_same(est, one)
+    assert est.classes_ is None
+    with pytest.raises(ValueError, match="classes"):
+        est.partial_fit(y[:5], proba[:5], classes=[0, 2])
