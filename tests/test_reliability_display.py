@@ -295,3 +295,19 @@ def test_auto_resamples():
     assert _auto_resamples(7, np.zeros(10**6)) == 7
     with pytest.raises(ValueError, match="n_resamples"):
         ReliabilityDisplay.from_predictions(Y6, P6, n_resamples="many")
+
+
+def test_overlay_two_forecasters_on_one_axes():
+    rng = np.random.default_rng(8)
+    p = rng.uniform(size=300)
+    y = (rng.uniform(size=300) < p).astype(int)
+    fig, ax = plt.subplots()
+    first = ReliabilityDisplay.from_predictions(y, p, ax=ax, name="A", n_resamples=0)
+    second = ReliabilityDisplay.from_predictions(
+        y, np.clip(p * 1.3, 0, 1), ax=ax, name="B", n_resamples=0,
+        hist=False, components=False, ref_line=False,
+    )
+    assert second.ax_ is first.ax_ and second.figure_ is fig
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts.count("perfectly calibrated") == 1 and "A" in texts and "B" in texts
+    assert len(ax.child_axes) == 1  # only the first inset
