@@ -1180,19 +1180,26 @@ def _pool_ties(
         # +0.0 turns -0.0 into 0.0; bits of non-negative doubles are monotone
         key = (p + 0.0).view(np.int64)
         key <<= 1
-        key |= y01.astype(np.int64)
+        key |= y01 > 0.5  # (few allocations: fresh pages are costly at large n)
         key.sort()
-        ysum = np.add.reduceat(key & 1, starts := _run_starts(key >> 1))
-        x = (key[starts] >> 1).view(np.float64)
+        ys = key & 1
+        key >>= 1
+        starts = _run_starts(key)
+        ysum = np.add.reduceat(ys, starts).astype(np.float64)
+        del ys
+        x = key[starts].view(np.float64)
         del key
         count = np.diff(starts, append=n)
-        return _Pooled(x, count.astype(np.float64), ysum.astype(np.float64), count)
+        return _Pooled(x, count.astype(np.float64), ysum, count)
     keep = w > 0
     if not keep.all():
         y01, p, w = y01[keep], p[keep], w[keep]
         n = p.shape[0]
-    # the outcome rides on the sign of the (positive) weight: two gathers, not three
-    signed = w * (2.0 * y01 - 1.0)
+    # the outcome rides on the sign of the (positive) weight: two gathers, not
+    # three, and few fresh arrays
+    signed = 2.0 * y01
+    signed -= 1.0
+    signed *= w
     order = np.argsort(p)
     ps = p[order]
     signed = signed[order]
@@ -1201,13 +1208,17 @@ def _pool_ties(
     x = ps[starts]
     del ps
     count = np.diff(starts, append=n)
-    ws = np.abs(signed)
+    ys = (signed > 0).astype(np.float64) if keep_rows else None
+    signed_sum = np.add.reduceat(signed, starts)  # sum w y - sum w (1 - y)
+    ws = np.abs(signed, out=signed)
     wsum = np.add.reduceat(ws, starts)
-    ysum = np.add.reduceat(np.maximum(signed, 0.0), starts)
+    ysum = signed_sum
+    ysum += wsum
+    ysum *= 0.5
     if not keep_rows:
         return _Pooled(x, wsum, ysum, count)
     row_group = np.repeat(np.arange(x.shape[0]), count)
-    return _Pooled(x, wsum, ysum, count, row_group, ws, (signed > 0).astype(np.float64))
+    return _Pooled(x, wsum, ysum, count, row_group, ws, ys)
 
 
 def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
