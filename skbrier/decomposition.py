@@ -57,8 +57,9 @@ def _murphy_components(res) -> dict[str, float]:
     }
 
 
-def _murphy_table(res) -> dict[str, np.ndarray]:
+def _murphy_table(res, level: float) -> dict[str, np.ndarray]:
     e = np.asarray(res.bin_edges, dtype=np.float64)
+    lo, hi = _wilson_interval(res.statistics, level)
     return {
         "lower": e[:-1],
         "upper": e[1:],
@@ -66,6 +67,8 @@ def _murphy_table(res) -> dict[str, np.ndarray]:
         "weight": np.asarray(res.bin_weights, dtype=np.float64),
         "mean_forecast": np.asarray(res.bin_mean_forecast, dtype=np.float64),
         "observed_frequency": np.asarray(res.bin_observed_frequency, dtype=np.float64),
+        "observed_low": lo,
+        "observed_high": hi,
     }
 
 
@@ -268,7 +271,9 @@ class BrierDecomposition(BaseEstimator):
         ``recalibrated`` (isotonic fit), ``weight`` and, with resampling,
         ``band_lower``/``band_upper`` (consistency band).  Binned: ``lower``,
         ``upper``, ``count``, ``weight``, ``mean_forecast``,
-        ``observed_frequency``.  Multiclass: the per-class tables stacked,
+        ``observed_frequency`` and its Wilson score interval at
+        ``confidence_level`` (``observed_low``/``observed_high``; Kish
+        effective sample size with weights).  Multiclass: the per-class tables stacked,
         with a ``class`` column.
     confidence_intervals_ : dict or None
         ``{component: (low, high)}`` bootstrap percentile intervals when
@@ -553,7 +558,8 @@ class BrierDecomposition(BaseEstimator):
     def _set_results(self, results, class_names, classes, ps, w, hists=None) -> None:
         binned = self.method == "binned"
         comp_fn = _murphy_components if binned else _corp_components
-        table_fn = _murphy_table if binned else _corp_table
+        level = float(self.confidence_level)
+        table_fn = (lambda r: _murphy_table(r, level)) if binned else _corp_table
         comps = [comp_fn(r) for r in results]
         keys = list(_COMPONENTS) + (list(_WITHIN_BIN) if binned else [])
         totals = {k: float(sum(c[k] for c in comps)) for k in keys}
@@ -1111,14 +1117,13 @@ class BrierDecomposition(BaseEstimator):
         xs, ys, bxs, los, his = [], [], [], [], []
         for r in results:
             if self.method == "binned":
-                t = _murphy_table(r)
+                t = _murphy_table(r, float(self.confidence_level))
                 keep = t["weight"] > 0
                 xs.append(t["mean_forecast"][keep])
                 ys.append(t["observed_frequency"][keep])
-                lo, hi = _wilson_interval(r.statistics, float(self.confidence_level))
                 bxs.append(xs[-1])
-                los.append(lo[keep])
-                his.append(hi[keep])
+                los.append(t["observed_low"][keep])
+                his.append(t["observed_high"][keep])
             else:
                 x, c = _step_vertices(
                     np.asarray(r.forecast_values, dtype=np.float64),

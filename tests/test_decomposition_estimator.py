@@ -397,8 +397,13 @@ def test_summary_and_to_frame_binned():
     assert frame["brier_score"].iloc[0] == pytest.approx(est.brier_score_)
     table = est.to_frame("table")
     assert list(table.columns) == [
-        "lower", "upper", "count", "weight", "mean_forecast", "observed_frequency"
+        "lower", "upper", "count", "weight", "mean_forecast", "observed_frequency",
+        "observed_low", "observed_high",
     ]
+    ok = table["count"] > 0
+    assert (table["observed_low"][ok] <= table["observed_frequency"][ok]).all()
+    assert (table["observed_frequency"][ok] <= table["observed_high"][ok]).all()
+    assert table["observed_low"][~ok].isna().all()
     with pytest.raises(ValueError, match="what"):
         est.to_frame("bins")
 
