@@ -38,7 +38,16 @@ _NET_BENEFIT = [
 
 
 # --- decomposition -----------------------------------------------------------
-_DECOMPOSITION: list = []
+from .decomposition import BrierDecomposition
+from .metrics.decomposition import corp_decomposition, murphy_decomposition
+from .plotting.reliability import ReliabilityDisplay
+
+_DECOMPOSITION = [
+    "murphy_decomposition",
+    "corp_decomposition",
+    "BrierDecomposition",
+    "ReliabilityDisplay",
+]
 
 
 # --- inference ---------------------------------------------------------------
