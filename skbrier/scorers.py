@@ -36,6 +36,7 @@ from sklearn.metrics import make_scorer
 
 from ._validation import check_scalar_probability
 from .metrics.brier import brier_index, brier_score, brier_skill_score
+from .metrics.net_benefit import net_benefit
 
 __all__ = [
     "brier_index_scorer",
@@ -45,6 +46,8 @@ __all__ = [
     "make_brier_index_scorer",
     "make_brier_score_scorer",
     "make_brier_skill_score_scorer",
+    "make_net_benefit_scorer",
+    "net_benefit_scorer",
     "SCORER_NAMES",
 ]
 
@@ -156,7 +159,7 @@ def brier_index_score(
     --------
     >>> from skbrier.scorers import brier_index_score
     >>> brier_index_score(["no", "yes", "yes"], [0.2, 0.9, 0.6])
-    74.5...
+    73.54...
     """
     pos_label = _scorer_pos_label(y_true, y_proba, pos_label)
     return brier_index(
@@ -268,6 +271,127 @@ def brier_score_for_scorer(
         pos_label=pos_label,
         scale_by_half=scale_by_half,
     )
+
+
+def _hard_label_decisions(y_true: Any, y_pred: Any, pos_label: Any):
+    """Treat decisions if ``y_pred`` holds class labels, else None (probabilities).
+
+    :class:`~sklearn.model_selection.TunedThresholdClassifierCV` calls the
+    score function with thresholded class labels (``classes_`` values), a
+    plain scorer with probabilities.  Labels are recognised by their dtype
+    (not floating point), by values outside [0, 1], or, for float labels
+    other than {0, 1}, by being labels of ``y_true``.  Labels 0/1 and
+    probabilities 0/1 give the same decisions for every threshold in (0, 1).
+    """
+    y_pred = y_pred.to_numpy() if hasattr(y_pred, "to_numpy") else y_pred
+    a = np.asarray(y_pred)
+    if a.ndim != 1 or a.shape[0] == 0:
+        return None
+    if a.dtype.kind == "f":
+        if not np.isfinite(a).all():
+            return None  # the metric reports NaN / inf
+        if a.min() >= 0.0 and a.max() <= 1.0:
+            y = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
+            if y.dtype.kind not in "iuf" or y.ndim != 1:
+                return None
+            labels = set(np.unique(y).tolist())
+            if labels <= {0, 1} or not set(np.unique(a).tolist()) <= labels:
+                return None
+    elif a.dtype.kind not in "biuOUS":
+        return None
+    y = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
+    if pos_label is None:
+        try:
+            classes = np.unique(np.concatenate([y.ravel(), a]))
+        except (TypeError, ValueError):
+            return None
+        if classes.shape[0] > 2:
+            raise ValueError(
+                "y_pred holds more than two class labels: net benefit is a binary metric."
+            )
+        if classes.shape[0] == 2:
+            pos = classes[1]
+        elif a.dtype.kind in "biuf" and classes[0] in (-1, 0, 1):
+            pos = 1
+        else:
+            raise _ambiguous_single_class(classes[0])
+        pos = pos.item() if hasattr(pos, "item") else pos
+    else:
+        pos = pos_label
+    return (a == pos).astype(np.float64), pos
+
+
+def net_benefit_for_scorer(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    threshold: float,
+    sample_weight: ArrayLike | None = None,
+    pos_label: Any = None,
+    prevalence: float | None = None,
+) -> float:
+    r"""Net benefit of scorer output: probabilities or thresholded class labels.
+
+    A plain scorer passes the 1-D probability of the positive class; a
+    sample is treated when it is at least ``threshold``.
+    :class:`~sklearn.model_selection.TunedThresholdClassifierCV` passes
+    class labels predicted with its own decision threshold; then exactly
+    the samples predicted positive are treated and ``threshold`` only sets
+    the exchange rate :math:`p_t / (1 - p_t)` between false and true
+    positives.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of the test fold.
+    y_proba : array-like of shape (n_samples,)
+        Probabilities of the positive class, or predicted class labels.
+    threshold : float
+        Threshold probability :math:`p_t` in (0, 1).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    pos_label : label, default=None
+        The event class (``None``: the larger label, as
+        ``predict_proba(X)[:, 1]``).
+    prevalence : float, default=None
+        Population prevalence for case-control samples.
+
+    Returns
+    -------
+    float
+        The net benefit (higher is better).
+
+    See Also
+    --------
+    skbrier.metrics.net_benefit.net_benefit : the metric itself.
+
+    Notes
+    -----
+    :math:`\mathrm{NB} = TP/n - FP/n \cdot p_t / (1 - p_t)`.
+
+    Examples
+    --------
+    >>> from skbrier.scorers import net_benefit_for_scorer
+    >>> y = ["no", "yes", "yes", "no"]
+    >>> net_benefit_for_scorer(y, [0.1, 0.8, 0.6, 0.7], threshold=0.5)
+    0.25
+    >>> net_benefit_for_scorer(y, ["no", "yes", "yes", "yes"], threshold=0.5)
+    0.25
+    """
+    decided = _hard_label_decisions(y_true, y_proba, pos_label)
+    if decided is not None:
+        y_proba, pos_label = decided
+    else:
+        pos_label = _scorer_pos_label(y_true, y_proba, pos_label)
+    return net_benefit(
+        y_true,
+        y_proba,
+        threshold=threshold,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        prevalence=prevalence,
+    )
+
 
 
 # --------------------------------------------------------------------------- factories
@@ -448,15 +572,96 @@ def make_brier_score_scorer(
     )
 
 
+def make_net_benefit_scorer(
+    threshold: float, *, pos_label: Any = None, prevalence: float | None = None
+) -> Callable:
+    r"""Make a net benefit scorer at threshold probability ``threshold``.
+
+    Scoring a classifier: samples with ``predict_proba >= threshold`` are
+    treated.  Passed to
+    :class:`~sklearn.model_selection.TunedThresholdClassifierCV` as
+    ``scoring``, it tunes the decision threshold for the clinical utility
+    whose exchange rate is :math:`p_t/(1 - p_t)`: for a well calibrated
+    model the tuned threshold is close to ``threshold`` itself.
+
+    Parameters
+    ----------
+    threshold : float
+        Threshold probability :math:`p_t`, strictly between 0 and 1.
+    pos_label : label, default=None
+        The event class.  ``None``: ``classes_[1]`` (the larger label, the
+        column ``predict_proba(X)[:, 1]``).
+    prevalence : float, default=None
+        Population prevalence for case-control samples (see
+        :func:`~skbrier.metrics.net_benefit.net_benefit`).
+
+    Returns
+    -------
+    scorer : callable
+        A :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.
+
+    Raises
+    ------
+    TypeError
+        If ``threshold`` is not a real number.
+    ValueError
+        If ``threshold`` (or ``prevalence``) is not strictly between 0 and 1.
+
+    See Also
+    --------
+    skbrier.metrics.net_benefit.net_benefit : the metric.
+
+    Notes
+    -----
+    :math:`\mathrm{NB}(p_t) = TP/n - FP/n \cdot p_t/(1 - p_t)`.  The
+    registered name ``"net_benefit"`` is this scorer at ``threshold=0.5``,
+    the threshold of ``predict`` (up to ties: ``predict`` of most
+    classifiers needs a probability strictly above 0.5).  Net benefit is
+    binary only.
+
+    References
+    ----------
+    .. [1] Vickers AJ, Elkin EB. Decision curve analysis: a novel method for
+       evaluating prediction models. Med Decis Making 2006;26:565-574.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import TunedThresholdClassifierCV
+    >>> from skbrier.scorers import make_net_benefit_scorer
+    >>> X, y = make_classification(random_state=0)
+    >>> tuned = TunedThresholdClassifierCV(
+    ...     LogisticRegression(), scoring=make_net_benefit_scorer(0.2)).fit(X, y)
+    >>> bool(0 < tuned.best_threshold_ < 1)
+    True
+    """
+    threshold = check_scalar_probability(threshold, name="threshold", open_interval=True)
+    if prevalence is not None:
+        prevalence = check_scalar_probability(
+            prevalence, name="prevalence", open_interval=True
+        )
+    return make_scorer(
+        net_benefit_for_scorer,
+        response_method="predict_proba",
+        greater_is_better=True,
+        threshold=threshold,
+        **_options(pos_label=pos_label, prevalence=prevalence),
+    )
+
+
 # --------------------------------------------------------------------------- registry
 #: Brier Index scorer of ``scoring="brier_index"``.
 brier_index_scorer = make_brier_index_scorer()
 #: Brier skill score (climatology reference) of ``scoring="brier_skill_score"``.
 brier_skill_score_scorer = make_brier_skill_score_scorer()
+#: Net benefit at threshold 0.5 of ``scoring="net_benefit"``.
+net_benefit_scorer = make_net_benefit_scorer(0.5)
 
 _SKBRIER_SCORERS: dict[str, Callable] = {
     "brier_index": brier_index_scorer,
     "brier_skill_score": brier_skill_score_scorer,
+    "net_benefit": net_benefit_scorer,
 }
 
 
