@@ -20,6 +20,15 @@ What the scorers receive from scikit-learn
   follow the sorted labels.  The Brier Index is on the [0, 1] scale (the
   summed score divided by 2).  Pass ``labels=`` to a factory if a test fold
   may miss a class.
+
+A scikit-learn pitfall (1.5 to 1.9)
+-----------------------------------
+In one multimetric evaluation (``scoring=[...]`` or ``{...}``) scikit-learn
+caches ``predict_proba`` per fold under the method name only, and hands the
+column selected for the *first* scorer to every other scorer, whatever its
+``pos_label``.  Scorers with a non-default ``pos_label`` must therefore not
+be mixed with scorers of another ``pos_label`` (including the default) in
+one ``scoring``: evaluate them in a separate call.
 """
 
 from __future__ import annotations
