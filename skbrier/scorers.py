@@ -88,20 +88,27 @@ def _scorer_pos_label(y_true: Any, y_proba: Any, pos_label: Any) -> Any:
     y = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
     if y.ndim != 1 or y.shape[0] == 0:
         return None  # the metric raises a clear error
+    # the two smallest/largest distinct labels in O(n), without sorting
+    if y.dtype.kind in "biuf":
+        if y.dtype.kind == "f" and not np.isfinite(y).all():
+            return None  # the metric reports NaN / inf
+        lo, hi = y.min(), y.max()
+        if lo != hi:
+            if lo in (-1, 0, 1) and hi in (-1, 0, 1):
+                return None  # the metric's convention gives 1 (as scikit-learn)
+            return hi.item()  # a third label makes the metric raise
+        if lo in (-1, 0, 1):
+            return None  # {0, 1} / {-1, 1} labels: the positive class is 1
+        raise _ambiguous_single_class(lo.item())
+    first = y[0]
+    others = y[y != first]
+    if others.shape[0] == 0:
+        raise _ambiguous_single_class(first)
+    second = others[0]
     try:
-        classes = np.unique(y)
+        return max(first, second)  # a third label makes the metric raise
     except TypeError:
         return None  # mixed types: the metric raises a clear error
-    if classes.shape[0] == 2:
-        if y.dtype.kind in "biuf" and set(classes.tolist()) <= {-1, 0, 1}:
-            return None  # the metric's convention gives 1 (as scikit-learn)
-        return classes[1].item() if hasattr(classes[1], "item") else classes[1]
-    if classes.shape[0] == 1:
-        only = classes[0]
-        if y.dtype.kind in "biuf" and only in (-1, 0, 1):
-            return None  # {0, 1} / {-1, 1} labels: the positive class is 1
-        raise _ambiguous_single_class(only.item() if hasattr(only, "item") else only)
-    return None  # more than two labels with 1-D input: the metric raises
 
 
 def _check_labels_option(labels: Any) -> Any:
@@ -301,10 +308,12 @@ def _hard_label_decisions(y_true: Any, y_pred: Any, pos_label: Any):
             return None  # the metric reports NaN / inf
         if a.min() >= 0.0 and a.max() <= 1.0:
             y = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
-            if y.dtype.kind not in "iuf" or y.ndim != 1:
+            if y.dtype.kind not in "biuf" or y.ndim != 1 or y.shape[0] == 0:
                 return None
+            if y.min() in (0, 1) and y.max() in (0, 1):
+                return None  # 0/1 labels: both readings give the same decisions
             labels = set(np.unique(y).tolist())
-            if labels <= {0, 1} or not set(np.unique(a).tolist()) <= labels:
+            if not set(np.unique(a).tolist()) <= labels:
                 return None
     elif a.dtype.kind not in "biuOUS":
         return None
