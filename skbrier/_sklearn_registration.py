@@ -28,8 +28,8 @@ rolled back and one :class:`SklearnRegistrationWarning` tells the user to pass
 ``skbrier.get_scorer(name)`` instead.  Set the environment variable
 ``SKBRIER_NO_SKLEARN_REGISTRATION=1`` to skip the registration.
 
-Limits
-------
+**Limits.**
+
 * Names are resolved where ``scoring`` is validated.  A search run *inside*
   a parallel worker (nested CV, for example
   ``cross_val_score(GridSearchCV(..., scoring="brier_index"), n_jobs=2)``)
@@ -49,15 +49,16 @@ import os
 import sys
 import threading
 import warnings
+from collections.abc import Iterator
 from types import FunctionType
-from typing import Any, Iterator
+from typing import Any
 
 __all__ = [
-    "register_sklearn_scorers",
-    "unregister_sklearn_scorers",
-    "registered_names",
-    "SklearnRegistrationWarning",
     "ENV_VAR",
+    "SklearnRegistrationWarning",
+    "register_sklearn_scorers",
+    "registered_names",
+    "unregister_sklearn_scorers",
 ]
 
 #: Set this environment variable to ``1`` to skip the registration.
@@ -126,7 +127,7 @@ def _scorer_name_sets(str_options_cls: type) -> list[set]:
             seen_objs.add(id(obj))
             try:
                 dicts = list(_constraint_dicts(obj))
-            except Exception:  # exotic objects with broken attribute access
+            except Exception:  # noqa: BLE001, S112 - exotic objects with broken attributes
                 continue
             for d in dicts:
                 if id(d) in seen_dicts:
@@ -145,15 +146,15 @@ def _scorer_name_sets(str_options_cls: type) -> list[set]:
 
 def _internals() -> tuple[dict, type]:
     """scikit-learn's scorer dict and StrOptions class, checked for the expected shape."""
-    from sklearn.metrics import _scorer  # noqa: PLC2701 - private by necessity
-    from sklearn.utils import _param_validation  # noqa: PLC2701
+    from sklearn.metrics import _scorer
+    from sklearn.utils import _param_validation
 
     scorers = getattr(_scorer, "_SCORERS", None)
     if not isinstance(scorers, dict) or not _SKLEARN_MARKERS <= set(scorers):
         raise RuntimeError("sklearn.metrics._scorer._SCORERS is not the expected dict")
     str_options = getattr(_param_validation, "StrOptions", None)
     if not isinstance(str_options, type):
-        raise RuntimeError("sklearn.utils._param_validation.StrOptions not found")
+        raise RuntimeError("sklearn.utils._param_validation.StrOptions not found")  # noqa: TRY004
     return scorers, str_options
 
 
@@ -267,7 +268,7 @@ def register_sklearn_scorers() -> list[str]:
                         opts.add(name)
                         _state["added"].append((opts, name))
             _self_test(names, name_sets)
-        except Exception as exc:  # roll back whatever happened
+        except Exception as exc:  # noqa: BLE001 - roll back whatever happened
             _rollback(scorers)
             _state["error"] = exc
             import sklearn
@@ -305,7 +306,7 @@ def unregister_sklearn_scorers() -> None:
         names = list(_state["names"])
         try:
             scorers, str_options = _internals()
-        except Exception:  # pragma: no cover - nothing was registered then
+        except Exception:  # noqa: BLE001  # pragma: no cover - nothing registered then
             _rollback(None)
             return
         for opts in _scorer_name_sets(str_options):

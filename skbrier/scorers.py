@@ -6,10 +6,10 @@ evaluation calls ``predict_proba`` once per fold for all of them together
 (and for built-in probability scorers such as ``"neg_log_loss"``).  This
 module uses only public scikit-learn API; registering the names with
 scikit-learn's ``scoring="..."`` strings is done separately by
-:mod:`skbrier._sklearn_registration`.
+``skbrier._sklearn_registration``.
 
-What the scorers receive from scikit-learn
-------------------------------------------
+**What the scorers receive from scikit-learn.**
+
 * Binary classifiers: the 1-D probability of the class ``pos_label`` if the
   scorer was made with one, otherwise of ``estimator.classes_[1]`` (the
   column ``predict_proba(X)[:, 1]``, the larger label).  The scorers here
@@ -21,8 +21,7 @@ What the scorers receive from scikit-learn
   summed score divided by 2).  Pass ``labels=`` to a factory if a test fold
   may miss a class.
 
-A scikit-learn pitfall (1.5 to 1.9)
------------------------------------
+**A scikit-learn pitfall (1.5 to 1.9).**
 In one multimetric evaluation (``scoring=[...]`` or ``{...}``) scikit-learn
 caches ``predict_proba`` per fold under the method name only, and hands the
 column selected for the *first* scorer to every other scorer, whatever its
@@ -35,7 +34,8 @@ from __future__ import annotations
 
 import copy
 import numbers
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -48,6 +48,7 @@ from .metrics.brier import brier_index, brier_score, brier_skill_score
 from .metrics.net_benefit import net_benefit
 
 __all__ = [
+    "SCORER_NAMES",
     "brier_index_scorer",
     "brier_skill_score_scorer",
     "get_scorer",
@@ -57,7 +58,6 @@ __all__ = [
     "make_brier_skill_score_scorer",
     "make_net_benefit_scorer",
     "net_benefit_scorer",
-    "SCORER_NAMES",
 ]
 
 #: The scoring names skbrier adds (registered with scikit-learn on import).
@@ -726,7 +726,7 @@ def get_scorer(scoring: Any) -> Any:
         return _sklearn_get_scorer(scoring)
     except ValueError:
         if isinstance(scoring, str):
-            raise ValueError(
+            raise ValueError(  # noqa: TRY004 - an unknown name is a bad value
                 f"scoring={scoring!r} is not a valid scoring name. Use "
                 "skbrier.get_scorer_names() to list the valid names."
             ) from None

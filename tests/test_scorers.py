@@ -7,12 +7,14 @@ metrics (``brier_score_loss``, ``confusion_matrix``) on the same folds.
 from __future__ import annotations
 
 import pickle
+from typing import ClassVar
 
 import numpy as np
 import pytest
 import sklearn
 from sklearn.base import clone
 from sklearn.datasets import load_iris, make_classification
+from sklearn.inspection import permutation_importance
 from sklearn.linear_model import LogisticRegression, LogisticRegressionCV
 from sklearn.metrics import brier_score_loss, confusion_matrix
 from sklearn.model_selection import (
@@ -24,7 +26,6 @@ from sklearn.model_selection import (
     cross_val_score,
     cross_validate,
 )
-from sklearn.inspection import permutation_importance
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler, label_binarize
 
@@ -85,7 +86,7 @@ def ref_nb(y, p, pt, pos_label):
     """TP/n - FP/n * pt/(1-pt) from scikit-learn's confusion matrix."""
     y01 = (np.asarray(y) == pos_label).astype(int)
     pred = (np.asarray(p) >= pt).astype(int)
-    tn, fp, fn, tp = confusion_matrix(y01, pred, labels=[0, 1]).ravel()
+    _, fp, _, tp = confusion_matrix(y01, pred, labels=[0, 1]).ravel()
     n = len(y01)
     return tp / n - fp / n * pt / (1 - pt)
 
@@ -105,7 +106,7 @@ def binary_data():
 class CountingLR(LogisticRegression):
     """LogisticRegression that counts its predict_proba calls (module-level counter)."""
 
-    calls = [0]
+    calls: ClassVar[list[int]] = [0]
 
     def predict_proba(self, X):
         CountingLR.calls[0] += 1
@@ -259,7 +260,7 @@ def test_nested_parallel_cv_with_scorer_objects(binary_data):
 @pytest.mark.filterwarnings("ignore::FutureWarning")
 def test_logistic_regression_cv(binary_data):
     X, y = binary_data
-    kw = dict(Cs=[0.01, 0.1, 1.0], cv=KFold(3), max_iter=1000)
+    kw = {"Cs": [0.01, 0.1, 1.0], "cv": KFold(3), "max_iter": 1000}
     by_name = LogisticRegressionCV(scoring="brier_index", **kw).fit(X, y)
     by_obj = LogisticRegressionCV(scoring=make_brier_index_scorer(), **kw).fit(X, y)
     np.testing.assert_allclose(by_name.scores_[1], by_obj.scores_[1])
@@ -523,8 +524,8 @@ def test_plain_optuna_objective(binary_data):
 
 
 # --------------------------------------------------------------------------- properties
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @given(

@@ -93,7 +93,7 @@ def run_python(*parts: str, env_extra: dict | None = None) -> str:
     env.pop(reg.ENV_VAR, None)
     env.update(env_extra or {})
     proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True,
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True,
         env=env, cwd=str(ROOT), timeout=300,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -163,6 +163,7 @@ def test_rollback_on_failure_warns_once():
         """
         import warnings
         import skbrier._sklearn_registration as R
+        R.unregister_sklearn_scorers()  # in case importing skbrier registered
         def boom(names, name_sets):
             raise RuntimeError("simulated self-test failure")
         R._self_test = boom
@@ -207,9 +208,9 @@ def test_never_overwrites_an_existing_name():
         from sklearn.metrics import _scorer, make_scorer, brier_score_loss
         theirs = make_scorer(brier_score_loss, response_method="predict_proba")
         _scorer._SCORERS["brier_index"] = theirs
-        import skbrier._sklearn_registration as R
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
+            import skbrier._sklearn_registration as R
             names = R.register_sklearn_scorers()
         assert names == ["brier_skill_score", "net_benefit"], names
         assert _scorer._SCORERS["brier_index"] is theirs
@@ -230,9 +231,9 @@ def test_failure_to_find_internals_is_rolled_back():
         from sklearn.metrics import _scorer
         saved = _scorer._SCORERS
         del _scorer._SCORERS  # a future scikit-learn without the private dict
-        import skbrier._sklearn_registration as R
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
+            import skbrier._sklearn_registration as R
             assert R.register_sklearn_scorers() == []
         assert any(issubclass(w.category, R.SklearnRegistrationWarning) for w in caught)
         _scorer._SCORERS = saved
@@ -287,3 +288,19 @@ def test_module_is_the_only_private_importer():
 def test_sklearn_version_supported():
     major, minor = (int(v) for v in sklearn.__version__.split(".")[:2])
     assert (major, minor) >= (1, 5)
+
+
+def test_import_skbrier_registers_when_wired():
+    # skbrier/__init__.py calls register_sklearn_scorers() once the lead wires it
+    out = run_python(
+        """
+        import sklearn.model_selection
+        import skbrier
+        from sklearn.metrics import get_scorer_names
+        print("WIRED", hasattr(skbrier, "get_scorer"), "brier_index" in get_scorer_names())
+        """
+    )
+    wired = next(line for line in out.splitlines() if line.startswith("WIRED"))
+    if wired == "WIRED False False":
+        pytest.skip("skbrier/__init__.py does not export the scorers yet")
+    assert wired == "WIRED True True"
