@@ -37,6 +37,9 @@ rolled back and one :class:`SklearnRegistrationWarning` tells the user to pass
   imported: pass ``scoring=skbrier.get_scorer("brier_index")`` there.  Plain
   ``n_jobs`` in one search is fine (scorer objects pickle by reference and
   importing them imports skbrier in the worker).
+* ``LogisticRegressionCV(scoring="brier_index", n_jobs=2)`` (or more jobs)
+  fails for the same reason: scikit-learn 1.5 to 1.9 look its scoring string
+  up inside each worker.  Pass ``scoring=skbrier.get_scorer("brier_index")``.
 * Only constraint sets reachable from module-level classes and functions of
   imported modules are extended; a library that keeps a private copy of
   scikit-learn's names elsewhere, imported before skbrier, may still reject
@@ -260,7 +263,7 @@ def register_sklearn_scorers() -> list[str]:
                     continue
                 scorers[name] = scorer
                 names.append(name)
-            _state["names"] = list(names)
+                _state["names"].append(name)  # recorded at once, for the rollback
             name_sets = _scorer_name_sets(str_options)
             for opts in name_sets:
                 for name in names:

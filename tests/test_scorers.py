@@ -268,6 +268,10 @@ def test_logistic_regression_cv(binary_data):
     mean = by_name.scores_[1].mean(axis=0)
     assert np.all((mean > 50) & (mean < 100))
     assert by_name.C_[0] == kw["Cs"][int(np.argmax(mean))]
+    # with n_jobs > 1 LogisticRegressionCV resolves a string inside the
+    # workers (where skbrier may not be imported): the object always works
+    par = LogisticRegressionCV(scoring=get_scorer("brier_index"), n_jobs=2, **kw)
+    np.testing.assert_allclose(par.fit(X, y).scores_[1], by_name.scores_[1])
 
 
 def test_permutation_importance(binary_data):
