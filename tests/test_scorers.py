@@ -9,6 +9,7 @@ from __future__ import annotations
 import pickle
 from typing import ClassVar
 
+import joblib
 import numpy as np
 import pytest
 import sklearn
@@ -197,7 +198,8 @@ def test_cross_validate_n_jobs_2_loky(binary_data):
     X, y = binary_data
     scoring = ["brier_index", "brier_skill_score", "net_benefit"]
     seq = cross_validate(LogisticRegression(), X, y, cv=4, scoring=scoring, n_jobs=1)
-    par = cross_validate(LogisticRegression(), X, y, cv=4, scoring=scoring, n_jobs=2)
+    with joblib.parallel_backend("loky"):
+        par = cross_validate(LogisticRegression(), X, y, cv=4, scoring=scoring, n_jobs=2)
     for name in scoring:
         np.testing.assert_allclose(par[f"test_{name}"], seq[f"test_{name}"], rtol=1e-12)
 
