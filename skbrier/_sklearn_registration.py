@@ -1,0 +1,331 @@
+"""Register skbrier's scorer names with scikit-learn's ``scoring="..."`` strings.
+
+This is the ONLY module of skbrier that touches private scikit-learn
+internals.  scikit-learn has no public API to add scoring names (RFC #17168
+was closed), so ``scoring="brier_index"`` needs two private steps:
+
+1. add the scorer objects to ``sklearn.metrics._scorer._SCORERS``, the dict
+   behind :func:`sklearn.metrics.get_scorer`;
+2. extend the ``StrOptions`` name sets against which public entry points
+   validate ``scoring`` (``check_scoring``, ``cross_validate``,
+   ``cross_val_score``, ``GridSearchCV``, ``TunedThresholdClassifierCV``,
+   ``LogisticRegressionCV``, ``permutation_importance``, ...).  scikit-learn
+   1.5 to 1.9 build each of them as ``StrOptions(set(get_scorer_names()))``
+   when their module is imported: a separate copy of the names of that
+   moment, stored in a class's ``_parameter_constraints`` (shared by
+   subclasses that copy the dict) or on a ``validate_params`` wrapper
+   (``func._skl_parameter_constraints``).
+
+Step 2 walks every already imported module for those constraint dicts and
+adds the names, in place, to each ``StrOptions`` that holds scikit-learn's
+scorer names.  Modules imported *later* call ``get_scorer_names()``, which
+reads ``_SCORERS`` at that moment and so already includes the new names.
+
+Safety: an existing name is never overwritten (scikit-learn's scorer wins and
+a warning says so); a self-test through :func:`sklearn.metrics.check_scoring`
+resolves and evaluates every registered name; on any failure everything is
+rolled back and one :class:`SklearnRegistrationWarning` tells the user to pass
+``skbrier.get_scorer(name)`` instead.  Set the environment variable
+``SKBRIER_NO_SKLEARN_REGISTRATION=1`` to skip the registration.
+
+**Limits.**
+
+* Names are resolved where ``scoring`` is validated.  A search run *inside*
+  a parallel worker (nested CV, for example
+  ``cross_val_score(GridSearchCV(..., scoring="brier_index"), n_jobs=2)``)
+  validates its string in the worker process, where skbrier has not been
+  imported: pass ``scoring=skbrier.get_scorer("brier_index")`` there.  Plain
+  ``n_jobs`` in one search is fine (scorer objects pickle by reference and
+  importing them imports skbrier in the worker).
+* ``LogisticRegressionCV(scoring="brier_index", n_jobs=2)`` (or more jobs)
+  fails for the same reason: scikit-learn 1.5 to 1.9 look its scoring string
+  up inside each worker.  Pass ``scoring=skbrier.get_scorer("brier_index")``.
+* Only constraint sets reachable from module-level classes and functions of
+  imported modules are extended; a library that keeps a private copy of
+  scikit-learn's names elsewhere, imported before skbrier, may still reject
+  the names.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import warnings
+from collections.abc import Iterator
+from types import FunctionType
+from typing import Any
+
+__all__ = [
+    "ENV_VAR",
+    "SklearnRegistrationWarning",
+    "register_sklearn_scorers",
+    "registered_names",
+    "unregister_sklearn_scorers",
+]
+
+#: Set this environment variable to ``1`` to skip the registration.
+ENV_VAR = "SKBRIER_NO_SKLEARN_REGISTRATION"
+
+# names every scikit-learn scorer-name set has contained since 0.22
+_SKLEARN_MARKERS = frozenset({"accuracy", "neg_log_loss", "r2", "roc_auc"})
+
+_lock = threading.RLock()
+_state: dict[str, Any] = {
+    "names": [],  # names we put into _SCORERS
+    "added": [],  # (set object, name) pairs we added to StrOptions sets
+    "warned": False,
+    "error": None,
+}
+
+
+class SklearnRegistrationWarning(UserWarning):
+    """skbrier's scoring names could not be registered with scikit-learn."""
+
+
+def _disabled() -> bool:
+    return os.environ.get(ENV_VAR, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _is_ours(scorer: Any) -> bool:
+    func = getattr(scorer, "_score_func", None)
+    return getattr(func, "__module__", "") == "skbrier.scorers"
+
+
+def _constraint_dicts(obj: Any) -> Iterator[dict]:
+    """Parameter-constraint dicts attached to a class or a validate_params wrapper.
+
+    Classes keep them in ``_parameter_constraints`` (subclasses often copy the
+    dict but share its constraint objects); ``validate_params`` stores them on
+    the decorated function as ``_skl_parameter_constraints``, which
+    ``functools.wraps`` copies into the wrapper's ``__dict__``.  Methods are
+    not searched: no decorated method of scikit-learn 1.5-1.9 takes ``scoring``.
+    """
+    d = obj.__dict__.get(
+        "_parameter_constraints" if isinstance(obj, type) else "_skl_parameter_constraints"
+    )
+    if isinstance(d, dict):
+        yield d
+    if isinstance(obj, FunctionType):
+        wrapped = obj.__dict__.get("__wrapped__")
+        if isinstance(wrapped, FunctionType):
+            d = wrapped.__dict__.get("_skl_parameter_constraints")
+            if isinstance(d, dict):
+                yield d
+
+
+def _scorer_name_sets(str_options_cls: type) -> list[set]:
+    """Every StrOptions set of scorer names reachable from imported modules."""
+    seen_dicts: set[int] = set()
+    seen_sets: dict[int, set] = {}
+    seen_objs: set[int] = set()
+    for module in list(sys.modules.values()):
+        try:
+            members = list(vars(module).values())
+        except TypeError:
+            continue
+        for obj in members:
+            if not isinstance(obj, (type, FunctionType)) or id(obj) in seen_objs:
+                continue
+            seen_objs.add(id(obj))
+            try:
+                dicts = list(_constraint_dicts(obj))
+            except Exception:  # noqa: BLE001, S112 - exotic objects with broken attributes
+                continue
+            for d in dicts:
+                if id(d) in seen_dicts:
+                    continue
+                seen_dicts.add(id(d))
+                for constraints in d.values():
+                    if not isinstance(constraints, (list, tuple)):
+                        continue
+                    for c in constraints:
+                        if isinstance(c, str_options_cls):
+                            opts = getattr(c, "options", None)
+                            if isinstance(opts, set) and _SKLEARN_MARKERS <= opts:
+                                seen_sets[id(opts)] = opts
+    return list(seen_sets.values())
+
+
+def _internals() -> tuple[dict, type]:
+    """scikit-learn's scorer dict and StrOptions class, checked for the expected shape."""
+    from sklearn.metrics import _scorer
+    from sklearn.utils import _param_validation
+
+    scorers = getattr(_scorer, "_SCORERS", None)
+    if not isinstance(scorers, dict) or not _SKLEARN_MARKERS <= set(scorers):
+        raise RuntimeError("sklearn.metrics._scorer._SCORERS is not the expected dict")
+    str_options = getattr(_param_validation, "StrOptions", None)
+    if not isinstance(str_options, type):
+        raise RuntimeError("sklearn.utils._param_validation.StrOptions not found")  # noqa: TRY004
+    return scorers, str_options
+
+
+def _rollback(scorers: dict | None) -> None:
+    for opts, name in reversed(_state["added"]):
+        opts.discard(name)
+    _state["added"] = []
+    if scorers is not None:
+        for name in _state["names"]:
+            if _is_ours(scorers.get(name)):
+                del scorers[name]
+    _state["names"] = []
+
+
+def _self_test(names: list[str], name_sets: list[set]) -> None:
+    """Resolve and evaluate every registered name through sklearn's public API."""
+    import numpy as np
+    from sklearn.dummy import DummyClassifier
+    from sklearn.metrics import check_scoring, get_scorer_names
+
+    from .scorers import get_scorer
+
+    public = set(get_scorer_names())
+    X = np.zeros((4, 1))
+    y = np.array([0, 0, 1, 1])
+    est = DummyClassifier(strategy="prior").fit(X, y)
+    for name in names:
+        if name not in public:
+            raise RuntimeError(f"{name!r} missing from sklearn.metrics.get_scorer_names()")
+        scorer = check_scoring(est, scoring=name)
+        if not _is_ours(scorer):
+            raise RuntimeError(f"check_scoring({name!r}) did not return skbrier's scorer")
+        got = scorer(est, X, y)
+        want = get_scorer(name)(est, X, y)
+        if not np.isclose(got, want, equal_nan=True):
+            raise RuntimeError(f"scoring={name!r} gave {got!r}, expected {want!r}")
+    if names:
+        multi = check_scoring(est, scoring=list(names) + ["neg_log_loss"])
+        values = multi(est, X, y)
+        if set(values) != set(names) | {"neg_log_loss"}:
+            raise RuntimeError("multimetric check_scoring lost a name")
+    for opts in name_sets:
+        missing = [n for n in names if n not in opts]
+        if missing:
+            raise RuntimeError(f"a scikit-learn scoring name set still lacks {missing}")
+
+
+def _warn_once(message: str) -> None:
+    if _state["warned"]:
+        return
+    _state["warned"] = True
+    warnings.warn(message, SklearnRegistrationWarning, stacklevel=3)
+
+
+def register_sklearn_scorers() -> list[str]:
+    """Make ``scoring="brier_index"`` (and the other skbrier names) work in scikit-learn.
+
+    Adds ``"brier_index"``, ``"brier_skill_score"`` and ``"net_benefit"``
+    (when available; threshold 0.5) to scikit-learn's scorer registry and to
+    every copy of its scoring-name sets, then proves the result with a
+    self-test through :func:`sklearn.metrics.check_scoring`.  Idempotent.
+
+    Returns
+    -------
+    list of str
+        The names registered by skbrier (empty when disabled or failed).
+
+    Warns
+    -----
+    SklearnRegistrationWarning
+        Once, if the registration failed and was rolled back (then pass
+        ``skbrier.get_scorer(name)`` as ``scoring``), or if scikit-learn
+        already defines one of the names (its scorer is kept).
+
+    Notes
+    -----
+    Set ``SKBRIER_NO_SKLEARN_REGISTRATION=1`` to skip it.  See the module
+    docstring for the limits (nested parallel cross-validation).
+
+    Examples
+    --------
+    >>> from skbrier._sklearn_registration import register_sklearn_scorers
+    >>> names = register_sklearn_scorers()
+    >>> from sklearn.metrics import check_scoring
+    >>> check_scoring(None, scoring="brier_index")
+    make_scorer(brier_index_score, response_method='predict_proba')
+    """
+    if _disabled():
+        return []
+    with _lock:
+        if _state["names"]:
+            return list(_state["names"])
+        scorers = None
+        try:
+            scorers, str_options = _internals()
+            from .scorers import _SKBRIER_SCORERS
+
+            names = []
+            clashes = []
+            for name, scorer in _SKBRIER_SCORERS.items():
+                if name in scorers and not _is_ours(scorers[name]):
+                    clashes.append(name)
+                    continue
+                scorers[name] = scorer
+                names.append(name)
+                _state["names"].append(name)  # recorded at once, for the rollback
+            name_sets = _scorer_name_sets(str_options)
+            for opts in name_sets:
+                for name in names:
+                    if name not in opts:
+                        opts.add(name)
+                        _state["added"].append((opts, name))
+            _self_test(names, name_sets)
+        except Exception as exc:  # noqa: BLE001 - roll back whatever happened
+            _rollback(scorers)
+            _state["error"] = exc
+            import sklearn
+
+            _warn_once(
+                "skbrier could not register its scoring names with scikit-learn "
+                f"{sklearn.__version__} ({type(exc).__name__}: {exc}); everything was "
+                "rolled back. Pass scorer objects instead of names, for example "
+                "scoring=skbrier.get_scorer('brier_index'). Set "
+                f"{ENV_VAR}=1 to skip the registration and this warning."
+            )
+            return []
+        if clashes:
+            _warn_once(
+                f"scikit-learn already defines the scoring names {clashes}; skbrier "
+                "keeps scikit-learn's scorers for them. Pass "
+                f"skbrier.get_scorer({clashes[0]!r}) to use skbrier's."
+            )
+        return list(names)
+
+
+def unregister_sklearn_scorers() -> None:
+    """Undo :func:`register_sklearn_scorers`, including modules imported since.
+
+    Examples
+    --------
+    >>> from skbrier._sklearn_registration import (
+    ...     register_sklearn_scorers, unregister_sklearn_scorers, registered_names)
+    >>> unregister_sklearn_scorers()
+    >>> registered_names()
+    []
+    >>> _ = register_sklearn_scorers()
+    """
+    with _lock:
+        names = list(_state["names"])
+        try:
+            scorers, str_options = _internals()
+        except Exception:  # noqa: BLE001  # pragma: no cover - nothing registered then
+            _rollback(None)
+            return
+        for opts in _scorer_name_sets(str_options):
+            for name in names:
+                if name in opts:
+                    _state["added"].append((opts, name))
+        _rollback(scorers)
+
+
+def registered_names() -> list[str]:
+    """Names currently registered with scikit-learn by skbrier.
+
+    Examples
+    --------
+    >>> from skbrier._sklearn_registration import registered_names
+    >>> isinstance(registered_names(), list)
+    True
+    """
+    return list(_state["names"])

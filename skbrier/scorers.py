@@ -1,0 +1,755 @@
+"""scikit-learn scorers for the Brier Index, the Brier skill score and net benefit.
+
+Every scorer here is an ordinary :func:`sklearn.metrics.make_scorer` object
+with ``response_method="predict_proba"``, so scikit-learn's multimetric
+evaluation calls ``predict_proba`` once per fold for all of them together
+(and for built-in probability scorers such as ``"neg_log_loss"``).  This
+module uses only public scikit-learn API; registering the names with
+scikit-learn's ``scoring="..."`` strings is done separately by
+``skbrier._sklearn_registration``.
+
+**What the scorers receive from scikit-learn.**
+
+* Binary classifiers: the 1-D probability of the class ``pos_label`` if the
+  scorer was made with one, otherwise of ``estimator.classes_[1]`` (the
+  column ``predict_proba(X)[:, 1]``, the larger label).  The scorers here
+  infer that same class from the labels of ``y_true``, so string labels
+  work without ``pos_label`` (scikit-learn's own ``"neg_brier_score"``
+  returns ``nan`` there).
+* Multiclass classifiers: the full ``predict_proba`` matrix, whose columns
+  follow the sorted labels.  The Brier Index is on the [0, 1] scale (the
+  summed score divided by 2).  Pass ``labels=`` to a factory if a test fold
+  may miss a class.
+
+**A scikit-learn pitfall (1.5 to 1.9).**
+In one multimetric evaluation (``scoring=[...]`` or ``{...}``) scikit-learn
+caches ``predict_proba`` per fold under the method name only, and hands the
+column selected for the *first* scorer to every other scorer, whatever its
+``pos_label``.  Scorers with a non-default ``pos_label`` must therefore not
+be mixed with scorers of another ``pos_label`` (including the default) in
+one ``scoring``: evaluate them in a separate call.
+"""
+
+from __future__ import annotations
+
+import copy
+import numbers
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.metrics import get_scorer as _sklearn_get_scorer
+from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
+from sklearn.metrics import make_scorer
+
+from ._validation import check_scalar_probability
+from .metrics.brier import brier_index, brier_score, brier_skill_score
+from .metrics.net_benefit import net_benefit
+
+__all__ = [
+    "SCORER_NAMES",
+    "brier_index_scorer",
+    "brier_skill_score_scorer",
+    "get_scorer",
+    "get_scorer_names",
+    "make_brier_index_scorer",
+    "make_brier_score_scorer",
+    "make_brier_skill_score_scorer",
+    "make_net_benefit_scorer",
+    "net_benefit_scorer",
+]
+
+#: The scoring names skbrier adds (registered with scikit-learn on import).
+SCORER_NAMES: tuple[str, ...] = ("brier_index", "brier_skill_score", "net_benefit")
+
+
+# --------------------------------------------------------------------------- helpers
+def _ambiguous_single_class(value: Any) -> ValueError:
+    return ValueError(
+        f"y_true holds a single label ({value!r}) and y_proba is the 1-D "
+        "probability of the estimator's positive class (classes_[1]), which cannot "
+        "be identified from one label. Make the scorer with pos_label= (for example "
+        "skbrier.scorers.make_brier_index_scorer(pos_label=...)) or use folds that "
+        "contain both classes (StratifiedKFold)."
+    )
+
+
+def _scorer_pos_label(y_true: Any, y_proba: Any, pos_label: Any) -> Any:
+    """The class whose probability a 1-D ``y_proba`` from a scorer holds.
+
+    scikit-learn passes ``predict_proba(X)[:, 1]``, the probability of the
+    larger label, when the scorer has no ``pos_label``.  For two labels in
+    ``y_true`` that is their maximum; numeric labels in {0, 1} or {-1, 1}
+    keep scikit-learn's convention (1); a single other label is ambiguous.
+    """
+    if pos_label is not None or np.ndim(y_proba) != 1:
+        return pos_label
+    y = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
+    if y.ndim != 1 or y.shape[0] == 0:
+        return None  # the metric raises a clear error
+    # the two smallest/largest distinct labels in O(n), without sorting
+    if y.dtype.kind in "biuf":
+        if y.dtype.kind == "f" and not np.isfinite(y).all():
+            return None  # the metric reports NaN / inf
+        lo, hi = y.min(), y.max()
+        if lo != hi:
+            if lo in (-1, 0, 1) and hi in (-1, 0, 1):
+                return None  # the metric's convention gives 1 (as scikit-learn)
+            return hi.item()  # a third label makes the metric raise
+        if lo in (-1, 0, 1):
+            return None  # {0, 1} / {-1, 1} labels: the positive class is 1
+        raise _ambiguous_single_class(lo.item())
+    first = y[0]
+    others = y[y != first]
+    if others.shape[0] == 0:
+        raise _ambiguous_single_class(first)
+    second = others[0]
+    try:
+        return max(first, second)  # a third label makes the metric raise
+    except TypeError:
+        return None  # mixed types: the metric raises a clear error
+
+
+def _check_labels_option(labels: Any) -> Any:
+    if labels is None:
+        return None
+    if isinstance(labels, (str, bytes)) or np.ndim(labels) != 1:
+        raise ValueError("labels must be a 1-D array-like of class labels or None.")
+    return labels
+
+
+def _options(**kwargs: Any) -> dict[str, Any]:
+    """Keep only the options that were set (clean reprs, sklearn's pos_label lookup)."""
+    return {k: v for k, v in kwargs.items() if v is not None}
+
+
+# --------------------------------------------------------------------------- score functions
+# The second parameter is named ``y_proba`` so that scikit-learn's metadata
+# routing does not treat it as requestable metadata.  These functions are
+# module-level so that scorers pickle by reference into joblib workers.
+def brier_index_score(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    pos_label: Any = None,
+) -> float:
+    """Brier Index of scorer output: :func:`~skbrier.metrics.brier.brier_index`
+    with ``pos_label`` inferred as scikit-learn's scorers choose the column.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of the test fold.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        What the scorer passes: the 1-D probability of ``pos_label`` (or of
+        ``classes_[1]``) for binary classifiers, the full matrix otherwise.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights (routed with ``set_score_request(sample_weight=True)``).
+    labels : array-like, default=None
+        Classes of the columns of a 2-D ``y_proba``.
+    pos_label : label, default=None
+        Class whose probability a 1-D ``y_proba`` holds; ``None`` means the
+        larger of the labels, as ``predict_proba(X)[:, 1]``.
+
+    Returns
+    -------
+    float
+        The Brier Index in [0, 100] (higher is better).
+
+    Raises
+    ------
+    ValueError
+        If ``pos_label`` is None, ``y_proba`` is 1-D and ``y_true`` holds a
+        single label other than 0, 1 or -1 (the column cannot be identified),
+        and for every invalid input :func:`brier_index` rejects.
+
+    See Also
+    --------
+    skbrier.metrics.brier.brier_index : the metric itself.
+    make_brier_index_scorer : the scorer built on this function.
+
+    Examples
+    --------
+    >>> from skbrier.scorers import brier_index_score
+    >>> brier_index_score(["no", "yes", "yes"], [0.2, 0.9, 0.6])
+    73.54...
+    """
+    pos_label = _scorer_pos_label(y_true, y_proba, pos_label)
+    return brier_index(
+        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+    )
+
+
+def brier_skill_score_for_scorer(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    reference: float | None = None,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    pos_label: Any = None,
+) -> float:
+    """Brier skill score of scorer output (``pos_label`` inferred as for scorers).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of the test fold.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Probabilities as a scorer passes them.
+    reference : float or None, default=None
+        ``None``: climatology of the test fold (equals
+        :func:`sklearn.metrics.d2_brier_score`); a float: a constant binary
+        forecast.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    labels : array-like, default=None
+        Classes of the columns of a 2-D ``y_proba``.
+    pos_label : label, default=None
+        Class whose probability a 1-D ``y_proba`` holds.
+
+    Returns
+    -------
+    float
+        The Brier skill score (higher is better, 1 is perfect).
+
+    See Also
+    --------
+    skbrier.metrics.brier.brier_skill_score : the metric itself.
+
+    Examples
+    --------
+    >>> from skbrier.scorers import brier_skill_score_for_scorer
+    >>> brier_skill_score_for_scorer(["a", "a", "b", "b"], [0.1, 0.2, 0.7, 0.9])
+    0.85
+    """
+    pos_label = _scorer_pos_label(y_true, y_proba, pos_label)
+    return brier_skill_score(
+        y_true,
+        y_proba,
+        reference=reference,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+    )
+
+
+def brier_score_for_scorer(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    pos_label: Any = None,
+    scale_by_half: Any = "auto",
+) -> float:
+    """Brier score of scorer output (``pos_label`` inferred as for scorers).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of the test fold.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Probabilities as a scorer passes them.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    labels : array-like, default=None
+        Classes of the columns of a 2-D ``y_proba``.
+    pos_label : label, default=None
+        Class whose probability a 1-D ``y_proba`` holds.
+    scale_by_half : bool or "auto", default="auto"
+        As in :func:`~skbrier.metrics.brier.brier_score`.
+
+    Returns
+    -------
+    float
+        The Brier score (lower is better).
+
+    See Also
+    --------
+    skbrier.metrics.brier.brier_score : the metric itself.
+
+    Examples
+    --------
+    >>> from skbrier.scorers import brier_score_for_scorer
+    >>> brier_score_for_scorer(["ham", "spam"], [0.25, 0.5])
+    0.15625
+    """
+    pos_label = _scorer_pos_label(y_true, y_proba, pos_label)
+    return brier_score(
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        scale_by_half=scale_by_half,
+    )
+
+
+def _hard_label_decisions(y_true: Any, y_pred: Any, pos_label: Any):
+    """Treat decisions if ``y_pred`` holds class labels, else None (probabilities).
+
+    :class:`~sklearn.model_selection.TunedThresholdClassifierCV` calls the
+    score function with thresholded class labels (``classes_`` values), a
+    plain scorer with probabilities.  Labels are recognised by their dtype
+    (not floating point), by values outside [0, 1], or, for float labels
+    other than {0, 1}, by being labels of ``y_true``.  Labels 0/1 and
+    probabilities 0/1 give the same decisions for every threshold in (0, 1).
+    """
+    y_pred = y_pred.to_numpy() if hasattr(y_pred, "to_numpy") else y_pred
+    a = np.asarray(y_pred)
+    if a.ndim != 1 or a.shape[0] == 0:
+        return None
+    if a.dtype.kind == "f":
+        if not np.isfinite(a).all():
+            return None  # the metric reports NaN / inf
+        if a.min() >= 0.0 and a.max() <= 1.0:
+            y = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
+            if y.dtype.kind not in "biuf" or y.ndim != 1 or y.shape[0] == 0:
+                return None
+            if y.min() in (0, 1) and y.max() in (0, 1):
+                return None  # 0/1 labels: both readings give the same decisions
+            labels = set(np.unique(y).tolist())
+            if not set(np.unique(a).tolist()) <= labels:
+                return None
+    elif a.dtype.kind not in "biuOUS":
+        return None
+    y = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
+    if pos_label is None:
+        try:
+            classes = np.unique(np.concatenate([y.ravel(), a]))
+        except (TypeError, ValueError):
+            return None
+        if classes.shape[0] > 2:
+            raise ValueError(
+                "y_pred holds more than two class labels: net benefit is a binary metric."
+            )
+        if classes.shape[0] == 2:
+            pos = classes[1]
+        elif a.dtype.kind in "biuf" and classes[0] in (-1, 0, 1):
+            pos = 1
+        else:
+            raise _ambiguous_single_class(classes[0])
+        pos = pos.item() if hasattr(pos, "item") else pos
+    else:
+        pos = pos_label
+    return (a == pos).astype(np.float64), pos
+
+
+def net_benefit_for_scorer(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    threshold: float,
+    sample_weight: ArrayLike | None = None,
+    pos_label: Any = None,
+    prevalence: float | None = None,
+) -> float:
+    r"""Net benefit of scorer output: probabilities or thresholded class labels.
+
+    A plain scorer passes the 1-D probability of the positive class; a
+    sample is treated when it is at least ``threshold``.
+    :class:`~sklearn.model_selection.TunedThresholdClassifierCV` passes
+    class labels predicted with its own decision threshold; then exactly
+    the samples predicted positive are treated and ``threshold`` only sets
+    the exchange rate :math:`p_t / (1 - p_t)` between false and true
+    positives.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of the test fold.
+    y_proba : array-like of shape (n_samples,)
+        Probabilities of the positive class, or predicted class labels.
+    threshold : float
+        Threshold probability :math:`p_t` in (0, 1).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    pos_label : label, default=None
+        The event class (``None``: the larger label, as
+        ``predict_proba(X)[:, 1]``).
+    prevalence : float, default=None
+        Population prevalence for case-control samples.
+
+    Returns
+    -------
+    float
+        The net benefit (higher is better).
+
+    See Also
+    --------
+    skbrier.metrics.net_benefit.net_benefit : the metric itself.
+
+    Notes
+    -----
+    :math:`\mathrm{NB} = TP/n - FP/n \cdot p_t / (1 - p_t)`.
+
+    Examples
+    --------
+    >>> from skbrier.scorers import net_benefit_for_scorer
+    >>> y = ["no", "yes", "yes", "no"]
+    >>> net_benefit_for_scorer(y, [0.1, 0.8, 0.6, 0.7], threshold=0.5)
+    0.25
+    >>> net_benefit_for_scorer(y, ["no", "yes", "yes", "yes"], threshold=0.5)
+    0.25
+    """
+    decided = _hard_label_decisions(y_true, y_proba, pos_label)
+    if decided is not None:
+        y_proba, pos_label = decided
+    else:
+        pos_label = _scorer_pos_label(y_true, y_proba, pos_label)
+    return net_benefit(
+        y_true,
+        y_proba,
+        threshold=threshold,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        prevalence=prevalence,
+    )
+
+
+
+# --------------------------------------------------------------------------- factories
+def make_brier_index_scorer(
+    *, pos_label: Any = None, labels: ArrayLike | None = None
+) -> Callable:
+    r"""Make a scorer for the Brier Index (greater is better).
+
+    Parameters
+    ----------
+    pos_label : label, default=None
+        For binary classifiers, the class whose probability is scored.
+        ``None`` scores ``predict_proba(X)[:, 1]``, the larger label, which
+        gives the same Brier Index as any other choice (the binary Brier
+        score is symmetric in the two classes).
+    labels : array-like, default=None
+        For multiclass classifiers, all classes (``estimator.classes_``), so
+        that a test fold missing a class can still be scored.
+
+    Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y_true, **metadata)``, a
+        :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.
+
+    See Also
+    --------
+    skbrier.metrics.brier.brier_index : the metric.
+    get_scorer : the registered scorers by name.
+
+    Notes
+    -----
+    :math:`\mathrm{BI} = 100 (1 - \sqrt{\mathrm{BS}_{[0,1]}})` per test fold.
+    Averaging fold indices (as ``GridSearchCV`` does) is slightly biased
+    upwards because the square root is concave; it ranks candidates like
+    the mean Brier score in almost every case but not always.  Use
+    ``"neg_brier_score"`` or :func:`make_brier_score_scorer` if exact
+    agreement with the pooled Brier score matters.
+
+    References
+    ----------
+    .. [1] S. Kučinskas, H. Bastani and M. Reynolds, "Making forecasting
+       scores easier to interpret: introducing the Brier Index",
+       ForecastBench, 2025.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from skbrier.scorers import make_brier_index_scorer
+    >>> X, y = make_classification(random_state=0)
+    >>> scores = cross_val_score(LogisticRegression(), X, y,
+    ...                          scoring=make_brier_index_scorer())
+    >>> bool(((scores > 50) & (scores <= 100)).all())
+    True
+    """
+    labels = _check_labels_option(labels)
+    return make_scorer(
+        brier_index_score,
+        response_method="predict_proba",
+        greater_is_better=True,
+        **_options(pos_label=pos_label, labels=labels),
+    )
+
+
+def make_brier_skill_score_scorer(
+    reference: float | None = None,
+    *,
+    pos_label: Any = None,
+    labels: ArrayLike | None = None,
+) -> Callable:
+    r"""Make a scorer for the Brier skill score (greater is better).
+
+    Parameters
+    ----------
+    reference : float or None, default=None
+        ``None``: climatology, the base rate of each test fold (the score then
+        equals :func:`sklearn.metrics.d2_brier_score`).  A float in [0, 1]:
+        the constant binary forecast ``reference`` (a fixed base rate, for
+        example the prevalence in the training population).  Arrays of
+        reference forecasts cannot follow the CV folds; compute those skill
+        scores with :func:`~skbrier.metrics.brier.brier_skill_score`.
+    pos_label : label, default=None
+        For binary classifiers, the class whose probability is scored
+        (``None``: ``predict_proba(X)[:, 1]``).
+    labels : array-like, default=None
+        For multiclass classifiers, all classes.
+
+    Returns
+    -------
+    scorer : callable
+        A :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.
+
+    Raises
+    ------
+    TypeError
+        If ``reference`` is not None or a real number.
+    ValueError
+        If ``reference`` lies outside [0, 1].
+
+    See Also
+    --------
+    skbrier.metrics.brier.brier_skill_score : the metric.
+
+    Notes
+    -----
+    :math:`\mathrm{BSS} = 1 - \mathrm{BS} / \mathrm{BS}_\mathrm{ref}`.
+
+    Examples
+    --------
+    >>> from skbrier.scorers import make_brier_skill_score_scorer
+    >>> make_brier_skill_score_scorer(0.2)
+    make_scorer(brier_skill_score_for_scorer, response_method='predict_proba', reference=0.2)
+    """
+    if reference is not None:
+        if not isinstance(reference, numbers.Real) or isinstance(reference, bool):
+            raise TypeError(
+                "reference must be None or a float (a constant forecast) for a "
+                f"scorer; got {type(reference).__name__}. Arrays of reference "
+                "forecasts do not follow the CV folds."
+            )
+        reference = check_scalar_probability(reference, name="reference")
+    labels = _check_labels_option(labels)
+    return make_scorer(
+        brier_skill_score_for_scorer,
+        response_method="predict_proba",
+        greater_is_better=True,
+        **_options(reference=reference, pos_label=pos_label, labels=labels),
+    )
+
+
+def make_brier_score_scorer(
+    *,
+    pos_label: Any = None,
+    labels: ArrayLike | None = None,
+    scale_by_half: Any = "auto",
+) -> Callable:
+    """Make a negated Brier score scorer (like ``"neg_brier_score"``, greater is better).
+
+    Unlike scikit-learn's ``"neg_brier_score"``, it scores binary
+    classifiers with string labels (it returns ``nan`` there) and
+    multiclass classifiers on scikit-learn < 1.7.
+
+    Parameters
+    ----------
+    pos_label : label, default=None
+        For binary classifiers, the class whose probability is scored.
+    labels : array-like, default=None
+        For multiclass classifiers, all classes.
+    scale_by_half : bool or "auto", default="auto"
+        As in :func:`~skbrier.metrics.brier.brier_score`.
+
+    Returns
+    -------
+    scorer : callable
+        A :func:`sklearn.metrics.make_scorer` object returning ``-BS``.
+
+    See Also
+    --------
+    skbrier.metrics.brier.brier_score
+
+    Examples
+    --------
+    >>> from skbrier.scorers import make_brier_score_scorer
+    >>> make_brier_score_scorer()
+    make_scorer(brier_score_for_scorer, greater_is_better=False, response_method='predict_proba')
+    """
+    labels = _check_labels_option(labels)
+    opts = _options(pos_label=pos_label, labels=labels)
+    if not (isinstance(scale_by_half, str) and scale_by_half == "auto"):
+        opts["scale_by_half"] = scale_by_half
+    return make_scorer(
+        brier_score_for_scorer,
+        response_method="predict_proba",
+        greater_is_better=False,
+        **opts,
+    )
+
+
+def make_net_benefit_scorer(
+    threshold: float, *, pos_label: Any = None, prevalence: float | None = None
+) -> Callable:
+    r"""Make a net benefit scorer at threshold probability ``threshold``.
+
+    Scoring a classifier: samples with ``predict_proba >= threshold`` are
+    treated.  Passed to
+    :class:`~sklearn.model_selection.TunedThresholdClassifierCV` as
+    ``scoring``, it tunes the decision threshold for the clinical utility
+    whose exchange rate is :math:`p_t/(1 - p_t)`: for a well calibrated
+    model the tuned threshold is close to ``threshold`` itself.
+
+    Parameters
+    ----------
+    threshold : float
+        Threshold probability :math:`p_t`, strictly between 0 and 1.
+    pos_label : label, default=None
+        The event class.  ``None``: ``classes_[1]`` (the larger label, the
+        column ``predict_proba(X)[:, 1]``).
+    prevalence : float, default=None
+        Population prevalence for case-control samples (see
+        :func:`~skbrier.metrics.net_benefit.net_benefit`).
+
+    Returns
+    -------
+    scorer : callable
+        A :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.
+
+    Raises
+    ------
+    TypeError
+        If ``threshold`` is not a real number.
+    ValueError
+        If ``threshold`` (or ``prevalence``) is not strictly between 0 and 1.
+
+    See Also
+    --------
+    skbrier.metrics.net_benefit.net_benefit : the metric.
+
+    Notes
+    -----
+    :math:`\mathrm{NB}(p_t) = TP/n - FP/n \cdot p_t/(1 - p_t)`.  The
+    registered name ``"net_benefit"`` is this scorer at ``threshold=0.5``,
+    the threshold of ``predict`` (up to ties: ``predict`` of most
+    classifiers needs a probability strictly above 0.5).  Net benefit is
+    binary only.
+
+    References
+    ----------
+    .. [1] Vickers AJ, Elkin EB. Decision curve analysis: a novel method for
+       evaluating prediction models. Med Decis Making 2006;26:565-574.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import TunedThresholdClassifierCV
+    >>> from skbrier.scorers import make_net_benefit_scorer
+    >>> X, y = make_classification(random_state=0)
+    >>> tuned = TunedThresholdClassifierCV(
+    ...     LogisticRegression(), scoring=make_net_benefit_scorer(0.2)).fit(X, y)
+    >>> bool(0 < tuned.best_threshold_ < 1)
+    True
+    """
+    threshold = check_scalar_probability(threshold, name="threshold", open_interval=True)
+    if prevalence is not None:
+        prevalence = check_scalar_probability(
+            prevalence, name="prevalence", open_interval=True
+        )
+    return make_scorer(
+        net_benefit_for_scorer,
+        response_method="predict_proba",
+        greater_is_better=True,
+        threshold=threshold,
+        **_options(pos_label=pos_label, prevalence=prevalence),
+    )
+
+
+# --------------------------------------------------------------------------- registry
+#: Brier Index scorer of ``scoring="brier_index"``.
+brier_index_scorer = make_brier_index_scorer()
+#: Brier skill score (climatology reference) of ``scoring="brier_skill_score"``.
+brier_skill_score_scorer = make_brier_skill_score_scorer()
+#: Net benefit at threshold 0.5 of ``scoring="net_benefit"``.
+net_benefit_scorer = make_net_benefit_scorer(0.5)
+
+_SKBRIER_SCORERS: dict[str, Callable] = {
+    "brier_index": brier_index_scorer,
+    "brier_skill_score": brier_skill_score_scorer,
+    "net_benefit": net_benefit_scorer,
+}
+
+
+def get_scorer(scoring: Any) -> Any:
+    """Get a scorer by name: skbrier's names first, then scikit-learn's.
+
+    Works whether or not the names could be registered with scikit-learn,
+    so ``scoring=skbrier.get_scorer("brier_index")`` is the robust spelling
+    of ``scoring="brier_index"``.
+
+    Parameters
+    ----------
+    scoring : str, callable or None
+        A skbrier name (see :func:`get_scorer_names`), any name
+        :func:`sklearn.metrics.get_scorer` knows, a scorer callable or None
+        (returned as they are).
+
+    Returns
+    -------
+    scorer : callable or None
+        A new copy of the scorer for names, as scikit-learn does.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name.
+
+    See Also
+    --------
+    get_scorer_names
+    sklearn.metrics.get_scorer
+
+    Examples
+    --------
+    >>> from skbrier.scorers import get_scorer
+    >>> get_scorer("brier_index")
+    make_scorer(brier_index_score, response_method='predict_proba')
+    >>> get_scorer("neg_log_loss")
+    make_scorer(log_loss, greater_is_better=False, response_method='predict_proba')
+    """
+    if isinstance(scoring, str) and scoring in _SKBRIER_SCORERS:
+        return copy.deepcopy(_SKBRIER_SCORERS[scoring])
+    try:
+        return _sklearn_get_scorer(scoring)
+    except ValueError:
+        if isinstance(scoring, str):
+            raise ValueError(  # noqa: TRY004 - an unknown name is a bad value
+                f"scoring={scoring!r} is not a valid scoring name. Use "
+                "skbrier.get_scorer_names() to list the valid names."
+            ) from None
+        raise
+
+
+def get_scorer_names() -> list[str]:
+    """Names accepted by :func:`get_scorer`: skbrier's and scikit-learn's, sorted.
+
+    Returns
+    -------
+    list of str
+
+    See Also
+    --------
+    get_scorer
+    sklearn.metrics.get_scorer_names
+
+    Examples
+    --------
+    >>> from skbrier.scorers import get_scorer_names
+    >>> names = get_scorer_names()
+    >>> "brier_index" in names and "neg_log_loss" in names
+    True
+    """
+    return sorted(set(_SKBRIER_SCORERS) | set(_sklearn_get_scorer_names()))
