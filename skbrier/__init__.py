@@ -75,7 +75,24 @@ _INFERENCE = [
 
 
 # --- scorers -----------------------------------------------------------------
-_SCORERS: list = []
+from ._sklearn_registration import register_sklearn_scorers as _register_sklearn_scorers
+from .scorers import (
+    get_scorer,
+    get_scorer_names,
+    make_brier_index_scorer,
+    make_brier_score_scorer,
+    make_brier_skill_score_scorer,
+    make_net_benefit_scorer,
+)
+
+_SCORERS = [
+    "get_scorer",
+    "get_scorer_names",
+    "make_brier_index_scorer",
+    "make_brier_score_scorer",
+    "make_brier_skill_score_scorer",
+    "make_net_benefit_scorer",
+]
 
 
 # --- workflows ---------------------------------------------------------------
@@ -83,3 +100,8 @@ _WORKFLOWS: list = []
 
 
 __all__ = _CORE + _NET_BENEFIT + _DECOMPOSITION + _INFERENCE + _SCORERS + _WORKFLOWS
+
+# `scoring="brier_index"` (and "brier_skill_score", "net_benefit") in every
+# scikit-learn entry point; rolled back with a warning if sklearn's internals
+# are not as expected; SKBRIER_NO_SKLEARN_REGISTRATION=1 turns it off.
+_register_sklearn_scorers()
