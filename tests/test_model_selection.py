@@ -250,6 +250,7 @@ def test_cross_val_brier_summary_and_dict(binary_data):
     assert "CrossValBrierResult(brier_score=" in repr(res)
     with pytest.raises(ValueError, match="metric"):
         res.confidence_interval("auc")
+    assert isinstance(res.confidence_interval("brier_skill_score"), tuple)
 
 
 def test_cross_val_brier_bad_input(binary_data):
@@ -268,6 +269,10 @@ def test_cross_val_brier_bad_input(binary_data):
         cross_val_brier(LogisticRegression(), X, y, pos_label=7)
     with pytest.raises(ValueError, match="cov_type"):
         cross_val_brier(LogisticRegression(), X, y, cov_type="robust")
+    with pytest.raises(TypeError, match="inference_kwds"):
+        cross_val_brier(LogisticRegression(), X, y, inference_kwds=1)
+    with pytest.raises(TypeError, match="decompose"):
+        cross_val_brier(LogisticRegression(), X, y, decompose="yes")
     with pytest.raises(TypeError, match="params"):
         cross_val_brier(LogisticRegression(), X, y, params=[1])
     with pytest.raises(ValueError, match="y contains NaN"):
@@ -275,6 +280,66 @@ def test_cross_val_brier_bad_input(binary_data):
     Xi, yi = load_iris(return_X_y=True)
     with pytest.raises(ValueError, match="pos_label"):
         cross_val_brier(LogisticRegression(), Xi, yi, pos_label=1)
+
+
+def test_cross_val_brier_decomposition_and_intervals(binary_data):
+    from scipy.stats import norm
+
+    X, y = binary_data
+    res = cross_val_brier(LogisticRegression(), X, y, cv=5)
+    p = res.positive_proba
+    # Murphy (exact SCJ terms) and CORP identities add up to the pooled score
+    m = res.decomposition["murphy"]
+    assert m.reliability - m.resolution + m.uncertainty + m.within_bin_variance - (
+        m.within_bin_covariance
+    ) == pytest.approx(res.brier_score, rel=1e-10)
+    c = res.decomposition["corp"]
+    assert c.miscalibration - c.discrimination + c.uncertainty == pytest.approx(
+        res.brier_score, rel=1e-10
+    )
+    assert c.uncertainty == pytest.approx(y.mean() * (1 - y.mean()), rel=1e-12)
+    # CORP against model-diagnostics (isotonic regression in scikit-learn)
+    md = pytest.importorskip("model_diagnostics.scoring")
+    ref = md.decompose(y_obs=y, y_pred=p, scoring_function=md.SquaredError())
+    assert c.miscalibration == pytest.approx(float(ref["miscalibration"][0]), rel=1e-8)
+    assert c.discrimination == pytest.approx(float(ref["discrimination"][0]), rel=1e-8)
+    # iid interval of the Brier score: BS -/+ z sd((p - y)^2) / sqrt(n)
+    se = np.std((p - y) ** 2, ddof=1) / np.sqrt(len(y))
+    lo, hi = res.confidence_interval("brier_score", 0.95)
+    z = norm.ppf(0.975)
+    assert lo == pytest.approx(res.brier_score - z * se, rel=1e-10)
+    assert hi == pytest.approx(res.brier_score + z * se, rel=1e-10)
+    lo, hi = res.confidence_interval("brier_index", 0.9)
+    assert lo < res.brier_index < hi
+    assert res.inference.brier_index == pytest.approx(res.brier_index, rel=1e-12)
+    d = res.to_dict()
+    assert d["confidence_intervals_95"]["brier_index"][0] < res.brier_index
+    assert d["decomposition"]["corp"]["miscalibration"] == c.miscalibration
+    assert "95% intervals (iid)" in res.summary()
+    hac = cross_val_brier(LogisticRegression(), X, y, cv=5, cov_type="hac")
+    assert hac.inference.cov_type == "hac"
+    assert hac.brier_index == res.brier_index
+    none = cross_val_brier(LogisticRegression(), X, y, cv=5, decompose=False)
+    assert none.decomposition is None
+
+
+def test_cross_val_brier_multiclass_decomposition():
+    X, y = load_iris(return_X_y=True)
+    res = cross_val_brier(LogisticRegression(max_iter=500), X, y, cv=5)
+    c = res.decomposition["corp"]
+    # multiclass: one-vs-rest terms on the [0, 1] scale of the Brier Index
+    assert c.brier_score == pytest.approx(res.brier_score, rel=1e-10)
+    assert res.inference.brier_index == pytest.approx(res.brier_index, rel=1e-12)
+
+
+def test_cross_val_brier_perfect_forecasts_warn_and_no_interval():
+    X = np.repeat([[0.0], [1.0]], 20, axis=0)
+    y = X[:, 0].astype(int)
+    with pytest.warns(UserWarning, match="brier_inference"):
+        res = cross_val_brier(ColumnProba(0), X, y, cv=4)
+    assert res.brier_score == 0.0 and res.brier_index == 100.0
+    with pytest.raises(ValueError, match="No confidence interval"):
+        res.confidence_interval()
 
 
 # ---------------------------------------------------------------------------
@@ -369,6 +434,7 @@ def test_grid_search_pooled_refit_picks_pooled_best(binary_data):
     assert search.best_estimator_.get_params()["max_depth"] == search.best_params_["max_depth"]
 
 
+@pytest.mark.filterwarnings("ignore:cross_val_brier. brier_inference:UserWarning")
 def test_mean_of_folds_and_pooled_disagree():
     """Constructed case: averaging fold indices picks A, the pooled index picks B.
 

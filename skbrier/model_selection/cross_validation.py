@@ -57,27 +57,49 @@ def _predict_fold(estimator: Any, X: Any, test: np.ndarray, classes: np.ndarray)
     return full
 
 
-def _optional_decomposition(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None):
+def _pooled_inputs(y_true, codes, proba, classes, pos_label):
+    """Binary: 0/1 outcomes and the 1-D positive probability; else labels and 2-D."""
+    if classes.shape[0] == 2:
+        j = int(np.flatnonzero(classes == pos_label)[0])
+        return (codes == j).astype(np.float64), proba[:, j], {}
+    return y_true, proba, {"labels": classes}
+
+
+def _optional(name: str, func, *args, **kwargs):
+    """Run an optional extra; a ValueError (degenerate data) gives None and a warning."""
+    try:
+        return func(*args, **kwargs)
+    except ValueError as exc:
+        warnings.warn(
+            f"cross_val_brier: {name} not computed for the pooled predictions: {exc}",
+            UserWarning,
+            stacklevel=3,
+        )
+        return None
+
+
+def _optional_decomposition(y, p, extra, w):
     """Murphy and CORP decompositions when :mod:`skbrier.metrics.decomposition` exists."""
     try:
         from ..metrics.decomposition import corp_decomposition, murphy_decomposition
-    except ImportError:
+    except ImportError:  # pragma: no cover - part of skbrier once merged
         return None
-    return {
-        "murphy": murphy_decomposition(y01, p, sample_weight=w),
-        "corp": corp_decomposition(y01, p, sample_weight=w),
-    }
+    murphy = _optional("murphy_decomposition", murphy_decomposition, y, p,
+                       sample_weight=w, **extra)
+    corp = _optional("corp_decomposition", corp_decomposition, y, p, sample_weight=w, **extra)
+    if murphy is None and corp is None:
+        return None
+    return {"murphy": murphy, "corp": corp}
 
 
-def _optional_inference(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None, cov_type: str):
+def _optional_inference(y, p, extra, w, cov_type, inference_kwds):
     """:func:`skbrier.stats.brier_inference` of the pooled forecasts, when it exists."""
     try:
         from ..stats import brier_inference
-    except ImportError:
+    except ImportError:  # pragma: no cover - part of skbrier once merged
         return None
-    if w is not None:
-        return brier_inference(y01, p, cov_type=cov_type, sample_weight=w)
-    return brier_inference(y01, p, cov_type=cov_type)
+    return _optional("brier_inference", brier_inference, y, p, sample_weight=w,
+                     cov_type=cov_type, **extra, **inference_kwds)
 
 
 class CrossValBrierResult:
@@ -114,12 +136,15 @@ class CrossValBrierResult:
     fit_time : ndarray
         Fit time of each fold in seconds.
     decomposition : dict or None
-        ``{"murphy": ..., "corp": ...}`` decompositions of the pooled binary
-        forecasts (None if :mod:`skbrier.metrics.decomposition` is not
-        available or the problem is multiclass).
-    inference : object or None
-        :func:`skbrier.stats.brier_inference` result of the pooled binary
-        forecasts (None when unavailable).
+        ``{"murphy": ..., "corp": ...}``: the results of
+        :func:`skbrier.metrics.decomposition.murphy_decomposition` (10
+        uniform bins) and :func:`~skbrier.metrics.decomposition.corp_decomposition`
+        of the pooled predictions (binary: of ``pos_label``; multiclass: one
+        versus rest).  None with ``decompose=False``.
+    inference : BrierInferenceResult or None
+        :func:`skbrier.stats.brier_inference` of the pooled predictions with
+        ``cov_type``; None (with a warning) when it is undefined, e.g. for
+        perfect forecasts.
 
     See Also
     --------
@@ -167,10 +192,10 @@ class CrossValBrierResult:
 
         Computed by :func:`skbrier.stats.brier_inference` on the pooled
         out-of-fold forecasts with the ``cov_type`` given to
-        :func:`cross_val_brier` (``"iid"`` or ``"hac"``).  It treats the
-        out-of-fold predictions as fixed forecasts: it ignores the
-        variability of refitting the model, so it is narrower than an
-        interval for the *procedure*.
+        :func:`cross_val_brier`.  It treats the out-of-fold predictions as
+        fixed forecasts and ignores the variability of refitting the model on
+        other training sets, so it describes the forecasts at hand rather
+        than the modelling procedure (Bates, Hastie and Tibshirani, 2024).
 
         Parameters
         ----------
@@ -181,24 +206,29 @@ class CrossValBrierResult:
 
         Returns
         -------
-        object
-            The interval (with ``low`` and ``high``) of
+        ConfidenceInterval
+            Named tuple ``(low, high)`` of
             :func:`skbrier.stats.brier_inference`.
 
         Raises
         ------
         ValueError
-            For an unknown ``metric``.
-        NotImplementedError
-            When :mod:`skbrier.stats` has no ``brier_inference`` or the
-            problem is multiclass.
+            For an unknown ``metric``, or when no interval could be computed
+            (for example perfect forecasts: no variance to estimate).
+
+        References
+        ----------
+        .. [1] S. Bates, T. Hastie and R. Tibshirani, "Cross-validation: what
+           does it estimate and how well does it do it?", Journal of the
+           American Statistical Association 119(546), 2024.
         """
         if metric not in _CI_METRICS:
             raise ValueError(f"metric must be one of {_CI_METRICS}, got {metric!r}.")
         if self.inference is None:
-            raise NotImplementedError(
-                "Confidence intervals need skbrier.stats.brier_inference (binary "
-                "problems); it is not available here."
+            raise ValueError(
+                "No confidence interval: skbrier.stats.brier_inference was not "
+                "available or undefined for these forecasts (see the warning raised "
+                "by cross_val_brier)."
             )
         return self.inference.confidence_interval(metric, confidence_level)
 
@@ -222,7 +252,26 @@ class CrossValBrierResult:
             "fold_brier_index": self.fold_brier_index.tolist(),
             "fold_brier_skill_score": self.fold_brier_skill_score.tolist(),
             "fold_weight": self.fold_weight.tolist(),
+            "cov_type": self.cov_type,
+            "confidence_intervals_95": self._intervals(),
+            "decomposition": None
+            if self.decomposition is None
+            else {
+                k: (None if d is None else {c: float(v) for c, v in d.components.items()})
+                for k, d in self.decomposition.items()
+            },
         }
+
+    def _intervals(self) -> dict[str, list[float]] | None:
+        if self.inference is None:
+            return None
+        out = {}
+        for m in _CI_METRICS:
+            try:
+                out[m] = [float(v) for v in self.confidence_interval(m)]
+            except ValueError:
+                out[m] = None
+        return out
 
     def summary(self) -> str:
         """A short text table of the pooled and per-fold scores.
@@ -252,6 +301,25 @@ class CrossValBrierResult:
             f"mean of fold Brier Indices: {self.mean_fold_brier_index:.3f} "
             "(biased upward; report the pooled index)"
         )
+        if self.inference is not None:
+            parts = []
+            for m, label, fmt in (
+                ("brier_score", "Brier", ".5f"),
+                ("brier_index", "Index", ".3f"),
+                ("brier_skill_score", "BSS", ".4f"),
+            ):
+                try:
+                    lo, hi = self.confidence_interval(m)
+                except ValueError:
+                    continue
+                parts.append(f"{label} [{lo:{fmt}}, {hi:{fmt}}]")
+            lines.append(f"95% intervals ({self.cov_type}): " + ", ".join(parts))
+        if self.decomposition is not None:
+            for name, dec in self.decomposition.items():
+                if dec is None:
+                    continue
+                comps = ", ".join(f"{k} {v:.5f}" for k, v in dec.components.items())
+                lines.append(f"{name}: {comps}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -288,6 +356,8 @@ def cross_val_brier(
     pos_label: Any = None,
     return_estimators: bool = False,
     cov_type: str = "iid",
+    inference_kwds: dict[str, Any] | None = None,
+    decompose: bool = True,
     verbose: int = 0,
     pre_dispatch: int | str = "2*n_jobs",
 ) -> CrossValBrierResult:
@@ -330,10 +400,16 @@ def cross_val_brier(
         decomposition and the intervals are stated for it.
     return_estimators : bool, default=False
         Keep the fitted estimator of each fold.
-    cov_type : {"iid", "hac"}, default="iid"
+    cov_type : {"iid", "hac", "bootstrap"}, default="iid"
         Covariance estimator of the intervals (see
         :func:`skbrier.stats.brier_inference`); "hac" when the sample order
-        is time order.
+        is time order (with a time-series splitter that partitions the data).
+    inference_kwds : dict, default=None
+        Further options of :func:`skbrier.stats.brier_inference`
+        (``hac_kwds``, ``n_resamples``, ``random_state``, ...).
+    decompose : bool, default=True
+        Compute the Murphy (10 uniform bins) and CORP decompositions of the
+        pooled predictions (:mod:`skbrier.metrics.decomposition`).
     verbose : int, default=0
         Verbosity of the fits.
     pre_dispatch : int or str, default="2*n_jobs"
@@ -406,8 +482,18 @@ def cross_val_brier(
             f"y must contain at least two classes, got {classes.tolist()}."
         )
     w = check_sample_weight(sample_weight, n)
-    if cov_type not in ("iid", "hac"):
-        raise ValueError(f"cov_type must be 'iid' or 'hac', got {cov_type!r}.")
+    if cov_type not in ("iid", "hac", "bootstrap"):
+        raise ValueError(
+            f"cov_type must be 'iid', 'hac' or 'bootstrap', got {cov_type!r}."
+        )
+    if inference_kwds is None:
+        inference_kwds = {}
+    elif not isinstance(inference_kwds, dict):
+        raise TypeError(
+            f"inference_kwds must be a dict, got {type(inference_kwds).__name__}."
+        )
+    if not isinstance(decompose, (bool, np.bool_)):
+        raise TypeError(f"decompose must be True or False, got {decompose!r}.")
     if classes.shape[0] == 2:
         if pos_label is None:
             pos_label = classes[1]
@@ -469,17 +555,14 @@ def cross_val_brier(
     bss = 1.0 - multiclass_brier(fc.y, fc.proba, w) / ref if ref > 0 else np.nan
     folds = np.array([_fold_scores(fc, t) for t in tests], dtype=np.float64)
 
-    decomposition = inference = None
-    if classes.shape[0] == 2:
-        j = int(np.flatnonzero(classes == pos_label)[0])
-        y01 = (codes == j).astype(np.float64)
-        p = proba[:, j]
-        decomposition = _optional_decomposition(y01, p, w)
-        inference = _optional_inference(y01, p, w, cov_type)
+    y_orig = np.asarray(classes[codes])
+    y_in, p_in, extra = _pooled_inputs(y_orig, codes, proba, classes, pos_label)
+    decomposition = _optional_decomposition(y_in, p_in, extra, w) if decompose else None
+    inference = _optional_inference(y_in, p_in, extra, w, cov_type, inference_kwds)
 
     return CrossValBrierResult(
         y_proba=proba,
-        y_true=np.asarray(classes[codes]),
+        y_true=y_orig,
         classes=classes,
         pos_label=pos_label if classes.shape[0] == 2 else None,
         sample_weight=w,
