@@ -19,8 +19,8 @@ Optuna is optional: without it this example prints a message and stops.
 # %%
 import numpy as np
 from sklearn.datasets import make_classification
-from sklearn.tree import DecisionTreeClassifier
 from sklearn.model_selection import StratifiedKFold
+from sklearn.tree import DecisionTreeClassifier
 
 from skbrier.model_selection import cross_val_brier, optuna_objective
 

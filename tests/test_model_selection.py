@@ -125,7 +125,7 @@ def test_cross_val_brier_multiclass_and_missing_class_in_fold():
     assert res.brier_skill_score == pytest.approx(d2_brier_score(y, oof), rel=1e-12)
     assert res.pos_label is None
     with pytest.raises(AttributeError, match="binary"):
-        res.positive_proba
+        _ = res.positive_proba
 
     # unshuffled KFold on sorted iris: the training folds miss a class
     with pytest.warns(RuntimeWarning, match="Number of classes"):
@@ -596,20 +596,26 @@ def test_grid_search_weighted_pooled_refit(binary_data, routing):
 # property-based: weights behave like repeated rows
 # ---------------------------------------------------------------------------
 
-hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
+def test_integer_weights_equal_repeated_rows():
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
 
-@settings(max_examples=50, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.integers(0, 1), st.floats(0, 1), st.integers(1, 4)),
-        min_size=1,
-        max_size=30,
+    @hypothesis.settings(max_examples=50, deadline=None)
+    @hypothesis.given(
+        st.lists(
+            st.tuples(st.integers(0, 1), st.floats(0, 1), st.integers(1, 4)),
+            min_size=1,
+            max_size=30,
+        )
     )
-)
-def test_integer_weights_equal_repeated_rows(rows):
+    def check(rows):
+        _check_weights_vs_rows(rows)
+
+    check()
+
+
+def _check_weights_vs_rows(rows):
     y = np.array([r[0] for r in rows])
     p = np.array([r[1] for r in rows])
     w = np.array([r[2] for r in rows])

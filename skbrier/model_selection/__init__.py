@@ -17,11 +17,11 @@ from .pooled import PooledRefit, pooled_cv_scores, pooled_refit, pooled_scoring
 from .tuning import optuna_objective
 
 __all__ = [
-    "cross_val_brier",
     "CrossValBrierResult",
-    "pooled_scoring",
-    "pooled_refit",
     "PooledRefit",
-    "pooled_cv_scores",
+    "cross_val_brier",
     "optuna_objective",
+    "pooled_cv_scores",
+    "pooled_refit",
+    "pooled_scoring",
 ]

@@ -22,7 +22,7 @@ from ..metrics._brier_math import (
     unit_scale_brier,
 )
 
-__all__ = ["cross_val_brier", "CrossValBrierResult"]
+__all__ = ["CrossValBrierResult", "cross_val_brier"]
 
 _CI_METRICS = ("brier_score", "brier_index", "brier_skill_score")
 
@@ -104,6 +104,13 @@ def _optional_inference(y, p, extra, w, cov_type, inference_kwds):
 
 class CrossValBrierResult:
     """Result of :func:`cross_val_brier`: pooled and per-fold Brier scores.
+
+    Built by :func:`cross_val_brier`, not by users.
+
+    Parameters
+    ----------
+    **fields : dict
+        The attributes below.
 
     Attributes
     ----------
@@ -282,8 +289,10 @@ class CrossValBrierResult:
             The table.
         """
         lines = [
-            f"Cross-validated Brier scores ({self.n_splits} folds, "
-            f"{self.y_true.shape[0]} samples, {self.classes.shape[0]} classes)",
+            (
+                f"Cross-validated Brier scores ({self.n_splits} folds, "
+                f"{self.y_true.shape[0]} samples, {self.classes.shape[0]} classes)"
+            ),
             f"{'':>8} {'weight':>10} {'Brier':>9} {'Index':>8} {'BSS':>8}",
         ]
         for f in range(self.n_splits):
@@ -433,8 +442,8 @@ def cross_val_brier(
 
     See Also
     --------
-    sklearn.model_selection.cross_val_predict : the out-of-fold predictions.
-    pooled_scoring : pooled scores inside ``GridSearchCV``.
+    sklearn.model_selection.cross_val_predict : The out-of-fold predictions.
+    pooled_scoring : Pooled scores inside ``GridSearchCV``.
 
     Notes
     -----

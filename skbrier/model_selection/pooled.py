@@ -39,12 +39,12 @@ from ..metrics._brier_math import (
 )
 
 __all__ = [
-    "pooled_scoring",
-    "pooled_refit",
-    "pooled_cv_scores",
     "brier_sum",
-    "weight_sum",
     "class_weight_sum",
+    "pooled_cv_scores",
+    "pooled_refit",
+    "pooled_scoring",
+    "weight_sum",
 ]
 
 _METRICS = ("brier_score", "brier_index", "brier_skill_score")
@@ -92,7 +92,7 @@ def brier_sum(
 
     See Also
     --------
-    pooled_scoring : scorers recording this sum for every fold.
+    pooled_scoring : Scorers recording this sum for every fold.
 
     Examples
     --------
@@ -336,9 +336,9 @@ def pooled_scoring(
 
     See Also
     --------
-    pooled_refit : refit callable choosing by the pooled score.
-    pooled_cv_scores : pooled scores from ``cv_results_``.
-    skbrier.model_selection.cross_val_brier : pooled scores of one model.
+    pooled_refit : Refit callable choosing by the pooled score.
+    pooled_cv_scores : Pooled scores from ``cv_results_``.
+    skbrier.model_selection.cross_val_brier : Pooled scores of one model.
 
     Notes
     -----

@@ -10,7 +10,7 @@ from sklearn.base import clone
 
 from .cross_validation import cross_val_brier
 
-__all__ = ["optuna_objective", "BrierObjective"]
+__all__ = ["BrierObjective", "optuna_objective"]
 
 _DIRECTIONS = {
     "brier_index": "maximize",
@@ -186,7 +186,7 @@ def optuna_objective(
     See Also
     --------
     cross_val_brier
-    pooled_scoring : the same pooled criterion inside ``GridSearchCV``.
+    pooled_scoring : The same pooled criterion inside ``GridSearchCV``.
 
     Notes
     -----
