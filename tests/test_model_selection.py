@@ -19,8 +19,10 @@ from sklearn.model_selection import (
     GroupKFold,
     KFold,
     PredefinedSplit,
+    RepeatedStratifiedKFold,
     ShuffleSplit,
     StratifiedKFold,
+    TimeSeriesSplit,
     cross_val_predict,
     cross_validate,
 )
@@ -112,6 +114,7 @@ def test_cross_val_brier_equals_cross_val_predict_binary(binary_data):
     assert res.mean_fold_brier_index > res.brier_index
     assert_array_equal(res.positive_proba, oof[:, 1])
     assert res.estimators is None
+    assert_array_equal(res.oof_indices, np.arange(len(y)))
 
 
 def test_cross_val_brier_multiclass_and_missing_class_in_fold():
@@ -152,6 +155,37 @@ def test_cross_val_brier_string_labels_and_pos_label(binary_data):
     assert_allclose(res_no.positive_proba, 1 - res.positive_proba)
     # default: the larger label
     assert cross_val_brier(est, X, ys, cv=4).pos_label == "yes"
+
+
+def test_cross_val_brier_time_series_split(binary_data):
+    """TimeSeriesSplit never tests the first block: pool the tested rows only."""
+    X, y = binary_data
+    cv = TimeSeriesSplit(4)
+    est = LogisticRegression()
+    res = cross_val_brier(est, X, y, cv=cv, cov_type="hac")
+    rows, preds = [], []
+    for train, test in cv.split(X, y):  # reference: a manual loop
+        preds.append(LogisticRegression().fit(X[train], y[train]).predict_proba(X[test]))
+        rows.append(test)
+    rows = np.concatenate(rows)
+    oof = np.concatenate(preds)
+    assert_array_equal(res.oof_indices, rows)
+    assert_allclose(res.y_proba, oof, rtol=1e-12)
+    assert_array_equal(res.y_true, y[rows])
+    assert res.brier_score == pytest.approx(brier_score_loss(y[rows], oof[:, 1]), rel=1e-12)
+    assert res.brier_skill_score == pytest.approx(d2_brier_score(y[rows], oof), rel=1e-12)
+    for f, test in enumerate(res.test_indices):
+        assert res.fold_brier_score[f] == pytest.approx(
+            brier_score_loss(y[test], oof[np.searchsorted(rows, test), 1]), rel=1e-12
+        )
+    assert res.inference.cov_type == "hac"
+    assert res.inference.n == len(rows)
+    w = np.linspace(0.5, 2.0, len(y))
+    resw = cross_val_brier(est, X, y, cv=cv, sample_weight=w)
+    assert_array_equal(resw.sample_weight, w[rows])
+    assert resw.brier_score == pytest.approx(
+        brier_score_loss(y[rows], oof[:, 1], sample_weight=w[rows]), rel=1e-12
+    )
 
 
 def test_cross_val_brier_groups(binary_data):
@@ -263,8 +297,12 @@ def test_cross_val_brier_bad_input(binary_data):
         cross_val_brier(LogisticRegression(), X, y, sample_weight=np.ones(3))
     with pytest.raises(ValueError, match="sample_weight"):
         cross_val_brier(LogisticRegression(), X, y, sample_weight=-np.ones(len(y)))
-    with pytest.raises(ValueError, match="partition"):
-        cross_val_brier(LogisticRegression(), X, y, cv=ShuffleSplit(3, random_state=0))
+    with pytest.raises(ValueError, match="at most one test fold"):
+        cross_val_brier(LogisticRegression(), X, y,
+                        cv=RepeatedStratifiedKFold(n_splits=2, n_repeats=2, random_state=0))
+    with pytest.raises(ValueError, match="at most one test fold"):
+        cross_val_brier(LogisticRegression(), X, y,
+                        cv=ShuffleSplit(3, test_size=0.6, random_state=0))
     with pytest.raises(ValueError, match="pos_label"):
         cross_val_brier(LogisticRegression(), X, y, pos_label=7)
     with pytest.raises(ValueError, match="cov_type"):

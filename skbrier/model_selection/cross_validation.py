@@ -114,18 +114,23 @@ class CrossValBrierResult:
 
     Attributes
     ----------
-    y_proba : ndarray of shape (n_samples, n_classes)
-        The out-of-fold probabilities, one column per sorted class, exactly
-        as :func:`sklearn.model_selection.cross_val_predict` with
-        ``method="predict_proba"`` returns them.
-    y_true : ndarray of shape (n_samples,)
-        The labels.
+    y_proba : ndarray of shape (n_oof, n_classes)
+        The out-of-fold probabilities, one column per sorted class.  When the
+        test folds partition the data (``n_oof = n_samples``) they are
+        exactly what :func:`sklearn.model_selection.cross_val_predict` with
+        ``method="predict_proba"`` returns.
+    y_true : ndarray of shape (n_oof,)
+        The labels of the same rows.
+    oof_indices : ndarray of shape (n_oof,)
+        Rows of ``X`` in ``y_proba`` (sorted): all rows for a partition, the
+        tested rows for splitters such as ``TimeSeriesSplit`` whose first
+        block is never tested.
     classes : ndarray of shape (n_classes,)
         Sorted class labels (the columns of ``y_proba``).
     pos_label : object or None
         Positive class of a binary problem (None for multiclass).
-    sample_weight : ndarray or None
-        Evaluation weights.
+    sample_weight : ndarray of shape (n_oof,) or None
+        Evaluation weights of the same rows.
     brier_score, brier_index, brier_skill_score : float
         Scores of all out-of-fold predictions pooled.  The Brier score
         follows scikit-learn's scale (binary [0, 1], multiclass [0, 2]); the
@@ -388,8 +393,10 @@ def cross_val_brier(
         The labels (numbers, booleans or strings).
     cv : int, cross-validation generator or iterable, default=5
         As in scikit-learn (an int means stratified K-fold for classifiers).
-        The test folds must partition the data (each sample in exactly one
-        test fold).
+        Each sample must be in at most one test fold.  Usually the test folds
+        partition the data; splitters that leave samples untested
+        (``TimeSeriesSplit``) are scored on the tested samples
+        (``oof_indices``).
     groups : array-like of shape (n_samples,), default=None
         Group labels for group-aware splitters (``GroupKFold``, ...).  With
         metadata routing enabled they are routed to the splitter for you.
@@ -437,7 +444,7 @@ def cross_val_brier(
         If ``estimator`` is not a classifier with ``predict_proba``.
     ValueError
         For labels with fewer than two classes, invalid ``sample_weight``,
-        an unknown ``pos_label``, folds that do not partition the data, or
+        an unknown ``pos_label``, a sample in several test folds, or
         invalid probabilities returned by the estimator.
 
     See Also
@@ -542,27 +549,40 @@ def cross_val_brier(
     tests = [np.asarray(t) for t in cvr["indices"]["test"]]
     trains = [np.asarray(t) for t in cvr["indices"]["train"]]
     all_test = np.concatenate(tests)
-    if all_test.shape[0] != n or not np.array_equal(np.sort(all_test), np.arange(n)):
+    covered = np.unique(all_test)
+    if covered.shape[0] != all_test.shape[0]:
         raise ValueError(
-            "cv must split the data into test folds that contain every sample exactly "
-            "once (a partition, as KFold or GroupKFold do); pooled out-of-fold "
-            "predictions are undefined otherwise."
+            "cv must put every sample in at most one test fold (KFold, GroupKFold, "
+            "TimeSeriesSplit, ...); with repeated or overlapping test folds "
+            "(ShuffleSplit, RepeatedKFold) the pooled out-of-fold predictions are "
+            "undefined. Use pooled_scoring with cross_validate for those."
         )
+    m = covered.shape[0]
+    # row of each original sample in the pooled arrays (identity for a partition)
+    position = np.full(n, -1, dtype=np.intp)
+    position[covered] = np.arange(m)
     estimators = cvr["estimator"]
     parts = Parallel(n_jobs=n_jobs, pre_dispatch=pre_dispatch)(
         delayed(_predict_fold)(est, X, test, classes) for est, test in zip(estimators, tests)
     )
-    proba = np.empty((n, classes.shape[0]), dtype=np.float64)
+    proba = np.empty((m, classes.shape[0]), dtype=np.float64)
     for test, part in zip(tests, parts):
-        proba[test] = part
+        proba[position[test]] = part
 
-    fc = check_forecast(codes, proba, sample_weight=w, proba_name="predict_proba output")
-    # check_forecast re-encodes the integer codes: same columns (classes 0..K-1)
+    codes = codes[covered]
+    w = None if w is None else w[covered]
+    fc = check_forecast(
+        codes,
+        proba,
+        sample_weight=w,
+        labels=np.arange(classes.shape[0]),
+        proba_name="predict_proba output",
+    )
     bs = forecast_brier(fc)
     bi = brier_index_from_score(unit_scale_brier(fc))
     ref = climatology_brier(fc)
     bss = 1.0 - multiclass_brier(fc.y, fc.proba, w) / ref if ref > 0 else np.nan
-    folds = np.array([_fold_scores(fc, t) for t in tests], dtype=np.float64)
+    folds = np.array([_fold_scores(fc, position[t]) for t in tests], dtype=np.float64)
 
     y_orig = np.asarray(classes[codes])
     y_in, p_in, extra = _pooled_inputs(y_orig, codes, proba, classes, pos_label)
@@ -572,6 +592,7 @@ def cross_val_brier(
     return CrossValBrierResult(
         y_proba=proba,
         y_true=y_orig,
+        oof_indices=covered,
         classes=classes,
         pos_label=pos_label if classes.shape[0] == 2 else None,
         sample_weight=w,
