@@ -750,3 +750,21 @@ def test_dask_backend(binary_data):
     assert search.best_index_ == serial_search.best_index_
     assert_allclose(pooled_cv_scores(search.cv_results_)["brier_index"],
                     pooled_cv_scores(serial_search.cv_results_)["brier_index"])
+
+
+@pytest.mark.slow
+def test_grid_search_loky_processes(binary_data):
+    """Scorers and the refit callable pickle into worker processes (loky)."""
+    X, y = binary_data
+    grid = {"C": [0.01, 1.0]}
+    kw = dict(cv=3, scoring=pooled_scoring(), refit=pooled_refit(rule="one_standard_error"))
+    serial = GridSearchCV(LogisticRegression(), grid, **kw).fit(X, y)
+    with joblib.parallel_config(backend="loky"):
+        parallel = GridSearchCV(LogisticRegression(), grid, n_jobs=2, **kw).fit(X, y)
+        res = cross_val_brier(LogisticRegression(), X, y, cv=3, n_jobs=2)
+    assert parallel.best_index_ == serial.best_index_
+    assert_allclose(pooled_cv_scores(parallel.cv_results_)["brier_index"],
+                    pooled_cv_scores(serial.cv_results_)["brier_index"], rtol=1e-12)
+    assert res.brier_index == pytest.approx(
+        cross_val_brier(LogisticRegression(), X, y, cv=3).brier_index, rel=1e-12
+    )
