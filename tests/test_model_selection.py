@@ -740,11 +740,16 @@ def test_dask_backend(binary_data):
         with distributed.LocalCluster(
             n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
         ) as cluster, distributed.Client(cluster) as client:
-            with joblib.parallel_config(backend="dask"):
+            with joblib.parallel_config(backend="dask"), distributed.get_task_stream(
+                client
+            ) as tasks:
                 res = cross_val_brier(est, X, y, cv=4, n_jobs=2)
                 search = GridSearchCV(est, grid, cv=4, scoring=pooled_scoring(),
                                       refit=pooled_refit(), n_jobs=2).fit(X, y)
-            assert client.scheduler_info()["workers"]
+    # the fits (4 folds) and predictions ran as tasks on the cluster
+    keys = [t["key"] for t in tasks.data]
+    assert any("_fit_and_score" in k for k in keys)
+    assert any("_predict_fold" in k for k in keys)
     assert_array_equal(res.y_proba, serial.y_proba)
     assert res.brier_index == serial.brier_index
     assert search.best_index_ == serial_search.best_index_
