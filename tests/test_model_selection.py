@@ -737,15 +737,18 @@ def test_dask_backend(binary_data):
                                  refit=pooled_refit()).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        with distributed.LocalCluster(
+        cluster = distributed.LocalCluster(
             n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
-        ) as cluster, distributed.Client(cluster) as client:
-            with joblib.parallel_config(backend="dask"), distributed.get_task_stream(
-                client
-            ) as tasks:
-                res = cross_val_brier(est, X, y, cv=4, n_jobs=2)
-                search = GridSearchCV(est, grid, cv=4, scoring=pooled_scoring(),
-                                      refit=pooled_refit(), n_jobs=2).fit(X, y)
+        )
+        with (
+            cluster,
+            distributed.Client(cluster) as client,
+            joblib.parallel_config(backend="dask"),
+            distributed.get_task_stream(client) as tasks,
+        ):
+            res = cross_val_brier(est, X, y, cv=4, n_jobs=2)
+            search = GridSearchCV(est, grid, cv=4, scoring=pooled_scoring(),
+                                  refit=pooled_refit(), n_jobs=2).fit(X, y)
     # the fits (4 folds) and predictions ran as tasks on the cluster
     keys = [t["key"] for t in tasks.data]
     assert any("_fit_and_score" in k for k in keys)
@@ -762,7 +765,8 @@ def test_grid_search_loky_processes(binary_data):
     """Scorers and the refit callable pickle into worker processes (loky)."""
     X, y = binary_data
     grid = {"C": [0.01, 1.0]}
-    kw = dict(cv=3, scoring=pooled_scoring(), refit=pooled_refit(rule="one_standard_error"))
+    kw = {"cv": 3, "scoring": pooled_scoring(),
+          "refit": pooled_refit(rule="one_standard_error")}
     serial = GridSearchCV(LogisticRegression(), grid, **kw).fit(X, y)
     with joblib.parallel_config(backend="loky"):
         parallel = GridSearchCV(LogisticRegression(), grid, n_jobs=2, **kw).fit(X, y)
