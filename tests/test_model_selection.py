@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from pathlib import Path
 
 import joblib
 import numpy as np
@@ -777,3 +778,47 @@ def test_grid_search_loky_processes(binary_data):
     assert res.brier_index == pytest.approx(
         cross_val_brier(LogisticRegression(), X, y, cv=3).brier_index, rel=1e-12
     )
+
+
+# ---------------------------------------------------------------------------
+# R glmnet: pooled score, its standard error and the one-SE rule
+# ---------------------------------------------------------------------------
+
+GLMNET_FIXTURE = Path(__file__).parent / "fixtures" / "glmnet_one_se_fixture.json"
+
+
+def _glmnet_cases():
+    return json.loads(GLMNET_FIXTURE.read_text())
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_pooled_cv_scores_and_one_se_rule_match_cv_glmnet(case):
+    """cv.glmnet(family="binomial", type.measure="mse") scores 2 (y - p)^2: its
+    cvm is twice the pooled Brier score, cvsd twice our standard error, and its
+    lambda.min / lambda.1se are our "best" / one-standard-error choices when the
+    largest lambda is the simplest model.  Fixture: make_glmnet_one_se_fixture.R.
+    """
+    d = _glmnet_cases()[case]
+    y = np.asarray(d["y"], dtype=float)
+    w = np.asarray(d["weights"], dtype=float)
+    fold = np.asarray(d["foldid"])
+    P = np.asarray(d["preval"], dtype=float)  # (n, n_lambda) out-of-fold probabilities
+    lam = np.asarray(d["lambda"], dtype=float)
+    # what pooled_scoring records, fold by fold, for every candidate (lambda)
+    cvr = {"params": [{"lambda": v} for v in lam]}
+    for k, f in enumerate(np.unique(fold)):
+        m = fold == f
+        cvr[f"split{k}_test_brier_sum"] = [
+            brier_sum(y[m], P[m, j], sample_weight=w[m]) for j in range(lam.size)
+        ]
+        cvr[f"split{k}_test_weight_sum"] = [
+            weight_sum(y[m], P[m, j], sample_weight=w[m]) for j in range(lam.size)
+        ]
+    res = pooled_cv_scores(cvr)
+    assert_allclose(2 * res["brier_score"], d["cvm"], rtol=1e-12)
+    assert_allclose(2 * res["se_brier_score"], d["cvsd"], rtol=1e-10)
+    assert pooled_refit()(cvr) == d["index_min"] - 1
+    one_se = pooled_refit("brier_score", "one_standard_error",
+                          complexity=lambda p: -p["lambda"])
+    assert one_se(cvr) == d["index_1se"] - 1
+    assert d["index_1se"] != d["index_min"]  # the rule matters in these cases
