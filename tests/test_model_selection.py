@@ -120,7 +120,7 @@ def test_cross_val_brier_equals_cross_val_predict_binary(binary_data):
 
 def test_cross_val_brier_multiclass_and_missing_class_in_fold():
     X, y = load_iris(return_X_y=True)
-    est = LogisticRegression(max_iter=500)
+    est = make_pipeline(StandardScaler(), LogisticRegression())
     res = cross_val_brier(est, X, y, cv=5)
     oof = cross_val_predict(est, X, y, cv=5, method="predict_proba")
     assert_array_equal(res.y_proba, oof)
@@ -364,7 +364,7 @@ def test_cross_val_brier_decomposition_and_intervals(binary_data):
 
 def test_cross_val_brier_multiclass_decomposition():
     X, y = load_iris(return_X_y=True)
-    res = cross_val_brier(LogisticRegression(max_iter=500), X, y, cv=5)
+    res = cross_val_brier(make_pipeline(StandardScaler(), LogisticRegression()), X, y, cv=5)
     c = res.decomposition["corp"]
     # multiclass: one-vs-rest terms on the [0, 1] scale of the Brier Index
     assert c.brier_score == pytest.approx(res.brier_score, rel=1e-10)
@@ -604,7 +604,7 @@ def test_pooled_scoring_string_labels(binary_data):
 def test_pooled_scoring_multiclass_with_labels():
     X, y = load_iris(return_X_y=True)
     cv = StratifiedKFold(5, shuffle=True, random_state=0)
-    est = LogisticRegression(max_iter=500, C=0.1)
+    est = make_pipeline(StandardScaler(), LogisticRegression(C=0.1))
     scoring = pooled_scoring(labels=[0, 1, 2], prefix="m_")
     assert "m_class_weight_sum_2" in scoring
     cvr = cross_validate(est, X, y, cv=cv, scoring=scoring)
