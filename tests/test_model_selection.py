@@ -360,6 +360,16 @@ def test_cross_val_brier_decomposition_and_intervals(binary_data):
     assert hac.brier_index == res.brier_index
     none = cross_val_brier(LogisticRegression(), X, y, cv=5, decompose=False)
     assert none.decomposition is None
+    boot = cross_val_brier(LogisticRegression(), X, y, cv=5, decompose=False,
+                           cov_type="bootstrap",
+                           inference_kwds={"n_resamples": 199, "random_state": 0})
+    assert boot.inference.cov_type == "bootstrap"
+    lo, hi = boot.confidence_interval("brier_score")
+    assert lo < boot.brier_score < hi
+    # options given by the user are not silenced
+    with pytest.raises(ValueError, match="bootstrap"):
+        cross_val_brier(LogisticRegression(), X, y, cv=5, decompose=False,
+                        cov_type="bootstrap", inference_kwds={"bootstrap": "nope"})
 
 
 def test_cross_val_brier_multiclass_decomposition():

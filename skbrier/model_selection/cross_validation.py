@@ -21,6 +21,8 @@ from ..metrics._brier_math import (
     multiclass_brier,
     unit_scale_brier,
 )
+from ..metrics.decomposition import corp_decomposition, murphy_decomposition
+from ..stats.inference import brier_inference
 
 __all__ = ["CrossValBrierResult", "cross_val_brier"]
 
@@ -65,11 +67,18 @@ def _pooled_inputs(y_true, codes, proba, classes, pos_label):
     return y_true, proba, {"labels": classes}
 
 
-def _optional(name: str, func, *args, **kwargs):
-    """Run an optional extra; a ValueError (degenerate data) gives None and a warning."""
+def _optional(name: str, func, *args, strict: bool = False, **kwargs):
+    """Run an extra (decomposition, inference) of the pooled predictions.
+
+    A ValueError from degenerate data (perfect forecasts, one class) gives None
+    and a warning instead of failing the whole cross-validation; with
+    ``strict=True`` (options given by the user) it is raised.
+    """
     try:
         return func(*args, **kwargs)
     except ValueError as exc:
+        if strict:
+            raise
         warnings.warn(
             f"cross_val_brier: {name} not computed for the pooled predictions: {exc}",
             UserWarning,
@@ -78,28 +87,16 @@ def _optional(name: str, func, *args, **kwargs):
         return None
 
 
-def _optional_decomposition(y, p, extra, w):
-    """Murphy and CORP decompositions when :mod:`skbrier.metrics.decomposition` exists."""
-    try:
-        from ..metrics.decomposition import corp_decomposition, murphy_decomposition
-    except ImportError:  # pragma: no cover - part of skbrier once merged
-        return None
-    murphy = _optional("murphy_decomposition", murphy_decomposition, y, p,
-                       sample_weight=w, **extra)
-    corp = _optional("corp_decomposition", corp_decomposition, y, p, sample_weight=w, **extra)
-    if murphy is None and corp is None:
-        return None
-    return {"murphy": murphy, "corp": corp}
-
-
-def _optional_inference(y, p, extra, w, cov_type, inference_kwds):
-    """:func:`skbrier.stats.brier_inference` of the pooled forecasts, when it exists."""
-    try:
-        from ..stats import brier_inference
-    except ImportError:  # pragma: no cover - part of skbrier once merged
-        return None
-    return _optional("brier_inference", brier_inference, y, p, sample_weight=w,
-                     cov_type=cov_type, **extra, **inference_kwds)
+def _decompositions(y, p, extra, w) -> dict[str, Any]:
+    """Murphy (10 uniform bins) and CORP decompositions of the pooled forecasts."""
+    return {
+        "murphy": _optional(
+            "murphy_decomposition", murphy_decomposition, y, p, sample_weight=w, **extra
+        ),
+        "corp": _optional(
+            "corp_decomposition", corp_decomposition, y, p, sample_weight=w, **extra
+        ),
+    }
 
 
 class CrossValBrierResult:
@@ -152,7 +149,8 @@ class CrossValBrierResult:
         :func:`skbrier.metrics.decomposition.murphy_decomposition` (10
         uniform bins) and :func:`~skbrier.metrics.decomposition.corp_decomposition`
         of the pooled predictions (binary: of ``pos_label``; multiclass: one
-        versus rest).  None with ``decompose=False``.
+        versus rest); an entry is None (with a warning) when undefined for
+        the data.  None with ``decompose=False``.
     inference : BrierInferenceResult or None
         :func:`skbrier.stats.brier_inference` of the pooled predictions with
         ``cov_type``; None (with a warning) when it is undefined, e.g. for
@@ -586,8 +584,18 @@ def cross_val_brier(
 
     y_orig = np.asarray(classes[codes])
     y_in, p_in, extra = _pooled_inputs(y_orig, codes, proba, classes, pos_label)
-    decomposition = _optional_decomposition(y_in, p_in, extra, w) if decompose else None
-    inference = _optional_inference(y_in, p_in, extra, w, cov_type, inference_kwds)
+    decomposition = _decompositions(y_in, p_in, extra, w) if decompose else None
+    inference = _optional(
+        "brier_inference",
+        brier_inference,
+        y_in,
+        p_in,
+        strict=bool(inference_kwds),
+        sample_weight=w,
+        cov_type=cov_type,
+        **extra,
+        **inference_kwds,
+    )
 
     return CrossValBrierResult(
         y_proba=proba,
