@@ -620,6 +620,9 @@ def test_pooled_scoring_multiclass_with_labels():
     cvr = cross_validate(est, X, y, cv=cv, scoring=scoring)
     res = pooled_cv_scores(cvr, prefix="m_")
     oof = cross_val_predict(est, X, y, cv=cv, method="predict_proba")
+    # without labels the binary base-rate sum refuses multiclass forecasts
+    with pytest.raises(ValueError, match="pass labels="):
+        cross_validate(est, X, y, cv=cv, scoring=pooled_scoring(), error_score="raise")
     assert res["brier_score"][0] == pytest.approx(brier_score_loss(y, oof) / 2, rel=1e-12)
     assert res["brier_skill_score"][0] == pytest.approx(d2_brier_score(y, oof), rel=1e-12)
 

@@ -228,6 +228,26 @@ def class_weight_sum(
     return float(hit.sum() if w is None else np.dot(w, hit))
 
 
+def _positive_weight_sum(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    pos_label: Any = None,
+) -> float:
+    """Weighted count of the positive class; refuses multiclass forecasts."""
+    if np.ndim(y_proba) == 2 and np.shape(y_proba)[1] > 2:
+        raise ValueError(
+            f"y_proba has {np.shape(y_proba)[1]} columns: pass labels= (all classes) "
+            "to pooled_scoring for multiclass problems."
+        )
+    return class_weight_sum(
+        y_true, y_proba, class_index=1, sample_weight=sample_weight, labels=labels,
+        pos_label=pos_label,
+    )
+
+
 def _fold_brier_index(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -310,9 +330,10 @@ def pooled_scoring(
         The positive class of a binary problem (needed for string labels).
         If None, scikit-learn's rule (the larger label) is used.
     labels : array-like of shape (n_classes,), default=None
-        All classes of a multiclass problem, sorted.  Needed when a test fold
-        may miss a class and for the pooled skill score of multiclass
-        problems.
+        All classes, sorted.  Required for multiclass problems (for the
+        pooled skill score, and because a test fold may miss a class); without
+        it the scorers assume a binary problem and the base-rate scorer
+        fails on multiclass forecasts.
     prefix : str, default=""
         Put in front of every key, to combine several scoring dicts.
     request_sample_weight : bool or "auto", default="auto"
@@ -428,7 +449,7 @@ def pooled_scoring(
         prefix + "weight_sum": scorer(weight_sum),
     }
     if n_classes == 2:
-        out[prefix + "positive_weight_sum"] = scorer(class_weight_sum, class_index=1)
+        out[prefix + "positive_weight_sum"] = scorer(_positive_weight_sum)
     else:
         for j in range(n_classes):
             out[prefix + f"class_weight_sum_{j}"] = scorer(class_weight_sum, class_index=j)
