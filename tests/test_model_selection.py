@@ -835,3 +835,17 @@ def test_pooled_cv_scores_and_one_se_rule_match_cv_glmnet(case):
                           complexity=lambda p: -p["lambda"])
     assert one_se(cvr) == d["index_1se"] - 1
     assert d["index_1se"] != d["index_min"]  # the rule matters in these cases
+
+
+def test_pooled_cv_scores_invariant_to_fold_order():
+    rng = np.random.default_rng(7)
+    fold_bs = rng.uniform(0.05, 0.3, size=(4, 5))
+    weights = rng.integers(10, 40, size=5).astype(float)
+    pos = np.floor(weights * rng.uniform(0.2, 0.8, size=5))
+    a = pooled_cv_scores(_fake_results(fold_bs, weights, pos=pos))
+    perm = rng.permutation(5)
+    b = pooled_cv_scores(_fake_results(fold_bs[:, perm], weights[perm], pos=pos[perm]))
+    for key in ("brier_score", "brier_index", "brier_skill_score", "se_brier_score"):
+        assert_allclose(a[key], b[key], rtol=1e-12)
+    # the pooled score is the weight-weighted mean of the fold scores
+    assert_allclose(a["brier_score"], fold_bs @ weights / weights.sum(), rtol=1e-12)
