@@ -171,6 +171,13 @@ class CrossValBrierResult:
     (4,)
     >>> bool(res.mean_fold_brier_index >= res.brier_index)
     True
+    >>> lo, hi = res.confidence_interval("brier_index")
+    >>> bool(lo < res.brier_index < hi)
+    True
+    >>> res.to_dict()["n_splits"]
+    4
+    >>> print(res.summary().splitlines()[0])
+    Cross-validated Brier scores (4 folds, 200 samples, 2 classes)
     """
 
     def __init__(self, **fields: Any) -> None:
