@@ -1,0 +1,27 @@
+"""Model selection by cross-validated Brier scores.
+
+* :func:`cross_val_brier`: pooled and per-fold Brier score, Brier Index and
+  skill score of one classifier, from the out-of-fold predictions of
+  ``cross_val_predict``.
+* :func:`pooled_scoring` and :func:`pooled_refit`: choose among candidates of
+  ``GridSearchCV`` (or any scikit-learn search) by the *pooled* Brier Index
+  instead of the upward-biased mean of per-fold indices, optionally with the
+  one-standard-error rule; :func:`pooled_cv_scores` reports the pooled
+  scores of every candidate.
+* :func:`optuna_objective`: an Optuna objective returning the pooled Brier
+  Index (``direction="maximize"``).
+"""
+
+from .cross_validation import CrossValBrierResult, cross_val_brier
+from .pooled import PooledRefit, pooled_cv_scores, pooled_refit, pooled_scoring
+from .tuning import optuna_objective
+
+__all__ = [
+    "CrossValBrierResult",
+    "PooledRefit",
+    "cross_val_brier",
+    "optuna_objective",
+    "pooled_cv_scores",
+    "pooled_refit",
+    "pooled_scoring",
+]
