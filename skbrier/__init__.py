@@ -96,7 +96,25 @@ _SCORERS = [
 
 
 # --- workflows ---------------------------------------------------------------
-_WORKFLOWS: list = []
+from .model_selection import (
+    CrossValBrierResult,
+    PooledRefit,
+    cross_val_brier,
+    optuna_objective,
+    pooled_cv_scores,
+    pooled_refit,
+    pooled_scoring,
+)
+
+_WORKFLOWS = [
+    "cross_val_brier",
+    "CrossValBrierResult",
+    "pooled_scoring",
+    "pooled_refit",
+    "PooledRefit",
+    "pooled_cv_scores",
+    "optuna_objective",
+]
 
 
 __all__ = _CORE + _NET_BENEFIT + _DECOMPOSITION + _INFERENCE + _SCORERS + _WORKFLOWS
