@@ -773,8 +773,7 @@ def pooled_refit(
 
     Parameters
     ----------
-    metric : {"brier_index", "brier_score", "brier_skill_score"}, \
-            default="brier_index"
+    metric : {"brier_index", "brier_score", "brier_skill_score"}, default="brier_index"
         The pooled metric.  With ``rule="best"`` all three choose the same
         candidate (each is a monotone function of the pooled Brier score,
         the skill-score reference being the same for all candidates); the

@@ -152,8 +152,7 @@ def optuna_objective(
     param_space : callable, default=None
         ``trial -> dict`` of parameters, e.g.
         ``lambda t: {"C": t.suggest_float("C", 1e-3, 1e2, log=True)}``.
-    metric : {"brier_index", "brier_skill_score", "brier_score"}, \
-            default="brier_index"
+    metric : {"brier_index", "brier_skill_score", "brier_score"}, default="brier_index"
         The pooled metric returned.  Create the study with
         ``direction=objective.direction`` (``"maximize"`` for the index).
     cv : int, cross-validation generator or iterable, default=5
