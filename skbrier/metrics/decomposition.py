@@ -1195,15 +1195,15 @@ def _pool_ties(
     if not keep.all():
         y01, p, w = y01[keep], p[keep], w[keep]
         n = p.shape[0]
-    # the outcome rides on the sign of the (positive) weight: two gathers, not
-    # three, and few fresh arrays
+    # the outcome rides on the sign of the (positive) weight: one gather, and
+    # few fresh arrays
     signed = 2.0 * y01
     signed -= 1.0
     signed *= w
     order = np.argsort(p)
-    ps = p[order]
     signed = signed[order]
     del order
+    ps = np.sort(p)  # the same values as p[order], without a random-access gather
     starts = _run_starts(ps)
     x = ps[starts]
     del ps
