@@ -808,7 +808,8 @@ def murphy_from_statistics(
     rel = float(np.dot(sw, (fbar - obar_k) ** 2) / W)
     res = float(np.dot(sw, (obar_k - obar) ** 2) / W)
     unc = obar * (1.0 - obar)
-    wbv = float(np.sum(swpp - swp * fbar) / W)
+    # per-bin variances are >= 0; clip the rounding error of constant bins
+    wbv = float(np.sum(np.maximum(swpp - swp * fbar, 0.0)) / W)
     wbc = float(2.0 * np.sum(swpy - swp * obar_k) / W)
     # sum w (p - y)^2 = sum w p^2 - 2 sum w p y + sum w y   (y^2 = y)
     bs = float((stats.sum_wpp.sum() - 2.0 * stats.sum_wpy.sum() + stats.sum_wy.sum()) / W)
