@@ -443,8 +443,8 @@ def binned_statistics(
 
     See Also
     --------
-    murphy_from_statistics : the decomposition from these statistics.
-    murphy_decomposition : validation + this function + the decomposition.
+    murphy_from_statistics : The decomposition from these statistics.
+    murphy_decomposition : Validation, this function and the decomposition.
 
     Notes
     -----
@@ -612,6 +612,13 @@ class MurphyDecomposition:
         Weighted event frequency :math:`\bar o_k` per bin (NaN if empty).
     statistics : BinStatistics
         The mergeable per-bin sums the result was computed from.
+    n_resamples : int
+        Number of bootstrap resamples (0: none).
+    confidence_level : float
+        Default level of ``confidence_interval()``.
+    bootstrap_distribution : ndarray of shape (n_resamples, 6) or None
+        Bootstrap replicates of the six components, in the order of
+        ``components`` (rows resampled with replacement, bins fixed).
 
     Examples
     --------
@@ -735,7 +742,8 @@ def murphy_from_statistics(
 
     See Also
     --------
-    binned_statistics, murphy_decomposition
+    binned_statistics : Per-bin sums of one chunk of data.
+    murphy_decomposition : The decomposition of validated data in one call.
 
     Notes
     -----
@@ -967,9 +975,9 @@ def murphy_decomposition(
 
     See Also
     --------
-    corp_decomposition : the bin-free CORP decomposition (recommended).
-    binned_statistics : mergeable per-bin sums for chunked data.
-    murphy_from_statistics : the decomposition from per-bin sums.
+    corp_decomposition : The bin-free CORP decomposition (recommended).
+    binned_statistics : Mergeable per-bin sums for chunked data.
+    murphy_from_statistics : The decomposition from per-bin sums.
 
     Notes
     -----
@@ -1624,7 +1632,7 @@ def corp_decomposition(
 
     See Also
     --------
-    murphy_decomposition : the binned decomposition (mergeable over chunks).
+    murphy_decomposition : The binned decomposition (mergeable over chunks).
 
     Notes
     -----
