@@ -443,8 +443,8 @@ def binned_statistics(
 
     See Also
     --------
-    murphy_from_statistics : the decomposition from these statistics.
-    murphy_decomposition : validation + this function + the decomposition.
+    murphy_from_statistics : The decomposition from these statistics.
+    murphy_decomposition : Validation, this function and the decomposition.
 
     Notes
     -----
@@ -612,6 +612,13 @@ class MurphyDecomposition:
         Weighted event frequency :math:`\bar o_k` per bin (NaN if empty).
     statistics : BinStatistics
         The mergeable per-bin sums the result was computed from.
+    n_resamples : int
+        Number of bootstrap resamples (0: none).
+    confidence_level : float
+        Default level of ``confidence_interval()``.
+    bootstrap_distribution : ndarray of shape (n_resamples, 6) or None
+        Bootstrap replicates of the six components, in the order of
+        ``components`` (rows resampled with replacement, bins fixed).
 
     Examples
     --------
@@ -735,7 +742,8 @@ def murphy_from_statistics(
 
     See Also
     --------
-    binned_statistics, murphy_decomposition
+    binned_statistics : Per-bin sums of one chunk of data.
+    murphy_decomposition : The decomposition of validated data in one call.
 
     Notes
     -----
@@ -808,7 +816,8 @@ def murphy_from_statistics(
     rel = float(np.dot(sw, (fbar - obar_k) ** 2) / W)
     res = float(np.dot(sw, (obar_k - obar) ** 2) / W)
     unc = obar * (1.0 - obar)
-    wbv = float(np.sum(swpp - swp * fbar) / W)
+    # per-bin variances are >= 0; clip the rounding error of constant bins
+    wbv = float(np.sum(np.maximum(swpp - swp * fbar, 0.0)) / W)
     wbc = float(2.0 * np.sum(swpy - swp * obar_k) / W)
     # sum w (p - y)^2 = sum w p^2 - 2 sum w p y + sum w y   (y^2 = y)
     bs = float((stats.sum_wpp.sum() - 2.0 * stats.sum_wpy.sum() + stats.sum_wy.sum()) / W)
@@ -966,9 +975,9 @@ def murphy_decomposition(
 
     See Also
     --------
-    corp_decomposition : the bin-free CORP decomposition (recommended).
-    binned_statistics : mergeable per-bin sums for chunked data.
-    murphy_from_statistics : the decomposition from per-bin sums.
+    corp_decomposition : The bin-free CORP decomposition (recommended).
+    binned_statistics : Mergeable per-bin sums for chunked data.
+    murphy_from_statistics : The decomposition from per-bin sums.
 
     Notes
     -----
@@ -1195,15 +1204,15 @@ def _pool_ties(
     if not keep.all():
         y01, p, w = y01[keep], p[keep], w[keep]
         n = p.shape[0]
-    # the outcome rides on the sign of the (positive) weight: two gathers, not
-    # three, and few fresh arrays
+    # the outcome rides on the sign of the (positive) weight: one gather, and
+    # few fresh arrays
     signed = 2.0 * y01
     signed -= 1.0
     signed *= w
     order = np.argsort(p)
-    ps = p[order]
     signed = signed[order]
     del order
+    ps = np.sort(p)  # the same values as p[order], without a random-access gather
     starts = _run_starts(ps)
     x = ps[starts]
     del ps
@@ -1623,7 +1632,7 @@ def corp_decomposition(
 
     See Also
     --------
-    murphy_decomposition : the binned decomposition (mergeable over chunks).
+    murphy_decomposition : The binned decomposition (mergeable over chunks).
 
     Notes
     -----
