@@ -40,7 +40,7 @@ intersphinx_mapping = {}
 sphinx_gallery_conf = {
     "examples_dirs": "../examples",
     "gallery_dirs": "auto_examples",
-    "filename_pattern": r"/plot_",
+    "filename_pattern": r"/(plot_|optuna_)",
     "ignore_pattern": r"__init__\.py",
     "download_all_examples": False,
     "plot_gallery": "True",

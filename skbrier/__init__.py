@@ -39,12 +39,21 @@ _NET_BENEFIT = [
 
 # --- decomposition -----------------------------------------------------------
 from .decomposition import BrierDecomposition
-from .metrics.decomposition import corp_decomposition, murphy_decomposition
+from .metrics.decomposition import (
+    CORPDecomposition,
+    MulticlassDecomposition,
+    MurphyDecomposition,
+    corp_decomposition,
+    murphy_decomposition,
+)
 from .plotting.reliability import ReliabilityDisplay
 
 _DECOMPOSITION = [
     "murphy_decomposition",
     "corp_decomposition",
+    "MurphyDecomposition",
+    "CORPDecomposition",
+    "MulticlassDecomposition",
     "BrierDecomposition",
     "ReliabilityDisplay",
 ]

@@ -6,6 +6,7 @@ import inspect
 import pytest
 
 numpydoc_validate = pytest.importorskip("numpydoc.validate")
+numpydoc_docscrape = pytest.importorskip("numpydoc.docscrape")
 
 import skbrier  # noqa: E402
 
@@ -39,10 +40,15 @@ def test_numpydoc(qualname):
     ):
         # methods may rely on the class example
         errors = [e for e in errors if e[0] != "EX01"]
-    if qualname.endswith("Result"):
+    name = qualname.split(".")[-1]
+    if name.endswith("Result") or (
+        name.endswith("Decomposition") and name != "BrierDecomposition"
+    ):
         # result objects are built by the functions that return them, not by
         # users: they document their attributes instead of constructor arguments
         errors = [e for e in errors if e[0] != "PR01"]
+        doc = numpydoc_docscrape.ClassDoc(getattr(skbrier, name))
+        assert doc["Attributes"] or doc["Parameters"], f"{qualname}: no Attributes"
     assert not errors, f"{qualname}: {errors}"
 
 

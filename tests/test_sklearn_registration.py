@@ -227,7 +227,11 @@ def test_never_overwrites_an_existing_name():
 def test_failure_to_find_internals_is_rolled_back():
     out = run_python(
         """
+        import os
         import warnings
+        os.environ["SKBRIER_NO_SKLEARN_REGISTRATION"] = "1"
+        import skbrier  # imports the sklearn modules it uses, registers nothing
+        del os.environ["SKBRIER_NO_SKLEARN_REGISTRATION"]
         from sklearn.metrics import _scorer
         saved = _scorer._SCORERS
         del _scorer._SCORERS  # a future scikit-learn without the private dict

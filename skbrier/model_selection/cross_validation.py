@@ -10,7 +10,6 @@ import sklearn
 from numpy.typing import ArrayLike
 from sklearn.base import is_classifier
 from sklearn.model_selection import cross_validate
-from sklearn.utils import _safe_indexing
 from sklearn.utils.parallel import Parallel, delayed
 
 from .._validation import Forecast, check_forecast, check_sample_weight, encode_labels
@@ -34,13 +33,24 @@ def _no_score(estimator: Any, X: Any, y: Any) -> float:
     return 0.0
 
 
+def _take_rows(X: Any, rows: np.ndarray) -> Any:
+    """Rows ``rows`` of a numpy array, pandas/polars frame, sparse matrix or list."""
+    if hasattr(X, "iloc"):  # pandas
+        return X.iloc[rows]
+    if hasattr(X, "tocsr") and not hasattr(X, "__getitem__"):  # COO sparse
+        X = X.tocsr()
+    if hasattr(X, "shape") and hasattr(X, "__getitem__"):  # numpy, sparse, polars
+        return X[rows]
+    return [X[i] for i in rows]  # lists of samples (e.g. text)
+
+
 def _predict_fold(estimator: Any, X: Any, test: np.ndarray, classes: np.ndarray) -> np.ndarray:
     """``predict_proba`` on one test fold, columns aligned to all ``classes``.
 
     A class absent from the training fold gets probability 0, as in
     :func:`sklearn.model_selection.cross_val_predict`.
     """
-    proba = np.asarray(estimator.predict_proba(_safe_indexing(X, test)), dtype=np.float64)
+    proba = np.asarray(estimator.predict_proba(_take_rows(X, test)), dtype=np.float64)
     est_classes = np.asarray(estimator.classes_)
     k = classes.shape[0]
     if proba.ndim == 1:
