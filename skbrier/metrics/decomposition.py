@@ -35,7 +35,14 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import check_forecast
+from .._results import ConfidenceInterval
+from .._validation import (
+    check_confidence_level,
+    check_forecast,
+    check_n_jobs,
+    check_n_resamples,
+    check_random_state,
+)
 
 __all__ = [
     "BinStatistics",
@@ -60,79 +67,6 @@ __all__ = [
 _RESAMPLES_PER_TASK = 16
 #: the consistency band is stored at no more than this many forecast values
 _MAX_BAND_POINTS = 2000
-
-
-class ConfidenceInterval(tuple):
-    """A ``(low, high)`` pair with ``.low`` and ``.high``, like scipy's intervals."""
-
-    __slots__ = ()
-
-    def __new__(cls, low: float, high: float):
-        return super().__new__(cls, (float(low), float(high)))
-
-    @property
-    def low(self) -> float:
-        """Lower end of the interval."""
-        return self[0]
-
-    @property
-    def high(self) -> float:
-        """Upper end of the interval."""
-        return self[1]
-
-    def __repr__(self) -> str:
-        return f"ConfidenceInterval(low={self[0]!r}, high={self[1]!r})"
-
-
-def _as_generator(random_state: Any) -> np.random.Generator:
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
-    if random_state is None or isinstance(
-        random_state, (numbers.Integral, np.random.Generator, np.random.SeedSequence)
-    ) and not isinstance(random_state, (bool, np.bool_)):
-        try:
-            return np.random.default_rng(random_state)
-        except ValueError as exc:
-            raise ValueError(f"random_state is invalid: {exc}") from None
-    raise TypeError(
-        "random_state must be None, an int, a numpy Generator, SeedSequence or "
-        f"RandomState; got {type(random_state).__name__}."
-    )
-
-
-def _check_level(confidence_level: Any) -> float:
-    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(
-        confidence_level, numbers.Real
-    ):
-        raise TypeError(
-            f"confidence_level must be a number, got {type(confidence_level).__name__}."
-        )
-    level = float(confidence_level)
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"confidence_level must lie in (0, 1), got {level!r}.")
-    return level
-
-
-def _check_n_resamples(n_resamples: Any) -> int:
-    if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(
-        n_resamples, numbers.Integral
-    ):
-        raise TypeError(
-            f"n_resamples must be an integer, got {type(n_resamples).__name__}."
-        )
-    if n_resamples < 0:
-        raise ValueError(f"n_resamples must be >= 0, got {n_resamples}.")
-    return int(n_resamples)
-
-
-def _check_n_jobs(n_jobs: Any) -> int | None:
-    if n_jobs is None:
-        return None
-    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, numbers.Integral):
-        raise TypeError(f"n_jobs must be None or an integer, got {type(n_jobs).__name__}.")
-    if n_jobs == 0:
-        raise ValueError("n_jobs must not be 0 (use None, a positive count or -1).")
-    return int(n_jobs)
 
 
 # =============================================================================
@@ -509,10 +443,10 @@ def _percentile_interval(boot, names, component, confidence_level, func):
         )
     if component not in names:
         raise ValueError(f"component must be one of {list(names)}, got {component!r}.")
-    level = _check_level(confidence_level)
+    level = check_confidence_level(confidence_level)
     col = boot[:, names.index(component)]
     lo, hi = np.quantile(col, [(1 - level) / 2, (1 + level) / 2])
-    return ConfidenceInterval(lo, hi)
+    return ConfidenceInterval(float(lo), float(hi))
 
 
 def _task_sizes(n_resamples: int) -> list[int]:
@@ -1025,10 +959,10 @@ def murphy_decomposition(
     array([4, 2])
     """
     bias_correction = _check_bool(bias_correction, "bias_correction")
-    n_resamples = _check_n_resamples(n_resamples)
-    level = _check_level(confidence_level)
-    n_jobs = _check_n_jobs(n_jobs)
-    rng = _as_generator(random_state)
+    n_resamples = check_n_resamples(n_resamples)
+    level = check_confidence_level(confidence_level)
+    n_jobs = check_n_jobs(n_jobs)
+    rng = check_random_state(random_state)
     fc = check_forecast(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
@@ -1689,10 +1623,10 @@ def corp_decomposition(
     >>> ci.low <= d.discrimination <= ci.high
     True
     """
-    n_resamples = _check_n_resamples(n_resamples)
-    level = _check_level(confidence_level)
-    n_jobs = _check_n_jobs(n_jobs)
-    rng = _as_generator(random_state)
+    n_resamples = check_n_resamples(n_resamples)
+    level = check_confidence_level(confidence_level)
+    n_jobs = check_n_jobs(n_jobs)
+    rng = check_random_state(random_state)
     fc = check_forecast(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )

@@ -11,12 +11,14 @@ unnecessary treatment.  A decision curve plots net benefit against
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._results import ConfidenceInterval
 from .._validation import (
+    check_random_state,
     binary_target,
     check_probabilities,
     check_sample_weight,
@@ -202,13 +204,6 @@ def net_benefit(
 
 
 # --------------------------------------------------------------------------- curves
-class ConfidenceInterval(NamedTuple):
-    """Pointwise lower and upper confidence limits (arrays over thresholds)."""
-
-    low: np.ndarray
-    high: np.ndarray
-
-
 class DecisionCurveResult:
     r"""Net benefit of one or several models over a grid of threshold probabilities.
 
@@ -477,12 +472,6 @@ def _check_harm(harm: Any, names: list[str]) -> dict[str, float]:
     return dict.fromkeys(names, v)
 
 
-def _check_random_state(random_state: Any) -> np.random.Generator:
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, 2**32 - 1))
-    return np.random.default_rng(random_state)
-
-
 def _bootstrap_bands(
     y: np.ndarray,
     probas: dict[str, np.ndarray],
@@ -531,7 +520,7 @@ def _bootstrap_bands(
         paired=False,
         confidence_level=confidence_level,
         method="percentile",
-        rng=_check_random_state(random_state),
+        rng=check_random_state(random_state),
     )
     low = np.asarray(res.confidence_interval.low).reshape(len(names) + 1, k)
     high = np.asarray(res.confidence_interval.high).reshape(len(names) + 1, k)

@@ -2,44 +2,14 @@
 
 from __future__ import annotations
 
-import numbers
-from typing import Any, NamedTuple
 
-import numpy as np
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
+from .._results import ConfidenceInterval
+from .._validation import check_confidence_level
 
-class ConfidenceInterval(NamedTuple):
-    """Lower and upper bound of a confidence interval (as in :mod:`scipy.stats`).
-
-    Attributes
-    ----------
-    low, high : float
-        The bounds.
-
-    Examples
-    --------
-    >>> from skbrier.stats import ConfidenceInterval
-    >>> ci = ConfidenceInterval(0.1, 0.3)
-    >>> ci.low, ci.high
-    (0.1, 0.3)
-    """
-
-    low: float
-    high: float
-
-
-def check_confidence_level(confidence_level: Any) -> float:
-    """Validate a confidence level in (0, 1)."""
-    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(
-        confidence_level, numbers.Real
-    ):
-        raise TypeError(f"confidence_level must be a number, got {confidence_level!r}.")
-    c = float(confidence_level)
-    if not (0.0 < c < 1.0):
-        raise ValueError(f"confidence_level must lie strictly between 0 and 1, got {c!r}.")
-    return c
+__all__ = ["ConfidenceInterval", "check_confidence_level", "normal_interval"]
 
 
 def normal_interval(

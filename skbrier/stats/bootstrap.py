@@ -33,7 +33,7 @@ import numpy as np
 import scipy.stats
 from joblib import Parallel, delayed
 
-from ._ci import check_confidence_level
+from .._validation import check_confidence_level, check_n_resamples
 from .block_length import optimal_block_length
 
 __all__ = [
@@ -71,16 +71,6 @@ def _check_ci_method(method: Any, scheme: str) -> str:
             "dependent data. Use method='percentile' or 'basic' with block bootstraps."
         )
     return method
-
-
-def _check_n_resamples(n_resamples: Any) -> int:
-    if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(
-        n_resamples, numbers.Integral
-    ):
-        raise TypeError(f"n_resamples must be an integer, got {n_resamples!r}.")
-    if n_resamples < 2:
-        raise ValueError(f"n_resamples must be at least 2, got {n_resamples}.")
-    return int(n_resamples)
 
 
 def _check_block_length(block_length: Any, n: int, scheme: str) -> float:
@@ -286,7 +276,7 @@ def bootstrap_indices(
         raise TypeError(f"n_samples must be an integer, got {n_samples!r}.")
     if n_samples < 2:
         raise ValueError(f"n_samples must be at least 2, got {n_samples}.")
-    b = _check_n_resamples(n_resamples)
+    b = check_n_resamples(n_resamples, minimum=2)
     bl = _check_block_length(block_length, int(n_samples), scheme)
     rng = np.random.default_rng(_seed_sequence(random_state))
     return _indices(rng, int(n_samples), b, scheme, bl)
@@ -467,7 +457,7 @@ def block_bootstrap(
             f"alternative must be 'two-sided', 'less' or 'greater', got {alternative!r}."
         )
     confidence_level = check_confidence_level(confidence_level)
-    b = _check_n_resamples(n_resamples)
+    b = check_n_resamples(n_resamples, minimum=2)
     if not callable(statistic):
         raise TypeError("statistic must be callable.")
     if isinstance(data, np.ndarray) or not isinstance(data, Sequence) or len(data) == 0:

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
-from .._validation import check_forecast, check_probabilities
+from .._validation import check_forecast, check_n_resamples, check_probabilities
 from . import bootstrap as _bs
 from ._ci import ConfidenceInterval, check_confidence_level, normal_interval
 from ._moments import iid_mean_covariance, weighted_column_means
@@ -333,7 +333,7 @@ def compare_brier(
         raise ValueError("small_sample_correction applies to cov_type 'hac' and 'iid' only.")
     scheme = _bs._check_scheme(bootstrap)
     method = _bs._check_ci_method(method, scheme)
-    b = _bs._check_n_resamples(n_resamples)
+    b = check_n_resamples(n_resamples, minimum=2)
     bl = _bs.resolve_block_length(block_length, dd, scheme)
     if w is None:
         data = (dd,)

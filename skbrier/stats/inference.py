@@ -18,7 +18,12 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import check_forecast, check_probabilities, check_scalar_probability
+from .._validation import (
+    check_forecast,
+    check_n_resamples,
+    check_probabilities,
+    check_scalar_probability,
+)
 from ..metrics._brier_math import multiclass_squared_errors
 from . import bootstrap as _bs
 from ._ci import ConfidenceInterval, check_confidence_level, normal_interval
@@ -559,7 +564,7 @@ def brier_inference(
     # bootstrap
     scheme = _bs._check_scheme(bootstrap)
     method = _bs._check_ci_method(method, scheme)
-    b = _bs._check_n_resamples(n_resamples)
+    b = check_n_resamples(n_resamples, minimum=2)
     bl = _bs.resolve_block_length(block_length, design.boot, scheme)
     if n_jobs is not None and not isinstance(n_jobs, numbers.Integral):
         raise TypeError(f"n_jobs must be an integer or None, got {n_jobs!r}.")
