@@ -20,9 +20,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from sklearn.metrics import brier_score_loss  # noqa: E402
+from sklearn.metrics import brier_score_loss
 
-from skbrier import brier_index, brier_score  # noqa: E402
+from skbrier import brier_index, brier_score
 
 
 def best_time(func, repeat):

@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "binary_target",
+    "check_consistent_length",
     "check_probabilities",
     "check_sample_weight",
-    "check_consistent_length",
-    "binary_target",
-    "encode_labels",
     "check_scalar_probability",
+    "encode_labels",
     "warn_if_rows_do_not_sum_to_one",
 ]
 
@@ -396,7 +396,7 @@ class Forecast:
         True when ``proba`` is the 1-D probability of the positive class.
     """
 
-    __slots__ = ("y", "proba", "sample_weight", "classes", "binary_1d")
+    __slots__ = ("binary_1d", "classes", "proba", "sample_weight", "y")
 
     def __init__(self, y, proba, sample_weight, classes, binary_1d):
         self.y = y

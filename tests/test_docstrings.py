@@ -8,7 +8,7 @@ import pytest
 numpydoc_validate = pytest.importorskip("numpydoc.validate")
 numpydoc_docscrape = pytest.importorskip("numpydoc.docscrape")
 
-import skbrier  # noqa: E402
+import skbrier
 
 # GL08: no docstring; PR01/PR02: parameters missing from / unknown to the docstring;
 # EX01: no Examples section; RT01: no Returns section (functions).

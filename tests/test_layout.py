@@ -13,7 +13,7 @@ PKG = Path(skbrier.__file__).parent
 
 def test_optional_dependencies_are_imported_lazily():
     # matplotlib, pandas, optuna and dask may only be imported inside functions
-    top_level = re.compile(r"^(from|import)\s+(matplotlib|pandas|optuna|dask)\b", re.M)
+    top_level = re.compile(r"^(from|import)\s+(matplotlib|pandas|optuna|dask)\b", re.MULTILINE)
     offenders = [
         str(p.relative_to(PKG))
         for p in PKG.rglob("*.py")

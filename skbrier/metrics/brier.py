@@ -20,7 +20,7 @@ from ._brier_math import (
     weighted_mean,
 )
 
-__all__ = ["brier_score", "brier_index", "brier_skill_score"]
+__all__ = ["brier_index", "brier_score", "brier_skill_score"]
 
 
 def _check_scale_by_half(scale_by_half: Any) -> Any:

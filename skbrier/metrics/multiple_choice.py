@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from typing import Any, Literal, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike

@@ -18,9 +18,9 @@ from numpy.typing import ArrayLike
 
 from .._results import ConfidenceInterval
 from .._validation import (
-    check_random_state,
     binary_target,
     check_probabilities,
+    check_random_state,
     check_sample_weight,
     check_scalar_probability,
 )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
