@@ -728,3 +728,29 @@ def test_quantile_strategy_edge_cases():
     assert d.n_bins < 20 and np.all(np.diff(d.bin_edges) > 0)
     assert d.bin_edges[0] == p.min() and d.bin_edges[-1] == p.max()
     assert abs(_identity(d) - d.brier_score) < 1e-12
+
+
+def test_basic_interval_corrects_the_upward_bias_of_resampled_miscalibration():
+    import numpy as np
+
+    from skbrier.metrics.decomposition import corp_decomposition, murphy_decomposition
+
+    rng = np.random.default_rng(0)
+    p = rng.random(2000)
+    y = (rng.random(2000) < p).astype(int)  # calibrated: MCB is small
+    d = corp_decomposition(y, p, n_resamples=200, random_state=0)
+    pct = d.confidence_interval("miscalibration")
+    basic = d.confidence_interval("miscalibration", method="basic")
+    est = d.miscalibration
+    # reflected quantiles: basic = (2t - q_hi, 2t - q_lo), clipped at 0
+    assert basic.high == pytest.approx(2 * est - pct.low)
+    assert basic.low == pytest.approx(max(0.0, 2 * est - pct.high))
+    # the estimate is biased upward like its resamples: the percentile interval
+    # lies above it, the reflected one is shifted down by twice the bias
+    assert pct.low > est and basic.high < pct.high
+    m = murphy_decomposition(y, p, n_resamples=100, random_state=0)
+    b = m.confidence_interval("reliability", method="basic")
+    q = m.confidence_interval("reliability")
+    assert b.high == pytest.approx(2 * m.reliability - q.low)
+    with pytest.raises(ValueError, match="method"):
+        d.confidence_interval("miscalibration", method="bca")

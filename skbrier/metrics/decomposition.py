@@ -436,16 +436,31 @@ _MURPHY_COMPONENTS = (
 )
 
 
-def _percentile_interval(boot, names, component, confidence_level, func):
+def _percentile_interval(boot, names, component, confidence_level, func, *,
+                         estimate=None, method="percentile"):
+    """Bootstrap interval of one component: ``"percentile"`` or ``"basic"``.
+
+    ``"basic"`` reflects the percentiles around the estimate,
+    ``(2 t - q_hi, 2 t - q_lo)``, which corrects the upward bias of resampled
+    miscalibration/reliability (never below 0 for these non-negative terms).
+    """
     if boot is None:
         raise ValueError(
             f"no bootstrap replicates: call {func} with n_resamples > 0."
         )
     if component not in names:
         raise ValueError(f"component must be one of {list(names)}, got {component!r}.")
+    if method not in ("percentile", "basic"):
+        raise ValueError(f"method must be 'percentile' or 'basic', got {method!r}.")
     level = check_confidence_level(confidence_level)
     col = boot[:, names.index(component)]
     lo, hi = np.quantile(col, [(1 - level) / 2, (1 + level) / 2])
+    if method == "basic":
+        if estimate is None:
+            raise ValueError(f"method='basic' is not available for {component!r}.")
+        lo, hi = 2.0 * estimate - hi, 2.0 * estimate - lo
+        if component != "within_bin_covariance":
+            lo = max(lo, 0.0)  # every other component is non-negative
     return ConfidenceInterval(float(lo), float(hi))
 
 
@@ -603,8 +618,9 @@ class MurphyDecomposition:
         component: str = "reliability",
         *,
         confidence_level: float | None = None,
+        method: str = "percentile",
     ) -> ConfidenceInterval:
-        """Bootstrap percentile confidence interval of one component.
+        """Bootstrap confidence interval of one component.
 
         Parameters
         ----------
@@ -613,6 +629,15 @@ class MurphyDecomposition:
             ``uncertainty``, ``within_bin_variance``, ``within_bin_covariance``.
         confidence_level : float, default=None
             Level in (0, 1); ``self.confidence_level`` if None.
+        method : {"percentile", "basic"}, default="percentile"
+            ``"percentile"``: quantiles of the bootstrap distribution.
+            ``"basic"``: those quantiles reflected around the estimate.
+            The binned reliability is biased upward (sampling noise in the
+            bins looks like miscalibration), and so are its resamples: for a
+            small reliability the percentile interval can lie entirely above
+            the estimate.  The basic interval assumes the estimate errs like
+            the resamples do and so corrects that bias; it may then lie below
+            the (biased) estimate.
 
         Returns
         -------
@@ -623,12 +648,13 @@ class MurphyDecomposition:
         ------
         ValueError
             If no resamples were drawn (``n_resamples=0``), or for an
-            unknown component or a level outside (0, 1).
+            unknown component, method or a level outside (0, 1).
         """
         return _percentile_interval(
             self.bootstrap_distribution, _MURPHY_COMPONENTS, component,
             self.confidence_level if confidence_level is None else confidence_level,
-            "murphy_decomposition",
+            "murphy_decomposition", method=method,
+            estimate=getattr(self, component, None) if method == "basic" else None,
         )
 
     def to_frame(self):
@@ -1397,16 +1423,26 @@ class CORPDecomposition:
         component: str = "miscalibration",
         *,
         confidence_level: float | None = None,
+        method: str = "percentile",
     ) -> ConfidenceInterval:
-        """Bootstrap percentile confidence interval of one component.
+        """Bootstrap confidence interval of one component.
 
         Parameters
         ----------
-        component : {"brier_score", "miscalibration", "discrimination", \
-"uncertainty"}, default="miscalibration"
-            The component.
+        component : str, default="miscalibration"
+            One of ``"brier_score"``, ``"miscalibration"``,
+            ``"discrimination"``, ``"uncertainty"``.
         confidence_level : float, default=None
             Level in (0, 1); ``self.confidence_level`` if None.
+        method : {"percentile", "basic"}, default="percentile"
+            ``"percentile"``: quantiles of the bootstrap distribution.
+            ``"basic"``: those quantiles reflected around the estimate.
+            Miscalibration is biased upward (the isotonic fit also fits the
+            noise), and so are its resamples: for a well calibrated forecast
+            the percentile interval can lie entirely above the estimate.  The
+            basic interval assumes the estimate errs like the resamples do and
+            so corrects that bias; it may then lie below the (biased)
+            estimate.
 
         Returns
         -------
@@ -1417,12 +1453,13 @@ class CORPDecomposition:
         ------
         ValueError
             If no resamples were drawn (``n_resamples=0``), or for an
-            unknown component or a level outside (0, 1).
+            unknown component, method or a level outside (0, 1).
         """
         return _percentile_interval(
             self.bootstrap_distribution, _COMPONENTS, component,
             self.confidence_level if confidence_level is None else confidence_level,
-            "corp_decomposition",
+            "corp_decomposition", method=method,
+            estimate=getattr(self, component, None) if method == "basic" else None,
         )
 
     def to_frame(self):
