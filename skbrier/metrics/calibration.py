@@ -632,7 +632,7 @@ def expected_calibration_error(
     >>> y = [0, 0, 1, 1]
     >>> p = [0.1, 0.3, 0.6, 0.8]
     >>> round(expected_calibration_error(y, p, n_bins=2), 4)
-    0.2
+    0.25
     """
     if isinstance(n_bins, (bool, np.bool_)) or not isinstance(n_bins, (int, np.integer)):
         raise TypeError(f"n_bins must be an integer, got {type(n_bins).__name__}.")
