@@ -728,7 +728,7 @@ def _summary_rows(rep: CalibrationReport) -> list[tuple[str, str, str]]:
     if lg is not None:
         rows.append(("  Unreliability U (0)", _fmt(lg.unreliability_index),
                      f"chi2(2) = {_fmt(lg.unreliability_chi2, 2)}, "
-                     _p_eq(lg.unreliability_pvalue)))
+                     + _p_eq(lg.unreliability_pvalue)))
     rows.append(("  Emax / E90 / Eavg (lowess)",
                  _fmt(rep.emax) if rep.emax is not None else "n/a",
                  "" if rep.emax is None else f"E90 {_fmt(rep.e90)}, Eavg {_fmt(rep.eavg)}"))
