@@ -128,7 +128,8 @@ def _lowest(
     nrt = nleft + (stop[0] if stop.size else d.shape[0]) - 1
     d = d[: nrt - nleft + 1]
     r = np.abs(d)
-    wts = np.where(r <= h9, np.where(r <= h1, 1.0, (1.0 - (r / h) ** 3) ** 3), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):  # h = 0: all weights 1
+        wts = np.where(r <= h9, np.where(r <= h1, 1.0, (1.0 - (r / h) ** 3) ** 3), 0.0)
     a = wts.sum()
     if a <= 0.0:
         return 0.0, False
