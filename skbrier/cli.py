@@ -17,8 +17,9 @@ import math
 import os
 import sys
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 __all__ = ["main"]
 
@@ -53,7 +54,8 @@ def _read_csv(path: str) -> tuple[list[str], list[list[str]]]:
         try:
             raw = p.read_bytes()
         except OSError as exc:
-            raise CLIError(f"{path}: cannot read the file ({exc.strerror or exc}).") from None
+            reason = exc.strerror or exc
+            raise CLIError(f"{path}: cannot read the file ({reason}).") from None
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
@@ -72,7 +74,8 @@ def _read_csv(path: str) -> tuple[list[str], list[list[str]]]:
     try:
         rows = [r for r in reader]
     except csv.Error as exc:
-        raise CLIError(f"{path}: malformed CSV near line {reader.line_num}: {exc}.") from None
+        line = reader.line_num
+        raise CLIError(f"{path}: malformed CSV near line {line}: {exc}.") from None
     rows = [r for r in rows if any(cell.strip() for cell in r)]  # skip blank lines
     if not rows:
         raise CLIError(f"{path}: the file is empty.")
@@ -319,7 +322,8 @@ def _report(args: argparse.Namespace) -> int:
                 w_all[i] = float(v)
             except ValueError:
                 raise CLIError(
-                    f"{path}: column '{args.weight_col}' row {i + 2}: {v!r} is not a number."
+                    f"{path}: column '{args.weight_col}' row {i + 2}: {v!r} is not "
+                    "a number."
                 ) from None
             if not (math.isfinite(w_all[i]) and w_all[i] >= 0):
                 raise CLIError(

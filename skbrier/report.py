@@ -21,9 +21,10 @@ import io
 import json
 import math
 import warnings
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -35,9 +36,9 @@ from .metrics._calibration_math import (
     lowess_calibration_curve,
     spiegelhalter,
 )
-from .metrics.calibration import LogisticCalibrationResult, logistic_calibration
+from .metrics.calibration import LogisticCalibrationResult, _logistic_calibration
 
-__all__ = ["calibration_report", "CalibrationReport", "reports_table", "reports_to_html"]
+__all__ = ["CalibrationReport", "calibration_report", "reports_table", "reports_to_html"]
 
 _COV_TYPES = ("iid", "hac", "bootstrap")
 _INTERVAL_METRICS = ("brier_score", "brier_index", "brier_skill_score")
@@ -118,12 +119,13 @@ def _result_to_dict(res: Any) -> dict | None:
 
 @dataclass
 class CalibrationReport:
-    """Calibration audit of binary probability forecasts (see :func:`calibration_report`).
+    """Calibration audit of binary probability forecasts.
 
-    Numbers are plain Python floats; a section that could not be computed is
-    ``None`` and :attr:`notes` says why.
+    Made by :func:`calibration_report` (users do not build it).  Numbers are
+    plain Python floats; a section that could not be computed is ``None``
+    and :attr:`notes` says why.
 
-    Attributes
+    Parameters
     ----------
     name : str or None
         Label of the forecaster (used in tables and titles).
@@ -151,8 +153,9 @@ class CalibrationReport:
     emax, e90, eavg : float or None
         Lowess calibration errors (``None`` with sample weights).
     ece : float
-        Binned expected calibration error (``ece_n_bins`` bins,
-        ``ece_strategy``).
+        Binned expected calibration error.
+    ece_n_bins, ece_strategy : int, str
+        Its bins.
     c_statistic : float
         Area under the ROC curve.
     decomposition : dict or None
@@ -189,9 +192,9 @@ class CalibrationReport:
     decomposition: dict | None
     net_benefit: list | None
     notes: list = field(default_factory=list)
-    _y: np.ndarray | None = field(default=None, repr=False, compare=False)
-    _p: np.ndarray | None = field(default=None, repr=False, compare=False)
-    _w: np.ndarray | None = field(default=None, repr=False, compare=False)
+    _y: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+    _p: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+    _w: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- convenience ---------------------------------------------------------
     @property
@@ -212,12 +215,20 @@ class CalibrationReport:
     def confidence_interval(
         self, metric: str = "brier_score"
     ) -> tuple[float, float] | None:
-        """Interval of ``metric`` at :attr:`confidence_level` (``None`` if not available).
+        """Confidence interval of one metric at :attr:`confidence_level`.
 
-        ``metric`` is one of ``"brier_score"``, ``"brier_index"``,
-        ``"brier_skill_score"``, ``"calibration_in_the_large"``,
-        ``"calibration_intercept"``, ``"calibration_slope"`` (the last three
-        are Wald intervals of the logistic fits).
+        Parameters
+        ----------
+        metric : str, default="brier_score"
+            One of ``"brier_score"``, ``"brier_index"``,
+            ``"brier_skill_score"`` (intervals of type :attr:`cov_type`), or
+            ``"calibration_in_the_large"``, ``"calibration_intercept"``,
+            ``"calibration_slope"`` (Wald intervals of the logistic fits).
+
+        Returns
+        -------
+        tuple of float or None
+            ``(low, high)``, or ``None`` when not available.
         """
         if metric in _INTERVAL_METRICS:
             return self.intervals.get(metric)
@@ -278,7 +289,9 @@ class CalibrationReport:
             "calibration_in_the_large": est(
                 "calibration_in_the_large", self.calibration_in_the_large
             ),
-            "calibration_intercept": est("calibration_intercept", self.calibration_intercept),
+            "calibration_intercept": est(
+                "calibration_intercept", self.calibration_intercept
+            ),
             "calibration_slope": est("calibration_slope", self.calibration_slope),
             "spiegelhalter": {"z": self.spiegelhalter_z, "p_value": self.spiegelhalter_p},
             "lowess": None
@@ -309,7 +322,18 @@ class CalibrationReport:
         return _jsonable(d)
 
     def to_json(self, *, indent: int | None = 2) -> str:
-        """The report as a JSON string (:meth:`to_dict`, strict JSON: no NaN)."""
+        """Return the report as a JSON string.
+
+        Parameters
+        ----------
+        indent : int or None, default=2
+            Indentation (``None``: one line).
+
+        Returns
+        -------
+        str
+            :meth:`to_dict` as strict JSON (undefined numbers are ``null``).
+        """
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
     def summary(self) -> str:
@@ -326,13 +350,22 @@ class CalibrationReport:
         return self.summary()
 
     def figures(self) -> dict:
-        """Figures as base64-encoded PNG strings: ``{"reliability": ...,
-        "decision_curve": ...}`` (empty when matplotlib is not installed)."""
+        """Draw the figures and return them as base64-encoded PNG strings.
+
+        Returns
+        -------
+        dict
+            ``{"reliability": ..., "decision_curve": ...}``; the decision
+            curve needs :mod:`skbrier.plotting.decision_curve`; empty when
+            matplotlib is not installed.
+        """
         return _figures(self)
 
     def to_html(self, path: str | Path | None = None) -> str:
-        """A self-contained HTML page: the tables and, when matplotlib is
-        installed, the reliability diagram and decision curve as embedded PNGs.
+        """Render the report as a self-contained HTML page.
+
+        The page holds the tables and, when matplotlib is installed, the
+        reliability diagram and the decision curve as embedded PNG images.
 
         Parameters
         ----------
@@ -531,9 +564,9 @@ def calibration_report(
 
     See Also
     --------
-    skbrier.metrics.calibration.calibration_intercept_slope
-    skbrier.metrics.calibration.spiegelhalter_z
-    skbrier.metrics.calibration.expected_calibration_error
+    skbrier.metrics.calibration.calibration_intercept_slope : Logistic recalibration.
+    skbrier.metrics.calibration.spiegelhalter_z : Spiegelhalter's test.
+    skbrier.metrics.calibration.expected_calibration_error : Binned ECE.
 
     Notes
     -----
@@ -609,7 +642,7 @@ def calibration_report(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            logistic = logistic_calibration(y, p, w)
+            logistic = _logistic_calibration(y, p, w)
         except ValueError as exc:
             logistic = None
             notes.append(f"Logistic calibration not available: {exc}")
@@ -639,7 +672,7 @@ def calibration_report(
     decomposition = _decomposition(y, p, w, int(n_bins), notes)
     nb = _net_benefit(y, p, w, ths, notes)
 
-    return CalibrationReport(
+    report = CalibrationReport(
         name=name,
         n_samples=int(p.shape[0]),
         n_events=float(y.sum() if w is None else np.dot(w, y)),
@@ -664,10 +697,9 @@ def calibration_report(
         decomposition=decomposition,
         net_benefit=nb,
         notes=notes,
-        _y=y,
-        _p=p,
-        _w=w,
     )
+    report._y, report._p, report._w = y, p, w  # for the figures
+    return report
 
 
 # --------------------------------------------------------------------------
@@ -832,7 +864,8 @@ def reports_table(reports: Mapping[str, CalibrationReport]) -> str:
         max(len(h), max(len(row[j]) for row in cells)) + 2
         for j, (h, _) in enumerate(_TABLE_COLUMNS)
     ]
-    lines = ["group".ljust(wname) + "".join(h.rjust(w) for (h, _), w in zip(_TABLE_COLUMNS, widths))]
+    head = "".join(h.rjust(w) for (h, _), w in zip(_TABLE_COLUMNS, widths))
+    lines = ["group".ljust(wname) + head]
     for n, row in zip(names, cells):
         lines.append(n.ljust(wname) + "".join(c.rjust(w) for c, w in zip(row, widths)))
     first = next(iter(reports.values()))
@@ -881,6 +914,12 @@ def _fallback_reliability(ax, rep: CalibrationReport) -> None:
         o = np.argsort(p)
         ax.plot(p[o], lowess_calibration_curve(y, p)[o], color="C1", lw=1.5,
                 label="lowess")
+    lg = rep.logistic
+    if lg is not None:
+        grid = np.linspace(0.001, 0.999, 200)
+        cal = 1.0 / (1.0 + np.exp(-(lg.intercept + lg.slope * np.log(grid / (1 - grid)))))
+        ax.plot(grid, cal, color="k", lw=1, ls="--",
+                label=f"logistic (a = {lg.intercept:.2f}, b = {lg.slope:.2f})")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_xlabel("predicted probability")
@@ -1006,7 +1045,8 @@ def reports_to_html(
         raise ValueError("reports is empty.")
     body = []
     if len(reports) > 1:
-        body.append("<h2>Overview</h2><pre>" + html.escape(reports_table(reports)) + "</pre>")
+        table = html.escape(reports_table(reports))
+        body.append(f"<h2>Overview</h2><pre>{table}</pre>")
     for r in reports.values():
         body.append(_report_section_html(r))
     text = (

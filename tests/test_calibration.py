@@ -327,8 +327,8 @@ def test_results_are_python_floats():
 
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @settings(max_examples=30, deadline=None)
@@ -359,7 +359,8 @@ def test_property_weights_and_order(rows, rnd):
         assert z1 == pytest.approx(z2, rel=1e-9, abs=1e-9)
         assert z1 == pytest.approx(z3, rel=1e-9, abs=1e-9)
     e1 = expected_calibration_error(y, p, sample_weight=w)
-    e2 = expected_calibration_error(np.repeat(y, w.astype(int)), np.repeat(p, w.astype(int)))
+    wi = w.astype(int)
+    e2 = expected_calibration_error(np.repeat(y, wi), np.repeat(p, wi))
     assert e1 == pytest.approx(e2, abs=1e-12)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -23,7 +23,7 @@ def run(*args: str, cwd: Path | None = None, stdin: str | None = None):
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env["MPLBACKEND"] = "Agg"
-    return subprocess.run(
+    return subprocess.run(  # noqa: PLW1510 - the exit code is the point
         [sys.executable, "-m", "skbrier", *args],
         capture_output=True,
         text=True,
@@ -100,8 +100,9 @@ def test_report_json_matches_library():
     out = json.loads(res.stdout)
     d = load_forecasts()
     assert out["name"] == "model_a"
-    assert out["brier_score"]["estimate"] == pytest.approx(brier_score(d["y"], d["model_a"]))
-    z, pval = spiegelhalter_z(d["y"], d["model_a"])
+    expected = brier_score(d["y"], d["model_a"])
+    assert out["brier_score"]["estimate"] == pytest.approx(expected)
+    z, _ = spiegelhalter_z(d["y"], d["model_a"])
     assert out["spiegelhalter"]["z"] == pytest.approx(z)
     assert out["calibration_slope"]["estimate"] == pytest.approx(
         calibration_intercept_slope(d["y"], d["model_a"]).slope
@@ -190,7 +191,8 @@ def test_report_semicolon_csv_weights_and_stdin(tmp_path, run_main):
     w = [2, 1, 1, 3, 1, 2]
     y = [1, 0, 1, 0, 1, 0]
     p = [0.8, 0.3, 0.6, 0.1, 0.4, 0.5]
-    assert out["brier_score"]["estimate"] == pytest.approx(brier_score(y, p, sample_weight=w))
+    expected = brier_score(y, p, sample_weight=w)
+    assert out["brier_score"]["estimate"] == pytest.approx(expected)
     res = run_main("report", "-", "--y-col", "y", "--p-col", "p", "--json", stdin=text)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["brier_score"]["estimate"] == pytest.approx(
@@ -258,7 +260,8 @@ def test_directory_and_usage_errors(tmp_path, run_main):
         "--threshold",
     )
     assert_one_line_error(
-        run_main("report", str(BUNDLED), "--y-col", "y", "--p-col", "model_a", "--cov", "x"),
+        run_main("report", str(BUNDLED), "--y-col", "y", "--p-col", "model_a",
+                 "--cov", "x"),
         "--cov",
     )
     assert_one_line_error(
@@ -298,7 +301,8 @@ def test_demo_forecasts_json_and_html(tmp_path, run_main):
     data = json.loads(res.stdout)
     assert [d["name"] for d in data] == ["model_a", "model_b"]
     d = load_forecasts()
-    assert data[1]["brier_score"]["estimate"] == pytest.approx(brier_score(d["y"], d["model_b"]))
+    expected = brier_score(d["y"], d["model_b"])
+    assert data[1]["brier_score"]["estimate"] == pytest.approx(expected)
     assert out_html.read_text().startswith("<!DOCTYPE html>")
     assert_one_line_error(run_main("demo", "--html", str(out_html)), "exists")
 

@@ -14,12 +14,12 @@ from scipy import special, stats
 from sklearn.exceptions import ConvergenceWarning
 
 __all__ = [
-    "logistic_fit",
-    "spiegelhalter",
-    "r_lowess",
-    "lowess_calibration_curve",
     "binned_calibration_error",
     "log_likelihood",
+    "logistic_fit",
+    "lowess_calibration_curve",
+    "r_lowess",
+    "spiegelhalter",
 ]
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -35,14 +36,14 @@ from ._calibration_math import (
 
 __all__ = [
     "LogisticCalibrationResult",
-    "SpiegelhalterResult",
     "LowessCalibrationError",
-    "calibration_intercept_slope",
-    "calibration_in_the_large",
-    "spiegelhalter_z",
-    "lowess_calibration_error",
-    "expected_calibration_error",
+    "SpiegelhalterResult",
     "c_statistic",
+    "calibration_in_the_large",
+    "calibration_intercept_slope",
+    "expected_calibration_error",
+    "lowess_calibration_error",
+    "spiegelhalter_z",
 ]
 
 
@@ -81,9 +82,10 @@ def _check_confidence_level(confidence_level: Any) -> float:
 class LogisticCalibrationResult:
     """Result of :func:`calibration_intercept_slope`.
 
-    Unpacks to ``(intercept, slope)``.
+    Unpacks to ``(intercept, slope)``.  The fields are set by
+    :func:`calibration_intercept_slope`; users do not build this object.
 
-    Attributes
+    Parameters
     ----------
     intercept, slope : float
         Coefficients of the joint logistic recalibration
@@ -103,14 +105,14 @@ class LogisticCalibrationResult:
         Total weight of the samples in the fits (``n_used`` without weights):
         the ``n`` of D and U.
     lr_chi2 : float
-        val.prob's "D:Chi-sq": ``L0 - L01``, the deviance of the null model
+        The "D:Chi-sq" of val.prob: ``L0 - L01``, the deviance of the null model
         (the base rate) minus that of the forecasts taken as they are.
     unreliability_chi2, unreliability_pvalue : float
-        val.prob's "U:Chi-sq" and "U:p": ``L01`` minus the deviance of the
+        The "U:Chi-sq" and "U:p" of val.prob: ``L01`` minus the deviance of the
         recalibrated forecasts, a 2-degree-of-freedom test of
         ``intercept = 0, slope = 1``.
     r2 : float
-        val.prob's "R2": Nagelkerke's R² of the forecasts taken as they are,
+        The "R2" of val.prob: Nagelkerke's R² of the forecasts taken as they are,
         ``(1 - exp(-lr_chi2 / n)) / (1 - exp(-L0 / n))``.
     converged : bool
         Whether both Newton iterations converged.
@@ -136,24 +138,26 @@ class LogisticCalibrationResult:
 
     @property
     def discrimination_index(self) -> float:
-        """val.prob's "D": ``(lr_chi2 - 1) / n`` (discrimination index)."""
+        """Discrimination index D of val.prob: ``(lr_chi2 - 1) / n``."""
         return (self.lr_chi2 - 1.0) / self.weight_used
 
     @property
     def unreliability_index(self) -> float:
-        """val.prob's "U": ``(unreliability_chi2 - 2) / n`` (unreliability index)."""
+        """Unreliability index U of val.prob: ``(unreliability_chi2 - 2) / n``."""
         return (self.unreliability_chi2 - 2.0) / self.weight_used
 
     @property
     def quality_index(self) -> float:
-        """val.prob's "Q": ``D - U``."""
+        """Quality index Q of val.prob: ``D - U``."""
         return self.discrimination_index - self.unreliability_index
 
     def confidence_interval(
         self, parameter: str = "slope", confidence_level: float = 0.95
     ) -> ConfidenceInterval:
-        """Wald confidence interval of ``"intercept"``, ``"slope"`` or
-        ``"calibration_in_the_large"``.
+        """Wald confidence interval of one coefficient.
+
+        The interval is ``estimate ± z * stderr`` with ``z`` the normal
+        quantile, as R's ``confint.default`` on the ``glm`` fit.
 
         Parameters
         ----------
@@ -185,7 +189,7 @@ class LogisticCalibrationResult:
         return ConfidenceInterval(float(est - z * se), float(est + z * se))
 
 
-def logistic_calibration(
+def _logistic_calibration(
     y: np.ndarray, p: np.ndarray, w: np.ndarray | None
 ) -> LogisticCalibrationResult:
     """:func:`calibration_intercept_slope` on validated 0/1 ``y`` and ``p``
@@ -307,8 +311,8 @@ def calibration_intercept_slope(
 
     See Also
     --------
-    calibration_in_the_large : the intercept alone, slope fixed at 1.
-    spiegelhalter_z : a test of calibration.
+    calibration_in_the_large : The intercept alone, slope fixed at 1.
+    spiegelhalter_z : A test of calibration.
 
     Notes
     -----
@@ -344,7 +348,7 @@ def calibration_intercept_slope(
     (-1.16, 7.14)
     """
     y, p, w = _binary(y_true, y_proba, sample_weight, pos_label)
-    res = logistic_calibration(y, p, w)
+    res = _logistic_calibration(y, p, w)
     if res.n_excluded:
         warnings.warn(
             f"{res.n_excluded} samples with y_proba exactly 0 or 1 were left out of "
@@ -393,7 +397,7 @@ def calibration_in_the_large(
 
     See Also
     --------
-    calibration_intercept_slope : the joint fit, with standard errors.
+    calibration_intercept_slope : The joint fit, with standard errors.
 
     Notes
     -----
@@ -415,11 +419,19 @@ def calibration_in_the_large(
     y, p, w = _binary(y_true, y_proba, sample_weight, pos_label)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        return logistic_calibration(y, p, w).calibration_in_the_large
+        return _logistic_calibration(y, p, w).calibration_in_the_large
 
 
 class SpiegelhalterResult(NamedTuple):
-    """Result of :func:`spiegelhalter_z`: ``(statistic, pvalue)``."""
+    """Result of :func:`spiegelhalter_z`: ``(statistic, pvalue)``.
+
+    Parameters
+    ----------
+    statistic : float
+        Spiegelhalter's z.
+    pvalue : float
+        Two-sided p-value.
+    """
 
     statistic: float
     pvalue: float
@@ -432,7 +444,7 @@ def spiegelhalter_z(
     sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
 ) -> SpiegelhalterResult:
-    r"""Spiegelhalter's z test of calibration (as ``rms::val.prob``'s "S:z", "S:p").
+    r"""Test calibration with Spiegelhalter's z (``rms::val.prob``'s "S:z", "S:p").
 
     .. math::
 
@@ -461,7 +473,7 @@ def spiegelhalter_z(
 
     See Also
     --------
-    calibration_intercept_slope
+    calibration_intercept_slope : Logistic recalibration.
 
     Notes
     -----
@@ -485,7 +497,17 @@ def spiegelhalter_z(
 
 
 class LowessCalibrationError(NamedTuple):
-    """Result of :func:`lowess_calibration_error`: ``(emax, e90, eavg)``."""
+    """Result of :func:`lowess_calibration_error`: ``(emax, e90, eavg)``.
+
+    Parameters
+    ----------
+    emax : float
+        Largest absolute gap between forecast and lowess curve.
+    e90 : float
+        90th percentile of the gaps.
+    eavg : float
+        Mean gap (the integrated calibration index).
+    """
 
     emax: float
     e90: float
@@ -522,7 +544,7 @@ def lowess_calibration_error(
 
     See Also
     --------
-    expected_calibration_error : a binned counterpart of Eavg.
+    expected_calibration_error : A binned counterpart of Eavg.
 
     Notes
     -----
@@ -610,8 +632,8 @@ def expected_calibration_error(
 
     See Also
     --------
-    lowess_calibration_error : a smooth, bin-free counterpart.
-    sklearn.calibration.calibration_curve : the per-bin frequencies.
+    lowess_calibration_error : A smooth, bin-free counterpart.
+    sklearn.calibration.calibration_curve : The per-bin frequencies.
 
     Notes
     -----
@@ -684,7 +706,7 @@ def c_statistic(
 
     See Also
     --------
-    sklearn.metrics.roc_auc_score
+    sklearn.metrics.roc_auc_score : The function used.
 
     Notes
     -----
