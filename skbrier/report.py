@@ -675,7 +675,7 @@ def calibration_report(
     report = CalibrationReport(
         name=name,
         n_samples=int(p.shape[0]),
-        n_events=float(y.sum() if w is None else np.dot(w, y)),
+        n_events=float(y.sum() if w is None else np.sum(w * y)),
         prevalence=float(prevalence),
         mean_forecast=weighted_mean(p, w),
         brier_score=bs,

@@ -28,7 +28,7 @@ def log_likelihood(y: np.ndarray, eta: np.ndarray, w: np.ndarray | None) -> floa
     ll = y * eta - np.logaddexp(0.0, eta)
     if w is None:
         return float(ll.sum())
-    return float(np.dot(w, ll))
+    return float(np.sum(w * ll))
 
 
 def logistic_fit(
@@ -51,14 +51,14 @@ def logistic_fit(
     off = 0.0 if offset is None else offset
     ww = np.ones_like(y) if w is None else w
     beta = np.array(beta0, dtype=np.float64)
-    eta = off + X @ beta
+    eta = off + _matvec(X, beta)
     ll = log_likelihood(y, eta, w)
     converged = False
     info = np.eye(X.shape[1])
     for _ in range(max_iter):
         mu = special.expit(eta)
-        grad = X.T @ (ww * (y - mu))
-        info = (X * (ww * mu * (1.0 - mu))[:, None]).T @ X
+        grad = np.einsum("ij,i->j", X, ww * (y - mu))
+        info = np.einsum("ij,ik,i->jk", X, X, ww * mu * (1.0 - mu))
         try:
             step = np.linalg.solve(info, grad)
         except np.linalg.LinAlgError:
@@ -66,7 +66,7 @@ def logistic_fit(
         t = 1.0
         while True:
             cand = beta + t * step
-            eta_c = off + X @ cand
+            eta_c = off + _matvec(X, cand)
             ll_c = log_likelihood(y, eta_c, w)
             if ll_c >= ll - 1e-12 * abs(ll) or t < 1e-10:
                 break
@@ -77,12 +77,20 @@ def logistic_fit(
             converged = True
             break
     mu = special.expit(eta)
-    info = (X * (ww * mu * (1.0 - mu))[:, None]).T @ X
+    info = np.einsum("ij,ik,i->jk", X, X, ww * mu * (1.0 - mu))
     try:
         cov = np.linalg.inv(info)
     except np.linalg.LinAlgError:
         cov = np.full_like(info, np.nan)
     return beta, cov, ll, converged
+
+
+def _matvec(X: np.ndarray, beta: np.ndarray) -> np.ndarray:
+    # explicit columns: BLAS dot/gemv threads badly on small, busy machines
+    out = X[:, 0] * beta[0]
+    for j in range(1, X.shape[1]):
+        out += X[:, j] * beta[j]
+    return out
 
 
 def spiegelhalter(
@@ -100,8 +108,8 @@ def spiegelhalter(
         num = num_terms.sum()
         den = den_terms.sum()
     else:
-        num = np.dot(w, num_terms)
-        den = np.dot(w, den_terms)
+        num = np.sum(w * num_terms)
+        den = np.sum(w * den_terms)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = float(num / np.sqrt(den))
     pval = float(2.0 * stats.norm.sf(abs(z))) if np.isfinite(z) else float("nan")
@@ -128,21 +136,27 @@ def _lowest(
     nrt = nleft + (stop[0] if stop.size else d.shape[0]) - 1
     d = d[: nrt - nleft + 1]
     r = np.abs(d)
+    # tricube weights, fcube(x) = x * x * x as in lowess.c
     with np.errstate(divide="ignore", invalid="ignore"):  # h = 0: all weights 1
-        wts = np.where(r <= h9, np.where(r <= h1, 1.0, (1.0 - (r / h) ** 3) ** 3), 0.0)
+        q = r / h
+    q *= q * q
+    np.subtract(1.0, q, out=q)
+    wts = q * q * q
+    wts[r <= h1] = 1.0
+    wts[r > h9] = 0.0
     a = wts.sum()
     if a <= 0.0:
         return 0.0, False
     wts = wts / a
     xx = x[nleft : nrt + 1]
     if h > 0.0:
-        a = np.dot(wts, xx)
+        a = np.sum(wts * xx)
         b = xs - a
-        c = np.dot(wts, (xx - a) * (xx - a))
+        c = np.sum(wts * (xx - a) * (xx - a))
         if np.sqrt(c) > 0.001 * rng:
             b /= c
             wts = wts * (b * (xx - a) + 1.0)
-    return float(np.dot(wts, y[nleft : nrt + 1])), True
+    return float(np.sum(wts * y[nleft : nrt + 1])), True
 
 
 def r_lowess(
@@ -173,12 +187,19 @@ def r_lowess(
     i = 0
     while True:
         if nright < n - 1:
-            d1 = xs_all[i] - xs_all[nleft]
-            d2 = xs_all[nright + 1] - xs_all[i]
-            if d1 > d2:
-                nleft += 1
-                nright += 1
-                continue
+            # the C code moves the window right one point at a time while
+            # x[i] - x[nleft] > x[nright + 1] - x[i]; that condition is
+            # monotone in nleft, so bisect for the same stopping point
+            xi = xs_all[i]
+            lo, hi = nleft, n - ns
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if xi - xs_all[mid] > xs_all[mid + ns] - xi:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            nleft = lo
+            nright = lo + ns - 1
         val, ok = _lowest(xs_all, ys_all, xs_all[i], nleft, nright, rng)
         fit[i] = val if ok else ys_all[i]
         if last < i - 1:
@@ -247,9 +268,9 @@ def binned_calibration_error(
     gap = np.abs(psum[nz] - ysum[nz]) / wsum[nz]
     frac = wsum[nz] / wsum.sum()
     if norm == "l1":
-        return float(np.dot(frac, gap))
+        return float(np.sum(frac * gap))
     if norm == "l2":
-        return float(np.sqrt(np.dot(frac, gap * gap)))
+        return float(np.sqrt(np.sum(frac * gap * gap)))
     return float(gap.max())
 
 

@@ -207,7 +207,7 @@ def _logistic_calibration(
             "y_proba has no probability strictly between 0 and 1: the logistic "
             "calibration (logit of the forecasts) is undefined."
         )
-    ybar = float(yk.mean() if wk is None else np.dot(wk, yk) / wk.sum())
+    ybar = float(yk.mean() if wk is None else np.sum(wk * yk) / wk.sum())
     if ybar in (0.0, 1.0):
         raise ValueError(
             "y_true contains a single class (among the samples with 0 < y_proba < 1): "
