@@ -26,13 +26,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from skbrier.metrics.calibration import (  # noqa: E402
+from skbrier.metrics.calibration import (
     c_statistic,
     calibration_intercept_slope,
     lowess_calibration_error,
     spiegelhalter_z,
 )
-from skbrier.report import calibration_report  # noqa: E402
+from skbrier.report import calibration_report
 
 R_CODE = r"""
 suppressPackageStartupMessages(library(rms))
@@ -66,7 +66,7 @@ def main(sizes):
         y = (rng.random(n) < 1 / (1 + np.exp(-(-1 + x)))).astype(int)
         p = 1 / (1 + np.exp(-(0.3 + 1.5 * (-1 + x))))
 
-        def ours():
+        def ours(y=y, p=p):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 res = calibration_intercept_slope(y, p)
@@ -76,7 +76,8 @@ def main(sizes):
             return res.slope
 
         t_ours, slope = best_of(ours)
-        t_rep, _ = best_of(lambda: calibration_report(y, p), repeat=1 if n > 10**5 else 3)
+        reps = 1 if n > 10**5 else 3
+        t_rep, _ = best_of(lambda y=y, p=p: calibration_report(y, p), repeat=reps)
         t_r = r_slope = None
         if rscript:
             with tempfile.TemporaryDirectory() as tmp:

@@ -652,8 +652,13 @@ def calibration_report(
                 f"{logistic.n_excluded} forecasts of exactly 0 or 1 were left out of the "
                 "logistic calibration (as rms::val.prob does)."
             )
-        if not logistic.converged:
-            notes.append("The logistic recalibration did not converge (separation?).")
+        if math.isinf(logistic.slope):
+            notes.append(
+                "The forecasts separate events from non-events perfectly: the "
+                "calibration slope is infinite and the intercept undefined."
+            )
+        elif not logistic.converged:
+            notes.append("The logistic recalibration did not converge.")
 
     if w is None:
         cal = lowess_calibration_curve(y, p)

@@ -200,8 +200,23 @@ def test_confidence_interval():
 def test_separation_warns():
     y = np.array([0, 0, 0, 1, 1, 1])
     p = np.array([0.1, 0.2, 0.3, 0.6, 0.7, 0.8])
+    with pytest.warns(ConvergenceWarning, match="separated"):
+        res = calibration_intercept_slope(y, p)
+    assert res.slope == math.inf and math.isnan(res.intercept)
+    assert not res.converged
+    assert math.isnan(res.unreliability_pvalue)
+    # reversed: events get the lower forecasts
     with pytest.warns(ConvergenceWarning):
-        calibration_intercept_slope(y, p)
+        res = calibration_intercept_slope(1 - y, p)
+    assert res.slope == -math.inf
+    # quasi-complete separation (a tie at the boundary) too
+    with pytest.warns(ConvergenceWarning):
+        res = calibration_intercept_slope([0, 0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.3, 0.7, 0.8])
+    assert res.slope == math.inf
+    # calibration in the large is still finite
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert math.isfinite(calibration_in_the_large(y, p))
 
 
 @pytest.mark.parametrize("strategy", ["uniform", "quantile"])

@@ -311,3 +311,16 @@ def test_hac_and_confidence_level_are_recorded(data):
     lo95, hi95 = calibration_report(y, p).confidence_interval("calibration_slope")
     assert lo95 < lo < hi < hi95
     assert math.isfinite(rep.brier_index)
+
+
+def test_separated_forecasts_are_reported_not_hidden():
+    y = [0, 0, 0, 1, 1, 1]
+    p = [0.1, 0.2, 0.3, 0.6, 0.7, 0.8]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rep = calibration_report(y, p)
+    assert rep.calibration_slope == math.inf
+    assert any("separate" in n for n in rep.notes)
+    d = json.loads(rep.to_json())
+    assert d["calibration_slope"]["estimate"] is None
+    assert "inf" in rep.summary()

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special, stats
+from sklearn.exceptions import ConvergenceWarning
 
 from .._validation import check_forecast
 from ._calibration_math import (
@@ -189,6 +190,20 @@ class LogisticCalibrationResult:
         return ConfidenceInterval(float(est - z * se), float(est + z * se))
 
 
+def _sqrt(v: float) -> float:
+    """Square root of a variance; NaN when it is not a finite non-negative number
+    (a diverged fit)."""
+    v = float(v)
+    return math.sqrt(v) if math.isfinite(v) and v >= 0.0 else float("nan")
+
+
+def _separated(y: np.ndarray, lg: np.ndarray) -> bool:
+    """Whether a threshold on ``lg`` separates the classes (ties allowed):
+    then the logistic slope has no finite maximum-likelihood estimate."""
+    l1, l0 = lg[y == 1], lg[y == 0]
+    return bool(l0.max() <= l1.min() or l1.max() <= l0.min())
+
+
 def _logistic_calibration(
     y: np.ndarray, p: np.ndarray, w: np.ndarray | None
 ) -> LogisticCalibrationResult:
@@ -227,17 +242,32 @@ def _logistic_calibration(
         ll_recal = log_likelihood(yk, np.full(n_used, a), wk)
         ok2 = True
         u_df = 1
+    elif _separated(yk, lg):
+        # a threshold on the forecasts separates events from non-events:
+        # the maximum-likelihood slope is infinite
+        warnings.warn(
+            "The outcomes are perfectly separated by the forecasts: the calibration "
+            "slope is infinite and the intercept undefined.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+        a = se_a = se_b = ll_recal = float("nan")
+        b = math.inf if lg[yk == 1].min() >= lg[yk == 0].max() else -math.inf
+        ok2 = False
+        u_df = 2
     else:
         X = np.column_stack([np.ones(n_used), lg])
         beta, cov, ll_recal, ok2 = logistic_fit(yk, X, None, wk, np.array([0.0, 1.0]))
         a, b = float(beta[0]), float(beta[1])
-        se_a, se_b = float(math.sqrt(cov[0, 0])), float(math.sqrt(cov[1, 1]))
+        se_a, se_b = _sqrt(cov[0, 0]), _sqrt(cov[1, 1])
         u_df = 2
-    if not (ok1 and ok2):
-        _warn_not_converged("recalibration")
+        if not ok2:
+            _warn_not_converged("recalibration")
+    if not ok1:
+        _warn_not_converged("calibration in the large")
     lr = -2.0 * ll0 + 2.0 * ll01
     u_chi2 = -2.0 * ll01 + 2.0 * ll_recal
-    u_p = float(stats.chi2.sf(u_chi2, u_df))
+    u_p = float(stats.chi2.sf(u_chi2, u_df)) if math.isfinite(u_chi2) else float("nan")
     r2 = (1.0 - math.exp(-lr / nw)) / (1.0 - math.exp(2.0 * ll0 / nw))
     return LogisticCalibrationResult(
         intercept=float(a),
@@ -245,7 +275,7 @@ def _logistic_calibration(
         intercept_stderr=float(se_a),
         slope_stderr=float(se_b),
         calibration_in_the_large=float(citl[0]),
-        calibration_in_the_large_stderr=float(math.sqrt(citl_cov[0, 0])),
+        calibration_in_the_large_stderr=_sqrt(citl_cov[0, 0]),
         n_used=n_used,
         n_excluded=n_excl,
         weight_used=nw,
