@@ -211,7 +211,9 @@ def test_separation_warns():
     assert res.slope == -math.inf
     # quasi-complete separation (a tie at the boundary) too
     with pytest.warns(ConvergenceWarning):
-        res = calibration_intercept_slope([0, 0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.3, 0.7, 0.8])
+        res = calibration_intercept_slope(
+            [0, 0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.3, 0.7, 0.8]
+        )
     assert res.slope == math.inf
     # calibration in the large is still finite
     with warnings.catch_warnings():
