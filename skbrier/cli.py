@@ -241,6 +241,7 @@ def _make_reports(jobs, args) -> dict:
                 confidence_level=args.confidence_level,
                 n_bins=args.n_bins,
                 random_state=getattr(args, "random_state", None),
+                prevalence=args.prevalence,
                 name=name,
             )
         except (ValueError, TypeError) as exc:
@@ -435,6 +436,9 @@ def _add_output_options(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--cov", choices=["iid", "hac", "bootstrap"], default="iid",
                     help="how confidence intervals are computed (hac: serially "
                          "correlated rows in time order; default iid)")
+    sp.add_argument("--prevalence", type=float, metavar="PI",
+                    help="population event rate for net benefit when the file comes "
+                         "from a case-control sample")
     sp.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL",
                     help="coverage of the intervals (default 0.95)")
     sp.add_argument("--n-bins", type=int, default=10, metavar="K",
@@ -524,6 +528,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if hasattr(args, "confidence_level") and not 0.0 < args.confidence_level < 1.0:
             raise CLIError("--confidence-level must lie strictly between 0 and 1.")
+        if getattr(args, "prevalence", None) is not None and not 0.0 < args.prevalence < 1.0:
+            raise CLIError("--prevalence must lie strictly between 0 and 1.")
         if hasattr(args, "n_bins") and args.n_bins < 1:
             raise CLIError("--n-bins must be at least 1.")
         with warnings.catch_warnings(record=True) as caught:

@@ -407,7 +407,7 @@ def _check_thresholds(thresholds: Any) -> list[float] | None:
     return sorted(set(out))
 
 
-def _intervals(y, p, w, cov_type, confidence_level, random_state, notes) -> dict:
+def _intervals(y, p, w, cov_type, confidence_level, random_state, kwds, notes) -> dict:
     empty = {m: None for m in _INTERVAL_METRICS}
     try:
         from .stats import brier_inference  # type: ignore[attr-defined]
@@ -418,31 +418,50 @@ def _intervals(y, p, w, cov_type, confidence_level, random_state, notes) -> dict
     if w is not None and not _accepts(brier_inference, "sample_weight"):
         notes.append("Confidence intervals not available with sample_weight.")
         return empty
+    kwds = dict(kwds or {})
+    if cov_type == "bootstrap":
+        kwds.setdefault("random_state", random_state)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            inf = _call(
-                brier_inference, y, p, cov_type=cov_type, sample_weight=w,
-                random_state=random_state if cov_type == "bootstrap" else None,
-            )
+            inf = _call(brier_inference, y, p, cov_type=cov_type, sample_weight=w, **kwds)
     except ValueError as exc:
         notes.append(f"Confidence intervals not available: {exc}")
         return empty
     out = {}
     for metric in _INTERVAL_METRICS:
         try:
-            ci = inf.confidence_interval(metric, confidence_level)
-        except (ValueError, KeyError) as exc:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ci = inf.confidence_interval(metric, confidence_level)
+        except ValueError as exc:
             notes.append(f"No interval for {metric}: {exc}")
             out[metric] = None
             continue
-        lo, hi = (float(ci[0]), float(ci[1])) if not hasattr(ci, "low") else (
-            float(ci.low), float(ci.high))
-        out[metric] = (lo, hi)
+        lo, hi = float(ci[0]), float(ci[1])
+        out[metric] = (lo, hi) if math.isfinite(lo) and math.isfinite(hi) else None
     return out
 
 
-def _decomposition(y, p, w, n_bins, notes) -> dict | None:
+# fields of the decomposition results shown in the report, with short labels
+_DECOMPOSITION_TERMS = {
+    "corp": {
+        "miscalibration": "MCB",
+        "discrimination": "DSC",
+        "uncertainty": "UNC",
+        "miscalibration_pvalue": "MCB p",
+    },
+    "murphy": {
+        "reliability": "REL",
+        "resolution": "RES",
+        "uncertainty": "UNC",
+        "within_bin_variance": "WBV",
+        "within_bin_covariance": "WBC",
+    },
+}
+
+
+def _decomposition(y, p, w, n_bins, strategy, notes) -> dict | None:
     try:
         from .metrics import decomposition as dec  # type: ignore[attr-defined]
     except ImportError:
@@ -452,7 +471,7 @@ def _decomposition(y, p, w, n_bins, notes) -> dict | None:
     out = {}
     for key, fname, extra in (
         ("corp", "corp_decomposition", {}),
-        ("murphy", "murphy_decomposition", {"n_bins": n_bins}),
+        ("murphy", "murphy_decomposition", {"n_bins": n_bins, "strategy": strategy}),
     ):
         func = getattr(dec, fname, None)
         if func is None:
@@ -467,11 +486,16 @@ def _decomposition(y, p, w, n_bins, notes) -> dict | None:
         except ValueError as exc:
             notes.append(f"{fname} not available: {exc}")
             continue
-        out[key] = _result_to_dict(res)
+        terms = {}
+        for field_name in _DECOMPOSITION_TERMS[key]:
+            v = getattr(res, field_name, None)
+            if v is not None:
+                terms[field_name] = float(v)
+        out[key] = terms or _result_to_dict(res)
     return out or None
 
 
-def _net_benefit(y, p, w, thresholds, notes) -> list | None:
+def _net_benefit(y, p, w, thresholds, prevalence, notes) -> list | None:
     if thresholds is None:
         return None
     try:
@@ -484,16 +508,24 @@ def _net_benefit(y, p, w, thresholds, notes) -> list | None:
         notes.append("Net benefit not available with sample_weight.")
         return None
     ones = np.ones_like(p)
+    prev = prevalence if prevalence is not None else weighted_mean(y, w)
     rows = []
     for t in thresholds:
-        model = _call(net_benefit, y, p, threshold=t, sample_weight=w)
-        treat_all = _call(net_benefit, y, ones, threshold=t, sample_weight=w)
+        model = float(_call(net_benefit, y, p, threshold=t, sample_weight=w,
+                            prevalence=prevalence))
+        treat_all = float(_call(net_benefit, y, ones, threshold=t, sample_weight=w,
+                                prevalence=prevalence))
+        odds = t / (1.0 - t)
         rows.append(
             {
                 "threshold": t,
-                "model": float(model),
-                "treat_all": float(treat_all),
+                "model": model,
+                "treat_all": treat_all,
                 "treat_none": 0.0,
+                # Kerr et al.'s standardized net benefit and Vickers et al.'s net
+                # interventions avoided per 100 (see reference.md)
+                "standardized": model / prev,
+                "interventions_avoided_per_100": (model - treat_all) / odds * 100.0,
             }
         )
     return rows
@@ -511,6 +543,8 @@ def calibration_report(
     n_bins: int = 10,
     strategy: str = "uniform",
     random_state: int | None = None,
+    prevalence: float | None = None,
+    inference_kwds: dict | None = None,
     name: str | None = None,
 ) -> CalibrationReport:
     r"""Calibration audit of binary probability forecasts.
@@ -546,7 +580,17 @@ def calibration_report(
     strategy : {"uniform", "quantile"}, default="uniform"
         Bins of the expected calibration error.
     random_state : int, default=None
-        Seed of the bootstrap (``cov_type="bootstrap"``).
+        Seed of the bootstrap (``cov_type="bootstrap"``) and of the
+        consistency band of the reliability diagram.
+    prevalence : float, default=None
+        Event rate of the target population for net benefit when the data
+        come from a case-control design (see
+        :func:`skbrier.metrics.net_benefit.net_benefit`); default: the
+        observed rate.
+    inference_kwds : dict, default=None
+        Further keyword arguments of :func:`skbrier.stats.brier_inference`
+        (``hac_kwds``, ``n_resamples``, ``bootstrap``, ``block_length``,
+        ``method``, ``n_jobs``).
     name : str, default=None
         Label of the forecaster in tables and titles.
 
@@ -619,6 +663,12 @@ def calibration_report(
             f"confidence_level must lie strictly between 0 and 1, got {confidence_level!r}."
         )
     ths = _check_thresholds(thresholds)
+    if inference_kwds is not None and not isinstance(inference_kwds, Mapping):
+        raise TypeError("inference_kwds must be a dict of keyword arguments or None.")
+    if prevalence is not None:
+        prevalence = check_scalar_probability(
+            prevalence, name="prevalence", open_interval=True
+        )
     fc = check_forecast(y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label)
     if not fc.binary_1d:
         raise ValueError(
@@ -626,8 +676,8 @@ def calibration_report(
             f"calibration report; got shape {fc.proba.shape}."
         )
     y, p, w = fc.y, fc.proba, fc.sample_weight
-    prevalence = weighted_mean(y, w)
-    if prevalence in (0.0, 1.0):
+    base_rate = weighted_mean(y, w)
+    if base_rate in (0.0, 1.0):
         raise ValueError(
             "y_true contains a single class: a calibration report needs both events "
             "and non-events."
@@ -635,7 +685,7 @@ def calibration_report(
     notes: list[str] = []
 
     bs = binary_brier(y, p, w)
-    bs_ref = prevalence * (1.0 - prevalence)
+    bs_ref = base_rate * (1.0 - base_rate)
     bss = 1.0 - bs / bs_ref
     z, zp = spiegelhalter(y, p, w)
 
@@ -673,15 +723,17 @@ def calibration_report(
 
     cstat = float(roc_auc_score(y, p, sample_weight=w))
 
-    intervals = _intervals(y, p, w, cov_type, confidence_level, random_state, notes)
-    decomposition = _decomposition(y, p, w, int(n_bins), notes)
-    nb = _net_benefit(y, p, w, ths, notes)
+    intervals = _intervals(
+        y, p, w, cov_type, confidence_level, random_state, inference_kwds, notes
+    )
+    decomposition = _decomposition(y, p, w, int(n_bins), strategy, notes)
+    nb = _net_benefit(y, p, w, ths, prevalence, notes)
 
     report = CalibrationReport(
         name=name,
         n_samples=int(p.shape[0]),
         n_events=float(y.sum() if w is None else np.sum(w * y)),
-        prevalence=float(prevalence),
+        prevalence=float(base_rate),
         mean_forecast=weighted_mean(p, w),
         brier_score=bs,
         brier_index=brier_index_from_score(bs),
@@ -806,13 +858,20 @@ def _summary_text(rep: CalibrationReport) -> str:
     if rep.net_benefit:
         lines.append("")
         lines.append("Net benefit (per patient; treat none = 0)")
-        lines.append(f"{'  threshold':<14}{'model':>10}{'treat all':>12}{'advantage':>12}")
+        lines.append(
+            f"{'  threshold':<14}{'model':>10}{'treat all':>12}{'standardized':>14}"
+            f"{'avoided/100':>13}"
+        )
         for r in rep.net_benefit:
             lines.append(
                 f"{'  ' + format(r['threshold'], 'g'):<14}{_fmt(r['model']):>10}"
-                f"{_fmt(r['treat_all']):>12}"
-                f"{_fmt(r['model'] - max(r['treat_all'], 0.0)):>12}"
+                f"{_fmt(r['treat_all']):>12}{_fmt(r['standardized'], 3):>14}"
+                f"{_fmt(r['interventions_avoided_per_100'], 1):>13}"
             )
+        lines.append(
+            "  standardized = NB / prevalence; avoided/100 = net interventions "
+            "avoided per 100 vs treat all"
+        )
     if rep.notes:
         lines.append("")
         lines.extend(f"Note: {n}" for n in rep.notes)
@@ -949,7 +1008,13 @@ def _figures(rep: CalibrationReport) -> dict:
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            _call(ReliabilityDisplay.from_predictions, y, p, sample_weight=w, ax=ax)
+            _call(
+                ReliabilityDisplay.from_predictions, y, p, sample_weight=w, ax=ax,
+                name=rep.name,
+                # the consistency band resamples the CORP fit: skip it on big data
+                n_resamples=200 if p.shape[0] <= 20_000 else 0,
+                random_state=0,
+            )
         drawn = True
     except ImportError:
         pass
@@ -966,7 +1031,10 @@ def _figures(rep: CalibrationReport) -> dict:
     ax = fig.subplots()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        _call(DecisionCurveDisplay.from_predictions, y, p, sample_weight=w, ax=ax)
+        _call(
+            DecisionCurveDisplay.from_predictions, y, p, sample_weight=w, ax=ax,
+            name=rep.name,
+        )
     ax.set_title(f"Decision curve: {rep.name or 'forecast'}")
     out["decision_curve"] = _png(fig)
     return out
@@ -1000,11 +1068,14 @@ def _report_section_html(rep: CalibrationReport, *, figures: bool = True) -> str
     parts.append("</table>")
     if rep.net_benefit:
         parts.append("<h3>Net benefit</h3><table><tr><th>threshold</th><th>model</th>"
-                     "<th>treat all</th><th>treat none</th></tr>")
+                     "<th>treat all</th><th>treat none</th><th>standardized</th>"
+                     "<th>interventions avoided per 100</th></tr>")
         for r in rep.net_benefit:
             parts.append(
                 f"<tr><td>{r['threshold']:g}</td><td>{_fmt(r['model'])}</td>"
-                f"<td>{_fmt(r['treat_all'])}</td><td>{_fmt(r['treat_none'])}</td></tr>"
+                f"<td>{_fmt(r['treat_all'])}</td><td>{_fmt(r['treat_none'])}</td>"
+                f"<td>{_fmt(r['standardized'], 3)}</td>"
+                f"<td>{_fmt(r['interventions_avoided_per_100'], 1)}</td></tr>"
             )
         parts.append("</table>")
     if figures:

@@ -278,6 +278,8 @@ def test_only_zero_one_forecasts_still_report():
         ({"n_bins": 0}, ValueError, "n_bins"),
         ({"strategy": "kmeans"}, ValueError, "strategy"),
         ({"sample_weight": [1, 1, -1, 1]}, ValueError, "sample_weight"),
+        ({"prevalence": 1.5}, ValueError, "prevalence"),
+        ({"inference_kwds": [1]}, TypeError, "inference_kwds"),
     ],
 )
 def test_bad_options(kwargs, exc, match):
