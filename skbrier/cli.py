@@ -528,7 +528,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if hasattr(args, "confidence_level") and not 0.0 < args.confidence_level < 1.0:
             raise CLIError("--confidence-level must lie strictly between 0 and 1.")
-        if getattr(args, "prevalence", None) is not None and not 0.0 < args.prevalence < 1.0:
+        prev = getattr(args, "prevalence", None)
+        if prev is not None and not 0.0 < prev < 1.0:
             raise CLIError("--prevalence must lie strictly between 0 and 1.")
         if hasattr(args, "n_bins") and args.n_bins < 1:
             raise CLIError("--n-bins must be at least 1.")
