@@ -827,16 +827,23 @@ def _summary_rows(rep: CalibrationReport) -> list[tuple[str, str, str]]:
     if lg is not None:
         rows.append(("  Discrimination D / Nagelkerke R2", _fmt(lg.discrimination_index),
                      f"R2 {_fmt(lg.r2)}"))
-    if rep.decomposition:
-        rows.append(("Decomposition", "", ""))
-        for key, terms in rep.decomposition.items():
-            if not terms:
+    titles = {
+        "corp": "Decomposition (CORP, isotonic)",
+        "murphy": f"Decomposition (binned, {rep.ece_n_bins} {rep.ece_strategy} bins)",
+    }
+    for key, terms in (rep.decomposition or {}).items():
+        if not terms:
+            continue
+        rows.append((titles.get(key, f"Decomposition ({key})"), "", ""))
+        short = _DECOMPOSITION_TERMS.get(key, {})
+        for k, v in terms.items():
+            if not isinstance(v, (int, float)) or isinstance(v, bool):
                 continue
-            parts = ", ".join(
-                f"{k} {_fmt(v)}" for k, v in terms.items()
-                if isinstance(v, (int, float)) and not isinstance(v, bool)
-            )
-            rows.append((f"  {key.upper()}", "", parts))
+            label = k.replace("_", " ").capitalize()
+            if k in short:
+                label = f"{label} ({short[k]})"
+            value = _fmt_p(v) if k.endswith("pvalue") else _fmt(v)
+            rows.append((f"  {label}", value, ""))
     return rows
 
 
@@ -1000,7 +1007,7 @@ def _figures(rep: CalibrationReport) -> dict:
         return {}
     y, p, w = rep._y, rep._p, rep._w
     out = {}
-    fig = Figure(figsize=(5, 5))
+    fig = Figure(figsize=(5, 5), layout="constrained")
     ax = fig.subplots()
     drawn = False
     try:
@@ -1020,14 +1027,14 @@ def _figures(rep: CalibrationReport) -> dict:
         pass
     if not drawn:
         _fallback_reliability(ax, rep)
-    ax.set_title(f"Reliability diagram: {rep.name or 'forecast'}")
+    fig.suptitle(f"Reliability diagram: {rep.name or 'forecast'}")
     out["reliability"] = _png(fig)
 
     try:
         from .plotting.decision_curve import DecisionCurveDisplay  # type: ignore
     except ImportError:
         return out
-    fig = Figure(figsize=(6, 4.5))
+    fig = Figure(figsize=(6, 4.5), layout="constrained")
     ax = fig.subplots()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -1035,7 +1042,7 @@ def _figures(rep: CalibrationReport) -> dict:
             DecisionCurveDisplay.from_predictions, y, p, sample_weight=w, ax=ax,
             name=rep.name,
         )
-    ax.set_title(f"Decision curve: {rep.name or 'forecast'}")
+    fig.suptitle(f"Decision curve: {rep.name or 'forecast'}")
     out["decision_curve"] = _png(fig)
     return out
 

@@ -326,3 +326,62 @@ def test_separated_forecasts_are_reported_not_hidden():
     d = json.loads(rep.to_json())
     assert d["calibration_slope"]["estimate"] is None
     assert "inf" in rep.summary()
+
+
+def test_wired_sections_equal_their_functions(data):
+    """When the optional modules are installed, the report shows exactly their numbers."""
+    y, p = data
+    rep = calibration_report(y, p, thresholds=[0.1, 0.3], cov_type="hac",
+                             confidence_level=0.9)
+    if _has("skbrier.stats.inference"):
+        from skbrier.stats import brier_inference
+
+        inf = brier_inference(y, p, cov_type="hac")
+        for metric in ("brier_score", "brier_index", "brier_skill_score"):
+            lo, hi = inf.confidence_interval(metric, 0.9)
+            assert rep.confidence_interval(metric) == pytest.approx((lo, hi))
+    if _has("skbrier.metrics.decomposition"):
+        from skbrier.metrics.decomposition import corp_decomposition, murphy_decomposition
+
+        corp = corp_decomposition(y, p)
+        assert rep.decomposition["corp"]["miscalibration"] == pytest.approx(
+            corp.miscalibration
+        )
+        assert rep.decomposition["corp"]["discrimination"] == pytest.approx(
+            corp.discrimination
+        )
+        mur = murphy_decomposition(y, p, n_bins=10)
+        assert rep.decomposition["murphy"]["reliability"] == pytest.approx(mur.reliability)
+        assert "Miscalibration (MCB)" in rep.summary()
+    if _has("skbrier.metrics.net_benefit"):
+        prev = float(np.mean(y))
+        for r in rep.net_benefit:
+            t = r["threshold"]
+            assert r["standardized"] == pytest.approx(r["model"] / prev)
+            assert r["interventions_avoided_per_100"] == pytest.approx(
+                (r["model"] - r["treat_all"]) / (t / (1 - t)) * 100
+            )
+        # case-control prevalence is passed on
+        rep2 = calibration_report(y, p, thresholds=[0.1], prevalence=0.1)
+        from skbrier.metrics.net_benefit import net_benefit
+
+        assert rep2.net_benefit[0]["model"] == pytest.approx(
+            net_benefit(y, p, threshold=0.1, prevalence=0.1)
+        )
+    if _has("matplotlib") and _has("skbrier.plotting.decision_curve"):
+        assert set(rep.figures()) == {"reliability", "decision_curve"}
+
+
+def test_bootstrap_intervals_are_reproducible(data):
+    if not _has("skbrier.stats.inference"):
+        pytest.skip("skbrier.stats.brier_inference is not installed")
+    y, p = data
+    kw = {
+        "cov_type": "bootstrap",
+        "random_state": 3,
+        "inference_kwds": {"n_resamples": 199},
+    }
+    a = calibration_report(y, p, **kw)
+    b = calibration_report(y, p, **kw)
+    assert a.intervals == b.intervals
+    assert a.confidence_interval("brier_score") is not None
