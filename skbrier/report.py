@@ -29,14 +29,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import check_forecast, check_scalar_probability
+from ._validation import check_scalar_probability
 from .metrics._brier_math import binary_brier, brier_index_from_score, weighted_mean
 from .metrics._calibration_math import (
     binned_calibration_error,
     lowess_calibration_curve,
     spiegelhalter,
 )
-from .metrics.calibration import LogisticCalibrationResult, _logistic_calibration
+from .metrics.calibration import (
+    LogisticCalibrationResult,
+    _binary,
+    _logistic_calibration,
+)
 
 __all__ = ["CalibrationReport", "calibration_report", "reports_table", "reports_to_html"]
 
@@ -560,8 +564,9 @@ def calibration_report(
     ----------
     y_true : array-like of shape (n_samples,)
         Binary outcomes.
-    y_proba : array-like of shape (n_samples,)
-        Predicted probabilities of ``pos_label``.
+    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+        Predicted probabilities of ``pos_label``, or ``predict_proba``
+        output with one column per sorted class.
     thresholds : float or sequence of float, default=None
         Decision thresholds in (0, 1) for the net benefit table (none if
         None).
@@ -669,13 +674,7 @@ def calibration_report(
         prevalence = check_scalar_probability(
             prevalence, name="prevalence", open_interval=True
         )
-    fc = check_forecast(y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label)
-    if not fc.binary_1d:
-        raise ValueError(
-            "y_proba must be 1-D (the probability of the positive class) for a "
-            f"calibration report; got shape {fc.proba.shape}."
-        )
-    y, p, w = fc.y, fc.proba, fc.sample_weight
+    y, p, w = _binary(y_true, y_proba, sample_weight, pos_label)
     base_rate = weighted_mean(y, w)
     if base_rate in (0.0, 1.0):
         raise ValueError(

@@ -285,7 +285,7 @@ FUNCS = [
         ([0, 1], [0.2, 0.4, 0.3], "y_true has 2 samples"),
         ([], [], "y_proba is empty"),
         ([0, 1, 2], [0.2, 0.4, 0.3], "more than two classes"),
-        ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.3, 0.7]], "1-D"),
+        ([0, 1, 2], [[0.2, 0.7, 0.1], [0.4, 0.5, 0.1], [0.3, 0.6, 0.1]], "two columns"),
     ],
 )
 def test_bad_input(func, y, p, match):
@@ -341,6 +341,19 @@ def test_results_are_python_floats():
     assert all(type(v) is float for v in lowess_calibration_error(y, p))
     assert type(expected_calibration_error(y, p)) is float
     assert type(c_statistic(y, p)) is float
+
+
+@pytest.mark.parametrize("func", FUNCS, ids=lambda f: f.__name__)
+def test_two_column_predict_proba(func):
+    y, p, _ = _data(FIXTURES[2])
+    two = np.column_stack([1 - p, p])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        assert func(y, two) == func(y, p)
+        # the column of pos_label: 0 is the event, its probability is 1 - p
+        assert func(y, two, pos_label=0) == func(1 - y, 1 - p)
+    with pytest.raises(ValueError, match="pos_label"):
+        func(y, two, pos_label=5)
 
 
 hypothesis = pytest.importorskip("hypothesis")

@@ -117,6 +117,13 @@ def test_string_labels_and_pos_label(data):
     assert a.calibration_slope == b.calibration_slope
 
 
+def test_two_column_input(data):
+    y, p = data
+    a = calibration_report(y, np.column_stack([1 - p, p]))
+    b = calibration_report(y, p)
+    assert a.to_dict() == b.to_dict()
+
+
 def test_summary_text(report):
     text = report.summary()
     assert text.startswith("Calibration report: model_b")
@@ -295,7 +302,7 @@ def test_bad_options(kwargs, exc, match):
         ([0, 1], [0.2, 0.3, 0.4], "y_true has 2 samples"),
         ([0, 1, 2], [0.2, 0.3, 0.4], "more than two classes"),
         ([1, 1, 1], [0.2, 0.3, 0.4], "single class"),
-        ([0, 1], [[0.2, 0.8], [0.3, 0.7]], "1-D"),
+        ([0, 1, 2], [[0.2, 0.7, 0.1], [0.3, 0.6, 0.1], [0.3, 0.6, 0.1]], "two columns"),
         ([], [], "empty"),
     ],
 )

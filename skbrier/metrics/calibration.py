@@ -56,13 +56,28 @@ class ConfidenceInterval(NamedTuple):
 
 
 def _binary(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any):
+    """Validated ``(y01, p, w)`` of a binary forecast.
+
+    ``y_proba`` is 1-D (the probability of ``pos_label``) or has two columns
+    (``predict_proba`` output, sorted classes): then the column of
+    ``pos_label`` is used (default: the second, larger class).
+    """
     fc = check_forecast(y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label)
-    if not fc.binary_1d:
+    if fc.binary_1d:
+        return fc.y, fc.proba, fc.sample_weight
+    if fc.proba.shape[1] != 2:
         raise ValueError(
-            "y_proba must be 1-D (the probability of the positive class) for "
-            f"calibration statistics; got shape {fc.proba.shape}."
+            "y_proba must be 1-D (the probability of the positive class) or have two "
+            f"columns (binary predict_proba output); got shape {fc.proba.shape}."
         )
-    return fc.y, fc.proba, fc.sample_weight
+    classes = list(fc.classes)
+    if pos_label is None:
+        idx = 1
+    elif pos_label in classes:
+        idx = classes.index(pos_label)
+    else:
+        raise ValueError(f"pos_label={pos_label!r} is not one of the classes {classes}.")
+    return (fc.y == idx).astype(np.float64), fc.proba[:, idx], fc.sample_weight
 
 
 def _check_confidence_level(confidence_level: Any) -> float:
@@ -312,8 +327,9 @@ def calibration_intercept_slope(
     ----------
     y_true : array-like of shape (n_samples,)
         Binary outcomes.
-    y_proba : array-like of shape (n_samples,)
-        Predicted probabilities of ``pos_label``.
+    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+        Predicted probabilities of ``pos_label``, or ``predict_proba``
+        output with one column per sorted class.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights (a weight of 2 counts the row twice).
     pos_label : int, float, bool or str, default=None
@@ -408,8 +424,9 @@ def calibration_in_the_large(
     ----------
     y_true : array-like of shape (n_samples,)
         Binary outcomes.
-    y_proba : array-like of shape (n_samples,)
-        Predicted probabilities of ``pos_label``.
+    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+        Predicted probabilities of ``pos_label`` (or two-column
+        ``predict_proba`` output).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights.
     pos_label : int, float, bool or str, default=None
@@ -488,8 +505,9 @@ def spiegelhalter_z(
     ----------
     y_true : array-like of shape (n_samples,)
         Binary outcomes.
-    y_proba : array-like of shape (n_samples,)
-        Predicted probabilities of ``pos_label``.
+    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+        Predicted probabilities of ``pos_label`` (or two-column
+        ``predict_proba`` output).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights.
     pos_label : int, float, bool or str, default=None
@@ -562,8 +580,9 @@ def lowess_calibration_error(
     ----------
     y_true : array-like of shape (n_samples,)
         Binary outcomes.
-    y_proba : array-like of shape (n_samples,)
-        Predicted probabilities of ``pos_label``.
+    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+        Predicted probabilities of ``pos_label`` (or two-column
+        ``predict_proba`` output).
     pos_label : int, float, bool or str, default=None
         The positive class.
 
@@ -632,8 +651,9 @@ def expected_calibration_error(
     ----------
     y_true : array-like of shape (n_samples,)
         Binary outcomes.
-    y_proba : array-like of shape (n_samples,)
-        Predicted probabilities of ``pos_label``.
+    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+        Predicted probabilities of ``pos_label`` (or two-column
+        ``predict_proba`` output).
     n_bins : int, default=10
         Number of bins.
     strategy : {"uniform", "quantile"}, default="uniform"
@@ -717,8 +737,9 @@ def c_statistic(
     ----------
     y_true : array-like of shape (n_samples,)
         Binary outcomes.
-    y_proba : array-like of shape (n_samples,)
-        Predicted probabilities of ``pos_label``.
+    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+        Predicted probabilities of ``pos_label`` (or two-column
+        ``predict_proba`` output).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
     pos_label : int, float, bool or str, default=None
