@@ -171,6 +171,9 @@ def _outcomes(values: list[str], name: str, path: str, pos_label: str | None):
         # scikit-learn's rule: {0, 1} or {-1, 1} -> 1, otherwise the larger label
         in_unit = set(levels) <= {0.0, 1.0} or set(levels) <= {-1.0, 1.0}
         pos = 1.0 if in_unit else levels[-1]
+    elif {v.lower() for v in distinct} <= {"true", "false"}:
+        # TRUE/FALSE (R), True/False (pandas): the event is "true"
+        return np.array([v.lower() == "true" for v in values], dtype=float)
     else:
         raise CLIError(
             f"{path}: column '{name}' holds text labels ({', '.join(distinct)}); "

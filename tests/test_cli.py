@@ -180,6 +180,18 @@ def test_report_string_labels_need_pos_label(tmp_path, run_main):
     )
 
 
+def test_report_boolean_outcomes(tmp_path, run_main):
+    f = tmp_path / "bool.csv"
+    f.write_text("y,p\nTRUE,0.8\nFALSE,0.3\nTRUE,0.6\nFALSE,0.1\nTRUE,0.4\nFALSE,0.5\n")
+    res = run_main("report", str(f), "--y-col", "y", "--p-col", "p", "--json")
+    assert res.returncode == 0, res.stderr
+    y = [1, 0, 1, 0, 1, 0]
+    p = [0.8, 0.3, 0.6, 0.1, 0.4, 0.5]
+    assert json.loads(res.stdout)["brier_score"]["estimate"] == pytest.approx(
+        brier_score(y, p)
+    )
+
+
 def test_report_semicolon_csv_weights_and_stdin(tmp_path, run_main):
     text = "y;p;w\n1;0.8;2\n0;0.3;1\n1;0.6;1\n0;0.1;3\n1;0.4;1\n0;0.5;2\n"
     f = tmp_path / "semi.csv"
