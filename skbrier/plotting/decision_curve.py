@@ -1,0 +1,450 @@
+"""Decision curve plot: net benefit against threshold probability.
+
+matplotlib is imported only when something is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..metrics.net_benefit import ConfidenceInterval, DecisionCurveResult, decision_curve
+
+__all__ = ["DecisionCurveDisplay", "cost_benefit_label"]
+
+
+def cost_benefit_label(threshold: float) -> str:
+    """Harm-to-benefit ratio implied by a threshold probability, as ``"1:19"``.
+
+    A threshold :math:`p_t` means an unnecessary treatment is worth
+    :math:`p_t / (1 - p_t)` missed events: ``"1:k"`` with
+    :math:`k = (1 - p_t)/p_t` below 50 %, ``"k:1"`` above.
+
+    Parameters
+    ----------
+    threshold : float
+        Threshold probability; outside (0, 1) the label is empty.
+
+    Returns
+    -------
+    str
+        The ratio, e.g. ``"1:19"`` for 5 %, ``"1:1"`` for 50 %, ``"4:1"`` for 80 %.
+
+    Examples
+    --------
+    >>> from skbrier.plotting.decision_curve import cost_benefit_label
+    >>> [cost_benefit_label(t) for t in (0.05, 0.2, 0.5, 0.8)]
+    ['1:19', '1:4', '1:1', '4:1']
+    """
+    t = float(threshold)
+    if not 0.0 < t < 1.0:
+        return ""
+    if t <= 0.5:
+        return f"1:{(1.0 - t) / t:.3g}"
+    return f"{t / (1.0 - t):.3g}:1"
+
+
+class DecisionCurveDisplay:
+    """Decision curve visualization: net benefit of models, treat-all, treat-none.
+
+    Create it with :meth:`from_predictions`, :meth:`from_estimator` or
+    :meth:`from_result`; all attributes are stored so that :meth:`plot` can
+    redraw on other axes.
+
+    Parameters
+    ----------
+    thresholds : ndarray of shape (n_thresholds,)
+        Threshold probabilities.
+    net_benefit : dict of str to ndarray
+        Net benefit per model.
+    treat_all : ndarray of shape (n_thresholds,)
+        Net benefit of treating everyone.
+    prevalence : float
+        Prevalence used for treat-all.
+    bands : dict of str to ConfidenceInterval, default=None
+        Pointwise confidence bands per model (from a bootstrap).
+
+    Attributes
+    ----------
+    lines_ : dict of str to matplotlib Line2D
+        The model curves.
+    treat_all_line_, treat_none_line_ : matplotlib Line2D or None
+        The default strategies.
+    bands_ : dict of str to matplotlib PolyCollection
+        The filled confidence bands.
+    secondary_ax_ : matplotlib SecondaryAxis or None
+        The cost:benefit axis on top.
+    ax_ : matplotlib Axes
+    figure_ : matplotlib Figure
+
+    See Also
+    --------
+    skbrier.metrics.net_benefit.decision_curve : The numbers behind the plot.
+
+    Notes
+    -----
+    Net benefit :math:`\\mathrm{NB}(p_t) = TP/n - FP/n \\cdot p_t/(1 - p_t)`;
+    treat-all :math:`\\pi - (1 - \\pi) p_t/(1 - p_t)`; treat-none 0.  A model is
+    worth using at the thresholds where its curve lies above both.  The top
+    axis shows the cost:benefit ratio :math:`p_t : (1 - p_t)` (harm of an
+    unnecessary treatment : benefit of a treated event).
+
+    References
+    ----------
+    .. [1] Vickers AJ, Elkin EB. Decision curve analysis: a novel method for
+       evaluating prediction models. Med Decis Making 2006;26:565-574.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from skbrier.plotting.decision_curve import DecisionCurveDisplay
+    >>> y = np.r_[np.ones(20), np.zeros(80)]
+    >>> test = np.r_[np.ones(19), np.zeros(1), np.ones(40), np.zeros(40)]
+    >>> disp = DecisionCurveDisplay.from_predictions(y, {"test": test})
+    >>> sorted(disp.lines_)
+    ['test']
+    >>> disp.ax_.get_xlabel()
+    'Threshold probability'
+    """
+
+    def __init__(
+        self,
+        *,
+        thresholds: np.ndarray,
+        net_benefit: Mapping[str, np.ndarray],
+        treat_all: np.ndarray,
+        prevalence: float,
+        bands: Mapping[str, ConfidenceInterval] | None = None,
+    ) -> None:
+        self.thresholds = np.asarray(thresholds, dtype=float)
+        self.net_benefit = dict(net_benefit)
+        self.treat_all = np.asarray(treat_all, dtype=float)
+        self.prevalence = float(prevalence)
+        self.bands = None if bands is None else dict(bands)
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_result(
+        cls,
+        result: DecisionCurveResult,
+        *,
+        ax: Any = None,
+        **plot_kwargs: Any,
+    ) -> DecisionCurveDisplay:
+        """Plot a :class:`~skbrier.metrics.net_benefit.DecisionCurveResult`.
+
+        Parameters
+        ----------
+        result : DecisionCurveResult
+            Output of :func:`~skbrier.metrics.net_benefit.decision_curve`.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure if None.
+        **plot_kwargs
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        DecisionCurveDisplay
+        """
+        if not isinstance(result, DecisionCurveResult):
+            raise TypeError(
+                f"result must be a DecisionCurveResult, got {type(result).__name__}."
+            )
+        disp = cls(
+            thresholds=result.thresholds,
+            net_benefit=result.curves(),
+            treat_all=result.treat_all,
+            prevalence=result.prevalence,
+            bands=None
+            if result.bands is None
+            else {k: v for k, v in result.bands.items() if k in result.model_names},
+        )
+        return disp.plot(ax=ax, **plot_kwargs)
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: ArrayLike,
+        y_proba: ArrayLike | Mapping[str, ArrayLike],
+        *,
+        thresholds: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        pos_label: Any = None,
+        prevalence: float | None = None,
+        n_resamples: int = 0,
+        confidence_level: float = 0.95,
+        random_state: Any = None,
+        harm: float | Mapping[str, float] | None = None,
+        name: str | None = None,
+        ax: Any = None,
+        **plot_kwargs: Any,
+    ) -> DecisionCurveDisplay:
+        """Decision curve from outcomes and predicted probabilities.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            Binary outcomes.
+        y_proba : array-like of shape (n_samples,) or dict of str to array-like
+            Probabilities of ``pos_label`` (binary tests as 0/1), or
+            ``{name: probabilities}`` for several models.
+        thresholds : array-like, default=None
+            Threshold probabilities in (0, 1); default 0.01, ..., 0.99.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights.
+        pos_label : int, float, bool or str, default=None
+            The label of events.
+        prevalence : float, default=None
+            Population prevalence for case-control samples.
+        n_resamples : int, default=0
+            Bootstrap resamples for confidence bands (0: none).
+        confidence_level : float, default=0.95
+            Level of the bands.
+        random_state : int, Generator or RandomState, default=None
+            Seed of the bootstrap.
+        harm : float or dict of str to float, default=None
+            Harm of using the model(s), subtracted from the net benefit.
+        name : str, default=None
+            Legend label when ``y_proba`` is one array (default ``"model"``).
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure if None.
+        **plot_kwargs
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        DecisionCurveDisplay
+        """
+        if name is not None and not isinstance(y_proba, Mapping):
+            y_proba = {str(name): y_proba}
+        result = decision_curve(
+            y_true,
+            y_proba,
+            thresholds=thresholds,
+            sample_weight=sample_weight,
+            prevalence=prevalence,
+            pos_label=pos_label,
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            random_state=random_state,
+            harm=harm,
+        )
+        return cls.from_result(result, ax=ax, **plot_kwargs)
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator: Any,
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        thresholds: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        pos_label: Any = None,
+        prevalence: float | None = None,
+        n_resamples: int = 0,
+        confidence_level: float = 0.95,
+        random_state: Any = None,
+        harm: float | Mapping[str, float] | None = None,
+        name: str | None = None,
+        ax: Any = None,
+        **plot_kwargs: Any,
+    ) -> DecisionCurveDisplay:
+        """Decision curve of fitted binary classifier(s) on ``(X, y)``.
+
+        Parameters
+        ----------
+        estimator : fitted classifier or dict of str to fitted classifier
+            Classifier(s) with ``predict_proba`` and two ``classes_``.
+        X : array-like of shape (n_samples, n_features)
+            Input data.
+        y : array-like of shape (n_samples,)
+            Binary outcomes.
+        thresholds, sample_weight, pos_label, prevalence, n_resamples, \
+confidence_level, random_state, harm
+            See :meth:`from_predictions`.  ``pos_label`` defaults to
+            ``estimator.classes_[1]``.
+        name : str, default=None
+            Legend label of a single estimator (default: its class name).
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure if None.
+        **plot_kwargs
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        DecisionCurveDisplay
+
+        Raises
+        ------
+        ValueError
+            If an estimator is not a fitted binary classifier or does not know
+            ``pos_label``.
+        """
+        from sklearn.utils.validation import check_is_fitted
+
+        if isinstance(estimator, Mapping):
+            estimators = dict(estimator)
+            if not estimators:
+                raise ValueError("estimator is an empty dict.")
+        else:
+            estimators = {name or type(estimator).__name__: estimator}
+        probas = {}
+        pos = pos_label
+        for key, est in estimators.items():
+            if not hasattr(est, "predict_proba"):
+                raise ValueError(
+                    f"estimator {key!r} has no predict_proba: a probabilistic "
+                    "classifier is required."
+                )
+            check_is_fitted(est)
+            classes = np.asarray(est.classes_)
+            if classes.shape[0] != 2:
+                raise ValueError(
+                    f"estimator {key!r} has {classes.shape[0]} classes; a binary "
+                    "classifier is required."
+                )
+            label = classes[1] if pos_label is None else pos_label
+            hits = np.flatnonzero(classes == label)
+            if hits.shape[0] != 1:
+                raise ValueError(
+                    f"pos_label={label!r} is not one of estimator {key!r}'s classes "
+                    f"{classes.tolist()}."
+                )
+            probas[key] = est.predict_proba(X)[:, hits[0]]
+            pos = label
+        return cls.from_predictions(
+            y,
+            probas,
+            thresholds=thresholds,
+            sample_weight=sample_weight,
+            pos_label=pos,
+            prevalence=prevalence,
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            random_state=random_state,
+            harm=harm,
+            ax=ax,
+            **plot_kwargs,
+        )
+
+    # ------------------------------------------------------------------ drawing
+    def _auto_ylim(self) -> tuple[float, float]:
+        highs = [self.prevalence]
+        for k, v in self.net_benefit.items():
+            highs.append(np.nanmax(v))
+            if self.bands is not None and k in self.bands:
+                highs.append(np.nanmax(self.bands[k].high))
+        top = 1.1 * max(h for h in highs if np.isfinite(h))
+        top = top if top > 0 else 0.05
+        return -0.15 * top, top
+
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        show_treat_all: bool = True,
+        show_treat_none: bool = True,
+        cost_benefit_axis: bool = True,
+        ylim: tuple[float, float] | str | None = "auto",
+        line_kwargs: Mapping[str, Mapping[str, Any]] | None = None,
+        band_alpha: float = 0.2,
+    ) -> DecisionCurveDisplay:
+        """Draw the decision curves.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure if None.
+        show_treat_all, show_treat_none : bool, default=True
+            Draw the default strategies.
+        cost_benefit_axis : bool, default=True
+            Add a top axis labelled with the cost:benefit ratio of each
+            threshold.
+        ylim : (float, float), "auto" or None, default="auto"
+            Limits of the y axis.  "auto" cuts the treat-all curve, which tends to
+            minus infinity, slightly below zero; None keeps matplotlib's.
+        line_kwargs : dict of str to dict, default=None
+            Extra ``Axes.plot`` keywords per model name.
+        band_alpha : float, default=0.2
+            Opacity of the confidence bands.
+
+        Returns
+        -------
+        DecisionCurveDisplay
+            ``self``, with ``ax_``, ``figure_``, ``lines_`` ... set.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import matplotlib.pyplot as plt
+        >>> from skbrier.metrics.net_benefit import decision_curve
+        >>> from skbrier.plotting.decision_curve import DecisionCurveDisplay
+        >>> res = decision_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> disp = DecisionCurveDisplay.from_result(res)
+        >>> fig, ax = plt.subplots()
+        >>> disp.plot(ax=ax, show_treat_all=False).ax_ is ax
+        True
+        """
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import FuncFormatter
+
+        if ax is None:
+            _, ax = plt.subplots()
+        line_kwargs = dict(line_kwargs or {})
+        order = np.argsort(self.thresholds, kind="stable")
+        t = self.thresholds[order]
+        self.lines_ = {}
+        self.bands_ = {}
+        for name, nb in self.net_benefit.items():
+            kw = {"label": name, **dict(line_kwargs.get(name, {}))}
+            (line,) = ax.plot(t, np.asarray(nb)[order], **kw)
+            self.lines_[name] = line
+            if self.bands is not None and name in self.bands:
+                band = self.bands[name]
+                self.bands_[name] = ax.fill_between(
+                    t,
+                    np.asarray(band.low)[order],
+                    np.asarray(band.high)[order],
+                    color=line.get_color(),
+                    alpha=band_alpha,
+                    linewidth=0,
+                )
+        self.treat_all_line_ = None
+        self.treat_none_line_ = None
+        if show_treat_all:
+            (self.treat_all_line_,) = ax.plot(
+                t, self.treat_all[order], color="0.5", linewidth=1.2, label="Treat all"
+            )
+        if show_treat_none:
+            (self.treat_none_line_,) = ax.plot(
+                t, np.zeros_like(t), color="black", linestyle="--", linewidth=1.0,
+                label="Treat none",
+            )
+        ax.set_xlabel("Threshold probability")
+        ax.set_ylabel("Net benefit")
+        ax.set_xlim(0.0, float(t[-1]))
+        if isinstance(ylim, str):
+            if ylim != "auto":
+                raise ValueError(f"ylim must be 'auto', None or a pair, got {ylim!r}.")
+            ax.set_ylim(*self._auto_ylim())
+        elif ylim is not None:
+            ax.set_ylim(*ylim)
+        ax.legend(loc="upper right")
+        self.secondary_ax_ = None
+        if cost_benefit_axis:
+            sec = ax.secondary_xaxis("top")
+            sec.xaxis.set_major_formatter(
+                FuncFormatter(lambda x, pos: cost_benefit_label(x))
+            )
+            sec.set_xlabel("Cost:benefit ratio")
+            self.secondary_ax_ = sec
+        self.ax_ = ax
+        self.figure_ = ax.figure
+        return self

@@ -1,0 +1,176 @@
+"""Tests for skbrier.plotting.decision_curve.DecisionCurveDisplay."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.tree import DecisionTreeClassifier
+
+from skbrier.metrics.net_benefit import decision_curve
+from skbrier.plotting.decision_curve import (
+    DecisionCurveDisplay,
+    cost_benefit_label,
+)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture
+def data():
+    rng = np.random.default_rng(0)
+    z = rng.standard_normal(500)
+    y = (rng.random(500) < 1 / (1 + np.exp(1.65 - z))).astype(int)
+    return y, 1 / (1 + np.exp(1.65 - z)), 1 / (1 + np.exp(0.65 - z))
+
+
+def test_from_predictions_lines_match_decision_curve(data):
+    y, p0, p1 = data
+    thr = np.linspace(0.02, 0.5, 25)
+    disp = DecisionCurveDisplay.from_predictions(y, {"cal": p0, "over": p1}, thresholds=thr)
+    res = decision_curve(y, {"cal": p0, "over": p1}, thresholds=thr)
+    assert set(disp.lines_) == {"cal", "over"}
+    for name in ("cal", "over"):
+        xd, yd = disp.lines_[name].get_data()
+        np.testing.assert_array_equal(xd, thr)
+        np.testing.assert_array_equal(yd, res.net_benefit[name])
+    np.testing.assert_array_equal(disp.treat_all_line_.get_data()[1], res.treat_all)
+    np.testing.assert_array_equal(disp.treat_none_line_.get_data()[1], 0.0)
+    assert disp.ax_.get_xlabel() == "Threshold probability"
+    assert disp.ax_.get_ylabel() == "Net benefit"
+    labels = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+    assert labels == ["cal", "over", "Treat all", "Treat none"]
+    assert disp.figure_ is disp.ax_.figure
+    # auto y-limits: just below zero, above the prevalence
+    lo, hi = disp.ax_.get_ylim()
+    assert lo < 0 < y.mean() < hi
+
+
+def test_single_array_name_and_unsorted_thresholds(data):
+    y, p0, _ = data
+    thr = np.array([0.3, 0.1, 0.2])
+    disp = DecisionCurveDisplay.from_predictions(y, p0, thresholds=thr, name="logit")
+    xd, yd = disp.lines_["logit"].get_data()
+    np.testing.assert_array_equal(xd, [0.1, 0.2, 0.3])
+    ref = decision_curve(y, p0, thresholds=[0.1, 0.2, 0.3]).net_benefit
+    np.testing.assert_array_equal(yd, ref)
+    default = DecisionCurveDisplay.from_predictions(y, p0, thresholds=thr)
+    assert list(default.lines_) == ["model"]
+
+
+def test_cost_benefit_axis(data):
+    y, p0, _ = data
+    disp = DecisionCurveDisplay.from_predictions(y, p0)
+    sec = disp.secondary_ax_
+    assert sec is not None
+    assert sec.get_xlabel() == "Cost:benefit ratio"
+    fmt = sec.xaxis.get_major_formatter()
+    assert fmt(0.05, 0) == "1:19"
+    assert fmt(0.25, 0) == "1:3"
+    assert fmt(0.0, 0) == ""
+    off = DecisionCurveDisplay.from_predictions(y, p0, cost_benefit_axis=False)
+    assert off.secondary_ax_ is None
+
+
+@pytest.mark.parametrize(
+    "t, label", [(0.05, "1:19"), (0.1, "1:9"), (0.5, "1:1"), (0.75, "3:1"), (1.0, "")]
+)
+def test_cost_benefit_label(t, label):
+    assert cost_benefit_label(t) == label
+
+
+def test_bands_drawn(data):
+    y, p0, _ = data
+    disp = DecisionCurveDisplay.from_predictions(
+        y, p0, thresholds=[0.1, 0.2, 0.3], n_resamples=50, random_state=0
+    )
+    assert set(disp.bands_) == {"model"}
+    assert "model" in disp.bands
+
+
+def test_plot_on_given_ax_and_options(data):
+    y, p0, _ = data
+    _, ax = plt.subplots()
+    res = decision_curve(y, {"m": p0})
+    disp = DecisionCurveDisplay.from_result(
+        res, ax=ax, show_treat_all=False, show_treat_none=False, ylim=(-0.1, 0.5),
+        line_kwargs={"m": {"color": "red"}},
+    )
+    assert disp.ax_ is ax
+    assert disp.treat_all_line_ is None and disp.treat_none_line_ is None
+    assert ax.get_ylim() == (-0.1, 0.5)
+    assert disp.lines_["m"].get_color() == "red"
+    # redraw on other axes
+    _, ax2 = plt.subplots()
+    disp.plot(ax=ax2, ylim=None)
+    assert disp.ax_ is ax2
+    with pytest.raises(ValueError, match="ylim"):
+        disp.plot(ylim="tight")
+    with pytest.raises(TypeError, match="result"):
+        DecisionCurveDisplay.from_result({"m": p0})
+
+
+def test_from_estimator():
+    X, y = make_classification(n_samples=300, weights=[0.8], random_state=0)
+    clf = LogisticRegression().fit(X, y)
+    disp = DecisionCurveDisplay.from_estimator(clf, X, y, thresholds=[0.1, 0.2])
+    assert list(disp.lines_) == ["LogisticRegression"]
+    ref = decision_curve(y, clf.predict_proba(X)[:, 1], thresholds=[0.1, 0.2]).net_benefit
+    np.testing.assert_array_equal(disp.lines_["LogisticRegression"].get_data()[1], ref)
+    # several estimators, string labels with pos_label
+    ys = np.where(y == 1, "sick", "well")
+    tree = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, ys)
+    lr = LogisticRegression().fit(X, ys)
+    disp = DecisionCurveDisplay.from_estimator(
+        {"tree": tree, "lr": lr}, X, ys, pos_label="sick", thresholds=[0.1, 0.2]
+    )
+    ref = decision_curve(
+        ys, lr.predict_proba(X)[:, 0], thresholds=[0.1, 0.2], pos_label="sick"
+    ).net_benefit
+    np.testing.assert_array_equal(disp.lines_["lr"].get_data()[1], ref)
+
+
+def test_from_estimator_errors():
+    X, y = make_classification(n_samples=100, random_state=0)
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        DecisionCurveDisplay.from_estimator(LogisticRegression(), X, y)
+    X3, y3 = make_classification(n_samples=150, n_classes=3, n_informative=4,
+                                 random_state=0)
+    with pytest.raises(ValueError, match="binary"):
+        DecisionCurveDisplay.from_estimator(LogisticRegression().fit(X3, y3), X3, y3)
+    clf = LogisticRegression().fit(X, y)
+    with pytest.raises(ValueError, match="pos_label"):
+        DecisionCurveDisplay.from_estimator(clf, X, y, pos_label=7)
+
+    class NoProba:
+        classes_ = np.array([0, 1])
+
+    with pytest.raises(ValueError, match="predict_proba"):
+        DecisionCurveDisplay.from_estimator(NoProba(), X, y)
+
+
+def test_bad_inputs_propagate(data):
+    y, p0, _ = data
+    with pytest.raises(ValueError, match="thresholds"):
+        DecisionCurveDisplay.from_predictions(y, p0, thresholds=[0.0, 0.5])
+    with pytest.raises(ValueError, match="y_proba"):
+        DecisionCurveDisplay.from_predictions(y, p0 + 1)
+
+
+def test_harm_is_passed_through(data):
+    y, p0, _ = data
+    thr = [0.1, 0.2]
+    disp = DecisionCurveDisplay.from_predictions(y, p0, thresholds=thr, harm=0.01)
+    ref = decision_curve(y, p0, thresholds=thr).net_benefit - 0.01
+    np.testing.assert_allclose(disp.lines_["model"].get_data()[1], ref, atol=1e-15)
