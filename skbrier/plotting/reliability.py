@@ -1,0 +1,727 @@
+"""Reliability diagram with consistency band, forecast histogram and component bar.
+
+matplotlib is optional: it is imported only when something is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = ["ReliabilityDisplay"]
+
+_COMPONENT_LABELS = {
+    "miscalibration": "MCB",
+    "discrimination": "DSC",
+    "uncertainty": "UNC",
+    "within_bin_variance": "WBV",
+    "within_bin_covariance": "WBC",
+}
+
+
+def _import_pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise ImportError(
+            "ReliabilityDisplay needs matplotlib: pip install matplotlib "
+            "(or pip install skbrier[plot])."
+        ) from exc
+    return plt
+
+
+def _as_curve_list(value: Any, name: str) -> list[np.ndarray] | None:
+    """One 1-D float array per curve (a single array means one curve)."""
+    if value is None:
+        return None
+    if isinstance(value, np.ndarray) and value.dtype != object:
+        arrays = [value] if value.ndim <= 1 else list(value)
+    elif isinstance(value, (list, tuple)) and len(value) and np.ndim(value[0]) == 1:
+        arrays = list(value)
+    else:
+        arrays = [value]
+    out = []
+    for a in arrays:
+        arr = np.asarray(a, dtype=np.float64)
+        if arr.ndim != 1:
+            raise ValueError(f"{name} must be 1-D (or a list of 1-D arrays), got shape {arr.shape}.")
+        out.append(arr)
+    return out
+
+
+def _points_in_box(xs, ys, bounds, pad=0.05) -> int:
+    """Number of curve points inside an inset box given in axes coordinates.
+
+    The axes show [-0.02, 1.02] on both axes; ``pad`` widens the box for the
+    tick labels and the title of the inset.
+    """
+    x0, y0, w, h = bounds
+    to_data = lambda a: -0.02 + 1.04 * a
+    lo_x, hi_x = to_data(x0 - 2 * pad), to_data(x0 + w)
+    lo_y, hi_y = to_data(y0), to_data(y0 + h + 2 * pad)
+    count = 0
+    for x, y in zip(xs, ys):
+        if x.size == 0:
+            continue
+        order = np.argsort(x, kind="stable")
+        # the drawn line, not only its vertices: sample it densely
+        gx = np.linspace(x[order[0]], x[order[-1]], 400)
+        gy = np.interp(gx, x[order], y[order])
+        for px, py in ((x, y), (gx, gy)):
+            count += int(np.count_nonzero(
+                (px >= lo_x) & (px <= hi_x) & (py >= lo_y) & (py <= hi_y)
+            ))
+    return count
+
+
+#: largest sample for which ``n_resamples="auto"`` draws a consistency band
+_AUTO_BAND_MAX_SAMPLES = 20_000
+
+
+def _auto_resamples(n_resamples: Any, data: Any) -> Any:
+    """200 resamples for up to 20,000 rows, none above; numbers pass through."""
+    if isinstance(n_resamples, str):
+        if n_resamples != "auto":
+            raise ValueError(
+                f"n_resamples must be an integer or 'auto', got {n_resamples!r}."
+            )
+        n = data.shape[0] if hasattr(data, "shape") else len(data)
+        return 200 if n <= _AUTO_BAND_MAX_SAMPLES else 0
+    return n_resamples
+
+
+class ReliabilityDisplay:
+    r"""Reliability diagram of probability forecasts with its Brier decomposition.
+
+    The diagram plots the conditional event probability (observed frequency)
+    against the forecast probability.  With the CORP method it is the
+    isotonic (PAV) recalibration of the forecasts, drawn through the
+    distinct forecast values (constant on each PAV block, linear in
+    between), optionally with a consistency band: the range the recalibrated
+    curve would fill, at the given level, if the forecasts were calibrated.
+    With the binned method it shows the mean forecast and observed frequency
+    of each bin.  A histogram of the forecasts (twin axis, bottom quarter)
+    and a bar chart of the components MCB, DSC and UNC complete the picture.
+
+    Build it with :meth:`from_predictions`, :meth:`from_estimator` or
+    :meth:`from_decomposition`, or from :meth:`BrierDecomposition.plot
+    <skbrier.decomposition.BrierDecomposition.plot>`.  The constructor only
+    stores data; :meth:`plot` draws.
+
+    Parameters
+    ----------
+    forecast : array-like of shape (n_points,) or list of such arrays
+        x coordinates: the distinct forecast values (CORP) or the mean
+        forecast of each bin (binned).  A list holds one curve per class.
+    observed : array-like, same shape as ``forecast``
+        y coordinates: recalibrated probabilities (CORP) or observed
+        frequencies per bin (binned).
+    band_forecast : array-like or list of such, default=None
+        x coordinates of the band (default: ``forecast``).
+    band_lower, band_upper : array-like, same shape as ``band_forecast``, default=None
+        Lower and upper limit of the band at each ``band_forecast`` value.
+    band_kind : {"consistency", "confidence"}, default="consistency"
+        What the band is, for the legend.  A ``"confidence"`` band of a
+        binned diagram is drawn as one vertical bar per bin.
+    confidence_level : float, default=0.95
+        Level of the band, for the legend.
+    kind : {"corp", "binned"}, default="corp"
+        How the curve was estimated (changes the drawing style and labels).
+    hist_edges : array-like of shape (n_hist_bins + 1,), default=None
+        Edges of the forecast histogram.
+    hist_weights : array-like of shape (n_hist_bins,) or list of such, default=None
+        Total (sample) weight of the forecasts in each histogram bin.
+    components : dict, default=None
+        ``{"brier_score": ..., "miscalibration": ..., "discrimination": ...,
+        "uncertainty": ...}`` and optionally ``"within_bin_variance"`` and
+        ``"within_bin_covariance"``; floats for one curve, or one value per
+        curve.
+    curve_labels : sequence of str, default=None
+        Name of each curve (the class labels for one-vs-rest multiclass).
+    estimator_name : str, default=None
+        Name of the forecaster, for the legend.
+    pos_label : int, float, bool or str, default=None
+        The positive class, for the axis label.
+
+    Attributes
+    ----------
+    ax_ : matplotlib Axes
+        Axes with the reliability diagram.
+    figure_ : matplotlib Figure
+        Figure containing the diagram.
+    lines_ : list of matplotlib Line2D
+        The reliability curves (one per class).
+    line_ : matplotlib Line2D
+        The first (for binary forecasts the only) reliability curve.
+    bands_ : list of matplotlib PolyCollection or LineCollection
+        The bands (CORP) or per-bin interval bars (binned) drawn; empty when
+        there is none.
+    ref_line_ : matplotlib Line2D or None
+        The diagonal of perfect calibration.
+    hist_ax_ : matplotlib Axes or None
+        Twin axis holding the forecast histogram.
+    hist_ : list of matplotlib BarContainer
+        The histogram bars (one container per class).
+    components_ax_ : matplotlib Axes or None
+        Axes with the component bar chart.
+    components_ : list of matplotlib BarContainer
+        The component bars (one container per class).
+
+    See Also
+    --------
+    skbrier.decomposition.BrierDecomposition : the decomposition behind the picture.
+    sklearn.calibration.CalibrationDisplay : scikit-learn's binned calibration curve.
+
+    Notes
+    -----
+    The Brier score splits as :math:`\mathrm{BS} = \mathrm{MCB} - \mathrm{DSC}
+    + \mathrm{UNC}` (CORP, exact) or :math:`\mathrm{BS} = \mathrm{REL} -
+    \mathrm{RES} + \mathrm{UNC} + \mathrm{WBV} - \mathrm{WBC}` (binned, with
+    the Stephenson--Coelho--Jolliffe within-bin terms).  The consistency band
+    follows the R package reliabilitydiag: forecasts are resampled, new
+    outcomes are drawn as Bernoulli variables with the forecast as success
+    probability, and the pointwise quantiles of the recalibrated curves of
+    those calibrated samples are shown.  A curve leaving the band is evidence
+    of miscalibration at that forecast value.
+
+    References
+    ----------
+    .. [1] T. Dimitriadis, T. Gneiting and A. I. Jordan, "Stable reliability
+       diagrams for probabilistic classifiers", PNAS 118(8), e2016191118, 2021.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from skbrier.plotting.reliability import ReliabilityDisplay
+    >>> disp = ReliabilityDisplay.from_predictions(
+    ...     [0, 0, 0, 1, 1, 1], [0.4, 0.3, 0.2, 0.1, 0.5, 0.9], n_resamples=0)
+    >>> disp.components["miscalibration"]
+    0.1016666...
+    >>> disp.line_.get_xydata().shape
+    (6, 2)
+    """
+
+    def __init__(
+        self,
+        forecast: ArrayLike | Sequence[ArrayLike],
+        observed: ArrayLike | Sequence[ArrayLike],
+        *,
+        band_forecast: ArrayLike | Sequence[ArrayLike] | None = None,
+        band_lower: ArrayLike | Sequence[ArrayLike] | None = None,
+        band_upper: ArrayLike | Sequence[ArrayLike] | None = None,
+        band_kind: str = "consistency",
+        confidence_level: float = 0.95,
+        kind: str = "corp",
+        hist_edges: ArrayLike | None = None,
+        hist_weights: ArrayLike | Sequence[ArrayLike] | None = None,
+        components: dict | None = None,
+        curve_labels: Sequence[str] | None = None,
+        estimator_name: str | None = None,
+        pos_label: Any = None,
+    ) -> None:
+        self.forecast = forecast
+        self.observed = observed
+        self.band_forecast = band_forecast
+        self.band_lower = band_lower
+        self.band_upper = band_upper
+        self.band_kind = band_kind
+        self.confidence_level = confidence_level
+        self.kind = kind
+        self.hist_edges = hist_edges
+        self.hist_weights = hist_weights
+        self.components = components
+        self.curve_labels = curve_labels
+        self.estimator_name = estimator_name
+        self.pos_label = pos_label
+
+    # ------------------------------------------------------------------ checks
+    def _curves(self):
+        xs = _as_curve_list(self.forecast, "forecast")
+        ys = _as_curve_list(self.observed, "observed")
+        if xs is None or ys is None:
+            raise ValueError("forecast and observed must be given.")
+        if len(xs) != len(ys) or any(x.shape != y.shape for x, y in zip(xs, ys)):
+            raise ValueError("forecast and observed must have the same shapes.")
+        los = _as_curve_list(self.band_lower, "band_lower")
+        his = _as_curve_list(self.band_upper, "band_upper")
+        if (los is None) != (his is None):
+            raise ValueError("band_lower and band_upper must be given together.")
+        bxs = _as_curve_list(self.band_forecast, "band_forecast")
+        if los is not None:
+            if bxs is None:
+                bxs = xs
+            if len(los) != len(xs) or len(bxs) != len(xs) or any(
+                lo.shape != x.shape or hi.shape != x.shape for lo, hi, x in zip(los, his, bxs)
+            ):
+                raise ValueError(
+                    "band_lower and band_upper must have the shape of band_forecast "
+                    "(default: forecast)."
+                )
+        if self.kind not in ("corp", "binned"):
+            raise ValueError(f"kind must be 'corp' or 'binned', got {self.kind!r}.")
+        if self.band_kind not in ("consistency", "confidence"):
+            raise ValueError(
+                f"band_kind must be 'consistency' or 'confidence', got {self.band_kind!r}."
+            )
+        labels = self.curve_labels
+        if labels is not None:
+            labels = [str(c) for c in labels]
+            if len(labels) != len(xs):
+                raise ValueError(
+                    f"curve_labels has {len(labels)} names for {len(xs)} curves."
+                )
+        return xs, ys, bxs, los, his, labels
+
+    # -------------------------------------------------------------------- plot
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        name: str | None = None,
+        ref_line: bool = True,
+        band: bool = True,
+        hist: bool = True,
+        components: bool = True,
+        components_ax: Any = None,
+        **kwargs: Any,
+    ) -> ReliabilityDisplay:
+        """Draw the reliability diagram.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw the diagram on.  If None, a new figure is made with
+            the diagram on the left and the component bar on the right.
+        name : str, default=None
+            Name of the forecaster for the legend (overrides
+            ``estimator_name``).
+        ref_line : bool, default=True
+            Draw the diagonal of perfect calibration.
+        band : bool, default=True
+            Draw the consistency (or confidence) band when there is one.
+        hist : bool, default=True
+            Draw the histogram of the forecasts on a twin axis (bottom quarter
+            of the diagram).
+        components : bool, default=True
+            Draw the bar chart of the components.  With a user ``ax`` and no
+            ``components_ax`` it is an inset in the upper-left corner.
+        components_ax : matplotlib Axes, default=None
+            Axes for the component bar chart.
+        **kwargs : dict
+            Passed to :meth:`matplotlib.axes.Axes.plot` for the curves.
+
+        Returns
+        -------
+        ReliabilityDisplay
+            ``self``, with the artists stored as attributes.
+
+        Notes
+        -----
+        To compare forecasters on one diagram, draw the first one fully and
+        the others on the same ``ax`` with ``hist=False, components=False,
+        ref_line=False``.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import matplotlib.pyplot as plt
+        >>> from skbrier.plotting.reliability import ReliabilityDisplay
+        >>> disp = ReliabilityDisplay([0.1, 0.5, 0.9], [0.2, 0.5, 0.8],
+        ...                           components={"brier_score": 0.2,
+        ...                                       "miscalibration": 0.01,
+        ...                                       "discrimination": 0.06,
+        ...                                       "uncertainty": 0.25})
+        >>> fig, ax = plt.subplots()
+        >>> disp = disp.plot(ax=ax, name="toy")
+        >>> disp.components_ax_ in ax.child_axes  # an inset on a given ax
+        True
+        """
+        plt = _import_pyplot()
+        xs, ys, bxs, los, his, labels = self._curves()
+        name = self.estimator_name if name is None else name
+        comps = self.components if components else None
+
+        if ax is None:
+            if comps is not None and components_ax is None:
+                _fig, (ax, components_ax) = plt.subplots(
+                    1, 2, figsize=(9.6, 5.0), gridspec_kw={"width_ratios": [3, 1.4]},
+                    layout="constrained",
+                )
+                components_ax.set_box_aspect(0.9)
+            else:
+                _fig, ax = plt.subplots(figsize=(5.6, 5.0), layout="constrained")
+        self.ax_ = ax
+        self.figure_ = ax.figure
+
+        multi = len(xs) > 1
+        if labels is None:
+            labels = [f"class {k}" for k in range(len(xs))] if multi else [None]
+
+        self.ref_line_ = None
+        if ref_line:
+            (self.ref_line_,) = ax.plot(
+                [0, 1], [0, 1], linestyle="--", color="0.45", linewidth=1,
+                label="perfectly calibrated", zorder=1,
+            )
+
+        self.lines_ = []
+        self.bands_ = []
+        for k, (x, y) in enumerate(zip(xs, ys)):
+            label = name if not multi else labels[k]
+            if label is None:
+                label = "CORP (isotonic)" if self.kind == "corp" else "binned"
+            line_kw = {"label": label, "linewidth": 2, "zorder": 3}
+            if self.kind == "binned" or x.shape[0] <= 25:
+                line_kw.update(marker="o", markersize=4)
+            line_kw.update(kwargs)
+            (line,) = ax.plot(x, y, **line_kw)
+            self.lines_.append(line)
+            if band and los is not None:
+                lo, hi, bx = los[k], his[k], bxs[k]
+                ok = np.isfinite(lo) & np.isfinite(hi)
+                if self.band_kind == "confidence" and self.kind == "binned":
+                    # one interval per bin: error bars
+                    band_label = (
+                        f"{self.confidence_level:.0%} confidence intervals" if k == 0 else None
+                    )
+                    artist = ax.vlines(
+                        bx[ok], lo[ok], hi[ok], color=line.get_color(), alpha=0.45,
+                        linewidth=4, label=band_label, zorder=2,
+                    )
+                else:
+                    band_label = (
+                        f"{self.confidence_level:.0%} {self.band_kind} band" if k == 0
+                        else None
+                    )
+                    artist = ax.fill_between(
+                        bx[ok], lo[ok], hi[ok], color=line.get_color(), alpha=0.18,
+                        linewidth=0, label=band_label, zorder=2,
+                    )
+                self.bands_.append(artist)
+        self.line_ = self.lines_[0]
+
+        if self.kind == "corp":
+            ylabel = "Conditional event probability (isotonic)"
+        else:
+            ylabel = "Observed frequency in bin"
+        xlabel = "Forecast probability"
+        if self.pos_label is not None and not multi:
+            xlabel += f" (positive class: {self.pos_label})"
+        ax.set(xlabel=xlabel, ylabel=ylabel, xlim=(-0.02, 1.02), ylim=(-0.02, 1.02))
+        ax.set_box_aspect(1)
+        ax.grid(True, linewidth=0.4, alpha=0.5)
+
+        # forecast histogram on a twin axis, squeezed into the bottom quarter
+        self.hist_ax_ = None
+        self.hist_ = []
+        if hist and self.hist_weights is not None and self.hist_edges is not None:
+            edges = np.asarray(self.hist_edges, dtype=np.float64)
+            weights = _as_curve_list(self.hist_weights, "hist_weights")
+            twin = ax.twinx()
+            twin.set_box_aspect(1)
+            width = np.diff(edges)
+            top = max(float(np.max(wk)) for wk in weights) or 1.0
+            for k, wk in enumerate(weights):
+                color = self.lines_[k].get_color() if k < len(self.lines_) else "0.5"
+                bars = twin.bar(
+                    edges[:-1], wk, width=width, align="edge",
+                    color=color if multi else "0.55", alpha=0.25 if multi else 0.35,
+                    edgecolor="white", linewidth=0.4,
+                )
+                self.hist_.append(bars)
+            twin.set_ylim(0, 4.0 * top)
+            twin.set_yticks([0, top])
+            twin.tick_params(axis="y", labelsize="x-small", colors="0.4")
+            twin.set_ylabel("forecasts", fontsize="x-small", color="0.4", loc="bottom")
+            # the diagram stays on top of the bars
+            ax.set_zorder(twin.get_zorder() + 1)
+            ax.patch.set_visible(False)
+            self.hist_ax_ = twin
+
+        # the inset goes to the upper-left corner unless the curves cross it
+        # more than the lower-right one (under-forecasting); the legend takes
+        # the other corner
+        upper_left = [0.15, 0.6, 0.32, 0.25]
+        lower_right = [0.62, 0.3, 0.3, 0.22]
+        inset_upper_left = _points_in_box(xs, ys, upper_left) <= _points_in_box(
+            xs, ys, lower_right
+        )
+        ax.legend(loc="lower right" if inset_upper_left else "upper left",
+                  fontsize="small", framealpha=0.9)
+
+        self.components_ax_ = None
+        self.components_ = []
+        if comps is not None:
+            if components_ax is None:
+                bounds = upper_left if inset_upper_left else lower_right
+                components_ax = ax.inset_axes(bounds)
+                components_ax.set_zorder(ax.get_zorder() + 2)
+                small = True
+            else:
+                small = False
+            self._plot_components(components_ax, comps, labels if multi else None, small)
+            self.components_ax_ = components_ax
+        return self
+
+    def _plot_components(self, cax, comps, labels, small):
+        keys = [k for k in _COMPONENT_LABELS if k in comps and comps[k] is not None]
+        values = np.array([np.atleast_1d(np.asarray(comps[k], dtype=float)) for k in keys])
+        n_curves = values.shape[1]
+        pos = np.arange(len(keys), dtype=float)
+        height = 0.8 / n_curves
+        fontsize = "x-small" if small else "small"
+        for c in range(n_curves):
+            color = self.lines_[c].get_color() if n_curves > 1 else None
+            colors = (
+                [color] * len(keys) if color is not None
+                else ["#d62728" if k == "miscalibration" else
+                      "#2ca02c" if k == "discrimination" else "0.5" for k in keys]
+            )
+            offs = pos - 0.4 + height * (c + 0.5)
+            bars = cax.barh(offs, values[:, c], height=height * 0.9, color=colors,
+                            label=labels[c] if labels else None)
+            self.components_.append(bars)
+            if n_curves == 1:
+                vmax = float(np.max(np.abs(values))) or 1.0
+                for y, v in zip(offs, values[:, c]):
+                    cax.text(v + 0.02 * vmax, y, f"{v:.4f}", va="center", fontsize=fontsize)
+                cax.set_xlim(min(0.0, float(values.min())) * 1.1, vmax * 1.45)
+        names = dict(_COMPONENT_LABELS)
+        if self.kind == "binned":
+            names.update(miscalibration="REL", discrimination="RES")
+        cax.set_yticks(pos, [names[k] for k in keys], fontsize=fontsize)
+        cax.invert_yaxis()
+        cax.tick_params(axis="x", labelsize=fontsize)
+        cax.axvline(0, color="0.3", linewidth=0.6)
+        bs = comps.get("brier_score")
+        if bs is not None:
+            bs_total = float(np.sum(bs))
+            if "within_bin_variance" in keys:
+                formula = "REL − RES + UNC + WBV − WBC"
+            else:
+                formula = "MCB − DSC + UNC"
+            cax.set_title(f"BS = {bs_total:.4f}\n= {formula}", fontsize=fontsize)
+        if n_curves > 1 and not small:
+            cax.legend(fontsize="x-small", title="class", title_fontsize="x-small")
+        if small:
+            cax.patch.set_alpha(0.85)
+
+    # ------------------------------------------------------------ constructors
+    @classmethod
+    def from_decomposition(
+        cls,
+        decomposition: Any,
+        *,
+        name: str | None = None,
+        ax: Any = None,
+        ref_line: bool = True,
+        **kwargs: Any,
+    ) -> ReliabilityDisplay:
+        """Draw the reliability diagram of a fitted :class:`BrierDecomposition`.
+
+        Parameters
+        ----------
+        decomposition : BrierDecomposition
+            A fitted decomposition.
+        name : str, default=None
+            Name of the forecaster for the legend.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure if None.
+        ref_line : bool, default=True
+            Draw the diagonal.
+        **kwargs : dict
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        ReliabilityDisplay
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from skbrier.decomposition import BrierDecomposition
+        >>> from skbrier.plotting.reliability import ReliabilityDisplay
+        >>> dec = BrierDecomposition("binned", n_bins=4).fit(
+        ...     [0, 0, 1, 1, 1], [0.1, 0.3, 0.4, 0.7, 0.9])
+        >>> disp = ReliabilityDisplay.from_decomposition(dec)
+        >>> disp.kind, len(disp.components_[0])
+        ('binned', 5)
+        """
+        disp = cls(**decomposition._display_data())
+        return disp.plot(ax=ax, name=name, ref_line=ref_line, **kwargs)
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: ArrayLike,
+        y_proba: ArrayLike,
+        *,
+        sample_weight: ArrayLike | None = None,
+        method: str = "corp",
+        n_bins: int = 10,
+        strategy: Any = "uniform",
+        n_resamples: int | str = "auto",
+        confidence_level: float = 0.95,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+        pos_label: Any = None,
+        name: str | None = None,
+        ax: Any = None,
+        ref_line: bool = True,
+        **kwargs: Any,
+    ) -> ReliabilityDisplay:
+        """Reliability diagram of forecasts ``y_proba`` for outcomes ``y_true``.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True labels.
+        y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+            Predicted probabilities (1-D: probability of ``pos_label``;
+            2-D: one column per sorted class, one curve per class).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights.
+        method : {"corp", "binned"}, default="corp"
+            Isotonic (CORP) or binned (Murphy) reliability curve.
+        n_bins : int, default=10
+            Number of bins (binned method).
+        strategy : {"uniform", "quantile"} or array of edges, default="uniform"
+            Bin edges (binned method).
+        n_resamples : int or "auto", default="auto"
+            Resamples for the consistency band (CORP); 0 draws no band.
+            ``"auto"``: 200 for up to 20,000 samples, none above (the band is
+            then narrow and the resampling costs seconds to minutes; pass a
+            number to force it).
+        confidence_level : float, default=0.95
+            Level of the band.
+        random_state : int, RandomState instance or None, default=None
+            Seed of the resampling.
+        n_jobs : int, default=None
+            Parallel jobs for the resampling.
+        pos_label : int, float, bool or str, default=None
+            Class whose probability a 1-D ``y_proba`` holds.
+        name : str, default=None
+            Name of the forecaster for the legend.
+        ax : matplotlib Axes, default=None
+            Axes to draw on.
+        ref_line : bool, default=True
+            Draw the diagonal.
+        **kwargs : dict
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        ReliabilityDisplay
+
+        See Also
+        --------
+        from_estimator : the same from a fitted classifier.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np
+        >>> from skbrier.plotting.reliability import ReliabilityDisplay
+        >>> rng = np.random.default_rng(0)
+        >>> p = rng.uniform(size=500)
+        >>> y = (rng.uniform(size=500) < p).astype(int)
+        >>> disp = ReliabilityDisplay.from_predictions(y, p, n_resamples=50,
+        ...                                            random_state=0)
+        >>> len(disp.bands_)
+        1
+        """
+        from ..decomposition import BrierDecomposition
+
+        n_resamples = _auto_resamples(n_resamples, y_proba)
+        dec = BrierDecomposition(
+            method=method,
+            n_bins=n_bins,
+            strategy=strategy,
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            random_state=random_state,
+            n_jobs=n_jobs,
+            pos_label=pos_label,
+        ).fit(y_true, y_proba, sample_weight=sample_weight)
+        return cls.from_decomposition(dec, name=name, ax=ax, ref_line=ref_line, **kwargs)
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator: Any,
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        sample_weight: ArrayLike | None = None,
+        method: str = "corp",
+        n_bins: int = 10,
+        strategy: Any = "uniform",
+        n_resamples: int | str = "auto",
+        confidence_level: float = 0.95,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+        pos_label: Any = None,
+        name: str | None = None,
+        ax: Any = None,
+        ref_line: bool = True,
+        **kwargs: Any,
+    ) -> ReliabilityDisplay:
+        """Reliability diagram of a fitted classifier's ``predict_proba`` on ``X``.
+
+        Parameters
+        ----------
+        estimator : fitted classifier with ``predict_proba``
+            The forecaster.
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+        y : array-like of shape (n_samples,)
+            True labels.
+        sample_weight, method, n_bins, strategy, n_resamples, \
+confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
+            As in :meth:`from_predictions` (``n_resamples="auto"`` counts the
+            rows of ``X``).
+        pos_label : int, float, bool or str, default=None
+            Positive class of a binary classifier (default: ``classes_[1]``).
+        name : str, default=None
+            Legend name (default: the estimator's class name).
+
+        Returns
+        -------
+        ReliabilityDisplay
+
+        See Also
+        --------
+        from_predictions : the same from forecasts.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from skbrier.plotting.reliability import ReliabilityDisplay
+        >>> X, y = make_classification(n_samples=400, random_state=0)
+        >>> clf = LogisticRegression().fit(X[:200], y[:200])
+        >>> disp = ReliabilityDisplay.from_estimator(clf, X[200:], y[200:],
+        ...                                          n_resamples=0)
+        >>> disp.line_.get_label()
+        'LogisticRegression'
+        """
+        from ..decomposition import BrierDecomposition
+
+        n_resamples = _auto_resamples(n_resamples, X)
+        dec = BrierDecomposition.from_estimator(
+            estimator, X, y, sample_weight=sample_weight, method=method, n_bins=n_bins,
+            strategy=strategy, n_resamples=n_resamples, confidence_level=confidence_level,
+            random_state=random_state, n_jobs=n_jobs, pos_label=pos_label,
+        )
+        if name is None:
+            name = type(estimator).__name__
+        return cls.from_decomposition(dec, name=name, ax=ax, ref_line=ref_line, **kwargs)
