@@ -1,0 +1,32 @@
+"""Statistical inference for probability forecasts.
+
+* :func:`brier_inference`: Brier score, Brier skill score and Brier Index with
+  iid, autocorrelation-robust (HAC) or bootstrap standard errors and intervals.
+* :func:`compare_brier`: paired comparison of two forecasters
+  (Diebold-Mariano with HAC variance, Harvey-Leybourne-Newbold correction,
+  bootstrap).
+* :func:`long_run_covariance`: HAC covariance of column means (R's
+  ``sandwich::lrvar``).
+* :func:`block_bootstrap`, :func:`bootstrap_indices`: iid, moving block,
+  circular block and stationary bootstraps of any statistic;
+  :func:`optimal_block_length` (Politis-White) chooses the block length.
+"""
+
+from .block_length import optimal_block_length
+from .bootstrap import block_bootstrap, bootstrap_indices, default_block_length
+from .compare import BrierComparisonResult, compare_brier
+from .inference import BrierInferenceResult, ConfidenceInterval, brier_inference
+from .long_run_covariance import long_run_covariance
+
+__all__ = [
+    "BrierComparisonResult",
+    "BrierInferenceResult",
+    "ConfidenceInterval",
+    "block_bootstrap",
+    "bootstrap_indices",
+    "brier_inference",
+    "compare_brier",
+    "default_block_length",
+    "long_run_covariance",
+    "optimal_block_length",
+]

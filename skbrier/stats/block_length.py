@@ -1,0 +1,146 @@
+"""Automatic block length of the block bootstraps (Politis & White 2004, corrected 2009)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy import fft as sp_fft
+
+__all__ = ["optimal_block_length"]
+
+
+def _autocovariances(eps: np.ndarray, max_lag: int) -> np.ndarray:
+    """``acv[i] = sum_t eps_t eps_{t+i} / n`` for ``i = 0..max_lag`` (via FFT)."""
+    n = eps.shape[0]
+    if max_lag < 64:
+        return np.array([eps[i:] @ eps[: n - i] for i in range(max_lag + 1)]) / n
+    size = sp_fft.next_fast_len(n + max_lag + 1, real=True)
+    f = sp_fft.rfft(eps, size)
+    acv = sp_fft.irfft(f * np.conj(f), size)[: max_lag + 1]
+    return acv / n
+
+
+def politis_white(x: np.ndarray) -> tuple[float, float]:
+    """(stationary, circular) optimal block lengths of one series (validation-free).
+
+    Follows ``arch.bootstrap.optimal_block_length`` (arch 8.0) step by step,
+    with the autocovariances computed by FFT.
+    """
+    n = x.shape[0]
+    eps = x - x.mean()
+    b_max = float(np.ceil(min(3.0 * np.sqrt(n), n / 3.0)))
+    kn = max(5, int(np.log10(n)))
+    m_max = int(np.ceil(np.sqrt(n))) + kn  # <= n - 2 for n >= 11
+    cv = 2.0 * np.sqrt(np.log10(n) / n)
+    acv = _autocovariances(eps, m_max)
+    if not acv[0] > 0.0:
+        return 1.0, 1.0
+    # |autocorrelations| normalised as arch does: sum eps^2 over t > i and t < n - i - 1
+    csum = np.cumsum(eps * eps)
+    lags = np.arange(m_max + 1)
+    v1 = csum[-1] - csum[lags]
+    v2 = csum[n - lags - 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        abs_acorr = np.abs(acv * n) / np.sqrt(v1 * v2)
+    small = abs_acorr < cv
+    # first j >= 0 with kn consecutive insignificant autocorrelations j .. j + kn - 1,
+    # j + kn <= m_max
+    run = np.convolve(small[:m_max].astype(np.int64), np.ones(kn, dtype=np.int64), "valid")
+    hits = np.flatnonzero(run == kn)
+    m = 2 * max(int(hits[0]), 1) if hits.size else m_max
+    m = min(m, m_max)
+    k = np.arange(1, m + 1)
+    lam = np.where(k / m <= 0.5, 1.0, 2.0 * (1.0 - k / m))
+    g = float(np.sum(2.0 * lam * k * acv[1 : m + 1]))
+    lr = float(acv[0] + np.sum(2.0 * lam * acv[1 : m + 1]))
+    if lr == 0.0:
+        return b_max, b_max
+    b_sb = (2.0 * g * g / (2.0 * lr * lr)) ** (1.0 / 3.0) * n ** (1.0 / 3.0)
+    b_cb = (2.0 * g * g / (4.0 / 3.0 * lr * lr)) ** (1.0 / 3.0) * n ** (1.0 / 3.0)
+    return min(b_sb, b_max), min(b_cb, b_max)
+
+
+def optimal_block_length(x: Any) -> np.ndarray:
+    r"""Politis-White automatic block lengths for the stationary and circular bootstraps.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_samples,) or (n_samples, n_series)
+        Time series, one per column.
+
+    Returns
+    -------
+    ndarray of shape (n_series, 2)
+        Column 0: the estimated optimal mean block length of the stationary
+        bootstrap; column 1: the block length of the circular (and moving)
+        block bootstrap.  Not rounded; at most
+        :math:`\lceil\min(3\sqrt n, n/3)\rceil`.
+
+    Raises
+    ------
+    ValueError
+        For NaN or infinite values, more than two dimensions, or fewer than
+        16 observations.
+
+    See Also
+    --------
+    skbrier.stats.bootstrap.block_bootstrap : uses it with ``block_length="auto"``.
+    skbrier.stats.bootstrap.default_block_length : the simple ``T^(1/3)`` rule.
+
+    Notes
+    -----
+    With autocovariances :math:`\hat\gamma_k` and the flat-top lag window
+    :math:`\lambda(t) = \min(1, 2(1 - |t|))`,
+
+    .. math::
+
+        \hat G = \sum_{k=-M}^{M} \lambda(k/M) |k| \hat\gamma_k, \qquad
+        \hat\sigma^2 = \sum_{k=-M}^{M} \lambda(k/M) \hat\gamma_k, \qquad
+        b = \left(\frac{2 \hat G^2}{c\, \hat\sigma^4}\right)^{1/3} n^{1/3},
+
+    with :math:`c = 2` (stationary) and :math:`4/3` (circular), following
+    the correction of Patton, Politis & White (2009).  :math:`M = 2\hat m`
+    where :math:`\hat m` is the first lag after which
+    :math:`K_n = \max(5, \lfloor\log_{10} n\rfloor)` consecutive sample
+    autocorrelations lie within :math:`\pm 2\sqrt{\log_{10}(n)/n}`.  The
+    tuning constants and the normalisation of the autocorrelations are those
+    of ``arch.bootstrap.optimal_block_length`` (arch 8.0), which this function
+    reproduces; the autocovariances are computed by FFT, so the cost is
+    O(n log n) instead of O(n^1.5).
+
+    References
+    ----------
+    .. [1] D. N. Politis and H. White, "Automatic block-length selection for the
+       dependent bootstrap", Econometric Reviews 23(1), 53-70, 2004.
+    .. [2] A. Patton, D. N. Politis and H. White, "Correction to 'Automatic
+       block-length selection for the dependent bootstrap'", Econometric
+       Reviews 28(4), 372-375, 2009.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier.stats.block_length import optimal_block_length
+    >>> rng = np.random.default_rng(0)
+    >>> e = rng.normal(size=2000)
+    >>> x = np.empty(2000); x[0] = e[0]
+    >>> for t in range(1, 2000):
+    ...     x[t] = 0.7 * x[t - 1] + e[t]
+    >>> b = optimal_block_length(x)
+    >>> b.shape
+    (1, 2)
+    >>> bool(b[0, 0] > 5)
+    True
+    """
+    arr = np.asarray(x, dtype=np.float64)
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2:
+        raise ValueError(f"x must be a 1-D or 2-D array, got shape {arr.shape}.")
+    if arr.shape[0] < 16:
+        raise ValueError(
+            f"x has {arr.shape[0]} observations; the automatic block length needs at least 16."
+        )
+    if not np.isfinite(arr).all():
+        raise ValueError("x contains NaN or infinity.")
+    return np.array([politis_white(arr[:, j]) for j in range(arr.shape[1])])

@@ -1,0 +1,330 @@
+"""brier_inference against the seed-004 R recipe (tests/fixtures/make_brier_ci_fixtures.R)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+from scipy.signal import lfilter
+from scipy.stats import multivariate_normal, norm
+
+from skbrier.metrics.brier import brier_index, brier_score, brier_skill_score
+from skbrier.stats.inference import BrierInferenceResult, brier_inference
+
+FIXTURES = json.loads(
+    (pathlib.Path(__file__).parent / "fixtures" / "brier_ci_fixtures.json").read_text()
+)
+CASES = FIXTURES["cases"]
+IDS = [c["name"] for c in CASES]
+WEIGHTED = [c for c in CASES if "sample_weight" in c]
+
+
+RTOL_IID = 1e-12
+RTOL_HAC = 1e-8
+
+
+def _close(actual, expected, rtol):
+    np.testing.assert_allclose(np.asarray(actual), np.asarray(expected), rtol=rtol, atol=0)
+
+
+# ---------------------------------------------------------------------------
+# point estimates
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_point_estimates_match_r_and_metrics(case):
+    res = brier_inference(case["y_true"], case["y_proba"])
+    _close(res.brier_score, case["brier_score"], 1e-14)
+    _close(res.reference_brier_score, case["reference_brier_score"], 1e-14)
+    _close(res.brier_skill_score, case["brier_skill_score"], 1e-13)
+    _close(res.brier_index, case["brier_index"], 1e-14)
+    # and the public metrics of skbrier.metrics
+    assert res.brier_score == pytest.approx(brier_score(case["y_true"], case["y_proba"]))
+    assert res.brier_index == pytest.approx(brier_index(case["y_true"], case["y_proba"]))
+    assert res.brier_skill_score == pytest.approx(
+        brier_skill_score(case["y_true"], case["y_proba"])
+    )
+    assert res.n == case["T"]
+    assert isinstance(res.brier_score, float)
+
+
+# ---------------------------------------------------------------------------
+# iid: cov(G) / T and the seed's intervals
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_iid_matches_seed_recipe(case):
+    res = brier_inference(case["y_true"], case["y_proba"], cov_type="iid")
+    _close(res.covariance, case["cov_iid"], RTOL_IID)
+    _close(res.confidence_interval("brier_score"), case["ci_iid_bs"], RTOL_IID)
+    _close(res.confidence_interval("brier_skill_score"), case["ci_iid_bss"], RTOL_IID)
+    _close(res.confidence_interval("brier_index"), case["ci_iid_bi"], RTOL_IID)
+    ci = res.confidence_interval()
+    assert isinstance(ci.low, float) and isinstance(ci.high, float)
+    assert ci.low == ci[0] and ci.high == ci[1]
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_iid_reference_forecast(case):
+    res = brier_inference(
+        case["y_true"], case["y_proba"], reference=np.array(case["y_proba_b"])
+    )
+    _close(res.reference_brier_score, case["ref_reference_brier_score"], 1e-13)
+    _close(res.brier_skill_score, case["ref_brier_skill_score"], 1e-12)
+    _close(res.covariance, case["ref_cov_iid"], RTOL_IID)
+
+
+@pytest.mark.parametrize("case", WEIGHTED, ids=[c["name"] for c in WEIGHTED])
+def test_iid_weighted_is_hc1(case):
+    res = brier_inference(
+        case["y_true"], case["y_proba"], sample_weight=case["sample_weight"]
+    )
+    _close(res.brier_score, case["w_brier_score"], 1e-13)
+    _close(res.reference_brier_score, case["w_reference_brier_score"], 1e-13)
+    _close(res.covariance, case["w_cov_iid"], 1e-10)
+
+
+def test_weights_scale_invariant_and_unit_weights():
+    c = CASES[1]
+    w = np.asarray(c["sample_weight"])
+    a = brier_inference(c["y_true"], c["y_proba"], sample_weight=w)
+    b = brier_inference(c["y_true"], c["y_proba"], sample_weight=7.5 * w)
+    _close(a.covariance, b.covariance, 1e-12)
+    u = brier_inference(c["y_true"], c["y_proba"], sample_weight=np.ones(c["T"]))
+    _close(u.covariance, c["cov_iid"], 1e-12)
+
+
+def test_delta_method_formulas():
+    c = CASES[0]
+    res = brier_inference(c["y_true"], c["y_proba"])
+    om = res.covariance
+    bs, bs0 = res.brier_score, res.reference_brier_score
+    r = bs / bs0
+    v_bss = (om[0, 0] + r * r * om[1, 1] - 2 * r * om[0, 1]) / bs0**2
+    assert res.standard_error("brier_skill_score") == pytest.approx(np.sqrt(v_bss), rel=1e-13)
+    assert res.standard_error("brier_index") == pytest.approx(
+        50 / np.sqrt(bs) * np.sqrt(om[0, 0]), rel=1e-13
+    )
+    assert res.standard_error("reference_brier_score") == pytest.approx(np.sqrt(om[1, 1]))
+    ci90 = res.confidence_interval("brier_score", confidence_level=0.9)
+    assert ci90.high - res.brier_score == pytest.approx(
+        norm.ppf(0.95) * np.sqrt(om[0, 0]), rel=1e-13
+    )
+
+
+def test_float_reference_and_multiclass():
+    c = CASES[2]
+    y = np.asarray(c["y_true"])
+    p = np.asarray(c["y_proba"])
+    res = brier_inference(y, p, reference=0.25)
+    assert res.reference_brier_score == pytest.approx(np.mean((y - 0.25) ** 2))
+    assert res.brier_skill_score == pytest.approx(brier_skill_score(y, p, reference=0.25))
+    # two columns give the binary result
+    two = brier_inference(y, np.column_stack([1 - p, p]))
+    _close(two.covariance, c["cov_iid"], 1e-12)
+    assert two.brier_index == pytest.approx(c["brier_index"])
+    # three classes: the losses on the [0, 2] scale, BI on half of it
+    rng = np.random.default_rng(0)
+    proba = rng.dirichlet([1, 1, 1], size=300)
+    yk = np.array([rng.choice(3, p=q) for q in proba])
+    res3 = brier_inference(yk, proba)
+    assert res3.brier_score == pytest.approx(brier_score(yk, proba))
+    assert res3.brier_index == pytest.approx(brier_index(yk, proba))
+    assert res3.brier_skill_score == pytest.approx(brier_skill_score(yk, proba))
+    oh = np.eye(3)[yk]
+    g = np.column_stack(
+        [((proba - oh) ** 2).sum(1), ((oh - oh.mean(0)) ** 2).sum(1)]
+    )
+    _close(res3.covariance, np.cov(g, rowvar=False) / 300, 1e-12)
+    assert res3.standard_error("brier_index") == pytest.approx(
+        25 / np.sqrt(res3.brier_score / 2) * np.sqrt(res3.covariance[0, 0])
+    )
+
+
+def test_constant_reference_column_gets_zero_variance():
+    c = CASES[0]
+    res = brier_inference(c["y_true"], c["y_proba"], reference=0.5)
+    assert res.reference_brier_score == 0.25
+    assert res.covariance[1, 1] == 0 and res.covariance[0, 1] == 0
+    assert res.standard_error("brier_skill_score") == pytest.approx(
+        np.sqrt(res.covariance[0, 0]) / 0.25
+    )
+
+
+# ---------------------------------------------------------------------------
+# HAC: lrvar(G, type = "Andrews", prewhite = TRUE, adjust = TRUE)
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_hac_matches_seed_recipe(case):
+    res = brier_inference(case["y_true"], case["y_proba"], cov_type="hac")
+    _close(res.covariance, case["cov_hac"], RTOL_HAC)
+    _close(res.confidence_interval("brier_score"), case["ci_hac_bs"], RTOL_HAC)
+    _close(res.confidence_interval("brier_skill_score"), case["ci_hac_bss"], RTOL_HAC)
+    _close(res.confidence_interval("brier_index"), case["ci_hac_bi"], RTOL_HAC)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_hac_kwds_and_references(case):
+    y, p = case["y_true"], case["y_proba"]
+    nw = brier_inference(y, p, cov_type="hac", hac_kwds={"bandwidth": "newey-west",
+                                                          "kernel": "bartlett"})
+    _close(nw.covariance, case["cov_hac_nw"], RTOL_HAC)
+    plain = brier_inference(y, p, cov_type="hac", hac_kwds={"prewhite": False,
+                                                             "adjust": False})
+    _close(plain.covariance, case["cov_hac_andrews_noprewhite_noadjust"], RTOL_HAC)
+    ref = brier_inference(y, p, cov_type="hac", reference=np.array(case["y_proba_b"]))
+    _close(ref.covariance, case["ref_cov_hac"], RTOL_HAC)
+    flt = brier_inference(y, p, cov_type="hac", reference=0.25)
+    _close(flt.covariance, case["float_ref_cov_hac"], RTOL_HAC)
+
+
+@pytest.mark.parametrize("case", WEIGHTED, ids=[c["name"] for c in WEIGHTED])
+def test_hac_weighted_is_kernhac_of_weighted_lm(case):
+    res = brier_inference(
+        case["y_true"], case["y_proba"], cov_type="hac", sample_weight=case["sample_weight"]
+    )
+    _close(res.covariance, case["w_cov_hac"], RTOL_HAC)
+
+
+def test_hac_kwds_validation():
+    c = CASES[0]
+    with pytest.raises(TypeError, match="hac_kwds"):
+        brier_inference(c["y_true"], c["y_proba"], cov_type="hac", hac_kwds={"lag": 3})
+    with pytest.raises(TypeError, match="hac_kwds"):
+        brier_inference(c["y_true"], c["y_proba"], cov_type="hac", hac_kwds=[1])
+
+
+# ---------------------------------------------------------------------------
+# errors
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("cov_type", ["iid", "hac", "bootstrap"])
+def test_errors(cov_type):
+    y = [0, 1, 0, 1, 1]
+    p = [0.2, 0.8, 0.3, 0.6, 0.9]
+    with pytest.raises(ValueError, match="at least 3"):
+        brier_inference([0, 1], [0.2, 0.7], cov_type=cov_type)
+    with pytest.raises(ValueError, match="single class"):
+        brier_inference([1, 1, 1, 1], [0.2, 0.7, 0.5, 0.9], cov_type=cov_type)
+    with pytest.raises(ValueError, match="constant"):
+        brier_inference(y, y, cov_type=cov_type)  # perfect forecast
+    with pytest.raises(ValueError, match="y_proba contains NaN"):
+        brier_inference(y, [0.2, np.nan, 0.3, 0.6, 0.9], cov_type=cov_type)
+    with pytest.raises(ValueError, match="y_true"):
+        brier_inference([0, 1, np.nan, 1, 1], p, cov_type=cov_type)
+    with pytest.raises(ValueError, match="y_proba"):
+        brier_inference(y, [0.2, 1.8, 0.3, 0.6, 0.9], cov_type=cov_type)
+    with pytest.raises(ValueError, match="samples"):
+        brier_inference(y, p[:4], cov_type=cov_type)
+    with pytest.raises(ValueError, match="reference"):
+        brier_inference(y, p, reference=[0.5, 0.5], cov_type=cov_type)
+    with pytest.raises(ValueError, match="reference"):
+        brier_inference(y, p, reference=1.5, cov_type=cov_type)
+    with pytest.raises(ValueError, match="reference"):
+        brier_inference(y, p, reference=np.array(y, dtype=float), cov_type=cov_type)
+    with pytest.raises(ValueError, match="sample_weight"):
+        brier_inference(y, p, sample_weight=[1, 1, -1, 1, 1], cov_type=cov_type)
+
+
+def test_bad_options():
+    y = [0, 1, 0, 1, 1]
+    p = [0.2, 0.8, 0.3, 0.6, 0.9]
+    with pytest.raises(ValueError, match="cov_type"):
+        brier_inference(y, p, cov_type="robust")
+    res = brier_inference(y, p)
+    with pytest.raises(ValueError, match="metric"):
+        res.standard_error("auc")
+    with pytest.raises(ValueError, match="confidence_level"):
+        res.confidence_interval(confidence_level=95)
+    with pytest.raises(ValueError, match="method"):
+        res.confidence_interval(method="bca")
+    assert "BrierInferenceResult(" in repr(res)
+    assert isinstance(res, BrierInferenceResult)
+
+
+# ---------------------------------------------------------------------------
+# small coverage study (seed 004 design, T = 200, rho = 0.5, pi = 0.1, mu = 1)
+# ---------------------------------------------------------------------------
+def simulate(rng, reps, T, rho, pi, mu):
+    tau = norm.ppf(pi) * (1 - rho) / np.sqrt(1 - rho**2)
+    xz = tau + rng.normal(size=(reps, T))
+    xz[:, 0] = tau / (1 - rho) + rng.normal(size=reps) / np.sqrt(1 - rho**2)
+    zs = lfilter([1.0], [1.0, -rho], xz, axis=1)
+    xy = rng.normal(scale=np.sqrt(1 - rho**2), size=(reps, T))
+    xy[:, 0] = rng.normal(size=reps)
+    ys = lfilter([1.0], [1.0, -rho], xy, axis=1)
+    z = (zs > 0).astype(float)
+    return z, norm.cdf(mu * (2 * z - 1) + ys)
+
+
+def true_scores(pi, mu):
+    a = -mu / np.sqrt(2)
+    bs = multivariate_normal(mean=[0, 0], cov=[[1, 0.5], [0.5, 1]]).cdf([a, a])
+    return float(bs), float(1 - bs / (pi * (1 - pi)))
+
+
+def test_true_scores_match_paper_footnote():
+    # seed 004 footnotes: BSS = 0.547 (mu = 1) and 0.907 (mu = 2) at pi = 0.5
+    assert true_scores(0.5, 1.0)[1] == pytest.approx(0.547, abs=1e-3)
+    assert true_scores(0.5, 2.0)[1] == pytest.approx(0.907, abs=1e-3)  # paper truncates
+
+
+def test_coverage_small_scale():
+    rng = np.random.default_rng(20160401)
+    reps, T, rho, pi, mu = 200, 200, 0.5, 0.1, 1.0
+    bs_true, bss_true = true_scores(pi, mu)
+    z, p = simulate(rng, reps, T, rho, pi, mu)
+    hits = {k: 0 for k in ("iid_bs", "hac_bs", "iid_bss", "hac_bss")}
+    used = 0
+    for i in range(reps):
+        if z[i].min() == z[i].max():
+            continue
+        used += 1
+        for cov in ("iid", "hac"):
+            res = brier_inference(z[i], p[i], cov_type=cov)
+            lo, hi = res.confidence_interval("brier_score")
+            hits[f"{cov}_bs"] += lo <= bs_true <= hi
+            lo, hi = res.confidence_interval("brier_skill_score")
+            hits[f"{cov}_bss"] += lo <= bss_true <= hi
+    cov = {k: v / used for k, v in hits.items()}
+    # paper, Table 1 (T = 200, rho = 0.5, pi = 0.1): BS 0.818 / 0.918, BSS 0.871 / 0.920
+    assert cov["iid_bs"] < cov["hac_bs"] - 0.04
+    assert abs(cov["hac_bs"] - 0.918) < 0.06
+    assert abs(cov["iid_bs"] - 0.818) < 0.08
+    assert abs(cov["hac_bss"] - 0.920) < 0.06
+
+
+# ---------------------------------------------------------------------------
+# properties
+# ---------------------------------------------------------------------------
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@st.composite
+def forecasts(draw):
+    n = draw(st.integers(5, 40))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(size=n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    y[0], y[1] = 0, 1  # two classes
+    w = rng.integers(1, 4, size=n)
+    return y, p, w, rng.permutation(n)
+
+
+@settings(max_examples=40, deadline=None)
+@given(forecasts())
+def test_iid_is_order_invariant_and_weights_rescale(data):
+    y, p, w, perm = data
+    a = brier_inference(y, p, sample_weight=w)
+    b = brier_inference(y[perm], p[perm], sample_weight=w[perm])
+    np.testing.assert_allclose(a.covariance, b.covariance, rtol=1e-10, atol=1e-15)
+    assert a.brier_skill_score == pytest.approx(b.brier_skill_score, rel=1e-12, abs=1e-12)
+    c = brier_inference(y, p, sample_weight=0.25 * w)
+    np.testing.assert_allclose(a.covariance, c.covariance, rtol=1e-10, atol=1e-15)
+    # integer weights = repeated rows for the scores themselves
+    rep = brier_inference(np.repeat(y, w), np.repeat(p, w))
+    assert a.brier_score == pytest.approx(rep.brier_score, rel=1e-12)
+    assert a.brier_skill_score == pytest.approx(rep.brier_skill_score, rel=1e-10, abs=1e-12)
+    assert a.brier_index == pytest.approx(rep.brier_index, rel=1e-12)
