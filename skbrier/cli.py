@@ -407,7 +407,8 @@ def _demo(args: argparse.Namespace) -> int:
         _emit(reports, args)
         return 0
     print("skbrier demo: breast cancer data (bundled with scikit-learn),")
-    print(f"three models fitted on {len(y_tr)} patients, audited on {len(y_te)}.")
+    print(f"three models fitted on {len(y_tr)} patients, audited on {len(y_te)};")
+    print("the event is a benign tumour (label 1).")
     print()
     first = next(iter(reports.values()))
     print(first.summary())
