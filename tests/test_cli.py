@@ -328,3 +328,22 @@ def test_main_in_process_returns_codes(capsys):
     assert main([]) == 2
     assert main(["report", str(BUNDLED), "--y-col", "y", "--p-col", "model_a"]) == 0
     assert np.isfinite(1.0)
+
+
+def test_report_hac_intervals_in_json(run_main):
+    res = run_main("report", str(BUNDLED), "--y-col", "y", "--p-col", "model_a",
+                   "--cov", "hac", "--confidence-level", "0.9", "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["cov_type"] == "hac" and out["confidence_level"] == 0.9
+    try:
+        from skbrier.stats import brier_inference
+    except ImportError:
+        assert out["brier_index"]["ci_low"] is None
+        return
+    d = load_forecasts()
+    lo, hi = brier_inference(d["y"], d["model_a"], cov_type="hac").confidence_interval(
+        "brier_index", 0.9
+    )
+    assert out["brier_index"]["ci_low"] == pytest.approx(lo)
+    assert out["brier_index"]["ci_high"] == pytest.approx(hi)
