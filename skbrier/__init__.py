@@ -115,7 +115,34 @@ from .model_selection import (
     pooled_scoring,
 )
 
-_WORKFLOWS = [
+from .metrics.calibration import (
+    LogisticCalibrationResult,
+    LowessCalibrationError,
+    SpiegelhalterResult,
+    c_statistic,
+    calibration_in_the_large,
+    calibration_intercept_slope,
+    expected_calibration_error,
+    lowess_calibration_error,
+    spiegelhalter_z,
+)
+from .report import CalibrationReport, calibration_report
+
+_CALIBRATION = [
+    "calibration_report",
+    "CalibrationReport",
+    "calibration_intercept_slope",
+    "LogisticCalibrationResult",
+    "calibration_in_the_large",
+    "spiegelhalter_z",
+    "SpiegelhalterResult",
+    "expected_calibration_error",
+    "lowess_calibration_error",
+    "LowessCalibrationError",
+    "c_statistic",
+]
+
+_WORKFLOWS = _CALIBRATION + [
     "cross_val_brier",
     "CrossValBrierResult",
     "pooled_scoring",

@@ -170,6 +170,15 @@ class CalibrationReport:
         ``treat_none``.
     notes : list of str
         What was left out and why.
+    
+    Examples
+    --------
+    >>> from skbrier.datasets import load_forecasts
+    >>> data = load_forecasts()
+    >>> from skbrier import calibration_report
+    >>> rep = calibration_report(data["y"], data["model_a"], thresholds=[0.1, 0.2])
+    >>> rep.to_dict()["brier_score"]["estimate"] == rep.brier_score
+    True
     """
 
     name: str | None

@@ -132,6 +132,15 @@ class LogisticCalibrationResult:
         ``(1 - exp(-lr_chi2 / n)) / (1 - exp(-L0 / n))``.
     converged : bool
         Whether both Newton iterations converged.
+    
+    Examples
+    --------
+    >>> from skbrier.datasets import load_forecasts
+    >>> data = load_forecasts()
+    >>> from skbrier import calibration_intercept_slope
+    >>> res = calibration_intercept_slope(data["y"], data["model_b"])
+    >>> bool(res.calibration_in_the_large < 0)  # model_b over-predicts
+    True
     """
 
     intercept: float
@@ -478,6 +487,15 @@ class SpiegelhalterResult(NamedTuple):
         Spiegelhalter's z.
     pvalue : float
         Two-sided p-value.
+    
+    Examples
+    --------
+    >>> from skbrier.datasets import load_forecasts
+    >>> data = load_forecasts()
+    >>> from skbrier import spiegelhalter_z
+    >>> z, pvalue = spiegelhalter_z(data["y"], data["model_a"])
+    >>> bool(pvalue > 0.01)  # model_a is calibrated
+    True
     """
 
     statistic: float
@@ -555,6 +573,15 @@ class LowessCalibrationError(NamedTuple):
         90th percentile of the gaps.
     eavg : float
         Mean gap (the integrated calibration index).
+    
+    Examples
+    --------
+    >>> from skbrier.datasets import load_forecasts
+    >>> data = load_forecasts()
+    >>> from skbrier import lowess_calibration_error
+    >>> err = lowess_calibration_error(data["y"], data["model_b"])
+    >>> bool(err.emax >= err.e90 >= 0)
+    True
     """
 
     emax: float
