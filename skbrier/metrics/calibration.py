@@ -25,7 +25,8 @@ from numpy.typing import ArrayLike
 from scipy import special, stats
 from sklearn.exceptions import ConvergenceWarning
 
-from .._validation import check_forecast
+from .._results import ConfidenceInterval
+from .._validation import check_confidence_level, check_forecast
 from ._calibration_math import (
     _warn_not_converged,
     binned_calibration_error,
@@ -46,13 +47,6 @@ __all__ = [
     "lowess_calibration_error",
     "spiegelhalter_z",
 ]
-
-
-class ConfidenceInterval(NamedTuple):
-    """A confidence interval ``(low, high)``."""
-
-    low: float
-    high: float
 
 
 def _binary(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any):
@@ -78,20 +72,6 @@ def _binary(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any):
     else:
         raise ValueError(f"pos_label={pos_label!r} is not one of the classes {classes}.")
     return (fc.y == idx).astype(np.float64), fc.proba[:, idx], fc.sample_weight
-
-
-def _check_confidence_level(confidence_level: Any) -> float:
-    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(
-        confidence_level, (int, float, np.floating, np.integer)
-    ):
-        raise TypeError(
-            "confidence_level must be a real number in (0, 1), got "
-            f"{type(confidence_level).__name__}."
-        )
-    c = float(confidence_level)
-    if not 0.0 < c < 1.0:
-        raise ValueError(f"confidence_level must lie strictly between 0 and 1, got {c!r}.")
-    return c
 
 
 @dataclass(frozen=True)
@@ -196,7 +176,7 @@ class LogisticCalibrationResult:
         ConfidenceInterval
             ``(low, high)``: estimate ± z × standard error.
         """
-        c = _check_confidence_level(confidence_level)
+        c = check_confidence_level(confidence_level)
         names = {
             "intercept": (self.intercept, self.intercept_stderr),
             "slope": (self.slope, self.slope_stderr),
