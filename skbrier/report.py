@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import base64
 import html
-import inspect
 import io
 import json
 import math
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,37 +40,16 @@ from .metrics.calibration import (
     _binary,
     _logistic_calibration,
 )
+from .metrics.decomposition import corp_decomposition, murphy_decomposition
+from .metrics.net_benefit import net_benefit
+from .plotting.decision_curve import DecisionCurveDisplay
+from .plotting.reliability import ReliabilityDisplay
+from .stats.inference import brier_inference
 
 __all__ = ["CalibrationReport", "calibration_report", "reports_table", "reports_to_html"]
 
 _COV_TYPES = ("iid", "hac", "bootstrap")
 _INTERVAL_METRICS = ("brier_score", "brier_index", "brier_skill_score")
-
-
-def _call(func: Callable, *args: Any, **kwargs: Any) -> Any:
-    """Call ``func`` with the keyword arguments its signature accepts
-    (``None`` values of unknown keywords are dropped silently; other unknown
-    keywords raise ``TypeError`` naming them)."""
-    try:
-        params = inspect.signature(func).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins
-        return func(*args, **kwargs)
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return func(*args, **kwargs)
-    unknown = [k for k, v in kwargs.items() if k not in params and v is not None]
-    if unknown:
-        raise TypeError(f"{getattr(func, '__name__', func)} does not accept {unknown}")
-    return func(*args, **{k: v for k, v in kwargs.items() if k in params})
-
-
-def _accepts(func: Callable, name: str) -> bool:
-    try:
-        params = inspect.signature(func).parameters
-    except (TypeError, ValueError):  # pragma: no cover
-        return False
-    return name in params or any(
-        p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()
-    )
 
 
 def _jsonable(obj: Any) -> Any:
@@ -422,22 +400,13 @@ def _check_thresholds(thresholds: Any) -> list[float] | None:
 
 def _intervals(y, p, w, cov_type, confidence_level, random_state, kwds, notes) -> dict:
     empty = {m: None for m in _INTERVAL_METRICS}
-    try:
-        from .stats import brier_inference  # type: ignore[attr-defined]
-    except ImportError:
-        notes.append("Confidence intervals not available (skbrier.stats.brier_inference "
-                     "is not installed).")
-        return empty
-    if w is not None and not _accepts(brier_inference, "sample_weight"):
-        notes.append("Confidence intervals not available with sample_weight.")
-        return empty
     kwds = dict(kwds or {})
     if cov_type == "bootstrap":
         kwds.setdefault("random_state", random_state)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            inf = _call(brier_inference, y, p, cov_type=cov_type, sample_weight=w, **kwds)
+            inf = brier_inference(y, p, cov_type=cov_type, sample_weight=w, **kwds)
     except ValueError as exc:
         notes.append(f"Confidence intervals not available: {exc}")
         return empty
@@ -475,27 +444,16 @@ _DECOMPOSITION_TERMS = {
 
 
 def _decomposition(y, p, w, n_bins, strategy, notes) -> dict | None:
-    try:
-        from .metrics import decomposition as dec  # type: ignore[attr-defined]
-    except ImportError:
-        notes.append("Decomposition not available (skbrier.metrics.decomposition is not "
-                     "installed).")
-        return None
     out = {}
-    for key, fname, extra in (
-        ("corp", "corp_decomposition", {}),
-        ("murphy", "murphy_decomposition", {"n_bins": n_bins, "strategy": strategy}),
+    for key, func, extra in (
+        ("corp", corp_decomposition, {}),
+        ("murphy", murphy_decomposition, {"n_bins": n_bins, "strategy": strategy}),
     ):
-        func = getattr(dec, fname, None)
-        if func is None:
-            continue
-        if w is not None and not _accepts(func, "sample_weight"):
-            notes.append(f"{fname} not available with sample_weight.")
-            continue
+        fname = func.__name__
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                res = _call(func, y, p, sample_weight=w, **extra)
+                res = func(y, p, sample_weight=w, **extra)
         except ValueError as exc:
             notes.append(f"{fname} not available: {exc}")
             continue
@@ -511,23 +469,12 @@ def _decomposition(y, p, w, n_bins, strategy, notes) -> dict | None:
 def _net_benefit(y, p, w, thresholds, prevalence, notes) -> list | None:
     if thresholds is None:
         return None
-    try:
-        from .metrics.net_benefit import net_benefit  # type: ignore[import-not-found]
-    except ImportError:
-        notes.append("Net benefit not available (skbrier.metrics.net_benefit is not "
-                     "installed).")
-        return None
-    if w is not None and not _accepts(net_benefit, "sample_weight"):
-        notes.append("Net benefit not available with sample_weight.")
-        return None
     ones = np.ones_like(p)
     prev = prevalence if prevalence is not None else weighted_mean(y, w)
     rows = []
     for t in thresholds:
-        model = float(_call(net_benefit, y, p, threshold=t, sample_weight=w,
-                            prevalence=prevalence))
-        treat_all = float(_call(net_benefit, y, ones, threshold=t, sample_weight=w,
-                                prevalence=prevalence))
+        model = net_benefit(y, p, threshold=t, sample_weight=w, prevalence=prevalence)
+        treat_all = net_benefit(y, ones, threshold=t, sample_weight=w, prevalence=prevalence)
         odds = t / (1.0 - t)
         rows.append(
             {
@@ -978,34 +925,6 @@ def _png(fig) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _fallback_reliability(ax, rep: CalibrationReport) -> None:
-    y, p, w = rep._y, rep._p, rep._w
-    ax.plot([0, 1], [0, 1], color="0.7", lw=3, label="ideal")
-    edges = np.quantile(p, np.linspace(0, 1, rep.ece_n_bins + 1))
-    ids = np.searchsorted(edges[1:-1], p)
-    ww = np.ones_like(p) if w is None else w
-    ws = np.bincount(ids, weights=ww, minlength=rep.ece_n_bins)
-    nz = ws > 0
-    pm = np.bincount(ids, weights=ww * p, minlength=rep.ece_n_bins)[nz] / ws[nz]
-    ym = np.bincount(ids, weights=ww * y, minlength=rep.ece_n_bins)[nz] / ws[nz]
-    ax.plot(pm, ym, "^", color="C0", label="grouped (equal mass)")
-    if w is None:
-        o = np.argsort(p)
-        ax.plot(p[o], lowess_calibration_curve(y, p)[o], color="C1", lw=1.5,
-                label="lowess")
-    lg = rep.logistic
-    if lg is not None:
-        grid = np.linspace(0.001, 0.999, 200)
-        cal = 1.0 / (1.0 + np.exp(-(lg.intercept + lg.slope * np.log(grid / (1 - grid)))))
-        ax.plot(grid, cal, color="k", lw=1, ls="--",
-                label=f"logistic (a = {lg.intercept:.2f}, b = {lg.slope:.2f})")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.set_xlabel("predicted probability")
-    ax.set_ylabel("observed frequency")
-    ax.legend(loc="upper left", frameon=False)
-
-
 def _figures(rep: CalibrationReport) -> dict:
     try:
         from matplotlib.figure import Figure
@@ -1017,39 +936,22 @@ def _figures(rep: CalibrationReport) -> dict:
     out = {}
     fig = Figure(figsize=(5, 5), layout="constrained")
     ax = fig.subplots()
-    drawn = False
-    try:
-        from .plotting.reliability import ReliabilityDisplay  # type: ignore
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            _call(
-                ReliabilityDisplay.from_predictions, y, p, sample_weight=w, ax=ax,
-                name=rep.name,
-                # the consistency band resamples the CORP fit: skip it on big data
-                n_resamples=200 if p.shape[0] <= 20_000 else 0,
-                random_state=0,
-            )
-        drawn = True
-    except ImportError:
-        pass
-    if not drawn:
-        _fallback_reliability(ax, rep)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ReliabilityDisplay.from_predictions(
+            y, p, sample_weight=w, ax=ax, name=rep.name,
+            # the consistency band resamples the CORP fit: skip it on big data
+            n_resamples=200 if p.shape[0] <= 20_000 else 0,
+            random_state=0,
+        )
     fig.suptitle(f"Reliability diagram: {rep.name or 'forecast'}")
     out["reliability"] = _png(fig)
 
-    try:
-        from .plotting.decision_curve import DecisionCurveDisplay  # type: ignore
-    except ImportError:
-        return out
     fig = Figure(figsize=(6, 4.5), layout="constrained")
     ax = fig.subplots()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        _call(
-            DecisionCurveDisplay.from_predictions, y, p, sample_weight=w, ax=ax,
-            name=rep.name,
-        )
+        DecisionCurveDisplay.from_predictions(y, p, sample_weight=w, ax=ax, name=rep.name)
     fig.suptitle(f"Decision curve: {rep.name or 'forecast'}")
     out["decision_curve"] = _png(fig)
     return out
