@@ -55,6 +55,28 @@ def _as_array(x: Any, name: str) -> np.ndarray:
     return arr
 
 
+_MINMAX_CHUNK = 1 << 16
+
+
+def _min_max(arr: np.ndarray):
+    """``(arr.min(), arr.max())`` in one pass over memory (chunks stay in cache)."""
+    if arr.size <= 2 * _MINMAX_CHUNK or not arr.flags.c_contiguous:
+        return arr.min(), arr.max()
+    flat = arr.reshape(-1)
+    lo = hi = flat[0]
+    for i in range(0, flat.shape[0], _MINMAX_CHUNK):
+        c = flat[i:i + _MINMAX_CHUNK]
+        a, b = c.min(), c.max()
+        # NaN propagates as in arr.min(): any comparison with NaN is False
+        if a < lo or a != a:
+            lo = a
+        if b > hi or b != b:
+            hi = b
+        if lo != lo:
+            break
+    return lo, hi
+
+
 def _describe_bad_values(arr: np.ndarray, name: str, lo: float, hi: float) -> str:
     if np.isnan(arr).any():
         return f"{name} contains NaN."
@@ -91,8 +113,7 @@ def check_probabilities(
         raise ValueError(f"{name} is empty: at least one sample is required.")
     if arr.dtype != np.float64:
         arr = arr.astype(np.float64)
-    lo = arr.min()
-    hi = arr.max()
+    lo, hi = _min_max(arr)
     # NaN makes both comparisons False; +-inf lies outside [0, 1].
     if not (lo >= 0.0 and hi <= 1.0):
         raise ValueError(_describe_bad_values(arr, name, lo, hi))
@@ -226,8 +247,7 @@ def binary_target(
     if y.dtype.kind in "biuf":
         if y.dtype.kind == "b":
             y = y.view(np.uint8)
-        lo = y.min()
-        hi = y.max()
+        lo, hi = _min_max(y)
         if lo != hi:
             # two or more distinct values: all must be lo or hi
             if y.dtype.kind in "iu" and hi - lo == 1:

@@ -24,10 +24,22 @@ def binary_squared_errors(y01: np.ndarray, p: np.ndarray) -> np.ndarray:
     return d
 
 
-# Block length of the chunked binary kernel: three float64 buffers of this
-# length stay in the L2 cache, so the seven elementwise passes cost little
-# more than one pass over memory.
-_BLOCK = 1 << 16
+# Leaf length of the chunked binary kernel: two float64 buffers of this length
+# stay in the L2 cache, so the seven elementwise passes of a leaf cost little
+# more than one pass over memory, and no array of length n is allocated.
+_LEAF = 1 << 15
+
+
+def _two_column_errors_into(out, tmp, y01, p):
+    """``out = ((1 - y) - (1 - p))**2 + (y - p)**2`` elementwise (``tmp`` is scratch)."""
+    np.subtract(1.0, p, out=tmp)
+    np.subtract(1.0, y01, out=out, casting="unsafe")
+    np.subtract(out, tmp, out=out)
+    np.multiply(out, out, out=out)
+    np.subtract(y01, p, out=tmp, casting="unsafe")
+    np.multiply(tmp, tmp, out=tmp)
+    np.add(out, tmp, out=out)
+    return out
 
 
 def binary_two_column_errors(y01: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -35,42 +47,42 @@ def binary_two_column_errors(y01: np.ndarray, p: np.ndarray) -> np.ndarray:
 
     This is, operation for operation, what scikit-learn's ``brier_score_loss``
     sums for 1-D binary input (it stacks ``[1 - p, p]`` against the one-hot
-    target), so that halving its mean reproduces scikit-learn to the last
-    bit.  ``y01`` may be float or integer 0/1.  Computed in cache-sized blocks.
+    target).  ``y01`` may be float or integer 0/1.
     """
-    n = p.shape[0]
-    out = np.empty(n, dtype=np.float64)
-    m = min(n, _BLOCK)
-    q = np.empty(m)
-    b = np.empty(m)
-    for i in range(0, n, _BLOCK):
-        j = min(i + _BLOCK, n)
-        k = j - i
-        pc, yc, qq, bb, oo = p[i:j], y01[i:j], q[:k], b[:k], out[i:j]
-        np.subtract(1.0, pc, out=qq)
-        np.subtract(1.0, yc, out=oo, casting="unsafe")
-        np.subtract(oo, qq, out=oo)
-        np.multiply(oo, oo, out=oo)
-        np.subtract(yc, pc, out=bb, casting="unsafe")
-        np.multiply(bb, bb, out=bb)
-        np.add(oo, bb, out=oo)
-    return out
+    return _two_column_errors_into(np.empty(p.shape[0]), np.empty(p.shape[0]), y01, p)
 
 
-def _halved_mean(s: np.ndarray, w: np.ndarray | None) -> float:
-    # scikit-learn: mean (or sum(s * w) / sum(w)) first, then * 0.5
-    if w is None:
-        return float(np.mean(s) * 0.5)
-    np.multiply(s, w, out=s)
-    return float(np.sum(s) / np.sum(w) * 0.5)
+def _pairwise_sum(y01, p, w, start, n, out, tmp) -> float:
+    # numpy's add.reduce of a contiguous float64 array is a pairwise sum that
+    # splits n into n2 = n // 2 - (n // 2) % 8 and n - n2 until the pieces are
+    # small; following the same splits down to cache-sized leaves and reducing
+    # each leaf with add.reduce gives the very same float as reducing the
+    # whole array, without ever materialising it.
+    if n <= _LEAF:
+        o = _two_column_errors_into(out[:n], tmp[:n], y01[start:start + n],
+                                    p[start:start + n])
+        if w is not None:
+            np.multiply(o, w[start:start + n], out=o)
+        return float(np.add.reduce(o))
+    n2 = n // 2
+    n2 -= n2 % 8
+    left = _pairwise_sum(y01, p, w, start, n2, out, tmp)
+    return left + _pairwise_sum(y01, p, w, start + n2, n - n2, out, tmp)
 
 
 def binary_brier(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> float:
     """Binary Brier score ``sum(w (p - y)^2) / sum(w)`` of 0/1 outcomes ``y01``.
 
-    Bit for bit equal to ``sklearn.metrics.brier_score_loss`` on 1-D input.
+    Bit for bit equal to ``sklearn.metrics.brier_score_loss`` on 1-D input,
+    which computes ``mean(s) * 0.5`` (or ``sum(s * w) / sum(w) * 0.5``) with
+    ``s`` from :func:`binary_two_column_errors`; here in cache-sized leaves.
     """
-    return _halved_mean(binary_two_column_errors(y01, p), w)
+    n = p.shape[0]
+    m = min(n, _LEAF)
+    total = _pairwise_sum(y01, p, w, 0, n, np.empty(m), np.empty(m))
+    if w is None:
+        return float(np.float64(total) / n * 0.5)
+    return float(np.float64(total) / np.sum(w) * 0.5)
 
 
 def multiclass_squared_errors(codes: np.ndarray, proba: np.ndarray) -> np.ndarray:
