@@ -1,11 +1,33 @@
-"""Pure metric functions: Brier score and friends, net benefit, decompositions."""
+"""Pure metric functions: Brier score and friends, net benefit, decompositions,
+calibration statistics."""
 
 from .brier import brier_index, brier_score, brier_skill_score
+from .calibration import (
+    c_statistic,
+    calibration_in_the_large,
+    calibration_intercept_slope,
+    expected_calibration_error,
+    lowess_calibration_error,
+    spiegelhalter_z,
+)
+from .decomposition import corp_decomposition, murphy_decomposition
 from .multiple_choice import multiple_choice_brier_score
+from .net_benefit import binary_test_probabilities, decision_curve, net_benefit
 
 __all__ = [
+    "binary_test_probabilities",
     "brier_index",
     "brier_score",
     "brier_skill_score",
+    "c_statistic",
+    "calibration_in_the_large",
+    "calibration_intercept_slope",
+    "corp_decomposition",
+    "decision_curve",
+    "expected_calibration_error",
+    "lowess_calibration_error",
     "multiple_choice_brier_score",
+    "murphy_decomposition",
+    "net_benefit",
+    "spiegelhalter_z",
 ]
