@@ -56,6 +56,7 @@ def _as_array(x: Any, name: str) -> np.ndarray:
 
 
 _MINMAX_CHUNK = 1 << 16
+_ONE_BITS = np.uint64(0x3FF0000000000000)  # bit pattern of the float64 1.0
 
 
 def _min_max(arr: np.ndarray):
@@ -113,6 +114,12 @@ def check_probabilities(
         raise ValueError(f"{name} is empty: at least one sample is required.")
     if arr.dtype != np.float64:
         arr = arr.astype(np.float64)
+    if arr.view(np.uint64).max() <= _ONE_BITS:
+        # Fast path, one integer reduction: as unsigned integers the bit
+        # patterns of +0.0 .. 1.0 are exactly those <= the pattern of 1.0;
+        # NaN, infinities, negative numbers (and -0.0) lie above it and take
+        # the exact path below.
+        return arr
     lo, hi = _min_max(arr)
     # NaN makes both comparisons False; +-inf lies outside [0, 1].
     if not (lo >= 0.0 and hi <= 1.0):
@@ -180,7 +187,9 @@ def check_sample_weight(
     return w
 
 
-def _target_array(y_true: Any, name: str = "y_true") -> np.ndarray:
+def _target_array(
+    y_true: Any, name: str = "y_true", *, check_finite: bool = True
+) -> np.ndarray:
     y = _as_array(y_true, name)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y[:, 0]
@@ -193,9 +202,8 @@ def _target_array(y_true: Any, name: str = "y_true") -> np.ndarray:
     kind = y.dtype.kind
     if kind == "c":
         raise TypeError(f"{name} must not be complex.")
-    if kind == "f":
-        if not np.isfinite(y).all():
-            raise ValueError(f"{name} contains NaN or infinity.")
+    if kind == "f" and check_finite:
+        _check_finite_labels(y, name)
     elif kind == "O":
         # objects: reject NaN/None and mixtures of strings and numbers
         has_str = False
@@ -214,6 +222,44 @@ def _target_array(y_true: Any, name: str = "y_true") -> np.ndarray:
                     f"{name} mixes strings and numbers; use one type of label."
                 )
     return y
+
+
+def _check_finite_labels(y: np.ndarray, name: str) -> None:
+    if not np.isfinite(y).all():
+        raise ValueError(f"{name} contains NaN or infinity.")
+
+
+def _is_one(value: Any) -> bool:
+    """``value == 1`` for a number (``True`` included); ``False`` for anything else."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (numbers.Number, np.generic)):
+        return False
+    return bool(value == 1)
+
+
+def _only_zeros_and_ones(y: np.ndarray) -> bool:
+    """Whether every value of the numeric 1-D ``y`` is 0 or 1, in one cheap pass.
+
+    ``False`` means "not shown", not "invalid": the caller then takes the
+    exact path.  Integers: as unsigned integers of the same size (negative
+    numbers wrap round to huge values) the maximum is at most 1.  float64:
+    ``y (1 - y)`` is exactly 0 for 0 and 1 and nonzero (or NaN) for anything
+    else, checked in cache-sized chunks.
+    """
+    kind = y.dtype.kind
+    if kind == "b":
+        return True
+    if kind in "iu":
+        return int(y.view(f"u{y.dtype.itemsize}").max()) <= 1
+    if y.dtype != np.float64:
+        return False
+    buf = np.empty(min(y.shape[0], _MINMAX_CHUNK))
+    for i in range(0, y.shape[0], _MINMAX_CHUNK):
+        c = y[i:i + _MINMAX_CHUNK]
+        t = np.subtract(1.0, c, out=buf[:c.shape[0]])
+        np.multiply(t, c, out=t)
+        if t.any():
+            return False
+    return True
 
 
 def _is_string_kind(y: np.ndarray) -> bool:
@@ -238,7 +284,7 @@ def binary_target(
     need ``pos_label``.  More than two distinct labels raise ``ValueError``, as
     does a ``pos_label`` that is not one of two labels present.
     """
-    y = _target_array(y_true)
+    y = _target_array(y_true, check_finite=False)
     if n is not None and y.shape[0] != n:
         raise ValueError(
             f"y_true has {y.shape[0]} samples but {ref_name} has {n}; "
@@ -247,6 +293,11 @@ def binary_target(
     if y.dtype.kind in "biuf":
         if y.dtype.kind == "b":
             y = y.view(np.uint8)
+        if (pos_label is None or _is_one(pos_label)) and _only_zeros_and_ones(y):
+            # the common case, shown in one pass: 0/1 labels, class 1 positive
+            return y.astype(np.float64, copy=False) if as_float else y
+        if y.dtype.kind == "f":
+            _check_finite_labels(y, "y_true")
         lo, hi = _min_max(y)
         if lo != hi:
             # two or more distinct values: all must be lo or hi
@@ -414,20 +465,41 @@ class Forecast:
         Sorted class labels of the columns (multiclass and 2-column input).
     binary_1d : bool
         True when ``proba`` is the 1-D probability of the positive class.
+    native_dtype : tuple of dtypes or None
+        For float32/float16 probabilities, ``(their dtype, dtype of the
+        weights as given or None)``: scikit-learn computes the score in that
+        precision.  None for every other input.
     """
 
-    __slots__ = ("binary_1d", "classes", "proba", "sample_weight", "y")
+    __slots__ = ("binary_1d", "classes", "native_dtype", "proba", "sample_weight", "y")
 
-    def __init__(self, y, proba, sample_weight, classes, binary_1d):
+    def __init__(self, y, proba, sample_weight, classes, binary_1d, native_dtype=None):
         self.y = y
         self.proba = proba
         self.sample_weight = sample_weight
         self.classes = classes
         self.binary_1d = binary_1d
+        # float32/float16 input: the dtype scikit-learn computes the score in
+        # (None for float64, the usual case); see check_forecast
+        self.native_dtype = native_dtype
 
     @property
     def n_columns(self) -> int:
         return 1 if self.binary_1d else self.proba.shape[1]
+
+
+def _native_dtype(raw_proba: np.ndarray, sample_weight: Any):
+    """The (dtype of probabilities, dtype of weights) scikit-learn computes in, or None.
+
+    ``brier_score_loss`` keeps float32 and float16 probabilities in their own
+    precision (everything else becomes float64); numpy then combines them
+    with the dtype of the weights as given.
+    """
+    if raw_proba.dtype not in (np.float32, np.float16):
+        return None
+    if sample_weight is None:
+        return raw_proba.dtype, None
+    return raw_proba.dtype, _as_array(sample_weight, "sample_weight").dtype
 
 
 def check_forecast(
@@ -447,8 +519,10 @@ def check_forecast(
     classes absent from ``y_true``).  With ``float_target=False`` binary 0/1
     integer labels are kept as integers (saves a copy on the fast path).
     """
-    p = check_probabilities(y_proba, name=proba_name)
+    raw = _as_array(y_proba, proba_name)
+    p = check_probabilities(raw, name=proba_name)
     n = p.shape[0]
+    native = _native_dtype(raw, sample_weight)
     if p.ndim == 1:
         if labels is not None:
             lab = _target_array(labels, "labels")
@@ -459,7 +533,7 @@ def check_forecast(
                 )
         y = binary_target(y_true, pos_label, n, as_float=float_target, ref_name=proba_name)
         w = check_sample_weight(sample_weight, n, ref_name=proba_name)
-        return Forecast(y, p, w, None, True)
+        return Forecast(y, p, w, None, True, native)
 
     codes, classes = encode_labels(y_true, labels, n, ref_name=proba_name)
     k = p.shape[1]
@@ -477,7 +551,7 @@ def check_forecast(
         raise ValueError(f"{proba_name} must have at least two columns.")
     warn_if_rows_do_not_sum_to_one(p, proba_name)
     w = check_sample_weight(sample_weight, n, ref_name=proba_name)
-    return Forecast(codes, p, w, classes, False)
+    return Forecast(codes, p, w, classes, False, native)
 
 
 # --------------------------------------------------------------------------

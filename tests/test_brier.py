@@ -68,6 +68,20 @@ def _sk_cases():
             {"labels": [0, 1, 2, 3, 4]},
         ),
         ("multiclass list input", (yk.tolist(), P.tolist()), {}),
+        # float32/float16 probabilities: sklearn computes in that precision
+        ("binary float32", (y, p.astype(np.float32)), {}),
+        ("binary float32 weights", (y, p.astype(np.float32)), {"sample_weight": w}),
+        ("binary float32 float32 weights", (y, p.astype(np.float32)),
+         {"sample_weight": w.astype(np.float32)}),
+        ("binary float32 int8 weights", (y, p.astype(np.float32)),
+         {"sample_weight": (w * 5).astype(np.int8)}),
+        ("binary float32 unhalved", (y, p.astype(np.float32)), {"scale_by_half": False}),
+        ("binary float16", (y, p.astype(np.float16)), {}),
+        ("binary float16 strings", (y2, p.astype(np.float16)), {"pos_label": "yes"}),
+        ("binary 2 columns float32", (y, np.c_[1 - p, p].astype(np.float32)), {}),
+        ("multiclass float32", (yk, P.astype(np.float32)), {}),
+        ("multiclass float32 weights", (yk, P.astype(np.float32)), {"sample_weight": wk}),
+        ("multiclass float16 halved", (yk, P.astype(np.float16)), {"scale_by_half": True}),
     ]
     return cases
 
@@ -82,6 +96,21 @@ def test_equals_sklearn_bit_for_bit(name, args, kw):
     assert got == expected, (got, expected)
 
 
+def test_float16_overflow_gives_the_float64_score_with_a_warning():
+    # scikit-learn sums float16 weights in float16 and returns nan past 65504;
+    # a number, not nan, with a warning
+    y, p = _binary(70_000, 9)
+    w = np.full(70_000, 2, dtype=np.float16)
+    with np.errstate(all="ignore"):
+        sk = brier_score_loss(y, p.astype(np.float16), sample_weight=w)
+    assert sk == 0.0 or np.isnan(sk)  # the weights sum to inf in float16
+    with pytest.warns(RuntimeWarning, match="float16"):
+        got = brier_score(y, p.astype(np.float16), sample_weight=w)
+    assert got == brier_score(y, p.astype(np.float16).astype(np.float64))
+    with pytest.warns(RuntimeWarning, match="float16"):
+        assert np.isfinite(brier_index(y, p.astype(np.float16), sample_weight=w))
+
+
 def test_large_binary_bit_for_bit():
     r = np.random.default_rng(7)
     p = r.random(300_001)
@@ -89,6 +118,99 @@ def test_large_binary_bit_for_bit():
     w = r.random(300_001)
     assert brier_score(y, p) == brier_score_loss(y, p)
     assert brier_score(y, p, sample_weight=w) == brier_score_loss(y, p, sample_weight=w)
+
+
+# --------------------------------------------------------------------------
+# The one-pass fast path (numpy 0/1 labels, float64 probabilities, no weights)
+# checks each cache-sized leaf inside the kernel; it must give sklearn's float
+# and hand every other input, valid or not, to the full validation.
+# --------------------------------------------------------------------------
+_LEAF_EDGES = [1, 2, 7, 127, 128, 129, 32_767, 32_768, 32_769, 65_541, 200_003]
+
+
+@pytest.mark.parametrize("n", _LEAF_EDGES)
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, bool, np.float64])
+@pytest.mark.parametrize("p_dtype", [np.float64, np.float32])
+def test_one_pass_path_equals_sklearn(n, dtype, p_dtype):
+    from skbrier.metrics.brier import _one_pass_binary_brier
+
+    r = np.random.default_rng(n)
+    p = r.random(n).astype(p_dtype)
+    p[r.random(n) < 0.05] = 0.0
+    p[r.random(n) < 0.05] = 1.0
+    p[:3] = [1e-300, 5e-324, 1 - 2**-53][: min(3, n)]
+    y = (r.random(n) < p).astype(dtype)
+    expected = brier_score_loss(y, p)
+    fast = _one_pass_binary_brier(y, p, None, None, None)
+    if p_dtype == np.float64 or dtype != np.float64:
+        assert fast == expected
+    else:  # float labels with float32 probabilities take the full path
+        assert fast is None
+    assert brier_score(y, p) == expected
+    assert brier_score(y, p, pos_label=1) == expected
+    assert brier_score(y, p, scale_by_half=False) == brier_score_loss(
+        y, p, scale_by_half=False)
+    assert brier_index(y, p) == 100 * (1 - np.sqrt(expected))
+
+
+@pytest.mark.parametrize("where", [0, 40_000, 99_999])
+@pytest.mark.parametrize(
+    "bad_p, message",
+    [(np.nan, "y_proba contains NaN"), (np.inf, "y_proba contains infinity"),
+     (-np.inf, "y_proba contains infinity"), (1 + 2**-52, "y_proba must contain"),
+     (-1e-30, "y_proba must contain")],
+)
+@pytest.mark.parametrize("func", [brier_score, brier_index])
+@pytest.mark.parametrize("p_dtype", [np.float64, np.float32])
+def test_one_pass_path_bad_probability_in_any_leaf(func, where, bad_p, message, p_dtype):
+    y, p = _binary(100_000, 5)
+    p = p.astype(p_dtype)
+    p[where] = bad_p
+    if p[where] == 1:  # 1 + 2**-52 rounds to 1 in float32
+        p[where] = np.nextafter(p_dtype(1), p_dtype(2))
+    with pytest.raises(ValueError, match=re.escape(message)):
+        func(y, p)
+
+
+@pytest.mark.parametrize("where", [0, 40_000, 99_999])
+@pytest.mark.parametrize(
+    "dtype, bad_y",
+    [(np.int64, 2), (np.int64, -1), (np.int32, -1), (np.uint8, 2),
+     (np.float64, 0.5), (np.float64, np.nan), (np.float64, 2.0)],
+)
+@pytest.mark.parametrize("func", [brier_score, brier_index])
+def test_one_pass_path_bad_label_in_any_leaf(func, where, dtype, bad_y):
+    y, p = _binary(100_000, 6)
+    y = y.astype(dtype)
+    y[where] = bad_y
+    with pytest.raises(ValueError, match="y_true"):
+        func(y, p)
+    with pytest.raises(ValueError):
+        brier_score_loss(y, p)
+
+
+def test_one_pass_path_hands_over_valid_edge_cases():
+    # -0.0 is a valid probability and label; {-1, 1} labels, pos_label=0 and
+    # non-contiguous arrays are valid; all leave the fast path and must still
+    # give sklearn's float
+    from skbrier.metrics.brier import _one_pass_binary_brier
+
+    y, p = _binary(70_000, 8)
+    p0 = p.copy()
+    p0[p0 < 0.01] = -0.0
+    assert _one_pass_binary_brier(y, p0, None, None, None) is None
+    assert brier_score(y, p0) == brier_score_loss(y, p0)
+    yz = y.astype(float)
+    yz[yz == 0] = -0.0
+    assert brier_score(yz, p) == brier_score_loss(yz, p)
+    assert brier_score(2 * y - 1, p) == brier_score_loss(2 * y - 1, p)
+    assert brier_score(y, 1 - p, pos_label=0) == brier_score_loss(y, 1 - p, pos_label=0)
+    assert brier_score(y[::2], p[::2]) == brier_score_loss(y[::2], p[::2])
+    assert brier_score(y, p.astype(np.float32)) == brier_score_loss(
+        y, p.astype(np.float32))
+    assert _one_pass_binary_brier(y, p, None, None, "1") is None
+    with pytest.raises(ValueError, match="pos_label"):
+        brier_score(y, p, pos_label="1")
 
 
 # --------------------------------------------------------------------------

@@ -7,6 +7,8 @@ decomposition) call them on arrays they have validated themselves.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 
@@ -24,19 +26,51 @@ def binary_squared_errors(y01: np.ndarray, p: np.ndarray) -> np.ndarray:
     return d
 
 
-# Leaf length of the chunked binary kernel: two float64 buffers of this length
-# stay in the L2 cache, so the seven elementwise passes of a leaf cost little
-# more than one pass over memory, and no array of length n is allocated.
+# Leaf length of the chunked binary kernel: the scratch buffers of this length
+# and the leaf of the inputs stay in the L2 cache, so the elementwise passes of
+# a leaf cost little more than one pass over memory, and no array of length n
+# is allocated.
 _LEAF = 1 << 15
 
+# Bit pattern of the float64 1.0: a 0/1 int64 times this, viewed as float64, is
+# exactly 0.0/1.0 -- a plain integer multiply, several times faster than
+# numpy's int-to-float cast.
+_ONE_BITS = np.int64(0x3FF0000000000000)
 
-def _two_column_errors_into(out, tmp, y01, p):
-    """``out = ((1 - y) - (1 - p))**2 + (y - p)**2`` elementwise (``tmp`` is scratch)."""
+# Largest bit pattern of a probability, as an unsigned integer, per float
+# dtype: the patterns of +0.0 .. 1.0 are exactly those at most that of 1.0
+# (NaN, infinities and negative numbers, -0.0 included, lie above it).
+_MAX_PROBABILITY_BITS = {
+    np.dtype(np.float64): (np.uint64, np.uint64(0x3FF0000000000000)),
+    np.dtype(np.float32): (np.uint32, np.uint32(0x3F800000)),
+}
+
+
+def _as_float01_into(buf, y01):
+    """0/1 labels ``y01`` (any numeric dtype) in the dtype of ``buf`` (used if a cast is needed)."""
+    if y01.dtype == buf.dtype:
+        return y01
+    if buf.dtype == np.float64 and (y01.dtype == np.int64 or y01.dtype == np.uint64):
+        np.multiply(y01.view(np.int64), _ONE_BITS, out=buf.view(np.int64))
+    else:
+        np.copyto(buf, y01, casting="unsafe")
+    return buf
+
+
+def _two_column_errors_into(out, tmp, ybuf, y01, p):
+    """``out = ((1 - y) - (1 - p))**2 + (y - p)**2`` elementwise, in the dtype of ``p``.
+
+    ``tmp`` and ``ybuf`` are scratch; ``y01`` holds only 0 and 1 (any numeric
+    dtype).  Each operation is the one scikit-learn performs on the stacked
+    ``[1 - p, p]``, in the same order and precision, so the floats are
+    identical.
+    """
+    y = _as_float01_into(ybuf, y01)
     np.subtract(1.0, p, out=tmp)
-    np.subtract(1.0, y01, out=out, casting="unsafe")
+    np.subtract(1.0, y, out=out)
     np.subtract(out, tmp, out=out)
     np.multiply(out, out, out=out)
-    np.subtract(y01, p, out=tmp, casting="unsafe")
+    np.subtract(y, p, out=tmp)
     np.multiply(tmp, tmp, out=tmp)
     np.add(out, tmp, out=out)
     return out
@@ -49,40 +83,101 @@ def binary_two_column_errors(y01: np.ndarray, p: np.ndarray) -> np.ndarray:
     sums for 1-D binary input (it stacks ``[1 - p, p]`` against the one-hot
     target).  ``y01`` may be float or integer 0/1.
     """
-    return _two_column_errors_into(np.empty(p.shape[0]), np.empty(p.shape[0]), y01, p)
+    n = p.shape[0]
+    return _two_column_errors_into(*(np.empty(n, p.dtype) for _ in range(3)), y01, p)
 
 
-def _pairwise_sum(y01, p, w, start, n, out, tmp) -> float:
-    # numpy's add.reduce of a contiguous float64 array is a pairwise sum that
+class _OutsideDomain(Exception):
+    """A leaf of the guarded kernel could not be shown to be in the domain."""
+
+
+def _leaf_in_domain(y01, p, tmp) -> bool:
+    """Cheap proof that a leaf holds 0/1 labels and probabilities in [+0, 1].
+
+    Probabilities: one unsigned-integer maximum of their bit patterns (see
+    ``_MAX_PROBABILITY_BITS``).  Integer labels are 0/1 when their unsigned
+    view is at most 1; float labels when ``y (1 - y)`` is 0 throughout.
+    """
+    uint, max_bits = _MAX_PROBABILITY_BITS[p.dtype]
+    if p.view(uint).max() > max_bits:
+        return False
+    kind = y01.dtype.kind
+    if kind == "b":
+        return True
+    if kind in "iu":
+        return int(y01.view(f"u{y01.dtype.itemsize}").max()) <= 1
+    if y01.dtype == np.float64 and tmp.dtype == np.float64:
+        np.subtract(1.0, y01, out=tmp)
+        np.multiply(tmp, y01, out=tmp)
+        return not tmp.any()
+    return False
+
+
+def _pairwise_sum(y01, p, w, start, n, out, tmp, ybuf, guard=False):
+    # numpy's add.reduce of a contiguous float array is a pairwise sum that
     # splits n into n2 = n // 2 - (n // 2) % 8 and n - n2 until the pieces are
-    # small; following the same splits down to cache-sized leaves and reducing
-    # each leaf with add.reduce gives the very same float as reducing the
-    # whole array, without ever materialising it.
+    # small; following the same splits down to cache-sized leaves, reducing
+    # each leaf with add.reduce and adding the partial sums in the same dtype
+    # gives the very same float as reducing the whole array, without ever
+    # materialising it.
     if n <= _LEAF:
-        o = _two_column_errors_into(out[:n], tmp[:n], y01[start:start + n],
-                                    p[start:start + n])
+        if guard and not _leaf_in_domain(y01[start:start + n], p[start:start + n],
+                                         tmp[:n]):
+            raise _OutsideDomain
+        o = _two_column_errors_into(out[:n], tmp[:n], ybuf[:n],
+                                    y01[start:start + n], p[start:start + n])
         if w is not None:
             np.multiply(o, w[start:start + n], out=o)
-        return float(np.add.reduce(o))
+        return np.add.reduce(o)
     n2 = n // 2
     n2 -= n2 % 8
-    left = _pairwise_sum(y01, p, w, start, n2, out, tmp)
-    return left + _pairwise_sum(y01, p, w, start + n2, n - n2, out, tmp)
+    left = _pairwise_sum(y01, p, w, start, n2, out, tmp, ybuf, guard)
+    return left + _pairwise_sum(y01, p, w, start + n2, n - n2, out, tmp, ybuf, guard)
+
+
+def _buffers(n, dtype):
+    m = min(n, _LEAF)
+    return np.empty(m, dtype), np.empty(m, dtype), np.empty(m, dtype)
+
+
+def _halved_mean(total, n) -> float:
+    # np.mean of a 1-D array: the sum's dtype applied to sum / intp(n); then
+    # scikit-learn's ``*= 0.5`` in that dtype
+    return float(total.dtype.type(total / np.intp(n)) * 0.5)
 
 
 def binary_brier(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> float:
     """Binary Brier score ``sum(w (p - y)^2) / sum(w)`` of 0/1 outcomes ``y01``.
 
-    Bit for bit equal to ``sklearn.metrics.brier_score_loss`` on 1-D input,
-    which computes ``mean(s) * 0.5`` (or ``sum(s * w) / sum(w) * 0.5``) with
-    ``s`` from :func:`binary_two_column_errors`; here in cache-sized leaves.
+    Bit for bit equal to ``sklearn.metrics.brier_score_loss`` on 1-D float64
+    input (and, unweighted, float32 input), which computes ``mean(s) * 0.5``
+    (or ``sum(s * w) / sum(w) * 0.5``) with ``s`` from
+    :func:`binary_two_column_errors`; here in cache-sized leaves.
     """
     n = p.shape[0]
-    m = min(n, _LEAF)
-    total = _pairwise_sum(y01, p, w, 0, n, np.empty(m), np.empty(m))
+    total = _pairwise_sum(y01, p, w, 0, n, *_buffers(n, p.dtype))
     if w is None:
-        return float(np.float64(total) / n * 0.5)
+        return _halved_mean(total, n)
     return float(np.float64(total) / np.sum(w) * 0.5)
+
+
+def binary_brier_guarded(y01: np.ndarray, p: np.ndarray) -> float | None:
+    """:func:`binary_brier` of unweighted input, or None unless each leaf is in the domain.
+
+    The one-pass fast path of the public functions: instead of a validation
+    pass over memory before the kernel, each cache-sized leaf is checked
+    (two integer reductions) while it is in cache, just before it is scored.
+    None means "not shown to be 0/1 labels and probabilities in [+0, 1]" --
+    the caller then validates in full (and raises or scores).  ``y01`` is a
+    1-D numeric array, ``p`` a 1-D float64 or float32 array of the same
+    length; float32 is scored in float32, as scikit-learn does.
+    """
+    n = p.shape[0]
+    try:
+        total = _pairwise_sum(y01, p, None, 0, n, *_buffers(n, p.dtype), guard=True)
+    except _OutsideDomain:
+        return None
+    return _halved_mean(total, n)
 
 
 def multiclass_squared_errors(codes: np.ndarray, proba: np.ndarray) -> np.ndarray:
@@ -120,12 +215,65 @@ def multiclass_brier(
     return float(np.sum(s * w) / np.sum(w))
 
 
+def native_precision_brier(fc, half: bool) -> float:
+    """Brier score of float32/float16 input computed in that precision.
+
+    scikit-learn keeps such probabilities in their dtype, so to give its
+    float this repeats its expression literally: the one-hot targets minus
+    the stacked probabilities, squared, summed over the columns and averaged
+    by ``np.average`` (numpy combines the dtypes of the probabilities and of
+    the weights as given).  ``fc.native_dtype`` is ``(dtype, weight_dtype)``.
+    Returns nan when a sum overflows in that precision.
+    """
+    dtype, weight_dtype = fc.native_dtype
+    p = fc.proba.astype(dtype)  # float64 -> float32/16 round trip is exact
+    n = p.shape[0]
+    if fc.binary_1d:
+        pos = fc.y != 0
+        target = np.stack((~pos, pos), axis=1).astype(dtype)
+        p = np.stack((1 - p, p), axis=1)
+    else:
+        target = np.zeros(p.shape, dtype=dtype)
+        target[np.arange(n), fc.y] = 1
+    w = fc.sample_weight
+    if w is not None:
+        w = w.astype(np.result_type(dtype, weight_dtype))
+    with np.errstate(over="ignore", invalid="ignore"):
+        bs = np.asarray(np.average(np.sum((target - p) ** 2, axis=1), weights=w))
+        if w is not None and not np.isfinite(w.sum()):
+            # float16 weights can sum to inf (scikit-learn then returns 0 or
+            # nan); the caller computes in float64 instead
+            return float("nan")
+    if half:
+        bs *= 0.5
+    return float(bs)
+
+
+def _warn_native_overflow(fc) -> None:
+    warnings.warn(
+        f"The Brier score overflows in {np.dtype(fc.native_dtype[0]).name} (the "
+        "precision scikit-learn keeps for such probabilities, where the weights "
+        "are summed); it is computed in float64 instead.",
+        RuntimeWarning,
+        stacklevel=4,
+    )
+
+
 def forecast_brier(fc, *, scale_by_half="auto") -> float:
     """Brier score of a validated :class:`skbrier._validation.Forecast`.
 
     ``scale_by_half="auto"`` follows scikit-learn: 1-D and two-column input are
     on the [0, 1] scale, three or more columns on the [0, 2] scale.
     """
+    if fc.native_dtype is not None:
+        if scale_by_half == "auto":
+            half = fc.binary_1d or fc.proba.shape[1] < 3
+        else:
+            half = bool(scale_by_half)
+        bs = native_precision_brier(fc, half)
+        if np.isfinite(bs):
+            return bs
+        _warn_native_overflow(fc)
     if fc.binary_1d:
         bs = binary_brier(fc.y, fc.proba, fc.sample_weight)
         # 1-D binary input is on the [0, 1] scale; unhalved it is the
@@ -141,6 +289,11 @@ def forecast_brier(fc, *, scale_by_half="auto") -> float:
 
 def unit_scale_brier(fc) -> float:
     """Brier score on the [0, 1] scale (binary BS; multiclass summed BS / 2)."""
+    if fc.native_dtype is not None:
+        bs = native_precision_brier(fc, True)
+        if np.isfinite(bs):
+            return bs
+        _warn_native_overflow(fc)
     if fc.binary_1d:
         return binary_brier(fc.y, fc.proba, fc.sample_weight)
     return 0.5 * multiclass_brier(fc.y, fc.proba, fc.sample_weight)

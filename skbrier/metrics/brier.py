@@ -9,9 +9,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._validation import check_forecast, check_probabilities, check_scalar_probability
+from .._validation import (
+    _is_one,
+    check_forecast,
+    check_probabilities,
+    check_scalar_probability,
+)
 from ._brier_math import (
     binary_brier,
+    binary_brier_guarded,
     brier_index_from_score,
     climatology_brier,
     forecast_brier,
@@ -35,6 +41,31 @@ def _check_scale_by_half(scale_by_half: Any) -> Any:
     raise TypeError(
         f"scale_by_half must be True, False or 'auto', got {type(scale_by_half).__name__}."
     )
+
+
+def _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label):
+    """Unweighted binary Brier score (on [0, 1]) in one pass over memory, or None.
+
+    The fast path for the commonest call -- numpy arrays of 0/1 labels and
+    float64 or float32 probabilities, class 1 positive.  The inputs are checked leaf by
+    leaf inside the kernel while they are in cache (see
+    :func:`~skbrier.metrics._brier_math.binary_brier_guarded`); None sends
+    everything else, valid or not, through the full validation.
+    """
+    if sample_weight is not None or labels is not None:
+        return None
+    if not (pos_label is None or _is_one(pos_label)):
+        return None
+    if type(y_true) is not np.ndarray or type(y_proba) is not np.ndarray:
+        return None
+    if y_proba.ndim != 1 or y_true.ndim != 1:
+        return None
+    if y_proba.dtype != np.float64 and y_proba.dtype != np.float32:
+        return None
+    n = y_proba.shape[0]
+    if n == 0 or y_true.shape[0] != n or y_true.dtype.kind not in "biuf":
+        return None
+    return binary_brier_guarded(y_true, y_proba)
 
 
 def brier_score(
@@ -127,6 +158,10 @@ def brier_score(
     0.14666...
     """
     scale_by_half = _check_scale_by_half(scale_by_half)
+    bs = _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label)
+    if bs is not None:
+        # 1-D binary input is on the [0, 1] scale unless scale_by_half=False
+        return bs if (scale_by_half == "auto" or scale_by_half) else 2.0 * bs
     fc = check_forecast(
         y_true,
         y_proba,
@@ -207,6 +242,9 @@ def brier_index(
     >>> round(brier_index([1, 0], [0.706, 0.294]), 6)
     70.6
     """
+    bs = _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label)
+    if bs is not None:
+        return brier_index_from_score(bs)
     fc = check_forecast(
         y_true,
         y_proba,
