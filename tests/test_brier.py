@@ -430,6 +430,14 @@ def test_bss_equals_d2_brier_score(weighted):
     )
 
 
+def test_bss_float32_agrees_with_d2_to_float32_precision():
+    # d2_brier_score computes in float32; we compute in float64 (documented)
+    y, p = _binary(5000, 14)
+    p32 = p.astype(np.float32)
+    assert_allclose(brier_skill_score(y, p32), d2_brier_score(y, p32), rtol=1e-6)
+    assert brier_skill_score(y, p32) == brier_skill_score(y, p32.astype(np.float64))
+
+
 def test_bss_float_and_array_reference():
     y, p = _binary(300, 21)
     r = 0.3

@@ -339,6 +339,14 @@ def brier_skill_score(
     brier_score
     sklearn.metrics.d2_brier_score
 
+    Notes
+    -----
+    The skill score is always computed in float64.  For float32 or float16
+    probabilities :func:`sklearn.metrics.d2_brier_score` computes in that
+    precision, so the two agree to that precision only (about 1e-7 for
+    float32), while :func:`brier_score` reproduces scikit-learn's float32
+    and float16 Brier scores exactly.
+
     References
     ----------
     .. [1] D. S. Wilks, *Statistical Methods in the Atmospheric Sciences*,
