@@ -248,6 +248,8 @@ def _only_zeros_and_ones(y: np.ndarray) -> bool:
     kind = y.dtype.kind
     if kind == "b":
         return True
+    if not y.dtype.isnative:  # a byte-swapped view would read other numbers
+        return False
     if kind in "iu":
         return int(y.view(f"u{y.dtype.itemsize}").max()) <= 1
     if y.dtype != np.float64:

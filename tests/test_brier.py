@@ -209,6 +209,13 @@ def test_one_pass_path_hands_over_valid_edge_cases():
     assert brier_score(y, p.astype(np.float32)) == brier_score_loss(
         y, p.astype(np.float32))
     assert _one_pass_binary_brier(y, p, None, None, "1") is None
+    # byte-swapped arrays: never read through a native-order view
+    y_be, p_be = y.astype(">i8"), p.astype(">f8")
+    assert _one_pass_binary_brier(y_be, p_be, None, None, None) is None
+    assert brier_score(y_be, p_be) == brier_score_loss(y, p)
+    y_be[5] = 2**56  # its bytes read in native order would be 1
+    with pytest.raises(ValueError, match="y_true"):
+        brier_score(y_be, p)
     with pytest.raises(ValueError, match="pos_label"):
         brier_score(y, p, pos_label="1")
 

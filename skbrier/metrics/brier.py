@@ -63,7 +63,9 @@ def _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label):
     if y_proba.dtype != np.float64 and y_proba.dtype != np.float32:
         return None
     n = y_proba.shape[0]
-    if n == 0 or y_true.shape[0] != n or y_true.dtype.kind not in "biuf":
+    if n == 0 or y_true.shape[0] != n:
+        return None
+    if y_true.dtype.kind not in "biuf" or not y_true.dtype.isnative:
         return None
     return binary_brier_guarded(y_true, y_proba)
 
