@@ -113,3 +113,44 @@ def test_multiclass_equals_sklearn(data):
         )
     else:
         assert brier_score(y, P) == brier_score_loss(y, P)
+
+
+# Any float64/float32 values (NaN, infinities, -0.0, subnormals, out of range)
+# and any labels of several dtypes: brier_score either gives sklearn's float or
+# raises ValueError where sklearn raises -- whichever path (one-pass or full
+# validation) the input takes.
+_any_float = st.floats(allow_nan=True, allow_infinity=True, width=64)
+_mostly_probs = st.one_of(probs, probs, probs, _any_float, st.just(-0.0))
+
+
+@st.composite
+def any_binary_input(draw):
+    n = draw(st.integers(1, 80))
+    p_dtype = draw(st.sampled_from([np.float64, np.float32]))
+    p = draw(arrays(np.float64, n, elements=_mostly_probs))
+    with np.errstate(over="ignore"):
+        p = p.astype(p_dtype)
+    y_dtype = draw(st.sampled_from([np.int64, np.int32, np.uint8, np.float64, bool]))
+    labels = st.sampled_from([0, 1]) if y_dtype is bool else st.sampled_from(
+        [0, 1, 0, 1, 0, 1, 2, -1] if y_dtype != np.uint8 else [0, 1, 0, 1, 2])
+    y = np.array(draw(st.lists(labels, min_size=n, max_size=n))).astype(y_dtype)
+    return y, p
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_binary_input())
+def test_fast_and_full_paths_agree_with_sklearn(data):
+    y, p = data
+    try:
+        with np.errstate(invalid="ignore"):
+            expected = brier_score_loss(y, p)
+    except ValueError:
+        with pytest.raises(ValueError):
+            brier_score(y, p)
+        return
+    if not np.isfinite(p).all() or ((p < 0) | (p > 1)).any():
+        # sklearn's own checks let NaN through (max/min comparisons are False)
+        with pytest.raises(ValueError):
+            brier_score(y, p)
+        return
+    assert brier_score(y, p) == expected
