@@ -25,6 +25,7 @@ __all__ = [
     "binary_target",
     "check_consistent_length",
     "check_probabilities",
+    "check_reference",
     "check_sample_weight",
     "check_scalar_probability",
     "encode_labels",
@@ -56,7 +57,24 @@ def _as_array(x: Any, name: str) -> np.ndarray:
 
 
 _MINMAX_CHUNK = 1 << 16
-_ONE_BITS = np.uint64(0x3FF0000000000000)  # bit pattern of the float64 1.0
+# Largest bit pattern of a probability, as an unsigned integer, per float
+# dtype: the patterns of +0.0 .. 1.0 are exactly those at most that of 1.0
+# (NaN, infinities and negative numbers, -0.0 included, lie above it).
+_MAX_PROBABILITY_BITS = {
+    np.dtype(np.float64): (np.uint64, np.uint64(0x3FF0000000000000)),
+    np.dtype(np.float32): (np.uint32, np.uint32(0x3F800000)),
+}
+
+
+def _probabilities_shown_valid(p: np.ndarray) -> bool:
+    """Whether every value of the native float64/float32 ``p`` is in [+0, 1].
+
+    One integer maximum over the bit patterns (see ``_MAX_PROBABILITY_BITS``).
+    ``False`` means "not shown" (NaN, infinity, out of range, or -0.0): the
+    caller then takes the exact path.
+    """
+    uint, max_bits = _MAX_PROBABILITY_BITS[p.dtype]
+    return bool(p.view(uint).max() <= max_bits)
 
 
 def _min_max(arr: np.ndarray):
@@ -114,11 +132,7 @@ def check_probabilities(
         raise ValueError(f"{name} is empty: at least one sample is required.")
     if arr.dtype != np.float64:
         arr = arr.astype(np.float64)
-    if arr.view(np.uint64).max() <= _ONE_BITS:
-        # Fast path, one integer reduction: as unsigned integers the bit
-        # patterns of +0.0 .. 1.0 are exactly those <= the pattern of 1.0;
-        # NaN, infinities, negative numbers (and -0.0) lie above it and take
-        # the exact path below.
+    if _probabilities_shown_valid(arr):  # fast path: one integer reduction
         return arr
     lo, hi = _min_max(arr)
     # NaN makes both comparisons False; +-inf lies outside [0, 1].
@@ -236,14 +250,15 @@ def _is_one(value: Any) -> bool:
     return bool(value == 1)
 
 
-def _only_zeros_and_ones(y: np.ndarray) -> bool:
+def _only_zeros_and_ones(y: np.ndarray, buf: np.ndarray | None = None) -> bool:
     """Whether every value of the numeric 1-D ``y`` is 0 or 1, in one cheap pass.
 
     ``False`` means "not shown", not "invalid": the caller then takes the
     exact path.  Integers: as unsigned integers of the same size (negative
     numbers wrap round to huge values) the maximum is at most 1.  float64:
     ``y (1 - y)`` is exactly 0 for 0 and 1 and nonzero (or NaN) for anything
-    else, checked in cache-sized chunks.
+    else, checked in chunks the size of the float64 scratch ``buf``
+    (allocated if None).
     """
     kind = y.dtype.kind
     if kind == "b":
@@ -254,9 +269,11 @@ def _only_zeros_and_ones(y: np.ndarray) -> bool:
         return int(y.view(f"u{y.dtype.itemsize}").max()) <= 1
     if y.dtype != np.float64:
         return False
-    buf = np.empty(min(y.shape[0], _MINMAX_CHUNK))
-    for i in range(0, y.shape[0], _MINMAX_CHUNK):
-        c = y[i:i + _MINMAX_CHUNK]
+    if buf is None:
+        buf = np.empty(min(y.shape[0], _MINMAX_CHUNK))
+    step = buf.shape[0]
+    for i in range(0, y.shape[0], step):
+        c = y[i:i + step]
         t = np.subtract(1.0, c, out=buf[:c.shape[0]])
         np.multiply(t, c, out=t)
         if t.any():
@@ -554,6 +571,31 @@ def check_forecast(
     warn_if_rows_do_not_sum_to_one(p, proba_name)
     w = check_sample_weight(sample_weight, n, ref_name=proba_name)
     return Forecast(codes, p, w, classes, False, native)
+
+
+def check_reference(reference: Any, fc: Forecast) -> float | np.ndarray | None:
+    """Validate the ``reference`` of a skill score against the forecast ``fc``.
+
+    None (climatology) stays None; a scalar is a binary base rate in [0, 1]
+    (refused for three or more columns); anything else is an array of
+    reference forecasts of the shape of ``fc.proba``, returned as float64.
+    """
+    if reference is None:
+        return None
+    if np.ndim(reference) == 0 and not isinstance(reference, (str, bytes)):
+        if not fc.binary_1d and fc.proba.shape[1] > 2:
+            raise ValueError(
+                "reference must be None or an array of reference forecasts for "
+                "multiclass y_proba; a single float is a binary base rate."
+            )
+        return check_scalar_probability(reference, name="reference")
+    ref = check_probabilities(reference, name="reference")
+    if ref.shape != fc.proba.shape:
+        raise ValueError(
+            f"reference has shape {ref.shape} but y_proba has shape {fc.proba.shape}; "
+            "reference forecasts must have the same shape as y_proba."
+        )
+    return ref
 
 
 # --------------------------------------------------------------------------

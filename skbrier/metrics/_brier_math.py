@@ -11,6 +11,8 @@ import warnings
 
 import numpy as np
 
+from .._validation import _only_zeros_and_ones, _probabilities_shown_valid
+
 
 def weighted_mean(x: np.ndarray, w: np.ndarray | None) -> float:
     """Mean of ``x`` with optional weights ``w`` (``sum(w*x)/sum(w)``)."""
@@ -36,15 +38,6 @@ _LEAF = 1 << 15
 # exactly 0.0/1.0 -- a plain integer multiply, several times faster than
 # numpy's int-to-float cast.
 _ONE_BITS = np.int64(0x3FF0000000000000)
-
-# Largest bit pattern of a probability, as an unsigned integer, per float
-# dtype: the patterns of +0.0 .. 1.0 are exactly those at most that of 1.0
-# (NaN, infinities and negative numbers, -0.0 included, lie above it).
-_MAX_PROBABILITY_BITS = {
-    np.dtype(np.float64): (np.uint64, np.uint64(0x3FF0000000000000)),
-    np.dtype(np.float32): (np.uint32, np.uint32(0x3F800000)),
-}
-
 
 def _as_float01_into(buf, y01):
     """0/1 labels ``y01`` (any numeric dtype) in the dtype of ``buf`` (used if a cast is needed)."""
@@ -94,23 +87,15 @@ class _OutsideDomain(Exception):
 def _leaf_in_domain(y01, p, tmp) -> bool:
     """Cheap proof that a leaf holds 0/1 labels and probabilities in [+0, 1].
 
-    Probabilities: one unsigned-integer maximum of their bit patterns (see
-    ``_MAX_PROBABILITY_BITS``).  Integer labels are 0/1 when their unsigned
-    view is at most 1; float labels when ``y (1 - y)`` is 0 throughout.
+    The fast checks of :mod:`skbrier._validation`, run on the leaf while it
+    is in cache; ``tmp`` (the leaf's scratch) serves float labels when it is
+    float64 (float labels with float32 probabilities are not shown here).
     """
-    uint, max_bits = _MAX_PROBABILITY_BITS[p.dtype]
-    if p.view(uint).max() > max_bits:
+    if not _probabilities_shown_valid(p):
         return False
-    kind = y01.dtype.kind
-    if kind == "b":
-        return True
-    if kind in "iu":
-        return int(y01.view(f"u{y01.dtype.itemsize}").max()) <= 1
-    if y01.dtype == np.float64 and tmp.dtype == np.float64:
-        np.subtract(1.0, y01, out=tmp)
-        np.multiply(tmp, y01, out=tmp)
-        return not tmp.any()
-    return False
+    if y01.dtype.kind == "f" and tmp.dtype != np.float64:
+        return False
+    return _only_zeros_and_ones(y01, tmp)
 
 
 def _pairwise_sum(y01, p, w, start, n, out, tmp, ybuf, guard=False):
@@ -289,14 +274,7 @@ def forecast_brier(fc, *, scale_by_half="auto") -> float:
 
 def unit_scale_brier(fc) -> float:
     """Brier score on the [0, 1] scale (binary BS; multiclass summed BS / 2)."""
-    if fc.native_dtype is not None:
-        bs = native_precision_brier(fc, True)
-        if np.isfinite(bs):
-            return bs
-        _warn_native_overflow(fc)
-    if fc.binary_1d:
-        return binary_brier(fc.y, fc.proba, fc.sample_weight)
-    return 0.5 * multiclass_brier(fc.y, fc.proba, fc.sample_weight)
+    return forecast_brier(fc, scale_by_half=True)
 
 
 def brier_index_from_score(bs01: float) -> float:

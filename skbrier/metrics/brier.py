@@ -12,8 +12,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from .._validation import (
     _is_one,
     check_forecast,
-    check_probabilities,
-    check_scalar_probability,
+    check_reference,
 )
 from ._brier_math import (
     binary_brier,
@@ -22,7 +21,6 @@ from ._brier_math import (
     climatology_brier,
     forecast_brier,
     multiclass_brier,
-    unit_scale_brier,
     weighted_mean,
 )
 
@@ -244,43 +242,31 @@ def brier_index(
     >>> round(brier_index([1, 0], [0.706, 0.294]), 6)
     70.6
     """
-    bs = _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label)
-    if bs is not None:
-        return brier_index_from_score(bs)
-    fc = check_forecast(
+    # the [0, 1] scale: halved for any number of classes
+    bs = brier_score(
         y_true,
         y_proba,
         sample_weight=sample_weight,
         labels=labels,
         pos_label=pos_label,
-        float_target=False,
+        scale_by_half=True,
     )
-    return brier_index_from_score(unit_scale_brier(fc))
+    return brier_index_from_score(bs)
 
 
 def _reference_brier(fc, reference: Any) -> float:
     """Brier score of ``reference`` on the scale used for ``fc`` in the skill score."""
-    if reference is None:
+    ref = check_reference(reference, fc)
+    if ref is None:
         return climatology_brier(fc)
-    if np.ndim(reference) == 0 and not isinstance(reference, (str, bytes)):
-        if not fc.binary_1d and fc.proba.shape[1] > 2:
-            raise ValueError(
-                "reference must be None or an array of reference forecasts for "
-                "multiclass y_proba; a single float is a binary base rate."
-            )
-        r = check_scalar_probability(reference, name="reference")
+    if isinstance(ref, float):
+        r = ref
         if fc.binary_1d:
             o = weighted_mean(fc.y, fc.sample_weight)
             return o * (1.0 - r) ** 2 + (1.0 - o) * r * r
         # two columns: the constant forecast (1 - r, r) on the unhalved scale
         o = weighted_mean((fc.y == 1).astype(np.float64), fc.sample_weight)
         return 2.0 * (o * (1.0 - r) ** 2 + (1.0 - o) * r * r)
-    ref = check_probabilities(reference, name="reference")
-    if ref.shape != fc.proba.shape:
-        raise ValueError(
-            f"reference has shape {ref.shape} but y_proba has shape {fc.proba.shape}; "
-            "reference forecasts must have the same shape as y_proba."
-        )
     if fc.binary_1d:
         return binary_brier(fc.y, ref, fc.sample_weight)
     return multiclass_brier(fc.y, ref, fc.sample_weight)

@@ -31,12 +31,8 @@ from numpy.typing import ArrayLike
 from sklearn.metrics import make_scorer
 
 from .._validation import check_forecast
-from ..metrics._brier_math import (
-    binary_squared_errors,
-    brier_index_from_score,
-    multiclass_squared_errors,
-    unit_scale_brier,
-)
+from ..metrics._brier_math import binary_squared_errors, multiclass_squared_errors
+from ..metrics.brier import brier_index, brier_score
 
 __all__ = [
     "brier_sum",
@@ -248,34 +244,6 @@ def _positive_weight_sum(
     )
 
 
-def _fold_brier_index(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    sample_weight: ArrayLike | None = None,
-    labels: ArrayLike | None = None,
-    pos_label: Any = None,
-) -> float:
-    fc = check_forecast(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
-    )
-    return brier_index_from_score(unit_scale_brier(fc))
-
-
-def _fold_neg_brier(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    sample_weight: ArrayLike | None = None,
-    labels: ArrayLike | None = None,
-    pos_label: Any = None,
-) -> float:
-    fc = check_forecast(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
-    )
-    return -unit_scale_brier(fc)
-
-
 # ---------------------------------------------------------------------------
 # the scoring dict
 # ---------------------------------------------------------------------------
@@ -453,8 +421,9 @@ def pooled_scoring(
     else:
         for j in range(n_classes):
             out[prefix + f"class_weight_sum_{j}"] = scorer(class_weight_sum, class_index=j)
-    out[prefix + "brier_index"] = scorer(_fold_brier_index)
-    out[prefix + "neg_brier_score"] = scorer(_fold_neg_brier)
+    out[prefix + "brier_index"] = scorer(brier_index)
+    # on the [0, 1] scale for any number of classes, like the pooled score
+    out[prefix + "neg_brier_score"] = scorer(brier_score, greater=False, scale_by_half=True)
     return out
 
 

@@ -21,8 +21,7 @@ from numpy.typing import ArrayLike
 from .._validation import (
     check_forecast,
     check_n_resamples,
-    check_probabilities,
-    check_scalar_probability,
+    check_reference,
 )
 from ..metrics._brier_math import multiclass_squared_errors
 from . import bootstrap as _bs
@@ -132,7 +131,8 @@ class _Design:
         self.w = w
         self.n = losses.shape[0]
         self.half = half
-        if reference is None:
+        ref = check_reference(reference, fc)
+        if ref is None:
             self.reference_kind = "climatology"
             if fc.binary_1d:
                 z = fc.y
@@ -144,25 +144,12 @@ class _Design:
                 freq = weighted_column_means(oh, w)
                 ref_losses = half * ((oh - freq) ** 2).sum(axis=1)
                 self.boot = np.column_stack([losses, oh])
-        elif np.ndim(reference) == 0 and not isinstance(reference, (str, bytes)):
-            if not fc.binary_1d and fc.proba.shape[1] > 2:
-                raise ValueError(
-                    "reference must be None or an array of reference forecasts for "
-                    "multiclass y_proba; a single float is a binary base rate."
-                )
-            r = check_scalar_probability(reference, name="reference")
+        elif isinstance(ref, float):
             self.reference_kind = "constant"
             z = fc.y if fc.binary_1d else (fc.y == 1).astype(np.float64)
-            ref_losses = (z - r) ** 2
+            ref_losses = (z - ref) ** 2
             self.boot = np.column_stack([losses, ref_losses])
         else:
-            ref = check_probabilities(reference, name="reference")
-            if ref.shape != fc.proba.shape:
-                raise ValueError(
-                    f"reference has shape {ref.shape} but y_proba has shape "
-                    f"{fc.proba.shape}; reference forecasts must have the same shape "
-                    "as y_proba."
-                )
             self.reference_kind = "forecast"
             if fc.binary_1d:
                 ref_losses = (ref - fc.y) ** 2
