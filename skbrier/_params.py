@@ -33,6 +33,7 @@ __all__ = [
     "check_option",
     "check_random_state",
     "check_real",
+    "check_resolution",
     "check_thresholds",
     "is_int",
     "validate_random_state",
@@ -85,6 +86,16 @@ def check_real(
             f"{name} must be {'<=' if inclusive[1] else '<'} {high}, got {v!r}."
         )
     return v
+
+
+def check_resolution(resolution: Any) -> float | str | None:
+    """``resolution`` of the exact-table statistics (CORP, C): None (exact),
+    ``"auto"`` or a grid step in (0, 0.5]."""
+    if resolution is None:
+        return None
+    if isinstance(resolution, str):
+        return check_option(resolution, "resolution", ("auto",))
+    return check_real(resolution, "resolution", low=0.0, high=0.5, inclusive=(False, True))
 
 
 def check_bool(value: Any, name: str) -> bool:

@@ -1,18 +1,20 @@
 """The logistic calibration fits on dask input: the in-memory solver
 (:mod:`skbrier.metrics._logistic_math`) with one map-reduce per evaluation.
 
-The rows are read once: the partitions of ``(y_true, y_proba,
-sample_weight)`` are persisted as numpy arrays, one pass validates them and
-counts what the fits keep (:class:`_FitState`, the in-memory errors), then
-the rows of the fits ``(y01, logit p, w / max w)`` are persisted and the
-solver runs on them: one map-reduce for the moments, one per Brent
-evaluation of calibration in the large, one per Newton step (log-likelihood,
-gradient and the 2x2 information together) of the joint fit.
+One pass validates the rows and counts what the fits keep
+(:class:`_FitState`, the in-memory errors); the rows of the fits
+``(y01, logit p, w / max w)`` are then persisted when they fit in a quarter
+of the workers' memory (:func:`persist_limit`; otherwise each pass reads the
+data again, so no worker holds more than its partitions) and the solver
+runs on them: one map-reduce for the moments, one per Brent evaluation of
+calibration in the large, one per Newton step (log-likelihood, gradient and
+the 2x2 information together) of the joint fit.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 import numpy as np
@@ -25,7 +27,7 @@ from ..metrics._logistic_math import (
     offset_intercept_solve,
 )
 from ..states._base import BinaryState
-from ._graph import map_rows, tree_reduce, unwrap
+from ._graph import map_rows, reduce_state, tree_reduce, unwrap
 
 __all__ = ["DaskRows", "calibration_in_the_large", "calibration_intercept_slope"]
 
@@ -62,45 +64,57 @@ class _FitState(BinaryState):
         return pos, int(sum(used)), int(excl), scale, single
 
 
-def _update(template: _FitState, raw: Any) -> _FitState:
-    y, p, w = unwrap(raw)
-    return _FitState(pos_label=template.pos_label).update(y, p, w)
+class _Prepare:
+    """``func(y, p, w, cols)`` of :func:`map_rows`: the rows of the fits of one
+    partition, ``(y01, logit p, w / scale)`` over the rows kept."""
+
+    def __init__(self, pos: Any, scale: float) -> None:
+        self.pos, self.scale = pos, scale
+
+    def __call__(self, y: Any, p: Any, w: Any, cols: dict) -> tuple:
+        y, p = np.asarray(y), np.asarray(p, dtype=np.float64)
+        if y.ndim == 2:
+            y = y[:, 0]
+        keep = (p > 0.0) & (p < 1.0)
+        if w is not None:
+            w = np.asarray(w, dtype=np.float64)
+            keep &= w > 0
+        y01 = (y[keep] == self.pos).astype(np.float64)
+        return y01, special.logit(p[keep]), None if w is None else w[keep] / self.scale
 
 
-def _merge(a: _FitState, b: _FitState) -> _FitState:
-    return a.merge(b)
+def _apply_rows(fn: Any, part: Any, args: tuple) -> Any:
+    return fn(*unwrap(part), *args)
 
 
-def _host(y: Any, p: Any, w: Any, cols: dict) -> tuple:
-    """One partition as numpy arrays (read once, persisted)."""
-    return (
-        np.asarray(y),
-        np.asarray(p),
-        None if w is None else np.asarray(w),
-    )
+#: bytes of one row of the fits (y01, logit p, w)
+_ROW_BYTES = 24
 
 
-def _prepare(raw: Any, pos: Any, scale: float) -> tuple:
-    """The rows of the fits of one partition: ``(y01, logit p, w / scale)``."""
-    y, p, w = unwrap(raw)
-    if y.ndim == 2:
-        y = y[:, 0]
-    p = np.asarray(p, dtype=np.float64)
-    keep = (p > 0.0) & (p < 1.0)
-    if w is not None:
-        w = np.asarray(w, dtype=np.float64)
-        keep &= w > 0
-    y01 = (y[keep] == pos).astype(np.float64)
-    return y01, special.logit(p[keep]), None if w is None else w[keep] / scale
+def persist_limit() -> float:
+    """The most bytes of fit rows kept in memory between the passes of a fit:
+    a quarter of the memory of the workers of the active ``distributed``
+    client (of this machine without one).  Beyond it every pass reads the
+    data again (nothing is held between passes)."""
+    try:
+        from distributed import get_client
 
-
-def _apply_rows(fn: Any, part: tuple, args: tuple) -> Any:
-    return fn(*part, *args)
+        info = get_client().scheduler_info()
+        mem = float(sum(w.get("memory_limit", 0) or 0 for w in info["workers"].values()))
+    except (ImportError, ValueError):
+        mem = 0.0
+    if not mem > 0:
+        try:
+            mem = float(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+        except (AttributeError, ValueError, OSError):  # pragma: no cover
+            mem = 4.0 * 2**30
+    return 0.25 * mem
 
 
 class DaskRows:
-    """The persisted rows of a logistic fit, one map-reduce per ``reduce``
-    (the distributed counterpart of :class:`~skbrier.metrics._logistic_math.ArrayRows`)."""
+    """The rows of a logistic fit, one map-reduce per ``reduce`` (the
+    distributed counterpart of :class:`~skbrier.metrics._logistic_math.ArrayRows`);
+    ``parts`` persisted when they fit (:func:`persist_limit`), else lazy."""
 
     def __init__(self, parts: list) -> None:
         self.parts = parts
@@ -116,24 +130,25 @@ class DaskRows:
 
 def _fit_rows(y_true, y_proba, sample_weight, pos_label, check_counts):
     """``(DaskRows, n_used, n_excluded, scale)``; the in-memory errors
-    (``check_counts(n_used, single_class)``: the caller's checks, as in memory)."""
+    (``check_counts(n_used, single_class)``: the caller's checks, as in memory).
+
+    One pass validates and counts (:class:`_FitState`; taken from a
+    :func:`~skbrier._dask._graph.precomputed` context when there is one);
+    the rows of the fits are then persisted if they fit in memory.
+    """
     import dask
-    from dask import delayed
 
     from ._metrics import _check_1d
 
     _check_1d(y_proba)
-    raw = list(dask.persist(*map_rows(_host, y_true, y_proba, sample_weight)))
-    upd = delayed(_update, pure=True)
-    template = _FitState(pos_label=pos_label)
-    state = tree_reduce([upd(template, r) for r in raw], _merge)
+    state = reduce_state(_FitState(pos_label=pos_label), y_true, y_proba, sample_weight)
     pos, n_used, n_excl, scale, single = state.finalize()
     check_counts(n_used, single)
     if not state.weighted:
         scale = 1.0
-    prep = delayed(_prepare, pure=True)
-    parts = list(dask.persist(*[prep(r, pos, scale) for r in raw]))
-    del raw  # the fits keep only their own rows
+    parts = map_rows(_Prepare(pos, scale), y_true, y_proba, sample_weight)
+    if n_used * _ROW_BYTES <= persist_limit():
+        parts = list(dask.persist(*parts))
     return DaskRows(parts), n_used, n_excl, scale
 
 

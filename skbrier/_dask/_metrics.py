@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_bool, check_n_bins, check_option
+from .._params import check_bool, check_n_bins, check_option, check_resolution
 from .._validation import _target_array, check_scalar_probability
 from ..metrics._binning import uniform_edges
 from ..metrics._calibration_results import SpiegelhalterResult
@@ -201,13 +201,13 @@ def corp_decomposition(
     _no_resampling(n_resamples)
     _check_1d(y_proba)
     _check_1d_labels(labels)
-    tmpl = ForecastTable(resolution=resolution, pos_label=pos_label)
+    tmpl = ForecastTable(resolution=check_resolution(resolution), pos_label=pos_label)
     return reduce_state(tmpl, y_true, y_proba, sample_weight).corp()
 
 
 def c_statistic(y_true, y_proba, *, sample_weight=None, pos_label=None, resolution=None):
     _check_1d(y_proba)
-    tmpl = ForecastTable(resolution=resolution, pos_label=pos_label)
+    tmpl = ForecastTable(resolution=check_resolution(resolution), pos_label=pos_label)
     return reduce_state(tmpl, y_true, y_proba, sample_weight).c_statistic()
 
 

@@ -2,6 +2,17 @@
 computed exactly by the dask functions where the statistic is mergeable, and
 on a uniform subsample where the whole sample must be in memory.
 
+One pass: the states of every mergeable section (and the subsample) are
+reduced together as one :class:`~skbrier.states.StateBundle` (the rows are
+read and validated once), then the sections call the public functions inside
+a :func:`~skbrier._dask._graph.precomputed` context, which hands them their
+states instead of reading the data again.  Only the logistic fit reads the
+data again, once per Newton step (its rows are kept in memory between the
+steps when they fit, see :func:`~skbrier._dask._fits.persist_limit`).
+C and the CORP decomposition use ``resolution="auto"``: exact up to 2**20
+distinct forecasts per class, rounded to multiples of 1e-6 beyond (a note
+says so), so the table of distinct forecasts stays small on any data.
+
 Exact (the whole data, one map-reduce each): the sizes, prevalence, mean
 forecast and O/E ratio (with its iid interval), the Brier metrics with their
 iid intervals, the logistic calibration (one map-reduce per Newton step),
@@ -21,9 +32,20 @@ from typing import Any
 
 import numpy as np
 
+from ..metrics._binning import uniform_edges
 from ..metrics._brier_math import brier_index_from_score, skill_score
-from ..states import SampleState
-from ._graph import reduce_state
+from ..states import (
+    BinnedState,
+    BrierState,
+    ForecastTable,
+    MomentState,
+    SampleState,
+    SpiegelhalterState,
+    StateBundle,
+    ThresholdState,
+)
+from ._fits import _FitState
+from ._graph import precomputed, reduce_state
 from ._metrics import _check_1d
 
 __all__ = ["SUBSAMPLE_SIZE", "calibration_report"]
@@ -45,10 +67,6 @@ def calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host):
     :mod:`skbrier.report._compute` (its sections are reused; passed by the
     hook: no import back into the public layer).
     """
-    from ..metrics.calibration import c_statistic
-    from ..report._result import CalibrationReport
-    from ..report._valprob import IntervalSpec, adaptive_n_resamples, valprob_extras
-
     if opts.strategy == "quantile":
         raise ValueError(
             "strategy='quantile' is not available for dask input: equal-mass bins "
@@ -57,14 +75,59 @@ def calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host):
         )
     _check_1d(y_proba)
     seed = int(opts.rng.integers(2**63 - 1))
-    state = reduce_state(
-        SampleState(SUBSAMPLE_SIZE, seed=seed, pos_label=pos_label),
+    bundle = reduce_state(
+        StateBundle(_templates(opts, seed, pos_label), pos_label=pos_label),
         y_true,
         y_proba,
         sample_weight,
     )
+    state = bundle.state("sample")
     n, wt, wy, wp, ptp = state.totals()  # raises the in-memory label errors
     pos = next(lab for (v, _), lab in zip(state.encoded(), state._sums) if v == 1.0)
+    y = _encode(y_true, pos)
+    p, w = y_proba, sample_weight
+    # the sections' states, keyed by the 0/1 outcomes y (as the sections see them)
+    states = [s.as_binary() for s in bundle.finalize().values()]
+    with precomputed(states, y, p, w):
+        report = _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host)
+    step = bundle.state("table").rounded_to  # type: ignore[attr-defined]
+    if step is not None:
+        report.notes.append(
+            f"Dask input: more than 2**20 distinct forecasts, so C and the CORP "
+            f"decomposition are computed on the forecasts rounded to multiples of "
+            f"{step:g} (C changes by at most half the share of event/non-event "
+            f"pairs closer than {step:g}; the Brier score by at most {step:g})."
+        )
+    return report
+
+
+def _templates(opts: Any, seed: int, pos_label: Any) -> dict:
+    """The fresh states of the sections, with the options the public functions
+    give them (so that they find them in the :func:`precomputed` context)."""
+    from ..metrics.net_benefit import _check_curve_thresholds
+
+    out = {
+        "sample": SampleState(SUBSAMPLE_SIZE, seed=seed, pos_label=pos_label),
+        "brier": BrierState(pos_label=pos_label),
+        "spiegelhalter": SpiegelhalterState(pos_label=pos_label),
+        "fit": _FitState(pos_label=pos_label),
+        "binned": BinnedState(uniform_edges(opts.n_bins), pos_label=pos_label),
+        "table": ForecastTable(resolution="auto", pos_label=pos_label),
+    }
+    if opts.cov_type == "iid":
+        out["moments"] = MomentState(pos_label=pos_label)
+    if opts.thresholds is not None:
+        t = _check_curve_thresholds(opts.thresholds)
+        out["thresholds"] = ThresholdState(t, pos_label=pos_label)
+    return out
+
+
+def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host):
+    """The sections, within the :func:`precomputed` context of the states."""
+    from ..metrics.calibration import c_statistic
+    from ..report._result import CalibrationReport
+    from ..report._valprob import IntervalSpec, adaptive_n_resamples, valprob_extras
+
     base_rate = wy / wt
     if base_rate in (0.0, 1.0):
         raise ValueError(
@@ -80,8 +143,6 @@ def calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host):
         if sub
         else "all rows"
     )
-    y = _encode(y_true, pos)
-    p, w = y_proba, sample_weight
     if opts.cov_type == "bootstrap" and opts.n_resamples is None:
         n_pos = int(m if ws is None else np.count_nonzero(ws))
         opts = host.dataclasses.replace(opts, n_resamples=adaptive_n_resamples(n_pos))
@@ -105,7 +166,7 @@ def calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host):
         )
     with notes.catching("C statistic"):
         extras = valprob_extras(ys, ps, ws, logistic, opts, inference, notes)
-        c = float(c_statistic(y, p, sample_weight=w))
+        c = float(c_statistic(y, p, sample_weight=w, resolution="auto"))
     specs = extras["specs"]
     # C exact; DeLong's variance from the subsample, rescaled to the full weights
     c_spec = specs.get("c_statistic")
@@ -144,7 +205,7 @@ def calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host):
         "observed_expected": float(oe),
         "lowess_curve": curve,
     }
-    decomposition = host._decomposition(y, p, w, opts, notes)
+    decomposition = host._decomposition(y, p, w, opts, notes, {"resolution": "auto"})
     nb = host._net_benefit(y, p, w, opts, notes)
     if sub:
         notes.add(f"Dask input: the figures show {where}.")

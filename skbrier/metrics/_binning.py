@@ -28,8 +28,13 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
+    "AUTO_MAX_DISTINCT",
+    "AUTO_RESOLUTION",
+    "apply_resolution",
     "assign_bins",
+    "auto_rounds",
     "quantile_edges",
+    "round_to_resolution",
     "uniform_edges",
     "weighted_quantile",
 ]
@@ -121,3 +126,46 @@ def assign_bins(p: np.ndarray, edges: np.ndarray, *, right: bool = True) -> np.n
     if right:
         return np.searchsorted(edges[1:-1], p, side="left").astype(np.intp)
     return np.searchsorted(edges[1:-1], p, side="right").astype(np.intp)
+
+
+#: ``resolution="auto"``: the forecasts stay exact while each outcome class has
+#: at most this many distinct forecasts (among the rows of positive weight) ...
+AUTO_MAX_DISTINCT = 2**20
+#: ... and are rounded to multiples of this step beyond
+AUTO_RESOLUTION = 1e-6
+
+
+def round_to_resolution(p: np.ndarray, resolution: float) -> np.ndarray:
+    """``p`` rounded to the nearest multiple of ``resolution`` (halves to even),
+    clipped to [0, 1]; ``-0.0`` becomes ``0.0``.
+
+    A non-decreasing function of ``p``: rounding never reverses the order of
+    two forecasts, it can only tie them.
+    """
+    return np.clip(np.round(p / resolution) * resolution, 0.0, 1.0) + 0.0
+
+
+def auto_rounds(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> bool:
+    """Whether ``resolution="auto"`` rounds: more than :data:`AUTO_MAX_DISTINCT`
+    distinct forecasts among the events or among the non-events (rows of
+    positive weight), the rule the mergeable tables apply per label."""
+    if p.shape[0] <= AUTO_MAX_DISTINCT:
+        return False
+    keep = np.ones(p.shape[0], dtype=bool) if w is None else w > 0
+    for v in (0.0, 1.0):
+        q = p[keep & (y01 == v)]
+        if q.shape[0] > AUTO_MAX_DISTINCT and np.unique(q).shape[0] > AUTO_MAX_DISTINCT:
+            return True
+    return False
+
+
+def apply_resolution(
+    y01: np.ndarray, p: np.ndarray, w: np.ndarray | None, resolution: float | str | None
+) -> np.ndarray:
+    """The forecasts of a checked ``resolution`` (None, "auto" or a step) of
+    the exact-table statistics, as the mergeable tables round them."""
+    if resolution is None:
+        return p
+    if resolution == "auto":
+        return round_to_resolution(p, AUTO_RESOLUTION) if auto_rounds(y01, p, w) else p
+    return round_to_resolution(p, float(resolution))

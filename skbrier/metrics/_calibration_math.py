@@ -21,6 +21,7 @@ from ._logistic_math import (
     _matvec,
     _offset_newton,
     _residual_and_variance,
+    array_offset_sums,
     log_likelihood,
     logistic_calibration,
     logistic_fit,
@@ -306,7 +307,10 @@ def refit_calibration(
     ybar = float(np.dot(w, y) / w.sum())
     base = math.log(ybar) - math.log1p(-ybar)
     a_new = _offset_newton(
-        y, lg, w, base - float(lg.max()), base - float(lg.min()), start[0]
+        array_offset_sums(y, lg, w),
+        base - float(lg.max()),
+        base - float(lg.min()),
+        start[0],
     )
     a = offset_intercept_fit(y, lg, w)[0] if a_new is None else a_new
     if not joint:

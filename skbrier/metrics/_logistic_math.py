@@ -23,7 +23,7 @@ Logistic fits
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import optimize, special
@@ -294,6 +294,12 @@ def offset_score_rows(y, lg, w, a: float):
     return t[1:2], _NO_MAXIMA
 
 
+def offset_newton_rows(y, lg, w, a: float):
+    """``[score, sum w mu (1 - mu)]`` of the offset fit at ``a`` (a Newton step)."""
+    t = logistic_sums(y, lg, w, a, 1.0, ll=False, slope=False)
+    return t[[1, 5]], _NO_MAXIMA
+
+
 def offset_final_rows(y, lg, w, a: float):
     """``[sum w mu (1 - mu), loglik]`` of the offset fit at ``a``."""
     t = logistic_sums(y, lg, w, a, 1.0, slope=False)
@@ -425,9 +431,15 @@ def offset_intercept_solve(rows, ybar: float, off_min: float, off_max: float):
     def score(a: float) -> float:
         return float(rows.reduce(offset_score_rows, a)[0][0])
 
-    a_newton = None
-    if isinstance(rows, ArrayRows):  # in memory: Newton inside the bracket first
-        a_newton = _offset_newton(rows.y, rows.lg, rows.w, lo, hi)
+    if isinstance(rows, ArrayRows):  # in memory: one chunk, no reduction
+        newton_sums = array_offset_sums(rows.y, rows.lg, rows.w)
+    else:  # one map-reduce per Newton step
+
+        def newton_sums(a: float) -> tuple[float, float]:
+            t = rows.reduce(offset_newton_rows, a)[0]
+            return float(t[0]), float(t[1])
+
+    a_newton = _offset_newton(newton_sums, lo, hi)
     if a_newton is not None:
         a = a_newton
     elif lo == hi or score(lo) <= 0.0:
@@ -451,24 +463,31 @@ def offset_intercept_fit(
     return offset_intercept_solve(rows, ybar, float(offset.min()), float(offset.max()))
 
 
+def array_offset_sums(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None) -> Any:
+    """``sums(a) -> (score, information)`` of the offset fit on arrays in memory."""
+
+    def sums(a: float) -> tuple[float, float]:
+        t = logistic_sums(y, lg, w, a, 1.0, ll=False, slope=False)
+        return float(t[1]), float(t[5])
+
+    return sums
+
+
 def _offset_newton(
-    y: np.ndarray,
-    offset: np.ndarray,
-    ww: np.ndarray | None,
+    sums: Any,
     lo: float,
     hi: float,
     start: float | None = None,
 ) -> float | None:
     """Newton's method for the root of the (decreasing) score inside
     ``[lo, hi]``, from ``start`` (default the middle of the bracket); steps
-    that leave the bracket are bisected.  None when it does not settle
-    (Brent's method then)."""
+    that leave the bracket are bisected.  ``sums(a)``: ``(score, information)``
+    at ``a``.  None when it does not settle (Brent's method then)."""
     if not (math.isfinite(lo) and math.isfinite(hi)) or lo >= hi:
         return None
     a = 0.5 * (lo + hi) if start is None or not lo < start < hi else start
     for _ in range(60):
-        t = logistic_sums(y, offset, ww, a, 1.0, ll=False, slope=False)
-        s, info = float(t[1]), float(t[5])
+        s, info = sums(a)
         if s > 0.0:
             lo = a
         elif s < 0.0:

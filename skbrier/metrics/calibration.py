@@ -28,9 +28,10 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._array_api import array_api_forecast, to_numpy
 from .._dask import is_dask_input
-from .._params import check_bool, check_n_bins, check_option
+from .._params import check_bool, check_n_bins, check_option, check_resolution
 from .._validation import binary_forecast
 from . import _xp_metrics
+from ._binning import apply_resolution
 from ._calibration_math import (
     auc_delong,
     logistic_calibration,
@@ -635,6 +636,7 @@ def c_statistic(
     *,
     sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
+    resolution: float | str | None = None,
 ) -> float:
     r"""The C statistic (area under the ROC curve) of binary forecasts.
 
@@ -656,6 +658,15 @@ def c_statistic(
         Non-negative frequency weights (rows of zero weight are left out).
     pos_label : int, float, bool or str, default=None
         The positive class.
+    resolution : float, "auto" or None, default=None
+        Round the forecasts to multiples of ``resolution`` first (None: exact).
+        ``"auto"``: exact while the events and the non-events each have at
+        most ``2**20`` distinct forecasts, rounded to multiples of ``1e-6``
+        beyond.  This bounds the memory of the distributed (dask) table of
+        distinct forecasts for continuous forecasts with billions of
+        distinct values; rounding never reverses two forecasts, it only ties
+        those closer than the step (C changes by at most half the weighted share of
+        event/non-event pairs closer than the step).
 
     Returns
     -------
@@ -696,9 +707,15 @@ def c_statistic(
         from .._dask import _metrics
 
         return _metrics.c_statistic(
-            y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
+            y_true,
+            y_proba,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            resolution=resolution,
         )
+    resolution = check_resolution(resolution)
     y, p, w = _binary(y_true, y_proba, sample_weight, pos_label)
+    p = apply_resolution(y, p, w, resolution)
     if w is not None:
         # rows of zero weight are removed rows; the AUC does not depend on the
         # scale of the weights, so scale them to at most 1 (no overflow)

@@ -47,13 +47,14 @@ from .._params import (
     check_n_bins,
     check_n_jobs,
     check_n_resamples,
+    check_resolution,
     validate_random_state,
 )
 from .._results import ConfidenceInterval
 from .._validation import check_forecast
 from . import _xp_metrics
 from ._bin_statistics import BinStatistics, check_edges
-from ._binning import assign_bins, uniform_edges
+from ._binning import apply_resolution, assign_bins, uniform_edges
 from ._decomposition_core import (
     binary_columns,
     check_strategy,
@@ -533,6 +534,7 @@ def corp_decomposition(
     confidence_level: float = 0.95,
     random_state: Any = None,
     n_jobs: int | None = None,
+    resolution: float | str | None = None,
 ) -> CORPDecomposition | MulticlassDecomposition:
     r"""CORP decomposition of the Brier score (isotonic recalibration).
 
@@ -575,6 +577,14 @@ def corp_decomposition(
         Seed of the resampling.  Results do not depend on ``n_jobs``.
     n_jobs : int, default=None
         Number of joblib workers for the resampling (None: 1, -1: all).
+    resolution : float, "auto" or None, default=None
+        Round the forecasts to multiples of ``resolution`` first (None: exact).
+        ``"auto"``: exact while the events and the non-events each have at
+        most ``2**20`` distinct forecasts, rounded to multiples of ``1e-6``
+        beyond.  This bounds the memory of the distributed (dask) table of
+        distinct forecasts for continuous forecasts with billions of
+        distinct values; rounding never reverses two forecasts, it only ties
+        those closer than the step (see Notes).
 
     Returns
     -------
@@ -607,6 +617,12 @@ def corp_decomposition(
     forecasts produced by arithmetic such as ``1 - a - b`` should be rounded
     first (for example ``np.round(p, 12)``) to be pooled.  Rows of zero
     weight are ignored.
+
+    *Resolution.*  Rounding to a step :math:`r` is non-decreasing: it ties
+    forecasts closer than :math:`r` and reverses none, so the Brier score
+    changes by at most :math:`r`, the isotonic fit is constrained to the
+    coarser ties (the discrimination can only decrease) and the uncertainty
+    is unchanged.
 
     *Consistency band*, as R ``reliabilitydiag`` (``region.method =
     "resampling"``, ``region.position = "diagonal"``): each resample draws
@@ -663,7 +679,9 @@ def corp_decomposition(
             confidence_level=confidence_level,
             random_state=random_state,
             n_jobs=n_jobs,
+            resolution=resolution,
         )
+    resolution = check_resolution(resolution)
     opts: dict[str, Any] = {
         "n_resamples": check_n_resamples(n_resamples, allow_zero=True),
         "level": check_confidence_level(confidence_level),
@@ -679,7 +697,13 @@ def corp_decomposition(
     pairs, classes = binary_columns(fc, pos_label)
     rngs = class_generators(random_state, opts["n_resamples"], len(pairs))
     results = [
-        corp_binary(y01, p, fc.sample_weight, rng=r, **opts)
+        corp_binary(
+            y01,
+            apply_resolution(y01, p, fc.sample_weight, resolution),
+            fc.sample_weight,
+            rng=r,
+            **opts,
+        )
         for (y01, p), r in zip(pairs, rngs)
     ]
     if classes is None:

@@ -345,13 +345,17 @@ def _lowess(y, p, w, notes: _Notes, sorted_yp=None):
     return emax, e90, eavg, curve
 
 
-def _decomposition(y, p, w, opts: _Options, notes: _Notes) -> dict | None:
+def _decomposition(
+    y, p, w, opts: _Options, notes: _Notes, corp_kwds: dict | None = None
+) -> dict | None:
+    """The CORP and binned decompositions (``corp_kwds``: e.g. the resolution
+    of dask input)."""
     from ..metrics.decomposition import corp_decomposition, murphy_decomposition
 
     out = {}
     murphy_kwds: dict[str, Any] = {"n_bins": opts.n_bins, "strategy": opts.strategy}
     for key, func, extra in (
-        ("corp", corp_decomposition, {}),
+        ("corp", corp_decomposition, corp_kwds or {}),
         ("murphy", murphy_decomposition, murphy_kwds),
     ):
         try:

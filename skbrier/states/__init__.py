@@ -11,6 +11,7 @@ these states; the user guide shows the same for Spark ``mapInPandas`` and Ray.
 
 from ._base import BinaryState
 from ._binned import BinnedState
+from ._bundle import StateBundle
 from ._moments import MomentState, merge_moments
 from ._sample import SampleState
 from ._sums import BrierState, SpiegelhalterState
@@ -25,6 +26,7 @@ __all__ = [
     "MomentState",
     "SampleState",
     "SpiegelhalterState",
+    "StateBundle",
     "ThresholdState",
     "merge_moments",
 ]

@@ -27,6 +27,11 @@ from .._validation import (
 
 __all__ = ["BinaryState"]
 
+#: the attributes of a state that hold data (the others are its options)
+_DATA_ATTRIBUTES = frozenset(
+    {"n_samples", "total_weight", "weighted", "_label_dtype", "_sums"}
+)
+
 
 def _chunk_weights(sample_weight: Any, n: int) -> np.ndarray | None:
     """Validated weights of one chunk; a chunk whose weights are all 0 is valid
@@ -196,6 +201,25 @@ class BinaryState:
         if self.total_weight == np.inf:
             raise ValueError("sample_weight contains infinity (or sums to infinity).")
         return self._labels_01()
+
+    def options_key(self) -> tuple:
+        """A hashable key of the state's kind and options (not of its data):
+        two fresh states with equal keys compute the same statistic."""
+        import pickle
+
+        items = sorted((k, v) for k, v in vars(self).items() if k not in _DATA_ATTRIBUTES)
+        return (type(self).__module__, type(self).__qualname__, pickle.dumps(items))
+
+    def as_binary(self) -> BinaryState:
+        """A copy keyed by the 0/1 outcomes (``pos_label`` resolved): the state
+        the same rows would give with ``y_true`` encoded as 0.0/1.0."""
+        import copy
+
+        out = copy.copy(self)
+        out._sums = dict(self.encoded())
+        out._label_dtype = np.dtype(np.float64)
+        out.pos_label = None
+        return out
 
     def class_weights(self) -> tuple[float, float]:
         """``(W0, W1)``: the total weight of the outcomes 0 and 1."""

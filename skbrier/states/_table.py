@@ -6,6 +6,9 @@ from typing import Any
 
 import numpy as np
 
+from .._params import check_resolution
+from ..metrics import _binning
+from ..metrics._binning import round_to_resolution
 from ..metrics._decomposition_math import corp_from_groups
 from ..metrics._decomposition_results import CORPDecomposition
 from ._base import BinaryState
@@ -25,18 +28,38 @@ def _group(x: np.ndarray, w: np.ndarray, c: np.ndarray):
 
 
 class _Table:
-    __slots__ = ("count", "w", "x")
+    """The table of one label; ``auto``: round to :data:`AUTO_RESOLUTION`
+    once it holds more than :data:`AUTO_MAX_DISTINCT` values (``rounded``)."""
 
-    def __init__(self, x, w, count):
+    __slots__ = ("auto", "count", "rounded", "w", "x")
+
+    def __init__(self, x, w, count, *, auto=False, rounded=False):
         self.x, self.w, self.count = x, w, count
+        self.auto, self.rounded = auto, rounded
+        if auto and not rounded and x.shape[0] > _binning.AUTO_MAX_DISTINCT:
+            self.round()
+
+    def round(self) -> None:
+        """Round the forecasts to :data:`AUTO_RESOLUTION` (a function of the
+        values: the same as rounding the rows first)."""
+        if not self.rounded:
+            self.x, self.w, self.count = _group(
+                round_to_resolution(self.x, _binning.AUTO_RESOLUTION), self.w, self.count
+            )
+            self.rounded = True
 
     def __add__(self, other: _Table) -> _Table:
+        if self.rounded != other.rounded:
+            self.round()
+            other.round()
         return _Table(
             *_group(
                 np.concatenate([self.x, other.x]),
                 np.concatenate([self.w, other.w]),
                 np.concatenate([self.count, other.count]),
-            )
+            ),
+            auto=self.auto,
+            rounded=self.rounded,
         )
 
 
@@ -51,7 +74,17 @@ class ForecastTable(BinaryState):
     (they are removed rows).  The table has one row per distinct forecast
     and label; ``resolution`` rounds the forecasts to multiples of it first,
     which bounds the table (``1 / resolution + 1`` values) for continuous
-    forecasts, at the price of the rounding.
+    forecasts, at the price of the rounding; ``resolution="auto"`` keeps the
+    forecasts exact while each label has at most ``2**20`` distinct
+    forecasts and rounds them all to multiples of ``1e-6`` beyond (whatever
+    the partitioning: the rule depends on the whole data only).
+    :attr:`rounded_to` tells which.
+
+    Rounding is non-decreasing, so it never reverses two forecasts; it only
+    ties those closer than the step: C changes by at most half the weighted
+    share of event/non-event pairs closer than ``resolution``, the Brier
+    score by at most ``resolution``, and the CORP discrimination can only
+    decrease (the isotonic fit is constrained to the coarser ties).
 
     .. math::
 
@@ -60,8 +93,9 @@ class ForecastTable(BinaryState):
 
     Parameters
     ----------
-    resolution : float or None, default=None
-        Round the forecasts to multiples of ``resolution`` (None: exact).
+    resolution : float, "auto" or None, default=None
+        Round the forecasts to multiples of ``resolution`` (None: exact;
+        "auto": exact up to ``2**20`` distinct forecasts per label).
     pos_label : int, float, bool or str, default=None
         The positive class.
 
@@ -84,19 +118,38 @@ class ForecastTable(BinaryState):
     0.25
     """
 
-    def __init__(self, *, resolution: float | None = None, pos_label: Any = None):
+    def __init__(
+        self, *, resolution: float | str | None = None, pos_label: Any = None
+    ) -> None:
         super().__init__(pos_label=pos_label)
-        self.resolution = resolution
+        self.resolution = check_resolution(resolution)
 
     def _chunk(self, p, w, extra):
-        if self.resolution is not None:
-            p = np.clip(np.round(p / self.resolution) * self.resolution, 0.0, 1.0)
-        p = p + 0.0  # -0.0 -> 0.0
+        step = self.resolution
+        p = round_to_resolution(p, step) if isinstance(step, float) else p + 0.0
+        auto = step == "auto"
         ones = np.ones(p.shape[0], dtype=np.int64)
         if w is None:
-            return _Table(*_group(p, ones.astype(np.float64), ones))
+            return _Table(*_group(p, ones.astype(np.float64), ones), auto=auto)
         keep = w > 0
-        return _Table(*_group(p[keep], w[keep], ones[keep]))
+        return _Table(*_group(p[keep], w[keep], ones[keep]), auto=auto)
+
+    def _parts(self) -> list[tuple[float, _Table]]:
+        """The encoded tables, all rounded when one is (``resolution="auto"``)."""
+        parts = self.encoded()
+        if any(t.rounded for _, t in parts):
+            for _, t in parts:
+                t.round()
+        return parts
+
+    @property
+    def rounded_to(self) -> float | None:
+        """The step the forecasts were rounded to (None: exact)."""
+        if isinstance(self.resolution, float):
+            return self.resolution
+        if any(t.rounded for t in self._sums.values()):
+            return _binning.AUTO_RESOLUTION
+        return None
 
     def _weight_of(self, sums: Any) -> float:
         return float(sums.w.sum())
@@ -104,7 +157,7 @@ class ForecastTable(BinaryState):
     def table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(x, w, ysum, count)``: distinct forecasts (increasing) with their total
         weight, weighted number of events and number of rows."""
-        parts = self.encoded()
+        parts = self._parts()
         x = np.concatenate([t.x for _, t in parts])
         w = np.concatenate([t.w for _, t in parts])
         y = np.concatenate([t.w * v for v, t in parts])
@@ -141,7 +194,7 @@ class ForecastTable(BinaryState):
         """The C statistic (``c_statistic``; scikit-learn's ``roc_auc_score`` on the table)."""
         from sklearn.metrics import roc_auc_score
 
-        parts = self.encoded()
+        parts = self._parts()
         if len({v for v, _ in parts}) < 2:
             raise ValueError(
                 "y_true contains a single class (among the rows of positive weight): "
