@@ -40,12 +40,82 @@ def best(func, repeat):
     return t, value
 
 
+class _ReadCounter:
+    """Counts the Parquet-reading tasks run in the context (one pass over a
+    dataset of P partitions reads P of them) from the scheduler's task stream."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.count = 0
+
+    def __enter__(self):
+        import distributed
+
+        self._ts = distributed.get_task_stream(client=self.client)
+        self._ts.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self._ts.__exit__(*exc)
+        self.count = sum(
+            1
+            for t in self._ts.data
+            if "read_parquet" in str(t.get("key", "")).lower()
+            or "readparquet" in str(t.get("key", "")).lower()
+        )
+
+
+class _Memory:
+    """Peak resident memory of the busiest worker, polled every 0.2 s."""
+
+    def __init__(self, client) -> None:
+        import threading
+
+        self.client = client
+        self.peak = 0
+        self.overall = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.wait(0.2):
+            try:
+                rss = self.client.run(
+                    lambda: __import__("psutil").Process().memory_info().rss
+                )
+            except Exception:  # pragma: no cover - the cluster is closing
+                return
+            m = max(rss.values())
+            self.peak = max(self.peak, m)
+            self.overall = max(self.overall, m)
+
+    def __enter__(self):
+        self.peak = 0
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=float, default=1e7)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--partitions", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--continuous",
+        action="store_true",
+        help="continuous forecasts (every forecast distinct): C and CORP use "
+        "resolution='auto'",
+    )
+    parser.add_argument("--memory-limit", default="2GiB", help="per worker")
+    parser.add_argument("--skip-numpy", action="store_true")
     args = parser.parse_args()
     try:
         import dask
@@ -80,7 +150,9 @@ def main() -> None:
         m = min(per, n - i * per)
         if m <= 0:
             break
-        p = np.round(rng.random(m), 3)  # 1001 distinct forecasts: CORP/C tables stay small
+        p = rng.random(m)
+        if not args.continuous:
+            p = np.round(p, 3)  # 1001 distinct forecasts: CORP/C tables stay small
         y = (rng.random(m) < p).astype(np.int8)
         w = rng.integers(1, 4, m).astype(np.float64)
         os.makedirs(path, exist_ok=True)
@@ -98,15 +170,18 @@ def main() -> None:
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
-            memory_limit="4GiB",
+            memory_limit=args.memory_limit,
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
+        monitor = _Memory(client)
         df = dd.read_parquet(path)
         y, p, w = df["y"], df["p"], df["w"]
 
         def hand():
             return float(((p - y) ** 2).mean().compute())
+
+        res = "auto" if args.continuous else None
 
         def statistics(y, p, w):
             q = p * 0.9 + 0.05  # a second forecast for the comparison
@@ -118,8 +193,10 @@ def main() -> None:
                 "murphy_decomposition": lambda: murphy_decomposition(y, p).brier_score,
                 "expected_calibration_error": lambda: expected_calibration_error(y, p),
                 "spiegelhalter_z": lambda: spiegelhalter_z(y, p).statistic,
-                "corp_decomposition": lambda: corp_decomposition(y, p).miscalibration,
-                "c_statistic": lambda: c_statistic(y, p),
+                "corp_decomposition": lambda: (
+                    corp_decomposition(y, p, resolution=res).miscalibration
+                ),
+                "c_statistic": lambda: c_statistic(y, p, resolution=res),
                 "calibration_intercept_slope": lambda: (
                     calibration_intercept_slope(y, p).slope
                 ),
@@ -133,12 +210,27 @@ def main() -> None:
             }
 
         rows = {"hand-written ((p - y)**2).mean()": hand, **statistics(y, p, w)}
+        rows["calibration_report (whole)"] = lambda: (
+            skbrier.calibration_report(
+                y, p, thresholds=[0.1, 0.2, 0.3], random_state=0
+            ).brier_score
+        )
         hand()  # warm up the workers
         times = {}
         warnings.simplefilter("ignore")  # probabilities of 0 and 1 left out of the fits
+        print(
+            f"per call: time (best of {args.repeat}), Parquet partitions read "
+            f"({df.npartitions} = one pass), peak memory of the busiest worker "
+            f"(limit {args.memory_limit})"
+        )
         for name, f in rows.items():
-            times[name], value = best(f, args.repeat)
-            print(f"  {name:<36s} {times[name]:8.3f} s   value {value:.10g}")
+            with _ReadCounter(client) as reads, monitor:
+                times[name], value = best(f, args.repeat)
+            print(
+                f"  {name:<36s} {times[name]:8.3f} s   value {value:.10g}   "
+                f"reads {reads.count / args.repeat:6.0f}   "
+                f"peak worker {monitor.peak / 2**30:5.2f} GiB"
+            )
         ref = times["hand-written ((p - y)**2).mean()"]
         print("ratios to the hand-written expression:")
         for name, t in times.items():
@@ -171,8 +263,15 @@ def main() -> None:
         except Exception as exc:  # pragma: no cover - psutil or io counters missing
             print(f"bytes read: not available ({exc})")
 
+        print(
+            f"peak memory of the busiest worker over the run: {monitor.overall / 2**30:.2f} GiB"
+        )
+        monitor.stop()
+        if args.skip_numpy:
+            return
         local = df.compute()
         yn, pn, wn = local["y"].to_numpy(), local["p"].to_numpy(), local["w"].to_numpy()
+        del local
     print("numpy in memory on the same data (dask includes reading Parquet):")
     for name, f in statistics(yn, pn, wn).items():
         t_np, v_np = best(f, args.repeat)

@@ -237,3 +237,42 @@ def test_fits_read_the_data_again_when_rows_do_not_fit(monkeypatch, weighted):
 
 def test_persist_limit_is_a_share_of_memory():
     assert 0 < _fits.persist_limit() < float("inf")
+
+
+# ------------------------------------------------------- skbrier report --engine
+def test_cli_engine_auto(tmp_path, capsys, monkeypatch):
+    """auto (the default): a directory goes through dask, a small file stays in
+    memory, a file larger than a quarter of the available memory goes through
+    dask; the numbers agree."""
+    import json
+
+    pytest.importorskip("pyarrow")
+    pd = pytest.importorskip("pandas")
+    from skbrier.cli import _dask_input, main
+
+    y, p, _ = _data(400, seed=6)
+    frame = pd.DataFrame({"y": y, "p": np.round(p, 3)})
+    (tmp_path / "ds").mkdir()
+    frame.iloc[:150].to_parquet(tmp_path / "ds" / "0.parquet")
+    frame.iloc[150:].to_parquet(tmp_path / "ds" / "1.parquet")
+    frame.to_csv(tmp_path / "all.csv", index=False)
+    common = ["--y-col", "y", "--p-col", "p", "--random-state", "0", "--json"]
+    runs = {}
+    for key, path in (("dir", tmp_path / "ds"), ("small", tmp_path / "all.csv")):
+        assert main(["report", str(path), *common]) == 0
+        out = capsys.readouterr()
+        runs[key] = json.loads(out.out)
+        assert ("through dask" in out.err) == (key == "dir")
+    monkeypatch.setattr(_dask_input, "AUTO_MEMORY_SHARE", 1e-12)
+    assert main(["report", str(tmp_path / "all.csv"), *common]) == 0
+    out = capsys.readouterr()
+    assert "more than a quarter" in out.err and "--engine memory" in out.err
+    runs["large"] = json.loads(out.out)
+    assert main(["report", "--engine", "memory", str(tmp_path / "all.csv"), *common]) == 0
+    assert "through dask" not in capsys.readouterr().err
+    for key in ("dir", "large"):
+        for f in ("brier_score", "c_statistic", "calibration_slope"):
+            got, exp = runs[key][f], runs["small"][f]
+            if isinstance(exp, dict):
+                got, exp = got["estimate"], exp["estimate"]
+            np.testing.assert_allclose(got, exp, rtol=1e-10, err_msg=f"{key} {f}")

@@ -19,7 +19,74 @@ from typing import Any
 
 from ._common import CLIError
 
-__all__ = ["dask_columns", "dask_progress"]
+__all__ = ["choose_engine", "dask_columns", "dask_progress"]
+
+#: ``--engine auto`` reads through dask when the input takes more than this
+#: share of the available memory (in memory it needs several times its size)
+AUTO_MEMORY_SHARE = 0.25
+
+
+def _available_memory() -> float:
+    try:
+        import psutil
+
+        return float(psutil.virtual_memory().available)
+    except ImportError:
+        try:
+            return float(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+        except (AttributeError, ValueError, OSError):  # pragma: no cover
+            return float("inf")
+
+
+def _input_bytes(path: str) -> int:
+    if os.path.isdir(path):
+        return sum(
+            os.path.getsize(os.path.join(root, f))
+            for root, _, files in os.walk(path)
+            for f in files
+        )
+    return sum(os.path.getsize(f) for f in glob.glob(path) if os.path.isfile(f))
+
+
+def _has_parquet(path: str) -> bool:
+    return any(
+        f.endswith((".parquet", ".parq", ".pq"))
+        for _, _, files in os.walk(path)
+        for f in files
+    )
+
+
+def choose_engine(args) -> tuple[str, str | None]:
+    """``(engine, why)`` of ``--engine``: ``auto`` reads a directory (a Parquet
+    dataset), a glob or a file larger than a quarter of the available memory
+    through dask when dask is installed, and the rest in memory; ``why`` is a
+    line for standard error when ``auto`` chose dask."""
+    engine = getattr(args, "engine", "memory")
+    if engine != "auto":
+        return engine, None
+    path = args.file
+    if path == "-":
+        return "memory", None
+    try:
+        import dask.dataframe  # noqa: F401
+    except ImportError:
+        return "memory", None
+    if os.path.isdir(path):
+        if not _has_parquet(path):
+            return "memory", None  # the in-memory reader's error
+        return "dask", f"{path} is a directory: reading it as a dataset through dask"
+    if not os.path.exists(path) and glob.glob(path):
+        return "dask", f"{path} is a glob: reading the files through dask"
+    if not os.path.isfile(path):
+        return "memory", None
+    size, avail = _input_bytes(path), _available_memory()
+    if size > AUTO_MEMORY_SHARE * avail:
+        return "dask", (
+            f"{path} is {size / 2**30:.1f} GiB, more than a quarter of the "
+            f"{avail / 2**30:.1f} GiB of available memory: reading it through dask"
+        )
+    return "memory", None
+
 
 _UNSUPPORTED = {
     "group_col": "--group-col",

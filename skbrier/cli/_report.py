@@ -309,7 +309,12 @@ def _report_dask(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     args.thresholds = _thresholds(args.threshold)
     _check_output(args.html, args.force, "--html")
-    if getattr(args, "engine", "memory") == "dask":
+    from ._dask_input import choose_engine
+
+    engine, why = choose_engine(args)
+    if why is not None and not getattr(args, "quiet", False):
+        print(f"skbrier: {why} (--engine memory to read it in memory).", file=sys.stderr)
+    if engine == "dask":
         return _report_dask(args)
     table, y, p, w = _load(args)
     jobs, used, dropped = _jobs(table, y, p, w, args)
@@ -443,12 +448,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     rep.add_argument(
         "--engine",
-        choices=["memory", "dask"],
-        default="memory",
-        help="memory (default) or dask: read a Parquet dataset directory or a CSV "
-        "glob through dask.dataframe (only the needed columns) and compute the "
-        "mergeable sections exactly, lowess/HAC/bootstrap on a uniform subsample "
-        "of at most 200,000 rows",
+        choices=["auto", "memory", "dask"],
+        default="auto",
+        help="dask: read a Parquet dataset directory or a CSV glob through "
+        "dask.dataframe (only the needed columns) and compute the report in one "
+        "pass, the mergeable sections exactly, lowess/HAC/bootstrap on a uniform "
+        "subsample of at most 200,000 rows; memory: read the file in memory; "
+        "auto (default): dask for a directory, a glob or a file larger than a "
+        "quarter of the available memory (when dask is installed), else memory",
     )
     _add_output_options(rep)
     rep.set_defaults(func=_report)

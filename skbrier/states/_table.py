@@ -27,6 +27,25 @@ def _group(x: np.ndarray, w: np.ndarray, c: np.ndarray):
     )
 
 
+def _group_grid(x: np.ndarray, w: np.ndarray, c: np.ndarray):
+    """:func:`_group` of ``x`` rounded to the ``resolution="auto"`` grid, by
+    bincount over the grid index (O(n + grid), no sort); the values are those
+    of :func:`~skbrier.metrics._binning.round_to_resolution`."""
+    step = _binning.AUTO_RESOLUTION
+    k = np.round(x / step)
+    idx = k.astype(np.int64)
+    size = int(idx.max()) + 1 if idx.shape[0] else 0
+    sw = np.bincount(idx, weights=w, minlength=size)
+    sc = np.bincount(idx, weights=c, minlength=size)
+    sn = np.bincount(idx, minlength=size)
+    keep = np.flatnonzero(sn)
+    return (
+        np.clip(keep * step, 0.0, 1.0) + 0.0,
+        sw[keep],
+        sc[keep].astype(np.int64),
+    )
+
+
 class _Table:
     """The table of one label; ``auto``: round to :data:`AUTO_RESOLUTION`
     once it holds more than :data:`AUTO_MAX_DISTINCT` values (``rounded``)."""
@@ -43,15 +62,23 @@ class _Table:
         """Round the forecasts to :data:`AUTO_RESOLUTION` (a function of the
         values: the same as rounding the rows first)."""
         if not self.rounded:
-            self.x, self.w, self.count = _group(
-                round_to_resolution(self.x, _binning.AUTO_RESOLUTION), self.w, self.count
-            )
+            self.x, self.w, self.count = _group_grid(self.x, self.w, self.count)
             self.rounded = True
 
     def __add__(self, other: _Table) -> _Table:
         if self.rounded != other.rounded:
             self.round()
             other.round()
+        if self.rounded:  # on the grid: sums by grid index, no sort
+            return _Table(
+                *_group_grid(
+                    np.concatenate([self.x, other.x]),
+                    np.concatenate([self.w, other.w]),
+                    np.concatenate([self.count, other.count]),
+                ),
+                auto=True,
+                rounded=True,
+            )
         return _Table(
             *_group(
                 np.concatenate([self.x, other.x]),
