@@ -276,3 +276,33 @@ def test_cli_engine_auto(tmp_path, capsys, monkeypatch):
             if isinstance(exp, dict):
                 got, exp = got["estimate"], exp["estimate"]
             np.testing.assert_allclose(got, exp, rtol=1e-10, err_msg=f"{key} {f}")
+
+
+# ----------------------------------------------------- on a 2-worker LocalCluster
+@pytest.fixture(scope="module")
+def cluster_client():
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+def test_local_cluster_one_pass_report_and_streamed_fit(cluster_client, monkeypatch):
+    y, p, w = _data(1000, seed=7)
+    yd, pd_, wd = _dask(y, p, w)
+    with dask.config.set(scheduler=cluster_client):
+        _graph.stats.update(passes=0, reductions=0, reused=0)
+        rep = calibration_report(yd, pd_, sample_weight=wd, random_state=0)
+        assert _graph.stats["passes"] == 1
+        monkeypatch.setattr(_fits, "persist_limit", lambda: 0.0)
+        fit = calibration_intercept_slope(yd, pd_, sample_weight=wd)
+        c = c_statistic(yd, pd_, sample_weight=wd, resolution=0.01)
+    exp = calibration_report(y, p, sample_weight=w, random_state=0)
+    for f in ("brier_score", "ece", "c_statistic", "calibration_slope"):
+        np.testing.assert_allclose(getattr(rep, f), getattr(exp, f), rtol=1e-10)
+    assert fit.slope == pytest.approx(exp.calibration_slope, rel=1e-10)
+    assert c == pytest.approx(c_statistic(y, p, sample_weight=w, resolution=0.01), 1e-14)
