@@ -90,7 +90,7 @@ def calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host):
     states = [s.as_binary() for s in bundle.finalize().values()]
     with precomputed(states, y, p, w):
         report = _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host)
-    step = bundle.state("table").rounded_to  # type: ignore[attr-defined]
+    step = bundle.state("table").rounded_to
     if step is not None:
         report.notes.append(
             f"Dask input: more than 2**20 distinct forecasts, so C and the CORP "
