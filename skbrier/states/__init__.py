@@ -12,6 +12,7 @@ these states; the user guide shows the same for Spark ``mapInPandas`` and Ray.
 from ._base import BinaryState
 from ._binned import BinnedState
 from ._moments import MomentState, merge_moments
+from ._multiclass import ClasswiseBinnedState, MulticlassBrierState, MultipleChoiceState
 from ._sample import SampleState
 from ._sums import BrierState, SpiegelhalterState
 from ._table import ForecastTable
@@ -21,8 +22,11 @@ __all__ = [
     "BinaryState",
     "BinnedState",
     "BrierState",
+    "ClasswiseBinnedState",
     "ForecastTable",
     "MomentState",
+    "MulticlassBrierState",
+    "MultipleChoiceState",
     "SampleState",
     "SpiegelhalterState",
     "ThresholdState",
