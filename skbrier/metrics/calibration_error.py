@@ -52,6 +52,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._array_api import array_api_forecast, to_numpy
+from .._dask import is_dask_input
 from .._params import (
     check_confidence_level,
     check_n_jobs,
@@ -207,6 +208,19 @@ def calibration_error(
     0.15
     """
     o = check_options(norm, n_bins, strategy, binning, debias, right)
+    if is_dask_input(y_true, y_proba, sample_weight):
+        from .._dask import _multiclass
+
+        return _multiclass.calibration_error(
+            y_true,
+            y_proba,
+            kind=kind,
+            options=o,
+            sample_weight=sample_weight,
+            labels=labels,
+            pos_label=pos_label,
+            confidence_scale=confidence_scale,
+        )
     if type(y_proba) is not np.ndarray and (
         xfc := array_api_forecast(
             y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label

@@ -11,6 +11,7 @@ these states; the user guide shows the same for Spark ``mapInPandas`` and Ray.
 
 from ._base import BinaryState
 from ._binned import BinnedState
+from ._calibration import CalibrationBinsState
 from ._moments import MomentState, merge_moments
 from ._multiclass import ClasswiseBinnedState, MulticlassBrierState, MultipleChoiceState
 from ._sample import SampleState
@@ -22,6 +23,7 @@ __all__ = [
     "BinaryState",
     "BinnedState",
     "BrierState",
+    "CalibrationBinsState",
     "ClasswiseBinnedState",
     "ForecastTable",
     "MomentState",
