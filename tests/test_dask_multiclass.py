@@ -294,6 +294,15 @@ def test_refused_options(sync):
         calibration_error(dy, dp, binning="helm")
     with pytest.raises(ValueError, match="binning='hle'"):
         calibration_error(dy, dp, binning="hle")
+    from skbrier.metrics.calibration_error import (
+        calibration_error_interval,
+        smooth_calibration_error,
+    )
+
+    with pytest.raises(ValueError, match="^y_proba: smooth_calibration_error"):
+        smooth_calibration_error(dy, dp)
+    with pytest.raises(ValueError, match="^y_proba: calibration_error_interval"):
+        calibration_error_interval(dy, dp, n_resamples=10)
     with pytest.raises(ValueError, match="n_resamples"):
         BrierDecomposition(method="murphy", n_resamples=10).fit(dy, dp)
     with pytest.raises(ValueError, match="strategy='quantile'"):

@@ -107,8 +107,8 @@ def brier_skill_score(
         cols = {"reference": reference}
     tmpl = MulticlassBrierState(labels=labels, with_reference=bool(cols))
     state = _state(tmpl, y_true, y_proba, sample_weight, **cols)
-    bs_ref = state.reference_score(rate)  # type: ignore[arg-type]
-    return state.skill(rate), bs_ref  # type: ignore[arg-type]
+    bs_ref = state.reference_score(rate)
+    return state.skill(rate), bs_ref
 
 
 # ----------------------------------------------------------------- multiple choice
