@@ -32,6 +32,7 @@ from .._validation import (
     _warn_rows,
     check_forecast,
     check_probabilities,
+    encode_labels,
 )
 from ..metrics import _multiple_choice_math as mc
 from ..metrics._bin_statistics import BinStatistics
@@ -51,16 +52,6 @@ __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"
 
 def _key(label: Any) -> Any:
     return label.item() if isinstance(label, np.generic) else label
-
-
-def _segment_sums(x: np.ndarray, inv: np.ndarray, m: int) -> np.ndarray:
-    """Row sums of ``x`` (n, ...) per group ``inv`` (0 .. m-1): shape (m, ...)."""
-    if m == 1:
-        return x.sum(axis=0)[None]
-    order = np.argsort(inv, kind="stable")
-    counts = np.bincount(inv, minlength=m)
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    return np.add.reduceat(x[order], starts, axis=0)
 
 
 class _LabelColumns:
@@ -120,8 +111,8 @@ class _LabelColumns:
             self.total_weight += float(w.sum())
         else:
             self.total_weight += float(n)
-        classes, inv = np.unique(y, return_inverse=True)
-        parts = self._chunk(p, w, inv.reshape(-1), classes.shape[0], extra)
+        inv, classes = encode_labels(y)  # O(n) for compact integer labels
+        parts = self._chunk(p, w, inv, classes.shape[0], extra)
         for label, part in zip(classes, parts):
             self._put(_key(label), part)
         return self
@@ -247,17 +238,16 @@ class MulticlassBrierState(_LabelColumns):
         return {"reference": ref}
 
     def _chunk(self, p, w, inv, m, extra):
-        blocks = [np.ones(p.shape[0]) if w is None else w]
+        # the (weighted) one-hot matrix of the labels: sums per label are
+        # matrix products (BLAS), no sort
+        g = np.zeros((p.shape[0], m))
+        g[np.arange(p.shape[0]), inv] = 1.0 if w is None else w
+        blocks = [np.bincount(inv, weights=w, minlength=m).astype(np.float64)[:, None]]
         for q in (p, extra["reference"]) if self.with_reference else (p,):
-            a = q * q
             b = 1.0 - q
             b *= b
-            if w is not None:
-                a *= w[:, None]
-                b *= w[:, None]
-            blocks += [a, b]
-        cols = np.column_stack(blocks)
-        return list(_segment_sums(cols, inv, m))
+            blocks += [g.T @ (q * q), g.T @ b]
+        return list(np.hstack(blocks))
 
     def _score(self, which: int) -> float:
         """The summed (unhalved) score of ``y_proba`` (0) or the reference (1)."""
