@@ -15,6 +15,7 @@ from .._validation import (
     _warn_rows,
     check_forecast,
     check_probabilities,
+    encode_labels,
 )
 from ..metrics._calibration_error_core import (
     Options,
@@ -173,8 +174,8 @@ class CalibrationBinsState:
             pw, rows = flat * np.repeat(w, k), np.repeat(np.arange(n), k)
         self.n_samples += n
         self.total_weight += float(w.sum())
-        classes, inv = np.unique(y, return_inverse=True)
-        inv = inv.reshape(-1)[rows]
+        inv, classes = encode_labels(y)  # O(n) for compact integer labels
+        inv = inv[rows]
         span = (self.n_bins or 1) * k
         both = _Sparse.of(inv * span + keys, w[rows], pw)
         label_of = both.keys // span
