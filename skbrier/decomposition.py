@@ -21,6 +21,7 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from ._dask import is_dask_input
 from ._decomposition_helpers import (
     DecompositionReportMixin,
     component_names,
@@ -200,31 +201,31 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
             dec.partial_fit(y_chunk, p_chunk)
         print(dec.summary())
 
-    **dask.**  Fit one decomposition per partition, in parallel, and reduce
-    with :meth:`merge` (a tree reduction works as well as a fold); only the
-    per-bin sums travel between workers::
+    **dask.**  ``fit`` takes dask arrays and dask DataFrame columns directly
+    (one pass: a task per partition computes its per-bin sums, merged in a
+    tree) and gives the in-memory result; the fitted estimator goes on with
+    :meth:`partial_fit` and :meth:`merge`::
 
-        import functools, dask
-        parts = ddf.to_delayed()          # one pandas DataFrame per partition
+        import dask.dataframe as dd
+        ddf = dd.read_parquet("scores/")
+        dec = BrierDecomposition(method="murphy", n_bins=20).fit(ddf["y"], ddf["p"])
 
-        @dask.delayed
-        def fit_part(df):
-            return BrierDecomposition(method="murphy", n_bins=20).partial_fit(
-                df["y"], df["p"])
+    2-D ``y_proba`` is a dask DataFrame of one column per class (or a 2-D
+    dask array); its classes come from all of ``y_true`` (or ``labels``), as
+    in memory.  ``method="corp"`` works on dask input for 1-D ``y_proba``
+    (an exact table of the distinct forecasts); resampling and
+    ``strategy="quantile"`` are refused there.  For chunks read by hand,
+    :meth:`partial_fit` and :meth:`merge` work as above: multiclass chunks
+    need ``classes=`` in :meth:`partial_fit`, and binary labels other than
+    {0, 1} or {-1, 1} need ``pos_label``, because one chunk may not show
+    every class.  :meth:`merge` refuses decompositions whose state means
+    something else (other method, bins, edges, bias correction,
+    ``pos_label`` or classes).
 
-        dec = dask.delayed(functools.reduce)(
-            BrierDecomposition.merge, [fit_part(d) for d in parts]).compute()
-
-    For dask arrays use ``y.to_delayed()`` and ``p.to_delayed()`` the same
-    way.  Multiclass chunks need ``classes=`` in :meth:`partial_fit`, and
-    binary labels other than {0, 1} or {-1, 1} need ``pos_label``, because
-    one chunk may not show every class.  :meth:`merge` refuses
-    decompositions whose state means something else (other method, bins,
-    edges, bias correction, ``pos_label`` or classes).
-
-    The CORP method sorts all forecasts (isotonic regression) and is not
-    mergeable; on a sample of a few million forecasts it still takes well
-    under a minute.
+    The CORP method sorts all forecasts (isotonic regression) and cannot be
+    continued by :meth:`partial_fit` (on dask input it pools a table of the
+    distinct forecasts instead); on a sample of a few million forecasts it
+    still takes well under a minute.
 
     References
     ----------
@@ -357,6 +358,10 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         >>> round(dec.miscalibration_, 4), round(dec.discrimination_, 4)
         (0.065, 0.25)
         """
+        if is_dask_input(y_true, y_proba, sample_weight):
+            from ._dask import _multiclass
+
+            return _multiclass.fit_decomposition(self, y_true, y_proba, sample_weight)
         opts = self._check_params()
         fc = check_forecast(
             y_true,

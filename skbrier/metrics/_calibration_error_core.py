@@ -41,7 +41,9 @@ __all__ = [
     "ce_value",
     "check_bandwidth",
     "check_options",
+    "fixed_bin_ids",
     "prepare",
+    "rescale",
     "smooth_value",
 ]
 
@@ -68,6 +70,19 @@ def check_scale(confidence_scale: Any) -> float:
     )
 
 
+def rescale(y_proba: Any, scale: float) -> np.ndarray:
+    """``y_proba / scale`` (checked ``confidence_scale``), refusing values above it."""
+    raw = _as_array(y_proba, "y_proba")
+    if raw.dtype.kind not in "biuf":
+        raise TypeError(f"y_proba must contain numbers; got dtype {raw.dtype}.")
+    hi = float(np.nanmax(raw)) if raw.size else 0.0
+    if hi > scale:
+        raise ValueError(
+            f"y_proba has values up to {hi!r}, above confidence_scale={scale!r}."
+        )
+    return raw / scale
+
+
 def prepare(
     y_true: Any,
     y_proba: Any,
@@ -80,15 +95,7 @@ def prepare(
     kind = check_option(kind, "kind", _KINDS)
     scale = check_scale(confidence_scale)
     if scale != 1.0:
-        raw = _as_array(y_proba, "y_proba")
-        if raw.dtype.kind not in "biuf":
-            raise TypeError(f"y_proba must contain numbers; got dtype {raw.dtype}.")
-        hi = float(np.nanmax(raw)) if raw.size else 0.0
-        if hi > scale:
-            raise ValueError(
-                f"y_proba has values up to {hi!r}, above confidence_scale={scale!r}."
-            )
-        y_proba = raw / scale
+        y_proba = rescale(y_proba, scale)
     fc = check_forecast(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
@@ -177,32 +184,21 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
     skip = None
     total = None
     rule = "kumar"
-    if b is None:
+    fixed = fixed_bin_ids(p, o)
+    if fixed is not None:
+        ids, k, rule = fixed
+    elif b is None:
         ids, k = bin_ids(p, w, o.n_bins, o.strategy, o.right)
-    elif isinstance(b, np.ndarray):
-        ids, k = edge_ids(p, b, o.right), b.shape[0] - 1
-    elif b == "sklearn":
-        if o.strategy == "quantile":
-            if w is None:
-                edges = np.percentile(p, np.linspace(0, 1, o.n_bins + 1) * 100)
-            else:
-                edges = weighted_quantile(p, np.linspace(0, 1, o.n_bins + 1), w)
+    elif b == "sklearn":  # quantile (uniform bins are fixed)
+        if w is None:
+            edges = np.percentile(p, np.linspace(0, 1, o.n_bins + 1) * 100)
         else:
-            edges = linspace_edges(o.n_bins)
+            edges = weighted_quantile(p, np.linspace(0, 1, o.n_bins + 1), w)
         ids = np.searchsorted(edges[1:-1], p).astype(np.intp)
         k = o.n_bins
-    elif b == "torchmetrics":
-        edges = torch_linspace_edges(o.n_bins)
-        ids = np.searchsorted(edges, p, side="right").astype(np.intp) - 1
-        np.clip(ids, 0, o.n_bins, out=ids)
-        k = o.n_bins + 1
-        rule = "torchmetrics"
-    elif b == "netcal":
-        if o.strategy == "quantile":
-            edges = np.quantile(p, linspace_edges(o.n_bins))
-            edges[0], edges[-1] = 0.0, 1.0
-        else:
-            edges = linspace_edges(o.n_bins)
+    elif b == "netcal":  # quantile
+        edges = np.quantile(p, linspace_edges(o.n_bins))
+        edges[0], edges[-1] = 0.0, 1.0
         ids = np.searchsorted(edges[1:-1], p, side="right").astype(np.intp)
         k = o.n_bins
     elif b == "helm":
@@ -227,6 +223,35 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
         skip[-1] = True
         total = float(p.shape[0])
     return bin_sums(ids, p, y, w, k), (skip, total, rule)
+
+
+def fixed_bin_ids(p: np.ndarray, o: Options) -> tuple[np.ndarray, int, str] | None:
+    """``(bin id of each forecast, number of bins, singleton rule)`` when the
+    bins of options ``o`` do not depend on the data (uniform bins, explicit
+    edges, the ``"sklearn"``/``"netcal"`` uniform presets, ``"torchmetrics"``);
+    None when they do (quantiles, ``"helm"``, ``"hle"``).  Fixed bins make
+    the per-bin sums mergeable across chunks."""
+    b = o.binning
+    if isinstance(b, np.ndarray):
+        return edge_ids(p, b, o.right), b.shape[0] - 1, "kumar"
+    if b == "torchmetrics":
+        edges = torch_linspace_edges(o.n_bins)
+        ids = np.searchsorted(edges, p, side="right").astype(np.intp) - 1
+        np.clip(ids, 0, o.n_bins, out=ids)
+        return ids, o.n_bins + 1, "torchmetrics"
+    if o.strategy != "uniform":
+        return None
+    if b is None:
+        ids, k = bin_ids(p, None, o.n_bins, "uniform", o.right)
+        return ids, k, "kumar"
+    if b == "sklearn":
+        ids = np.searchsorted(linspace_edges(o.n_bins)[1:-1], p).astype(np.intp)
+        return ids, o.n_bins, "kumar"
+    if b == "netcal":
+        edges = linspace_edges(o.n_bins)
+        ids = np.searchsorted(edges[1:-1], p, side="right").astype(np.intp)
+        return ids, o.n_bins, "kumar"
+    return None
 
 
 def binned_value(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options) -> float:

@@ -162,8 +162,16 @@ def brier_score(
     0.14666...
     """
     if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _metrics
+        from .._dask import _metrics, _multiclass
 
+        if _multiclass.is_2d(y_proba):
+            return _multiclass.brier_score(
+                y_true,
+                y_proba,
+                sample_weight=sample_weight,
+                labels=labels,
+                scale_by_half=scale_by_half,
+            )
         return _metrics.brier_score(
             y_true,
             y_proba,
@@ -264,8 +272,12 @@ def brier_index(
     70.6
     """
     if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _metrics
+        from .._dask import _metrics, _multiclass
 
+        if _multiclass.is_2d(y_proba):
+            return _multiclass.brier_index(
+                y_true, y_proba, sample_weight=sample_weight, labels=labels
+            )
         return _metrics.brier_index(
             y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
         )
@@ -391,8 +403,19 @@ def brier_skill_score(
     0.8706...
     """
     if is_dask_input(y_true, y_proba, sample_weight, reference):
-        from .._dask import _metrics
+        from .._dask import _metrics, _multiclass
 
+        if _multiclass.is_2d(y_proba):
+            score, bs_ref = _multiclass.brier_skill_score(
+                y_true,
+                y_proba,
+                reference=reference,
+                sample_weight=sample_weight,
+                labels=labels,
+            )
+            if bs_ref == 0.0:
+                _warn_undefined_skill()
+            return score
         return _metrics.brier_skill_score(
             y_true,
             y_proba,

@@ -52,6 +52,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._array_api import array_api_forecast, to_numpy
+from .._dask import is_dask_input
 from .._params import (
     check_confidence_level,
     check_n_jobs,
@@ -179,6 +180,14 @@ def calibration_error(
     TypeError
         For options of the wrong type.
 
+    Notes
+    -----
+    Dask arrays and DataFrame columns are scored in one pass
+    (:class:`skbrier.states.CalibrationBinsState`) when the bins do not
+    depend on the data: ``strategy="uniform"``, explicit edges, and the
+    ``"sklearn"``, ``"netcal"`` (uniform) and ``"torchmetrics"`` presets;
+    quantile bins and the ``"helm"``/``"hle"`` presets are refused there.
+
     See Also
     --------
     smooth_calibration_error : A bin-free calibration error.
@@ -207,6 +216,19 @@ def calibration_error(
     0.15
     """
     o = check_options(norm, n_bins, strategy, binning, debias, right)
+    if is_dask_input(y_true, y_proba, sample_weight):
+        from .._dask import _multiclass
+
+        return _multiclass.calibration_error(
+            y_true,
+            y_proba,
+            kind=kind,
+            options=o,
+            sample_weight=sample_weight,
+            labels=labels,
+            pos_label=pos_label,
+            confidence_scale=confidence_scale,
+        )
     if type(y_proba) is not np.ndarray and (
         xfc := array_api_forecast(
             y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
@@ -307,10 +329,20 @@ def smooth_calibration_error(
     0.16
     """
     bandwidth = check_bandwidth(bandwidth)
+    _refuse_dask(y_true, y_proba, sample_weight, "smooth_calibration_error")
     data = prepare(
         y_true, y_proba, kind, sample_weight, labels, pos_label, confidence_scale
     )
     return smooth_value(data, data.w, bandwidth)
+
+
+def _refuse_dask(y_true: Any, y_proba: Any, sample_weight: Any, name: str) -> None:
+    if is_dask_input(y_true, y_proba, sample_weight):
+        raise ValueError(
+            f"y_proba: {name} is not available for dask input (kernel smoothing and "
+            "resampling need all rows in memory); compute it on a uniform subsample, "
+            "e.g. df.sample(frac=0.01).compute()."
+        )
 
 
 # --------------------------------------------------------------------------- intervals
@@ -516,6 +548,7 @@ def calibration_error_interval(
     n_resamples = check_n_resamples(n_resamples)
     method = check_option(method, "method", ("percentile", "basic"))
     n_jobs = check_n_jobs(n_jobs)
+    _refuse_dask(y_true, y_proba, sample_weight, "calibration_error_interval")
     kind = options.pop("kind", "top_label")
     if metric == "calibration_error":
         allowed = {"norm", "n_bins", "strategy", "binning", "debias", "right"}

@@ -12,7 +12,9 @@ these states; the user guide shows the same for Spark ``mapInPandas`` and Ray.
 from ._base import BinaryState
 from ._binned import BinnedState
 from ._bundle import StateBundle
+from ._calibration import CalibrationBinsState
 from ._moments import MomentState, merge_moments
+from ._multiclass import ClasswiseBinnedState, MulticlassBrierState, MultipleChoiceState
 from ._sample import SampleState
 from ._sums import BrierState, SpiegelhalterState
 from ._table import ForecastTable
@@ -22,8 +24,12 @@ __all__ = [
     "BinaryState",
     "BinnedState",
     "BrierState",
+    "CalibrationBinsState",
+    "ClasswiseBinnedState",
     "ForecastTable",
     "MomentState",
+    "MulticlassBrierState",
+    "MultipleChoiceState",
     "SampleState",
     "SpiegelhalterState",
     "StateBundle",

@@ -1,0 +1,503 @@
+r"""Mergeable states of multiclass forecasts (a probability column per class).
+
+The column of a label of ``y_true`` is only known once *all* labels are
+known (the columns follow the sorted labels, or ``labels=``), so every state
+here keeps its sums per distinct label of ``y_true`` and per column, and
+resolves the columns in ``finalize`` with the very function the in-memory
+metrics use (:func:`skbrier._validation.check_forecast`, applied to the
+distinct labels): the errors -- too many or too few classes, labels missing
+from ``labels`` -- are the in-memory ones, naming the same parameter.
+
+* :class:`MulticlassBrierState` -- the multiclass Brier score, Brier Index
+  and skill score;
+* :class:`ClasswiseBinnedState` -- per-bin sums of every column, per label
+  (the binned one-vs-rest decompositions of ``BrierDecomposition``);
+* :class:`MultipleChoiceState` -- the multiple-choice Brier score of
+  rectangular choice sets (labels need no resolving there).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .._validation import (
+    Forecast,
+    _as_array,
+    _numeric_objects,
+    _rows_sum_to_one,
+    _target_array,
+    _warn_rows,
+    check_forecast,
+    check_probabilities,
+    encode_labels,
+)
+from ..metrics import _multiple_choice_math as mc
+from ..metrics._bin_statistics import BinStatistics
+from ..metrics._binning import assign_bins
+from ..metrics._brier_math import brier_index_from_score, skill_score
+from ..metrics._decomposition_core import edges_for
+from ..metrics._multiple_choice_checks import (
+    check_scores,
+    check_targets,
+    flatten_ragged,
+    warn_rows_do_not_sum_to_one,
+)
+from ._base import _chunk_weights
+
+__all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
+
+
+def _key(label: Any) -> Any:
+    return label.item() if isinstance(label, np.generic) else label
+
+
+class _LabelColumns:
+    """Base of the label-keyed states of 2-D forecasts.
+
+    Subclasses define ``_chunk(p, w, inv, m, extra)`` (a list of the sums of
+    each of the ``m`` labels of a chunk; ``inv`` is the label of each row)
+    and may define ``_extra``.  Sums are added with ``+``.
+    """
+
+    proba_name = "y_proba"
+
+    def __init__(self, *, labels: Any = None) -> None:
+        self.labels = labels
+        self.n_samples = 0
+        self.total_weight = 0.0
+        self.weighted = False
+        self.n_columns: int | None = None
+        self.rows_sum_to_one = True
+        self._sums: dict[Any, Any] = {}
+
+    def _chunk(self, p, w, inv, m, extra) -> list:
+        raise NotImplementedError
+
+    def _extra(self, p: np.ndarray, **columns: Any) -> dict:
+        return {}
+
+    def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None, **columns: Any):
+        """Add a chunk of rows (validated here as in memory); returns ``self``.
+
+        Empty chunks are allowed.
+        """
+        raw = _as_array(y_proba, self.proba_name)
+        if raw.ndim >= 1 and raw.shape[0] == 0:
+            return self
+        p = check_probabilities(raw, name=self.proba_name)
+        if p.ndim != 2:
+            raise ValueError(
+                f"{self.proba_name} must be 2-D (one column per class) for this state; "
+                f"got shape {p.shape}."
+            )
+        n, k = p.shape
+        self._set_columns(k)
+        y = _target_array(y_true)
+        if y.shape[0] != n:
+            raise ValueError(
+                f"y_true has {y.shape[0]} samples but {self.proba_name} has {n}; "
+                "all inputs must have the same number of samples."
+            )
+        w = _chunk_weights(sample_weight, n)
+        extra = self._extra(p, **columns)
+        if not _rows_sum_to_one(p @ np.ones(k)):
+            self.rows_sum_to_one = False
+        self.n_samples += n
+        if w is not None:
+            self.weighted = True
+            self.total_weight += float(w.sum())
+        else:
+            self.total_weight += float(n)
+        inv, classes = encode_labels(y)  # O(n) for compact integer labels
+        parts = self._chunk(p, w, inv, classes.shape[0], extra)
+        for label, part in zip(classes, parts):
+            self._put(_key(label), part)
+        return self
+
+    def _set_columns(self, k: int) -> None:
+        if self.n_columns is None:
+            self.n_columns = k
+        elif k != self.n_columns:
+            raise ValueError(
+                f"{self.proba_name} has {k} columns in one chunk but "
+                f"{self.n_columns} in another."
+            )
+
+    def _put(self, label: Any, part: Any) -> None:
+        if label in self._sums:
+            self._sums[label] = self._sums[label] + part
+        else:
+            self._sums[label] = part
+
+    def merge(self, other: _LabelColumns):
+        """Add the rows of ``other`` (a state of the same kind and options); returns ``self``."""
+        if type(other) is not type(self):
+            raise TypeError(
+                f"cannot merge {type(other).__name__} into {type(self).__name__}."
+            )
+        if other.n_samples == 0:
+            return self
+        assert other.n_columns is not None
+        self._set_columns(other.n_columns)
+        self.n_samples += other.n_samples
+        self.total_weight += other.total_weight
+        self.weighted = self.weighted or other.weighted
+        self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
+        for label, part in other._sums.items():
+            self._put(label, part)
+        return self
+
+    def resolve(self) -> tuple[list[Any], np.ndarray, np.ndarray]:
+        """``(labels, columns, classes)``: each distinct label of ``y_true``, its
+        column, and the classes of the columns.
+
+        The in-memory rule applied to the distinct labels (the same errors);
+        then the checks of the total weight, and the in-memory warning when
+        some rows of ``y_proba`` do not sum to one.
+        """
+        keys = list(self._sums)
+        k = self.n_columns or 2
+        y = _numeric_objects(np.array(keys, dtype=object)) if keys else np.empty(0)
+        fc = check_forecast(
+            y,
+            np.full((len(keys), k), 1.0 / k),
+            labels=self.labels,
+            proba_name=self.proba_name,
+        )
+        if not self.rows_sum_to_one:
+            _warn_rows(self.proba_name, stacklevel=4)
+        if not self.total_weight > 0:
+            raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
+        if self.total_weight == np.inf:
+            raise ValueError("sample_weight contains infinity (or sums to infinity).")
+        return keys, fc.y, fc.classes
+
+    def column_shape(self) -> Forecast:
+        """An empty :class:`~skbrier._validation.Forecast` of this many columns
+        (for the in-memory option checks that look at the shape only)."""
+        return Forecast(None, np.empty((0, self.n_columns or 2)), None, None, False)
+
+
+class MulticlassBrierState(_LabelColumns):
+    r"""Mergeable state of the multiclass Brier score and skill score.
+
+    For each label :math:`L` of ``y_true`` it keeps :math:`W_L = \sum w`,
+    and for each column :math:`k` the sums :math:`A_{Lk} = \sum w p_k^2` and
+    :math:`B_{Lk} = \sum w (1 - p_k)^2` over the rows of that label; with
+    :math:`c(L)` the column of :math:`L` (known in :meth:`finalize`),
+
+    .. math::
+
+        \mathrm{BS} = \frac{1}{W} \sum_L \Big(B_{L c(L)}
+            + \sum_{k \ne c(L)} A_{Lk}\Big),
+
+    a sum of non-negative terms (no cancellation), on the [0, 2] scale, or
+    halved as in memory (``scale_by_half``).
+
+    Parameters
+    ----------
+    labels : array-like, default=None
+        The classes of the columns (sorted); None: the distinct labels of
+        all of ``y_true``, as in memory.
+    with_reference : bool, default=False
+        Whether :meth:`update` receives a ``reference`` column of reference
+        forecasts (same shape as ``y_proba``) for a skill score.
+
+    References
+    ----------
+    .. [1] G. W. Brier, "Verification of forecasts expressed in terms of
+       probability", Monthly Weather Review 78, 1-3, 1950.
+
+    Examples
+    --------
+    >>> from skbrier.states import MulticlassBrierState
+    >>> a = MulticlassBrierState().update(["a", "b"], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1]])
+    >>> b = MulticlassBrierState().update(["c"], [[0.2, 0.2, 0.6]])
+    >>> round(a.merge(b).finalize(), 6)
+    0.146667
+    """
+
+    def __init__(self, *, labels: Any = None, with_reference: bool = False) -> None:
+        super().__init__(labels=labels)
+        self.with_reference = with_reference
+
+    def _extra(self, p: np.ndarray, **columns: Any) -> dict:
+        if not self.with_reference:
+            return {}
+        ref = check_probabilities(
+            _as_array(columns["reference"], "reference"), name="reference"
+        )
+        if ref.shape != p.shape:
+            raise ValueError(
+                f"reference has shape {ref.shape} but y_proba has shape {p.shape}; "
+                "reference forecasts must have the same shape as y_proba."
+            )
+        return {"reference": ref}
+
+    def _chunk(self, p, w, inv, m, extra):
+        # the (weighted) one-hot matrix of the labels: sums per label are
+        # matrix products (BLAS), no sort
+        g = np.zeros((p.shape[0], m))
+        g[np.arange(p.shape[0]), inv] = 1.0 if w is None else w
+        blocks = [np.bincount(inv, weights=w, minlength=m).astype(np.float64)[:, None]]
+        for q in (p, extra["reference"]) if self.with_reference else (p,):
+            b = 1.0 - q
+            b *= b
+            blocks += [g.T @ (q * q), g.T @ b]
+        return list(np.hstack(blocks))
+
+    def _score(self, which: int) -> float:
+        """The summed (unhalved) score of ``y_proba`` (0) or the reference (1)."""
+        keys, codes, _ = self.resolve()
+        k = self.n_columns or 2
+        first = 1 + 2 * k * which
+        loss = 0.0
+        total = 0.0
+        for key, c in zip(keys, codes):
+            s = self._sums[key]
+            a = s[first : first + k]
+            loss += float(a[:c].sum() + a[c + 1 :].sum() + s[first + k + c])
+            total += float(s[0])
+        return loss / total
+
+    def finalize(self, scale_by_half: Any = "auto") -> float:
+        """The Brier score: halved for fewer than three columns with ``"auto"``."""
+        bs2 = self._score(0)
+        half = (self.n_columns or 2) < 3 if scale_by_half == "auto" else bool(scale_by_half)
+        return 0.5 * bs2 if half else bs2
+
+    def brier_index(self) -> float:
+        """The Brier Index ``100 (1 - sqrt(BS / 2))``."""
+        return brier_index_from_score(0.5 * self._score(0))
+
+    def class_weights(self) -> np.ndarray:
+        """The total weight of each class (column)."""
+        keys, codes, _ = self.resolve()
+        wl = np.array([float(self._sums[key][0]) for key in keys])
+        return np.bincount(codes, weights=wl, minlength=self.n_columns or 2)
+
+    def reference_score(self, reference: float | None = None) -> float:
+        """The summed score of the reference: climatology (None), the constant
+        binary forecast ``reference`` (two columns), or the ``reference``
+        column given to :meth:`update`."""
+        if self.with_reference:
+            return self._score(1)
+        counts = self.class_weights()
+        if reference is None:
+            freq = counts / counts.sum()
+            return float(np.sum(freq * (1.0 - freq)))
+        w0, w1 = float(counts[0]), float(counts[1])
+        q, o = w0 / (w0 + w1), w1 / (w0 + w1)
+        return 2.0 * (o * (1.0 - reference) ** 2 + q * reference * reference)
+
+    def skill(self, reference: float | None = None) -> float:
+        """The skill score ``1 - BS / BS_ref`` (NaN when ``BS_ref`` is 0)."""
+        return skill_score(self._score(0), self.reference_score(reference))
+
+
+class ClasswiseBinnedState(_LabelColumns):
+    r"""Mergeable per-bin sums of every column of a 2-D forecast, per label.
+
+    For each label of ``y_true`` and each column :math:`k` it keeps the
+    per-bin count and sums of :math:`w`, :math:`w p_k`, :math:`w p_k^2` and
+    :math:`w^2`; in :meth:`statistics` column :math:`k` gets the outcome sums
+    :math:`\sum w y = \sum w` and :math:`\sum w p y = \sum w p` of the label
+    of column :math:`k` (one-vs-rest).  The bins are fixed (``edges``).
+
+    .. math::
+
+        \mathrm{BS}_k = \mathrm{REL}_k - \mathrm{RES}_k + \mathrm{UNC}_k
+            + \mathrm{WBV}_k - \mathrm{WBC}_k
+
+    Parameters
+    ----------
+    edges : ndarray of shape (n_bins + 1,)
+        Bin edges, increasing, covering the forecasts.
+    right : bool, default=True
+        A forecast on an inner edge goes to the lower bin (True).
+    labels : array-like, default=None
+        The classes of the columns.
+
+    References
+    ----------
+    .. [1] A. H. Murphy, "A new vector partition of the probability score",
+       Journal of Applied Meteorology 12, 595-600, 1973.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier.states import ClasswiseBinnedState
+    >>> edges = np.linspace(0.0, 1.0, 3)
+    >>> s = ClasswiseBinnedState(edges).update([0, 1], [[0.8, 0.2], [0.3, 0.7]])
+    >>> s = s.merge(ClasswiseBinnedState(edges).update([1], [[0.4, 0.6]]))
+    >>> stats, classes = s.statistics()
+    >>> [float(v) for v in stats[1].sum_wy]
+    [0.0, 2.0]
+    """
+
+    def __init__(self, edges: np.ndarray, *, right: bool = True, labels: Any = None):
+        super().__init__(labels=labels)
+        self.edges = np.asarray(edges, dtype=np.float64)
+        self.right = bool(right)
+
+    def _chunk(self, p, w, inv, m, extra):
+        nb = self.edges.shape[0] - 1
+        k = p.shape[1]
+        out = np.zeros((m, 5, k, nb))
+        for j in range(k):
+            pj = np.ascontiguousarray(p[:, j])
+            e = edges_for(pj, w, nb, self.edges)  # raises if not covered
+            key = inv * nb + assign_bins(pj, e, right=self.right)
+            ww = np.ones_like(pj) if w is None else w
+            for i, v in enumerate((None, ww, ww * pj, ww * pj * pj, ww * ww)):
+                out[:, i, j] = np.bincount(key, weights=v, minlength=m * nb).reshape(m, nb)
+        return list(out)
+
+    def statistics(self) -> tuple[list[BinStatistics], np.ndarray]:
+        """``(per-column BinStatistics with one-vs-rest outcomes, classes)``."""
+        keys, codes, classes = self.resolve()
+        total = sum(self._sums[key] for key in keys)
+        own = np.zeros_like(total[0])  # (k, nb): sum w of the column's own label
+        own_p = np.zeros_like(own)
+        for key, c in zip(keys, codes):
+            own[c] += self._sums[key][1, c]
+            own_p[c] += self._sums[key][2, c]
+        stats = [
+            BinStatistics(
+                edges=self.edges,
+                count=total[0, j].astype(np.int64),
+                sum_w=total[1, j],
+                sum_wp=total[2, j],
+                sum_wy=own[j],
+                sum_wpp=total[3, j],
+                sum_wpy=own_p[j],
+                sum_ww=total[4, j],
+                right=self.right,
+            )
+            for j in range(total.shape[1])
+        ]
+        return stats, classes
+
+    def finalize(self) -> tuple[list[BinStatistics], np.ndarray]:
+        """Same as :meth:`statistics`."""
+        return self.statistics()
+
+
+class MultipleChoiceState:
+    r"""Mergeable state of the multiple-choice Brier score (rectangular input).
+
+    Keeps :math:`\sum_i w_i s_i` and :math:`\sum_i w_i d_i` with
+    :math:`s_i` the per-example score and :math:`d_i` its denominator (1 for
+    ``"per_example"``, the number of choices for ``"bigbench"``), the weights
+    divided by the largest weight seen (rescaled on merge, so weights of any
+    scale neither overflow nor underflow, as in memory):
+
+    .. math::
+
+        \mathrm{BS} = \frac{\sum_i w_i s_i}{\sum_i w_i d_i}.
+
+    Each chunk is validated and scored by the in-memory functions of
+    :func:`~skbrier.metrics.multiple_choice.multiple_choice_brier_score`
+    (gold indices or per-choice targets, probabilities or log-probabilities).
+
+    Parameters
+    ----------
+    convention : {"per_example", "bigbench"}, default="per_example"
+    from_logprobs : bool, default=False
+
+    References
+    ----------
+    .. [1] A. Srivastava et al., "Beyond the imitation game: quantifying and
+       extrapolating the capabilities of language models", TMLR, 2023.
+
+    Examples
+    --------
+    >>> from skbrier.states import MultipleChoiceState
+    >>> s = MultipleChoiceState().update([0], [[0.7, 0.2, 0.1]])
+    >>> s = s.merge(MultipleChoiceState().update([1], [[0.5, 0.4, 0.1]]))
+    >>> round(s.finalize(), 6)
+    0.38
+    """
+
+    def __init__(self, convention: str = "per_example", from_logprobs: bool = False):
+        self.convention = convention
+        self.from_logprobs = from_logprobs
+        self.n_samples = 0
+        self.rows_sum_to_one = True
+        self.scale: float | None = None  # the largest weight (None: unweighted)
+        self.num = 0.0
+        self.den = 0.0
+
+    def update(self, y_true: Any, y_score: Any, sample_weight: Any = None):
+        """Add a chunk of examples (validated as in memory); returns ``self``."""
+        raw = _as_array(y_score, "y_score")
+        if raw.ndim >= 1 and raw.shape[0] == 0:
+            return self
+        values, lengths = flatten_ragged(raw, "y_score")
+        n = lengths.shape[0]
+        starts = mc.segment_starts(lengths)
+        if not self.from_logprobs and not _rows_sum_to_one(mc.segment_sum(values, starts)):
+            self.rows_sum_to_one = False
+            with warnings.catch_warnings():  # warned once, in finalize
+                warnings.simplefilter("ignore", UserWarning)
+                proba = check_scores(values, starts, lengths, False)
+        else:
+            proba = check_scores(values, starts, lengths, self.from_logprobs)
+        targets = check_targets(_as_array(y_true, "y_true"), starts, lengths)
+        w = _chunk_weights(sample_weight, n)
+        if self.convention == "per_example":
+            num, den = mc.per_example_squared_error(proba, targets, starts), np.ones(n)
+        else:
+            num = mc.bigbench_per_example(proba, targets, starts)
+            den = lengths.astype(np.float64)
+        self.n_samples += n
+        if w is None:
+            self._add(None, float(num.sum()), float(den.sum()))
+        else:
+            keep = w > 0.0
+            top = float(w.max())
+            if top > 0.0:
+                ws = w[keep] / top
+                self._add(top, float((ws * num[keep]).sum()), float((ws * den[keep]).sum()))
+            else:
+                self._add(0.0, 0.0, 0.0)
+        return self
+
+    def _add(self, scale: float | None, num: float, den: float) -> None:
+        if scale is None or self.scale is None:
+            self.scale = scale if self.scale is None else self.scale
+            self.num += num
+            self.den += den
+            return
+        top = max(scale, self.scale)
+        if top == 0.0:
+            return
+        mine, theirs = self.scale / top, scale / top
+        self.num = self.num * mine + num * theirs
+        self.den = self.den * mine + den * theirs
+        self.scale = top
+
+    def merge(self, other: MultipleChoiceState):
+        """Add the examples of ``other``; returns ``self``."""
+        if type(other) is not type(self):
+            raise TypeError(
+                f"cannot merge {type(other).__name__} into {type(self).__name__}."
+            )
+        if other.n_samples:
+            self.n_samples += other.n_samples
+            self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
+            self._add(other.scale, other.num, other.den)
+        return self
+
+    def finalize(self) -> float:
+        """The multiple-choice Brier score."""
+        if self.n_samples == 0:
+            raise ValueError("y_score is empty.")
+        if self.scale is not None and not self.den > 0:
+            raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
+        if not self.rows_sum_to_one:
+            warn_rows_do_not_sum_to_one(stacklevel=5)
+        return float(self.num / self.den)
