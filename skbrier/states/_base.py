@@ -25,12 +25,17 @@ from .._validation import (
     check_sample_weight,
 )
 
-__all__ = ["BinaryState"]
+__all__ = ["BinaryState", "label_key"]
 
 #: the attributes of a state that hold data (the others are its options)
 _DATA_ATTRIBUTES = frozenset(
     {"n_samples", "total_weight", "weighted", "_label_dtype", "_sums"}
 )
+
+
+def label_key(label: Any) -> Any:
+    """The dictionary key of a label of ``y_true`` (numpy scalars as Python ones)."""
+    return label.item() if isinstance(label, np.generic) else label
 
 
 def _chunk_weights(sample_weight: Any, n: int) -> np.ndarray | None:

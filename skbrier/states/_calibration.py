@@ -26,6 +26,7 @@ from ..metrics._calibration_error_core import (
 )
 from ..metrics._calibration_error_math import binned_error
 from ._base import _chunk_weights
+from ._base import label_key as _key
 
 __all__ = ["CalibrationBinsState"]
 
@@ -54,10 +55,6 @@ class _Sparse:
     def __add__(self, other: _Sparse) -> _Sparse:
         s = np.concatenate([self.sums, other.sums])
         return _Sparse.of(np.concatenate([self.keys, other.keys]), s[:, 0], s[:, 1])
-
-
-def _key(label: Any) -> Any:
-    return label.item() if isinstance(label, np.generic) else label
 
 
 class CalibrationBinsState:

@@ -46,12 +46,9 @@ from ..metrics._multiple_choice_checks import (
     warn_rows_do_not_sum_to_one,
 )
 from ._base import _chunk_weights
+from ._base import label_key as _key
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
-
-
-def _key(label: Any) -> Any:
-    return label.item() if isinstance(label, np.generic) else label
 
 
 class _LabelColumns:
