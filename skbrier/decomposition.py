@@ -156,8 +156,8 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         ``band_lower``/``band_upper`` (consistency band).  Murphy: ``lower``,
         ``upper``, ``count``, ``weight``, ``mean_forecast``,
         ``observed_frequency`` and its Wilson score interval at
-        ``confidence_level`` (``observed_low``/``observed_high``; Kish
-        effective sample size with weights).  Multiclass: the per-class tables stacked,
+        ``confidence_level`` (``observed_low``/``observed_high``; with
+        frequency weights a bin's sample size is its weight).  Multiclass: the per-class tables stacked,
         with a ``class`` column.
     confidence_intervals_ : dict or None
         ``{component: (low, high)}`` bootstrap percentile intervals when

@@ -15,12 +15,14 @@ import numpy as np
 
 from .._params import check_bool, check_n_bins, check_option, check_real
 from .._validation import _as_array, check_forecast
+from ..stats.inference import check_min_samples
 from ._binning import weighted_quantile
 from ._calibration_error_math import (
     bin_ids,
     bin_sums,
     binned_error,
     classwise_columns,
+    discrete_bin_ids,
     edge_ids,
     hle_bin_ids,
     kumar_equal_mass_edges,
@@ -41,6 +43,7 @@ __all__ = [
     "ce_value",
     "check_bandwidth",
     "check_options",
+    "check_sample_size",
     "fixed_bin_ids",
     "prepare",
     "rescale",
@@ -48,7 +51,25 @@ __all__ = [
 ]
 
 #: The ``binning=`` presets of :func:`calibration_error`.
-BINNING_PRESETS: tuple[str, ...] = ("sklearn", "torchmetrics", "netcal", "helm", "hle")
+BINNING_PRESETS: tuple[str, ...] = (
+    "sklearn",
+    "torchmetrics",
+    "netcal",
+    "helm",
+    "hle",
+    "hle_all_bins",
+    "discrete",
+)
+#: The presets that fix their own bins (``strategy`` must stay "uniform").
+OWN_BINS_PRESETS: tuple[str, ...] = (
+    "torchmetrics",
+    "helm",
+    "hle",
+    "hle_all_bins",
+    "discrete",
+)
+#: The presets whose bins depend on all the data (not mergeable across chunks).
+DATA_BINS_PRESETS: tuple[str, ...] = ("helm", "hle", "hle_all_bins", "discrete")
 _KINDS = ("top_label", "binary", "classwise")
 _NORMS = ("l1", "l2", "max")
 HLE_BIN_SIZE = 100
@@ -62,6 +83,16 @@ class Pairs:
     pairs: list[tuple[np.ndarray, np.ndarray]]
     w: np.ndarray | None
     classwise: bool
+
+    @property
+    def n(self) -> int:
+        """The number of rows."""
+        return int(self.pairs[0][0].shape[0])
+
+    @property
+    def total(self) -> float:
+        """The total weight (the number of rows without weights)."""
+        return float(self.n if self.w is None else self.w.sum())
 
 
 def check_scale(confidence_scale: Any) -> float:
@@ -166,7 +197,7 @@ def check_options(
     if binning is not None:
         if isinstance(binning, str):
             binning = check_option(binning, "binning", BINNING_PRESETS)
-            if binning in ("torchmetrics", "helm", "hle") and strategy != "uniform":
+            if binning in OWN_BINS_PRESETS and strategy != "uniform":
                 raise ValueError(
                     f"binning={binning!r} fixes its own bins; strategy must be "
                     f"'uniform' (the default), got {strategy!r}."
@@ -174,6 +205,24 @@ def check_options(
         else:
             binning = check_edges(binning)
     return Options(norm, n_bins, strategy, binning, debias, right)
+
+
+def check_sample_size(o: Options, n: int, total: float) -> None:
+    """Refuse fewer than 3 observations where the statistic counts them.
+
+    The debiased estimator (``debias=True``) subtracts a variance over
+    :math:`W_b - 1` per bin: it treats the weights as frequencies (the
+    total weight is the sample size) and is undefined below a few
+    observations, so it refuses as :func:`~skbrier.brier_inference` does
+    (``n`` rows, ``total`` their weight: a total other than ``n`` is read as
+    frequency weights).
+    """
+    if o.debias:
+        check_min_samples(
+            n,
+            None if total == n else total,
+            purpose="the debiased calibration error (debias=True)",
+        )
 
 
 # --------------------------------------------------------------------------- kernels
@@ -196,33 +245,60 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
             edges = weighted_quantile(p, np.linspace(0, 1, o.n_bins + 1), w)
         ids = np.searchsorted(edges[1:-1], p).astype(np.intp)
         k = o.n_bins
-    elif b == "netcal":  # quantile
-        edges = np.quantile(p, linspace_edges(o.n_bins))
+    elif b == "netcal":  # quantile (np.quantile; of the expanded sample with weights)
+        edges = weighted_quantile(p, linspace_edges(o.n_bins), w)
         edges[0], edges[-1] = 0.0, 1.0
         ids = np.searchsorted(edges[1:-1], p, side="right").astype(np.intp)
         k = o.n_bins
+    elif b == "discrete":
+        ids, k = discrete_bin_ids(p)
     elif b == "helm":
+        if w is not None and not round(float(w.sum())) >= 1:
+            raise ValueError(
+                f"binning='helm' splits the sorted sample into groups of rows: "
+                f"sample_weight holds frequency weights and sums to "
+                f"{float(w.sum()):.4g}, less than one observation."
+            )
         edges = kumar_equal_mass_edges(p, w, o.n_bins)
         ids, k = edge_ids(p, edges, True), edges.shape[0] - 1
-    else:  # hle
+    else:  # hle, hle_all_bins
         if w is not None:
-            if not np.all(w == np.round(w)):
-                raise ValueError(
-                    "binning='hle' bins consecutive rows: sample_weight must hold "
-                    "integer frequency weights (rows are repeated)."
-                )
-            reps = w.astype(np.intp)
-            p, y, w = np.repeat(p, reps), np.repeat(y, reps), None
+            p, y = _repeat_rows(p, y, w, b)
+            w = None
         if p.shape[0] < HLE_BIN_SIZE:
             raise ValueError(
-                f"binning='hle' needs at least {HLE_BIN_SIZE} samples (bins of "
+                f"binning={b!r} needs at least {HLE_BIN_SIZE} samples (bins of "
                 f"{HLE_BIN_SIZE}); got {p.shape[0]}."
             )
         ids, k = hle_bin_ids(p, HLE_BIN_SIZE)
-        skip = np.zeros(k, dtype=bool)
-        skip[-1] = True
+        if b == "hle":
+            skip = np.zeros(k, dtype=bool)
+            skip[-1] = True
         total = float(p.shape[0])
     return bin_sums(ids, p, y, w, k), (skip, total, rule)
+
+
+#: The most rows the HLE presets expand integer weights into.
+HLE_MAX_ROWS = 2**31
+
+
+def _repeat_rows(
+    p: np.ndarray, y: np.ndarray, w: np.ndarray, preset: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The rows repeated by integer frequency weights (the HLE presets bin rows)."""
+    if not np.all(w == np.round(w)):
+        raise ValueError(
+            f"binning={preset!r} bins consecutive rows: sample_weight must hold "
+            "integer frequency weights (rows are repeated)."
+        )
+    total = float(w.sum())
+    if total > HLE_MAX_ROWS:
+        raise ValueError(
+            f"binning={preset!r} repeats each row sample_weight times, but "
+            f"sample_weight sums to {total:.4g} rows (at most 2**31)."
+        )
+    reps = w.astype(np.intp)
+    return np.repeat(p, reps), np.repeat(y, reps)
 
 
 def fixed_bin_ids(p: np.ndarray, o: Options) -> tuple[np.ndarray, int, str] | None:

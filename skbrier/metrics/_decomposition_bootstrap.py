@@ -48,14 +48,16 @@ def murphy_task(
     p: np.ndarray,
     w: np.ndarray | None,
     bias_correction: bool,
+    exponent: int = 0,
 ) -> Task:
     """Row bootstrap of the binned decomposition with the bins held fixed.
 
     Each resample draws ``n`` rows with replacement
     (:func:`~skbrier.stats._resampling.resample_counts`, as multiplicities)
     and recomputes the six components; a resample of zero total weight gives
-    a row of NaN (dropped by the interval).  Multiplicities are frequency
-    weights: the Kish sizes of the bias correction count repeated rows.
+    a row of NaN (dropped by the interval).  ``w`` may be the weights times
+    ``2**exponent``; the bias correction reads the frequency weights (times
+    the multiplicities) as sample sizes.
     """
     n = p.shape[0]
 
@@ -69,17 +71,14 @@ def murphy_task(
             if not sum_w.sum() > 0:
                 out[b] = np.nan
                 continue
-            sum_ww = (
-                sum_w if w is None else np.bincount(idx, weights=w * w * m, minlength=k)
-            )
             t = murphy_terms(
                 sum_w,
                 np.bincount(idx, weights=wp, minlength=k),
                 np.bincount(idx, weights=ww * y01, minlength=k),
                 np.bincount(idx, weights=wp * p, minlength=k),
                 np.bincount(idx, weights=wp * y01, minlength=k),
-                sum_ww,
                 bias_correction,
+                exponent,
             )
             out[b] = [t[name] for name in MURPHY_COMPONENTS]
         return out

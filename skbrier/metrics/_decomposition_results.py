@@ -21,7 +21,7 @@ from ..stats._ci import legacy_quantity_first
 from ..stats._resampling import interval_from_replicates
 from ._bin_statistics import BinStatistics, frame
 from ._decomposition_bootstrap import CORP_COMPONENTS, MURPHY_COMPONENTS
-from ._decomposition_math import effective_sizes, pow2_exponent, wilson_interval
+from ._decomposition_math import wilson_interval
 
 __all__ = [
     "CORPDecomposition",
@@ -108,9 +108,6 @@ class MurphyDecomposition(Result):
     right : bool
         The binning rule (True: a forecast on an inner edge is in the lower
         bin).
-    bin_effective_sizes : ndarray of shape (n_bins,) or None
-        Kish effective size :math:`(\sum w)^2 / \sum w^2` of each bin (the
-        counts without weights; NaN if empty).
 
     Examples
     --------
@@ -139,7 +136,6 @@ class MurphyDecomposition(Result):
     confidence_level: float = 0.95
     bootstrap_distribution: np.ndarray | None = field(default=None, repr=False)
     right: bool = True
-    bin_effective_sizes: np.ndarray | None = field(default=None, repr=False)
 
     _summary_fields: ClassVar[tuple[str, ...]] = MURPHY_COMPONENTS + ("n_samples",)
 
@@ -203,8 +199,9 @@ class MurphyDecomposition(Result):
     ) -> ConfidenceInterval:
         r"""Wilson score interval of each bin's observed frequency.
 
-        Weighted bins use Kish's effective size :math:`(\sum w)^2 / \sum
-        w^2`; empty bins give NaN.
+        The sample size of a bin is its total weight (frequency weights:
+        integer weights give the interval of the repeated rows); empty bins
+        give NaN.
 
         Parameters
         ----------
@@ -221,13 +218,10 @@ class MurphyDecomposition(Result):
         level = check_confidence_level(
             self.confidence_level if confidence_level is None else confidence_level
         )
-        n = self.bin_effective_sizes
-        if n is None:
-            s = self.statistics
-            s = s.scaled(pow2_exponent(s.sum_w))  # weights are scale-free
-            n = effective_sizes(s.sum_w, s.sum_ww)
         z = float(norm.ppf(0.5 + level / 2))
-        return ConfidenceInterval(*wilson_interval(n, self.bin_observed_frequency, z))
+        return ConfidenceInterval(
+            *wilson_interval(self.bin_weights, self.bin_observed_frequency, z)
+        )
 
     def to_frame(self):
         """Per-bin table as a pandas DataFrame (pandas is imported lazily).

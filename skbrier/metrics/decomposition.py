@@ -239,7 +239,7 @@ def murphy_from_statistics(
         If ``stats`` is not a :class:`BinStatistics`.
     ValueError
         If the statistics hold no positive weight, or (bias correction)
-        their sums of squared weights under- or overflowed.
+        fewer than 3 observations (a total weight below 3).
 
     See Also
     --------
@@ -264,10 +264,14 @@ def murphy_from_statistics(
     all from the per-bin sums.  The Ferro--Fricker correction subtracts
     :math:`A = \sum_k (W_k / W)\, \bar o_k (1 - \bar o_k) / (m_k - 1)` from REL
     and :math:`A - \bar o(1 - \bar o)/(m - 1)` from RES and adds
-    :math:`\bar o (1 - \bar o)/(m - 1)` to UNC, where :math:`m_k` and
-    :math:`m` are the (Kish effective) sample sizes
-    :math:`(\sum w)^2 / \sum w^2` -- the counts :math:`n_k` and :math:`n`
-    without weights, which gives the published formulas.  Bins with
+    :math:`\bar o (1 - \bar o)/(m - 1)` to UNC, where :math:`m_k = W_k` and
+    :math:`m = W` are the sample sizes: ``sample_weight`` holds frequency
+    weights, so integer weights give the correction of the repeated rows,
+    and without weights the counts :math:`n_k` and :math:`n` give the
+    published formulas.  The correction counts observations: it is not
+    invariant to multiplying all weights by a constant (the other
+    components are), and fewer than 3 observations (a total weight below 3)
+    are refused, as :func:`skbrier.brier_inference` refuses.  Bins with
     :math:`m_k \le 1` contribute nothing to :math:`A`.  If a corrected REL
     or RES is negative, both are shifted by the same amount so that they are
     non-negative (as in s2dverification); their difference, and hence the
@@ -363,7 +367,9 @@ def murphy_decomposition(
         Non-negative frequency weights.
     bias_correction : bool, default=False
         Apply the bias correction of Ferro and Fricker (2012) to REL, RES
-        and UNC (the identity above still holds).
+        and UNC (the identity above still holds).  It counts observations:
+        the weights are frequencies (a bin's sample size is its weight),
+        and a total weight below 3 is refused.
     labels : array-like of shape (n_classes,), default=None
         Classes of the columns of a 2-D ``y_proba``.
     pos_label : int, float, bool or str, default=None

@@ -20,6 +20,7 @@ from .._validation import (
 from ..metrics._calibration_error_core import (
     Options,
     _aggregate,
+    check_sample_size,
     fixed_bin_ids,
     prepare,
     rescale,
@@ -234,6 +235,7 @@ class CalibrationBinsState:
     def finalize(self) -> float:
         """The calibration error."""
         keys, cols, targets = self._outcomes()
+        check_sample_size(self.options, self.n_samples, self.total_weight)
         k = self.n_columns or 1
         nb = self.n_bins or 1
         top = self.kind == "top_label" and k > 1

@@ -82,24 +82,29 @@ def check_hac_kwds(hac_kwds: Any) -> dict:
     return dict(hac_kwds)
 
 
-def check_min_samples(n: int, total_weight: float | None = None) -> None:
+def check_min_samples(
+    n: int, total_weight: float | None = None, *, purpose: str = "confidence intervals"
+) -> None:
     """At least 3 observations: rows, or with frequency weights a total weight of 3.
 
     With frequency weights (``total_weight`` given) the total weight is the
     sample size, as for the repeated rows that integer weights stand for.
+    The one check of every statistic that counts observations (intervals,
+    the debiased calibration error, the Ferro--Fricker correction);
+    ``purpose`` names what needs them in the message.
     """
     if total_weight is None:
         if n < MIN_SAMPLES:
             raise ValueError(
-                f"y_true has {n} samples; confidence intervals need at least "
-                f"{MIN_SAMPLES} observations."
+                f"y_true has {n} samples; at least {MIN_SAMPLES} observations "
+                f"are needed for {purpose}."
             )
         return
     if not total_weight >= MIN_SAMPLES:
         raise ValueError(
-            f"sample_weight sums to {total_weight:.6g}: with frequency weights (counts of "
-            "repeated rows) the total weight is the sample size, and confidence "
-            f"intervals need at least {MIN_SAMPLES} observations."
+            f"sample_weight sums to {total_weight:.4g}: with frequency weights (counts of "
+            f"repeated rows) the total weight is the sample size, and at least "
+            f"{MIN_SAMPLES} observations are needed for {purpose}."
         )
 
 
