@@ -682,6 +682,41 @@ def test_ferro_fricker_keeps_components_non_negative():
     )
 
 
+@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
+def test_ferro_fricker_integer_weights_equal_repeated_rows(strategy):
+    # the issue: reliability 0.0 with integer weights against 0.009 on the
+    # repeated rows (the correction read Kish effective sizes, not frequencies)
+    rng = np.random.default_rng(21)
+    p = np.round(rng.uniform(0.05, 0.95, 60), 2)
+    y = (rng.random(60) < p).astype(int)
+    w = rng.integers(0, 5, 60)
+    kw = {"n_bins": 5, "strategy": strategy, "bias_correction": True}
+    got = murphy_decomposition(y, p, sample_weight=w, **kw)
+    ref = murphy_decomposition(np.repeat(y, w), np.repeat(p, w), **kw)
+    for key, value in ref.components.items():
+        assert got.components[key] == pytest.approx(value, rel=1e-10, abs=1e-14), key
+    lo, hi = got.observed_frequency_interval()
+    rlo, rhi = ref.observed_frequency_interval()
+    np.testing.assert_allclose(lo, rlo, rtol=1e-12)
+    np.testing.assert_allclose(hi, rhi, rtol=1e-12)
+    # merged chunks: the same correction
+    s = binned_statistics(y[:30], p[:30], w[:30], 5) + binned_statistics(
+        y[30:], p[30:], w[30:], 5
+    )
+    if strategy == "uniform":
+        merged = murphy_from_statistics(s, bias_correction=True)
+        assert merged.reliability == pytest.approx(ref.reliability, rel=1e-10, abs=1e-14)
+
+
+def test_ferro_fricker_refuses_fewer_than_three_observations():
+    y, p = np.array([0, 1, 1, 0]), np.array([0.2, 0.7, 0.6, 0.4])
+    with pytest.raises(ValueError, match="sample_weight sums to 2: .*bias_correction"):
+        murphy_decomposition(y, p, sample_weight=np.full(4, 0.5), bias_correction=True)
+    with pytest.raises(ValueError, match="y_true has 2 samples"):
+        murphy_decomposition(y[:2], p[:2], bias_correction=True)
+    assert murphy_decomposition(y[:2], p[:2]).brier_score >= 0  # no correction: fine
+
+
 def test_corp_equals_r_isoreg(rref):
     exp = rref["corp"]
     assert np.unique(rref["p"]).shape[0] == rref["p"].shape[0]  # no ties
