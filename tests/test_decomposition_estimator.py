@@ -719,9 +719,10 @@ def test_binned_bootstrap_intervals():
         lo, hi = ci[key]
         assert lo < getattr(est, key + "_") < hi
     # the Brier score interval is close to a normal-theory interval of the mean
+    # (frequency weights: the total weight is the sample size)
     sq = (p - y) ** 2
     m = np.dot(w, sq) / w.sum()
-    se = np.sqrt(np.sum(w**2 * (sq - m) ** 2)) / w.sum()
+    se = np.sqrt(np.sum(w * (sq - m) ** 2)) / w.sum()
     assert ci["brier_score"][1] - ci["brier_score"][0] == pytest.approx(
         2 * 1.96 * se, rel=0.2
     )

@@ -218,29 +218,34 @@ def test_statistics_with_other_rules_do_not_merge():
 
 
 @pytest.mark.parametrize("scale", [1e-200, 1e-300, 1e150, 1e300])
-@pytest.mark.parametrize("bias_correction", [False])
-def test_tiny_and_huge_weights_are_scale_free(scale, bias_correction):
+def test_tiny_and_huge_weights_are_scale_free(scale):
     y, p, w = _data(n=50, seed=10)
-    ref = murphy_decomposition(y, p, sample_weight=w, bias_correction=bias_correction)
+    ref = murphy_decomposition(y, p, sample_weight=w)
     w_scaled = w / w.sum() * scale * 10  # keeps the sum finite
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        d = murphy_decomposition(
-            y,
-            p,
-            sample_weight=w_scaled,
-            bias_correction=bias_correction,
-            n_resamples=4,
-            random_state=0,
-        )
+        d = murphy_decomposition(y, p, sample_weight=w_scaled)
     for key, value in ref.components.items():
         assert d.components[key] == pytest.approx(value, rel=1e-12, abs=1e-15), key
-    assert np.all(np.isfinite(d.bootstrap_distribution))
-    est = BrierDecomposition("murphy", bias_correction=bias_correction).fit(y, p, w_scaled)
+    est = BrierDecomposition("murphy").fit(y, p, w_scaled)
     assert est.miscalibration_ == pytest.approx(ref.reliability, rel=1e-12, abs=1e-15)
     lo, hi = d.observed_frequency_interval()
     ok = d.bin_counts > 0
     assert np.all(np.isfinite(lo[ok])) and np.all(lo[ok] <= hi[ok])
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e300])
+def test_bootstrap_draws_the_observations_of_frequency_weights(scale):
+    # the bootstrap counts observations: tiny weights hold none (NaN
+    # replicates), huge ones more than can be drawn (a clear error)
+    y, p, w = _data(n=50, seed=10)
+    w_scaled = w / w.sum() * scale * 10
+    if scale > 1:
+        with pytest.raises(ValueError, match="sample_weight sums to .*2\\*\\*62"):
+            murphy_decomposition(y, p, sample_weight=w_scaled, n_resamples=4)
+        return
+    d = murphy_decomposition(y, p, sample_weight=w_scaled, n_resamples=4, random_state=0)
+    assert np.all(np.isnan(d.bootstrap_distribution))
 
 
 def test_tiny_weights_in_chunks_give_a_clear_error_with_bias_correction():
@@ -360,7 +365,8 @@ def test_band_at_the_largest_forecast_uses_only_resamples_that_reach_it():
 
 
 def test_public_band_is_the_kernel_on_replayed_resamples():
-    # weighted input resamples rows: replay the draws and feed them to the kernel
+    # frequency weights draw the observations: replay the draws (group counts
+    # and events) and feed them to the kernel as weighted rows
     rng = np.random.default_rng(16)
     n = 80
     p = np.round(rng.uniform(0, 1, n), 1)
@@ -368,21 +374,32 @@ def test_public_band_is_the_kernel_on_replayed_resamples():
     d = corp_decomposition(
         y, p, sample_weight=np.ones(n), n_resamples=40, random_state=3, confidence_level=0.8
     )
-    order = np.argsort(p)
-    x = np.unique(p)
-    grp = np.searchsorted(x, p[order])
-    rx, ry = [], []
+    x, count = np.unique(p, return_counts=True)
+    share = count / n
+    cells = np.concatenate([np.bincount(np.searchsorted(x, p), weights=y), count])
+    cells[x.shape[0] :] -= cells[: x.shape[0]]
+    cells /= n
+    rx, ry, rw = [], [], []
     for child, size in zip(np.random.default_rng(3).spawn(3), [16, 16, 8]):
         for _ in range(size):
-            rows = child.integers(0, n, size=(1, n))[0]
-            g = grp[rows]
-            ry.append((child.random(n) < x[g]).astype(float))
-            rx.append(x[g])
-            child.integers(0, n, size=(1, n))  # the bootstrap draw of the same step
-    lo, hi = consistency_band_from_resamples(x, rx, ry, confidence_level=0.8)
+            m = child.multinomial(n, share)
+            present = m > 0
+            events = child.binomial(m[present], x[present]).astype(float)
+            xs = x[present]
+            rx.append(np.concatenate([xs, xs]))
+            ry.append(np.concatenate([np.ones(xs.shape[0]), np.zeros(xs.shape[0])]))
+            rw.append(np.concatenate([events, m[present] - events]))
+            child.multinomial(n, cells)  # the bootstrap draw of the same step
+    lo, hi = consistency_band_from_resamples(
+        x, rx, ry, confidence_level=0.8, resampled_w=rw
+    )
     np.testing.assert_array_equal(d.band_forecast, x)
     np.testing.assert_allclose(d.band_lower, lo, atol=1e-15)
     np.testing.assert_allclose(d.band_upper, hi, atol=1e-15)
+    # unit weights are no weights
+    plain = corp_decomposition(y, p, n_resamples=40, random_state=3, confidence_level=0.8)
+    np.testing.assert_array_equal(d.band_lower, plain.band_lower)
+    np.testing.assert_array_equal(d.bootstrap_distribution, plain.bootstrap_distribution)
 
 
 # ----------------------------------------------------------------------------

@@ -136,7 +136,7 @@ def _statistics(rec: Any) -> tuple[Any, list[str]]:
         }
         if "rms_ce" in keys:
             out["rms_ce"] = ce_value(pairs, w, o_rms)
-        g = pool_ties(y, p, w, keep_rows=False)
+        g = pool_ties(y, p, w)
         out["corp_mcb"] = corp_from_groups(g.x, g.w, g.ysum)[1]
         if mc is not None:
             per, big, k = mc

@@ -199,7 +199,7 @@ def murphy_binary(
     stats = scaled.scaled(-exponent)
     boot = None
     if n_resamples > 0:
-        task = murphy_task(idx, k, y01, p, ws, bias_correction, exponent)
+        task = murphy_task(idx, k, y01, p, w, bias_correction)
         boot = run_replicates(
             task, n_resamples, random_state=rng, n_jobs=n_jobs, chunk_size=CHUNK_SIZE
         )
@@ -215,7 +215,7 @@ def murphy_binary(
 
 def corp_binary(y01, p, w, *, n_resamples, level, rng, n_jobs) -> CORPDecomposition:
     """The CORP decomposition of validated data and checked options."""
-    pooled = pool_ties(y01, p, w, keep_rows=n_resamples > 0)
+    pooled = pool_ties(y01, p, w)
     bs, mcb, dsc, unc, c = corp_from_groups(pooled.x, pooled.w, pooled.ysum)
     kw: dict[str, Any] = {}
     if n_resamples > 0:
@@ -227,7 +227,7 @@ def corp_binary(y01, p, w, *, n_resamples, level, rng, n_jobs) -> CORPDecomposit
                 np.linspace(0, g - 1, MAX_BAND_POINTS).round().astype(np.intp)
             )
         reps = run_replicates(
-            corp_task(pooled, band_idx),
+            corp_task(pooled, band_idx, w is not None),
             n_resamples,
             random_state=rng,
             n_jobs=n_jobs,

@@ -197,24 +197,16 @@ class Pooled:
 
     ``x`` distinct forecasts with positive weight, ``w`` their total weight,
     ``ysum`` their weighted number of events, ``count`` their number of
-    rows.  Weighted input also keeps the rows (sorted, zero weights dropped)
-    for row-level resampling: ``row_group``, ``row_w``, ``row_y``.
+    rows.
     """
 
-    __slots__ = ("count", "row_group", "row_w", "row_y", "w", "x", "ysum")
+    __slots__ = ("count", "w", "x", "ysum")
 
-    def __init__(self, x, w, ysum, count, row_group=None, row_w=None, row_y=None):
+    def __init__(self, x, w, ysum, count):
         self.x = x
         self.w = w
         self.ysum = ysum
         self.count = count
-        self.row_group = row_group
-        self.row_w = row_w
-        self.row_y = row_y
-
-    @property
-    def weighted(self) -> bool:
-        return self.row_group is not None
 
 
 def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
@@ -226,9 +218,7 @@ def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
     return np.flatnonzero(flag)
 
 
-def pool_ties(
-    y01: np.ndarray, p: np.ndarray, w: np.ndarray | None, keep_rows: bool = True
-) -> Pooled:
+def pool_ties(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> Pooled:
     """Sort once and pool tied forecasts (O(n log n), one sort).
 
     Without weights, the outcome is packed into the lowest bit of the
@@ -268,17 +258,13 @@ def pool_ties(
     x = ps[starts]
     del ps
     count = np.diff(starts, append=n)
-    ys = (signed > 0).astype(np.float64) if keep_rows else None
     signed_sum = np.add.reduceat(signed, starts)  # sum w y - sum w (1 - y)
     ws = np.abs(signed, out=signed)
     wsum = np.add.reduceat(ws, starts)
     ysum = signed_sum
     ysum += wsum
     ysum *= 0.5
-    if not keep_rows:
-        return Pooled(x, wsum, ysum, count)
-    row_group = np.repeat(np.arange(x.shape[0]), count)
-    return Pooled(x, wsum, ysum, count, row_group, ws, ys)
+    return Pooled(x, wsum, ysum, count)
 
 
 def pav(ybar: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -334,7 +320,7 @@ def recalibrated_curves(
         xb = np.asarray(xb, dtype=np.float64)
         yb = np.asarray(yb, dtype=np.float64)
         wb = None if resampled_w is None else np.asarray(resampled_w[b], dtype=np.float64)
-        pooled = pool_ties(yb, xb, wb if wb is not None else np.ones_like(xb), False)
+        pooled = pool_ties(yb, xb, wb if wb is not None else np.ones_like(xb))
         c = pav(pooled.ysum / pooled.w, pooled.w)
         curves[b] = recalibrated_curve_at(x, pooled.x, c)
     return curves
@@ -371,7 +357,7 @@ def consistency_band_from_resamples(
     confidence_level : float
         Level of the band in (0, 1).
     resampled_w : sequence of 1-D ndarrays, default=None
-        Weights of the resampled rows (skbrier's weighted resampling);
+        Weights of the resampled rows (e.g. numbers of draws);
         None for unit weights.
 
     Returns

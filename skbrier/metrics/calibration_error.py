@@ -82,8 +82,8 @@ from .._params import (
 from .._results import ConfidenceInterval, Result
 from ..stats._resampling import (
     INTERVAL_METHODS,
+    frequency_resampler,
     interval_from_replicates,
-    resample_counts,
     run_replicates,
 )
 from ..stats.inference import check_min_samples
@@ -462,46 +462,13 @@ class CalibrationErrorInterval(Result):
         return ConfidenceInterval(float(ci.low), float(ci.high))
 
 
-#: The most observations the bootstrap of non-integer weights draws.
-MAX_DRAWS = 2**62
-
-
 def _bootstrap_task(
     data: Pairs, stat: Callable[[np.ndarray | None], float]
 ) -> Callable[[int, np.random.Generator], np.ndarray]:
-    """Replicates of ``stat(counts)``: multiplicities of an iid resample.
-
-    Frequency weights: the total weight ``W`` is the sample size (at least 3,
-    checked by the caller).  Integer weights: the resample of the expanded
-    rows (so integer weights draw exactly as repeated rows and unit weights
-    as no weights).  Other weights: multinomial counts of ``round(W)`` draws
-    with probabilities ``w / W`` (the same law).
-    """
-    n = data.n
-    w = data.w
-    expanded = None
-    if w is not None:
-        total = data.total
-        if np.all(w == np.round(w)) and total <= 2**31:
-            expanded = np.repeat(np.arange(n), w.astype(np.intp))
-        elif total > MAX_DRAWS:
-            raise ValueError(
-                f"sample_weight sums to {total:.4g}: frequency weights are resampled "
-                "as that many observations, more than can be drawn (2**62); the "
-                "interval would have zero width. Rescale sample_weight."
-            )
-        draws = int(round(total))
-        probs = w / total
-
-    def counts(rng: np.random.Generator) -> np.ndarray:
-        if w is None:
-            return resample_counts(rng, n)
-        if expanded is not None:
-            m = expanded.shape[0]
-            return np.bincount(expanded[rng.integers(0, m, m)], minlength=n).astype(
-                np.float64
-            )
-        return rng.multinomial(draws, probs).astype(np.float64)
+    """Replicates of ``stat(counts)``: multiplicities of an iid resample of the
+    observations (:func:`~skbrier.stats._resampling.frequency_resampler`:
+    integer weights draw exactly as the repeated rows)."""
+    counts = frequency_resampler(data.w, data.n)
 
     def task(size: int, rng: np.random.Generator) -> np.ndarray:
         out = np.empty(size)

@@ -376,8 +376,12 @@ def murphy_decomposition(
         The positive class of binary input (see
         :func:`skbrier.metrics.brier.brier_score`).
     n_resamples : int, default=0
-        Number of bootstrap resamples (rows drawn with replacement, bins held
-        fixed) behind ``confidence_interval()``; 0 for none, else at least 2.
+        Number of bootstrap resamples (the observations drawn with
+        replacement, bins held fixed) behind ``confidence_interval()``; 0 for
+        none, else at least 2.  Frequency weights: the total weight is the
+        number of observations drawn (integer weights draw exactly as their
+        repeated rows; a total below 0.5 gives NaN replicates, one beyond
+        2**62 is refused).
     confidence_level : float, default=0.95
         Default level of ``confidence_interval()``.
     random_state : None, int, numpy Generator, SeedSequence or RandomState
@@ -640,10 +644,11 @@ def corp_decomposition(
     kernel :func:`skbrier.metrics._decomposition_math.consistency_band_from_resamples`).
     The same resamples give the p-value of the calibration hypothesis from
     the miscalibration statistic.  *Bootstrap intervals*: rows resampled
-    with replacement (outcomes kept).  Without weights both resamplings
-    draw the pooled values (multinomial and binomial counts, the same law
-    as drawing rows) in O(distinct values); with weights, rows are drawn
-    uniformly and keep their weights (O(n) per resample).
+    with replacement (outcomes kept).  Both resamplings draw the pooled
+    values (multinomial and binomial counts, the same law as drawing rows)
+    in O(distinct values).  Weights are frequencies: the total weight is the
+    number of observations drawn, so integer weights give the resamples of
+    the repeated rows (the same draws for the same ``random_state``).
 
     Multiclass (three or more columns): one binary CORP decomposition per
     class (``y == class`` against its column); the Brier scores and the

@@ -3,8 +3,9 @@
 Every bootstrap in the package (inference, comparisons, decompositions,
 consistency bands, decision curves, the report) runs through
 :func:`run_replicates`, draws its indices with :func:`resample_indices` or
-:func:`resample_counts`, and turns replicates into an interval with
-:func:`interval_from_replicates`.  Hence:
+:func:`resample_counts` (frequency weights: :func:`frequency_resampler`, the
+total weight being the sample size), and turns replicates into an interval
+with :func:`interval_from_replicates`.  Hence:
 
 * one ``random_state`` converter (:func:`skbrier._params.check_random_state`);
 * the resamples are split into chunks of a size fixed by the caller (never by
@@ -40,6 +41,8 @@ from .._results import ConfidenceInterval
 __all__ = [
     "BOOTSTRAP_SCHEMES",
     "INTERVAL_METHODS",
+    "frequency_draws",
+    "frequency_resampler",
     "interval_from_replicates",
     "resample_counts",
     "resample_indices",
@@ -158,6 +161,56 @@ def resample_counts(rng: np.random.Generator, n: int) -> np.ndarray:
     same draws, as counts, for statistics that take frequency weights.
     """
     return np.bincount(rng.integers(0, n, n), minlength=n).astype(np.float64)
+
+
+#: The most observations a resample of frequency weights draws (int64 counts).
+MAX_FREQUENCY_DRAWS = 2**62
+#: Integer weights up to this total are resampled as their expanded rows.
+MAX_EXPANDED_ROWS = 2**31
+
+
+def frequency_draws(total: float) -> int:
+    """The number of observations of frequency weights summing to ``total``.
+
+    ``round(total)``; a ValueError naming ``sample_weight`` beyond
+    :data:`MAX_FREQUENCY_DRAWS` (so many observations cannot be drawn, and
+    the interval would have zero width).
+    """
+    if not total <= MAX_FREQUENCY_DRAWS:
+        raise ValueError(
+            f"sample_weight sums to {total:.4g}: frequency weights are resampled "
+            "as that many observations, more than can be drawn (2**62); the "
+            "interval would have zero width. Rescale sample_weight."
+        )
+    return int(round(total))
+
+
+def frequency_resampler(
+    w: np.ndarray | None, n: int
+) -> Callable[[np.random.Generator], np.ndarray]:
+    """Multiplicities of one iid resample of ``n`` rows with frequency weights ``w``.
+
+    The resample's rows carry these multiplicities as their (frequency)
+    weights.  Without weights: :func:`resample_counts`.  With weights the
+    total weight ``W`` is the sample size: integer weights (``W`` up to
+    :data:`MAX_EXPANDED_ROWS`) draw ``W`` of the expanded rows with the same
+    random numbers as the repeated rows would be drawn, so integer weights
+    give the replicates of the repeated rows exactly; other weights draw
+    multinomial counts of ``round(W)`` observations with probabilities
+    ``w / W`` (the same law; :func:`frequency_draws` refuses too many).
+    """
+    if w is None:
+        return lambda rng: resample_counts(rng, n)
+    total = float(w.sum())
+    if total <= MAX_EXPANDED_ROWS and np.all(w == np.round(w)):
+        expanded = np.repeat(np.arange(n), w.astype(np.intp))
+        m = expanded.shape[0]
+        return lambda rng: np.bincount(expanded[rng.integers(0, m, m)], minlength=n).astype(
+            np.float64
+        )
+    draws = frequency_draws(total)
+    probs = w / total
+    return lambda rng: rng.multinomial(draws, probs).astype(np.float64)
 
 
 def interval_from_replicates(
