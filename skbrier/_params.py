@@ -24,8 +24,10 @@ import numpy as np
 
 __all__ = [
     "MAX_BINS",
+    "MIN_SAMPLES",
     "check_bool",
     "check_confidence_level",
+    "check_min_samples",
     "check_int",
     "check_n_bins",
     "check_n_jobs",
@@ -246,3 +248,34 @@ def check_thresholds(
     elif t.min() < 0.0 or t.max() > 1.0:
         raise ValueError(f"{name} must lie in [0, 1].")
     return t
+
+
+#: The fewest observations of a statistic that counts them (intervals, tests,
+#: finite-sample corrections): rows, or the total of frequency weights.
+MIN_SAMPLES = 3
+
+
+def check_min_samples(
+    n: int, total_weight: float | None = None, *, purpose: str = "confidence intervals"
+) -> None:
+    """At least 3 observations: rows, or with frequency weights a total weight of 3.
+
+    With frequency weights (``total_weight`` given) the total weight is the
+    sample size, as for the repeated rows that integer weights stand for.
+    The one check of every statistic that counts observations (intervals,
+    the debiased calibration error, the Ferro--Fricker correction);
+    ``purpose`` names what needs them in the message.
+    """
+    if total_weight is None:
+        if n < MIN_SAMPLES:
+            raise ValueError(
+                f"y_true has {n} samples; at least {MIN_SAMPLES} observations "
+                f"are needed for {purpose}."
+            )
+        return
+    if not total_weight >= MIN_SAMPLES:
+        raise ValueError(
+            f"sample_weight sums to {total_weight:.4g}: with frequency weights (counts of "
+            f"repeated rows) the total weight is the sample size, and at least "
+            f"{MIN_SAMPLES} observations are needed for {purpose}."
+        )

@@ -132,11 +132,7 @@ REGISTRY = [
         "calibration_error",
         lambda y, p, **kw: skbrier.calibration_error(y, p, n_bins=5, **kw),
     ),
-    Entry(
-        "smooth_calibration_error",
-        skbrier.smooth_calibration_error,
-        point=(),  # relplot's density offset (1e-4) is not scale-free in the weights
-    ),
+    Entry("smooth_calibration_error", skbrier.smooth_calibration_error),
     Entry(
         "calibration_error_interval",
         lambda y, p, **kw: skbrier.calibration_error_interval(

@@ -13,9 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_bool, check_n_bins, check_option, check_real
+from .._params import (
+    check_bool,
+    check_min_samples,
+    check_n_bins,
+    check_option,
+    check_real,
+)
 from .._validation import _as_array, check_forecast
-from ..stats.inference import check_min_samples
 from ._binning import weighted_quantile
 from ._calibration_error_math import (
     bin_ids,

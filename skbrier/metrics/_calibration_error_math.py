@@ -5,9 +5,11 @@
   debiased) from one pass of ``np.bincount`` over the bin index of each
   forecast;
 * the edges and bin ids of each peer's convention (``*_edges``,
-  :func:`hle_bin_ids`), used by the ``binning=`` presets;
+  :func:`hle_bin_ids`, :func:`discrete_bin_ids`), used by the ``binning=``
+  presets;
 * :func:`smooth_ece` and :func:`smooth_ece_auto` -- smECE (Błasiok & Nakkiran
-  2023) computed exactly as the authors' ``relplot`` package computes it.
+  2023) computed as the authors' ``relplot`` package computes it, without its
+  absolute density offset (so that it is free of the scale of the weights).
 
 Every bin is made by :mod:`skbrier.metrics._binning` (the one binning rule)
 unless a preset reproduces a peer whose rule differs; those differences are

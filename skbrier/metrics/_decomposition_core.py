@@ -16,9 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_random_state
+from .._params import check_min_samples, check_random_state
 from ..stats._resampling import interval_from_replicates, run_replicates
-from ..stats.inference import check_min_samples
 from ._bin_statistics import BinStatistics, check_edges
 from ._binning import assign_bins, quantile_edges, uniform_edges
 from ._decomposition_bootstrap import CHUNK_SIZE, corp_task, murphy_task

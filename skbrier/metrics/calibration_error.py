@@ -75,6 +75,7 @@ from .._array_api import array_api_forecast, to_numpy
 from .._dask import is_dask_input
 from .._params import (
     check_confidence_level,
+    check_min_samples,
     check_n_jobs,
     check_n_resamples,
     check_option,
@@ -86,7 +87,6 @@ from ..stats._resampling import (
     interval_from_replicates,
     run_replicates,
 )
-from ..stats.inference import check_min_samples
 from . import _xp_metrics
 from ._calibration_error_core import (
     BINNING_PRESETS,
@@ -171,10 +171,10 @@ def calibration_error(
     strategy : {"uniform", "quantile"}, default="uniform"
         Equal-width or equal-mass bins (skbrier's rule, the one of its
         decompositions and reliability diagrams).
-    binning : {"sklearn", "torchmetrics", "netcal", "helm", "hle", "hle_all_bins", \
-"discrete"} or array-like, default=None
-        Reproduce a peer's bins exactly (see the module docstring), or give
-        the bin edges.  None: skbrier's bins from ``n_bins``/``strategy``.
+    binning : str or array-like, default=None
+        ``"sklearn"``, ``"torchmetrics"``, ``"netcal"``, ``"helm"``,
+        ``"hle"``, ``"hle_all_bins"`` or ``"discrete"``: reproduce a peer's
+        bins exactly (see the module docstring), or give the bin edges.  None: skbrier's bins from ``n_bins``/``strategy``.
         ``"discrete"``: one bin per distinct forecast value (Kumar et al.'s
         discrete bins; ``n_bins`` is ignored).  ``"hle"`` leaves HLE's last
         bin out of the sum as HLE does, ``"hle_all_bins"`` keeps it.

@@ -25,6 +25,7 @@ from numpy.typing import ArrayLike
 
 from .._dask import is_dask_input
 from .._params import (
+    check_min_samples,
     check_n_jobs,
     check_n_resamples,
     check_random_state,
@@ -57,7 +58,6 @@ __all__ = ["BrierInferenceResult", "ConfidenceInterval", "brier_inference"]
 COV_TYPES = ("iid", "hac", "bootstrap")
 CovType = Literal["iid", "hac", "bootstrap"]
 _HAC_KEYS = ("kernel", "bandwidth", "prewhite", "adjust")
-MIN_SAMPLES = 3
 
 
 # --------------------------------------------------------------------------
@@ -80,32 +80,6 @@ def check_hac_kwds(hac_kwds: Any) -> dict:
             f"hac_kwds got unexpected keys {unknown}; allowed keys are {list(_HAC_KEYS)}."
         )
     return dict(hac_kwds)
-
-
-def check_min_samples(
-    n: int, total_weight: float | None = None, *, purpose: str = "confidence intervals"
-) -> None:
-    """At least 3 observations: rows, or with frequency weights a total weight of 3.
-
-    With frequency weights (``total_weight`` given) the total weight is the
-    sample size, as for the repeated rows that integer weights stand for.
-    The one check of every statistic that counts observations (intervals,
-    the debiased calibration error, the Ferro--Fricker correction);
-    ``purpose`` names what needs them in the message.
-    """
-    if total_weight is None:
-        if n < MIN_SAMPLES:
-            raise ValueError(
-                f"y_true has {n} samples; at least {MIN_SAMPLES} observations "
-                f"are needed for {purpose}."
-            )
-        return
-    if not total_weight >= MIN_SAMPLES:
-        raise ValueError(
-            f"sample_weight sums to {total_weight:.4g}: with frequency weights (counts of "
-            f"repeated rows) the total weight is the sample size, and at least "
-            f"{MIN_SAMPLES} observations are needed for {purpose}."
-        )
 
 
 def frequency_weighted(cov_type: str, scheme: str) -> bool:
