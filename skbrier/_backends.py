@@ -19,7 +19,8 @@ collection goes to the ``dask`` adapter, an array of another Array API
 namespace (with scikit-learn's ``array_api_dispatch`` on) to the
 ``array_api`` adapter, everything else to the body.  An adapter is named as
 ``"module:function"`` and imported on first use; it takes the public
-function's arguments.  A backend the function does not support is either
+function's arguments, and may return ``NotImplemented`` for a call it cannot
+serve on the device (the body then runs on host copies of the arrays).  A backend the function does not support is either
 absent (the error says the function supports no such input) or a
 :class:`Refused` with the reason, and the one error raised for it is built
 from the declaration -- as is the support table of the documentation
@@ -108,6 +109,15 @@ def backend_of(values: Iterable[Any], primary: Any) -> str:
     return "numpy" if dispatch_namespace(primary) is None else "array_api"
 
 
+def _host(v: Any) -> Any:
+    """A host (numpy) copy of an array argument; a dict's values each."""
+    from ._array_api import to_numpy
+
+    if isinstance(v, dict):
+        return {k: to_numpy(x) for k, x in v.items()}
+    return to_numpy(v)
+
+
 def _load(target: str) -> Callable[..., Any]:
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)
@@ -155,6 +165,11 @@ def backends(
         host_positions = set(positions.values())
         ns_slot = (namespace_of, ns_pos)
 
+        def on_host(args: tuple, kwargs: dict) -> Any:
+            args = tuple(_host(v) if i in host_positions else v for i, v in enumerate(args))
+            kwargs = {k: _host(v) if k in arrays else v for k, v in kwargs.items()}
+            return func(*args, **kwargs)
+
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             n = len(args)
@@ -172,13 +187,7 @@ def backends(
             if target == BODY:
                 return func(*args, **kwargs)
             if target == HOST:
-                from ._array_api import to_numpy
-
-                args = tuple(
-                    to_numpy(v) if i in host_positions else v for i, v in enumerate(args)
-                )
-                kwargs = {k: to_numpy(v) if k in arrays else v for k, v in kwargs.items()}
-                return func(*args, **kwargs)
+                return on_host(args, kwargs)
             if target is None or isinstance(target, Refused):
                 why = f": {target.reason}" if isinstance(target, Refused) else "."
                 raise TypeError(
@@ -186,7 +195,10 @@ def backends(
                     f"Pass numpy arrays (or see the backend support table in the "
                     f"user guide)."
                 )
-            return _load(target)(*args, **kwargs)
+            out = _load(target)(*args, **kwargs)
+            # an adapter that cannot serve this call (e.g. an option only the
+            # host implements) says so, and the numpy body runs on host copies
+            return on_host(args, kwargs) if out is NotImplemented else out
 
         wrapper.__skbrier_backends__ = decl  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]

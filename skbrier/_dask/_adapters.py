@@ -16,6 +16,8 @@ __all__ = [
     "brier_skill_score",
     "calibration_in_the_large",
     "calibration_intercept_slope",
+    "multiple_choice_brier_score",
+    "net_benefit",
 ]
 
 
@@ -103,3 +105,37 @@ def calibration_in_the_large(
         pos_label=pos_label,
         check_counts=_check_fit_counts,
     )
+
+
+def multiple_choice_brier_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    convention: Any = "per_example",
+    from_logprobs: Any = False,
+    sample_weight: Any = None,
+) -> float:
+    from .._params import check_bool, check_option
+
+    convention = check_option(convention, "convention", ("per_example", "bigbench"))
+    from_logprobs = check_bool(from_logprobs, "from_logprobs")
+    return _multiclass.multiple_choice_brier_score(
+        y_true, y_score, convention, from_logprobs, sample_weight
+    )
+
+
+def net_benefit(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    threshold: Any,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    prevalence: Any = None,
+) -> float:
+    from .._validation import check_scalar_probability
+    from ..metrics._decision_curve import check_prevalence
+
+    t = check_scalar_probability(threshold, name="threshold", open_interval=True)
+    prev = check_prevalence(prevalence)
+    return _metrics.net_benefit(y_true, y_proba, sample_weight, pos_label, t, prev)
