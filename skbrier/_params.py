@@ -22,6 +22,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ._results import format_number
+
 __all__ = [
     "MAX_BINS",
     "check_bool",
@@ -76,14 +78,14 @@ def check_real(
         raise TypeError(f"{name} must be a real number, got {value!r}.")
     v = float(value)
     if not np.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {v!r}.")
+        raise ValueError(f"{name} must be finite, got {format_number(v)}.")
     if low is not None and (v < low or (v == low and not inclusive[0])):
         raise ValueError(
-            f"{name} must be {'>=' if inclusive[0] else '>'} {low}, got {v!r}."
+            f"{name} must be {'>=' if inclusive[0] else '>'} {low}, got {format_number(v)}."
         )
     if high is not None and (v > high or (v == high and not inclusive[1])):
         raise ValueError(
-            f"{name} must be {'<=' if inclusive[1] else '<'} {high}, got {v!r}."
+            f"{name} must be {'<=' if inclusive[1] else '<'} {high}, got {format_number(v)}."
         )
     return v
 
@@ -136,7 +138,10 @@ def check_confidence_level(confidence_level: Any) -> float:
         raise TypeError(f"confidence_level must be a number, got {confidence_level!r}.")
     c = float(confidence_level)
     if not (0.0 < c < 1.0):
-        raise ValueError(f"confidence_level must lie strictly between 0 and 1, got {c!r}.")
+        raise ValueError(
+            f"confidence_level must lie strictly between 0 and 1, got {format_number(c)}"
+            + (" (a percentage? divide by 100)." if 1.0 < c <= 100.0 else ".")
+        )
     return c
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._diagnose import one_warning_per_call
 from . import is_dask_input
 
 __all__ = [
@@ -262,6 +263,7 @@ def _combine_all(combine: Any, *parts: Any) -> Any:
     return out
 
 
+@one_warning_per_call  # partitions validated apart: one warning per pass
 def reduce_state(
     template: Any, y_true: Any, y_proba: Any, sample_weight: Any = None, **columns
 ):

@@ -231,6 +231,10 @@ class LeaderboardResult(DifficultyAdjustedResult):
         level = check_confidence_level(confidence_level)
         metric = check_option(metric, "metric", ("brier_index", "adjusted_brier", "rank"))
         reps = self.replicates
+        if reps.shape[0] == 0:
+            raise ValueError(
+                "no bootstrap replicates: call leaderboard with n_resamples > 0."
+            )
         if metric == "brier_index":
             reps = brier_index_of(reps)
         elif metric == "rank":

@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._backends import BODY, backends
+from .._diagnose import one_warning_per_call, warn_if_hard
 from .._validation import (
     _is_one,
     check_forecast,
@@ -66,7 +67,10 @@ def _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label):
         return None
     if y_true.dtype.kind not in "biuf" or not y_true.dtype.isnative:
         return None
-    return binary_brier_guarded(y_true, y_proba)
+    bs = binary_brier_guarded(y_true, y_proba)
+    if bs is not None:
+        warn_if_hard(y_proba, "y_proba")  # the check the full validation makes
+    return bs
 
 
 @backends(
@@ -277,6 +281,7 @@ def _reference_brier(fc, reference: Any) -> float:
     return multiclass_brier(fc.y, ref, fc.sample_weight)
 
 
+@one_warning_per_call
 @backends(
     arrays=("y_true", "y_proba", "sample_weight", "reference"),
     dask="skbrier._dask._adapters:brier_skill_score",

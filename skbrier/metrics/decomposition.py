@@ -54,7 +54,7 @@ from .._results import ConfidenceInterval
 from .._validation import check_forecast
 from . import _xp_metrics
 from ._bin_statistics import BinStatistics, check_edges
-from ._binning import apply_resolution, assign_bins, uniform_edges
+from ._binning import apply_resolution, assign_bins, check_edges_cover, uniform_edges
 from ._decomposition_core import (
     binary_columns,
     check_strategy,
@@ -211,6 +211,7 @@ def binned_statistics(
         e = uniform_edges(check_n_bins(edges, name="edges"))
     else:
         e = check_edges(edges, name="edges")
+        check_edges_cover(p, e, "edges", "p")
     right = check_bool(right, "right")
     idx = assign_bins(p, e, right=right)
     return BinStatistics(e, *binned_sums(idx, e.shape[0] - 1, y01, p, w), right=right)

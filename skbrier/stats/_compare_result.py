@@ -82,8 +82,9 @@ class BrierComparisonResult(Result):
     better : str or None
         Name of the forecaster with the lower Brier score (None for a tie).
     verdict : str
-        One sentence: which forecaster is better, by how much, and whether
-        the difference is significant at the 5 % level.
+        One sentence: which forecaster has the lower Brier score, by how much,
+        and whether the difference is significant at the 5 % level (only then
+        does it call one forecaster "better").
 
     See Also
     --------
@@ -163,15 +164,20 @@ class BrierComparisonResult(Result):
             bs_best = min(self.brier_score_a, self.brier_score_b)
             bs_worst = max(self.brier_score_a, self.brier_score_b)
             points = abs(self.brier_index_difference)
-            head = (
-                f"{self.better} is better than {worse}: Brier score {bs_best:.4g} vs "
-                f"{bs_worst:.4g} (Brier Index {points:.3g} points higher)"
+            # "better" only where the test says so; otherwise only the sample's order
+            if self.pvalue < 0.05:
+                head = f"{self.better} is better than {worse}: Brier score "
+            else:
+                head = f"{self.better} has the lower Brier score: "
+            head += (
+                f"{bs_best:.4g} vs {bs_worst:.4g} for {worse} (Brier Index "
+                f"{points:.4g} points higher)"
             )
         sig = "significant" if self.pvalue < 0.05 else "not significant"
         return (
             f"{head}; the difference {a} - {b} = {self.difference:.4g} "
             f"(95% CI {lo:.4g} to {hi:.4g}, {self.cov_type}) is {sig} at the 5% "
-            f"level (p = {self.pvalue:.3g}, {self.alternative})."
+            f"level (p = {self.pvalue:.4g}, {self.alternative})."
         )
 
     # ------------------------------------------------------------------ protocol
@@ -194,7 +200,7 @@ class BrierComparisonResult(Result):
             ("n", format_number(self.n)),
             ("cov_type", self.cov_type),
             ("alternative", self.alternative),
-            ("better", str(self.better)),
+            ("lower Brier score", str(self.better)),
         ]
         return rows
 

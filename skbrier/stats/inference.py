@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._dask import is_dask_input
+from .._diagnose import one_warning_per_call
 from .._params import (
     check_n_jobs,
     check_n_resamples,
@@ -82,11 +83,18 @@ def check_hac_kwds(hac_kwds: Any) -> dict:
     return dict(hac_kwds)
 
 
-def check_min_samples(n: int, total_weight: float | None = None) -> None:
-    """At least 3 observations: rows, or with frequency weights a total weight of 3.
+def check_min_samples(
+    n: int, total_weight: float | None = None, *, time_weights: np.ndarray | None = None
+) -> None:
+    r"""At least 3 observations: rows, or with frequency weights a total weight of 3.
 
     With frequency weights (``total_weight`` given) the total weight is the
     sample size, as for the repeated rows that integer weights stand for.
+    With weights of time points (``time_weights``: ``cov_type="hac"`` and the
+    block bootstraps, where zero-weight rows keep their place in time) the
+    sample size is Kish's effective number of observations
+    :math:`(\sum w)^2 / \sum w^2` (the number of positive weights when
+    they are equal).
     """
     if total_weight is None:
         if n < MIN_SAMPLES:
@@ -94,10 +102,23 @@ def check_min_samples(n: int, total_weight: float | None = None) -> None:
                 f"y_true has {n} samples; confidence intervals need at least "
                 f"{MIN_SAMPLES} observations."
             )
+        if time_weights is not None:
+            r = time_weights / time_weights.max()  # scale-free, no overflow
+            n_eff = float(r.sum() ** 2 / np.dot(r, r))
+            if not n_eff >= MIN_SAMPLES - 1e-9:
+                n_pos = int(np.count_nonzero(time_weights))
+                raise ValueError(
+                    f"sample_weight: {n_pos} of {n} rows have a positive weight "
+                    f"(effective number of observations {n_eff:.4g} = "
+                    "(sum w)^2 / sum w^2); a time-series (HAC or block bootstrap) "
+                    f"interval needs at least {MIN_SAMPLES}. Give more rows a "
+                    "positive weight, or, if the rows are independent, use "
+                    "cov_type='iid' (frequency weights)."
+                )
         return
     if not total_weight >= MIN_SAMPLES:
         raise ValueError(
-            f"sample_weight sums to {total_weight:.6g}: with frequency weights (counts of "
+            f"sample_weight sums to {total_weight:.4g}: with frequency weights (counts of "
             "repeated rows) the total weight is the sample size, and confidence "
             f"intervals need at least {MIN_SAMPLES} observations."
         )
@@ -381,6 +402,7 @@ class BrierInferenceResult(Result):
         return ConfidenceInterval(float(ci.low), float(ci.high))
 
 
+@one_warning_per_call
 def brier_inference(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -597,7 +619,11 @@ def brier_inference(
     design = Design(fc, ref)
     w = design.w
     total = float(design.n if w is None else w.sum())
-    check_min_samples(design.n, total if (frequency and w is not None) else None)
+    check_min_samples(
+        design.n,
+        total if (frequency and w is not None) else None,
+        time_weights=None if frequency else w,
+    )
     g = design.g
     bs, bs0 = (float(v) for v in weighted_column_means(g, w))
     _check_defined(design, g, w, bs0)

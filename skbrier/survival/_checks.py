@@ -116,6 +116,21 @@ def check_horizons(times: Any, data: SurvivalData, *, name: str = "times") -> np
     positive weight) is refused: the Brier score there would be an
     extrapolation.
     """
+    t = check_horizon_values(times, name=name)
+    last = float(data.time[data.weight > 0].max())
+    if t[-1] > last:
+        raise ValueError(
+            f"{name} must lie within follow-up: {float(t[-1])!r} is beyond the largest "
+            f"observed time {last!r}."
+        )
+    return t
+
+
+def check_horizon_values(
+    times: Any, *, name: str = "times", integrated: bool = False
+) -> np.ndarray:
+    """Horizons without data: a non-empty, finite, non-negative, strictly
+    increasing scalar or 1-D array (float64); ``integrated``: at least two."""
     if isinstance(times, (str, bytes)):
         raise TypeError(f"{name} must be numbers, got {times!r}.")
     arr = np.atleast_1d(np.asarray(times))
@@ -134,12 +149,8 @@ def check_horizons(times: Any, data: SurvivalData, *, name: str = "times") -> np
         raise ValueError(
             f"{name} must be strictly increasing (sorted, without duplicates)."
         )
-    last = float(data.time[data.weight > 0].max())
-    if t[-1] > last:
-        raise ValueError(
-            f"{name} must lie within follow-up: {float(t[-1])!r} is beyond the largest "
-            f"observed time {last!r}."
-        )
+    if integrated and (np.ndim(times) == 0 or t.size < 2):
+        raise ValueError(f"{name} must hold at least two horizons for an integrated score.")
     return t
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.metrics import make_scorer
 
 from .._params import check_option
-from ._checks import split_structured, survival_matrix
+from ._checks import check_horizon_values, split_structured, survival_matrix
 from .scores import brier_score_survival, integrated_brier_score
 
 __all__ = ["make_survival_scorer", "survival_matrix"]
@@ -95,6 +95,9 @@ def make_survival_scorer(
     """
     check_option(metric, "metric", METRICS)
     check_option(integration, "integration", ("trapezoid", "step"))
+    # the horizons are checked now, not at the first score (the follow-up of
+    # each validation fold is checked when scoring)
+    check_horizon_values(times, integrated=metric == "integrated_brier_score")
     return make_scorer(
         _score,
         response_method=("predict_survival_function",),
