@@ -147,7 +147,8 @@ def hard_forecast_message(subject: str, remedy: str = "pass predict_proba() outp
         f"{subject}: every forecast is exactly 0 or 1. These look like class "
         "predictions (predict()) rather than probabilities; the Brier score of "
         f"hard 0/1 forecasts is just their error rate. For a probability forecast, "
-        f"{remedy} (e.g. model.predict_proba(X)[:, 1])."
+        f"{remedy} (e.g. model.predict_proba(X)[:, 1]); for a binary test, "
+        "binary_test_probabilities turns its results into probabilities."
     )
 
 
@@ -302,7 +303,7 @@ def probability_problem(
     )
 
 
-def _as_float(text: str) -> float | None:
+def _as_float(text: str | bytes) -> float | None:
     try:
         return float(text)
     except (TypeError, ValueError):
@@ -319,7 +320,8 @@ def text_problem(values: np.ndarray, name: str, swap_hint: str) -> str:
             f"{name} must contain numbers (probabilities); it holds "
             f"{', '.join(kinds) or 'objects'} values."
         )
-    example = texts[0].decode() if isinstance(texts[0], bytes) else texts[0]
+    first = texts[0]
+    example = first.decode(errors="replace") if isinstance(first, bytes) else first
     if all(_as_float(t) is not None for t in texts):
         return (
             f"{name} must contain numbers (probabilities); it holds text such as "

@@ -538,3 +538,18 @@ def test_excel_without_the_reader_says_save_as_csv(cli, tmp_path, monkeypatch):
     f.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 512)
     code, _, err = cli("report", str(f), "--y-col", "y", "--p-col", "p")
     assert code == 2 and "save it as CSV" in err
+
+
+def test_binary_tests_in_net_benefit_do_not_warn():
+    y, p = _data()
+    test = (p > 0.5).astype(int)
+    for call in (
+        lambda: skbrier.net_benefit(y, test, threshold=0.2),
+        lambda: skbrier.decision_curve(y, test),
+        lambda: skbrier.binary_test_probabilities(y, test),
+    ):
+        _, got = _hard_warnings(call)
+        assert not got
+    # the Brier score of the test itself warns, and names the way out
+    _, got = _hard_warnings(brier_score, y, test)
+    assert "binary_test_probabilities" in str(got[0].message)

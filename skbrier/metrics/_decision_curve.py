@@ -43,8 +43,12 @@ def check_binary_forecast(
     *,
     proba_name: str = "y_proba",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Validate one binary forecast; require at least one event."""
-    p = check_probabilities(y_proba, name=proba_name)
+    """Validate one binary forecast; require at least one event.
+
+    A binary test coded 0/1 is a valid input of net benefit: no
+    :class:`~skbrier.exceptions.HardForecastWarning`.
+    """
+    p = check_probabilities(y_proba, name=proba_name, warn_hard=False)
     if p.ndim != 1:
         raise ValueError(
             f"{proba_name} must be 1-D (the probability of the positive class); got "

@@ -518,7 +518,7 @@ def _check_model_probas(
                 y_true, proba, sample_weight, pos_label, proba_name=pname
             )
         else:
-            p = check_probabilities(proba, name=pname)
+            p = check_probabilities(proba, name=pname, warn_hard=False)  # tests: 0/1
             if p.ndim != 1 or p.shape[0] != y.shape[0]:
                 raise ValueError(
                     f"{pname} has shape {p.shape} but y_true has {y.shape[0]} samples; "
@@ -605,7 +605,7 @@ def binary_test_probabilities(
     (0.3220..., 0.0243...)
     """
     prev = check_prevalence(prevalence)
-    tst = check_probabilities(y_test, name="y_test", allow_2d=False)
+    tst = check_probabilities(y_test, name="y_test", allow_2d=False, warn_hard=False)
     if np.count_nonzero((tst != 0.0) & (tst != 1.0)):
         raise ValueError(
             "y_test must hold binary test results coded 0/1 (or False/True); found "
