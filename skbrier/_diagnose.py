@@ -44,7 +44,9 @@ __all__ = [
     "fmt",
     "hard_forecast_message",
     "is_hard",
+    "is_number_text",
     "label_problem",
+    "missing_problem",
     "one_warning_per_call",
     "probability_problem",
     "text_problem",
@@ -310,6 +312,32 @@ def _as_float(text: str | bytes) -> float | None:
         return None
 
 
+def is_number_text(value: Any) -> bool:
+    """Whether ``value`` is a string that reads as a finite number."""
+    x = _as_float(value) if isinstance(value, (str, bytes)) else None
+    return x is not None and x == x and abs(x) != float("inf")
+
+
+def _is_missing(v: Any) -> bool:
+    """None, pandas.NA or NaT, or a float NaN (an object array's missing values)."""
+    if v is None or type(v).__name__ in ("NAType", "NaTType"):
+        return True
+    return isinstance(v, float) and v != v
+
+
+def missing_problem(values: np.ndarray, name: str, what: str = "values") -> str | None:
+    """Missing values (None, pandas.NA, NaN) in an object array: how many, the first."""
+    flat = np.asarray(values, dtype=object).reshape(-1)
+    miss = np.fromiter((_is_missing(v) for v in flat), dtype=bool, count=flat.shape[0])
+    if not miss.any():
+        return None
+    return (
+        f"{name} contains missing values (None, NA or NaN): {int(miss.sum())} of "
+        f"{flat.shape[0]} {what} (the first at index {int(np.argmax(miss))}). Drop "
+        "those rows (from every input) or fill them in."
+    )
+
+
 def text_problem(values: np.ndarray, name: str, swap_hint: str) -> str:
     """Text (or other objects) where probabilities belong: say what to do."""
     flat = np.asarray(values, dtype=object).reshape(-1)
@@ -322,6 +350,15 @@ def text_problem(values: np.ndarray, name: str, swap_hint: str) -> str:
         )
     first = texts[0]
     example = first.decode(errors="replace") if isinstance(first, bytes) else first
+    stripped = [t.strip() for t in texts]
+    if all(
+        isinstance(t, str) and t.endswith("%") and _as_float(t[:-1]) is not None
+        for t in stripped
+    ):
+        return (
+            f"{name} must contain numbers (probabilities); it holds percentages as "
+            f"text such as {example!r}: strip the '%' and divide by 100."
+        )
     if all(_as_float(t) is not None for t in texts):
         return (
             f"{name} must contain numbers (probabilities); it holds text such as "
@@ -377,20 +414,21 @@ def label_problem(
             f"{lead}: found {k} distinct values, e.g. {examples}. Fractions in "
             f"[0, 1] look like probabilities, not outcomes. {swap_hint}"
         )
+    # rare: at most 5 rows and at most 10% of the second most common label's
+    second = sorted(counts)[-2] if k >= 2 else 0
+    rare = [c <= 5 and c <= 0.1 * second for c in counts]
+    stray = [lab for lab, r in zip(labels, rare) if r]
     shown = []
-    for lab, c, f in list(zip(labels, counts, first))[:10]:
+    for lab, c, f, r in list(zip(labels, counts, first, rare))[:10]:
         if c == 1:
             rows = f"1 row: {where(f)}"
-        elif c <= 5:  # a rare label: where it starts
+        elif r:  # a rare label: where it starts
             rows = f"{c} rows, the first: {where(f)}"
         else:
             rows = f"{c} rows"
         shown.append(f"{_label(lab)} ({rows})")
     more = f", ... ({k - 10} more)" if k > 10 else ""
     msg = f"{lead}: found {k} labels: {', '.join(shown)}{more}."
-    # rare: at most 5 rows and at most 10% of the second most common label's
-    second = sorted(counts)[-2] if k >= 2 else 0
-    stray = [lab for lab, c in zip(labels, counts) if c <= 5 and c <= 0.1 * second]
     if stray and len(stray) <= k - 2:
         return (
             f"{msg} {', '.join(map(_label, stray))} "

@@ -26,8 +26,10 @@ from ._diagnose import (
     SWAP_HINT,
     column_names,
     fmt,
+    is_number_text,
     label_counts,
     label_problem,
+    missing_problem,
     non_numeric_problem,
     probability_problem,
     too_many_classes,
@@ -131,6 +133,9 @@ def check_probabilities(
     if source is None:
         source = y_proba
     if arr.dtype.kind not in _NUMERIC_KINDS:
+        missing = missing_problem(arr, name) if arr.dtype.kind == "O" else None
+        if missing is not None:
+            raise ValueError(missing)
         raise TypeError(non_numeric_problem(source, arr, name))
     if arr.ndim == 0:
         raise ValueError(f"{name} must be a 1-D or 2-D array, got a scalar.")
@@ -268,7 +273,7 @@ def _target_array(
         has_num = False
         for v in y:
             if v is None:
-                raise ValueError(f"{name} contains None.")
+                raise ValueError(missing_problem(y, name, "labels") or f"{name}: None.")
             if isinstance(v, str):
                 has_str = True
             elif isinstance(v, numbers.Number):
@@ -409,10 +414,17 @@ def binary_target(
             raise ValueError(too_many_classes(y, ref_name))
         classes.append(second)
     if pos_label is None:
+        hint = ""
+        if all(is_number_text(c) for c in classes):
+            hint = (
+                " They are numbers written as text: convert y_true to numbers (e.g. "
+                "y_true.astype(int)), or name the event, e.g. "
+                f"pos_label={str(max(classes, key=float))!r}."
+            )
         raise ValueError(
             "pos_label must be given when y_true holds string labels "
             f"({sorted(map(str, classes))}): it names the class whose probability "
-            "y_proba holds."
+            f"y_proba holds.{hint}"
         )
     if len(classes) == 2 and pos_label not in classes:
         raise ValueError(

@@ -553,3 +553,35 @@ def test_binary_tests_in_net_benefit_do_not_warn():
     # the Brier score of the test itself warns, and names the way out
     _, got = _hard_warnings(brier_score, y, test)
     assert "binary_test_probabilities" in str(got[0].message)
+
+
+def test_missing_values_in_object_input():
+    y = np.array([0, 1, 1, 0])
+    for p in ([0.2, None, 0.6, 0.3], pd.Series([0.2, pd.NA, 0.6, 0.3], dtype="Float64")):
+        msg = _error(brier_score, y, p)
+        assert msg.startswith("y_proba contains") and "index 1" in msg
+    msg = _error(brier_score, [0, None, 1, 0], [0.2, 0.7, 0.6, 0.3])
+    assert msg.startswith("y_true contains missing") and "index 1" in msg
+
+
+def test_numbers_and_percentages_as_text():
+    y = np.array([0, 1, 1, 0])
+    msg = _error(brier_score, np.array(["0", "1", "1", "0"]), [0.2, 0.7, 0.6, 0.3])
+    assert "astype(int)" in msg and "pos_label='1'" in msg
+    msg = _error(brier_score, y, ["20%", "70%", "60%", "30%"], exc=TypeError)
+    assert "divide by 100" in msg
+
+
+def test_dask_messages_say_positions_are_within_a_partition():
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    y = np.zeros(400, dtype=int)
+    y[::2] = 1
+    p = np.full(400, 0.4)
+    p[305] = np.nan
+    with dask.config.set(scheduler="sync"):
+        msg = _error(
+            brier_score, da.from_array(y, chunks=100), da.from_array(p, chunks=100)
+        )
+    assert msg.startswith("y_proba contains NaN") and "partition" in msg
