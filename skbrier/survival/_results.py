@@ -9,7 +9,7 @@ import numpy as np
 from scipy.stats import norm
 
 from .._params import check_confidence_level, check_option
-from .._results import ConfidenceInterval, Result, format_number
+from .._results import ConfidenceInterval, Result, check_metric, format_number
 from ..stats._resampling import interval_from_replicates
 
 __all__ = ["SurvivalComparisonResult", "SurvivalIPAResult"]
@@ -83,7 +83,7 @@ class SurvivalIPAResult(_PerHorizon):
     >>> res = index_of_prediction_accuracy(
     ...     [1, 0, 1, 1, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
     ...     np.array([[0.6], [0.9], [0.4], [0.5], [0.8], [0.3]]), [3.5])
-    >>> res.confidence_interval(0.9, metric="brier").low.shape
+    >>> res.confidence_interval(0.9, metric="brier_score").low.shape
     (1,)
     """
 
@@ -105,13 +105,14 @@ class SurvivalIPAResult(_PerHorizon):
         "ipa",
         "se_ipa",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("ipa", "brier_score")
 
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
-        *args: Any,
+        *,
         metric: str = "ipa",
-        method: str = "wald",
+        method: str | None = None,
     ) -> ConfidenceInterval:
         """Pointwise intervals per horizon.
 
@@ -119,26 +120,23 @@ class SurvivalIPAResult(_PerHorizon):
         ----------
         confidence_level : float, default=0.95
             The confidence level.
-        *args : object
-            Not accepted (options are keyword-only).
-        metric : {"ipa", "brier"}, default="ipa"
-            The quantity.
-        method : {"wald", "percentile", "basic"}, default="wald"
-            ``"wald"``: estimate +/- z se, the Brier bounds cut to [0, 1] as
-            riskRegression's ``Score`` does; ``"percentile"``/``"basic"``:
-            bootstrap intervals (needs ``n_resamples`` when the result was made).
+        metric : {"ipa", "brier_score"}, default="ipa"
+            The index of prediction accuracy (:attr:`ipa`) or the model's
+            Brier score (:attr:`brier`).
+        method : {"wald", "percentile", "basic"}, default=None
+            ``"wald"`` (None): estimate +/- z se, the Brier bounds cut to
+            [0, 1] as riskRegression's ``Score`` does;
+            ``"percentile"``/``"basic"``: bootstrap intervals (needs
+            ``n_resamples`` when the result was made).
 
         Returns
         -------
         ConfidenceInterval
             Arrays of lower and upper bounds, one per horizon.
         """
-        if args:
-            raise TypeError(
-                "confidence_interval takes the confidence level only positionally."
-            )
         level = check_confidence_level(confidence_level)
-        check_option(metric, "metric", ("ipa", "brier"))
+        metric = "brier" if check_metric(self, metric) == "brier_score" else "ipa"
+        method = "wald" if method is None else method
         check_option(method, "method", ("wald", "percentile", "basic"))
         est = self.ipa if metric == "ipa" else self.brier
         if method == "wald":
@@ -207,9 +205,14 @@ class SurvivalComparisonResult(_PerHorizon):
         "se",
         "p_value",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("brier_score",)
 
     def confidence_interval(
-        self, confidence_level: float = 0.95, *args: Any, method: str = "wald"
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "brier_score",
+        method: str | None = None,
     ) -> ConfidenceInterval:
         """Pointwise intervals of ``delta`` per horizon.
 
@@ -217,21 +220,19 @@ class SurvivalComparisonResult(_PerHorizon):
         ----------
         confidence_level : float, default=0.95
             The confidence level.
-        *args : object
-            Not accepted (options are keyword-only).
-        method : {"wald", "percentile", "basic"}, default="wald"
-            Wald (riskRegression's) or bootstrap intervals.
+        metric : {"brier_score"}, default="brier_score"
+            The difference of the Brier scores, :attr:`delta`.
+        method : {"wald", "percentile", "basic"}, default=None
+            Wald (riskRegression's; None) or bootstrap intervals.
 
         Returns
         -------
         ConfidenceInterval
             Arrays of lower and upper bounds, one per horizon.
         """
-        if args:
-            raise TypeError(
-                "confidence_interval takes the confidence level only positionally."
-            )
         level = check_confidence_level(confidence_level)
+        check_metric(self, metric)
+        method = "wald" if method is None else method
         check_option(method, "method", ("wald", "percentile", "basic"))
         if method == "wald":
             lo, hi = _wald(self.delta, self.se, level)
