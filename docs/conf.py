@@ -7,6 +7,15 @@ import warnings
 sys.path.insert(0, os.path.abspath(".."))
 
 import skbrier  # noqa: E402
+from skbrier._backends import support_table  # noqa: E402
+
+# the backend support table of the user guide, generated from the declarations
+# on the public functions (skbrier._backends)
+os.makedirs(os.path.join(os.path.dirname(__file__), "generated"), exist_ok=True)
+with open(
+    os.path.join(os.path.dirname(__file__), "generated", "backend_support.txt"), "w"
+) as _f:
+    _f.write(support_table())
 
 project = "skbrier"
 author = "skbrier developers"

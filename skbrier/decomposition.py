@@ -56,18 +56,13 @@ from .metrics.decomposition import (
     binned_statistics,
     murphy_from_statistics,
 )
+from .states._base import check_same_options
+from .states._base import same_value as _same
 
 __all__ = ["BrierDecomposition"]
 
-
-def _same(a: Any, b: Any) -> bool:
-    """Equality of two parameter values (None, scalars, labels or arrays)."""
-    if a is None or b is None:
-        return a is None and b is None
-    try:
-        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
-    except (TypeError, ValueError):  # pragma: no cover - exotic labels
-        return a == b
+#: the remark on the options that give the bins of a partial fit
+_EDGE_NOTES = {"n_bins": "different bin edges", "strategy": "different bin edges"}
 
 
 class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
@@ -664,7 +659,9 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
                     f"{name} has no mergeable statistics: only method='murphy' with "
                     "fixed edges (strategy='uniform' or an array) can be merged."
                 )
-        self._check_state("self and other", other._fit_state, self._fit_state)
+        check_same_options(
+            "BrierDecomposition", self._fit_state, other._fit_state, notes=_EDGE_NOTES
+        )
         mine, theirs = self._stats, other._stats
         if mine is None or theirs is None:  # pragma: no cover - checked above
             raise AssertionError("both have mergeable statistics here.")

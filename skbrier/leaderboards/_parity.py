@@ -153,7 +153,8 @@ class ParityDateResult(Result):
         check_option("percentile" if method is None else method, "method", ("percentile",))
         if not np.isfinite(self.replicate_crossings).any():
             return ConfidenceInterval(self._out(np.nan), self._out(np.nan))
-        ci = interval_from_replicates(self.replicate_crossings, level)
+        # replicates without a crossing are NaN, counted in n_valid
+        ci = interval_from_replicates(self.replicate_crossings, level, nan_policy="omit")
         return ConfidenceInterval(self._out(ci.low), self._out(ci.high))
 
     def _out(self, x: float) -> Any:
@@ -365,7 +366,7 @@ def parity_date(
                 rc[r] = c
     n_valid = int(np.isfinite(rc).sum())
     ci = (
-        interval_from_replicates(rc, level)
+        interval_from_replicates(rc, level, nan_policy="omit")  # counted in n_valid
         if n_valid
         else ConfidenceInterval(np.nan, np.nan)
     )

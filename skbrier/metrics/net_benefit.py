@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._array_api import array_api_forecast, dispatch_namespace, to_numpy
+from .._array_api import dispatch_namespace, to_numpy
+from .._backends import backends
 from .._dask import is_dask_input
 from .._params import (
     check_confidence_level,
@@ -65,6 +66,10 @@ MAX_BOOTSTRAP_UNITS = 2**62
 
 
 # --------------------------------------------------------------------------- public
+@backends(
+    dask="skbrier._dask._adapters:net_benefit",
+    array_api="skbrier.metrics._xp_adapters:net_benefit",
+)
 def net_benefit(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -155,18 +160,6 @@ def net_benefit(
     """
     t = check_scalar_probability(threshold, name="threshold", open_interval=True)
     prev = check_prevalence(prevalence)
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _metrics
-
-        return _metrics.net_benefit(y_true, y_proba, sample_weight, pos_label, t, prev)
-    if type(y_proba) is not np.ndarray and (
-        xfc := array_api_forecast(
-            y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
-        )
-    ):
-        if xfc.binary_1d and (nb := _xp_metrics.net_benefit(xfc, t, prev)) is not None:
-            return nb
-        y_true, y_proba, sample_weight = map(to_numpy, (y_true, y_proba, sample_weight))
     y, p, w = check_binary_forecast(y_true, y_proba, sample_weight, pos_label)
     check_nonevents(y, w, prev)
     return float(net_benefit_at(y, p, w, t, prev))
