@@ -59,6 +59,8 @@ INTERVAL_METRICS: dict[str, str] = {
     "smooth_calibration_error": "the kernel-smoothed calibration error",
     "net_benefit": "the net benefit at each threshold",
     "ipa": "the index of prediction accuracy 1 - BS / BS(null) at each horizon",
+    "integrated_brier_score": "the Brier score integrated over a range of horizons",
+    "integrated_ipa": "the index of prediction accuracy of the integrated Brier scores",
     "adjusted_brier": "the difficulty-adjusted Brier score",
     "rank": "the rank on a leaderboard",
     "parity_date": "the date at which the frontier reaches the target",

@@ -37,6 +37,7 @@ from .stats import BootstrapResult, BrierComparisonResult, BrierInferenceResult
 from .survival import (
     SurvivalCalibrationResult,
     SurvivalComparisonResult,
+    SurvivalInterval,
     SurvivalIPAResult,
 )
 
@@ -65,4 +66,5 @@ __all__ = [
     "SurvivalCalibrationResult",
     "SurvivalComparisonResult",
     "SurvivalIPAResult",
+    "SurvivalInterval",
 ]
