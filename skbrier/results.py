@@ -8,7 +8,9 @@ notebooks.  A result that can compute an interval has the method
 ``confidence_interval(confidence_level=0.95, *, metric=..., method=None)``
 
 (plus ``model=`` where it holds several models) returning a
-:class:`ConfidenceInterval`; a result that cannot has no such method.
+:class:`ConfidenceInterval` (the survival results: a ``SurvivalInterval``,
+which unpacks as one and names its horizons); a result that cannot has no
+such method.
 ``metric`` names come from one vocabulary with one meaning everywhere
 (``"brier_index"`` is the Brier Index, or on a comparison of two forecasts
 its difference); an unknown name is a ValueError listing the valid ones.
