@@ -356,7 +356,7 @@ def compare_forecasts(
             row[comp] = float(getattr(corp, comp))
             row[f"{comp}_low"] = row[f"{comp}_high"] = nan
             if b and comp != "uncertainty":
-                lo, hi = corp.confidence_interval(level, component=comp)
+                lo, hi = corp.confidence_interval(level, metric=comp)
                 row[f"{comp}_low"], row[f"{comp}_high"] = float(lo), float(hi)
         cal = calibration_intercept_slope(
             y_true, p, sample_weight=sample_weight, pos_label=pos_label
@@ -366,7 +366,7 @@ def compare_forecasts(
             ("calibration_slope", "slope"),
         ):
             row[col] = float(getattr(cal, param))
-            lo, hi = cal.confidence_interval(level, parameter=param)
+            lo, hi = cal.confidence_interval(level, metric=col)
             row[f"{col}_low"], row[f"{col}_high"] = float(lo), float(hi)
         row["c_statistic"] = float(
             c_statistic(y_true, p, sample_weight=sample_weight, pos_label=pos_label)

@@ -96,8 +96,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         chunks (:meth:`partial_fit`).  The same decomposition as
         :func:`~skbrier.metrics.decomposition.murphy_decomposition`
         (whose result it keeps in ``decomposition_``), with the same
-        bootstrap for the same ``random_state``.  ``"binned"`` is the
-        deprecated name of ``"murphy"`` (FutureWarning).
+        bootstrap for the same ``random_state``.
     n_bins : int, default=10
         Number of bins (Murphy method), at most 100,000.
     strategy : {"uniform", "quantile"} or array-like of edges, default="uniform"
@@ -285,7 +284,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
     def _check_params(self) -> dict[str, Any]:
         """Every parameter checked once (``_params``); the options of the cores."""
         return {
-            "method": resolve_method(self.method, stacklevel=4),
+            "method": resolve_method(self.method),
             "n_bins": check_n_bins(self.n_bins),
             "strategy": check_strategy(self.strategy),
             "n_resamples": check_n_resamples(self.n_resamples, allow_zero=True),

@@ -581,7 +581,6 @@ NOT_Y_P = {
     "calibration_report",
     "load_forecasts",
     "make_logistic_cohort",
-    "make_seed002_cohort",
 }
 
 

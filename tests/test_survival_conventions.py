@@ -110,12 +110,12 @@ def test_intervals_state_their_horizons():
     assert "[0, 3]: [" in repr(ci)
     json.dumps(ci.to_dict())
     # the Brier bounds are cut to [0, 1], as riskRegression's
-    b = res.confidence_interval(0.95, metric="ibs")
+    b = res.confidence_interval(0.95, metric="integrated_brier_score")
     assert 0.0 <= b.low < res.ibs < b.high <= 1.0
     # the comparison's intervals too
     cmp = compare_brier_survival(EVENT, TIME, SURV, np.array(CASE["surv_B"]), TIMES)
     c = cmp.confidence_interval()
-    assert c.metric == "delta" and np.array_equal(c.times, TIMES)
+    assert c.metric == "brier_score" and np.array_equal(c.times, TIMES)
     assert "convention='riskRegression'" in repr(cmp)
 
 
@@ -165,7 +165,7 @@ def test_integrated_bootstrap_agrees_with_influence_function():
     assert sd[1] == pytest.approx(res.se_integrated_ipa, rel=0.25)
     lo, hi = res.confidence_interval(0.9, metric="integrated_ipa", method="percentile")
     assert lo < res.integrated_ipa < hi
-    basic = res.confidence_interval(0.9, metric="ibs", method="basic")
+    basic = res.confidence_interval(0.9, metric="integrated_brier_score", method="basic")
     assert basic.time_range == (0.0, 3.0) and basic.method == "basic"
 
 

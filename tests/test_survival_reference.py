@@ -39,7 +39,7 @@ def test_brier_ipa_and_se_match_riskregression(case, model):
     np.testing.assert_allclose(res.se_brier, case["se"][model], rtol=0, atol=1e-10)
     np.testing.assert_allclose(res.se_brier_null, case["se"]["null"], rtol=0, atol=1e-10)
     np.testing.assert_allclose(res.se_ipa, case["ipa_se"][model], rtol=0, atol=1e-10)
-    lo, hi = res.confidence_interval(0.95, metric="brier")
+    lo, hi = res.confidence_interval(0.95, metric="brier_score")
     np.testing.assert_allclose(lo, case["lower"][model], rtol=0, atol=1e-10)
     np.testing.assert_allclose(hi, case["upper"][model], rtol=0, atol=1e-10)
     cons = index_of_prediction_accuracy(event, time, surv, times, conservative=True)

@@ -150,7 +150,19 @@ class BinStatistics(Result):
         )
 
     def scaled(self, exponent: int) -> BinStatistics:
-        """The statistics of the weights times ``2**exponent`` (exact)."""
+        """The statistics of the weights times ``2**exponent`` (exact).
+
+        Parameters
+        ----------
+        exponent : int
+            Power of two the weights are multiplied by (a scale-free change:
+            the decomposition does not depend on it).
+
+        Returns
+        -------
+        BinStatistics
+            The scaled sums (``self`` for ``exponent=0``).
+        """
         if exponent == 0:
             return self
         with np.errstate(over="ignore", under="ignore"):

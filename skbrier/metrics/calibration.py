@@ -197,7 +197,7 @@ def calibration_intercept_slope(
     LogisticCalibrationResult
         Unpacks to ``(intercept, slope)``; also holds standard errors,
         calibration in the large, val.prob's D, U, Q and R² and a
-        ``confidence_interval(confidence_level, parameter=...)`` method.
+        ``confidence_interval(confidence_level, metric=...)`` method.
 
     Raises
     ------
@@ -253,7 +253,7 @@ def calibration_intercept_slope(
     (0.647, 2.988)
     >>> round(res.calibration_in_the_large, 3)
     0.256
-    >>> ci = res.confidence_interval(0.95, parameter="slope")
+    >>> ci = res.confidence_interval(0.95, metric="calibration_slope")
     >>> round(ci.low, 2), round(ci.high, 2)
     (-1.16, 7.14)
     """

@@ -374,7 +374,9 @@ def murphy_decomposition(
         Number of bootstrap resamples (rows drawn with replacement, bins held
         fixed) behind ``confidence_interval()``; 0 for none, else at least 2.
     confidence_level : float, default=0.95
-        Default level of ``confidence_interval()``.
+        Level stored in the result: the default of its
+        ``observed_frequency_interval()`` (``confidence_interval()`` takes
+        its own level, 0.95 by default).
     random_state : None, int, numpy Generator, SeedSequence or RandomState
         Seed of the bootstrap.  Results do not depend on ``n_jobs``, and
         :class:`~skbrier.decomposition.BrierDecomposition` with
@@ -573,7 +575,7 @@ def corp_decomposition(
         p-value and the bootstrap confidence intervals (0: none, else at
         least 2; 1000 is a good choice for intervals).
     confidence_level : float, default=0.95
-        Level of the consistency band and of the confidence intervals.
+        Level of the consistency band.
     random_state : None, int, numpy Generator, SeedSequence or RandomState
         Seed of the resampling.  Results do not depend on ``n_jobs``.
     n_jobs : int, default=None
@@ -663,7 +665,7 @@ def corp_decomposition(
     0.22666...
     >>> d = corp_decomposition([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9],
     ...                        n_resamples=200, random_state=0)
-    >>> ci = d.confidence_interval(component="discrimination")
+    >>> ci = d.confidence_interval(metric="discrimination")
     >>> ci.low <= d.discrimination <= ci.high
     True
     """

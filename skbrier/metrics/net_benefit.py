@@ -286,8 +286,8 @@ def decision_curve(
         and non-events are resampled separately (case-control design).
         Weights are frequencies (see Notes).
     confidence_level : float, default=0.95
-        Default confidence level of the bands
-        (:meth:`DecisionCurveResult.confidence_interval` takes any other).
+        Confidence level of the result's ``bands`` (its
+        ``confidence_interval`` takes any level).
     random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
         Seed of the bootstrap (the same seed gives the same bands for every
         ``n_jobs``).

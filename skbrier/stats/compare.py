@@ -229,7 +229,7 @@ def compare_brier(
     True
     >>> res.better
     'model'
-    >>> low, high = res.confidence_interval(metric="brier_index_difference")
+    >>> low, high = res.confidence_interval(metric="brier_index")
     >>> bool(0 < low < res.brier_index_difference < high)
     True
     """

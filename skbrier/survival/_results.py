@@ -11,7 +11,7 @@ import numpy as np
 from scipy.stats import norm
 
 from .._params import check_confidence_level, check_option
-from .._results import Result, format_number
+from .._results import Result, check_metric, format_number
 from ..stats._resampling import interval_from_replicates
 
 __all__ = ["SurvivalComparisonResult", "SurvivalIPAResult", "SurvivalInterval"]
@@ -42,8 +42,9 @@ class SurvivalInterval(Result):
     Parameters
     ----------
     metric : str
-        The quantity (``"ipa"``, ``"brier"``, ``"integrated_ipa"``,
-        ``"ibs"`` or ``"delta"``).
+        The quantity: ``"ipa"``, ``"brier_score"``, ``"integrated_ipa"``,
+        ``"integrated_brier_score"``, or on a comparison ``"brier_score"``
+        (the difference).
     confidence_level : float
         The confidence level.
     method : str
@@ -70,11 +71,11 @@ class SurvivalInterval(Result):
     ...     [1, 0, 1, 1, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
     ...     np.array([[0.6, 0.4], [0.9, 0.8], [0.4, 0.3], [0.5, 0.4], [0.8, 0.7],
     ...               [0.3, 0.2]]), [2.5, 4.5])
-    >>> ci = res.confidence_interval(0.9, metric="brier")
+    >>> ci = res.confidence_interval(0.9, metric="brier_score")
     >>> ci.times
     array([2.5, 4.5])
     >>> low, high = ci
-    >>> res.confidence_interval(0.9, metric="ibs").time_range
+    >>> res.confidence_interval(0.9, metric="integrated_brier_score").time_range
     (0.0, 4.5)
     """
 
@@ -263,7 +264,7 @@ class SurvivalIPAResult(_PerHorizon):
     >>> res = index_of_prediction_accuracy(
     ...     [1, 0, 1, 1, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
     ...     np.array([[0.6], [0.9], [0.4], [0.5], [0.8], [0.3]]), [3.5])
-    >>> res.confidence_interval(0.9, metric="brier").low.shape
+    >>> res.confidence_interval(0.9, metric="brier_score").low.shape
     (1,)
     """
 
@@ -294,6 +295,12 @@ class SurvivalIPAResult(_PerHorizon):
         "ipa",
         "se_ipa",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = (
+        "ipa",
+        "brier_score",
+        "integrated_ipa",
+        "integrated_brier_score",
+    )
 
     def _summary_rows(self) -> list[tuple[str, str]]:
         rows = [("convention", self.convention), *super()._summary_rows()]
@@ -321,9 +328,9 @@ class SurvivalIPAResult(_PerHorizon):
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
-        *args: Any,
+        *,
         metric: str = "ipa",
-        method: str = "wald",
+        method: str | None = None,
     ) -> SurvivalInterval:
         """Pointwise intervals per horizon, or the interval of an integrated score.
 
@@ -331,14 +338,15 @@ class SurvivalIPAResult(_PerHorizon):
         ----------
         confidence_level : float, default=0.95
             The confidence level.
-        *args : object
-            Not accepted (options are keyword-only).
-        metric : {"ipa", "brier", "integrated_ipa", "ibs"}, default="ipa"
-            The quantity: per horizon, or integrated over ``time_range``.
-        method : {"wald", "percentile", "basic"}, default="wald"
-            ``"wald"``: estimate +/- z se, the Brier bounds cut to [0, 1] as
-            riskRegression's ``Score`` does; ``"percentile"``/``"basic"``:
-            bootstrap intervals (needs ``n_resamples`` when the result was made).
+        metric : {"ipa", "brier_score", "integrated_ipa", "integrated_brier_score"}
+            The quantity (default ``"ipa"``): per horizon (:attr:`ipa`,
+            :attr:`brier`), or integrated over ``time_range``
+            (:attr:`integrated_ipa`, :attr:`ibs`).
+        method : {"wald", "percentile", "basic"}, default=None
+            ``"wald"`` (None): estimate +/- z se, the Brier bounds cut to
+            [0, 1] as riskRegression's ``Score`` does;
+            ``"percentile"``/``"basic"``: bootstrap intervals (needs
+            ``n_resamples`` when the result was made).
 
         Returns
         -------
@@ -346,16 +354,14 @@ class SurvivalIPAResult(_PerHorizon):
             The bounds with the horizons (or the time range) they apply to;
             unpacks as ``low, high``.
         """
-        if args:
-            raise TypeError(
-                "confidence_interval takes the confidence level only positionally."
-            )
         level = check_confidence_level(confidence_level)
-        check_option(metric, "metric", ("ipa", "brier", "integrated_ipa", "ibs"))
-        check_option(method, "method", ("wald", "percentile", "basic"))
+        check_metric(self, metric)
+        method = check_option(
+            "wald" if method is None else method, "method", ("wald", "percentile", "basic")
+        )
         j = 1 if metric in ("ipa", "integrated_ipa") else 0
         maker = "index_of_prediction_accuracy"
-        if metric in ("ipa", "brier"):
+        if metric in ("ipa", "brier_score"):
             est, se = (self.ipa, self.se_ipa) if j else (self.brier, self.se_brier)
             reps = None if self.bootstrap is None else self.bootstrap[:, j, :-1]
             return self._interval(
@@ -439,6 +445,7 @@ class SurvivalComparisonResult(_PerHorizon):
         "se",
         "p_value",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("brier_score",)
 
     def __repr__(self) -> str:
         return (
@@ -447,7 +454,11 @@ class SurvivalComparisonResult(_PerHorizon):
         )
 
     def confidence_interval(
-        self, confidence_level: float = 0.95, *args: Any, method: str = "wald"
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "brier_score",
+        method: str | None = None,
     ) -> SurvivalInterval:
         """Pointwise intervals of ``delta`` per horizon.
 
@@ -455,24 +466,23 @@ class SurvivalComparisonResult(_PerHorizon):
         ----------
         confidence_level : float, default=0.95
             The confidence level.
-        *args : object
-            Not accepted (options are keyword-only).
-        method : {"wald", "percentile", "basic"}, default="wald"
-            Wald (riskRegression's) or bootstrap intervals.
+        metric : {"brier_score"}, default="brier_score"
+            The difference of the Brier scores, :attr:`delta`.
+        method : {"wald", "percentile", "basic"}, default=None
+            Wald (riskRegression's; None) or bootstrap intervals.
 
         Returns
         -------
         SurvivalInterval
             The bounds with the horizons they apply to; unpacks as ``low, high``.
         """
-        if args:
-            raise TypeError(
-                "confidence_interval takes the confidence level only positionally."
-            )
         level = check_confidence_level(confidence_level)
-        check_option(method, "method", ("wald", "percentile", "basic"))
+        check_metric(self, metric)
+        method = check_option(
+            "wald" if method is None else method, "method", ("wald", "percentile", "basic")
+        )
         return self._interval(
-            "delta",
+            "brier_score",
             level,
             method,
             self.delta,
