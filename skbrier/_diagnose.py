@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ._results import format_number as fmt
+from ._format import format_number as fmt
 from .exceptions import HardForecastWarning
 
 __all__ = [

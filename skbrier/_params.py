@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ._results import format_number
+from ._format import format_number
 
 __all__ = [
     "MAX_BINS",

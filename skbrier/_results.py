@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import math
 import numbers
 from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from ._format import format_number
 from ._params import check_option
 
 __all__ = ["INTERVAL_METRICS", "ConfidenceInterval", "Result", "check_metric"]
@@ -121,20 +121,6 @@ def to_builtin(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [to_builtin(v) for v in value]
     return value
-
-
-def format_number(value: Any, digits: int = 4) -> str:
-    """``value`` with ``digits`` significant digits (ints and strings as they are)."""
-    if isinstance(value, (bool, np.bool_)):
-        return str(bool(value))
-    if isinstance(value, numbers.Integral):
-        return str(int(value))
-    if isinstance(value, numbers.Real):
-        v = float(value)
-        if math.isnan(v) or math.isinf(v):
-            return str(v)
-        return f"{v:.{digits}g}"
-    return str(value)
 
 
 class Result:

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from .._format import format_number
 from .._params import MAX_BINS
-from .._results import format_number
 
 __all__ = [
     "AUTO_MAX_DISTINCT",

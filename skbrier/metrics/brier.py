@@ -75,7 +75,7 @@ def _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label):
 
 @backends(
     dask="skbrier._dask._adapters:brier_score",
-    array_api="skbrier.metrics._xp_adapters:brier_score",
+    array_api="skbrier._array_api_adapters:brier_score",
 )
 def brier_score(
     y_true: ArrayLike,
@@ -285,7 +285,7 @@ def _reference_brier(fc, reference: Any) -> float:
 @backends(
     arrays=("y_true", "y_proba", "sample_weight", "reference"),
     dask="skbrier._dask._adapters:brier_skill_score",
-    array_api="skbrier.metrics._xp_adapters:brier_skill_score",
+    array_api="skbrier._array_api_adapters:brier_skill_score",
 )
 def brier_skill_score(
     y_true: ArrayLike,

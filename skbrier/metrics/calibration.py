@@ -26,11 +26,9 @@ from numpy.typing import ArrayLike
 from scipy import special, stats
 from sklearn.exceptions import ConvergenceWarning
 
-from .._array_api import array_api_forecast, to_numpy
 from .._backends import BODY, HOST, backends
 from .._params import check_bool, check_n_bins, check_option, check_resolution
 from .._validation import binary_forecast
-from . import _xp_metrics
 from ._binning import apply_resolution
 from ._calibration_math import (
     auc_delong,
@@ -474,10 +472,7 @@ def lowess_calibration_error(
     )
 
 
-@backends(
-    dask="skbrier._dask._metrics:expected_calibration_error",
-    array_api=BODY,  # the body validates and bins in the namespace
-)
+@backends(dask=BODY, array_api=BODY)  # calibration_error(kind='binary') dispatches
 def expected_calibration_error(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -577,18 +572,6 @@ def expected_calibration_error(
     strategy = check_option(strategy, "strategy", ("uniform", "quantile"))
     norm = check_option(norm, "norm", ("l1", "l2", "max"))
     right = check_bool(right, "right")
-    if type(y_proba) is not np.ndarray and (
-        xfc := array_api_forecast(
-            y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
-        )
-    ):
-        if (
-            strategy == "uniform"
-            and (ece := _xp_metrics.calibration_error(xfc, pos_label, n_bins, norm, right))
-            is not None
-        ):
-            return ece
-        y_true, y_proba, sample_weight = map(to_numpy, (y_true, y_proba, sample_weight))
     return calibration_error(
         y_true,
         y_proba,

@@ -30,7 +30,7 @@ __all__ = ["multiple_choice_brier_score"]
     arrays=("y_true", "y_score", "sample_weight"),
     namespace_of="y_score",
     dask="skbrier._dask._adapters:multiple_choice_brier_score",
-    array_api="skbrier.metrics._xp_adapters:multiple_choice_brier_score",
+    array_api="skbrier._array_api_adapters:multiple_choice_brier_score",
 )
 def multiple_choice_brier_score(
     y_true: ArrayLike | Sequence[Sequence[float]],

@@ -68,7 +68,7 @@ MAX_BOOTSTRAP_UNITS = 2**62
 # --------------------------------------------------------------------------- public
 @backends(
     dask="skbrier._dask._adapters:net_benefit",
-    array_api="skbrier.metrics._xp_adapters:net_benefit",
+    array_api="skbrier._array_api_adapters:net_benefit",
 )
 def net_benefit(
     y_true: ArrayLike,

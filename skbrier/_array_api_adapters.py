@@ -2,16 +2,16 @@
 
 Each takes the public function's arguments, validates the forecasts in
 ``y_proba``'s namespace (:func:`skbrier._array_api.array_api_forecast`) and
-computes with the kernels of :mod:`._xp_metrics`.
+computes with the kernels of :mod:`skbrier.metrics._xp_metrics`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._array_api import XPForecast, array_api_forecast
-from . import _xp_metrics
-from ._brier_math import warn_undefined_skill
+from ._array_api import XPForecast, array_api_forecast
+from .metrics import _xp_metrics
+from .metrics._brier_math import warn_undefined_skill
 
 __all__ = ["brier_score", "brier_skill_score", "multiple_choice_brier_score", "net_benefit"]
 
@@ -33,7 +33,7 @@ def brier_score(
     pos_label: Any = None,
     scale_by_half: Any = "auto",
 ) -> float:
-    from .brier import _check_scale_by_half
+    from .metrics.brier import _check_scale_by_half
 
     scale_by_half = _check_scale_by_half(scale_by_half)
     fc = _forecast(y_true, y_proba, sample_weight, labels, pos_label)
@@ -64,7 +64,7 @@ def multiple_choice_brier_score(
     from_logprobs: Any = False,
     sample_weight: Any = None,
 ) -> Any:
-    from .._params import check_bool, check_option
+    from ._params import check_bool, check_option
 
     convention = check_option(convention, "convention", ("per_example", "bigbench"))
     from_logprobs = check_bool(from_logprobs, "from_logprobs")
@@ -83,8 +83,8 @@ def net_benefit(
     pos_label: Any = None,
     prevalence: Any = None,
 ) -> Any:
-    from .._validation import check_scalar_probability
-    from ._decision_curve import check_prevalence
+    from ._validation import check_scalar_probability
+    from .metrics._decision_curve import check_prevalence
 
     t = check_scalar_probability(threshold, name="threshold", open_interval=True)
     prev = check_prevalence(prevalence)
