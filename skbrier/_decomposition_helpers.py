@@ -54,7 +54,7 @@ def intervals_of(
     out = {}
     for key in component_names(method):
         name = _MURPHY_NAMES[key] if method == "murphy" else key
-        ci = result.confidence_interval(level, component=name)
+        ci = result.confidence_interval(level, metric=name)
         out[key] = (float(ci.low), float(ci.high))
     return out
 

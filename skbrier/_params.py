@@ -22,6 +22,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ._format import format_number
+
 __all__ = [
     "MAX_BINS",
     "MIN_SAMPLES",
@@ -78,14 +80,14 @@ def check_real(
         raise TypeError(f"{name} must be a real number, got {value!r}.")
     v = float(value)
     if not np.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {v!r}.")
+        raise ValueError(f"{name} must be finite, got {format_number(v)}.")
     if low is not None and (v < low or (v == low and not inclusive[0])):
         raise ValueError(
-            f"{name} must be {'>=' if inclusive[0] else '>'} {low}, got {v!r}."
+            f"{name} must be {'>=' if inclusive[0] else '>'} {low}, got {format_number(v)}."
         )
     if high is not None and (v > high or (v == high and not inclusive[1])):
         raise ValueError(
-            f"{name} must be {'<=' if inclusive[1] else '<'} {high}, got {v!r}."
+            f"{name} must be {'<=' if inclusive[1] else '<'} {high}, got {format_number(v)}."
         )
     return v
 
@@ -138,7 +140,10 @@ def check_confidence_level(confidence_level: Any) -> float:
         raise TypeError(f"confidence_level must be a number, got {confidence_level!r}.")
     c = float(confidence_level)
     if not (0.0 < c < 1.0):
-        raise ValueError(f"confidence_level must lie strictly between 0 and 1, got {c!r}.")
+        raise ValueError(
+            f"confidence_level must lie strictly between 0 and 1, got {format_number(c)}"
+            + (" (a percentage? divide by 100)." if 1.0 < c <= 100.0 else ".")
+        )
     return c
 
 
@@ -256,15 +261,24 @@ MIN_SAMPLES = 3
 
 
 def check_min_samples(
-    n: int, total_weight: float | None = None, *, purpose: str = "confidence intervals"
+    n: int,
+    total_weight: float | None = None,
+    *,
+    time_weights: np.ndarray | None = None,
+    purpose: str = "confidence intervals",
 ) -> None:
-    """At least 3 observations: rows, or with frequency weights a total weight of 3.
+    r"""At least 3 observations: rows, or with frequency weights a total weight of 3.
 
     With frequency weights (``total_weight`` given) the total weight is the
     sample size, as for the repeated rows that integer weights stand for.
-    The one check of every statistic that counts observations (intervals,
-    the debiased calibration error, the Ferro--Fricker correction);
-    ``purpose`` names what needs them in the message.
+    With weights of time points (``time_weights``: ``cov_type="hac"`` and the
+    block bootstraps, where zero-weight rows keep their place in time) the
+    sample size is Kish's effective number of observations
+    :math:`(\sum w)^2 / \sum w^2` (the number of positive weights when
+    they are equal).  The one check of every statistic that counts
+    observations (intervals, the debiased calibration error, the
+    Ferro--Fricker correction); ``purpose`` names what needs them in the
+    message.
     """
     if total_weight is None:
         if n < MIN_SAMPLES:
@@ -272,6 +286,19 @@ def check_min_samples(
                 f"y_true has {n} samples; at least {MIN_SAMPLES} observations "
                 f"are needed for {purpose}."
             )
+        if time_weights is not None:
+            r = time_weights / time_weights.max()  # scale-free, no overflow
+            n_eff = float(r.sum() ** 2 / np.dot(r, r))
+            if not n_eff >= MIN_SAMPLES - 1e-9:
+                n_pos = int(np.count_nonzero(time_weights))
+                raise ValueError(
+                    f"sample_weight: {n_pos} of {n} rows have a positive weight "
+                    f"(effective number of observations {n_eff:.4g} = "
+                    "(sum w)^2 / sum w^2); a time-series (HAC or block bootstrap) "
+                    f"interval needs at least {MIN_SAMPLES}. Give more rows a "
+                    "positive weight, or, if the rows are independent, use "
+                    "cov_type='iid' (frequency weights)."
+                )
         return
     if not total_weight >= MIN_SAMPLES:
         raise ValueError(

@@ -591,7 +591,7 @@ def test_corp_with_resampling_equals_metric_function():
     assert est.miscalibration_pvalue_ == ref.miscalibration_pvalue
     for key in ("brier_score", "miscalibration", "discrimination", "uncertainty"):
         assert est.confidence_intervals_[key] == pytest.approx(
-            tuple(ref.confidence_interval(component=key)), abs=0
+            tuple(ref.confidence_interval(metric=key)), abs=0
         )
         lo, hi = est.confidence_intervals_[key]
         assert lo <= hi

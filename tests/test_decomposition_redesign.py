@@ -72,7 +72,7 @@ def test_function_and_estimator_give_the_same_murphy_intervals(weights, random_s
     }
     for key, component in names.items():
         assert est.confidence_intervals_[key] == tuple(
-            res.confidence_interval(component=component)
+            res.confidence_interval(metric=component)
         )
     np.testing.assert_array_equal(
         est.decomposition_.bootstrap_distribution, res.bootstrap_distribution
@@ -87,7 +87,7 @@ def test_function_and_estimator_same_intervals_multiclass_and_corp():
     est = BrierDecomposition("murphy", n_resamples=20, random_state=4).fit(y, P)
     for k, d in enumerate(res.per_class):
         assert est.confidence_intervals_[str(k)]["miscalibration"] == tuple(
-            d.confidence_interval(component="reliability")
+            d.confidence_interval(metric="reliability")
         )
     yb, pb, w = _data(n=300, seed=3)
     c = corp_decomposition(yb, pb, sample_weight=w, n_resamples=20, random_state=1)
@@ -430,7 +430,7 @@ def test_results_follow_the_protocol():
         sig = inspect.signature(type(res).confidence_interval)
         names = list(sig.parameters)
         assert names[:2] == ["self", "confidence_level"]
-        assert sig.parameters["component"].kind is inspect.Parameter.KEYWORD_ONLY
+        assert sig.parameters["metric"].kind is inspect.Parameter.KEYWORD_ONLY
         assert sig.parameters["method"].kind is inspect.Parameter.KEYWORD_ONLY
         back = pickle.loads(pickle.dumps(res))
         assert back.components == res.components
@@ -438,30 +438,27 @@ def test_results_follow_the_protocol():
     assert "n_bins=3" in repr(s) and s.to_dict()["right"] is True
 
 
-def test_confidence_interval_level_first_and_deprecated_positional_component():
+def test_confidence_interval_level_first_metric_keyword():
     m, c, mm, mc = _results()
     for res, comp in ((m, "resolution"), (c, "discrimination")):
-        new = res.confidence_interval(0.9, component=comp)
-        assert new == res.confidence_interval(confidence_level=0.9, component=comp)
-        with pytest.warns(FutureWarning, match="component"):
-            old = res.confidence_interval(comp, confidence_level=0.9)
-        assert old == new
-        with pytest.warns(FutureWarning):
-            assert res.confidence_interval(comp) == res.confidence_interval(component=comp)
+        new = res.confidence_interval(0.9, metric=comp)
+        assert new == res.confidence_interval(confidence_level=0.9, metric=comp)
+        with pytest.raises(TypeError):
+            res.confidence_interval(0.9, comp)
         with pytest.raises(TypeError, match="unexpected"):
             res.confidence_interval(level=0.9)
-        with pytest.raises(ValueError, match="component"):
-            res.confidence_interval(component="skill")
+        with pytest.raises(ValueError, match="^metric"):
+            res.confidence_interval(metric="skill")
     # defaults: reliability / miscalibration
-    assert m.confidence_interval() == m.confidence_interval(component="reliability")
-    assert c.confidence_interval() == c.confidence_interval(component="miscalibration")
+    assert m.confidence_interval() == m.confidence_interval(metric="reliability")
+    assert c.confidence_interval() == c.confidence_interval(metric="miscalibration")
     # multiclass: one bound per class
-    ci = mm.confidence_interval(0.8, component="uncertainty")
+    ci = mm.confidence_interval(0.8, metric="uncertainty")
     assert ci.low.shape == (3,)
-    assert (
-        ci.low[1] == mm.per_class[1].confidence_interval(0.8, component="uncertainty").low
-    )
+    assert ci.low[1] == mm.per_class[1].confidence_interval(0.8, metric="uncertainty").low
     assert mc.confidence_interval().high.shape == (3,)
+    with pytest.raises(ValueError, match="'discrimination'"):
+        mc.confidence_interval(metric="reliability")
 
 
 def test_observed_frequency_interval_is_wilson():
@@ -479,18 +476,15 @@ def test_observed_frequency_interval_is_wilson():
 
 
 # ----------------------------------------------------------------------------
-# one vocabulary ("murphy"; "binned" deprecated)
+# one vocabulary ("corp", "murphy")
 # ----------------------------------------------------------------------------
 
 
-def test_binned_is_a_deprecated_name_of_murphy():
+def test_one_vocabulary_of_methods():
     y, p, w = _data(n=200, seed=19)
     new = BrierDecomposition("murphy", n_bins=5).fit(y, p, w)
-    old = BrierDecomposition("binned", n_bins=5)
-    with pytest.warns(FutureWarning, match="murphy"):
-        old.fit(y, p, w)
-    assert old.get_params()["method"] == "binned"  # parameters are kept as given
-    assert old.miscalibration_ == new.miscalibration_
+    with pytest.raises(ValueError, match="method"):
+        BrierDecomposition("binned", n_bins=5).fit(y, p, w)
     assert isinstance(new.decomposition_, MurphyDecomposition)
     assert isinstance(BrierDecomposition().fit(y, p).decomposition_, CORPDecomposition)
     with pytest.raises(ValueError, match="method"):
@@ -533,45 +527,38 @@ def test_display_from_result_of_every_kind(plt):
     )
 
 
-def test_from_decomposition_is_a_deprecated_alias_and_checks_its_input(plt):
+def test_from_result_checks_its_input(plt):
     from sklearn.exceptions import NotFittedError
 
     from skbrier.plotting.reliability import ReliabilityDisplay
 
     dec = BrierDecomposition("murphy", n_bins=4).fit(Y6, P6)
-    with pytest.warns(FutureWarning, match="from_result"):
-        disp = ReliabilityDisplay.from_decomposition(dec)
-    assert disp.method == "murphy"
+    assert ReliabilityDisplay.from_result(dec).method == "murphy"
     # item 16: TypeError (not AttributeError) for what is not a decomposition
     for bad in ("x", 3, None, np.zeros(3)):
         with pytest.raises(TypeError, match="result"):
             ReliabilityDisplay.from_result(bad)
-        with pytest.raises(TypeError, match="result"), pytest.warns(FutureWarning):
-            ReliabilityDisplay.from_decomposition(bad)
     with pytest.raises(NotFittedError):
         ReliabilityDisplay.from_result(BrierDecomposition())
     # a multiclass decomposition is drawn, one curve per class
     rng = np.random.default_rng(21)
     P = rng.dirichlet([1, 1, 1], 100)
     multi = BrierDecomposition("murphy", n_bins=4).fit(rng.integers(0, 3, 100), P)
-    with pytest.warns(FutureWarning):
-        disp = ReliabilityDisplay.from_decomposition(multi)
-    assert len(disp.lines_) == 3
+    assert len(ReliabilityDisplay.from_result(multi).lines_) == 3
 
 
-def test_display_vocabulary_and_deprecated_kind(plt):
+def test_display_vocabulary(plt):
     from skbrier.plotting.reliability import ReliabilityDisplay
 
-    with pytest.warns(FutureWarning, match="method"):
-        disp = ReliabilityDisplay.from_predictions(Y6, P6, method="binned", n_bins=3)
-    assert disp.method == "murphy"
-    with pytest.warns(FutureWarning, match="method"):
-        assert disp.kind == "binned"
-    with pytest.warns(FutureWarning, match="kind"):
-        old = ReliabilityDisplay([0.1, 0.5], [0.2, 0.4], kind="binned")
-    assert old.method == "murphy"
-    with pytest.raises(ValueError, match="kind"), pytest.warns(FutureWarning):
-        ReliabilityDisplay([0.1], [0.2], kind="lowess").plot()
+    with pytest.raises(ValueError, match="method"):
+        ReliabilityDisplay.from_predictions(Y6, P6, method="binned", n_bins=3)
+    assert not hasattr(ReliabilityDisplay, "from_decomposition")
+    disp = ReliabilityDisplay([0.1, 0.5], [0.2, 0.4], method="murphy")
+    assert disp.method == "murphy" and not hasattr(disp, "kind")
+    with pytest.raises(TypeError):
+        ReliabilityDisplay([0.1, 0.5], [0.2, 0.4], kind="binned")
+    with pytest.raises(ValueError, match="method"):
+        ReliabilityDisplay([0.1], [0.2], method="lowess").plot()
 
 
 def test_the_display_does_not_use_estimator_internals():

@@ -46,6 +46,7 @@ def _compute_kwds(args) -> dict:
 def _make_reports(jobs, args) -> dict:
     """``jobs``: list of (name, y, p, w). Returns {name: CalibrationReport}."""
     from .._progress import progress
+    from ..exceptions import HardForecastWarning
     from ..report import calibration_report
 
     extra = _compute_kwds(args)
@@ -53,19 +54,22 @@ def _make_reports(jobs, args) -> dict:
     with progress(len(jobs), "models" if args_group(args) is None else "groups") as bar:
         for name, y, p, w in jobs:
             try:
-                reports[name] = calibration_report(
-                    y,
-                    p,
-                    thresholds=args.thresholds,
-                    cov_type=args.cov,
-                    sample_weight=w,
-                    confidence_level=args.confidence_level,
-                    n_bins=args.n_bins,
-                    random_state=getattr(args, "random_state", None),
-                    prevalence=args.prevalence,
-                    name=name,
-                    **extra,
-                )
+                with warnings.catch_warnings():
+                    # given by _warn_mixups with the column's name
+                    warnings.simplefilter("ignore", HardForecastWarning)
+                    reports[name] = calibration_report(
+                        y,
+                        p,
+                        thresholds=args.thresholds,
+                        cov_type=args.cov,
+                        sample_weight=w,
+                        confidence_level=args.confidence_level,
+                        n_bins=args.n_bins,
+                        random_state=getattr(args, "random_state", None),
+                        prevalence=args.prevalence,
+                        name=name,
+                        **extra,
+                    )
             except (ValueError, TypeError) as exc:
                 where = f"{name}: " if len(jobs) > 1 else ""
                 raise CLIError(f"{where}{exc}") from None
@@ -224,10 +228,18 @@ def _jobs(table, y, p, w, args) -> tuple[list, dict, dict]:
 
 
 def _warn_mixups(jobs, args) -> None:
+    from .._diagnose import HardForecastWarning, hard_forecast_message, is_hard
+
     for name, y, p, w in jobs:
+        who = f"'{name}'" if len(jobs) > 1 else f"column '{args.p_col[0]}'"
+        if is_hard(p):  # the API's warning, naming the column (see _make_reports)
+            warnings.warn(
+                hard_forecast_message(who, "export the predicted probabilities"),
+                HardForecastWarning,
+                stacklevel=2,
+            )
         msg = label_mixup(y, p, w)
         if msg:
-            who = f"'{name}'" if len(jobs) > 1 else f"column '{args.p_col[0]}'"
             warnings.warn(f"{who}: {msg}", UserWarning, stacklevel=2)
 
 

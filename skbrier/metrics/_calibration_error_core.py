@@ -21,7 +21,8 @@ from .._params import (
     check_real,
 )
 from .._validation import _as_array, check_forecast
-from ._binning import weighted_quantile
+from ._binning import check_edges as check_bin_edges
+from ._binning import check_edges_cover, weighted_quantile
 from ._calibration_error_math import (
     bin_ids,
     bin_sums,
@@ -174,16 +175,8 @@ class Options:
 
 
 def check_edges(binning: Any) -> np.ndarray:
-    e = _as_array(binning, "binning")
-    if e.dtype.kind not in "biuf" or e.ndim != 1 or e.shape[0] < 2:
-        raise ValueError(
-            "binning must be one of "
-            f"{BINNING_PRESETS}, None, or a 1-D array of at least two bin edges."
-        )
-    e = e.astype(np.float64)
-    if not np.all(np.isfinite(e)) or np.any(np.diff(e) <= 0):
-        raise ValueError("binning edges must be finite and strictly increasing.")
-    return e
+    """Explicit ``binning`` edges (:func:`._binning.check_edges`)."""
+    return check_bin_edges(binning, name="binning")
 
 
 def check_options(
@@ -314,6 +307,7 @@ def fixed_bin_ids(p: np.ndarray, o: Options) -> tuple[np.ndarray, int, str] | No
     the per-bin sums mergeable across chunks."""
     b = o.binning
     if isinstance(b, np.ndarray):
+        check_edges_cover(p, b, "binning")
         return edge_ids(p, b, o.right), b.shape[0] - 1, "kumar"
     if b == "torchmetrics":
         edges = torch_linspace_edges(o.n_bins)

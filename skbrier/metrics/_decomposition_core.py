@@ -19,7 +19,7 @@ import numpy as np
 from .._params import check_min_samples, check_random_state
 from ..stats._resampling import interval_from_replicates, run_replicates
 from ._bin_statistics import BinStatistics, check_edges
-from ._binning import assign_bins, quantile_edges, uniform_edges
+from ._binning import assign_bins, check_edges_cover, quantile_edges, uniform_edges
 from ._decomposition_bootstrap import CHUNK_SIZE, corp_task, murphy_task
 from ._decomposition_math import (
     binned_sums,
@@ -62,12 +62,7 @@ def edges_for(p: np.ndarray, w: np.ndarray | None, n_bins: int, strategy) -> np.
         if strategy == "uniform":
             return uniform_edges(n_bins)
         return quantile_edges(p, w, n_bins)
-    lo, hi = float(p.min()), float(p.max())
-    if lo < strategy[0] or hi > strategy[-1]:
-        raise ValueError(
-            f"strategy (bin edges) must cover the forecasts: edges span "
-            f"[{strategy[0]!r}, {strategy[-1]!r}] but y_proba spans [{lo!r}, {hi!r}]."
-        )
+    check_edges_cover(p, strategy)
     return strategy
 
 

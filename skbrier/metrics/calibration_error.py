@@ -80,7 +80,7 @@ from .._params import (
     check_n_resamples,
     check_option,
 )
-from .._results import ConfidenceInterval, Result
+from .._results import ConfidenceInterval, Result, check_metric
 from ..stats._resampling import (
     INTERVAL_METHODS,
     frequency_resampler,
@@ -429,16 +429,26 @@ class CalibrationErrorInterval(Result):
         "method",
         "n_resamples",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = (
+        "calibration_error",
+        "smooth_calibration_error",
+    )
 
     def confidence_interval(
-        self, confidence_level: float | None = None, *, method: str | None = None
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str | None = None,
+        method: str | None = None,
     ) -> ConfidenceInterval:
         """The interval at ``confidence_level`` from the stored replicates.
 
         Parameters
         ----------
-        confidence_level : float, default=None
-            The level; None: the one computed.
+        confidence_level : float, default=0.95
+            The level.
+        metric : {"calibration_error", "smooth_calibration_error"}, default=None
+            The statistic: None or the one computed (:attr:`metric`).
         method : {"percentile", "basic"}, default=None
             None: the one computed.
 
@@ -446,11 +456,8 @@ class CalibrationErrorInterval(Result):
         -------
         ConfidenceInterval
         """
-        level = (
-            self.confidence_level
-            if confidence_level is None
-            else check_confidence_level(confidence_level)
-        )
+        check_metric(self, self.metric if metric is None else metric, (self.metric,))
+        level = check_confidence_level(confidence_level)
         m = (
             self.method
             if method is None

@@ -54,7 +54,7 @@ from .._results import ConfidenceInterval
 from .._validation import check_forecast
 from . import _xp_metrics
 from ._bin_statistics import BinStatistics, check_edges
-from ._binning import apply_resolution, assign_bins, uniform_edges
+from ._binning import apply_resolution, assign_bins, check_edges_cover, uniform_edges
 from ._decomposition_core import (
     binary_columns,
     check_strategy,
@@ -211,6 +211,7 @@ def binned_statistics(
         e = uniform_edges(check_n_bins(edges, name="edges"))
     else:
         e = check_edges(edges, name="edges")
+        check_edges_cover(p, e, "edges", "p")
     right = check_bool(right, "right")
     idx = assign_bins(p, e, right=right)
     return BinStatistics(e, *binned_sums(idx, e.shape[0] - 1, y01, p, w), right=right)
@@ -383,7 +384,9 @@ def murphy_decomposition(
         repeated rows; a total below 0.5 gives NaN replicates, one beyond
         2**62 is refused).
     confidence_level : float, default=0.95
-        Default level of ``confidence_interval()``.
+        Level stored in the result: the default of its
+        ``observed_frequency_interval()`` (``confidence_interval()`` takes
+        its own level, 0.95 by default).
     random_state : None, int, numpy Generator, SeedSequence or RandomState
         Seed of the bootstrap.  Results do not depend on ``n_jobs``, and
         :class:`~skbrier.decomposition.BrierDecomposition` with
@@ -582,7 +585,7 @@ def corp_decomposition(
         p-value and the bootstrap confidence intervals (0: none, else at
         least 2; 1000 is a good choice for intervals).
     confidence_level : float, default=0.95
-        Level of the consistency band and of the confidence intervals.
+        Level of the consistency band.
     random_state : None, int, numpy Generator, SeedSequence or RandomState
         Seed of the resampling.  Results do not depend on ``n_jobs``.
     n_jobs : int, default=None
@@ -673,7 +676,7 @@ def corp_decomposition(
     0.22666...
     >>> d = corp_decomposition([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9],
     ...                        n_resamples=200, random_state=0)
-    >>> ci = d.confidence_interval(component="discrimination")
+    >>> ci = d.confidence_interval(metric="discrimination")
     >>> ci.low <= d.discrimination <= ci.high
     True
     """

@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._dask import is_dask_input
+from .._diagnose import one_warning_per_call
 from .._params import (
     check_confidence_level,
     check_n_bins,
@@ -453,6 +454,7 @@ def _calibration_numbers(y, p, w, opts: _Options, notes: _Notes, inference) -> d
 # --------------------------------------------------------------------------
 
 
+@one_warning_per_call
 def calibration_report(
     y_true: ArrayLike,
     y_proba: ArrayLike,

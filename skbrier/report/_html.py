@@ -198,7 +198,9 @@ def _overview_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
     ]
     for name, rep in reports.items():
         cells = "".join(f"<td>{_e(f(rep))}</td>" for _, f in _text.TABLE_COLUMNS)
-        ci = _text.fmt_ci(rep.confidence_interval(metric="brier_index"), 2)
+        ci = _text.fmt_ci(
+            rep.confidence_interval(rep.confidence_level, metric="brier_index"), 2
+        )
         parts.append(f"<tr><td>{_e(name)}</td>{cells}<td>{_e(ci)}</td></tr>")
     parts.append("</table>")
     parts.append(
@@ -260,7 +262,7 @@ def _pair_rows(name_a: str, name_b: str, ra: Any, rb: Any) -> list[str]:
         res = compare_brier(ya, pa, pb, sample_weight=w, cov_type=cov)
     bi_diff = getattr(res, "brier_index_difference", ra.brier_index - rb.brier_index)
     bi_ci = (
-        _fmt_diff_ci(res, "brier_index_difference", 2)
+        _fmt_diff_ci(res, "brier_index", 2)
         if hasattr(res, "brier_index_difference")
         else ""
     )

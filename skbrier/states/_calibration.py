@@ -26,7 +26,7 @@ from ..metrics._calibration_error_core import (
     rescale,
 )
 from ..metrics._calibration_error_math import binned_error
-from ._base import _chunk_weights
+from ._base import MergeableState, _chunk_weights
 from ._base import label_key as _key
 
 __all__ = ["CalibrationBinsState"]
@@ -58,7 +58,7 @@ class _Sparse:
         return _Sparse.of(np.concatenate([self.keys, other.keys]), s[:, 0], s[:, 1])
 
 
-class CalibrationBinsState:
+class CalibrationBinsState(MergeableState):
     r"""Mergeable state of :func:`~skbrier.metrics.calibration_error.calibration_error`.
 
     Per label of ``y_true`` it keeps sparse per-(bin, column) sums of
@@ -184,14 +184,7 @@ class CalibrationBinsState:
             self._sums[key] = part if key not in self._sums else self._sums[key] + part
         return self
 
-    def merge(self, other: CalibrationBinsState):
-        """Add the rows of ``other``; returns ``self``."""
-        if type(other) is not type(self):
-            raise TypeError(
-                f"cannot merge {type(other).__name__} into {type(self).__name__}."
-            )
-        if other.n_samples == 0:
-            return self
+    def _merge(self, other: CalibrationBinsState) -> None:
         if self.n_columns is not None and other.n_columns != self.n_columns:
             raise ValueError(
                 f"y_proba has {other.n_columns} columns in one chunk but "
@@ -203,7 +196,6 @@ class CalibrationBinsState:
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
         for key, part in other._sums.items():
             self._sums[key] = part if key not in self._sums else self._sums[key] + part
-        return self
 
     def _outcomes(self) -> tuple[list[Any], np.ndarray, list[int]]:
         """``(labels, the column of each label, the columns to score)`` by the

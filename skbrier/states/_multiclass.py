@@ -45,13 +45,13 @@ from ..metrics._multiple_choice_checks import (
     flatten_ragged,
     warn_rows_do_not_sum_to_one,
 )
-from ._base import _chunk_weights
+from ._base import MergeableState, _chunk_weights
 from ._base import label_key as _key
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
 
 
-class _LabelColumns:
+class _LabelColumns(MergeableState):
     """Base of the label-keyed states of 2-D forecasts.
 
     Subclasses define ``_chunk(p, w, inv, m, extra)`` (a list of the sums of
@@ -129,14 +129,7 @@ class _LabelColumns:
         else:
             self._sums[label] = part
 
-    def merge(self, other: _LabelColumns):
-        """Add the rows of ``other`` (a state of the same kind and options); returns ``self``."""
-        if type(other) is not type(self):
-            raise TypeError(
-                f"cannot merge {type(other).__name__} into {type(self).__name__}."
-            )
-        if other.n_samples == 0:
-            return self
+    def _merge(self, other: _LabelColumns) -> None:
         assert other.n_columns is not None
         self._set_columns(other.n_columns)
         self.n_samples += other.n_samples
@@ -145,7 +138,6 @@ class _LabelColumns:
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
         for label, part in other._sums.items():
             self._put(label, part)
-        return self
 
     def resolve(self) -> tuple[list[Any], np.ndarray, np.ndarray]:
         """``(labels, columns, classes)``: each distinct label of ``y_true``, its
@@ -383,7 +375,7 @@ class ClasswiseBinnedState(_LabelColumns):
         return self.statistics()
 
 
-class MultipleChoiceState:
+class MultipleChoiceState(MergeableState):
     r"""Mergeable state of the multiple-choice Brier score (rectangular input).
 
     Keeps :math:`\sum_i w_i s_i` and :math:`\sum_i w_i d_i` with
@@ -464,30 +456,29 @@ class MultipleChoiceState:
         return self
 
     def _add(self, scale: float | None, num: float, den: float) -> None:
-        if scale is None or self.scale is None:
-            self.scale = scale if self.scale is None else self.scale
+        """Add sums whose weights are divided by ``scale`` (None: unweighted
+        rows, of weight 1, next to weighted ones as well)."""
+        if scale is None and self.scale is None:
             self.num += num
             self.den += den
             return
-        top = max(scale, self.scale)
+        if self.scale is None and self.den == 0.0:  # nothing yet: keep their scale
+            self.scale, self.num, self.den = scale, num, den
+            return
+        mine_s = 1.0 if self.scale is None else self.scale
+        their_s = 1.0 if scale is None else scale
+        top = max(mine_s, their_s)
         if top == 0.0:
             return
-        mine, theirs = self.scale / top, scale / top
+        mine, theirs = mine_s / top, their_s / top
         self.num = self.num * mine + num * theirs
         self.den = self.den * mine + den * theirs
         self.scale = top
 
-    def merge(self, other: MultipleChoiceState):
-        """Add the examples of ``other``; returns ``self``."""
-        if type(other) is not type(self):
-            raise TypeError(
-                f"cannot merge {type(other).__name__} into {type(self).__name__}."
-            )
-        if other.n_samples:
-            self.n_samples += other.n_samples
-            self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
-            self._add(other.scale, other.num, other.den)
-        return self
+    def _merge(self, other: MultipleChoiceState) -> None:
+        self.n_samples += other.n_samples
+        self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
+        self._add(other.scale, other.num, other.den)
 
     def finalize(self) -> float:
         """The multiple-choice Brier score."""

@@ -29,6 +29,7 @@ Schemes of :func:`resample_indices`:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -41,6 +42,7 @@ from .._results import ConfidenceInterval
 __all__ = [
     "BOOTSTRAP_SCHEMES",
     "INTERVAL_METHODS",
+    "NAN_POLICIES",
     "frequency_draws",
     "frequency_resampler",
     "interval_from_replicates",
@@ -52,6 +54,7 @@ __all__ = [
 
 BOOTSTRAP_SCHEMES = ("iid", "moving_block", "circular_block", "stationary")
 INTERVAL_METHODS = ("percentile", "basic")
+NAN_POLICIES = ("warn", "raise", "omit")
 
 # largest number of resampled indices held in memory at once (per chunk)
 CHUNK_ELEMENTS = 2**20
@@ -213,6 +216,28 @@ def frequency_resampler(
     return lambda rng: rng.multinomial(draws, probs).astype(np.float64)
 
 
+def _report_nan(r: np.ndarray, axis: int, nan_policy: str) -> None:
+    """Warn about (or refuse) NaN replicates, with their count."""
+    if nan_policy == "omit":
+        return
+    nan = np.isnan(r)
+    if not nan.any():
+        return
+    total = r.shape[axis] if r.ndim else 1
+    per = nan.sum(axis=axis) if r.ndim else nan
+    worst = int(np.max(per))
+    where = "" if np.ndim(per) == 0 else f" (the most in one of {np.size(per)} intervals)"
+    msg = (
+        f"{worst} of {total} bootstrap replicates are NaN{where}: the statistic is "
+        "undefined on those resamples"
+    )
+    if nan_policy == "raise":
+        raise ValueError(msg + ".")
+    warnings.warn(
+        msg + "; they are left out of the interval.", RuntimeWarning, stacklevel=3
+    )
+
+
 def interval_from_replicates(
     replicates: np.ndarray,
     confidence_level: float,
@@ -221,6 +246,7 @@ def interval_from_replicates(
     estimate: Any = None,
     alternative: str = "two-sided",
     axis: int = 0,
+    nan_policy: str = "warn",
 ) -> ConfidenceInterval:
     """Percentile or basic bootstrap interval from replicates along ``axis``.
 
@@ -228,11 +254,20 @@ def interval_from_replicates(
     (numpy's linear interpolation, as :func:`scipy.stats.bootstrap`).
     ``"basic"``: those quantiles reflected around ``estimate``,
     ``(2 t - q_hi, 2 t - q_lo)``.  One-sided alternatives put all of
-    ``1 - level`` in one tail and leave the other bound infinite.  Replicates
-    that are NaN (a resample on which the statistic is undefined) are
-    dropped; bounds are NaN when none is left.
+    ``1 - level`` in one tail and leave the other bound infinite.
+
+    Replicates that are NaN (a resample on which the statistic is undefined)
+    are never dropped silently: with ``nan_policy="warn"`` they are left out
+    of the quantiles and a :class:`RuntimeWarning` gives their count (bounds
+    are NaN when none is left); with ``nan_policy="raise"`` they are a
+    ``ValueError`` giving the count; ``nan_policy="omit"`` leaves them out
+    without a warning and is only for callers that report the count
+    themselves (a result field such as ``n_valid``).
     """
     r = np.asarray(replicates, dtype=np.float64)
+    if nan_policy not in NAN_POLICIES:
+        raise ValueError(f"nan_policy must be one of {NAN_POLICIES}, got {nan_policy!r}.")
+    _report_nan(r, axis, nan_policy)
     alpha = 1.0 - confidence_level
     if alternative == "two-sided":
         qs = [alpha / 2.0, 1.0 - alpha / 2.0]

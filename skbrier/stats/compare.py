@@ -17,6 +17,7 @@ from scipy.stats import norm
 from scipy.stats import t as student_t
 
 from .._dask import is_dask_input
+from .._diagnose import one_warning_per_call
 from .._params import (
     check_bool,
     check_int,
@@ -67,6 +68,7 @@ def _check_horizon(horizon: Any, n: int) -> int:
     return horizon
 
 
+@one_warning_per_call
 def compare_brier(
     y_true: ArrayLike,
     y_proba_a: ArrayLike | Mapping[str, ArrayLike],
@@ -227,7 +229,7 @@ def compare_brier(
     True
     >>> res.better
     'model'
-    >>> low, high = res.confidence_interval(metric="brier_index_difference")
+    >>> low, high = res.confidence_interval(metric="brier_index")
     >>> bool(0 < low < res.brier_index_difference < high)
     True
     """
@@ -303,7 +305,11 @@ def compare_brier(
     n = la.shape[0]
     w = fa.sample_weight
     total = float(n if w is None else w.sum())
-    check_min_samples(n, total if (frequency and w is not None) else None)
+    check_min_samples(
+        n,
+        total if (frequency and w is not None) else None,
+        time_weights=None if frequency else w,
+    )
     horizon = _check_horizon(horizon, max(n, 2))
     dd = la - lb
     d_pos = dd if w is None else dd[w > 0.0]
@@ -366,8 +372,19 @@ def _two_models(
 ) -> tuple[Any, Any, tuple[str, str]]:
     """The two forecasts and their names, from two arrays or one two-entry mapping."""
     keys: tuple[str, str] | None = None
-    if hasattr(y_proba_a, "columns") and hasattr(y_proba_a, "to_numpy"):
-        y_proba_a = {str(c): y_proba_a[c] for c in y_proba_a.columns}  # a DataFrame
+    is_frame = hasattr(y_proba_a, "columns") and hasattr(y_proba_a, "to_numpy")
+    if is_frame and y_proba_b is None:
+        # a DataFrame alone holds the two forecasts, one per column; with
+        # y_proba_b given it is the first forecast (one column, or one per class)
+        cols = list(y_proba_a.columns)
+        if len(cols) != 2:
+            raise ValueError(
+                f"y_proba_a: a DataFrame given without y_proba_b must hold two "
+                f"forecasts, one per column; it has {len(cols)} column"
+                f"{'' if len(cols) == 1 else 's'} {[str(c) for c in cols[:10]]}. Give "
+                "the second forecast as y_proba_b, or a DataFrame (or dict) of two."
+            )
+        y_proba_a = {str(c): y_proba_a[c] for c in cols}
     if isinstance(y_proba_a, Mapping):
         if y_proba_b is not None:
             raise TypeError(
@@ -375,8 +392,8 @@ def _two_models(
             )
         if len(y_proba_a) != 2:
             raise ValueError(
-                f"y_proba_a: a dict (or DataFrame) must hold exactly two forecasts, got "
-                f"{len(y_proba_a)}."
+                f"y_proba_a: a dict must hold exactly two forecasts, got "
+                f"{len(y_proba_a)}: {[str(k) for k in list(y_proba_a)[:10]]}."
             )
         (ka, y_proba_a), (kb, y_proba_b) = y_proba_a.items()
         keys = (str(ka), str(kb))

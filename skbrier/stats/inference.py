@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._dask import is_dask_input
+from .._diagnose import one_warning_per_call
 from .._params import (
     check_min_samples,
     check_n_jobs,
@@ -31,13 +32,12 @@ from .._params import (
     check_random_state,
     validate_random_state,
 )
-from .._results import Result
+from .._results import Result, check_metric
 from .._validation import Forecast, check_forecast, check_reference
 from . import bootstrap as _bs
 from ._ci import (
     ConfidenceInterval,
     check_confidence_level,
-    legacy_quantity_first,
     normal_interval,
     public_fields,
 )
@@ -127,12 +127,6 @@ def hac_mean_covariance(g: np.ndarray, w: np.ndarray | None, hac_kwds: dict) -> 
     return out
 
 
-def _check_metric(metric: Any) -> str:
-    if not isinstance(metric, str) or metric not in METRICS:
-        raise ValueError(f"metric must be one of {METRICS}, got {metric!r}.")
-    return metric
-
-
 @dataclasses.dataclass(frozen=True, repr=False)
 class BrierInferenceResult(Result):
     """Brier score, skill score and Brier Index with their sampling uncertainty.
@@ -206,6 +200,7 @@ class BrierInferenceResult(Result):
         "n",
         "cov_type",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = METRICS
 
     def _fields(self) -> list[str]:
         return public_fields(self)
@@ -262,7 +257,7 @@ class BrierInferenceResult(Result):
             For an unknown metric, the skill score when ``BS0 = 0`` and the
             Brier Index at ``BS = 0`` (not differentiable).
         """
-        metric = _check_metric(metric)
+        metric = check_metric(self, metric)
         if self._boot is not None:
             # one row of replicates: a float
             return cast(float, replicate_std(self._boot_row(metric)))
@@ -292,7 +287,6 @@ class BrierInferenceResult(Result):
             return float("nan")
         return se
 
-    @legacy_quantity_first("metric")
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
@@ -307,8 +301,7 @@ class BrierInferenceResult(Result):
         confidence_level : float, default=0.95
             Coverage probability.
         metric : {"brier_score", "brier_skill_score", "brier_index", "reference_brier_score"}
-            The score.  (Passing it as the first positional argument, the
-            old order, still works with a :class:`FutureWarning`.)
+            The score (default ``"brier_score"``).
         method : {"percentile", "basic", "bca"}, default=None
             Bootstrap results only: interval type (default: the ``method``
             given to :func:`brier_inference`).  Percentile and basic
@@ -322,7 +315,7 @@ class BrierInferenceResult(Result):
             ``estimate -/+ z * standard_error`` (not clipped to the range of
             the score, as in Lahiri & Yang).
         """
-        metric = _check_metric(metric)
+        metric = check_metric(self, metric)
         confidence_level = check_confidence_level(confidence_level)
         if self._boot is None:
             if method is not None:
@@ -360,6 +353,7 @@ class BrierInferenceResult(Result):
         return ConfidenceInterval(float(ci.low), float(ci.high))
 
 
+@one_warning_per_call
 def brier_inference(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -576,7 +570,11 @@ def brier_inference(
     design = Design(fc, ref)
     w = design.w
     total = float(design.n if w is None else w.sum())
-    check_min_samples(design.n, total if (frequency and w is not None) else None)
+    check_min_samples(
+        design.n,
+        total if (frequency and w is not None) else None,
+        time_weights=None if frequency else w,
+    )
     g = design.g
     bs, bs0 = (float(v) for v in weighted_column_means(g, w))
     _check_defined(design, g, w, bs0)
