@@ -31,8 +31,6 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from ._params import check_option
-
 __all__ = ["INTERVAL_METRICS", "ConfidenceInterval", "Result", "check_metric"]
 
 #: The names of ``confidence_interval(metric=...)``: one name, one meaning,
@@ -235,5 +233,7 @@ def check_metric(result: Any, metric: Any, names: Sequence[str] | None = None) -
     >>> check_metric(res, "brier_index")
     'brier_index'
     """
+    from ._params import check_option  # _params imports format_number from here
+
     valid = type(result)._interval_metrics if names is None else names
     return check_option(metric, "metric", valid)
