@@ -385,7 +385,7 @@ def label_problem(
     lead: str,
     labels: Sequence[Any],
     counts: Sequence[int],
-    first: Sequence[int],
+    first: Sequence[int] | None,
     *,
     where: Callable[[int], str],
     swap_hint: str,
@@ -394,33 +394,43 @@ def label_problem(
     """``lead`` followed by the labels found (with counts) and what they suggest.
 
     ``labels`` are the distinct labels, sorted, ``counts`` their numbers of
-    rows and ``first`` the position of each one's first row.  Hints: labels
+    rows and ``first`` the position of each one's first row, or None when
+    the rows were counted over the chunks of a mergeable state (no position
+    means anything there; the message says so).  Hints: labels
     that are fractions in [0, 1] are probabilities (``swap_hint``); a label
     of at most 5 rows, and at most 10% of the rows of the second most common
     label, is a stray one; otherwise
     ``multiclass_hint``.
     """
     k = len(labels)
+    chunked = first is None  # a mergeable state's counts: no positions
     numeric = [float(v) for v in labels if not isinstance(v, (str, bytes))]
     if (
         len(numeric) == k
         and any(not x.is_integer() for x in numeric)
         and all(0.0 <= x <= 1.0 for x in numeric)
     ):
-        order = np.argsort(np.asarray(first), kind="stable")
+        order = range(k) if first is None else np.argsort(np.asarray(first), kind="stable")
         fracs = [j for j in order if not numeric[j].is_integer()][:3]
-        examples = ", ".join(f"{fmt(numeric[j])} at {where(first[j])}" for j in fracs)
+        examples = ", ".join(
+            fmt(numeric[j]) + ("" if first is None else f" at {where(first[j])}")
+            for j in fracs
+        )
+        values = "distinct values over all chunks" if chunked else "distinct values"
         return (
-            f"{lead}: found {k} distinct values, e.g. {examples}. Fractions in "
-            f"[0, 1] look like probabilities, not outcomes. {swap_hint}"
+            f"{lead}: found {k} {values}, e.g. {examples}. Fractions in [0, 1] look "
+            f"like probabilities, not outcomes. {swap_hint}"
         )
     # rare: at most 5 rows and at most 10% of the second most common label's
     second = sorted(counts)[-2] if k >= 2 else 0
     rare = [c <= 5 and c <= 0.1 * second for c in counts]
     stray = [lab for lab, r in zip(labels, rare) if r]
     shown = []
-    for lab, c, f, r in list(zip(labels, counts, first, rare))[:10]:
-        if c == 1:
+    starts = [None] * k if first is None else list(first)
+    for lab, c, f, r in list(zip(labels, counts, starts, rare))[:10]:
+        if f is None:  # counted over chunks: no position
+            rows = "1 row" if c == 1 else f"{c} rows"
+        elif c == 1:
             rows = f"1 row: {where(f)}"
         elif r:  # a rare label: where it starts
             rows = f"{c} rows, the first: {where(f)}"
@@ -428,7 +438,8 @@ def label_problem(
             rows = f"{c} rows"
         shown.append(f"{_label(lab)} ({rows})")
     more = f", ... ({k - 10} more)" if k > 10 else ""
-    msg = f"{lead}: found {k} labels: {', '.join(shown)}{more}."
+    over = " (rows counted over all chunks)" if chunked else ""
+    msg = f"{lead}: found {k} labels{over}: {', '.join(shown)}{more}."
     if stray and len(stray) <= k - 2:
         return (
             f"{msg} {', '.join(map(_label, stray))} "
@@ -477,8 +488,26 @@ def non_numeric_problem(x: Any, arr: np.ndarray, name: str) -> str:
     return f"{name} must contain numbers (probabilities); got dtype {arr.dtype}."
 
 
-def label_counts(y: np.ndarray):
-    """Sorted distinct labels, their counts and first positions (error paths only)."""
+def label_counts(y: np.ndarray, rows: Sequence[int] | None = None):
+    """Sorted distinct labels, their counts and first positions (error paths only).
+
+    With ``rows``, ``y`` holds the distinct labels a mergeable state has
+    counted over its chunks and ``rows[i]`` the number of rows of ``y[i]``:
+    the labels come sorted (whatever the order of the chunks and merges)
+    with those counts, and the positions are None (:func:`label_problem`
+    then names none).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier._diagnose import label_counts
+    >>> label_counts(np.array([2, 0, 2]))
+    ([0, 2], [1, 2], [1, 0])
+    >>> label_counts(np.array([2, 0]), rows=[5, 3])
+    ([0, 2], [3, 5], None)
+    """
+    if rows is not None:
+        return _tally(y, rows)
     try:
         classes, first, counts = np.unique(y, return_index=True, return_counts=True)
     except TypeError:  # unorderable objects
@@ -489,9 +518,24 @@ def label_counts(y: np.ndarray):
     return classes.tolist(), counts.tolist(), first.tolist()
 
 
-def too_many_classes(y: np.ndarray, ref_name: str) -> str:
-    """Message for more than two labels with a 1-D forecast."""
-    labels, counts, first = label_counts(y)
+def _tally(y: np.ndarray, rows: Sequence[int]) -> tuple[list, list[int], None]:
+    """``label_counts`` of the distinct labels ``y`` counted ``rows`` times."""
+    n = np.asarray(rows, dtype=np.int64)
+    try:
+        classes, inv = np.unique(y, return_inverse=True)
+    except TypeError:  # unorderable objects: a canonical order all the same
+        order = sorted(range(len(y)), key=lambda i: (type(y[i]).__name__, repr(y[i])))
+        return [y[i] for i in order], [int(n[i]) for i in order], None
+    counts = np.bincount(inv.reshape(-1), weights=n, minlength=classes.shape[0])
+    return classes.tolist(), [int(c) for c in counts], None
+
+
+def too_many_classes(
+    y: np.ndarray, ref_name: str, rows: Sequence[int] | None = None
+) -> str:
+    """Message for more than two labels with a 1-D forecast (``rows``: see
+    :func:`label_counts`)."""
+    labels, counts, first = label_counts(y, rows)
     return label_problem(
         f"y_true has more than two classes, but {ref_name} is 1-D (the probability "
         "of one class)",

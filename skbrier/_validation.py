@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -347,8 +347,14 @@ def binary_target(
     *,
     as_float: bool = True,
     ref_name: str = "y_proba",
+    label_rows: Sequence[int] | None = None,
 ) -> np.ndarray:
     """Encode binary labels as a float64 0/1 vector in O(n).
+
+    ``label_rows``: ``y_true`` holds the distinct labels a mergeable state
+    counted over its chunks, ``label_rows[i]`` rows of ``y_true[i]``; the
+    message of too many classes then shows those counts, sorted, and no
+    positions (:func:`skbrier._diagnose.label_counts`).
 
     With ``as_float=False`` integer or boolean labels that are already 0/1
     (with ``pos_label`` 1) are returned as an integer array without a copy.
@@ -378,7 +384,7 @@ def binary_target(
             if y.dtype.kind in "iu" and hi - lo == 1:
                 pass  # integers in [lo, lo + 1] take only two values
             elif np.count_nonzero((y != lo) & (y != hi)):
-                raise ValueError(too_many_classes(y, ref_name))
+                raise ValueError(too_many_classes(y, ref_name, label_rows))
         if pos_label is None:
             if lo in (-1, 0, 1) and hi in (-1, 0, 1) and not (lo == -1 and hi == 0):
                 # {0,1}, {-1,1}, {0}, {1}, {-1} (scikit-learn's rule); the values
@@ -411,7 +417,7 @@ def binary_target(
     if others.shape[0]:
         second = others[0]
         if np.count_nonzero(others != second):
-            raise ValueError(too_many_classes(y, ref_name))
+            raise ValueError(too_many_classes(y, ref_name, label_rows))
         classes.append(second)
     if pos_label is None:
         hint = ""
@@ -592,6 +598,7 @@ def check_forecast(
     pos_label: Any = None,
     proba_name: str = "y_proba",
     float_target: bool = True,
+    label_rows: Sequence[int] | None = None,
 ) -> Forecast:
     """Validate ``(y_true, y_proba, sample_weight)`` the way ``brier_score`` reads them.
 
@@ -599,6 +606,9 @@ def check_forecast(
     2-D ``y_proba`` has one column per sorted class (``labels`` may name
     classes absent from ``y_true``).  With ``float_target=False`` binary 0/1
     integer labels are kept as integers (saves a copy on the fast path).
+    With ``label_rows`` (a mergeable state's), ``y_true`` holds distinct
+    labels and ``label_rows`` their numbers of rows over all chunks: the
+    messages about the labels show those counts, sorted, and no positions.
     """
     raw = _as_array(y_proba, proba_name)
     rows_ok = None
@@ -630,7 +640,14 @@ def check_forecast(
                     f"labels names {np.unique(lab).shape[0]} classes but {proba_name} "
                     "is 1-D (the probability of one class)."
                 )
-        y = binary_target(y_true, pos_label, n, as_float=float_target, ref_name=proba_name)
+        y = binary_target(
+            y_true,
+            pos_label,
+            n,
+            as_float=float_target,
+            ref_name=proba_name,
+            label_rows=label_rows,
+        )
         w = check_sample_weight(sample_weight, n, ref_name=proba_name)
         warn_if_hard(p, proba_name)
         return Forecast(y, p, w, None, True, native)
@@ -643,7 +660,7 @@ def check_forecast(
                 label_problem(
                     f"y_true has {classes.shape[0]} classes but {proba_name} has {k} "
                     "columns",
-                    *label_counts(_target_array(y_true)),
+                    *label_counts(_target_array(y_true), label_rows),
                     where=lambda i: f"index {i}",
                     swap_hint=SWAP_HINT.replace("y_proba", proba_name),
                     multiclass_hint=(

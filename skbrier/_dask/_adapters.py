@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _fits, _metrics, _multiclass
+from . import _fits, _inference, _metrics, _multiclass
 
 __all__ = [
+    "brier_inference",
     "brier_score",
     "brier_skill_score",
     "calibration_in_the_large",
     "calibration_intercept_slope",
+    "compare_brier",
     "multiple_choice_brier_score",
     "net_benefit",
 ]
@@ -139,3 +141,102 @@ def net_benefit(
     t = check_scalar_probability(threshold, name="threshold", open_interval=True)
     prev = check_prevalence(prevalence)
     return _metrics.net_benefit(y_true, y_proba, sample_weight, pos_label, t, prev)
+
+
+def brier_inference(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    reference: Any = None,
+    cov_type: Any = "iid",
+    sample_weight: Any = None,
+    labels: Any = None,
+    pos_label: Any = None,
+    hac_kwds: Any = None,
+    n_resamples: Any = 9999,
+    bootstrap: Any = "iid",
+    block_length: Any = None,
+    method: Any = "percentile",
+    random_state: Any = None,
+    n_jobs: Any = None,
+) -> Any:
+    from ..stats.inference import (
+        BrierInferenceResult,
+        check_inference_options,
+        check_min_samples,
+    )
+
+    cov_type = check_inference_options(
+        cov_type, hac_kwds, n_resamples, n_jobs, random_state
+    )[0]
+    return _inference.brier_inference(
+        y_true,
+        y_proba,
+        reference=reference,
+        cov_type=cov_type,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        result=BrierInferenceResult,
+        check_min_samples=check_min_samples,
+    )
+
+
+def compare_brier(
+    y_true: Any,
+    y_proba_a: Any,
+    y_proba_b: Any = None,
+    *,
+    names: Any = None,
+    cov_type: Any = "iid",
+    sample_weight: Any = None,
+    labels: Any = None,
+    pos_label: Any = None,
+    alternative: Any = "two-sided",
+    small_sample_correction: Any = False,
+    horizon: Any = 1,
+    ddof: Any = 1,
+    hac_kwds: Any = None,
+    n_resamples: Any = 9999,
+    bootstrap: Any = "iid",
+    block_length: Any = None,
+    method: Any = "percentile",
+    random_state: Any = None,
+    n_jobs: Any = None,
+) -> Any:
+    from ..stats.compare import (
+        _asymptotic_result,
+        _check_horizon,
+        _two_models,
+        check_compare_options,
+    )
+    from ..stats.inference import check_min_samples
+
+    cov_type, _, small_sample_correction, ddof, _, _ = check_compare_options(
+        cov_type,
+        hac_kwds,
+        alternative,
+        small_sample_correction,
+        ddof,
+        n_resamples,
+        n_jobs,
+        random_state,
+    )
+    y_proba_a, y_proba_b, names = _two_models(y_proba_a, y_proba_b, names)
+    return _inference.compare_brier(
+        y_true,
+        y_proba_a,
+        y_proba_b,
+        names=names,
+        cov_type=cov_type,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        alternative=alternative,
+        small_sample_correction=small_sample_correction,
+        horizon=horizon,
+        ddof=ddof,
+        finish=_asymptotic_result,
+        check_horizon=_check_horizon,
+        check_min_samples=check_min_samples,
+    )

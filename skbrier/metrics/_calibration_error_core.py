@@ -128,13 +128,20 @@ def prepare(
     labels: Any,
     pos_label: Any,
     confidence_scale: float,
+    *,
+    label_rows: Any = None,
 ) -> Pairs:
     kind = check_option(kind, "kind", _KINDS)
     scale = check_scale(confidence_scale)
     if scale != 1.0:
         y_proba = rescale(y_proba, scale)
     fc = check_forecast(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        label_rows=label_rows,  # a mergeable state's distinct labels
     )
     w = fc.sample_weight
     if fc.binary_1d:

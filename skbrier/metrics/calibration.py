@@ -472,7 +472,10 @@ def lowess_calibration_error(
     )
 
 
-@backends(dask=BODY, array_api=BODY)  # calibration_error(kind='binary') dispatches
+@backends(
+    dask="skbrier._dask._metrics:expected_calibration_error",  # the report bundle's state
+    array_api=BODY,  # calibration_error(kind="binary") dispatches
+)
 def expected_calibration_error(
     y_true: ArrayLike,
     y_proba: ArrayLike,

@@ -12,7 +12,11 @@ end (which class is positive follows scikit-learn's rule applied to *all*
 labels), so each state keeps its sums per distinct label of ``y_true`` and
 encodes the labels as 0/1 in ``finalize`` with the same function the
 in-memory metrics use, :func:`skbrier._validation.binary_target`; the errors
-are therefore the in-memory ones, naming the same parameter.
+are therefore the in-memory ones, naming the same parameter.  A state also
+counts the rows of each label, so that a message about the labels (too many
+classes, a stray label) shows the true counts over all chunks, sorted, and
+no positions: the same message whatever the order of the chunks and merges
+(a label error is raised in ``finalize``, once every chunk is in).
 """
 
 from __future__ import annotations
@@ -302,6 +306,7 @@ class BinaryState(MergeableState):
         self.weighted = False
         self._label_dtype: np.dtype | None = None
         self._sums: dict[Any, Any] = {}
+        self._rows: dict[Any, int] = {}  # rows per label (for the messages)
 
     # -- subclass hooks -----------------------------------------------------
     def _chunk(self, p: np.ndarray, w: np.ndarray | None, extra: dict) -> Any:
@@ -353,23 +358,23 @@ class BinaryState(MergeableState):
         labels, masks = _chunk_labels(y)
         for label, mask in zip(labels, masks):
             if mask is None:
-                part = self._chunk(p, w, extra)
+                part, rows = self._chunk(p, w, extra), n
             else:
                 sub = {
                     k: (v[mask] if isinstance(v, np.ndarray) else v)
                     for k, v in extra.items()
                 }
                 part = self._chunk(p[mask], None if w is None else w[mask], sub)
-            self._put(label, part)
+                rows = int(np.count_nonzero(mask))
+            self._put(label, part, rows)
         return self
 
-    def _put(self, label: Any, part: Any) -> None:
+    def _put(self, label: Any, part: Any, rows: int) -> None:
         if label in self._sums:
             self._sums[label] = self._add(self._sums[label], part)
         else:
             self._sums[label] = part
-            if len(self._sums) > 2:
-                self._labels_01()  # raises "more than two classes"
+        self._rows[label] = self._rows.get(label, 0) + rows
 
     def _merge(self, other: BinaryState) -> None:
         if self._label_dtype is None:
@@ -380,12 +385,14 @@ class BinaryState(MergeableState):
         self.total_weight += other.total_weight
         self.weighted = self.weighted or other.weighted
         for label, part in other._sums.items():
-            self._put(label, part)
+            self._put(label, part, other._rows[label])
 
     def _labels_01(self) -> list[tuple[float, Any]]:
         labels = list(self._sums)
         arr = np.array(labels, dtype=self._label_dtype)
-        y01 = binary_target(arr, self.pos_label)
+        y01 = binary_target(
+            arr, self.pos_label, label_rows=[self._rows[lab] for lab in labels]
+        )
         return [(float(v), self._sums[lab]) for v, lab in zip(y01, labels)]
 
     def encoded(self) -> list[tuple[float, Any]]:
@@ -397,11 +404,12 @@ class BinaryState(MergeableState):
         """
         if self.n_samples == 0:
             _target_array(np.empty(0))  # "y_true is empty"
+        pairs = self._labels_01()  # the labels first, as in memory
         if not self.total_weight > 0:
             raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
         if self.total_weight == np.inf:
             raise ValueError("sample_weight contains infinity (or sums to infinity).")
-        return self._labels_01()
+        return pairs
 
     def as_binary(self) -> BinaryState:
         """A copy keyed by the 0/1 outcomes (``pos_label`` resolved): the state
@@ -409,7 +417,11 @@ class BinaryState(MergeableState):
         import copy
 
         out = copy.copy(self)
-        out._sums = dict(self.encoded())
+        pairs = self.encoded()
+        out._sums = dict(pairs)
+        out._rows = {}
+        for (v, _), label in zip(pairs, self._sums):
+            out._rows[v] = out._rows.get(v, 0) + self._rows[label]
         out._label_dtype = np.dtype(np.float64)
         out.pos_label = None
         return out

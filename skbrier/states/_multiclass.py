@@ -69,6 +69,7 @@ class _LabelColumns(MergeableState):
         self.n_columns: int | None = None
         self.rows_sum_to_one = True
         self._sums: dict[Any, Any] = {}
+        self._rows: dict[Any, int] = {}  # rows per label (for the messages)
 
     def _chunk(self, p, w, inv, m, extra) -> list:
         raise NotImplementedError
@@ -110,8 +111,9 @@ class _LabelColumns(MergeableState):
             self.total_weight += float(n)
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
         parts = self._chunk(p, w, inv, classes.shape[0], extra)
-        for label, part in zip(classes, parts):
-            self._put(_key(label), part)
+        n_rows = np.bincount(inv, minlength=classes.shape[0])
+        for label, part, r in zip(classes, parts, n_rows):
+            self._put(_key(label), part, int(r))
         return self
 
     def _set_columns(self, k: int) -> None:
@@ -123,11 +125,12 @@ class _LabelColumns(MergeableState):
                 f"{self.n_columns} in another."
             )
 
-    def _put(self, label: Any, part: Any) -> None:
+    def _put(self, label: Any, part: Any, rows: int) -> None:
         if label in self._sums:
             self._sums[label] = self._sums[label] + part
         else:
             self._sums[label] = part
+        self._rows[label] = self._rows.get(label, 0) + rows
 
     def _merge(self, other: _LabelColumns) -> None:
         assert other.n_columns is not None
@@ -137,7 +140,7 @@ class _LabelColumns(MergeableState):
         self.weighted = self.weighted or other.weighted
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
         for label, part in other._sums.items():
-            self._put(label, part)
+            self._put(label, part, other._rows[label])
 
     def resolve(self) -> tuple[list[Any], np.ndarray, np.ndarray]:
         """``(labels, columns, classes)``: each distinct label of ``y_true``, its
@@ -155,6 +158,7 @@ class _LabelColumns(MergeableState):
             np.full((len(keys), k), 1.0 / k),
             labels=self.labels,
             proba_name=self.proba_name,
+            label_rows=[self._rows[key] for key in keys],
         )
         if not self.rows_sum_to_one:
             _warn_rows(self.proba_name, stacklevel=4)

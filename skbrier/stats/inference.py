@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Literal, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._dask import is_dask_input
+from .._backends import backends
 from .._diagnose import one_warning_per_call
 from .._params import (
     check_min_samples,
@@ -353,6 +353,23 @@ class BrierInferenceResult(Result):
         return ConfidenceInterval(float(ci.low), float(ci.high))
 
 
+def check_inference_options(
+    cov_type: Any, hac_kwds: Any, n_resamples: Any, n_jobs: Any, random_state: Any
+) -> tuple[CovType, dict, int, int | None]:
+    """The checked ``(cov_type, hac_kwds, n_resamples, n_jobs)``: every option is
+    checked up front, also those only used by the bootstrap (on every backend)."""
+    cov_type = check_cov_type(cov_type)
+    hac_kwds = check_hac_kwds(hac_kwds)
+    b = check_n_resamples(n_resamples)
+    n_jobs = check_n_jobs(n_jobs)
+    validate_random_state(random_state)
+    return cov_type, hac_kwds, b, n_jobs
+
+
+@backends(
+    arrays=("y_true", "y_proba", "sample_weight", "reference"),
+    dask="skbrier._dask._adapters:brier_inference",
+)
 @one_warning_per_call
 def brier_inference(
     y_true: ArrayLike,
@@ -533,26 +550,9 @@ def brier_inference(
     >>> round(res.standard_error("brier_index"), 3)
     5.323
     """
-    cov_type = check_cov_type(cov_type)
-    hac_kwds = check_hac_kwds(hac_kwds)
-    # every option is checked up front, also those only used by the bootstrap
-    b = check_n_resamples(n_resamples)
-    n_jobs = check_n_jobs(n_jobs)
-    validate_random_state(random_state)
-    if is_dask_input(y_true, y_proba, sample_weight, reference):
-        from .._dask import _inference
-
-        return _inference.brier_inference(
-            y_true,
-            y_proba,
-            reference=reference,
-            cov_type=cov_type,
-            sample_weight=sample_weight,
-            labels=labels,
-            pos_label=pos_label,
-            result=BrierInferenceResult,
-            check_min_samples=check_min_samples,
-        )
+    cov_type, hac_kwds, b, n_jobs = check_inference_options(
+        cov_type, hac_kwds, n_resamples, n_jobs, random_state
+    )
     fc = check_forecast(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
