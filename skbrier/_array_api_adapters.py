@@ -14,6 +14,7 @@ from .metrics import _xp_metrics
 from .metrics._brier_math import warn_undefined_skill
 
 __all__ = [
+    "murphy_decomposition",
     "calibration_error",
     "brier_score",
     "brier_skill_score",
@@ -129,3 +130,47 @@ def calibration_error(
         fc, kind, pos_label, o.n_bins, o.norm, o.right
     )
     return NotImplemented if ece is None else ece
+
+
+def murphy_decomposition(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    n_bins: Any = 10,
+    strategy: Any = "uniform",
+    right: Any = True,
+    sample_weight: Any = None,
+    bias_correction: Any = False,
+    labels: Any = None,
+    pos_label: Any = None,
+    n_resamples: Any = 0,
+    confidence_level: Any = 0.95,
+    random_state: Any = None,
+    n_jobs: Any = None,
+) -> Any:
+    """Uniform bins without a bootstrap on the device; quantile bins and the
+    bootstrap on the host."""
+    from ._params import validate_random_state
+    from .metrics._decomposition_results import MulticlassDecomposition
+    from .metrics.decomposition import murphy_options
+
+    opts = murphy_options(
+        n_bins, strategy, right, bias_correction, n_resamples, confidence_level, n_jobs
+    )
+    validate_random_state(random_state)
+    if (
+        not (isinstance(opts["strategy"], str) and opts["strategy"] == "uniform")
+        or opts["n_resamples"]
+    ):
+        return NotImplemented
+    fc = _forecast(y_true, y_proba, sample_weight, labels, pos_label)
+    results = _xp_metrics.murphy(
+        fc, pos_label, opts["n_bins"], opts["right"], opts["bias_correction"], opts["level"]
+    )
+    if results is None:
+        return NotImplemented
+    if fc.binary_1d or fc.proba.shape[1] == 2:
+        return results[0]
+    return MulticlassDecomposition(
+        method="murphy", classes=fc.classes, per_class=tuple(results)
+    )
