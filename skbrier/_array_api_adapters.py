@@ -14,6 +14,7 @@ from .metrics import _xp_metrics
 from .metrics._brier_math import warn_undefined_skill
 
 __all__ = [
+    "decision_curve",
     "murphy_decomposition",
     "calibration_error",
     "brier_score",
@@ -173,4 +174,48 @@ def murphy_decomposition(
         return results[0]
     return MulticlassDecomposition(
         method="murphy", classes=fc.classes, per_class=tuple(results)
+    )
+
+
+def decision_curve(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    thresholds: Any = None,
+    sample_weight: Any = None,
+    prevalence: Any = None,
+    pos_label: Any = None,
+    n_resamples: Any = 0,
+    confidence_level: Any = 0.95,
+    random_state: Any = None,
+    harm: Any = None,
+    n_jobs: Any = None,
+) -> Any:
+    """The curves on the device; the bootstrap (and any doubt) on the host."""
+    from .metrics._decision_curve import DecisionCurveResult, check_harm, check_models
+    from .metrics.net_benefit import curve_options
+
+    t, prev, n_resamples, level, _, _ = curve_options(
+        thresholds, prevalence, n_resamples, confidence_level, n_jobs, random_state
+    )
+    if n_resamples:
+        return NotImplemented
+    models, single = check_models(y_proba, y_true)
+    harms = check_harm(harm, list(models))
+    curves = _xp_metrics.decision_curves(
+        y_true, models, sample_weight, pos_label, t, prev, harms
+    )
+    if curves is None:
+        return NotImplemented
+    nb, nia, prev_used = curves
+    return DecisionCurveResult(
+        thresholds=t,
+        prevalence=prev_used,
+        net_benefit_by_model=nb,
+        interventions_avoided_by_model=nia,
+        harm=harms,
+        single=single,
+        n_resamples=0,
+        confidence_level=level,
+        bootstrap_replicates=None,
     )

@@ -101,6 +101,8 @@ def backend_of(values: Iterable[Any], primary: Any) -> str:
                 return "dask"
         elif _is_dask(v):
             return "dask"
+    if isinstance(primary, dict):  # several models: the first one's namespace
+        primary = next(iter(primary.values()), None)
     t = type(primary)
     if t is np.ndarray or t is list or t is tuple or primary is None:
         return "numpy"

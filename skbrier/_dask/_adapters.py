@@ -19,6 +19,7 @@ __all__ = [
     "calibration_in_the_large",
     "calibration_intercept_slope",
     "compare_brier",
+    "decision_curve",
     "multiple_choice_brier_score",
     "net_benefit",
 ]
@@ -271,3 +272,31 @@ def calibration_error(
         pos_label=pos_label,
         confidence_scale=confidence_scale,
     )
+
+
+def decision_curve(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    thresholds: Any = None,
+    sample_weight: Any = None,
+    prevalence: Any = None,
+    pos_label: Any = None,
+    n_resamples: Any = 0,
+    confidence_level: Any = 0.95,
+    random_state: Any = None,
+    harm: Any = None,
+    n_jobs: Any = None,
+) -> Any:
+    from ..metrics._decision_curve import check_harm, check_models
+    from ..metrics.net_benefit import _curve_result, curve_options
+
+    t, prev, n_resamples, level, _, _ = curve_options(
+        thresholds, prevalence, n_resamples, confidence_level, n_jobs, random_state
+    )
+    models, single = check_models(y_proba, y_true)
+    shares, prev_used, n = _metrics.decision_shares(
+        y_true, models, single, sample_weight, pos_label, t, prev, n_resamples
+    )
+    harms = check_harm(harm, list(models))
+    return _curve_result(shares, t, prev_used, harms, single, level, 0, None, n)

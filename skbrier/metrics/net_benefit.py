@@ -16,9 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._array_api import dispatch_namespace, to_numpy
 from .._backends import backends
-from .._dask import is_dask_input
 from .._params import (
     check_confidence_level,
     check_n_jobs,
@@ -35,7 +33,6 @@ from .._validation import (
     check_scalar_probability,
 )
 from ..stats._resampling import chunk_size_for, run_replicates
-from . import _xp_metrics
 from ._decision_curve import (
     DEFAULT_THRESHOLDS,
     DecisionCurveResult,
@@ -237,6 +234,35 @@ def _bootstrap_replicates(
     return {name: reps[:, j] for j, name in enumerate([*probas, "all"])}
 
 
+def curve_options(
+    thresholds: Any,
+    prevalence: Any,
+    n_resamples: Any,
+    confidence_level: Any,
+    n_jobs: Any,
+    random_state: Any,
+) -> tuple[np.ndarray, float | None, int, float, int | None, Any]:
+    """The checked options of :func:`decision_curve` (on every backend):
+    ``(thresholds, prevalence, n_resamples, level, n_jobs, random_state)``."""
+    t = (
+        DEFAULT_THRESHOLDS.copy()
+        if thresholds is None
+        else _check_curve_thresholds(thresholds)
+    )
+    prev = check_prevalence(prevalence)
+    n_resamples = check_n_resamples(n_resamples, allow_zero=True)
+    level = check_confidence_level(confidence_level)
+    n_jobs = check_n_jobs(n_jobs)
+    validate_random_state(random_state)
+    if n_resamples:
+        random_state = check_random_state(random_state)
+    return t, prev, n_resamples, level, n_jobs, random_state
+
+
+@backends(
+    dask="skbrier._dask._adapters:decision_curve",
+    array_api="skbrier._array_api_adapters:decision_curve",
+)
 def decision_curve(
     y_true: ArrayLike,
     y_proba: ArrayLike | Mapping[str, ArrayLike],
@@ -388,57 +414,10 @@ def decision_curve(
     >>> res.treat_all.round(4)
     array([0.1579, 0.1111, 0.    ])
     """
-    t = (
-        DEFAULT_THRESHOLDS.copy()
-        if thresholds is None
-        else _check_curve_thresholds(thresholds)
+    t, prev, n_resamples, level, n_jobs, random_state = curve_options(
+        thresholds, prevalence, n_resamples, confidence_level, n_jobs, random_state
     )
-    prev = check_prevalence(prevalence)
-    n_resamples = check_n_resamples(n_resamples, allow_zero=True)
-    level = check_confidence_level(confidence_level)
-    n_jobs = check_n_jobs(n_jobs)
-    validate_random_state(random_state)
-    if n_resamples:
-        random_state = check_random_state(random_state)
     models, single = check_models(y_proba, y_true)
-    if is_dask_input(y_true, sample_weight, *models.values()):
-        from .._dask import _metrics
-
-        shares, prev_used, n = _metrics.decision_shares(
-            y_true, models, single, sample_weight, pos_label, t, prev, n_resamples
-        )
-        harms = check_harm(harm, list(models))
-        return _curve_result(shares, t, prev_used, harms, single, level, 0, None, n)
-    curves = None
-    if not n_resamples and dispatch_namespace(next(iter(models.values()))):
-        curves = _xp_metrics.decision_curves(
-            y_true,
-            models,
-            sample_weight,
-            pos_label,
-            t,
-            prev,
-            check_harm(harm, list(models)),
-        )
-        if curves is None:  # the host path (and its errors)
-            y_true, sample_weight = to_numpy(y_true), to_numpy(sample_weight)
-            models = {k: to_numpy(v) for k, v in models.items()}
-    elif n_resamples:  # the bootstrap runs on the host (numpy arrays via DLPack)
-        y_true, sample_weight = to_numpy(y_true), to_numpy(sample_weight)
-        models = {k: to_numpy(v) for k, v in models.items()}
-    if curves is not None:
-        nb, nia, prev_used = curves
-        return DecisionCurveResult(
-            thresholds=t,
-            prevalence=prev_used,
-            net_benefit_by_model=nb,
-            interventions_avoided_by_model=nia,
-            harm=check_harm(harm, list(models)),
-            single=single,
-            n_resamples=0,
-            confidence_level=level,
-            bootstrap_replicates=None,
-        )
     y, w, probas = _check_model_probas(y_true, models, single, sample_weight, pos_label)
     check_nonevents(y, w, prev)
     harms = check_harm(harm, list(probas))
