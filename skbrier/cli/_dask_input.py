@@ -4,8 +4,9 @@ with :func:`skbrier.report.calibration_report` on the dask columns.
 
 Differences from the in-memory reader: ``--group-col``, ``--sep``,
 ``--decimal ,``, ``--encoding`` and ``--comment`` are not available; missing
-values (NaN/None/NA) in the outcome, forecast or weight are dropped per model
-(``--na drop``, not counted) or refused after the pass (``--na error``, the
+values (NaN/None/NA) in the outcome, forecast or weight are dropped (``--na
+drop``: a row missing any model's forecast for every model; ``--na per-model``:
+per model; not counted) or refused after the pass (``--na error``, the
 first offending row not located); the range of the forecasts and weights is
 checked in the same pass as the statistics (error naming the column).
 """
@@ -114,7 +115,7 @@ def _read(path: str, columns: list[str]) -> Any:
 
 def dask_columns(args) -> tuple[list, dict]:
     """``([(name, y, p, w)], notes)``: dask Series per --p-col (rows with a
-    missing value left out per model)."""
+    missing value left out for every model, or per model with --na per-model)."""
     for key, opt in _UNSUPPORTED.items():
         if getattr(args, key, None) is not None:
             raise CLIError(f"{opt} is not available with --engine dask.")
@@ -134,10 +135,12 @@ def dask_columns(args) -> tuple[list, dict]:
     if pos is None and y.dtype.kind == "b":
         pos = True
     jobs = []
+    if args.na == "drop":  # every model on the same rows (as in memory)
+        frame = frame.dropna()
     for c in args.p_col:
         need = [args.y_col, c] + ([args.weight_col] if args.weight_col else [])
         sub = frame[list(dict.fromkeys(need))]
-        if args.na == "drop":
+        if args.na == "per-model":
             sub = sub.dropna()
         p = sub[c].astype("float64")
         if args.percent:
