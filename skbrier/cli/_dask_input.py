@@ -13,14 +13,13 @@ checked in the same pass as the statistics (error naming the column).
 
 from __future__ import annotations
 
-import contextlib
 import glob
 import os
 from typing import Any
 
 from ._common import CLIError
 
-__all__ = ["choose_engine", "dask_columns", "dask_progress"]
+__all__ = ["choose_engine", "dask_columns"]
 
 #: ``--engine auto`` reads through dask when the input takes more than this
 #: share of the available memory (in memory it needs several times its size)
@@ -148,18 +147,3 @@ def dask_columns(args) -> tuple[list, dict]:
         w = None if args.weight_col is None else sub[args.weight_col].astype("float64")
         jobs.append((c, sub[args.y_col], p, w))
     return jobs, {"pos_label": pos}
-
-
-@contextlib.contextmanager
-def dask_progress():
-    """dask's ProgressBar on standard error when skbrier would draw a bar
-    (:func:`skbrier._progress.progress_enabled`; local schedulers only)."""
-    from .._progress import progress_enabled
-
-    if not progress_enabled():
-        yield
-        return
-    from dask.diagnostics import ProgressBar
-
-    with ProgressBar(out=__import__("sys").stderr):
-        yield

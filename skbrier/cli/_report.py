@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from .._progress import Task, message
 from ._common import (
     CLIError,
     _add_output_options,
@@ -43,37 +44,41 @@ def _compute_kwds(args) -> dict:
     return kwds
 
 
-def _make_reports(jobs, args) -> dict:
+def _make_reports(jobs, args, run: Task | None = None) -> dict:
     """``jobs``: list of ``(name, y, p, w)`` or ``(name, y, p, w, rows_key)``
     (``rows_key``: which rows of the input the audit scores, see
-    :func:`_rows_key`).  Returns {name: CalibrationReport}."""
-    from .._progress import progress
+    :func:`_rows_key`).  ``run``: the progress display's task of the command
+    (one step per job), else a task of its own.  Returns {name: CalibrationReport}."""
+    from .._progress import task
+
+    if run is None:
+        with task("models" if args_group(args) is None else "groups", len(jobs)) as own:
+            return _make_reports(jobs, args, own)
     from ..report import calibration_report
 
     extra = _compute_kwds(args)
     reports = {}
-    with progress(len(jobs), "models" if args_group(args) is None else "groups") as bar:
-        for name, y, p, w, *key in jobs:
-            try:
-                reports[name] = calibration_report(
-                    y,
-                    p,
-                    thresholds=args.thresholds,
-                    cov_type=args.cov,
-                    sample_weight=w,
-                    confidence_level=args.confidence_level,
-                    n_bins=args.n_bins,
-                    random_state=getattr(args, "random_state", None),
-                    prevalence=args.prevalence,
-                    name=name,
-                    **extra,
-                )
-            except (ValueError, TypeError) as exc:
-                where = f"{name}: " if len(jobs) > 1 else ""
-                raise CLIError(f"{where}{exc}") from None
-            if key:
-                reports[name]._set_rows_key(key[0])
-            bar.update(1)
+    for name, y, p, w, *key in jobs:
+        run.step(str(name))
+        try:
+            reports[name] = calibration_report(
+                y,
+                p,
+                thresholds=args.thresholds,
+                cov_type=args.cov,
+                sample_weight=w,
+                confidence_level=args.confidence_level,
+                n_bins=args.n_bins,
+                random_state=getattr(args, "random_state", None),
+                prevalence=args.prevalence,
+                name=name,
+                **extra,
+            )
+        except (ValueError, TypeError) as exc:
+            where = f"{name}: " if len(jobs) > 1 else ""
+            raise CLIError(f"{where}{exc}") from None
+        if key:
+            reports[name]._set_rows_key(key[0])
     return reports
 
 
@@ -125,23 +130,41 @@ def _html(reports: dict, provenance: dict | None) -> str:
     return reports_to_html(reports, provenance=provenance)
 
 
-def _emit(reports: dict, args, title: str | None = None, provenance=None) -> None:
+def _render(reports: dict, args, title: str | None = None, provenance=None) -> str:
+    """Write the HTML page (--html) and return the text for standard output."""
     if args.html is not None:
         _write(args.html, _html(reports, provenance), "--html", args.force)
     if args.json:
         items = [rep.to_dict() for rep in reports.values()]
         payload = items[0] if len(items) == 1 else items
-        print(json.dumps(payload, indent=2, allow_nan=False))
+        return json.dumps(payload, indent=2, allow_nan=False)
+    parts = [title, ""] if title else []
+    if len(reports) == 1:
+        parts.append(next(iter(reports.values())).summary())
     else:
-        if title:
-            print(title)
-            print()
-        if len(reports) == 1:
-            print(next(iter(reports.values())).summary())
-        else:
-            print(_multi_text(reports))
+        parts.append(_multi_text(reports))
+    return "\n".join(parts)
+
+
+def _print(text: str, args) -> None:
+    print(text)
     if args.html is not None:
         print(f"HTML report written to {args.html}", file=sys.stderr)
+
+
+def _emit(reports: dict, args, title: str | None = None, provenance=None) -> None:
+    _print(_render(reports, args, title, provenance), args)
+
+
+def _progress_display(args):
+    """The run's progress display: on a terminal, or everywhere with --progress."""
+    import contextlib
+
+    from .._progress import force_progress
+
+    return (
+        force_progress() if getattr(args, "progress", False) else contextlib.nullcontext()
+    )
 
 
 def _load(args):
@@ -167,7 +190,7 @@ def _load(args):
         comment=args.comment,
     )
     if "note" in table.info and not args.quiet:
-        print(f"skbrier: note: {table.info['note']}", file=sys.stderr)
+        message(f"skbrier: note: {table.info['note']}")
     path = table.name
     if args.na == "error":
         _refuse_missing(table, roles)
@@ -378,14 +401,18 @@ def _provenance(table, args, used: dict, dropped: dict, causes: dict) -> dict:
 
 def _report_dask(args: argparse.Namespace) -> int:
     """--engine dask: dask.dataframe columns, one report per --p-col."""
+    from .._progress import task
     from ..report import calibration_report
-    from ._dask_input import dask_columns, dask_progress
+    from ._dask_input import dask_columns
 
-    jobs, kw = dask_columns(args)
-    extra = _compute_kwds(args)
-    reports = {}
-    with dask_progress():
+    with _progress_display(args), task("skbrier report (dask)") as run:
+        run.step(f"reading {args.file}")
+        jobs, kw = dask_columns(args)
+        extra = _compute_kwds(args)
+        run.set_total(1 + len(jobs) + (args.html is not None))
+        reports = {}
         for name, y, p, w in jobs:
+            run.step(str(name))
             try:
                 reports[name] = calibration_report(
                     y,
@@ -403,7 +430,10 @@ def _report_dask(args: argparse.Namespace) -> int:
                 )
             except (ValueError, TypeError) as exc:
                 raise CLIError(f"{args.file}: {name}: {exc}") from None
-    _emit(reports, args)
+        if args.html is not None:
+            run.step("writing the HTML page")
+        text = _render(reports, args)
+    _print(text, args)
     return 0
 
 
@@ -417,17 +447,26 @@ def _report(args: argparse.Namespace) -> int:
         print(f"skbrier: {why} (--engine memory to read it in memory).", file=sys.stderr)
     if engine == "dask":
         return _report_dask(args)
-    table, y, p, w = _load(args)
-    jobs, used, dropped, causes = _jobs(table, y, p, w, args)
-    table.columns.clear()  # the arrays of the jobs are all that is needed now
-    del y, p, w
-    _warn_mixups(jobs, args)
-    reports = _make_reports(jobs, args)
-    for name, rep in reports.items():
-        note = _rows_note(name, used, dropped, causes)
-        if note:
-            rep.notes.append(note)
-    _emit(reports, args, provenance=_provenance(table, args, used, dropped, causes))
+    from .._progress import task
+
+    with _progress_display(args), task("skbrier report") as run:
+        run.step(f"reading {args.file}")
+        table, y, p, w = _load(args)
+        jobs, used, dropped, causes = _jobs(table, y, p, w, args)
+        table.columns.clear()  # the arrays of the jobs are all that is needed now
+        del y, p, w
+        _warn_mixups(jobs, args)
+        run.set_total(1 + len(jobs) + (args.html is not None))
+        reports = _make_reports(jobs, args, run)
+        for name, rep in reports.items():
+            note = _rows_note(name, used, dropped, causes)
+            if note:
+                rep.notes.append(note)
+        if args.html is not None:
+            run.step("writing the HTML page")
+        provenance = _provenance(table, args, used, dropped, causes)
+        text = _render(reports, args, provenance=provenance)
+    _print(text, args)
     return 0
 
 
@@ -561,6 +600,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "subsample of at most 200,000 rows; memory: read the file in memory; "
         "auto (default): dask for a directory, a glob or a file larger than a "
         "quarter of the available memory (when dask is installed), else memory",
+    )
+    rep.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress line on stderr even when it is not a terminal "
+        "(e.g. a log file; on a terminal it is shown anyway, --quiet hides it)",
     )
     _add_output_options(rep)
     rep.set_defaults(func=_report)

@@ -31,6 +31,7 @@ from .._params import (
     check_real,
     check_thresholds,
 )
+from .._progress import NO_TASK, Task, task
 from .._results import ConfidenceInterval
 from .._validation import binary_forecast
 from ..metrics._brier_math import brier_index_from_score, skill_score, weighted_mean
@@ -404,27 +405,38 @@ def _net_benefit(y, p, w, opts: _Options, notes: _Notes) -> list | None:
     return rows
 
 
-def _calibration_numbers(y, p, w, opts: _Options, notes: _Notes, inference) -> dict:
+def _calibration_numbers(
+    y, p, w, opts: _Options, notes: _Notes, inference, run: Task = NO_TASK
+) -> dict:
     from ..metrics.calibration import expected_calibration_error, spiegelhalter_z
     from ._valprob import valprob_extras
 
+    run.step("Spiegelhalter test")
     with notes.catching("Spiegelhalter z"):
         sz = spiegelhalter_z(y, p, sample_weight=w)
+    run.step("logistic calibration")
     logistic, df = _logistic(y, p, w, notes)
-    # one sort of the forecasts for lowess and C (unweighted rows)
+    run.step("ECE")
+    with notes.catching("ECE"):
+        ece = expected_calibration_error(
+            y, p, sample_weight=w, n_bins=opts.n_bins, strategy=opts.strategy
+        )
+    # one sort of the forecasts for lowess and C (unweighted rows), kept
+    # only while they need it
+    run.step("sorting the forecasts")
     sorted_yp = None
     if w is None:
         from ..metrics._lowess_math import stable_argsort
 
         order = stable_argsort(p)
         sorted_yp = (y[order], p[order])
+        del order
+    run.step("lowess calibration")
     emax, e90, eavg, curve = _lowess(y, p, w, notes, sorted_yp)
-    with notes.catching("ECE"):
-        ece = expected_calibration_error(
-            y, p, sample_weight=w, n_bins=opts.n_bins, strategy=opts.strategy
-        )
+    run.step("C statistic and val.prob's indexes")
     with notes.catching("C statistic"):
         extras = valprob_extras(y, p, w, logistic, opts, inference, notes, sorted_yp)
+    del sorted_yp
     return {
         "logistic": logistic,
         "unreliability_df": df,
@@ -637,17 +649,44 @@ def calibration_report(
         return _report.calibration_report(
             y_true, y_proba, sample_weight, pos_label, opts, host
         )
+    with task("calibration report", total=len(STEPS)) as run:
+        return _in_memory(y_true, y_proba, sample_weight, pos_label, opts, run)
+
+
+#: the steps of the in-memory report, as the progress display names them
+STEPS = (
+    "checking the data",
+    "confidence intervals",
+    "Brier score",
+    "Spiegelhalter test",
+    "logistic calibration",
+    "ECE",
+    "sorting the forecasts",
+    "lowess calibration",
+    "C statistic and val.prob's indexes",
+    "decomposition",
+    "net benefit",
+)
+
+
+def _in_memory(y_true, y_proba, sample_weight, pos_label, opts: _Options, run: Task):
+    """The report of in-memory input (``run``: the progress display's task)."""
+    run.step("checking the data")
     y, p, w, base_rate = _binary_forecast(y_true, y_proba, sample_weight, pos_label)
     if opts.cov_type == "bootstrap" and opts.n_resamples is None:
         n_pos = int(p.shape[0] if w is None else np.count_nonzero(w))
         opts = dataclasses.replace(opts, n_resamples=adaptive_n_resamples(n_pos))
     notes = _Notes()
     # the intervals first: an invalid inference option fails before the rest
+    run.step("confidence intervals")
     intervals, inference = _intervals(y, p, w, opts, notes)
+    run.step("Brier score")
     bs = _brier_score(y, p, w)
-    numbers = _calibration_numbers(y, p, w, opts, notes, inference)
+    numbers = _calibration_numbers(y, p, w, opts, notes, inference, run)
     specs = numbers.pop("_specs")
+    run.step("decomposition")
     decomposition = _decomposition(y, p, w, opts, notes)
+    run.step("net benefit")
     nb = _net_benefit(y, p, w, opts, notes)
     return CalibrationReport(
         name=opts.name,
