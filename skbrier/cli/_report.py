@@ -203,6 +203,9 @@ def _load(args):
     w = None
     if args.weight_col is not None:
         w = weights(cols[args.weight_col], args.weight_col, path, decimal=args.decimal)
+    # the columns read are not kept beside the arrays made of them
+    for c in {args.y_col, *p_cols, args.weight_col} - {args.group_col, None}:
+        del cols[c]
     return table, y, p, w
 
 

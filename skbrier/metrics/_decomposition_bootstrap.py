@@ -142,6 +142,8 @@ def corp_task(pooled: Pooled, band_idx: np.ndarray) -> Task:
     x = pooled.x
     x_band = x[band_idx]
     nb = band_idx.shape[0]
+    share: np.ndarray | None
+    cells: np.ndarray | None
     if not pooled.weighted:
         n = int(pooled.count.sum())
         share = pooled.count / n

@@ -38,7 +38,7 @@ class PairComparison:
     brier_index_ci: tuple[float, float] | None
     pvalue: float
     cov_type: str
-    verdict: str
+    confidence_level: float
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,6 @@ def _interval(res: Any, metric: str, level: float) -> tuple[float, float] | None
 
 def _pair(name_a: str, name_b: str, ra: Any, rb: Any) -> PairComparison:
     from ..stats.compare import compare_brier
-    from ._text import fmt_p
 
     ya, pa, w = ra._data
     _, pb, _ = rb._data
@@ -121,21 +120,6 @@ def _pair(name_a: str, name_b: str, ra: Any, rb: Any) -> PairComparison:
     level = ra.confidence_level
     bi_diff = float(res.brier_index_difference)
     d, p = float(res.difference), float(res.pvalue)
-    if d == 0:
-        words = f"{name_a} and {name_b} have the same Brier score."
-    else:
-        best, worst = (name_a, name_b) if d < 0 else (name_b, name_a)
-        strength = (
-            "the difference is statistically significant"
-            if p < 1 - level
-            else "the difference could be due to chance"
-        )
-        shown = fmt_p(p)
-        words = (
-            f"{best} has the lower (better) Brier score than {worst} "
-            f"(Brier Index {abs(bi_diff):.2f} points higher); {strength} "
-            f"({shown if shown.startswith('<') else 'p = ' + shown})."
-        )
     return PairComparison(
         first=name_a,
         second=name_b,
@@ -145,7 +129,7 @@ def _pair(name_a: str, name_b: str, ra: Any, rb: Any) -> PairComparison:
         brier_index_ci=_interval(res, "brier_index_difference", level),
         pvalue=p,
         cov_type=cov,
-        verdict=words,
+        confidence_level=level,
     )
 
 

@@ -293,7 +293,9 @@ def _comparison_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
             f"<td>{_e(_text.fmt_p(pc.pvalue))}</td><td>{_e(pc.cov_type)}</td></tr>"
         )
     parts.append("</table>")
-    verdicts = "".join(f'<li class="verdict">{_e(pc.verdict)}</li>' for pc in comp.pairs)
+    verdicts = "".join(
+        f'<li class="verdict">{_e(_text.pair_verdict(pc))}</li>' for pc in comp.pairs
+    )
     parts.append(f"<ul>{verdicts}</ul>")
     parts.append(
         '<p class="notes">Diebold-Mariano test of equal expected Brier scores '

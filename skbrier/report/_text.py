@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "comparison_text",
+    "pair_verdict",
     "fmt",
     "fmt_ci",
     "fmt_p",
@@ -383,6 +384,25 @@ def reports_table(reports: Mapping[str, CalibrationReport]) -> str:
     return "\n".join(lines)
 
 
+def pair_verdict(pc: Any) -> str:
+    """The paired comparison of two reports (:class:`._compare.PairComparison`)
+    in words."""
+    a, b = pc.first, pc.second
+    if pc.difference == 0:
+        return f"{a} and {b} have the same Brier score."
+    best, worst = (a, b) if pc.difference < 0 else (b, a)
+    strength = (
+        "the difference is statistically significant"
+        if pc.pvalue < 1 - pc.confidence_level
+        else "the difference could be due to chance"
+    )
+    return (
+        f"{best} has the lower (better) Brier score than {worst} "
+        f"(Brier Index {abs(pc.brier_index_difference):.2f} points higher); "
+        f"{strength} ({_p_eq(pc.pvalue)})."
+    )
+
+
 def comparison_text(reports: Mapping[str, CalibrationReport]) -> str:
     """The paired comparison of several reports as plain text, or why there is
     none; the empty string for a single report (see :mod:`._compare`)."""
@@ -420,7 +440,7 @@ def comparison_text(reports: Mapping[str, CalibrationReport]) -> str:
         "of equal expected Brier scores)",
         line(head),
         *(line(r) for r in rows),
-        *(f"  {pc.verdict}" for pc in comp.pairs),
+        *(f"  {pair_verdict(pc)}" for pc in comp.pairs),
     ]
     if comp.reason:
         lines.append(f"  {comp.reason}")
