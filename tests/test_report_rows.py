@@ -210,3 +210,22 @@ def test_groups_compare_models_within_each_group(tmp_path, capsys):
     pairs = [ln.split("  ")[0] for ln in out.splitlines() if re.match(r"^[xy] / a - ", ln)]
     assert pairs == ["x / a - x / b", "y / a - y / b"]
     assert "4 of 6 pairs are not compared: they are scored on different rows" in out
+
+
+def test_dask_reports_on_a_subsample_say_why_not(monkeypatch):
+    dd = pytest.importorskip("dask.dataframe")
+    import pandas as pd
+
+    from skbrier._dask import _report as dask_report
+
+    monkeypatch.setattr(dask_report, "SUBSAMPLE_SIZE", 500)
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.05, 0.95, 2000)
+    y = (rng.uniform(size=2000) < p).astype(int)
+    frame = dd.from_pandas(pd.DataFrame({"y": y, "a": p, "b": p**1.1}), npartitions=2)
+    reps = {
+        m: calibration_report(frame["y"], frame[m], random_state=0, name=m)
+        for m in ("a", "b")
+    }
+    text = _text.comparison_text(reps)
+    assert "a and b keep only a subsample of their rows (dask input)" in text

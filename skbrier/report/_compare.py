@@ -66,6 +66,11 @@ def _why_not(name_a: str, ra: Any, name_b: str, rb: Any) -> str | None:
             f"{name_a} and {name_b} are scored on different rows "
             f"({ra.n_samples} and {rb.n_samples} rows)"
         )
+    if ra.n_samples != ya.shape[0] or rb.n_samples != yb.shape[0]:
+        return (
+            f"{name_a} and {name_b} keep only a subsample of their rows (dask "
+            "input), which is not the rows they are scored on"
+        )
     if (wa is None) != (wb is None):
         return f"{name_a} and {name_b} have different sample weights"
     if ya is not yb and not np.array_equal(ya, yb):
