@@ -91,9 +91,7 @@ def main() -> None:
         ("training data = test data", (event, t)),
         ("separate training data", (train_event, train_t)),
     ]:
-        kw = dict(
-            censoring_from="train", train_event=tr_e, train_time=tr_t, left_limit=False
-        )
+        kw = dict(convention="sksurv", train_event=tr_e, train_time=tr_t)
 
         def ours_fn(kw=kw):
             return brier_score_survival(event, t, surv, times, **kw)

@@ -131,9 +131,9 @@ def coverage(rng, reps, T, rho, pi, mu, bootstrap=None, n_resamples=499):
                 )
             else:
                 res = brier_inference(z[i], p[i], cov_type=k)
-            lo, hi = res.confidence_interval("brier_score")
+            lo, hi = res.confidence_interval(metric="brier_score")
             hits[(k, "BS")] += lo <= bs_true <= hi
-            lo, hi = res.confidence_interval("brier_skill_score")
+            lo, hi = res.confidence_interval(metric="brier_skill_score")
             hits[(k, "BSS")] += lo <= bss_true <= hi
     return {key: v / max(used, 1) for key, v in hits.items()}, reps - used
 

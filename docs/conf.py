@@ -7,6 +7,15 @@ import warnings
 sys.path.insert(0, os.path.abspath(".."))
 
 import skbrier  # noqa: E402
+from skbrier._backends import support_table  # noqa: E402
+
+# the backend support table of the user guide, generated from the declarations
+# on the public functions (skbrier._backends)
+os.makedirs(os.path.join(os.path.dirname(__file__), "generated"), exist_ok=True)
+with open(
+    os.path.join(os.path.dirname(__file__), "generated", "backend_support.txt"), "w"
+) as _f:
+    _f.write(support_table())
 
 project = "skbrier"
 author = "skbrier developers"
@@ -71,9 +80,7 @@ nitpick_ignore = [
     ("py:obj", "binned_statistics"),
     ("py:func", "default_block_length"),
     ("py:obj", "skbrier.stats.bootstrap.default_block_length"),
-    # containers of intermediate sums returned by the mergeable decomposition
-    # and the Optuna objective's class; documented through their owners
-    ("py:class", "skbrier.metrics.decomposition.BinStatistics"),
+    # the Optuna objective's class, documented through its owner
     ("py:class", "skbrier.model_selection.tuning.BrierObjective"),
     # a module page does not exist (its public names are on the API page)
     ("py:mod", "skbrier.metrics.decomposition"),
@@ -176,9 +183,15 @@ def _resolve_public(app, env, node, contnode):
     candidates = [target]
     if cls:
         candidates.append(f"{module}.{cls}.{target}")
+        # a class documented away from its module (skbrier.results) names the
+        # functions of its own module bare
+        home = getattr(_import_object(f"{module}.{cls}"), "__module__", None)
+        if isinstance(home, str):
+            candidates.append(f"{home}.{target}")
     if module:
         candidates.append(f"{module}.{target}")
     candidates.append(f"skbrier.{target}")
+    candidates.append(f"skbrier.results.{target}")  # a result class named bare
     public = _public_names(env)
     domain = env.get_domain("py")
     for cand in candidates:

@@ -8,7 +8,7 @@ package ``dcurves`` by Sjoberg, Vickers and colleagues) computes decision
 curves from a DataFrame: ``dca(data=df, outcome="y", modelnames=[...])``.
 :func:`skbrier.decision_curve` takes the outcome and the forecasts as arrays
 (a dict or a DataFrame of forecasts for several models), in scikit-learn's
-``(y_true, y_proba)`` order, and :meth:`~skbrier.DecisionCurveResult.to_frame`
+``(y_true, y_proba)`` order, and :meth:`~skbrier.results.DecisionCurveResult.to_frame`
 returns dcurves' columns with dcurves' names and scales, then skbrier's own.
 
 This example runs both on the bundled forecasts, checks that every shared

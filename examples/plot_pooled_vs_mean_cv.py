@@ -84,7 +84,7 @@ by_pool.fit(X, y, groups=site)
 scores = pooled_cv_scores(by_pool.cv_results_)
 C = np.array(grid["clf__C"])
 print(f"{'C':>7} {'mean of folds':>14} {'pooled':>8}")
-for c, m, p in zip(C, scores["mean_fold_brier_index"], scores["brier_index"]):
+for c, m, p in zip(C, scores.mean_fold_brier_index, scores.brier_index):
     print(f"{c:>7g} {m:>14.2f} {p:>8.2f}")
 print("mean of folds picks", by_mean.best_params_)
 print("pooled picks       ", by_pool.best_params_)
@@ -99,7 +99,7 @@ print("pooled picks       ", by_pool.best_params_)
 # more than it charges the losses at the noisy ones.  The pooled index weighs
 # every squared error once.
 fig, (ax0, ax) = plt.subplots(1, 2, figsize=(9.6, 4.0))
-n_splits = int(scores["n_splits"][0])
+n_splits = int(scores.n_splits[0])
 for k in range(n_splits):
     fold_bi = by_pool.cv_results_[f"split{k}_test_brier_index"]
     ax0.plot(C, fold_bi, "o-", lw=1, ms=3, label=f"site {k}")
@@ -109,8 +109,8 @@ ax0.set_ylabel("Brier Index of the held-out site")
 ax0.set_title("Per-site indices")
 ax0.legend(fontsize=8)
 
-ax.plot(C, scores["mean_fold_brier_index"], "o-", label="mean of site indices")
-ax.plot(C, scores["brier_index"], "s-", label="pooled index")
+ax.plot(C, scores.mean_fold_brier_index, "o-", label="mean of site indices")
+ax.plot(C, scores.brier_index, "s-", label="pooled index")
 ax.axvline(by_mean.best_params_["clf__C"], color="C0", ls=":", label="chosen by mean")
 ax.axvline(by_pool.best_params_["clf__C"], color="C1", ls="--", label="chosen by pooled")
 ax.set_xscale("log")
@@ -147,10 +147,10 @@ one_se = GridSearchCV(
     refit=pooled_refit(rule="one_standard_error", complexity="clf__C"),
 ).fit(X, y, groups=site)
 print("one-standard-error rule picks", one_se.best_params_)
-best = int(np.argmax(scores["brier_index"]))
+best = int(np.argmax(scores.brier_index))
 print(
-    f"best pooled index {scores['brier_index'][best]:.2f} "
-    f"+- {scores['se_brier_index'][best]:.2f} (one standard error)"
+    f"best pooled index {scores.brier_index[best]:.2f} "
+    f"+- {scores.se_brier_index[best]:.2f} (one standard error)"
 )
 
 # %%

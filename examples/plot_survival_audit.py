@@ -84,7 +84,7 @@ ev, tt = event[test], time[test]
 
 for name, surv in [("full", surv_full), ("clinical", surv_clin)]:
     res = index_of_prediction_accuracy(ev, tt, surv, times)
-    bs_ci = res.confidence_interval(0.95, metric="brier")
+    bs_ci = res.confidence_interval(0.95, metric="brier_score")
     ipa_ci = res.confidence_interval(0.95, metric="ipa")
     ibs = integrated_brier_score(ev, tt, surv, times)
     print(f"\n{name} model (IBS over [1, 7]: {ibs:.4f})")

@@ -3,19 +3,17 @@
 Built around the Brier score: the Brier Index, skill scores, the
 multiple-choice Brier score of LLM benchmarks, net benefit and decision
 curves, decompositions, calibration audits, confidence intervals and
-scikit-learn scorers.
+scikit-learn scorers.  The objects the functions return are documented in
+:mod:`skbrier.results`.
 """
 
 __version__ = "0.1.0.dev0"
 
-from ._results import ConfidenceInterval
+from . import results as results  # the result classes (skbrier.results)
 from ._sklearn_registration import register_sklearn_scorers as _register_sklearn_scorers
-from .comparison import ForecastComparisonResult, compare_forecasts
+from .comparison import compare_forecasts
 from .decomposition import BrierDecomposition
 from .leaderboards import (
-    DifficultyAdjustedResult,
-    LeaderboardResult,
-    ParityDateResult,
     combine_leaderboards,
     difficulty_adjusted_brier,
     leaderboard,
@@ -23,9 +21,6 @@ from .leaderboards import (
 )
 from .metrics.brier import brier_index, brier_score, brier_skill_score
 from .metrics.calibration import (
-    LogisticCalibrationResult,
-    LowessCalibrationError,
-    SpiegelhalterResult,
     c_statistic,
     calibration_in_the_large,
     calibration_intercept_slope,
@@ -34,28 +29,21 @@ from .metrics.calibration import (
     spiegelhalter_z,
 )
 from .metrics.calibration_error import (
-    CalibrationErrorInterval,
     calibration_error,
     calibration_error_interval,
     smooth_calibration_error,
 )
 from .metrics.decomposition import (
-    CORPDecomposition,
-    MulticlassDecomposition,
-    MurphyDecomposition,
     corp_decomposition,
     murphy_decomposition,
 )
 from .metrics.multiple_choice import multiple_choice_brier_score
 from .metrics.net_benefit import (
-    DecisionCurveResult,
     binary_test_probabilities,
     decision_curve,
     net_benefit,
 )
 from .model_selection import (
-    CrossValBrierResult,
-    PooledCVResult,
     PooledRefit,
     cross_val_brier,
     optuna_objective,
@@ -66,7 +54,7 @@ from .model_selection import (
 )
 from .plotting.decision_curve import DecisionCurveDisplay
 from .plotting.reliability import ReliabilityDisplay
-from .report import CalibrationReport, calibration_report
+from .report import calibration_report
 from .scorers import (
     get_scorer,
     get_scorer_names,
@@ -76,9 +64,6 @@ from .scorers import (
     make_net_benefit_scorer,
 )
 from .stats import (
-    BootstrapResult,
-    BrierComparisonResult,
-    BrierInferenceResult,
     block_bootstrap,
     bootstrap_indices,
     brier_inference,
@@ -88,29 +73,10 @@ from .stats import (
 )
 
 __all__ = [
-    "BootstrapResult",
-    "BrierComparisonResult",
     "BrierDecomposition",
-    "BrierInferenceResult",
-    "CORPDecomposition",
-    "CalibrationErrorInterval",
-    "CalibrationReport",
-    "ConfidenceInterval",
-    "CrossValBrierResult",
     "DecisionCurveDisplay",
-    "DecisionCurveResult",
-    "DifficultyAdjustedResult",
-    "ForecastComparisonResult",
-    "LeaderboardResult",
-    "LogisticCalibrationResult",
-    "LowessCalibrationError",
-    "MulticlassDecomposition",
-    "MurphyDecomposition",
-    "ParityDateResult",
-    "PooledCVResult",
     "PooledRefit",
     "ReliabilityDisplay",
-    "SpiegelhalterResult",
     "binary_test_probabilities",
     "block_bootstrap",
     "bootstrap_indices",

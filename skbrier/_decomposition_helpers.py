@@ -54,7 +54,7 @@ def intervals_of(
     out = {}
     for key in component_names(method):
         name = _MURPHY_NAMES[key] if method == "murphy" else key
-        ci = result.confidence_interval(level, component=name)
+        ci = result.confidence_interval(level, metric=name)
         out[key] = (float(ci.low), float(ci.high))
     return out
 
@@ -423,7 +423,7 @@ class DecompositionReportMixin:
         the isotonic recalibration curve with the consistency band of the
         resampling (when ``n_resamples > 0``).  Murphy: the mean forecast and
         observed frequency of each non-empty bin with Wilson score intervals
-        at ``confidence_level`` (weighted bins: Kish effective sample size).
+        at ``confidence_level`` (weighted bins: the bin weight is the sample size).
 
         Parameters
         ----------

@@ -2,8 +2,7 @@
 
 * :func:`resolve_method`: the one vocabulary of the decompositions
   (``"corp"`` and ``"murphy"``, as :func:`~skbrier.metrics.decomposition.corp_decomposition`
-  and :func:`~skbrier.metrics.decomposition.murphy_decomposition`; the old
-  spelling ``"binned"`` still works, with a FutureWarning);
+  and :func:`~skbrier.metrics.decomposition.murphy_decomposition`);
 * :func:`estimator_proba`: a classifier's ``predict_proba`` turned into the
   forecasts a decomposition takes (by
   :func:`~skbrier._response.forecasts_from_estimator`).
@@ -14,7 +13,6 @@ Used by :class:`~skbrier.decomposition.BrierDecomposition` and
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -27,16 +25,8 @@ __all__ = ["METHODS", "estimator_proba", "resolve_method"]
 METHODS = ("corp", "murphy")
 
 
-def resolve_method(method: Any, name: str = "method", stacklevel: int = 3) -> str:
-    """``"corp"`` or ``"murphy"``; ``"binned"`` is the deprecated name of ``"murphy"``."""
-    if isinstance(method, str) and method == "binned":
-        warnings.warn(
-            f"{name}='binned' is deprecated; the binned decomposition is called "
-            f"{name}='murphy' everywhere (murphy_decomposition, MurphyDecomposition).",
-            FutureWarning,
-            stacklevel=stacklevel,
-        )
-        return "murphy"
+def resolve_method(method: Any, name: str = "method") -> str:
+    """``"corp"`` or ``"murphy"`` (a ValueError naming ``name`` otherwise)."""
     return check_option(method, name, METHODS)
 
 

@@ -22,10 +22,14 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ._format import format_number
+
 __all__ = [
     "MAX_BINS",
+    "MIN_SAMPLES",
     "check_bool",
     "check_confidence_level",
+    "check_min_samples",
     "check_int",
     "check_n_bins",
     "check_n_jobs",
@@ -76,14 +80,14 @@ def check_real(
         raise TypeError(f"{name} must be a real number, got {value!r}.")
     v = float(value)
     if not np.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {v!r}.")
+        raise ValueError(f"{name} must be finite, got {format_number(v)}.")
     if low is not None and (v < low or (v == low and not inclusive[0])):
         raise ValueError(
-            f"{name} must be {'>=' if inclusive[0] else '>'} {low}, got {v!r}."
+            f"{name} must be {'>=' if inclusive[0] else '>'} {low}, got {format_number(v)}."
         )
     if high is not None and (v > high or (v == high and not inclusive[1])):
         raise ValueError(
-            f"{name} must be {'<=' if inclusive[1] else '<'} {high}, got {v!r}."
+            f"{name} must be {'<=' if inclusive[1] else '<'} {high}, got {format_number(v)}."
         )
     return v
 
@@ -136,7 +140,10 @@ def check_confidence_level(confidence_level: Any) -> float:
         raise TypeError(f"confidence_level must be a number, got {confidence_level!r}.")
     c = float(confidence_level)
     if not (0.0 < c < 1.0):
-        raise ValueError(f"confidence_level must lie strictly between 0 and 1, got {c!r}.")
+        raise ValueError(
+            f"confidence_level must lie strictly between 0 and 1, got {format_number(c)}"
+            + (" (a percentage? divide by 100)." if 1.0 < c <= 100.0 else ".")
+        )
     return c
 
 
@@ -246,3 +253,56 @@ def check_thresholds(
     elif t.min() < 0.0 or t.max() > 1.0:
         raise ValueError(f"{name} must lie in [0, 1].")
     return t
+
+
+#: The fewest observations of a statistic that counts them (intervals, tests,
+#: finite-sample corrections): rows, or the total of frequency weights.
+MIN_SAMPLES = 3
+
+
+def check_min_samples(
+    n: int,
+    total_weight: float | None = None,
+    *,
+    time_weights: np.ndarray | None = None,
+    purpose: str = "confidence intervals",
+) -> None:
+    r"""At least 3 observations: rows, or with frequency weights a total weight of 3.
+
+    With frequency weights (``total_weight`` given) the total weight is the
+    sample size, as for the repeated rows that integer weights stand for.
+    With weights of time points (``time_weights``: ``cov_type="hac"`` and the
+    block bootstraps, where zero-weight rows keep their place in time) the
+    sample size is Kish's effective number of observations
+    :math:`(\sum w)^2 / \sum w^2` (the number of positive weights when
+    they are equal).  The one check of every statistic that counts
+    observations (intervals, the debiased calibration error, the
+    Ferro--Fricker correction); ``purpose`` names what needs them in the
+    message.
+    """
+    if total_weight is None:
+        if n < MIN_SAMPLES:
+            raise ValueError(
+                f"y_true has {n} samples; at least {MIN_SAMPLES} observations "
+                f"are needed for {purpose}."
+            )
+        if time_weights is not None:
+            r = time_weights / time_weights.max()  # scale-free, no overflow
+            n_eff = float(r.sum() ** 2 / np.dot(r, r))
+            if not n_eff >= MIN_SAMPLES - 1e-9:
+                n_pos = int(np.count_nonzero(time_weights))
+                raise ValueError(
+                    f"sample_weight: {n_pos} of {n} rows have a positive weight "
+                    f"(effective number of observations {n_eff:.4g} = "
+                    "(sum w)^2 / sum w^2); a time-series (HAC or block bootstrap) "
+                    f"interval needs at least {MIN_SAMPLES}. Give more rows a "
+                    "positive weight, or, if the rows are independent, use "
+                    "cov_type='iid' (frequency weights)."
+                )
+        return
+    if not total_weight >= MIN_SAMPLES:
+        raise ValueError(
+            f"sample_weight sums to {total_weight:.4g}: with frequency weights (counts of "
+            f"repeated rows) the total weight is the sample size, and at least "
+            f"{MIN_SAMPLES} observations are needed for {purpose}."
+        )

@@ -4,14 +4,16 @@ Every result class is a frozen :func:`dataclasses.dataclass` that inherits
 :class:`Result` and so offers the same surface:
 
 * declared fields (``dataclasses.fields``), read-only;
-* ``confidence_interval(confidence_level=0.95, *, ...)`` with the confidence
-  level first and every other option keyword-only (``metric=`` or
-  ``component=`` choose the quantity, ``method=`` the kind of interval), and a
-  :class:`ConfidenceInterval` back;
 * ``summary()`` (a plain-text table), ``to_dict()`` (JSON-ready Python
   values), ``to_frame()`` (a :class:`pandas.DataFrame`, pandas imported only
   then), ``_repr_html_()`` (the summary as an HTML table in notebooks) and a
-  short ``repr`` that lists the scalar fields.
+  short ``repr`` that lists the scalar fields;
+* on the results that can compute an interval, and only there,
+  ``confidence_interval(confidence_level=0.95, *, metric=..., method=None)``
+  (plus ``model=`` where a result holds several models) with a
+  :class:`ConfidenceInterval` back.  ``metric`` is one of the result's
+  ``_interval_metrics``, all taken from the one vocabulary
+  :data:`INTERVAL_METRICS` (checked by :func:`check_metric`).
 
 A subclass declares which fields are its headline numbers in
 ``_summary_fields`` (default: every scalar field) and overrides
@@ -22,13 +24,48 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import math
 import numbers
+from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-__all__ = ["ConfidenceInterval", "Result"]
+from ._format import format_number
+from ._params import check_option
+
+__all__ = ["INTERVAL_METRICS", "ConfidenceInterval", "Result", "check_metric"]
+
+#: The names of ``confidence_interval(metric=...)``: one name, one meaning,
+#: on every result.  On a comparison of two forecasts a name means the
+#: difference of that quantity (``"brier_index"``: the Brier Index difference).
+INTERVAL_METRICS: dict[str, str] = {
+    "brier_score": "the Brier score (a difference of Brier scores on a comparison)",
+    "brier_index": "the Brier Index 100 (1 - sqrt(BS)) (its difference on a comparison)",
+    "brier_skill_score": "the Brier skill score 1 - BS / BS0",
+    "reference_brier_score": "BS0, the Brier score of the reference forecast",
+    "reliability": "REL of the Murphy decomposition",
+    "resolution": "RES of the Murphy decomposition",
+    "uncertainty": "UNC, the base rate times its complement",
+    "within_bin_variance": "WBV of the Murphy decomposition",
+    "within_bin_covariance": "WBC of the Murphy decomposition",
+    "miscalibration": "MCB of the CORP decomposition",
+    "discrimination": "DSC of the CORP decomposition",
+    "calibration_in_the_large": "the intercept of the recalibration with slope 1",
+    "calibration_intercept": "the intercept of the logistic recalibration",
+    "calibration_slope": "the slope of the logistic recalibration",
+    "observed_expected": "the ratio of observed to expected events",
+    "c_statistic": "the c-statistic (area under the ROC curve)",
+    "calibration_error": "the binned calibration error",
+    "smooth_calibration_error": "the kernel-smoothed calibration error",
+    "net_benefit": "the net benefit at each threshold",
+    "ipa": "the index of prediction accuracy 1 - BS / BS(null) at each horizon",
+    "integrated_brier_score": "the Brier score integrated over a range of horizons",
+    "integrated_ipa": "the index of prediction accuracy of the integrated Brier scores",
+    "adjusted_brier": "the difficulty-adjusted Brier score",
+    "rank": "the rank on a leaderboard",
+    "parity_date": "the date at which the frontier reaches the target",
+    "statistic": "the statistic of a generic bootstrap",
+}
 
 
 class ConfidenceInterval(NamedTuple):
@@ -49,7 +86,7 @@ class ConfidenceInterval(NamedTuple):
 
     Examples
     --------
-    >>> from skbrier.stats import ConfidenceInterval
+    >>> from skbrier.results import ConfidenceInterval
     >>> ci = ConfidenceInterval(0.1, 0.3)
     >>> ci.low, ci.high
     (0.1, 0.3)
@@ -86,20 +123,6 @@ def to_builtin(value: Any) -> Any:
     return value
 
 
-def format_number(value: Any, digits: int = 4) -> str:
-    """``value`` with ``digits`` significant digits (ints and strings as they are)."""
-    if isinstance(value, (bool, np.bool_)):
-        return str(bool(value))
-    if isinstance(value, numbers.Integral):
-        return str(int(value))
-    if isinstance(value, numbers.Real):
-        v = float(value)
-        if math.isnan(v) or math.isinf(v):
-            return str(v)
-        return f"{v:.{digits}g}"
-    return str(value)
-
-
 class Result:
     """Mixin of the result protocol (for frozen dataclasses).
 
@@ -119,6 +142,8 @@ class Result:
 
     #: fields shown by ``repr``, ``summary`` and ``to_frame`` (None: every scalar field)
     _summary_fields: ClassVar[tuple[str, ...] | None] = None
+    #: the ``metric=`` names of ``confidence_interval`` (empty: no such method)
+    _interval_metrics: ClassVar[tuple[str, ...]] = ()
 
     def _fields(self) -> list[str]:
         if dataclasses.is_dataclass(self):
@@ -165,14 +190,36 @@ class Result:
         body = ", ".join(f"{k}={format_number(v)}" for k, v in self._headline().items())
         return f"{type(self).__name__}({body})"
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, *args: Any, **kwargs: Any
-    ) -> Any:
-        """Confidence interval at ``confidence_level``; options are keyword-only.
 
-        Each result type defines its own options (``*args`` only types the
-        legacy positional forms some of them still accept).
-        """
-        raise NotImplementedError(
-            f"{type(self).__name__} does not carry what a confidence interval needs."
-        )
+def check_metric(result: Any, metric: Any, names: Sequence[str] | None = None) -> str:
+    """``metric`` if it is one of ``names`` (default: ``result._interval_metrics``).
+
+    The one check of ``confidence_interval(metric=...)``: the error lists the
+    valid names (a TypeError for a non-string, a ValueError for an unknown
+    name, as :func:`skbrier._params.check_option`).
+
+    Parameters
+    ----------
+    result : Result
+        The result whose interval is asked for.
+    metric : object
+        The ``metric`` argument.
+    names : sequence of str, default=None
+        The names valid for this result (a subset of its
+        ``_interval_metrics``, e.g. those of one decomposition method).
+
+    Returns
+    -------
+    str
+        ``metric``.
+
+    Examples
+    --------
+    >>> from skbrier.stats import brier_inference
+    >>> from skbrier._results import check_metric
+    >>> res = brier_inference([0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4])
+    >>> check_metric(res, "brier_index")
+    'brier_index'
+    """
+    valid = type(result)._interval_metrics if names is None else names
+    return check_option(metric, "metric", valid)

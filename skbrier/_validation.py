@@ -17,9 +17,32 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+
+from ._diagnose import (
+    SWAP_HINT,
+    column_names,
+    fmt,
+    is_number_text,
+    label_counts,
+    label_problem,
+    missing_problem,
+    non_numeric_problem,
+    probability_problem,
+    too_many_classes,
+    warn_if_hard,
+)
+from ._fast_checks import (  # one-pass range checks (re-exported)
+    _FUSED_BLOCK,
+    _MINMAX_CHUNK,
+    _fused_range_and_row_sums,
+    _min_max,
+    _probabilities_shown_valid,
+    _rows_sum_to_one,
+)
 
 __all__ = [
     "binary_target",
@@ -41,6 +64,16 @@ def _as_array(x: Any, name: str) -> np.ndarray:
         raise TypeError(f"{name} must be array-like, got None.")
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be array-like, got a single string {x!r}.")
+    if isinstance(x, Mapping):
+        raise TypeError(
+            f"{name} must be array-like, got a dict with keys {list(x)[:5]!r}"
+            + (
+                " (several forecasts: score one at a time, or compare them with "
+                "skbrier.compare_forecasts)."
+                if "proba" in name
+                else "."
+            )
+        )
     if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
         # pandas Series/DataFrame, polars Series, ...
         x = x.to_numpy()
@@ -77,115 +110,33 @@ def _numeric_objects(arr: np.ndarray) -> np.ndarray:
     return arr.astype(np.float64)
 
 
-_MINMAX_CHUNK = 1 << 16
-# Largest bit pattern of a probability, as an unsigned integer, per float
-# dtype: the patterns of +0.0 .. 1.0 are exactly those at most that of 1.0
-# (NaN, infinities and negative numbers, -0.0 included, lie above it).
-_MAX_PROBABILITY_BITS = {
-    np.dtype(np.float64): (np.uint64, np.uint64(0x3FF0000000000000)),
-    np.dtype(np.float32): (np.uint32, np.uint32(0x3F800000)),
-}
-
-
-def _probabilities_shown_valid(p: np.ndarray) -> bool:
-    """Whether every value of the native float64/float32 ``p`` is in [+0, 1].
-
-    One integer maximum over the bit patterns (see ``_MAX_PROBABILITY_BITS``).
-    ``False`` means "not shown" (NaN, infinity, out of range, or -0.0): the
-    caller then takes the exact path.
-    """
-    uint, max_bits = _MAX_PROBABILITY_BITS[p.dtype]
-    return bool(p.view(uint).max() <= max_bits)
-
-
-def _min_max(arr: np.ndarray):
-    """``(arr.min(), arr.max())`` in one pass over memory (chunks stay in cache)."""
-    if arr.size <= 2 * _MINMAX_CHUNK or not arr.flags.c_contiguous:
-        return arr.min(), arr.max()
-    flat = arr.reshape(-1)
-    lo = hi = flat[0]
-    for i in range(0, flat.shape[0], _MINMAX_CHUNK):
-        c = flat[i : i + _MINMAX_CHUNK]
-        a, b = c.min(), c.max()
-        # NaN propagates as in arr.min(): any comparison with NaN is False
-        if a < lo or a != a:
-            lo = a
-        if b > hi or b != b:
-            hi = b
-        if lo != lo:
-            break
-    return lo, hi
-
-
-# rows of a 2-D probability array summing to 1 within sqrt(eps) (relative, as
-# ``np.allclose(s, 1, rtol=sqrt(eps), atol=0)``): 1 -+ 2**-26 are exact floats
-# and ``s - 1`` is exact near 1, so the bounds test is the same comparison
-_ROW_SUM_RTOL = float(np.sqrt(np.finfo(np.float64).eps))
-_ROW_SUM_LO = 1.0 - _ROW_SUM_RTOL
-_ROW_SUM_HI = 1.0 + _ROW_SUM_RTOL
-# elements of a row block walked by the fused pass (256 KiB of float64: L2)
-_FUSED_BLOCK = 1 << 15
-
-
-def _rows_sum_to_one(row_sums: np.ndarray) -> bool:
-    """Whether every row sum is within the tolerance of 1 (False on NaN)."""
-    if row_sums.size == 0:
-        return True
-    return bool(row_sums.min() >= _ROW_SUM_LO and row_sums.max() <= _ROW_SUM_HI)
-
-
-def _fused_range_and_row_sums(p: np.ndarray) -> tuple[bool, bool]:
-    """``(shown in [+0, 1], rows sum to one)`` of a C-contiguous 2-D float64 ``p``.
-
-    One pass over memory: each cache-sized block of rows gets the integer
-    maximum of its bit patterns (as :func:`_probabilities_shown_valid`) and
-    its row sums (a matrix-vector product) while it is in cache; the row
-    sums are reduced to their minimum and maximum per block.  Stops at the
-    first block not shown in range (the caller then takes the exact path).
-    """
-    n, k = p.shape
-    rows = max(1, _FUSED_BLOCK // k)
-    bits = p.reshape(-1).view(np.uint64)
-    max_bits = _MAX_PROBABILITY_BITS[np.dtype(np.float64)][1]
-    ones = np.ones(k)
-    sums = np.empty(min(rows, n))
-    lo, hi = np.inf, -np.inf
-    for i in range(0, n, rows):
-        j = min(i + rows, n)
-        if bits[i * k : j * k].max() > max_bits:
-            return False, False
-        s = sums[: j - i]
-        np.matmul(p[i:j], ones, out=s)
-        lo = min(lo, float(s.min()))
-        hi = max(hi, float(s.max()))
-    return True, bool(lo >= _ROW_SUM_LO and hi <= _ROW_SUM_HI)
-
-
-def _describe_bad_values(arr: np.ndarray, name: str, lo: float, hi: float) -> str:
-    if np.isnan(arr).any():
-        return f"{name} contains NaN."
-    if np.isinf(arr).any():
-        return f"{name} contains infinity."
-    return (
-        f"{name} must contain probabilities in [0, 1]; found values from "
-        f"{float(np.min(arr))!r} to {float(np.max(arr))!r}."
-    )
-
-
 def check_probabilities(
-    y_proba: Any, *, name: str = "y_proba", allow_2d: bool = True
+    y_proba: Any,
+    *,
+    name: str = "y_proba",
+    allow_2d: bool = True,
+    warn_hard: bool = True,
+    source: Any = None,
 ) -> np.ndarray:
     """Validate probabilities and return them as a float64 array.
 
     A column vector of shape (n, 1) is flattened to 1-D.  Raises ``TypeError``
     for non-numeric input and ``ValueError`` for empty input, more than two
-    dimensions, NaN, infinity or values outside [0, 1].
+    dimensions, NaN, infinity or values outside [0, 1], with a diagnosis of
+    the usual mistakes (:func:`skbrier._diagnose.probability_problem`).  With
+    ``warn_hard`` forecasts that are all exactly 0 or 1 give a
+    :class:`~skbrier.exceptions.HardForecastWarning`.  ``source``: the input
+    as the user gave it when ``y_proba`` is already an array made from it
+    (its column names go into messages).
     """
     arr = _as_array(y_proba, name)
+    if source is None:
+        source = y_proba
     if arr.dtype.kind not in _NUMERIC_KINDS:
-        raise TypeError(
-            f"{name} must contain numbers (probabilities); got dtype {arr.dtype}."
-        )
+        missing = missing_problem(arr, name) if arr.dtype.kind == "O" else None
+        if missing is not None:
+            raise ValueError(missing)
+        raise TypeError(non_numeric_problem(source, arr, name))
     if arr.ndim == 0:
         raise ValueError(f"{name} must be a 1-D or 2-D array, got a scalar.")
     if arr.ndim > 2 or (arr.ndim == 2 and not allow_2d):
@@ -197,12 +148,14 @@ def check_probabilities(
         raise ValueError(f"{name} is empty: at least one sample is required.")
     if arr.dtype != np.float64:
         arr = arr.astype(np.float64)
-    if _probabilities_shown_valid(arr):  # fast path: one integer reduction
-        return arr
-    lo, hi = _min_max(arr)
-    # NaN makes both comparisons False; +-inf lies outside [0, 1].
-    if not (lo >= 0.0 and hi <= 1.0):
-        raise ValueError(_describe_bad_values(arr, name, lo, hi))
+    if not _probabilities_shown_valid(arr):  # fast path: one integer reduction
+        lo, hi = _min_max(arr)
+        # NaN makes both comparisons False; +-inf lies outside [0, 1].
+        if not (lo >= 0.0 and hi <= 1.0):
+            msg = probability_problem(arr, name, columns=column_names(source))
+            raise ValueError(msg or f"{name} must hold probabilities in [0, 1].")
+    if warn_hard:
+        warn_if_hard(arr, name)
     return arr
 
 
@@ -215,9 +168,9 @@ def check_scalar_probability(
     v = float(value)
     if open_interval:
         if not (0.0 < v < 1.0):
-            raise ValueError(f"{name} must lie strictly between 0 and 1, got {v!r}.")
+            raise ValueError(f"{name} must lie strictly between 0 and 1, got {fmt(v)}.")
     elif not (0.0 <= v <= 1.0):
-        raise ValueError(f"{name} must lie in [0, 1], got {v!r}.")
+        raise ValueError(f"{name} must lie in [0, 1], got {fmt(v)}.")
     return v
 
 
@@ -255,12 +208,30 @@ def check_sample_weight(
     w = w.astype(np.float64, copy=False)
     lo = w.min()
     if not (lo >= 0.0):
-        if np.isnan(w).any():
-            raise ValueError("sample_weight contains NaN.")
-        raise ValueError(f"sample_weight must be non-negative; found {float(lo)!r}.")
+        nan = np.isnan(w)
+        if nan.any():
+            raise ValueError(
+                f"sample_weight contains NaN: {int(nan.sum())} of {n} weights (the "
+                f"first at index {int(np.argmax(nan))})."
+            )
+        neg = w < 0.0
+        raise ValueError(
+            f"sample_weight must be non-negative; found {fmt(float(lo))} "
+            f"({int(neg.sum())} of {n} weights are negative, the first at index "
+            f"{int(np.argmax(neg))})."
+        )
     total = w.sum()
     if not np.isfinite(total):
-        raise ValueError("sample_weight contains infinity (or sums to infinity).")
+        inf = np.isinf(w)
+        if inf.any():
+            raise ValueError(
+                f"sample_weight contains infinity: {int(inf.sum())} of {n} weights "
+                f"(the first at index {int(np.argmax(inf))})."
+            )
+        raise ValueError(
+            "sample_weight sums to infinity: rescale the weights (only their ratios "
+            "matter for the scores)."
+        )
     if total <= 0.0:
         raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
     return w
@@ -273,7 +244,22 @@ def _target_array(
     if y.ndim == 2 and y.shape[1] == 1:
         y = y[:, 0]
     if y.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of labels, got shape {y.shape}.")
+        hint = ""
+        if (
+            y.ndim == 2
+            and y.dtype.kind == "f"
+            and y.size
+            and np.nanmin(y) >= 0.0
+            and np.nanmax(y) <= 1.0
+            and not np.all((y == 0) | (y == 1))
+        ):
+            hint = (
+                " It holds fractions in [0, 1], one column per class: that is "
+                "predict_proba output. " + SWAP_HINT
+            )
+        raise ValueError(
+            f"{name} must be a 1-D array of labels, got shape {y.shape}.{hint}"
+        )
     if y.shape[0] == 0:
         raise ValueError(f"{name} is empty: at least one sample is required.")
     kind = y.dtype.kind
@@ -287,7 +273,7 @@ def _target_array(
         has_num = False
         for v in y:
             if v is None:
-                raise ValueError(f"{name} contains None.")
+                raise ValueError(missing_problem(y, name, "labels") or f"{name}: None.")
             if isinstance(v, str):
                 has_str = True
             elif isinstance(v, numbers.Number):
@@ -301,7 +287,13 @@ def _target_array(
 
 def _check_finite_labels(y: np.ndarray, name: str) -> None:
     if not np.isfinite(y).all():
-        raise ValueError(f"{name} contains NaN or infinity.")
+        bad = ~np.isfinite(y)
+        what = "NaN" if np.isnan(y).any() else "infinity"
+        raise ValueError(
+            f"{name} contains {what}: {int(bad.sum())} of {y.shape[0]} labels are not "
+            f"finite (the first at index {int(np.argmax(bad))}). Drop those rows "
+            "(from every input) first."
+        )
 
 
 def _is_one(value: Any) -> bool:
@@ -355,8 +347,14 @@ def binary_target(
     *,
     as_float: bool = True,
     ref_name: str = "y_proba",
+    label_rows: Sequence[int] | None = None,
 ) -> np.ndarray:
     """Encode binary labels as a float64 0/1 vector in O(n).
+
+    ``label_rows``: ``y_true`` holds the distinct labels a mergeable state
+    counted over its chunks, ``label_rows[i]`` rows of ``y_true[i]``; the
+    message of too many classes then shows those counts, sorted, and no
+    positions (:func:`skbrier._diagnose.label_counts`).
 
     With ``as_float=False`` integer or boolean labels that are already 0/1
     (with ``pos_label`` 1) are returned as an integer array without a copy.
@@ -386,11 +384,7 @@ def binary_target(
             if y.dtype.kind in "iu" and hi - lo == 1:
                 pass  # integers in [lo, lo + 1] take only two values
             elif np.count_nonzero((y != lo) & (y != hi)):
-                raise ValueError(
-                    "y_true has more than two classes, but y_proba is 1-D (the "
-                    "probability of one class). Pass a 2-D y_proba with one column "
-                    "per class for multiclass problems."
-                )
+                raise ValueError(too_many_classes(y, ref_name, label_rows))
         if pos_label is None:
             if lo in (-1, 0, 1) and hi in (-1, 0, 1) and not (lo == -1 and hi == 0):
                 # {0,1}, {-1,1}, {0}, {1}, {-1} (scikit-learn's rule); the values
@@ -402,13 +396,13 @@ def binary_target(
             if isinstance(pos_label, str):
                 raise ValueError(
                     f"pos_label={pos_label!r} is a string but y_true holds numbers "
-                    f"({lo!r}..{hi!r})."
+                    f"({fmt(lo)}..{fmt(hi)})."
                 )
             pos = pos_label
             if lo != hi and pos != lo and pos != hi:
                 raise ValueError(
                     f"pos_label={pos_label!r} is not one of the labels in y_true "
-                    f"({lo!r}, {hi!r})."
+                    f"({fmt(lo)}, {fmt(hi)})."
                 )
         if pos == 1 and lo in (0, 1) and hi in (0, 1):
             # already 0/1: a cast (or nothing) instead of a comparison
@@ -423,17 +417,20 @@ def binary_target(
     if others.shape[0]:
         second = others[0]
         if np.count_nonzero(others != second):
-            raise ValueError(
-                "y_true has more than two classes, but y_proba is 1-D (the "
-                "probability of one class). Pass a 2-D y_proba with one column per "
-                "class for multiclass problems."
-            )
+            raise ValueError(too_many_classes(y, ref_name, label_rows))
         classes.append(second)
     if pos_label is None:
+        hint = ""
+        if all(is_number_text(c) for c in classes):
+            hint = (
+                " They are numbers written as text: convert y_true to numbers (e.g. "
+                "y_true.astype(int)), or name the event, e.g. "
+                f"pos_label={str(max(classes, key=float))!r}."
+            )
         raise ValueError(
             "pos_label must be given when y_true holds string labels "
             f"({sorted(map(str, classes))}): it names the class whose probability "
-            "y_proba holds."
+            f"y_proba holds.{hint}"
         )
     if len(classes) == 2 and pos_label not in classes:
         raise ValueError(
@@ -601,6 +598,7 @@ def check_forecast(
     pos_label: Any = None,
     proba_name: str = "y_proba",
     float_target: bool = True,
+    label_rows: Sequence[int] | None = None,
 ) -> Forecast:
     """Validate ``(y_true, y_proba, sample_weight)`` the way ``brier_score`` reads them.
 
@@ -608,6 +606,9 @@ def check_forecast(
     2-D ``y_proba`` has one column per sorted class (``labels`` may name
     classes absent from ``y_true``).  With ``float_target=False`` binary 0/1
     integer labels are kept as integers (saves a copy on the fast path).
+    With ``label_rows`` (a mergeable state's), ``y_true`` holds distinct
+    labels and ``label_rows`` their numbers of rows over all chunks: the
+    messages about the labels show those counts, sorted, and no positions.
     """
     raw = _as_array(y_proba, proba_name)
     rows_ok = None
@@ -622,9 +623,13 @@ def check_forecast(
         shown, rows_ok = _fused_range_and_row_sums(raw)
         if not shown:  # NaN, out of range or -0.0: the exact path decides
             rows_ok = None
-        p = raw if shown else check_probabilities(raw, name=proba_name)
+        p = (
+            raw
+            if shown
+            else check_probabilities(raw, name=proba_name, warn_hard=False, source=y_proba)
+        )
     else:
-        p = check_probabilities(raw, name=proba_name)
+        p = check_probabilities(raw, name=proba_name, warn_hard=False, source=y_proba)
     n = p.shape[0]
     native = _native_dtype(raw, sample_weight)
     if p.ndim == 1:
@@ -635,8 +640,16 @@ def check_forecast(
                     f"labels names {np.unique(lab).shape[0]} classes but {proba_name} "
                     "is 1-D (the probability of one class)."
                 )
-        y = binary_target(y_true, pos_label, n, as_float=float_target, ref_name=proba_name)
+        y = binary_target(
+            y_true,
+            pos_label,
+            n,
+            as_float=float_target,
+            ref_name=proba_name,
+            label_rows=label_rows,
+        )
         w = check_sample_weight(sample_weight, n, ref_name=proba_name)
+        warn_if_hard(p, proba_name)
         return Forecast(y, p, w, None, True, native)
 
     codes, classes = encode_labels(y_true, labels, n, ref_name=proba_name)
@@ -644,9 +657,17 @@ def check_forecast(
     if classes.shape[0] != k:
         if labels is None:
             raise ValueError(
-                f"y_true has {classes.shape[0]} classes {classes.tolist()[:10]} but "
-                f"{proba_name} has {k} columns. Pass labels= to name every class "
-                f"(the columns of {proba_name} follow the sorted labels)."
+                label_problem(
+                    f"y_true has {classes.shape[0]} classes but {proba_name} has {k} "
+                    "columns",
+                    *label_counts(_target_array(y_true), label_rows),
+                    where=lambda i: f"index {i}",
+                    swap_hint=SWAP_HINT.replace("y_proba", proba_name),
+                    multiclass_hint=(
+                        "Pass labels= to name every class (the columns of "
+                        f"{proba_name} follow the sorted labels)."
+                    ),
+                )
             )
         raise ValueError(
             f"labels names {classes.shape[0]} classes but {proba_name} has {k} columns."
@@ -658,6 +679,7 @@ def check_forecast(
     elif not rows_ok:
         _warn_rows(proba_name, stacklevel=3)
     w = check_sample_weight(sample_weight, n, ref_name=proba_name)
+    warn_if_hard(p, proba_name)
     return Forecast(codes, p, w, classes, False, native)
 
 

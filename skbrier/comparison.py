@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._diagnose import one_warning_per_call
 from ._params import (
     check_confidence_level,
     check_n_jobs,
@@ -55,8 +56,12 @@ class ForecastComparisonResult(Result):
         ``values[name][column]``: every number of the table, including the
         interval bounds ``<column>_low`` and ``<column>_high`` (NaN where a
         statistic has no interval).
-    n : int
-        Number of observations.
+    n : float
+        Number of observations: the total frequency weight (the number of
+        rows without ``sample_weight``), so that integer weights and repeated
+        rows give the same ``n``.
+    n_rows : int
+        Number of rows (of positive weight).
     confidence_level : float
         Level of the intervals.
     cov_type : str
@@ -83,13 +88,15 @@ class ForecastComparisonResult(Result):
 
     names: list[str]
     values: dict[str, dict[str, float]]
-    n: int
+    n: float
     confidence_level: float
     cov_type: str
     n_resamples: int
+    n_rows: int = 0
 
     _summary_fields: ClassVar[tuple[str, ...]] = (
         "n",
+        "n_rows",
         "confidence_level",
         "cov_type",
         "n_resamples",
@@ -97,7 +104,7 @@ class ForecastComparisonResult(Result):
 
     def __repr__(self) -> str:
         return (
-            f"ForecastComparisonResult(names={self.names}, n={self.n}, "
+            f"ForecastComparisonResult(names={self.names}, n={format_number(self.n)}, "
             f"cov_type={self.cov_type})"
         )
 
@@ -137,6 +144,7 @@ class ForecastComparisonResult(Result):
             "names": list(self.names),
             "values": to_builtin(self.values),
             "n": self.n,
+            "n_rows": self.n_rows,
             "confidence_level": self.confidence_level,
             "cov_type": self.cov_type,
             "n_resamples": self.n_resamples,
@@ -166,7 +174,9 @@ class ForecastComparisonResult(Result):
         lines = [
             "ForecastComparisonResult",
             "------------------------",
-            f"n = {self.n}; {level} intervals ({self.cov_type} for BS, BI, BSS; Wald for "
+            f"n = {format_number(self.n)}"
+            + (f" ({self.n_rows} rows)" if self.n != self.n_rows else "")
+            + f"; {level} intervals ({self.cov_type} for BS, BI, BSS; Wald for "
             "intercept and slope"
             + (
                 f"; bootstrap ({self.n_resamples}) for MCB and DSC"
@@ -211,6 +221,7 @@ def _models(y_proba: Any, y_true: Any = None) -> dict[str, Any]:
     return dict(y_proba)
 
 
+@one_warning_per_call
 def compare_forecasts(
     y_true: ArrayLike,
     y_proba: Mapping[str, ArrayLike] | Any,
@@ -309,7 +320,8 @@ def compare_forecasts(
     validate_random_state(random_state)
     models = _models(y_proba, y_true)
     values: dict[str, dict[str, float]] = {}
-    n = 0
+    n: float = 0
+    n_rows = 0
     nan = float("nan")
     for name, p in models.items():
         inf = brier_inference(
@@ -322,7 +334,9 @@ def compare_forecasts(
             random_state=random_state,
             n_jobs=n_jobs,
         )
-        n = inf.n
+        # frequency weights: the total weight is the number of observations
+        n_rows = inf.n
+        n = inf.n if sample_weight is None else inf.total_weight
         row: dict[str, float] = {}
         for metric in ("brier_score", "brier_index", "brier_skill_score"):
             row[metric] = float(getattr(inf, metric))
@@ -342,7 +356,7 @@ def compare_forecasts(
             row[comp] = float(getattr(corp, comp))
             row[f"{comp}_low"] = row[f"{comp}_high"] = nan
             if b and comp != "uncertainty":
-                lo, hi = corp.confidence_interval(level, component=comp)
+                lo, hi = corp.confidence_interval(level, metric=comp)
                 row[f"{comp}_low"], row[f"{comp}_high"] = float(lo), float(hi)
         cal = calibration_intercept_slope(
             y_true, p, sample_weight=sample_weight, pos_label=pos_label
@@ -352,7 +366,7 @@ def compare_forecasts(
             ("calibration_slope", "slope"),
         ):
             row[col] = float(getattr(cal, param))
-            lo, hi = cal.confidence_interval(level, parameter=param)
+            lo, hi = cal.confidence_interval(level, metric=col)
             row[f"{col}_low"], row[f"{col}_high"] = float(lo), float(hi)
         row["c_statistic"] = float(
             c_statistic(y_true, p, sample_weight=sample_weight, pos_label=pos_label)
@@ -362,8 +376,9 @@ def compare_forecasts(
     return ForecastComparisonResult(
         names=list(models),
         values=values,
-        n=int(n),
+        n=n if isinstance(n, int) or not float(n).is_integer() else int(n),
         confidence_level=level,
         cov_type=cov_type,
         n_resamples=b,
+        n_rows=int(n_rows),
     )

@@ -56,18 +56,13 @@ from .metrics.decomposition import (
     binned_statistics,
     murphy_from_statistics,
 )
+from .states._base import check_same_options
+from .states._base import same_value as _same
 
 __all__ = ["BrierDecomposition"]
 
-
-def _same(a: Any, b: Any) -> bool:
-    """Equality of two parameter values (None, scalars, labels or arrays)."""
-    if a is None or b is None:
-        return a is None and b is None
-    try:
-        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
-    except (TypeError, ValueError):  # pragma: no cover - exotic labels
-        return a == b
+#: the remark on the options that give the bins of a partial fit
+_EDGE_NOTES = {"n_bins": "different bin edges", "strategy": "different bin edges"}
 
 
 class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
@@ -101,8 +96,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         chunks (:meth:`partial_fit`).  The same decomposition as
         :func:`~skbrier.metrics.decomposition.murphy_decomposition`
         (whose result it keeps in ``decomposition_``), with the same
-        bootstrap for the same ``random_state``.  ``"binned"`` is the
-        deprecated name of ``"murphy"`` (FutureWarning).
+        bootstrap for the same ``random_state``.
     n_bins : int, default=10
         Number of bins (Murphy method), at most 100,000.
     strategy : {"uniform", "quantile"} or array-like of edges, default="uniform"
@@ -156,8 +150,8 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         ``band_lower``/``band_upper`` (consistency band).  Murphy: ``lower``,
         ``upper``, ``count``, ``weight``, ``mean_forecast``,
         ``observed_frequency`` and its Wilson score interval at
-        ``confidence_level`` (``observed_low``/``observed_high``; Kish
-        effective sample size with weights).  Multiclass: the per-class tables stacked,
+        ``confidence_level`` (``observed_low``/``observed_high``; with
+        frequency weights a bin's sample size is its weight).  Multiclass: the per-class tables stacked,
         with a ``class`` column.
     confidence_intervals_ : dict or None
         ``{component: (low, high)}`` bootstrap percentile intervals when
@@ -290,7 +284,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
     def _check_params(self) -> dict[str, Any]:
         """Every parameter checked once (``_params``); the options of the cores."""
         return {
-            "method": resolve_method(self.method, stacklevel=4),
+            "method": resolve_method(self.method),
             "n_bins": check_n_bins(self.n_bins),
             "strategy": check_strategy(self.strategy),
             "n_resamples": check_n_resamples(self.n_resamples, allow_zero=True),
@@ -665,7 +659,9 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
                     f"{name} has no mergeable statistics: only method='murphy' with "
                     "fixed edges (strategy='uniform' or an array) can be merged."
                 )
-        self._check_state("self and other", other._fit_state, self._fit_state)
+        check_same_options(
+            "BrierDecomposition", self._fit_state, other._fit_state, notes=_EDGE_NOTES
+        )
         mine, theirs = self._stats, other._stats
         if mine is None or theirs is None:  # pragma: no cover - checked above
             raise AssertionError("both have mergeable statistics here.")

@@ -127,8 +127,8 @@ def test_iid_scheme_is_scipy_bootstrap():
         (x,), np.mean, n_resamples=500, method="bca", rng=np.random.default_rng(child)
     )
     np.testing.assert_array_equal(ours.bootstrap_distribution, ref.bootstrap_distribution)
-    assert ours.confidence_interval.low == pytest.approx(ref.confidence_interval.low)
-    assert ours.confidence_interval.high == pytest.approx(ref.confidence_interval.high)
+    assert ours.confidence_interval().low == pytest.approx(ref.confidence_interval.low)
+    assert ours.confidence_interval().high == pytest.approx(ref.confidence_interval.high)
 
 
 @pytest.mark.parametrize("scheme", ["iid", "moving_block", "circular_block", "stationary"])
@@ -187,7 +187,9 @@ def test_block_bootstrap_errors():
     with pytest.raises(TypeError, match="data"):
         block_bootstrap(x, np.mean)
     with pytest.raises(ValueError, match="confidence_level"):
-        block_bootstrap((x,), np.mean, confidence_level=1.5)
+        block_bootstrap((x,), np.mean, n_resamples=9).confidence_interval(1.5)
+    with pytest.raises(ValueError, match="'statistic'"):
+        block_bootstrap((x,), np.mean, n_resamples=9).confidence_interval(metric="mean")
     # item 18: option checks from skbrier._params
     with pytest.raises(ValueError, match="^n_jobs"):
         block_bootstrap((x,), np.mean, n_jobs=0)
@@ -297,11 +299,11 @@ def test_percentile_and_basic_intervals_are_quantiles_of_the_replicates():
         ref = scipy.stats.bootstrap(
             (x,), np.mean, n_resamples=0, method=method, bootstrap_result=res
         )
-        assert res.confidence_interval.low == pytest.approx(ref.confidence_interval.low)
-        assert res.confidence_interval.high == pytest.approx(ref.confidence_interval.high)
+        assert res.confidence_interval().low == pytest.approx(ref.confidence_interval.low)
+        assert res.confidence_interval().high == pytest.approx(ref.confidence_interval.high)
         q = np.quantile(res.bootstrap_distribution, [0.025, 0.975])
         expected = q if method == "percentile" else 2 * x.mean() - q[::-1]
-        np.testing.assert_allclose(tuple(res.confidence_interval), expected, rtol=1e-12)
+        np.testing.assert_allclose(tuple(res.confidence_interval()), expected, rtol=1e-12)
     assert res.standard_error == pytest.approx(np.std(res.bootstrap_distribution, ddof=1))
 
 

@@ -202,35 +202,32 @@ def test_sample_order_and_labels_invariance():
 def test_confidence_interval():
     y, p, _ = _data(FIXTURES[0])
     res = _fit(y, p)
-    # the old form (parameter first) still works, with a FutureWarning
-    with pytest.warns(FutureWarning, match="parameter="):
-        lo, hi = res.confidence_interval("slope", confidence_level=0.95)
+    lo, hi = res.confidence_interval(0.95, metric="calibration_slope")
     assert lo == pytest.approx(res.slope - 1.959963984540054 * res.slope_stderr)
     assert hi == pytest.approx(res.slope + 1.959963984540054 * res.slope_stderr)
-    with pytest.warns(FutureWarning):
-        lo90, hi90 = res.confidence_interval("calibration_in_the_large", 0.9)
+    lo90, hi90 = res.confidence_interval(0.9, metric="calibration_in_the_large")
     assert lo90 < res.calibration_in_the_large < hi90
-    with pytest.warns(FutureWarning), pytest.raises(ValueError, match="parameter"):
-        res.confidence_interval("bogus")
-    with pytest.warns(FutureWarning), pytest.raises(ValueError, match="confidence_level"):
-        res.confidence_interval("slope", 1.5)
-    with pytest.warns(FutureWarning), pytest.raises(TypeError, match="confidence_level"):
-        res.confidence_interval("slope", "high")
-    # the protocol form: confidence level first, the parameter keyword-only
-    assert res.confidence_interval(0.95, parameter="slope") == (lo, hi)
-    assert res.confidence_interval(parameter="slope") == (lo, hi)
-    assert res.confidence_interval() == (lo, hi)
-    assert res.confidence_interval(
-        confidence_level=0.9, parameter="calibration_in_the_large"
-    ) == (lo90, hi90)
-    with pytest.raises(ValueError, match="parameter"):
-        res.confidence_interval(0.95, parameter="bogus")
+    with pytest.raises(ValueError, match="^metric.*calibration_intercept"):
+        res.confidence_interval(metric="bogus")
     with pytest.raises(ValueError, match="confidence_level"):
         res.confidence_interval(1.5)
+    with pytest.raises(TypeError, match="confidence_level"):
+        res.confidence_interval("high")
+    with pytest.raises(TypeError):
+        res.confidence_interval(0.95, "calibration_slope")
+    # the confidence level first, the metric keyword-only
+    assert res.confidence_interval(metric="calibration_slope") == (lo, hi)
+    assert res.confidence_interval() == (lo, hi)
+    assert res.confidence_interval(
+        confidence_level=0.9, metric="calibration_in_the_large"
+    ) == (lo90, hi90)
+    with pytest.raises(TypeError):
+        res.confidence_interval(0.95, parameter="slope")
     with pytest.raises(TypeError):
         res.confidence_interval(0.9, confidence_level=0.8)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="^method"):
         res.confidence_interval(0.9, method="profile")
+    assert res.confidence_interval(method="wald") == (lo, hi)
     intercept, slope = res
     assert (intercept, slope) == (res.intercept, res.slope)
 

@@ -71,7 +71,11 @@ def test_smooth_matches_relplot(case):
     y, p = _data(case["data"])
     opts = {k: case[k] for k in ("kind", "bandwidth", "confidence_scale") if k in case}
     got = smooth_calibration_error(y, p, **opts)
-    assert got == pytest.approx(case["value"], rel=1e-10)
+    # relplot adds 1e-4 to the density of n unit masses in the denominator
+    # (skbrier leaves that offset out: it is not scale-free in the weights),
+    # a relative difference of 1e-4 / n
+    n = y.shape[0]
+    assert got == pytest.approx(case["value"] * (1 + 1e-4 / n), rel=2e-8)
 
 
 @pytest.mark.parametrize("key", sorted(FIX["sklearn_calibration_curve"]))
@@ -279,3 +283,146 @@ def test_interval_coverage_of_a_calibrated_forecast_is_sane():
     )
     # same resampling distribution: widths agree to within Monte-Carlo noise
     assert abs((a.high - a.low) - (b.high - b.low)) < 0.6 * (b.high - b.low)
+
+
+# --------------------------------------------------------------------------- peers' bins
+BINS_FIX = json.loads(
+    (Path(__file__).parent / "fixtures" / "llm" / "calibration_error_bins.json").read_text()
+)
+
+
+def _bins_data(name):
+    d = BINS_FIX["data"]
+    if name == "verbal":
+        return np.array(d["verbal_correct"]).astype(bool), np.array(d["verbal_confidence"])
+    if name == "binary":
+        return np.array(d["binary_y"]), np.array(d["binary_p"])
+    return np.array(d["multiclass_y"]), np.array(d["multiclass_p"])
+
+
+@pytest.mark.parametrize(
+    "case", BINS_FIX["cases"], ids=[c["name"] for c in BINS_FIX["cases"]]
+)
+def test_discrete_and_hle_bins_match_peer(case):
+    # Kumar et al.'s get_binning_ce (discrete bins) and HLE's calib_err, with
+    # and without its last bin (tests/fixtures/llm/make_calibration_error_bins.py)
+    y, p = _bins_data(case["data"])
+    opts = {
+        k: case[k]
+        for k in ("kind", "binning", "norm", "debias", "confidence_scale")
+        if k in case
+    }
+    got = calibration_error(y, p, **opts)
+    assert got == pytest.approx(case["value"], rel=1e-12, abs=1e-14)
+
+
+def test_discrete_bins_are_one_per_value():
+    p = np.array([0.2, 0.2, 0.5, 0.9, 0.5, 0.2])
+    y = np.array([0, 1, 1, 1, 0, 0])
+    o = check_options("l1", 15, "uniform", "discrete", False, True)
+    (wsum, psum, ysum), _ = bin_table(p, y.astype(float), None, o)
+    assert wsum.tolist() == [3.0, 2.0, 1.0]
+    assert (psum / wsum).tolist() == pytest.approx([0.2, 0.5, 0.9])
+    # n_bins plays no part; strategy must stay uniform
+    assert calibration_error(y, p, binning="discrete", n_bins=2) == calibration_error(
+        y, p, binning="discrete", n_bins=40
+    )
+    with pytest.raises(ValueError, match="strategy"):
+        calibration_error(y, p, binning="discrete", strategy="quantile")
+
+
+def test_hle_all_bins_keeps_the_last_bin():
+    y, c = _bins_data("verbal")
+    skip = calibration_error(y, c, binning="hle", norm="l2", confidence_scale=100)
+    every = calibration_error(y, c, binning="hle_all_bins", norm="l2", confidence_scale=100)
+    # the last bin (157 rows) adds W_last / W * gap^2 to the square
+    assert every > skip
+    w = np.ones(len(y), dtype=int)
+    w[:10] = 3
+    rep = np.repeat(np.arange(len(y)), w)
+    assert calibration_error(
+        y, c, binning="hle_all_bins", confidence_scale=100, sample_weight=w
+    ) == pytest.approx(
+        calibration_error(y[rep], c[rep], binning="hle_all_bins", confidence_scale=100),
+        rel=1e-12,
+    )
+
+
+# --------------------------------------------------------------------------- weights
+@pytest.mark.parametrize("scale", [1e-200, 1e-3, 7.0, 1e200])
+@pytest.mark.parametrize("bandwidth", ["auto", 0.05])
+def test_smooth_is_invariant_to_the_scale_of_the_weights(scale, bandwidth):
+    # the issue: weights x 1e-200 gave 3e-195 instead of 0.112
+    rng = np.random.default_rng(12)
+    p = rng.random(300)
+    y = rng.random(300) < p**1.5
+    w = rng.integers(1, 4, 300).astype(float)
+    ref = smooth_calibration_error(y, p, sample_weight=w, bandwidth=bandwidth)
+    got = smooth_calibration_error(y, p, sample_weight=w * scale, bandwidth=bandwidth)
+    assert ref > 0.05
+    assert got == pytest.approx(ref, rel=1e-9)
+
+
+@pytest.mark.parametrize("scale", [1e-200, 0.5 / 120])
+def test_debias_refuses_fewer_than_three_observations(scale):
+    # the issue: debias=True returned 0.0 when the weights summed below 1
+    rng = np.random.default_rng(13)
+    p = rng.random(120)
+    y = rng.random(120) < p
+    w = np.full(120, scale)
+    with pytest.raises(
+        ValueError, match="sample_weight sums to .* at least 3 observations"
+    ):
+        calibration_error(y, p, norm="l2", debias=True, sample_weight=w)
+    with pytest.raises(ValueError, match="sample_weight"):
+        calibration_error(
+            y, p, norm="l2", debias=True, binning="torchmetrics", sample_weight=w
+        )
+    with pytest.raises(ValueError, match="y_true has 2 samples"):
+        calibration_error([0, 1], [0.2, 0.7], norm="l2", debias=True)
+    # three observations by weight: a number, and the weights count as rows
+    w3 = np.zeros(120)
+    w3[:3] = [1.0, 1.0, 1.0]
+    got = calibration_error(y, p, norm="l2", debias=True, n_bins=1, sample_weight=w3)
+    assert got == calibration_error(y[:3], p[:3], norm="l2", debias=True, n_bins=1)
+    # the same check brier_inference runs, with the same message
+    from skbrier import brier_inference
+
+    with pytest.raises(ValueError, match="with frequency weights"):
+        brier_inference(y.astype(int), p, cov_type="iid", sample_weight=w)
+
+
+def test_intervals_count_observations():
+    rng = np.random.default_rng(14)
+    p = rng.random(80)
+    y = rng.random(80) < p
+    with pytest.raises(ValueError, match="sample_weight sums to"):
+        calibration_error_interval(y, p, sample_weight=np.full(80, 1e-3), n_resamples=10)
+    with pytest.raises(ValueError, match="2\\*\\*62"):
+        calibration_error_interval(y, p, sample_weight=np.full(80, 1e200), n_resamples=10)
+
+
+def test_helm_and_hle_refuse_weights_they_cannot_count():
+    rng = np.random.default_rng(15)
+    p = rng.random(150)
+    y = rng.random(150) < p
+    with pytest.raises(ValueError, match="less than one observation"):
+        calibration_error(y, p, binning="helm", sample_weight=np.full(150, 1e-3))
+    # huge frequency weights: the groups of the expanded sample (no overflow)
+    w = rng.integers(1, 4, 150).astype(float)
+    a = calibration_error(y, p, binning="helm", n_bins=4, sample_weight=w * 2.0**600)
+    assert 0.0 <= a <= 1.0
+    with pytest.raises(ValueError, match="at most 2\\*\\*31"):
+        calibration_error(y, p, binning="hle", sample_weight=np.full(150, 1e200))
+
+
+def test_netcal_quantile_edges_are_weighted():
+    rng = np.random.default_rng(16)
+    p = np.round(rng.random(90), 2)
+    y = (rng.random(90) < p).astype(int)
+    w = rng.integers(0, 4, 90)
+    opts = {"binning": "netcal", "strategy": "quantile", "n_bins": 5, "kind": "binary"}
+    got = calibration_error(y, p, sample_weight=w, **opts)
+    assert got == pytest.approx(
+        calibration_error(np.repeat(y, w), np.repeat(p, w), **opts), rel=1e-12
+    )

@@ -137,7 +137,7 @@ def test_separation_warns_and_reports_infinite_slope(name):
     assert not res.converged
     assert res.slope == math.inf and math.isnan(res.intercept)
     assert math.isnan(res.slope_stderr) and math.isnan(res.unreliability_pvalue)
-    lo, hi = res.confidence_interval(parameter="slope")
+    lo, hi = res.confidence_interval(metric="calibration_slope")
     assert math.isnan(lo) and math.isnan(hi)
 
 

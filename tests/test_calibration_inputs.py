@@ -100,10 +100,10 @@ def test_spiegelhalter_and_logistic_integer_weights_equal_repeated_rows(data):
     b = calibration_intercept_slope(yr, pr)
     for f in LOGISTIC_FIELDS:
         assert getattr(a, f) == pytest.approx(getattr(b, f), rel=1e-9, abs=1e-12), f
-    for name in ("intercept", "slope", "calibration_in_the_large"):
+    for name in ("calibration_intercept", "calibration_slope", "calibration_in_the_large"):
         np.testing.assert_allclose(
-            a.confidence_interval(0.9, parameter=name),
-            b.confidence_interval(0.9, parameter=name),
+            a.confidence_interval(0.9, metric=name),
+            b.confidence_interval(0.9, metric=name),
             rtol=1e-9,
         )
     assert c_statistic(y, p, sample_weight=w) == pytest.approx(

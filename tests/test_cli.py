@@ -438,7 +438,7 @@ def test_report_hac_intervals_in_json(run_main):
         return
     d = load_forecasts()
     lo, hi = brier_inference(d["y"], d["model_a"], cov_type="hac").confidence_interval(
-        "brier_index", 0.9
+        0.9, metric="brier_index"
     )
     assert out["brier_index"]["ci_low"] == pytest.approx(lo)
     assert out["brier_index"]["ci_high"] == pytest.approx(hi)

@@ -268,16 +268,18 @@ def test_zero_and_extreme_weights():
     assert np.isfinite(big.difference) and big.difference_standard_error >= 0
 
 
-def test_result_protocol_and_deprecated_standard_error():
+def test_result_protocol_and_standard_error():
     c = CASES[0]
     res = compare_brier(c["y_true"], c["y_proba"], c["y_proba_b"], cov_type="iid")
     assert res.standard_error() == res.difference_standard_error
-    assert res.standard_error(metric="difference") == res.difference_standard_error
-    with pytest.warns(FutureWarning, match="standard_error"):
-        assert res.standard_error**2 == pytest.approx(res.difference_standard_error**2)
-    with pytest.warns(FutureWarning, match="first positional"):
-        old = res.confidence_interval("difference", 0.9)
-    assert old == res.confidence_interval(0.9)
+    assert res.standard_error(metric="brier_score") == res.difference_standard_error
+    assert (
+        res.standard_error(metric="brier_index")
+        == res.brier_index_difference_standard_error
+    )
+    assert res.confidence_interval(0.9) == res.confidence_interval(
+        0.9, metric="brier_score"
+    )
     with pytest.raises(ValueError, match="^metric"):
         res.confidence_interval(metric="brier_score_a")
     d = res.to_dict()

@@ -29,7 +29,7 @@ def test_brier_index_difference_matches_r_delta_method(case):
         case["brier_index_difference"], rel=1e-10
     )
     # car::deltaMethod with cov(cbind(la, lb)) / T
-    assert iid.standard_error(metric="brier_index_difference") == pytest.approx(
+    assert iid.standard_error(metric="brier_index") == pytest.approx(
         case["se_iid"], rel=1e-7
     )
     # sandwich::lrvar of the linearised series (numDeriv gradients in R)
@@ -37,7 +37,7 @@ def test_brier_index_difference_matches_r_delta_method(case):
     assert hac.brier_index_difference_standard_error == pytest.approx(
         case["se_hac"], rel=1e-5
     )
-    lo, hi = iid.confidence_interval(0.9, metric="brier_index_difference")
+    lo, hi = iid.confidence_interval(0.9, metric="brier_index")
     half = 1.6448536269514722 * case["se_iid"]
     assert (lo, hi) == pytest.approx(
         (case["brier_index_difference"] - half, case["brier_index_difference"] + half),
@@ -119,11 +119,11 @@ def test_bootstrap_gives_both_differences_from_the_same_replicates():
     res = compare_brier(y, pa, pb, cov_type="bootstrap", n_resamples=2000, random_state=0)
     iid = compare_brier(y, pa, pb, cov_type="iid")
     assert res.bootstrap_distribution.shape == (2000,)
-    se = res.standard_error(metric="brier_index_difference")
+    se = res.standard_error(metric="brier_index")
     assert se == pytest.approx(iid.brier_index_difference_standard_error, rel=0.1)
-    lo, hi = res.confidence_interval(metric="brier_index_difference")
+    lo, hi = res.confidence_interval(metric="brier_index")
     assert lo < res.brier_index_difference < hi
-    lo2, hi2 = res.confidence_interval(metric="brier_index_difference", method="bca")
+    lo2, hi2 = res.confidence_interval(metric="brier_index", method="bca")
     assert lo2 < hi2
     # same rows: replicates of the two differences have opposite sign tendencies
     reps = res._boot["index_replicates"]

@@ -116,16 +116,14 @@ def test_object_dtype_labels(data):
     assert a.pos_label == 1
 
 
-def test_result_protocol_and_deprecated_interval_form():
+def test_result_protocol_and_interval_form():
     X, y = make_classification(n_samples=120, random_state=0)
     res = cross_val_brier(LogisticRegression(), X, y, cv=3)
     assert isinstance(res, CrossValBrierResult) and dataclasses.is_dataclass(res)
     with pytest.raises(dataclasses.FrozenInstanceError):
         res.brier_score = 0.0
     new = res.confidence_interval(0.9, metric="brier_score")
-    with pytest.warns(FutureWarning, match="confidence level first"):
-        old = res.confidence_interval("brier_score", 0.9)
-    assert new == old
+    assert new == res.confidence_interval(confidence_level=0.9, metric="brier_score")
     assert res.confidence_interval() == res.confidence_interval(metric="brier_index")
     with pytest.raises(ValueError, match="^metric"):
         res.confidence_interval(metric="auc")

@@ -239,3 +239,29 @@ def test_cli_engine_dask_equals_memory(tmp_path, capsys):
     ]
     assert main(bad) != 0
     assert "no column named 'q'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "y_kind", ["all_negative", "all_positive", "positive_weight_zero", "strings_one"]
+)
+def test_report_single_class_is_the_in_memory_error(sync, y_kind):
+    """One class: the in-memory report's ValueError (was a bare StopIteration
+    when no label was positive)."""
+    y, p, w = _data()
+    w = None
+    pos_label = None
+    if y_kind == "all_negative":
+        y = np.zeros_like(y)
+    elif y_kind == "all_positive":
+        y = np.ones_like(y)
+    elif y_kind == "positive_weight_zero":
+        w = np.where(y == 1, 0.0, 1.0)
+    else:
+        y, pos_label = np.full(y.shape, "no"), "no"
+    dy, dp = (da.from_array(a, chunks=(CHUNKS,)) for a in (y, p))
+    dw = None if w is None else da.from_array(w, chunks=(CHUNKS,))
+    with pytest.raises(ValueError) as exp:
+        calibration_report(y, p, sample_weight=w, pos_label=pos_label)
+    with pytest.raises(ValueError) as got:
+        calibration_report(dy, dp, sample_weight=dw, pos_label=pos_label)
+    assert str(got.value) == str(exp.value)

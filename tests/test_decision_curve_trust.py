@@ -269,7 +269,7 @@ def test_result_protocol(data):
     json.dumps(d)
     assert d["net_benefit_by_model"]["a"] == res.net_benefit["a"].tolist()
     assert "bootstrap_replicates" not in d
-    assert d["bands"]["a"]["low"] == res.confidence_interval(model="a").low.tolist()
+    assert d["bands"]["a"]["low"] == res.confidence_interval(0.9, model="a").low.tolist()
     text = res.summary()
     assert "max net benefit [a]" in text and "prevalence" in text
     assert "<table>" in res._repr_html_()
@@ -285,8 +285,6 @@ def test_result_protocol(data):
         res.confidence_interval(1.5, model="a")
     with pytest.raises(ValueError, match="method"):
         res.confidence_interval(model="a", method="bca")
-    with pytest.warns(FutureWarning):
-        res.confidence_interval("a")
     none = decision_curve(y, p, thresholds=[0.2])
     assert none.bands is None and none.to_dict()["bands"] is None
     with pytest.raises(ValueError, match="n_resamples"):

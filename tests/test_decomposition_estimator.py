@@ -591,7 +591,7 @@ def test_corp_with_resampling_equals_metric_function():
     assert est.miscalibration_pvalue_ == ref.miscalibration_pvalue
     for key in ("brier_score", "miscalibration", "discrimination", "uncertainty"):
         assert est.confidence_intervals_[key] == pytest.approx(
-            tuple(ref.confidence_interval(component=key)), abs=0
+            tuple(ref.confidence_interval(metric=key)), abs=0
         )
         lo, hi = est.confidence_intervals_[key]
         assert lo <= hi
@@ -719,9 +719,10 @@ def test_binned_bootstrap_intervals():
         lo, hi = ci[key]
         assert lo < getattr(est, key + "_") < hi
     # the Brier score interval is close to a normal-theory interval of the mean
+    # (frequency weights: the total weight is the sample size)
     sq = (p - y) ** 2
     m = np.dot(w, sq) / w.sum()
-    se = np.sqrt(np.sum(w**2 * (sq - m) ** 2)) / w.sum()
+    se = np.sqrt(np.sum(w * (sq - m) ** 2)) / w.sum()
     assert ci["brier_score"][1] - ci["brier_score"][0] == pytest.approx(
         2 * 1.96 * se, rel=0.2
     )

@@ -440,11 +440,9 @@ def test_corp_resampling(weights):
     boot = d.bootstrap_distribution
     np.testing.assert_allclose(boot[:, 1] - boot[:, 2] + boot[:, 3], boot[:, 0], atol=1e-14)
     assert 0 < d.miscalibration_pvalue <= 1
-    ci = d.confidence_interval(component="brier_score")
+    ci = d.confidence_interval(metric="brier_score")
     assert ci.low <= d.brier_score <= ci.high
-    assert (
-        d.confidence_interval(component="uncertainty", confidence_level=0.5).low >= ci.low
-    )
+    assert d.confidence_interval(metric="uncertainty", confidence_level=0.5).low >= ci.low
     # reproducible, and independent of how the work is split
     e = corp_decomposition(
         y, p, sample_weight=w, n_resamples=40, random_state=7, confidence_level=0.9
@@ -460,8 +458,8 @@ def test_corp_resampling(weights):
         confidence_level=0.9,
     )
     np.testing.assert_array_equal(d.bootstrap_distribution, f.bootstrap_distribution)
-    with pytest.raises(ValueError, match="component"):
-        d.confidence_interval(component="skill")
+    with pytest.raises(ValueError, match="^metric"):
+        d.confidence_interval(metric="skill")
     with pytest.raises(ValueError, match="confidence_level"):
         d.confidence_interval(confidence_level=1.5)
     pd = pytest.importorskip("pandas")
@@ -682,6 +680,41 @@ def test_ferro_fricker_keeps_components_non_negative():
     )
 
 
+@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
+def test_ferro_fricker_integer_weights_equal_repeated_rows(strategy):
+    # the issue: reliability 0.0 with integer weights against 0.009 on the
+    # repeated rows (the correction read Kish effective sizes, not frequencies)
+    rng = np.random.default_rng(21)
+    p = np.round(rng.uniform(0.05, 0.95, 60), 2)
+    y = (rng.random(60) < p).astype(int)
+    w = rng.integers(0, 5, 60)
+    kw = {"n_bins": 5, "strategy": strategy, "bias_correction": True}
+    got = murphy_decomposition(y, p, sample_weight=w, **kw)
+    ref = murphy_decomposition(np.repeat(y, w), np.repeat(p, w), **kw)
+    for key, value in ref.components.items():
+        assert got.components[key] == pytest.approx(value, rel=1e-10, abs=1e-14), key
+    lo, hi = got.observed_frequency_interval()
+    rlo, rhi = ref.observed_frequency_interval()
+    np.testing.assert_allclose(lo, rlo, rtol=1e-12)
+    np.testing.assert_allclose(hi, rhi, rtol=1e-12)
+    # merged chunks: the same correction
+    s = binned_statistics(y[:30], p[:30], w[:30], 5) + binned_statistics(
+        y[30:], p[30:], w[30:], 5
+    )
+    if strategy == "uniform":
+        merged = murphy_from_statistics(s, bias_correction=True)
+        assert merged.reliability == pytest.approx(ref.reliability, rel=1e-10, abs=1e-14)
+
+
+def test_ferro_fricker_refuses_fewer_than_three_observations():
+    y, p = np.array([0, 1, 1, 0]), np.array([0.2, 0.7, 0.6, 0.4])
+    with pytest.raises(ValueError, match="sample_weight sums to 2: .*bias_correction"):
+        murphy_decomposition(y, p, sample_weight=np.full(4, 0.5), bias_correction=True)
+    with pytest.raises(ValueError, match="y_true has 2 samples"):
+        murphy_decomposition(y[:2], p[:2], bias_correction=True)
+    assert murphy_decomposition(y[:2], p[:2]).brier_score >= 0  # no correction: fine
+
+
 def test_corp_equals_r_isoreg(rref):
     exp = rref["corp"]
     assert np.unique(rref["p"]).shape[0] == rref["p"].shape[0]  # no ties
@@ -712,7 +745,7 @@ def test_murphy_bootstrap(weights):
         atol=1e-12,
     )
     for name in ("brier_score", "reliability", "resolution", "uncertainty"):
-        ci = d.confidence_interval(component=name)
+        ci = d.confidence_interval(metric=name)
         assert ci.low < ci.high
         np.testing.assert_allclose(
             ci,
@@ -724,14 +757,14 @@ def test_murphy_bootstrap(weights):
                 [0.025, 0.975],
             ),
         )
-    ci = d.confidence_interval(component="brier_score")
+    ci = d.confidence_interval(metric="brier_score")
     assert ci.low <= d.brier_score <= ci.high
     e = murphy_decomposition(
         y, p, sample_weight=w, n_resamples=50, random_state=2, bias_correction=True
     )
     np.testing.assert_array_equal(boot, e.bootstrap_distribution)
-    with pytest.raises(ValueError, match="component"):
-        d.confidence_interval(component="miscalibration")
+    with pytest.raises(ValueError, match="^metric"):
+        d.confidence_interval(metric="miscalibration")
     with pytest.raises(ValueError, match="n_resamples"):
         murphy_decomposition(y, p).confidence_interval()
     with pytest.raises(ValueError, match="n_resamples"):
@@ -815,8 +848,8 @@ def test_basic_interval_corrects_the_upward_bias_of_resampled_miscalibration():
     p = rng.random(2000)
     y = (rng.random(2000) < p).astype(int)  # calibrated: MCB is small
     d = corp_decomposition(y, p, n_resamples=200, random_state=0)
-    pct = d.confidence_interval(component="miscalibration")
-    basic = d.confidence_interval(component="miscalibration", method="basic")
+    pct = d.confidence_interval(metric="miscalibration")
+    basic = d.confidence_interval(metric="miscalibration", method="basic")
     est = d.miscalibration
     # reflected quantiles: basic = (2t - q_hi, 2t - q_lo), clipped at 0
     assert basic.high == pytest.approx(2 * est - pct.low)
@@ -825,8 +858,8 @@ def test_basic_interval_corrects_the_upward_bias_of_resampled_miscalibration():
     # lies above it, the reflected one is shifted down by twice the bias
     assert pct.low > est and basic.high < pct.high
     m = murphy_decomposition(y, p, n_resamples=100, random_state=0)
-    b = m.confidence_interval(component="reliability", method="basic")
-    q = m.confidence_interval(component="reliability")
+    b = m.confidence_interval(metric="reliability", method="basic")
+    q = m.confidence_interval(metric="reliability")
     assert b.high == pytest.approx(2 * m.reliability - q.low)
     with pytest.raises(ValueError, match="method"):
-        d.confidence_interval(component="miscalibration", method="bca")
+        d.confidence_interval(metric="miscalibration", method="bca")

@@ -72,7 +72,7 @@ def test_function_and_estimator_give_the_same_murphy_intervals(weights, random_s
     }
     for key, component in names.items():
         assert est.confidence_intervals_[key] == tuple(
-            res.confidence_interval(component=component)
+            res.confidence_interval(metric=component)
         )
     np.testing.assert_array_equal(
         est.decomposition_.bootstrap_distribution, res.bootstrap_distribution
@@ -87,7 +87,7 @@ def test_function_and_estimator_same_intervals_multiclass_and_corp():
     est = BrierDecomposition("murphy", n_resamples=20, random_state=4).fit(y, P)
     for k, d in enumerate(res.per_class):
         assert est.confidence_intervals_[str(k)]["miscalibration"] == tuple(
-            d.confidence_interval(component="reliability")
+            d.confidence_interval(metric="reliability")
         )
     yb, pb, w = _data(n=300, seed=3)
     c = corp_decomposition(yb, pb, sample_weight=w, n_resamples=20, random_state=1)
@@ -218,37 +218,60 @@ def test_statistics_with_other_rules_do_not_merge():
 
 
 @pytest.mark.parametrize("scale", [1e-200, 1e-300, 1e150, 1e300])
-@pytest.mark.parametrize("bias_correction", [False, True])
-def test_tiny_and_huge_weights_are_scale_free(scale, bias_correction):
+def test_tiny_and_huge_weights_are_scale_free(scale):
     y, p, w = _data(n=50, seed=10)
-    ref = murphy_decomposition(y, p, sample_weight=w, bias_correction=bias_correction)
+    ref = murphy_decomposition(y, p, sample_weight=w)
     w_scaled = w / w.sum() * scale * 10  # keeps the sum finite
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        d = murphy_decomposition(
-            y,
-            p,
-            sample_weight=w_scaled,
-            bias_correction=bias_correction,
-            n_resamples=4,
-            random_state=0,
-        )
+        d = murphy_decomposition(y, p, sample_weight=w_scaled)
     for key, value in ref.components.items():
         assert d.components[key] == pytest.approx(value, rel=1e-12, abs=1e-15), key
-    assert np.all(np.isfinite(d.bootstrap_distribution))
-    est = BrierDecomposition("murphy", bias_correction=bias_correction).fit(y, p, w_scaled)
+    est = BrierDecomposition("murphy").fit(y, p, w_scaled)
     assert est.miscalibration_ == pytest.approx(ref.reliability, rel=1e-12, abs=1e-15)
     lo, hi = d.observed_frequency_interval()
     ok = d.bin_counts > 0
     assert np.all(np.isfinite(lo[ok])) and np.all(lo[ok] <= hi[ok])
 
 
+@pytest.mark.parametrize("scale", [1e-200, 1e300])
+def test_bootstrap_draws_the_observations_of_frequency_weights(scale):
+    # the bootstrap counts observations: tiny weights hold none (NaN
+    # replicates), huge ones more than can be drawn (a clear error)
+    y, p, w = _data(n=50, seed=10)
+    w_scaled = w / w.sum() * scale * 10
+    if scale > 1:
+        with pytest.raises(ValueError, match="sample_weight sums to .*2\\*\\*62"):
+            murphy_decomposition(y, p, sample_weight=w_scaled, n_resamples=4)
+        return
+    d = murphy_decomposition(y, p, sample_weight=w_scaled, n_resamples=4, random_state=0)
+    assert np.all(np.isnan(d.bootstrap_distribution))
+
+
 def test_tiny_weights_in_chunks_give_a_clear_error_with_bias_correction():
     y, p, _ = _data(n=50, seed=11)
     s = binned_statistics(y.astype(float), p, np.full(50, 1e-200), 10)
     assert murphy_from_statistics(s).reliability >= 0  # no correction: fine
-    with pytest.raises(ValueError, match="sample_weight"):
+    # the correction counts observations (frequency weights): 5e-199 of them
+    with pytest.raises(ValueError, match="sample_weight sums to 5e-199"):
         murphy_from_statistics(s, bias_correction=True)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e150, 1e300])
+def test_bias_correction_reads_frequency_weights(scale):
+    # the Ferro--Fricker correction is a finite-sample correction: the total
+    # (frequency) weight is the sample size, so huge weights correct nothing
+    # and fewer than 3 observations are refused
+    y, p, w = _data(n=50, seed=10)
+    w_scaled = w / w.sum() * scale * 10
+    if scale < 1:
+        with pytest.raises(ValueError, match="sample_weight sums to"):
+            murphy_decomposition(y, p, sample_weight=w_scaled, bias_correction=True)
+        return
+    got = murphy_decomposition(y, p, sample_weight=w_scaled, bias_correction=True)
+    plain = murphy_decomposition(y, p, sample_weight=w)
+    for key, value in plain.components.items():
+        assert got.components[key] == pytest.approx(value, rel=1e-12, abs=1e-15), key
 
 
 # ----------------------------------------------------------------------------
@@ -342,7 +365,8 @@ def test_band_at_the_largest_forecast_uses_only_resamples_that_reach_it():
 
 
 def test_public_band_is_the_kernel_on_replayed_resamples():
-    # weighted input resamples rows: replay the draws and feed them to the kernel
+    # frequency weights draw the observations: replay the draws (group counts
+    # and events) and feed them to the kernel as weighted rows
     rng = np.random.default_rng(16)
     n = 80
     p = np.round(rng.uniform(0, 1, n), 1)
@@ -350,21 +374,32 @@ def test_public_band_is_the_kernel_on_replayed_resamples():
     d = corp_decomposition(
         y, p, sample_weight=np.ones(n), n_resamples=40, random_state=3, confidence_level=0.8
     )
-    order = np.argsort(p)
-    x = np.unique(p)
-    grp = np.searchsorted(x, p[order])
-    rx, ry = [], []
+    x, count = np.unique(p, return_counts=True)
+    share = count / n
+    cells = np.concatenate([np.bincount(np.searchsorted(x, p), weights=y), count])
+    cells[x.shape[0] :] -= cells[: x.shape[0]]
+    cells /= n
+    rx, ry, rw = [], [], []
     for child, size in zip(np.random.default_rng(3).spawn(3), [16, 16, 8]):
         for _ in range(size):
-            rows = child.integers(0, n, size=(1, n))[0]
-            g = grp[rows]
-            ry.append((child.random(n) < x[g]).astype(float))
-            rx.append(x[g])
-            child.integers(0, n, size=(1, n))  # the bootstrap draw of the same step
-    lo, hi = consistency_band_from_resamples(x, rx, ry, confidence_level=0.8)
+            m = child.multinomial(n, share)
+            present = m > 0
+            events = child.binomial(m[present], x[present]).astype(float)
+            xs = x[present]
+            rx.append(np.concatenate([xs, xs]))
+            ry.append(np.concatenate([np.ones(xs.shape[0]), np.zeros(xs.shape[0])]))
+            rw.append(np.concatenate([events, m[present] - events]))
+            child.multinomial(n, cells)  # the bootstrap draw of the same step
+    lo, hi = consistency_band_from_resamples(
+        x, rx, ry, confidence_level=0.8, resampled_w=rw
+    )
     np.testing.assert_array_equal(d.band_forecast, x)
     np.testing.assert_allclose(d.band_lower, lo, atol=1e-15)
     np.testing.assert_allclose(d.band_upper, hi, atol=1e-15)
+    # unit weights are no weights
+    plain = corp_decomposition(y, p, n_resamples=40, random_state=3, confidence_level=0.8)
+    np.testing.assert_array_equal(d.band_lower, plain.band_lower)
+    np.testing.assert_array_equal(d.bootstrap_distribution, plain.bootstrap_distribution)
 
 
 # ----------------------------------------------------------------------------
@@ -395,7 +430,7 @@ def test_results_follow_the_protocol():
         sig = inspect.signature(type(res).confidence_interval)
         names = list(sig.parameters)
         assert names[:2] == ["self", "confidence_level"]
-        assert sig.parameters["component"].kind is inspect.Parameter.KEYWORD_ONLY
+        assert sig.parameters["metric"].kind is inspect.Parameter.KEYWORD_ONLY
         assert sig.parameters["method"].kind is inspect.Parameter.KEYWORD_ONLY
         back = pickle.loads(pickle.dumps(res))
         assert back.components == res.components
@@ -403,30 +438,27 @@ def test_results_follow_the_protocol():
     assert "n_bins=3" in repr(s) and s.to_dict()["right"] is True
 
 
-def test_confidence_interval_level_first_and_deprecated_positional_component():
+def test_confidence_interval_level_first_metric_keyword():
     m, c, mm, mc = _results()
     for res, comp in ((m, "resolution"), (c, "discrimination")):
-        new = res.confidence_interval(0.9, component=comp)
-        assert new == res.confidence_interval(confidence_level=0.9, component=comp)
-        with pytest.warns(FutureWarning, match="component"):
-            old = res.confidence_interval(comp, confidence_level=0.9)
-        assert old == new
-        with pytest.warns(FutureWarning):
-            assert res.confidence_interval(comp) == res.confidence_interval(component=comp)
+        new = res.confidence_interval(0.9, metric=comp)
+        assert new == res.confidence_interval(confidence_level=0.9, metric=comp)
+        with pytest.raises(TypeError):
+            res.confidence_interval(0.9, comp)
         with pytest.raises(TypeError, match="unexpected"):
             res.confidence_interval(level=0.9)
-        with pytest.raises(ValueError, match="component"):
-            res.confidence_interval(component="skill")
+        with pytest.raises(ValueError, match="^metric"):
+            res.confidence_interval(metric="skill")
     # defaults: reliability / miscalibration
-    assert m.confidence_interval() == m.confidence_interval(component="reliability")
-    assert c.confidence_interval() == c.confidence_interval(component="miscalibration")
+    assert m.confidence_interval() == m.confidence_interval(metric="reliability")
+    assert c.confidence_interval() == c.confidence_interval(metric="miscalibration")
     # multiclass: one bound per class
-    ci = mm.confidence_interval(0.8, component="uncertainty")
+    ci = mm.confidence_interval(0.8, metric="uncertainty")
     assert ci.low.shape == (3,)
-    assert (
-        ci.low[1] == mm.per_class[1].confidence_interval(0.8, component="uncertainty").low
-    )
+    assert ci.low[1] == mm.per_class[1].confidence_interval(0.8, metric="uncertainty").low
     assert mc.confidence_interval().high.shape == (3,)
+    with pytest.raises(ValueError, match="'discrimination'"):
+        mc.confidence_interval(metric="reliability")
 
 
 def test_observed_frequency_interval_is_wilson():
@@ -444,18 +476,15 @@ def test_observed_frequency_interval_is_wilson():
 
 
 # ----------------------------------------------------------------------------
-# one vocabulary ("murphy"; "binned" deprecated)
+# one vocabulary ("corp", "murphy")
 # ----------------------------------------------------------------------------
 
 
-def test_binned_is_a_deprecated_name_of_murphy():
+def test_one_vocabulary_of_methods():
     y, p, w = _data(n=200, seed=19)
     new = BrierDecomposition("murphy", n_bins=5).fit(y, p, w)
-    old = BrierDecomposition("binned", n_bins=5)
-    with pytest.warns(FutureWarning, match="murphy"):
-        old.fit(y, p, w)
-    assert old.get_params()["method"] == "binned"  # parameters are kept as given
-    assert old.miscalibration_ == new.miscalibration_
+    with pytest.raises(ValueError, match="method"):
+        BrierDecomposition("binned", n_bins=5).fit(y, p, w)
     assert isinstance(new.decomposition_, MurphyDecomposition)
     assert isinstance(BrierDecomposition().fit(y, p).decomposition_, CORPDecomposition)
     with pytest.raises(ValueError, match="method"):
@@ -498,45 +527,38 @@ def test_display_from_result_of_every_kind(plt):
     )
 
 
-def test_from_decomposition_is_a_deprecated_alias_and_checks_its_input(plt):
+def test_from_result_checks_its_input(plt):
     from sklearn.exceptions import NotFittedError
 
     from skbrier.plotting.reliability import ReliabilityDisplay
 
     dec = BrierDecomposition("murphy", n_bins=4).fit(Y6, P6)
-    with pytest.warns(FutureWarning, match="from_result"):
-        disp = ReliabilityDisplay.from_decomposition(dec)
-    assert disp.method == "murphy"
+    assert ReliabilityDisplay.from_result(dec).method == "murphy"
     # item 16: TypeError (not AttributeError) for what is not a decomposition
     for bad in ("x", 3, None, np.zeros(3)):
         with pytest.raises(TypeError, match="result"):
             ReliabilityDisplay.from_result(bad)
-        with pytest.raises(TypeError, match="result"), pytest.warns(FutureWarning):
-            ReliabilityDisplay.from_decomposition(bad)
     with pytest.raises(NotFittedError):
         ReliabilityDisplay.from_result(BrierDecomposition())
     # a multiclass decomposition is drawn, one curve per class
     rng = np.random.default_rng(21)
     P = rng.dirichlet([1, 1, 1], 100)
     multi = BrierDecomposition("murphy", n_bins=4).fit(rng.integers(0, 3, 100), P)
-    with pytest.warns(FutureWarning):
-        disp = ReliabilityDisplay.from_decomposition(multi)
-    assert len(disp.lines_) == 3
+    assert len(ReliabilityDisplay.from_result(multi).lines_) == 3
 
 
-def test_display_vocabulary_and_deprecated_kind(plt):
+def test_display_vocabulary(plt):
     from skbrier.plotting.reliability import ReliabilityDisplay
 
-    with pytest.warns(FutureWarning, match="method"):
-        disp = ReliabilityDisplay.from_predictions(Y6, P6, method="binned", n_bins=3)
-    assert disp.method == "murphy"
-    with pytest.warns(FutureWarning, match="method"):
-        assert disp.kind == "binned"
-    with pytest.warns(FutureWarning, match="kind"):
-        old = ReliabilityDisplay([0.1, 0.5], [0.2, 0.4], kind="binned")
-    assert old.method == "murphy"
-    with pytest.raises(ValueError, match="kind"), pytest.warns(FutureWarning):
-        ReliabilityDisplay([0.1], [0.2], kind="lowess").plot()
+    with pytest.raises(ValueError, match="method"):
+        ReliabilityDisplay.from_predictions(Y6, P6, method="binned", n_bins=3)
+    assert not hasattr(ReliabilityDisplay, "from_decomposition")
+    disp = ReliabilityDisplay([0.1, 0.5], [0.2, 0.4], method="murphy")
+    assert disp.method == "murphy" and not hasattr(disp, "kind")
+    with pytest.raises(TypeError):
+        ReliabilityDisplay([0.1, 0.5], [0.2, 0.4], kind="binned")
+    with pytest.raises(ValueError, match="method"):
+        ReliabilityDisplay([0.1], [0.2], method="lowess").plot()
 
 
 def test_the_display_does_not_use_estimator_internals():

@@ -132,11 +132,7 @@ REGISTRY = [
         "calibration_error",
         lambda y, p, **kw: skbrier.calibration_error(y, p, n_bins=5, **kw),
     ),
-    Entry(
-        "smooth_calibration_error",
-        skbrier.smooth_calibration_error,
-        point=(),  # relplot's density offset (1e-4) is not scale-free in the weights
-    ),
+    Entry("smooth_calibration_error", skbrier.smooth_calibration_error),
     Entry(
         "calibration_error_interval",
         lambda y, p, **kw: skbrier.calibration_error_interval(
@@ -513,6 +509,42 @@ def _unbounded(entry: Entry, key: str) -> bool:
 
 
 # --------------------------------------------------------------------------
+# hard 0/1 forecasts: one HardForecastWarning per public call, at the caller
+# --------------------------------------------------------------------------
+# net benefit takes binary tests coded 0/1: no warning there
+_TAKE_BINARY_TESTS = ("net_benefit", "decision_curve")
+
+
+@pytest.mark.parametrize("entry", REGISTRY, ids=IDS)
+def test_hard_forecasts_warn_once_per_call(entry):
+    from skbrier.exceptions import HardForecastWarning
+
+    y, p, _ = _data(40)
+    expected = 0 if entry.name in _TAKE_BINARY_TESTS else 1
+    hard = np.where(p > 0.5, 1.0, 0.0)
+    hard[:4] = [0.0, 1.0, 1.0, 0.0]  # not the labels: no perfect separation
+    for _ in range(2):  # a second call warns again (no state kept between calls)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                entry(y, hard)
+            except (ValueError, TypeError):
+                pass  # e.g. a logistic fit needs forecasts strictly inside (0, 1)
+        got = [w for w in caught if issubclass(w.category, HardForecastWarning)]
+        assert len(got) == expected, [str(w.message) for w in got]
+        if expected:
+            assert "predict_proba" in str(got[0].message)
+            assert got[0].filename == __file__  # points at the caller's line
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            entry(y, p)
+        except (ValueError, TypeError):
+            pass
+    assert not [w for w in caught if issubclass(w.category, HardForecastWarning)]
+
+
+# --------------------------------------------------------------------------
 # every public callable is covered or knowingly left out
 # --------------------------------------------------------------------------
 NOT_Y_P = {
@@ -545,7 +577,6 @@ NOT_Y_P = {
     "calibration_report",
     "load_forecasts",
     "make_logistic_cohort",
-    "make_seed002_cohort",
 }
 
 

@@ -51,9 +51,9 @@ def test_pooled_model_selection_example(plt):
     ns = runpy.run_path(str(EXAMPLES / "plot_pooled_vs_mean_cv.py"))
     scores, by_pool, by_mean = ns["scores"], ns["by_pool"], ns["by_mean"]
     # pooled_best_score is the pooled index of the candidate the refit chose
-    best = int(np.argmax(scores["brier_index"]))
+    best = int(np.argmax(scores.brier_index))
     assert by_pool.best_index_ == best
-    assert ns["pooled_best_score"](by_pool) == pytest.approx(scores["brier_index"][best])
+    assert ns["pooled_best_score"](by_pool) == pytest.approx(scores.brier_index[best])
     assert not hasattr(by_pool, "best_score_")
     # the table names the candidates
     assert ns["table"]["param_clf__C"].tolist() == ns["grid"]["clf__C"]
@@ -63,7 +63,7 @@ def test_pooled_model_selection_example(plt):
     ax = ns["ax"]
     lines = {ln.get_label(): ln for ln in ax.get_lines()}
     np.testing.assert_allclose(
-        lines["mean of site indices"].get_ydata(), scores["mean_fold_brier_index"]
+        lines["mean of site indices"].get_ydata(), scores.mean_fold_brier_index
     )
-    np.testing.assert_allclose(lines["pooled index"].get_ydata(), scores["brier_index"])
-    assert np.all(scores["mean_fold_brier_index"] >= scores["brier_index"])
+    np.testing.assert_allclose(lines["pooled index"].get_ydata(), scores.brier_index)
+    assert np.all(scores.mean_fold_brier_index >= scores.brier_index)

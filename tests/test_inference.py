@@ -428,20 +428,16 @@ def test_iid_is_order_invariant_and_weights_rescale(data):
 # ---------------------------------------------------------------------------
 # result protocol, deprecations, extreme input
 # ---------------------------------------------------------------------------
-def test_result_protocol_and_legacy_metric_first():
+def test_result_protocol():
     import dataclasses
 
     c = CASES[0]
     res = brier_inference(c["y_true"], c["y_proba"])
     new = res.confidence_interval(0.9, metric="brier_index")
-    with pytest.warns(FutureWarning, match="first positional"):
-        old = res.confidence_interval("brier_index", 0.9)
-    with pytest.warns(FutureWarning):
-        old_kw = res.confidence_interval("brier_index", confidence_level=0.9)
-    assert old == new == old_kw
+    assert new == res.confidence_interval(confidence_level=0.9, metric="brier_index")
     assert res.confidence_interval() == res.confidence_interval(metric="brier_score")
     with pytest.raises(TypeError):
-        res.confidence_interval("brier_index", metric="brier_score")
+        res.confidence_interval(0.9, "brier_index")
     import inspect
 
     params = inspect.signature(res.confidence_interval).parameters

@@ -44,9 +44,13 @@ def test_metadata_confidence_equals_judged_reader():
         assert a == b
 
 
-def test_without_field_logprobs_are_required():
+def test_without_field_reads_correctness_only_or_requires_logprobs():
+    r = read_inspect_log(FIX / "inspect_hle.json")
+    judged = read_judged(FIX / "judged_hle_o1-mini.json")
+    assert r.confidence is None and not r.has_confidence
+    np.testing.assert_array_equal(r.correct, judged.correct)
     with pytest.raises(EvalLogError, match=r"logprobs"):
-        read_inspect_log(FIX / "inspect_hle.json")
+        read_inspect_log(FIX / "inspect_hle.json", confidence="logprobs")
 
 
 def test_explanation_fallback_and_forms(tmp_path):
@@ -73,12 +77,19 @@ def test_probability_scale_and_other_field(tmp_path):
     r = read_inspect_log(f, confidence_field="stated", confidence_scale=1)
     judged = read_judged(FIX / "judged_hle_o1-mini.json")
     np.testing.assert_allclose(r.confidence, judged.confidence, rtol=0, atol=1e-15)
-    # the field named is missing and the explanation was dropped: malformed
+    # a field no sample's metadata holds is a wrong option (a typo), not a fallback
+    with pytest.raises(
+        ValueError, match=r"confidence_field='confidence'.*\['stated'\]"
+    ) as e:
+        read_inspect_log(f, confidence_field="confidence")
+    assert not isinstance(e.value, EvalLogError)
+    # the field is missing in one sample whose explanation was dropped: malformed
     one = log["samples"][0]
+    one["scores"]["llm_grader"]["metadata"] = {}
     del one["scores"]["llm_grader"]["explanation"]
     f = _write(tmp_path, log, "x.json")
-    with pytest.raises(EvalLogError, match=r"samples\[0\].*metadata\.confidence.*missing"):
-        read_inspect_log(f, confidence_field="confidence")
+    with pytest.raises(EvalLogError, match=r"samples\[0\].*metadata\.stated.*missing"):
+        read_inspect_log(f, confidence_field="stated", confidence_scale=1)
 
 
 def test_malformed_confidence(tmp_path):

@@ -5,7 +5,6 @@ import pytest
 from scipy import stats
 
 from skbrier import (
-    LeaderboardResult,
     combine_leaderboards,
     difficulty_adjusted_brier,
     leaderboard,
@@ -13,6 +12,7 @@ from skbrier import (
 )
 from skbrier.leaderboards._fit import build_structure, solve
 from skbrier.leaderboards._panel import check_panel
+from skbrier.results import LeaderboardResult
 
 
 def panel(seed=0, n_f=6, n_q=40, density=0.6, weights=False):
@@ -241,7 +241,7 @@ def test_leaderboard_statistics_from_its_replicates():
     np.testing.assert_array_equal(res.rank_high, np.ceil(np.quantile(ranks, 0.975, axis=0)))
     share = np.bincount(np.argmin(reps, axis=1), minlength=5) / 199
     np.testing.assert_allclose(res.share_best, share)
-    ci = res.confidence_interval(0.9, metric="adjusted_brier", forecaster="m1")
+    ci = res.confidence_interval(0.9, metric="adjusted_brier", model="m1")
     assert ci.low == pytest.approx(np.quantile(reps[:, 1], 0.05))
 
 

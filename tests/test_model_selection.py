@@ -283,8 +283,8 @@ def test_cross_val_brier_summary_and_dict(binary_data):
     assert d["n_splits"] == 3
     assert "CrossValBrierResult(brier_score=" in repr(res)
     with pytest.raises(ValueError, match="metric"):
-        res.confidence_interval("auc")
-    assert isinstance(res.confidence_interval("brier_skill_score"), tuple)
+        res.confidence_interval(metric="auc")
+    assert isinstance(res.confidence_interval(metric="brier_skill_score"), tuple)
 
 
 def test_cross_val_brier_bad_input(binary_data):
@@ -348,11 +348,11 @@ def test_cross_val_brier_decomposition_and_intervals(binary_data):
     assert c.discrimination == pytest.approx(float(ref["discrimination"][0]), rel=1e-8)
     # iid interval of the Brier score: BS -/+ z sd((p - y)^2) / sqrt(n)
     se = np.std((p - y) ** 2, ddof=1) / np.sqrt(len(y))
-    lo, hi = res.confidence_interval("brier_score", 0.95)
+    lo, hi = res.confidence_interval(0.95, metric="brier_score")
     z = norm.ppf(0.975)
     assert lo == pytest.approx(res.brier_score - z * se, rel=1e-10)
     assert hi == pytest.approx(res.brier_score + z * se, rel=1e-10)
-    lo, hi = res.confidence_interval("brier_index", 0.9)
+    lo, hi = res.confidence_interval(0.9, metric="brier_index")
     assert lo < res.brier_index < hi
     assert res.inference.brier_index == pytest.approx(res.brier_index, rel=1e-12)
     d = res.to_dict()
@@ -374,7 +374,7 @@ def test_cross_val_brier_decomposition_and_intervals(binary_data):
         inference_kwds={"n_resamples": 199, "random_state": 0},
     )
     assert boot.inference.cov_type == "bootstrap"
-    lo, hi = boot.confidence_interval("brier_score")
+    lo, hi = boot.confidence_interval(metric="brier_score")
     assert lo < boot.brier_score < hi
     # options given by the user are not silenced
     with pytest.raises(ValueError, match="bootstrap"):
@@ -509,8 +509,8 @@ def test_dask_backend(binary_data):
     assert res.brier_index == serial.brier_index
     assert search.best_index_ == serial_search.best_index_
     assert_allclose(
-        pooled_cv_scores(search.cv_results_)["brier_index"],
-        pooled_cv_scores(serial_search.cv_results_)["brier_index"],
+        pooled_cv_scores(search.cv_results_).brier_index,
+        pooled_cv_scores(serial_search.cv_results_).brier_index,
     )
 
 
@@ -530,8 +530,8 @@ def test_grid_search_loky_processes(binary_data):
         res = cross_val_brier(LogisticRegression(), X, y, cv=3, n_jobs=2)
     assert parallel.best_index_ == serial.best_index_
     assert_allclose(
-        pooled_cv_scores(parallel.cv_results_)["brier_index"],
-        pooled_cv_scores(serial.cv_results_)["brier_index"],
+        pooled_cv_scores(parallel.cv_results_).brier_index,
+        pooled_cv_scores(serial.cv_results_).brier_index,
         rtol=1e-12,
     )
     assert res.brier_index == pytest.approx(

@@ -331,14 +331,11 @@ def test_bootstrap_bands():
     p = expit(-1.0 + z)
     thr = np.array([0.1, 0.3, 0.5])
     res = decision_curve(y, {"m": p}, thresholds=thr, n_resamples=200, random_state=0)
-    # the former call form (model first, positional) still works, with a FutureWarning
-    with pytest.warns(FutureWarning, match="model="):
-        band = res.confidence_interval("m")
+    band = res.confidence_interval(model="m")
     assert np.all(band.low <= res.net_benefit["m"] + 1e-12)
     assert np.all(band.high >= res.net_benefit["m"] - 1e-12)
     assert np.all(band.high - band.low > 0)
-    with pytest.warns(FutureWarning):
-        allband = res.confidence_interval("all")
+    allband = res.confidence_interval(model="all")
     assert np.all(allband.low < res.treat_all) and np.all(allband.high > res.treat_all)
     again = decision_curve(y, {"m": p}, thresholds=thr, n_resamples=200, random_state=0)
     np.testing.assert_array_equal(again.confidence_interval(model="m").low, band.low)
@@ -584,9 +581,9 @@ def test_seed_analytic_brier_identity():
 
 @pytest.mark.parametrize("gamma", [-2, -1, 0, 1])
 def test_seed_simulation_agrees_with_analytic(gamma):
-    from skbrier.datasets import make_seed002_cohort
+    from skbrier.datasets import make_logistic_cohort
 
-    y, p = make_seed002_cohort(200_000, gamma=gamma, random_state=gamma + 10)
+    y, p = make_logistic_cohort(200_000, gamma=gamma, random_state=gamma + 10)
     thr = [0.05, 0.1, 0.2]
     sim = decision_curve(y, p, thresholds=thr).net_benefit
     ana = [analytic_net_benefit(gamma, t) for t in thr]
@@ -632,15 +629,15 @@ def test_harm_equals_dcurves():
 
 @pytest.mark.slow
 def test_bootstrap_band_coverage():
-    # percentile bands around the seed-002 calibrated model cover the analytic
+    # percentile bands around the calibrated logistic cohort cover the analytic
     # net benefit at about the nominal rate
-    from skbrier.datasets import make_seed002_cohort
+    from skbrier.datasets import make_logistic_cohort
 
     truth = np.array([analytic_net_benefit(0, t) for t in (0.1, 0.2)])
     hits = np.zeros(2)
     reps = 100
     for r in range(reps):
-        y, p = make_seed002_cohort(400, random_state=1000 + r)
+        y, p = make_logistic_cohort(400, random_state=1000 + r)
         res = decision_curve(y, p, thresholds=[0.1, 0.2], n_resamples=199, random_state=r)
         lo, hi = res.confidence_interval()
         hits += (lo <= truth) & (truth <= hi)

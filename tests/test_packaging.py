@@ -58,3 +58,23 @@ def test_sdist_manifest_carries_the_tests():
     manifest = (ROOT / "MANIFEST.in").read_text()
     assert "conftest.py" in manifest
     assert "recursive-include tests *.py *.json *.csv *.R" in manifest
+
+
+def test_version_answers_without_importing_the_library():
+    # `skbrier --version` is the console script's fast path: no scikit-learn, no metrics
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys; sys.argv = ['skbrier', '--version']; import _skbrier_cli; "
+        "rc = _skbrier_cli.main(); "
+        "assert 'skbrier' not in sys.modules and 'sklearn' not in sys.modules, sorted(sys.modules); "
+        "raise SystemExit(rc)"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("skbrier ")

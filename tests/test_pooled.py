@@ -4,6 +4,7 @@ pooled out-of-fold predictions, and the same data with rows repeated/removed).""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -84,7 +85,7 @@ def test_integer_weights_equal_repeated_rows_for_every_pooled_statistic():
     )
     a, b = pooled_cv_scores(weighted), pooled_cv_scores(repeated)
     for key in KEYS:
-        assert_allclose(a[key], b[key], rtol=1e-12, err_msg=key)
+        assert_allclose(getattr(a, key), getattr(b, key), rtol=1e-12, err_msg=key)
     # unit weights equal no weights
     unit = _results_from_folds(
         [
@@ -96,11 +97,13 @@ def test_integer_weights_equal_repeated_rows_for_every_pooled_statistic():
         [[(y[fold == f], p[fold == f], None) for f in range(4)] for p in P]
     )
     for key in KEYS:
-        assert_array_equal(pooled_cv_scores(unit)[key], pooled_cv_scores(none)[key])
+        assert_array_equal(
+            getattr(pooled_cv_scores(unit), key), getattr(pooled_cv_scores(none), key)
+        )
     # the pooled score is the weighted Brier score of all rows (sklearn)
     for j, p in enumerate(P):
         ref = brier_score_loss(y, p, sample_weight=w)
-        assert a["brier_score"][j] == pytest.approx(ref, rel=1e-12)
+        assert a.brier_score[j] == pytest.approx(ref, rel=1e-12)
 
 
 def test_zero_weight_fold_is_a_removed_fold():
@@ -118,8 +121,8 @@ def test_zero_weight_fold_is_a_removed_fold():
     )
     a, b = pooled_cv_scores(with_zero), pooled_cv_scores(removed)
     for key in KEYS:
-        assert_allclose(a[key], b[key], rtol=1e-12, err_msg=key)
-    assert np.isfinite(a["se_brier_score"]).all()
+        assert_allclose(getattr(a, key), getattr(b, key), rtol=1e-12, err_msg=key)
+    assert np.isfinite(a.se_brier_score).all()
 
 
 def test_zero_weight_fold_in_a_search(routing):
@@ -145,7 +148,7 @@ def test_zero_weight_fold_in_a_search(routing):
             method="predict_proba",
         )[:, 1]
         ref = brier_score_loss(y[fold > 0], oof[fold > 0])
-        assert res["brier_score"][j] == pytest.approx(ref, rel=1e-12)
+        assert res.brier_score[j] == pytest.approx(ref, rel=1e-12)
 
 
 @pytest.fixture
@@ -220,19 +223,19 @@ def test_pooled_cv_scores_result_protocol():
         "split1_test_weight_sum": [10, 10],
     }
     res = pooled_cv_scores(cvr)
-    assert isinstance(res, PooledCVResult)
-    assert set(dict(res)) == set(KEYS) | {"n_splits"}
+    assert isinstance(res, PooledCVResult) and not isinstance(res, dict)
+    assert {f.name for f in dataclasses.fields(res)} == set(KEYS) | {"n_splits", "params"}
     assert res.best_index == 1
     d = json.loads(json.dumps(res.to_dict()))
     assert d["brier_score"] == [0.15, 0.125]
     assert "brier_index" in res.summary() and "<table>" in res._repr_html_()
     assert repr(res).startswith("PooledCVResult(n_candidates=2")
-    pd = pytest.importorskip("pandas")
-    frame = pd.DataFrame(res)
+    pytest.importorskip("pandas")
+    frame = res.to_frame()
     assert frame.shape == (2, 9)
-    assert res.to_frame().equals(frame)
-    with pytest.raises(KeyError):
-        res["auc"]
+    assert frame["brier_score"].tolist() == [0.15, 0.125]
+    with pytest.raises(TypeError):
+        res["brier_score"]  # a result, not a mapping
 
 
 def test_pooled_sums_object_dtype_and_bad_class_index():

@@ -128,19 +128,17 @@ def test_pooled_scoring_cross_validate_matches_pooled_oof(binary_data, weighted,
     res = pooled_cv_scores(cvr)
     oof = cross_val_predict(est, X, y, cv=cv, method="predict_proba")
     bs = brier_score_loss(y, oof[:, 1], sample_weight=w)
-    assert res["brier_score"][0] == pytest.approx(bs, rel=1e-12)
-    assert res["brier_index"][0] == pytest.approx(bi(bs), rel=1e-12)
-    assert res["brier_skill_score"][0] == pytest.approx(
+    assert res.brier_score[0] == pytest.approx(bs, rel=1e-12)
+    assert res.brier_index[0] == pytest.approx(bi(bs), rel=1e-12)
+    assert res.brier_skill_score[0] == pytest.approx(
         d2_brier_score(y, oof, sample_weight=w), rel=1e-12
     )
-    assert res["mean_fold_brier_index"][0] == pytest.approx(
-        np.mean(cvr["test_brier_index"])
-    )
-    assert res["mean_fold_brier_index"][0] > res["brier_index"][0]
-    assert res["n_splits"][0] == 4
+    assert res.mean_fold_brier_index[0] == pytest.approx(np.mean(cvr["test_brier_index"]))
+    assert res.mean_fold_brier_index[0] > res.brier_index[0]
+    assert res.n_splits[0] == 4
     # agrees with cross_val_brier
     cvb = cross_val_brier(est, X, y, cv=cv, sample_weight=w)
-    assert cvb.brier_index == pytest.approx(res["brier_index"][0], rel=1e-12)
+    assert cvb.brier_index == pytest.approx(res.brier_index[0], rel=1e-12)
 
 
 def test_pooled_scoring_without_routing_rejects_request():
@@ -167,9 +165,9 @@ def test_grid_search_pooled_refit_picks_pooled_best(binary_data):
         oof = cross_val_predict(base.set_params(**p), X, y, cv=cv, method="predict_proba")
         pooled.append(bi(brier_score_loss(y, oof[:, 1])))
     res = pooled_cv_scores(search.cv_results_)
-    assert_allclose(res["brier_index"], pooled, rtol=1e-12)
+    assert_allclose(res.brier_index, pooled, rtol=1e-12)
     assert search.best_index_ == int(np.argmax(pooled))
-    assert res["rank_brier_index"][search.best_index_] == 1
+    assert res.rank_brier_index[search.best_index_] == 1
     assert (
         search.best_estimator_.get_params()["max_depth"] == search.best_params_["max_depth"]
     )
@@ -200,8 +198,8 @@ def test_mean_of_folds_and_pooled_disagree():
         mean_search.cv_results_["mean_test_brier_index"], [70.0, bi(0.12)], rtol=1e-12
     )
     res = pooled_cv_scores(pooled_search.cv_results_)
-    assert_allclose(res["brier_index"], [bi(0.13), bi(0.12)], rtol=1e-12)
-    assert_allclose(res["brier_score"], [0.13, 0.12], rtol=1e-12)
+    assert_allclose(res.brier_index, [bi(0.13), bi(0.12)], rtol=1e-12)
+    assert_allclose(res.brier_score, [0.13, 0.12], rtol=1e-12)
     assert mean_search.best_params_ == {"column": 0}
     assert pooled_search.best_params_ == {"column": 1}
     for rule in ("best", "one_standard_error"):
@@ -243,13 +241,13 @@ def test_one_standard_error_rule():
         pos=[5, 4],
     )
     res = pooled_cv_scores(cvr)
-    assert_allclose(res["brier_score"], [0.18, 0.17, 0.21])
-    assert res["se_brier_score"][1] == pytest.approx(0.02)
-    assert res["se_brier_index"][1] == pytest.approx(50 * 0.02 / np.sqrt(0.17))
+    assert_allclose(res.brier_score, [0.18, 0.17, 0.21])
+    assert res.se_brier_score[1] == pytest.approx(0.02)
+    assert res.se_brier_index[1] == pytest.approx(50 * 0.02 / np.sqrt(0.17))
     o = 9 / 20
-    assert res["brier_skill_score"][1] == pytest.approx(1 - 0.17 / (o * (1 - o)))
-    assert res["se_brier_skill_score"][1] == pytest.approx(0.02 / (o * (1 - o)))
-    assert list(res["rank_brier_index"]) == [2, 1, 3]
+    assert res.brier_skill_score[1] == pytest.approx(1 - 0.17 / (o * (1 - o)))
+    assert res.se_brier_skill_score[1] == pytest.approx(0.02 / (o * (1 - o)))
+    assert list(res.rank_brier_index) == [2, 1, 3]
     assert pooled_refit()(cvr) == 1
     for metric in ("brier_index", "brier_score", "brier_skill_score"):
         # candidate order: 0 is the simplest within one SE
@@ -297,10 +295,10 @@ def test_pooled_scoring_string_labels(binary_data):
     )
     oof = cross_val_predict(LogisticRegression(), X, ys, cv=cv, method="predict_proba")
     res = pooled_cv_scores(cvr)
-    assert res["brier_score"][0] == pytest.approx(
+    assert res.brier_score[0] == pytest.approx(
         brier_score_loss(ys, oof[:, 1], pos_label="spam"), rel=1e-9
     )
-    assert res["brier_skill_score"][0] == pytest.approx(d2_brier_score(ys, oof), rel=1e-9)
+    assert res.brier_skill_score[0] == pytest.approx(d2_brier_score(ys, oof), rel=1e-9)
     # string labels need pos_label, as in sklearn
     with pytest.raises(ValueError, match="pos_label"):
         cross_validate(
@@ -325,8 +323,8 @@ def test_pooled_scoring_multiclass_with_labels():
     # without labels the binary base-rate sum refuses multiclass forecasts
     with pytest.raises(ValueError, match="pass labels="):
         cross_validate(est, X, y, cv=cv, scoring=pooled_scoring(), error_score="raise")
-    assert res["brier_score"][0] == pytest.approx(brier_score_loss(y, oof) / 2, rel=1e-12)
-    assert res["brier_skill_score"][0] == pytest.approx(d2_brier_score(y, oof), rel=1e-12)
+    assert res.brier_score[0] == pytest.approx(brier_score_loss(y, oof) / 2, rel=1e-12)
+    assert res.brier_skill_score[0] == pytest.approx(d2_brier_score(y, oof), rel=1e-12)
 
 
 def test_grid_search_weighted_pooled_refit(binary_data, routing):
@@ -348,7 +346,7 @@ def test_grid_search_weighted_pooled_refit(binary_data, routing):
             method="predict_proba",
         )
         pooled.append(brier_score_loss(y, oof[:, 1], sample_weight=w))
-    assert_allclose(pooled_cv_scores(search.cv_results_)["brier_score"], pooled, rtol=1e-12)
+    assert_allclose(pooled_cv_scores(search.cv_results_).brier_score, pooled, rtol=1e-12)
     assert search.best_index_ == int(np.argmin(pooled))
 
 
@@ -422,8 +420,8 @@ def test_pooled_cv_scores_and_one_se_rule_match_cv_glmnet(case):
             weight_sum(y[m], P[m, j], sample_weight=w[m]) for j in range(lam.size)
         ]
     res = pooled_cv_scores(cvr)
-    assert_allclose(2 * res["brier_score"], d["cvm"], rtol=1e-12)
-    assert_allclose(2 * res["se_brier_score"], d["cvsd"], rtol=1e-10)
+    assert_allclose(2 * res.brier_score, d["cvm"], rtol=1e-12)
+    assert_allclose(2 * res.se_brier_score, d["cvsd"], rtol=1e-10)
     assert pooled_refit()(cvr) == d["index_min"] - 1
     one_se = pooled_refit(
         "brier_score", "one_standard_error", complexity=lambda p: -p["lambda"]
@@ -441,6 +439,6 @@ def test_pooled_cv_scores_invariant_to_fold_order():
     perm = rng.permutation(5)
     b = pooled_cv_scores(_fake_results(fold_bs[:, perm], weights[perm], pos=pos[perm]))
     for key in ("brier_score", "brier_index", "brier_skill_score", "se_brier_score"):
-        assert_allclose(a[key], b[key], rtol=1e-12)
+        assert_allclose(getattr(a, key), getattr(b, key), rtol=1e-12)
     # the pooled score is the weight-weighted mean of the fold scores
-    assert_allclose(a["brier_score"], fold_bs @ weights / weights.sum(), rtol=1e-12)
+    assert_allclose(a.brier_score, fold_bs @ weights / weights.sum(), rtol=1e-12)

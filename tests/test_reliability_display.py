@@ -287,13 +287,16 @@ def test_binned_wilson_intervals_match_statsmodels():
     np.testing.assert_allclose([s[0][1] for s in segs], lo, atol=1e-12)
     np.testing.assert_allclose([s[1][1] for s in segs], hi, atol=1e-12)
     np.testing.assert_allclose([s[0][0] for s in segs], dec.table_["mean_forecast"])
-    # weights use Kish's effective sample size: integer weights are not
-    # repeated rows here, but equal weights change nothing
+    # frequency weights: a bin's sample size is its weight, so integer
+    # weights give the intervals of the repeated rows
     dec_w = BrierDecomposition("murphy", n_bins=6, confidence_level=0.9).fit(
-        y, p, sample_weight=np.full(300, 2.5)
+        y, p, sample_weight=np.full(300, 2)
+    )
+    lo2, _ = proportion.proportion_confint(
+        2 * events, 2 * counts, alpha=0.1, method="wilson"
     )
     segs_w = dec_w.plot().bands_[0].get_segments()
-    np.testing.assert_allclose([s[0][1] for s in segs_w], lo, atol=1e-12)
+    np.testing.assert_allclose([s[0][1] for s in segs_w], lo2, atol=1e-12)
 
 
 def test_auto_resamples():

@@ -350,7 +350,7 @@ def test_wired_sections_equal_their_functions(data):
         inf = brier_inference(y, p, cov_type="hac")
         for metric in ("brier_score", "brier_index", "brier_skill_score"):
             lo, hi = inf.confidence_interval(metric=metric, confidence_level=0.9)
-            assert rep.confidence_interval(metric=metric) == pytest.approx((lo, hi))
+            assert rep.confidence_interval(0.9, metric=metric) == pytest.approx((lo, hi))
     if _has("skbrier.metrics.decomposition"):
         from skbrier.metrics.decomposition import corp_decomposition, murphy_decomposition
 

@@ -65,12 +65,16 @@ def test_repr_html_is_the_summary_table(report):
     assert "data:image/png" not in page and "<svg" not in page
 
 
-def test_confidence_interval_defaults_to_the_report_level(report, data):
+def test_confidence_interval_at_the_report_level_and_any_other(report, data):
     y, p = data
     inf = brier_inference(y, p)
     for metric in ("brier_score", "brier_index", "brier_skill_score"):
-        ci = report.confidence_interval(metric=metric)
+        ci = report.confidence_interval(report.confidence_level, metric=metric)
         assert ci == report.intervals[metric]
+        # the default level is 0.95, as on every result
+        assert report.confidence_interval(metric=metric) == report.confidence_interval(
+            0.95, metric=metric
+        )
         lo, hi = inf.confidence_interval(metric=metric, confidence_level=0.9)
         assert ci == pytest.approx((lo, hi), rel=1e-12)
         lo95, hi95 = inf.confidence_interval(metric=metric, confidence_level=0.95)
@@ -78,18 +82,12 @@ def test_confidence_interval_defaults_to_the_report_level(report, data):
             (lo95, hi95), rel=1e-12
         )
     lg = calibration_intercept_slope(y, p)
-    lo, hi = lg.confidence_interval(parameter="slope", confidence_level=0.95)
+    lo, hi = lg.confidence_interval(metric="calibration_slope", confidence_level=0.95)
     assert report.confidence_interval(0.95, metric="calibration_slope") == pytest.approx(
         (lo, hi), rel=1e-12
     )
-    ci90 = report.confidence_interval(metric="calibration_slope")
+    ci90 = report.confidence_interval(0.9, metric="calibration_slope")
     assert lo < ci90.low < ci90.high < hi
-
-
-def test_confidence_interval_old_call_form_warns(report):
-    with pytest.warns(FutureWarning, match="metric="):
-        old = report.confidence_interval("brier_index")
-    assert old == report.confidence_interval(metric="brier_index")
 
 
 @pytest.mark.parametrize(

@@ -176,6 +176,9 @@ def test_library_comparison_same_rows_and_different_rows():
     assert pc.difference == pytest.approx(R["comparison"]["difference"], abs=1e-12)
     assert pc.pvalue == pytest.approx(R["comparison"]["pvalue"], rel=1e-9)
     np.testing.assert_allclose(pc.ci, R["comparison"]["ci"], rtol=1e-9)
+    # the Brier Index difference has its interval too (metric="brier_index")
+    lo, hi = pc.brier_index_ci or (np.nan, np.nan)
+    assert lo < pc.brier_index_difference < hi
     comp = paired_comparison(_reports(True))
     assert comp is not None and comp.pairs == []
     assert "different rows (799 and 796 rows)" in (comp.reason or "")

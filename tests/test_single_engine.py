@@ -54,7 +54,7 @@ def test_brier_inference_bootstrap_equals_block_bootstrap(data):
     )
     np.testing.assert_allclose(
         res.confidence_interval(0.95, metric="brier_score"),
-        ref.confidence_interval,
+        ref.confidence_interval(),
         rtol=1e-12,
     )
 
@@ -84,8 +84,8 @@ def test_murphy_function_equals_estimator(data):
     e = BrierDecomposition("murphy", n_bins=10, n_resamples=100, random_state=2).fit(y, p)
     for comp in ("reliability", "resolution"):
         np.testing.assert_allclose(
-            f.confidence_interval(0.9, component=comp),
-            e.decomposition_.confidence_interval(0.9, component=comp),
+            f.confidence_interval(0.9, metric=comp),
+            e.decomposition_.confidence_interval(0.9, metric=comp),
             rtol=1e-12,
         )
 

@@ -63,12 +63,12 @@ def test_bad_input_names_the_parameter(kwargs, exc, match):
 
 
 def test_bad_options():
-    with pytest.raises(ValueError, match="censoring_from"):
-        brier_score_survival(EVENT, TIME, SURV, TIMES, censoring_from="both")
-    with pytest.raises(ValueError, match="needs train_event"):
-        brier_score_survival(EVENT, TIME, SURV, TIMES, censoring_from="train")
-    with pytest.raises(TypeError, match="left_limit"):
-        brier_score_survival(EVENT, TIME, SURV, TIMES, left_limit=1)
+    with pytest.raises(ValueError, match="convention must be one of"):
+        brier_score_survival(EVENT, TIME, SURV, TIMES, convention="pec")
+    with pytest.raises(ValueError, match="convention='sksurv' needs the training"):
+        brier_score_survival(EVENT, TIME, SURV, TIMES, convention="sksurv")
+    with pytest.raises(ValueError, match="only with convention='sksurv'"):
+        brier_score_survival(EVENT, TIME, SURV, TIMES, train_event=EVENT, train_time=TIME)
     with pytest.raises(ValueError, match="integration"):
         integrated_brier_score(EVENT, TIME, SURV, TIMES, integration="simpson")
     with pytest.raises(ValueError, match="at least two"):
@@ -82,7 +82,7 @@ def test_bad_options():
             TIME,
             SURV,
             TIMES,
-            censoring_from="train",
+            convention="sksurv",
             train_event=EVENT[TIME < 2],
             train_time=TIME[TIME < 2],
         )
@@ -96,19 +96,10 @@ def test_censoring_survivor_zero_raises_instead_of_silent_weight():
     s = np.array([[0.5], [0.4], [0.9]])
     with pytest.raises(ValueError, match="censoring survivor function is 0"):
         brier_score_survival(
-            e,
-            t,
-            s,
-            [2.0],
-            censoring_from="train",
-            train_event=tr_e,
-            train_time=tr_t,
-            left_limit=False,
+            e, t, s, [2.0], convention="sksurv", train_event=tr_e, train_time=tr_t
         )
-    # with the left limit (riskRegression) the same data is fine
-    brier_score_survival(
-        e, t, s, [2.0], censoring_from="train", train_event=tr_e, train_time=tr_t
-    )
+    # riskRegression's convention (G(T-) of the scored data) is defined there
+    assert np.isfinite(brier_score_survival(e, t, s, [2.0])).all()
 
 
 def test_scalar_horizon_gives_float_and_bool_events():
@@ -140,8 +131,8 @@ def test_bootstrap_reproducible_and_close_to_wald():
         EVENT, TIME, SURV, TIMES, n_resamples=200, random_state=3, n_jobs=2
     )
     np.testing.assert_array_equal(a.bootstrap, b.bootstrap)
-    assert a.bootstrap.shape == (200, 2, len(TIMES))
-    sd = np.nanstd(a.bootstrap[:, 1, :], axis=0, ddof=1)
+    assert a.bootstrap.shape == (200, 2, len(TIMES) + 1)  # + the integrated scores
+    sd = np.nanstd(a.bootstrap[:, 1, :-1], axis=0, ddof=1)
     np.testing.assert_allclose(sd[:-1], a.se_ipa[:-1], rtol=0.35)  # last: end of follow-up
     lo, hi = a.confidence_interval(0.9, metric="ipa", method="percentile")
     assert (lo < a.ipa).all() and (a.ipa < hi).all()
@@ -188,7 +179,7 @@ def test_scorer_equals_metric_and_works_in_grid_search():
     est = _Exp()
     surv = np.exp(-0.3 * np.exp(X[:, 0])[:, None] * times[None, :])
     assert scorer(est, X, y) == pytest.approx(
-        -integrated_brier_score(y, surv, times), abs=1e-14
+        -integrated_brier_score(y, surv, times, integration="trapezoid"), abs=1e-14
     )
     s2 = make_survival_scorer(times, metric="brier_score")
     assert s2(est, X, y) == pytest.approx(

@@ -39,7 +39,7 @@ def test_brier_ipa_and_se_match_riskregression(case, model):
     np.testing.assert_allclose(res.se_brier, case["se"][model], rtol=0, atol=1e-10)
     np.testing.assert_allclose(res.se_brier_null, case["se"]["null"], rtol=0, atol=1e-10)
     np.testing.assert_allclose(res.se_ipa, case["ipa_se"][model], rtol=0, atol=1e-10)
-    lo, hi = res.confidence_interval(0.95, metric="brier")
+    lo, hi = res.confidence_interval(0.95, metric="brier_score")
     np.testing.assert_allclose(lo, case["lower"][model], rtol=0, atol=1e-10)
     np.testing.assert_allclose(hi, case["upper"][model], rtol=0, atol=1e-10)
     cons = index_of_prediction_accuracy(event, time, surv, times, conservative=True)
@@ -71,12 +71,38 @@ def test_paired_comparison_matches_riskregression_contrasts(case):
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 @pytest.mark.parametrize("model", ["A", "B"])
-def test_step_ibs_matches_riskregression(case, model):
+def test_ibs_and_integrated_ipa_match_riskregression(case, model):
     event, time, times = _data(case)
     surv = np.array(case[f"surv_{model}"])
-    # riskRegression's running IBS at times[k] is the step integral up to times[k]
+    ref, null = case["ibs"][model], case["ibs"]["null"]
+    # riskRegression's running IBS at times[k] is the step integral from 0 up to
+    # times[k]: the default convention="riskRegression"
     for k in range(1, len(times)):
-        ibs = integrated_brier_score(
-            event, time, surv[:, : k + 1], times[: k + 1], integration="step"
-        )
-        assert ibs == pytest.approx(case["ibs"][model][k], abs=1e-10)
+        ibs = integrated_brier_score(event, time, surv[:, : k + 1], times[: k + 1])
+        assert ibs == pytest.approx(ref[k], rel=0, abs=1e-10)
+        res = index_of_prediction_accuracy(event, time, surv[:, : k + 1], times[: k + 1])
+        assert res.ibs == pytest.approx(ref[k], rel=0, abs=1e-10)
+        assert res.ibs_null == pytest.approx(null[k], rel=0, abs=1e-10)
+        # IPA integrated: 1 - IBS / IBS of riskRegression's "Null model"
+        assert res.integrated_ipa == pytest.approx(1 - ref[k] / null[k], rel=0, abs=1e-10)
+        assert res.time_range == (0.0, times[k])
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_integrated_standard_errors_match_riskregression_vcov(case, model):
+    # the fixture's SEs are sqrt(a' V a) (and the delta method for the IPA) from
+    # Score's vcov of the Brier scores across horizons
+    event, time, times = _data(case)
+    surv = np.array(case[f"surv_{model}"])
+    ref = case["integrated"][model]
+    res = index_of_prediction_accuracy(event, time, surv, times)
+    for field, key in [
+        ("ibs", "ibs"),
+        ("ibs_null", "ibs_null"),
+        ("integrated_ipa", "ipa"),
+        ("se_ibs", "se_ibs"),
+        ("se_ibs_null", "se_ibs_null"),
+        ("se_integrated_ipa", "se_ipa"),
+    ]:
+        assert getattr(res, field) == pytest.approx(ref[key], rel=0, abs=1e-10), field

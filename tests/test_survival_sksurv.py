@@ -1,5 +1,6 @@
-"""skbrier.survival in scikit-survival's convention, fixtures made by
-tests/fixtures/survival/make_sksurv_fixtures.py (scikit-survival 0.28.0)."""
+"""skbrier.survival with convention="sksurv" against scikit-survival, fixtures made by
+tests/fixtures/survival/make_sksurv_fixtures.py (scikit-survival 0.28.0): simulated
+data with ties and Cox models on gbsg2, whas500 and veterans_lung_cancer."""
 
 import json
 from pathlib import Path
@@ -7,7 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from skbrier.survival import brier_score_survival, integrated_brier_score
+from skbrier.survival import (
+    brier_score_survival,
+    index_of_prediction_accuracy,
+    integrated_brier_score,
+)
 
 FIX = json.loads(
     (Path(__file__).parent / "fixtures" / "survival" / "sksurv_fixtures.json").read_text()
@@ -21,46 +26,90 @@ def _structured(event, time):
     return y
 
 
+def _case(name):
+    return next(c for c in CASES if c["name"] == name)
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_matches_scikit_survival(case):
+    y_tr = _structured(case["train_event"], case["train_time"])
+    y_te = _structured(case["event"], case["time"])
+    surv, times = np.array(case["surv"]), np.array(case["times"])
+    # scikit-survival: brier_score(y_train, y_test, surv, times)
+    bs = brier_score_survival(y_te, surv, times, convention="sksurv", train_event=y_tr)
+    np.testing.assert_allclose(bs, case["brier"], rtol=0, atol=1e-12)
+    ibs = integrated_brier_score(y_te, surv, times, convention="sksurv", train_event=y_tr)
+    assert ibs == pytest.approx(case["ibs"], rel=0, abs=1e-12)
+    # event and time arrays
     kw = dict(
-        censoring_from="train",
+        convention="sksurv",
         train_event=np.array(case["train_event"]),
         train_time=np.array(case["train_time"]),
-        left_limit=False,
     )
     event, time = np.array(case["event"]), np.array(case["time"])
+    bs2 = brier_score_survival(event, time, surv, times, **kw)
+    np.testing.assert_allclose(bs2, case["brier"], rtol=0, atol=1e-12)
+    res = index_of_prediction_accuracy(event, time, surv, times, **kw)
+    np.testing.assert_allclose(res.brier, case["brier"], rtol=0, atol=1e-12)
+    assert res.ibs == pytest.approx(case["ibs"], rel=0, abs=1e-12)
+    assert res.time_range == (times[0], times[-1])
+
+
+def test_default_convention_differs_from_scikit_survival():
+    # what a scikit-survival user gets without convention="sksurv"
+    case = _case("gbsg2_coxph")
+    y_te = _structured(case["event"], case["time"])
     surv, times = np.array(case["surv"]), np.array(case["times"])
-    bs = brier_score_survival(event, time, surv, times, **kw)
-    np.testing.assert_allclose(bs, case["brier"], rtol=0, atol=1e-10)
-    ibs = integrated_brier_score(event, time, surv, times, **kw)
-    assert ibs == pytest.approx(case["ibs"], abs=1e-10)
-    # structured arrays as Surv.from_arrays makes them
+    assert abs(integrated_brier_score(y_te, surv, times) - case["ibs"]) > 1e-3
+
+
+def test_scikit_survival_argument_order_is_refused_with_the_translation():
+    case = _case("ties")
     y_tr = _structured(case["train_event"], case["train_time"])
-    bs2 = brier_score_survival(
-        _structured(event, time),
-        surv,
-        times,
-        censoring_from="train",
-        train_event=y_tr,
-        left_limit=False,
-    )
-    np.testing.assert_allclose(bs2, case["brier"], rtol=0, atol=1e-10)
+    y_te = _structured(case["event"], case["time"])
+    surv, times = np.array(case["surv"]), np.array(case["times"])
+    with pytest.raises(ValueError, match="convention='sksurv', train_event=y_train"):
+        integrated_brier_score(y_tr, y_te, surv, times)
 
 
 def test_conventions_differ_only_with_ties():
-    case = next(c for c in CASES if c["name"] == "light")
-    event, time = np.array(case["event"]), np.array(case["time"])
-    surv, times = np.array(case["surv"]), np.array(case["times"])
-    a = brier_score_survival(event, time, surv, times)
-    b = brier_score_survival(event, time, surv, times, left_limit=False)
-    np.testing.assert_allclose(a, b, rtol=0, atol=1e-14)
-    case = next(c for c in CASES if c["name"] == "many_ties")
-    event, time = np.array(case["event"]), np.array(case["time"])
-    surv, times = np.array(case["surv"]), np.array(case["times"])
-    a = brier_score_survival(event, time, surv, times)
-    b = brier_score_survival(event, time, surv, times, left_limit=False)
-    assert np.abs(a - b).max() > 1e-4
+    # with the training data equal to the scored data, G(T_i-) and G(T_i) differ
+    # only where a censoring shares an event's time
+    for name, differ in (("light", False), ("many_ties", True)):
+        case = _case(name)
+        event, time = np.array(case["event"]), np.array(case["time"])
+        surv, times = np.array(case["surv"]), np.array(case["times"])
+        a = brier_score_survival(event, time, surv, times)
+        b = brier_score_survival(
+            event,
+            time,
+            surv,
+            times,
+            convention="sksurv",
+            train_event=event,
+            train_time=time,
+        )
+        assert bool(np.abs(a - b).max() > 1e-4) == differ
+
+
+def test_training_data_equal_to_test_data_takes_the_same_values():
+    # equal training times reuse the censoring model's row index; a permuted copy
+    # of the training data goes through the generic lookup: same numbers
+    rng = np.random.default_rng(5)
+    n = 300
+    time = np.round(rng.exponential(2.0, n), 1) + 0.1
+    event = (rng.random(n) < 0.6).astype(int)
+    times = np.array([0.5, 1.0, 2.0])
+    surv = np.exp(-np.outer(rng.uniform(0.2, 0.6, n), times))
+    perm = rng.permutation(n)
+    kw = dict(convention="sksurv")
+    same = brier_score_survival(
+        event, time, surv, times, train_event=event, train_time=time, **kw
+    )
+    generic = brier_score_survival(
+        event, time, surv, times, train_event=event[perm], train_time=time[perm], **kw
+    )
+    np.testing.assert_allclose(same, generic, rtol=0, atol=1e-14)
 
 
 def test_live_scikit_survival_if_installed():
@@ -74,36 +123,48 @@ def test_live_scikit_survival_if_installed():
     times = np.array([0.5, 1.0, 2.0])
     times = times[times < min(t.max(), tt.max())]
     surv = np.sort(rng.random((n, times.size)), axis=1)[:, ::-1]
-    _, ref = sk.brier_score(_structured(et, tt), _structured(e, t), surv, times)
-    got = brier_score_survival(
-        e,
-        t,
-        surv,
-        times,
-        censoring_from="train",
-        train_event=et,
-        train_time=tt,
-        left_limit=False,
-    )
+    y_tr, y_te = _structured(et, tt), _structured(e, t)
+    _, ref = sk.brier_score(y_tr, y_te, surv, times)
+    got = brier_score_survival(y_te, surv, times, convention="sksurv", train_event=y_tr)
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
+    ref_ibs = sk.integrated_brier_score(y_tr, y_te, surv, times)
+    got_ibs = integrated_brier_score(
+        y_te, surv, times, convention="sksurv", train_event=y_tr
+    )
+    assert got_ibs == pytest.approx(ref_ibs, rel=0, abs=1e-12)
 
 
-def test_training_data_equal_to_test_data_takes_the_same_values():
-    # equal training times reuse the censoring model's row index; a permuted copy
-    # of the training data goes through the generic lookup: same numbers
-    rng = np.random.default_rng(5)
-    n = 300
-    time = np.round(rng.exponential(2.0, n), 1) + 0.1
-    event = (rng.random(n) < 0.6).astype(int)
-    times = np.array([0.5, 1.0, 2.0])
-    surv = np.exp(-np.outer(rng.uniform(0.2, 0.6, n), times))
-    perm = rng.permutation(n)
-    for left in (True, False):
-        kw = dict(censoring_from="train", left_limit=left)
-        same = brier_score_survival(
-            event, time, surv, times, train_event=event, train_time=time, **kw
-        )
-        generic = brier_score_survival(
-            event, time, surv, times, train_event=event[perm], train_time=time[perm], **kw
-        )
-        np.testing.assert_allclose(same, generic, rtol=0, atol=1e-14)
+@pytest.mark.parametrize("dataset", ["gbsg2", "whas500"])
+def test_live_user_guide_example_with_the_estimator(dataset):
+    # scikit-survival's user guide: a Cox model, IBS on a daily grid between the
+    # 10th and 90th percentiles of the times
+    pytest.importorskip("sksurv")
+    from sklearn.model_selection import train_test_split
+    from sksurv import datasets
+    from sksurv.linear_model import CoxPHSurvivalAnalysis
+    from sksurv.metrics import integrated_brier_score as sk_ibs
+    from sksurv.preprocessing import OneHotEncoder
+
+    X, y = getattr(datasets, f"load_{dataset}")()
+    X = OneHotEncoder().fit_transform(X).astype(float)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, random_state=1)
+    est = CoxPHSurvivalAnalysis(alpha=1e-4).fit(X_tr, y_tr)
+    t_name = y.dtype.names[1]
+    lower, upper = np.percentile(y[t_name], [10, 90])
+    times = np.arange(lower, upper + 1)
+    times = times[times < y_te[t_name].max()]
+    preds = np.vstack([fn(times) for fn in est.predict_survival_function(X_te)])
+    ref = sk_ibs(y_tr, y_te, preds, times)
+    # the fitted estimator directly: f(estimator, X, y, times)
+    got = integrated_brier_score(
+        est, X_te, y_te, times, convention="sksurv", train_event=y_tr
+    )
+    assert got == pytest.approx(ref, rel=0, abs=1e-12)
+    # its survival functions as surv_proba
+    fns = est.predict_survival_function(X_te)
+    got2 = integrated_brier_score(y_te, fns, times, convention="sksurv", train_event=y_tr)
+    assert got2 == pytest.approx(ref, rel=0, abs=1e-12)
+    res = index_of_prediction_accuracy(
+        est, X_te, y_te, times, convention="sksurv", train_event=y_tr
+    )
+    assert res.ibs == pytest.approx(ref, rel=0, abs=1e-12)

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._diagnose import one_warning_per_call
 from .._progress import dask_tasks
 from . import is_dask_input
 
@@ -82,7 +83,15 @@ class _Update:
         self.template = template
 
     def __call__(self, y: Any, p: Any, w: Any, cols: dict) -> Any:
-        return copy.deepcopy(self.template).update(y, p, w, **cols)
+        try:
+            return copy.deepcopy(self.template).update(y, p, w, **cols)
+        except (ValueError, TypeError) as exc:
+            if type(exc) not in (ValueError, TypeError) or "index" not in str(exc):
+                raise
+            # the in-memory message, whose positions and counts are the partition's
+            raise type(exc)(
+                f"{exc} (Positions and counts are within one partition of the dask input.)"
+            ) from None
 
 
 def _apply(func: Any, y: Any, p: Any, w: Any, cols: dict) -> Any:
@@ -264,6 +273,7 @@ def _combine_all(combine: Any, *parts: Any) -> Any:
     return out
 
 
+@one_warning_per_call  # partitions validated apart: one warning per pass
 def reduce_state(
     template: Any, y_true: Any, y_proba: Any, sample_weight: Any = None, **columns
 ):

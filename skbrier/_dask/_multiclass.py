@@ -17,7 +17,13 @@ import numpy as np
 from .._params import check_bool, check_option
 from .._validation import Forecast, check_reference
 from ..metrics._binning import uniform_edges
-from ..metrics._calibration_error_core import _KINDS, Options, check_scale, fixed_bin_ids
+from ..metrics._calibration_error_core import (
+    _KINDS,
+    DATA_BINS_PRESETS,
+    Options,
+    check_scale,
+    fixed_bin_ids,
+)
 from ..metrics._decomposition_core import binary_columns
 from ..states import (
     BinnedState,
@@ -140,7 +146,7 @@ def calibration_error(
     scale = check_scale(confidence_scale)
     o = options
     if fixed_bin_ids(np.zeros(1), o) is None:
-        if isinstance(o.binning, str) and o.binning in ("helm", "hle"):
+        if isinstance(o.binning, str) and o.binning in DATA_BINS_PRESETS:
             raise ValueError(
                 f"binning={o.binning!r} is not available for dask input: its bins "
                 "depend on the order of all forecasts (not mergeable); pass "

@@ -107,6 +107,11 @@ def _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host, r
     )
     state = bundle.state("sample")
     n, wt, wy, wp, ptp = state.totals()  # raises the in-memory label errors
+    if wy / wt in (0.0, 1.0):  # before looking for the positive label: maybe none
+        raise ValueError(
+            "y_true contains a single class (among the samples with positive weight): "
+            "a calibration report needs both events and non-events."
+        )
     pos = next(lab for (v, _), lab in zip(state.encoded(), state._sums) if v == 1.0)
     y = _encode(y_true, pos)
     p, w = y_proba, sample_weight
@@ -153,11 +158,6 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host, run):
     from ..report._valprob import IntervalSpec, adaptive_n_resamples, valprob_extras
 
     base_rate = wy / wt
-    if base_rate in (0.0, 1.0):
-        raise ValueError(
-            "y_true contains a single class (among the samples with positive weight): "
-            "a calibration report needs both events and non-events."
-        )
     ys, ps, ws = state.sample()
     m = ps.shape[0]
     notes = host._Notes()

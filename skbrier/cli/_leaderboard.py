@@ -32,8 +32,10 @@ def _leaderboard(args: argparse.Namespace) -> int:
     from ..leaderboards import leaderboard
 
     _check_output(args.html, args.force, "--html")
-    if args.n_resamples < 2:
-        raise CLIError(f"--n-resamples must be at least 2, got {args.n_resamples}.")
+    if args.n_resamples < 0 or args.n_resamples == 1:
+        raise CLIError(
+            f"--n-resamples must be at least 2 (or 0 for none), got {args.n_resamples}."
+        )
     anchor = _anchor(args.anchor)
     header, body = _read_csv(args.file)
     path = _display_name(args.file)
@@ -120,7 +122,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="forecaster scored but not used to estimate difficulty (repeatable)",
     )
-    sp.add_argument("--n-resamples", type=int, default=1999, metavar="R")
+    sp.add_argument(
+        "--n-resamples",
+        type=int,
+        default=1999,
+        metavar="R",
+        help="question-bootstrap replicates (default 1999; 0: no intervals)",
+    )
     sp.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL")
     sp.add_argument("--random-state", type=_seed, default=None)
     sp.add_argument(
@@ -131,4 +139,4 @@ def register(sub: argparse._SubParsersAction) -> None:
     sp.add_argument(
         "--force", action="store_true", help="overwrite an existing output file"
     )
-    sp.set_defaults(func=_leaderboard)
+    sp.set_defaults(func=_leaderboard, allow_zero_resamples=True)

@@ -7,6 +7,7 @@ import html
 import io
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -15,6 +16,8 @@ import numpy as np
 from ._common import CLIError, _check_output, _seed, _write
 
 FORMATS = ("auto", "lm-eval", "helm", "inspect", "judged")
+#: values of --confidence (those of read_inspect_log's confidence=)
+CONFIDENCE_SOURCES = ("auto", "logprobs", "stated", "none")
 
 #: (key, label) of the columns, in order
 COLUMNS = (
@@ -42,11 +45,11 @@ def _detect(path: str) -> str:
         return "lm-eval"
     if base.endswith(".json"):
         try:
-            with open(path, encoding="utf-8-sig") as fh:
-                head = fh.read(1 << 16)
+            with open(path, "rb") as fh:
+                head = fh.read(1 << 16).decode("utf-8", errors="replace")
         except OSError as exc:
             raise CLIError(f"{path}: cannot read ({exc.strerror or exc}).") from None
-        if '"samples"' in head and '"eval"' in head:
+        if '"eval"' in head and ('"samples"' in head or '"status"' in head):
             return "inspect"
         if '"judge_response"' in head:
             return "judged"
@@ -56,7 +59,16 @@ def _detect(path: str) -> str:
     )
 
 
-def _read(path: str, fmt: str, skip_invalid: bool, length_normalize: bool) -> Any:
+#: reader options of the command line, and the formats they apply to
+_READER_OPTIONS = {
+    "scorer": ("--scorer", ("inspect",)),
+    "confidence": ("--confidence", ("inspect",)),
+    "confidence_field": ("--confidence-field", ("inspect",)),
+    "confidence_scale": ("--confidence-scale", ("inspect", "judged")),
+}
+
+
+def _read(path: str, args: argparse.Namespace) -> Any:
     from ..io import (
         EvalLogError,
         read_helm_run,
@@ -67,19 +79,38 @@ def _read(path: str, fmt: str, skip_invalid: bool, length_normalize: bool) -> An
 
     if not os.path.exists(path):
         raise CLIError(f"{path}: no such file or directory.")
-    fmt = _detect(path) if fmt == "auto" else fmt
+    fmt = _detect(path) if args.format == "auto" else args.format
+    options = {}
+    for key, (flag, formats) in _READER_OPTIONS.items():
+        value = getattr(args, key, None)
+        if value is None:
+            continue
+        if fmt not in formats:
+            raise CLIError(
+                f"{flag} applies to {' and '.join(formats)} logs; {path} is a {fmt} log."
+            )
+        options[key] = value
     try:
         if fmt == "lm-eval":
             return read_lm_eval_samples(
-                path, length_normalize=length_normalize, skip_invalid=skip_invalid
+                path, length_normalize=args.length_normalize, skip_invalid=args.skip_invalid
             )
         if fmt == "helm":
-            return read_helm_run(path, skip_invalid=skip_invalid)
+            return read_helm_run(path, skip_invalid=args.skip_invalid)
         if fmt == "inspect":
-            return read_inspect_log(path, skip_invalid=skip_invalid)
-        return read_judged(path, skip_invalid=skip_invalid)
-    except (EvalLogError, OSError) as exc:
+            return read_inspect_log(path, skip_invalid=args.skip_invalid, **options)
+        return read_judged(path, skip_invalid=args.skip_invalid, **options)
+    except EvalLogError as exc:  # a data error: file, record and field named
         raise CLIError(str(exc)) from None
+    except OSError as exc:  # the readers name the path
+        raise CLIError(str(exc)) from None
+    except (ValueError, TypeError) as exc:  # an option: named as its flag is spelt
+        msg = str(exc)
+        for key in sorted(_READER_OPTIONS, key=len, reverse=True):
+            flag = _READER_OPTIONS[key][0]
+            msg = re.sub(rf"\b{key}=", f"{flag} ", msg)
+            msg = re.sub(rf"\b{key} must\b", f"{flag} must", msg)
+        raise CLIError(msg) from None
 
 
 def _statistics(rec: Any) -> tuple[Any, list[str]]:
@@ -96,8 +127,15 @@ def _statistics(rec: Any) -> tuple[Any, list[str]]:
     )
 
     y = rec.correct.astype(np.float64)
-    p = rec.confidence
     n = y.shape[0]
+    if rec.confidence is None or n == 0:  # correctness only, or no scored sample
+
+        def counts(w: np.ndarray | None) -> dict[str, float]:
+            ww = np.ones(n) if w is None else w
+            return {"n": float(n), "accuracy": float(np.sum(ww * y) / ww.sum())}
+
+        return counts, ["n", "accuracy"] if n else ["n"]
+    p = rec.confidence
     pairs = Pairs([(p, y)], None, False)
     o_ece = check_options("l1", 15, "uniform", None, False, True)
     o_helm = check_options("l1", 10, "uniform", "helm", False, True)
@@ -136,7 +174,7 @@ def _statistics(rec: Any) -> tuple[Any, list[str]]:
         }
         if "rms_ce" in keys:
             out["rms_ce"] = ce_value(pairs, w, o_rms)
-        g = pool_ties(y, p, w, keep_rows=False)
+        g = pool_ties(y, p, w)
         out["corp_mcb"] = corp_from_groups(g.x, g.w, g.ysum)[1]
         if mc is not None:
             per, big, k = mc
@@ -155,7 +193,10 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
     )
 
     stat, keys = _statistics(rec)
-    est = stat(None)
+    est = stat(None) if rec.n_records else {"n": 0.0}
+    bad = [k for k in keys if not np.isfinite(est[k])]
+    if bad:  # the readers refuse non-finite inputs: this is a defect, not data
+        raise CLIError(f"{rec.path}: {', '.join(bad)} is not finite; please report this.")
     n = rec.n_records
     boot = [k for k in keys if k != "n"]
 
@@ -167,12 +208,17 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
         return rows
 
     ci: dict[str, tuple[float, float]] = {}
-    if args.n_resamples:
+    if args.n_resamples and boot:
         reps = run_replicates(
             task, args.n_resamples, random_state=args.random_state, desc="llm bootstrap"
         )
         for i, k in enumerate(boot):
-            c = interval_from_replicates(reps[:, i], args.confidence_level)
+            try:
+                c = interval_from_replicates(
+                    reps[:, i], args.confidence_level, nan_policy="raise"
+                )
+            except ValueError as exc:
+                raise CLIError(f"{rec.path}: {k}: {exc}") from None
             ci[k] = (float(c.low), float(c.high))
     name = rec.model or os.path.basename(rec.path.rstrip(os.sep))
     return {
@@ -180,6 +226,8 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
         "format": rec.format,
         "model": name,
         "n_skipped": rec.n_skipped,
+        "n_unscored": rec.n_unscored,
+        "has_confidence": rec.has_confidence,
         "estimates": {k: est[k] for k in keys},
         "intervals": ci,
     }
@@ -205,7 +253,16 @@ def _text(rows: list[dict[str, Any]], level: float) -> str:
         head = f"{row['model']}  ({row['format']}: {row['file']})"
         if row["n_skipped"]:
             head += f"  -- {row['n_skipped']} malformed records skipped"
+        if row["n_unscored"]:
+            head += f"  -- {row['n_unscored']} unscored samples left out"
         lines += [head, "-" * min(len(head), 79)]
+        if not row["estimates"]["n"]:
+            lines.append("  no scored sample: nothing to measure")
+        elif not row["has_confidence"]:
+            lines.append(
+                "  correctness only (the log has neither logprobs nor a stated "
+                "confidence): no calibration"
+            )
         width = max(len(lbl) for _, lbl in COLUMNS)
         for key, label in COLUMNS:
             lines.append(f"  {label:<{width}}  {_fmt(row, key)}")
@@ -226,6 +283,9 @@ def _svg(recs: list[Any]) -> list[str]:
 
     out = []
     for rec in recs:
+        if rec.confidence is None or not rec.n_records:
+            out.append("<p>no confidence: no reliability diagram</p>")
+            continue
         fig, ax = plt.subplots(figsize=(4.5, 4.5))
         MulticlassReliabilityDisplay.from_predictions(
             rec.correct, rec.confidence, n_bins=10, name=rec.model or ""
@@ -265,9 +325,7 @@ def _html(rows: list[dict[str, Any]], recs: list[Any], level: float) -> str:
 def _llm(args: argparse.Namespace) -> int:
     _check_output(args.html, args.force, "--html")
     _check_output(args.json_out, args.force, "--json")
-    recs = [
-        _read(f, args.format, args.skip_invalid, args.length_normalize) for f in args.files
-    ]
+    recs = [_read(f, args) for f in args.files]
     rows = [_analyse(r, args) for r in recs]
     sys.stdout.write(_text(rows, args.confidence_level))
     if args.json_out:
@@ -318,6 +376,29 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--length-normalize",
         action="store_true",
         help="lm-eval: divide log-likelihoods by choice length (acc_norm)",
+    )
+    sp.add_argument(
+        "--scorer", metavar="NAME", help="Inspect: the score to read (when several)"
+    )
+    sp.add_argument(
+        "--confidence",
+        choices=CONFIDENCE_SOURCES,
+        help="Inspect: where the confidence comes from: logprobs of the answer token, "
+        "a stated confidence (with --confidence-field), or none (accuracy only); "
+        "default: auto",
+    )
+    sp.add_argument(
+        "--confidence-field",
+        metavar="FIELD",
+        help="Inspect: score metadata field holding the stated confidence "
+        "('explanation': parse 'Confidence: NN' from the judge's explanation)",
+    )
+    sp.add_argument(
+        "--confidence-scale",
+        type=float,
+        metavar="S",
+        help="Inspect (stated) and judged logs: what a stated confidence of certainty "
+        "reads (default 100; 1 for probabilities)",
     )
     sp.add_argument(
         "--n-resamples", type=_n_resamples, default=500, help="bootstrap resamples"

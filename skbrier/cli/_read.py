@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._diagnose import label_problem, probability_problem
 from ._common import CLIError
 from ._table import Codes, _codes_from_strings, read_table
 
@@ -63,23 +64,23 @@ def _is_number(text: str) -> bool:
 def probabilities(
     col: Any, name: str, path: str, *, decimal: str = ".", percent: bool = False
 ) -> np.ndarray:
-    """Probabilities in [0, 1] (NaN: missing); ``percent`` divides by 100."""
+    """Probabilities in [0, 1] (NaN: missing); ``percent`` divides by 100.
+
+    Values outside are diagnosed as by the Python API
+    (:func:`skbrier._diagnose.probability_problem`)."""
     p = _numbers(col, name, path, decimal)
     if percent:
         p = p / 100.0
-    ok = np.isnan(p) | ((p >= 0.0) & (p <= 1.0))
-    if not ok.all():
-        i = int(np.flatnonzero(~ok)[0])
-        shown = f"{p[i] * 100.0 if percent else p[i]:g}"
-        unit = "percentages in [0, 100]" if percent else "probabilities in [0, 1]"
-        hint = ""
-        if not percent:
-            finite = p[~np.isnan(p)]
-            if finite.min() >= 0.0 and finite.max() <= 100.0:
-                hint = " (if the column holds percentages, use --percent)"
-        raise CLIError(
-            f"{path}: column '{name}' must hold {unit}; row {_row(i)} has {shown}{hint}."
-        )
+    msg = probability_problem(
+        p,
+        f"{path}: column '{name}'",
+        where=lambda i: f"row {_row(i)}",
+        missing_ok=True,
+        percent_remedy="use --percent",
+        scale=100.0 if percent else 1.0,
+    )
+    if msg is not None:
+        raise CLIError(msg)
     return p
 
 
@@ -126,11 +127,7 @@ def outcomes(
     if not levels:
         raise CLIError(f"{path}: column '{name}' has no values (all are missing).")
     if len(levels) > 2:
-        shown = ", ".join(map(_fmt, levels[:5])) + (", ..." if len(levels) > 5 else "")
-        raise CLIError(
-            f"{path}: column '{name}' must be binary (two outcomes); found "
-            f"{len(levels)} distinct values ({shown})."
-        )
+        raise CLIError(_many_outcomes(col, name, path, numeric, levels))
     pos: Any
     if pos_label is not None:
         if numeric:
@@ -190,8 +187,31 @@ def _numeric_codes(col: Any) -> Codes:
     return Codes(codes, [repr(float(v)) for v in present])
 
 
-def _fmt(v: Any) -> str:
-    return f"{v:g}" if isinstance(v, float) else str(v)
+def _many_outcomes(
+    col: Codes, name: str, path: str, numeric: dict[str, float], levels: list
+) -> str:
+    """More than two outcomes: the labels with their counts, as the Python API
+    lists them (:func:`skbrier._diagnose.label_problem`)."""
+    present, first_row = np.unique(col.codes, return_index=True)
+    per_code = np.bincount(col.codes[col.codes >= 0], minlength=len(col.levels))
+    counts: dict[Any, int] = {}
+    first: dict[Any, int] = {}
+    for code, i in zip(present.tolist(), first_row.tolist()):
+        if code < 0:
+            continue
+        lv = col.levels[code]
+        key = numeric[lv] if numeric else lv
+        counts[key] = counts.get(key, 0) + int(per_code[code])
+        first[key] = min(first.get(key, i), i)
+    return label_problem(
+        f"{path}: column '{name}' must be binary (two outcomes)",
+        levels,
+        [counts[v] for v in levels],
+        [first[v] for v in levels],
+        where=lambda i: f"row {_row(i)}",
+        swap_hint="Are --y-col and --p-col swapped? --y-col names the outcomes.",
+        multiclass_hint="skbrier report scores binary outcomes.",
+    )
 
 
 def label_mixup(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> str | None:

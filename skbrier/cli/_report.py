@@ -50,6 +50,7 @@ def _make_reports(jobs, args, run: Task | None = None) -> dict:
     :func:`_rows_key`).  ``run``: the progress display's task of the command
     (one step per job), else a task of its own.  Returns {name: CalibrationReport}."""
     from .._progress import task
+    from ..exceptions import HardForecastWarning
 
     if run is None:
         with task("models" if args_group(args) is None else "groups", len(jobs)) as own:
@@ -61,19 +62,22 @@ def _make_reports(jobs, args, run: Task | None = None) -> dict:
     for name, y, p, w, *key in jobs:
         run.step(str(name))
         try:
-            reports[name] = calibration_report(
-                y,
-                p,
-                thresholds=args.thresholds,
-                cov_type=args.cov,
-                sample_weight=w,
-                confidence_level=args.confidence_level,
-                n_bins=args.n_bins,
-                random_state=getattr(args, "random_state", None),
-                prevalence=args.prevalence,
-                name=name,
-                **extra,
-            )
+            with warnings.catch_warnings():
+                # given by _warn_mixups with the column's name
+                warnings.simplefilter("ignore", HardForecastWarning)
+                reports[name] = calibration_report(
+                    y,
+                    p,
+                    thresholds=args.thresholds,
+                    cov_type=args.cov,
+                    sample_weight=w,
+                    confidence_level=args.confidence_level,
+                    n_bins=args.n_bins,
+                    random_state=getattr(args, "random_state", None),
+                    prevalence=args.prevalence,
+                    name=name,
+                    **extra,
+                )
         except (ValueError, TypeError) as exc:
             where = f"{name}: " if len(jobs) > 1 else ""
             raise CLIError(f"{where}{exc}") from None
@@ -342,10 +346,18 @@ def _rows_note(name: str, used: dict, dropped: dict, causes: dict) -> str | None
 
 
 def _warn_mixups(jobs, args) -> None:
+    from .._diagnose import HardForecastWarning, hard_forecast_message, is_hard
+
     for name, y, p, w, _ in jobs:
+        who = f"'{name}'" if len(jobs) > 1 else f"column '{args.p_col[0]}'"
+        if is_hard(p):  # the API's warning, naming the column (see _make_reports)
+            warnings.warn(
+                hard_forecast_message(who, "export the predicted probabilities"),
+                HardForecastWarning,
+                stacklevel=2,
+            )
         msg = label_mixup(y, p, w)
         if msg:
-            who = f"'{name}'" if len(jobs) > 1 else f"column '{args.p_col[0]}'"
             warnings.warn(f"{who}: {msg}", UserWarning, stacklevel=2)
 
 

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from ._common import CLIError
+from ._excel import excel_as_csv, spreadsheet_kind
 
 #: the spellings of a missing value (after stripping blanks), in every column
 NA_VALUES = (
@@ -67,6 +68,7 @@ _MAGIC = {
     b"PK\x05\x06": "zip",
     b"PAR1": "parquet",
     b"\x28\xb5\x2f\xfd": "zstd",
+    b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1": "ole2",  # legacy .xls (and .doc)
 }
 _SAMPLE = 1 << 16
 
@@ -134,8 +136,9 @@ def _kind(raw: bytes) -> str | None:
 def unpack(raw: bytes, name: str) -> tuple[bytes, list[str], str]:
     """Decompress by magic bytes (gzip, bz2, xz, single-member zip; nested
     once or twice); returns (bytes, compressions, format) with format
-    ``"parquet"`` or ``"text"``.  The magic bytes decide, not the file name,
-    so a misnamed file is still read."""
+    ``"parquet"``, ``"text"`` or ``"excel"`` (a workbook's first sheet, as
+    CSV text: :func:`._excel.excel_as_csv`).  The magic bytes decide, not the
+    file name, so a misnamed file is still read."""
     layers: list[str] = []
     for _ in range(4):
         kind = _kind(raw)
@@ -143,6 +146,10 @@ def unpack(raw: bytes, name: str) -> tuple[bytes, list[str], str]:
             return raw, layers, "text"
         if kind == "parquet":
             return raw, layers, "parquet"
+        if kind in ("zip", "ole2"):
+            sheet = spreadsheet_kind(raw, kind)  # always one for OLE2 (.xls)
+            if sheet is not None:
+                return excel_as_csv(raw, name, sheet), layers, "excel"
         if kind == "zstd":
             raise CLIError(
                 f"{name}: zstd-compressed files are not supported; decompress it."

@@ -1,5 +1,5 @@
 """Small bundled datasets for examples, the demo and the tests."""
 
-from ._loaders import load_forecasts, make_logistic_cohort, make_seed002_cohort
+from ._loaders import load_forecasts, make_logistic_cohort
 
-__all__ = ["load_forecasts", "make_logistic_cohort", "make_seed002_cohort"]
+__all__ = ["load_forecasts", "make_logistic_cohort"]

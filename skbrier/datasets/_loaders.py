@@ -7,7 +7,7 @@ from importlib import resources
 
 import numpy as np
 
-__all__ = ["load_forecasts", "make_logistic_cohort", "make_seed002_cohort"]
+__all__ = ["load_forecasts", "make_logistic_cohort"]
 
 
 def load_forecasts() -> dict:
@@ -96,28 +96,3 @@ def make_logistic_cohort(
     y = (rng.random(n) < true_p).astype(np.int64)
     p = 1.0 / (1.0 + np.exp(-(-1.65 + gamma + z)))
     return y, p
-
-
-def make_seed002_cohort(
-    n: int = 10_000, *, gamma: float = 0.0, random_state: int | None = 0
-) -> tuple[np.ndarray, np.ndarray]:
-    """Deprecated alias of :func:`make_logistic_cohort`.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> from skbrier.datasets import make_seed002_cohort
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     y, p = make_seed002_cohort(10)
-    >>> y.shape
-    (10,)
-    """
-    import warnings
-
-    warnings.warn(
-        "make_seed002_cohort is deprecated; use make_logistic_cohort.",
-        FutureWarning,
-        stacklevel=2,
-    )
-    return make_logistic_cohort(n, gamma=gamma, random_state=random_state)

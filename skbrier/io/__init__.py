@@ -2,10 +2,22 @@
 
 Each reader returns one :class:`EvalRecords` of arrays (ids, correctness,
 the confidence of the answer given, and per-choice scores where the log
-has them).  Formats are checked strictly; see :mod:`skbrier.io._readers`.
+has them).  Formats are checked strictly: a malformed record raises
+:class:`EvalLogError` naming the file, the line (or entry, or sample) and
+the field; with ``skip_invalid=True`` it is skipped and counted, never
+dropped silently.  A wrong option raises ``TypeError``/``ValueError``
+naming it, and a file that cannot be read an ``OSError``
+(``FileNotFoundError``, ``IsADirectoryError``) whose message names the path.
+
+One module per format (``_lm_eval``, ``_helm``, ``_inspect`` with
+``_inspect_answer``, ``_judged``); what they share -- files, text, JSON,
+numbers, messages -- lives in ``_parse``.
 """
 
-from ._readers import read_helm_run, read_inspect_log, read_judged, read_lm_eval_samples
+from ._helm import read_helm_run
+from ._inspect import read_inspect_log
+from ._judged import read_judged
+from ._lm_eval import read_lm_eval_samples
 from ._records import EvalLogError, EvalRecords
 
 __all__ = [

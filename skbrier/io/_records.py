@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import ClassVar
 
 import numpy as np
@@ -32,9 +33,11 @@ class EvalRecords(Result):
         Question identifiers.
     correct : ndarray of bool
         Whether the model's answer was correct.
-    confidence : ndarray of float
+    confidence : ndarray of float or None
         The model's probability (or stated confidence, rescaled to [0, 1])
-        of the answer it gave.
+        of the answer it gave; None for a correctness-only log (an Inspect
+        log with neither logprobs nor a stated confidence), which supports
+        accuracy and counts but no calibration.
     gold : ndarray of int or None
         The gold choice of each question (multiple-choice logs).
     choice_logprobs : ndarray of float or None
@@ -43,6 +46,10 @@ class EvalRecords(Result):
         Number of choices of each question (ragged sets allowed).
     n_skipped : int
         Malformed records skipped (only with ``skip_invalid=True``).
+    n_unscored : int, default=0
+        Samples the log holds without a score (Inspect writes none for a
+        sample that errored or was never scored); they are left out of the
+        records and counted here.
 
     Examples
     --------
@@ -59,11 +66,12 @@ class EvalRecords(Result):
     model: str | None
     ids: np.ndarray
     correct: np.ndarray
-    confidence: np.ndarray
+    confidence: np.ndarray | None
     gold: np.ndarray | None
     choice_logprobs: np.ndarray | None
     n_choices: np.ndarray | None
     n_skipped: int
+    n_unscored: int = 0
 
     _summary_fields: ClassVar[tuple[str, ...]] = (
         "format",
@@ -71,6 +79,7 @@ class EvalRecords(Result):
         "model",
         "n_records",
         "n_skipped",
+        "n_unscored",
         "accuracy",
     )
 
@@ -81,8 +90,13 @@ class EvalRecords(Result):
 
     @property
     def accuracy(self) -> float:
-        """Share of correct answers."""
-        return float(np.mean(self.correct))
+        """Share of correct answers (NaN when no sample was scored)."""
+        return float(np.mean(self.correct)) if self.correct.shape[0] else math.nan
+
+    @property
+    def has_confidence(self) -> bool:
+        """Whether the records carry a confidence (False: correctness only)."""
+        return self.confidence is not None
 
     def choice_probabilities(self) -> list[np.ndarray]:
         """Softmax of each question's choice log-likelihoods (multiple-choice logs).

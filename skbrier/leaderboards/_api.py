@@ -245,12 +245,22 @@ def _summarise(
     n_disconnected: int,
     reference_name: Any,
 ) -> LeaderboardResult:
+    k = reps.shape[1]
+    rank = rank_matrix(point.adjusted_brier[None, :])[0]
+    if reps.shape[0] == 0:  # n_resamples=0: the point estimates, no intervals
+        nan = np.full(k, np.nan)
+        return LeaderboardResult(
+            **{f.name: getattr(point, f.name) for f in dataclasses.fields(point)},
+            brier_index_low=nan, brier_index_high=nan.copy(), rank=rank,
+            rank_low=nan.copy(), rank_high=nan.copy(), p_value=nan.copy(),
+            share_best=nan.copy(), replicates=reps, confidence_level=confidence_level,
+            n_resamples=0, n_disconnected=0, reference=reference_name,
+        )  # fmt: skip
     bi = brier_index_of(reps)
     ci = interval_from_replicates(bi, confidence_level, axis=0)
     ranks = rank_matrix(reps)
     rci = interval_from_replicates(ranks, confidence_level, axis=0)
-    rank = rank_matrix(point.adjusted_brier[None, :])[0]
-    pv = np.full(reps.shape[1], np.nan) if reference is None else p_values(reps, reference)
+    pv = np.full(k, np.nan) if reference is None else p_values(reps, reference)
     fields = {
         f.name: getattr(point, f.name) for f in dataclasses.fields(DifficultyAdjustedResult)
     }
@@ -313,6 +323,8 @@ def leaderboard(
     strata : array-like of shape (n_rows,), optional
         Stratum of each row's question (constant within a question).
     n_resamples : int, default=1999
+        Bootstrap replicates; 0: none (the point estimates and ranks, with
+        NaN intervals, p-values and shares).
     confidence_level : float, default=0.95
     reference : object, optional
         Forecaster the p-values compare with (e.g. superforecasters).
@@ -361,7 +373,7 @@ def leaderboard(
     >>> float(res.p_value[0]) > 0.9
     True
     """
-    n_resamples = check_n_resamples(n_resamples)
+    n_resamples = check_n_resamples(n_resamples, allow_zero=True)
     confidence_level = check_confidence_level(confidence_level)
     n_jobs = check_n_jobs(n_jobs)
     validate_random_state(random_state)
@@ -376,7 +388,10 @@ def leaderboard(
         else check_name(reference, board.lp.forecasters, "reference")
     )
     point = _point(board)
-    reps, n_bad = bootstrap(board, n_resamples, random_state, n_jobs)
+    if n_resamples == 0:
+        reps, n_bad = np.empty((0, point.forecasters.shape[0])), 0
+    else:
+        reps, n_bad = bootstrap(board, n_resamples, random_state, n_jobs)
     if n_bad:
         warnings.warn(
             f"{n_bad} of {n_resamples} bootstrap replicates had a disconnected "

@@ -102,10 +102,16 @@ def leaderboard_html(res: Any, *, title: str = "Leaderboard") -> str:
             f"{res.anchor[1]:g}."
         )
     )
+    boot = (
+        f"{res.n_resamples} question-bootstrap replicates, "
+        f"{res.confidence_level:.0%} percentile intervals (bar: interval; dot: "
+        "estimate)."
+        if res.n_resamples
+        else "no bootstrap (n_resamples=0): no intervals."
+    )
     note = (
-        f"Difficulty-adjusted Brier Index (two-way fixed effects), {res.n_resamples} "
-        f"question-bootstrap replicates, {res.confidence_level:.0%} percentile "
-        f"intervals (bar: interval; dot: estimate).{anchor}{ref}"
+        f"Difficulty-adjusted Brier Index (two-way fixed effects), {boot}{anchor}"
+        f"{ref if res.n_resamples else ''}"
     )
     if res.n_disconnected:
         note += f" {res.n_disconnected} disconnected replicates were left out."

@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import numbers
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from .._params import check_confidence_level, check_real
-from .._results import ConfidenceInterval, Result, format_number, to_builtin
+from .._params import check_confidence_level, check_option, check_real
+from .._results import ConfidenceInterval, Result, check_metric, format_number, to_builtin
 from ..stats._resampling import interval_from_replicates
 from ._boot import brier_index_of
 from ._panel import check_name
@@ -124,12 +124,24 @@ class ParityDateResult(Result):
             )
         return "\n".join(lines)
 
-    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("parity_date",)
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "parity_date",
+        method: str | None = None,
+    ) -> ConfidenceInterval:
         """Percentile interval of the valid replicate crossings (conditional).
 
         Parameters
         ----------
         confidence_level : float, default=0.95
+        metric : {"parity_date"}, default="parity_date"
+            The crossing (:attr:`date`).
+        method : {"percentile"}, default=None
+            The only interval of this result (None: ``"percentile"``).
 
         Returns
         -------
@@ -137,9 +149,12 @@ class ParityDateResult(Result):
             Dates (or numbers); NaT/NaN without valid replicates.
         """
         level = check_confidence_level(confidence_level)
+        check_metric(self, metric)
+        check_option("percentile" if method is None else method, "method", ("percentile",))
         if not np.isfinite(self.replicate_crossings).any():
             return ConfidenceInterval(self._out(np.nan), self._out(np.nan))
-        ci = interval_from_replicates(self.replicate_crossings, level)
+        # replicates without a crossing are NaN, counted in n_valid
+        ci = interval_from_replicates(self.replicate_crossings, level, nan_policy="omit")
         return ConfidenceInterval(self._out(ci.low), self._out(ci.high))
 
     def _out(self, x: float) -> Any:
@@ -351,7 +366,7 @@ def parity_date(
                 rc[r] = c
     n_valid = int(np.isfinite(rc).sum())
     ci = (
-        interval_from_replicates(rc, level)
+        interval_from_replicates(rc, level, nan_policy="omit")  # counted in n_valid
         if n_valid
         else ConfidenceInterval(np.nan, np.nan)
     )

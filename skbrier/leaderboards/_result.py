@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._params import check_confidence_level, check_option
-from .._results import ConfidenceInterval, Result, format_number, to_builtin
+from .._results import ConfidenceInterval, Result, check_metric, format_number, to_builtin
 from ..stats._resampling import interval_from_replicates
 from ._boot import brier_index_of, rank_matrix
 
@@ -207,12 +207,15 @@ class LeaderboardResult(DifficultyAdjustedResult):
         "share_best",
     )
 
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("brier_index", "adjusted_brier", "rank")
+
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
         *,
         metric: str = "brier_index",
-        forecaster: Any = None,
+        method: str | None = None,
+        model: Any = None,
     ) -> ConfidenceInterval:
         """Percentile interval over the replicates.
 
@@ -221,7 +224,9 @@ class LeaderboardResult(DifficultyAdjustedResult):
         confidence_level : float, default=0.95
         metric : {"brier_index", "adjusted_brier", "rank"}, default="brier_index"
             Ranks are rounded outward to integers.
-        forecaster : object, optional
+        method : {"percentile"}, default=None
+            The only interval of a leaderboard (None: ``"percentile"``).
+        model : object, optional
             One forecaster's name: float bounds; default: arrays for all.
 
         Returns
@@ -229,8 +234,13 @@ class LeaderboardResult(DifficultyAdjustedResult):
         ConfidenceInterval
         """
         level = check_confidence_level(confidence_level)
-        metric = check_option(metric, "metric", ("brier_index", "adjusted_brier", "rank"))
+        metric = check_metric(self, metric)
+        check_option("percentile" if method is None else method, "method", ("percentile",))
         reps = self.replicates
+        if reps.shape[0] == 0:
+            raise ValueError(
+                "no bootstrap replicates: call leaderboard with n_resamples > 0."
+            )
         if metric == "brier_index":
             reps = brier_index_of(reps)
         elif metric == "rank":
@@ -239,11 +249,11 @@ class LeaderboardResult(DifficultyAdjustedResult):
         low, high = np.asarray(ci.low), np.asarray(ci.high)
         if metric == "rank":
             low, high = np.floor(low), np.ceil(high)
-        if forecaster is None:
+        if model is None:
             return ConfidenceInterval(low, high)
         from ._panel import check_name
 
-        i = check_name(forecaster, self.forecasters, "forecaster")
+        i = check_name(model, self.forecasters, "model")
         return ConfidenceInterval(float(low[i]), float(high[i]))
 
     def to_html(self, *, title: str = "Leaderboard") -> str:

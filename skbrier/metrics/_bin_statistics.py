@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._params import MAX_BINS
 from .._results import Result
+from ._binning import check_edges
 
 __all__ = ["BinStatistics", "check_edges", "frame"]
 
@@ -26,31 +26,6 @@ def frame(columns: dict[str, Any]):
     except ImportError as exc:  # pragma: no cover - pandas is a test dependency
         raise ImportError("to_frame() requires pandas (pip install pandas).") from exc
     return pd.DataFrame(columns)
-
-
-def check_edges(edges: Any, name: str = "strategy") -> np.ndarray:
-    """Validate explicit bin edges; messages name ``name`` (the parameter)."""
-    what = f"{name} (bin edges)" if name != "edges" else "edges"
-    if isinstance(edges, (str, bytes)):
-        raise TypeError(f"{what} must be numeric, got {edges!r}.")
-    try:
-        e = np.asarray(edges)
-    except ValueError as exc:  # ragged
-        raise ValueError(f"{what} could not be read as numbers: {exc}") from None
-    if e.dtype.kind not in "iuf":
-        raise TypeError(f"{what} must be numeric; got dtype {e.dtype}.")
-    e = e.astype(np.float64)
-    if e.ndim != 1 or e.shape[0] < 2:
-        raise ValueError(
-            f"{what} must be a 1-D array of at least two edges; got shape {e.shape}."
-        )
-    if e.shape[0] > MAX_BINS + 1:
-        raise ValueError(f"{what} must give at most {MAX_BINS} bins.")
-    if not np.all(np.isfinite(e)):
-        raise ValueError(f"{what} contains NaN or infinity.")
-    if np.any(np.diff(e) <= 0):
-        raise ValueError(f"{what} must be strictly increasing.")
-    return e
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -175,7 +150,19 @@ class BinStatistics(Result):
         )
 
     def scaled(self, exponent: int) -> BinStatistics:
-        """The statistics of the weights times ``2**exponent`` (exact)."""
+        """The statistics of the weights times ``2**exponent`` (exact).
+
+        Parameters
+        ----------
+        exponent : int
+            Power of two the weights are multiplied by (a scale-free change:
+            the decomposition does not depend on it).
+
+        Returns
+        -------
+        BinStatistics
+            The scaled sums (``self`` for ``exponent=0``).
+        """
         if exponent == 0:
             return self
         with np.errstate(over="ignore", under="ignore"):

@@ -1,4 +1,4 @@
-"""The one binning rule of skbrier (kernels; no validation).
+"""The one binning rule of skbrier (kernels, and the check of explicit edges).
 
 Used by the binned (Murphy) decomposition, the binned calibration errors and
 the reliability diagrams, so that every binned number in the package puts a
@@ -25,19 +25,76 @@ Assignment
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+
+from .._format import format_number
+from .._params import MAX_BINS
 
 __all__ = [
     "AUTO_MAX_DISTINCT",
     "AUTO_RESOLUTION",
     "apply_resolution",
     "assign_bins",
+    "check_edges",
+    "check_edges_cover",
     "auto_rounds",
     "quantile_edges",
     "round_to_resolution",
     "uniform_edges",
     "weighted_quantile",
 ]
+
+
+def check_edges(edges: Any, name: str = "strategy") -> np.ndarray:
+    """Validate explicit bin edges; messages name ``name`` (the parameter)."""
+    what = f"{name} (bin edges)" if name != "edges" else "edges"
+    if isinstance(edges, (str, bytes)):
+        raise TypeError(f"{what} must be numeric, got {edges!r}.")
+    try:
+        e = np.asarray(edges)
+    except ValueError as exc:  # ragged
+        raise ValueError(f"{what} could not be read as numbers: {exc}") from None
+    if e.dtype.kind not in "iuf":
+        raise TypeError(f"{what} must be numeric; got dtype {e.dtype}.")
+    e = e.astype(np.float64)
+    if e.ndim != 1 or e.shape[0] < 2:
+        raise ValueError(
+            f"{what} must be a 1-D array of at least two edges; got shape {e.shape}."
+        )
+    if e.shape[0] > MAX_BINS + 1:
+        raise ValueError(f"{what} must give at most {MAX_BINS} bins.")
+    if not np.all(np.isfinite(e)):
+        raise ValueError(f"{what} contains NaN or infinity.")
+    if np.any(np.diff(e) <= 0):
+        raise ValueError(f"{what} must be strictly increasing.")
+    return e
+
+
+def check_edges_cover(
+    p: np.ndarray, edges: np.ndarray, name: str = "strategy", proba_name: str = "y_proba"
+) -> None:
+    """Refuse forecasts ``p`` outside explicit ``edges`` (no silent clipping).
+
+    :func:`assign_bins` would put such a forecast in the nearest end bin, so
+    the bin's mean forecast would mix forecasts the edges exclude.  Edges
+    that start at 0 and end at 1 cover every probability.
+    """
+    if edges[0] <= 0.0 and edges[-1] >= 1.0:
+        return
+    lo, hi = float(p.min()), float(p.max())
+    if lo >= edges[0] and hi <= edges[-1]:
+        return
+    outside = int(np.count_nonzero((p < edges[0]) | (p > edges[-1])))
+    what = f"{name} (bin edges)" if name != "edges" else "edges"
+    f = format_number
+    raise ValueError(
+        f"{what} must cover the forecasts: the edges span [{f(float(edges[0]))}, "
+        f"{f(float(edges[-1]))}] but {outside} of {p.shape[0]} values of {proba_name} "
+        f"lie outside (they span [{f(lo)}, {f(hi)}]) and would be clipped into the "
+        "end bins. Let the edges start at 0 and end at 1."
+    )
 
 
 def uniform_edges(n_bins: int) -> np.ndarray:

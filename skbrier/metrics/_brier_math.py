@@ -339,3 +339,20 @@ def skill_score(bs: float, bs_ref: float) -> float:
         return float("nan")
     with np.errstate(over="ignore"):
         return float(1.0 - np.float64(bs) / np.float64(bs_ref))
+
+
+def warn_undefined_skill() -> None:
+    """The warning of a skill score whose reference scores 0 (the result is nan).
+
+    ``stacklevel=4`` points at the user's call: this function, the body or
+    adapter that calls it, the backend dispatch wrapper, the caller.
+    """
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    warnings.warn(
+        "brier_skill_score is undefined (nan) because the reference forecast has a "
+        "Brier score of 0 (for climatology: only one class of y_true has positive "
+        "weight).",
+        UndefinedMetricWarning,
+        stacklevel=4,
+    )

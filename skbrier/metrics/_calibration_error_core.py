@@ -13,14 +13,22 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_bool, check_n_bins, check_option, check_real
+from .._params import (
+    check_bool,
+    check_min_samples,
+    check_n_bins,
+    check_option,
+    check_real,
+)
 from .._validation import _as_array, check_forecast
-from ._binning import weighted_quantile
+from ._binning import check_edges as check_bin_edges
+from ._binning import check_edges_cover, weighted_quantile
 from ._calibration_error_math import (
     bin_ids,
     bin_sums,
     binned_error,
     classwise_columns,
+    discrete_bin_ids,
     edge_ids,
     hle_bin_ids,
     kumar_equal_mass_edges,
@@ -41,6 +49,7 @@ __all__ = [
     "ce_value",
     "check_bandwidth",
     "check_options",
+    "check_sample_size",
     "fixed_bin_ids",
     "prepare",
     "rescale",
@@ -48,7 +57,25 @@ __all__ = [
 ]
 
 #: The ``binning=`` presets of :func:`calibration_error`.
-BINNING_PRESETS: tuple[str, ...] = ("sklearn", "torchmetrics", "netcal", "helm", "hle")
+BINNING_PRESETS: tuple[str, ...] = (
+    "sklearn",
+    "torchmetrics",
+    "netcal",
+    "helm",
+    "hle",
+    "hle_all_bins",
+    "discrete",
+)
+#: The presets that fix their own bins (``strategy`` must stay "uniform").
+OWN_BINS_PRESETS: tuple[str, ...] = (
+    "torchmetrics",
+    "helm",
+    "hle",
+    "hle_all_bins",
+    "discrete",
+)
+#: The presets whose bins depend on all the data (not mergeable across chunks).
+DATA_BINS_PRESETS: tuple[str, ...] = ("helm", "hle", "hle_all_bins", "discrete")
 _KINDS = ("top_label", "binary", "classwise")
 _NORMS = ("l1", "l2", "max")
 HLE_BIN_SIZE = 100
@@ -62,6 +89,16 @@ class Pairs:
     pairs: list[tuple[np.ndarray, np.ndarray]]
     w: np.ndarray | None
     classwise: bool
+
+    @property
+    def n(self) -> int:
+        """The number of rows."""
+        return int(self.pairs[0][0].shape[0])
+
+    @property
+    def total(self) -> float:
+        """The total weight (the number of rows without weights)."""
+        return float(self.n if self.w is None else self.w.sum())
 
 
 def check_scale(confidence_scale: Any) -> float:
@@ -91,13 +128,20 @@ def prepare(
     labels: Any,
     pos_label: Any,
     confidence_scale: float,
+    *,
+    label_rows: Any = None,
 ) -> Pairs:
     kind = check_option(kind, "kind", _KINDS)
     scale = check_scale(confidence_scale)
     if scale != 1.0:
         y_proba = rescale(y_proba, scale)
     fc = check_forecast(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        label_rows=label_rows,  # a mergeable state's distinct labels
     )
     w = fc.sample_weight
     if fc.binary_1d:
@@ -138,16 +182,8 @@ class Options:
 
 
 def check_edges(binning: Any) -> np.ndarray:
-    e = _as_array(binning, "binning")
-    if e.dtype.kind not in "biuf" or e.ndim != 1 or e.shape[0] < 2:
-        raise ValueError(
-            "binning must be one of "
-            f"{BINNING_PRESETS}, None, or a 1-D array of at least two bin edges."
-        )
-    e = e.astype(np.float64)
-    if not np.all(np.isfinite(e)) or np.any(np.diff(e) <= 0):
-        raise ValueError("binning edges must be finite and strictly increasing.")
-    return e
+    """Explicit ``binning`` edges (:func:`._binning.check_edges`)."""
+    return check_bin_edges(binning, name="binning")
 
 
 def check_options(
@@ -166,7 +202,7 @@ def check_options(
     if binning is not None:
         if isinstance(binning, str):
             binning = check_option(binning, "binning", BINNING_PRESETS)
-            if binning in ("torchmetrics", "helm", "hle") and strategy != "uniform":
+            if binning in OWN_BINS_PRESETS and strategy != "uniform":
                 raise ValueError(
                     f"binning={binning!r} fixes its own bins; strategy must be "
                     f"'uniform' (the default), got {strategy!r}."
@@ -174,6 +210,24 @@ def check_options(
         else:
             binning = check_edges(binning)
     return Options(norm, n_bins, strategy, binning, debias, right)
+
+
+def check_sample_size(o: Options, n: int, total: float) -> None:
+    """Refuse fewer than 3 observations where the statistic counts them.
+
+    The debiased estimator (``debias=True``) subtracts a variance over
+    :math:`W_b - 1` per bin: it treats the weights as frequencies (the
+    total weight is the sample size) and is undefined below a few
+    observations, so it refuses as :func:`~skbrier.brier_inference` does
+    (``n`` rows, ``total`` their weight: a total other than ``n`` is read as
+    frequency weights).
+    """
+    if o.debias:
+        check_min_samples(
+            n,
+            None if total == n else total,
+            purpose="the debiased calibration error (debias=True)",
+        )
 
 
 # --------------------------------------------------------------------------- kernels
@@ -196,33 +250,60 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
             edges = weighted_quantile(p, np.linspace(0, 1, o.n_bins + 1), w)
         ids = np.searchsorted(edges[1:-1], p).astype(np.intp)
         k = o.n_bins
-    elif b == "netcal":  # quantile
-        edges = np.quantile(p, linspace_edges(o.n_bins))
+    elif b == "netcal":  # quantile (np.quantile; of the expanded sample with weights)
+        edges = weighted_quantile(p, linspace_edges(o.n_bins), w)
         edges[0], edges[-1] = 0.0, 1.0
         ids = np.searchsorted(edges[1:-1], p, side="right").astype(np.intp)
         k = o.n_bins
+    elif b == "discrete":
+        ids, k = discrete_bin_ids(p)
     elif b == "helm":
+        if w is not None and not round(float(w.sum())) >= 1:
+            raise ValueError(
+                f"binning='helm' splits the sorted sample into groups of rows: "
+                f"sample_weight holds frequency weights and sums to "
+                f"{float(w.sum()):.4g}, less than one observation."
+            )
         edges = kumar_equal_mass_edges(p, w, o.n_bins)
         ids, k = edge_ids(p, edges, True), edges.shape[0] - 1
-    else:  # hle
+    else:  # hle, hle_all_bins
         if w is not None:
-            if not np.all(w == np.round(w)):
-                raise ValueError(
-                    "binning='hle' bins consecutive rows: sample_weight must hold "
-                    "integer frequency weights (rows are repeated)."
-                )
-            reps = w.astype(np.intp)
-            p, y, w = np.repeat(p, reps), np.repeat(y, reps), None
+            p, y = _repeat_rows(p, y, w, b)
+            w = None
         if p.shape[0] < HLE_BIN_SIZE:
             raise ValueError(
-                f"binning='hle' needs at least {HLE_BIN_SIZE} samples (bins of "
+                f"binning={b!r} needs at least {HLE_BIN_SIZE} samples (bins of "
                 f"{HLE_BIN_SIZE}); got {p.shape[0]}."
             )
         ids, k = hle_bin_ids(p, HLE_BIN_SIZE)
-        skip = np.zeros(k, dtype=bool)
-        skip[-1] = True
+        if b == "hle":
+            skip = np.zeros(k, dtype=bool)
+            skip[-1] = True
         total = float(p.shape[0])
     return bin_sums(ids, p, y, w, k), (skip, total, rule)
+
+
+#: The most rows the HLE presets expand integer weights into.
+HLE_MAX_ROWS = 2**31
+
+
+def _repeat_rows(
+    p: np.ndarray, y: np.ndarray, w: np.ndarray, preset: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The rows repeated by integer frequency weights (the HLE presets bin rows)."""
+    if not np.all(w == np.round(w)):
+        raise ValueError(
+            f"binning={preset!r} bins consecutive rows: sample_weight must hold "
+            "integer frequency weights (rows are repeated)."
+        )
+    total = float(w.sum())
+    if total > HLE_MAX_ROWS:
+        raise ValueError(
+            f"binning={preset!r} repeats each row sample_weight times, but "
+            f"sample_weight sums to {total:.4g} rows (at most 2**31)."
+        )
+    reps = w.astype(np.intp)
+    return np.repeat(p, reps), np.repeat(y, reps)
 
 
 def fixed_bin_ids(p: np.ndarray, o: Options) -> tuple[np.ndarray, int, str] | None:
@@ -233,6 +314,7 @@ def fixed_bin_ids(p: np.ndarray, o: Options) -> tuple[np.ndarray, int, str] | No
     the per-bin sums mergeable across chunks."""
     b = o.binning
     if isinstance(b, np.ndarray):
+        check_edges_cover(p, b, "binning")
         return edge_ids(p, b, o.right), b.shape[0] - 1, "kumar"
     if b == "torchmetrics":
         edges = torch_linspace_edges(o.n_bins)

@@ -5,9 +5,11 @@
   debiased) from one pass of ``np.bincount`` over the bin index of each
   forecast;
 * the edges and bin ids of each peer's convention (``*_edges``,
-  :func:`hle_bin_ids`), used by the ``binning=`` presets;
+  :func:`hle_bin_ids`, :func:`discrete_bin_ids`), used by the ``binning=``
+  presets;
 * :func:`smooth_ece` and :func:`smooth_ece_auto` -- smECE (Błasiok & Nakkiran
-  2023) computed exactly as the authors' ``relplot`` package computes it.
+  2023) computed as the authors' ``relplot`` package computes it, without its
+  absolute density offset (so that it is free of the scale of the weights).
 
 Every bin is made by :mod:`skbrier.metrics._binning` (the one binning rule)
 unless a preset reproduces a peer whose rule differs; those differences are
@@ -26,6 +28,7 @@ __all__ = [
     "binned_error",
     "bin_sums",
     "classwise_columns",
+    "discrete_bin_ids",
     "hle_bin_ids",
     "kumar_equal_mass_edges",
     "linspace_edges",
@@ -110,9 +113,12 @@ def kumar_equal_mass_edges(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> 
 
     k = min(n_bins, max(n, 1))
     size, extra = divmod(n, k)
-    sizes = np.full(k, size, dtype=np.int64)
-    sizes[:extra] += 1
-    starts = np.cumsum(sizes)[:-1]  # first position of groups 1..k-1
+    # first position of groups 1..k-1 (Python integers: the expanded sample
+    # of huge frequency weights has more rows than an int64 holds)
+    starts = np.array(
+        [j * size + min(j, extra) for j in range(1, k)],
+        dtype=np.int64 if w is None else np.float64,
+    )
     mids = (value_at(starts - 1) + value_at(starts)) / 2.0
     inner = np.unique(np.append(mids, 1.0))
     inner = inner[inner < 1.0]
@@ -131,6 +137,18 @@ def hle_bin_ids(conf: np.ndarray, bin_size: int = 100) -> tuple[np.ndarray, int]
     ids = np.empty(n, dtype=np.intp)
     ids[idxs] = ids_sorted
     return ids, nb
+
+
+def discrete_bin_ids(p: np.ndarray) -> tuple[np.ndarray, int]:
+    """One bin per distinct forecast value: ``(bin id of each row, number of bins)``.
+
+    Kumar et al.'s ``get_discrete_bins`` (``uncertainty-calibration``, used
+    by its ``get_binning_ce``): edges at the midpoints between consecutive
+    distinct values, so each value has a bin of its own.  ``-0.0`` and
+    ``0.0`` share one.
+    """
+    values, ids = np.unique(p, return_inverse=True)
+    return ids.reshape(-1).astype(np.intp), int(values.shape[0])
 
 
 def bin_ids(
@@ -228,7 +246,6 @@ def binned_error(
 
 # ----------------------------------------------------------------- smECE (relplot)
 _SMECE_MESH = 200  # relplot.config.smECE_mesh_pts
-_SMECE_EPS_DENSITY = 0.0001  # BaseKernelMixin.smooth(eps=)
 
 
 def _round_to_grid(f: np.ndarray, v: np.ndarray | None, m: int) -> np.ndarray:
@@ -272,9 +289,16 @@ def _interpolate(t: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 class _SmoothECE:
-    """smECE of fixed data at any bandwidth (grids cached per grid size)."""
+    """smECE of fixed data at any bandwidth (grids cached per grid size).
+
+    Weights are normalised to sum to 1 first (smECE is a ratio of two
+    integrals of the same masses, so it does not depend on their scale, and
+    tiny or huge weights neither under- nor overflow).
+    """
 
     def __init__(self, f: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> None:
+        if w is not None:
+            w = w / float(w.sum())
         self.f = f
         self.r = (f - y) if w is None else w * (f - y)
         self.w = w
@@ -293,9 +317,11 @@ class _SmoothECE:
         m = max(2000, round(20 / sigma)) // 2 + 1
         gr, gw = self._grid(m)
         ys = _interpolate(t, _reflected_convolve(gr, sigma))
-        dens = _interpolate(t, _reflected_convolve(gw, sigma)) + _SMECE_EPS_DENSITY
-        rs = ys / dens
-        return float(np.sum(np.abs(rs) * dens) / np.sum(dens))
+        dens = _interpolate(t, _reflected_convolve(gw, sigma))
+        # relplot: sum(|ys / d| d) / sum(d) with d = dens + 1e-4; the offset
+        # cancels in the numerator and is left out of the denominator, where
+        # it would weigh 1e-4 against the total mass (not scale-free)
+        return float(np.sum(np.abs(ys)) / np.sum(dens))
 
 
 def smooth_ece(f: np.ndarray, y: np.ndarray, w: np.ndarray | None, sigma: float) -> float:

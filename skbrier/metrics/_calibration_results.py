@@ -1,25 +1,24 @@
 """Result objects of :mod:`skbrier.metrics.calibration` (the result protocol).
 
 Each is a frozen dataclass following :class:`skbrier._results.Result`
-(``to_dict``, ``to_frame``, ``summary``, short ``repr``).  The two that used
-to be named tuples (:class:`SpiegelhalterResult`, :class:`LowessCalibrationError`)
-still unpack, index and iterate like them, and
-:class:`LogisticCalibrationResult` still unpacks to ``(intercept, slope)``.
+(``to_dict``, ``to_frame``, ``summary``, short ``repr``).  As scipy's test
+results, :class:`SpiegelhalterResult` and :class:`LowessCalibrationError`
+unpack, index and iterate over their fields, and
+:class:`LogisticCalibrationResult` unpacks to ``(intercept, slope)``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from scipy import stats
 
-from .._params import check_confidence_level, check_option
-from .._results import ConfidenceInterval, Result
+from .._params import check_confidence_level
+from .._results import ConfidenceInterval, Result, check_metric
 from ._calibration_math import valprob_indexes
 
 __all__ = ["LogisticCalibrationResult", "LowessCalibrationError", "SpiegelhalterResult"]
@@ -41,17 +40,15 @@ class _TupleLike:
         return len(self._tuple())
 
 
-_PARAMETERS = ("intercept", "slope", "calibration_in_the_large")
-
-
-class _Default(float):
-    """The default confidence level 0.95, told apart from an explicit 0.95."""
-
-    def __repr__(self) -> str:
-        return "0.95"
-
-
-_DEFAULT_LEVEL = _Default(0.95)
+#: ``metric=`` of ``confidence_interval``: the coefficient and its standard error
+_COEFFICIENTS = {
+    "calibration_slope": ("slope", "slope_stderr"),
+    "calibration_intercept": ("intercept", "intercept_stderr"),
+    "calibration_in_the_large": (
+        "calibration_in_the_large",
+        "calibration_in_the_large_stderr",
+    ),
+}
 
 
 @dataclass(frozen=True, repr=False)
@@ -109,7 +106,7 @@ class LogisticCalibrationResult(Result):
     >>> res = calibration_intercept_slope(data["y"], data["model_b"])
     >>> bool(res.calibration_in_the_large < 0)  # model_b over-predicts
     True
-    >>> lo, hi = res.confidence_interval(0.95, parameter="slope")
+    >>> lo, hi = res.confidence_interval(0.95, metric="calibration_slope")
     >>> bool(lo < res.slope < hi)
     True
     """
@@ -146,6 +143,7 @@ class LogisticCalibrationResult(Result):
         "n_excluded",
         "converged",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = tuple(_COEFFICIENTS)
 
     def __iter__(self) -> Iterator[float]:
         return iter((self.intercept, self.slope))
@@ -173,11 +171,10 @@ class LogisticCalibrationResult(Result):
 
     def confidence_interval(
         self,
-        confidence_level: float = _DEFAULT_LEVEL,
-        /,
-        *legacy: Any,
-        parameter: str = "slope",
-        **kwargs: Any,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "calibration_slope",
+        method: str | None = None,
     ) -> ConfidenceInterval:
         """Wald confidence interval of one coefficient.
 
@@ -187,16 +184,13 @@ class LogisticCalibrationResult(Result):
         Parameters
         ----------
         confidence_level : float, default=0.95
-            Coverage of the interval (positional or keyword).
-        *legacy : tuple
-            Only for the deprecated form ``confidence_interval("slope", 0.95)``
-            (the parameter first, then the level), which still works with a
-            FutureWarning.
-        parameter : {"slope", "intercept", "calibration_in_the_large"}, default="slope"
-            The coefficient (keyword-only).
-        **kwargs : dict
-            Only ``confidence_level=`` (the level given by keyword); anything
-            else is a TypeError.
+            Coverage of the interval.
+        metric : {"calibration_slope", "calibration_intercept", \
+"calibration_in_the_large"}, default="calibration_slope"
+            The coefficient: :attr:`slope`, :attr:`intercept` or
+            :attr:`calibration_in_the_large`.
+        method : {"wald"}, default=None
+            The only interval of this result (None: ``"wald"``).
 
         Returns
         -------
@@ -204,40 +198,11 @@ class LogisticCalibrationResult(Result):
             ``(low, high)``: estimate ± z × standard error (NaN bounds when
             the estimate or its standard error is not finite).
         """
-        level_kw = kwargs.pop("confidence_level", _DEFAULT_LEVEL)
-        if kwargs:
-            raise TypeError(
-                f"confidence_interval() got unexpected keyword arguments {sorted(kwargs)}."
-            )
-        if isinstance(confidence_level, str):
-            warnings.warn(
-                "Passing the parameter as the first positional argument of "
-                "confidence_interval is deprecated; use "
-                f"confidence_interval(confidence_level, parameter={confidence_level!r}).",
-                FutureWarning,
-                stacklevel=2,
-            )
-            parameter = confidence_level
-            confidence_level = legacy[0] if legacy else _DEFAULT_LEVEL
-            legacy = legacy[1:]
-        if legacy:
-            raise TypeError("confidence_interval() takes one positional argument.")
-        if confidence_level is _DEFAULT_LEVEL:
-            confidence_level = level_kw
-        elif level_kw is not _DEFAULT_LEVEL:
-            raise TypeError("confidence_level was given twice.")
-        if confidence_level is _DEFAULT_LEVEL:
-            confidence_level = 0.95
         c = check_confidence_level(confidence_level)
-        check_option(parameter, "parameter", _PARAMETERS)
-        est, se = {
-            "intercept": (self.intercept, self.intercept_stderr),
-            "slope": (self.slope, self.slope_stderr),
-            "calibration_in_the_large": (
-                self.calibration_in_the_large,
-                self.calibration_in_the_large_stderr,
-            ),
-        }[parameter]
+        est_name, se_name = _COEFFICIENTS[check_metric(self, metric)]
+        if method not in (None, "wald"):
+            raise ValueError(f"method must be 'wald' (or None), got {method!r}.")
+        est, se = getattr(self, est_name), getattr(self, se_name)
         if not (math.isfinite(est) and math.isfinite(se)):
             return ConfidenceInterval(math.nan, math.nan)
         z = float(stats.norm.ppf(0.5 + c / 2.0))

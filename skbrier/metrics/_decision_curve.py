@@ -8,14 +8,13 @@
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
 from .._params import check_confidence_level, check_option, check_real
-from .._results import ConfidenceInterval, Result, format_number
+from .._results import ConfidenceInterval, Result, check_metric, format_number
 from .._validation import (
     binary_target,
     check_probabilities,
@@ -43,8 +42,12 @@ def check_binary_forecast(
     *,
     proba_name: str = "y_proba",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Validate one binary forecast; require at least one event."""
-    p = check_probabilities(y_proba, name=proba_name)
+    """Validate one binary forecast; require at least one event.
+
+    A binary test coded 0/1 is a valid input of net benefit: no
+    :class:`~skbrier.exceptions.HardForecastWarning`.
+    """
+    p = check_probabilities(y_proba, name=proba_name, warn_hard=False)
     if p.ndim != 1:
         raise ValueError(
             f"{proba_name} must be 1-D (the probability of the positive class); got "
@@ -238,6 +241,7 @@ class DecisionCurveResult(Result):
     n: float | None = None
 
     _summary_fields: ClassVar[tuple[str, ...]] = ("prevalence", "n_resamples")
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("net_benefit",)
 
     # ------------------------------------------------------------------ values
     @property
@@ -297,27 +301,34 @@ class DecisionCurveResult(Result):
     def bands(self) -> dict[str, ConfidenceInterval] | None:
         if self.bootstrap_replicates is None:
             return None
-        return {k: self.confidence_interval(model=k) for k in self.bootstrap_replicates}
+        return {
+            k: self.confidence_interval(self.confidence_level, model=k)
+            for k in self.bootstrap_replicates
+        }
 
     def confidence_interval(
         self,
-        confidence_level: float | None = None,
+        confidence_level: float = 0.95,
         *,
+        metric: str = "net_benefit",
+        method: str | None = None,
         model: str | None = None,
-        method: str = "percentile",
     ) -> ConfidenceInterval:
         """Pointwise bootstrap confidence band of a model's net benefit.
 
         Parameters
         ----------
-        confidence_level : float, default=None
-            Confidence level in (0, 1); None: the level given to
-            :func:`decision_curve` (0.95 by default).
+        confidence_level : float, default=0.95
+            Confidence level in (0, 1) (:attr:`bands` uses the level given
+            to :func:`decision_curve`).
+        metric : {"net_benefit"}, default="net_benefit"
+            The quantity (the bootstrap holds the net benefit only).
+        method : {"percentile", "basic"}, default=None
+            Percentile band (None), or the basic (reflected) band around the
+            estimate.
         model : str, default=None
             Model name, or ``"all"`` for the treat-all strategy.  May be
             omitted when there is only one model.
-        method : {"percentile", "basic"}, default="percentile"
-            Percentile band, or the basic (reflected) band around the estimate.
 
         Returns
         -------
@@ -329,12 +340,6 @@ class DecisionCurveResult(Result):
         ValueError
             If no bootstrap was run (``n_resamples=0``), the model is unknown
             or an option is out of range.
-
-        Notes
-        -----
-        ``confidence_interval("name")`` (the model as first positional
-        argument, the former signature) still works and emits a
-        ``FutureWarning``; pass ``model="name"``.
 
         Examples
         --------
@@ -349,23 +354,11 @@ class DecisionCurveResult(Result):
         >>> bool(np.all(low <= res.net_benefit)) and bool(np.all(res.net_benefit <= high))
         True
         """
-        if isinstance(confidence_level, str):
-            if model is not None:
-                raise TypeError("confidence_interval got the model twice.")
-            warnings.warn(
-                "Passing the model as the first positional argument of "
-                "DecisionCurveResult.confidence_interval is deprecated; use "
-                f"confidence_interval(model={confidence_level!r}).",
-                FutureWarning,
-                stacklevel=2,
-            )
-            model, confidence_level = confidence_level, None
-        level = (
-            self.confidence_level
-            if confidence_level is None
-            else (check_confidence_level(confidence_level))
+        check_metric(self, metric)
+        level = check_confidence_level(confidence_level)
+        method = check_option(
+            "percentile" if method is None else method, "method", INTERVAL_METHODS
         )
-        method = check_option(method, "method", INTERVAL_METHODS)
         if self.bootstrap_replicates is None:
             raise ValueError(
                 "no confidence bands: call decision_curve with n_resamples > 0."

@@ -16,15 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_random_state
+from .._params import check_min_samples, check_random_state
 from ..stats._resampling import interval_from_replicates, run_replicates
 from ._bin_statistics import BinStatistics, check_edges
-from ._binning import assign_bins, quantile_edges, uniform_edges
+from ._binning import assign_bins, check_edges_cover, quantile_edges, uniform_edges
 from ._decomposition_bootstrap import CHUNK_SIZE, corp_task, murphy_task
 from ._decomposition_math import (
     binned_sums,
     corp_from_groups,
-    effective_sizes,
     murphy_terms,
     pool_ties,
     pow2_exponent,
@@ -63,39 +62,44 @@ def edges_for(p: np.ndarray, w: np.ndarray | None, n_bins: int, strategy) -> np.
         if strategy == "uniform":
             return uniform_edges(n_bins)
         return quantile_edges(p, w, n_bins)
-    lo, hi = float(p.min()), float(p.max())
-    if lo < strategy[0] or hi > strategy[-1]:
-        raise ValueError(
-            f"strategy (bin edges) must cover the forecasts: edges span "
-            f"[{strategy[0]!r}, {strategy[-1]!r}] but y_proba spans [{lo!r}, {hi!r}]."
-        )
+    check_edges_cover(p, strategy)
     return strategy
 
 
-def murphy_result(stats: BinStatistics, bias_correction: bool) -> MurphyDecomposition:
-    """The binned decomposition of checked statistics (see ``murphy_from_statistics``)."""
+def murphy_result(
+    stats: BinStatistics, bias_correction: bool, exponent: int = 0
+) -> MurphyDecomposition:
+    """The binned decomposition of checked statistics (see ``murphy_from_statistics``).
+
+    ``stats`` may hold the sums of the weights times ``2**exponent`` (exact):
+    the components are ratios of sums, and the bias correction reads the
+    frequency weights themselves (a bin's sample size is its weight).
+    """
     W = float(stats.sum_w.sum())
     if not W > 0:
         raise ValueError("stats holds no data (total weight 0): nothing to decompose.")
     # weights are scale-free: compute on sums scaled by a power of two (exact)
-    scaled = stats.scaled(pow2_exponent(stats.sum_w))
+    e = pow2_exponent(stats.sum_w)
+    scaled = stats.scaled(e)
     if bias_correction:
-        nonempty = scaled.sum_w > 0
-        sww = scaled.sum_ww[nonempty]
-        if not (np.all(sww > 0) and np.all(np.isfinite(sww))):
-            raise ValueError(
-                "stats: the sums of squared sample weights under- or overflowed, so "
-                "the effective sizes of the bias correction are undefined; rescale "
-                "sample_weight (for example to a maximum of 1)."
-            )
+        # a finite-sample correction counts observations: at least 3, as
+        # brier_inference asks (sums equal to the counts: no weights)
+        n = stats.n_samples
+        with np.errstate(over="ignore", under="ignore"):
+            total = float(np.ldexp(W, -exponent))
+        check_min_samples(
+            n,
+            None if total == n else total,
+            purpose="the bias correction (bias_correction=True)",
+        )
     t = murphy_terms(
         scaled.sum_w,
         scaled.sum_wp,
         scaled.sum_wy,
         scaled.sum_wpp,
         scaled.sum_wpy,
-        scaled.sum_ww,
         bias_correction,
+        exponent + e,
     )
     return MurphyDecomposition(
         brier_score=t["brier_score"],
@@ -114,7 +118,6 @@ def murphy_result(stats: BinStatistics, bias_correction: bool) -> MurphyDecompos
         bin_observed_frequency=t["observed_frequency"],
         statistics=stats,
         right=bool(stats.right),
-        bin_effective_sizes=effective_sizes(scaled.sum_w, scaled.sum_ww),
     )
 
 
@@ -186,11 +189,11 @@ def murphy_binary(
     idx = assign_bins(p, edges, right=right)
     k = edges.shape[0] - 1
     scaled = BinStatistics(edges, *binned_sums(idx, k, y01, p, ws), right=right)
-    d = murphy_result(scaled, bias_correction)
+    d = murphy_result(scaled, bias_correction, exponent)
     stats = scaled.scaled(-exponent)
     boot = None
     if n_resamples > 0:
-        task = murphy_task(idx, k, y01, p, ws, bias_correction)
+        task = murphy_task(idx, k, y01, p, w, bias_correction)
         boot = run_replicates(
             task, n_resamples, random_state=rng, n_jobs=n_jobs, chunk_size=CHUNK_SIZE
         )
@@ -206,7 +209,7 @@ def murphy_binary(
 
 def corp_binary(y01, p, w, *, n_resamples, level, rng, n_jobs) -> CORPDecomposition:
     """The CORP decomposition of validated data and checked options."""
-    pooled = pool_ties(y01, p, w, keep_rows=n_resamples > 0)
+    pooled = pool_ties(y01, p, w)
     weights = None if pooled.unit else pooled.w
     bs, mcb, dsc, unc, c = corp_from_groups(pooled.x, weights, pooled.ysum)
     kw: dict[str, Any] = {}
@@ -219,7 +222,7 @@ def corp_binary(y01, p, w, *, n_resamples, level, rng, n_jobs) -> CORPDecomposit
                 np.linspace(0, g - 1, MAX_BAND_POINTS).round().astype(np.intp)
             )
         reps = run_replicates(
-            corp_task(pooled, band_idx),
+            corp_task(pooled, band_idx, w is not None),
             n_resamples,
             random_state=rng,
             n_jobs=n_jobs,

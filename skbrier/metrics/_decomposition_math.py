@@ -35,7 +35,6 @@ __all__ = [
     "binned_sums",
     "consistency_band_from_resamples",
     "corp_from_groups",
-    "effective_sizes",
     "ferro_fricker",
     "murphy_terms",
     "pool_ties",
@@ -97,8 +96,8 @@ def murphy_terms(
     sum_wy: np.ndarray,
     sum_wpp: np.ndarray,
     sum_wpy: np.ndarray,
-    sum_ww: np.ndarray,
     bias_correction: bool,
+    exponent: int = 0,
 ) -> dict[str, Any]:
     r"""The binned decomposition from per-bin sums (total weight must be > 0).
 
@@ -106,7 +105,10 @@ def murphy_terms(
     ``uncertainty``, ``within_bin_variance``, ``within_bin_covariance``,
     ``base_rate`` (floats) and ``mean_forecast``, ``observed_frequency``
     (per bin, NaN for empty bins).  The formulas are in
-    :func:`skbrier.metrics.decomposition.murphy_from_statistics`.
+    :func:`skbrier.metrics.decomposition.murphy_from_statistics`.  The sums
+    may be those of the weights times ``2**exponent`` (exact; every
+    component is a ratio of sums) -- but the sample sizes of the bias
+    correction are the frequency weights themselves: ``sum_w * 2**-exponent``.
     """
     W = float(sum_w.sum())
     nonempty = sum_w > 0
@@ -124,8 +126,11 @@ def murphy_terms(
     # sum w (p - y)^2 = sum w p^2 - 2 sum w p y + sum w y   (y^2 = y)
     bs = float((sum_wpp.sum() - 2.0 * sum_wpy.sum() + sum_wy.sum()) / W)
     if bias_correction:
-        m_k = sw * sw / sum_ww[nonempty]  # Kish effective sizes (= n_k unweighted)
-        m = W * W / float(sum_ww.sum())
+        # frequency weights: a bin's sample size is its total weight (its
+        # count without weights), as for the rows integer weights repeat
+        with np.errstate(over="ignore", under="ignore"):
+            m_k = np.ldexp(sw, -exponent)
+            m = float(np.ldexp(W, -exponent))
         rel, res, unc = ferro_fricker(sw / W, obar_k, m_k, obar, m, rel, res, unc)
     mean_f = np.full(sum_w.shape[0], np.nan)
     mean_o = np.full(sum_w.shape[0], np.nan)
@@ -148,7 +153,8 @@ def ferro_fricker(share, obar_k, m_k, obar, m, rel, res, unc) -> tuple[float, fl
     r"""Ferro--Fricker (2012) correction of REL, RES and UNC.
 
     ``share`` are the bin weights over the total, ``m_k`` and ``m`` the
-    Kish effective sizes of the bins and of the sample.  Bins with
+    sample sizes of the bins and of the sample (frequency weights: their
+    total weights).  Bins with
     :math:`m_k \le 1` contribute nothing; if a corrected REL or RES is
     negative both are shifted by the same amount (their difference, and the
     identity with the Brier score, is unchanged).
@@ -164,30 +170,20 @@ def ferro_fricker(share, obar_k, m_k, obar, m, rel, res, unc) -> tuple[float, fl
     return rel_c, res_c, unc_c
 
 
-def effective_sizes(sum_w: np.ndarray, sum_ww: np.ndarray) -> np.ndarray:
-    r"""Kish effective size :math:`(\sum w)^2 / \sum w^2` per bin (NaN if empty).
-
-    The count of each bin without weights; pass sums scaled by a power of two
-    (:func:`pow2_exponent`) so that the squares neither under- nor overflow.
-    """
-    out = np.full(sum_w.shape[0], np.nan)
-    ok = sum_w > 0
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        out[ok] = sum_w[ok] * sum_w[ok] / sum_ww[ok]
-    return out
-
-
 def wilson_interval(
     n: np.ndarray, o: np.ndarray, z: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    r"""Wilson score interval of frequencies ``o`` on (effective) sizes ``n``.
+    r"""Wilson score interval of frequencies ``o`` on sample sizes ``n``.
 
     ``z`` is the normal quantile of the level; NaN where ``n`` or ``o`` is.
+    Written as :math:`(n o + z^2/2 \pm z \sqrt{n o (1 - o) + z^2/4}) / (n + z^2)`
+    so that tiny and huge (frequency-weighted) sizes neither under- nor
+    overflow.
     """
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        denom = 1.0 + z * z / n
-        center = (o + z * z / (2 * n)) / denom
-        half = z / denom * np.sqrt(o * (1 - o) / n + z * z / (4 * n * n))
+        denom = n + z * z
+        center = (n * o + z * z / 2) / denom
+        half = z / denom * np.sqrt(n * o * (1 - o) + z * z / 4)
     return np.clip(center - half, 0.0, 1.0), np.clip(center + half, 0.0, 1.0)
 
 
@@ -201,20 +197,16 @@ class Pooled:
 
     ``x`` distinct forecasts with positive weight, ``w`` their total weight,
     ``ysum`` their weighted number of events, ``count`` their number of
-    rows.  Weighted input also keeps the rows (sorted, zero weights dropped)
-    for row-level resampling: ``row_group``, ``row_w``, ``row_y``.
+    rows.
     """
 
-    __slots__ = ("_count", "_w", "row_group", "row_w", "row_y", "x", "ysum")
+    __slots__ = ("_count", "_w", "x", "ysum")
 
-    def __init__(self, x, w, ysum, count, row_group=None, row_w=None, row_y=None):
+    def __init__(self, x, w, ysum, count):
         self.x = x
         self._w = w
         self.ysum = ysum
         self._count = count
-        self.row_group = row_group
-        self.row_w = row_w
-        self.row_y = row_y
 
     @property
     def unit(self) -> bool:
@@ -232,10 +224,6 @@ class Pooled:
             return np.ones(self.x.shape[0], dtype=np.int64)
         return self._count
 
-    @property
-    def weighted(self) -> bool:
-        return self.row_group is not None
-
 
 def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
     """Indices where a new value starts in a sorted array."""
@@ -246,9 +234,7 @@ def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
     return np.flatnonzero(flag)
 
 
-def pool_ties(
-    y01: np.ndarray, p: np.ndarray, w: np.ndarray | None, keep_rows: bool = True
-) -> Pooled:
+def pool_ties(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> Pooled:
     """Sort once and pool tied forecasts (O(n log n), one sort).
 
     Without weights, the outcome is packed into the lowest bit of the
@@ -297,17 +283,13 @@ def pool_ties(
     x = ps[starts]
     del ps
     count = np.diff(starts, append=n)
-    ys = (signed > 0).astype(np.float64) if keep_rows else None
     signed_sum = np.add.reduceat(signed, starts)  # sum w y - sum w (1 - y)
     ws = np.abs(signed, out=signed)
     wsum = np.add.reduceat(ws, starts)
     ysum = signed_sum
     ysum += wsum
     ysum *= 0.5
-    if not keep_rows:
-        return Pooled(x, wsum, ysum, count)
-    row_group = np.repeat(np.arange(x.shape[0]), count)
-    return Pooled(x, wsum, ysum, count, row_group, ws, ys)
+    return Pooled(x, wsum, ysum, count)
 
 
 def pav(ybar: np.ndarray, w: np.ndarray | None) -> np.ndarray:
@@ -372,7 +354,7 @@ def recalibrated_curves(
         xb = np.asarray(xb, dtype=np.float64)
         yb = np.asarray(yb, dtype=np.float64)
         wb = None if resampled_w is None else np.asarray(resampled_w[b], dtype=np.float64)
-        pooled = pool_ties(yb, xb, wb if wb is not None else np.ones_like(xb), False)
+        pooled = pool_ties(yb, xb, wb if wb is not None else np.ones_like(xb))
         c = pav(pooled.ysum / pooled.w, pooled.w)
         curves[b] = recalibrated_curve_at(x, pooled.x, c)
     return curves
@@ -409,7 +391,7 @@ def consistency_band_from_resamples(
     confidence_level : float
         Level of the band in (0, 1).
     resampled_w : sequence of 1-D ndarrays, default=None
-        Weights of the resampled rows (skbrier's weighted resampling);
+        Weights of the resampled rows (e.g. numbers of draws);
         None for unit weights.
 
     Returns

@@ -4,7 +4,7 @@ r"""Result objects of the Brier score decompositions.
 :class:`MulticlassDecomposition` (one-vs-rest) follow the result protocol of
 :mod:`skbrier._results`: frozen dataclasses with ``to_dict()``,
 ``to_frame()``, ``summary()``, an HTML and a short ``repr``, and
-``confidence_interval(confidence_level=None, *, component=..., method=...)``.
+``confidence_interval(confidence_level=0.95, *, metric=..., method=None)``.
 """
 
 from __future__ import annotations
@@ -16,12 +16,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._params import check_confidence_level
-from .._results import ConfidenceInterval, Result, format_number
-from ..stats._ci import legacy_quantity_first
+from .._results import ConfidenceInterval, Result, check_metric, format_number
 from ..stats._resampling import interval_from_replicates
 from ._bin_statistics import BinStatistics, frame
 from ._decomposition_bootstrap import CORP_COMPONENTS, MURPHY_COMPONENTS
-from ._decomposition_math import effective_sizes, pow2_exponent, wilson_interval
+from ._decomposition_math import wilson_interval
 
 __all__ = [
     "CORPDecomposition",
@@ -30,24 +29,24 @@ __all__ = [
 ]
 
 
-def _bootstrap_interval(
-    result, names, component, level, method, func
-) -> ConfidenceInterval:
+def _bootstrap_interval(result, metric, level, method, func) -> ConfidenceInterval:
     """Percentile or basic interval of one component from the stored replicates."""
-    if not isinstance(component, str) or component not in names:
-        raise ValueError(f"component must be one of {list(names)}, got {component!r}.")
+    names = type(result)._interval_metrics
+    check_metric(result, metric)
+    if method is None:
+        method = "percentile"
     if method not in ("percentile", "basic"):
         raise ValueError(f"method must be 'percentile' or 'basic', got {method!r}.")
-    level = check_confidence_level(result.confidence_level if level is None else level)
+    level = check_confidence_level(level)
     boot = result.bootstrap_distribution
     if boot is None:
         raise ValueError(f"no bootstrap replicates: call {func} with n_resamples > 0.")
-    estimate = getattr(result, component)
+    estimate = getattr(result, metric)
     ci = interval_from_replicates(
-        boot[:, names.index(component)], level, method=method, estimate=estimate
+        boot[:, names.index(metric)], level, method=method, estimate=estimate
     )
     lo, hi = float(ci.low), float(ci.high)
-    if method == "basic" and component != "within_bin_covariance":
+    if method == "basic" and metric != "within_bin_covariance":
         lo = max(lo, 0.0)  # every other component is non-negative
     return ConfidenceInterval(lo, hi)
 
@@ -101,16 +100,13 @@ class MurphyDecomposition(Result):
     n_resamples : int
         Number of bootstrap resamples (0: none).
     confidence_level : float
-        Default level of ``confidence_interval()``.
+        Default level of ``observed_frequency_interval()``.
     bootstrap_distribution : ndarray of shape (n_resamples, 6) or None
         Bootstrap replicates of the six components, in the order of
         ``components`` (rows resampled with replacement, bins fixed).
     right : bool
         The binning rule (True: a forecast on an inner edge is in the lower
         bin).
-    bin_effective_sizes : ndarray of shape (n_bins,) or None
-        Kish effective size :math:`(\sum w)^2 / \sum w^2` of each bin (the
-        counts without weights; NaN if empty).
 
     Examples
     --------
@@ -139,9 +135,9 @@ class MurphyDecomposition(Result):
     confidence_level: float = 0.95
     bootstrap_distribution: np.ndarray | None = field(default=None, repr=False)
     right: bool = True
-    bin_effective_sizes: np.ndarray | None = field(default=None, repr=False)
 
     _summary_fields: ClassVar[tuple[str, ...]] = MURPHY_COMPONENTS + ("n_samples",)
+    _interval_metrics: ClassVar[tuple[str, ...]] = MURPHY_COMPONENTS
 
     @property
     def n_bins(self) -> int:
@@ -153,25 +149,24 @@ class MurphyDecomposition(Result):
         """The scalar components as a dict (brier_score first)."""
         return {name: getattr(self, name) for name in MURPHY_COMPONENTS}
 
-    @legacy_quantity_first("component")
     def confidence_interval(
         self,
-        confidence_level: float | None = None,
+        confidence_level: float = 0.95,
         *,
-        component: str | None = None,
-        method: Literal["percentile", "basic"] = "percentile",
+        metric: str = "reliability",
+        method: Literal["percentile", "basic"] | None = None,
     ) -> ConfidenceInterval:
         """Bootstrap confidence interval of one component.
 
         Parameters
         ----------
-        confidence_level : float, default=None
-            Level in (0, 1); ``self.confidence_level`` if None.
-        component : str, default="reliability"
+        confidence_level : float, default=0.95
+            Level in (0, 1).
+        metric : str, default="reliability"
             One of ``brier_score``, ``reliability``, ``resolution``,
             ``uncertainty``, ``within_bin_variance``, ``within_bin_covariance``.
-            (Passing it as the first positional argument is deprecated.)
-        method : {"percentile", "basic"}, default="percentile"
+        method : {"percentile", "basic"}, default=None
+            None is ``"percentile"``.
             ``"percentile"``: quantiles of the bootstrap distribution.
             ``"basic"``: those quantiles reflected around the estimate,
             which corrects the upward bias of resampled reliability (it may
@@ -190,12 +185,7 @@ class MurphyDecomposition(Result):
             unknown component, method or a level outside (0, 1).
         """
         return _bootstrap_interval(
-            self,
-            MURPHY_COMPONENTS,
-            component or "reliability",
-            confidence_level,
-            method,
-            "murphy_decomposition",
+            self, metric, confidence_level, method, "murphy_decomposition"
         )
 
     def observed_frequency_interval(
@@ -203,8 +193,9 @@ class MurphyDecomposition(Result):
     ) -> ConfidenceInterval:
         r"""Wilson score interval of each bin's observed frequency.
 
-        Weighted bins use Kish's effective size :math:`(\sum w)^2 / \sum
-        w^2`; empty bins give NaN.
+        The sample size of a bin is its total weight (frequency weights:
+        integer weights give the interval of the repeated rows); empty bins
+        give NaN.
 
         Parameters
         ----------
@@ -221,13 +212,10 @@ class MurphyDecomposition(Result):
         level = check_confidence_level(
             self.confidence_level if confidence_level is None else confidence_level
         )
-        n = self.bin_effective_sizes
-        if n is None:
-            s = self.statistics
-            s = s.scaled(pow2_exponent(s.sum_w))  # weights are scale-free
-            n = effective_sizes(s.sum_w, s.sum_ww)
         z = float(norm.ppf(0.5 + level / 2))
-        return ConfidenceInterval(*wilson_interval(n, self.bin_observed_frequency, z))
+        return ConfidenceInterval(
+            *wilson_interval(self.bin_weights, self.bin_observed_frequency, z)
+        )
 
     def to_frame(self):
         """Per-bin table as a pandas DataFrame (pandas is imported lazily).
@@ -286,7 +274,7 @@ class CORPDecomposition(Result):
     n_resamples : int
         Number of resamples behind the band, p-value and intervals (0: none).
     confidence_level : float
-        Level of the consistency band and of ``confidence_interval()``.
+        Level of the consistency band.
     band_forecast, band_lower, band_upper : ndarray or None
         Consistency band under the calibration hypothesis, as R
         ``reliabilitydiag``: pointwise quantiles of the recalibration
@@ -334,6 +322,7 @@ class CORPDecomposition(Result):
         "n_samples",
         "miscalibration_pvalue",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = CORP_COMPONENTS
 
     @property
     def components(self) -> dict[str, float]:
@@ -375,25 +364,24 @@ class CORPDecomposition(Result):
         np.clip(i, 0, x.shape[0] - 1, out=i)
         return c[i]
 
-    @legacy_quantity_first("component")
     def confidence_interval(
         self,
-        confidence_level: float | None = None,
+        confidence_level: float = 0.95,
         *,
-        component: str | None = None,
-        method: Literal["percentile", "basic"] = "percentile",
+        metric: str = "miscalibration",
+        method: Literal["percentile", "basic"] | None = None,
     ) -> ConfidenceInterval:
         """Bootstrap confidence interval of one component.
 
         Parameters
         ----------
-        confidence_level : float, default=None
-            Level in (0, 1); ``self.confidence_level`` if None.
-        component : str, default="miscalibration"
+        confidence_level : float, default=0.95
+            Level in (0, 1).
+        metric : str, default="miscalibration"
             One of ``"brier_score"``, ``"miscalibration"``,
-            ``"discrimination"``, ``"uncertainty"``.  (Passing it as the
-            first positional argument is deprecated.)
-        method : {"percentile", "basic"}, default="percentile"
+            ``"discrimination"``, ``"uncertainty"``.
+        method : {"percentile", "basic"}, default=None
+            None is ``"percentile"``.
             ``"percentile"``: quantiles of the bootstrap distribution.
             ``"basic"``: those quantiles reflected around the estimate.
             Miscalibration is biased upward (the isotonic fit also fits the
@@ -413,12 +401,7 @@ class CORPDecomposition(Result):
             unknown component, method or a level outside (0, 1).
         """
         return _bootstrap_interval(
-            self,
-            CORP_COMPONENTS,
-            component or "miscalibration",
-            confidence_level,
-            method,
-            "corp_decomposition",
+            self, metric, confidence_level, method, "corp_decomposition"
         )
 
     def to_frame(self):
@@ -494,6 +477,10 @@ class MulticlassDecomposition(Result):
     classes: np.ndarray
     per_class: tuple
 
+    _interval_metrics: ClassVar[tuple[str, ...]] = tuple(
+        dict.fromkeys(MURPHY_COMPONENTS + CORP_COMPONENTS)
+    )
+
     @property
     def components(self) -> dict[str, float]:
         """Components summed over classes (dict name -> float)."""
@@ -519,25 +506,24 @@ class MulticlassDecomposition(Result):
             f"n_classes={len(self.per_class)}, {body})"
         )
 
-    @legacy_quantity_first("component")
     def confidence_interval(
         self,
-        confidence_level: float | None = None,
+        confidence_level: float = 0.95,
         *,
-        component: str | None = None,
-        method: Literal["percentile", "basic"] = "percentile",
+        metric: str | None = None,
+        method: Literal["percentile", "basic"] | None = None,
     ) -> ConfidenceInterval:
         """Bootstrap confidence interval of one component for every class.
 
         Parameters
         ----------
-        confidence_level : float, default=None
-            Level in (0, 1); the level the decomposition was computed with
-            if None.
-        component : str, default=None
-            A component of the per-class decompositions (default:
-            ``reliability`` or ``miscalibration``).
-        method : {"percentile", "basic"}, default="percentile"
+        confidence_level : float, default=0.95
+            Level in (0, 1).
+        metric : str, default=None
+            A component of the per-class decompositions; None: their default
+            (``"reliability"`` for ``method="murphy"``, ``"miscalibration"``
+            for ``method="corp"``).
+        method : {"percentile", "basic"}, default=None
             As for the per-class results.
 
         Returns
@@ -546,8 +532,12 @@ class MulticlassDecomposition(Result):
             Arrays ``low`` and ``high`` with one bound per class (in the
             order of ``classes``).
         """
+        first = self.per_class[0]
+        if metric is None:
+            metric = "reliability" if self.method == "murphy" else "miscalibration"
+        check_metric(self, metric, type(first)._interval_metrics)
         cis = [
-            d.confidence_interval(confidence_level, component=component, method=method)
+            d.confidence_interval(confidence_level, metric=metric, method=method)
             for d in self.per_class
         ]
         return ConfidenceInterval(

@@ -392,7 +392,7 @@ def murphy(
     for y01, p in pairs:
         count, sw, swp, swy, swpp, swpy, sww = bin_sums(sub, y01, p, edges, right=right)
         scaled = BinStatistics(edges, count, sw, swp, swy, swpp, swpy, sww, right=right)
-        d = murphy_result(scaled, bias_correction)
+        d = murphy_result(scaled, bias_correction, exponent)
         stats = scaled.scaled(-exponent)
         out.append(
             dataclasses.replace(

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.exceptions import UndefinedMetricWarning
 
-from .._array_api import array_api_forecast
-from .._dask import is_dask_input
+from .._backends import BODY, backends
+from .._diagnose import one_warning_per_call, warn_if_hard
 from .._validation import (
     _is_one,
     check_forecast,
     check_reference,
 )
-from . import _xp_metrics
 from ._brier_math import (
     base_rate,
     binary_brier,
@@ -26,6 +23,7 @@ from ._brier_math import (
     forecast_brier,
     multiclass_brier,
     skill_score,
+    warn_undefined_skill,
 )
 
 __all__ = ["brier_index", "brier_score", "brier_skill_score"]
@@ -69,9 +67,16 @@ def _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label):
         return None
     if y_true.dtype.kind not in "biuf" or not y_true.dtype.isnative:
         return None
-    return binary_brier_guarded(y_true, y_proba)
+    bs = binary_brier_guarded(y_true, y_proba)
+    if bs is not None:
+        warn_if_hard(y_proba, "y_proba")  # the check the full validation makes
+    return bs
 
 
+@backends(
+    dask="skbrier._dask._adapters:brier_score",
+    array_api="skbrier._array_api_adapters:brier_score",
+)
 def brier_score(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -161,32 +166,7 @@ def brier_score(
     ...             [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]])
     0.14666...
     """
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _metrics, _multiclass
-
-        if _multiclass.is_2d(y_proba):
-            return _multiclass.brier_score(
-                y_true,
-                y_proba,
-                sample_weight=sample_weight,
-                labels=labels,
-                scale_by_half=scale_by_half,
-            )
-        return _metrics.brier_score(
-            y_true,
-            y_proba,
-            sample_weight=sample_weight,
-            labels=labels,
-            pos_label=pos_label,
-            scale_by_half=scale_by_half,
-        )
     scale_by_half = _check_scale_by_half(scale_by_half)
-    if type(y_proba) is not np.ndarray and (
-        xfc := array_api_forecast(
-            y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
-        )
-    ):
-        return _xp_metrics.brier(xfc, scale_by_half=scale_by_half)
     bs = _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label)
     if bs is not None:
         # 1-D binary input is on the [0, 1] scale unless scale_by_half=False
@@ -202,6 +182,7 @@ def brier_score(
     return forecast_brier(fc, scale_by_half=scale_by_half)
 
 
+@backends(dask=BODY, array_api=BODY)
 def brier_index(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -271,16 +252,6 @@ def brier_index(
     >>> round(brier_index([1, 0], [0.706, 0.294]), 6)
     70.6
     """
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _metrics, _multiclass
-
-        if _multiclass.is_2d(y_proba):
-            return _multiclass.brier_index(
-                y_true, y_proba, sample_weight=sample_weight, labels=labels
-            )
-        return _metrics.brier_index(
-            y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
-        )
     # the [0, 1] scale: halved for any number of classes
     bs = brier_score(
         y_true,
@@ -310,6 +281,12 @@ def _reference_brier(fc, reference: Any) -> float:
     return multiclass_brier(fc.y, ref, fc.sample_weight)
 
 
+@one_warning_per_call
+@backends(
+    arrays=("y_true", "y_proba", "sample_weight", "reference"),
+    dask="skbrier._dask._adapters:brier_skill_score",
+    array_api="skbrier._array_api_adapters:brier_skill_score",
+)
 def brier_skill_score(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -402,37 +379,6 @@ def brier_skill_score(
     >>> brier_skill_score(y, [0.1, 0.2, 0.7, 0.9], reference=0.3)
     0.8706...
     """
-    if is_dask_input(y_true, y_proba, sample_weight, reference):
-        from .._dask import _metrics, _multiclass
-
-        if _multiclass.is_2d(y_proba):
-            score, bs_ref = _multiclass.brier_skill_score(
-                y_true,
-                y_proba,
-                reference=reference,
-                sample_weight=sample_weight,
-                labels=labels,
-            )
-            if bs_ref == 0.0:
-                _warn_undefined_skill()
-            return score
-        return _metrics.brier_skill_score(
-            y_true,
-            y_proba,
-            reference=reference,
-            sample_weight=sample_weight,
-            labels=labels,
-            pos_label=pos_label,
-        )
-    if type(y_proba) is not np.ndarray and (
-        xfc := array_api_forecast(
-            y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
-        )
-    ):
-        score, bs_ref = _xp_metrics.skill(xfc, reference)
-        if bs_ref == 0.0:
-            _warn_undefined_skill()
-        return score
     # float_target: labels become exact 0/1 float64 before any arithmetic, so
     # the score does not depend on their dtype (float16, big-endian, bool...)
     fc = check_forecast(
@@ -449,15 +395,5 @@ def brier_skill_score(
     else:
         bs = multiclass_brier(fc.y, fc.proba, fc.sample_weight)
     if bs_ref == 0.0:
-        _warn_undefined_skill()
+        warn_undefined_skill()
     return skill_score(bs, bs_ref)
-
-
-def _warn_undefined_skill() -> None:
-    warnings.warn(
-        "brier_skill_score is undefined (nan) because the reference forecast has a "
-        "Brier score of 0 (for climatology: only one class of y_true has positive "
-        "weight).",
-        UndefinedMetricWarning,
-        stacklevel=3,
-    )

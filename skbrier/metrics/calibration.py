@@ -26,11 +26,9 @@ from numpy.typing import ArrayLike
 from scipy import special, stats
 from sklearn.exceptions import ConvergenceWarning
 
-from .._array_api import array_api_forecast, to_numpy
-from .._dask import is_dask_input
+from .._backends import BODY, HOST, backends
 from .._params import check_bool, check_n_bins, check_option, check_resolution
 from .._validation import binary_forecast
-from . import _xp_metrics
 from ._binning import apply_resolution
 from ._calibration_math import (
     auc_delong,
@@ -162,6 +160,7 @@ def _logistic_result(
     )
 
 
+@backends(dask="skbrier._dask._adapters:calibration_intercept_slope", array_api=HOST)
 def calibration_intercept_slope(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -200,7 +199,7 @@ def calibration_intercept_slope(
     LogisticCalibrationResult
         Unpacks to ``(intercept, slope)``; also holds standard errors,
         calibration in the large, val.prob's D, U, Q and R² and a
-        ``confidence_interval(confidence_level, parameter=...)`` method.
+        ``confidence_interval(confidence_level, metric=...)`` method.
 
     Raises
     ------
@@ -256,34 +255,29 @@ def calibration_intercept_slope(
     (0.647, 2.988)
     >>> round(res.calibration_in_the_large, 3)
     0.256
-    >>> ci = res.confidence_interval(0.95, parameter="slope")
+    >>> ci = res.confidence_interval(0.95, metric="calibration_slope")
     >>> round(ci.low, 2), round(ci.high, 2)
     (-1.16, 7.14)
     """
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _fits
+    y, p, w = _binary(y_true, y_proba, sample_weight, pos_label)
+    res = _logistic_calibration(y, p, w)
+    _warn_excluded(res)
+    return res
 
-        res = _fits.calibration_intercept_slope(
-            y_true,
-            y_proba,
-            sample_weight=sample_weight,
-            pos_label=pos_label,
-            check_counts=_check_fit_counts,
-            result=lambda st, n, excl: _logistic_result(st, n, excl, stacklevel=5),
-        )
-    else:
-        y, p, w = _binary(y_true, y_proba, sample_weight, pos_label)
-        res = _logistic_calibration(y, p, w)
+
+def _warn_excluded(res: LogisticCalibrationResult) -> None:
+    """Say how many rows the fits left out (stacklevel: the user's call, through
+    the backend dispatch)."""
     if res.n_excluded:
         warnings.warn(
             f"{res.n_excluded} samples with y_proba exactly 0 or 1 were left out of "
             "the logistic calibration (as rms::val.prob does).",
             UserWarning,
-            stacklevel=2,
+            stacklevel=4,
         )
-    return res
 
 
+@backends(dask="skbrier._dask._adapters:calibration_in_the_large", array_api=HOST)
 def calibration_in_the_large(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -350,22 +344,13 @@ def calibration_in_the_large(
     >>> round(calibration_in_the_large([0, 1, 1, 0, 1], [0.2, 0.5, 0.6, 0.3, 0.4]), 4)
     0.8883
     """
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _fits
-
-        return _fits.calibration_in_the_large(
-            y_true,
-            y_proba,
-            sample_weight=sample_weight,
-            pos_label=pos_label,
-            check_counts=_check_fit_counts,
-        )
     y, p, w = _binary(y_true, y_proba, sample_weight, pos_label)
     yk, pk, wk, _ = _fit_sample(y, p, w)
     wn, _ = normalise_weights(wk)
     return float(offset_intercept_fit(yk, special.logit(pk), wn)[0])
 
 
+@backends(dask="skbrier._dask._metrics:spiegelhalter_z", array_api=HOST)
 def spiegelhalter_z(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -422,12 +407,6 @@ def spiegelhalter_z(
     >>> round(z, 4), round(pvalue, 4)
     (-1.1867, 0.2353)
     """
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _metrics
-
-        return _metrics.spiegelhalter_z(
-            y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
-        )
     y, p, w = _binary(y_true, y_proba, sample_weight, pos_label)
     return SpiegelhalterResult(*spiegelhalter(y, p, w))
 
@@ -497,6 +476,10 @@ def lowess_calibration_error(
     )
 
 
+@backends(
+    dask="skbrier._dask._metrics:expected_calibration_error",  # the report bundle's state
+    array_api=BODY,  # calibration_error(kind="binary") dispatches
+)
 def expected_calibration_error(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -592,35 +575,10 @@ def expected_calibration_error(
     >>> round(expected_calibration_error(y, p, n_bins=2), 4)
     0.25
     """
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _metrics
-
-        return _metrics.expected_calibration_error(
-            y_true,
-            y_proba,
-            n_bins=n_bins,
-            strategy=strategy,
-            norm=norm,
-            right=right,
-            sample_weight=sample_weight,
-            pos_label=pos_label,
-        )
     n_bins = check_n_bins(n_bins)
     strategy = check_option(strategy, "strategy", ("uniform", "quantile"))
     norm = check_option(norm, "norm", ("l1", "l2", "max"))
     right = check_bool(right, "right")
-    if type(y_proba) is not np.ndarray and (
-        xfc := array_api_forecast(
-            y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
-        )
-    ):
-        if (
-            strategy == "uniform"
-            and (ece := _xp_metrics.calibration_error(xfc, pos_label, n_bins, norm, right))
-            is not None
-        ):
-            return ece
-        y_true, y_proba, sample_weight = map(to_numpy, (y_true, y_proba, sample_weight))
     return calibration_error(
         y_true,
         y_proba,
@@ -634,6 +592,7 @@ def expected_calibration_error(
     )
 
 
+@backends(dask="skbrier._dask._metrics:c_statistic", array_api=HOST)
 def c_statistic(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -707,16 +666,6 @@ def c_statistic(
     >>> c_statistic([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.75
     """
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _metrics
-
-        return _metrics.c_statistic(
-            y_true,
-            y_proba,
-            sample_weight=sample_weight,
-            pos_label=pos_label,
-            resolution=resolution,
-        )
     resolution = check_resolution(resolution)
     y, p, w = _binary(y_true, y_proba, sample_weight, pos_label)
     p = apply_resolution(y, p, w, resolution)

@@ -40,6 +40,26 @@ How the peers bin (and the preset that reproduces each one)
     100 samples, the last absorbing the remainder -- and, as in its loop,
     the last bin left out of the sum (its weight still counts in the
     denominator).  Use ``norm="l2"`` for HLE's "calibration error".
+``"hle_all_bins"``
+    HLE's bins with every bin in the sum, the last one included (the RMS
+    calibration error its loop means to compute).
+``"discrete"``
+    One bin per distinct forecast value: Kumar et al.'s
+    ``calibration.get_discrete_bins`` (``get_binning_ce``), for forecasts
+    that take few values, as verbalized confidences (0, 5, ..., 100) do.
+
+Weights
+-------
+``sample_weight`` holds frequency weights: integer weights give the numbers
+of repeated rows.  Where the statistic does not count observations
+(skbrier's uniform bins, explicit edges, the ``"sklearn"``/``"netcal"``
+uniform, ``"torchmetrics"`` and ``"discrete"`` bins, and smECE) multiplying
+all weights by a constant changes nothing.  Rules that count rows depend on
+the total weight as on the number of rows: equal-mass bins (linear
+quantiles of the expanded sample), ``"helm"`` (groups of rows), ``"hle"``
+(bins of 100 rows; integer weights only) and ``debias=True`` (a variance over
+:math:`W_b - 1` per bin; refused below 3 observations, as
+:func:`skbrier.brier_inference` refuses).
 """
 
 from __future__ import annotations
@@ -55,15 +75,16 @@ from .._array_api import array_api_forecast, to_numpy
 from .._dask import is_dask_input
 from .._params import (
     check_confidence_level,
+    check_min_samples,
     check_n_jobs,
     check_n_resamples,
     check_option,
 )
-from .._results import ConfidenceInterval, Result
+from .._results import ConfidenceInterval, Result, check_metric
 from ..stats._resampling import (
     INTERVAL_METHODS,
+    frequency_resampler,
     interval_from_replicates,
-    resample_counts,
     run_replicates,
 )
 from . import _xp_metrics
@@ -73,6 +94,7 @@ from ._calibration_error_core import (
     ce_value,
     check_bandwidth,
     check_options,
+    check_sample_size,
     prepare,
     smooth_value,
 )
@@ -149,11 +171,17 @@ def calibration_error(
     strategy : {"uniform", "quantile"}, default="uniform"
         Equal-width or equal-mass bins (skbrier's rule, the one of its
         decompositions and reliability diagrams).
-    binning : {"sklearn", "torchmetrics", "netcal", "helm", "hle"} or array-like, default=None
-        Reproduce a peer's bins exactly (see the module docstring), or give
-        the bin edges.  None: skbrier's bins from ``n_bins``/``strategy``.
+    binning : str or array-like, default=None
+        ``"sklearn"``, ``"torchmetrics"``, ``"netcal"``, ``"helm"``,
+        ``"hle"``, ``"hle_all_bins"`` or ``"discrete"``: reproduce a peer's
+        bins exactly (see the module docstring), or give the bin edges.  None: skbrier's bins from ``n_bins``/``strategy``.
+        ``"discrete"``: one bin per distinct forecast value (Kumar et al.'s
+        discrete bins; ``n_bins`` is ignored).  ``"hle"`` leaves HLE's last
+        bin out of the sum as HLE does, ``"hle_all_bins"`` keeps it.
     debias : bool, default=False
-        Kumar et al.'s debiased L2 estimator (``norm="l2"`` only).
+        Kumar et al.'s debiased L2 estimator (``norm="l2"`` only).  It counts
+        observations: the total (frequency) weight is the sample size, and
+        fewer than 3 observations are refused.
     right : bool, default=True
         For skbrier's bins and explicit edges: a forecast on an inner edge
         goes to the lower bin (True, as scikit-learn) or the upper one.
@@ -175,8 +203,9 @@ def calibration_error(
     Raises
     ------
     ValueError
-        For invalid input or options (``debias`` with a norm other than l2,
-        ``binning="hle"`` with fewer than 100 samples).
+        For invalid input or options (``debias`` with a norm other than l2 or
+        with fewer than 3 observations, ``binning="hle"`` with fewer than 100
+        samples).
     TypeError
         For options of the wrong type.
 
@@ -186,7 +215,8 @@ def calibration_error(
     (:class:`skbrier.states.CalibrationBinsState`) when the bins do not
     depend on the data: ``strategy="uniform"``, explicit edges, and the
     ``"sklearn"``, ``"netcal"`` (uniform) and ``"torchmetrics"`` presets;
-    quantile bins and the ``"helm"``/``"hle"`` presets are refused there.
+    quantile bins and the ``"helm"``, ``"hle"``, ``"hle_all_bins"`` and
+    ``"discrete"`` presets are refused there.
 
     See Also
     --------
@@ -213,6 +243,9 @@ def calibration_error(
     >>> correct = [True, False, True, True]
     >>> stated = [90, 80, 70, 100]
     >>> round(calibration_error(correct, stated, confidence_scale=100, n_bins=5), 4)
+    0.15
+    >>> round(calibration_error(correct, stated, confidence_scale=100,
+    ...                         binning="discrete"), 4)
     0.15
     """
     o = check_options(norm, n_bins, strategy, binning, debias, right)
@@ -246,6 +279,7 @@ def calibration_error(
     data = prepare(
         y_true, y_proba, kind, sample_weight, labels, pos_label, confidence_scale
     )
+    check_sample_size(o, data.n, data.total)
     return ce_value(data, data.w, o)
 
 
@@ -275,10 +309,13 @@ def smooth_calibration_error(
 
     and the automatic bandwidth is the fixed point
     :math:`\sigma^* = \mathrm{smECE}_{\sigma^*}` (found by bisection).  It is
-    computed exactly as the authors' ``relplot.smECE`` computes it
-    (forecasts rounded linearly onto a grid, the density offset by 1e-4,
-    ten bisection steps), so the numbers agree with relplot to rounding.
-    Frequency weights: integer weights equal repeated rows.
+    computed as the authors' ``relplot.smECE`` computes it (forecasts
+    rounded linearly onto a grid, ten bisection steps) with one difference:
+    relplot adds 1e-4 to the density of :math:`n` unit masses in the
+    denominator, which skbrier leaves out, so relplot's value is skbrier's
+    times about :math:`1 - 10^{-4}/n`.  The weights enter through the
+    ratio only: integer weights equal repeated rows, and multiplying all
+    weights by a constant changes nothing.
 
     Parameters
     ----------
@@ -392,16 +429,26 @@ class CalibrationErrorInterval(Result):
         "method",
         "n_resamples",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = (
+        "calibration_error",
+        "smooth_calibration_error",
+    )
 
     def confidence_interval(
-        self, confidence_level: float | None = None, *, method: str | None = None
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str | None = None,
+        method: str | None = None,
     ) -> ConfidenceInterval:
         """The interval at ``confidence_level`` from the stored replicates.
 
         Parameters
         ----------
-        confidence_level : float, default=None
-            The level; None: the one computed.
+        confidence_level : float, default=0.95
+            The level.
+        metric : {"calibration_error", "smooth_calibration_error"}, default=None
+            The statistic: None or the one computed (:attr:`metric`).
         method : {"percentile", "basic"}, default=None
             None: the one computed.
 
@@ -409,11 +456,8 @@ class CalibrationErrorInterval(Result):
         -------
         ConfidenceInterval
         """
-        level = (
-            self.confidence_level
-            if confidence_level is None
-            else check_confidence_level(confidence_level)
-        )
+        check_metric(self, self.metric if metric is None else metric, (self.metric,))
+        level = check_confidence_level(confidence_level)
         m = (
             self.method
             if method is None
@@ -428,33 +472,10 @@ class CalibrationErrorInterval(Result):
 def _bootstrap_task(
     data: Pairs, stat: Callable[[np.ndarray | None], float]
 ) -> Callable[[int, np.random.Generator], np.ndarray]:
-    """Replicates of ``stat(counts)``: multiplicities of an iid resample.
-
-    Integer weights: the resample of the expanded rows (so integer weights
-    draw exactly as repeated rows and unit weights as no weights).  Other
-    weights: multinomial counts of ``round(W)`` draws (the number of rows of
-    positive weight when ``W`` is below 1 or beyond 2**31) with probabilities
-    ``w / W``.
-    """
-    n = data.pairs[0][0].shape[0]
-    w = data.w
-    expanded = None
-    if w is not None:
-        total = float(w.sum())
-        if np.all(w == np.round(w)) and total <= 2**31:
-            expanded = np.repeat(np.arange(n), w.astype(np.intp))
-        draws = int(round(total)) if 1 <= total <= 2**31 else int(np.count_nonzero(w))
-        probs = w / total
-
-    def counts(rng: np.random.Generator) -> np.ndarray:
-        if w is None:
-            return resample_counts(rng, n)
-        if expanded is not None:
-            m = expanded.shape[0]
-            return np.bincount(expanded[rng.integers(0, m, m)], minlength=n).astype(
-                np.float64
-            )
-        return rng.multinomial(draws, probs).astype(np.float64)
+    """Replicates of ``stat(counts)``: multiplicities of an iid resample of the
+    observations (:func:`~skbrier.stats._resampling.frequency_resampler`:
+    integer weights draw exactly as the repeated rows)."""
+    counts = frequency_resampler(data.w, data.n)
 
     def task(size: int, rng: np.random.Generator) -> np.ndarray:
         out = np.empty(size)
@@ -583,6 +604,9 @@ def calibration_error_interval(
         def stat(c: np.ndarray | None) -> float:
             return smooth_value(data, c, bw)
 
+    # a resampling interval counts observations (frequency weights): at
+    # least 3, as brier_inference asks
+    check_min_samples(data.n, None if data.w is None else data.total)
     estimate = stat(data.w)
     reps = run_replicates(
         _bootstrap_task(data, stat),

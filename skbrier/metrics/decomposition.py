@@ -54,7 +54,7 @@ from .._results import ConfidenceInterval
 from .._validation import check_forecast
 from . import _xp_metrics
 from ._bin_statistics import BinStatistics, check_edges
-from ._binning import apply_resolution, assign_bins, uniform_edges
+from ._binning import apply_resolution, assign_bins, check_edges_cover, uniform_edges
 from ._decomposition_core import (
     binary_columns,
     check_strategy,
@@ -211,6 +211,7 @@ def binned_statistics(
         e = uniform_edges(check_n_bins(edges, name="edges"))
     else:
         e = check_edges(edges, name="edges")
+        check_edges_cover(p, e, "edges", "p")
     right = check_bool(right, "right")
     idx = assign_bins(p, e, right=right)
     return BinStatistics(e, *binned_sums(idx, e.shape[0] - 1, y01, p, w), right=right)
@@ -239,7 +240,7 @@ def murphy_from_statistics(
         If ``stats`` is not a :class:`BinStatistics`.
     ValueError
         If the statistics hold no positive weight, or (bias correction)
-        their sums of squared weights under- or overflowed.
+        fewer than 3 observations (a total weight below 3).
 
     See Also
     --------
@@ -264,10 +265,14 @@ def murphy_from_statistics(
     all from the per-bin sums.  The Ferro--Fricker correction subtracts
     :math:`A = \sum_k (W_k / W)\, \bar o_k (1 - \bar o_k) / (m_k - 1)` from REL
     and :math:`A - \bar o(1 - \bar o)/(m - 1)` from RES and adds
-    :math:`\bar o (1 - \bar o)/(m - 1)` to UNC, where :math:`m_k` and
-    :math:`m` are the (Kish effective) sample sizes
-    :math:`(\sum w)^2 / \sum w^2` -- the counts :math:`n_k` and :math:`n`
-    without weights, which gives the published formulas.  Bins with
+    :math:`\bar o (1 - \bar o)/(m - 1)` to UNC, where :math:`m_k = W_k` and
+    :math:`m = W` are the sample sizes: ``sample_weight`` holds frequency
+    weights, so integer weights give the correction of the repeated rows,
+    and without weights the counts :math:`n_k` and :math:`n` give the
+    published formulas.  The correction counts observations: it is not
+    invariant to multiplying all weights by a constant (the other
+    components are), and fewer than 3 observations (a total weight below 3)
+    are refused, as :func:`skbrier.brier_inference` refuses.  Bins with
     :math:`m_k \le 1` contribute nothing to :math:`A`.  If a corrected REL
     or RES is negative, both are shifted by the same amount so that they are
     non-negative (as in s2dverification); their difference, and hence the
@@ -363,17 +368,25 @@ def murphy_decomposition(
         Non-negative frequency weights.
     bias_correction : bool, default=False
         Apply the bias correction of Ferro and Fricker (2012) to REL, RES
-        and UNC (the identity above still holds).
+        and UNC (the identity above still holds).  It counts observations:
+        the weights are frequencies (a bin's sample size is its weight),
+        and a total weight below 3 is refused.
     labels : array-like of shape (n_classes,), default=None
         Classes of the columns of a 2-D ``y_proba``.
     pos_label : int, float, bool or str, default=None
         The positive class of binary input (see
         :func:`skbrier.metrics.brier.brier_score`).
     n_resamples : int, default=0
-        Number of bootstrap resamples (rows drawn with replacement, bins held
-        fixed) behind ``confidence_interval()``; 0 for none, else at least 2.
+        Number of bootstrap resamples (the observations drawn with
+        replacement, bins held fixed) behind ``confidence_interval()``; 0 for
+        none, else at least 2.  Frequency weights: the total weight is the
+        number of observations drawn (integer weights draw exactly as their
+        repeated rows; a total below 0.5 gives NaN replicates, one beyond
+        2**62 is refused).
     confidence_level : float, default=0.95
-        Default level of ``confidence_interval()``.
+        Level stored in the result: the default of its
+        ``observed_frequency_interval()`` (``confidence_interval()`` takes
+        its own level, 0.95 by default).
     random_state : None, int, numpy Generator, SeedSequence or RandomState
         Seed of the bootstrap.  Results do not depend on ``n_jobs``, and
         :class:`~skbrier.decomposition.BrierDecomposition` with
@@ -572,7 +585,7 @@ def corp_decomposition(
         p-value and the bootstrap confidence intervals (0: none, else at
         least 2; 1000 is a good choice for intervals).
     confidence_level : float, default=0.95
-        Level of the consistency band and of the confidence intervals.
+        Level of the consistency band.
     random_state : None, int, numpy Generator, SeedSequence or RandomState
         Seed of the resampling.  Results do not depend on ``n_jobs``.
     n_jobs : int, default=None
@@ -634,10 +647,11 @@ def corp_decomposition(
     kernel :func:`skbrier.metrics._decomposition_math.consistency_band_from_resamples`).
     The same resamples give the p-value of the calibration hypothesis from
     the miscalibration statistic.  *Bootstrap intervals*: rows resampled
-    with replacement (outcomes kept).  Without weights both resamplings
-    draw the pooled values (multinomial and binomial counts, the same law
-    as drawing rows) in O(distinct values); with weights, rows are drawn
-    uniformly and keep their weights (O(n) per resample).
+    with replacement (outcomes kept).  Both resamplings draw the pooled
+    values (multinomial and binomial counts, the same law as drawing rows)
+    in O(distinct values).  Weights are frequencies: the total weight is the
+    number of observations drawn, so integer weights give the resamples of
+    the repeated rows (the same draws for the same ``random_state``).
 
     Multiclass (three or more columns): one binary CORP decomposition per
     class (``y == class`` against its column); the Brier scores and the
@@ -662,7 +676,7 @@ def corp_decomposition(
     0.22666...
     >>> d = corp_decomposition([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9],
     ...                        n_resamples=200, random_state=0)
-    >>> ci = d.confidence_interval(component="discrimination")
+    >>> ci = d.confidence_interval(metric="discrimination")
     >>> ci.low <= d.discrimination <= ci.high
     True
     """

@@ -12,11 +12,9 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._array_api import to_numpy
-from .._dask import is_dask_input
+from .._backends import backends
 from .._params import check_bool, check_option
 from .._validation import check_sample_weight
-from . import _xp_metrics
 from ._multiple_choice_checks import check_scores, check_targets, flatten_ragged
 from ._multiple_choice_math import (
     bigbench_per_example,
@@ -28,6 +26,12 @@ from ._multiple_choice_math import (
 __all__ = ["multiple_choice_brier_score"]
 
 
+@backends(
+    arrays=("y_true", "y_score", "sample_weight"),
+    namespace_of="y_score",
+    dask="skbrier._dask._adapters:multiple_choice_brier_score",
+    array_api="skbrier._array_api_adapters:multiple_choice_brier_score",
+)
 def multiple_choice_brier_score(
     y_true: ArrayLike | Sequence[Sequence[float]],
     y_score: ArrayLike | Sequence[Sequence[float]],
@@ -137,20 +141,6 @@ def multiple_choice_brier_score(
     """
     convention = check_option(convention, "convention", ("per_example", "bigbench"))
     from_logprobs = check_bool(from_logprobs, "from_logprobs")
-    if is_dask_input(y_true, y_score, sample_weight):
-        from .._dask import _multiclass
-
-        return _multiclass.multiple_choice_brier_score(
-            y_true, y_score, convention, from_logprobs, sample_weight
-        )
-
-    if type(y_score) is not np.ndarray and not isinstance(y_score, (list, tuple)):
-        score = _xp_metrics.multiple_choice(
-            y_true, y_score, convention, from_logprobs, sample_weight
-        )
-        if score is not None:
-            return score
-        y_true, y_score, sample_weight = map(to_numpy, (y_true, y_score, sample_weight))
     values, lengths = flatten_ragged(y_score, "y_score")
     n = lengths.shape[0]
     starts = segment_starts(lengths)

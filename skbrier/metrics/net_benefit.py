@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._array_api import array_api_forecast, dispatch_namespace, to_numpy
+from .._array_api import dispatch_namespace, to_numpy
+from .._backends import backends
 from .._dask import is_dask_input
 from .._params import (
     check_confidence_level,
@@ -65,6 +66,10 @@ MAX_BOOTSTRAP_UNITS = 2**62
 
 
 # --------------------------------------------------------------------------- public
+@backends(
+    dask="skbrier._dask._adapters:net_benefit",
+    array_api="skbrier._array_api_adapters:net_benefit",
+)
 def net_benefit(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -155,18 +160,6 @@ def net_benefit(
     """
     t = check_scalar_probability(threshold, name="threshold", open_interval=True)
     prev = check_prevalence(prevalence)
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _metrics
-
-        return _metrics.net_benefit(y_true, y_proba, sample_weight, pos_label, t, prev)
-    if type(y_proba) is not np.ndarray and (
-        xfc := array_api_forecast(
-            y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
-        )
-    ):
-        if xfc.binary_1d and (nb := _xp_metrics.net_benefit(xfc, t, prev)) is not None:
-            return nb
-        y_true, y_proba, sample_weight = map(to_numpy, (y_true, y_proba, sample_weight))
     y, p, w = check_binary_forecast(y_true, y_proba, sample_weight, pos_label)
     check_nonevents(y, w, prev)
     return float(net_benefit_at(y, p, w, t, prev))
@@ -293,8 +286,8 @@ def decision_curve(
         and non-events are resampled separately (case-control design).
         Weights are frequencies (see Notes).
     confidence_level : float, default=0.95
-        Default confidence level of the bands
-        (:meth:`DecisionCurveResult.confidence_interval` takes any other).
+        Confidence level of the result's ``bands`` (its
+        ``confidence_interval`` takes any level).
     random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
         Seed of the bootstrap (the same seed gives the same bands for every
         ``n_jobs``).
@@ -525,7 +518,7 @@ def _check_model_probas(
                 y_true, proba, sample_weight, pos_label, proba_name=pname
             )
         else:
-            p = check_probabilities(proba, name=pname)
+            p = check_probabilities(proba, name=pname, warn_hard=False)  # tests: 0/1
             if p.ndim != 1 or p.shape[0] != y.shape[0]:
                 raise ValueError(
                     f"{pname} has shape {p.shape} but y_true has {y.shape[0]} samples; "
@@ -612,7 +605,7 @@ def binary_test_probabilities(
     (0.3220..., 0.0243...)
     """
     prev = check_prevalence(prevalence)
-    tst = check_probabilities(y_test, name="y_test", allow_2d=False)
+    tst = check_probabilities(y_test, name="y_test", allow_2d=False, warn_hard=False)
     if np.count_nonzero((tst != 0.0) & (tst != 1.0)):
         raise ValueError(
             "y_test must hold binary test results coded 0/1 (or False/True); found "

@@ -3,40 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from typing import Any, ClassVar
 
 import numpy as np
 
-from .._params import check_confidence_level, check_option
+from .._params import check_confidence_level
 from .._response import positive_column
-from .._results import ConfidenceInterval, Result
+from .._results import ConfidenceInterval, Result, check_metric
 
 __all__ = ["CrossValBrierResult"]
 
 _CI_METRICS = ("brier_score", "brier_index", "brier_skill_score")
-
-
-def _legacy_ci_arguments(confidence_level: Any, args: tuple, metric: str) -> tuple:
-    """Accept the old ``confidence_interval(metric, confidence_level)`` with a warning."""
-    if isinstance(confidence_level, str):
-        warnings.warn(
-            "confidence_interval(metric, confidence_level) is deprecated: call "
-            f"confidence_interval({args[0] if args else 0.95!r}, "
-            f"metric={confidence_level!r}) (the confidence level first, the metric "
-            "by keyword).",
-            FutureWarning,
-            stacklevel=3,
-        )
-        if len(args) > 1:
-            raise TypeError("confidence_interval takes at most two positional arguments.")
-        return (args[0] if args else 0.95), confidence_level
-    if args:
-        raise TypeError(
-            "confidence_interval takes one positional argument (confidence_level); "
-            "pass metric= by keyword."
-        )
-    return confidence_level, metric
 
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
@@ -150,6 +127,7 @@ class CrossValBrierResult(Result):
         "brier_skill_score",
         "n_splits",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = _CI_METRICS
 
     @property
     def n_splits(self) -> int:
@@ -176,7 +154,7 @@ class CrossValBrierResult(Result):
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
-        *args: Any,
+        *,
         metric: str = "brier_index",
         method: str | None = None,
     ) -> ConfidenceInterval:
@@ -193,9 +171,6 @@ class CrossValBrierResult(Result):
         ----------
         confidence_level : float, default=0.95
             The confidence level.
-        *args
-            Deprecated: the old order ``confidence_interval(metric,
-            confidence_level)`` still works, with a FutureWarning.
         metric : {"brier_index", "brier_score", "brier_skill_score"}, default="brier_index"
             The score.
         method : str, default=None
@@ -220,8 +195,7 @@ class CrossValBrierResult(Result):
            does it estimate and how well does it do it?", Journal of the
            American Statistical Association 119(546), 2024.
         """
-        confidence_level, metric = _legacy_ci_arguments(confidence_level, args, metric)
-        metric = check_option(metric, "metric", _CI_METRICS)
+        metric = check_metric(self, metric)
         confidence_level = check_confidence_level(confidence_level)
         if self.inference is None:
             raise ValueError(

@@ -33,32 +33,12 @@ def check_prefix(prefix: Any) -> str:
     return prefix
 
 
-def _read_only(self: Any, *args: Any, **kwargs: Any) -> None:
-    """Refuse to change the scores: the result is read-only.
-
-    Parameters
-    ----------
-    *args : tuple
-        Ignored.
-    **kwargs : dict
-        Ignored.
-
-    Raises
-    ------
-    TypeError
-        Always.
-    """
-    raise TypeError("PooledCVResult is read-only.")
-
-
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class PooledCVResult(Result, dict):
+class PooledCVResult(Result):
     """Result of :func:`pooled_cv_scores`: one value per candidate of a search.
 
-    A read-only dict from the names below to arrays of shape
-    ``(n_candidates,)`` (``res["brier_index"]``, ``dict(res)``,
-    ``pandas.DataFrame(res)`` work as for the plain dict it used to be), with
-    the result protocol (``to_dict``, ``to_frame``, ``summary``).
+    Arrays of shape ``(n_candidates,)`` with the result protocol
+    (``to_dict``, ``to_frame`` for a table, ``summary``).
 
     Attributes
     ----------
@@ -87,7 +67,7 @@ class PooledCVResult(Result, dict):
     >>> cvr = {"split0_test_brier_sum": [2.0, 1.0], "split0_test_weight_sum": [10, 10],
     ...        "split1_test_brier_sum": [1.0, 1.5], "split1_test_weight_sum": [10, 10]}
     >>> res = pooled_cv_scores(cvr)
-    >>> res["brier_score"].tolist(), res.rank_brier_index.tolist()
+    >>> res.brier_score.tolist(), res.rank_brier_index.tolist()
     ([0.15, 0.125], [2, 1])
     >>> res
     PooledCVResult(n_candidates=2, n_splits=2, best_index=1, brier_index=64.64)
@@ -105,18 +85,6 @@ class PooledCVResult(Result, dict):
     params: list[dict[str, Any]] | None = None
 
     _summary_fields: ClassVar[tuple[str, ...]] = _KEYS
-
-    # -- the dict of earlier versions, read-only
-    def __post_init__(self) -> None:
-        dict.update(self, {k: getattr(self, k) for k in _KEYS})
-
-    __setitem__ = __delitem__ = _read_only
-    update = pop = popitem = clear = setdefault = _read_only  # type: ignore[assignment]
-    __ior__ = _read_only  # type: ignore[assignment]
-    __hash__ = object.__hash__  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple:
-        return (type(self), tuple(getattr(self, k) for k in (*_KEYS, "params")))
 
     @property
     def best_index(self) -> int:
@@ -304,8 +272,7 @@ def pooled_cv_scores(
     Returns
     -------
     PooledCVResult
-        A read-only mapping (as the dict of earlier versions) from names to
-        arrays of shape (n_candidates,): ``brier_score`` (pooled, [0, 1]
+        Arrays of shape (n_candidates,): ``brier_score`` (pooled, [0, 1]
         scale), ``brier_index``,
         ``brier_skill_score`` (against the pooled climatology; nan if the
         class sums are missing or the outcomes are constant), their standard
@@ -313,7 +280,7 @@ def pooled_cv_scores(
         ``se_brier_skill_score`` (see Notes), ``mean_fold_brier_index``
         (the usual, biased, mean of per-fold indices),
         ``rank_brier_index`` (1 = best pooled) and ``n_splits``.
-        Convert to a table with ``pandas.DataFrame(result)``.
+        ``result.to_frame()`` gives them as a table.
 
     Raises
     ------
@@ -363,7 +330,7 @@ def pooled_cv_scores(
     >>> X, y = make_classification(n_samples=200, random_state=0)
     >>> cvr = cross_validate(LogisticRegression(), X, y, scoring=pooled_scoring())
     >>> res = pooled_cv_scores(cvr)
-    >>> bool(res["mean_fold_brier_index"][0] >= res["brier_index"][0])
+    >>> bool(res.mean_fold_brier_index[0] >= res.brier_index[0])
     True
     """
     if prefix is None:

@@ -129,7 +129,7 @@ class PooledRefit:
             ``best_index_``.
         """
         res = pooled_cv_scores(cv_results, prefix=self.prefix)
-        bs = res["brier_score"]
+        bs = res.brier_score
         valid = np.isfinite(bs)
         if not valid.any():
             raise ValueError(
@@ -153,11 +153,11 @@ class PooledRefit:
     def _within_one_se(self, res: Any, best: int, valid: np.ndarray):
         """Candidates within one standard error of the best, in ``metric`` units."""
         if self.metric == "brier_score":
-            bs = res["brier_score"]
-            se = res["se_brier_score"][best]
+            bs = res.brier_score
+            se = res.se_brier_score[best]
             return valid & (bs <= bs[best] + se), se
-        score = res[self.metric]
-        se = res["se_" + self.metric][best]
+        score = getattr(res, self.metric)
+        se = getattr(res, "se_" + self.metric)[best]
         if not np.isfinite(score[best]):
             raise ValueError(
                 "The pooled skill score is undefined (missing class sums or "
@@ -315,4 +315,4 @@ def pooled_best_score(search: Any, *, metric: str | None = None) -> float:
             "best_index_): call fit first, with refit set."
         )
     prefix = refit.prefix if isinstance(refit, PooledRefit) else ""
-    return float(pooled_cv_scores(results, prefix=prefix)[metric][int(best)])
+    return float(getattr(pooled_cv_scores(results, prefix=prefix), metric)[int(best)])

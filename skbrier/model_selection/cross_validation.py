@@ -12,6 +12,7 @@ from sklearn.base import is_classifier
 from sklearn.model_selection import cross_validate
 from sklearn.utils.parallel import Parallel, delayed
 
+from .._diagnose import one_warning_per_call
 from .._params import check_bool, check_int, check_n_jobs, check_option
 from .._response import (
     align_columns,
@@ -190,6 +191,7 @@ def _test_positions(tests: list[np.ndarray], n: int) -> tuple[np.ndarray, np.nda
     return covered, position
 
 
+@one_warning_per_call
 def cross_val_brier(
     estimator: Any,
     X: ArrayLike,

@@ -205,10 +205,7 @@ def check_curves(disp) -> tuple:
                 "(default: forecast)."
             )
     if disp.method not in ("corp", "murphy"):
-        raise ValueError(
-            "method must be 'corp' or 'murphy' (kind is its deprecated name), got "
-            f"{disp.method!r}."
-        )
+        raise ValueError(f"method must be 'corp' or 'murphy', got {disp.method!r}.")
     if disp.band_kind not in ("consistency", "confidence"):
         raise ValueError(
             f"band_kind must be 'consistency' or 'confidence', got {disp.band_kind!r}."

@@ -173,7 +173,7 @@ def models_display_kwargs(results: Mapping[str, Any]) -> dict[str, Any]:
 
 def decompose(y_true, y_proba, *, method, n_bins, strategy, n_resamples, **common):
     """The decomposition a display draws, by the public metric function."""
-    method = resolve_method(method, stacklevel=5)
+    method = resolve_method(method)
     n_bins = check_n_bins(n_bins)
     if method == "corp":
         return corp_decomposition(y_true, y_proba, n_resamples=n_resamples, **common)

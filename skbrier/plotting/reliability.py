@@ -5,7 +5,6 @@ matplotlib is optional: it is imported only when something is drawn.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -102,8 +101,6 @@ class ReliabilityDisplay:
         Name of the forecaster, for the legend.
     pos_label : int, float, bool or str, default=None
         The positive class, for the axis label.
-    kind : {"corp", "binned"}, default=None
-        Deprecated name of ``method`` (``"binned"`` is ``"murphy"``).
 
     Attributes
     ----------
@@ -174,14 +171,13 @@ class ReliabilityDisplay:
         band_upper: ArrayLike | Sequence[ArrayLike] | None = None,
         band_kind: str = "consistency",
         confidence_level: float = 0.95,
-        method: str | None = None,
+        method: str = "corp",
         hist_edges: ArrayLike | None = None,
         hist_weights: ArrayLike | Sequence[ArrayLike] | None = None,
         components: dict | None = None,
         curve_labels: Sequence[str] | None = None,
         estimator_name: str | None = None,
         pos_label: Any = None,
-        kind: str | None = None,
         curve_kind: str = "class",
     ) -> None:
         self.forecast = forecast
@@ -191,15 +187,7 @@ class ReliabilityDisplay:
         self.band_upper = band_upper
         self.band_kind = band_kind
         self.confidence_level = confidence_level
-        if kind is not None:
-            warnings.warn(
-                "kind is deprecated; use method ('corp' or 'murphy').",
-                FutureWarning,
-                stacklevel=2,
-            )
-            if method is None:
-                method = "murphy" if kind == "binned" else kind
-        self.method = "corp" if method is None else method
+        self.method = method
         self.hist_edges = hist_edges
         self.hist_weights = hist_weights
         self.components = components
@@ -211,16 +199,6 @@ class ReliabilityDisplay:
     # ------------------------------------------------------------------ checks
     def _curves(self):
         return check_curves(self)
-
-    @property
-    def kind(self) -> str:
-        """Deprecated: ``"corp"`` or ``"binned"`` (use :attr:`method`)."""
-        warnings.warn(
-            "ReliabilityDisplay.kind is deprecated; use method ('corp' or 'murphy').",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return "binned" if self.method == "murphy" else self.method
 
     # -------------------------------------------------------------------- plot
     def plot(
@@ -442,36 +420,6 @@ or BrierDecomposition
         return disp.plot(ax=ax, name=name, ref_line=ref_line, **kwargs)
 
     @classmethod
-    def from_decomposition(
-        cls,
-        decomposition: Any,
-        *,
-        name: str | None = None,
-        ax: Any = None,
-        ref_line: bool = True,
-        **kwargs: Any,
-    ) -> ReliabilityDisplay:
-        """Deprecated alias of :meth:`from_result`.
-
-        Parameters
-        ----------
-        decomposition : BrierDecomposition or decomposition result
-            As ``result`` of :meth:`from_result`.
-        name, ax, ref_line, **kwargs
-            As in :meth:`from_result`.
-
-        Returns
-        -------
-        ReliabilityDisplay
-        """
-        warnings.warn(
-            "ReliabilityDisplay.from_decomposition is deprecated; use from_result.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return cls.from_result(decomposition, name=name, ax=ax, ref_line=ref_line, **kwargs)
-
-    @classmethod
     def from_predictions(
         cls,
         y_true: ArrayLike,
@@ -511,8 +459,7 @@ dict of str to array-like, or pandas DataFrame
         method : {"corp", "murphy"}, default="corp"
             Isotonic (CORP, :func:`~skbrier.metrics.decomposition.corp_decomposition`)
             or binned (Murphy, :func:`~skbrier.metrics.decomposition.murphy_decomposition`)
-            reliability curve.  ``"binned"`` is the deprecated name of
-            ``"murphy"``.
+            reliability curve.
         n_bins : int, default=10
             Number of bins (Murphy method), at most 100,000.
         strategy : {"uniform", "quantile"} or array of edges, default="uniform"
@@ -586,7 +533,7 @@ dict of str to array-like, or pandas DataFrame
         >>> type(disp).__name__, len(disp.bars_) <= 10
         ('MulticlassReliabilityDisplay', True)
         """
-        method = resolve_method(method, stacklevel=3)
+        method = resolve_method(method)
         options = {
             "sample_weight": sample_weight,
             "method": method,
@@ -699,7 +646,7 @@ confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
         n_resamples = _auto_resamples(n_resamples, X)
         options = {
             "sample_weight": sample_weight,
-            "method": resolve_method(method, stacklevel=3),
+            "method": resolve_method(method),
             "n_bins": n_bins,
             "strategy": strategy,
             "n_resamples": n_resamples,

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._dask import is_dask_input
+from .._diagnose import one_warning_per_call
 from .._progress import NO_TASK, Task, task
 from .._results import ConfidenceInterval
 from .._validation import binary_forecast
@@ -63,7 +64,10 @@ def _binary_forecast(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: A
         y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
     )
     base_rate = weighted_mean(y, w)
-    if base_rate in (0.0, 1.0):
+    # the classes themselves, not the rounded mean (weights of 1e-200 round
+    # a mean of ones to 0.9999999999999999)
+    seen = y if w is None else y[w > 0]
+    if seen.shape[0] == 0 or bool(np.all(seen == seen[0])):
         raise ValueError(
             "y_true contains a single class (among the samples with positive weight): "
             "a calibration report needs both events and non-events."
@@ -304,6 +308,7 @@ def _calibration_numbers(
 # --------------------------------------------------------------------------
 
 
+@one_warning_per_call
 def calibration_report(
     y_true: ArrayLike,
     y_proba: ArrayLike,

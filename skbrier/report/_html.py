@@ -199,7 +199,9 @@ def _overview_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
     ]
     for name, rep in reports.items():
         cells = "".join(f"<td>{_e(f(rep))}</td>" for _, f in _text.TABLE_COLUMNS)
-        ci = _text.fmt_ci(rep.confidence_interval(metric="brier_index"), 2)
+        ci = _text.fmt_ci(
+            rep.confidence_interval(rep.confidence_level, metric="brier_index"), 2
+        )
         parts.append(f"<tr><td>{_e(name)}</td>{cells}<td>{_e(ci)}</td></tr>")
     parts.append("</table>")
     parts.append(

@@ -41,7 +41,7 @@ def dumps(obj: Any, *, indent: int | None = 2) -> str:
 
 
 def _estimate(rep: CalibrationReport, metric: str, value: float | None) -> dict:
-    ci = rep.confidence_interval(metric=metric)
+    ci = rep.confidence_interval(rep.confidence_level, metric=metric)
     return {
         "estimate": value,
         "ci_low": None if ci is None else ci[0],

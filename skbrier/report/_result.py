@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .._params import check_confidence_level, check_option
-from .._results import ConfidenceInterval, Result
+from .._params import check_confidence_level
+from .._results import ConfidenceInterval, Result, check_metric
 from . import _figures, _html, _json, _text
 from ._valprob import interval_at
 
@@ -221,9 +221,11 @@ class CalibrationReport(Result):
         """Slope of the joint logistic recalibration (ideal 1)."""
         return None if self.logistic is None else self.logistic.slope
 
+    _interval_metrics: ClassVar[tuple[str, ...]] = ALL_INTERVAL_METRICS
+
     def confidence_interval(
         self,
-        confidence_level: float | None = None,
+        confidence_level: float = 0.95,
         *,
         metric: str = "brier_score",
         method: str | None = None,
@@ -232,9 +234,9 @@ class CalibrationReport(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=None
-            Coverage, strictly between 0 and 1; ``None``: the report's
-            :attr:`confidence_level` (the level of its tables).
+        confidence_level : float, default=0.95
+            Coverage, strictly between 0 and 1 (the report's tables use its
+            :attr:`confidence_level`).
         metric : str, default="brier_score"
             ``"brier_score"``, ``"brier_index"`` or ``"brier_skill_score"``
             (intervals of type :attr:`cov_type` from
@@ -254,27 +256,9 @@ class CalibrationReport(Result):
         ConfidenceInterval or None
             ``(low, high)``, or ``None`` when the interval is undefined for
             these data (the report's :attr:`notes` say why).
-
-        Notes
-        -----
-        The old call form ``confidence_interval("brier_index")`` (the metric
-        first) still works but emits a :class:`FutureWarning`.
         """
-        if isinstance(confidence_level, str):
-            warnings.warn(
-                "Passing the metric as the first argument of "
-                "CalibrationReport.confidence_interval is deprecated; use "
-                f"confidence_interval(metric={confidence_level!r}).",
-                FutureWarning,
-                stacklevel=2,
-            )
-            metric, confidence_level = confidence_level, None
-        check_option(metric, "metric", ALL_INTERVAL_METRICS)
-        level = (
-            self.confidence_level
-            if confidence_level is None
-            else check_confidence_level(confidence_level)
-        )
+        check_metric(self, metric)
+        level = check_confidence_level(confidence_level)
         if metric in INTERVAL_METRICS:
             if method is None and level == self.confidence_level:
                 return self.intervals.get(metric)

@@ -77,7 +77,7 @@ def fmt_ci(ci: tuple | None, digits: int = 4) -> str:
 
 
 def _ci(rep: CalibrationReport, metric: str, digits: int = 4) -> str:
-    return fmt_ci(rep.confidence_interval(metric=metric), digits)
+    return fmt_ci(rep.confidence_interval(rep.confidence_level, metric=metric), digits)
 
 
 Row = tuple[str, ...]
@@ -367,7 +367,7 @@ def reports_table(reports: Mapping[str, CalibrationReport]) -> str:
     first = next(iter(reports.values()))
     ci_lines = []
     for n, r in reports.items():
-        ci = r.confidence_interval(metric="brier_index")
+        ci = r.confidence_interval(r.confidence_level, metric="brier_index")
         if ci is not None:
             ci_lines.append(f"  {n}: Brier Index {fmt(r.brier_index, 2)} {fmt_ci(ci, 2)}")
     if ci_lines:

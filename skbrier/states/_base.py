@@ -1,4 +1,9 @@
-"""The label-keyed base of every mergeable state (numpy only, engine-agnostic).
+"""The bases of the mergeable states (numpy only, engine-agnostic).
+
+:class:`MergeableState` is the base of every state: its options are the
+parameters of its ``__init__``, and ``merge`` refuses a state of another
+class or with other options (one check for all states).  :class:`BinaryState`
+is the label-keyed base of the states of binary forecasts.
 
 A state is built from chunks of rows (``update``), states of different chunks
 are combined (``merge``), and the statistic is computed once at the end
@@ -7,12 +12,20 @@ end (which class is positive follows scikit-learn's rule applied to *all*
 labels), so each state keeps its sums per distinct label of ``y_true`` and
 encodes the labels as 0/1 in ``finalize`` with the same function the
 in-memory metrics use, :func:`skbrier._validation.binary_target`; the errors
-are therefore the in-memory ones, naming the same parameter.
+are therefore the in-memory ones, naming the same parameter.  A state also
+counts the rows of each label, so that a message about the labels (too many
+classes, a stray label) shows the true counts over all chunks, sorted, and
+no positions: the same message whatever the order of the chunks and merges
+(a label error is raised in ``finalize``, once every chunk is in).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+import inspect
+import pickle
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -25,17 +38,212 @@ from .._validation import (
     check_sample_weight,
 )
 
-__all__ = ["BinaryState", "label_key"]
+__all__ = [
+    "BinaryState",
+    "MergeableState",
+    "check_same_options",
+    "label_key",
+    "same_value",
+]
 
-#: the attributes of a state that hold data (the others are its options)
-_DATA_ATTRIBUTES = frozenset(
-    {"n_samples", "total_weight", "weighted", "_label_dtype", "_sums"}
-)
+_S = TypeVar("_S", bound="MergeableState")
 
 
 def label_key(label: Any) -> Any:
     """The dictionary key of a label of ``y_true`` (numpy scalars as Python ones)."""
     return label.item() if isinstance(label, np.generic) else label
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Whether two option values are equal: None, scalars (NaN equals NaN),
+    strings, and arrays, lists or tuples (equal shapes and elements)."""
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, (np.ndarray, list, tuple)) or isinstance(b, (np.ndarray, list, tuple)):
+        try:
+            x, y = np.asarray(a), np.asarray(b)
+            if x.shape != y.shape:
+                return False
+            nan = x.dtype.kind in "fc" and y.dtype.kind in "fc"
+            return bool(np.array_equal(x, y, equal_nan=nan))
+        except (TypeError, ValueError):
+            return False
+    try:
+        return bool(a == b) or (a != a and b != b)
+    except (TypeError, ValueError):
+        return a is b
+
+
+def _is_dataclass_instance(v: Any) -> bool:
+    return dataclasses.is_dataclass(v) and not isinstance(v, type)
+
+
+def _differences(a: Any, b: Any, path: str) -> list[tuple[str, Any, Any]]:
+    """``[(option path, value of a, value of b), ...]``: where ``a`` and ``b``
+    differ, looking into states (their options), dicts and dataclasses."""
+    if isinstance(a, MergeableState) or isinstance(b, MergeableState):
+        if type(a) is not type(b):
+            return [(path, a, b)]
+        return _mapping_differences(a.get_options(), b.get_options(), path + ".")
+    if isinstance(a, Mapping) or isinstance(b, Mapping):
+        if not (isinstance(a, Mapping) and isinstance(b, Mapping)) or list(a) != list(b):
+            return [(path, a, b)]
+        out = []
+        for key in a:
+            out += _differences(a[key], b[key], f"{path}[{key!r}]")
+        return out
+    if _is_dataclass_instance(a) or _is_dataclass_instance(b):
+        if type(a) is not type(b):
+            return [(path, a, b)]
+        out = []
+        for f in dataclasses.fields(a):
+            out += _differences(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}")
+        return out
+    return [] if same_value(a, b) else [(path, a, b)]
+
+
+def _mapping_differences(a: Mapping, b: Mapping, prefix: str = "") -> list:
+    out = []
+    for key in dict.fromkeys([*a, *b]):
+        out += _differences(a.get(key), b.get(key), f"{prefix}{key}")
+    return out
+
+
+def _show(v: Any) -> str:
+    """A short repr of an option value (floats to 4 significant digits)."""
+    if isinstance(v, MergeableState):
+        return f"{type(v).__name__}(...)"
+    if isinstance(v, Mapping):
+        return "{" + ", ".join(f"{k!r}: {_show(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (float, np.floating)):
+        return f"{float(v):.4g}"
+    if isinstance(v, np.ndarray):
+        return np.array2string(v, precision=4, threshold=8, separator=", ")
+    return repr(v)
+
+
+def check_same_options(
+    kind: str,
+    mine: Mapping[str, Any],
+    theirs: Mapping[str, Any],
+    *,
+    notes: Mapping[str, str] | None = None,
+) -> None:
+    """Raise the ValueError of a merge of two states whose options differ.
+
+    Parameters
+    ----------
+    kind : str
+        The class name of the states (in the message).
+    mine, theirs : mapping of str to object
+        The options of the state merged into and of the other one.
+    notes : mapping of str to str, default=None
+        A remark in parentheses after an option's name.
+
+    Raises
+    ------
+    ValueError
+        ``cannot merge Kind(option=mine) with Kind(option=theirs): the states
+        differ in 'option'`` when an option differs (arrays, dicts, states and
+        dataclasses are compared element by element).
+
+    Examples
+    --------
+    >>> from skbrier.states._base import check_same_options
+    >>> check_same_options("BrierState", {"pos_label": 1}, {"pos_label": 1.0})
+    >>> check_same_options("BrierState", {"pos_label": 0}, {"pos_label": 1})
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot merge BrierState(pos_label=0) with BrierState(pos_label=1): ...
+    """
+    diffs = _mapping_differences(mine, theirs)
+    if not diffs:
+        return
+    notes = notes or {}
+    mine_s = ", ".join(f"{p}={_show(x)}" for p, x, _ in diffs)
+    theirs_s = ", ".join(f"{p}={_show(y)}" for p, _, y in diffs)
+    names = [f"'{p}'" + (f" ({notes[p]})" if p in notes else "") for p, _, _ in diffs]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    raise ValueError(
+        f"cannot merge {kind}({mine_s}) with {kind}({theirs_s}): the states differ "
+        f"in {listed}; merge only states built with the same options (their "
+        "statistics would mean different things)."
+    )
+
+
+def _plain(v: Any) -> Any:
+    """``v`` with the states in it replaced by their :meth:`~MergeableState.options_key`."""
+    if isinstance(v, MergeableState):
+        return v.options_key()
+    if isinstance(v, Mapping):
+        return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
+class MergeableState:
+    """Base of every mergeable state: its options and the checks of ``merge``.
+
+    The options of a state are the parameters of its ``__init__``, kept as
+    attributes of the same names (:meth:`option_names`).  :meth:`merge`
+    refuses a state of another class (TypeError) or with other options
+    (ValueError naming the options, :func:`check_same_options`), whether or
+    not the states hold rows, returns ``self`` unchanged for an empty
+    ``other``, and otherwise adds the data with the subclass's ``_merge``.
+    Merging is symmetric: ``a.merge(b)`` and ``b.merge(a)`` give the same
+    statistics (to rounding), equal to those of the concatenated rows.
+
+    Examples
+    --------
+    >>> from skbrier.states import BrierState
+    >>> BrierState.option_names()
+    ('pos_label', 'with_reference')
+    >>> BrierState(pos_label=0).get_options()
+    {'pos_label': 0, 'with_reference': False}
+    """
+
+    n_samples: int
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        """The names of the options: the parameters of ``__init__``."""
+        params = inspect.signature(cls.__init__).parameters.values()
+        skip = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+        return tuple(p.name for p in params if p.name != "self" and p.kind not in skip)
+
+    def get_options(self) -> dict[str, Any]:
+        """The options, by name (what the state was built with)."""
+        return {name: getattr(self, name) for name in self.option_names()}
+
+    def options_key(self) -> tuple:
+        """A hashable key of the state's kind and options (not of its data):
+        two fresh states with equal keys compute the same statistic."""
+        items = [(k, _plain(v)) for k, v in self.get_options().items()]
+        return (type(self).__module__, type(self).__qualname__, pickle.dumps(items))
+
+    def check_mergeable(self, other: Any) -> None:
+        """Raise unless ``other`` is a state of this class with equal options."""
+        if type(other) is not type(self):
+            raise TypeError(
+                f"cannot merge {type(other).__name__} into {type(self).__name__}: "
+                f"other must be a {type(self).__name__} (states of other classes "
+                "hold other sums)."
+            )
+        check_same_options(type(self).__name__, self.get_options(), other.get_options())
+
+    def merge(self: _S, other: _S) -> _S:
+        """Add the rows of ``other``, a state of the same class and options;
+        returns ``self`` (``other`` is left unchanged).
+
+        Raises TypeError for a state of another class and ValueError, naming
+        the options, when the options differ.
+        """
+        self.check_mergeable(other)
+        if other.n_samples:
+            self._merge(other)
+        return self
+
+    def _merge(self, other: Any) -> None:
+        raise NotImplementedError
 
 
 def _chunk_weights(sample_weight: Any, n: int) -> np.ndarray | None:
@@ -74,7 +282,7 @@ def _chunk_labels(y: np.ndarray) -> tuple[list[Any], list[np.ndarray | None]]:
     return [classes[0], classes[1]], [~is_hi, is_hi]
 
 
-class BinaryState:
+class BinaryState(MergeableState):
     """Base of the mergeable states of binary forecasts.
 
     Subclasses define ``_chunk(p, w, extra)`` (the sums of one label's rows
@@ -98,6 +306,7 @@ class BinaryState:
         self.weighted = False
         self._label_dtype: np.dtype | None = None
         self._sums: dict[Any, Any] = {}
+        self._rows: dict[Any, int] = {}  # rows per label (for the messages)
 
     # -- subclass hooks -----------------------------------------------------
     def _chunk(self, p: np.ndarray, w: np.ndarray | None, extra: dict) -> Any:
@@ -149,32 +358,25 @@ class BinaryState:
         labels, masks = _chunk_labels(y)
         for label, mask in zip(labels, masks):
             if mask is None:
-                part = self._chunk(p, w, extra)
+                part, rows = self._chunk(p, w, extra), n
             else:
                 sub = {
                     k: (v[mask] if isinstance(v, np.ndarray) else v)
                     for k, v in extra.items()
                 }
                 part = self._chunk(p[mask], None if w is None else w[mask], sub)
-            self._put(label, part)
+                rows = int(np.count_nonzero(mask))
+            self._put(label, part, rows)
         return self
 
-    def _put(self, label: Any, part: Any) -> None:
+    def _put(self, label: Any, part: Any, rows: int) -> None:
         if label in self._sums:
             self._sums[label] = self._add(self._sums[label], part)
         else:
             self._sums[label] = part
-            if len(self._sums) > 2:
-                self._labels_01()  # raises "more than two classes"
+        self._rows[label] = self._rows.get(label, 0) + rows
 
-    def merge(self, other: BinaryState):
-        """Add the rows of ``other`` (a state of the same kind and options); returns ``self``."""
-        if type(other) is not type(self):
-            raise TypeError(
-                f"cannot merge {type(other).__name__} into {type(self).__name__}."
-            )
-        if other.n_samples == 0:
-            return self
+    def _merge(self, other: BinaryState) -> None:
         if self._label_dtype is None:
             self._label_dtype = other._label_dtype
         elif other._label_dtype is not None and other._label_dtype != self._label_dtype:
@@ -183,13 +385,14 @@ class BinaryState:
         self.total_weight += other.total_weight
         self.weighted = self.weighted or other.weighted
         for label, part in other._sums.items():
-            self._put(label, part)
-        return self
+            self._put(label, part, other._rows[label])
 
     def _labels_01(self) -> list[tuple[float, Any]]:
         labels = list(self._sums)
         arr = np.array(labels, dtype=self._label_dtype)
-        y01 = binary_target(arr, self.pos_label)
+        y01 = binary_target(
+            arr, self.pos_label, label_rows=[self._rows[lab] for lab in labels]
+        )
         return [(float(v), self._sums[lab]) for v, lab in zip(y01, labels)]
 
     def encoded(self) -> list[tuple[float, Any]]:
@@ -201,19 +404,12 @@ class BinaryState:
         """
         if self.n_samples == 0:
             _target_array(np.empty(0))  # "y_true is empty"
+        pairs = self._labels_01()  # the labels first, as in memory
         if not self.total_weight > 0:
             raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
         if self.total_weight == np.inf:
             raise ValueError("sample_weight contains infinity (or sums to infinity).")
-        return self._labels_01()
-
-    def options_key(self) -> tuple:
-        """A hashable key of the state's kind and options (not of its data):
-        two fresh states with equal keys compute the same statistic."""
-        import pickle
-
-        items = sorted((k, v) for k, v in vars(self).items() if k not in _DATA_ATTRIBUTES)
-        return (type(self).__module__, type(self).__qualname__, pickle.dumps(items))
+        return pairs
 
     def as_binary(self) -> BinaryState:
         """A copy keyed by the 0/1 outcomes (``pos_label`` resolved): the state
@@ -221,7 +417,11 @@ class BinaryState:
         import copy
 
         out = copy.copy(self)
-        out._sums = dict(self.encoded())
+        pairs = self.encoded()
+        out._sums = dict(pairs)
+        out._rows = {}
+        for (v, _), label in zip(pairs, self._sums):
+            out._rows[v] = out._rows.get(v, 0) + self._rows[label]
         out._label_dtype = np.dtype(np.float64)
         out.pos_label = None
         return out

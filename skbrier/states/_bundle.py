@@ -102,6 +102,7 @@ class StateBundle(BinaryState):
         out.weighted = self.weighted
         out._label_dtype = self._label_dtype
         out._sums = {label: parts[j] for label, parts in self._sums.items()}
+        out._rows = dict(self._rows)
         return out
 
     def finalize(self) -> dict[str, BinaryState]:

@@ -20,12 +20,13 @@ from .._validation import (
 from ..metrics._calibration_error_core import (
     Options,
     _aggregate,
+    check_sample_size,
     fixed_bin_ids,
     prepare,
     rescale,
 )
 from ..metrics._calibration_error_math import binned_error
-from ._base import _chunk_weights
+from ._base import MergeableState, _chunk_weights
 from ._base import label_key as _key
 
 __all__ = ["CalibrationBinsState"]
@@ -57,7 +58,7 @@ class _Sparse:
         return _Sparse.of(np.concatenate([self.keys, other.keys]), s[:, 0], s[:, 1])
 
 
-class CalibrationBinsState:
+class CalibrationBinsState(MergeableState):
     r"""Mergeable state of :func:`~skbrier.metrics.calibration_error.calibration_error`.
 
     Per label of ``y_true`` it keeps sparse per-(bin, column) sums of
@@ -127,6 +128,7 @@ class CalibrationBinsState:
         self.rule = "kumar"
         self.rows_sum_to_one = True
         self._sums: dict[Any, _Sparse] = {}
+        self._rows: dict[Any, int] = {}  # rows per label (for the messages)
 
     def _bins(self, p: np.ndarray) -> np.ndarray:
         fixed = fixed_bin_ids(p, self.options)
@@ -172,6 +174,7 @@ class CalibrationBinsState:
         self.n_samples += n
         self.total_weight += float(w.sum())
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
+        n_rows = np.bincount(inv, minlength=classes.shape[0])
         inv = inv[rows]
         span = (self.n_bins or 1) * k
         both = _Sparse.of(inv * span + keys, w[rows], pw)
@@ -181,16 +184,10 @@ class CalibrationBinsState:
             part = _Sparse(both.keys[sel] - i * span, both.sums[sel])
             key = _key(label)
             self._sums[key] = part if key not in self._sums else self._sums[key] + part
+            self._rows[key] = self._rows.get(key, 0) + int(n_rows[i])
         return self
 
-    def merge(self, other: CalibrationBinsState):
-        """Add the rows of ``other``; returns ``self``."""
-        if type(other) is not type(self):
-            raise TypeError(
-                f"cannot merge {type(other).__name__} into {type(self).__name__}."
-            )
-        if other.n_samples == 0:
-            return self
+    def _merge(self, other: CalibrationBinsState) -> None:
         if self.n_columns is not None and other.n_columns != self.n_columns:
             raise ValueError(
                 f"y_proba has {other.n_columns} columns in one chunk but "
@@ -202,7 +199,7 @@ class CalibrationBinsState:
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
         for key, part in other._sums.items():
             self._sums[key] = part if key not in self._sums else self._sums[key] + part
-        return self
+            self._rows[key] = self._rows.get(key, 0) + other._rows[key]
 
     def _outcomes(self) -> tuple[list[Any], np.ndarray, list[int]]:
         """``(labels, the column of each label, the columns to score)`` by the
@@ -211,12 +208,15 @@ class CalibrationBinsState:
         k = self.n_columns or 1
         y = _numeric_objects(np.array(keys, dtype=object)) if keys else np.empty(0)
         dummy = np.full((len(keys), k), 1.0 / k) if k > 1 else np.full(len(keys), 0.5)
-        pairs = prepare(y, dummy, self.kind, None, self.labels, self.pos_label, 1.0)
+        rows = [self._rows[key] for key in keys]
+        pairs = prepare(
+            y, dummy, self.kind, None, self.labels, self.pos_label, 1.0, label_rows=rows
+        )
         if k == 1:  # 1-D: binary for every kind; column 0 is the outcome 1
             cols = np.where(pairs.pairs[0][1] == 1.0, 0, -1)
             targets = [0]
         else:
-            fc = check_forecast(y, dummy, labels=self.labels)
+            fc = check_forecast(y, dummy, labels=self.labels, label_rows=rows)
             cols = fc.y
             if self.kind == "binary":  # two columns (prepare checked pos_label)
                 pos = (
@@ -234,6 +234,7 @@ class CalibrationBinsState:
     def finalize(self) -> float:
         """The calibration error."""
         keys, cols, targets = self._outcomes()
+        check_sample_size(self.options, self.n_samples, self.total_weight)
         k = self.n_columns or 1
         nb = self.n_bins or 1
         top = self.kind == "top_label" and k > 1

@@ -45,13 +45,13 @@ from ..metrics._multiple_choice_checks import (
     flatten_ragged,
     warn_rows_do_not_sum_to_one,
 )
-from ._base import _chunk_weights
+from ._base import MergeableState, _chunk_weights
 from ._base import label_key as _key
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
 
 
-class _LabelColumns:
+class _LabelColumns(MergeableState):
     """Base of the label-keyed states of 2-D forecasts.
 
     Subclasses define ``_chunk(p, w, inv, m, extra)`` (a list of the sums of
@@ -69,6 +69,7 @@ class _LabelColumns:
         self.n_columns: int | None = None
         self.rows_sum_to_one = True
         self._sums: dict[Any, Any] = {}
+        self._rows: dict[Any, int] = {}  # rows per label (for the messages)
 
     def _chunk(self, p, w, inv, m, extra) -> list:
         raise NotImplementedError
@@ -110,8 +111,9 @@ class _LabelColumns:
             self.total_weight += float(n)
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
         parts = self._chunk(p, w, inv, classes.shape[0], extra)
-        for label, part in zip(classes, parts):
-            self._put(_key(label), part)
+        n_rows = np.bincount(inv, minlength=classes.shape[0])
+        for label, part, r in zip(classes, parts, n_rows):
+            self._put(_key(label), part, int(r))
         return self
 
     def _set_columns(self, k: int) -> None:
@@ -123,20 +125,14 @@ class _LabelColumns:
                 f"{self.n_columns} in another."
             )
 
-    def _put(self, label: Any, part: Any) -> None:
+    def _put(self, label: Any, part: Any, rows: int) -> None:
         if label in self._sums:
             self._sums[label] = self._sums[label] + part
         else:
             self._sums[label] = part
+        self._rows[label] = self._rows.get(label, 0) + rows
 
-    def merge(self, other: _LabelColumns):
-        """Add the rows of ``other`` (a state of the same kind and options); returns ``self``."""
-        if type(other) is not type(self):
-            raise TypeError(
-                f"cannot merge {type(other).__name__} into {type(self).__name__}."
-            )
-        if other.n_samples == 0:
-            return self
+    def _merge(self, other: _LabelColumns) -> None:
         assert other.n_columns is not None
         self._set_columns(other.n_columns)
         self.n_samples += other.n_samples
@@ -144,8 +140,7 @@ class _LabelColumns:
         self.weighted = self.weighted or other.weighted
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
         for label, part in other._sums.items():
-            self._put(label, part)
-        return self
+            self._put(label, part, other._rows[label])
 
     def resolve(self) -> tuple[list[Any], np.ndarray, np.ndarray]:
         """``(labels, columns, classes)``: each distinct label of ``y_true``, its
@@ -163,6 +158,7 @@ class _LabelColumns:
             np.full((len(keys), k), 1.0 / k),
             labels=self.labels,
             proba_name=self.proba_name,
+            label_rows=[self._rows[key] for key in keys],
         )
         if not self.rows_sum_to_one:
             _warn_rows(self.proba_name, stacklevel=4)
@@ -383,7 +379,7 @@ class ClasswiseBinnedState(_LabelColumns):
         return self.statistics()
 
 
-class MultipleChoiceState:
+class MultipleChoiceState(MergeableState):
     r"""Mergeable state of the multiple-choice Brier score (rectangular input).
 
     Keeps :math:`\sum_i w_i s_i` and :math:`\sum_i w_i d_i` with
@@ -464,30 +460,29 @@ class MultipleChoiceState:
         return self
 
     def _add(self, scale: float | None, num: float, den: float) -> None:
-        if scale is None or self.scale is None:
-            self.scale = scale if self.scale is None else self.scale
+        """Add sums whose weights are divided by ``scale`` (None: unweighted
+        rows, of weight 1, next to weighted ones as well)."""
+        if scale is None and self.scale is None:
             self.num += num
             self.den += den
             return
-        top = max(scale, self.scale)
+        if self.scale is None and self.den == 0.0:  # nothing yet: keep their scale
+            self.scale, self.num, self.den = scale, num, den
+            return
+        mine_s = 1.0 if self.scale is None else self.scale
+        their_s = 1.0 if scale is None else scale
+        top = max(mine_s, their_s)
         if top == 0.0:
             return
-        mine, theirs = self.scale / top, scale / top
+        mine, theirs = mine_s / top, their_s / top
         self.num = self.num * mine + num * theirs
         self.den = self.den * mine + den * theirs
         self.scale = top
 
-    def merge(self, other: MultipleChoiceState):
-        """Add the examples of ``other``; returns ``self``."""
-        if type(other) is not type(self):
-            raise TypeError(
-                f"cannot merge {type(other).__name__} into {type(self).__name__}."
-            )
-        if other.n_samples:
-            self.n_samples += other.n_samples
-            self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
-            self._add(other.scale, other.num, other.den)
-        return self
+    def _merge(self, other: MultipleChoiceState) -> None:
+        self.n_samples += other.n_samples
+        self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
+        self._add(other.scale, other.num, other.den)
 
     def finalize(self) -> float:
         """The multiple-choice Brier score."""

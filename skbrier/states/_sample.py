@@ -118,7 +118,9 @@ class SampleState(BinaryState):
         return n, wt, wy, wp, (hi - lo if hi >= lo else 0.0)
 
     def sample(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """``(y01, p, w)`` of the sample (w None for unweighted rows)."""
+        """``(y01, p, w)`` of the sample (w None for unweighted rows), in the
+        order of the random keys (ties by the values): the same arrays
+        whatever the order in which the states were merged."""
         parts = self.encoded()
         weighted = self.weighted
         keys = np.concatenate([t.keys for _, t in parts])
@@ -129,8 +131,7 @@ class SampleState(BinaryState):
             if weighted
             else None
         )
-        o = np.argsort(keys, kind="stable")[: self.size]
-        o.sort()
+        o = np.lexsort((p, y, keys) if w is None else (w, p, y, keys))[: self.size]
         return y[o], p[o], None if w is None else w[o]
 
     def finalize(self):

@@ -48,46 +48,37 @@ def _group_grid(x: np.ndarray, w: np.ndarray, c: np.ndarray):
 
 class _Table:
     """The table of one label; ``auto``: round to :data:`AUTO_RESOLUTION`
-    once it holds more than :data:`AUTO_MAX_DISTINCT` values (``rounded``)."""
+    once it holds more than :data:`AUTO_MAX_DISTINCT` values (``rounded``).
+
+    Never changed once built (states share tables after a merge)."""
 
     __slots__ = ("auto", "count", "rounded", "w", "x")
 
     def __init__(self, x, w, count, *, auto=False, rounded=False):
+        if auto and not rounded and x.shape[0] > _binning.AUTO_MAX_DISTINCT:
+            x, w, count = _group_grid(x, w, count)
+            rounded = True
         self.x, self.w, self.count = x, w, count
         self.auto, self.rounded = auto, rounded
-        if auto and not rounded and x.shape[0] > _binning.AUTO_MAX_DISTINCT:
-            self.round()
 
-    def round(self) -> None:
-        """Round the forecasts to :data:`AUTO_RESOLUTION` (a function of the
-        values: the same as rounding the rows first)."""
-        if not self.rounded:
-            self.x, self.w, self.count = _group_grid(self.x, self.w, self.count)
-            self.rounded = True
+    def on_grid(self) -> _Table:
+        """The table with the forecasts rounded to :data:`AUTO_RESOLUTION` (a
+        function of the values: the same as rounding the rows first)."""
+        if self.rounded:
+            return self
+        return _Table(*_group_grid(self.x, self.w, self.count), auto=True, rounded=True)
 
     def __add__(self, other: _Table) -> _Table:
-        if self.rounded != other.rounded:
-            self.round()
-            other.round()
-        if self.rounded:  # on the grid: sums by grid index, no sort
-            return _Table(
-                *_group_grid(
-                    np.concatenate([self.x, other.x]),
-                    np.concatenate([self.w, other.w]),
-                    np.concatenate([self.count, other.count]),
-                ),
-                auto=True,
-                rounded=True,
-            )
-        return _Table(
-            *_group(
-                np.concatenate([self.x, other.x]),
-                np.concatenate([self.w, other.w]),
-                np.concatenate([self.count, other.count]),
-            ),
-            auto=self.auto,
-            rounded=self.rounded,
+        a, b = (
+            (self.on_grid(), other.on_grid())
+            if self.rounded != other.rounded
+            else (self, other)
         )
+        x, w = np.concatenate([a.x, b.x]), np.concatenate([a.w, b.w])
+        count = np.concatenate([a.count, b.count])
+        if a.rounded:  # on the grid: sums by grid index, no sort
+            return _Table(*_group_grid(x, w, count), auto=True, rounded=True)
+        return _Table(*_group(x, w, count), auto=a.auto)
 
 
 class ForecastTable(BinaryState):
@@ -165,8 +156,7 @@ class ForecastTable(BinaryState):
         """The encoded tables, all rounded when one is (``resolution="auto"``)."""
         parts = self.encoded()
         if any(t.rounded for _, t in parts):
-            for _, t in parts:
-                t.round()
+            return [(v, t.on_grid()) for v, t in parts]
         return parts
 
     @property

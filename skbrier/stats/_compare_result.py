@@ -13,22 +13,23 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._params import check_option
-from .._results import Result, format_number
+from .._results import Result, check_metric, format_number
 from . import bootstrap as _bs
 from ._ci import (
-    CallableStandardError,
     ConfidenceInterval,
     check_confidence_level,
-    legacy_quantity_first,
     normal_interval,
     public_fields,
 )
 
 __all__ = ["BrierComparisonResult"]
 
-#: the quantities of ``confidence_interval(metric=...)`` and ``standard_error``
-COMPARISON_METRICS = ("difference", "brier_index_difference")
+#: ``metric=`` of ``confidence_interval`` and ``standard_error`` (the difference
+#: of each) and the field holding each difference
+COMPARISON_METRICS = {
+    "brier_score": "difference",
+    "brier_index": "brier_index_difference",
+}
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -37,7 +38,9 @@ class BrierComparisonResult(Result):
 
     Returned by :func:`compare_brier`; not meant to be built directly.
     Follows the result protocol of skbrier (``summary()``, ``to_dict()``,
-    ``to_frame()``, ``confidence_interval(confidence_level, *, ...)``).
+    ``to_frame()``, ``confidence_interval(confidence_level, *, metric=...)``,
+    where ``metric="brier_score"`` is the difference of the Brier scores and
+    ``metric="brier_index"`` that of the Brier Indices).
 
     Attributes
     ----------
@@ -82,8 +85,9 @@ class BrierComparisonResult(Result):
     better : str or None
         Name of the forecaster with the lower Brier score (None for a tie).
     verdict : str
-        One sentence: which forecaster is better, by how much, and whether
-        the difference is significant at the 5 % level.
+        One sentence: which forecaster has the lower Brier score, by how much,
+        and whether the difference is significant at the 5 % level (only then
+        does it call one forecaster "better").
 
     See Also
     --------
@@ -104,6 +108,8 @@ class BrierComparisonResult(Result):
     >>> res.confidence_interval().high < 0
     True
     >>> res.standard_error() == res.difference_standard_error
+    True
+    >>> bool(res.confidence_interval(metric="brier_index").low > 0)
     True
     """
 
@@ -139,6 +145,7 @@ class BrierComparisonResult(Result):
         "cov_type",
         "alternative",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = tuple(COMPARISON_METRICS)
 
     def _fields(self) -> list[str]:
         return public_fields(self)
@@ -163,22 +170,27 @@ class BrierComparisonResult(Result):
             bs_best = min(self.brier_score_a, self.brier_score_b)
             bs_worst = max(self.brier_score_a, self.brier_score_b)
             points = abs(self.brier_index_difference)
-            head = (
-                f"{self.better} is better than {worse}: Brier score {bs_best:.4g} vs "
-                f"{bs_worst:.4g} (Brier Index {points:.3g} points higher)"
+            # "better" only where the test says so; otherwise only the sample's order
+            if self.pvalue < 0.05:
+                head = f"{self.better} is better than {worse}: Brier score "
+            else:
+                head = f"{self.better} has the lower Brier score: "
+            head += (
+                f"{bs_best:.4g} vs {bs_worst:.4g} for {worse} (Brier Index "
+                f"{points:.4g} points higher)"
             )
         sig = "significant" if self.pvalue < 0.05 else "not significant"
         return (
             f"{head}; the difference {a} - {b} = {self.difference:.4g} "
             f"(95% CI {lo:.4g} to {hi:.4g}, {self.cov_type}) is {sig} at the 5% "
-            f"level (p = {self.pvalue:.3g}, {self.alternative})."
+            f"level (p = {self.pvalue:.4g}, {self.alternative})."
         )
 
     # ------------------------------------------------------------------ protocol
     def _summary_rows(self) -> list[tuple[str, str]]:
         a, b = self.names
         lo, hi = self.confidence_interval()
-        blo, bhi = self.confidence_interval(metric="brier_index_difference")
+        blo, bhi = self.confidence_interval(metric="brier_index")
         rows = [
             ("models (a, b)", f"{a}, {b}"),
             (f"brier_score [{a}]", format_number(self.brier_score_a)),
@@ -194,7 +206,7 @@ class BrierComparisonResult(Result):
             ("n", format_number(self.n)),
             ("cov_type", self.cov_type),
             ("alternative", self.alternative),
-            ("better", str(self.better)),
+            ("lower Brier score", str(self.better)),
         ]
         return rows
 
@@ -232,7 +244,7 @@ class BrierComparisonResult(Result):
 
         a, b = self.names
         ci = self.confidence_interval(confidence_level)
-        bci = self.confidence_interval(confidence_level, metric="brier_index_difference")
+        bci = self.confidence_interval(confidence_level, metric="brier_index")
         return pd.DataFrame(
             {
                 a: [self.brier_score_a, self.brier_index_a],
@@ -250,31 +262,30 @@ class BrierComparisonResult(Result):
         )
 
     # ------------------------------------------------------------------ intervals
-    def _standard_error(self, metric: str = "difference") -> float:
-        check_option(metric, "metric", COMPARISON_METRICS)
-        if metric == "brier_index_difference":
-            return float(self.brier_index_difference_standard_error)
-        return float(self.difference_standard_error)
+    def standard_error(self, metric: str = "brier_score") -> float:
+        """Standard error of a difference.
 
-    @property
-    def standard_error(self) -> CallableStandardError:
-        """``standard_error(metric="difference")``: standard error of a difference.
+        Parameters
+        ----------
+        metric : {"brier_score", "brier_index"}, default="brier_score"
+            The difference of the Brier scores (``difference_standard_error``)
+            or of the Brier Indices (``brier_index_difference_standard_error``),
+            as :meth:`BrierInferenceResult.standard_error
+            <skbrier.results.BrierInferenceResult.standard_error>`.
 
-        ``metric="brier_index_difference"`` gives that of the Brier Index
-        difference.  A method, as :meth:`BrierInferenceResult.standard_error
-        <skbrier.stats.BrierInferenceResult.standard_error>`.  For backward
-        compatibility the returned object is also the float itself; using it
-        as a number (``res.standard_error ** 2``) is deprecated and emits a
-        :class:`FutureWarning`: call it, or read ``difference_standard_error``.
+        Returns
+        -------
+        float
+            The standard error.
         """
-        return CallableStandardError(self.difference_standard_error, self._standard_error)
+        field = COMPARISON_METRICS[check_metric(self, metric)]
+        return float(getattr(self, f"{field}_standard_error"))
 
-    @legacy_quantity_first("metric")
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
         *,
-        metric: str = "difference",
+        metric: str = "brier_score",
         method: str | None = None,
     ) -> ConfidenceInterval:
         """Two-sided confidence interval of a difference.
@@ -283,9 +294,10 @@ class BrierComparisonResult(Result):
         ----------
         confidence_level : float, default=0.95
             Coverage probability.
-        metric : {"difference", "brier_index_difference"}, default="difference"
-            ``brier_score_a - brier_score_b``, or ``brier_index_a -
-            brier_index_b`` (index points).
+        metric : {"brier_score", "brier_index"}, default="brier_score"
+            ``brier_score_a - brier_score_b`` (the field ``difference``), or
+            ``brier_index_a - brier_index_b`` in index points (the field
+            ``brier_index_difference``).
         method : {"percentile", "basic", "bca"}, default=None
             Bootstrap results only: the interval type (default: the one given
             to :func:`compare_brier`).
@@ -298,13 +310,10 @@ class BrierComparisonResult(Result):
             error is the DM one divided by the HLN factor), or the bootstrap
             interval of the same replicates.
         """
-        check_option(metric, "metric", COMPARISON_METRICS)
+        field = COMPARISON_METRICS[check_metric(self, metric)]
         confidence_level = check_confidence_level(confidence_level)
-        if metric == "difference":
-            estimate, se = self.difference, self.difference_standard_error
-        else:
-            estimate = self.brier_index_difference
-            se = self.brier_index_difference_standard_error
+        estimate = getattr(self, field)
+        se = self.standard_error(metric)
         if self._boot is None:
             if method is not None:
                 raise ValueError(
@@ -325,14 +334,14 @@ class BrierComparisonResult(Result):
             )
         replicates = (
             self.bootstrap_distribution
-            if metric == "difference"
+            if field == "difference"
             else boot.get("index_replicates")
         )
         if replicates is None:
             raise ValueError("this result carries no bootstrap replicates.")
         ci = _bs.confidence_interval_from_distribution(
             boot["data"],
-            boot["statistics"][metric],
+            boot["statistics"][field],
             replicates,
             confidence_level=confidence_level,
             method=method,

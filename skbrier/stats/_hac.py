@@ -313,7 +313,7 @@ def andrews_weights(bandwidth: float, kernel: str, n: int) -> np.ndarray:
     """``weightsAndrews``: ``kweights(0:(n-1) / bw)`` cut after the last ``|w| > 1e-7``."""
     if not (np.isfinite(bandwidth) and bandwidth > 0):
         raise HACError(
-            f"the bandwidth is {bandwidth!r}; a positive finite bandwidth is needed "
+            f"the bandwidth is {bandwidth:.4g}; a positive finite bandwidth is needed "
             "(degenerate automatic bandwidth: the AR(1) fits found no autocorrelation "
             "or a unit root)."
         )
@@ -332,7 +332,7 @@ def newey_west_weights(bandwidth: float, n: int) -> np.ndarray:
     """``NeweyWest``: ``lag = floor(bw)``, ``seq(1, 0, by = -1/(lag + 1))`` (first ``n``)."""
     if not (np.isfinite(bandwidth) and bandwidth >= 0):
         raise HACError(
-            f"the Newey-West bandwidth is {bandwidth!r}; the pilot long-run variance "
+            f"the Newey-West bandwidth is {bandwidth:.4g}; the pilot long-run variance "
             "is degenerate."
         )
     lag = math.floor(bandwidth)

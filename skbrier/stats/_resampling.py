@@ -3,8 +3,9 @@
 Every bootstrap in the package (inference, comparisons, decompositions,
 consistency bands, decision curves, the report) runs through
 :func:`run_replicates`, draws its indices with :func:`resample_indices` or
-:func:`resample_counts`, and turns replicates into an interval with
-:func:`interval_from_replicates`.  Hence:
+:func:`resample_counts` (frequency weights: :func:`frequency_resampler`, the
+total weight being the sample size), and turns replicates into an interval
+with :func:`interval_from_replicates`.  Hence:
 
 * one ``random_state`` converter (:func:`skbrier._params.check_random_state`);
 * the resamples are split into chunks of a size fixed by the caller (never by
@@ -28,6 +29,7 @@ Schemes of :func:`resample_indices`:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -40,6 +42,9 @@ from .._results import ConfidenceInterval
 __all__ = [
     "BOOTSTRAP_SCHEMES",
     "INTERVAL_METHODS",
+    "NAN_POLICIES",
+    "frequency_draws",
+    "frequency_resampler",
     "interval_from_replicates",
     "resample_counts",
     "resample_indices",
@@ -49,6 +54,7 @@ __all__ = [
 
 BOOTSTRAP_SCHEMES = ("iid", "moving_block", "circular_block", "stationary")
 INTERVAL_METHODS = ("percentile", "basic")
+NAN_POLICIES = ("warn", "raise", "omit")
 
 # largest number of resampled indices held in memory at once (per chunk)
 CHUNK_ELEMENTS = 2**20
@@ -160,6 +166,78 @@ def resample_counts(rng: np.random.Generator, n: int) -> np.ndarray:
     return np.bincount(rng.integers(0, n, n), minlength=n).astype(np.float64)
 
 
+#: The most observations a resample of frequency weights draws (int64 counts).
+MAX_FREQUENCY_DRAWS = 2**62
+#: Integer weights up to this total are resampled as their expanded rows.
+MAX_EXPANDED_ROWS = 2**31
+
+
+def frequency_draws(total: float) -> int:
+    """The number of observations of frequency weights summing to ``total``.
+
+    ``round(total)``; a ValueError naming ``sample_weight`` beyond
+    :data:`MAX_FREQUENCY_DRAWS` (so many observations cannot be drawn, and
+    the interval would have zero width).
+    """
+    if not total <= MAX_FREQUENCY_DRAWS:
+        raise ValueError(
+            f"sample_weight sums to {total:.4g}: frequency weights are resampled "
+            "as that many observations, more than can be drawn (2**62); the "
+            "interval would have zero width. Rescale sample_weight."
+        )
+    return int(round(total))
+
+
+def frequency_resampler(
+    w: np.ndarray | None, n: int
+) -> Callable[[np.random.Generator], np.ndarray]:
+    """Multiplicities of one iid resample of ``n`` rows with frequency weights ``w``.
+
+    The resample's rows carry these multiplicities as their (frequency)
+    weights.  Without weights: :func:`resample_counts`.  With weights the
+    total weight ``W`` is the sample size: integer weights (``W`` up to
+    :data:`MAX_EXPANDED_ROWS`) draw ``W`` of the expanded rows with the same
+    random numbers as the repeated rows would be drawn, so integer weights
+    give the replicates of the repeated rows exactly; other weights draw
+    multinomial counts of ``round(W)`` observations with probabilities
+    ``w / W`` (the same law; :func:`frequency_draws` refuses too many).
+    """
+    if w is None:
+        return lambda rng: resample_counts(rng, n)
+    total = float(w.sum())
+    if total <= MAX_EXPANDED_ROWS and np.all(w == np.round(w)):
+        expanded = np.repeat(np.arange(n), w.astype(np.intp))
+        m = expanded.shape[0]
+        return lambda rng: np.bincount(expanded[rng.integers(0, m, m)], minlength=n).astype(
+            np.float64
+        )
+    draws = frequency_draws(total)
+    probs = w / total
+    return lambda rng: rng.multinomial(draws, probs).astype(np.float64)
+
+
+def _report_nan(r: np.ndarray, axis: int, nan_policy: str) -> None:
+    """Warn about (or refuse) NaN replicates, with their count."""
+    if nan_policy == "omit":
+        return
+    nan = np.isnan(r)
+    if not nan.any():
+        return
+    total = r.shape[axis] if r.ndim else 1
+    per = nan.sum(axis=axis) if r.ndim else nan
+    worst = int(np.max(per))
+    where = "" if np.ndim(per) == 0 else f" (the most in one of {np.size(per)} intervals)"
+    msg = (
+        f"{worst} of {total} bootstrap replicates are NaN{where}: the statistic is "
+        "undefined on those resamples"
+    )
+    if nan_policy == "raise":
+        raise ValueError(msg + ".")
+    warnings.warn(
+        msg + "; they are left out of the interval.", RuntimeWarning, stacklevel=3
+    )
+
+
 def interval_from_replicates(
     replicates: np.ndarray,
     confidence_level: float,
@@ -168,6 +246,7 @@ def interval_from_replicates(
     estimate: Any = None,
     alternative: str = "two-sided",
     axis: int = 0,
+    nan_policy: str = "warn",
 ) -> ConfidenceInterval:
     """Percentile or basic bootstrap interval from replicates along ``axis``.
 
@@ -175,11 +254,20 @@ def interval_from_replicates(
     (numpy's linear interpolation, as :func:`scipy.stats.bootstrap`).
     ``"basic"``: those quantiles reflected around ``estimate``,
     ``(2 t - q_hi, 2 t - q_lo)``.  One-sided alternatives put all of
-    ``1 - level`` in one tail and leave the other bound infinite.  Replicates
-    that are NaN (a resample on which the statistic is undefined) are
-    dropped; bounds are NaN when none is left.
+    ``1 - level`` in one tail and leave the other bound infinite.
+
+    Replicates that are NaN (a resample on which the statistic is undefined)
+    are never dropped silently: with ``nan_policy="warn"`` they are left out
+    of the quantiles and a :class:`RuntimeWarning` gives their count (bounds
+    are NaN when none is left); with ``nan_policy="raise"`` they are a
+    ``ValueError`` giving the count; ``nan_policy="omit"`` leaves them out
+    without a warning and is only for callers that report the count
+    themselves (a result field such as ``n_valid``).
     """
     r = np.asarray(replicates, dtype=np.float64)
+    if nan_policy not in NAN_POLICIES:
+        raise ValueError(f"nan_policy must be one of {NAN_POLICIES}, got {nan_policy!r}.")
+    _report_nan(r, axis, nan_policy)
     alpha = 1.0 - confidence_level
     if alternative == "two-sided":
         qs = [alpha / 2.0, 1.0 - alpha / 2.0]

@@ -38,7 +38,7 @@ import dataclasses
 import numbers
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
-from typing import Any, Literal, cast
+from typing import Any, ClassVar, Literal, cast
 
 import numpy as np
 import scipy.stats
@@ -49,7 +49,7 @@ from .._params import (
     check_n_resamples,
     check_random_state,
 )
-from .._results import ConfidenceInterval
+from .._results import ConfidenceInterval, Result, check_metric
 from ._moments import replicate_std
 from ._resampling import (
     BOOTSTRAP_SCHEMES,
@@ -80,18 +80,24 @@ _EXPAND_LIMIT = 2**24
 _MAX_DRAWS = 2**62
 
 
-@dataclasses.dataclass(frozen=True)
-class BootstrapResult:
-    """Result of :func:`block_bootstrap`, with the attributes of scipy's.
+@dataclasses.dataclass(frozen=True, repr=False, eq=False)
+class BootstrapResult(Result):
+    """Result of :func:`block_bootstrap`: the replicates and their intervals.
+
+    The attributes ``bootstrap_distribution`` and ``standard_error`` are
+    those of :func:`scipy.stats.bootstrap`'s result; the interval is the
+    method :meth:`confidence_interval` of the result protocol of skbrier.
 
     Attributes
     ----------
-    confidence_interval : ConfidenceInterval
-        ``(low, high)``, floats or arrays (one per stacked statistic).
     bootstrap_distribution : ndarray
         The replicates, resamples on the last axis.
     standard_error : float or ndarray
         Standard deviation of the replicates (``ddof=1``).
+    method : str
+        The interval type given to :func:`block_bootstrap`.
+    alternative : str
+        ``"two-sided"``, ``"less"`` or ``"greater"``.
 
     See Also
     --------
@@ -105,13 +111,60 @@ class BootstrapResult:
     >>> res = block_bootstrap((x,), np.mean, n_resamples=200, random_state=0)
     >>> res.bootstrap_distribution.shape
     (200,)
-    >>> bool(res.confidence_interval.low < x.mean() < res.confidence_interval.high)
+    >>> ci = res.confidence_interval(0.9)
+    >>> bool(ci.low < x.mean() < ci.high)
     True
     """
 
-    confidence_interval: ConfidenceInterval
     bootstrap_distribution: np.ndarray
     standard_error: Any
+    method: str = "percentile"
+    alternative: str = "two-sided"
+    _data: tuple = dataclasses.field(default=(), compare=False)
+    _statistic: Any = dataclasses.field(default=None, compare=False)
+    _scheme: str = "iid"
+
+    _summary_fields: ClassVar[tuple[str, ...]] = ("method", "alternative")
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
+
+    def _fields(self) -> list[str]:
+        return [f.name for f in dataclasses.fields(self) if not f.name.startswith("_")]
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "statistic",
+        method: str | None = None,
+    ) -> ConfidenceInterval:
+        """Bootstrap confidence interval of the statistic.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            Confidence level.
+        metric : {"statistic"}, default="statistic"
+            The statistic given to :func:`block_bootstrap`.
+        method : {"percentile", "basic", "bca"}, default=None
+            Interval type; None: the one given to :func:`block_bootstrap`.
+            ``"bca"`` needs the iid scheme.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``: floats, or arrays for stacked statistics.
+        """
+        check_metric(self, metric)
+        level = check_confidence_level(confidence_level)
+        method = _check_ci_method(self.method if method is None else method, self._scheme)
+        return confidence_interval_from_distribution(
+            self._data,
+            self._statistic,
+            self.bootstrap_distribution,
+            confidence_level=level,
+            method=method,
+            alternative=self.alternative,
+        )
 
 
 # --------------------------------------------------------------------------
@@ -433,12 +486,11 @@ def block_bootstrap(
     bootstrap: str = "moving_block",
     block_length: float | None = None,
     n_resamples: int = 9999,
-    confidence_level: float = 0.95,
     method: str = "percentile",
     alternative: str = "two-sided",
     random_state: Any = None,
     n_jobs: int | None = None,
-):
+) -> BootstrapResult:
     """Bootstrap confidence interval of a statistic of (possibly serially dependent) data.
 
     A companion of :func:`scipy.stats.bootstrap` for time series, with the
@@ -468,10 +520,8 @@ def block_bootstrap(
         the longest over the samples, rounded for the block schemes).
     n_resamples : int, default=9999
         Number of resamples.
-    confidence_level : float, default=0.95
-        Confidence level of the interval.
     method : {"percentile", "basic", "bca"}, default="percentile"
-        Interval type.  Percentile and basic intervals use numpy's linear
+        Interval type of the result's ``confidence_interval``.  Percentile and basic intervals use numpy's linear
         quantiles of the replicates (scipy's convention); ``"bca"`` is
         computed by :func:`scipy.stats.bootstrap` from the bootstrap
         distribution, only with ``bootstrap="iid"`` (it costs a delete-one
@@ -487,9 +537,9 @@ def block_bootstrap(
     Returns
     -------
     BootstrapResult
-        With ``confidence_interval`` (``low``, ``high``),
-        ``bootstrap_distribution`` (resamples on the last axis) and
-        ``standard_error``, as scipy's result.
+        With ``bootstrap_distribution`` (resamples on the last axis) and
+        ``standard_error``, as scipy's result, and the method
+        ``confidence_interval(confidence_level=0.95)``.
 
     Raises
     ------
@@ -529,7 +579,8 @@ def block_bootstrap(
     >>> x = np.convolve(rng.normal(size=300), np.ones(5) / 5, mode="valid")
     >>> res = block_bootstrap((x,), np.mean, block_length=10, n_resamples=999,
     ...                       random_state=1)
-    >>> bool(res.confidence_interval.low < x.mean() < res.confidence_interval.high)
+    >>> low, high = res.confidence_interval(0.95)
+    >>> bool(low < x.mean() < high)
     True
     >>> res.bootstrap_distribution.shape
     (999,)
@@ -540,7 +591,6 @@ def block_bootstrap(
         raise ValueError(
             f"alternative must be 'two-sided', 'less' or 'greater', got {alternative!r}."
         )
-    confidence_level = check_confidence_level(confidence_level)
     b = check_n_resamples(n_resamples)
     n_jobs = check_n_jobs(n_jobs)
     random_state = check_random_state(random_state)
@@ -577,12 +627,12 @@ def block_bootstrap(
         random_state=random_state,
         n_jobs=n_jobs,
     )
-    ci = confidence_interval_from_distribution(
-        arrays,
-        statistic,
+    return BootstrapResult(
         dist,
-        confidence_level=confidence_level,
+        replicate_std(dist),
         method=method,
         alternative=alternative,
+        _data=tuple(arrays),
+        _statistic=statistic,
+        _scheme=scheme,
     )
-    return BootstrapResult(ci, dist, replicate_std(dist))

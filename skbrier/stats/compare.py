@@ -16,15 +16,13 @@ from numpy.typing import ArrayLike
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
-from .._dask import is_dask_input
+from .._backends import backends
+from .._diagnose import one_warning_per_call
 from .._params import (
     check_bool,
     check_int,
-    check_n_jobs,
-    check_n_resamples,
     check_option,
     check_random_state,
-    validate_random_state,
 )
 from .._validation import check_forecast, check_probabilities
 from ..metrics._brier_math import brier_index_from_score
@@ -37,9 +35,9 @@ from ._moments import (
     weighted_column_means,
 )
 from .inference import (
+    CovType,
     _check_bca_weights,
-    check_cov_type,
-    check_hac_kwds,
+    check_inference_options,
     check_min_samples,
     drop_zero_weight_rows,
     frequency_weighted,
@@ -67,6 +65,33 @@ def _check_horizon(horizon: Any, n: int) -> int:
     return horizon
 
 
+def check_compare_options(
+    cov_type: Any,
+    hac_kwds: Any,
+    alternative: Any,
+    small_sample_correction: Any,
+    ddof: Any,
+    n_resamples: Any,
+    n_jobs: Any,
+    random_state: Any,
+) -> tuple[CovType, dict, bool, int, int, int | None]:
+    """The checked options of :func:`compare_brier` (every one up front, also
+    those only used by the bootstrap, on every backend)."""
+    cov_type, hac_kwds, b, n_jobs = check_inference_options(
+        cov_type, hac_kwds, n_resamples, n_jobs, random_state
+    )
+    check_option(alternative, "alternative", _ALTERNATIVES)
+    small_sample_correction = check_bool(small_sample_correction, "small_sample_correction")
+    ddof = check_int(ddof, "ddof", minimum=0, maximum=1)
+    return cov_type, hac_kwds, small_sample_correction, ddof, b, n_jobs
+
+
+@backends(
+    arrays=("y_true", "y_proba_a", "y_proba_b", "sample_weight"),
+    namespace_of="y_proba_a",
+    dask="skbrier._dask._adapters:compare_brier",
+)
+@one_warning_per_call
 def compare_brier(
     y_true: ArrayLike,
     y_proba_a: ArrayLike | Mapping[str, ArrayLike],
@@ -227,40 +252,21 @@ def compare_brier(
     True
     >>> res.better
     'model'
-    >>> low, high = res.confidence_interval(metric="brier_index_difference")
+    >>> low, high = res.confidence_interval(metric="brier_index")
     >>> bool(0 < low < res.brier_index_difference < high)
     True
     """
-    cov_type = check_cov_type(cov_type)
-    hac_kwds = check_hac_kwds(hac_kwds)
-    check_option(alternative, "alternative", _ALTERNATIVES)
-    small_sample_correction = check_bool(small_sample_correction, "small_sample_correction")
-    ddof = check_int(ddof, "ddof", minimum=0, maximum=1)
-    # every option is checked up front, also those only used by the bootstrap
-    b = check_n_resamples(n_resamples)
-    n_jobs = check_n_jobs(n_jobs)
-    validate_random_state(random_state)
+    cov_type, hac_kwds, small_sample_correction, ddof, b, n_jobs = check_compare_options(
+        cov_type,
+        hac_kwds,
+        alternative,
+        small_sample_correction,
+        ddof,
+        n_resamples,
+        n_jobs,
+        random_state,
+    )
     y_proba_a, y_proba_b, names = _two_models(y_proba_a, y_proba_b, names)
-    if is_dask_input(y_true, y_proba_a, y_proba_b, sample_weight):
-        from .._dask import _inference
-
-        return _inference.compare_brier(
-            y_true,
-            y_proba_a,
-            y_proba_b,
-            names=names,
-            cov_type=cov_type,
-            sample_weight=sample_weight,
-            labels=labels,
-            pos_label=pos_label,
-            alternative=alternative,
-            small_sample_correction=small_sample_correction,
-            horizon=horizon,
-            ddof=ddof,
-            finish=_asymptotic_result,
-            check_horizon=_check_horizon,
-            check_min_samples=check_min_samples,
-        )
     pa = check_probabilities(y_proba_a, name="y_proba_a")
     pb = check_probabilities(y_proba_b, name="y_proba_b")
     if pa.shape != pb.shape:
@@ -303,7 +309,11 @@ def compare_brier(
     n = la.shape[0]
     w = fa.sample_weight
     total = float(n if w is None else w.sum())
-    check_min_samples(n, total if (frequency and w is not None) else None)
+    check_min_samples(
+        n,
+        total if (frequency and w is not None) else None,
+        time_weights=None if frequency else w,
+    )
     horizon = _check_horizon(horizon, max(n, 2))
     dd = la - lb
     d_pos = dd if w is None else dd[w > 0.0]
@@ -366,8 +376,19 @@ def _two_models(
 ) -> tuple[Any, Any, tuple[str, str]]:
     """The two forecasts and their names, from two arrays or one two-entry mapping."""
     keys: tuple[str, str] | None = None
-    if hasattr(y_proba_a, "columns") and hasattr(y_proba_a, "to_numpy"):
-        y_proba_a = {str(c): y_proba_a[c] for c in y_proba_a.columns}  # a DataFrame
+    is_frame = hasattr(y_proba_a, "columns") and hasattr(y_proba_a, "to_numpy")
+    if is_frame and y_proba_b is None:
+        # a DataFrame alone holds the two forecasts, one per column; with
+        # y_proba_b given it is the first forecast (one column, or one per class)
+        cols = list(y_proba_a.columns)
+        if len(cols) != 2:
+            raise ValueError(
+                f"y_proba_a: a DataFrame given without y_proba_b must hold two "
+                f"forecasts, one per column; it has {len(cols)} column"
+                f"{'' if len(cols) == 1 else 's'} {[str(c) for c in cols[:10]]}. Give "
+                "the second forecast as y_proba_b, or a DataFrame (or dict) of two."
+            )
+        y_proba_a = {str(c): y_proba_a[c] for c in cols}
     if isinstance(y_proba_a, Mapping):
         if y_proba_b is not None:
             raise TypeError(
@@ -375,8 +396,8 @@ def _two_models(
             )
         if len(y_proba_a) != 2:
             raise ValueError(
-                f"y_proba_a: a dict (or DataFrame) must hold exactly two forecasts, got "
-                f"{len(y_proba_a)}."
+                f"y_proba_a: a dict must hold exactly two forecasts, got "
+                f"{len(y_proba_a)}: {[str(k) for k in list(y_proba_a)[:10]]}."
             )
         (ka, y_proba_a), (kb, y_proba_b) = y_proba_a.items()
         keys = (str(ka), str(kb))

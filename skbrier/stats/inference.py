@@ -23,20 +23,21 @@ from typing import Any, ClassVar, Literal, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._dask import is_dask_input
+from .._backends import backends
+from .._diagnose import one_warning_per_call
 from .._params import (
+    check_min_samples,
     check_n_jobs,
     check_n_resamples,
     check_random_state,
     validate_random_state,
 )
-from .._results import Result
+from .._results import Result, check_metric
 from .._validation import Forecast, check_forecast, check_reference
 from . import bootstrap as _bs
 from ._ci import (
     ConfidenceInterval,
     check_confidence_level,
-    legacy_quantity_first,
     normal_interval,
     public_fields,
 )
@@ -57,7 +58,6 @@ __all__ = ["BrierInferenceResult", "ConfidenceInterval", "brier_inference"]
 COV_TYPES = ("iid", "hac", "bootstrap")
 CovType = Literal["iid", "hac", "bootstrap"]
 _HAC_KEYS = ("kernel", "bandwidth", "prewhite", "adjust")
-MIN_SAMPLES = 3
 
 
 # --------------------------------------------------------------------------
@@ -80,27 +80,6 @@ def check_hac_kwds(hac_kwds: Any) -> dict:
             f"hac_kwds got unexpected keys {unknown}; allowed keys are {list(_HAC_KEYS)}."
         )
     return dict(hac_kwds)
-
-
-def check_min_samples(n: int, total_weight: float | None = None) -> None:
-    """At least 3 observations: rows, or with frequency weights a total weight of 3.
-
-    With frequency weights (``total_weight`` given) the total weight is the
-    sample size, as for the repeated rows that integer weights stand for.
-    """
-    if total_weight is None:
-        if n < MIN_SAMPLES:
-            raise ValueError(
-                f"y_true has {n} samples; confidence intervals need at least "
-                f"{MIN_SAMPLES} observations."
-            )
-        return
-    if not total_weight >= MIN_SAMPLES:
-        raise ValueError(
-            f"sample_weight sums to {total_weight:.6g}: with frequency weights (counts of "
-            "repeated rows) the total weight is the sample size, and confidence "
-            f"intervals need at least {MIN_SAMPLES} observations."
-        )
 
 
 def frequency_weighted(cov_type: str, scheme: str) -> bool:
@@ -146,12 +125,6 @@ def hac_mean_covariance(g: np.ndarray, w: np.ndarray | None, hac_kwds: dict) -> 
     cov = np.asarray(cov, dtype=np.float64).reshape(m, m)
     out[np.ix_(varying, varying)] = cov
     return out
-
-
-def _check_metric(metric: Any) -> str:
-    if not isinstance(metric, str) or metric not in METRICS:
-        raise ValueError(f"metric must be one of {METRICS}, got {metric!r}.")
-    return metric
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -227,6 +200,7 @@ class BrierInferenceResult(Result):
         "n",
         "cov_type",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = METRICS
 
     def _fields(self) -> list[str]:
         return public_fields(self)
@@ -283,7 +257,7 @@ class BrierInferenceResult(Result):
             For an unknown metric, the skill score when ``BS0 = 0`` and the
             Brier Index at ``BS = 0`` (not differentiable).
         """
-        metric = _check_metric(metric)
+        metric = check_metric(self, metric)
         if self._boot is not None:
             # one row of replicates: a float
             return cast(float, replicate_std(self._boot_row(metric)))
@@ -313,7 +287,6 @@ class BrierInferenceResult(Result):
             return float("nan")
         return se
 
-    @legacy_quantity_first("metric")
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
@@ -328,8 +301,7 @@ class BrierInferenceResult(Result):
         confidence_level : float, default=0.95
             Coverage probability.
         metric : {"brier_score", "brier_skill_score", "brier_index", "reference_brier_score"}
-            The score.  (Passing it as the first positional argument, the
-            old order, still works with a :class:`FutureWarning`.)
+            The score (default ``"brier_score"``).
         method : {"percentile", "basic", "bca"}, default=None
             Bootstrap results only: interval type (default: the ``method``
             given to :func:`brier_inference`).  Percentile and basic
@@ -343,7 +315,7 @@ class BrierInferenceResult(Result):
             ``estimate -/+ z * standard_error`` (not clipped to the range of
             the score, as in Lahiri & Yang).
         """
-        metric = _check_metric(metric)
+        metric = check_metric(self, metric)
         confidence_level = check_confidence_level(confidence_level)
         if self._boot is None:
             if method is not None:
@@ -381,6 +353,24 @@ class BrierInferenceResult(Result):
         return ConfidenceInterval(float(ci.low), float(ci.high))
 
 
+def check_inference_options(
+    cov_type: Any, hac_kwds: Any, n_resamples: Any, n_jobs: Any, random_state: Any
+) -> tuple[CovType, dict, int, int | None]:
+    """The checked ``(cov_type, hac_kwds, n_resamples, n_jobs)``: every option is
+    checked up front, also those only used by the bootstrap (on every backend)."""
+    cov_type = check_cov_type(cov_type)
+    hac_kwds = check_hac_kwds(hac_kwds)
+    b = check_n_resamples(n_resamples)
+    n_jobs = check_n_jobs(n_jobs)
+    validate_random_state(random_state)
+    return cov_type, hac_kwds, b, n_jobs
+
+
+@backends(
+    arrays=("y_true", "y_proba", "sample_weight", "reference"),
+    dask="skbrier._dask._adapters:brier_inference",
+)
+@one_warning_per_call
 def brier_inference(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -560,26 +550,9 @@ def brier_inference(
     >>> round(res.standard_error("brier_index"), 3)
     5.323
     """
-    cov_type = check_cov_type(cov_type)
-    hac_kwds = check_hac_kwds(hac_kwds)
-    # every option is checked up front, also those only used by the bootstrap
-    b = check_n_resamples(n_resamples)
-    n_jobs = check_n_jobs(n_jobs)
-    validate_random_state(random_state)
-    if is_dask_input(y_true, y_proba, sample_weight, reference):
-        from .._dask import _inference
-
-        return _inference.brier_inference(
-            y_true,
-            y_proba,
-            reference=reference,
-            cov_type=cov_type,
-            sample_weight=sample_weight,
-            labels=labels,
-            pos_label=pos_label,
-            result=BrierInferenceResult,
-            check_min_samples=check_min_samples,
-        )
+    cov_type, hac_kwds, b, n_jobs = check_inference_options(
+        cov_type, hac_kwds, n_resamples, n_jobs, random_state
+    )
     fc = check_forecast(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
@@ -597,7 +570,11 @@ def brier_inference(
     design = Design(fc, ref)
     w = design.w
     total = float(design.n if w is None else w.sum())
-    check_min_samples(design.n, total if (frequency and w is not None) else None)
+    check_min_samples(
+        design.n,
+        total if (frequency and w is not None) else None,
+        time_weights=None if frequency else w,
+    )
     g = design.g
     bs, bs0 = (float(v) for v in weighted_column_means(g, w))
     _check_defined(design, g, w, bs0)

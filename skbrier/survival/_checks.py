@@ -13,7 +13,10 @@ __all__ = [
     "check_horizons",
     "check_survival_outcome",
     "check_survival_proba",
+    "is_structured",
     "split_structured",
+    "survival_functions",
+    "survival_matrix",
 ]
 
 #: tolerance for survival predictions that increase with the horizon (float noise)
@@ -28,7 +31,7 @@ class SurvivalData(NamedTuple):
     weight: np.ndarray
 
 
-def _is_structured(y: Any) -> bool:
+def is_structured(y: Any) -> bool:
     return isinstance(y, np.ndarray) and y.dtype.names is not None
 
 
@@ -72,7 +75,7 @@ def check_survival_outcome(
     names: tuple[str, str] = ("y_event", "y_time"),
 ) -> SurvivalData:
     """Validate an event indicator (0/1 or bool) and non-negative finite times."""
-    if _is_structured(y_event):
+    if is_structured(y_event):
         if y_time is not None:
             raise ValueError(
                 f"{names[0]} is a structured array (event, time): pass {names[1]}=None."
@@ -113,6 +116,21 @@ def check_horizons(times: Any, data: SurvivalData, *, name: str = "times") -> np
     positive weight) is refused: the Brier score there would be an
     extrapolation.
     """
+    t = check_horizon_values(times, name=name)
+    last = float(data.time[data.weight > 0].max())
+    if t[-1] > last:
+        raise ValueError(
+            f"{name} must lie within follow-up: {float(t[-1])!r} is beyond the largest "
+            f"observed time {last!r}."
+        )
+    return t
+
+
+def check_horizon_values(
+    times: Any, *, name: str = "times", integrated: bool = False
+) -> np.ndarray:
+    """Horizons without data: a non-empty, finite, non-negative, strictly
+    increasing scalar or 1-D array (float64); ``integrated``: at least two."""
     if isinstance(times, (str, bytes)):
         raise TypeError(f"{name} must be numbers, got {times!r}.")
     arr = np.atleast_1d(np.asarray(times))
@@ -131,13 +149,54 @@ def check_horizons(times: Any, data: SurvivalData, *, name: str = "times") -> np
         raise ValueError(
             f"{name} must be strictly increasing (sorted, without duplicates)."
         )
-    last = float(data.time[data.weight > 0].max())
-    if t[-1] > last:
-        raise ValueError(
-            f"{name} must lie within follow-up: {float(t[-1])!r} is beyond the largest "
-            f"observed time {last!r}."
-        )
+    if integrated and (np.ndim(times) == 0 or t.size < 2):
+        raise ValueError(f"{name} must hold at least two horizons for an integrated score.")
     return t
+
+
+def survival_functions(pred: Any) -> Any:
+    """The sequence of survival functions in ``pred``, or None when it holds numbers."""
+    seq: Any = None
+    if isinstance(pred, np.ndarray):
+        seq = pred if pred.dtype == object and pred.ndim == 1 else None
+    elif isinstance(pred, (list, tuple)):
+        seq = pred
+    if seq is None or len(seq) == 0 or not callable(seq[0]):
+        return None
+    return seq
+
+
+def survival_matrix(pred: Any, times: np.ndarray, *, name: str = "surv_proba") -> Any:
+    """Survival functions evaluated at ``times``, shape (n, len(times)); numbers unchanged.
+
+    ``pred`` may be what ``predict_survival_function`` of a scikit-survival
+    estimator returns: a sequence of step functions (callables of time).
+    Anything else is returned as it is (an array already evaluated at
+    ``times``, checked by :func:`check_survival_proba`).
+    """
+    seq = survival_functions(pred)
+    if seq is None:
+        return pred
+    if not all(callable(f) for f in seq):
+        raise TypeError(
+            f"{name} mixes survival functions (callables of time) and other values."
+        )
+    rows = []
+    for fn in seq:
+        try:
+            row = np.atleast_1d(np.asarray(fn(times), dtype=np.float64))
+        except (TypeError, ValueError) as err:
+            raise ValueError(
+                f"{name}: a survival function could not be evaluated at times "
+                f"(within [{float(times[0])!r}, {float(times[-1])!r}]): {err}"
+            ) from err
+        if row.shape != times.shape:
+            raise ValueError(
+                f"{name}: a survival function returned shape {row.shape} for "
+                f"{times.shape[0]} times; it must return one value per time."
+            )
+        rows.append(row)
+    return np.vstack(rows)
 
 
 def check_survival_proba(

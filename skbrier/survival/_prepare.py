@@ -6,26 +6,108 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._params import check_bool, check_option
+from .._params import check_option
 from . import _survival_math as sm
 from ._checks import (
     SurvivalData,
     check_horizons,
     check_survival_outcome,
     check_survival_proba,
+    is_structured,
+    survival_functions,
+    survival_matrix,
 )
 
 __all__ = [
+    "CONVENTIONS",
+    "Convention",
     "Prepared",
     "brier_from_weights",
     "brier_only",
     "censoring_weights",
+    "check_convention",
+    "check_integration",
+    "integration_weights",
+    "null_survival",
     "prepare",
     "unpack",
 ]
 
 CENSORING_MODELS = ("km",)
-CENSORING_FROM = ("test", "train")
+CONVENTIONS = ("riskRegression", "sksurv")
+INTEGRATIONS = ("step", "trapezoid")
+
+
+class Convention(NamedTuple):
+    """A peer's convention of the IPCW Brier score and of its integral.
+
+    ``"riskRegression"`` (R riskRegression ``Score``, pec): the censoring
+    model is fitted on the scored data and evaluated at ``T_i-`` for the
+    cases; the integral is the step rule from 0.  ``"sksurv"``
+    (scikit-survival ``brier_score`` / ``integrated_brier_score``): the
+    censoring model is fitted on the training outcome ``train`` and evaluated
+    at ``T_i``; the integral is the trapezoid rule over the horizons.
+    """
+
+    name: str
+    train: SurvivalData | None
+
+    @property
+    def left_limit(self) -> bool:
+        return self.name == "riskRegression"
+
+    @property
+    def integration(self) -> str:
+        return "step" if self.name == "riskRegression" else "trapezoid"
+
+
+def check_convention(convention: Any, train_event: Any, train_time: Any) -> Convention:
+    """The convention, with the validated training outcome that ``"sksurv"`` needs."""
+    check_option(convention, "convention", CONVENTIONS)
+    if convention == "riskRegression":
+        if train_event is not None or train_time is not None:
+            raise ValueError(
+                "train_event/train_time are used only with convention='sksurv' "
+                "(riskRegression fits the censoring model on the scored data)."
+            )
+        return Convention(convention, None)
+    if train_event is None:
+        raise ValueError(
+            "convention='sksurv' needs the training outcome (scikit-survival's "
+            "survival_train, on which it fits the censoring model): pass "
+            "train_event=y_train (a structured array) or train_event=..., train_time=...."
+        )
+    train = check_survival_outcome(
+        train_event, train_time, names=("train_event", "train_time")
+    )
+    return Convention(convention, train)
+
+
+def check_integration(integration: Any, conv: Convention) -> str:
+    """The integration rule: ``integration`` or, when None, the convention's."""
+    if integration is None:
+        return conv.integration
+    return check_option(integration, "integration", INTEGRATIONS)
+
+
+def integration_weights(
+    times: np.ndarray, integration: str
+) -> tuple[np.ndarray, tuple[float, float]]:
+    """Weights ``a`` with ``IBS = a @ BS`` and the time range the IBS averages over.
+
+    ``"trapezoid"``: ``np.trapezoid(BS, times) / (t_K - t_1)`` over
+    ``[t_1, t_K]``; ``"step"``: the Brier score constant from each horizon to
+    the next and 0 before the first, averaged over ``[0, t_K]``.
+    """
+    if times.shape[0] < 2:
+        raise ValueError("times must hold at least two horizons for an integrated score.")
+    d = np.diff(times)
+    if integration == "trapezoid":
+        a = np.zeros_like(times)
+        a[:-1] += d / 2.0
+        a[1:] += d / 2.0
+        return a / (times[-1] - times[0]), (float(times[0]), float(times[-1]))
+    return np.append(d, 0.0) / times[-1], (0.0, float(times[-1]))
 
 
 class Prepared(NamedTuple):
@@ -36,19 +118,48 @@ class Prepared(NamedTuple):
 
 
 def unpack(
-    y_event: Any, y_time: Any, rest: tuple[Any, ...]
+    y_event: Any, y_time: Any, rest: tuple[Any, ...], *, estimator: bool = True
 ) -> tuple[Any, Any, tuple[Any, ...]]:
-    """Accept ``f(y_struct, a, b, ...)`` as well as ``f(y_event, y_time, a, b, ...)``.
+    """Accept ``f(y_struct, a, ...)`` and ``f(estimator, X, y_struct, ...)`` as well.
 
     With a structured array first, the following positional arguments move
     one place to the left (``y_time`` is then the first of them), unless
-    ``y_time`` is None (``f(y_struct, None, a, b)`` is also accepted).
+    ``y_time`` is None (``f(y_struct, None, a, b)`` is also accepted).  With
+    a fitted estimator first (anything with ``predict_survival_function``,
+    as scikit-survival's estimators), ``y_time`` is its ``X``, the next
+    argument the scored outcome ``y`` and its survival functions
+    ``estimator.predict_survival_function(X)`` take the place of ``y``.
     """
-    if (
-        isinstance(y_event, np.ndarray)
-        and y_event.dtype.names is not None
-        and y_time is not None
+    if hasattr(y_event, "predict_survival_function") and not isinstance(
+        y_event, np.ndarray
     ):
+        if not estimator:
+            raise TypeError(
+                "pass predicted survival functions, not an estimator: "
+                "e.g. estimator.predict_survival_function(X)."
+            )
+        y = rest[0] if rest else None
+        if not is_structured(y):
+            raise TypeError(
+                "with a fitted estimator first, call f(estimator, X, y, times) with y "
+                "a structured array (event, time) as sksurv.util.Surv.from_arrays makes."
+            )
+        pred = y_event.predict_survival_function(y_time)
+        if survival_functions(pred) is None:
+            raise TypeError(
+                f"{type(y_event).__name__}.predict_survival_function(X) must return "
+                "survival functions (callables of time) that skbrier evaluates at "
+                "times; evaluate them yourself and pass the (n_samples, n_times) "
+                "matrix instead."
+            )
+        return y, None, (pred, *rest[1:])
+    if is_structured(y_event) and is_structured(y_time):
+        raise ValueError(
+            "got two structured outcomes: scikit-survival's order (survival_train, "
+            "survival_test, estimate, times) is not skbrier's. Call "
+            "f(y_test, estimate, times, convention='sksurv', train_event=y_train)."
+        )
+    if is_structured(y_event) and y_time is not None:
         shifted = (y_time, *rest)
         return y_event, None, shifted[: len(rest)]
     return y_event, y_time, rest
@@ -63,7 +174,12 @@ def prepare(
     sample_weight: Any = None,
     names: tuple[str, ...] = ("surv_proba",),
 ) -> Prepared:
-    """Validate the outcome, the horizons and one or more survival matrices."""
+    """Validate the outcome, the horizons and one or more survival matrices.
+
+    A matrix may also be a sequence of survival functions (callables of
+    time, as ``predict_survival_function`` returns); they are evaluated at
+    the horizons.
+    """
     if times is None:
         raise TypeError("times must be given (the horizons of the predictions).")
     data = check_survival_outcome(y_event, y_time, sample_weight=sample_weight)
@@ -73,6 +189,7 @@ def prepare(
     for s, name in zip(surv_probas, names):
         if s is None:
             raise TypeError(f"{name} must be given.")
+        s = survival_matrix(s, t, name=name)
         mats.append(check_survival_proba(s, n, t.shape[0], name=name))
     return Prepared(data, t, mats, np.ndim(times) == 0)
 
@@ -80,12 +197,9 @@ def prepare(
 def censoring_weights(
     data: SurvivalData,
     times: np.ndarray,
+    conv: Convention,
     *,
     censoring: str = "km",
-    censoring_from: str = "test",
-    train_event: Any = None,
-    train_time: Any = None,
-    left_limit: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """G at each subject's time (``T_i-`` or ``T_i``) and at each horizon.
 
@@ -94,21 +208,12 @@ def censoring_weights(
     lies where the censoring model has no one left under observation).
     """
     check_option(censoring, "censoring", CENSORING_MODELS)
-    check_option(censoring_from, "censoring_from", CENSORING_FROM)
-    left = check_bool(left_limit, "left_limit")
-    if censoring_from == "test":
-        if train_event is not None or train_time is not None:
-            raise ValueError(
-                "train_event/train_time are used only with censoring_from='train'."
-            )
+    left = conv.left_limit
+    if conv.train is None:
         km = sm.kaplan_meier(data.time, data.event, data.weight, reverse=True)
         own = True
     else:
-        if train_event is None:
-            raise ValueError("censoring_from='train' needs train_event and train_time.")
-        train = check_survival_outcome(
-            train_event, train_time, names=("train_event", "train_time")
-        )
+        train = conv.train
         last = float(train.time.max())
         if times[-1] > last:
             raise ValueError(
@@ -116,7 +221,7 @@ def censoring_weights(
                 f"{float(times[-1])!r} is beyond {last!r}."
             )
         # the scored rows' positions are the censoring model's own when it is fitted
-        # on the same times (always with "test"; with "train" when the times are equal)
+        # on the same times (always with riskRegression; with sksurv when the times are equal)
         own = train.time.shape == data.time.shape and np.array_equal(train.time, data.time)
         km = sm.kaplan_meier(
             train.time, train.event, train.weight, reverse=True, row_index=own
@@ -134,8 +239,9 @@ def censoring_weights(
         bad = float(data.time[cases & (g_subject <= 0)][0])
         raise ValueError(
             f"the censoring survivor function is 0 at the event time {bad!r}: the IPCW "
-            "weight is undefined there. Use left_limit=True or censoring_from='test', or "
-            "choose horizons before the end of the censoring model's follow-up."
+            "weight is undefined there (scikit-survival would give this case weight 0). "
+            "Use convention='riskRegression', or choose horizons before the end of the "
+            "censoring model's follow-up."
         )
     last = float(data.time[used].max())
     for k, t in enumerate(times):

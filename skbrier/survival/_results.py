@@ -3,21 +3,145 @@
 from __future__ import annotations
 
 import dataclasses
+import math
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
 from scipy.stats import norm
 
 from .._params import check_confidence_level, check_option
-from .._results import ConfidenceInterval, Result, format_number
+from .._results import Result, check_metric, format_number
 from ..stats._resampling import interval_from_replicates
 
-__all__ = ["SurvivalComparisonResult", "SurvivalIPAResult"]
+__all__ = ["SurvivalComparisonResult", "SurvivalIPAResult", "SurvivalInterval"]
+
+#: horizons written out by a repr before it abbreviates
+_REPR_HORIZONS = 4
 
 
-def _wald(est: np.ndarray, se: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+def _wald(est: Any, se: Any, level: float) -> tuple[Any, Any]:
     z = norm.ppf(1.0 - (1.0 - level) / 2.0)
     return est - z * se, est + z * se
+
+
+def _span(time_range: tuple[float, float]) -> str:
+    return f"[{format_number(time_range[0])}, {format_number(time_range[1])}]"
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class SurvivalInterval(Result):
+    """Confidence intervals of a survival score, with the horizons they apply to.
+
+    Returned by the ``confidence_interval`` methods of the survival results.
+    Pointwise intervals (one per horizon) carry their ``times``; an interval
+    of an integrated score carries the ``time_range`` it averages over.  It
+    unpacks as ``low, high = interval`` and has ``.low`` and ``.high`` as
+    :class:`~skbrier.stats.ConfidenceInterval`.
+
+    Parameters
+    ----------
+    metric : str
+        The quantity: ``"ipa"``, ``"brier_score"``, ``"integrated_ipa"``,
+        ``"integrated_brier_score"``, or on a comparison ``"brier_score"``
+        (the difference).
+    confidence_level : float
+        The confidence level.
+    method : str
+        ``"wald"``, ``"percentile"`` or ``"basic"``.
+    times : ndarray
+        The horizons: of each pointwise interval, or those integrated over.
+    estimate, low, high : ndarray or float
+        The estimates and the bounds (arrays over ``times`` for pointwise
+        intervals, floats for an integrated score).
+    time_range : tuple of float, default=None
+        ``(start, stop)`` of the integral for an integrated score; None for
+        pointwise intervals.
+
+    Attributes
+    ----------
+    metric, confidence_level, method, times, estimate, low, high, time_range
+        As the parameters.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier.survival import index_of_prediction_accuracy
+    >>> res = index_of_prediction_accuracy(
+    ...     [1, 0, 1, 1, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+    ...     np.array([[0.6, 0.4], [0.9, 0.8], [0.4, 0.3], [0.5, 0.4], [0.8, 0.7],
+    ...               [0.3, 0.2]]), [2.5, 4.5])
+    >>> ci = res.confidence_interval(0.9, metric="brier_score")
+    >>> ci.times
+    array([2.5, 4.5])
+    >>> low, high = ci
+    >>> res.confidence_interval(0.9, metric="integrated_brier_score").time_range
+    (0.0, 4.5)
+    """
+
+    metric: str
+    confidence_level: float
+    method: str
+    times: np.ndarray
+    estimate: Any
+    low: Any
+    high: Any
+    time_range: tuple[float, float] | None = None
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.low, self.high))
+
+    def _labelled(self) -> list[tuple[str, float, float, float]]:
+        if self.time_range is not None:
+            return [(_span(self.time_range), float(self.estimate), self.low, self.high)]
+        return [
+            (f"t={format_number(float(t))}", float(e), float(lo), float(hi))
+            for t, e, lo, hi in zip(self.times, self.estimate, self.low, self.high)
+        ]
+
+    def _summary_rows(self) -> list[tuple[str, str]]:
+        head = [
+            ("metric", self.metric),
+            ("confidence_level", format_number(self.confidence_level)),
+            ("method", self.method),
+        ]
+        return head + [
+            (label, f"{format_number(e)} [{format_number(lo)}, {format_number(hi)}]")
+            for label, e, lo, hi in self._labelled()
+        ]
+
+    def to_frame(self) -> Any:
+        """One row per horizon (or one row for the time range) as a :class:`pandas.DataFrame`."""
+        import pandas as pd
+
+        common = {"metric": self.metric, "confidence_level": self.confidence_level}
+        if self.time_range is not None:
+            rows = [
+                {
+                    **common,
+                    "time_from": self.time_range[0],
+                    "time_to": self.time_range[1],
+                    "estimate": float(self.estimate),
+                    "low": float(self.low),
+                    "high": float(self.high),
+                }
+            ]
+        else:
+            rows = [
+                {**common, "times": float(t), "estimate": e, "low": lo, "high": hi}
+                for (_, e, lo, hi), t in zip(self._labelled(), self.times)
+            ]
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        parts = [
+            f"{label}: [{format_number(lo)}, {format_number(hi)}]"
+            for label, _, lo, hi in self._labelled()
+        ]
+        if len(parts) > _REPR_HORIZONS:
+            parts = [*parts[: _REPR_HORIZONS - 1], "...", parts[-1]]
+        level = format_number(100.0 * self.confidence_level)
+        return f"SurvivalInterval({self.metric!r}, {level}%, {', '.join(parts)})"
 
 
 class _PerHorizon(Result):
@@ -47,13 +171,55 @@ class _PerHorizon(Result):
 
         return pd.DataFrame(self._rows())
 
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(n_times={len(np.asarray(self.times))})"  # type: ignore[attr-defined]
+    def _times_repr(self) -> str:
+        t = [format_number(float(v)) for v in np.asarray(self.times)]  # type: ignore[attr-defined]
+        if len(t) > _REPR_HORIZONS:
+            t = [*t[: _REPR_HORIZONS - 1], "...", t[-1]]
+        return "[" + ", ".join(t) + "]"
+
+    def _interval(
+        self,
+        metric: str,
+        level: float,
+        method: str,
+        est: Any,
+        se: Any,
+        replicates: np.ndarray | None,
+        *,
+        bounded: bool,
+        time_range: tuple[float, float] | None = None,
+        maker: str,
+    ) -> SurvivalInterval:
+        """Wald (``bounded``: cut to [0, 1]) or bootstrap interval, labelled with its horizons."""
+        if method == "wald":
+            lo, hi = _wald(est, se, level)
+            if bounded:
+                lo, hi = np.maximum(lo, 0.0), np.minimum(hi, 1.0)
+        else:
+            if replicates is None:
+                raise ValueError(
+                    f"no bootstrap replicates: call {maker} with n_resamples > 0."
+                )
+            lo, hi = interval_from_replicates(
+                replicates, level, method=method, estimate=est
+            )
+        if time_range is not None:
+            est, lo, hi = float(est), float(lo), float(hi)
+        return SurvivalInterval(
+            metric,
+            level,
+            method,
+            np.asarray(self.times),  # type: ignore[attr-defined]
+            est,
+            lo,
+            hi,
+            time_range,
+        )
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class SurvivalIPAResult(_PerHorizon):
-    """Brier scores, index of prediction accuracy and their standard errors per horizon.
+    """Brier scores and index of prediction accuracy per horizon and integrated.
 
     Built by :func:`skbrier.survival.index_of_prediction_accuracy`.
 
@@ -72,8 +238,23 @@ class SurvivalIPAResult(_PerHorizon):
         IPA's by the delta method from the same influence functions).
     n : float
         Total weight (number of subjects).
+    convention : str
+        ``"riskRegression"`` or ``"sksurv"``.
+    integration : str
+        The rule of the integrated scores (``"step"`` or ``"trapezoid"``).
+    time_range : tuple of float or None
+        ``(start, stop)`` the integrated scores average over (None with one horizon).
+    ibs, ibs_null : float
+        Integrated Brier scores of the model and of the null model (NaN with
+        one horizon).
+    integrated_ipa : float
+        ``1 - ibs / ibs_null``.
+    se_ibs, se_ibs_null, se_integrated_ipa : float
+        Their standard errors from the influence functions of the Brier
+        scores, with the covariance between horizons.
     bootstrap : ndarray or None
-        ``(n_resamples, 2, n_times)`` replicates of (brier, ipa) when
+        ``(n_resamples, 2, n_times + 1)`` replicates of (brier, ipa) per
+        horizon, the last column holding (ibs, integrated_ipa), when
         bootstrap resamples were drawn.
 
     Examples
@@ -83,7 +264,7 @@ class SurvivalIPAResult(_PerHorizon):
     >>> res = index_of_prediction_accuracy(
     ...     [1, 0, 1, 1, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
     ...     np.array([[0.6], [0.9], [0.4], [0.5], [0.8], [0.3]]), [3.5])
-    >>> res.confidence_interval(0.9, metric="brier").low.shape
+    >>> res.confidence_interval(0.9, metric="brier_score").low.shape
     (1,)
     """
 
@@ -95,6 +276,15 @@ class SurvivalIPAResult(_PerHorizon):
     se_brier_null: np.ndarray
     se_ipa: np.ndarray
     n: float
+    convention: str
+    integration: str
+    time_range: tuple[float, float] | None
+    ibs: float
+    ibs_null: float
+    integrated_ipa: float
+    se_ibs: float
+    se_ibs_null: float
+    se_integrated_ipa: float
     bootstrap: np.ndarray | None = None
 
     _columns: ClassVar[tuple[str, ...]] = (
@@ -105,53 +295,98 @@ class SurvivalIPAResult(_PerHorizon):
         "ipa",
         "se_ipa",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = (
+        "ipa",
+        "brier_score",
+        "integrated_ipa",
+        "integrated_brier_score",
+    )
+
+    def _summary_rows(self) -> list[tuple[str, str]]:
+        rows = [("convention", self.convention), *super()._summary_rows()]
+        if self.time_range is not None:
+            rows.append(
+                (
+                    f"integrated over {_span(self.time_range)} ({self.integration})",
+                    f"ibs={format_number(self.ibs)}, se_ibs={format_number(self.se_ibs)}, "
+                    f"ibs_null={format_number(self.ibs_null)}, "
+                    f"integrated_ipa={format_number(self.integrated_ipa)}, "
+                    f"se_integrated_ipa={format_number(self.se_integrated_ipa)}",
+                )
+            )
+        return rows
+
+    def __repr__(self) -> str:
+        body = f"convention={self.convention!r}, times={self._times_repr()}"
+        if self.time_range is not None:
+            body += (
+                f", integrated over {_span(self.time_range)}: ibs={format_number(self.ibs)}"
+                f", integrated_ipa={format_number(self.integrated_ipa)}"
+            )
+        return f"SurvivalIPAResult({body})"
 
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
-        *args: Any,
+        *,
         metric: str = "ipa",
-        method: str = "wald",
-    ) -> ConfidenceInterval:
-        """Pointwise intervals per horizon.
+        method: str | None = None,
+    ) -> SurvivalInterval:
+        """Pointwise intervals per horizon, or the interval of an integrated score.
 
         Parameters
         ----------
         confidence_level : float, default=0.95
             The confidence level.
-        *args : object
-            Not accepted (options are keyword-only).
-        metric : {"ipa", "brier"}, default="ipa"
-            The quantity.
-        method : {"wald", "percentile", "basic"}, default="wald"
-            ``"wald"``: estimate +/- z se, the Brier bounds cut to [0, 1] as
-            riskRegression's ``Score`` does; ``"percentile"``/``"basic"``:
-            bootstrap intervals (needs ``n_resamples`` when the result was made).
+        metric : {"ipa", "brier_score", "integrated_ipa", "integrated_brier_score"}
+            The quantity (default ``"ipa"``): per horizon (:attr:`ipa`,
+            :attr:`brier`), or integrated over ``time_range``
+            (:attr:`integrated_ipa`, :attr:`ibs`).
+        method : {"wald", "percentile", "basic"}, default=None
+            ``"wald"`` (None): estimate +/- z se, the Brier bounds cut to
+            [0, 1] as riskRegression's ``Score`` does;
+            ``"percentile"``/``"basic"``: bootstrap intervals (needs
+            ``n_resamples`` when the result was made).
 
         Returns
         -------
-        ConfidenceInterval
-            Arrays of lower and upper bounds, one per horizon.
+        SurvivalInterval
+            The bounds with the horizons (or the time range) they apply to;
+            unpacks as ``low, high``.
         """
-        if args:
-            raise TypeError(
-                "confidence_interval takes the confidence level only positionally."
-            )
         level = check_confidence_level(confidence_level)
-        check_option(metric, "metric", ("ipa", "brier"))
-        check_option(method, "method", ("wald", "percentile", "basic"))
-        est = self.ipa if metric == "ipa" else self.brier
-        if method == "wald":
-            lo, hi = _wald(est, self.se_ipa if metric == "ipa" else self.se_brier, level)
-            if metric == "brier":
-                lo, hi = np.maximum(lo, 0.0), np.minimum(hi, 1.0)
-            return ConfidenceInterval(lo, hi)
-        if self.bootstrap is None:
-            raise ValueError(
-                "no bootstrap replicates: call index_of_prediction_accuracy with n_resamples > 0."
+        check_metric(self, metric)
+        method = check_option(
+            "wald" if method is None else method, "method", ("wald", "percentile", "basic")
+        )
+        j = 1 if metric in ("ipa", "integrated_ipa") else 0
+        maker = "index_of_prediction_accuracy"
+        if metric in ("ipa", "brier_score"):
+            est, se = (self.ipa, self.se_ipa) if j else (self.brier, self.se_brier)
+            reps = None if self.bootstrap is None else self.bootstrap[:, j, :-1]
+            return self._interval(
+                metric, level, method, est, se, reps, bounded=not j, maker=maker
             )
-        reps = self.bootstrap[:, 1 if metric == "ipa" else 0, :]
-        return interval_from_replicates(reps, level, method=method, estimate=est)
+        if self.time_range is None or math.isnan(self.ibs):
+            raise ValueError(
+                f"metric={metric!r} needs at least two horizons (an integrated score)."
+            )
+        if j:
+            est_f, se_f = self.integrated_ipa, self.se_integrated_ipa
+        else:
+            est_f, se_f = self.ibs, self.se_ibs
+        reps = None if self.bootstrap is None else self.bootstrap[:, j, -1]
+        return self._interval(
+            metric,
+            level,
+            method,
+            est_f,
+            se_f,
+            reps,
+            bounded=not j,
+            time_range=self.time_range,
+            maker=maker,
+        )
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -175,6 +410,8 @@ class SurvivalComparisonResult(_PerHorizon):
         Two-sided Wald p-value of ``delta = 0``.
     n : float
         Total weight (number of subjects).
+    convention : str
+        ``"riskRegression"`` or ``"sksurv"``.
     bootstrap : ndarray or None
         ``(n_resamples, n_times)`` bootstrap replicates of ``delta``.
 
@@ -197,6 +434,7 @@ class SurvivalComparisonResult(_PerHorizon):
     se: np.ndarray
     p_value: np.ndarray
     n: float
+    convention: str
     bootstrap: np.ndarray | None = None
 
     _columns: ClassVar[tuple[str, ...]] = (
@@ -207,39 +445,49 @@ class SurvivalComparisonResult(_PerHorizon):
         "se",
         "p_value",
     )
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("brier_score",)
+
+    def __repr__(self) -> str:
+        return (
+            f"SurvivalComparisonResult(convention={self.convention!r}, "
+            f"times={self._times_repr()})"
+        )
 
     def confidence_interval(
-        self, confidence_level: float = 0.95, *args: Any, method: str = "wald"
-    ) -> ConfidenceInterval:
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "brier_score",
+        method: str | None = None,
+    ) -> SurvivalInterval:
         """Pointwise intervals of ``delta`` per horizon.
 
         Parameters
         ----------
         confidence_level : float, default=0.95
             The confidence level.
-        *args : object
-            Not accepted (options are keyword-only).
-        method : {"wald", "percentile", "basic"}, default="wald"
-            Wald (riskRegression's) or bootstrap intervals.
+        metric : {"brier_score"}, default="brier_score"
+            The difference of the Brier scores, :attr:`delta`.
+        method : {"wald", "percentile", "basic"}, default=None
+            Wald (riskRegression's; None) or bootstrap intervals.
 
         Returns
         -------
-        ConfidenceInterval
-            Arrays of lower and upper bounds, one per horizon.
+        SurvivalInterval
+            The bounds with the horizons they apply to; unpacks as ``low, high``.
         """
-        if args:
-            raise TypeError(
-                "confidence_interval takes the confidence level only positionally."
-            )
         level = check_confidence_level(confidence_level)
-        check_option(method, "method", ("wald", "percentile", "basic"))
-        if method == "wald":
-            lo, hi = _wald(self.delta, self.se, level)
-            return ConfidenceInterval(lo, hi)
-        if self.bootstrap is None:
-            raise ValueError(
-                "no bootstrap replicates: call compare_brier_survival with n_resamples > 0."
-            )
-        return interval_from_replicates(
-            self.bootstrap, level, method=method, estimate=self.delta
+        check_metric(self, metric)
+        method = check_option(
+            "wald" if method is None else method, "method", ("wald", "percentile", "basic")
+        )
+        return self._interval(
+            "brier_score",
+            level,
+            method,
+            self.delta,
+            self.se,
+            self.bootstrap,
+            bounded=False,
+            maker="compare_brier_survival",
         )

@@ -289,6 +289,7 @@ def brier_influence_moments(
     times: np.ndarray,
     *,
     censoring_term: bool = True,
+    combos: np.ndarray | None = None,
 ) -> InfluenceMoments:
     """Influence functions of the Brier scores of M models, riskRegression's formula.
 
@@ -299,13 +300,17 @@ def brier_influence_moments(
     ``censoring_term=False`` is riskRegression's ``conservative = TRUE``
     (``IF_i = r_i - BS``, the censoring model treated as known).  The
     censoring model is the reverse Kaplan--Meier of the same data with
-    events at risk at tied times.
+    events at risk at tied times.  ``combos`` (K, J) appends J columns: the
+    linear combinations ``sum_k combos[k, j] BS_k`` across horizons (an
+    integrated Brier score) and their influence functions, so that their
+    standard errors carry the covariance between horizons.
     """
     total = float(weight.sum())
     n_mod = len(residuals)
     n, n_t = residuals[0].shape
     # einsum, not BLAS: a threaded matrix-vector product stalls on a busy machine
     bs = np.stack([np.einsum("i,ik->k", weight, r) for r in residuals]) / total
+    n_out = n_t + (0 if combos is None else combos.shape[1])
     if censoring_term:
         from scipy.sparse import csr_matrix
 
@@ -336,8 +341,8 @@ def brier_influence_moments(
             # cases j: f_i(T_j-) = f_i(T_i) when T_j > T_i, else -H(T_j-)
             q_cum.append(np.cumsum(by_case * cum_h_before[:, None], axis=0))
             after.append(by_case[::-1].cumsum(axis=0)[::-1] - by_case)
-    s1 = np.zeros((n_mod, n_t))
-    s2 = np.zeros((n_mod, n_mod, n_t))
+    s1 = np.zeros((n_mod, n_out))
+    s2 = np.zeros((n_mod, n_mod, n_out))
     step = row_chunks(n, n_t * (n_mod + 2)).step
     for start in range(0, n, step):
         sl = slice(start, min(start + step, n))
@@ -353,10 +358,14 @@ def brier_influence_moments(
                 b += f_t * a_t[m]
                 b += fo * after[m][idx]
                 b -= q_cum[m][idx]
+            if combos is not None:
+                b = np.concatenate((b, np.einsum("ik,kj->ij", b, combos)), axis=1)
             blocks.append(b)
         for m in range(n_mod):
             s1[m] += w @ blocks[m]
             for j in range(m + 1):
                 s2[m, j] += w @ (blocks[m] * blocks[j])
                 s2[j, m] = s2[m, j]
+    if combos is not None:
+        bs = np.concatenate((bs, bs @ combos), axis=1)
     return InfluenceMoments(bs, s1, s2, total)

@@ -8,29 +8,12 @@ import numpy as np
 from sklearn.metrics import make_scorer
 
 from .._params import check_option
-from ._checks import split_structured
+from ._checks import check_horizon_values, split_structured, survival_matrix
 from .scores import brier_score_survival, integrated_brier_score
 
 __all__ = ["make_survival_scorer", "survival_matrix"]
 
 METRICS = ("integrated_brier_score", "brier_score")
-
-
-def survival_matrix(y_pred: Any, times: np.ndarray) -> np.ndarray:
-    """Survival probabilities (n, len(times)) from survival predictions.
-
-    Accepts what ``predict_survival_function`` returns: an array of step
-    functions (callables of time, as scikit-survival's ``StepFunction``), or
-    an (n, len(times)) array already evaluated at ``times``.
-    """
-    arr = (
-        np.asarray(y_pred)
-        if not isinstance(y_pred, list)
-        else np.asarray(y_pred, dtype=object)
-    )
-    if arr.dtype == object:
-        return np.vstack([np.asarray(fn(times), dtype=np.float64) for fn in arr])
-    return arr
 
 
 def _score(
@@ -112,6 +95,9 @@ def make_survival_scorer(
     """
     check_option(metric, "metric", METRICS)
     check_option(integration, "integration", ("trapezoid", "step"))
+    # the horizons are checked now, not at the first score (the follow-up of
+    # each validation fold is checked when scoring)
+    check_horizon_values(times, integrated=metric == "integrated_brier_score")
     return make_scorer(
         _score,
         response_method=("predict_survival_function",),

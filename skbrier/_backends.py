@@ -1,0 +1,246 @@
+"""One backend dispatch: each public function declares the backends it supports.
+
+A public function's body is the in-memory (numpy) path.  The other backends
+are declared once, on the function, by :func:`backends`:
+
+.. code-block:: python
+
+    @backends(
+        arrays=("y_true", "y_proba", "sample_weight"),
+        dask="skbrier._dask._metrics:brier_score",
+        array_api="skbrier.metrics._xp_metrics:brier_score",
+    )
+    def brier_score(y_true, y_proba, *, sample_weight=None, ...):
+        ...  # numpy
+
+At call time the declared array arguments are looked at (their type's module
+only: no import of dask, a few hundred nanoseconds for numpy input): a dask
+collection goes to the ``dask`` adapter, an array of another Array API
+namespace (with scikit-learn's ``array_api_dispatch`` on) to the
+``array_api`` adapter, everything else to the body.  An adapter is named as
+``"module:function"`` and imported on first use; it takes the public
+function's arguments, and may return ``NotImplemented`` for a call it cannot
+serve on the device (the body then runs on host copies of the arrays).  A backend the function does not support is either
+absent (the error says the function supports no such input) or a
+:class:`Refused` with the reason, and the one error raised for it is built
+from the declaration -- as is the support table of the documentation
+(:func:`support_table`).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+
+__all__ = [
+    "BACKENDS",
+    "BODY",
+    "HOST",
+    "Refused",
+    "backend_of",
+    "backends",
+    "declarations",
+    "support_table",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: the backends besides numpy, in the order the support table lists them
+BACKENDS = ("dask", "array_api")
+_TITLES = {"numpy": "NumPy", "dask": "Dask", "array_api": "Array API"}
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A backend a function refuses, and why (the error's and the docs' text)."""
+
+    reason: str
+
+
+#: declares that the function's body serves a backend as it is, because it only
+#: composes other declared functions (``brier_index`` calls ``brier_score``)
+BODY = "<body>"
+#: declares that Array API input is copied to the host and computed by the
+#: numpy body (a documented copy, not a hidden one)
+HOST = "<host>"
+
+
+@dataclass(frozen=True)
+class _Declaration:
+    name: str
+    arrays: tuple[str, ...]
+    namespace_of: str
+    adapters: dict[str, str | Refused]
+
+
+_REGISTRY: dict[str, _Declaration] = {}
+
+
+def _is_dask(x: Any) -> bool:
+    mod = type(x).__module__
+    return mod.startswith("dask.") or mod.startswith("dask_expr")
+
+
+def backend_of(values: Iterable[Any], primary: Any) -> str:
+    """``"dask"``, ``"array_api"`` or ``"numpy"`` for a call's array arguments.
+
+    Dask when any argument (or any value of a dict argument) is a dask
+    collection; Array API when ``primary`` (the forecasts) belongs to another
+    Array API namespace and scikit-learn's ``array_api_dispatch`` is on;
+    numpy otherwise (numpy arrays, sequences, pandas objects, scalars).
+    """
+    for v in values:
+        if isinstance(v, dict):
+            if any(_is_dask(u) for u in v.values()):
+                return "dask"
+        elif _is_dask(v):
+            return "dask"
+    t = type(primary)
+    if t is np.ndarray or t is list or t is tuple or primary is None:
+        return "numpy"
+    from ._array_api import dispatch_namespace
+
+    return "numpy" if dispatch_namespace(primary) is None else "array_api"
+
+
+def _host(v: Any) -> Any:
+    """A host (numpy) copy of an array argument; a dict's values each."""
+    from ._array_api import to_numpy
+
+    if isinstance(v, dict):
+        return {k: to_numpy(x) for k, x in v.items()}
+    return to_numpy(v)
+
+
+def _load(target: str) -> Callable[..., Any]:
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def backends(
+    *,
+    arrays: tuple[str, ...] = ("y_true", "y_proba", "sample_weight"),
+    namespace_of: str = "y_proba",
+    dask: str | Refused | None = None,
+    array_api: str | Refused | None = None,
+) -> Callable[[F], F]:
+    """Declare the backends of a public function (the body is the numpy path).
+
+    Parameters
+    ----------
+    arrays : tuple of str
+        The parameters that may hold arrays (a dict parameter is looked into).
+    namespace_of : str
+        The parameter whose Array API namespace decides (the forecasts, as in
+        scikit-learn's ``get_namespace_and_device``).
+    dask, array_api : str or Refused, optional
+        ``"module:function"`` of the adapter that takes the public
+        function's arguments, :data:`BODY` when the body serves the backend
+        as it is (it only composes declared functions), :data:`HOST` (Array
+        API input copied to the host for the numpy body), a :class:`Refused`
+        with the reason, or None (not supported).
+    """
+
+    def decorate(func: F) -> F:
+        sig = inspect.signature(func)
+        params = list(sig.parameters)
+        missing = [a for a in (*arrays, namespace_of) if a not in params]
+        if missing:  # pragma: no cover - a programming error, caught at import
+            raise TypeError(f"{func.__qualname__} has no parameter(s) {missing}")
+        positions = {a: params.index(a) for a in arrays}
+        ns_pos = params.index(namespace_of)
+        adapters = {k: v for k, v in (("dask", dask), ("array_api", array_api)) if v}
+        name = f"{func.__module__.rsplit('._', 1)[0]}.{func.__qualname__}"
+        decl = _Declaration(name, tuple(arrays), namespace_of, adapters)
+        _REGISTRY[name] = decl
+        short = func.__name__
+
+        slots = tuple(positions.items())
+        host_positions = set(positions.values())
+        ns_slot = (namespace_of, ns_pos)
+
+        def on_host(args: tuple, kwargs: dict) -> Any:
+            args = tuple(_host(v) if i in host_positions else v for i, v in enumerate(args))
+            kwargs = {k: _host(v) if k in arrays else v for k, v in kwargs.items()}
+            return func(*args, **kwargs)
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            n = len(args)
+            values = [args[i] if i < n else kwargs.get(a) for a, i in slots]
+            primary = args[ns_slot[1]] if ns_slot[1] < n else kwargs.get(ns_slot[0])
+            # the commonest call, numpy arrays only, costs one type test per argument
+            if type(primary) is np.ndarray and all(
+                type(v) is np.ndarray or v is None for v in values
+            ):
+                return func(*args, **kwargs)
+            kind = backend_of(values, primary)
+            if kind == "numpy":
+                return func(*args, **kwargs)
+            target = adapters.get(kind)
+            if target == BODY:
+                return func(*args, **kwargs)
+            if target == HOST:
+                return on_host(args, kwargs)
+            if target is None or isinstance(target, Refused):
+                why = f": {target.reason}" if isinstance(target, Refused) else "."
+                raise TypeError(
+                    f"{short} does not accept {_TITLES[kind]} input{why} "
+                    f"Pass numpy arrays (or see the backend support table in the "
+                    f"user guide)."
+                )
+            out = _load(target)(*args, **kwargs)
+            # an adapter that cannot serve this call (e.g. an option only the
+            # host implements) says so, and the numpy body runs on host copies
+            return on_host(args, kwargs) if out is NotImplemented else out
+
+        wrapper.__skbrier_backends__ = decl  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def declarations() -> dict[str, _Declaration]:
+    """The declarations of every decorated function imported so far, by name."""
+    return dict(_REGISTRY)
+
+
+def support_table() -> str:
+    """The backend support table (reStructuredText), generated from the declarations.
+
+    Imports :mod:`skbrier` first so that every public function has declared itself.
+    """
+    top = importlib.import_module("skbrier")
+    rows = [("Function", *(_TITLES[k] for k in ("numpy", *BACKENDS)))]
+    public = {}
+    for name, decl in _REGISTRY.items():
+        if not name.startswith("skbrier."):
+            continue  # a declaration outside the package (a test's)
+        short = name.rpartition(".")[2]
+        # the documented name: the top-level one where the package exports it
+        public[f"skbrier.{short}" if short in top.__all__ else name] = decl
+    for name in sorted(public, key=lambda n: n.rpartition(".")[2]):
+        decl = public[name]
+        cells = [f":func:`~{name}`", "yes"]
+        for kind in BACKENDS:
+            target = decl.adapters.get(kind)
+            if target is None:
+                cells.append("no")
+            elif isinstance(target, Refused):
+                cells.append(f"no: {target.reason}")
+            elif target == HOST:
+                cells.append("copied to the host")
+            else:
+                cells.append("yes")
+        rows.append(tuple(cells))
+    lines = [".. list-table::", "   :header-rows: 1", ""]
+    for row in rows:
+        lines.append(f"   * - {row[0]}")
+        lines.extend(f"     - {c}" for c in row[1:])
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,108 @@
+"""Reader of judged-prediction JSON (the HLE format)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .._params import check_bool, check_real
+from ._parse import Bad, at, check_path, get, load_json_file, show, to_float
+from ._records import EvalLogError, EvalRecords
+
+__all__ = ["read_judged"]
+
+
+def read_judged(
+    path: str | os.PathLike[str],
+    *,
+    confidence_scale: float = 100.0,
+    skip_invalid: bool = False,
+) -> EvalRecords:
+    """Read a judged-predictions JSON (the HLE format).
+
+    ``{question_id: {"model": ..., "response": ..., "judge_response":
+    {"correct": "yes" | "no", "confidence": 0-100, ...}}}`` as written by
+    HLE's ``run_judge_results.py``; the stated confidence is divided by
+    ``confidence_scale``.
+
+    Parameters
+    ----------
+    path : path-like
+        The JSON file.
+    confidence_scale : float, default=100.0
+        The scale of the stated confidence (a finite number > 0: 100 for
+        percentages, 1 for probabilities).
+    skip_invalid : bool, default=False
+        Skip (and count) malformed entries instead of raising.
+
+    Returns
+    -------
+    EvalRecords
+
+    Raises
+    ------
+    EvalLogError
+        A malformed entry (file, question id and field are named).
+    FileNotFoundError, IsADirectoryError, OSError
+        The file cannot be read (the message names it).
+
+    Examples
+    --------
+    >>> import json, tempfile, os
+    >>> from skbrier.io import read_judged
+    >>> d = {"q1": {"model": "m", "judge_response": {"correct": "yes", "confidence": 80}}}
+    >>> with tempfile.TemporaryDirectory() as t:
+    ...     f = os.path.join(t, "judged.json")
+    ...     _ = open(f, "w").write(json.dumps(d))
+    ...     r = read_judged(f)
+    >>> r.model, bool(r.correct[0]), float(r.confidence[0])
+    ('m', True, 0.8)
+    """
+    path = check_path(path)
+    scale = check_real(
+        confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
+    )
+    skip_invalid = check_bool(skip_invalid, "skip_invalid")
+    data = load_json_file(path)
+    if not isinstance(data, dict):
+        raise EvalLogError(f"{path}: expected a JSON object {{question_id: prediction}}.")
+    if not data:
+        raise EvalLogError(f"{path}: the JSON object holds no entry.")
+    ids, correct, conf = [], [], []
+    models: set[str] = set()
+    skipped = 0
+    for qid, pred in data.items():
+        try:
+            if not isinstance(pred, dict):
+                raise Bad("(entry)", f"expected an object, got {type(pred).__name__}")
+            jr = get(pred, "judge_response")
+            c = get(jr, "correct", "judge_response.correct")
+            if not isinstance(c, str) or c.strip().lower() not in ("yes", "no"):
+                raise Bad(
+                    "judge_response.correct", f"expected 'yes' or 'no', got {show(c)}"
+                )
+            v = to_float(get(jr, "confidence", "judge_response.confidence"),
+                         "judge_response.confidence")  # fmt: skip
+            if not 0.0 <= v <= scale:
+                raise Bad(
+                    "judge_response.confidence",
+                    f"{v!r} outside [0, {scale:g}] (confidence_scale={scale:g})",
+                )
+        except Bad as bad:
+            if skip_invalid:
+                skipped += 1
+                continue
+            raise at(path, f"entry {qid!r}", bad) from None
+        if isinstance(pred.get("model"), str):
+            models.add(pred["model"])
+        ids.append(str(qid))
+        correct.append(c.strip().lower() == "yes")
+        conf.append(v / scale)
+    if not ids:
+        raise EvalLogError(f"{path}: no valid entry ({skipped} malformed entries skipped).")
+    model = next(iter(models)) if len(models) == 1 else None
+    return EvalRecords(
+        "judged", path, model, np.asarray(ids, dtype=object), np.asarray(correct),
+        np.asarray(conf, dtype=np.float64), None, None, None, skipped,
+    )  # fmt: skip

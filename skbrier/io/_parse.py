@@ -1,0 +1,164 @@
+"""What every reader of :mod:`skbrier.io` shares: files, JSON, fields, options.
+
+One home for each check at the boundary:
+
+* :func:`check_path` -- the ``path`` argument (a path-like naming a file);
+* :func:`open_binary` and :func:`read_bytes` -- opening a file: a missing file, a directory or an
+  unreadable file raise ``FileNotFoundError`` / ``IsADirectoryError`` /
+  ``OSError`` whose message is one line naming the path;
+* :func:`decode` and :func:`parse_json` -- text and JSON: invalid UTF-8,
+  invalid JSON, JSON nested too deeply (``RecursionError`` in the parser) and
+  integers too long to convert all become a :class:`Bad` field problem (or an
+  :class:`~skbrier.io.EvalLogError` naming the file), never a raw exception;
+* :func:`to_float` -- a number field: finite, not a bool, not a container;
+* :func:`show` -- a value in a message, cut short (and safe on values nested
+  too deeply for ``repr``).
+
+Option checks of the readers raise ``TypeError``/``ValueError`` naming the
+option; they are never reported as a data problem.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from typing import Any, BinaryIO
+
+from ._records import EvalLogError
+
+__all__ = [
+    "Bad",
+    "at",
+    "check_path",
+    "decode",
+    "get",
+    "load_json_file",
+    "open_binary",
+    "parse_json",
+    "read_bytes",
+    "show",
+    "to_float",
+]
+
+
+class Bad(Exception):
+    """A field problem inside one record (turned into EvalLogError with the place)."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(field, problem)
+        self.field = field
+        self.problem = problem
+
+
+def at(path: str, place: str, bad: Bad) -> EvalLogError:
+    """The EvalLogError of ``bad`` in record ``place`` of file ``path``."""
+    return EvalLogError(f"{path}: {place}: field {bad.field!r}: {bad.problem}")
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters (safe on deeply nested values)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"<{type(value).__name__} nested too deeply>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def to_float(value: Any, field: str) -> float:
+    """A finite float from a number or a numeric string (lm-eval writes strings)."""
+    if isinstance(value, bool):
+        raise Bad(field, f"expected a number, got {value!r}")
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise Bad(field, f"expected a number, got {show(value)}") from None
+    except OverflowError:
+        raise Bad(field, f"{show(value)} is too large for a float") from None
+    if math.isnan(v):
+        raise Bad(field, "is NaN")
+    if math.isinf(v):
+        raise Bad(field, f"is {v!r} (not a finite number)")
+    return v
+
+
+def get(rec: Any, key: str, field: str | None = None) -> Any:
+    """``rec[key]`` of a JSON object, or a :class:`Bad` naming ``field``."""
+    if not isinstance(rec, dict):
+        raise Bad(field or key, f"expected an object, got {type(rec).__name__}")
+    if key not in rec:
+        raise Bad(field or key, "is missing")
+    return rec[key]
+
+
+def check_path(path: Any) -> str:
+    """The ``path`` argument as a ``str`` (a TypeError names it otherwise)."""
+    try:
+        return os.fsdecode(os.fspath(path))
+    except TypeError:
+        raise TypeError(
+            f"path must be a str or path-like naming the log, got {show(path)}."
+        ) from None
+
+
+def open_binary(path: str, what: str = "log file") -> BinaryIO:
+    """``open(path, "rb")``; OS errors become one-line messages naming the path."""
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{path}: no such file or directory.") from None
+    except IsADirectoryError:
+        raise IsADirectoryError(f"{path}: is a directory, not a {what}.") from None
+    except PermissionError:
+        raise PermissionError(f"{path}: permission denied.") from None
+    except OSError as exc:
+        raise OSError(f"{path}: cannot read ({exc.strerror or exc}).") from None
+
+
+def read_bytes(path: str, what: str = "log file") -> bytes:
+    """The bytes of ``path`` (errors as :func:`open_binary`)."""
+    with open_binary(path, what) as fh:
+        try:
+            return fh.read()
+        except OSError as exc:
+            raise OSError(f"{path}: cannot read ({exc.strerror or exc}).") from None
+
+
+def decode(data: bytes, field: str = "(line)") -> str:
+    """UTF-8 text of ``data`` (a leading byte-order mark dropped), or a :class:`Bad`."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise Bad(field, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def parse_json(text: str | bytes, field: str = "(line)") -> Any:
+    """``json.loads(text)``; every failure of the parser is a :class:`Bad`.
+
+    The position is given as a column for a one-line document (a JSONL
+    line) and as line and column otherwise.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        pos = f"column {exc.colno}"
+        if field != "(line)":
+            pos = f"line {exc.lineno}, {pos}"
+        raise Bad(field, f"invalid JSON ({exc.msg}; {pos})") from None
+    except RecursionError:
+        raise Bad(field, "JSON nested too deeply to read") from None
+    except ValueError as exc:  # e.g. an integer literal over Python's digit limit
+        raise Bad(field, f"invalid JSON ({exc})") from None
+
+
+def load_json_file(path: str, what: str = "log file") -> Any:
+    """The JSON document in file ``path``: empty files, bad text and bad JSON
+    raise :class:`~skbrier.io.EvalLogError` naming the file."""
+    data = read_bytes(path, what)
+    try:
+        text = decode(data, "(file)")
+        if not text.strip():
+            raise Bad("(file)", "the file is empty")
+        return parse_json(text, "(file)")
+    except Bad as bad:
+        raise EvalLogError(f"{path}: {bad.problem}.") from None

@@ -1,0 +1,72 @@
+"""Result classes of skbrier: what its functions return.
+
+Users do not build these objects; they read them.  Every class follows one
+protocol (:mod:`skbrier._results`): read-only fields, ``summary()``,
+``to_dict()``, ``to_frame()``, a short ``repr`` and an HTML view in
+notebooks.  A result that can compute an interval has the method
+
+``confidence_interval(confidence_level=0.95, *, metric=..., method=None)``
+
+(plus ``model=`` where it holds several models) returning a
+:class:`ConfidenceInterval` (the survival results: a ``SurvivalInterval``,
+which unpacks as one and names its horizons); a result that cannot has no
+such method.
+``metric`` names come from one vocabulary with one meaning everywhere
+(``"brier_index"`` is the Brier Index, or on a comparison of two forecasts
+its difference); an unknown name is a ValueError listing the valid ones.
+"""
+
+from ._results import ConfidenceInterval
+from .comparison import ForecastComparisonResult
+from .io import EvalRecords
+from .leaderboards import DifficultyAdjustedResult, LeaderboardResult, ParityDateResult
+from .metrics.calibration import (
+    LogisticCalibrationResult,
+    LowessCalibrationError,
+    SpiegelhalterResult,
+)
+from .metrics.calibration_error import CalibrationErrorInterval
+from .metrics.decomposition import (
+    BinStatistics,
+    CORPDecomposition,
+    MulticlassDecomposition,
+    MurphyDecomposition,
+)
+from .metrics.net_benefit import DecisionCurveResult
+from .model_selection import CrossValBrierResult, PooledCVResult
+from .report import CalibrationReport
+from .stats import BootstrapResult, BrierComparisonResult, BrierInferenceResult
+from .survival import (
+    SurvivalCalibrationResult,
+    SurvivalComparisonResult,
+    SurvivalInterval,
+    SurvivalIPAResult,
+)
+
+__all__ = [
+    "BinStatistics",
+    "BootstrapResult",
+    "BrierComparisonResult",
+    "BrierInferenceResult",
+    "CORPDecomposition",
+    "CalibrationErrorInterval",
+    "CalibrationReport",
+    "ConfidenceInterval",
+    "CrossValBrierResult",
+    "DecisionCurveResult",
+    "DifficultyAdjustedResult",
+    "EvalRecords",
+    "ForecastComparisonResult",
+    "LeaderboardResult",
+    "LogisticCalibrationResult",
+    "LowessCalibrationError",
+    "MulticlassDecomposition",
+    "MurphyDecomposition",
+    "ParityDateResult",
+    "PooledCVResult",
+    "SpiegelhalterResult",
+    "SurvivalCalibrationResult",
+    "SurvivalComparisonResult",
+    "SurvivalIPAResult",
+    "SurvivalInterval",
+]
