@@ -13,7 +13,14 @@ from ._array_api import XPForecast, array_api_forecast
 from .metrics import _xp_metrics
 from .metrics._brier_math import warn_undefined_skill
 
-__all__ = ["brier_score", "brier_skill_score", "multiple_choice_brier_score", "net_benefit"]
+__all__ = [
+    "murphy_decomposition",
+    "calibration_error",
+    "brier_score",
+    "brier_skill_score",
+    "multiple_choice_brier_score",
+    "net_benefit",
+]
 
 
 def _forecast(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any, pos_label: Any):
@@ -92,3 +99,78 @@ def net_benefit(
     if fc.binary_1d and (nb := _xp_metrics.net_benefit(fc, t, prev)) is not None:
         return nb
     return NotImplemented
+
+
+def calibration_error(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    kind: Any = "top_label",
+    norm: Any = "l1",
+    n_bins: Any = 15,
+    strategy: Any = "uniform",
+    binning: Any = None,
+    debias: Any = False,
+    right: Any = True,
+    sample_weight: Any = None,
+    labels: Any = None,
+    pos_label: Any = None,
+    confidence_scale: Any = 1.0,
+) -> Any:
+    """Uniform bins of the binary or top-label error on the device; everything
+    else (presets, quantile bins, debiasing, classwise) on the host."""
+    from .metrics._calibration_error_core import check_options
+
+    o = check_options(norm, n_bins, strategy, binning, debias, right)
+    simple = o.strategy == "uniform" and o.binning is None and not o.debias
+    if not (simple and confidence_scale == 1.0 and kind in ("binary", "top_label")):
+        return NotImplemented
+    fc = _forecast(y_true, y_proba, sample_weight, labels, pos_label)
+    ece = _xp_metrics.calibration_error_of_kind(
+        fc, kind, pos_label, o.n_bins, o.norm, o.right
+    )
+    return NotImplemented if ece is None else ece
+
+
+def murphy_decomposition(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    n_bins: Any = 10,
+    strategy: Any = "uniform",
+    right: Any = True,
+    sample_weight: Any = None,
+    bias_correction: Any = False,
+    labels: Any = None,
+    pos_label: Any = None,
+    n_resamples: Any = 0,
+    confidence_level: Any = 0.95,
+    random_state: Any = None,
+    n_jobs: Any = None,
+) -> Any:
+    """Uniform bins without a bootstrap on the device; quantile bins and the
+    bootstrap on the host."""
+    from ._params import validate_random_state
+    from .metrics._decomposition_results import MulticlassDecomposition
+    from .metrics.decomposition import murphy_options
+
+    opts = murphy_options(
+        n_bins, strategy, right, bias_correction, n_resamples, confidence_level, n_jobs
+    )
+    validate_random_state(random_state)
+    if (
+        not (isinstance(opts["strategy"], str) and opts["strategy"] == "uniform")
+        or opts["n_resamples"]
+    ):
+        return NotImplemented
+    fc = _forecast(y_true, y_proba, sample_weight, labels, pos_label)
+    results = _xp_metrics.murphy(
+        fc, pos_label, opts["n_bins"], opts["right"], opts["bias_correction"], opts["level"]
+    )
+    if results is None:
+        return NotImplemented
+    if fc.binary_1d or fc.proba.shape[1] == 2:
+        return results[0]
+    return MulticlassDecomposition(
+        method="murphy", classes=fc.classes, per_class=tuple(results)
+    )

@@ -191,7 +191,7 @@ def backends(
             if target is None or isinstance(target, Refused):
                 why = f": {target.reason}" if isinstance(target, Refused) else "."
                 raise TypeError(
-                    f"{short} does not accept {_TITLES[kind]} input{why} "
+                    f"{namespace_of}: {short} does not accept {_TITLES[kind]} input{why} "
                     f"Pass numpy arrays (or see the backend support table in the "
                     f"user guide)."
                 )

@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from ._dask import is_dask_input
+from ._backends import HOST, backends
 from ._decomposition_helpers import (
     DecompositionReportMixin,
     component_names,
@@ -306,6 +306,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         }
 
     # --------------------------------------------------------------- fitting
+    @backends(dask="skbrier._dask._multiclass:fit_decomposition", array_api=HOST)
     def fit(
         self,
         y_true: ArrayLike,
@@ -352,10 +353,6 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         >>> round(dec.miscalibration_, 4), round(dec.discrimination_, 4)
         (0.065, 0.25)
         """
-        if is_dask_input(y_true, y_proba, sample_weight):
-            from ._dask import _multiclass
-
-            return _multiclass.fit_decomposition(self, y_true, y_proba, sample_weight)
         opts = self._check_params()
         fc = check_forecast(
             y_true,

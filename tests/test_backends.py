@@ -24,7 +24,7 @@ def test_refused_backend_names_the_reason():
     da = pytest.importorskip("dask.array")
     y = da.from_array(np.array([0, 1]))
     with pytest.raises(
-        TypeError, match="_toy does not accept Dask input: it needs all rows"
+        TypeError, match="^y_proba: _toy does not accept Dask input: it needs all rows"
     ):
         _toy(y, y)
     # a dask weight alone is enough to choose dask

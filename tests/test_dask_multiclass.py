@@ -299,9 +299,13 @@ def test_refused_options(sync):
         smooth_calibration_error,
     )
 
-    with pytest.raises(ValueError, match="^y_proba: smooth_calibration_error"):
+    with pytest.raises(
+        TypeError, match="^y_proba: smooth_calibration_error does not accept Dask"
+    ):
         smooth_calibration_error(dy, dp)
-    with pytest.raises(ValueError, match="^y_proba: calibration_error_interval"):
+    with pytest.raises(
+        TypeError, match="^y_proba: calibration_error_interval does not accept Dask"
+    ):
         calibration_error_interval(dy, dp, n_resamples=10)
     with pytest.raises(ValueError, match="n_resamples"):
         BrierDecomposition(method="murphy", n_resamples=10).fit(dy, dp)

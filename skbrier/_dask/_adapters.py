@@ -15,6 +15,7 @@ __all__ = [
     "brier_inference",
     "brier_score",
     "brier_skill_score",
+    "calibration_error",
     "calibration_in_the_large",
     "calibration_intercept_slope",
     "compare_brier",
@@ -239,4 +240,34 @@ def compare_brier(
         finish=_asymptotic_result,
         check_horizon=_check_horizon,
         check_min_samples=check_min_samples,
+    )
+
+
+def calibration_error(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    kind: Any = "top_label",
+    norm: Any = "l1",
+    n_bins: Any = 15,
+    strategy: Any = "uniform",
+    binning: Any = None,
+    debias: Any = False,
+    right: Any = True,
+    sample_weight: Any = None,
+    labels: Any = None,
+    pos_label: Any = None,
+    confidence_scale: Any = 1.0,
+) -> float:
+    from ..metrics._calibration_error_core import check_options
+
+    return _multiclass.calibration_error(
+        y_true,
+        y_proba,
+        kind=kind,
+        options=check_options(norm, n_bins, strategy, binning, debias, right),
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        confidence_scale=confidence_scale,
     )

@@ -71,8 +71,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._array_api import array_api_forecast, to_numpy
-from .._dask import is_dask_input
+from .._backends import HOST, Refused, backends
 from .._params import (
     check_confidence_level,
     check_min_samples,
@@ -87,7 +86,6 @@ from ..stats._resampling import (
     interval_from_replicates,
     run_replicates,
 )
-from . import _xp_metrics
 from ._calibration_error_core import (
     BINNING_PRESETS,
     Pairs,
@@ -108,7 +106,17 @@ __all__ = [
 ]
 
 
+_IN_MEMORY = Refused(
+    "kernel smoothing and resampling need all rows in memory; compute it on a uniform "
+    "subsample, e.g. df.sample(frac=0.01).compute()"
+)
+
+
 # --------------------------------------------------------------------------- public
+@backends(
+    dask="skbrier._dask._adapters:calibration_error",
+    array_api="skbrier._array_api_adapters:calibration_error",
+)
 def calibration_error(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -246,36 +254,9 @@ def calibration_error(
     0.15
     >>> round(calibration_error(correct, stated, confidence_scale=100,
     ...                         binning="discrete"), 4)
-    0.15
+    0.3
     """
     o = check_options(norm, n_bins, strategy, binning, debias, right)
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _multiclass
-
-        return _multiclass.calibration_error(
-            y_true,
-            y_proba,
-            kind=kind,
-            options=o,
-            sample_weight=sample_weight,
-            labels=labels,
-            pos_label=pos_label,
-            confidence_scale=confidence_scale,
-        )
-    if type(y_proba) is not np.ndarray and (
-        xfc := array_api_forecast(
-            y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
-        )
-    ):
-        simple = o.strategy == "uniform" and o.binning is None and not o.debias
-        if simple and confidence_scale == 1.0 and kind in ("binary", "top_label"):
-            ece = _xp_metrics.calibration_error_of_kind(
-                xfc, kind, pos_label, o.n_bins, o.norm, o.right
-            )
-            if ece is not None:
-                return ece
-        # presets, quantile bins, debiasing, classwise: on the host (DLPack copy)
-        y_true, y_proba, sample_weight = map(to_numpy, (y_true, y_proba, sample_weight))
     data = prepare(
         y_true, y_proba, kind, sample_weight, labels, pos_label, confidence_scale
     )
@@ -283,6 +264,7 @@ def calibration_error(
     return ce_value(data, data.w, o)
 
 
+@backends(dask=_IN_MEMORY, array_api=HOST)
 def smooth_calibration_error(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -366,20 +348,10 @@ def smooth_calibration_error(
     0.16
     """
     bandwidth = check_bandwidth(bandwidth)
-    _refuse_dask(y_true, y_proba, sample_weight, "smooth_calibration_error")
     data = prepare(
         y_true, y_proba, kind, sample_weight, labels, pos_label, confidence_scale
     )
     return smooth_value(data, data.w, bandwidth)
-
-
-def _refuse_dask(y_true: Any, y_proba: Any, sample_weight: Any, name: str) -> None:
-    if is_dask_input(y_true, y_proba, sample_weight):
-        raise ValueError(
-            f"y_proba: {name} is not available for dask input (kernel smoothing and "
-            "resampling need all rows in memory); compute it on a uniform subsample, "
-            "e.g. df.sample(frac=0.01).compute()."
-        )
 
 
 # --------------------------------------------------------------------------- intervals
@@ -486,6 +458,7 @@ def _bootstrap_task(
     return task
 
 
+@backends(dask=_IN_MEMORY, array_api=HOST)
 def calibration_error_interval(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -569,7 +542,6 @@ def calibration_error_interval(
     n_resamples = check_n_resamples(n_resamples)
     method = check_option(method, "method", ("percentile", "basic"))
     n_jobs = check_n_jobs(n_jobs)
-    _refuse_dask(y_true, y_proba, sample_weight, "calibration_error_interval")
     kind = options.pop("kind", "top_label")
     if metric == "calibration_error":
         allowed = {"norm", "n_bins", "strategy", "binning", "debias", "right"}

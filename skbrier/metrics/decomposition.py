@@ -39,8 +39,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._array_api import array_api_forecast, to_numpy
-from .._dask import is_dask_input
+from .._backends import HOST, backends
 from .._params import (
     check_bool,
     check_confidence_level,
@@ -52,7 +51,6 @@ from .._params import (
 )
 from .._results import ConfidenceInterval
 from .._validation import check_forecast
-from . import _xp_metrics
 from ._bin_statistics import BinStatistics, check_edges
 from ._binning import apply_resolution, assign_bins, check_edges_cover, uniform_edges
 from ._decomposition_core import (
@@ -312,6 +310,31 @@ def murphy_from_statistics(
     return murphy_result(stats, check_bool(bias_correction, "bias_correction"))
 
 
+def murphy_options(
+    n_bins: Any,
+    strategy: Any,
+    right: Any,
+    bias_correction: Any,
+    n_resamples: Any,
+    confidence_level: Any,
+    n_jobs: Any,
+) -> dict[str, Any]:
+    """The checked options of :func:`murphy_decomposition` (on every backend)."""
+    return {
+        "n_bins": check_n_bins(n_bins),
+        "strategy": check_strategy(strategy),
+        "right": check_bool(right, "right"),
+        "bias_correction": check_bool(bias_correction, "bias_correction"),
+        "n_resamples": check_n_resamples(n_resamples, allow_zero=True),
+        "level": check_confidence_level(confidence_level),
+        "n_jobs": check_n_jobs(n_jobs),
+    }
+
+
+@backends(
+    dask="skbrier._dask._metrics:murphy_decomposition",
+    array_api="skbrier._array_api_adapters:murphy_decomposition",
+)
 def murphy_decomposition(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -460,61 +483,10 @@ def murphy_decomposition(
     >>> d.bin_counts
     array([5, 1])
     """
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _metrics
-
-        return _metrics.murphy_decomposition(
-            y_true,
-            y_proba,
-            n_bins=n_bins,
-            strategy=strategy,
-            right=right,
-            bias_correction=bias_correction,
-            sample_weight=sample_weight,
-            labels=labels,
-            pos_label=pos_label,
-            n_resamples=n_resamples,
-            confidence_level=confidence_level,
-            random_state=random_state,
-            n_jobs=n_jobs,
-        )
-    opts: dict[str, Any] = {
-        "n_bins": check_n_bins(n_bins),
-        "strategy": check_strategy(strategy),
-        "right": check_bool(right, "right"),
-        "bias_correction": check_bool(bias_correction, "bias_correction"),
-        "n_resamples": check_n_resamples(n_resamples, allow_zero=True),
-        "level": check_confidence_level(confidence_level),
-        "n_jobs": check_n_jobs(n_jobs),
-    }
+    opts = murphy_options(
+        n_bins, strategy, right, bias_correction, n_resamples, confidence_level, n_jobs
+    )
     validate_random_state(random_state)
-    if type(y_proba) is not np.ndarray and (
-        xfc := array_api_forecast(
-            y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
-        )
-    ):
-        results = None
-        if (
-            isinstance(opts["strategy"], str)
-            and opts["strategy"] == "uniform"
-            and not (opts["n_resamples"])
-        ):
-            results = _xp_metrics.murphy(
-                xfc,
-                pos_label,
-                opts["n_bins"],
-                opts["right"],
-                opts["bias_correction"],
-                opts["level"],
-            )
-        if results is not None:
-            if xfc.binary_1d or xfc.proba.shape[1] == 2:
-                return results[0]
-            return MulticlassDecomposition(
-                method="murphy", classes=xfc.classes, per_class=tuple(results)
-            )
-        # quantile bins and the bootstrap run on the host (numpy arrays via DLPack)
-        y_true, y_proba, sample_weight = map(to_numpy, (y_true, y_proba, sample_weight))
     fc = check_forecast(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
@@ -536,6 +508,7 @@ def murphy_decomposition(
 # =============================================================================
 
 
+@backends(dask="skbrier._dask._metrics:corp_decomposition", array_api=HOST)
 def corp_decomposition(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -680,21 +653,6 @@ def corp_decomposition(
     >>> ci.low <= d.discrimination <= ci.high
     True
     """
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _metrics
-
-        return _metrics.corp_decomposition(
-            y_true,
-            y_proba,
-            sample_weight=sample_weight,
-            labels=labels,
-            pos_label=pos_label,
-            n_resamples=n_resamples,
-            confidence_level=confidence_level,
-            random_state=random_state,
-            n_jobs=n_jobs,
-            resolution=resolution,
-        )
     resolution = check_resolution(resolution)
     opts: dict[str, Any] = {
         "n_resamples": check_n_resamples(n_resamples, allow_zero=True),
@@ -702,9 +660,6 @@ def corp_decomposition(
         "n_jobs": check_n_jobs(n_jobs),
     }
     validate_random_state(random_state)
-    if type(y_proba) is not np.ndarray:
-        # isotonic regression runs on the host: other arrays are copied (DLPack)
-        y_true, y_proba, sample_weight = map(to_numpy, (y_true, y_proba, sample_weight))
     fc = check_forecast(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
