@@ -93,7 +93,8 @@ def engine(request, monkeypatch):
 
 @pytest.mark.parametrize("f", TEXT_FILES)
 def test_messy_files_match_r(f, cli, engine):
-    res = cli(*_args(f, "--json", "--quiet"))
+    # R's reference drops the incomplete rows per model (make_expected.R)
+    res = cli(*_args(f, "--json", "--quiet", "--na", "per-model"))
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     for rep in out:
@@ -125,8 +126,10 @@ def test_parquet_matches_pandas(cli):
     res = cli(*_args("forecasts.parquet", "--json"))
     assert res.returncode == 0, res.stderr
     frame = pd.read_parquet(MESSY / "forecasts.parquet")
+    models = MANIFEST["forecasts.parquet"]["p"]
     for rep in json.loads(res.stdout):
-        d = frame[["y", rep["name"]]].dropna()
+        # every model on the rows where the outcome and every forecast are present
+        d = frame[["y", *models]].dropna()
         y, p = d["y"].to_numpy(), d[rep["name"]].to_numpy()
         assert rep["n_samples"] == len(d)
         assert rep["brier_score"]["estimate"] == pytest.approx(brier_score(y, p))
@@ -150,9 +153,13 @@ def test_stdin_gzip_and_text_output(cli):
 
 
 def test_na_note_in_text_and_na_error(cli):
-    res = cli(*_args("na_laden.csv"))
+    res = cli(*_args("na_laden.csv", "--na", "per-model"))
     assert res.returncode == 0, res.stderr
     assert "Note (model_a): Rows used: 357 of 400; 43 dropped" in res.stdout
+    res = cli(*_args("na_laden.csv"))  # both models on the same rows
+    assert res.returncode == 0, res.stderr
+    assert "Note (model_a): Rows used: 343 of 400; 57 dropped" in res.stdout
+    assert "Note (model_b): Rows used: 343 of 400; 57 dropped" in res.stdout
     res = cli(*_args("na_laden.csv", "--na", "error"))
     # the first gap of the file: row 4 (model_b 'null')
     _one_error(res, "na_laden.csv", "column 'model_b'", "row 4", "--na error")
@@ -277,8 +284,8 @@ def test_provenance_reaches_the_html(cli, monkeypatch, tmp_path):
     assert seen["input"] == str(MESSY / "na_laden.csv")
     assert seen["sha256"] == hashlib.sha256(raw).hexdigest()
     assert seen["rows_read"] == 400
-    assert seen["rows_used"] == {"model_a": 357, "model_b": 364}
-    assert seen["rows_dropped"] == {"model_a": 43, "model_b": 36}
+    assert seen["rows_used"] == {"model_a": 343, "model_b": 343}
+    assert seen["rows_dropped"] == {"model_a": 57, "model_b": 57}
     assert seen["columns"] == {
         "outcome": "y",
         "forecast": ["model_a", "model_b"],
@@ -291,12 +298,14 @@ def test_provenance_reaches_the_html(cli, monkeypatch, tmp_path):
         and "--random-state 3" in seen["command"]
     )
     assert seen["date"][:2] == "20"
-    assert list(seen)[:9] == [
+    assert list(seen)[:11] == [
         "input",
         "sha256",
         "rows_read",
         "rows_used",
         "rows_dropped",
+        "rows_dropped_why",
+        "rows_compared",
         "columns",
         "options",
         "command",
@@ -357,6 +366,7 @@ def test_progress_over_groups_and_quiet(cli, tmp_path):
     args = ["report", str(f), "--y-col", "y", "--p-col", "p", "--group-col", "g"]
     with force_progress():
         res = cli(*args)
-    assert res.returncode == 0 and "groups" in res.stderr
+    # one labelled line per step of the run: the groups are its steps
+    assert res.returncode == 0 and "skbrier report 4/4: c |" in res.stderr
     res = cli(*args, "--quiet")
     assert res.returncode == 0 and res.stderr == ""

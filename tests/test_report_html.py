@@ -146,7 +146,10 @@ def test_no_comparison_for_different_outcomes():
     a = calibration_report(y, p, name="a")
     b = calibration_report(y[:400], q[:400], name="b")
     page = reports_to_html({"a": a, "b": b})
-    assert 'id="comparison"' not in page
+    # the section says why there is no comparison (it is never dropped silently)
+    comp = page.split('<section id="comparison">')[1].split("</section>")[0]
+    assert "No paired comparison: a and b are scored on different rows" in comp
+    assert "(500 and 400 rows)" in comp and "<table" not in comp
     assert 'id="figures"' in page  # figures still show both
 
 

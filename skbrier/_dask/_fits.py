@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from .._progress import dask_tasks
 from ..metrics._logistic_math import (
     RowMoments,
     combine_row_sums,
@@ -148,7 +149,8 @@ def _fit_rows(y_true, y_proba, sample_weight, pos_label, check_counts):
         scale = 1.0
     parts = map_rows(_Prepare(pos, scale), y_true, y_proba, sample_weight)
     if n_used * _ROW_BYTES <= persist_limit():
-        parts = list(dask.persist(*parts))
+        with dask_tasks("keeping the rows in memory"):
+            parts = list(dask.persist(*parts))
     return DaskRows(parts), n_used, n_excl, scale
 
 

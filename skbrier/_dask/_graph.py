@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._diagnose import one_warning_per_call
+from .._progress import dask_tasks
 from . import is_dask_input
 
 __all__ = [
@@ -260,7 +261,8 @@ def tree_reduce(level: list, combine: Any) -> Any:
 
     merge = delayed(functools.partial(_combine_all, combine), pure=True)
     stats["reductions"] += 1
-    (out,) = dask.compute(_tree(level, merge))
+    with dask_tasks():
+        (out,) = dask.compute(_tree(level, merge))
     return out
 
 
@@ -287,5 +289,6 @@ def reduce_state(
             return copy.deepcopy(hit)
     stats["passes"] += 1
     root, _ = build_graph(template, y_true, y_proba, sample_weight, **columns)
-    (state,) = dask.compute(root)
+    with dask_tasks("pass over the data"):
+        (state,) = dask.compute(root)
     return state

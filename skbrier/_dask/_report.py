@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from .._progress import task
 from ..metrics._binning import uniform_edges
 from ..metrics._brier_math import brier_index_from_score, skill_score
 from ..states import (
@@ -74,7 +75,30 @@ def calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host):
             "strategy='uniform'."
         )
     _check_1d(y_proba)
+    with task("calibration report (dask)", total=len(STEPS)) as run:
+        return _calibration_report(
+            y_true, y_proba, sample_weight, pos_label, opts, host, run
+        )
+
+
+#: the steps of the report of dask input, as the progress display names them
+STEPS = (
+    "one pass over the data",
+    "confidence intervals",
+    "Brier score",
+    "logistic calibration",
+    "Spiegelhalter test",
+    "lowess calibration",
+    "ECE",
+    "C statistic",
+    "decomposition",
+    "net benefit",
+)
+
+
+def _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host, run):
     seed = int(opts.rng.integers(2**63 - 1))
+    run.step("one pass over the data")
     bundle = reduce_state(
         StateBundle(_templates(opts, seed, pos_label), pos_label=pos_label),
         y_true,
@@ -94,7 +118,7 @@ def calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host):
     # the sections' states, keyed by the 0/1 outcomes y (as the sections see them)
     states = [s.as_binary() for s in bundle.finalize().values()]
     with precomputed(states, y, p, w):
-        report = _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host)
+        report = _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host, run)
     step = bundle.state("table").rounded_to
     if step is not None:
         report.notes.append(
@@ -127,7 +151,7 @@ def _templates(opts: Any, seed: int, pos_label: Any) -> dict:
     return out
 
 
-def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host):
+def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host, run):
     """The sections, within the :func:`precomputed` context of the states."""
     from ..metrics.calibration import c_statistic
     from ..report._result import CalibrationReport
@@ -146,24 +170,31 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host):
     if opts.cov_type == "bootstrap" and opts.n_resamples is None:
         n_pos = int(m if ws is None else np.count_nonzero(ws))
         opts = host.dataclasses.replace(opts, n_resamples=adaptive_n_resamples(n_pos))
+    run.step("confidence intervals")
     if opts.cov_type == "iid":
         intervals, inference = host._intervals(y, p, w, opts, notes)
     else:
         notes.add(f"Dask input: the {opts.cov_type} intervals are computed on {where}.")
         intervals, inference = host._intervals(ys, ps, ws, opts, notes)
+    run.step("Brier score")
     bs = host._brier_score(y, p, w)
+    run.step("logistic calibration")
     logistic, df = host._logistic(y, p, w, notes, df=1 if ptp == 0.0 else 2)
+    run.step("Spiegelhalter test")
     with notes.catching("Spiegelhalter z"):
         from ..metrics.calibration import expected_calibration_error, spiegelhalter_z
 
         sz = spiegelhalter_z(y, p, sample_weight=w)
     if ws is None:
         notes.add(f"Dask input: Emax/E90/Eavg (lowess) are computed on {where}.")
+    run.step("lowess calibration")
     emax, e90, eavg, curve = host._lowess(ys, ps, ws, notes)
+    run.step("ECE")
     with notes.catching("ECE"):
         ece = expected_calibration_error(
             y, p, sample_weight=w, n_bins=opts.n_bins, strategy=opts.strategy
         )
+    run.step("C statistic")
     with notes.catching("C statistic"):
         extras = valprob_extras(ys, ps, ws, logistic, opts, inference, notes)
         c = float(c_statistic(y, p, sample_weight=w, resolution="auto"))
@@ -205,7 +236,9 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host):
         "observed_expected": float(oe),
         "lowess_curve": curve,
     }
+    run.step("decomposition")
     decomposition = host._decomposition(y, p, w, opts, notes, {"resolution": "auto"})
+    run.step("net benefit")
     nb = host._net_benefit(y, p, w, opts, notes)
     if sub:
         notes.add(f"Dask input: the figures show {where}.")

@@ -4,22 +4,22 @@ with :func:`skbrier.report.calibration_report` on the dask columns.
 
 Differences from the in-memory reader: ``--group-col``, ``--sep``,
 ``--decimal ,``, ``--encoding`` and ``--comment`` are not available; missing
-values (NaN/None/NA) in the outcome, forecast or weight are dropped per model
-(``--na drop``, not counted) or refused after the pass (``--na error``, the
+values (NaN/None/NA) in the outcome, forecast or weight are dropped (``--na
+drop``: a row missing any model's forecast for every model; ``--na per-model``:
+per model; not counted) or refused after the pass (``--na error``, the
 first offending row not located); the range of the forecasts and weights is
 checked in the same pass as the statistics (error naming the column).
 """
 
 from __future__ import annotations
 
-import contextlib
 import glob
 import os
 from typing import Any
 
 from ._common import CLIError
 
-__all__ = ["choose_engine", "dask_columns", "dask_progress"]
+__all__ = ["choose_engine", "dask_columns"]
 
 #: ``--engine auto`` reads through dask when the input takes more than this
 #: share of the available memory (in memory it needs several times its size)
@@ -114,7 +114,7 @@ def _read(path: str, columns: list[str]) -> Any:
 
 def dask_columns(args) -> tuple[list, dict]:
     """``([(name, y, p, w)], notes)``: dask Series per --p-col (rows with a
-    missing value left out per model)."""
+    missing value left out for every model, or per model with --na per-model)."""
     for key, opt in _UNSUPPORTED.items():
         if getattr(args, key, None) is not None:
             raise CLIError(f"{opt} is not available with --engine dask.")
@@ -134,10 +134,12 @@ def dask_columns(args) -> tuple[list, dict]:
     if pos is None and y.dtype.kind == "b":
         pos = True
     jobs = []
+    if args.na == "drop":  # every model on the same rows (as in memory)
+        frame = frame.dropna()
     for c in args.p_col:
         need = [args.y_col, c] + ([args.weight_col] if args.weight_col else [])
         sub = frame[list(dict.fromkeys(need))]
-        if args.na == "drop":
+        if args.na == "per-model":
             sub = sub.dropna()
         p = sub[c].astype("float64")
         if args.percent:
@@ -145,18 +147,3 @@ def dask_columns(args) -> tuple[list, dict]:
         w = None if args.weight_col is None else sub[args.weight_col].astype("float64")
         jobs.append((c, sub[args.y_col], p, w))
     return jobs, {"pos_label": pos}
-
-
-@contextlib.contextmanager
-def dask_progress():
-    """dask's ProgressBar on standard error when skbrier would draw a bar
-    (:func:`skbrier._progress.progress_enabled`; local schedulers only)."""
-    from .._progress import progress_enabled
-
-    if not progress_enabled():
-        yield
-        return
-    from dask.diagnostics import ProgressBar
-
-    with ProgressBar(out=__import__("sys").stderr):
-        yield

@@ -107,12 +107,7 @@ def outcomes(
     TRUE/FALSE labels (any case) count "true" as the event; other text labels
     need ``pos_label``."""
     if not isinstance(col, Codes):  # read as numbers (e.g. Parquet)
-        col = np.asarray(col, dtype=float)
-        miss = np.isnan(col)
-        present = np.unique(col[~miss])
-        codes = np.searchsorted(present, np.where(miss, 0.0, col)).astype(np.intp)
-        codes[miss] = -1
-        col = Codes(codes, [repr(float(v)) for v in present])
+        col = _numeric_codes(col)
     counts = np.bincount(col.codes[col.codes >= 0], minlength=len(col.levels))
     distinct = sorted(lv for lv, c in zip(col.levels, counts) if c > 0)
     numeric: dict[str, float] = {}
@@ -168,6 +163,30 @@ def outcomes(
     return lut[col.codes]
 
 
+def _numeric_codes(col: Any) -> Codes:
+    """A numeric column as :class:`Codes` of its sorted distinct values
+    (``-1``: missing).  Two values or fewer (an outcome column) take a few
+    passes and one byte per row; more go through ``np.unique`` (for the
+    message that names them)."""
+    col = np.asarray(col, dtype=float)
+    miss = np.isnan(col)
+    n_present = col.shape[0] - int(np.count_nonzero(miss))
+    if n_present:
+        lo, hi = float(np.nanmin(col)), float(np.nanmax(col))
+        is_hi = col == hi
+        n_two = int(np.count_nonzero(is_hi))
+        if hi != lo:
+            n_two += int(np.count_nonzero(col == lo))
+        if n_two == n_present:
+            codes = is_hi.view(np.int8) if hi != lo else np.zeros(col.shape[0], np.int8)
+            codes[miss] = -1
+            return Codes(codes, [repr(v) for v in ([lo] if lo == hi else [lo, hi])])
+    present = np.unique(col[~miss])
+    codes = np.searchsorted(present, np.where(miss, 0.0, col)).astype(np.intp)
+    codes[miss] = -1
+    return Codes(codes, [repr(float(v)) for v in present])
+
+
 def _many_outcomes(
     col: Codes, name: str, path: str, numeric: dict[str, float], levels: list
 ) -> str:
@@ -205,14 +224,20 @@ def label_mixup(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> str | Non
     slope).  A model that is merely miscalibrated (shifted intercept, too
     steep or too flat) keeps a positive slope, so it does not trigger it.
     """
+    # the sums one at a time (a few n-long temporaries, never all at once)
     ww = np.ones_like(y) if w is None else w
     total = ww.sum()
-    ev, ne = ww * y, ww * (1.0 - y)
-    if total <= 0 or ev.sum() <= 0 or ne.sum() <= 0:
+    ev = ww * y
+    events, events_mass = ev.sum(), (ev * p).sum()
+    del ev
+    ne = ww * (1.0 - y)
+    non_events, non_events_mass = ne.sum(), (ne * p).sum()
+    del ne
+    if total <= 0 or events <= 0 or non_events <= 0:
         return None
-    pi = float(ev.sum() / total)
+    pi = float(events / total)
     m = float((ww * p).sum() / total)
-    slope = float((ev * p).sum() / ev.sum() - (ne * p).sum() / ne.sum())
+    slope = float(events_mass / events - non_events_mass / non_events)
     gap, flipped = abs(m - pi), abs(m - (1.0 - pi))
     if gap >= 0.2 and flipped <= gap / 2 and slope < 0:
         return (

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from .._progress import Task, message
 from ._common import (
     CLIError,
     _add_output_options,
@@ -43,37 +44,45 @@ def _compute_kwds(args) -> dict:
     return kwds
 
 
-def _make_reports(jobs, args) -> dict:
-    """``jobs``: list of (name, y, p, w). Returns {name: CalibrationReport}."""
-    from .._progress import progress
+def _make_reports(jobs, args, run: Task | None = None) -> dict:
+    """``jobs``: list of ``(name, y, p, w)`` or ``(name, y, p, w, rows_key)``
+    (``rows_key``: which rows of the input the audit scores, see
+    :func:`_rows_key`).  ``run``: the progress display's task of the command
+    (one step per job), else a task of its own.  Returns {name: CalibrationReport}."""
+    from .._progress import task
     from ..exceptions import HardForecastWarning
+
+    if run is None:
+        with task("models" if args_group(args) is None else "groups", len(jobs)) as own:
+            return _make_reports(jobs, args, own)
     from ..report import calibration_report
 
     extra = _compute_kwds(args)
     reports = {}
-    with progress(len(jobs), "models" if args_group(args) is None else "groups") as bar:
-        for name, y, p, w in jobs:
-            try:
-                with warnings.catch_warnings():
-                    # given by _warn_mixups with the column's name
-                    warnings.simplefilter("ignore", HardForecastWarning)
-                    reports[name] = calibration_report(
-                        y,
-                        p,
-                        thresholds=args.thresholds,
-                        cov_type=args.cov,
-                        sample_weight=w,
-                        confidence_level=args.confidence_level,
-                        n_bins=args.n_bins,
-                        random_state=getattr(args, "random_state", None),
-                        prevalence=args.prevalence,
-                        name=name,
-                        **extra,
-                    )
-            except (ValueError, TypeError) as exc:
-                where = f"{name}: " if len(jobs) > 1 else ""
-                raise CLIError(f"{where}{exc}") from None
-            bar.update(1)
+    for name, y, p, w, *key in jobs:
+        run.step(str(name))
+        try:
+            with warnings.catch_warnings():
+                # given by _warn_mixups with the column's name
+                warnings.simplefilter("ignore", HardForecastWarning)
+                reports[name] = calibration_report(
+                    y,
+                    p,
+                    thresholds=args.thresholds,
+                    cov_type=args.cov,
+                    sample_weight=w,
+                    confidence_level=args.confidence_level,
+                    n_bins=args.n_bins,
+                    random_state=getattr(args, "random_state", None),
+                    prevalence=args.prevalence,
+                    name=name,
+                    **extra,
+                )
+        except (ValueError, TypeError) as exc:
+            where = f"{name}: " if len(jobs) > 1 else ""
+            raise CLIError(f"{where}{exc}") from None
+        if key:
+            reports[name]._set_rows_key(key[0])
     return reports
 
 
@@ -100,11 +109,15 @@ def _net_benefit_table(reports: dict) -> str:
 def _multi_text(reports: dict) -> str:
     """Table with one row per report, net benefit rows and the notes."""
     from ..report import reports_table
+    from ..report._text import comparison_text
 
     parts = [reports_table(reports)]
     nb = _net_benefit_table(reports)
     if nb:
         parts.append(nb)
+    comparison = comparison_text(reports)
+    if comparison:
+        parts.append(comparison)
     common = set.intersection(*(set(rep.notes) for rep in reports.values()))
     lines = [f"Note: {n}" for n in sorted(common)]
     for name, rep in reports.items():
@@ -121,23 +134,41 @@ def _html(reports: dict, provenance: dict | None) -> str:
     return reports_to_html(reports, provenance=provenance)
 
 
-def _emit(reports: dict, args, title: str | None = None, provenance=None) -> None:
+def _render(reports: dict, args, title: str | None = None, provenance=None) -> str:
+    """Write the HTML page (--html) and return the text for standard output."""
     if args.html is not None:
         _write(args.html, _html(reports, provenance), "--html", args.force)
     if args.json:
         items = [rep.to_dict() for rep in reports.values()]
         payload = items[0] if len(items) == 1 else items
-        print(json.dumps(payload, indent=2, allow_nan=False))
+        return json.dumps(payload, indent=2, allow_nan=False)
+    parts = [title, ""] if title else []
+    if len(reports) == 1:
+        parts.append(next(iter(reports.values())).summary())
     else:
-        if title:
-            print(title)
-            print()
-        if len(reports) == 1:
-            print(next(iter(reports.values())).summary())
-        else:
-            print(_multi_text(reports))
+        parts.append(_multi_text(reports))
+    return "\n".join(parts)
+
+
+def _print(text: str, args) -> None:
+    print(text)
     if args.html is not None:
         print(f"HTML report written to {args.html}", file=sys.stderr)
+
+
+def _emit(reports: dict, args, title: str | None = None, provenance=None) -> None:
+    _print(_render(reports, args, title, provenance), args)
+
+
+def _progress_display(args):
+    """The run's progress display: on a terminal, or everywhere with --progress."""
+    import contextlib
+
+    from .._progress import force_progress
+
+    return (
+        force_progress() if getattr(args, "progress", False) else contextlib.nullcontext()
+    )
 
 
 def _load(args):
@@ -163,7 +194,7 @@ def _load(args):
         comment=args.comment,
     )
     if "note" in table.info and not args.quiet:
-        print(f"skbrier: note: {table.info['note']}", file=sys.stderr)
+        message(f"skbrier: note: {table.info['note']}")
     path = table.name
     if args.na == "error":
         _refuse_missing(table, roles)
@@ -176,6 +207,9 @@ def _load(args):
     w = None
     if args.weight_col is not None:
         w = weights(cols[args.weight_col], args.weight_col, path, decimal=args.decimal)
+    # the columns read are not kept beside the arrays made of them
+    for c in {args.y_col, *p_cols, args.weight_col} - {args.group_col, None}:
+        del cols[c]
     return table, y, p, w
 
 
@@ -189,48 +223,132 @@ def _refuse_missing(table, roles) -> None:
     if where is not None:
         raise CLIError(
             f"{table.name}: column '{where}' has a missing value in row {first + 2} "
-            "(--na error; the default --na drop leaves such rows out per model)."
+            "(--na error; the default --na drop leaves such rows out)."
         )
 
 
-def _jobs(table, y, p, w, args) -> tuple[list, dict, dict]:
-    """``[(name, y, p, w)]``: one audit per --p-col (and per group), each on
-    the rows where its outcome, forecast and weight are present; with the
-    rows used and dropped per audit."""
+def _take(a: np.ndarray | None, keep: np.ndarray, all_kept: bool) -> np.ndarray | None:
+    """``a[keep]``, without a copy when every row is kept."""
+    if a is None or all_kept:
+        return a
+    return a[keep]
+
+
+def _rows_key(keep: np.ndarray) -> str:
+    """A digest of the rows a report scores (reports are compared pair by pair
+    only when they score the same rows of the file)."""
+    import hashlib
+
+    return hashlib.blake2b(np.packbits(keep).tobytes(), digest_size=16).hexdigest()
+
+
+def _groups(table, args, n: int) -> list[tuple[str | None, np.ndarray | None]]:
+    """``[(group, rows)]``: one entry with ``rows=None`` (all rows) without
+    --group-col."""
+    if args.group_col is None:
+        return [(None, None)]
+    g = table.columns[args.group_col]
+    counts = np.bincount(g.codes[g.codes >= 0], minlength=len(g.levels))
+    n_missing = int((g.codes < 0).sum())
+    if n_missing:
+        warnings.warn(
+            f"{n_missing} rows with a missing value in column '{args.group_col}' "
+            "are left out.",
+            UserWarning,
+            stacklevel=3,
+        )
+    return [(lv, g.codes == k) for k, lv in enumerate(g.levels) if counts[k]]
+
+
+def _jobs(table, y, p, w, args) -> tuple[list, dict, dict, dict]:
+    """``[(name, y, p, w, rows_key)]``: one audit per --p-col (and per group).
+
+    By default (``--na drop``) every model of a group is scored on the same
+    rows: those where the outcome, the weight and *every* forecast are
+    present (so the models can be compared pair by pair); ``--na per-model``
+    scores each model on its own complete rows.  Returns the jobs and, per
+    audit, the rows used, the rows dropped and why they were dropped.
+    """
+    per_model = args.na == "per-model"
     base = ~np.isnan(y)
     if w is not None:
         base &= ~np.isnan(w)
-    groups: list[tuple[str | None, np.ndarray]] = [(None, np.ones(len(y), dtype=bool))]
-    if args.group_col is not None:
-        g = table.columns[args.group_col]
-        counts = np.bincount(g.codes[g.codes >= 0], minlength=len(g.levels))
-        groups = [(lv, g.codes == k) for k, lv in enumerate(g.levels) if counts[k]]
-        n_missing = int((g.codes < 0).sum())
-        if n_missing:
-            warnings.warn(
-                f"{n_missing} rows with a missing value in column '{args.group_col}' "
-                "are left out.",
-                UserWarning,
-                stacklevel=2,
-            )
-    jobs, used, dropped = [], {}, {}
-    for grp, in_group in groups:
+    present = {c: ~np.isnan(p[c]) for c in args.p_col}
+    every = base.copy()
+    for c in args.p_col:
+        every &= present[c]
+    jobs, used, dropped, causes = [], {}, {}, {}
+    for grp, rows in _groups(table, args, len(y)):
+        in_group = np.ones(len(y), dtype=bool) if rows is None else rows
+        n_group = int(in_group.sum())
+        n_base = int(np.count_nonzero(base & in_group))
+        common = every & in_group
+        n_common = int(common.sum())
+        common_key = _rows_key(common)
+        y_common = _take(y, common, n_common == len(y))
+        w_common = _take(w, common, n_common == len(y))
         for c in args.p_col:
             if grp is None:
                 name = c
             else:
                 name = grp if len(args.p_col) == 1 else f"{grp} / {c}"
-            keep = in_group & base & ~np.isnan(p[c])
-            used[name] = int(keep.sum())
-            dropped[name] = int(in_group.sum()) - used[name]
-            jobs.append((name, y[keep], p[c][keep], None if w is None else w[keep]))
-    return jobs, used, dropped
+            if per_model:
+                keep = base & present[c] & in_group
+                n_keep = int(keep.sum())
+                all_kept = n_keep == len(y)
+                job = (
+                    name,
+                    _take(y, keep, all_kept),
+                    _take(p[c], keep, all_kept),
+                    _take(w, keep, all_kept),
+                    _rows_key(keep),
+                )
+            else:
+                n_keep = n_common
+                job = (
+                    name,
+                    y_common,
+                    _take(p[c], common, n_keep == len(y)),
+                    w_common,
+                    common_key,
+                )
+            jobs.append(job)
+            used[name] = n_keep
+            dropped[name] = n_group - n_keep
+            own = n_base - int(np.count_nonzero(base & present[c] & in_group))
+            causes[name] = {
+                "missing outcome or weight": n_group - n_base,
+                "missing forecast": own,
+                "missing forecast of another model": n_group
+                - n_keep
+                - (n_group - n_base)
+                - own,
+            }
+    return jobs, used, dropped, causes
+
+
+def _rows_note(name: str, used: dict, dropped: dict, causes: dict) -> str | None:
+    """The note of a report that does not use every row (None when it does)."""
+    if not dropped[name]:
+        return None
+    note = (
+        f"Rows used: {used[name]} of {used[name] + dropped[name]}; {dropped[name]} "
+        "dropped for a missing outcome, forecast or weight"
+    )
+    other = causes[name]["missing forecast of another model"]
+    if other:
+        note += (
+            f" ({other} of them only because another model's forecast is missing: "
+            "every model is scored on the same rows; --na per-model scores each on "
+            "its own rows)"
+        )
+    return note + "."
 
 
 def _warn_mixups(jobs, args) -> None:
     from .._diagnose import HardForecastWarning, hard_forecast_message, is_hard
 
-    for name, y, p, w in jobs:
+    for name, y, p, w, _ in jobs:
         who = f"'{name}'" if len(jobs) > 1 else f"column '{args.p_col[0]}'"
         if is_hard(p):  # the API's warning, naming the column (see _make_reports)
             warnings.warn(
@@ -243,7 +361,7 @@ def _warn_mixups(jobs, args) -> None:
             warnings.warn(f"{who}: {msg}", UserWarning, stacklevel=2)
 
 
-def _provenance(table, args, used: dict, dropped: dict) -> dict:
+def _provenance(table, args, used: dict, dropped: dict, causes: dict) -> dict:
     import datetime
     import shlex
 
@@ -275,6 +393,15 @@ def _provenance(table, args, used: dict, dropped: dict) -> dict:
         "rows_read": table.n_rows,
         "rows_used": used,
         "rows_dropped": dropped,
+        "rows_dropped_why": {
+            name: {k: v for k, v in why.items() if v} for name, why in causes.items()
+        },
+        "rows_compared": (
+            "each model on its own complete rows (--na per-model)"
+            if args.na == "per-model"
+            else "every model on the same rows: a row missing any model's forecast "
+            "is left out for all"
+        ),
         "columns": {
             "outcome": args.y_col,
             "forecast": list(args.p_col),
@@ -289,14 +416,18 @@ def _provenance(table, args, used: dict, dropped: dict) -> dict:
 
 def _report_dask(args: argparse.Namespace) -> int:
     """--engine dask: dask.dataframe columns, one report per --p-col."""
+    from .._progress import task
     from ..report import calibration_report
-    from ._dask_input import dask_columns, dask_progress
+    from ._dask_input import dask_columns
 
-    jobs, kw = dask_columns(args)
-    extra = _compute_kwds(args)
-    reports = {}
-    with dask_progress():
+    with _progress_display(args), task("skbrier report (dask)") as run:
+        run.step(f"reading {args.file}")
+        jobs, kw = dask_columns(args)
+        extra = _compute_kwds(args)
+        run.set_total(1 + len(jobs) + (args.html is not None))
+        reports = {}
         for name, y, p, w in jobs:
+            run.step(str(name))
             try:
                 reports[name] = calibration_report(
                     y,
@@ -314,7 +445,10 @@ def _report_dask(args: argparse.Namespace) -> int:
                 )
             except (ValueError, TypeError) as exc:
                 raise CLIError(f"{args.file}: {name}: {exc}") from None
-    _emit(reports, args)
+        if args.html is not None:
+            run.step("writing the HTML page")
+        text = _render(reports, args)
+    _print(text, args)
     return 0
 
 
@@ -328,17 +462,26 @@ def _report(args: argparse.Namespace) -> int:
         print(f"skbrier: {why} (--engine memory to read it in memory).", file=sys.stderr)
     if engine == "dask":
         return _report_dask(args)
-    table, y, p, w = _load(args)
-    jobs, used, dropped = _jobs(table, y, p, w, args)
-    _warn_mixups(jobs, args)
-    reports = _make_reports(jobs, args)
-    for name, rep in reports.items():
-        if dropped[name]:
-            rep.notes.append(
-                f"Rows used: {used[name]} of {used[name] + dropped[name]}; "
-                f"{dropped[name]} dropped for a missing outcome, forecast or weight."
-            )
-    _emit(reports, args, provenance=_provenance(table, args, used, dropped))
+    from .._progress import task
+
+    with _progress_display(args), task("skbrier report") as run:
+        run.step(f"reading {args.file}")
+        table, y, p, w = _load(args)
+        jobs, used, dropped, causes = _jobs(table, y, p, w, args)
+        table.columns.clear()  # the arrays of the jobs are all that is needed now
+        del y, p, w
+        _warn_mixups(jobs, args)
+        run.set_total(1 + len(jobs) + (args.html is not None))
+        reports = _make_reports(jobs, args, run)
+        for name, rep in reports.items():
+            note = _rows_note(name, used, dropped, causes)
+            if note:
+                rep.notes.append(note)
+        if args.html is not None:
+            run.step("writing the HTML page")
+        provenance = _provenance(table, args, used, dropped, causes)
+        text = _render(reports, args, provenance=provenance)
+    _print(text, args)
     return 0
 
 
@@ -373,7 +516,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "encoding and compression .gz .bz2 .xz .zip detected) or a Parquet "
             "file; '-' reads standard input.  Rows with a missing outcome, "
             "forecast or weight (empty, NA, N/A, #N/A, NaN, nan, null, None, .) "
-            "are left out per model and counted in a note."
+            "are left out and counted in a note; with several --p-col every model "
+            "is scored on the same rows (see --na)."
         ),
     )
     rep.add_argument(
@@ -439,10 +583,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     read.add_argument(
         "--na",
-        choices=["drop", "error"],
+        choices=["drop", "per-model", "error"],
         default="drop",
-        help="rows with a missing outcome, forecast or weight: drop them per "
-        "model and say how many (default), or stop with an error",
+        help="rows with a missing outcome, forecast or weight: drop them and say "
+        "how many (default; a row missing any model's forecast is dropped for "
+        "every model, so all models are scored on the same rows and compared pair "
+        "by pair), drop them per model (per-model: each model on its own complete "
+        "rows, no paired comparison when these differ), or stop with an error",
     )
     read.add_argument(
         "--percent",
@@ -468,6 +615,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "subsample of at most 200,000 rows; memory: read the file in memory; "
         "auto (default): dask for a directory, a glob or a file larger than a "
         "quarter of the available memory (when dask is installed), else memory",
+    )
+    rep.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress line on stderr even when it is not a terminal "
+        "(e.g. a log file; on a terminal it is shown anyway, --quiet hides it)",
     )
     _add_output_options(rep)
     rep.set_defaults(func=_report)

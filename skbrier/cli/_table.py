@@ -381,7 +381,11 @@ def _arrow_column(arr: Any) -> Any:
     t = arr.type
     if pa.types.is_null(t):
         return np.full(len(arr), np.nan)
-    if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
+    if pa.types.is_integer(t) or pa.types.is_floating(t):
+        # numpy makes (and owns) any float64 copy: a copy in pyarrow's pool
+        # would stay in the process's memory after it is freed
+        return np.asarray(arr.to_numpy(zero_copy_only=False), dtype=float)
+    if pa.types.is_decimal(t):
         return np.asarray(arr.cast(pa.float64()).to_numpy(zero_copy_only=False), float)
     if pa.types.is_boolean(t):
         arr = arr.cast(pa.string())
@@ -389,7 +393,8 @@ def _arrow_column(arr: Any) -> Any:
         if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
             arr = arr.cast(pa.string())
         arr = pc.dictionary_encode(arr)
-    codes = arr.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.intp)
+    # the dictionary's own integer type (int32): no 8-byte copy per row
+    codes = arr.indices.fill_null(-1).to_numpy(zero_copy_only=False)
     levels = [str(v) for v in arr.dictionary.to_pylist()]
     return _normalise_codes(Codes(codes, levels))
 
@@ -498,6 +503,15 @@ def _read_parquet(raw: bytes, name: str, needed: Sequence[str], comment_hint: bo
     return header, cols, table.num_rows
 
 
+def _release_arrow_memory() -> None:
+    """Hand back to the system the memory pyarrow's pool keeps after a read
+    (its parse buffers: hundreds of MB for a large file, otherwise held for
+    the whole run)."""
+    arrow = sys.modules.get("pyarrow")
+    if arrow is not None:
+        arrow.default_memory_pool().release_unused()
+
+
 def read_table(
     path: str,
     needed: Sequence[str],
@@ -524,6 +538,7 @@ def read_table(
     if fmt == "parquet":
         header, cols, n = _read_parquet(data, name, needed, False)
         info["engine"] = "pyarrow"
+        _release_arrow_memory()
         return Table(name, header, cols, n, digest, info)
     data, enc, note = to_utf8(data, name, encoding)
     info["encoding"] = enc
@@ -561,6 +576,7 @@ def read_table(
         if n == 0:
             break
         info["engine"] = eng
+        _release_arrow_memory()
         return Table(name, header, {c: cols[raw_names[c]] for c in needed}, n, digest, info)
     _, cols, n = _python_engine(data, sep, name, needed)
     info["engine"] = "python"

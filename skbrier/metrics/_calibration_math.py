@@ -213,29 +213,60 @@ def auc_delong(
         o = stable_argsort(p) if order is None else order
         ps, ys = p[o], y[o]
     n = ps.shape[0]
-    starts = np.flatnonzero(np.r_[True, ps[1:] != ps[:-1]])
-    if w is None:
-        # unit weights: counts of events and non-events per tied group (exact)
-        if starts.shape[0] == n:
-            g1 = ys
-        else:
-            g1 = np.add.reduceat(ys, starts)
-        g0 = np.diff(starts, append=n) - g1
+    new_value = ps[1:] != ps[:-1]
+    distinct = w is None and int(np.count_nonzero(new_value)) == n - 1
+    if distinct:
+        # unit weights, every forecast distinct: one row per tied group (the
+        # counts of the general case, without their n-long index arrays)
+        del new_value
+        g1 = ys
+        g0 = 1.0 - ys
     else:
-        ws = w[o]
-        g1 = np.add.reduceat(ws * ys, starts)
-        g0 = np.add.reduceat(ws * (1.0 - ys), starts)
+        starts = np.flatnonzero(np.r_[True, new_value])
+        del new_value
+        if w is None:
+            # unit weights: counts of events and non-events per tied group (exact)
+            g1 = np.add.reduceat(ys, starts)
+            g0 = np.diff(starts, append=n) - g1
+        else:
+            ws = w[o]
+            g1 = np.add.reduceat(ws * ys, starts)
+            g0 = np.add.reduceat(ws * (1.0 - ys), starts)
+            del ws
+        del starts
     t1, t0 = float(g1.sum()), float(g0.sum())
-    below0 = np.cumsum(g0) - g0
-    above1 = t1 - np.cumsum(g1)
-    v10 = (below0 + 0.5 * g0) / t0
-    v01 = (above1 + 0.5 * g1) / t1
-    auc = float(np.dot(g1, v10) / t1)
+    # the placements, computed in place in one buffer:
+    # v10 = (below0 + g0 / 2) / t0 with below0 = cumsum(g0) - g0, and
+    # v01 = (above1 + g1 / 2) / t1 with above1 = t1 - cumsum(g1)
+    v = np.cumsum(g0)
+    v -= g0
+    _add_half(v, g0)
+    v /= t0
+    auc = float(np.dot(g1, v) / t1)
     if t1 <= 1.0 or t0 <= 1.0:
         return auc, math.nan
-    s10 = float(np.dot(g1, (v10 - auc) ** 2)) / (t1 - 1.0)
-    s01 = float(np.dot(g0, (v01 - auc) ** 2)) / (t0 - 1.0)
+    v -= auc
+    np.square(v, out=v)
+    s10 = float(np.dot(g1, v)) / (t1 - 1.0)
+    np.cumsum(g1, out=v)
+    np.subtract(t1, v, out=v)
+    _add_half(v, g1)
+    v /= t1
+    v -= auc
+    np.square(v, out=v)
+    s01 = float(np.dot(g0, v)) / (t0 - 1.0)
     return auc, s10 / t1 + s01 / t0
+
+
+#: rows per block of the element-wise updates that would otherwise need an
+#: n-long temporary
+_BLOCK = 1 << 16
+
+
+def _add_half(out: np.ndarray, a: np.ndarray) -> None:
+    """``out += 0.5 * a`` block by block (the same values, no n-long temporary)."""
+    for s in range(0, out.shape[0], _BLOCK):
+        out[s : s + _BLOCK] += 0.5 * a[s : s + _BLOCK]
 
 
 def observed_expected(

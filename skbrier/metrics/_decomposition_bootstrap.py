@@ -129,11 +129,13 @@ def corp_task(pooled: Pooled, band_idx: np.ndarray, weighted: bool) -> Task:
     x = pooled.x
     x_band = x[band_idx]
     nb = band_idx.shape[0]
-    total = float(pooled.w.sum())
+    w = pooled.w  # made once (on demand for groups of one row)
+    total = float(w.sum())
     n = frequency_draws(total) if weighted else int(pooled.count.sum())
-    share = pooled.w / total
+    share = w / total
     # events and non-events of each group (rounding kept from going negative)
-    cells = np.concatenate([pooled.ysum, np.maximum(pooled.w - pooled.ysum, 0.0)])
+    cells = np.concatenate([pooled.ysum, np.maximum(w - pooled.ysum, 0.0)])
+    del w
     cells /= cells.sum()
 
     def task(size: int, rng: np.random.Generator) -> np.ndarray:

@@ -210,7 +210,8 @@ def murphy_binary(
 def corp_binary(y01, p, w, *, n_resamples, level, rng, n_jobs) -> CORPDecomposition:
     """The CORP decomposition of validated data and checked options."""
     pooled = pool_ties(y01, p, w)
-    bs, mcb, dsc, unc, c = corp_from_groups(pooled.x, pooled.w, pooled.ysum)
+    weights = None if pooled.unit else pooled.w
+    bs, mcb, dsc, unc, c = corp_from_groups(pooled.x, weights, pooled.ysum)
     kw: dict[str, Any] = {}
     if n_resamples > 0:
         g = pooled.x.shape[0]
@@ -247,7 +248,9 @@ def corp_binary(y01, p, w, *, n_resamples, level, rng, n_jobs) -> CORPDecomposit
         miscalibration=mcb,
         discrimination=dsc,
         uncertainty=unc,
-        base_rate=float(pooled.ysum.sum() / pooled.w.sum()),
+        base_rate=float(
+            pooled.ysum.sum() / (p.shape[0] if pooled.unit else pooled.w.sum())
+        ),
         n_samples=int(p.shape[0]),
         forecast_values=pooled.x,
         recalibrated_values=c,

@@ -200,13 +200,29 @@ class Pooled:
     rows.
     """
 
-    __slots__ = ("count", "w", "x", "ysum")
+    __slots__ = ("_count", "_w", "x", "ysum")
 
     def __init__(self, x, w, ysum, count):
         self.x = x
-        self.w = w
+        self._w = w
         self.ysum = ysum
-        self.count = count
+        self._count = count
+
+    @property
+    def unit(self) -> bool:
+        """Every group is one row of weight 1 (unweighted, distinct forecasts):
+        ``w`` and ``count`` are then made on demand (no n-long arrays kept)."""
+        return self._w is None
+
+    @property
+    def w(self) -> np.ndarray:
+        return np.ones(self.x.shape[0]) if self._w is None else self._w
+
+    @property
+    def count(self) -> np.ndarray:
+        if self._count is None:
+            return np.ones(self.x.shape[0], dtype=np.int64)
+        return self._count
 
 
 def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
@@ -235,7 +251,16 @@ def pool_ties(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> Pooled:
         key.sort()
         ybits = key & 1
         key >>= 1
-        starts = _run_starts(key)
+        flag = np.empty(n, dtype=bool)
+        flag[0] = True
+        np.not_equal(key[1:], key[:-1], out=flag[1:])
+        if flag.all():  # distinct forecasts: one row per group, no copies
+            del flag
+            events = ybits.astype(np.int8)  # 0/1 events: one byte per row
+            del ybits
+            return Pooled(key.view(np.float64), None, events, None)
+        starts = np.flatnonzero(flag)
+        del flag
         ysum = np.add.reduceat(ybits, starts).astype(np.float64)
         del ybits
         x = key[starts].view(np.float64)
@@ -267,22 +292,31 @@ def pool_ties(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> Pooled:
     return Pooled(x, wsum, ysum, count)
 
 
-def pav(ybar: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Weighted isotonic (non-decreasing) regression of ``ybar`` (PAV)."""
+def pav(ybar: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    """Weighted isotonic (non-decreasing) regression of ``ybar`` (PAV; unit
+    weights for ``w=None``)."""
     from scipy.optimize import isotonic_regression
 
     return isotonic_regression(ybar, weights=w, increasing=True).x
 
 
 def corp_from_groups(x, w, ysum):
-    """CORP components from pooled groups: ``(bs, mcb, dsc, unc, recalibrated)``."""
-    total = w.sum()
-    ybar = ysum / w
+    """CORP components from pooled groups: ``(bs, mcb, dsc, unc, recalibrated)``.
+
+    ``w=None``: every group is one row of weight 1 (the values of ``w`` all
+    ones, without keeping such an array through the isotonic fit); ``ysum``
+    then holds its 0/1 outcome (any numeric type)."""
+    unit = w is None
+    total = float(x.shape[0]) if unit else w.sum()
+    ybar = ysum if unit else ysum / w
     c = pav(ybar, w)
-    # sum_i w_i (f - y_i)^2 over a group = W (f - ybar)^2 + W ybar (1 - ybar)
-    base = ysum.sum() - np.dot(ysum, ybar)
+    # sum_i w_i (f - y_i)^2 over a group = W (f - ybar)^2 + W ybar (1 - ybar),
+    # which is 0 for groups of one row
+    base = 0.0 if unit else ysum.sum() - np.dot(ysum, ybar)
     d = x - ybar
     d *= d
+    if unit:
+        w = np.ones(x.shape[0])
     bs = (np.dot(w, d) + base) / total
     np.subtract(c, ybar, out=d)
     d *= d

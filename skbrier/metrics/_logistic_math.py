@@ -229,8 +229,18 @@ def combine_row_sums(a: tuple, b: tuple) -> tuple:
     return a[0] + b[0], np.maximum(a[1], b[1])
 
 
-def _max_or_ninf(x: np.ndarray) -> float:
-    return float(x.max()) if x.shape[0] else -math.inf
+def _max_or_ninf(x: np.ndarray, where: np.ndarray | None = None) -> float:
+    """The maximum of ``x`` (of ``x[where]``); -inf when empty."""
+    if where is None:
+        return float(x.max()) if x.shape[0] else -math.inf
+    return float(np.max(x, where=where, initial=-math.inf))
+
+
+def _min_or_inf(x: np.ndarray, where: np.ndarray | None = None) -> float:
+    """The minimum of ``x`` (of ``x[where]``); +inf when empty."""
+    if where is None:
+        return float(x.min()) if x.shape[0] else math.inf
+    return float(np.min(x, where=where, initial=math.inf))
 
 
 def moment_rows(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None):
@@ -238,7 +248,7 @@ def moment_rows(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None):
     ``[max lg, -min lg]`` overall, among ``y = 1`` and among ``y = 0``."""
     n = float(y.shape[0])
     pos = y == 1.0
-    l1, l0 = lg[pos], lg[~pos]
+    neg = ~pos
     sums = np.array(
         [
             n,
@@ -248,14 +258,15 @@ def moment_rows(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None):
             float(logistic_sums(y, lg, w, 0.0, 1.0, slope=False)[0]),
         ]
     )
+    # the extremes in place (no copies of lg per class): max(-x) is -min(x)
     maxima = np.array(
         [
             _max_or_ninf(lg),
-            _max_or_ninf(-lg),
-            _max_or_ninf(l1),
-            _max_or_ninf(-l1),
-            _max_or_ninf(l0),
-            _max_or_ninf(-l0),
+            -_min_or_inf(lg),
+            _max_or_ninf(lg, pos),
+            -_min_or_inf(lg, pos),
+            _max_or_ninf(lg, neg),
+            -_min_or_inf(lg, neg),
         ]
     )
     return sums, maxima

@@ -75,8 +75,12 @@ def _fit_sample(y: np.ndarray, p: np.ndarray, w: np.ndarray | None):
     n_excl = int(p.shape[0] - np.count_nonzero(keep if w is None else keep | (w == 0)))
     if w is not None:
         keep &= w > 0
-    yk, pk = y[keep], p[keep]
-    wk = None if w is None else w[keep]
+    if keep.all():  # no copies of the columns when every row is used
+        yk, pk, wk = y, p, w
+    else:
+        yk, pk = y[keep], p[keep]
+        wk = None if w is None else w[keep]
+    del keep
     _check_fit_counts(yk.shape[0], bool(yk.shape[0]) and bool(np.all(yk == yk[0])))
     return yk, pk, wk, n_excl
 

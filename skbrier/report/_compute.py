@@ -13,69 +13,24 @@ import dataclasses
 import math
 import sys
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Iterator, Sequence
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._dask import is_dask_input
 from .._diagnose import one_warning_per_call
-from .._params import (
-    check_confidence_level,
-    check_n_bins,
-    check_n_jobs,
-    check_n_resamples,
-    check_option,
-    check_random_state,
-    check_real,
-    check_thresholds,
-)
+from .._progress import NO_TASK, Task, task
 from .._results import ConfidenceInterval
 from .._validation import binary_forecast
 from ..metrics._brier_math import brier_index_from_score, skill_score, weighted_mean
+from ._options import OPTION_NAMES, Options, check_options
 from ._result import INTERVAL_METRICS, CalibrationReport
 from ._text import DECOMPOSITION_TERMS
 from ._valprob import adaptive_n_resamples
 
-if TYPE_CHECKING:
-    from ..stats.inference import CovType
-
 __all__ = ["calibration_report"]
-
-COV_TYPES: tuple[CovType, ...] = ("iid", "hac", "bootstrap")
-STRATEGIES = ("uniform", "quantile")
-BOOTSTRAP_SCHEMES = ("iid", "moving_block", "circular_block", "stationary")
-BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
-#: keys of ``inference_kwds`` and the cov_type they apply to (None: any)
-INFERENCE_KEYS = {
-    "hac_kwds": "hac",
-    "n_resamples": "bootstrap",
-    "bootstrap": "bootstrap",
-    "block_length": "bootstrap",
-    "method": "bootstrap",
-    "n_jobs": "bootstrap",
-}
-#: a ValueError of brier_inference whose message starts with one of these
-#: names (or says "<name> must") is an invalid option (raised), any other
-#: one a property of the data (reported in the notes)
-_OPTION_NAMES = ("kernel", "bandwidth", "prewhite", "adjust", *INFERENCE_KEYS)
-
-
-@dataclass(frozen=True)
-class _Options:
-    thresholds: list[float] | None
-    cov_type: CovType
-    confidence_level: float
-    n_bins: int
-    strategy: str
-    rng: np.random.Generator
-    prevalence: float | None
-    inference_kwds: dict
-    name: str | None
-    n_resamples: int | None = None
-    n_jobs: int | None = None
 
 
 class _Notes(list):
@@ -98,121 +53,8 @@ class _Notes(list):
 
 
 # --------------------------------------------------------------------------
-# options and data
+# data
 # --------------------------------------------------------------------------
-
-
-def _check_block_length(value: Any) -> None:
-    if value is None:
-        return
-    if isinstance(value, str):
-        check_option(value, "block_length", ("auto",))
-    else:
-        check_real(value, "block_length", low=1.0)
-
-
-def _check_inference_kwds(kwds: Any, cov_type: str) -> dict:
-    """``inference_kwds`` checked key by key; errors name ``inference_kwds``."""
-    if kwds is None:
-        return {}
-    if not isinstance(kwds, Mapping):
-        raise TypeError(
-            "inference_kwds must be a dict of keyword arguments of "
-            f"skbrier.stats.brier_inference or None, got {type(kwds).__name__}."
-        )
-    kwds = dict(kwds)
-    for key, value in kwds.items():
-        if key not in INFERENCE_KEYS:
-            raise TypeError(
-                f"inference_kwds has an unknown or reserved key {key!r}; allowed: "
-                f"{sorted(INFERENCE_KEYS)} (the other options are arguments of "
-                "calibration_report)."
-            )
-        if INFERENCE_KEYS[key] != cov_type:
-            raise ValueError(
-                f"inference_kwds[{key!r}] applies to cov_type={INFERENCE_KEYS[key]!r} "
-                f"only, not to cov_type={cov_type!r}."
-            )
-        try:
-            _check_inference_value(key, value)
-        except (TypeError, ValueError) as exc:
-            raise type(exc)(f"inference_kwds[{key!r}]: {exc}") from None
-    return kwds
-
-
-def _check_inference_value(key: str, value: Any) -> None:
-    if key == "n_resamples":
-        check_n_resamples(value)
-    elif key == "n_jobs":
-        check_n_jobs(value)
-    elif key == "bootstrap":
-        check_option(value, "bootstrap", BOOTSTRAP_SCHEMES)
-    elif key == "method":
-        check_option(value, "method", BOOTSTRAP_METHODS)
-    elif key == "block_length":
-        _check_block_length(value)
-    elif key == "hac_kwds" and value is not None and not isinstance(value, Mapping):
-        raise TypeError(f"hac_kwds must be a dict or None, got {type(value).__name__}.")
-
-
-def _check_thresholds(thresholds: Any) -> list[float] | None:
-    if thresholds is None:
-        return None
-    return sorted(set(check_thresholds(thresholds, "thresholds").tolist()))
-
-
-def _check_resampling(n_resamples, n_jobs, kwds: dict) -> tuple[int | None, int | None]:
-    """``n_resamples`` and ``n_jobs`` (arguments, or the same keys of
-    ``inference_kwds``; both at once is an error)."""
-    out = []
-    for key, value, check in (
-        ("n_resamples", n_resamples, check_n_resamples),
-        ("n_jobs", n_jobs, check_n_jobs),
-    ):
-        if value is not None and key in kwds:
-            raise ValueError(
-                f"{key} is given both as an argument and in inference_kwds; give it once."
-            )
-        out.append(check(value) if value is not None else kwds.pop(key, None))
-    return out[0], out[1]
-
-
-def _check_options(
-    thresholds,
-    cov_type,
-    confidence_level,
-    n_bins,
-    strategy,
-    random_state,
-    prevalence,
-    inference_kwds,
-    name,
-    n_resamples=None,
-    n_jobs=None,
-) -> _Options:
-    """Every option, checked before the data are touched."""
-    if name is not None and not isinstance(name, str):
-        raise TypeError(f"name must be a str or None, got {type(name).__name__}.")
-    cov_type = check_option(cov_type, "cov_type", COV_TYPES)
-    kwds = _check_inference_kwds(inference_kwds, cov_type)
-    n_resamples, n_jobs = _check_resampling(n_resamples, n_jobs, kwds)
-    return _Options(
-        thresholds=_check_thresholds(thresholds),
-        cov_type=cov_type,
-        confidence_level=check_confidence_level(confidence_level),
-        n_bins=check_n_bins(n_bins),
-        strategy=check_option(strategy, "strategy", STRATEGIES),
-        rng=check_random_state(random_state),
-        prevalence=None
-        if prevalence is None
-        else check_real(
-            prevalence, "prevalence", low=0.0, high=1.0, inclusive=(False, False)
-        ),
-        inference_kwds=kwds,
-        name=None if name is None else str(name),
-        n_resamples=n_resamples,
-        n_jobs=n_jobs,
-    )
 
 
 def _binary_forecast(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any):
@@ -243,11 +85,11 @@ def _raise_if_option_error(exc: ValueError) -> None:
     msg = str(exc)
     if msg.startswith(("cov_type", "confidence_level", "random_state", "inference_kwds")):
         raise exc
-    if msg.startswith(_OPTION_NAMES) or any(f"{n} must" in msg for n in _OPTION_NAMES):
+    if msg.startswith(OPTION_NAMES) or any(f"{n} must" in msg for n in OPTION_NAMES):
         raise ValueError(f"inference_kwds: {msg}") from None
 
 
-def _intervals(y, p, w, opts: _Options, notes: _Notes):
+def _intervals(y, p, w, opts: Options, notes: _Notes):
     """``(intervals, inference result)`` from :func:`skbrier.stats.brier_inference`."""
     from ..stats.inference import brier_inference
 
@@ -350,7 +192,7 @@ def _lowess(y, p, w, notes: _Notes, sorted_yp=None):
 
 
 def _decomposition(
-    y, p, w, opts: _Options, notes: _Notes, corp_kwds: dict | None = None
+    y, p, w, opts: Options, notes: _Notes, corp_kwds: dict | None = None
 ) -> dict | None:
     """The CORP and binned decompositions (``corp_kwds``: e.g. the resolution
     of dask input)."""
@@ -374,10 +216,11 @@ def _decomposition(
             if v is not None:
                 terms[field_name] = float(v)
         out[key] = terms
+        del res  # its per-forecast arrays are not kept while the next one runs
     return out or None
 
 
-def _net_benefit(y, p, w, opts: _Options, notes: _Notes) -> list | None:
+def _net_benefit(y, p, w, opts: Options, notes: _Notes) -> list | None:
     """One :func:`decision_curve` call for every threshold."""
     from ..metrics.net_benefit import decision_curve
 
@@ -408,27 +251,38 @@ def _net_benefit(y, p, w, opts: _Options, notes: _Notes) -> list | None:
     return rows
 
 
-def _calibration_numbers(y, p, w, opts: _Options, notes: _Notes, inference) -> dict:
+def _calibration_numbers(
+    y, p, w, opts: Options, notes: _Notes, inference, run: Task = NO_TASK
+) -> dict:
     from ..metrics.calibration import expected_calibration_error, spiegelhalter_z
     from ._valprob import valprob_extras
 
+    run.step("Spiegelhalter test")
     with notes.catching("Spiegelhalter z"):
         sz = spiegelhalter_z(y, p, sample_weight=w)
+    run.step("logistic calibration")
     logistic, df = _logistic(y, p, w, notes)
-    # one sort of the forecasts for lowess and C (unweighted rows)
+    run.step("ECE")
+    with notes.catching("ECE"):
+        ece = expected_calibration_error(
+            y, p, sample_weight=w, n_bins=opts.n_bins, strategy=opts.strategy
+        )
+    # one sort of the forecasts for lowess and C (unweighted rows), kept
+    # only while they need it
+    run.step("sorting the forecasts")
     sorted_yp = None
     if w is None:
         from ..metrics._lowess_math import stable_argsort
 
         order = stable_argsort(p)
         sorted_yp = (y[order], p[order])
+        del order
+    run.step("lowess calibration")
     emax, e90, eavg, curve = _lowess(y, p, w, notes, sorted_yp)
-    with notes.catching("ECE"):
-        ece = expected_calibration_error(
-            y, p, sample_weight=w, n_bins=opts.n_bins, strategy=opts.strategy
-        )
+    run.step("C statistic and val.prob's indexes")
     with notes.catching("C statistic"):
         extras = valprob_extras(y, p, w, logistic, opts, inference, notes, sorted_yp)
+    del sorted_yp
     return {
         "logistic": logistic,
         "unreliability_df": df,
@@ -622,7 +476,7 @@ def calibration_report(
     >>> print(rep.summary())  # doctest: +ELLIPSIS
     Calibration report: model_b ...
     """
-    opts = _check_options(
+    opts = check_options(
         thresholds,
         cov_type,
         confidence_level,
@@ -642,17 +496,44 @@ def calibration_report(
         return _report.calibration_report(
             y_true, y_proba, sample_weight, pos_label, opts, host
         )
+    with task("calibration report", total=len(STEPS)) as run:
+        return _in_memory(y_true, y_proba, sample_weight, pos_label, opts, run)
+
+
+#: the steps of the in-memory report, as the progress display names them
+STEPS = (
+    "checking the data",
+    "confidence intervals",
+    "Brier score",
+    "Spiegelhalter test",
+    "logistic calibration",
+    "ECE",
+    "sorting the forecasts",
+    "lowess calibration",
+    "C statistic and val.prob's indexes",
+    "decomposition",
+    "net benefit",
+)
+
+
+def _in_memory(y_true, y_proba, sample_weight, pos_label, opts: Options, run: Task):
+    """The report of in-memory input (``run``: the progress display's task)."""
+    run.step("checking the data")
     y, p, w, base_rate = _binary_forecast(y_true, y_proba, sample_weight, pos_label)
     if opts.cov_type == "bootstrap" and opts.n_resamples is None:
         n_pos = int(p.shape[0] if w is None else np.count_nonzero(w))
         opts = dataclasses.replace(opts, n_resamples=adaptive_n_resamples(n_pos))
     notes = _Notes()
     # the intervals first: an invalid inference option fails before the rest
+    run.step("confidence intervals")
     intervals, inference = _intervals(y, p, w, opts, notes)
+    run.step("Brier score")
     bs = _brier_score(y, p, w)
-    numbers = _calibration_numbers(y, p, w, opts, notes, inference)
+    numbers = _calibration_numbers(y, p, w, opts, notes, inference, run)
     specs = numbers.pop("_specs")
+    run.step("decomposition")
     decomposition = _decomposition(y, p, w, opts, notes)
+    run.step("net benefit")
     nb = _net_benefit(y, p, w, opts, notes)
     return CalibrationReport(
         name=opts.name,

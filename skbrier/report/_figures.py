@@ -36,7 +36,6 @@ __all__ = [
     "consistency_band",
     "plain_text_label",
     "report_figures",
-    "same_outcomes",
 ]
 
 #: resolution of the forecasts the consistency band is resampled on
@@ -59,20 +58,6 @@ def has_matplotlib() -> bool:
         import matplotlib  # noqa: F401
     except ImportError:
         return False
-    return True
-
-
-def same_outcomes(reports: Mapping[str, CalibrationReport]) -> bool:
-    """Whether every report scores the same outcomes (and weights) row by row."""
-    data: list[tuple] = [r._data for r in reports.values() if r._data is not None]
-    if len(data) != len(reports):
-        return False
-    y0, _, w0 = data[0]
-    for y, _, w in data[1:]:
-        if y.shape != y0.shape or not np.array_equal(y, y0):
-            return False
-        if (w is None) != (w0 is None) or (w is not None and not np.array_equal(w, w0)):
-            return False
     return True
 
 
@@ -197,35 +182,38 @@ def _reliability_figure(reports: Mapping[str, CalibrationReport]) -> tuple[Any, 
 
 
 def _decision_figure(reports: Mapping[str, CalibrationReport]) -> Any:
-    """All models on one decision curve (treat-all per outcome set)."""
+    """All models on one decision curve, with one treat-all line per set of
+    rows (one line when every model is scored on the same rows)."""
     from matplotlib.figure import Figure
 
     from ..plotting.decision_curve import DecisionCurveDisplay
+    from ._compare import row_sets
 
     fig = Figure(figsize=(6.8, 4.6), layout="constrained")
     ax = fig.subplots()
+    sets = row_sets(reports)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if same_outcomes(reports):
-            y, _, w = next(iter(reports.values()))._data  # type: ignore[misc]
-            probas = {plain_text_label(n): r._data[1] for n, r in reports.items()}  # type: ignore[index]
-            DecisionCurveDisplay.from_predictions(y, probas, sample_weight=w, ax=ax)
-        else:  # different outcomes (groups): each model with its own treat-all
-            for k, (name, rep) in enumerate(reports.items()):
-                y, p, w = rep._data  # type: ignore[misc]
-                label = plain_text_label(name)
-                disp = DecisionCurveDisplay.from_predictions(
-                    y,
-                    {label: p},
-                    sample_weight=w,
-                    ax=ax,
-                    show_treat_none=k == 0,
-                    cost_benefit_axis=k == 0,
-                )
-                if disp.treat_all_line_ is not None:
-                    disp.treat_all_line_.set_color(disp.lines_[label].get_color())
-                    disp.treat_all_line_.set_linestyle(":")
-                    disp.treat_all_line_.set_label(f"Treat all ({label})")
+        for k, names in enumerate(sets):
+            y, _, w = reports[names[0]]._data  # type: ignore[misc]
+            probas = {plain_text_label(n): reports[n]._data[1] for n in names}  # type: ignore[index]
+            disp = DecisionCurveDisplay.from_predictions(
+                y,
+                probas,
+                sample_weight=w,
+                ax=ax,
+                show_treat_none=k == 0,
+                cost_benefit_axis=k == 0,
+            )
+            if len(sets) > 1 and disp.treat_all_line_ is not None:
+                # each set of rows has its own treat-all line, in the colour
+                # of its (first) model
+                first = plain_text_label(names[0])
+                disp.treat_all_line_.set_color(disp.lines_[first].get_color())
+                disp.treat_all_line_.set_linestyle(":")
+                labels = ", ".join(plain_text_label(n) for n in names)
+                disp.treat_all_line_.set_label(f"Treat all ({labels})")
+        if len(sets) > 1:
             ax.legend(loc="upper right", fontsize="small")
     fig.suptitle("Decision curve" + (" (all models)" if len(reports) > 1 else ""))
     return fig

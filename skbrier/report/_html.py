@@ -4,7 +4,7 @@ One file, no network: figures are inline SVG (text drawn as paths), the
 style sheet is inline, there is no script and no external URL.  The page:
 title, provenance, an overview table, the figures with every model (one
 reliability diagram, one decision curve), the paired comparison of the
-models when they forecast the same outcomes, then one section per model;
+models scored on the same rows (or why there is none), then one section per model;
 each section opens with a short "how to read this" paragraph.
 """
 
@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import datetime
 import html
-import itertools
-import math
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from . import _figures, _io, _text
+from ._compare import paired_comparison, row_sets
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._result import CalibrationReport
@@ -119,6 +118,8 @@ _PROVENANCE_ORDER = (
     "rows_read",
     "rows_used",
     "rows_dropped",
+    "rows_dropped_why",
+    "rows_compared",
     "columns",
     "options",
     "command",
@@ -221,9 +222,15 @@ def _figures_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
             "matplotlib</code>); this report has the tables only.</p></section>"
         )
         return parts
+    dca = "Decision curve with treat all and treat none."
+    if len(row_sets(reports)) > 1:
+        dca += (
+            " The models are scored on different rows, so each set of rows has its "
+            "own treat-all line."
+        )
     captions = {
         "reliability": "Reliability diagram. " + " ".join(notes),
-        "decision_curve": "Decision curve with treat all and treat none.",
+        "decision_curve": dca,
     }
     parts.append('<div class="figures">')
     for key, svg in svgs.items():
@@ -235,79 +242,23 @@ def _figures_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
     return parts
 
 
-def _fmt_diff_ci(res: Any, metric: str | None, digits: int) -> str:
-    try:
-        ci = (
-            res.confidence_interval()
-            if metric is None
-            else res.confidence_interval(metric=metric)
-        )
-    except (TypeError, ValueError):
-        return ""
-    lo, hi = float(ci[0]), float(ci[1])
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return ""
-    return f"[{_text.fmt(lo, digits)}, {_text.fmt(hi, digits)}]"
+def _fmt_interval(ci: tuple[float, float] | None, digits: int) -> str:
+    return "" if ci is None else _text.fmt_ci(ci, digits)
 
 
-def _pair_rows(name_a: str, name_b: str, ra: Any, rb: Any) -> list[str]:
-    """One row of the comparison table and its verdict in words."""
-    from ..stats.compare import compare_brier
-
-    ya, pa, w = ra._data
-    _, pb, _ = rb._data
-    cov: Literal["hac", "iid"] = "hac" if ra.cov_type == "hac" else "iid"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = compare_brier(ya, pa, pb, sample_weight=w, cov_type=cov)
-    bi_diff = getattr(res, "brier_index_difference", ra.brier_index - rb.brier_index)
-    bi_ci = (
-        _fmt_diff_ci(res, "brier_index", 2)
-        if hasattr(res, "brier_index_difference")
-        else ""
-    )
-    d, p = float(res.difference), float(res.pvalue)
-    ci_text = _fmt_diff_ci(res, None, 4)
-    if d == 0:
-        words = f"{name_a} and {name_b} have the same Brier score."
-    else:
-        best, worst = (name_a, name_b) if d < 0 else (name_b, name_a)
-        strength = (
-            "the difference is statistically significant"
-            if p < 1 - ra.confidence_level
-            else "the difference could be due to chance"
-        )
-        words = (
-            f"{best} has the lower (better) Brier score than {worst} "
-            f"(Brier Index {abs(bi_diff):.2f} points higher); {strength} "
-            f"({_text.fmt_p(p) if p < 1e-4 else 'p = ' + _text.fmt_p(p)})."
-        )
-    row = (
-        f"<tr><td>{_e(name_a)} &minus; {_e(name_b)}</td>"
-        f"<td>{_e(_text.fmt(d))}</td><td>{_e(ci_text)}</td>"
-        f"<td>{_e(_text.fmt(bi_diff, 2))}</td><td>{_e(bi_ci)}</td>"
-        f"<td>{_e(_text.fmt_p(p))}</td><td>{_e(cov)}</td></tr>"
-    )
-    return [row, f'<li class="verdict">{_e(words)}</li>']
-
-
-def _nb_differences(reports: Mapping[str, CalibrationReport]) -> list[str]:
-    tables = {
-        n: {r["threshold"]: r["model"] for r in (rep.net_benefit or [])}
-        for n, rep in reports.items()
-    }
-    thresholds = sorted(set.intersection(*(set(t) for t in tables.values())))
-    if not thresholds:
+def _nb_differences(comp: Any) -> list[str]:
+    if not comp.net_benefit:
         return []
-    pairs = list(itertools.combinations(reports, 2))
+    pairs = [(pc.first, pc.second) for pc in comp.pairs]
     head = "".join(f"<th>{_e(a)} &minus; {_e(b)}</th>" for a, b in pairs)
     parts = [
         "<h3>Net benefit differences at the chosen thresholds</h3>",
         f"<table><tr><th>threshold</th>{head}</tr>",
     ]
-    for t in thresholds:
+    for t, diffs in comp.net_benefit.items():
         cells = "".join(
-            f"<td>{_e(_text.fmt(tables[a][t] - tables[b][t]))}</td>" for a, b in pairs
+            f"<td>{_e(_text.fmt(diffs[pair]) if pair in diffs else '')}</td>"
+            for pair in pairs
         )
         parts.append(f"<tr><td>{t:g}</td>{cells}</tr>")
     parts.append(
@@ -319,29 +270,42 @@ def _nb_differences(reports: Mapping[str, CalibrationReport]) -> list[str]:
 
 
 def _comparison_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
-    if len(reports) < 2 or not _figures.same_outcomes(reports):
+    """The paired comparison, or why there is none (never dropped silently)."""
+    comp = paired_comparison(reports)
+    if comp is None:
         return []
-    first = next(iter(reports.values()))
-    level = f"{100 * first.confidence_level:g}%"
-    parts = [
-        '<section id="comparison"><h2>Paired comparison</h2>',
+    parts = ['<section id="comparison"><h2>Paired comparison</h2>']
+    if not comp.pairs:
+        parts.append(f'<p class="notes why-not">{_e(comp.reason)}</p></section>')
+        return parts
+    level = f"{100 * comp.confidence_level:g}%"
+    parts += [
         _read("comparison"),
         "<table><tr><th>pair</th><th>Brier difference</th>"
         f"<th>{_e(level)} CI</th><th>Brier Index difference</th><th>{_e(level)} CI</th>"
         "<th>p-value</th><th>variance</th></tr>",
     ]
-    verdicts = []
-    for a, b in itertools.combinations(reports, 2):
-        row, verdict = _pair_rows(a, b, reports[a], reports[b])
-        parts.append(row)
-        verdicts.append(verdict)
+    for pc in comp.pairs:
+        parts.append(
+            f"<tr><td>{_e(pc.first)} &minus; {_e(pc.second)}</td>"
+            f"<td>{_e(_text.fmt(pc.difference))}</td>"
+            f"<td>{_e(_fmt_interval(pc.ci, 4))}</td>"
+            f"<td>{_e(_text.fmt(pc.brier_index_difference, 2))}</td>"
+            f"<td>{_e(_fmt_interval(pc.brier_index_ci, 2))}</td>"
+            f"<td>{_e(_text.fmt_p(pc.pvalue))}</td><td>{_e(pc.cov_type)}</td></tr>"
+        )
     parts.append("</table>")
-    parts.append("<ul>" + "".join(verdicts) + "</ul>")
+    verdicts = "".join(
+        f'<li class="verdict">{_e(_text.pair_verdict(pc))}</li>' for pc in comp.pairs
+    )
+    parts.append(f"<ul>{verdicts}</ul>")
     parts.append(
         '<p class="notes">Diebold-Mariano test of equal expected Brier scores '
         "(skbrier.compare_brier); difference = first minus second.</p>"
     )
-    parts += _nb_differences(reports)
+    if comp.reason:
+        parts.append(f'<p class="notes why-not">{_e(comp.reason)}</p>')
+    parts += _nb_differences(comp)
     parts.append("</section>")
     return parts
 
@@ -423,11 +387,12 @@ def reports_to_html(
 
     The page has a provenance block, an overview table (one row per model),
     the figures with every model on one reliability diagram and one
-    decision curve (inline SVG), a paired comparison of the models when
-    they forecast the same outcomes (difference in Brier score and Brier
-    Index with confidence interval and p-value, from
+    decision curve (inline SVG; one treat-all line per set of rows), a
+    paired comparison of the models scored on the same rows (difference in
+    Brier score and Brier Index with confidence interval and p-value, from
     :func:`skbrier.compare_brier`, and net benefit differences at the
-    report's thresholds), then one section per model.  Every section opens
+    report's thresholds; when models are scored on different rows the
+    section says so instead), then one section per model.  Every section opens
     with a short "how to read this" paragraph.  The file needs no network:
     no script, no external style sheet, font or image.
 
@@ -442,6 +407,7 @@ def reports_to_html(
         What the page shows under "Provenance", every key in this order when
         present: ``"input"`` (file name), ``"sha256"``, ``"rows_read"``,
         ``"rows_used"`` and ``"rows_dropped"`` (``{model: int}``),
+        ``"rows_dropped_why"`` (``{model: {cause: int}}``), ``"rows_compared"``,
         ``"columns"`` (``{role: column}``), ``"options"``, ``"command"``,
         ``"date"`` (ISO), then any other key.  The date (today) and the
         versions of skbrier, scikit-learn, numpy, scipy and matplotlib are

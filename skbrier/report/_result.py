@@ -161,6 +161,10 @@ class CalibrationReport(Result):
     _inference: Any = field(default=None, init=False, repr=False, compare=False)
     _figure_seed: int = field(default=0, init=False, repr=False, compare=False)
     _specs: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # where the rows come from, when the caller knows (the command line: a
+    # digest of the rows of the input): reports are compared pair by pair
+    # only when they score the same rows
+    _rows_key: Any = field(default=None, init=False, repr=False, compare=False)
 
     _summary_fields: ClassVar[tuple[str, ...]] = (
         "name",
@@ -191,6 +195,11 @@ class CalibrationReport(Result):
         object.__setattr__(self, "_inference", inference)
         object.__setattr__(self, "_figure_seed", int(figure_seed))
         object.__setattr__(self, "_specs", dict(specs or {}))
+        return self
+
+    def _set_rows_key(self, key: Any) -> CalibrationReport:
+        """Record which rows of the input the report scores (see :mod:`._compare`)."""
+        object.__setattr__(self, "_rows_key", key)
         return self
 
     def _fields(self) -> list[str]:

@@ -14,6 +14,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._result import CalibrationReport
 
 __all__ = [
+    "comparison_text",
+    "pair_verdict",
     "fmt",
     "fmt_ci",
     "fmt_p",
@@ -379,4 +381,79 @@ def reports_table(reports: Mapping[str, CalibrationReport]) -> str:
         "CITL: calibration in the large (ideal 0); intercept/slope: logistic "
         "recalibration (ideal 0/1); S:z, S:p: Spiegelhalter test; BI: Brier Index."
     )
+    return "\n".join(lines)
+
+
+def pair_verdict(pc: Any) -> str:
+    """The paired comparison of two reports (:class:`._compare.PairComparison`)
+    in words."""
+    a, b = pc.first, pc.second
+    if pc.difference == 0:
+        return f"{a} and {b} have the same Brier score."
+    best, worst = (a, b) if pc.difference < 0 else (b, a)
+    strength = (
+        "the difference is statistically significant"
+        if pc.pvalue < 1 - pc.confidence_level
+        else "the difference could be due to chance"
+    )
+    return (
+        f"{best} has the lower (better) Brier score than {worst} "
+        f"(Brier Index {abs(pc.brier_index_difference):.2f} points higher); "
+        f"{strength} ({_p_eq(pc.pvalue)})."
+    )
+
+
+def comparison_text(reports: Mapping[str, CalibrationReport]) -> str:
+    """The paired comparison of several reports as plain text, or why there is
+    none; the empty string for a single report (see :mod:`._compare`)."""
+    from ._compare import paired_comparison
+
+    comp = paired_comparison(check_reports(reports))
+    if comp is None:
+        return ""
+    if not comp.pairs:
+        return f"Paired comparison\n{comp.reason}"
+    level = f"{100 * comp.confidence_level:g}% CI"
+    head = ("pair", "Brier diff", level, "BI diff", level, "p", "variance")
+    rows = [
+        (
+            f"{pc.first} - {pc.second}",
+            fmt(pc.difference),
+            fmt_ci(pc.ci),
+            fmt(pc.brier_index_difference, 2),
+            fmt_ci(pc.brier_index_ci, 2),
+            fmt_p(pc.pvalue),
+            pc.cov_type,
+        )
+        for pc in comp.pairs
+    ]
+    widths = [max(len(r[j]) for r in [head, *rows]) for j in range(len(head))]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(
+            c.ljust(w) if j in (0, 6) else c.rjust(w)
+            for j, (c, w) in enumerate(zip(cells, widths))
+        ).rstrip()
+
+    lines = [
+        "Paired comparison (difference = first minus second; Diebold-Mariano test "
+        "of equal expected Brier scores)",
+        line(head),
+        *(line(r) for r in rows),
+        *(f"  {pair_verdict(pc)}" for pc in comp.pairs),
+    ]
+    if comp.reason:
+        lines.append(f"  {comp.reason}")
+    if comp.net_benefit:
+        pairs = [(pc.first, pc.second) for pc in comp.pairs]
+        names = [f"{a} - {b}" for a, b in pairs]
+        w = [max(10, len(n)) for n in names]
+        lines.append("Net benefit differences (positive: the first model is better)")
+        lines.append("  threshold" + "".join(f"  {n:>{k}}" for n, k in zip(names, w)))
+        for t, diffs in comp.net_benefit.items():
+            cells = "".join(
+                f"  {(fmt(diffs[pr]) if pr in diffs else ''):>{k}}"
+                for pr, k in zip(pairs, w)
+            )
+            lines.append(f"  {t:<9g}{cells}")
     return "\n".join(lines)

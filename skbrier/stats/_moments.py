@@ -206,6 +206,13 @@ class Design:
         self.w = w
         self.n = losses.shape[0]
         self.half = half
+        self._fc = fc
+        # the gradient matrix, filled in place (no n-long temporaries beyond
+        # the losses; the bootstrap matrix is made only when a bootstrap needs it)
+        g = np.empty((self.n, 2))
+        g[:, 0] = losses
+        del losses
+        r = g[:, 1]
         if ref is None:
             self.reference_kind = "climatology"
             if fc.binary_1d:
@@ -213,26 +220,34 @@ class Design:
                 # the base rate from the class totals: exactly 0 or 1 when one
                 # class has no positive weight
                 zbar = base_rate(z, w)[1]
-                ref_losses = (z - zbar) ** 2
-                self.boot = np.column_stack([losses, z])
+                np.subtract(z, zbar, out=r)
+                np.square(r, out=r)
             else:
                 oh = onehot(fc)
                 freq = weighted_column_means(oh, w)
-                ref_losses = half * ((oh - freq) ** 2).sum(axis=1)
-                self.boot = np.column_stack([losses, oh])
+                r[:] = half * ((oh - freq) ** 2).sum(axis=1)
         elif isinstance(ref, float):
             self.reference_kind = "constant"
             z = fc.y if fc.binary_1d else (fc.y == 1).astype(np.float64)
-            ref_losses = (z - ref) ** 2
-            self.boot = np.column_stack([losses, ref_losses])
+            np.subtract(z, ref, out=r)
+            np.square(r, out=r)
         else:
             self.reference_kind = "forecast"
             if fc.binary_1d:
-                ref_losses = (ref - fc.y) ** 2
+                r[:] = (ref - fc.y) ** 2
             else:
-                ref_losses = half * multiclass_squared_errors(fc.y, ref)
-            self.boot = np.column_stack([losses, ref_losses])
-        self.g = np.column_stack([losses, ref_losses])
+                r[:] = half * multiclass_squared_errors(fc.y, ref)
+        self.g = g
+
+    @property
+    def boot(self) -> np.ndarray:
+        """The bootstrap matrix: the losses and, for climatology, the outcome
+        indicators (``Z-bar`` re-estimated on every resample), else the
+        reference losses."""
+        if self.reference_kind != "climatology":
+            return self.g
+        z = self._fc.y if self._fc.binary_1d else onehot(self._fc)
+        return np.column_stack([self.g[:, 0], z])
 
     def statistic_for(self, weighted: bool):
         """Vectorised bootstrap statistic: rows BS, BS0, BSS, BI.
@@ -262,4 +277,5 @@ class Design:
         return statistic
 
     def boot_columns(self) -> list[np.ndarray]:
-        return [np.ascontiguousarray(self.boot[:, j]) for j in range(self.boot.shape[1])]
+        boot = self.boot
+        return [np.ascontiguousarray(boot[:, j]) for j in range(boot.shape[1])]
