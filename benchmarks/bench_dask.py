@@ -145,7 +145,7 @@ def main() -> None:
         return
 
     import skbrier
-    from skbrier._dask._graph import build_graph
+    from skbrier._backends._dask._graph import build_graph
     from skbrier.metrics.calibration import (
         c_statistic,
         calibration_in_the_large,

@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from skbrier.metrics._calibration_math import lowess_calibration
+from skbrier._core.kernels.calibration import lowess_calibration
 from skbrier.report import calibration_report
 
 R_CODE = r"""

@@ -7,10 +7,10 @@ import warnings
 sys.path.insert(0, os.path.abspath(".."))
 
 import skbrier  # noqa: E402
-from skbrier._backends import support_table  # noqa: E402
+from skbrier._core.dispatch import support_table  # noqa: E402
 
 # the backend support table of the user guide, generated from the declarations
-# on the public functions (skbrier._backends)
+# on the public functions (skbrier._core.dispatch)
 os.makedirs(os.path.join(os.path.dirname(__file__), "generated"), exist_ok=True)
 with open(
     os.path.join(os.path.dirname(__file__), "generated", "backend_support.txt"), "w"

@@ -7,10 +7,9 @@ scikit-learn scorers.  The objects the functions return are documented in
 :mod:`skbrier.results`.
 """
 
-__version__ = "0.1.0.dev0"
-
 from . import results as results  # the result classes (skbrier.results)
 from ._sklearn_registration import register_sklearn_scorers as _register_sklearn_scorers
+from ._version import __version__ as __version__
 from .comparison import compare_forecasts
 from .decomposition import BrierDecomposition
 from .leaderboards import (

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ._params import check_option
+from ._core.params import check_option
 from ._response import forecasts_from_estimator
 
 __all__ = ["METHODS", "estimator_proba", "resolve_method"]

@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import _numeric_objects
+from ._core.validation import _numeric_objects
 
 __all__ = [
     "RESPONSE_METHODS",
@@ -98,7 +98,7 @@ def as_numeric(values: Any) -> Any:
 
     scikit-learn's ``check_array`` reads object arrays of numbers (for
     example from a pandas column of dtype object) as numbers; so does
-    skbrier (the rule of :mod:`skbrier._validation`).  Anything else is
+    skbrier (the rule of :mod:`skbrier._core.validation`).  Anything else is
     returned unchanged and judged by the validation.
     """
     if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):

@@ -15,14 +15,14 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._diagnose import one_warning_per_call
-from ._params import (
+from ._core.diagnose import one_warning_per_call
+from ._core.params import (
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,
     validate_random_state,
 )
-from ._results import Result, format_number, to_builtin
+from ._core.results import Result, format_number, to_builtin
 from .metrics._decision_curve import check_forecast_frame
 from .metrics.calibration import c_statistic, calibration_intercept_slope
 from .metrics.decomposition import corp_decomposition

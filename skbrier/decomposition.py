@@ -21,7 +21,18 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from ._backends import HOST, backends
+from ._core.binning import uniform_edges
+from ._core.dispatch import HOST, backends
+from ._core.kernels.brier import brier_index_from_score
+from ._core.params import (
+    check_bool,
+    check_confidence_level,
+    check_n_bins,
+    check_n_jobs,
+    check_n_resamples,
+    validate_random_state,
+)
+from ._core.validation import check_forecast
 from ._decomposition_helpers import (
     DecompositionReportMixin,
     component_names,
@@ -30,17 +41,6 @@ from ._decomposition_helpers import (
     table_of,
 )
 from ._decomposition_options import resolve_method
-from ._params import (
-    check_bool,
-    check_confidence_level,
-    check_n_bins,
-    check_n_jobs,
-    check_n_resamples,
-    validate_random_state,
-)
-from ._validation import check_forecast
-from .metrics._binning import uniform_edges
-from .metrics._brier_math import brier_index_from_score
 from .metrics._decomposition_core import (
     binary_columns,
     check_strategy,
@@ -306,7 +306,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         }
 
     # --------------------------------------------------------------- fitting
-    @backends(dask="skbrier._dask._multiclass:fit_decomposition", array_api=HOST)
+    @backends(dask="skbrier._backends._dask._multiclass:fit_decomposition", array_api=HOST)
     def fit(
         self,
         y_true: ArrayLike,

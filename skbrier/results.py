@@ -1,7 +1,7 @@
 """Result classes of skbrier: what its functions return.
 
 Users do not build these objects; they read them.  Every class follows one
-protocol (:mod:`skbrier._results`): read-only fields, ``summary()``,
+protocol (:mod:`skbrier._core.results`): read-only fields, ``summary()``,
 ``to_dict()``, ``to_frame()``, a short ``repr`` and an HTML view in
 notebooks.  A result that can compute an interval has the method
 
@@ -16,7 +16,7 @@ such method.
 its difference); an unknown name is a ValueError listing the valid ones.
 """
 
-from ._results import ConfidenceInterval
+from ._core.results import ConfidenceInterval
 from .comparison import ForecastComparisonResult
 from .io import EvalRecords
 from .leaderboards import DifficultyAdjustedResult, LeaderboardResult, ParityDateResult

@@ -43,13 +43,13 @@ from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
+from ._core.validation import check_scalar_probability
 from ._response import (
     check_labels,
     check_pos_label,
     hard_label_decisions,
     scorer_pos_label,
 )
-from ._validation import check_scalar_probability
 from .metrics.brier import brier_index, brier_score, brier_skill_score
 from .metrics.calibration_error import calibration_error, smooth_calibration_error
 from .metrics.net_benefit import net_benefit

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from skbrier import _backends
-from skbrier._backends import BODY, HOST, Refused, backend_of, backends
+from skbrier._core import dispatch as _backends
+from skbrier._core.dispatch import BODY, HOST, Refused, backend_of, backends
 
 
 @backends(dask=Refused("it needs all rows in memory"), array_api=BODY)
@@ -39,7 +39,9 @@ def test_declared_functions_keep_their_signature_and_docs():
 
     assert "sample_weight" in inspect.signature(brier_score).parameters
     assert brier_score.__doc__.startswith("Brier score")
-    assert brier_score.__skbrier_backends__.adapters["dask"].startswith("skbrier._dask")
+    assert brier_score.__skbrier_backends__.adapters["dask"].startswith(
+        "skbrier._backends._dask"
+    )
 
 
 def test_support_table_is_generated_from_the_declarations():

@@ -190,7 +190,7 @@ def test_block_bootstrap_errors():
         block_bootstrap((x,), np.mean, n_resamples=9).confidence_interval(1.5)
     with pytest.raises(ValueError, match="'statistic'"):
         block_bootstrap((x,), np.mean, n_resamples=9).confidence_interval(metric="mean")
-    # item 18: option checks from skbrier._params
+    # item 18: option checks from skbrier._core.params
     with pytest.raises(ValueError, match="^n_jobs"):
         block_bootstrap((x,), np.mean, n_jobs=0)
     with pytest.raises(TypeError, match="^n_jobs"):

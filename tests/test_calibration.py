@@ -89,7 +89,7 @@ def test_lowess_errors_match_val_prob(case):
 
 @pytest.mark.parametrize("case", LOWESS, ids=[c["name"] for c in LOWESS])
 def test_lowess_curve_matches_r(case):
-    from skbrier.metrics._calibration_math import lowess_calibration_curve
+    from skbrier._core.kernels.calibration import lowess_calibration_curve
 
     y, p, _ = _data(case)
     np.testing.assert_allclose(

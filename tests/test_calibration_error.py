@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from skbrier._core.kernels.calibration_error import torch_linspace_edges
 from skbrier.metrics._calibration_error_core import bin_table, check_options
-from skbrier.metrics._calibration_error_math import torch_linspace_edges
 from skbrier.metrics.calibration import expected_calibration_error
 from skbrier.metrics.calibration_error import (
     calibration_error,

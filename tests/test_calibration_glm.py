@@ -18,7 +18,7 @@ import pytest
 from scipy import special
 from sklearn.exceptions import ConvergenceWarning
 
-from skbrier.metrics import _calibration_math
+from skbrier._core.kernels import calibration as _calibration_math
 from skbrier.metrics.calibration import (
     calibration_in_the_large,
     calibration_intercept_slope,
@@ -210,7 +210,7 @@ def test_calibration_report_shows_the_right_intercept():
 def test_convergence_warning_is_not_swallowed(monkeypatch):
     """A joint fit that stops early warns the caller (it used to be silenced
     with every other UserWarning) and says so in ``converged``."""
-    from skbrier.metrics import _logistic_math
+    from skbrier._core.kernels import logistic as _logistic_math
 
     real = _logistic_math.newton_fit
 

@@ -353,7 +353,7 @@ def MESSY_SMALL():
 
 
 def test_progress_over_groups_and_quiet(cli, tmp_path):
-    from skbrier._progress import force_progress
+    from skbrier._core.progress import force_progress
 
     f = tmp_path / "g.csv"
     y, p = MESSY_SMALL()

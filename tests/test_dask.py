@@ -15,7 +15,7 @@ dd = pytest.importorskip("dask.dataframe")
 pd = pytest.importorskip("pandas")
 
 import skbrier  # noqa: E402
-from skbrier._dask import is_dask_input  # noqa: E402
+from skbrier._backends._dask import is_dask_input  # noqa: E402
 from skbrier.metrics.calibration import (  # noqa: E402
     c_statistic,
     calibration_in_the_large,
@@ -254,7 +254,7 @@ def test_options_refused_for_dask(sync):
 
 
 def test_resolution_bounds_the_table(sync):
-    from skbrier._dask import _metrics
+    from skbrier._backends._dask import _metrics
 
     y, p, _ = _data(ties=False)
     dy, dp = _dask_arrays(y, p)

@@ -12,7 +12,7 @@ da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
 pd = pytest.importorskip("pandas")
 
-from skbrier._dask import _report  # noqa: E402
+from skbrier._backends._dask import _report  # noqa: E402
 from skbrier.report import calibration_report  # noqa: E402
 from skbrier.states import SampleState  # noqa: E402
 

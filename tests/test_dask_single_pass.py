@@ -9,8 +9,8 @@ from sklearn.metrics import roc_auc_score
 dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
 
-from skbrier._dask import _fits, _graph  # noqa: E402
-from skbrier.metrics import _binning  # noqa: E402
+from skbrier._backends._dask import _fits, _graph  # noqa: E402
+from skbrier._core import binning as _binning  # noqa: E402
 from skbrier.metrics.calibration import (  # noqa: E402
     c_statistic,
     calibration_in_the_large,

@@ -9,13 +9,13 @@ import warnings
 import numpy as np
 import pytest
 
-from skbrier._params import check_random_state
+from skbrier._core.params import check_random_state
+from skbrier._core.resampling import chunk_size_for, resample_indices
 from skbrier.metrics.net_benefit import (
     DecisionCurveResult,
     decision_curve,
     net_benefit,
 )
-from skbrier.stats._resampling import chunk_size_for, resample_indices
 
 
 @pytest.fixture(autouse=True)

@@ -14,8 +14,8 @@ from sklearn.calibration import calibration_curve
 from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import brier_score_loss
 
-from skbrier.metrics._binning import assign_bins
-from skbrier.metrics._binning import uniform_edges as _uniform_edges
+from skbrier._core.binning import assign_bins
+from skbrier._core.binning import uniform_edges as _uniform_edges
 from skbrier.metrics.decomposition import (
     BinStatistics,
     CORPDecomposition,

@@ -15,8 +15,8 @@ import warnings
 import numpy as np
 import pytest
 
+from skbrier._core.kernels.decomposition import consistency_band_from_resamples
 from skbrier.decomposition import BrierDecomposition
-from skbrier.metrics._decomposition_math import consistency_band_from_resamples
 from skbrier.metrics.decomposition import (
     BinStatistics,
     CORPDecomposition,
@@ -581,7 +581,7 @@ def test_the_display_does_not_use_estimator_internals():
 
 
 def _count_validations(monkeypatch):
-    import skbrier._validation as val
+    import skbrier._core.validation as val
 
     calls = []
     original = val.check_probabilities

@@ -500,7 +500,7 @@ def test_hac_zero_weight_rows_stay_time_points_r_kernhac():
             pathlib.Path(__file__).parent / "fixtures" / "hac_zero_weight_fixture.json"
         ).read_text()
     )
-    from skbrier.stats._moments import weighted_scores
+    from skbrier._core.kernels.moments import weighted_scores
     from skbrier.stats.long_run_covariance import long_run_covariance
 
     g = np.asarray(fx["g"])[:, None]

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from skbrier._core.resampling import interval_from_replicates
 from skbrier.cli import main
 from skbrier.io import (
     EvalLogError,
@@ -28,7 +29,6 @@ from skbrier.io import (
     read_judged,
     read_lm_eval_samples,
 )
-from skbrier.stats._resampling import interval_from_replicates
 
 FIX = Path(__file__).parent / "fixtures" / "llm"
 UPSTREAM = FIX / "inspect_upstream"

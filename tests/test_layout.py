@@ -72,10 +72,9 @@ def _top_level_imports(path: Path) -> set[str]:
 
 
 def test_no_import_cycles():
+    # every import counts: function-level ones and imports of an ancestor package
+    # (``from .. import x`` runs the ancestor's __init__, which may import back)
     graph = {_module_name(p): _top_level_imports(p) for p in PKG.rglob("*.py")}
-    # a package's __init__ re-exporting its own submodules is not a cycle
-    for mod, deps in graph.items():
-        graph[mod] = {d for d in deps if not mod.startswith(d + ".")}
     seen: dict[str, int] = {}
     stack: list[str] = []
     cycles: list[list[str]] = []
@@ -136,5 +135,48 @@ def test_no_words_of_the_build_process():
         and "_build" not in p.parts
         and "auto_examples" not in p.parts
         and words.search(p.read_text(encoding="utf-8"))
+    ]
+    assert not offenders, offenders
+
+
+def _all_imports() -> dict[str, set[str]]:
+    return {_module_name(p): _top_level_imports(p) for p in PKG.rglob("*.py")}
+
+
+def test_the_engine_imports_nothing_above_it():
+    # skbrier._core is the bottom layer: it may import itself, the package's
+    # warnings (skbrier.exceptions) and the version, nothing public
+    leaves = {"skbrier.exceptions", "skbrier._version"}
+    offenders = {
+        (mod, dep)
+        for mod, deps in _all_imports().items()
+        if mod.startswith("skbrier._core")
+        for dep in deps
+        if not dep.startswith("skbrier._core") and dep not in leaves
+    }
+    assert not offenders, sorted(offenders)
+
+
+def test_backend_adapters_are_reached_only_through_the_declarations():
+    # nothing imports skbrier._backends: the dispatch loads the adapters a public
+    # function names in its @backends declaration
+    offenders = {
+        (mod, dep)
+        for mod, deps in _all_imports().items()
+        if not mod.startswith("skbrier._backends")
+        for dep in deps
+        if dep.startswith("skbrier._backends")
+    }
+    assert not offenders, sorted(offenders)
+
+
+def test_no_backend_branch_in_the_public_layer():
+    # the backend is chosen once, at the edge, by the declaration
+    pattern = re.compile(r"is_dask_input\(|array_api_forecast\(|dispatch_namespace\(")
+    offenders = [
+        str(p.relative_to(PKG))
+        for p in PKG.rglob("*.py")
+        if not str(p.relative_to(PKG)).startswith(("_core", "_backends"))
+        and pattern.search(p.read_text(encoding="utf-8"))
     ]
     assert not offenders, offenders

@@ -254,7 +254,7 @@ def test_leaderboard_deterministic_whatever_n_jobs():
 
 
 def test_replicates_are_refits_of_resampled_questions_within_strata():
-    from skbrier.stats._resampling import run_replicates, stratified_indices
+    from skbrier._core.resampling import run_replicates, stratified_indices
 
     d = panel(7, n_f=5, n_q=30)
     strata = (d["q"] % 3).astype(str)

@@ -133,7 +133,7 @@ def test_shift_invariance():
 
 
 def test_fft_and_direct_paths_agree():
-    from skbrier.stats._hac import weighted_autocovariance_sum
+    from skbrier._core.kernels.hac import weighted_autocovariance_sum
 
     rng = np.random.default_rng(0)
     u = rng.standard_normal((3000, 2))
@@ -222,7 +222,7 @@ def test_singular_prewhitening_raises():
 def test_unit_root_prewhitening_raises(monkeypatch, k):
     # A fitted VAR with a unit root (I - A singular) cannot be recoloured; no exact
     # real data produce it, so the fit is replaced by one returning A = I.
-    from skbrier.stats import _hac
+    from skbrier._core.kernels import hac as _hac
 
     real = _hac.var_prewhiten
 

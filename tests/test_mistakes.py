@@ -2,7 +2,7 @@
 
 Hard 0/1 forecasts (``predict`` for ``predict_proba``) warn once per call;
 the Python API diagnoses bad probabilities, labels and weights as the command
-line does (one home: :mod:`skbrier._diagnose`); HAC intervals need enough
+line does (one home: :mod:`skbrier._core.diagnose`); HAC intervals need enough
 positive weights; explicit bin edges must cover the forecasts; a one-column
 DataFrame, ``n_resamples=0``, frequency weights and empty survival horizons
 are handled; Excel files are read or refused with a useful message.

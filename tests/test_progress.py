@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from skbrier._progress import force_progress, progress, progress_enabled, quiet
-from skbrier.stats._resampling import run_replicates
+from skbrier._core.progress import force_progress, progress, progress_enabled, quiet
+from skbrier._core.resampling import run_replicates
 
 
 def test_silent_when_stderr_is_not_a_terminal(monkeypatch):
@@ -144,7 +144,7 @@ def test_dask_computations_counted_on_the_same_line(monkeypatch):
     dd = pytest.importorskip("dask.dataframe")
     import pandas as pd
 
-    from skbrier._progress import task
+    from skbrier._core.progress import task
     from skbrier.report import calibration_report
 
     y, p = _data(3000)

@@ -84,7 +84,7 @@ def test_corp_decomposition_frequency_weights_equal_reliabilitydiag(name):
 
 def _band_kernel():
     try:
-        from skbrier.metrics._decomposition_math import consistency_band_from_resamples
+        from skbrier._core.kernels.decomposition import consistency_band_from_resamples
     except ImportError as exc:  # the kernel lands with the h-dec branch
         pytest.skip(f"consistency_band_from_resamples not available: {exc}")
     return consistency_band_from_resamples

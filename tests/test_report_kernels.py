@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from skbrier.metrics._calibration_math import auc_delong
-from skbrier.metrics._logistic_math import logistic_sums
-from skbrier.metrics._lowess_math import stable_argsort
+from skbrier._core.kernels.calibration import auc_delong
+from skbrier._core.kernels.logistic import logistic_sums
+from skbrier._core.kernels.lowess import stable_argsort
 
 
 @pytest.mark.parametrize("ties", [False, True])

@@ -255,7 +255,7 @@ def test_reports_table_refuses_non_reports(report):
 
 
 def _count_validations(monkeypatch, func):
-    import skbrier._validation as validation
+    import skbrier._core.validation as validation
 
     calls = {"n": 0}
     real = validation.check_probabilities

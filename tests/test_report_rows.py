@@ -219,7 +219,7 @@ def test_dask_reports_on_a_subsample_say_why_not(monkeypatch):
     dd = pytest.importorskip("dask.dataframe")
     import pandas as pd
 
-    from skbrier._dask import _report as dask_report
+    from skbrier._backends._dask import _report as dask_report
 
     monkeypatch.setattr(dask_report, "SUBSAMPLE_SIZE", 500)
     rng = np.random.default_rng(5)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from skbrier.metrics._lowess_math import r_lowess
+from skbrier._core.kernels.lowess import r_lowess
 from skbrier.metrics.calibration import c_statistic
 from skbrier.report import calibration_report
 from skbrier.report._text import summary_header, summary_rows

@@ -1,6 +1,6 @@
 """One result protocol: every result class, one ``confidence_interval`` signature.
 
-Introspects every subclass of :class:`skbrier._results.Result` in the package
+Introspects every subclass of :class:`skbrier._core.results.Result` in the package
 (all of them exported by :mod:`skbrier.results`, none at the top level) and
 builds one instance of each to check the shared metric vocabulary.
 """
@@ -19,7 +19,7 @@ import pytest
 
 import skbrier
 import skbrier.results
-from skbrier._results import INTERVAL_METRICS, ConfidenceInterval, Result
+from skbrier._core.results import INTERVAL_METRICS, ConfidenceInterval, Result
 
 RESULT_NAMES = [n for n in skbrier.results.__all__ if n != "ConfidenceInterval"]
 

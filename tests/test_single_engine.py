@@ -19,8 +19,8 @@ from skbrier import (
     decision_curve,
     murphy_decomposition,
 )
+from skbrier._core.resampling import resample_indices, run_replicates
 from skbrier.datasets import load_forecasts
-from skbrier.stats._resampling import resample_indices, run_replicates
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import skbrier.states as states_module
-from skbrier._dask._fits import _FitState
+from skbrier._backends._dask._fits import _FitState
 from skbrier.decomposition import BrierDecomposition
 from skbrier.metrics._calibration_error_core import check_options
 from skbrier.states import (
@@ -535,7 +535,7 @@ def test_multiple_choice_unweighted_rows_weigh_one_next_to_weighted_ones():
 def test_forecast_table_merge_leaves_other_exact(monkeypatch):
     """resolution="auto": a merge that rounds (too many distinct forecasts)
     rounds the merged table only, not the tables of ``other`` it shares."""
-    from skbrier.metrics import _binning
+    from skbrier._core import binning as _binning
 
     monkeypatch.setattr(_binning, "AUTO_MAX_DISTINCT", 5)
     monkeypatch.setattr(_binning, "AUTO_RESOLUTION", 0.1)

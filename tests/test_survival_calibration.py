@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from skbrier.metrics._binning import assign_bins
+from skbrier._core.binning import assign_bins
 from skbrier.survival import calibration_at_horizon
 from skbrier.survival._pseudo_math import km_pseudo_values
 

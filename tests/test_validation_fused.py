@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from skbrier import brier_score, calibration_error
-from skbrier._validation import (
+from skbrier._core.validation import (
     _FUSED_BLOCK,
     _fused_range_and_row_sums,
     check_forecast,

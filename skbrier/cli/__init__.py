@@ -44,7 +44,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def _check_common_options(args: argparse.Namespace) -> None:
     """The options shared by the subcommands, checked before any work."""
-    from .._params import check_n_bins, check_n_jobs, check_n_resamples
+    from .._core.params import check_n_bins, check_n_jobs, check_n_resamples
 
     if hasattr(args, "confidence_level") and not 0.0 < args.confidence_level < 1.0:
         raise CLIError("--confidence-level must lie strictly between 0 and 1.")
@@ -78,7 +78,7 @@ def _version() -> str:
 
         return version("skbrier")
     except (ImportError, PackageNotFoundError):
-        from .. import __version__
+        from .._version import __version__
 
         return str(__version__)
 
@@ -93,7 +93,7 @@ def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
         return 2
     _check_common_options(args)
     args.argv = list(sys.argv[1:] if argv is None else argv)
-    from .._progress import quiet
+    from .._core.progress import quiet
 
     with (
         warnings.catch_warnings(record=True) as caught,

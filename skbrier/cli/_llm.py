@@ -115,16 +115,16 @@ def _read(path: str, args: argparse.Namespace) -> Any:
 
 def _statistics(rec: Any) -> tuple[Any, list[str]]:
     """``stat(weights) -> dict`` over the records, and the keys it fills."""
-    from ..metrics._calibration_error_core import Pairs, ce_value, check_options
-    from ..metrics._calibration_error_math import smooth_ece_auto
-    from ..metrics._decomposition_math import corp_from_groups, pool_ties
-    from ..metrics._multiple_choice_math import (
+    from .._core.kernels.calibration_error import smooth_ece_auto
+    from .._core.kernels.decomposition import corp_from_groups, pool_ties
+    from .._core.kernels.multiple_choice import (
         bigbench_per_example,
         normalise_targets,
         per_example_squared_error,
         segment_starts,
         softmax_segments,
     )
+    from ..metrics._calibration_error_core import Pairs, ce_value, check_options
 
     y = rec.correct.astype(np.float64)
     n = y.shape[0]
@@ -186,7 +186,7 @@ def _statistics(rec: Any) -> tuple[Any, list[str]]:
 
 
 def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
-    from ..stats._resampling import (
+    from .._core.resampling import (
         interval_from_replicates,
         resample_counts,
         run_replicates,

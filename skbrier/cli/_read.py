@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._diagnose import label_problem, probability_problem
+from .._core.diagnose import label_problem, probability_problem
 from ._common import CLIError
 from ._table import Codes, _codes_from_strings, read_table
 
@@ -67,7 +67,7 @@ def probabilities(
     """Probabilities in [0, 1] (NaN: missing); ``percent`` divides by 100.
 
     Values outside are diagnosed as by the Python API
-    (:func:`skbrier._diagnose.probability_problem`)."""
+    (:func:`skbrier._core.diagnose.probability_problem`)."""
     p = _numbers(col, name, path, decimal)
     if percent:
         p = p / 100.0
@@ -191,7 +191,7 @@ def _many_outcomes(
     col: Codes, name: str, path: str, numeric: dict[str, float], levels: list
 ) -> str:
     """More than two outcomes: the labels with their counts, as the Python API
-    lists them (:func:`skbrier._diagnose.label_problem`)."""
+    lists them (:func:`skbrier._core.diagnose.label_problem`)."""
     present, first_row = np.unique(col.codes, return_index=True)
     per_code = np.bincount(col.codes[col.codes >= 0], minlength=len(col.levels))
     counts: dict[Any, int] = {}

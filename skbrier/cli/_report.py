@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from .._progress import Task, message
+from .._core.progress import Task, message
 from ._common import (
     CLIError,
     _add_output_options,
@@ -49,7 +49,7 @@ def _make_reports(jobs, args, run: Task | None = None) -> dict:
     (``rows_key``: which rows of the input the audit scores, see
     :func:`_rows_key`).  ``run``: the progress display's task of the command
     (one step per job), else a task of its own.  Returns {name: CalibrationReport}."""
-    from .._progress import task
+    from .._core.progress import task
     from ..exceptions import HardForecastWarning
 
     if run is None:
@@ -164,7 +164,7 @@ def _progress_display(args):
     """The run's progress display: on a terminal, or everywhere with --progress."""
     import contextlib
 
-    from .._progress import force_progress
+    from .._core.progress import force_progress
 
     return (
         force_progress() if getattr(args, "progress", False) else contextlib.nullcontext()
@@ -346,7 +346,7 @@ def _rows_note(name: str, used: dict, dropped: dict, causes: dict) -> str | None
 
 
 def _warn_mixups(jobs, args) -> None:
-    from .._diagnose import HardForecastWarning, hard_forecast_message, is_hard
+    from .._core.diagnose import HardForecastWarning, hard_forecast_message, is_hard
 
     for name, y, p, w, _ in jobs:
         who = f"'{name}'" if len(jobs) > 1 else f"column '{args.p_col[0]}'"
@@ -416,7 +416,7 @@ def _provenance(table, args, used: dict, dropped: dict, causes: dict) -> dict:
 
 def _report_dask(args: argparse.Namespace) -> int:
     """--engine dask: dask.dataframe columns, one report per --p-col."""
-    from .._progress import task
+    from .._core.progress import task
     from ..report import calibration_report
     from ._dask_input import dask_columns
 
@@ -462,7 +462,7 @@ def _report(args: argparse.Namespace) -> int:
         print(f"skbrier: {why} (--engine memory to read it in memory).", file=sys.stderr)
     if engine == "dask":
         return _report_dask(args)
-    from .._progress import task
+    from .._core.progress import task
 
     with _progress_display(args), task("skbrier report") as run:
         run.step(f"reading {args.file}")

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_bool
+from .._core.params import check_bool
 from ._parse import Bad, at, check_path, get, load_json_file, to_float
 from ._records import EvalLogError, EvalRecords
 

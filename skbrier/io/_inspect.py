@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_bool, check_option, check_real
+from .._core.params import check_bool, check_option, check_real
 from ._inspect_answer import answer_position, choice_letters
 from ._parse import (
     Bad,

@@ -6,7 +6,7 @@ import os
 
 import numpy as np
 
-from .._params import check_bool, check_real
+from .._core.params import check_bool, check_real
 from ._parse import Bad, at, check_path, get, load_json_file, show, to_float
 from ._records import EvalLogError, EvalRecords
 

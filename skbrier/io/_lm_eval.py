@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_bool
+from .._core.params import check_bool
 from ._parse import (
     Bad,
     at,

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .._results import Result
+from .._core.results import Result
 
 __all__ = ["EvalLogError", "EvalRecords"]
 

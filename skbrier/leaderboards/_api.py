@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from .._params import (
+from .._core.params import (
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,
     validate_random_state,
 )
-from .._results import to_builtin
-from ..stats._resampling import interval_from_replicates
+from .._core.resampling import interval_from_replicates
+from .._core.results import to_builtin
 from ._boot import (
     Board,
     best_shares,

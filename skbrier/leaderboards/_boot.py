@@ -5,8 +5,8 @@ dataset and market questions): each part has its own two-way fixed-effects
 fit and its own anchor shift, and a forecaster's combined score is the mean
 of its part scores (NaN when it is missing from a part).  Questions are
 resampled with replacement within each stratum of each part through the one
-engine (:func:`skbrier.stats._resampling.stratified_indices` inside
-:func:`~skbrier.stats._resampling.run_replicates`); a question drawn ``c``
+engine (:func:`skbrier._core.resampling.stratified_indices` inside
+:func:`~skbrier._core.resampling.run_replicates`); a question drawn ``c``
 times is ``c`` distinct questions, which for this model is the fit with the
 question's rows weighted by ``c`` (see :mod:`._fit`).
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..stats._resampling import run_replicates, stratified_indices
+from .._core.resampling import run_replicates, stratified_indices
 from ._fit import (
     Panel,
     PanelFit,

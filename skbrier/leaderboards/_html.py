@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._results import format_number, to_builtin
+from .._core.results import format_number, to_builtin
 
 __all__ = ["leaderboard_html", "leaderboard_table"]
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_option, check_real
-from .._validation import binary_target, check_probabilities, check_sample_weight
+from .._core.params import check_option, check_real
+from .._core.validation import binary_target, check_probabilities, check_sample_weight
 from ._fit import Panel
 
 __all__ = ["LabelledPanel", "check_anchor", "check_name", "check_panel"]

@@ -9,9 +9,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._params import check_confidence_level, check_option, check_real
-from .._results import ConfidenceInterval, Result, check_metric, format_number, to_builtin
-from ..stats._resampling import interval_from_replicates
+from .._core.params import check_confidence_level, check_option, check_real
+from .._core.resampling import interval_from_replicates
+from .._core.results import (
+    ConfidenceInterval,
+    Result,
+    check_metric,
+    format_number,
+    to_builtin,
+)
 from ._boot import brier_index_of
 from ._panel import check_name
 from ._result import LeaderboardResult

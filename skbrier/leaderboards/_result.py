@@ -1,4 +1,4 @@
-"""Result objects of the leaderboard (the result protocol of :mod:`skbrier._results`)."""
+"""Result objects of the leaderboard (the result protocol of :mod:`skbrier._core.results`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._params import check_confidence_level, check_option
-from .._results import ConfidenceInterval, Result, check_metric, format_number, to_builtin
-from ..stats._resampling import interval_from_replicates
+from .._core.params import check_confidence_level, check_option
+from .._core.resampling import interval_from_replicates
+from .._core.results import (
+    ConfidenceInterval,
+    Result,
+    check_metric,
+    format_number,
+    to_builtin,
+)
 from ._boot import brier_index_of, rank_matrix
 
 __all__ = ["DifficultyAdjustedResult", "LeaderboardResult"]

@@ -13,17 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from .._params import (
-    check_bool,
-    check_min_samples,
-    check_n_bins,
-    check_option,
-    check_real,
-)
-from .._validation import _as_array, check_forecast
-from ._binning import check_edges as check_bin_edges
-from ._binning import check_edges_cover, weighted_quantile
-from ._calibration_error_math import (
+from .._core.binning import check_edges as check_bin_edges
+from .._core.binning import check_edges_cover, weighted_quantile
+from .._core.kernels.calibration_error import (
     bin_ids,
     bin_sums,
     binned_error,
@@ -38,6 +30,14 @@ from ._calibration_error_math import (
     top_label,
     torch_linspace_edges,
 )
+from .._core.params import (
+    check_bool,
+    check_min_samples,
+    check_n_bins,
+    check_option,
+    check_real,
+)
+from .._core.validation import _as_array, check_forecast
 
 __all__ = [
     "BINNING_PRESETS",

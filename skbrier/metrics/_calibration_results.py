@@ -1,6 +1,6 @@
 """Result objects of :mod:`skbrier.metrics.calibration` (the result protocol).
 
-Each is a frozen dataclass following :class:`skbrier._results.Result`
+Each is a frozen dataclass following :class:`skbrier._core.results.Result`
 (``to_dict``, ``to_frame``, ``summary``, short ``repr``).  As scipy's test
 results, :class:`SpiegelhalterResult` and :class:`LowessCalibrationError`
 unpack, index and iterate over their fields, and
@@ -17,9 +17,9 @@ from typing import Any, ClassVar
 
 from scipy import stats
 
-from .._params import check_confidence_level
-from .._results import ConfidenceInterval, Result, check_metric
-from ._calibration_math import valprob_indexes
+from .._core.kernels.calibration import valprob_indexes
+from .._core.params import check_confidence_level
+from .._core.results import ConfidenceInterval, Result, check_metric
 
 __all__ = ["LogisticCalibrationResult", "LowessCalibrationError", "SpiegelhalterResult"]
 

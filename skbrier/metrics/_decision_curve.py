@@ -13,16 +13,20 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._params import check_confidence_level, check_option, check_real
-from .._results import ConfidenceInterval, Result, check_metric, format_number
-from .._validation import (
+from .._core.kernels.net_benefit import (
+    interventions_avoided,
+    threshold_odds,
+    treat_all_curve,
+)
+from .._core.params import check_confidence_level, check_option, check_real
+from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
+from .._core.results import ConfidenceInterval, Result, check_metric, format_number
+from .._core.validation import (
     binary_target,
     check_probabilities,
     check_sample_weight,
     check_scalar_probability,
 )
-from ..stats._resampling import INTERVAL_METHODS, interval_from_replicates
-from ._net_benefit_math import interventions_avoided, threshold_odds, treat_all_curve
 
 __all__ = ["DecisionCurveResult"]
 
@@ -411,7 +415,7 @@ class DecisionCurveResult(Result):
     def to_dict(self) -> dict[str, Any]:
         """The fields as JSON-ready values, without ``bootstrap_replicates``
         (the bands at ``confidence_level`` are given as ``bands`` instead)."""
-        from .._results import to_builtin
+        from .._core.results import to_builtin
 
         out = {
             k: to_builtin(getattr(self, k))

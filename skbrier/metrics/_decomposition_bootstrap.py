@@ -1,7 +1,7 @@
 """Resampling tasks of the decompositions (no validation here).
 
 Each factory returns a ``task(size, rng)`` for
-:func:`skbrier.stats._resampling.run_replicates`, the one resampling engine,
+:func:`skbrier._core.resampling.run_replicates`, the one resampling engine,
 so that the results depend only on ``random_state`` (never on ``n_jobs``)
 and the same ``random_state`` gives the same resamples wherever the same
 rows are resampled the same way: :func:`murphy_task` is what both
@@ -19,13 +19,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..stats._resampling import frequency_draws, frequency_resampler
-from ._decomposition_math import (
+from .._core.kernels.decomposition import (
     Pooled,
     corp_from_groups,
     murphy_terms,
     recalibrated_curve_at,
 )
+from .._core.resampling import frequency_draws, frequency_resampler
 
 __all__ = ["CORP_COMPONENTS", "MURPHY_COMPONENTS", "corp_task", "murphy_task"]
 
@@ -56,7 +56,7 @@ def murphy_task(
     """Row bootstrap of the binned decomposition with the bins held fixed.
 
     Each resample draws the observations with replacement
-    (:func:`~skbrier.stats._resampling.frequency_resampler`: ``n`` rows, or
+    (:func:`~skbrier._core.resampling.frequency_resampler`: ``n`` rows, or
     the total weight of frequency weights, as multiplicities that are the
     resample's weights) and recomputes the six components; a resample of
     zero total weight gives a row of NaN (dropped by the interval).
@@ -122,7 +122,7 @@ def corp_task(pooled: Pooled, band_idx: np.ndarray, weighted: bool) -> Task:
     under that hypothesis (for the p-value), and the bootstrap components
     ``(bs, mcb, dsc, unc)`` of a row resample with the outcomes kept.
     ``n`` observations are drawn: the rows, or (``weighted``) the total
-    frequency weight (:func:`~skbrier.stats._resampling.frequency_draws`), so
+    frequency weight (:func:`~skbrier._core.resampling.frequency_draws`), so
     integer weights draw exactly as their repeated rows; none (a total
     weight below 0.5) gives rows of NaN.
     """

@@ -16,18 +16,18 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_min_samples, check_random_state
-from ..stats._resampling import interval_from_replicates, run_replicates
-from ._bin_statistics import BinStatistics, check_edges
-from ._binning import assign_bins, check_edges_cover, quantile_edges, uniform_edges
-from ._decomposition_bootstrap import CHUNK_SIZE, corp_task, murphy_task
-from ._decomposition_math import (
+from .._core.binning import assign_bins, check_edges_cover, quantile_edges, uniform_edges
+from .._core.kernels.bin_statistics import BinStatistics, check_edges
+from .._core.kernels.decomposition import (
     binned_sums,
     corp_from_groups,
     murphy_terms,
     pool_ties,
     pow2_exponent,
 )
+from .._core.params import check_min_samples, check_random_state
+from .._core.resampling import interval_from_replicates, run_replicates
+from ._decomposition_bootstrap import CHUNK_SIZE, corp_task, murphy_task
 from ._decomposition_results import CORPDecomposition, MurphyDecomposition
 
 __all__ = [

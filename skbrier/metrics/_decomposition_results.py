@@ -2,7 +2,7 @@ r"""Result objects of the Brier score decompositions.
 
 :class:`MurphyDecomposition` (binned), :class:`CORPDecomposition` (isotonic) and
 :class:`MulticlassDecomposition` (one-vs-rest) follow the result protocol of
-:mod:`skbrier._results`: frozen dataclasses with ``to_dict()``,
+:mod:`skbrier._core.results`: frozen dataclasses with ``to_dict()``,
 ``to_frame()``, ``summary()``, an HTML and a short ``repr``, and
 ``confidence_interval(confidence_level=0.95, *, metric=..., method=None)``.
 """
@@ -15,12 +15,12 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._params import check_confidence_level
-from .._results import ConfidenceInterval, Result, check_metric, format_number
-from ..stats._resampling import interval_from_replicates
-from ._bin_statistics import BinStatistics, frame
+from .._core.kernels.bin_statistics import BinStatistics, frame
+from .._core.kernels.decomposition import wilson_interval
+from .._core.params import check_confidence_level
+from .._core.resampling import interval_from_replicates
+from .._core.results import ConfidenceInterval, Result, check_metric, format_number
 from ._decomposition_bootstrap import CORP_COMPONENTS, MURPHY_COMPONENTS
-from ._decomposition_math import wilson_interval
 
 __all__ = [
     "CORPDecomposition",
@@ -352,8 +352,8 @@ class CORPDecomposition(Result):
         ndarray of shape (n,)
             Recalibrated probabilities.
         """
-        from .._params import check_option
-        from .._validation import check_probabilities
+        from .._core.params import check_option
+        from .._core.validation import check_probabilities
 
         check_option(interpolation, "interpolation", ("step", "linear"))
         p = check_probabilities(y_proba, allow_2d=False)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ._multiple_choice_math import normalise_targets, segment_sum, softmax_segments
+from .._core.kernels.multiple_choice import normalise_targets, segment_sum, softmax_segments
 
 __all__ = [
     "check_scores",

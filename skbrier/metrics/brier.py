@@ -7,14 +7,9 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._backends import BODY, backends
-from .._diagnose import one_warning_per_call, warn_if_hard
-from .._validation import (
-    _is_one,
-    check_forecast,
-    check_reference,
-)
-from ._brier_math import (
+from .._core.diagnose import one_warning_per_call, warn_if_hard
+from .._core.dispatch import BODY, backends
+from .._core.kernels.brier import (
     base_rate,
     binary_brier,
     binary_brier_guarded,
@@ -24,6 +19,11 @@ from ._brier_math import (
     multiclass_brier,
     skill_score,
     warn_undefined_skill,
+)
+from .._core.validation import (
+    _is_one,
+    check_forecast,
+    check_reference,
 )
 
 __all__ = ["brier_index", "brier_score", "brier_skill_score"]
@@ -49,7 +49,7 @@ def _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label):
     The fast path for the commonest call -- numpy arrays of 0/1 labels and
     float64 or float32 probabilities, class 1 positive.  The inputs are checked leaf by
     leaf inside the kernel while they are in cache (see
-    :func:`~skbrier.metrics._brier_math.binary_brier_guarded`); None sends
+    :func:`~skbrier._core.kernels.brier.binary_brier_guarded`); None sends
     everything else, valid or not, through the full validation.
     """
     if sample_weight is not None or labels is not None:
@@ -74,8 +74,8 @@ def _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label):
 
 
 @backends(
-    dask="skbrier._dask._adapters:brier_score",
-    array_api="skbrier._array_api_adapters:brier_score",
+    dask="skbrier._backends._dask._adapters:brier_score",
+    array_api="skbrier._backends._array_api:brier_score",
 )
 def brier_score(
     y_true: ArrayLike,
@@ -284,8 +284,8 @@ def _reference_brier(fc, reference: Any) -> float:
 @one_warning_per_call
 @backends(
     arrays=("y_true", "y_proba", "sample_weight", "reference"),
-    dask="skbrier._dask._adapters:brier_skill_score",
-    array_api="skbrier._array_api_adapters:brier_skill_score",
+    dask="skbrier._backends._dask._adapters:brier_skill_score",
+    array_api="skbrier._backends._array_api:brier_skill_score",
 )
 def brier_skill_score(
     y_true: ArrayLike,

@@ -11,7 +11,7 @@
 * :func:`expected_calibration_error` -- binned ECE (equal-width or equal-mass bins).
 * :func:`c_statistic` -- the C statistic (area under the ROC curve).
 
-The maths lives in :mod:`skbrier.metrics._calibration_math`, the result
+The maths lives in :mod:`skbrier._core.kernels.calibration`, the result
 objects in :mod:`skbrier.metrics._calibration_results` (re-exported here).
 """
 
@@ -26,11 +26,9 @@ from numpy.typing import ArrayLike
 from scipy import special, stats
 from sklearn.exceptions import ConvergenceWarning
 
-from .._backends import BODY, HOST, backends
-from .._params import check_bool, check_n_bins, check_option, check_resolution
-from .._validation import binary_forecast
-from ._binning import apply_resolution
-from ._calibration_math import (
+from .._core.binning import apply_resolution
+from .._core.dispatch import BODY, HOST, backends
+from .._core.kernels.calibration import (
     auc_delong,
     logistic_calibration,
     lowess_calibration_curve,
@@ -38,6 +36,8 @@ from ._calibration_math import (
     offset_intercept_fit,
     spiegelhalter,
 )
+from .._core.params import check_bool, check_n_bins, check_option, check_resolution
+from .._core.validation import binary_forecast
 from ._calibration_results import (
     LogisticCalibrationResult,
     LowessCalibrationError,
@@ -160,7 +160,9 @@ def _logistic_result(
     )
 
 
-@backends(dask="skbrier._dask._adapters:calibration_intercept_slope", array_api=HOST)
+@backends(
+    dask="skbrier._backends._dask._adapters:calibration_intercept_slope", array_api=HOST
+)
 def calibration_intercept_slope(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -277,7 +279,7 @@ def _warn_excluded(res: LogisticCalibrationResult) -> None:
         )
 
 
-@backends(dask="skbrier._dask._adapters:calibration_in_the_large", array_api=HOST)
+@backends(dask="skbrier._backends._dask._adapters:calibration_in_the_large", array_api=HOST)
 def calibration_in_the_large(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -350,7 +352,7 @@ def calibration_in_the_large(
     return float(offset_intercept_fit(yk, special.logit(pk), wn)[0])
 
 
-@backends(dask="skbrier._dask._metrics:spiegelhalter_z", array_api=HOST)
+@backends(dask="skbrier._backends._dask._metrics:spiegelhalter_z", array_api=HOST)
 def spiegelhalter_z(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -477,7 +479,7 @@ def lowess_calibration_error(
 
 
 @backends(
-    dask="skbrier._dask._metrics:expected_calibration_error",  # the report bundle's state
+    dask="skbrier._backends._dask._metrics:expected_calibration_error",  # the report bundle's state
     array_api=BODY,  # calibration_error(kind="binary") dispatches
 )
 def expected_calibration_error(
@@ -592,7 +594,7 @@ def expected_calibration_error(
     )
 
 
-@backends(dask="skbrier._dask._metrics:c_statistic", array_api=HOST)
+@backends(dask="skbrier._backends._dask._metrics:c_statistic", array_api=HOST)
 def c_statistic(
     y_true: ArrayLike,
     y_proba: ArrayLike,

@@ -11,7 +11,7 @@ r"""Calibration errors of probability forecasts: binned (ECE, RMS, MCE) and smoo
 How the peers bin (and the preset that reproduces each one)
 -----------------------------------------------------------
 ``binning=None`` (default)
-    skbrier's one binning rule (:mod:`skbrier.metrics._binning`): edges
+    skbrier's one binning rule (:mod:`skbrier._core.binning`): edges
     ``k / n_bins`` (or frequency-weighted linear quantiles), an edge value in
     the lower bin (``right=True``).  Identical to Kumar et al.'s
     ``calibration.get_ece`` (``get_equal_prob_bins`` + ``searchsorted``).
@@ -71,21 +71,21 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._backends import HOST, Refused, backends
-from .._params import (
+from .._core.dispatch import HOST, Refused, backends
+from .._core.params import (
     check_confidence_level,
     check_min_samples,
     check_n_jobs,
     check_n_resamples,
     check_option,
 )
-from .._results import ConfidenceInterval, Result, check_metric
-from ..stats._resampling import (
+from .._core.resampling import (
     INTERVAL_METHODS,
     frequency_resampler,
     interval_from_replicates,
     run_replicates,
 )
+from .._core.results import ConfidenceInterval, Result, check_metric
 from ._calibration_error_core import (
     BINNING_PRESETS,
     Pairs,
@@ -114,8 +114,8 @@ _IN_MEMORY = Refused(
 
 # --------------------------------------------------------------------------- public
 @backends(
-    dask="skbrier._dask._adapters:calibration_error",
-    array_api="skbrier._array_api_adapters:calibration_error",
+    dask="skbrier._backends._dask._adapters:calibration_error",
+    array_api="skbrier._backends._array_api:calibration_error",
 )
 def calibration_error(
     y_true: ArrayLike,
@@ -445,7 +445,7 @@ def _bootstrap_task(
     data: Pairs, stat: Callable[[np.ndarray | None], float]
 ) -> Callable[[int, np.random.Generator], np.ndarray]:
     """Replicates of ``stat(counts)``: multiplicities of an iid resample of the
-    observations (:func:`~skbrier.stats._resampling.frequency_resampler`:
+    observations (:func:`~skbrier._core.resampling.frequency_resampler`:
     integer weights draw exactly as the repeated rows)."""
     counts = frequency_resampler(data.w, data.n)
 
@@ -483,7 +483,7 @@ def calibration_error_interval(
     the statistic is
     recomputed on each resample (equal-mass edges are recomputed too) and
     the interval is the percentile or basic interval of the replicates,
-    all through :mod:`skbrier.stats._resampling` (reproducible, the same for
+    all through :mod:`skbrier._core.resampling` (reproducible, the same for
     every ``n_jobs``).
 
     Parameters

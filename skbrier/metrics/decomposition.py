@@ -22,12 +22,12 @@ the binary one of the positive class; with three or more columns they return a
 class, whose components add up to the multiclass Brier score of scikit-learn
 (the [0, 2] scale, the sum of the one-vs-rest binary Brier scores).
 
-The public functions validate once (:mod:`skbrier._validation`,
-:mod:`skbrier._params`); the kernels live in
-:mod:`skbrier.metrics._decomposition_math` (no validation), the resampling
+The public functions validate once (:mod:`skbrier._core.validation`,
+:mod:`skbrier._core.params`); the kernels live in
+:mod:`skbrier._core.kernels.decomposition` (no validation), the resampling
 tasks in :mod:`skbrier.metrics._decomposition_bootstrap` (run by the one
-engine :mod:`skbrier.stats._resampling`), the binning rule in
-:mod:`skbrier.metrics._binning` and the result classes in
+engine :mod:`skbrier._core.resampling`), the binning rule in
+:mod:`skbrier._core.binning` and the result classes in
 :mod:`skbrier.metrics._decomposition_results`.
 """
 
@@ -39,8 +39,11 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._backends import HOST, backends
-from .._params import (
+from .._core.binning import apply_resolution, assign_bins, check_edges_cover, uniform_edges
+from .._core.dispatch import HOST, backends
+from .._core.kernels.bin_statistics import BinStatistics, check_edges
+from .._core.kernels.decomposition import binned_sums
+from .._core.params import (
     check_bool,
     check_confidence_level,
     check_n_bins,
@@ -49,10 +52,8 @@ from .._params import (
     check_resolution,
     validate_random_state,
 )
-from .._results import ConfidenceInterval
-from .._validation import check_forecast
-from ._bin_statistics import BinStatistics, check_edges
-from ._binning import apply_resolution, assign_bins, check_edges_cover, uniform_edges
+from .._core.results import ConfidenceInterval
+from .._core.validation import check_forecast
 from ._decomposition_core import (
     binary_columns,
     check_strategy,
@@ -62,7 +63,6 @@ from ._decomposition_core import (
     murphy_binary,
     murphy_result,
 )
-from ._decomposition_math import binned_sums
 from ._decomposition_results import (
     CORPDecomposition,
     MulticlassDecomposition,
@@ -106,7 +106,7 @@ def bin_edges(
 
     Quantile edges run from the smallest to the largest forecast: the
     frequency-weighted quantiles with linear interpolation
-    (:func:`skbrier.metrics._binning.quantile_edges`).  Without weights they
+    (:func:`skbrier._core.binning.quantile_edges`).  Without weights they
     are ``np.quantile(y_proba, k / n_bins)`` (as
     :func:`sklearn.calibration.calibration_curve`); integer weights give the
     edges of repeated rows, unit weights the unweighted edges, and rows of
@@ -118,7 +118,7 @@ def bin_edges(
         Validated forecasts (float64 in [0, 1]).
     n_bins : int, default=10
         Number of bins for the ``"uniform"`` and ``"quantile"`` strategies
-        (at most :data:`skbrier._params.MAX_BINS`).
+        (at most :data:`skbrier._core.params.MAX_BINS`).
     strategy : {"uniform", "quantile"} or array-like of edges
         How to place the bins.
     sample_weight : ndarray of shape (n_samples,) or None
@@ -180,7 +180,7 @@ def binned_statistics(
         Strictly increasing bin edges, or an integer ``K`` for ``K`` uniform
         bins on [0, 1].
     right : bool, default=True
-        The binning rule of :func:`skbrier.metrics._binning.assign_bins`:
+        The binning rule of :func:`skbrier._core.binning.assign_bins`:
         True puts a forecast on an inner edge in the lower bin (bins
         ``(e_k, e_{k+1}]``, the first closed, as scikit-learn's
         ``calibration_curve``, R SpecsVerification and R verification);
@@ -332,8 +332,8 @@ def murphy_options(
 
 
 @backends(
-    dask="skbrier._dask._metrics:murphy_decomposition",
-    array_api="skbrier._array_api_adapters:murphy_decomposition",
+    dask="skbrier._backends._dask._metrics:murphy_decomposition",
+    array_api="skbrier._backends._array_api:murphy_decomposition",
 )
 def murphy_decomposition(
     y_true: ArrayLike,
@@ -508,7 +508,7 @@ def murphy_decomposition(
 # =============================================================================
 
 
-@backends(dask="skbrier._dask._metrics:corp_decomposition", array_api=HOST)
+@backends(dask="skbrier._backends._dask._metrics:corp_decomposition", array_api=HOST)
 def corp_decomposition(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -617,7 +617,7 @@ def corp_decomposition(
     interpolated linearly at the original forecast values and left out at
     those outside its own range of forecasts; the band holds the pointwise
     ``(1 -+ confidence_level) / 2`` quantiles of the curves left (the
-    kernel :func:`skbrier.metrics._decomposition_math.consistency_band_from_resamples`).
+    kernel :func:`skbrier._core.kernels.decomposition.consistency_band_from_resamples`).
     The same resamples give the p-value of the calibration hypothesis from
     the miscalibration statistic.  *Bootstrap intervals*: rows resampled
     with replacement (outcomes kept).  Both resamplings draw the pooled

@@ -1,7 +1,7 @@
 """Multiple-choice Brier score of LLM benchmarks (ragged choice sets).
 
 The checks live in :mod:`skbrier.metrics._multiple_choice_checks`, the
-formulas in the kernels of :mod:`skbrier.metrics._multiple_choice_math`.
+formulas in the kernels of :mod:`skbrier._core.kernels.multiple_choice`.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._backends import backends
-from .._params import check_bool, check_option
-from .._validation import check_sample_weight
-from ._multiple_choice_checks import check_scores, check_targets, flatten_ragged
-from ._multiple_choice_math import (
+from .._core.dispatch import backends
+from .._core.kernels.multiple_choice import (
     bigbench_per_example,
     per_example_squared_error,
     segment_starts,
     weighted_mean,
 )
+from .._core.params import check_bool, check_option
+from .._core.validation import check_sample_weight
+from ._multiple_choice_checks import check_scores, check_targets, flatten_ragged
 
 __all__ = ["multiple_choice_brier_score"]
 
@@ -29,8 +29,8 @@ __all__ = ["multiple_choice_brier_score"]
 @backends(
     arrays=("y_true", "y_score", "sample_weight"),
     namespace_of="y_score",
-    dask="skbrier._dask._adapters:multiple_choice_brier_score",
-    array_api="skbrier._array_api_adapters:multiple_choice_brier_score",
+    dask="skbrier._backends._dask._adapters:multiple_choice_brier_score",
+    array_api="skbrier._backends._array_api:multiple_choice_brier_score",
 )
 def multiple_choice_brier_score(
     y_true: ArrayLike | Sequence[Sequence[float]],

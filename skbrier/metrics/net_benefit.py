@@ -16,8 +16,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._backends import backends
-from .._params import (
+from .._core.dispatch import backends
+from .._core.kernels.net_benefit import (
+    bootstrap_counts,
+    bootstrap_net_benefit,
+    class_shares,
+    interventions_avoided,
+    net_benefit_at,
+    threshold_odds,
+)
+from .._core.params import (
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,
@@ -25,14 +33,14 @@ from .._params import (
     check_thresholds,
     validate_random_state,
 )
-from .._results import ConfidenceInterval  # noqa: F401  (importable from here before)
-from .._validation import (
+from .._core.resampling import chunk_size_for, run_replicates
+from .._core.results import ConfidenceInterval  # noqa: F401  (importable from here before)
+from .._core.validation import (
     binary_target,
     check_probabilities,
     check_sample_weight,
     check_scalar_probability,
 )
-from ..stats._resampling import chunk_size_for, run_replicates
 from ._decision_curve import (
     DEFAULT_THRESHOLDS,
     DecisionCurveResult,
@@ -41,14 +49,6 @@ from ._decision_curve import (
     check_models,
     check_nonevents,
     check_prevalence,
-)
-from ._net_benefit_math import (
-    bootstrap_counts,
-    bootstrap_net_benefit,
-    class_shares,
-    interventions_avoided,
-    net_benefit_at,
-    threshold_odds,
 )
 
 __all__ = [
@@ -64,8 +64,8 @@ MAX_BOOTSTRAP_UNITS = 2**62
 
 # --------------------------------------------------------------------------- public
 @backends(
-    dask="skbrier._dask._adapters:net_benefit",
-    array_api="skbrier._array_api_adapters:net_benefit",
+    dask="skbrier._backends._dask._adapters:net_benefit",
+    array_api="skbrier._backends._array_api:net_benefit",
 )
 def net_benefit(
     y_true: ArrayLike,
@@ -260,8 +260,8 @@ def curve_options(
 
 
 @backends(
-    dask="skbrier._dask._adapters:decision_curve",
-    array_api="skbrier._array_api_adapters:decision_curve",
+    dask="skbrier._backends._dask._adapters:decision_curve",
+    array_api="skbrier._backends._array_api:decision_curve",
 )
 def decision_curve(
     y_true: ArrayLike,

@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._params import check_confidence_level
+from .._core.params import check_confidence_level
+from .._core.results import ConfidenceInterval, Result, check_metric
 from .._response import positive_column
-from .._results import ConfidenceInterval, Result, check_metric
 
 __all__ = ["CrossValBrierResult"]
 

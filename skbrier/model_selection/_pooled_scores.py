@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._results import Result, format_number, to_builtin
-from ..metrics._brier_math import brier_index_from_score, skill_score
+from .._core.kernels.brier import brier_index_from_score, skill_score
+from .._core.results import Result, format_number, to_builtin
 
 __all__ = ["PooledCVResult", "check_prefix", "pooled_cv_scores"]
 

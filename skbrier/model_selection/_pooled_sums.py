@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._params import check_int
+from .._core.kernels.brier import binary_squared_errors, multiclass_squared_errors
+from .._core.params import check_int
+from .._core.validation import Forecast, check_forecast
 from .._response import as_numeric, scorer_pos_label
-from .._validation import Forecast, check_forecast
-from ..metrics._brier_math import binary_squared_errors, multiclass_squared_errors
 from ..scorers import brier_index_score, brier_score_for_scorer
 
 __all__ = ["brier_sum", "class_weight_sum", "weight_sum"]

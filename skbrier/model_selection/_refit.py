@@ -9,7 +9,7 @@ from typing import Any, Literal
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
-from .._params import check_option
+from .._core.params import check_option
 from ._pooled_scores import check_prefix, pooled_cv_scores
 
 __all__ = ["PooledRefit", "pooled_best_score", "pooled_refit"]

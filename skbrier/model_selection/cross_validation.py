@@ -12,22 +12,22 @@ from sklearn.base import is_classifier
 from sklearn.model_selection import cross_validate
 from sklearn.utils.parallel import Parallel, delayed
 
-from .._diagnose import one_warning_per_call
-from .._params import check_bool, check_int, check_n_jobs, check_option
-from .._response import (
-    align_columns,
-    check_pos_label,
-    positive_column,
-    response_from_estimator,
-)
-from .._validation import Forecast, check_forecast, check_sample_weight, encode_labels
-from ..metrics._brier_math import (
+from .._core.diagnose import one_warning_per_call
+from .._core.kernels.brier import (
     brier_index_from_score,
     climatology_brier,
     forecast_brier,
     multiclass_brier,
     skill_score,
     unit_scale_brier,
+)
+from .._core.params import check_bool, check_int, check_n_jobs, check_option
+from .._core.validation import Forecast, check_forecast, check_sample_weight, encode_labels
+from .._response import (
+    align_columns,
+    check_pos_label,
+    positive_column,
+    response_from_estimator,
 )
 from ..metrics.decomposition import corp_decomposition, murphy_decomposition
 from ..stats.inference import brier_inference

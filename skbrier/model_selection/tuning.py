@@ -8,7 +8,7 @@ from typing import Any
 from numpy.typing import ArrayLike
 from sklearn.base import clone
 
-from .._params import check_n_jobs, check_option
+from .._core.params import check_n_jobs, check_option
 from .._response import check_pos_label
 from .cross_validation import cross_val_brier
 

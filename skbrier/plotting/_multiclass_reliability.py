@@ -241,7 +241,7 @@ def multiclass_proba(y_proba: Any, multiclass: Any) -> bool:
     ``"top_label"`` or ``"classwise"``; ``multiclass`` is checked here
     whatever the input.  Dicts and DataFrames (several models) never are.
     """
-    from .._params import check_option
+    from .._core.params import check_option
 
     multiclass = check_option(multiclass, "multiclass", MULTICLASS)
     if multiclass == "one_vs_rest" or isinstance(y_proba, dict):

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_confidence_level
-from ..metrics._binning import assign_bins, uniform_edges
+from .._core.binning import assign_bins, uniform_edges
+from .._core.params import check_confidence_level
 from ..metrics._decomposition_results import (
     CORPDecomposition,
     MulticlassDecomposition,

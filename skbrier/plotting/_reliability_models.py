@@ -20,14 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from .._decomposition_options import resolve_method
-from .._params import (
+from .._core.params import (
     check_n_bins,
     check_n_jobs,
     check_n_resamples,
     check_random_state,
     validate_random_state,
 )
+from .._decomposition_options import resolve_method
 from ..metrics._decomposition_results import CORPDecomposition, MurphyDecomposition
 from ..metrics.decomposition import corp_decomposition, murphy_decomposition
 from ._reliability_data import display_kwargs

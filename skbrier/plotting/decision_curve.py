@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._params import check_bool, check_option, check_real
+from .._core.params import check_bool, check_option, check_real
+from .._core.results import ConfidenceInterval
 from .._response import forecasts_from_estimator
-from .._results import ConfidenceInterval
 from ..metrics.net_benefit import DecisionCurveResult, decision_curve
 
 __all__ = ["DecisionCurveDisplay", "cost_benefit_label"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
@@ -19,12 +18,12 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._dask import is_dask_input
-from .._diagnose import one_warning_per_call
-from .._progress import NO_TASK, Task, task
-from .._results import ConfidenceInterval
-from .._validation import binary_forecast
-from ..metrics._brier_math import brier_index_from_score, skill_score, weighted_mean
+from .._core.diagnose import one_warning_per_call
+from .._core.dispatch import HOST, backends
+from .._core.kernels.brier import brier_index_from_score, skill_score, weighted_mean
+from .._core.progress import NO_TASK, Task, task
+from .._core.results import ConfidenceInterval
+from .._core.validation import binary_forecast
 from ._options import OPTION_NAMES, Options, check_options
 from ._result import INTERVAL_METRICS, CalibrationReport
 from ._text import DECOMPOSITION_TERMS
@@ -175,7 +174,7 @@ LOWESS_CURVE_POINTS = 512
 def _lowess(y, p, w, notes: _Notes, sorted_yp=None):
     """Emax, E90, Eavg and the curve (the values of
     :func:`skbrier.metrics.calibration.lowess_calibration_error`)."""
-    from ..metrics._calibration_math import lowess_calibration
+    from .._core.kernels.calibration import lowess_calibration
 
     if w is not None:
         notes.add("Emax/E90/Eavg (lowess) are not computed with sample_weight.")
@@ -272,7 +271,7 @@ def _calibration_numbers(
     run.step("sorting the forecasts")
     sorted_yp = None
     if w is None:
-        from ..metrics._lowess_math import stable_argsort
+        from .._core.kernels.lowess import stable_argsort
 
         order = stable_argsort(p)
         sorted_yp = (y[order], p[order])
@@ -309,6 +308,7 @@ def _calibration_numbers(
 
 
 @one_warning_per_call
+@backends(dask="skbrier._backends._dask._report:calibration_report", array_api=HOST)
 def calibration_report(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -489,13 +489,6 @@ def calibration_report(
         n_resamples,
         n_jobs,
     )
-    if is_dask_input(y_true, y_proba, sample_weight):
-        from .._dask import _report
-
-        host = sys.modules[__name__]
-        return _report.calibration_report(
-            y_true, y_proba, sample_weight, pos_label, opts, host
-        )
     with task("calibration report", total=len(STEPS)) as run:
         return _in_memory(y_true, y_proba, sample_weight, pos_label, opts, run)
 

@@ -160,7 +160,7 @@ def _versions() -> dict[str, str]:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
             if dist == "skbrier":
-                from .. import __version__
+                from .._version import __version__
 
                 out[dist] = __version__
             else:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._params import (
+from .._core.params import (
     check_confidence_level,
     check_n_bins,
     check_n_jobs,

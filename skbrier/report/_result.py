@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .._params import check_confidence_level
-from .._results import ConfidenceInterval, Result, check_metric
+from .._core.params import check_confidence_level
+from .._core.results import ConfidenceInterval, Result, check_metric
 from . import _figures, _html, _json, _text
 from ._valprob import interval_at
 

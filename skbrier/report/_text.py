@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._results import Result
+from .._core.results import Result
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._result import CalibrationReport

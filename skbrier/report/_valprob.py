@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import special, stats
 
-from .._results import ConfidenceInterval
+from .._core.results import ConfidenceInterval
 
 __all__ = ["IntervalSpec", "adaptive_n_resamples", "interval_at", "valprob_extras"]
 
@@ -67,7 +67,7 @@ def interval_at(spec: IntervalSpec | None, level: float) -> ConfidenceInterval |
     if spec is None:
         return None
     if spec.kind == "replicates":
-        from ..stats._resampling import interval_from_replicates
+        from .._core.resampling import interval_from_replicates
 
         ci = interval_from_replicates(spec.replicates, level)
         lo, hi = float(ci[0]), float(ci[1])
@@ -102,7 +102,7 @@ _LOGISTIC = ("calibration_in_the_large", "calibration_intercept", "calibration_s
 
 def _fit_rows(y, p, w):
     """Rows of the logistic fits (0 < p < 1, positive weight), normalised weights."""
-    from ..metrics._calibration_math import normalise_weights
+    from .._core.kernels.calibration import normalise_weights
 
     keep = (p > 0.0) & (p < 1.0)
     if w is not None:
@@ -129,7 +129,7 @@ def _sandwich_se(y, X, offset, w, beta, hac_kwds: dict) -> np.ndarray:
     """HAC standard errors ``sqrt(diag(B (T^2 lrvar(scores)) B))`` with ``B`` the
     inverse information (``sandwich::kernHAC`` on the glm, with equal bandwidth
     weights for every column)."""
-    from ..metrics._calibration_math import logistic_scores
+    from .._core.kernels.calibration import logistic_scores
     from ..stats import long_run_covariance
 
     psi, info = logistic_scores(y, X, offset, w, beta)
@@ -211,8 +211,8 @@ def _overlap_witness(yk: np.ndarray, lg: np.ndarray):
 
 def _bootstrap_task(y, p, w, lg_res, scheme: str, block_length: float):
     """``task(size, rng)`` of :func:`run_replicates`: (CITL, intercept, slope, O/E)."""
-    from ..metrics._calibration_math import normalise_weights, refit_calibration
-    from ..stats._resampling import resample_counts, resample_indices
+    from .._core.kernels.calibration import normalise_weights, refit_calibration
+    from .._core.resampling import resample_counts, resample_indices
 
     n = y.shape[0]
     keep, yk, lg, _ = _fit_rows(y, p, w)
@@ -254,7 +254,7 @@ def _bootstrap_task(y, p, w, lg_res, scheme: str, block_length: float):
 
 
 def _bootstrap_intervals(y, p, w, lg_res, opts, inference, oe: float, notes) -> dict:
-    from ..stats._resampling import run_replicates
+    from .._core.resampling import run_replicates
 
     scheme = opts.inference_kwds.get("bootstrap", "iid")
     bl = getattr(inference, "block_length", None) or 1.0
@@ -322,7 +322,7 @@ def valprob_extras(y, p, w, lg_res, opts, inference, notes, sorted_yp=None) -> d
     Returns a dict with ``c_statistic``, ``dxy``, ``discrimination_pvalue``,
     ``observed_expected`` and ``specs`` (``{metric: IntervalSpec or None}``).
     """
-    from ..metrics._calibration_math import auc_delong, observed_expected
+    from .._core.kernels.calibration import auc_delong, observed_expected
 
     keep = slice(None) if w is None else w > 0.0
     yy, pp = y[keep], p[keep]

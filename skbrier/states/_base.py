@@ -11,7 +11,7 @@ are combined (``merge``), and the statistic is computed once at the end
 end (which class is positive follows scikit-learn's rule applied to *all*
 labels), so each state keeps its sums per distinct label of ``y_true`` and
 encodes the labels as 0/1 in ``finalize`` with the same function the
-in-memory metrics use, :func:`skbrier._validation.binary_target`; the errors
+in-memory metrics use, :func:`skbrier._core.validation.binary_target`; the errors
 are therefore the in-memory ones, naming the same parameter.  A state also
 counts the rows of each label, so that a message about the labels (too many
 classes, a stray label) shows the true counts over all chunks, sorted, and
@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .._validation import (
+from .._core.validation import (
     _as_array,
     _check_finite_labels,
     _target_array,

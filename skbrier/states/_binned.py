@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from ..metrics._bin_statistics import BinStatistics
-from ..metrics._binning import assign_bins
-from ..metrics._calibration_math import calibration_error_from_sums
+from .._core.binning import assign_bins
+from .._core.kernels.bin_statistics import BinStatistics
+from .._core.kernels.calibration import calibration_error_from_sums
+from .._core.kernels.decomposition import binned_sums
 from ..metrics._decomposition_core import edges_for, murphy_result
-from ..metrics._decomposition_math import binned_sums
 from ..metrics._decomposition_results import MurphyDecomposition
 from ._base import BinaryState
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
+from .._core.kernels.calibration_error import binned_error
+from .._core.validation import (
     _as_array,
     _numeric_objects,
     _rows_sum_to_one,
@@ -25,7 +26,6 @@ from ..metrics._calibration_error_core import (
     prepare,
     rescale,
 )
-from ..metrics._calibration_error_math import binned_error
 from ._base import MergeableState, _chunk_weights
 from ._base import label_key as _key
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _as_array, check_probabilities
+from .._core.validation import _as_array, check_probabilities
 from ._base import BinaryState
 
 __all__ = ["MomentState", "merge_moments"]

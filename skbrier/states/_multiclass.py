@@ -4,7 +4,7 @@ The column of a label of ``y_true`` is only known once *all* labels are
 known (the columns follow the sorted labels, or ``labels=``), so every state
 here keeps its sums per distinct label of ``y_true`` and per column, and
 resolves the columns in ``finalize`` with the very function the in-memory
-metrics use (:func:`skbrier._validation.check_forecast`, applied to the
+metrics use (:func:`skbrier._core.validation.check_forecast`, applied to the
 distinct labels): the errors -- too many or too few classes, labels missing
 from ``labels`` -- are the in-memory ones, naming the same parameter.
 
@@ -23,7 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
+from .._core.binning import assign_bins
+from .._core.kernels import multiple_choice as mc
+from .._core.kernels.bin_statistics import BinStatistics
+from .._core.kernels.brier import brier_index_from_score, skill_score
+from .._core.validation import (
     Forecast,
     _as_array,
     _numeric_objects,
@@ -34,10 +38,6 @@ from .._validation import (
     check_probabilities,
     encode_labels,
 )
-from ..metrics import _multiple_choice_math as mc
-from ..metrics._bin_statistics import BinStatistics
-from ..metrics._binning import assign_bins
-from ..metrics._brier_math import brier_index_from_score, skill_score
 from ..metrics._decomposition_core import edges_for
 from ..metrics._multiple_choice_checks import (
     check_scores,
@@ -169,7 +169,7 @@ class _LabelColumns(MergeableState):
         return keys, fc.y, fc.classes
 
     def column_shape(self) -> Forecast:
-        """An empty :class:`~skbrier._validation.Forecast` of this many columns
+        """An empty :class:`~skbrier._core.validation.Forecast` of this many columns
         (for the in-memory option checks that look at the shape only)."""
         return Forecast(None, np.empty((0, self.n_columns or 2)), None, None, False)
 

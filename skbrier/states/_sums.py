@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _as_array, check_probabilities
-from ..metrics._brier_math import brier_index_from_score, skill_score
-from ..metrics._calibration_math import spiegelhalter_from_sums
+from .._core.kernels.brier import brier_index_from_score, skill_score
+from .._core.kernels.calibration import spiegelhalter_from_sums
+from .._core.validation import _as_array, check_probabilities
 from ._base import BinaryState
 
 __all__ = ["BrierState", "SpiegelhalterState"]
@@ -123,7 +123,7 @@ class SpiegelhalterState(BinaryState):
     Per label: :math:`\sum w`, :math:`\sum w (1 - p)(1 - 2p)`,
     :math:`-\sum w p (1 - 2p)` (the numerator terms for an outcome of 1 and
     of 0) and :math:`\sum w (1 - 2p)^2 p (1 - p)`; ``finalize`` calls the
-    in-memory kernel's :func:`~skbrier.metrics._calibration_math.spiegelhalter_from_sums`.
+    in-memory kernel's :func:`~skbrier._core.kernels.calibration.spiegelhalter_from_sums`.
 
     .. math::
 

@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_resolution
-from ..metrics import _binning
-from ..metrics._binning import round_to_resolution
-from ..metrics._decomposition_math import corp_from_groups
+from .._core import binning as _binning
+from .._core.binning import round_to_resolution
+from .._core.kernels.decomposition import corp_from_groups
+from .._core.params import check_resolution
 from ..metrics._decomposition_results import CORPDecomposition
 from ._base import BinaryState
 
@@ -30,7 +30,7 @@ def _group(x: np.ndarray, w: np.ndarray, c: np.ndarray):
 def _group_grid(x: np.ndarray, w: np.ndarray, c: np.ndarray):
     """:func:`_group` of ``x`` rounded to the ``resolution="auto"`` grid, by
     bincount over the grid index (O(n + grid), no sort); the values are those
-    of :func:`~skbrier.metrics._binning.round_to_resolution`."""
+    of :func:`~skbrier._core.binning.round_to_resolution`."""
     step = _binning.AUTO_RESOLUTION
     k = np.round(x / step)
     idx = k.astype(np.int64)

@@ -6,14 +6,14 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _as_array, check_probabilities
-from ..metrics._decision_curve import check_events, check_nonevents
-from ..metrics._net_benefit_math import (
+from .._core.kernels.net_benefit import (
     ClassShares,
     _below_and_above,
     net_benefit_from_weights,
     shares_from_weights,
 )
+from .._core.validation import _as_array, check_probabilities
+from ..metrics._decision_curve import check_events, check_nonevents
 from ._base import BinaryState
 
 __all__ = ["ThresholdState"]
@@ -27,7 +27,7 @@ class ThresholdState(BinaryState):
     :math:`p_t`; in :meth:`shares` the positive label's sums are the false
     negatives and true positives, the other label's the true negatives and
     false positives, turned into shares of the population by the in-memory
-    formula (:func:`~skbrier.metrics._net_benefit_math.shares_from_weights`),
+    formula (:func:`~skbrier._core.kernels.net_benefit.shares_from_weights`),
     so that
 
     .. math::

@@ -8,8 +8,8 @@ from typing import Any
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
-from .._params import check_confidence_level
-from .._results import ConfidenceInterval
+from .._core.params import check_confidence_level
+from .._core.results import ConfidenceInterval
 
 __all__ = [
     "ConfidenceInterval",

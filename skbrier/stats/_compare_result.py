@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._results import Result, check_metric, format_number
+from .._core.results import Result, check_metric, format_number
 from . import bootstrap as _bs
 from ._ci import (
     ConfidenceInterval,

@@ -13,12 +13,12 @@ Resampling schemes:
   wrapping around.
 
 Everything runs through the one resampling engine,
-:mod:`skbrier.stats._resampling`: index generation is vectorised over
+:mod:`skbrier._core.resampling`: index generation is vectorised over
 resamples, the resamples are split into chunks whose size depends only on
 ``T``, and chunk ``j`` draws from the ``j``-th generator spawned from
 ``random_state``, so the result is the same for every ``n_jobs`` (chunks run
 in joblib threads).  Percentile and basic intervals come from
-:func:`~skbrier.stats._resampling.interval_from_replicates` (numpy's linear
+:func:`~skbrier._core.resampling.interval_from_replicates` (numpy's linear
 quantiles, the convention of :func:`scipy.stats.bootstrap`); only BCa
 intervals are computed by :func:`scipy.stats.bootstrap` (from the stored
 bootstrap distribution, through its ``bootstrap_result`` argument).
@@ -43,21 +43,21 @@ from typing import Any, ClassVar, Literal, cast
 import numpy as np
 import scipy.stats
 
-from .._params import (
+from .._core.kernels.moments import replicate_std
+from .._core.params import (
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,
     check_random_state,
 )
-from .._results import ConfidenceInterval, Result, check_metric
-from ._moments import replicate_std
-from ._resampling import (
+from .._core.resampling import (
     BOOTSTRAP_SCHEMES,
     CHUNK_ELEMENTS,
     interval_from_replicates,
     resample_indices,
     run_replicates,
 )
+from .._core.results import ConfidenceInterval, Result, check_metric
 from .block_length import optimal_block_length
 
 __all__ = [
@@ -415,7 +415,7 @@ def confidence_interval_from_distribution(
 ) -> ConfidenceInterval:
     """Interval from an existing bootstrap distribution (resamples on the last axis).
 
-    Percentile and basic: :func:`~skbrier.stats._resampling.interval_from_replicates`
+    Percentile and basic: :func:`~skbrier._core.resampling.interval_from_replicates`
     (``estimate`` defaults to ``statistic(*data)``).  BCa: scipy (its
     jackknife needs ``data`` and ``statistic``).
     """
@@ -529,7 +529,7 @@ def block_bootstrap(
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         As in :func:`scipy.stats.bootstrap`.
     random_state : None, int, Generator, RandomState or SeedSequence, default=None
-        Seed (converted by :func:`skbrier._params.check_random_state`).  The
+        Seed (converted by :func:`skbrier._core.params.check_random_state`).  The
         same seed gives the same result for every ``n_jobs``.
     n_jobs : int, default=None
         Number of joblib threads over chunks of resamples (None: 1; not 0).

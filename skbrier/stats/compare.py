@@ -16,24 +16,24 @@ from numpy.typing import ArrayLike
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
-from .._backends import backends
-from .._diagnose import one_warning_per_call
-from .._params import (
-    check_bool,
-    check_int,
-    check_option,
-    check_random_state,
-)
-from .._validation import check_forecast, check_probabilities
-from ..metrics._brier_math import brier_index_from_score
-from . import bootstrap as _bs
-from ._compare_result import BrierComparisonResult
-from ._moments import (
+from .._core.diagnose import one_warning_per_call
+from .._core.dispatch import backends
+from .._core.kernels.brier import brier_index_from_score
+from .._core.kernels.moments import (
     brier_losses,
     iid_mean_covariance,
     replicate_std,
     weighted_column_means,
 )
+from .._core.params import (
+    check_bool,
+    check_int,
+    check_option,
+    check_random_state,
+)
+from .._core.validation import check_forecast, check_probabilities
+from . import bootstrap as _bs
+from ._compare_result import BrierComparisonResult
 from .inference import (
     CovType,
     _check_bca_weights,
@@ -86,12 +86,12 @@ def check_compare_options(
     return cov_type, hac_kwds, small_sample_correction, ddof, b, n_jobs
 
 
+@one_warning_per_call
 @backends(
     arrays=("y_true", "y_proba_a", "y_proba_b", "sample_weight"),
     namespace_of="y_proba_a",
-    dask="skbrier._dask._adapters:compare_brier",
+    dask="skbrier._backends._dask._adapters:compare_brier",
 )
-@one_warning_per_call
 def compare_brier(
     y_true: ArrayLike,
     y_proba_a: ArrayLike | Mapping[str, ArrayLike],

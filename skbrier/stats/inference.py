@@ -23,25 +23,9 @@ from typing import Any, ClassVar, Literal, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._backends import backends
-from .._diagnose import one_warning_per_call
-from .._params import (
-    check_min_samples,
-    check_n_jobs,
-    check_n_resamples,
-    check_random_state,
-    validate_random_state,
-)
-from .._results import Result, check_metric
-from .._validation import Forecast, check_forecast, check_reference
-from . import bootstrap as _bs
-from ._ci import (
-    ConfidenceInterval,
-    check_confidence_level,
-    normal_interval,
-    public_fields,
-)
-from ._moments import (
+from .._core.diagnose import one_warning_per_call
+from .._core.dispatch import backends
+from .._core.kernels.moments import (
     METRICS,
     Design,
     iid_mean_covariance,
@@ -50,6 +34,22 @@ from ._moments import (
     replicate_std,
     weighted_column_means,
     weighted_scores,
+)
+from .._core.params import (
+    check_min_samples,
+    check_n_jobs,
+    check_n_resamples,
+    check_random_state,
+    validate_random_state,
+)
+from .._core.results import Result, check_metric
+from .._core.validation import Forecast, check_forecast, check_reference
+from . import bootstrap as _bs
+from ._ci import (
+    ConfidenceInterval,
+    check_confidence_level,
+    normal_interval,
+    public_fields,
 )
 from .long_run_covariance import long_run_covariance
 
@@ -366,11 +366,11 @@ def check_inference_options(
     return cov_type, hac_kwds, b, n_jobs
 
 
+@one_warning_per_call
 @backends(
     arrays=("y_true", "y_proba", "sample_weight", "reference"),
-    dask="skbrier._dask._adapters:brier_inference",
+    dask="skbrier._backends._dask._adapters:brier_inference",
 )
-@one_warning_per_call
 def brier_inference(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -435,7 +435,7 @@ def brier_inference(
         Default bootstrap interval type (``"bca"`` only with ``bootstrap="iid"``;
         its jackknife costs O(T^2)).
     random_state : None, int, Generator, RandomState or SeedSequence, default=None
-        Seed of the bootstrap (:func:`skbrier._params.check_random_state`).
+        Seed of the bootstrap (:func:`skbrier._core.params.check_random_state`).
     n_jobs : int, default=None
         Threads for the bootstrap (None, a positive count or -1; not 0);
         results do not depend on it.

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from skbrier._validation import _as_array
-from skbrier.stats import _hac
+from skbrier._core.kernels import hac as _hac
+from skbrier._core.validation import _as_array
 
 __all__ = ["long_run_covariance"]
 

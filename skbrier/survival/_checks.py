@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._validation import check_sample_weight
+from .._core.validation import check_sample_weight
 
 __all__ = [
     "SurvivalData",

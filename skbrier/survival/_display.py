@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_bool
+from .._core.params import check_bool
 from .horizon import SurvivalCalibrationResult, calibration_at_horizon
 
 __all__ = ["SurvivalCalibrationDisplay"]

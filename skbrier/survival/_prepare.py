@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._params import check_option
+from .._core.params import check_option
 from . import _survival_math as sm
 from ._checks import (
     SurvivalData,

@@ -10,9 +10,9 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy.stats import norm
 
-from .._params import check_confidence_level, check_option
-from .._results import Result, check_metric, format_number
-from ..stats._resampling import interval_from_replicates
+from .._core.params import check_confidence_level, check_option
+from .._core.resampling import interval_from_replicates
+from .._core.results import Result, check_metric, format_number
 
 __all__ = ["SurvivalComparisonResult", "SurvivalIPAResult", "SurvivalInterval"]
 

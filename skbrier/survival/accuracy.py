@@ -8,13 +8,13 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm
 
-from .._params import (
+from .._core.params import (
     check_bool,
     check_n_jobs,
     check_n_resamples,
     validate_random_state,
 )
-from ..stats._resampling import chunk_size_for, resample_counts, run_replicates
+from .._core.resampling import chunk_size_for, resample_counts, run_replicates
 from . import _survival_math as sm
 from ._checks import SurvivalData
 from ._prepare import (

@@ -8,14 +8,14 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy.stats import norm
 
-from .._params import (
+from .._core.binning import assign_bins, quantile_edges, uniform_edges
+from .._core.params import (
     check_confidence_level,
     check_n_bins,
     check_option,
     check_thresholds,
 )
-from .._results import Result
-from ..metrics._binning import assign_bins, quantile_edges, uniform_edges
+from .._core.results import Result
 from ..metrics._decision_curve import DecisionCurveResult
 from . import _pseudo_math as pm
 from . import _survival_math as sm

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import make_scorer
 
-from .._params import check_option
+from .._core.params import check_option
 from ._checks import check_horizon_values, split_structured, survival_matrix
 from .scores import brier_score_survival, integrated_brier_score
 

@@ -1,5 +1,5 @@
 """The logistic calibration fits on dask input: the in-memory solver
-(:mod:`skbrier.metrics._logistic_math`) with one map-reduce per evaluation.
+(:mod:`skbrier._core.kernels.logistic`) with one map-reduce per evaluation.
 
 One pass validates the rows and counts what the fits keep
 (:class:`_FitState`, the in-memory errors); the rows of the fits
@@ -20,14 +20,14 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from .._progress import dask_tasks
-from ..metrics._logistic_math import (
+from ..._core.kernels.logistic import (
     RowMoments,
     combine_row_sums,
     logistic_calibration_rows,
     offset_intercept_solve,
 )
-from ..states._base import BinaryState
+from ..._core.progress import dask_tasks
+from ...states._base import BinaryState
 from ._graph import map_rows, reduce_state, tree_reduce, unwrap
 
 __all__ = ["DaskRows", "calibration_in_the_large", "calibration_intercept_slope"]
@@ -114,7 +114,7 @@ def persist_limit() -> float:
 
 class DaskRows:
     """The rows of a logistic fit, one map-reduce per ``reduce`` (the
-    distributed counterpart of :class:`~skbrier.metrics._logistic_math.ArrayRows`);
+    distributed counterpart of :class:`~skbrier._core.kernels.logistic.ArrayRows`);
     ``parts`` persisted when they fit (:func:`persist_limit`), else lazy."""
 
     def __init__(self, parts: list) -> None:
@@ -134,7 +134,7 @@ def _fit_rows(y_true, y_proba, sample_weight, pos_label, check_counts):
     (``check_counts(n_used, single_class)``: the caller's checks, as in memory).
 
     One pass validates and counts (:class:`_FitState`; taken from a
-    :func:`~skbrier._dask._graph.precomputed` context when there is one);
+    :func:`~skbrier._backends._dask._graph.precomputed` context when there is one);
     the rows of the fits are then persisted if they fit in memory.
     """
     import dask

@@ -30,8 +30,8 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from ._format import format_number
-from ._params import check_option
+from .format import format_number
+from .params import check_option
 
 __all__ = ["INTERVAL_METRICS", "ConfidenceInterval", "Result", "check_metric"]
 
@@ -129,7 +129,7 @@ class Result:
     Examples
     --------
     >>> import dataclasses
-    >>> from skbrier._results import Result
+    >>> from skbrier._core.results import Result
     >>> @dataclasses.dataclass(frozen=True, repr=False)
     ... class Score(Result):
     ...     brier_score: float
@@ -196,7 +196,7 @@ def check_metric(result: Any, metric: Any, names: Sequence[str] | None = None) -
 
     The one check of ``confidence_interval(metric=...)``: the error lists the
     valid names (a TypeError for a non-string, a ValueError for an unknown
-    name, as :func:`skbrier._params.check_option`).
+    name, as :func:`skbrier._core.params.check_option`).
 
     Parameters
     ----------
@@ -216,7 +216,7 @@ def check_metric(result: Any, metric: Any, names: Sequence[str] | None = None) -
     Examples
     --------
     >>> from skbrier.stats import brier_inference
-    >>> from skbrier._results import check_metric
+    >>> from skbrier._core.results import check_metric
     >>> res = brier_inference([0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4])
     >>> check_metric(res, "brier_index")
     'brier_index'

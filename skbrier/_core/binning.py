@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from .._format import format_number
-from .._params import MAX_BINS
+from .format import format_number
+from .params import MAX_BINS
 
 __all__ = [
     "AUTO_MAX_DISTINCT",

@@ -5,10 +5,10 @@ on a uniform subsample where the whole sample must be in memory.
 One pass: the states of every mergeable section (and the subsample) are
 reduced together as one :class:`~skbrier.states.StateBundle` (the rows are
 read and validated once), then the sections call the public functions inside
-a :func:`~skbrier._dask._graph.precomputed` context, which hands them their
+a :func:`~skbrier._backends._dask._graph.precomputed` context, which hands them their
 states instead of reading the data again.  Only the logistic fit reads the
 data again, once per Newton step (its rows are kept in memory between the
-steps when they fit, see :func:`~skbrier._dask._fits.persist_limit`).
+steps when they fit, see :func:`~skbrier._backends._dask._fits.persist_limit`).
 C and the CORP decomposition use ``resolution="auto"``: exact up to 2**20
 distinct forecasts per class, rounded to multiples of 1e-6 beyond (a note
 says so), so the table of distinct forecasts stays small on any data.
@@ -27,15 +27,25 @@ report's notes say so.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
 import numpy as np
 
-from .._progress import task
-from ..metrics._binning import uniform_edges
-from ..metrics._brier_math import brier_index_from_score, skill_score
-from ..states import (
+from ..._core.binning import uniform_edges
+from ..._core.kernels.brier import brier_index_from_score, skill_score
+from ..._core.progress import task
+from ...report._compute import (
+    _brier_score,
+    _decomposition,
+    _intervals,
+    _logistic,
+    _lowess,
+    _net_benefit,
+    _Notes,
+)
+from ...states import (
     BinnedState,
     BrierState,
     ForecastTable,
@@ -61,13 +71,42 @@ def _encode(y_true: Any, pos: Any) -> Any:
     return y01.astype(np.float64)
 
 
-def calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host):
-    """The :class:`~skbrier.report.CalibrationReport` of dask input.
+def calibration_report(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    thresholds: Any = None,
+    cov_type: Any = "iid",
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    confidence_level: Any = 0.95,
+    n_bins: Any = 10,
+    strategy: Any = "uniform",
+    random_state: Any = None,
+    prevalence: Any = None,
+    inference_kwds: Any = None,
+    name: Any = None,
+    n_resamples: Any = None,
+    n_jobs: Any = None,
+) -> Any:
+    """The :class:`~skbrier.report.CalibrationReport` of dask input (the Dask
+    adapter of :func:`skbrier.report.calibration_report`): one pass for the
+    states, then the in-memory report's sections."""
+    from ...report._compute import check_options
 
-    ``opts`` are the checked options and ``host`` the module
-    :mod:`skbrier.report._compute` (its sections are reused; passed by the
-    hook: no import back into the public layer).
-    """
+    opts = check_options(
+        thresholds,
+        cov_type,
+        confidence_level,
+        n_bins,
+        strategy,
+        random_state,
+        prevalence,
+        inference_kwds,
+        name,
+        n_resamples,
+        n_jobs,
+    )
     if opts.strategy == "quantile":
         raise ValueError(
             "strategy='quantile' is not available for dask input: equal-mass bins "
@@ -76,9 +115,7 @@ def calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host):
         )
     _check_1d(y_proba)
     with task("calibration report (dask)", total=len(STEPS)) as run:
-        return _calibration_report(
-            y_true, y_proba, sample_weight, pos_label, opts, host, run
-        )
+        return _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, run)
 
 
 #: the steps of the report of dask input, as the progress display names them
@@ -96,7 +133,7 @@ STEPS = (
 )
 
 
-def _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host, run):
+def _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, run):
     seed = int(opts.rng.integers(2**63 - 1))
     run.step("one pass over the data")
     bundle = reduce_state(
@@ -118,7 +155,7 @@ def _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host, r
     # the sections' states, keyed by the 0/1 outcomes y (as the sections see them)
     states = [s.as_binary() for s in bundle.finalize().values()]
     with precomputed(states, y, p, w):
-        report = _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host, run)
+        report = _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run)
     step = bundle.state("table").rounded_to
     if step is not None:
         report.notes.append(
@@ -133,7 +170,7 @@ def _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, host, r
 def _templates(opts: Any, seed: int, pos_label: Any) -> dict:
     """The fresh states of the sections, with the options the public functions
     give them (so that they find them in the :func:`precomputed` context)."""
-    from ..metrics.net_benefit import _check_curve_thresholds
+    from ...metrics.net_benefit import _check_curve_thresholds
 
     out = {
         "sample": SampleState(SUBSAMPLE_SIZE, seed=seed, pos_label=pos_label),
@@ -151,16 +188,16 @@ def _templates(opts: Any, seed: int, pos_label: Any) -> dict:
     return out
 
 
-def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host, run):
+def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
     """The sections, within the :func:`precomputed` context of the states."""
-    from ..metrics.calibration import c_statistic
-    from ..report._result import CalibrationReport
-    from ..report._valprob import IntervalSpec, adaptive_n_resamples, valprob_extras
+    from ...metrics.calibration import c_statistic
+    from ...report._result import CalibrationReport
+    from ...report._valprob import IntervalSpec, adaptive_n_resamples, valprob_extras
 
     base_rate = wy / wt
     ys, ps, ws = state.sample()
     m = ps.shape[0]
-    notes = host._Notes()
+    notes = _Notes()
     sub = m < n
     where = (
         f"a uniform subsample of {m} of the {int(n)} rows (drawn with random_state)"
@@ -169,26 +206,26 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host, run):
     )
     if opts.cov_type == "bootstrap" and opts.n_resamples is None:
         n_pos = int(m if ws is None else np.count_nonzero(ws))
-        opts = host.dataclasses.replace(opts, n_resamples=adaptive_n_resamples(n_pos))
+        opts = dataclasses.replace(opts, n_resamples=adaptive_n_resamples(n_pos))
     run.step("confidence intervals")
     if opts.cov_type == "iid":
-        intervals, inference = host._intervals(y, p, w, opts, notes)
+        intervals, inference = _intervals(y, p, w, opts, notes)
     else:
         notes.add(f"Dask input: the {opts.cov_type} intervals are computed on {where}.")
-        intervals, inference = host._intervals(ys, ps, ws, opts, notes)
+        intervals, inference = _intervals(ys, ps, ws, opts, notes)
     run.step("Brier score")
-    bs = host._brier_score(y, p, w)
+    bs = _brier_score(y, p, w)
     run.step("logistic calibration")
-    logistic, df = host._logistic(y, p, w, notes, df=1 if ptp == 0.0 else 2)
+    logistic, df = _logistic(y, p, w, notes, df=1 if ptp == 0.0 else 2)
     run.step("Spiegelhalter test")
     with notes.catching("Spiegelhalter z"):
-        from ..metrics.calibration import expected_calibration_error, spiegelhalter_z
+        from ...metrics.calibration import expected_calibration_error, spiegelhalter_z
 
         sz = spiegelhalter_z(y, p, sample_weight=w)
     if ws is None:
         notes.add(f"Dask input: Emax/E90/Eavg (lowess) are computed on {where}.")
     run.step("lowess calibration")
-    emax, e90, eavg, curve = host._lowess(ys, ps, ws, notes)
+    emax, e90, eavg, curve = _lowess(ys, ps, ws, notes)
     run.step("ECE")
     with notes.catching("ECE"):
         ece = expected_calibration_error(
@@ -237,9 +274,9 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, host, run):
         "lowess_curve": curve,
     }
     run.step("decomposition")
-    decomposition = host._decomposition(y, p, w, opts, notes, {"resolution": "auto"})
+    decomposition = _decomposition(y, p, w, opts, notes, {"resolution": "auto"})
     run.step("net benefit")
-    nb = host._net_benefit(y, p, w, opts, notes)
+    nb = _net_benefit(y, p, w, opts, notes)
     if sub:
         notes.add(f"Dask input: the figures show {where}.")
     return CalibrationReport(

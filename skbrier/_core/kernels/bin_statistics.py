@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._results import Result
-from ._binning import check_edges
+from ..binning import check_edges
+from ..results import Result
 
 __all__ = ["BinStatistics", "check_edges", "frame"]
 

@@ -1,4 +1,4 @@
-"""The Dask adapters of the public functions (declared with ``skbrier._backends``).
+"""The Dask adapters of the public functions (declared with ``skbrier._core.dispatch``).
 
 Each takes the public function's arguments and routes 1-D (binary) and 2-D
 (multiclass) ``y_proba`` to the state reductions of :mod:`._metrics` and
@@ -61,7 +61,7 @@ def brier_skill_score(
     labels: Any = None,
     pos_label: Any = None,
 ) -> float:
-    from ..metrics._brier_math import warn_undefined_skill
+    from ..._core.kernels.brier import warn_undefined_skill
 
     if _multiclass.is_2d(y_proba):
         score, bs_ref = _multiclass.brier_skill_score(
@@ -83,7 +83,7 @@ def brier_skill_score(
 def calibration_intercept_slope(
     y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None
 ) -> Any:
-    from ..metrics.calibration import _check_fit_counts, _logistic_result, _warn_excluded
+    from ...metrics.calibration import _check_fit_counts, _logistic_result, _warn_excluded
 
     res = _fits.calibration_intercept_slope(
         y_true,
@@ -100,7 +100,7 @@ def calibration_intercept_slope(
 def calibration_in_the_large(
     y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None
 ) -> float:
-    from ..metrics.calibration import _check_fit_counts
+    from ...metrics.calibration import _check_fit_counts
 
     return _fits.calibration_in_the_large(
         y_true,
@@ -119,7 +119,7 @@ def multiple_choice_brier_score(
     from_logprobs: Any = False,
     sample_weight: Any = None,
 ) -> float:
-    from .._params import check_bool, check_option
+    from ..._core.params import check_bool, check_option
 
     convention = check_option(convention, "convention", ("per_example", "bigbench"))
     from_logprobs = check_bool(from_logprobs, "from_logprobs")
@@ -137,8 +137,8 @@ def net_benefit(
     pos_label: Any = None,
     prevalence: Any = None,
 ) -> float:
-    from .._validation import check_scalar_probability
-    from ..metrics._decision_curve import check_prevalence
+    from ..._core.validation import check_scalar_probability
+    from ...metrics._decision_curve import check_prevalence
 
     t = check_scalar_probability(threshold, name="threshold", open_interval=True)
     prev = check_prevalence(prevalence)
@@ -162,7 +162,7 @@ def brier_inference(
     random_state: Any = None,
     n_jobs: Any = None,
 ) -> Any:
-    from ..stats.inference import (
+    from ...stats.inference import (
         BrierInferenceResult,
         check_inference_options,
         check_min_samples,
@@ -206,13 +206,13 @@ def compare_brier(
     random_state: Any = None,
     n_jobs: Any = None,
 ) -> Any:
-    from ..stats.compare import (
+    from ...stats.compare import (
         _asymptotic_result,
         _check_horizon,
         _two_models,
         check_compare_options,
     )
-    from ..stats.inference import check_min_samples
+    from ...stats.inference import check_min_samples
 
     cov_type, _, small_sample_correction, ddof, _, _ = check_compare_options(
         cov_type,
@@ -260,7 +260,7 @@ def calibration_error(
     pos_label: Any = None,
     confidence_scale: Any = 1.0,
 ) -> float:
-    from ..metrics._calibration_error_core import check_options
+    from ...metrics._calibration_error_core import check_options
 
     return _multiclass.calibration_error(
         y_true,
@@ -288,8 +288,8 @@ def decision_curve(
     harm: Any = None,
     n_jobs: Any = None,
 ) -> Any:
-    from ..metrics._decision_curve import check_harm, check_models
-    from ..metrics.net_benefit import _curve_result, curve_options
+    from ...metrics._decision_curve import check_harm, check_models
+    from ...metrics.net_benefit import _curve_result, curve_options
 
     t, prev, n_resamples, level, _, _ = curve_options(
         thresholds, prevalence, n_resamples, confidence_level, n_jobs, random_state

@@ -2,7 +2,7 @@ r"""Kernels of the Brier score decompositions (no validation here).
 
 Binned (Murphy / Stephenson--Coelho--Jolliffe / Ferro--Fricker)
     :func:`binned_sums` turns bin indices (from
-    :func:`skbrier.metrics._binning.assign_bins`) into the per-bin sums of
+    :func:`skbrier._core.binning.assign_bins`) into the per-bin sums of
     :math:`w, wp, wy, wp^2, wpy, w^2`; :func:`murphy_terms` turns such sums
     into the components; :func:`ferro_fricker` applies the bias correction;
     :func:`wilson_interval` gives the Wilson interval of each bin's observed
@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..stats._resampling import interval_from_replicates
+from ..resampling import interval_from_replicates
 
 __all__ = [
     "Pooled",
@@ -402,7 +402,7 @@ def consistency_band_from_resamples(
     Examples
     --------
     >>> import numpy as np
-    >>> from skbrier.metrics._decomposition_math import (
+    >>> from skbrier._core.kernels.decomposition import (
     ...     consistency_band_from_resamples)
     >>> x = np.array([0.2, 0.5, 0.8])
     >>> lo, hi = consistency_band_from_resamples(

@@ -2,7 +2,7 @@
 imported lazily, the map-over-partitions + tree-reduction glue.
 
 The public metric functions call :func:`is_dask_input` first and hand dask
-input to :mod:`skbrier._dask._metrics`; nothing here imports dask.
+input to :mod:`skbrier._backends._dask._metrics`; nothing here imports dask.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Checks of options (not of data): the one home of every option check.
 
-Data arrays are validated in :mod:`skbrier._validation`; this module checks
+Data arrays are validated in :mod:`skbrier._core.validation`; this module checks
 the scalar and small options that many functions share (``n_bins``,
 ``strategy``, ``confidence_level``, ``n_resamples``, ``n_jobs``,
 ``random_state``, booleans, ``thresholds``).  Each check raises a
@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ._format import format_number
+from .format import format_number
 
 __all__ = [
     "MAX_BINS",

@@ -1,17 +1,17 @@
-"""The Array API adapters of the public functions (declared with ``skbrier._backends``).
+"""The Array API adapters of the public functions (declared with ``skbrier._core.dispatch``).
 
 Each takes the public function's arguments, validates the forecasts in
-``y_proba``'s namespace (:func:`skbrier._array_api.array_api_forecast`) and
-computes with the kernels of :mod:`skbrier.metrics._xp_metrics`.
+``y_proba``'s namespace (:func:`skbrier._core.array_api.array_api_forecast`) and
+computes with the kernels of :mod:`skbrier._core.kernels.array_api`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._array_api import XPForecast, array_api_forecast
-from .metrics import _xp_metrics
-from .metrics._brier_math import warn_undefined_skill
+from .._core.array_api import XPForecast, array_api_forecast
+from .._core.kernels import array_api as _xp_metrics
+from .._core.kernels.brier import warn_undefined_skill
 
 __all__ = [
     "decision_curve",
@@ -41,7 +41,7 @@ def brier_score(
     pos_label: Any = None,
     scale_by_half: Any = "auto",
 ) -> float:
-    from .metrics.brier import _check_scale_by_half
+    from ..metrics.brier import _check_scale_by_half
 
     scale_by_half = _check_scale_by_half(scale_by_half)
     fc = _forecast(y_true, y_proba, sample_weight, labels, pos_label)
@@ -72,7 +72,7 @@ def multiple_choice_brier_score(
     from_logprobs: Any = False,
     sample_weight: Any = None,
 ) -> Any:
-    from ._params import check_bool, check_option
+    from .._core.params import check_bool, check_option
 
     convention = check_option(convention, "convention", ("per_example", "bigbench"))
     from_logprobs = check_bool(from_logprobs, "from_logprobs")
@@ -91,8 +91,8 @@ def net_benefit(
     pos_label: Any = None,
     prevalence: Any = None,
 ) -> Any:
-    from ._validation import check_scalar_probability
-    from .metrics._decision_curve import check_prevalence
+    from .._core.validation import check_scalar_probability
+    from ..metrics._decision_curve import check_prevalence
 
     t = check_scalar_probability(threshold, name="threshold", open_interval=True)
     prev = check_prevalence(prevalence)
@@ -120,7 +120,7 @@ def calibration_error(
 ) -> Any:
     """Uniform bins of the binary or top-label error on the device; everything
     else (presets, quantile bins, debiasing, classwise) on the host."""
-    from .metrics._calibration_error_core import check_options
+    from ..metrics._calibration_error_core import check_options
 
     o = check_options(norm, n_bins, strategy, binning, debias, right)
     simple = o.strategy == "uniform" and o.binning is None and not o.debias
@@ -151,9 +151,9 @@ def murphy_decomposition(
 ) -> Any:
     """Uniform bins without a bootstrap on the device; quantile bins and the
     bootstrap on the host."""
-    from ._params import validate_random_state
-    from .metrics._decomposition_results import MulticlassDecomposition
-    from .metrics.decomposition import murphy_options
+    from .._core.params import validate_random_state
+    from ..metrics._decomposition_results import MulticlassDecomposition
+    from ..metrics.decomposition import murphy_options
 
     opts = murphy_options(
         n_bins, strategy, right, bias_correction, n_resamples, confidence_level, n_jobs
@@ -165,7 +165,7 @@ def murphy_decomposition(
     ):
         return NotImplemented
     fc = _forecast(y_true, y_proba, sample_weight, labels, pos_label)
-    results = _xp_metrics.murphy(
+    results = _murphy(
         fc, pos_label, opts["n_bins"], opts["right"], opts["bias_correction"], opts["level"]
     )
     if results is None:
@@ -192,8 +192,8 @@ def decision_curve(
     n_jobs: Any = None,
 ) -> Any:
     """The curves on the device; the bootstrap (and any doubt) on the host."""
-    from .metrics._decision_curve import DecisionCurveResult, check_harm, check_models
-    from .metrics.net_benefit import curve_options
+    from ..metrics._decision_curve import DecisionCurveResult, check_harm, check_models
+    from ..metrics.net_benefit import curve_options
 
     t, prev, n_resamples, level, _, _ = curve_options(
         thresholds, prevalence, n_resamples, confidence_level, n_jobs, random_state
@@ -219,3 +219,45 @@ def decision_curve(
         confidence_level=level,
         bootstrap_replicates=None,
     )
+
+
+def _murphy(
+    fc: XPForecast,
+    pos_label: Any,
+    n_bins: int,
+    right: bool,
+    bias_correction: bool,
+    level: float,
+) -> list[Any] | None:
+    """Binned decompositions (uniform bins) of each binary problem, or None."""
+    import dataclasses
+
+    from .._core.binning import uniform_edges
+    from .._core.kernels.array_api import _scaled_weights, bin_sums, binary_columns
+    from .._core.kernels.bin_statistics import BinStatistics
+    from ..metrics._decomposition_core import murphy_result
+
+    try:
+        pairs = binary_columns(fc, pos_label)
+    except ValueError:
+        return None
+    edges = uniform_edges(n_bins)
+    ws, exponent = _scaled_weights(fc)
+    sub = XPForecast(fc.xp, fc.device, fc.y, fc.proba, ws, fc.classes, fc.binary_1d)
+    out = []
+    for y01, p in pairs:
+        count, sw, swp, swy, swpp, swpy, sww = bin_sums(sub, y01, p, edges, right=right)
+        scaled = BinStatistics(edges, count, sw, swp, swy, swpp, swpy, sww, right=right)
+        d = murphy_result(scaled, bias_correction, exponent)
+        stats = scaled.scaled(-exponent)
+        out.append(
+            dataclasses.replace(
+                d,
+                statistics=stats,
+                bin_weights=stats.sum_w,
+                n_resamples=0,
+                confidence_level=level,
+                bootstrap_distribution=None,
+            )
+        )
+    return out

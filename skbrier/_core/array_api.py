@@ -118,7 +118,7 @@ def _float_dtype(xp: Any, x: Any, device: Any) -> Any:
 
 class XPForecast:
     """A validated forecast in an Array API namespace (the counterpart of
-    :class:`skbrier._validation.Forecast`).
+    :class:`skbrier._core.validation.Forecast`).
 
     ``y``: 0/1 outcomes in the compute dtype (binary 1-D) or integer class
     codes (2-D ``proba``); ``proba``; ``sample_weight`` (or None) in the
@@ -236,7 +236,7 @@ def array_api_forecast(
 
 def _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
     """Host validation (raises the numpy path's errors), moved to the device."""
-    from ._validation import check_forecast
+    from .validation import check_forecast
 
     raw = to_numpy(y_proba)
     fc = check_forecast(
@@ -269,7 +269,7 @@ def _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
 
 def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
     """The namespace checks; None when they cannot show the input valid."""
-    from ._validation import binary_target, encode_labels
+    from .validation import binary_target, encode_labels
 
     p = y_proba
     if p.ndim == 2 and p.shape[1] == 1:

@@ -4,7 +4,7 @@ The public functions in :mod:`skbrier.metrics.calibration` validate their
 input once and call these kernels.  Everything follows R's
 ``rms::val.prob`` (rms 6.5-0) where val.prob defines the statistic.  The
 logistic fits (calibration intercept, slope, calibration in the large) live
-in :mod:`skbrier.metrics._logistic_math` and are re-exported here.
+in :mod:`skbrier._core.kernels.logistic` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import math
 import numpy as np
 from scipy import stats
 
-from ._binning import assign_bins, quantile_edges, uniform_edges
-from ._logistic_math import (
+from ..binning import assign_bins, quantile_edges, uniform_edges
+from .logistic import (
     LogisticCalibrationStats,
     _information,
     _matvec,
@@ -30,7 +30,7 @@ from ._logistic_math import (
     offset_intercept_fit,
     separated,
 )
-from ._lowess_math import lowess_knots, r_lowess, stable_argsort
+from .lowess import lowess_knots, r_lowess, stable_argsort
 
 __all__ = [
     "LogisticCalibrationStats",
@@ -144,7 +144,7 @@ def binned_calibration_error(
     *,
     right: bool = True,
 ) -> float:
-    """Binned calibration error with the bins of :mod:`skbrier.metrics._binning`.
+    """Binned calibration error with the bins of :mod:`skbrier._core.binning`.
 
     ``uniform``: edges ``k / n_bins``; ``quantile``: edges at the
     frequency-weighted linear quantiles of ``p`` (unit weights give the

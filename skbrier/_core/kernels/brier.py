@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from .._validation import _only_zeros_and_ones, _probabilities_shown_valid
+from ..validation import _only_zeros_and_ones, _probabilities_shown_valid
 
 
 def weighted_mean(x: np.ndarray, w: np.ndarray | None) -> float:
@@ -89,7 +89,7 @@ class _OutsideDomain(Exception):
 def _leaf_in_domain(y01, p, tmp) -> bool:
     """Cheap proof that a leaf holds 0/1 labels and probabilities in [+0, 1].
 
-    The fast checks of :mod:`skbrier._validation`, run on the leaf while it
+    The fast checks of :mod:`skbrier._core.validation`, run on the leaf while it
     is in cache; ``tmp`` (the leaf's scratch) serves float labels when it is
     float64 (float labels with float32 probabilities are not shown here).
     """
@@ -249,7 +249,7 @@ def _warn_native_overflow(fc) -> None:
 
 
 def forecast_brier(fc, *, scale_by_half="auto") -> float:
-    """Brier score of a validated :class:`skbrier._validation.Forecast`.
+    """Brier score of a validated :class:`skbrier._core.validation.Forecast`.
 
     ``scale_by_half="auto"`` follows scikit-learn: 1-D and two-column input are
     on the [0, 1] scale, three or more columns on the [0, 2] scale.

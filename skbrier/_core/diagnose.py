@@ -1,6 +1,6 @@
 """Diagnoses of the commonest input mistakes: one home for the messages.
 
-The Python API (:mod:`skbrier._validation`) and the command line
+The Python API (:mod:`skbrier._core.validation`) and the command line
 (:mod:`skbrier.cli._read`) find the same mistakes in the same way and say the
 same thing; only the subject (``y_proba`` or ``data.csv: column 'p'``), the
 way a position is named (``index 3`` or ``row 5``) and the remedy that is
@@ -31,8 +31,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ._format import format_number as fmt
-from .exceptions import HardForecastWarning
+from ..exceptions import HardForecastWarning
+from .format import format_number as fmt
 
 __all__ = [
     "SWAP_HINT",
@@ -55,7 +55,8 @@ __all__ = [
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# the package root (this module lives in skbrier/_core/)
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 # --------------------------------------------------------------------------
 # warnings: pointed at the caller's line, at most once per public call
@@ -500,7 +501,7 @@ def label_counts(y: np.ndarray, rows: Sequence[int] | None = None):
     Examples
     --------
     >>> import numpy as np
-    >>> from skbrier._diagnose import label_counts
+    >>> from skbrier._core.diagnose import label_counts
     >>> label_counts(np.array([2, 0, 2]))
     ([0, 2], [1, 2], [1, 0])
     >>> label_counts(np.array([2, 0]), rows=[5, 3])

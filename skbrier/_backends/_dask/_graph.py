@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .._diagnose import one_warning_per_call
-from .._progress import dask_tasks
+from ..._core.diagnose import one_warning_per_call
+from ..._core.progress import dask_tasks
 from . import is_dask_input
 
 __all__ = [

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ._diagnose import (
+from .diagnose import (
     SWAP_HINT,
     column_names,
     fmt,
@@ -35,7 +35,7 @@ from ._diagnose import (
     too_many_classes,
     warn_if_hard,
 )
-from ._fast_checks import (  # one-pass range checks (re-exported)
+from .fast_checks import (  # one-pass range checks (re-exported)
     _FUSED_BLOCK,
     _MINMAX_CHUNK,
     _fused_range_and_row_sums,
@@ -123,7 +123,7 @@ def check_probabilities(
     A column vector of shape (n, 1) is flattened to 1-D.  Raises ``TypeError``
     for non-numeric input and ``ValueError`` for empty input, more than two
     dimensions, NaN, infinity or values outside [0, 1], with a diagnosis of
-    the usual mistakes (:func:`skbrier._diagnose.probability_problem`).  With
+    the usual mistakes (:func:`skbrier._core.diagnose.probability_problem`).  With
     ``warn_hard`` forecasts that are all exactly 0 or 1 give a
     :class:`~skbrier.exceptions.HardForecastWarning`.  ``source``: the input
     as the user gave it when ``y_proba`` is already an array made from it
@@ -354,7 +354,7 @@ def binary_target(
     ``label_rows``: ``y_true`` holds the distinct labels a mergeable state
     counted over its chunks, ``label_rows[i]`` rows of ``y_true[i]``; the
     message of too many classes then shows those counts, sorted, and no
-    positions (:func:`skbrier._diagnose.label_counts`).
+    positions (:func:`skbrier._core.diagnose.label_counts`).
 
     With ``as_float=False`` integer or boolean labels that are already 0/1
     (with ``pos_label`` 1) are returned as an integer array without a copy.
@@ -738,7 +738,7 @@ def check_reference(reference: Any, fc: Forecast) -> float | np.ndarray | None:
 
 
 # Option checks live in ``_params``; re-exported here for older call sites.
-from ._params import (  # noqa: E402
+from .params import (  # noqa: E402
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,

@@ -11,7 +11,7 @@
   2023) computed as the authors' ``relplot`` package computes it, without its
   absolute density offset (so that it is free of the scale of the weights).
 
-Every bin is made by :mod:`skbrier.metrics._binning` (the one binning rule)
+Every bin is made by :mod:`skbrier._core.binning` (the one binning rule)
 unless a preset reproduces a peer whose rule differs; those differences are
 listed in :mod:`skbrier.metrics.calibration_error`.
 """
@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from ._binning import assign_bins, is_uniform, quantile_edges, uniform_edges
+from ..binning import assign_bins, is_uniform, quantile_edges, uniform_edges
 
 __all__ = [
     "binned_error",
@@ -91,7 +91,7 @@ def kumar_equal_mass_edges(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> 
     a group and the first of the next; duplicates are removed.  With
     frequency weights the groups are those of the expanded sample (integer
     weights equal repeated rows).  Returned as ``[0, inner..., 1]`` for
-    :func:`~skbrier.metrics._binning.assign_bins` with ``right=True`` (an edge
+    :func:`~skbrier._core.binning.assign_bins` with ``right=True`` (an edge
     value goes to the lower bin, as ``np.searchsorted(bins, p)``).
     """
     if w is None:
@@ -154,7 +154,7 @@ def discrete_bin_ids(p: np.ndarray) -> tuple[np.ndarray, int]:
 def bin_ids(
     p: np.ndarray, w: np.ndarray | None, n_bins: int, strategy: str, right: bool
 ) -> tuple[np.ndarray, int]:
-    """skbrier's bins (:mod:`~skbrier.metrics._binning`): ids and count."""
+    """skbrier's bins (:mod:`~skbrier._core.binning`): ids and count."""
     edges = (
         quantile_edges(p, w, n_bins) if strategy == "quantile" else uniform_edges(n_bins)
     )

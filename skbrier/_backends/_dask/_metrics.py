@@ -2,7 +2,7 @@
 map-reduce of a mergeable state (:mod:`skbrier.states`) per statistic.
 
 Reached only through the dispatch hooks at the top of the public functions
-(:func:`skbrier._dask.is_dask_input`); the results equal the in-memory ones
+(:func:`skbrier._backends._dask.is_dask_input`); the results equal the in-memory ones
 on the same data (up to floating-point summation order).
 """
 
@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_bool, check_n_bins, check_option, check_resolution
-from .._validation import _target_array, check_scalar_probability
-from ..metrics._binning import uniform_edges
-from ..metrics._calibration_results import SpiegelhalterResult
-from ..metrics._decomposition_core import check_strategy
-from ..states import (
+from ..._core.binning import uniform_edges
+from ..._core.params import check_bool, check_n_bins, check_option, check_resolution
+from ..._core.validation import _target_array, check_scalar_probability
+from ...metrics._calibration_results import SpiegelhalterResult
+from ...metrics._decomposition_core import check_strategy
+from ...states import (
     BinnedState,
     BrierState,
     ForecastTable,

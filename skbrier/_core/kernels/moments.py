@@ -19,7 +19,7 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from ..metrics._brier_math import (
+from .brier import (
     base_rate,
     brier_index_from_score,
     multiclass_squared_errors,
@@ -195,8 +195,8 @@ def onehot(fc) -> np.ndarray:
 class Design:
     """Validated inputs turned into the gradient and bootstrap matrices.
 
-    ``fc`` is a validated :class:`skbrier._validation.Forecast`; ``ref`` the
-    reference as :func:`skbrier._validation.check_reference` returns it (None,
+    ``fc`` is a validated :class:`skbrier._core.validation.Forecast`; ``ref`` the
+    reference as :func:`skbrier._core.validation.check_reference` returns it (None,
     a float or an array shaped like ``fc.proba``).
     """
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..stats._resampling import stratified_indices
+from ..resampling import stratified_indices
 
 __all__ = [
     "ClassShares",

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_scalar_probability
-from ..metrics._brier_math import brier_index_from_score
-from ..states import MomentState
+from ..._core.kernels.brier import brier_index_from_score
+from ..._core.validation import check_scalar_probability
+from ...states import MomentState
 from ._graph import reduce_state
 from ._metrics import _check_1d, _check_1d_labels
 
@@ -44,7 +44,7 @@ def brier_inference(
 ):
     """``result``: the result class and ``check_min_samples`` the check of
     :mod:`skbrier.stats.inference` (passed by the hook: no import back)."""
-    from ..stats._moments import metric_values
+    from ..._core.kernels.moments import metric_values
 
     _iid_only(cov_type)
     _check_1d(y_proba)

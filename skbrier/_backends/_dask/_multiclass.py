@@ -14,18 +14,18 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_bool, check_option
-from .._validation import Forecast, check_reference
-from ..metrics._binning import uniform_edges
-from ..metrics._calibration_error_core import (
+from ..._core.binning import uniform_edges
+from ..._core.params import check_bool, check_option
+from ..._core.validation import Forecast, check_reference
+from ...metrics._calibration_error_core import (
     _KINDS,
     DATA_BINS_PRESETS,
     Options,
     check_scale,
     fixed_bin_ids,
 )
-from ..metrics._decomposition_core import binary_columns
-from ..states import (
+from ...metrics._decomposition_core import binary_columns
+from ...states import (
     BinnedState,
     CalibrationBinsState,
     ClasswiseBinnedState,

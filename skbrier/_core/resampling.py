@@ -7,7 +7,7 @@ consistency bands, decision curves, the report) runs through
 total weight being the sample size), and turns replicates into an interval
 with :func:`interval_from_replicates`.  Hence:
 
-* one ``random_state`` converter (:func:`skbrier._params.check_random_state`);
+* one ``random_state`` converter (:func:`skbrier._core.params.check_random_state`);
 * the resamples are split into chunks of a size fixed by the caller (never by
   ``n_jobs``); chunk ``j`` draws from the ``j``-th generator spawned from
   ``random_state``, so the result is the same for every
@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_random_state
-from .._progress import progress
-from .._results import ConfidenceInterval
+from .params import check_random_state
+from .progress import progress
+from .results import ConfidenceInterval
 
 __all__ = [
     "BOOTSTRAP_SCHEMES",
@@ -77,7 +77,7 @@ def run_replicates(
     """Run ``task(size, rng)`` over chunks of resamples and stack the replicates.
 
     A progress bar labelled ``desc`` is shown on a terminal (see
-    :mod:`skbrier._progress`).
+    :mod:`skbrier._core.progress`).
 
     ``task`` returns an array whose first axis has length ``size`` (one row
     per replicate).  Chunk ``j`` receives child ``j`` of

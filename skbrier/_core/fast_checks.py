@@ -1,4 +1,4 @@
-"""One-pass range checks of probabilities (kernels of :mod:`skbrier._validation`).
+"""One-pass range checks of probabilities (kernels of :mod:`skbrier._core.validation`).
 
 ``False`` from these means "not shown valid", not "invalid": the caller then
 takes the exact path, which finds and describes the problem.

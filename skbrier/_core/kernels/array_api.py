@@ -1,16 +1,16 @@
 """The core metrics on Array API arrays (PyTorch, CuPy, JAX, array-api-strict).
 
-Each function here takes an :class:`skbrier._array_api.XPForecast` (validated
+Each function here takes an :class:`skbrier._core.array_api.XPForecast` (validated
 in the input's namespace, on its device) and computes the sums a metric
 needs with that namespace's own operations; only those sums (scalars, or one
 value per bin or threshold) come to the host, where the same host formulas
-as for numpy input finish (:func:`~skbrier.metrics._brier_math.skill_score`,
-:func:`~skbrier.metrics._brier_math.brier_index_from_score`,
+as for numpy input finish (:func:`~skbrier._core.kernels.brier.skill_score`,
+:func:`~skbrier._core.kernels.brier.brier_index_from_score`,
 :func:`~skbrier.metrics.decomposition.murphy_from_statistics`,
-:func:`~skbrier.metrics._net_benefit_math.shares_from_weights` ...).
+:func:`~skbrier._core.kernels.net_benefit.shares_from_weights` ...).
 
 The public functions call these after
-:func:`skbrier._array_api.array_api_forecast` returned a forecast, i.e. only
+:func:`skbrier._core.array_api.array_api_forecast` returned a forecast, i.e. only
 when scikit-learn's ``array_api_dispatch`` is on and ``y_proba`` is not a
 numpy array.
 """
@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from .._array_api import XPForecast, to_numpy, wide_float
-from ._brier_math import brier_index_from_score, skill_score
+from ..array_api import XPForecast, to_numpy, wide_float
+from .brier import brier_index_from_score, skill_score
 
 __all__ = [
     "bin_sums",
@@ -34,7 +34,6 @@ __all__ = [
     "class_weights",
     "climatology",
     "decision_curves",
-    "murphy",
     "net_benefit",
     "reference_brier",
     "skill",
@@ -113,7 +112,7 @@ def class_totals(fc: XPForecast) -> np.ndarray:
 
 def climatology(fc: XPForecast) -> float:
     """Brier score of climatology on the scale of the skill score (as
-    :func:`~skbrier.metrics._brier_math.climatology_brier`)."""
+    :func:`~skbrier._core.kernels.brier.climatology_brier`)."""
     totals = class_totals(fc)
     freq = totals / totals.sum()
     if fc.binary_1d:
@@ -124,7 +123,7 @@ def climatology(fc: XPForecast) -> float:
 def reference_brier(fc: XPForecast, reference: Any) -> float:
     """Brier score of ``reference`` (None: climatology; a float: a binary
     base rate; an array: reference forecasts) on the skill score's scale."""
-    from .._validation import check_reference, check_scalar_probability
+    from ..validation import check_reference, check_scalar_probability
 
     if reference is None:
         return climatology(fc)
@@ -137,7 +136,7 @@ def reference_brier(fc: XPForecast, reference: Any) -> float:
         q, o = totals / totals.sum()
         bs_r = o * (1.0 - r) ** 2 + q * r * r
         return float(bs_r if fc.binary_1d else 2.0 * bs_r)
-    from .._array_api import _move
+    from ..array_api import _move
 
     ref = _move(reference, fc.xp, fc.device)
     xp = fc.xp
@@ -193,7 +192,7 @@ def bin_sums(
     """Host ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)`` per bin
     (the first four only with ``full=False``).
 
-    The bin of each forecast follows :func:`skbrier.metrics._binning.assign_bins`
+    The bin of each forecast follows :func:`skbrier._core.binning.assign_bins`
     exactly (a search among the inner edges, in float64 where the device has
     it); the per-bin sums are one-hot products over blocks of rows.
     """
@@ -288,7 +287,7 @@ def weights_at(fc: XPForecast, threshold: float) -> tuple[float, float]:
 def net_benefit(fc: XPForecast, threshold: float, prevalence: float | None) -> float | None:
     """Net benefit at one threshold, or None when the host must raise (no
     events, or no non-events with a prevalence)."""
-    from ._net_benefit_math import net_benefit_from_weights
+    from .net_benefit import net_benefit_from_weights
 
     w0, w1 = class_totals(fc)
     if not w1 > 0.0 or (prevalence is not None and not w0 > 0.0):
@@ -308,8 +307,8 @@ def decision_curves(
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], float] | None:
     """``(net_benefit, interventions_avoided, prevalence used)`` per model, or
     None when the host path must run (numpy input, dispatch off, any doubt)."""
-    from .._array_api import array_api_forecast
-    from ._net_benefit_math import (
+    from ..array_api import array_api_forecast
+    from .net_benefit import (
         interventions_avoided,
         shares_from_weights,
         threshold_odds,
@@ -341,7 +340,7 @@ def decision_curves(
 
 def _scaled_weights(fc: XPForecast) -> tuple[Any, int]:
     """Weights times an exact power of two (largest in [0.5, 1)), and the exponent."""
-    from ._decomposition_math import pow2_exponent
+    from .decomposition import pow2_exponent
 
     w = fc.sample_weight
     if w is None:
@@ -354,7 +353,7 @@ def calibration_error(
     fc: XPForecast, pos_label: Any, n_bins: int, norm: str, right: bool
 ) -> float | None:
     """Binned calibration error with uniform bins, or None (host path)."""
-    from ._binning import uniform_edges
+    from ..binning import uniform_edges
 
     if not fc.binary_1d and fc.proba.shape[1] != 2:
         return None
@@ -364,47 +363,6 @@ def calibration_error(
         return None
     counts = bin_sums(fc, y01, p, uniform_edges(n_bins), right=right, full=False)
     return gap_norm(counts[1], counts[2], counts[3], norm)
-
-
-def murphy(
-    fc: XPForecast,
-    pos_label: Any,
-    n_bins: int,
-    right: bool,
-    bias_correction: bool,
-    level: float,
-) -> list[Any] | None:
-    """Binned decompositions (uniform bins) of each binary problem, or None."""
-    import dataclasses
-
-    from ._bin_statistics import BinStatistics
-    from ._binning import uniform_edges
-    from ._decomposition_core import murphy_result
-
-    try:
-        pairs = binary_columns(fc, pos_label)
-    except ValueError:
-        return None
-    edges = uniform_edges(n_bins)
-    ws, exponent = _scaled_weights(fc)
-    sub = XPForecast(fc.xp, fc.device, fc.y, fc.proba, ws, fc.classes, fc.binary_1d)
-    out = []
-    for y01, p in pairs:
-        count, sw, swp, swy, swpp, swpy, sww = bin_sums(sub, y01, p, edges, right=right)
-        scaled = BinStatistics(edges, count, sw, swp, swy, swpp, swpy, sww, right=right)
-        d = murphy_result(scaled, bias_correction, exponent)
-        stats = scaled.scaled(-exponent)
-        out.append(
-            dataclasses.replace(
-                d,
-                statistics=stats,
-                bin_weights=stats.sum_w,
-                n_resamples=0,
-                confidence_level=level,
-                bootstrap_distribution=None,
-            )
-        )
-    return out
 
 
 def multiple_choice(
@@ -419,7 +377,7 @@ def multiple_choice(
     path validates and raises)."""
     import warnings
 
-    from .._array_api import _float_dtype, _move, dispatch_namespace
+    from ..array_api import _float_dtype, _move, dispatch_namespace
 
     ns = dispatch_namespace(y_score)
     if ns is None:
@@ -502,7 +460,7 @@ def calibration_error_of_kind(
         return calibration_error(fc, pos_label, n_bins, norm, right)
     if kind != "top_label":
         return None
-    from ._binning import uniform_edges
+    from ..binning import uniform_edges
 
     am = xp.argmax(fc.proba, axis=1)
     conf = xp.max(fc.proba, axis=1)

@@ -7,8 +7,8 @@ are declared once, on the function, by :func:`backends`:
 
     @backends(
         arrays=("y_true", "y_proba", "sample_weight"),
-        dask="skbrier._dask._metrics:brier_score",
-        array_api="skbrier.metrics._xp_metrics:brier_score",
+        dask="skbrier._backends._dask._metrics:brier_score",
+        array_api="skbrier._core.kernels.array_api:brier_score",
     )
     def brier_score(y_true, y_proba, *, sample_weight=None, ...):
         ...  # numpy
@@ -106,14 +106,14 @@ def backend_of(values: Iterable[Any], primary: Any) -> str:
     t = type(primary)
     if t is np.ndarray or t is list or t is tuple or primary is None:
         return "numpy"
-    from ._array_api import dispatch_namespace
+    from .array_api import dispatch_namespace
 
     return "numpy" if dispatch_namespace(primary) is None else "array_api"
 
 
 def _host(v: Any) -> Any:
     """A host (numpy) copy of an array argument; a dict's values each."""
-    from ._array_api import to_numpy
+    from .array_api import to_numpy
 
     if isinstance(v, dict):
         return {k: to_numpy(x) for k, x in v.items()}
