@@ -41,8 +41,11 @@ def test_version_is_single_sourced(project):
     assert "version" not in project["project"]
     assert "version" in project["project"]["dynamic"]
     assert project["tool"]["setuptools"]["dynamic"]["version"] == {
-        "attr": "skbrier.__version__"
+        "attr": "skbrier._version.__version__"
     }
+    from skbrier._version import __version__
+
+    assert skbrier.__version__ == __version__
     assert isinstance(skbrier.__version__, str) and skbrier.__version__
 
 
