@@ -306,7 +306,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         }
 
     # --------------------------------------------------------------- fitting
-    @backends(dask="skbrier._backends._dask._multiclass:fit_decomposition", array_api=HOST)
+    @backends(dask="skbrier._backends._dask._adapters:fit_decomposition", array_api=HOST)
     def fit(
         self,
         y_true: ArrayLike,

@@ -7,7 +7,7 @@ are declared once, on the function, by :func:`backends`:
 
     @backends(
         arrays=("y_true", "y_proba", "sample_weight"),
-        dask="skbrier._backends._dask._metrics:brier_score",
+        dask="skbrier._backends._dask._adapters:brier_score",
         array_api="skbrier._core.kernels.array_api:brier_score",
     )
     def brier_score(y_true, y_proba, *, sample_weight=None, ...):
@@ -18,9 +18,11 @@ only: no import of dask, a few hundred nanoseconds for numpy input): a dask
 collection goes to the ``dask`` adapter, an array of another Array API
 namespace (with scikit-learn's ``array_api_dispatch`` on) to the
 ``array_api`` adapter, everything else to the body.  An adapter is named as
-``"module:function"`` and imported on first use; it takes the public
-function's arguments, and may return ``NotImplemented`` for a call it cannot
-serve on the device (the body then runs on host copies of the arrays).  A backend the function does not support is either
+``"module:function"`` and imported on first use; it receives the call's
+arguments as one :class:`Call` (by name, the public signature's defaults
+applied: the defaults live in one place), and may return ``NotImplemented``
+for a call it cannot serve on the device (the body then runs on host copies
+of the arrays).  A backend the function does not support is either
 absent (the error says the function supports no such input) or a
 :class:`Refused` with the reason, and the one error raised for it is built
 from the declaration -- as is the support table of the documentation
@@ -34,6 +36,7 @@ import importlib
 import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, TypeVar
 
 import numpy as np
@@ -41,6 +44,7 @@ import numpy as np
 __all__ = [
     "BACKENDS",
     "BODY",
+    "Call",
     "HOST",
     "Refused",
     "backend_of",
@@ -54,6 +58,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: the backends besides numpy, in the order the support table lists them
 BACKENDS = ("dask", "array_api")
 _TITLES = {"numpy": "NumPy", "dask": "Dask", "array_api": "Array API"}
+
+
+class Call(SimpleNamespace):
+    """The arguments of a public function's call, by name, defaults applied:
+    what a backend adapter receives (``call.y_true``, ``call.sample_weight`` ...)."""
 
 
 @dataclass(frozen=True)
@@ -142,8 +151,8 @@ def backends(
         The parameter whose Array API namespace decides (the forecasts, as in
         scikit-learn's ``get_namespace_and_device``).
     dask, array_api : str or Refused, optional
-        ``"module:function"`` of the adapter that takes the public
-        function's arguments, :data:`BODY` when the body serves the backend
+        ``"module:function"`` of the adapter that takes the call's
+        arguments (a :class:`Call`), :data:`BODY` when the body serves the backend
         as it is (it only composes declared functions), :data:`HOST` (Array
         API input copied to the host for the numpy body), a :class:`Refused`
         with the reason, or None (not supported).
@@ -197,7 +206,11 @@ def backends(
                     f"Pass numpy arrays (or see the backend support table in the "
                     f"user guide)."
                 )
-            out = _load(target)(*args, **kwargs)
+            bound = sig.bind(*args, **kwargs)
+            bound.apply_defaults()
+            # the adapter reads the call's arguments, defaults included, by name:
+            # the defaults live in the public signature only
+            out = _load(target)(Call(**bound.arguments))
             # an adapter that cannot serve this call (e.g. an option only the
             # host implements) says so, and the numpy body runs on host copies
             return on_host(args, kwargs) if out is NotImplemented else out

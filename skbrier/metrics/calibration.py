@@ -352,7 +352,7 @@ def calibration_in_the_large(
     return float(offset_intercept_fit(yk, special.logit(pk), wn)[0])
 
 
-@backends(dask="skbrier._backends._dask._metrics:spiegelhalter_z", array_api=HOST)
+@backends(dask="skbrier._backends._dask._adapters:spiegelhalter_z", array_api=HOST)
 def spiegelhalter_z(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -479,7 +479,7 @@ def lowess_calibration_error(
 
 
 @backends(
-    dask="skbrier._backends._dask._metrics:expected_calibration_error",  # the report bundle's state
+    dask="skbrier._backends._dask._adapters:expected_calibration_error",  # the report bundle's state
     array_api=BODY,  # calibration_error(kind="binary") dispatches
 )
 def expected_calibration_error(
@@ -594,7 +594,7 @@ def expected_calibration_error(
     )
 
 
-@backends(dask="skbrier._backends._dask._metrics:c_statistic", array_api=HOST)
+@backends(dask="skbrier._backends._dask._adapters:c_statistic", array_api=HOST)
 def c_statistic(
     y_true: ArrayLike,
     y_proba: ArrayLike,

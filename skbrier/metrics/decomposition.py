@@ -332,7 +332,7 @@ def murphy_options(
 
 
 @backends(
-    dask="skbrier._backends._dask._metrics:murphy_decomposition",
+    dask="skbrier._backends._dask._adapters:murphy_decomposition",
     array_api="skbrier._backends._array_api:murphy_decomposition",
 )
 def murphy_decomposition(
@@ -508,7 +508,7 @@ def murphy_decomposition(
 # =============================================================================
 
 
-@backends(dask="skbrier._backends._dask._metrics:corp_decomposition", array_api=HOST)
+@backends(dask="skbrier._backends._dask._adapters:corp_decomposition", array_api=HOST)
 def corp_decomposition(
     y_true: ArrayLike,
     y_proba: ArrayLike,

@@ -308,7 +308,7 @@ def _calibration_numbers(
 
 
 @one_warning_per_call
-@backends(dask="skbrier._backends._dask._report:calibration_report", array_api=HOST)
+@backends(dask="skbrier._backends._dask._adapters:calibration_report", array_api=HOST)
 def calibration_report(
     y_true: ArrayLike,
     y_proba: ArrayLike,

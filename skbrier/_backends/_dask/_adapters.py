@@ -1,167 +1,210 @@
 """The Dask adapters of the public functions (declared with ``skbrier._core.dispatch``).
 
-Each takes the public function's arguments and routes 1-D (binary) and 2-D
-(multiclass) ``y_proba`` to the state reductions of :mod:`._metrics` and
-:mod:`._multiclass`.
+Each receives the call's arguments (a :class:`~skbrier._core.dispatch.Call`,
+the public signature's defaults applied), checks the options with the public
+function's own checks, reduces the data to its states (:mod:`._metrics`,
+:mod:`._multiclass`, :mod:`._fits`, :mod:`._inference`, :mod:`._report`) and
+finishes with the public layer's finishing functions.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..._core.dispatch import Call
 from . import _fits, _inference, _metrics, _multiclass
 
 __all__ = [
     "brier_inference",
     "brier_score",
     "brier_skill_score",
+    "c_statistic",
     "calibration_error",
     "calibration_in_the_large",
     "calibration_intercept_slope",
+    "calibration_report",
     "compare_brier",
+    "corp_decomposition",
     "decision_curve",
+    "expected_calibration_error",
+    "fit_decomposition",
     "multiple_choice_brier_score",
+    "murphy_decomposition",
     "net_benefit",
+    "spiegelhalter_z",
 ]
 
 
-def brier_score(
-    y_true: Any,
-    y_proba: Any,
-    *,
-    sample_weight: Any = None,
-    labels: Any = None,
-    pos_label: Any = None,
-    scale_by_half: Any = "auto",
-) -> float:
-    if _multiclass.is_2d(y_proba):
+def _binary(c: Call) -> dict[str, Any]:
+    """The keyword arguments every binary reduction takes."""
+    return {"sample_weight": c.sample_weight, "pos_label": c.pos_label}
+
+
+def brier_score(c: Call) -> float:
+    if _multiclass.is_2d(c.y_proba):
         return _multiclass.brier_score(
-            y_true,
-            y_proba,
-            sample_weight=sample_weight,
-            labels=labels,
-            scale_by_half=scale_by_half,
+            c.y_true,
+            c.y_proba,
+            sample_weight=c.sample_weight,
+            labels=c.labels,
+            scale_by_half=c.scale_by_half,
         )
     return _metrics.brier_score(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        scale_by_half=scale_by_half,
+        c.y_true, c.y_proba, labels=c.labels, scale_by_half=c.scale_by_half, **_binary(c)
     )
 
 
-def brier_skill_score(
-    y_true: Any,
-    y_proba: Any,
-    *,
-    reference: Any = None,
-    sample_weight: Any = None,
-    labels: Any = None,
-    pos_label: Any = None,
-) -> float:
+def brier_skill_score(c: Call) -> float:
     from ..._core.kernels.brier import warn_undefined_skill
 
-    if _multiclass.is_2d(y_proba):
+    if _multiclass.is_2d(c.y_proba):
         score, bs_ref = _multiclass.brier_skill_score(
-            y_true, y_proba, reference=reference, sample_weight=sample_weight, labels=labels
+            c.y_true,
+            c.y_proba,
+            reference=c.reference,
+            sample_weight=c.sample_weight,
+            labels=c.labels,
         )
         if bs_ref == 0.0:
             warn_undefined_skill()
         return score
     return _metrics.brier_skill_score(
-        y_true,
-        y_proba,
-        reference=reference,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
+        c.y_true, c.y_proba, reference=c.reference, labels=c.labels, **_binary(c)
     )
 
 
-def calibration_intercept_slope(
-    y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None
-) -> Any:
+def calibration_intercept_slope(c: Call) -> Any:
     from ...metrics.calibration import _check_fit_counts, _logistic_result, _warn_excluded
 
     res = _fits.calibration_intercept_slope(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
+        c.y_true,
+        c.y_proba,
         check_counts=_check_fit_counts,
         result=lambda st, n, excl: _logistic_result(st, n, excl, stacklevel=5),
+        **_binary(c),
     )
     _warn_excluded(res)
     return res
 
 
-def calibration_in_the_large(
-    y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None
-) -> float:
+def calibration_in_the_large(c: Call) -> float:
     from ...metrics.calibration import _check_fit_counts
 
     return _fits.calibration_in_the_large(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
-        check_counts=_check_fit_counts,
+        c.y_true, c.y_proba, check_counts=_check_fit_counts, **_binary(c)
     )
 
 
-def multiple_choice_brier_score(
-    y_true: Any,
-    y_score: Any,
-    *,
-    convention: Any = "per_example",
-    from_logprobs: Any = False,
-    sample_weight: Any = None,
-) -> float:
+def spiegelhalter_z(c: Call) -> Any:
+    return _metrics.spiegelhalter_z(c.y_true, c.y_proba, **_binary(c))
+
+
+def c_statistic(c: Call) -> float:
+    return _metrics.c_statistic(c.y_true, c.y_proba, resolution=c.resolution, **_binary(c))
+
+
+def expected_calibration_error(c: Call) -> float:
+    return _metrics.expected_calibration_error(
+        c.y_true,
+        c.y_proba,
+        n_bins=c.n_bins,
+        strategy=c.strategy,
+        norm=c.norm,
+        right=c.right,
+        **_binary(c),
+    )
+
+
+def calibration_error(c: Call) -> float:
+    from ...metrics._calibration_error_core import check_options
+
+    return _multiclass.calibration_error(
+        c.y_true,
+        c.y_proba,
+        kind=c.kind,
+        options=check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right),
+        sample_weight=c.sample_weight,
+        labels=c.labels,
+        pos_label=c.pos_label,
+        confidence_scale=c.confidence_scale,
+    )
+
+
+def murphy_decomposition(c: Call) -> Any:
+    return _metrics.murphy_decomposition(
+        c.y_true,
+        c.y_proba,
+        n_bins=c.n_bins,
+        strategy=c.strategy,
+        right=c.right,
+        bias_correction=c.bias_correction,
+        labels=c.labels,
+        n_resamples=c.n_resamples,
+        confidence_level=c.confidence_level,
+        random_state=c.random_state,
+        n_jobs=c.n_jobs,
+        **_binary(c),
+    )
+
+
+def corp_decomposition(c: Call) -> Any:
+    return _metrics.corp_decomposition(
+        c.y_true,
+        c.y_proba,
+        labels=c.labels,
+        n_resamples=c.n_resamples,
+        confidence_level=c.confidence_level,
+        random_state=c.random_state,
+        n_jobs=c.n_jobs,
+        resolution=c.resolution,
+        **_binary(c),
+    )
+
+
+def fit_decomposition(c: Call) -> Any:
+    return _multiclass.fit_decomposition(c.self, c.y_true, c.y_proba, c.sample_weight)
+
+
+def multiple_choice_brier_score(c: Call) -> float:
     from ..._core.params import check_bool, check_option
 
-    convention = check_option(convention, "convention", ("per_example", "bigbench"))
-    from_logprobs = check_bool(from_logprobs, "from_logprobs")
+    convention = check_option(c.convention, "convention", ("per_example", "bigbench"))
+    from_logprobs = check_bool(c.from_logprobs, "from_logprobs")
     return _multiclass.multiple_choice_brier_score(
-        y_true, y_score, convention, from_logprobs, sample_weight
+        c.y_true, c.y_score, convention, from_logprobs, c.sample_weight
     )
 
 
-def net_benefit(
-    y_true: Any,
-    y_proba: Any,
-    *,
-    threshold: Any,
-    sample_weight: Any = None,
-    pos_label: Any = None,
-    prevalence: Any = None,
-) -> float:
+def net_benefit(c: Call) -> float:
     from ..._core.validation import check_scalar_probability
     from ...metrics._decision_curve import check_prevalence
 
-    t = check_scalar_probability(threshold, name="threshold", open_interval=True)
-    prev = check_prevalence(prevalence)
-    return _metrics.net_benefit(y_true, y_proba, sample_weight, pos_label, t, prev)
+    t = check_scalar_probability(c.threshold, name="threshold", open_interval=True)
+    prev = check_prevalence(c.prevalence)
+    return _metrics.net_benefit(c.y_true, c.y_proba, c.sample_weight, c.pos_label, t, prev)
 
 
-def brier_inference(
-    y_true: Any,
-    y_proba: Any,
-    *,
-    reference: Any = None,
-    cov_type: Any = "iid",
-    sample_weight: Any = None,
-    labels: Any = None,
-    pos_label: Any = None,
-    hac_kwds: Any = None,
-    n_resamples: Any = 9999,
-    bootstrap: Any = "iid",
-    block_length: Any = None,
-    method: Any = "percentile",
-    random_state: Any = None,
-    n_jobs: Any = None,
-) -> Any:
+def decision_curve(c: Call) -> Any:
+    from ...metrics._decision_curve import check_harm, check_models
+    from ...metrics.net_benefit import _curve_result, curve_options
+
+    t, prev, n_resamples, level, _, _ = curve_options(
+        c.thresholds,
+        c.prevalence,
+        c.n_resamples,
+        c.confidence_level,
+        c.n_jobs,
+        c.random_state,
+    )
+    models, single = check_models(c.y_proba, c.y_true)
+    shares, prev_used, n = _metrics.decision_shares(
+        c.y_true, models, single, c.sample_weight, c.pos_label, t, prev, n_resamples
+    )
+    harms = check_harm(c.harm, list(models))
+    return _curve_result(shares, t, prev_used, harms, single, level, 0, None, n)
+
+
+def brier_inference(c: Call) -> Any:
     from ...stats.inference import (
         BrierInferenceResult,
         check_inference_options,
@@ -169,43 +212,21 @@ def brier_inference(
     )
 
     cov_type = check_inference_options(
-        cov_type, hac_kwds, n_resamples, n_jobs, random_state
+        c.cov_type, c.hac_kwds, c.n_resamples, c.n_jobs, c.random_state
     )[0]
     return _inference.brier_inference(
-        y_true,
-        y_proba,
-        reference=reference,
+        c.y_true,
+        c.y_proba,
+        reference=c.reference,
         cov_type=cov_type,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
+        labels=c.labels,
         result=BrierInferenceResult,
         check_min_samples=check_min_samples,
+        **_binary(c),
     )
 
 
-def compare_brier(
-    y_true: Any,
-    y_proba_a: Any,
-    y_proba_b: Any = None,
-    *,
-    names: Any = None,
-    cov_type: Any = "iid",
-    sample_weight: Any = None,
-    labels: Any = None,
-    pos_label: Any = None,
-    alternative: Any = "two-sided",
-    small_sample_correction: Any = False,
-    horizon: Any = 1,
-    ddof: Any = 1,
-    hac_kwds: Any = None,
-    n_resamples: Any = 9999,
-    bootstrap: Any = "iid",
-    block_length: Any = None,
-    method: Any = "percentile",
-    random_state: Any = None,
-    n_jobs: Any = None,
-) -> Any:
+def compare_brier(c: Call) -> Any:
     from ...stats.compare import (
         _asymptotic_result,
         _check_horizon,
@@ -215,88 +236,35 @@ def compare_brier(
     from ...stats.inference import check_min_samples
 
     cov_type, _, small_sample_correction, ddof, _, _ = check_compare_options(
-        cov_type,
-        hac_kwds,
-        alternative,
-        small_sample_correction,
-        ddof,
-        n_resamples,
-        n_jobs,
-        random_state,
+        c.cov_type,
+        c.hac_kwds,
+        c.alternative,
+        c.small_sample_correction,
+        c.ddof,
+        c.n_resamples,
+        c.n_jobs,
+        c.random_state,
     )
-    y_proba_a, y_proba_b, names = _two_models(y_proba_a, y_proba_b, names)
+    y_proba_a, y_proba_b, names = _two_models(c.y_proba_a, c.y_proba_b, c.names)
     return _inference.compare_brier(
-        y_true,
+        c.y_true,
         y_proba_a,
         y_proba_b,
         names=names,
         cov_type=cov_type,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        alternative=alternative,
+        labels=c.labels,
+        alternative=c.alternative,
         small_sample_correction=small_sample_correction,
-        horizon=horizon,
+        horizon=c.horizon,
         ddof=ddof,
         finish=_asymptotic_result,
         check_horizon=_check_horizon,
         check_min_samples=check_min_samples,
+        **_binary(c),
     )
 
 
-def calibration_error(
-    y_true: Any,
-    y_proba: Any,
-    *,
-    kind: Any = "top_label",
-    norm: Any = "l1",
-    n_bins: Any = 15,
-    strategy: Any = "uniform",
-    binning: Any = None,
-    debias: Any = False,
-    right: Any = True,
-    sample_weight: Any = None,
-    labels: Any = None,
-    pos_label: Any = None,
-    confidence_scale: Any = 1.0,
-) -> float:
-    from ...metrics._calibration_error_core import check_options
+def calibration_report(c: Call) -> Any:
+    from . import _report
 
-    return _multiclass.calibration_error(
-        y_true,
-        y_proba,
-        kind=kind,
-        options=check_options(norm, n_bins, strategy, binning, debias, right),
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        confidence_scale=confidence_scale,
-    )
-
-
-def decision_curve(
-    y_true: Any,
-    y_proba: Any,
-    *,
-    thresholds: Any = None,
-    sample_weight: Any = None,
-    prevalence: Any = None,
-    pos_label: Any = None,
-    n_resamples: Any = 0,
-    confidence_level: Any = 0.95,
-    random_state: Any = None,
-    harm: Any = None,
-    n_jobs: Any = None,
-) -> Any:
-    from ...metrics._decision_curve import check_harm, check_models
-    from ...metrics.net_benefit import _curve_result, curve_options
-
-    t, prev, n_resamples, level, _, _ = curve_options(
-        thresholds, prevalence, n_resamples, confidence_level, n_jobs, random_state
-    )
-    models, single = check_models(y_proba, y_true)
-    shares, prev_used, n = _metrics.decision_shares(
-        y_true, models, single, sample_weight, pos_label, t, prev, n_resamples
-    )
-    harms = check_harm(harm, list(models))
-    return _curve_result(shares, t, prev_used, harms, single, level, 0, None, n)
+    return _report.calibration_report(c)

@@ -71,41 +71,30 @@ def _encode(y_true: Any, pos: Any) -> Any:
     return y01.astype(np.float64)
 
 
-def calibration_report(
-    y_true: Any,
-    y_proba: Any,
-    *,
-    thresholds: Any = None,
-    cov_type: Any = "iid",
-    sample_weight: Any = None,
-    pos_label: Any = None,
-    confidence_level: Any = 0.95,
-    n_bins: Any = 10,
-    strategy: Any = "uniform",
-    random_state: Any = None,
-    prevalence: Any = None,
-    inference_kwds: Any = None,
-    name: Any = None,
-    n_resamples: Any = None,
-    n_jobs: Any = None,
-) -> Any:
+def calibration_report(c: Any) -> Any:
     """The :class:`~skbrier.report.CalibrationReport` of dask input (the Dask
-    adapter of :func:`skbrier.report.calibration_report`): one pass for the
-    states, then the in-memory report's sections."""
+    adapter of :func:`skbrier.report.calibration_report`; ``c`` holds the call's
+    arguments): one pass for the states, then the in-memory report's sections."""
     from ...report._compute import check_options
 
     opts = check_options(
-        thresholds,
-        cov_type,
-        confidence_level,
-        n_bins,
-        strategy,
-        random_state,
-        prevalence,
-        inference_kwds,
-        name,
-        n_resamples,
-        n_jobs,
+        c.thresholds,
+        c.cov_type,
+        c.confidence_level,
+        c.n_bins,
+        c.strategy,
+        c.random_state,
+        c.prevalence,
+        c.inference_kwds,
+        c.name,
+        c.n_resamples,
+        c.n_jobs,
+    )
+    y_true, y_proba, sample_weight, pos_label = (
+        c.y_true,
+        c.y_proba,
+        c.sample_weight,
+        c.pos_label,
     )
     if opts.strategy == "quantile":
         raise ValueError(
