@@ -109,14 +109,16 @@ def check_survival_outcome(
     return SurvivalData(t, ev, w)
 
 
-def check_horizons(times: Any, data: SurvivalData, *, name: str = "times") -> np.ndarray:
+def check_horizons(
+    times: Any, data: SurvivalData, *, name: str = "times", integrated: bool = False
+) -> np.ndarray:
     """Horizons: strictly increasing, non-negative, within the follow-up of ``data``.
 
     A horizon beyond the largest observed time (of the subjects with
     positive weight) is refused: the Brier score there would be an
-    extrapolation.
+    extrapolation.  ``integrated``: at least two (:func:`check_horizon_values`).
     """
-    t = check_horizon_values(times, name=name)
+    t = check_horizon_values(times, name=name, integrated=integrated)
     last = float(data.time[data.weight > 0].max())
     if t[-1] > last:
         raise ValueError(

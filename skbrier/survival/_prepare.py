@@ -97,10 +97,9 @@ def integration_weights(
 
     ``"trapezoid"``: ``np.trapezoid(BS, times) / (t_K - t_1)`` over
     ``[t_1, t_K]``; ``"step"``: the Brier score constant from each horizon to
-    the next and 0 before the first, averaged over ``[0, t_K]``.
+    the next and 0 before the first, averaged over ``[0, t_K]``.  ``times``
+    holds at least two horizons (``check_horizon_values(integrated=True)``).
     """
-    if times.shape[0] < 2:
-        raise ValueError("times must hold at least two horizons for an integrated score.")
     d = np.diff(times)
     if integration == "trapezoid":
         a = np.zeros_like(times)
@@ -173,8 +172,11 @@ def prepare(
     *,
     sample_weight: Any = None,
     names: tuple[str, ...] = ("surv_proba",),
+    integrated: bool = False,
 ) -> Prepared:
     """Validate the outcome, the horizons and one or more survival matrices.
+
+    ``integrated``: the horizons of an integrated score (at least two).
 
     A matrix may also be a sequence of survival functions (callables of
     time, as ``predict_survival_function`` returns); they are evaluated at
@@ -183,7 +185,7 @@ def prepare(
     if times is None:
         raise TypeError("times must be given (the horizons of the predictions).")
     data = check_survival_outcome(y_event, y_time, sample_weight=sample_weight)
-    t = check_horizons(times, data)
+    t = check_horizons(times, data, integrated=integrated)
     n = data.time.shape[0]
     mats = []
     for s, name in zip(surv_probas, names):

@@ -25,6 +25,13 @@ def _wald(est: Any, se: Any, level: float) -> tuple[Any, Any]:
     return est - z * se, est + z * se
 
 
+def _check_method(method: Any) -> str:
+    """``method`` of ``confidence_interval``: None is ``"wald"``."""
+    return check_option(
+        "wald" if method is None else method, "method", ("wald", "percentile", "basic")
+    )
+
+
 def _span(time_range: tuple[float, float]) -> str:
     return f"[{format_number(time_range[0])}, {format_number(time_range[1])}]"
 
@@ -356,9 +363,7 @@ class SurvivalIPAResult(_PerHorizon):
         """
         level = check_confidence_level(confidence_level)
         check_metric(self, metric)
-        method = check_option(
-            "wald" if method is None else method, "method", ("wald", "percentile", "basic")
-        )
+        method = _check_method(method)
         j = 1 if metric in ("ipa", "integrated_ipa") else 0
         maker = "index_of_prediction_accuracy"
         if metric in ("ipa", "brier_score"):
@@ -478,9 +483,7 @@ class SurvivalComparisonResult(_PerHorizon):
         """
         level = check_confidence_level(confidence_level)
         check_metric(self, metric)
-        method = check_option(
-            "wald" if method is None else method, "method", ("wald", "percentile", "basic")
-        )
+        method = _check_method(method)
         return self._interval(
             "brier_score",
             level,

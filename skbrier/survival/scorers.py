@@ -8,7 +8,8 @@ import numpy as np
 from sklearn.metrics import make_scorer
 
 from .._core.params import check_option
-from ._checks import check_horizon_values, split_structured, survival_matrix
+from ._checks import check_horizon_values, is_structured, survival_matrix
+from ._prepare import CONVENTIONS, Convention, check_integration
 from .scores import brier_score_survival, integrated_brier_score
 
 __all__ = ["make_survival_scorer", "survival_matrix"]
@@ -22,29 +23,31 @@ def _score(
     *,
     times: Any,
     metric: str,
-    integration: str,
+    convention: str,
+    integration: str | None,
     sample_weight: Any = None,
 ) -> float:
-    if not (isinstance(y_true, np.ndarray) and y_true.dtype.names is not None):
+    if not is_structured(y_true):
         raise TypeError(
             "y must be a structured array (event, time) as sksurv.util.Surv.from_arrays makes."
         )
-    event, time = split_structured(y_true, "y")
     t = np.asarray(times, dtype=np.float64)
     surv = survival_matrix(y_pred, np.atleast_1d(t))
+    # a scorer sees only the validation fold: sksurv's censoring model is fitted on it
+    kw: dict[str, Any] = {"convention": convention, "sample_weight": sample_weight}
+    if convention == "sksurv":
+        kw["train_event"] = y_true
     if metric == "brier_score":
-        bs = brier_score_survival(event, time, surv, t, sample_weight=sample_weight)
-        return float(np.mean(bs))
-    return integrated_brier_score(
-        event, time, surv, t, integration=integration, sample_weight=sample_weight
-    )
+        return float(np.mean(brier_score_survival(y_true, surv, t, **kw)))
+    return integrated_brier_score(y_true, surv, t, integration=integration, **kw)
 
 
 def make_survival_scorer(
     times: Any,
     *,
     metric: str = "integrated_brier_score",
-    integration: str = "trapezoid",
+    convention: str = "riskRegression",
+    integration: str | None = None,
 ) -> Any:
     r"""A scikit-learn scorer for survival estimators at given horizons.
 
@@ -54,8 +57,14 @@ def make_survival_scorer(
     :class:`~sklearn.model_selection.GridSearchCV` (``scoring=``) as
     scikit-survival's ``as_integrated_brier_score_scorer`` does, without
     wrapping the estimator.  ``y`` must be a structured array (event, time).
-    The censoring model is fitted on each validation fold (riskRegression's
-    convention, :func:`brier_score_survival`).
+    The score is exactly :func:`integrated_brier_score` (or
+    :func:`brier_score_survival`) with the same ``convention`` and
+    ``integration`` on the validation fold.  A scorer sees no training
+    outcome, so the censoring model is fitted on each validation fold in
+    both conventions: with ``convention="sksurv"`` the score is
+    scikit-survival's ``integrated_brier_score(y_fold, y_fold, estimate,
+    times)``, whereas scikit-survival's ``as_integrated_brier_score_scorer``
+    fits it on the training fold.
 
     .. math:: \text{score} = -IBS \quad\text{or}\quad -\frac{1}{K}\sum_k BS(t_k)
 
@@ -65,8 +74,13 @@ def make_survival_scorer(
         Horizons, within the follow-up of every validation fold.
     metric : {"integrated_brier_score", "brier_score"}, default="integrated_brier_score"
         The integrated Brier score, or the mean of the Brier scores at ``times``.
-    integration : {"trapezoid", "step"}, default="trapezoid"
-        Rule of the integral (see :func:`integrated_brier_score`).
+    convention : {"riskRegression", "sksurv"}, default="riskRegression"
+        Whose Brier score and integration rule (see
+        :func:`brier_score_survival`).
+    integration : {"step", "trapezoid"}, default=None
+        Rule of the integral; None: the convention's (riskRegression's step
+        rule over :math:`[0, t_K]`, scikit-survival's trapezoid rule over
+        :math:`[t_1, t_K]`; see :func:`integrated_brier_score`).
 
     Returns
     -------
@@ -91,10 +105,14 @@ def make_survival_scorer(
     ...              dtype=[("event", bool), ("time", float)])
     >>> scorer = make_survival_scorer([1.5, 3.5])
     >>> round(scorer(Exponential(), X, y), 6)
+    -0.073326
+    >>> sk = make_survival_scorer([1.5, 3.5], convention="sksurv")
+    >>> round(sk(Exponential(), X, y), 6)
     -0.095688
     """
     check_option(metric, "metric", METRICS)
-    check_option(integration, "integration", ("trapezoid", "step"))
+    check_option(convention, "convention", CONVENTIONS)
+    check_integration(integration, Convention(convention, None))
     # the horizons are checked now, not at the first score (the follow-up of
     # each validation fold is checked when scoring)
     check_horizon_values(times, integrated=metric == "integrated_brier_score")
@@ -104,5 +122,6 @@ def make_survival_scorer(
         greater_is_better=False,
         times=times,
         metric=metric,
+        convention=convention,
         integration=integration,
     )

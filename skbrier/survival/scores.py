@@ -228,7 +228,9 @@ def integrated_brier_score(
     y_event, y_time, (surv_proba, times) = unpack(y_event, y_time, (surv_proba, times))
     conv = check_convention(convention, train_event, train_time)
     rule = check_integration(integration, conv)
-    prep = prepare(y_event, y_time, [surv_proba], times, sample_weight=sample_weight)
+    prep = prepare(
+        y_event, y_time, [surv_proba], times, sample_weight=sample_weight, integrated=True
+    )
     weights, _ = integration_weights(prep.times, rule)
     g_sub, g_hor = censoring_weights(prep.data, prep.times, conv, censoring=censoring)
     bs = brier_only(prep.data, prep.surv[0], prep.times, g_sub, g_hor)
