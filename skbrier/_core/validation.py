@@ -81,9 +81,7 @@ def validated(*arrays: np.ndarray | None) -> Iterator[None]:
     numpy arrays are trusted (what the checks return); anything derived
     from them (a subset, a copy) is a new object and is checked as usual.
     """
-    new = tuple(
-        a for a in arrays if isinstance(a, np.ndarray) and a.dtype == np.float64
-    )
+    new = tuple(a for a in arrays if isinstance(a, np.ndarray) and a.dtype == np.float64)
     token = _TRUSTED.set(_TRUSTED.get() + new)
     try:
         yield
@@ -772,6 +770,27 @@ def binary_forecast(
         raise ValueError(f"pos_label={pos_label!r} is not one of the classes {classes}.")
     y01 = (fc.y == idx).astype(np.float64)
     return y01, np.ascontiguousarray(fc.proba[:, idx]), fc.sample_weight
+
+
+def binary_forecasts(
+    y_true: Any,
+    models: Mapping[str, Any],
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray | None]:
+    """Validated ``(y01, {name: p}, w)`` of several 1-D forecasts of the same
+    outcomes: ``y_true`` and ``sample_weight`` are checked once (with the
+    first forecast), each forecast once (:func:`binary_forecast`)."""
+    first, *rest = models
+    y, p, w = binary_forecast(
+        y_true, models[first], sample_weight=sample_weight, pos_label=pos_label
+    )
+    out = {first: p}
+    with validated(y, w):  # the later forecasts read the validated outcomes
+        for name in rest:
+            out[name] = binary_forecast(y, models[name], sample_weight=w)[1]
+    return y, out, w
 
 
 def check_reference(reference: Any, fc: Forecast) -> float | np.ndarray | None:
