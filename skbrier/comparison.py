@@ -23,6 +23,7 @@ from ._core.params import (
     validate_random_state,
 )
 from ._core.results import Result, format_number, to_builtin
+from ._core.validation import binary_forecasts, validated
 from .metrics._decision_curve import check_forecast_frame
 from .metrics.calibration import c_statistic, calibration_intercept_slope
 from .metrics.decomposition import corp_decomposition
@@ -319,6 +320,33 @@ def compare_forecasts(
     n_jobs = check_n_jobs(n_jobs)
     validate_random_state(random_state)
     models = _models(y_proba, y_true)
+    if all(np.ndim(p) == 1 for p in models.values()):
+        # validate once: the outcomes and weights once, each forecast once;
+        # every function below reads the validated arrays as they are
+        y_true, p_valid, sample_weight = binary_forecasts(
+            y_true, models, sample_weight=sample_weight, pos_label=pos_label
+        )
+        with validated(y_true, sample_weight, *p_valid.values()):
+            return _compare(
+                y_true,
+                p_valid,
+                sample_weight,
+                None,
+                level,
+                cov_type,
+                b,
+                random_state,
+                n_jobs,
+            )
+    return _compare(
+        y_true, models, sample_weight, pos_label, level, cov_type, b, random_state, n_jobs
+    )
+
+
+def _compare(
+    y_true, models, sample_weight, pos_label, level, cov_type, b, random_state, n_jobs
+) -> ForecastComparisonResult:
+    """The table of :func:`compare_forecasts` (``models``: {name: forecast})."""
     values: dict[str, dict[str, float]] = {}
     n: float = 0
     n_rows = 0

@@ -15,9 +15,11 @@ name of the offending parameter.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import numbers
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -56,6 +58,45 @@ __all__ = [
 ]
 
 _NUMERIC_KINDS = "biuf"
+
+# --------------------------------------------------------------------------
+# validate once: arrays this module returned are not checked again
+# --------------------------------------------------------------------------
+
+#: the arrays validated by the public call in progress (see :func:`validated`)
+_TRUSTED: contextvars.ContextVar[tuple[np.ndarray, ...]] = contextvars.ContextVar(
+    "skbrier_validated", default=()
+)
+
+
+@contextlib.contextmanager
+def validated(*arrays: np.ndarray | None) -> Iterator[None]:
+    """Within the block, ``arrays`` (the very objects, by identity) count as
+    validated: the checks of this module hand them back unchanged, without
+    checking them again or warning again.
+
+    The one home of "validate once": a public function (or the CLI) checks
+    its input once, then calls the functions of its sections on the arrays
+    the checks returned inside ``with validated(y, p, w):``.  Only float64
+    numpy arrays are trusted (what the checks return); anything derived
+    from them (a subset, a copy) is a new object and is checked as usual.
+    """
+    new = tuple(a for a in arrays if isinstance(a, np.ndarray) and a.dtype == np.float64)
+    token = _TRUSTED.set(_TRUSTED.get() + new)
+    try:
+        yield
+    finally:
+        _TRUSTED.reset(token)
+
+
+def _trusted(x: Any) -> bool:
+    """Whether ``x`` is one of the arrays of an enclosing :func:`validated`."""
+    return any(x is a for a in _TRUSTED.get())
+
+
+def _checked(what: str) -> None:
+    """Called once for each input a check of this module actually reads
+    (``what``: the parameter's name); the tests that count checks replace it."""
 
 
 def _as_array(x: Any, name: str) -> np.ndarray:
@@ -129,6 +170,11 @@ def check_probabilities(
     as the user gave it when ``y_proba`` is already an array made from it
     (its column names go into messages).
     """
+    if _trusted(y_proba) and (
+        y_proba.ndim == 1 or (allow_2d and y_proba.ndim == 2 and y_proba.shape[1] > 1)
+    ):
+        return y_proba
+    _checked(name)
     arr = _as_array(y_proba, name)
     if source is None:
         source = y_proba
@@ -193,6 +239,9 @@ def check_sample_weight(
     """Validate sample weights: 1-D, length ``n``, finite, non-negative, positive sum."""
     if sample_weight is None:
         return None
+    if _trusted(sample_weight) and sample_weight.ndim == 1 and sample_weight.shape[0] == n:
+        return sample_weight
+    _checked("sample_weight")
     w = _as_array(sample_weight, "sample_weight")
     if w.dtype.kind not in _NUMERIC_KINDS:
         raise TypeError(f"sample_weight must be numeric; got dtype {w.dtype}.")
@@ -364,6 +413,14 @@ def binary_target(
     need ``pos_label``.  More than two distinct labels raise ``ValueError``, as
     does a ``pos_label`` that is not one of two labels present.
     """
+    if (
+        _trusted(y_true)
+        and y_true.ndim == 1
+        and (n is None or y_true.shape[0] == n)
+        and (pos_label is None or _is_one(pos_label))
+    ):
+        return y_true  # float64 0/1, validated by the public call in progress
+    _checked("y_true")
     y = _target_array(y_true, check_finite=False)
     if n is not None and y.shape[0] != n:
         raise ValueError(
@@ -468,6 +525,7 @@ def encode_labels(
     range are coded in O(n) with ``np.bincount``; other labels use
     ``np.unique``.
     """
+    _checked("y_true")
     y = _target_array(y_true)
     if n is not None and y.shape[0] != n:
         raise ValueError(
@@ -620,6 +678,7 @@ def check_forecast(
         and raw.size > _FUSED_BLOCK
     ):
         # large float64 matrix: range check and row sums in one pass over memory
+        _checked(proba_name)
         shown, rows_ok = _fused_range_and_row_sums(raw)
         if not shown:  # NaN, out of range or -0.0: the exact path decides
             rows_ok = None
@@ -649,7 +708,8 @@ def check_forecast(
             label_rows=label_rows,
         )
         w = check_sample_weight(sample_weight, n, ref_name=proba_name)
-        warn_if_hard(p, proba_name)
+        if not _trusted(p):  # trusted: warned by the public call in progress
+            warn_if_hard(p, proba_name)
         return Forecast(y, p, w, None, True, native)
 
     codes, classes = encode_labels(y_true, labels, n, ref_name=proba_name)
@@ -710,6 +770,27 @@ def binary_forecast(
         raise ValueError(f"pos_label={pos_label!r} is not one of the classes {classes}.")
     y01 = (fc.y == idx).astype(np.float64)
     return y01, np.ascontiguousarray(fc.proba[:, idx]), fc.sample_weight
+
+
+def binary_forecasts(
+    y_true: Any,
+    models: Mapping[str, Any],
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray | None]:
+    """Validated ``(y01, {name: p}, w)`` of several 1-D forecasts of the same
+    outcomes: ``y_true`` and ``sample_weight`` are checked once (with the
+    first forecast), each forecast once (:func:`binary_forecast`)."""
+    first, *rest = models
+    y, p, w = binary_forecast(
+        y_true, models[first], sample_weight=sample_weight, pos_label=pos_label
+    )
+    out = {first: p}
+    with validated(y, w):  # the later forecasts read the validated outcomes
+        for name in rest:
+            out[name] = binary_forecast(y, models[name], sample_weight=w)[1]
+    return y, out, w
 
 
 def check_reference(reference: Any, fc: Forecast) -> float | np.ndarray | None:

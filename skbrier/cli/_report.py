@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import warnings
@@ -59,31 +60,49 @@ def _make_reports(jobs, args, run: Task | None = None) -> dict:
 
     extra = _compute_kwds(args)
     reports = {}
+    checked: list = []  # the arrays already validated (the jobs share y and w)
     for name, y, p, w, *key in jobs:
         run.step(str(name))
         try:
             with warnings.catch_warnings():
                 # given by _warn_mixups with the column's name
                 warnings.simplefilter("ignore", HardForecastWarning)
-                reports[name] = calibration_report(
-                    y,
-                    p,
-                    thresholds=args.thresholds,
-                    cov_type=args.cov,
-                    sample_weight=w,
-                    confidence_level=args.confidence_level,
-                    n_bins=args.n_bins,
-                    random_state=getattr(args, "random_state", None),
-                    prevalence=args.prevalence,
-                    name=name,
-                    **extra,
-                )
+                with _validated_once(y, p, w, checked):
+                    reports[name] = calibration_report(
+                        y,
+                        p,
+                        thresholds=args.thresholds,
+                        cov_type=args.cov,
+                        sample_weight=w,
+                        confidence_level=args.confidence_level,
+                        n_bins=args.n_bins,
+                        random_state=getattr(args, "random_state", None),
+                        prevalence=args.prevalence,
+                        name=name,
+                        **extra,
+                    )
         except (ValueError, TypeError) as exc:
             where = f"{name}: " if len(jobs) > 1 else ""
             raise CLIError(f"{where}{exc}") from None
         if key:
             reports[name]._set_rows_key(key[0])
     return reports
+
+
+@contextlib.contextmanager
+def _validated_once(y, p, w, checked: list):
+    """Check ``(y, p, w)`` of one job as ``calibration_report`` would, except
+    the arrays of ``checked`` (validated for an earlier job: the jobs of one
+    group share the outcomes and weights), and run the block with all three
+    trusted (:func:`skbrier._core.validation.validated`): each column of the
+    file is checked once."""
+    from .._core.validation import binary_forecast, validated
+
+    with validated(*checked):
+        y, p, w = binary_forecast(y, p, sample_weight=w)
+    checked.extend(a for a in (y, p, w) if a is not None and a is not p)
+    with validated(y, p, w):
+        yield
 
 
 def args_group(args) -> str | None:

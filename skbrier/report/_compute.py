@@ -23,7 +23,7 @@ from .._core.dispatch import HOST, backends
 from .._core.kernels.brier import brier_index_from_score, skill_score, weighted_mean
 from .._core.progress import NO_TASK, Task, task
 from .._core.results import ConfidenceInterval
-from .._core.validation import binary_forecast
+from .._core.validation import binary_forecast, validated
 from ._options import OPTION_NAMES, Options, check_options
 from ._result import INTERVAL_METRICS, CalibrationReport
 from ._text import DECOMPOSITION_TERMS
@@ -510,9 +510,18 @@ STEPS = (
 
 
 def _in_memory(y_true, y_proba, sample_weight, pos_label, opts: Options, run: Task):
-    """The report of in-memory input (``run``: the progress display's task)."""
+    """The report of in-memory input (``run``: the progress display's task).
+
+    The data are checked once here; every section reads the validated arrays
+    without checking them again (:func:`skbrier._core.validation.validated`)."""
     run.step("checking the data")
     y, p, w, base_rate = _binary_forecast(y_true, y_proba, sample_weight, pos_label)
+    with validated(y, p, w):
+        return _sections(y, p, w, base_rate, opts, run)
+
+
+def _sections(y, p, w, base_rate: float, opts: Options, run: Task) -> CalibrationReport:
+    """The report of validated ``(y01, p, w)``."""
     if opts.cov_type == "bootstrap" and opts.n_resamples is None:
         n_pos = int(p.shape[0] if w is None else np.count_nonzero(w))
         opts = dataclasses.replace(opts, n_resamples=adaptive_n_resamples(n_pos))

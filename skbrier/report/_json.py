@@ -113,3 +113,44 @@ def report_to_dict(rep: CalibrationReport) -> dict:
         }
     )
     return jsonable(d)
+
+
+def comparison_to_dict(comparison: Any) -> dict | None:
+    """The paired comparison of several reports
+    (:func:`skbrier.report._compare.paired_comparison`) as JSON-ready data:
+    the section the text and HTML show (None for fewer than two reports).
+
+    ``pairs``: one entry per pair scored on the same rows (difference = first
+    minus second, with its interval, the Brier Index difference and the
+    p-value); ``net_benefit``: ``[{threshold, first, second, difference}]``;
+    ``reason``: why some pairs are not compared (None when all are).
+    """
+    if comparison is None:
+        return None
+    pairs = [
+        {
+            "first": pc.first,
+            "second": pc.second,
+            "brier_score_difference": {"estimate": pc.difference, "ci": pc.ci},
+            "brier_index_difference": {
+                "estimate": pc.brier_index_difference,
+                "ci": pc.brier_index_ci,
+            },
+            "pvalue": pc.pvalue,
+            "cov_type": pc.cov_type,
+        }
+        for pc in comparison.pairs
+    ]
+    net_benefit = [
+        {"threshold": t, "first": a, "second": b, "difference": d}
+        for t, diffs in comparison.net_benefit.items()
+        for (a, b), d in diffs.items()
+    ]
+    return jsonable(
+        {
+            "confidence_level": comparison.confidence_level,
+            "pairs": pairs,
+            "net_benefit": net_benefit,
+            "reason": comparison.reason,
+        }
+    )
