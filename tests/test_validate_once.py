@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from skbrier._core import validation
+from skbrier._core import arrays
 
 
 @pytest.fixture
@@ -23,7 +23,7 @@ def checks(monkeypatch):
     ``check_probabilities``, ``binary_target``, ``encode_labels``,
     ``check_sample_weight`` and the fused range check of ``check_forecast``)."""
     counts: collections.Counter = collections.Counter()
-    monkeypatch.setattr(validation, "_checked", lambda what: counts.update([what]))
+    monkeypatch.setattr(arrays, "checked", lambda what: counts.update([what]))
     return counts
 
 
@@ -92,7 +92,6 @@ def test_compare_forecasts_checks_each_input_once(checks):
 
 def test_compare_forecasts_numbers_unchanged_by_validating_once():
     from skbrier import compare_forecasts
-    from skbrier._core import validation as v
 
     y, a, b, w = _data()
     labels = np.where(y == 1, "yes", "no")
@@ -111,7 +110,7 @@ def test_compare_forecasts_numbers_unchanged_by_validating_once():
             row["calibration_slope"] == calibration_intercept_slope(labels, p, **kw).slope
         )
         assert row["c_statistic"] == float(c_statistic(labels, p, **kw))
-    assert v._TRUSTED.get() == ()  # the scope ends with the call
+    assert arrays._TRUSTED.get() == ()  # the scope ends with the call
 
 
 def test_hard_forecast_warned_once_per_report():

@@ -15,35 +15,43 @@ name of the offending parameter.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import numbers
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from . import arrays as _arrays
+from .arrays import _numeric_objects, validated  # noqa: F401  (re-exported)
+from .arrays import as_array as _as_array  # noqa: F401  (imported from here)
 from .diagnose import (
     SWAP_HINT,
     column_names,
     fmt,
-    is_number_text,
     label_counts,
     label_problem,
     missing_problem,
     non_numeric_problem,
     probability_problem,
-    too_many_classes,
     warn_if_hard,
 )
 from .fast_checks import (  # one-pass range checks (re-exported)
     _FUSED_BLOCK,
-    _MINMAX_CHUNK,
     _fused_range_and_row_sums,
     _min_max,
     _probabilities_shown_valid,
     _rows_sum_to_one,
+)
+from .labels import (  # noqa: F401  (re-exported: imported from here)
+    _check_finite_labels,
+    _is_one,
+    _is_string_kind,
+    _only_zeros_and_ones,
+    _sorted_unique_labels,
+    _target_array,
+    binary_target,
+    encode_labels,
 )
 
 __all__ = [
@@ -56,99 +64,6 @@ __all__ = [
     "encode_labels",
     "warn_if_rows_do_not_sum_to_one",
 ]
-
-_NUMERIC_KINDS = "biuf"
-
-# --------------------------------------------------------------------------
-# validate once: arrays this module returned are not checked again
-# --------------------------------------------------------------------------
-
-#: the arrays validated by the public call in progress (see :func:`validated`)
-_TRUSTED: contextvars.ContextVar[tuple[np.ndarray, ...]] = contextvars.ContextVar(
-    "skbrier_validated", default=()
-)
-
-
-@contextlib.contextmanager
-def validated(*arrays: np.ndarray | None) -> Iterator[None]:
-    """Within the block, ``arrays`` (the very objects, by identity) count as
-    validated: the checks of this module hand them back unchanged, without
-    checking them again or warning again.
-
-    The one home of "validate once": a public function (or the CLI) checks
-    its input once, then calls the functions of its sections on the arrays
-    the checks returned inside ``with validated(y, p, w):``.  Only float64
-    numpy arrays are trusted (what the checks return); anything derived
-    from them (a subset, a copy) is a new object and is checked as usual.
-    """
-    new = tuple(a for a in arrays if isinstance(a, np.ndarray) and a.dtype == np.float64)
-    token = _TRUSTED.set(_TRUSTED.get() + new)
-    try:
-        yield
-    finally:
-        _TRUSTED.reset(token)
-
-
-def _trusted(x: Any) -> bool:
-    """Whether ``x`` is one of the arrays of an enclosing :func:`validated`."""
-    return any(x is a for a in _TRUSTED.get())
-
-
-def _checked(what: str) -> None:
-    """Called once for each input a check of this module actually reads
-    (``what``: the parameter's name); the tests that count checks replace it."""
-
-
-def _as_array(x: Any, name: str) -> np.ndarray:
-    """Turn array-likes (lists, pandas objects, numpy arrays) into a numpy array."""
-    if x is None:
-        raise TypeError(f"{name} must be array-like, got None.")
-    if isinstance(x, (str, bytes)):
-        raise TypeError(f"{name} must be array-like, got a single string {x!r}.")
-    if isinstance(x, Mapping):
-        raise TypeError(
-            f"{name} must be array-like, got a dict with keys {list(x)[:5]!r}"
-            + (
-                " (several forecasts: score one at a time, or compare them with "
-                "skbrier.compare_forecasts)."
-                if "proba" in name
-                else "."
-            )
-        )
-    if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
-        # pandas Series/DataFrame, polars Series, ...
-        x = x.to_numpy()
-    try:
-        arr = np.asarray(x)
-    except ValueError as exc:  # ragged nested sequences
-        raise ValueError(f"{name} could not be converted to an array: {exc}") from None
-    if arr.dtype.kind == "O" and arr.ndim >= 1 and arr.size:
-        # a list of lists of unequal length becomes a 1-D object array in numpy < 1.24
-        first = arr.flat[0]
-        if isinstance(first, (list, tuple, np.ndarray)):
-            raise ValueError(f"{name} is ragged (rows of different lengths).")
-        arr = _numeric_objects(arr)
-    return arr
-
-
-def _numeric_objects(arr: np.ndarray) -> np.ndarray:
-    """An object array holding only real numbers as int64 or float64 (as sklearn reads it).
-
-    All integers (bool excluded) become int64, other real numbers float64;
-    arrays holding anything else (strings, None, pandas.NA) stay object and
-    are judged by the caller.
-    """
-    vals = arr.ravel()
-    if not all(
-        isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in vals
-    ):
-        return arr
-    if all(isinstance(v, numbers.Integral) for v in vals):
-        try:
-            return arr.astype(np.int64)
-        except OverflowError:
-            return arr
-    return arr.astype(np.float64)
 
 
 def check_probabilities(
@@ -170,15 +85,15 @@ def check_probabilities(
     as the user gave it when ``y_proba`` is already an array made from it
     (its column names go into messages).
     """
-    if _trusted(y_proba) and (
+    if _arrays._trusted(y_proba) and (
         y_proba.ndim == 1 or (allow_2d and y_proba.ndim == 2 and y_proba.shape[1] > 1)
     ):
         return y_proba
-    _checked(name)
-    arr = _as_array(y_proba, name)
+    _arrays.checked(name)
+    arr = _arrays.as_array(y_proba, name)
     if source is None:
         source = y_proba
-    if arr.dtype.kind not in _NUMERIC_KINDS:
+    if arr.dtype.kind not in _arrays._NUMERIC_KINDS:
         missing = missing_problem(arr, name) if arr.dtype.kind == "O" else None
         if missing is not None:
             raise ValueError(missing)
@@ -239,11 +154,15 @@ def check_sample_weight(
     """Validate sample weights: 1-D, length ``n``, finite, non-negative, positive sum."""
     if sample_weight is None:
         return None
-    if _trusted(sample_weight) and sample_weight.ndim == 1 and sample_weight.shape[0] == n:
+    if (
+        _arrays._trusted(sample_weight)
+        and sample_weight.ndim == 1
+        and sample_weight.shape[0] == n
+    ):
         return sample_weight
-    _checked("sample_weight")
-    w = _as_array(sample_weight, "sample_weight")
-    if w.dtype.kind not in _NUMERIC_KINDS:
+    _arrays.checked("sample_weight")
+    w = _arrays.as_array(sample_weight, "sample_weight")
+    if w.dtype.kind not in _arrays._NUMERIC_KINDS:
         raise TypeError(f"sample_weight must be numeric; got dtype {w.dtype}.")
     if w.ndim == 0:
         raise ValueError("sample_weight must be a 1-D array, got a scalar.")
@@ -284,300 +203,6 @@ def check_sample_weight(
     if total <= 0.0:
         raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
     return w
-
-
-def _target_array(
-    y_true: Any, name: str = "y_true", *, check_finite: bool = True
-) -> np.ndarray:
-    y = _as_array(y_true, name)
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
-    if y.ndim != 1:
-        hint = ""
-        if (
-            y.ndim == 2
-            and y.dtype.kind == "f"
-            and y.size
-            and np.nanmin(y) >= 0.0
-            and np.nanmax(y) <= 1.0
-            and not np.all((y == 0) | (y == 1))
-        ):
-            hint = (
-                " It holds fractions in [0, 1], one column per class: that is "
-                "predict_proba output. " + SWAP_HINT
-            )
-        raise ValueError(
-            f"{name} must be a 1-D array of labels, got shape {y.shape}.{hint}"
-        )
-    if y.shape[0] == 0:
-        raise ValueError(f"{name} is empty: at least one sample is required.")
-    kind = y.dtype.kind
-    if kind == "c":
-        raise TypeError(f"{name} must not be complex.")
-    if kind == "f" and check_finite:
-        _check_finite_labels(y, name)
-    elif kind == "O":
-        # objects: reject NaN/None and mixtures of strings and numbers
-        has_str = False
-        has_num = False
-        for v in y:
-            if v is None:
-                raise ValueError(missing_problem(y, name, "labels") or f"{name}: None.")
-            if isinstance(v, str):
-                has_str = True
-            elif isinstance(v, numbers.Number):
-                if v != v:  # NaN
-                    raise ValueError(f"{name} contains NaN.")
-                has_num = True
-            if has_str and has_num:
-                raise TypeError(f"{name} mixes strings and numbers; use one type of label.")
-    return y
-
-
-def _check_finite_labels(y: np.ndarray, name: str) -> None:
-    if not np.isfinite(y).all():
-        bad = ~np.isfinite(y)
-        what = "NaN" if np.isnan(y).any() else "infinity"
-        raise ValueError(
-            f"{name} contains {what}: {int(bad.sum())} of {y.shape[0]} labels are not "
-            f"finite (the first at index {int(np.argmax(bad))}). Drop those rows "
-            "(from every input) first."
-        )
-
-
-def _is_one(value: Any) -> bool:
-    """``value == 1`` for a number (``True`` included); ``False`` for anything else."""
-    if isinstance(value, (str, bytes)) or not isinstance(
-        value, (numbers.Number, np.generic)
-    ):
-        return False
-    return bool(value == 1)
-
-
-def _only_zeros_and_ones(y: np.ndarray, buf: np.ndarray | None = None) -> bool:
-    """Whether every value of the numeric 1-D ``y`` is 0 or 1, in one cheap pass.
-
-    ``False`` means "not shown", not "invalid": the caller then takes the
-    exact path.  Integers: as unsigned integers of the same size (negative
-    numbers wrap round to huge values) the maximum is at most 1.  float64:
-    ``y (1 - y)`` is exactly 0 for 0 and 1 and nonzero (or NaN) for anything
-    else, checked in chunks the size of the float64 scratch ``buf``
-    (allocated if None).
-    """
-    kind = y.dtype.kind
-    if kind == "b":
-        return True
-    if not y.dtype.isnative:  # a byte-swapped view would read other numbers
-        return False
-    if kind in "iu":
-        return int(y.view(f"u{y.dtype.itemsize}").max()) <= 1
-    if y.dtype != np.float64:
-        return False
-    if buf is None:
-        buf = np.empty(min(y.shape[0], _MINMAX_CHUNK))
-    step = buf.shape[0]
-    for i in range(0, y.shape[0], step):
-        c = y[i : i + step]
-        t = np.subtract(1.0, c, out=buf[: c.shape[0]])
-        np.multiply(t, c, out=t)
-        if t.any():
-            return False
-    return True
-
-
-def _is_string_kind(y: np.ndarray) -> bool:
-    return y.dtype.kind in "OUS"
-
-
-def binary_target(
-    y_true: Any,
-    pos_label: Any,
-    n: int | None = None,
-    *,
-    as_float: bool = True,
-    ref_name: str = "y_proba",
-    label_rows: Sequence[int] | None = None,
-) -> np.ndarray:
-    """Encode binary labels as a float64 0/1 vector in O(n).
-
-    ``label_rows``: ``y_true`` holds the distinct labels a mergeable state
-    counted over its chunks, ``label_rows[i]`` rows of ``y_true[i]``; the
-    message of too many classes then shows those counts, sorted, and no
-    positions (:func:`skbrier._core.diagnose.label_counts`).
-
-    With ``as_float=False`` integer or boolean labels that are already 0/1
-    (with ``pos_label`` 1) are returned as an integer array without a copy.
-
-    ``pos_label=None`` follows scikit-learn: labels in {0, 1} or {-1, 1} (or a
-    subset) give 1; other numeric labels give the larger label; string labels
-    need ``pos_label``.  More than two distinct labels raise ``ValueError``, as
-    does a ``pos_label`` that is not one of two labels present.
-    """
-    if (
-        _trusted(y_true)
-        and y_true.ndim == 1
-        and (n is None or y_true.shape[0] == n)
-        and (pos_label is None or _is_one(pos_label))
-    ):
-        return y_true  # float64 0/1, validated by the public call in progress
-    _checked("y_true")
-    y = _target_array(y_true, check_finite=False)
-    if n is not None and y.shape[0] != n:
-        raise ValueError(
-            f"y_true has {y.shape[0]} samples but {ref_name} has {n}; "
-            "all inputs must have the same number of samples."
-        )
-    if y.dtype.kind in "biuf":
-        if y.dtype.kind == "b":
-            y = y.view(np.uint8)
-        if (pos_label is None or _is_one(pos_label)) and _only_zeros_and_ones(y):
-            # the common case, shown in one pass: 0/1 labels, class 1 positive
-            return y.astype(np.float64, copy=False) if as_float else y
-        if y.dtype.kind == "f":
-            _check_finite_labels(y, "y_true")
-        lo, hi = _min_max(y)
-        if lo != hi:
-            # two or more distinct values: all must be lo or hi
-            if y.dtype.kind in "iu" and hi - lo == 1:
-                pass  # integers in [lo, lo + 1] take only two values
-            elif np.count_nonzero((y != lo) & (y != hi)):
-                raise ValueError(too_many_classes(y, ref_name, label_rows))
-        if pos_label is None:
-            if lo in (-1, 0, 1) and hi in (-1, 0, 1) and not (lo == -1 and hi == 0):
-                # {0,1}, {-1,1}, {0}, {1}, {-1} (scikit-learn's rule); the values
-                # are known to be lo or hi, so {-1,0,1} was rejected above
-                pos = 1
-            else:
-                pos = hi
-        else:
-            if isinstance(pos_label, str):
-                raise ValueError(
-                    f"pos_label={pos_label!r} is a string but y_true holds numbers "
-                    f"({fmt(lo)}..{fmt(hi)})."
-                )
-            pos = pos_label
-            if lo != hi and pos != lo and pos != hi:
-                raise ValueError(
-                    f"pos_label={pos_label!r} is not one of the labels in y_true "
-                    f"({fmt(lo)}, {fmt(hi)})."
-                )
-        if pos == 1 and lo in (0, 1) and hi in (0, 1):
-            # already 0/1: a cast (or nothing) instead of a comparison
-            return y.astype(np.float64, copy=False) if as_float else y
-        return (y == pos).astype(np.float64)
-
-    # strings / objects: O(n) check that at most two distinct values occur
-    first = y[0]
-    other_mask = y != first
-    others = y[other_mask]
-    classes = [first]
-    if others.shape[0]:
-        second = others[0]
-        if np.count_nonzero(others != second):
-            raise ValueError(too_many_classes(y, ref_name, label_rows))
-        classes.append(second)
-    if pos_label is None:
-        hint = ""
-        if all(is_number_text(c) for c in classes):
-            hint = (
-                " They are numbers written as text: convert y_true to numbers (e.g. "
-                "y_true.astype(int)), or name the event, e.g. "
-                f"pos_label={str(max(classes, key=float))!r}."
-            )
-        raise ValueError(
-            "pos_label must be given when y_true holds string labels "
-            f"({sorted(map(str, classes))}): it names the class whose probability "
-            f"y_proba holds.{hint}"
-        )
-    if len(classes) == 2 and pos_label not in classes:
-        raise ValueError(
-            f"pos_label={pos_label!r} is not one of the labels in y_true "
-            f"{sorted(map(str, classes))}."
-        )
-    return (y == pos_label).astype(np.float64)
-
-
-def _sorted_unique_labels(labels: Any) -> np.ndarray:
-    lab = _target_array(labels, "labels")
-    classes = np.unique(lab)
-    if classes.shape[0] != lab.shape[0]:
-        raise ValueError("labels contains duplicates.")
-    if classes.shape[0] < 2:
-        raise ValueError(f"labels must contain at least two labels, got {classes}.")
-    if not np.array_equal(classes, lab):
-        warnings.warn(
-            f"labels={lab.tolist()} are not sorted. The columns of y_proba are taken "
-            f"to follow the sorted labels {classes.tolist()} (as in scikit-learn).",
-            UserWarning,
-            stacklevel=4,
-        )
-    return classes
-
-
-def encode_labels(
-    y_true: Any, labels: Any = None, n: int | None = None, *, ref_name: str = "y_proba"
-):
-    """Integer-code labels against the sorted classes.
-
-    Returns ``(codes, classes)`` where ``classes`` are the sorted labels
-    (``labels`` if given, else the distinct values of ``y_true``) and
-    ``codes[i]`` is the column of ``y_true[i]``.  Integer labels with a compact
-    range are coded in O(n) with ``np.bincount``; other labels use
-    ``np.unique``.
-    """
-    _checked("y_true")
-    y = _target_array(y_true)
-    if n is not None and y.shape[0] != n:
-        raise ValueError(
-            f"y_true has {y.shape[0]} samples but {ref_name} has {n}; "
-            "all inputs must have the same number of samples."
-        )
-    if labels is not None:
-        classes = _sorted_unique_labels(labels)
-        if _is_string_kind(classes) != _is_string_kind(y) and y.dtype.kind != "O":
-            raise ValueError(
-                "labels and y_true must both be strings or both be numbers; got "
-                f"labels of dtype {classes.dtype} and y_true of dtype {y.dtype}."
-            )
-        codes = np.searchsorted(classes, y)
-        codes_c = np.minimum(codes, classes.shape[0] - 1)
-        bad = classes[codes_c] != y
-        if np.any(bad):
-            unknown = np.unique(y[bad])[:10]
-            raise ValueError(
-                f"y_true contains labels {unknown.tolist()} that are not in labels "
-                f"{classes.tolist()}."
-            )
-        return codes_c.astype(np.intp, copy=False), classes
-
-    if y.dtype.kind in "biu":
-        yi = y.view(np.uint8) if y.dtype.kind == "b" else y
-        lo = int(yi.min())
-        hi = int(yi.max())
-        span = hi - lo + 1
-        if span <= max(1024, 4 * y.shape[0]):
-            shifted = (
-                (yi - lo).astype(np.intp, copy=False)
-                if lo
-                else yi.astype(np.intp, copy=False)
-            )
-            present = np.bincount(shifted, minlength=span) > 0
-            if present.all():
-                codes = shifted
-                classes = np.arange(
-                    lo, hi + 1, dtype=y.dtype if y.dtype.kind != "b" else np.int64
-                )
-            else:
-                lookup = np.cumsum(present) - 1
-                codes = lookup[shifted]
-                classes = (np.flatnonzero(present) + lo).astype(
-                    y.dtype if y.dtype.kind != "b" else np.int64
-                )
-            if y.dtype.kind == "b":
-                classes = classes.astype(bool)
-            return codes, classes
-    classes, codes = np.unique(y, return_inverse=True)
-    return codes.reshape(-1).astype(np.intp, copy=False), classes
 
 
 def warn_if_rows_do_not_sum_to_one(y_proba: np.ndarray, name: str = "y_proba") -> None:
@@ -644,7 +269,7 @@ def _native_dtype(raw_proba: np.ndarray, sample_weight: Any):
         return None
     if sample_weight is None:
         return raw_proba.dtype, None
-    return raw_proba.dtype, _as_array(sample_weight, "sample_weight").dtype
+    return raw_proba.dtype, _arrays.as_array(sample_weight, "sample_weight").dtype
 
 
 def check_forecast(
@@ -668,7 +293,7 @@ def check_forecast(
     labels and ``label_rows`` their numbers of rows over all chunks: the
     messages about the labels show those counts, sorted, and no positions.
     """
-    raw = _as_array(y_proba, proba_name)
+    raw = _arrays.as_array(y_proba, proba_name)
     rows_ok = None
     if (
         raw.ndim == 2
@@ -678,7 +303,7 @@ def check_forecast(
         and raw.size > _FUSED_BLOCK
     ):
         # large float64 matrix: range check and row sums in one pass over memory
-        _checked(proba_name)
+        _arrays.checked(proba_name)
         shown, rows_ok = _fused_range_and_row_sums(raw)
         if not shown:  # NaN, out of range or -0.0: the exact path decides
             rows_ok = None
@@ -708,7 +333,7 @@ def check_forecast(
             label_rows=label_rows,
         )
         w = check_sample_weight(sample_weight, n, ref_name=proba_name)
-        if not _trusted(p):  # trusted: warned by the public call in progress
+        if not _arrays._trusted(p):  # trusted: warned by the public call in progress
             warn_if_hard(p, proba_name)
         return Forecast(y, p, w, None, True, native)
 

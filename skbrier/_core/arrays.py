@@ -1,0 +1,114 @@
+"""Inputs as numpy arrays, and which arrays are already validated.
+
+:func:`validated` is the one home of "validate once": a public function checks
+its input once, then runs its sections on the checked arrays inside
+``with validated(y, p, w):``, and the checks of :mod:`.validation` and
+:mod:`.labels` hand those very objects back without checking them again.
+:func:`checked` is called once for each input a check actually reads (the
+tests that count checks replace it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import numbers
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+__all__ = ["as_array", "checked", "validated"]
+
+_NUMERIC_KINDS = "biuf"
+
+# --------------------------------------------------------------------------
+# validate once: arrays this module returned are not checked again
+# --------------------------------------------------------------------------
+
+#: the arrays validated by the public call in progress (see :func:`validated`)
+_TRUSTED: contextvars.ContextVar[tuple[np.ndarray, ...]] = contextvars.ContextVar(
+    "skbrier_validated", default=()
+)
+
+
+@contextlib.contextmanager
+def validated(*arrays: np.ndarray | None) -> Iterator[None]:
+    """Within the block, ``arrays`` (the very objects, by identity) count as
+    validated: the checks of this module hand them back unchanged, without
+    checking them again or warning again.
+
+    The one home of "validate once": a public function (or the CLI) checks
+    its input once, then calls the functions of its sections on the arrays
+    the checks returned inside ``with validated(y, p, w):``.  Only float64
+    numpy arrays are trusted (what the checks return); anything derived
+    from them (a subset, a copy) is a new object and is checked as usual.
+    """
+    new = tuple(a for a in arrays if isinstance(a, np.ndarray) and a.dtype == np.float64)
+    token = _TRUSTED.set(_TRUSTED.get() + new)
+    try:
+        yield
+    finally:
+        _TRUSTED.reset(token)
+
+
+def _trusted(x: Any) -> bool:
+    """Whether ``x`` is one of the arrays of an enclosing :func:`validated`."""
+    return any(x is a for a in _TRUSTED.get())
+
+
+def checked(what: str) -> None:
+    """Called once for each input a check of this module actually reads
+    (``what``: the parameter's name); the tests that count checks replace it."""
+
+
+def as_array(x: Any, name: str) -> np.ndarray:
+    """Turn array-likes (lists, pandas objects, numpy arrays) into a numpy array."""
+    if x is None:
+        raise TypeError(f"{name} must be array-like, got None.")
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be array-like, got a single string {x!r}.")
+    if isinstance(x, Mapping):
+        raise TypeError(
+            f"{name} must be array-like, got a dict with keys {list(x)[:5]!r}"
+            + (
+                " (several forecasts: score one at a time, or compare them with "
+                "skbrier.compare_forecasts)."
+                if "proba" in name
+                else "."
+            )
+        )
+    if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
+        # pandas Series/DataFrame, polars Series, ...
+        x = x.to_numpy()
+    try:
+        arr = np.asarray(x)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(f"{name} could not be converted to an array: {exc}") from None
+    if arr.dtype.kind == "O" and arr.ndim >= 1 and arr.size:
+        # a list of lists of unequal length becomes a 1-D object array in numpy < 1.24
+        first = arr.flat[0]
+        if isinstance(first, (list, tuple, np.ndarray)):
+            raise ValueError(f"{name} is ragged (rows of different lengths).")
+        arr = _numeric_objects(arr)
+    return arr
+
+
+def _numeric_objects(arr: np.ndarray) -> np.ndarray:
+    """An object array holding only real numbers as int64 or float64 (as sklearn reads it).
+
+    All integers (bool excluded) become int64, other real numbers float64;
+    arrays holding anything else (strings, None, pandas.NA) stay object and
+    are judged by the caller.
+    """
+    vals = arr.ravel()
+    if not all(
+        isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in vals
+    ):
+        return arr
+    if all(isinstance(v, numbers.Integral) for v in vals):
+        try:
+            return arr.astype(np.int64)
+        except OverflowError:
+            return arr
+    return arr.astype(np.float64)

@@ -1,0 +1,320 @@
+"""Outcome labels: binary targets (scikit-learn's positive-class rule, O(n)
+for the usual integer labels) and the class encoding of multiclass forecasts.
+
+Errors name the parameter and list the labels found (:mod:`.diagnose`).
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import arrays as _arrays
+from .diagnose import (
+    SWAP_HINT,
+    fmt,
+    is_number_text,
+    missing_problem,
+    too_many_classes,
+)
+from .fast_checks import _MINMAX_CHUNK, _min_max
+
+__all__ = ["binary_target", "encode_labels"]
+
+
+def _target_array(
+    y_true: Any, name: str = "y_true", *, check_finite: bool = True
+) -> np.ndarray:
+    y = _arrays.as_array(y_true, name)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        hint = ""
+        if (
+            y.ndim == 2
+            and y.dtype.kind == "f"
+            and y.size
+            and np.nanmin(y) >= 0.0
+            and np.nanmax(y) <= 1.0
+            and not np.all((y == 0) | (y == 1))
+        ):
+            hint = (
+                " It holds fractions in [0, 1], one column per class: that is "
+                "predict_proba output. " + SWAP_HINT
+            )
+        raise ValueError(
+            f"{name} must be a 1-D array of labels, got shape {y.shape}.{hint}"
+        )
+    if y.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one sample is required.")
+    kind = y.dtype.kind
+    if kind == "c":
+        raise TypeError(f"{name} must not be complex.")
+    if kind == "f" and check_finite:
+        _check_finite_labels(y, name)
+    elif kind == "O":
+        # objects: reject NaN/None and mixtures of strings and numbers
+        has_str = False
+        has_num = False
+        for v in y:
+            if v is None:
+                raise ValueError(missing_problem(y, name, "labels") or f"{name}: None.")
+            if isinstance(v, str):
+                has_str = True
+            elif isinstance(v, numbers.Number):
+                if v != v:  # NaN
+                    raise ValueError(f"{name} contains NaN.")
+                has_num = True
+            if has_str and has_num:
+                raise TypeError(f"{name} mixes strings and numbers; use one type of label.")
+    return y
+
+
+def _check_finite_labels(y: np.ndarray, name: str) -> None:
+    if not np.isfinite(y).all():
+        bad = ~np.isfinite(y)
+        what = "NaN" if np.isnan(y).any() else "infinity"
+        raise ValueError(
+            f"{name} contains {what}: {int(bad.sum())} of {y.shape[0]} labels are not "
+            f"finite (the first at index {int(np.argmax(bad))}). Drop those rows "
+            "(from every input) first."
+        )
+
+
+def _is_one(value: Any) -> bool:
+    """``value == 1`` for a number (``True`` included); ``False`` for anything else."""
+    if isinstance(value, (str, bytes)) or not isinstance(
+        value, (numbers.Number, np.generic)
+    ):
+        return False
+    return bool(value == 1)
+
+
+def _only_zeros_and_ones(y: np.ndarray, buf: np.ndarray | None = None) -> bool:
+    """Whether every value of the numeric 1-D ``y`` is 0 or 1, in one cheap pass.
+
+    ``False`` means "not shown", not "invalid": the caller then takes the
+    exact path.  Integers: as unsigned integers of the same size (negative
+    numbers wrap round to huge values) the maximum is at most 1.  float64:
+    ``y (1 - y)`` is exactly 0 for 0 and 1 and nonzero (or NaN) for anything
+    else, checked in chunks the size of the float64 scratch ``buf``
+    (allocated if None).
+    """
+    kind = y.dtype.kind
+    if kind == "b":
+        return True
+    if not y.dtype.isnative:  # a byte-swapped view would read other numbers
+        return False
+    if kind in "iu":
+        return int(y.view(f"u{y.dtype.itemsize}").max()) <= 1
+    if y.dtype != np.float64:
+        return False
+    if buf is None:
+        buf = np.empty(min(y.shape[0], _MINMAX_CHUNK))
+    step = buf.shape[0]
+    for i in range(0, y.shape[0], step):
+        c = y[i : i + step]
+        t = np.subtract(1.0, c, out=buf[: c.shape[0]])
+        np.multiply(t, c, out=t)
+        if t.any():
+            return False
+    return True
+
+
+def _is_string_kind(y: np.ndarray) -> bool:
+    return y.dtype.kind in "OUS"
+
+
+def binary_target(
+    y_true: Any,
+    pos_label: Any,
+    n: int | None = None,
+    *,
+    as_float: bool = True,
+    ref_name: str = "y_proba",
+    label_rows: Sequence[int] | None = None,
+) -> np.ndarray:
+    """Encode binary labels as a float64 0/1 vector in O(n).
+
+    ``label_rows``: ``y_true`` holds the distinct labels a mergeable state
+    counted over its chunks, ``label_rows[i]`` rows of ``y_true[i]``; the
+    message of too many classes then shows those counts, sorted, and no
+    positions (:func:`skbrier._core.diagnose.label_counts`).
+
+    With ``as_float=False`` integer or boolean labels that are already 0/1
+    (with ``pos_label`` 1) are returned as an integer array without a copy.
+
+    ``pos_label=None`` follows scikit-learn: labels in {0, 1} or {-1, 1} (or a
+    subset) give 1; other numeric labels give the larger label; string labels
+    need ``pos_label``.  More than two distinct labels raise ``ValueError``, as
+    does a ``pos_label`` that is not one of two labels present.
+    """
+    if (
+        _arrays._trusted(y_true)
+        and y_true.ndim == 1
+        and (n is None or y_true.shape[0] == n)
+        and (pos_label is None or _is_one(pos_label))
+    ):
+        return y_true  # float64 0/1, validated by the public call in progress
+    _arrays.checked("y_true")
+    y = _target_array(y_true, check_finite=False)
+    if n is not None and y.shape[0] != n:
+        raise ValueError(
+            f"y_true has {y.shape[0]} samples but {ref_name} has {n}; "
+            "all inputs must have the same number of samples."
+        )
+    if y.dtype.kind in "biuf":
+        if y.dtype.kind == "b":
+            y = y.view(np.uint8)
+        if (pos_label is None or _is_one(pos_label)) and _only_zeros_and_ones(y):
+            # the common case, shown in one pass: 0/1 labels, class 1 positive
+            return y.astype(np.float64, copy=False) if as_float else y
+        if y.dtype.kind == "f":
+            _check_finite_labels(y, "y_true")
+        lo, hi = _min_max(y)
+        if lo != hi:
+            # two or more distinct values: all must be lo or hi
+            if y.dtype.kind in "iu" and hi - lo == 1:
+                pass  # integers in [lo, lo + 1] take only two values
+            elif np.count_nonzero((y != lo) & (y != hi)):
+                raise ValueError(too_many_classes(y, ref_name, label_rows))
+        if pos_label is None:
+            if lo in (-1, 0, 1) and hi in (-1, 0, 1) and not (lo == -1 and hi == 0):
+                # {0,1}, {-1,1}, {0}, {1}, {-1} (scikit-learn's rule); the values
+                # are known to be lo or hi, so {-1,0,1} was rejected above
+                pos = 1
+            else:
+                pos = hi
+        else:
+            if isinstance(pos_label, str):
+                raise ValueError(
+                    f"pos_label={pos_label!r} is a string but y_true holds numbers "
+                    f"({fmt(lo)}..{fmt(hi)})."
+                )
+            pos = pos_label
+            if lo != hi and pos != lo and pos != hi:
+                raise ValueError(
+                    f"pos_label={pos_label!r} is not one of the labels in y_true "
+                    f"({fmt(lo)}, {fmt(hi)})."
+                )
+        if pos == 1 and lo in (0, 1) and hi in (0, 1):
+            # already 0/1: a cast (or nothing) instead of a comparison
+            return y.astype(np.float64, copy=False) if as_float else y
+        return (y == pos).astype(np.float64)
+
+    # strings / objects: O(n) check that at most two distinct values occur
+    first = y[0]
+    other_mask = y != first
+    others = y[other_mask]
+    classes = [first]
+    if others.shape[0]:
+        second = others[0]
+        if np.count_nonzero(others != second):
+            raise ValueError(too_many_classes(y, ref_name, label_rows))
+        classes.append(second)
+    if pos_label is None:
+        hint = ""
+        if all(is_number_text(c) for c in classes):
+            hint = (
+                " They are numbers written as text: convert y_true to numbers (e.g. "
+                "y_true.astype(int)), or name the event, e.g. "
+                f"pos_label={str(max(classes, key=float))!r}."
+            )
+        raise ValueError(
+            "pos_label must be given when y_true holds string labels "
+            f"({sorted(map(str, classes))}): it names the class whose probability "
+            f"y_proba holds.{hint}"
+        )
+    if len(classes) == 2 and pos_label not in classes:
+        raise ValueError(
+            f"pos_label={pos_label!r} is not one of the labels in y_true "
+            f"{sorted(map(str, classes))}."
+        )
+    return (y == pos_label).astype(np.float64)
+
+
+def _sorted_unique_labels(labels: Any) -> np.ndarray:
+    lab = _target_array(labels, "labels")
+    classes = np.unique(lab)
+    if classes.shape[0] != lab.shape[0]:
+        raise ValueError("labels contains duplicates.")
+    if classes.shape[0] < 2:
+        raise ValueError(f"labels must contain at least two labels, got {classes}.")
+    if not np.array_equal(classes, lab):
+        warnings.warn(
+            f"labels={lab.tolist()} are not sorted. The columns of y_proba are taken "
+            f"to follow the sorted labels {classes.tolist()} (as in scikit-learn).",
+            UserWarning,
+            stacklevel=4,
+        )
+    return classes
+
+
+def encode_labels(
+    y_true: Any, labels: Any = None, n: int | None = None, *, ref_name: str = "y_proba"
+):
+    """Integer-code labels against the sorted classes.
+
+    Returns ``(codes, classes)`` where ``classes`` are the sorted labels
+    (``labels`` if given, else the distinct values of ``y_true``) and
+    ``codes[i]`` is the column of ``y_true[i]``.  Integer labels with a compact
+    range are coded in O(n) with ``np.bincount``; other labels use
+    ``np.unique``.
+    """
+    _arrays.checked("y_true")
+    y = _target_array(y_true)
+    if n is not None and y.shape[0] != n:
+        raise ValueError(
+            f"y_true has {y.shape[0]} samples but {ref_name} has {n}; "
+            "all inputs must have the same number of samples."
+        )
+    if labels is not None:
+        classes = _sorted_unique_labels(labels)
+        if _is_string_kind(classes) != _is_string_kind(y) and y.dtype.kind != "O":
+            raise ValueError(
+                "labels and y_true must both be strings or both be numbers; got "
+                f"labels of dtype {classes.dtype} and y_true of dtype {y.dtype}."
+            )
+        codes = np.searchsorted(classes, y)
+        codes_c = np.minimum(codes, classes.shape[0] - 1)
+        bad = classes[codes_c] != y
+        if np.any(bad):
+            unknown = np.unique(y[bad])[:10]
+            raise ValueError(
+                f"y_true contains labels {unknown.tolist()} that are not in labels "
+                f"{classes.tolist()}."
+            )
+        return codes_c.astype(np.intp, copy=False), classes
+
+    if y.dtype.kind in "biu":
+        yi = y.view(np.uint8) if y.dtype.kind == "b" else y
+        lo = int(yi.min())
+        hi = int(yi.max())
+        span = hi - lo + 1
+        if span <= max(1024, 4 * y.shape[0]):
+            shifted = (
+                (yi - lo).astype(np.intp, copy=False)
+                if lo
+                else yi.astype(np.intp, copy=False)
+            )
+            present = np.bincount(shifted, minlength=span) > 0
+            if present.all():
+                codes = shifted
+                classes = np.arange(
+                    lo, hi + 1, dtype=y.dtype if y.dtype.kind != "b" else np.int64
+                )
+            else:
+                lookup = np.cumsum(present) - 1
+                codes = lookup[shifted]
+                classes = (np.flatnonzero(present) + lo).astype(
+                    y.dtype if y.dtype.kind != "b" else np.int64
+                )
+            if y.dtype.kind == "b":
+                classes = classes.astype(bool)
+            return codes, classes
+    classes, codes = np.unique(y, return_inverse=True)
+    return codes.reshape(-1).astype(np.intp, copy=False), classes
