@@ -22,6 +22,7 @@ from .logistic import (
     _offset_newton,
     _residual_and_variance,
     array_offset_sums,
+    gradient,
     log_likelihood,
     logistic_calibration,
     logistic_fit,
@@ -374,7 +375,7 @@ def _newton_2d(
     beta = beta.copy()
     for _ in range(max_iter):
         t = logistic_sums(y, lg, w, float(beta[0]), float(beta[1]), c, ll=False)
-        g0, g1, h00, h01, h11 = t[1], t[2], t[5], t[6], t[7]
+        (g0, g1), h00, h01, h11 = gradient(t), t[5], t[6], t[7]
         det = h00 * h11 - h01 * h01
         if not (det > 0.0 and math.isfinite(det)):
             return None

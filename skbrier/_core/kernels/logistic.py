@@ -104,13 +104,18 @@ def logistic_sums(
 ) -> np.ndarray:
     """Sums over the rows of the logistic model ``eta = b0 + b1 (lg - c)``.
 
-    Returns ``[loglik, g0, g1, |g|0, |g|1, i00, i01, i11, flag]``: the
-    log-likelihood ``sum w (y eta - log(1 + exp(eta)))``, the gradient
-    ``sum w r (1, x)`` with ``r = y - mu`` and ``x = lg - c``, the sums
+    Returns ``[loglik, d0, d1, |g|0, |g|1, i00, i01, i11, flag, t0, t1]``:
+    the log-likelihood ``sum w (y eta - log(1 + exp(eta)))``, the gradient
+    ``sum w r (1, x)`` with ``r = y - mu`` and ``x = lg - c`` in two parts
+    (see :func:`gradient`), ``d = sum w (y - [eta >= 0]) (1, x)`` and
+    ``t = sum w sign(eta) min(mu, 1 - mu) (1, x)``, the sums
     ``sum w |r| (1, |x|)`` (the rounding scale of the gradient), the
     information ``sum w mu (1 - mu) (1, x, x^2)`` and ``1.0`` when some
     ``|eta|`` is beyond R's "numerically 0 or 1" where ``|lg|`` is not.
-    ``y`` is 0/1.  One pass in cache-sized blocks with one exponential per
+    ``y`` is 0/1.  The two parts of the gradient are kept apart (also across
+    chunks) because with log-odds of a few hundred ``r`` is ``1 - 1e-40``
+    on one row and ``-1 + 1e-38`` on another: added row by row the terms
+    that decide the fit round away and the score is pure rounding error.  One pass in cache-sized blocks with one exponential per
     row (``e = exp(-|eta|)``: ``mu`` or ``1 - mu`` is ``e / (1 + e)``, the
     other ``1 / (1 + e)``, ``log(1 + exp(eta)) = max(eta, 0) + log1p(e)``),
     so ``r`` and ``mu (1 - mu)`` keep full relative accuracy and no (n, k)
@@ -119,7 +124,7 @@ def logistic_sums(
     flag (else 0).
     """
     n = y.shape[0]
-    out = np.zeros(9)
+    out = np.zeros(11)
     m = min(n, _BLOCK)
     eta, ae, e, big, small, r, t, t2 = (np.empty(m) for _ in range(8))
     pos = np.empty(m, dtype=bool)
@@ -150,7 +155,6 @@ def logistic_sums(
         np.add(yb, pos, out=r)
         np.subtract(r, 1.0, out=r)
         np.copysign(small, eta, out=t2)
-        np.add(r, t2, out=r)
         if flag and out[8] == 0.0 and np.any(ae > cut):
             out[8] = float(np.any((ae > cut) & ~(np.abs(lb) > cut)))
         if ll:
@@ -164,20 +168,30 @@ def logistic_sums(
         np.multiply(small, big, out=small)  # mu (1 - mu)
         if wb is not None:
             np.multiply(r, wb, out=r)
+            np.multiply(t2, wb, out=t2)
             np.multiply(small, wb, out=small)
         out[1] += float(r.sum())
+        out[9] += float(t2.sum())
         out[5] += float(small.sum())
         if slope:
             out[2] += float(np.dot(r, x))
+            out[10] += float(np.dot(t2, x))
             np.multiply(small, x, out=big)
             out[6] += float(big.sum())
             out[7] += float(np.dot(big, x))
+        np.add(r, t2, out=r)
         np.abs(r, out=r)
         out[3] += float(r.sum())
         if slope:
             np.abs(x, out=e)
             out[4] += float(np.dot(r, e))
     return out
+
+
+def gradient(t: np.ndarray) -> np.ndarray:
+    """The gradient ``sum w r (1, x)`` from the (merged) sums of
+    :func:`logistic_sums`: ``d + t`` added once, after all rows."""
+    return t[1:3] + t[9:11]
 
 
 def _matvec(X: np.ndarray, beta: np.ndarray) -> np.ndarray:
@@ -302,13 +316,14 @@ _NO_MAXIMA = np.empty(0)
 def offset_score_rows(y, lg, w, a: float):
     """``[sum w (y - expit(a + lg))]``: the score of the offset fit at ``a``."""
     t = logistic_sums(y, lg, w, a, 1.0, ll=False, slope=False)
-    return t[1:2], _NO_MAXIMA
+    return t[[1, 9]], _NO_MAXIMA
 
 
 def offset_newton_rows(y, lg, w, a: float):
-    """``[score, sum w mu (1 - mu)]`` of the offset fit at ``a`` (a Newton step)."""
+    """``[score d, score t, sum w mu (1 - mu)]`` of the offset fit at ``a``
+    (a Newton step; the score is ``d + t``, see :func:`logistic_sums`)."""
     t = logistic_sums(y, lg, w, a, 1.0, ll=False, slope=False)
-    return t[[1, 5]], _NO_MAXIMA
+    return t[[1, 9, 5]], _NO_MAXIMA
 
 
 def offset_final_rows(y, lg, w, a: float):
@@ -324,9 +339,14 @@ def _glm_sums(y, X, off, w, beta):
     eta = off + _matvec(X, beta)
     r, v = _residual_and_variance(y, eta)
     wr = ww * r
+    # the gradient as in logistic_sums: sum w (y - [eta >= 0]) x plus
+    # sum w sign(eta) min(mu, 1 - mu) x (no 1 - 1e-40 rounding row by row)
+    e = np.exp(-np.abs(eta))
+    d = ww * (y - ~np.signbit(eta))
+    t = ww * np.copysign(e / (1.0 + e), eta)
     return (
         log_likelihood(y, eta, w),
-        X.T @ wr,
+        X.T @ d + X.T @ t,
         np.abs(X).T @ np.abs(wr),
         _information(X, ww * v),
         eta,
@@ -335,11 +355,12 @@ def _glm_sums(y, X, off, w, beta):
 
 def newton_rows(y, lg, w, beta: np.ndarray, c: float):
     """Sums of one Newton step of ``logit P = beta0 + beta1 (lg - c)``:
-    ``[loglik, grad (2), |grad| terms (2), information (4)]`` and the maximum
+    ``[loglik, grad d (2), |grad| terms (2), information (4), grad t (2)]``
+    (the gradient is ``d + t``, see :func:`logistic_sums`) and the maximum
     ``[1.0 if a fitted probability is numerically 0 or 1 where the forecast
     is not, else 0.0]`` (one fused pass: :func:`logistic_sums`)."""
     t = logistic_sums(y, lg, w, float(beta[0]), float(beta[1]), c, flag=True)
-    return t[[0, 1, 2, 3, 4, 5, 6, 6, 7]], t[8:9]
+    return t[[0, 1, 2, 3, 4, 5, 6, 6, 7, 9, 10]], t[8:9]
 
 
 def newton_fit(
@@ -400,6 +421,10 @@ def newton_fit(
         cov = np.linalg.inv(info)
     except np.linalg.LinAlgError:
         cov = np.full_like(info, np.nan)
+    if converged and not (np.all(np.isfinite(cov)) and np.all(np.diag(cov) > 0.0)):
+        # a flat ridge of the likelihood (information numerically singular)
+        # is no maximum: never "converged" with a NaN standard error
+        converged = False
     return beta, cov, ll, converged, flag
 
 
@@ -440,7 +465,8 @@ def offset_intercept_solve(rows, ybar: float, off_min: float, off_max: float):
     lo, hi = base - off_max, base - off_min
 
     def score(a: float) -> float:
-        return float(rows.reduce(offset_score_rows, a)[0][0])
+        d, t = rows.reduce(offset_score_rows, a)[0]
+        return float(d + t)
 
     if isinstance(rows, ArrayRows):  # in memory: one chunk, no reduction
         newton_sums = array_offset_sums(rows.y, rows.lg, rows.w)
@@ -448,7 +474,7 @@ def offset_intercept_solve(rows, ybar: float, off_min: float, off_max: float):
 
         def newton_sums(a: float) -> tuple[float, float]:
             t = rows.reduce(offset_newton_rows, a)[0]
-            return float(t[0]), float(t[1])
+            return float(t[0] + t[1]), float(t[2])
 
     a_newton = _offset_newton(newton_sums, lo, hi)
     if a_newton is not None:
@@ -479,7 +505,7 @@ def array_offset_sums(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None) -> An
 
     def sums(a: float) -> tuple[float, float]:
         t = logistic_sums(y, lg, w, a, 1.0, ll=False, slope=False)
-        return float(t[1]), float(t[5])
+        return float(t[1] + t[9]), float(t[5])
 
     return sums
 
@@ -560,7 +586,7 @@ def _newton_sums(rows, c: float):
 
     def sums(beta):
         s, m = rows.reduce(newton_rows, beta, c)
-        return float(s[0]), s[1:3], s[3:5], s[5:9].reshape(2, 2), float(m[0])
+        return float(s[0]), s[1:3] + s[9:11], s[3:5], s[5:9].reshape(2, 2), float(m[0])
 
     return sums
 
@@ -578,9 +604,13 @@ def _joint_fit(rows, mom: RowMoments, citl: float):
         b = math.inf if mom.lg1_min >= mom.lg0_max else -math.inf
         return math.nan, b, math.nan, math.nan, math.nan, "separated"
     c = mom.lg_mean
-    beta, cov, ll, ok, near_01 = newton_fit(
-        _newton_sums(rows, c), np.array([citl + c, 1.0])
-    )
+    # from the base-rate model (slope 0): its information matrix is
+    # diag(W ybar (1 - ybar), sum w (lg - c)^2 ybar (1 - ybar)), well
+    # conditioned whatever the forecasts; at val.prob's start (0, 1) or at
+    # (citl, 1) it is numerically singular when the log-odds reach +-300
+    # (every mu(1 - mu) below 1e-100) and the first Newton step is 1e30
+    base = math.log(mom.ybar) - math.log1p(-mom.ybar)
+    beta, cov, ll, ok, near_01 = newton_fit(_newton_sums(rows, c), np.array([base, 0.0]))
     b = float(beta[1])
     a = float(beta[0] - b * c)
     var_a = float(cov[0, 0] - 2.0 * c * cov[0, 1] + c * c * cov[1, 1])
