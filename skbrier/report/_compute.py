@@ -269,7 +269,7 @@ def _calibration_numbers(
             p,
             kind="binary",
             n_bins=opts.n_bins,
-            strategy=opts.strategy,
+            strategy=opts.strategy,  # type: ignore[arg-type]
             sample_weight=w,
         )
     # one sort of the forecasts for lowess and C (unweighted rows), kept
