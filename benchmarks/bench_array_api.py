@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import sklearn
 
 from skbrier import brier_score, decision_curve, murphy_decomposition
-from skbrier.metrics.calibration import expected_calibration_error
+from skbrier.metrics.calibration_error import calibration_error
 
 
 def best(func, repeat, sync):
@@ -69,9 +69,11 @@ def main() -> None:
                 y.cpu().numpy(), p.cpu().numpy()
             ),
             "bare torch ((p - y) ** 2).mean()": lambda: float(((p - y) ** 2).mean()),
-            "skbrier ECE (torch)": lambda: expected_calibration_error(y, p),
-            "host copy + skbrier ECE": lambda: expected_calibration_error(
-                y.cpu().numpy(), p.cpu().numpy()
+            "skbrier ECE (torch)": lambda: calibration_error(
+                y, p, kind="binary", n_bins=10
+            ),
+            "host copy + skbrier ECE": lambda: calibration_error(
+                y.cpu().numpy(), p.cpu().numpy(), kind="binary", n_bins=10
             ),
             "skbrier murphy (torch)": lambda: murphy_decomposition(y, p),
             "skbrier decision_curve (torch, 99 thresholds)": lambda: decision_curve(y, p),

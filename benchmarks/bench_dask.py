@@ -150,9 +150,9 @@ def main() -> None:
         c_statistic,
         calibration_in_the_large,
         calibration_intercept_slope,
-        expected_calibration_error,
         spiegelhalter_z,
     )
+    from skbrier.metrics.calibration_error import calibration_error
     from skbrier.metrics.decomposition import corp_decomposition, murphy_decomposition
     from skbrier.metrics.net_benefit import decision_curve, net_benefit
     from skbrier.states import BrierState
@@ -200,7 +200,9 @@ def main() -> None:
                     y, p, sample_weight=w
                 ),
                 "murphy_decomposition": lambda: murphy_decomposition(y, p).brier_score,
-                "expected_calibration_error": lambda: expected_calibration_error(y, p),
+                "calibration_error(binary)": lambda: calibration_error(
+                    y, p, kind="binary", n_bins=10
+                ),
                 "spiegelhalter_z": lambda: spiegelhalter_z(y, p).statistic,
                 "corp_decomposition": lambda: (
                     corp_decomposition(y, p, resolution=res).miscalibration

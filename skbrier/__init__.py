@@ -23,7 +23,6 @@ from .metrics.calibration import (
     c_statistic,
     calibration_in_the_large,
     calibration_intercept_slope,
-    expected_calibration_error,
     lowess_calibration_error,
     spiegelhalter_z,
 )
@@ -55,8 +54,6 @@ from .plotting.decision_curve import DecisionCurveDisplay
 from .plotting.reliability import ReliabilityDisplay
 from .report import calibration_report
 from .scorers import (
-    get_scorer,
-    get_scorer_names,
     make_brier_index_scorer,
     make_brier_score_scorer,
     make_brier_skill_score_scorer,
@@ -96,9 +93,6 @@ __all__ = [
     "cross_val_brier",
     "decision_curve",
     "difficulty_adjusted_brier",
-    "expected_calibration_error",
-    "get_scorer",
-    "get_scorer_names",
     "leaderboard",
     "long_run_covariance",
     "lowess_calibration_error",

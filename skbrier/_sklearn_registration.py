@@ -25,7 +25,7 @@ Safety: an existing name is never overwritten (scikit-learn's scorer wins and
 a warning says so); a self-test through :func:`sklearn.metrics.check_scoring`
 resolves and evaluates every registered name; on any failure everything is
 rolled back and one :class:`SklearnRegistrationWarning` tells the user to pass
-``skbrier.get_scorer(name)`` instead.  Set the environment variable
+``skbrier.scorers.get_scorer(name)`` instead.  Set the environment variable
 ``SKBRIER_NO_SKLEARN_REGISTRATION=1`` to skip the registration.
 
 **Limits.**
@@ -34,12 +34,12 @@ rolled back and one :class:`SklearnRegistrationWarning` tells the user to pass
   a parallel worker (nested CV, for example
   ``cross_val_score(GridSearchCV(..., scoring="brier_index"), n_jobs=2)``)
   validates its string in the worker process, where skbrier has not been
-  imported: pass ``scoring=skbrier.get_scorer("brier_index")`` there.  Plain
+  imported: pass ``scoring=skbrier.scorers.get_scorer("brier_index")`` there.  Plain
   ``n_jobs`` in one search is fine (scorer objects pickle by reference and
   importing them imports skbrier in the worker).
 * ``LogisticRegressionCV(scoring="brier_index", n_jobs=2)`` (or more jobs)
   fails for the same reason: scikit-learn 1.5 to 1.9 look its scoring string
-  up inside each worker.  Pass ``scoring=skbrier.get_scorer("brier_index")``.
+  up inside each worker.  Pass ``scoring=skbrier.scorers.get_scorer("brier_index")``.
 * There is no *pooled* scorer name: a scorer sees one test fold at a time,
   so ``scoring="brier_index"`` is the mean of per-fold indices.  The Brier
   Index of all out-of-fold predictions needs ``scoring=pooled_scoring()``
@@ -246,7 +246,7 @@ def register_sklearn_scorers() -> list[str]:
     -----
     SklearnRegistrationWarning
         Once, if the registration failed and was rolled back (then pass
-        ``skbrier.get_scorer(name)`` as ``scoring``), or if scikit-learn
+        ``skbrier.scorers.get_scorer(name)`` as ``scoring``), or if scikit-learn
         already defines one of the names (its scorer is kept).
 
     Notes
@@ -297,7 +297,7 @@ def register_sklearn_scorers() -> list[str]:
                 "skbrier could not register its scoring names with scikit-learn "
                 f"{sklearn.__version__} ({type(exc).__name__}: {exc}); everything was "
                 "rolled back. Pass scorer objects instead of names, for example "
-                "scoring=skbrier.get_scorer('brier_index'). Set "
+                "scoring=skbrier.scorers.get_scorer('brier_index'). Set "
                 f"{ENV_VAR}=1 to skip the registration and this warning."
             )
             return []
@@ -305,7 +305,7 @@ def register_sklearn_scorers() -> list[str]:
             _warn_once(
                 f"scikit-learn already defines the scoring names {clashes}; skbrier "
                 "keeps scikit-learn's scorers for them. Pass "
-                f"skbrier.get_scorer({clashes[0]!r}) to use skbrier's."
+                f"skbrier.scorers.get_scorer({clashes[0]!r}) to use skbrier's."
             )
         return list(names)
 

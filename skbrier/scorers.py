@@ -58,7 +58,6 @@ __all__ = [
     "SCORER_NAMES",
     "brier_index_scorer",
     "brier_skill_score_scorer",
-    "calibration_error_for_scorer",
     "get_scorer",
     "get_scorer_names",
     "make_brier_index_scorer",
@@ -66,7 +65,6 @@ __all__ = [
     "make_brier_skill_score_scorer",
     "make_net_benefit_scorer",
     "net_benefit_scorer",
-    "smooth_calibration_error_for_scorer",
 ]
 
 #: The scoring names skbrier adds (registered with scikit-learn on import).
@@ -74,7 +72,7 @@ SCORER_NAMES: tuple[str, ...] = (
     "brier_index",
     "brier_skill_score",
     "net_benefit",
-    "neg_expected_calibration_error",
+    "neg_calibration_error",
     "neg_smooth_calibration_error",
 )
 
@@ -153,7 +151,7 @@ def brier_index_score(
     )
 
 
-def brier_skill_score_for_scorer(
+def _brier_skill_score_for_scorer(
     y_true: ArrayLike,
     y_proba: ArrayLike,
     *,
@@ -192,8 +190,8 @@ def brier_skill_score_for_scorer(
 
     Examples
     --------
-    >>> from skbrier.scorers import brier_skill_score_for_scorer
-    >>> brier_skill_score_for_scorer(["a", "a", "b", "b"], [0.1, 0.2, 0.7, 0.9])
+    >>> from skbrier.scorers import _brier_skill_score_for_scorer
+    >>> _brier_skill_score_for_scorer(["a", "a", "b", "b"], [0.1, 0.2, 0.7, 0.9])
     0.85
     """
     pos_label = scorer_pos_label(y_true, y_proba, pos_label)
@@ -207,7 +205,7 @@ def brier_skill_score_for_scorer(
     )
 
 
-def brier_score_for_scorer(
+def _brier_score_for_scorer(
     y_true: ArrayLike,
     y_proba: ArrayLike,
     *,
@@ -244,8 +242,8 @@ def brier_score_for_scorer(
 
     Examples
     --------
-    >>> from skbrier.scorers import brier_score_for_scorer
-    >>> brier_score_for_scorer(["ham", "spam"], [0.25, 0.5])
+    >>> from skbrier.scorers import _brier_score_for_scorer
+    >>> _brier_score_for_scorer(["ham", "spam"], [0.25, 0.5])
     0.15625
     """
     pos_label = scorer_pos_label(y_true, y_proba, pos_label)
@@ -259,7 +257,7 @@ def brier_score_for_scorer(
     )
 
 
-def net_benefit_for_scorer(
+def _net_benefit_for_scorer(
     y_true: ArrayLike,
     y_proba: ArrayLike,
     *,
@@ -309,11 +307,11 @@ def net_benefit_for_scorer(
 
     Examples
     --------
-    >>> from skbrier.scorers import net_benefit_for_scorer
+    >>> from skbrier.scorers import _net_benefit_for_scorer
     >>> y = ["no", "yes", "yes", "no"]
-    >>> net_benefit_for_scorer(y, [0.1, 0.8, 0.6, 0.7], threshold=0.5)
+    >>> _net_benefit_for_scorer(y, [0.1, 0.8, 0.6, 0.7], threshold=0.5)
     0.25
-    >>> net_benefit_for_scorer(y, ["no", "yes", "yes", "yes"], threshold=0.5)
+    >>> _net_benefit_for_scorer(y, ["no", "yes", "yes", "yes"], threshold=0.5)
     0.25
     """
     decided = hard_label_decisions(y_true, y_proba, pos_label)
@@ -445,7 +443,7 @@ def make_brier_skill_score_scorer(
     --------
     >>> from skbrier.scorers import make_brier_skill_score_scorer
     >>> make_brier_skill_score_scorer(0.2)
-    make_scorer(brier_skill_score_for_scorer, response_method='predict_proba',
+    make_scorer(_brier_skill_score_for_scorer, response_method='predict_proba',
                 reference=0.2)
     """
     if reference is not None:
@@ -459,7 +457,7 @@ def make_brier_skill_score_scorer(
     labels = check_labels(labels)
     pos_label = check_pos_label(pos_label)
     return make_scorer(
-        brier_skill_score_for_scorer,
+        _brier_skill_score_for_scorer,
         response_method="predict_proba",
         greater_is_better=True,
         **_options(reference=reference, pos_label=pos_label, labels=labels),
@@ -500,7 +498,7 @@ def make_brier_score_scorer(
     --------
     >>> from skbrier.scorers import make_brier_score_scorer
     >>> make_brier_score_scorer()
-    make_scorer(brier_score_for_scorer, greater_is_better=False,
+    make_scorer(_brier_score_for_scorer, greater_is_better=False,
                 response_method='predict_proba')
     """
     labels = check_labels(labels)
@@ -509,7 +507,7 @@ def make_brier_score_scorer(
     if _check_scale_by_half(scale_by_half) != "auto":
         opts["scale_by_half"] = bool(scale_by_half)
     return make_scorer(
-        brier_score_for_scorer,
+        _brier_score_for_scorer,
         response_method="predict_proba",
         greater_is_better=False,
         **opts,
@@ -587,7 +585,7 @@ def make_net_benefit_scorer(
             prevalence, name="prevalence", open_interval=True
         )
     return make_scorer(
-        net_benefit_for_scorer,
+        _net_benefit_for_scorer,
         response_method="predict_proba",
         greater_is_better=True,
         threshold=threshold,
@@ -595,7 +593,7 @@ def make_net_benefit_scorer(
     )
 
 
-def calibration_error_for_scorer(
+def _calibration_error_for_scorer(
     y_true: ArrayLike, y_proba: ArrayLike, *, pos_label: Any = None, **kwargs: Any
 ) -> float:
     """:func:`~skbrier.metrics.calibration_error.calibration_error` of scorer output.
@@ -605,23 +603,23 @@ def calibration_error_for_scorer(
 
     Examples
     --------
-    >>> from skbrier.scorers import calibration_error_for_scorer
-    >>> calibration_error_for_scorer(["ham", "spam"], [0.25, 0.75], n_bins=2)
+    >>> from skbrier.scorers import _calibration_error_for_scorer
+    >>> _calibration_error_for_scorer(["ham", "spam"], [0.25, 0.75], n_bins=2)
     0.25
     """
     pos_label = scorer_pos_label(y_true, y_proba, pos_label)
     return calibration_error(y_true, y_proba, pos_label=pos_label, **kwargs)
 
 
-def smooth_calibration_error_for_scorer(
+def _smooth_calibration_error_for_scorer(
     y_true: ArrayLike, y_proba: ArrayLike, *, pos_label: Any = None, **kwargs: Any
 ) -> float:
     """:func:`~skbrier.metrics.calibration_error.smooth_calibration_error` of scorer output.
 
     Examples
     --------
-    >>> from skbrier.scorers import smooth_calibration_error_for_scorer
-    >>> round(smooth_calibration_error_for_scorer([0, 1, 1], [0.2, 0.9, 0.6]), 3)
+    >>> from skbrier.scorers import _smooth_calibration_error_for_scorer
+    >>> round(_smooth_calibration_error_for_scorer([0, 1, 1], [0.2, 0.9, 0.6]), 3)
     0.184
     """
     pos_label = scorer_pos_label(y_true, y_proba, pos_label)
@@ -640,13 +638,13 @@ _SKBRIER_SCORERS: dict[str, Callable] = {
     "brier_index": brier_index_scorer,
     "brier_skill_score": brier_skill_score_scorer,
     "net_benefit": net_benefit_scorer,
-    "neg_expected_calibration_error": make_scorer(
-        calibration_error_for_scorer,
+    "neg_calibration_error": make_scorer(
+        _calibration_error_for_scorer,
         response_method="predict_proba",
         greater_is_better=False,
     ),
     "neg_smooth_calibration_error": make_scorer(
-        smooth_calibration_error_for_scorer,
+        _smooth_calibration_error_for_scorer,
         response_method="predict_proba",
         greater_is_better=False,
     ),
@@ -657,7 +655,7 @@ def get_scorer(scoring: Any) -> Any:
     """Get a scorer by name: skbrier's names first, then scikit-learn's.
 
     Works whether or not the names could be registered with scikit-learn,
-    so ``scoring=skbrier.get_scorer("brier_index")`` is the robust spelling
+    so ``scoring=skbrier.scorers.get_scorer("brier_index")`` is the robust spelling
     of ``scoring="brier_index"``.
 
     Parameters
@@ -706,7 +704,7 @@ def _unknown_name_message(scoring: str) -> str:
 
     msg = (
         f"scoring={scoring!r} is not a valid scoring name. Use "
-        "skbrier.get_scorer_names() to list the valid names."
+        "skbrier.scorers.get_scorer_names() to list the valid names."
     )
     if "pooled" in scoring.lower():
         return msg + (

@@ -34,15 +34,15 @@ def search(data):
 # 1. a "pooled" scoring name explains why there is none and what to use
 def test_pooled_scoring_name_points_to_pooled_tools():
     with pytest.raises(ValueError, match=r"one test fold at a time.*pooled_scoring\(\)"):
-        skbrier.get_scorer("pooled_brier_index")
+        skbrier.scorers.get_scorer("pooled_brier_index")
 
 
 # 2. a misspelt scoring name suggests the close ones
 def test_misspelt_scoring_name_suggests():
     with pytest.raises(ValueError, match=r"Did you mean 'brier_index'"):
-        skbrier.get_scorer("brier_indx")
+        skbrier.scorers.get_scorer("brier_indx")
     with pytest.raises(ValueError, match="not a valid scoring name") as info:
-        skbrier.get_scorer("zzzz")
+        skbrier.scorers.get_scorer("zzzz")
     assert "Did you mean" not in str(info.value)
 
 

@@ -22,7 +22,7 @@ from skbrier import (
     murphy_decomposition,
     net_benefit,
 )
-from skbrier.metrics.calibration import expected_calibration_error
+from skbrier.metrics.calibration_error import calibration_error
 
 
 def _strict(device_name):
@@ -230,16 +230,24 @@ def test_binned_metrics(xp_case, data):
     for norm in ("l1", "l2", "max"):
         for right in (True, False):
             _close(
-                expected_calibration_error(
-                    conv(y), conv(p), norm=norm, right=right, sample_weight=conv(w)
+                calibration_error(
+                    conv(y),
+                    conv(p),
+                    norm=norm,
+                    right=right,
+                    sample_weight=conv(w),
+                    kind="binary",
+                    n_bins=10,
                 ),
-                expected_calibration_error(y, pn, norm=norm, right=right, sample_weight=w),
+                calibration_error(
+                    y, pn, norm=norm, right=right, sample_weight=w, kind="binary", n_bins=10
+                ),
                 dt,
             )
     # quantile bins run on the host
     _close(
-        expected_calibration_error(conv(y), conv(p), strategy="quantile"),
-        expected_calibration_error(y, pn, strategy="quantile"),
+        calibration_error(conv(y), conv(p), strategy="quantile", kind="binary", n_bins=10),
+        calibration_error(y, pn, strategy="quantile", kind="binary", n_bins=10),
         dt,
     )
     for bc in (False, True):
@@ -294,7 +302,7 @@ def test_nan_is_refused(xp_case, data):
     with pytest.raises(ValueError, match="NaN"):
         brier_score(conv(y), conv(bad))
     with pytest.raises(ValueError, match="NaN"):
-        expected_calibration_error(conv(y), conv(bad))
+        calibration_error(conv(y), conv(bad), kind="binary", n_bins=10)
 
 
 def test_rows_not_summing_to_one_warn(xp_case, data):
@@ -346,7 +354,6 @@ def test_scorer_with_an_estimator_returning_tensors(monkeypatch, data):
 
 
 def test_calibration_error_kinds(xp_case, data):
-    from skbrier.metrics.calibration_error import calibration_error
 
     conv, dt = xp_case
     y, p, w, y3, P = data

@@ -19,10 +19,10 @@ from skbrier.metrics.calibration import (
     c_statistic,
     calibration_in_the_large,
     calibration_intercept_slope,
-    expected_calibration_error,
     lowess_calibration_error,
     spiegelhalter_z,
 )
+from skbrier.metrics.calibration_error import calibration_error
 
 _JSON = json.loads(
     (Path(__file__).parent / "fixtures" / "valprob_fixtures.json").read_text()
@@ -156,9 +156,11 @@ def test_weights_equal_repeated_rows():
         spiegelhalter_z(yr, pr).statistic
     )
     for strategy in ("uniform",):
-        assert expected_calibration_error(
-            y, p, sample_weight=w, strategy=strategy
-        ) == pytest.approx(expected_calibration_error(yr, pr, strategy=strategy))
+        assert calibration_error(
+            y, p, sample_weight=w, strategy=strategy, kind="binary", n_bins=10
+        ) == pytest.approx(
+            calibration_error(yr, pr, strategy=strategy, kind="binary", n_bins=10)
+        )
     assert c_statistic(y, p, sample_weight=w) == pytest.approx(c_statistic(yr, pr))
 
 
@@ -270,14 +272,14 @@ def test_ece_matches_sklearn_calibration_curve(strategy, n_bins):
     counts = counts[counts > 0]
     gaps = np.abs(prob_true - prob_pred)
     frac = counts / counts.sum()
-    assert expected_calibration_error(
-        y, p, n_bins=n_bins, strategy=strategy
+    assert calibration_error(
+        y, p, n_bins=n_bins, strategy=strategy, kind="binary"
     ) == pytest.approx(np.dot(frac, gaps), abs=1e-12)
-    assert expected_calibration_error(
-        y, p, n_bins=n_bins, strategy=strategy, norm="max"
+    assert calibration_error(
+        y, p, n_bins=n_bins, strategy=strategy, norm="max", kind="binary"
     ) == pytest.approx(gaps.max(), abs=1e-12)
-    assert expected_calibration_error(
-        y, p, n_bins=n_bins, strategy=strategy, norm="l2"
+    assert calibration_error(
+        y, p, n_bins=n_bins, strategy=strategy, norm="l2", kind="binary"
     ) == pytest.approx(np.sqrt(np.dot(frac, gaps**2)), abs=1e-12)
 
 
@@ -285,11 +287,13 @@ def test_ece_by_hand_and_weighted_quantile():
     y = [0, 0, 1, 1]
     p = [0.1, 0.3, 0.6, 0.8]
     # bins [0, .5): mean p .2, freq 0; [.5, 1]: mean p .7, freq 1
-    assert expected_calibration_error(y, p, n_bins=2) == pytest.approx(0.25)
+    assert calibration_error(y, p, n_bins=2, kind="binary") == pytest.approx(0.25)
     # perfectly calibrated bins
-    assert expected_calibration_error([0, 1, 0, 1], [0.5] * 4) == 0.0
+    assert calibration_error([0, 1, 0, 1], [0.5] * 4, kind="binary", n_bins=10) == 0.0
     w = [1, 2, 3, 4]
-    val = expected_calibration_error(y, p, n_bins=2, strategy="quantile", sample_weight=w)
+    val = calibration_error(
+        y, p, n_bins=2, strategy="quantile", sample_weight=w, kind="binary"
+    )
     assert 0.0 <= val <= 1.0
 
 
@@ -300,12 +304,17 @@ def test_c_statistic_matches_sklearn_weighted():
     )
 
 
+def binary_calibration_error(y_true, y_proba, **kwargs):
+    """The binary ECE (10 bins), named for the test ids."""
+    return calibration_error(y_true, y_proba, kind="binary", n_bins=10, **kwargs)
+
+
 FUNCS = [
     calibration_intercept_slope,
     calibration_in_the_large,
     spiegelhalter_z,
     lowess_calibration_error,
-    expected_calibration_error,
+    binary_calibration_error,
     c_statistic,
 ]
 
@@ -361,7 +370,7 @@ def test_bad_weights():
 )
 def test_ece_bad_options(kwargs, exc, match):
     with pytest.raises(exc, match=match):
-        expected_calibration_error([0, 1, 1], [0.2, 0.4, 0.3], **kwargs)
+        calibration_error([0, 1, 1], [0.2, 0.4, 0.3], kind="binary", **kwargs)
 
 
 def test_spiegelhalter_zero_variance_is_nan():
@@ -375,7 +384,7 @@ def test_results_are_python_floats():
     assert type(res.intercept) is float and type(res.slope) is float
     assert all(type(v) is float for v in spiegelhalter_z(y, p))
     assert all(type(v) is float for v in lowess_calibration_error(y, p))
-    assert type(expected_calibration_error(y, p)) is float
+    assert type(calibration_error(y, p, kind="binary", n_bins=10)) is float
     assert type(c_statistic(y, p)) is float
 
 
@@ -424,9 +433,9 @@ def test_property_weights_and_order(rows, rnd):
     if np.isfinite(z1):
         assert z1 == pytest.approx(z2, rel=1e-9, abs=1e-9)
         assert z1 == pytest.approx(z3, rel=1e-9, abs=1e-9)
-    e1 = expected_calibration_error(y, p, sample_weight=w)
+    e1 = calibration_error(y, p, sample_weight=w, kind="binary", n_bins=10)
     wi = w.astype(int)
-    e2 = expected_calibration_error(np.repeat(y, wi), np.repeat(p, wi))
+    e2 = calibration_error(np.repeat(y, wi), np.repeat(p, wi), kind="binary", n_bins=10)
     assert e1 == pytest.approx(e2, abs=1e-12)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

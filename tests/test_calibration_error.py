@@ -18,7 +18,6 @@ import pytest
 
 from skbrier._core.kernels.calibration_error import torch_linspace_edges
 from skbrier.metrics._calibration_error_core import bin_table, check_options
-from skbrier.metrics.calibration import expected_calibration_error
 from skbrier.metrics.calibration_error import (
     calibration_error,
     calibration_error_interval,
@@ -112,22 +111,6 @@ def test_edge_rules_differ_where_documented():
         y, p, kind="binary", n_bins=2, binning="torchmetrics", norm="max"
     )
     assert tm == pytest.approx(0.95)
-
-
-def test_expected_calibration_error_is_the_binary_kind():
-    rng = np.random.default_rng(3)
-    p = rng.random(300)
-    y = rng.random(300) < p
-    w = rng.integers(0, 4, 300)
-    for strategy in ("uniform", "quantile"):
-        for norm in ("l1", "l2", "max"):
-            a = expected_calibration_error(
-                y, p, n_bins=7, strategy=strategy, norm=norm, sample_weight=w
-            )
-            b = calibration_error(
-                y, p, kind="binary", n_bins=7, strategy=strategy, norm=norm, sample_weight=w
-            )
-            assert a == pytest.approx(b, rel=1e-12, abs=1e-15)
 
 
 @pytest.mark.parametrize(

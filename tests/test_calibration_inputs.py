@@ -23,10 +23,10 @@ from skbrier.metrics.calibration import (
     c_statistic,
     calibration_in_the_large,
     calibration_intercept_slope,
-    expected_calibration_error,
     lowess_calibration_error,
     spiegelhalter_z,
 )
+from skbrier.metrics.calibration_error import calibration_error
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +69,8 @@ def test_ece_integer_weights_equal_repeated_rows(data, strategy, norm):
     y, p, w = data
     r = w.astype(int)
     kw = {"n_bins": 7, "strategy": strategy, "norm": norm}
-    assert expected_calibration_error(y, p, sample_weight=w, **kw) == pytest.approx(
-        expected_calibration_error(np.repeat(y, r), np.repeat(p, r), **kw), abs=1e-14
+    assert calibration_error(y, p, sample_weight=w, kind="binary", **kw) == pytest.approx(
+        calibration_error(np.repeat(y, r), np.repeat(p, r), kind="binary", **kw), abs=1e-14
     )
 
 
@@ -80,9 +80,14 @@ def test_ece_unit_weights_equal_no_weights(data, strategy):
     linear interpolation without."""
     y, p, _ = data
     for n_bins in (3, 7, 10, 33):
-        a = expected_calibration_error(y, p, n_bins=n_bins, strategy=strategy)
-        b = expected_calibration_error(
-            y, p, n_bins=n_bins, strategy=strategy, sample_weight=np.ones_like(p)
+        a = calibration_error(y, p, n_bins=n_bins, strategy=strategy, kind="binary")
+        b = calibration_error(
+            y,
+            p,
+            n_bins=n_bins,
+            strategy=strategy,
+            sample_weight=np.ones_like(p),
+            kind="binary",
         )
         assert a == b
 
@@ -125,10 +130,12 @@ def test_zero_weight_rows_equal_removed_rows(data):
         rtol=1e-14,
     )
     for strategy in ("uniform", "quantile"):
-        assert expected_calibration_error(
-            y, p0, sample_weight=w0, strategy=strategy
+        assert calibration_error(
+            y, p0, sample_weight=w0, strategy=strategy, kind="binary", n_bins=10
         ) == pytest.approx(
-            expected_calibration_error(yk, pk, sample_weight=wk, strategy=strategy),
+            calibration_error(
+                yk, pk, sample_weight=wk, strategy=strategy, kind="binary", n_bins=10
+            ),
             abs=1e-15,
         )
     assert c_statistic(y, p0, sample_weight=w0) == pytest.approx(
@@ -157,8 +164,10 @@ def test_extreme_weight_scales(data, scale):
         warnings.simplefilter("error")
         a = calibration_intercept_slope(y, p, sample_weight=ws)
         z = spiegelhalter_z(y, p, sample_weight=ws).statistic
-        ece = expected_calibration_error(y, p, sample_weight=ws, norm="l2")
-        expected_calibration_error(y, p, sample_weight=ws, strategy="quantile")
+        ece = calibration_error(y, p, sample_weight=ws, norm="l2", kind="binary", n_bins=10)
+        calibration_error(
+            y, p, sample_weight=ws, strategy="quantile", kind="binary", n_bins=10
+        )
         c = c_statistic(y, p, sample_weight=ws)
         citl = calibration_in_the_large(y, p, sample_weight=ws)
     b = calibration_intercept_slope(y, p, sample_weight=w)
@@ -173,7 +182,8 @@ def test_extreme_weight_scales(data, scale):
         spiegelhalter_z(y, p, sample_weight=w).statistic * root, rel=1e-9
     )
     assert ece == pytest.approx(
-        expected_calibration_error(y, p, sample_weight=w, norm="l2"), abs=1e-14
+        calibration_error(y, p, sample_weight=w, norm="l2", kind="binary", n_bins=10),
+        abs=1e-14,
     )
     assert c == pytest.approx(c_statistic(y, p, sample_weight=w), abs=1e-14)
     assert citl == a.calibration_in_the_large
@@ -232,21 +242,21 @@ def test_ece_edge_values_go_to_the_lower_bin_as_calibration_curve():
         counts = np.bincount(np.searchsorted(edges[1:-1], p), minlength=n_bins)
         counts = counts[counts > 0]
         expected = np.dot(counts / counts.sum(), np.abs(prob_true - prob_pred))
-        assert expected_calibration_error(y, p, n_bins=n_bins) == pytest.approx(
+        assert calibration_error(y, p, n_bins=n_bins, kind="binary") == pytest.approx(
             expected, abs=1e-15
         )
-        assert expected_calibration_error(y, p, n_bins=n_bins, right=True) == pytest.approx(
-            expected, abs=1e-15
-        )
+        assert calibration_error(
+            y, p, n_bins=n_bins, right=True, kind="binary"
+        ) == pytest.approx(expected, abs=1e-15)
     # right=False: [0, .5) and [.5, 1]; the three forecasts of .5 in the upper bin
     lo, hi = p < 0.5, p >= 0.5
     gaps = [abs(p[m].mean() - y[m].mean()) for m in (lo, hi)]
     expected = (lo.sum() * gaps[0] + hi.sum() * gaps[1]) / p.size
-    assert expected_calibration_error(y, p, n_bins=2, right=False) == pytest.approx(
+    assert calibration_error(y, p, n_bins=2, right=False, kind="binary") == pytest.approx(
         expected, abs=1e-15
     )
-    assert expected_calibration_error(y, p, n_bins=2, right=False) != pytest.approx(
-        expected_calibration_error(y, p, n_bins=2)
+    assert calibration_error(y, p, n_bins=2, right=False, kind="binary") != pytest.approx(
+        calibration_error(y, p, n_bins=2, kind="binary")
     )
 
 
@@ -270,16 +280,20 @@ def test_ece_edge_values_go_to_the_lower_bin_as_calibration_curve():
 )
 def test_ece_options_checked(kwargs, exc, match):
     with pytest.raises(exc, match=f"^{match}"):
-        expected_calibration_error([0, 1, 1], [0.2, 0.4, 0.3], **kwargs)
+        calibration_error([0, 1, 1], [0.2, 0.4, 0.3], kind="binary", **kwargs)
 
 
 def test_ece_many_bins_are_fine():
-    assert expected_calibration_error([0, 1, 1], [0.2, 0.4, 0.3], n_bins=100_000) == (
+    assert calibration_error([0, 1, 1], [0.2, 0.4, 0.3], n_bins=100_000, kind="binary") == (
         pytest.approx((0.2 + 0.6 + 0.7) / 3)
     )
     assert (
-        expected_calibration_error(
-            [0, 1, 1], [0.2, 0.4, 0.3], n_bins=np.int64(4), right=np.bool_(False)
+        calibration_error(
+            [0, 1, 1],
+            [0.2, 0.4, 0.3],
+            n_bins=np.int64(4),
+            right=np.bool_(False),
+            kind="binary",
         )
         >= 0.0
     )
@@ -292,7 +306,7 @@ FUNCS = [
     calibration_in_the_large,
     spiegelhalter_z,
     lowess_calibration_error,
-    expected_calibration_error,
+    calibration_error,
     c_statistic,
 ]
 

@@ -20,9 +20,9 @@ from skbrier.metrics.calibration import (  # noqa: E402
     c_statistic,
     calibration_in_the_large,
     calibration_intercept_slope,
-    expected_calibration_error,
     spiegelhalter_z,
 )
+from skbrier.metrics.calibration_error import calibration_error
 from skbrier.metrics.decomposition import (  # noqa: E402
     corp_decomposition,
     murphy_decomposition,
@@ -96,9 +96,9 @@ CASES = [
     (murphy_decomposition, {}),
     (murphy_decomposition, {"n_bins": 7, "right": False, "bias_correction": True}),
     (murphy_decomposition, {"strategy": np.array([0.0, 0.25, 0.3, 1.0])}),
-    (expected_calibration_error, {}),
-    (expected_calibration_error, {"norm": "l2", "n_bins": 5}),
-    (expected_calibration_error, {"norm": "max"}),
+    (calibration_error, {"kind": "binary", "n_bins": 10}),
+    (calibration_error, {"kind": "binary", "norm": "l2", "n_bins": 5}),
+    (calibration_error, {"kind": "binary", "n_bins": 10, "norm": "max"}),
     (spiegelhalter_z, {}),
     (corp_decomposition, {}),
     (c_statistic, {}),
@@ -250,7 +250,7 @@ def test_options_refused_for_dask(sync):
     with pytest.raises(ValueError, match="n_resamples"):
         corp_decomposition(dy, dp, n_resamples=10)
     with pytest.raises(ValueError, match="^norm"):
-        expected_calibration_error(dy, dp, norm="l3")
+        calibration_error(dy, dp, kind="binary", norm="l3")
 
 
 def test_resolution_bounds_the_table(sync):

@@ -117,13 +117,13 @@ REGISTRY = [
     # z grows with the total weight (frequency weights): no scale-free estimate
     Entry("spiegelhalter_z", skbrier.spiegelhalter_z, point=()),
     Entry(
-        "expected_calibration_error",
-        lambda y, p, **kw: skbrier.expected_calibration_error(y, p, n_bins=5, **kw),
+        "calibration_error(binary)",
+        lambda y, p, **kw: skbrier.calibration_error(y, p, n_bins=5, kind="binary", **kw),
     ),
     Entry(
-        "expected_calibration_error(quantile)",
-        lambda y, p, **kw: skbrier.expected_calibration_error(
-            y, p, n_bins=4, strategy="quantile", **kw
+        "calibration_error(binary,quantile)",
+        lambda y, p, **kw: skbrier.calibration_error(
+            y, p, n_bins=4, strategy="quantile", kind="binary", **kw
         ),
         point=(),  # equal-mass bins of frequency weights depend on the total weight
     ),
@@ -562,8 +562,6 @@ NOT_Y_P = {
     "bootstrap_indices",
     "optimal_block_length",
     "default_block_length",
-    "get_scorer",
-    "get_scorer_names",
     "make_brier_index_scorer",
     "make_brier_score_scorer",
     "make_brier_skill_score_scorer",

@@ -35,6 +35,7 @@ from sklearn.preprocessing import StandardScaler, label_binarize
 from skbrier._sklearn_registration import register_sklearn_scorers
 from skbrier.scorers import (
     SCORER_NAMES,
+    _net_benefit_for_scorer,
     brier_index_score,
     get_scorer,
     get_scorer_names,
@@ -42,7 +43,6 @@ from skbrier.scorers import (
     make_brier_score_scorer,
     make_brier_skill_score_scorer,
     make_net_benefit_scorer,
-    net_benefit_for_scorer,
 )
 
 SKLEARN_VERSION = tuple(int(v) for v in sklearn.__version__.split(".")[:2])
@@ -529,9 +529,9 @@ def test_net_benefit_hard_labels_match_probabilities():
     p = np.array([0.1, 0.8, 0.4, 0.7, 0.9, 0.2])
     for pt in (0.3, 0.5):
         labels = (p >= pt).astype(int)
-        a = net_benefit_for_scorer(y, p, threshold=pt)
-        b = net_benefit_for_scorer(y, labels, threshold=pt)
-        c = net_benefit_for_scorer(
+        a = _net_benefit_for_scorer(y, p, threshold=pt)
+        b = _net_benefit_for_scorer(y, labels, threshold=pt)
+        c = _net_benefit_for_scorer(
             np.where(y, 2.0, -1.0), np.where(labels, 2.0, -1.0), threshold=pt
         )
         assert a == pytest.approx(ref_nb(y, p, pt, 1)) and a == b == c
@@ -603,12 +603,12 @@ def test_property_labels_and_hard_predictions(rows, pt):
     bi = brier_index_score(y, p)
     assert bi == pytest.approx(ref_bi(y, p, 1), abs=1e-9)
     assert brier_index_score(ys, p) == pytest.approx(bi, abs=1e-12)
-    nb = net_benefit_for_scorer(ys, p, threshold=pt)
+    nb = _net_benefit_for_scorer(ys, p, threshold=pt)
     assert nb == pytest.approx(ref_nb(y, p, pt, 1), abs=1e-12)
     # TunedThresholdClassifierCV hands over class labels predicted at pt
     hard = np.where(p >= pt, "yes", "no")
-    assert net_benefit_for_scorer(ys, hard, threshold=pt) == pytest.approx(nb, abs=1e-12)
-    assert net_benefit_for_scorer(y, (p >= pt).astype(int), threshold=pt) == pytest.approx(
+    assert _net_benefit_for_scorer(ys, hard, threshold=pt) == pytest.approx(nb, abs=1e-12)
+    assert _net_benefit_for_scorer(y, (p >= pt).astype(int), threshold=pt) == pytest.approx(
         nb, abs=1e-12
     )
 
@@ -666,7 +666,7 @@ def test_object_dtype_probabilities_and_labels_as_sklearn():
     assert ref == brier_score_loss(y, p)
     for yy, pp in [(y, p_obj), (y_obj, p), (y_obj, p_obj)]:
         assert brier_index_score(yy, pp) == pytest.approx(100 * (1 - np.sqrt(ref)))
-        assert net_benefit_for_scorer(yy, pp, threshold=0.5) == pytest.approx(
+        assert _net_benefit_for_scorer(yy, pp, threshold=0.5) == pytest.approx(
             ref_nb(y, p, 0.5, 1)
         )
 

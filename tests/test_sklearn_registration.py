@@ -181,7 +181,7 @@ def test_rollback_on_failure_warns_once():
         assert len(mine) == 1, caught
         msg = str(mine[0].message)
         assert "simulated self-test failure" in msg
-        assert "skbrier.get_scorer('brier_index')" in msg and R.ENV_VAR in msg
+        assert "skbrier.scorers.get_scorer('brier_index')" in msg and R.ENV_VAR in msg
         assert R.registered_names() == []
         from sklearn.metrics import _scorer, get_scorer_names
         assert not {"brier_index", "brier_skill_score", "net_benefit"} & set(_scorer._SCORERS)
@@ -307,7 +307,7 @@ def test_import_skbrier_registers_when_wired():
         import sklearn.model_selection
         import skbrier
         from sklearn.metrics import get_scorer_names
-        print("WIRED", hasattr(skbrier, "get_scorer"), "brier_index" in get_scorer_names())
+        print("WIRED", hasattr(skbrier, "make_brier_index_scorer"), "brier_index" in get_scorer_names())
         """
     )
     wired = next(line for line in out.splitlines() if line.startswith("WIRED"))

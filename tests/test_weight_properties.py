@@ -368,8 +368,10 @@ REGISTRY: list[Entry] = [
         counts="z grows with the sample size",
     ),
     Entry(
-        "expected_calibration_error",
-        lambda y, p, w: skbrier.expected_calibration_error(y, p, n_bins=5, sample_weight=w),
+        "calibration_error(binary,5 bins)",
+        lambda y, p, w: skbrier.calibration_error(
+            y, p, n_bins=5, sample_weight=w, kind="binary"
+        ),
     ),
     *_ce_entries(),
     *[

@@ -6,7 +6,6 @@ from .calibration import (
     c_statistic,
     calibration_in_the_large,
     calibration_intercept_slope,
-    expected_calibration_error,
     lowess_calibration_error,
     spiegelhalter_z,
 )
@@ -31,7 +30,6 @@ __all__ = [
     "calibration_intercept_slope",
     "corp_decomposition",
     "decision_curve",
-    "expected_calibration_error",
     "lowess_calibration_error",
     "multiple_choice_brier_score",
     "murphy_decomposition",

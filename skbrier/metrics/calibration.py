@@ -8,7 +8,6 @@
 * :func:`spiegelhalter_z` -- Spiegelhalter's z test.
 * :func:`lowess_calibration_error` -- Emax, E90 and Eavg of the lowess
   calibration curve.
-* :func:`expected_calibration_error` -- binned ECE (equal-width or equal-mass bins).
 * :func:`c_statistic` -- the C statistic (area under the ROC curve).
 
 The maths lives in :mod:`skbrier._core.kernels.calibration`, the result
@@ -27,7 +26,7 @@ from scipy import special, stats
 from sklearn.exceptions import ConvergenceWarning
 
 from .._core.binning import apply_resolution
-from .._core.dispatch import BODY, HOST, backends
+from .._core.dispatch import HOST, backends
 from .._core.kernels.calibration import (
     auc_delong,
     logistic_calibration,
@@ -36,14 +35,13 @@ from .._core.kernels.calibration import (
     offset_intercept_fit,
     spiegelhalter,
 )
-from .._core.params import check_bool, check_n_bins, check_option, check_resolution
+from .._core.params import check_resolution
 from .._core.validation import binary_forecast
 from ._calibration_results import (
     LogisticCalibrationResult,
     LowessCalibrationError,
     SpiegelhalterResult,
 )
-from .calibration_error import calibration_error
 
 __all__ = [
     "LogisticCalibrationResult",
@@ -52,7 +50,6 @@ __all__ = [
     "c_statistic",
     "calibration_in_the_large",
     "calibration_intercept_slope",
-    "expected_calibration_error",
     "lowess_calibration_error",
     "spiegelhalter_z",
 ]
@@ -444,7 +441,8 @@ def lowess_calibration_error(
 
     See Also
     --------
-    expected_calibration_error : A binned counterpart of Eavg.
+    skbrier.metrics.calibration_error.calibration_error : A binned counterpart
+        of Eavg (``kind="binary"``).
 
     Notes
     -----
@@ -475,122 +473,6 @@ def lowess_calibration_error(
     er = np.abs(p - cal)
     return LowessCalibrationError(
         float(er.max()), float(np.quantile(er, 0.9)), float(er.mean())
-    )
-
-
-@backends(
-    dask="skbrier._backends._dask._adapters:expected_calibration_error",  # the report bundle's state
-    array_api=BODY,  # calibration_error(kind="binary") dispatches
-)
-def expected_calibration_error(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    n_bins: int = 10,
-    strategy: str = "uniform",
-    norm: str = "l1",
-    right: bool = True,
-    sample_weight: ArrayLike | None = None,
-    pos_label: Any = None,
-) -> float:
-    r"""Binned expected calibration error (ECE).
-
-    The forecasts are grouped in bins :math:`B_k`; with :math:`W_k` the
-    weight of bin :math:`k`, :math:`\bar p_k` its mean forecast and
-    :math:`\bar y_k` its observed frequency,
-
-    .. math::
-
-        \mathrm{ECE} = \sum_k \frac{W_k}{W} \, |\bar p_k - \bar y_k| .
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        Binary outcomes.
-    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
-        Predicted probabilities of ``pos_label`` (or two-column
-        ``predict_proba`` output).
-    n_bins : int, default=10
-        Number of bins.
-    strategy : {"uniform", "quantile"}, default="uniform"
-        ``"uniform"``: equal-width bins on [0, 1] (edges ``k / n_bins``);
-        ``"quantile"``: equal-mass bins at the linear-interpolation quantiles
-        of ``y_proba`` (frequency-weighted with ``sample_weight``: integer
-        weights give the edges of repeated rows, unit weights those of no
-        weights).  The bins are those of
-        :func:`sklearn.calibration.calibration_curve` and of every binned
-        statistic of skbrier.
-    norm : {"l1", "l2", "max"}, default="l1"
-        ``"l1"``: the ECE above; ``"l2"``: the root of the weighted mean
-        squared gap; ``"max"``: the maximum calibration error over the
-        non-empty bins.
-    right : bool, default=True
-        Which bin gets a forecast that lies exactly on an inner edge: the
-        lower one (``True``, bins ``(e_k, e_{k+1}]`` as
-        :func:`sklearn.calibration.calibration_curve`, R SpecsVerification
-        and R verification) or the upper one (``False``, bins
-        ``[e_k, e_{k+1})`` as :func:`numpy.digitize`).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative frequency weights.
-    pos_label : int, float, bool or str, default=None
-        The positive class.
-
-    Returns
-    -------
-    float
-        The calibration error, in [0, 1].
-
-    Raises
-    ------
-    ValueError
-        For invalid input, ``n_bins`` outside [1, 100000], or an unknown
-        ``strategy`` or ``norm``.
-    TypeError
-        For a non-integer ``n_bins`` or a non-boolean ``right``.
-
-    See Also
-    --------
-    lowess_calibration_error : A smooth, bin-free counterpart.
-    skbrier.metrics.calibration_error.calibration_error : The general
-        function (top-label, classwise, debiased, the peers' bins) that this
-        one calls with ``kind="binary"``.
-    sklearn.calibration.calibration_curve : The per-bin frequencies.
-
-    Notes
-    -----
-    The binned ECE depends on the bins and is biased upward in small
-    samples; the reliability term of the Brier score decomposition is the
-    squared-gap analogue (``norm="l2"`` squared).
-
-    References
-    ----------
-    .. [1] M. P. Naeini, G. Cooper and M. Hauskrecht, "Obtaining well
-       calibrated probabilities using Bayesian binning", AAAI 2015.
-    .. [2] C. Guo, G. Pleiss, Y. Sun and K. Q. Weinberger, "On calibration of
-       modern neural networks", ICML 2017.
-
-    Examples
-    --------
-    >>> from skbrier.metrics.calibration import expected_calibration_error
-    >>> y = [0, 0, 1, 1]
-    >>> p = [0.1, 0.3, 0.6, 0.8]
-    >>> round(expected_calibration_error(y, p, n_bins=2), 4)
-    0.25
-    """
-    n_bins = check_n_bins(n_bins)
-    strategy = check_option(strategy, "strategy", ("uniform", "quantile"))
-    norm = check_option(norm, "norm", ("l1", "l2", "max"))
-    right = check_bool(right, "right")
-    return calibration_error(
-        y_true,
-        y_proba,
-        kind="binary",
-        norm=norm,  # type: ignore[arg-type]
-        n_bins=n_bins,
-        strategy=strategy,  # type: ignore[arg-type]
-        right=right,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
     )
 
 

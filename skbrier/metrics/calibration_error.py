@@ -224,13 +224,14 @@ def calibration_error(
     depend on the data: ``strategy="uniform"``, explicit edges, and the
     ``"sklearn"``, ``"netcal"`` (uniform) and ``"torchmetrics"`` presets;
     quantile bins and the ``"helm"``, ``"hle"``, ``"hle_all_bins"`` and
-    ``"discrete"`` presets are refused there.
+    ``"discrete"`` presets are refused there.  1-D forecasts on skbrier's
+    uniform bins use the :class:`skbrier.states.BinnedState` of the binned
+    decomposition instead (the state ``calibration_report`` already holds).
 
     See Also
     --------
     smooth_calibration_error : A bin-free calibration error.
     calibration_error_interval : Bootstrap intervals.
-    skbrier.expected_calibration_error : The binary ECE with 10 bins.
 
     References
     ----------

@@ -18,7 +18,7 @@ from .._core.kernels.brier import binary_squared_errors, multiclass_squared_erro
 from .._core.params import check_int
 from .._core.validation import Forecast, check_forecast
 from .._response import as_numeric, scorer_pos_label
-from ..scorers import brier_index_score, brier_score_for_scorer
+from ..scorers import _brier_score_for_scorer, brier_index_score
 
 __all__ = ["brier_sum", "class_weight_sum", "weight_sum"]
 
@@ -278,4 +278,4 @@ def fold_brier_score(
     **kwargs: Any,
 ) -> float:
     """Brier score of one fold (nan for a fold whose weights are all zero)."""
-    return _fold_score(brier_score_for_scorer, y_true, y_proba, sample_weight, **kwargs)
+    return _fold_score(_brier_score_for_scorer, y_true, y_proba, sample_weight, **kwargs)

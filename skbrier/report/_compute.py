@@ -253,7 +253,8 @@ def _net_benefit(y, p, w, opts: Options, notes: _Notes) -> list | None:
 def _calibration_numbers(
     y, p, w, opts: Options, notes: _Notes, inference, run: Task = NO_TASK
 ) -> dict:
-    from ..metrics.calibration import expected_calibration_error, spiegelhalter_z
+    from ..metrics.calibration import spiegelhalter_z
+    from ..metrics.calibration_error import calibration_error
     from ._valprob import valprob_extras
 
     run.step("Spiegelhalter test")
@@ -263,8 +264,13 @@ def _calibration_numbers(
     logistic, df = _logistic(y, p, w, notes)
     run.step("ECE")
     with notes.catching("ECE"):
-        ece = expected_calibration_error(
-            y, p, sample_weight=w, n_bins=opts.n_bins, strategy=opts.strategy
+        ece = calibration_error(
+            y,
+            p,
+            kind="binary",
+            n_bins=opts.n_bins,
+            strategy=opts.strategy,  # type: ignore[arg-type]
+            sample_weight=w,
         )
     # one sort of the forecasts for lowess and C (unweighted rows), kept
     # only while they need it
@@ -408,7 +414,7 @@ def calibration_report(
     --------
     skbrier.metrics.calibration.calibration_intercept_slope : Logistic recalibration.
     skbrier.metrics.calibration.spiegelhalter_z : Spiegelhalter's test.
-    skbrier.metrics.calibration.expected_calibration_error : Binned ECE.
+    skbrier.metrics.calibration_error.calibration_error : Binned ECE.
     skbrier.stats.brier_inference : The intervals of the Brier metrics.
 
     Notes

@@ -94,7 +94,7 @@ class BinnedState(BinaryState):
         return murphy_result(self.statistics(), bias_correction)
 
     def calibration_error(self, norm: str = "l1") -> float:
-        """The binned calibration error (``expected_calibration_error``)."""
+        """The binned calibration error (``calibration_error(kind="binary")``)."""
         s = self.statistics()
         return calibration_error_from_sums(s.sum_w, s.sum_wp, s.sum_wy, norm)
 

@@ -26,7 +26,6 @@ __all__ = [
     "compare_brier",
     "corp_decomposition",
     "decision_curve",
-    "expected_calibration_error",
     "fit_decomposition",
     "multiple_choice_brier_score",
     "murphy_decomposition",
@@ -103,26 +102,29 @@ def c_statistic(c: Call) -> float:
     return _metrics.c_statistic(c.y_true, c.y_proba, resolution=c.resolution, **_binary(c))
 
 
-def expected_calibration_error(c: Call) -> float:
-    return _metrics.expected_calibration_error(
-        c.y_true,
-        c.y_proba,
-        n_bins=c.n_bins,
-        strategy=c.strategy,
-        norm=c.norm,
-        right=c.right,
-        **_binary(c),
-    )
-
-
 def calibration_error(c: Call) -> float:
-    from ...metrics._calibration_error_core import check_options
+    from ..._core.params import check_option
+    from ...metrics._calibration_error_core import _KINDS, check_options, check_scale
 
+    o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right)
+    kind = check_option(c.kind, "kind", _KINDS)
+    plain = (
+        getattr(c.y_proba, "ndim", 1) == 1  # 1-D: binary whatever the kind
+        and o.binning is None
+        and o.strategy == "uniform"
+        and not o.debias
+        and c.labels is None
+        and check_scale(c.confidence_scale) == 1.0
+    )
+    if plain:  # the binned decomposition's state (calibration_report's bundle has it)
+        return _metrics.binary_calibration_error(
+            c.y_true, c.y_proba, n_bins=o.n_bins, norm=o.norm, right=o.right, **_binary(c)
+        )
     return _multiclass.calibration_error(
         c.y_true,
         c.y_proba,
-        kind=c.kind,
-        options=check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right),
+        kind=kind,
+        options=o,
         sample_weight=c.sample_weight,
         labels=c.labels,
         pos_label=c.pos_label,

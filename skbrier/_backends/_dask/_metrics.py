@@ -28,13 +28,13 @@ from ...states import (
 from ._graph import reduce_state
 
 __all__ = [
+    "binary_calibration_error",
     "brier_index",
     "brier_score",
     "brier_skill_score",
     "c_statistic",
     "corp_decomposition",
     "decision_shares",
-    "expected_calibration_error",
     "murphy_decomposition",
     "net_benefit",
     "spiegelhalter_z",
@@ -165,23 +165,14 @@ def murphy_decomposition(
     return state.murphy(bias_correction=bias_correction)
 
 
-def expected_calibration_error(
-    y_true,
-    y_proba,
-    *,
-    n_bins=10,
-    strategy="uniform",
-    norm="l1",
-    right=True,
-    sample_weight=None,
-    pos_label=None,
+def binary_calibration_error(
+    y_true, y_proba, *, n_bins: int, norm: str, right: bool, sample_weight, pos_label
 ) -> float:
-    n_bins = check_n_bins(n_bins)
-    strategy = check_option(strategy, "strategy", ("uniform", "quantile"))
-    norm = check_option(norm, "norm", ("l1", "l2", "max"))
-    right = check_bool(right, "right")
-    _check_1d(y_proba)
-    tmpl = BinnedState(_edges(n_bins, strategy), right=right, pos_label=pos_label)
+    """``calibration_error`` of 1-D forecasts on skbrier's uniform bins (options
+    checked by the caller), from the :class:`~skbrier.states.BinnedState` of the
+    binned decomposition with these bins: the state ``calibration_report``
+    holds in its bundle, so its ECE section reads no data."""
+    tmpl = BinnedState(uniform_edges(n_bins), right=right, pos_label=pos_label)
     return reduce_state(tmpl, y_true, y_proba, sample_weight).calibration_error(norm)
 
 

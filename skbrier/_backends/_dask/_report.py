@@ -208,7 +208,8 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
     logistic, df = _logistic(y, p, w, notes, df=1 if ptp == 0.0 else 2)
     run.step("Spiegelhalter test")
     with notes.catching("Spiegelhalter z"):
-        from ...metrics.calibration import expected_calibration_error, spiegelhalter_z
+        from ...metrics.calibration import spiegelhalter_z
+        from ...metrics.calibration_error import calibration_error
 
         sz = spiegelhalter_z(y, p, sample_weight=w)
     if ws is None:
@@ -217,8 +218,13 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
     emax, e90, eavg, curve = _lowess(ys, ps, ws, notes)
     run.step("ECE")
     with notes.catching("ECE"):
-        ece = expected_calibration_error(
-            y, p, sample_weight=w, n_bins=opts.n_bins, strategy=opts.strategy
+        ece = calibration_error(
+            y,
+            p,
+            kind="binary",
+            n_bins=opts.n_bins,
+            strategy=opts.strategy,
+            sample_weight=w,
         )
     run.step("C statistic")
     with notes.catching("C statistic"):
