@@ -355,7 +355,7 @@ def make_brier_index_scorer(
     See Also
     --------
     skbrier.metrics.brier.brier_index : the metric.
-    get_scorer : the registered scorers by name.
+    skbrier.scorers.get_scorer : the registered scorers by name.
 
     Notes
     -----
