@@ -132,7 +132,7 @@ def test_report_group_col_one_row_per_group(long_csv):
         assert f"{calibration_intercept_slope(d['y'], d[name]).slope:.3f}" in r
 
 
-def test_report_group_col_json_is_a_list(long_csv, run_main):
+def test_report_group_col_json_has_reports_and_comparison(long_csv, run_main):
     res = run_main(
         "report",
         str(long_csv),
@@ -146,7 +146,10 @@ def test_report_group_col_json_is_a_list(long_csv, run_main):
     )
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
-    assert [o["name"] for o in out] == ["model_a", "model_b"]
+    assert [o["name"] for o in out["reports"]] == ["model_a", "model_b"]
+    # the groups are scored on different rows: no pair, and why
+    assert out["comparison"]["pairs"] == []
+    assert "different rows" in out["comparison"]["reason"]
 
 
 def test_report_several_p_columns(run_main):
@@ -394,7 +397,7 @@ def test_demo_forecasts_json_and_html(tmp_path, run_main):
     out_html = tmp_path / "demo.html"
     res = run_main("demo", "--dataset", "forecasts", "--json", "--html", str(out_html))
     assert res.returncode == 0, res.stderr
-    data = json.loads(res.stdout)
+    data = json.loads(res.stdout)["reports"]
     assert [d["name"] for d in data] == ["model_a", "model_b"]
     d = load_forecasts()
     expected = brier_score(d["y"], d["model_b"])

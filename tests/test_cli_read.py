@@ -97,7 +97,7 @@ def test_messy_files_match_r(f, cli, engine):
     res = cli(*_args(f, "--json", "--quiet", "--na", "per-model"))
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
-    for rep in out:
+    for rep in out["reports"]:
         ref = EXPECTED_R[(f, rep["name"])]
         assert rep["n_samples"] == int(ref["n"])
         assert rep["brier_score"]["estimate"] == pytest.approx(
@@ -127,7 +127,7 @@ def test_parquet_matches_pandas(cli):
     assert res.returncode == 0, res.stderr
     frame = pd.read_parquet(MESSY / "forecasts.parquet")
     models = MANIFEST["forecasts.parquet"]["p"]
-    for rep in json.loads(res.stdout):
+    for rep in json.loads(res.stdout)["reports"]:
         # every model on the rows where the outcome and every forecast are present
         d = frame[["y", *models]].dropna()
         y, p = d["y"].to_numpy(), d[rep["name"]].to_numpy()

@@ -40,7 +40,54 @@ def cli(capsys):
 def _json(cli, *args):
     code, out, err = cli("--json", *args)
     assert code == 0, err
-    return {rep["name"]: rep for rep in json.loads(out)}
+    return {rep["name"]: rep for rep in json.loads(out)["reports"]}
+
+
+def test_json_has_the_paired_comparison_of_compare_brier(cli):
+    """--json of several models: ``{"reports": [...], "comparison": {...}}``,
+    the comparison being compare_brier's on the common rows of the file."""
+    from skbrier import compare_brier
+
+    code, out, err = cli("--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data) == {"reports", "comparison"}
+    assert [r["name"] for r in data["reports"]] == ["model_a", "model_b"]
+    comp = data["comparison"]
+    assert comp["reason"] is None and comp["confidence_level"] == 0.95
+    (pair,) = comp["pairs"]
+    assert (pair["first"], pair["second"]) == ("model_a", "model_b")
+    frame = np.genfromtxt(CSV, delimiter=",", names=True)
+    keep = ~(np.isnan(frame["y"]) | np.isnan(frame["model_a"]) | np.isnan(frame["model_b"]))
+    y, a, b = frame["y"][keep], frame["model_a"][keep], frame["model_b"][keep]
+    ref = compare_brier(y, a, b)
+    assert pair["brier_score_difference"]["estimate"] == pytest.approx(
+        float(ref.difference), abs=1e-12
+    )
+    assert pair["brier_score_difference"]["ci"] == pytest.approx(
+        [float(v) for v in ref.confidence_interval(0.95, metric="brier_score")], abs=1e-12
+    )
+    assert pair["brier_index_difference"]["estimate"] == pytest.approx(
+        float(ref.brier_index_difference), abs=1e-12
+    )
+    assert pair["pvalue"] == pytest.approx(float(ref.pvalue), abs=1e-12)
+    assert pair["cov_type"] == "iid"
+    # and R's numbers (the same as the text's)
+    assert pair["brier_score_difference"]["estimate"] == pytest.approx(
+        R["comparison"]["difference"], abs=1e-9
+    )
+    nb = {r["threshold"] for r in comp["net_benefit"]}
+    assert nb == {0.1, 0.2}
+
+
+def test_json_says_why_no_comparison_per_model(cli):
+    code, out, err = cli("--json", "--na", "per-model")
+    assert code == 0, err
+    comp = json.loads(out)["comparison"]
+    assert comp["pairs"] == [] and comp["net_benefit"] == []
+    assert comp["reason"].startswith(
+        "No paired comparison: model_a and model_b are scored on different rows"
+    )
 
 
 @pytest.mark.parametrize("policy", ["common", "per_model"])

@@ -127,7 +127,9 @@ def _add_output_options(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "--json",
         action="store_true",
-        help="print JSON instead of the table (a list with several groups)",
+        help="print JSON instead of the table: one audit's dict; several (--p-col "
+        'repeated, --group-col) as {"reports": [...], "comparison": {...}}, '
+        "the paired comparison with its reason when pairs are not compared",
     )
     sp.add_argument(
         "--force", action="store_true", help="overwrite an existing output file"

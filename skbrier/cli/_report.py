@@ -158,8 +158,13 @@ def _render(reports: dict, args, title: str | None = None, provenance=None) -> s
     if args.html is not None:
         _write(args.html, _html(reports, provenance), "--html", args.force)
     if args.json:
-        items = [rep.to_dict() for rep in reports.values()]
-        payload = items[0] if len(items) == 1 else items
+        # one report: its dict; several: {"reports": [...], "comparison": {...}}
+        from ..report._json import reports_to_dict
+
+        if len(reports) == 1:
+            payload = next(iter(reports.values())).to_dict()
+        else:
+            payload = reports_to_dict(reports)
         return json.dumps(payload, indent=2, allow_nan=False)
     parts = [title, ""] if title else []
     if len(reports) == 1:

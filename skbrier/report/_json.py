@@ -12,7 +12,7 @@ import numpy as np
 if TYPE_CHECKING:  # pragma: no cover
     from ._result import CalibrationReport
 
-__all__ = ["dumps", "jsonable", "report_to_dict"]
+__all__ = ["comparison_to_dict", "dumps", "jsonable", "report_to_dict", "reports_to_dict"]
 
 
 def jsonable(obj: Any) -> Any:
@@ -154,3 +154,19 @@ def comparison_to_dict(comparison: Any) -> dict | None:
             "reason": comparison.reason,
         }
     )
+
+
+def reports_to_dict(reports: Mapping[str, CalibrationReport]) -> dict:
+    """Several reports and their paired comparison as JSON-ready data:
+    ``{"reports": [report_to_dict(r), ...], "comparison": {...}}``, the
+    comparison being :func:`comparison_to_dict` of
+    :func:`skbrier.report._compare.paired_comparison` (the section the text and
+    HTML show; with one report it is None, and when no pair scores the same rows
+    its ``pairs`` are empty and ``reason`` says why).
+    """
+    from ._compare import paired_comparison
+
+    return {
+        "reports": [rep.to_dict() for rep in reports.values()],
+        "comparison": comparison_to_dict(paired_comparison(reports)),
+    }
