@@ -228,3 +228,39 @@ def test_one_example_one_choice():
     assert mcb([0], [[1.0]]) == 0.0
     assert mcb([0], [[0.0]], from_logprobs=True) == 0.0
     assert mcb([[2.0]], [[1.0]], convention="bigbench") == 0.0
+
+
+# --------------------------------------------------------------------------- hard 0/1
+def test_one_hot_scores_warn_once_naming_y_score():
+    import warnings
+
+    from skbrier.exceptions import HardForecastWarning
+
+    gold = [0, 2, 1]
+    one_hot = [[1, 0, 0], [0, 1, 0, 0], [0, 1]]  # ragged, one wrong answer
+    for conv in ("per_example", "bigbench"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = mcb(gold, one_hot, convention=conv)
+        got = [w for w in caught if issubclass(w.category, HardForecastWarning)]
+        assert len(got) == 1, [str(w.message) for w in caught]
+        msg = str(got[0].message)
+        assert msg.startswith("y_score: every forecast is exactly 0 or 1")
+        assert "per-choice probabilities" in msg and "from_logprobs=True" in msg
+        assert got[0].filename == __file__  # points at the caller's line
+    # the number is unchanged: one wrong answer of three, (1 + 1) / 3 per example
+    assert value == pytest.approx(2 / 9)
+    with pytest.warns(HardForecastWarning):
+        assert mcb(gold, one_hot) == pytest.approx(2 / 3)
+
+
+def test_no_hard_warning_for_probabilities_or_logprobs():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mcb([0, 1], [[0.7, 0.3], [0.0, 1.0]])  # one soft row is enough
+        # log-probabilities 0 and -inf, or 0 and 1 (softmax: soft): no warning
+        mcb([0, 1], [[0.0, -np.inf], [-np.inf, 0.0]], from_logprobs=True)
+        mcb([0, 1], [[1.0, 0.0], [0.0, 1.0]], from_logprobs=True)
+        mcb([0, 0], [[1.0], [1.0]])  # one choice: probability 1 is forced

@@ -144,8 +144,20 @@ def is_hard(p: np.ndarray) -> bool:
     return True
 
 
-def hard_forecast_message(subject: str, remedy: str = "pass predict_proba() output") -> str:
-    """The sentence of :class:`~skbrier.exceptions.HardForecastWarning`."""
+def hard_forecast_message(
+    subject: str,
+    remedy: str = "pass predict_proba() output",
+    *,
+    advice: str | None = None,
+) -> str:
+    """The sentence of :class:`~skbrier.exceptions.HardForecastWarning`.
+
+    ``remedy``: what to pass instead, in the binary advice; ``advice``: the
+    whole advice after "every forecast is exactly 0 or 1." where the binary
+    one does not fit (multiple-choice scores).
+    """
+    if advice is not None:
+        return f"{subject}: every forecast is exactly 0 or 1. {advice}"
     return (
         f"{subject}: every forecast is exactly 0 or 1. These look like class "
         "predictions (predict()) rather than probabilities; the Brier score of "
@@ -155,10 +167,11 @@ def hard_forecast_message(subject: str, remedy: str = "pass predict_proba() outp
     )
 
 
-def warn_if_hard(p: np.ndarray, name: str) -> None:
-    """Give :class:`~skbrier.exceptions.HardForecastWarning` when :func:`is_hard`."""
+def warn_if_hard(p: np.ndarray, name: str, *, advice: str | None = None) -> None:
+    """Give :class:`~skbrier.exceptions.HardForecastWarning` when :func:`is_hard`
+    (``advice``: see :func:`hard_forecast_message`)."""
     if is_hard(p):
-        warn_once(hard_forecast_message(name), HardForecastWarning)
+        warn_once(hard_forecast_message(name, advice=advice), HardForecastWarning)
 
 
 # --------------------------------------------------------------------------

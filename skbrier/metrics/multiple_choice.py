@@ -12,6 +12,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.diagnose import one_warning_per_call, warn_if_hard
 from .._core.dispatch import backends
 from .._core.kernels.multiple_choice import (
     bigbench_per_example,
@@ -25,6 +26,14 @@ from ._multiple_choice_checks import check_scores, check_targets, flatten_ragged
 
 __all__ = ["multiple_choice_brier_score"]
 
+#: the advice of the HardForecastWarning of one-hot ``y_score``
+_ONE_HOT_ADVICE = (
+    "These look like one-hot answers (the chosen choice) rather than "
+    "probabilities; the multiple-choice Brier score of one-hot answers only "
+    "counts the wrong ones. Pass per-choice probabilities, or per-choice "
+    "log-probabilities (log-likelihoods) with from_logprobs=True."
+)
+
 
 @backends(
     arrays=("y_true", "y_score", "sample_weight"),
@@ -32,6 +41,7 @@ __all__ = ["multiple_choice_brier_score"]
     dask="skbrier._backends._dask._adapters:multiple_choice_brier_score",
     array_api="skbrier._backends._array_api:multiple_choice_brier_score",
 )
+@one_warning_per_call
 def multiple_choice_brier_score(
     y_true: ArrayLike | Sequence[Sequence[float]],
     y_score: ArrayLike | Sequence[Sequence[float]],
@@ -114,7 +124,9 @@ def multiple_choice_brier_score(
     Notes
     -----
     Probabilities given directly (``from_logprobs=False``) are used as they
-    are; a ``UserWarning`` is raised when a row does not sum to one.
+    are; a ``UserWarning`` is raised when a row does not sum to one, and a
+    :class:`~skbrier.exceptions.HardForecastWarning` (once per call) when
+    every score is exactly 0 or 1: one-hot answers instead of probabilities.
 
     Dask input (2-D dask arrays or DataFrames of ``n_choices`` columns, gold
     indices or 2-D targets) is scored in one pass over the partitions with
@@ -145,6 +157,8 @@ def multiple_choice_brier_score(
     n = lengths.shape[0]
     starts = segment_starts(lengths)
     proba = check_scores(values, starts, lengths, from_logprobs)
+    if not from_logprobs and lengths.max() > 1:  # one choice: probability 1 is forced
+        warn_if_hard(values, "y_score", advice=_ONE_HOT_ADVICE)
     targets = check_targets(y_true, starts, lengths)
     w = check_sample_weight(sample_weight, n)
     if convention == "per_example":
