@@ -543,12 +543,46 @@ def _sections(y, p, w, base_rate: float, opts: Options, run: Task) -> Calibratio
     decomposition = _decomposition(y, p, w, opts, notes)
     run.step("net benefit")
     nb = _net_benefit(y, p, w, opts, notes)
+    return _assemble(
+        opts,
+        (int(p.shape[0]), float(y.sum() if w is None else np.dot(w, y))),
+        base_rate,
+        weighted_mean(p, w),
+        bs,
+        (intervals, inference, specs),
+        decomposition,
+        nb,
+        notes,
+        numbers,
+        (y, p, w),
+    )
+
+
+def _assemble(
+    opts: Options,
+    counts: tuple[int, float],
+    base_rate: float,
+    mean_forecast: float,
+    bs: float,
+    inferred: tuple[Any, Any, Any],
+    decomposition: Any,
+    nb: Any,
+    notes: _Notes,
+    numbers: dict[str, Any],
+    data: tuple[Any, Any, Any],
+) -> CalibrationReport:
+    """The report from its sections (in memory and Dask alike).
+
+    ``counts`` is ``(n_samples, n_events)``, ``inferred`` is
+    ``(intervals, inference, specs)`` and ``data`` the ``(y, p, w)`` the
+    report keeps for its intervals."""
+    intervals, inference, specs = inferred
     return CalibrationReport(
         name=opts.name,
-        n_samples=int(p.shape[0]),
-        n_events=float(y.sum() if w is None else np.dot(w, y)),
+        n_samples=counts[0],
+        n_events=counts[1],
         prevalence=float(base_rate),
-        mean_forecast=weighted_mean(p, w),
+        mean_forecast=float(mean_forecast),
         brier_score=bs,
         brier_index=brier_index_from_score(bs),
         brier_skill_score=skill_score(bs, base_rate * (1.0 - base_rate)),
@@ -560,7 +594,7 @@ def _sections(y, p, w, base_rate: float, opts: Options, run: Task) -> Calibratio
         net_benefit=nb,
         notes=list(notes),
         **numbers,
-    )._attach((y, p, w), inference, int(opts.rng.integers(2**31 - 1)), specs)
+    )._attach(data, inference, int(opts.rng.integers(2**31 - 1)), specs)
 
 
 def _brier_score(y, p, w) -> float:

@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 
 from ..._core.binning import uniform_edges
-from ..._core.kernels.brier import brier_index_from_score, skill_score
 from ..._core.progress import task
 from ...report._compute import (
+    _assemble,
     _brier_score,
     _decomposition,
     _intervals,
@@ -180,7 +180,6 @@ def _templates(opts: Any, seed: int, pos_label: Any) -> dict:
 def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
     """The sections, within the :func:`precomputed` context of the states."""
     from ...metrics.calibration import c_statistic
-    from ...report._result import CalibrationReport
     from ...report._valprob import IntervalSpec, adaptive_n_resamples, valprob_extras
 
     base_rate = wy / wt
@@ -274,21 +273,16 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
     nb = _net_benefit(y, p, w, opts, notes)
     if sub:
         notes.add(f"Dask input: the figures show {where}.")
-    return CalibrationReport(
-        name=opts.name,
-        n_samples=int(n),
-        n_events=float(wy),
-        prevalence=float(base_rate),
-        mean_forecast=float(wp / wt),
-        brier_score=bs,
-        brier_index=brier_index_from_score(bs),
-        brier_skill_score=skill_score(bs, base_rate * (1.0 - base_rate)),
-        intervals=intervals,
-        cov_type=opts.cov_type,
-        confidence_level=opts.confidence_level,
-        n_resamples=opts.n_resamples if opts.cov_type == "bootstrap" else None,
-        decomposition=decomposition,
-        net_benefit=nb,
-        notes=list(notes),
-        **numbers,
-    )._attach((ys, ps, ws), inference, int(opts.rng.integers(2**31 - 1)), specs)
+    return _assemble(
+        opts,
+        (int(n), float(wy)),
+        base_rate,
+        wp / wt,
+        bs,
+        (intervals, inference, specs),
+        decomposition,
+        nb,
+        notes,
+        numbers,
+        (ys, ps, ws),
+    )
