@@ -326,15 +326,7 @@ class BrierInferenceResult(Result):
                 float(getattr(self, metric)), self.standard_error(metric), confidence_level
             )
         boot = self._boot
-        method = _bs._check_ci_method(
-            boot["method"] if method is None else method, boot["scheme"]
-        )
-        if method == "bca" and boot["draws"] is not None:
-            raise ValueError(
-                "method='bca' is not available with non-integer (or very large) "
-                "frequency weights: its jackknife deletes whole rows. Use 'percentile' "
-                "or 'basic'."
-            )
+        method = _bs._stored_ci_method(boot, method)
         row = self._boot_row(metric)
         i = METRICS.index(metric)
         stat = boot["statistic"]
