@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._core.kernels.brier import brier_index_from_score
+from ..._core.kernels.brier import check_differential_varies, comparison_fields
 from ..._core.validation import check_scalar_probability
 from ...states import MomentState
 from ._graph import reduce_state
@@ -141,27 +141,19 @@ def compare_brier(
     n, w, mean, m2, lo, hi = state.class_moments()  # columns la, lb, la - lb
     total = _sizes(n, w, state.weighted, check_min_samples)
     horizon = check_horizon(horizon, max(n, 2))
-    if not hi[2] > lo[2]:
-        raise ValueError(
-            "y_proba_b: the per-sample loss differential of y_proba_a and y_proba_b is "
-            "constant (e.g. identical forecasts): its variance is 0 and no test is "
-            "possible."
-        )
+    check_differential_varies(hi[2] > lo[2])
     bs_a, bs_b, diff = (float(v) for v in mean)
     cov = m2 / ((w - float(ddof)) * w)
-    common = {
-        "brier_score_a": bs_a,
-        "brier_score_b": bs_b,
-        "difference": diff,
-        "n": n,
-        "total_weight": total,
-        "cov_type": cov_type,
-        "alternative": alternative,
-        "names": names,
-        "brier_index_a": brier_index_from_score(bs_a),
-        "brier_index_b": brier_index_from_score(bs_b),
-    }
-    common["brier_index_difference"] = common["brier_index_a"] - common["brier_index_b"]
+    common = comparison_fields(
+        bs_a,
+        bs_b,
+        diff,
+        n=n,
+        total_weight=total,
+        cov_type=cov_type,
+        alternative=alternative,
+        names=names,
+    )
     # u = ga la + gb lb = ga (la - lb) + (ga + gb) lb: no cancellation when a ~ b
     with np.errstate(divide="ignore", invalid="ignore"):
         ga, gb = -50.0 / np.sqrt(bs_a), 50.0 / np.sqrt(bs_b)

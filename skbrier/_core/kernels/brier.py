@@ -286,6 +286,34 @@ def brier_index_from_score(bs01: float) -> float:
     return float(100.0 * (1.0 - np.sqrt(bs01)))
 
 
+def check_differential_varies(varies: bool) -> None:
+    """Raise the ValueError of a constant loss differential (no test possible)."""
+    if not varies:
+        raise ValueError(
+            "y_proba_b: the per-sample loss differential of y_proba_a and y_proba_b is "
+            "constant (e.g. identical forecasts): its variance is 0 and no test is "
+            "possible."
+        )
+
+
+def comparison_fields(
+    bs_a: float, bs_b: float, diff: float, index_scale: float = 1.0, **fields
+) -> dict:
+    """The fields every Brier comparison result shares: the two scores, their
+    difference, the two Brier Indexes (of ``index_scale`` times the scores) and
+    their difference, and ``fields`` (n, total weight, options, names)."""
+    common = {
+        "brier_score_a": bs_a,
+        "brier_score_b": bs_b,
+        "difference": diff,
+        **fields,
+        "brier_index_a": brier_index_from_score(index_scale * bs_a),
+        "brier_index_b": brier_index_from_score(index_scale * bs_b),
+    }
+    common["brier_index_difference"] = common["brier_index_a"] - common["brier_index_b"]
+    return common
+
+
 def class_weight_totals(y01: np.ndarray, w: np.ndarray | None) -> tuple[float, float]:
     """Total weight ``(W0, W1)`` of the outcomes 0 and 1 of exact 0/1 labels.
 
