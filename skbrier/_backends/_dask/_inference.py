@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._core.kernels.brier import check_differential_varies, comparison_fields
+from ..._core.kernels.brier import (
+    check_differential_varies,
+    check_losses_vary,
+    check_skill_defined,
+    comparison_fields,
+)
 from ..._core.validation import check_scalar_probability
 from ...states import MomentState
 from ._graph import reduce_state
@@ -70,22 +75,8 @@ def brier_inference(
     n, w, mean, m2, lo, hi = state.class_moments(constant)
     total = _sizes(n, w, state.weighted, check_min_samples)
     bs, bs0 = float(mean[0]), float(mean[-1] if constant is not None else mean[1])
-    if not bs0 > 0.0:
-        if reference is None:
-            raise ValueError(
-                "y_true holds a single class (among the rows with positive weight): the "
-                "climatological reference Brier score is 0, so the skill score and its "
-                "interval are undefined."
-            )
-        raise ValueError(
-            "reference: the reference forecast has a Brier score of 0, so the skill "
-            "score and its interval are undefined."
-        )
-    if not hi[0] > lo[0]:
-        raise ValueError(
-            "y_proba: the per-sample Brier losses are constant (e.g. a perfect "
-            "forecast): their variance is 0 and no confidence interval can be estimated."
-        )
+    check_skill_defined(bs0, reference is None)
+    check_losses_vary(hi[0] > lo[0])
     j = m2.shape[0] - 1 if constant is not None else 1
     sel = [0, j]
     cov = m2[np.ix_(sel, sel)] / ((w - 1.0) * w)

@@ -286,6 +286,32 @@ def brier_index_from_score(bs01: float) -> float:
     return float(100.0 * (1.0 - np.sqrt(bs01)))
 
 
+def check_skill_defined(bs0: float, climatology: bool) -> None:
+    """Raise the ValueError of a reference Brier score ``bs0`` of 0 (the skill
+    score and its interval undefined); ``climatology``: the reference is the
+    sample base rate."""
+    if not bs0 > 0.0:
+        if climatology:
+            raise ValueError(
+                "y_true holds a single class (among the rows with positive weight): the "
+                "climatological reference Brier score is 0, so the skill score and its "
+                "interval are undefined."
+            )
+        raise ValueError(
+            "reference: the reference forecast has a Brier score of 0, so the skill "
+            "score and its interval are undefined."
+        )
+
+
+def check_losses_vary(varies: bool) -> None:
+    """Raise the ValueError of constant per-sample Brier losses (no interval)."""
+    if not varies:
+        raise ValueError(
+            "y_proba: the per-sample Brier losses are constant (e.g. a perfect "
+            "forecast): their variance is 0 and no confidence interval can be estimated."
+        )
+
+
 def check_differential_varies(varies: bool) -> None:
     """Raise the ValueError of a constant loss differential (no test possible)."""
     if not varies:
