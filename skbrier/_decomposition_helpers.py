@@ -12,6 +12,9 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from ._decomposition_options import estimator_proba
+from .metrics._decomposition_bootstrap import CORP_COMPONENTS
+from .metrics._decomposition_results import ESTIMATOR_MURPHY_NAMES as _MURPHY_NAMES
+from .metrics._decomposition_results import components_of
 
 __all__ = [
     "DecompositionReportMixin",
@@ -21,28 +24,10 @@ __all__ = [
     "table_of",
 ]
 
-#: estimator names of the binned components -> names in MurphyDecomposition
-_MURPHY_NAMES = {
-    "brier_score": "brier_score",
-    "miscalibration": "reliability",
-    "discrimination": "resolution",
-    "uncertainty": "uncertainty",
-    "within_bin_variance": "within_bin_variance",
-    "within_bin_covariance": "within_bin_covariance",
-}
-_CORP_NAMES = ("brier_score", "miscalibration", "discrimination", "uncertainty")
-
 
 def component_names(method: str) -> tuple[str, ...]:
     """Estimator names of the components of ``method`` (brier_score first)."""
-    return tuple(_MURPHY_NAMES) if method == "murphy" else _CORP_NAMES
-
-
-def components_of(result: Any, method: str) -> dict[str, float]:
-    """The components of one binary result under the estimator's names."""
-    if method == "murphy":
-        return {k: float(getattr(result, v)) for k, v in _MURPHY_NAMES.items()}
-    return {k: float(getattr(result, k)) for k in _CORP_NAMES}
+    return tuple(_MURPHY_NAMES) if method == "murphy" else CORP_COMPONENTS
 
 
 def intervals_of(

@@ -132,16 +132,9 @@ def murphy_decomposition(c: Call) -> Any:
 def decision_curve(c: Call) -> Any:
     """The curves on the device; the bootstrap (and any doubt) on the host."""
     from ..metrics._decision_curve import DecisionCurveResult, check_harm, check_models
-    from ..metrics.net_benefit import curve_options
+    from ..metrics.net_benefit import call_curve_options
 
-    t, prev, n_resamples, level, _, _ = curve_options(
-        c.thresholds,
-        c.prevalence,
-        c.n_resamples,
-        c.confidence_level,
-        c.n_jobs,
-        c.random_state,
-    )
+    t, prev, n_resamples, level, _, _ = call_curve_options(c)
     if n_resamples:
         return NotImplemented
     models, single = check_models(c.y_proba, c.y_true)

@@ -259,10 +259,7 @@ def _display_name(path: str) -> str:
 
 def _read_csv(path: str) -> tuple[list[str], list[list[str]]]:
     """Header and rows (as text) of a table; every problem is a CLIError."""
-    import csv
-    import io
-
-    from ._table import check_header, read_bytes, sniff_separator, to_utf8, unpack
+    from ._table import csv_rows, read_bytes, sniff_separator, to_utf8, unpack
 
     name = _display_name(path)
     data, _, fmt = unpack(read_bytes(path), name)
@@ -272,25 +269,7 @@ def _read_csv(path: str) -> tuple[list[str], list[list[str]]]:
     if not text.strip():
         raise CLIError(f"{name}: the file is empty.")
     sep = sniff_separator(text[:65536])
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
-    try:
-        rows = [r for r in reader if any(cell.strip() for cell in r)]
-    except csv.Error as exc:
-        raise CLIError(
-            f"{name}: malformed CSV near line {reader.line_num}: {exc}."
-        ) from None
-    if not rows:
-        raise CLIError(f"{name}: the file is empty.")
-    header = check_header(rows[0], name)
-    body = rows[1:]
-    if not body:
-        raise CLIError(f"{name}: the file has a header but no data rows.")
-    for i, r in enumerate(body, start=2):
-        if len(r) != len(header):
-            raise CLIError(
-                f"{name}: row {i} has {len(r)} fields but the header has {len(header)}."
-            )
-    return header, body
+    return csv_rows(text, sep, name)
 
 
 def _column(header: list[str], body: list[list[str]], name: str, path: str) -> list[str]:

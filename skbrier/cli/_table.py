@@ -345,8 +345,9 @@ def _normalise_codes(col: Codes) -> Codes:
     return Codes(lut[col.codes], list(new))
 
 
-def _python_engine(data: bytes, sep: str, name: str, needed: Sequence[str]):
-    text = data.decode("utf-8")
+def csv_rows(text: str, sep: str, name: str) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of CSV ``text`` (blank lines skipped): a CLIError when
+    the text is malformed, empty, has no data rows or a ragged row."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
     try:
         rows = [r for r in reader if any(c.strip() for c in r)]  # skip blank lines
@@ -364,6 +365,12 @@ def _python_engine(data: bytes, sep: str, name: str, needed: Sequence[str]):
             raise CLIError(
                 f"{name}: row {i} has {len(r)} fields but the header has {len(header)}."
             )
+    return header, body
+
+
+def _python_engine(data: bytes, sep: str, name: str, needed: Sequence[str]):
+    text = data.decode("utf-8")
+    header, body = csv_rows(text, sep, name)
     columns = {}
     for col in needed:
         j = header.index(col)

@@ -28,6 +28,24 @@ __all__ = [
     "MurphyDecomposition",
 ]
 
+#: the estimator's names of the binned components -> MurphyDecomposition's
+ESTIMATOR_MURPHY_NAMES = {
+    "brier_score": "brier_score",
+    "miscalibration": "reliability",
+    "discrimination": "resolution",
+    "uncertainty": "uncertainty",
+    "within_bin_variance": "within_bin_variance",
+    "within_bin_covariance": "within_bin_covariance",
+}
+
+
+def components_of(result: Any, method: str) -> dict[str, float]:
+    """The components of one binary result under the estimator's names
+    (``method``: ``"murphy"`` or ``"corp"``)."""
+    if method == "murphy":
+        return {k: float(getattr(result, v)) for k, v in ESTIMATOR_MURPHY_NAMES.items()}
+    return {k: float(getattr(result, k)) for k in CORP_COMPONENTS}
+
 
 def _bootstrap_interval(result, metric, level, method, func) -> ConfidenceInterval:
     """Percentile or basic interval of one component from the stored replicates."""

@@ -486,20 +486,12 @@ def murphy_decomposition(
     opts = murphy_options(
         n_bins, strategy, right, bias_correction, n_resamples, confidence_level, n_jobs
     )
-    validate_random_state(random_state)
-    fc = check_forecast(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
-    )
-    pairs, classes = binary_columns(fc, pos_label)
-    rngs = class_generators(random_state, opts["n_resamples"], len(pairs))
-    results = [
-        murphy_binary(y01, p, fc.sample_weight, rng=r, **opts)
-        for (y01, p), r in zip(pairs, rngs)
-    ]
-    if classes is None:
-        return results[0]
-    return MulticlassDecomposition(
-        method="murphy", classes=classes, per_class=tuple(results)
+    return _per_class(
+        "murphy",
+        lambda y01, p, w, r: murphy_binary(y01, p, w, rng=r, **opts),
+        (y_true, y_proba, sample_weight, labels, pos_label),
+        random_state,
+        opts["n_resamples"],
     )
 
 
@@ -659,22 +651,29 @@ def corp_decomposition(
         "level": check_confidence_level(confidence_level),
         "n_jobs": check_n_jobs(n_jobs),
     }
+    return _per_class(
+        "corp",
+        lambda y01, p, w, r: corp_binary(
+            y01, apply_resolution(y01, p, w, resolution), w, rng=r, **opts
+        ),
+        (y_true, y_proba, sample_weight, labels, pos_label),
+        random_state,
+        opts["n_resamples"],
+    )
+
+
+def _per_class(method: str, decompose, data: tuple, random_state: Any, n_resamples: int):
+    """``decompose(y01, p, w, rng)`` of binary input, or a
+    :class:`MulticlassDecomposition` of it per class (one-vs-rest);
+    ``data`` is ``(y_true, y_proba, sample_weight, labels, pos_label)``."""
+    y_true, y_proba, sample_weight, labels, pos_label = data
     validate_random_state(random_state)
     fc = check_forecast(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
     pairs, classes = binary_columns(fc, pos_label)
-    rngs = class_generators(random_state, opts["n_resamples"], len(pairs))
-    results = [
-        corp_binary(
-            y01,
-            apply_resolution(y01, p, fc.sample_weight, resolution),
-            fc.sample_weight,
-            rng=r,
-            **opts,
-        )
-        for (y01, p), r in zip(pairs, rngs)
-    ]
+    rngs = class_generators(random_state, n_resamples, len(pairs))
+    results = [decompose(y01, p, fc.sample_weight, r) for (y01, p), r in zip(pairs, rngs)]
     if classes is None:
         return results[0]
-    return MulticlassDecomposition(method="corp", classes=classes, per_class=tuple(results))
+    return MulticlassDecomposition(method=method, classes=classes, per_class=tuple(results))

@@ -234,6 +234,22 @@ def _bootstrap_replicates(
     return {name: reps[:, j] for j, name in enumerate([*probas, "all"])}
 
 
+def call_curve_options(
+    c: Any,
+) -> tuple[np.ndarray, float | None, int, float, int | None, Any]:
+    """:func:`curve_options` of a backend adapter's call ``c`` (its
+    ``thresholds``, ``prevalence``, ``n_resamples``, ``confidence_level``,
+    ``n_jobs`` and ``random_state``)."""
+    return curve_options(
+        c.thresholds,
+        c.prevalence,
+        c.n_resamples,
+        c.confidence_level,
+        c.n_jobs,
+        c.random_state,
+    )
+
+
 def curve_options(
     thresholds: Any,
     prevalence: Any,

@@ -21,6 +21,7 @@ from ..metrics._decomposition_results import (
     CORPDecomposition,
     MulticlassDecomposition,
     MurphyDecomposition,
+    components_of,
 )
 from ._reliability_draw import as_curve_list
 
@@ -28,16 +29,6 @@ __all__ = ["check_components", "check_curves", "display_kwargs", "step_vertices"
 
 #: bins of the forecast histogram of a CORP diagram
 _HIST_BINS = 20
-
-_MURPHY_KEYS = {
-    "brier_score": "brier_score",
-    "miscalibration": "reliability",
-    "discrimination": "resolution",
-    "uncertainty": "uncertainty",
-    "within_bin_variance": "within_bin_variance",
-    "within_bin_covariance": "within_bin_covariance",
-}
-_CORP_KEYS = ("brier_score", "miscalibration", "discrimination", "uncertainty")
 
 
 def step_vertices(x: np.ndarray, c: np.ndarray, max_points: int = 1000):
@@ -69,7 +60,7 @@ def _murphy_curve(r: MurphyDecomposition) -> dict[str, Any]:
         # the histogram of the forecasts on the decomposition's own bins
         "hist_edges": np.asarray(r.bin_edges, dtype=np.float64),
         "hist_weights": np.asarray(r.bin_weights, dtype=np.float64),
-        "components": {k: float(getattr(r, v)) for k, v in _MURPHY_KEYS.items()},
+        "components": components_of(r, "murphy"),
     }
 
 
@@ -90,7 +81,7 @@ def _corp_curve(r: CORPDecomposition) -> dict[str, Any]:
         "band_upper": None,
         "hist_edges": edges,
         "hist_weights": hist,
-        "components": {k: float(getattr(r, k)) for k in _CORP_KEYS},
+        "components": components_of(r, "corp"),
     }
     if r.band_forecast is not None:
         out["band_forecast"] = np.asarray(r.band_forecast, dtype=np.float64)

@@ -20,7 +20,6 @@ __all__ = [
     "draw_curves",
     "draw_histogram",
     "existing_parts",
-    "import_pyplot",
     "points_in_box",
 ]
 
@@ -43,17 +42,6 @@ COMPONENT_LABELS = {
     "within_bin_variance": "WBV",
     "within_bin_covariance": "WBC",
 }
-
-
-def import_pyplot():
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise ImportError(
-            "ReliabilityDisplay needs matplotlib: pip install matplotlib "
-            "(or pip install skbrier[plot])."
-        ) from exc
-    return plt
 
 
 def as_curve_list(value: Any, name: str) -> list[np.ndarray] | None:

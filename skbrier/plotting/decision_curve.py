@@ -15,22 +15,11 @@ from .._core.params import check_bool, check_option, check_real
 from .._core.results import ConfidenceInterval
 from .._response import forecasts_from_estimator
 from ..metrics.net_benefit import DecisionCurveResult, decision_curve
+from ._pyplot import check_line_kwargs, import_pyplot
 
 __all__ = ["DecisionCurveDisplay", "cost_benefit_label"]
 
 _KINDS = ("net_benefit", "net_intervention_avoided")
-
-
-def _import_pyplot() -> Any:
-    """``matplotlib.pyplot``, or the ImportError every Display of skbrier raises."""
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise ImportError(
-            "DecisionCurveDisplay needs matplotlib: pip install matplotlib "
-            "(or pip install skbrier[plot])."
-        ) from exc
-    return plt
 
 
 def _padded(low: float, high: float, pad: float = 0.05) -> tuple[float, float]:
@@ -497,16 +486,12 @@ confidence_level, random_state, harm, n_jobs
         if not per > 0:
             raise ValueError(f"per must be positive, got {per!r}.")
         ylim = _check_ylim(ylim)
-        if line_kwargs is not None and not isinstance(line_kwargs, Mapping):
-            raise TypeError(
-                f"line_kwargs must be a dict of model name to dict, got {line_kwargs!r}."
-            )
-        plt = _import_pyplot()
+        line_kwargs = check_line_kwargs(line_kwargs)
+        plt = import_pyplot("DecisionCurveDisplay")
         from matplotlib.ticker import FuncFormatter
 
         if ax is None:
             _, ax = plt.subplots()
-        line_kwargs = dict(line_kwargs or {})
         order = np.argsort(self.thresholds, kind="stable")
         t = self.thresholds[order]
         self.lines_: dict[str, Any] = {}

@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike
 from .._decomposition_options import estimator_proba, resolve_method
 from ._multiclass_reliability import MulticlassReliabilityDisplay as _Multi
 from ._multiclass_reliability import multiclass_display, multiclass_proba
+from ._pyplot import import_pyplot
 from ._reliability_data import check_curves, display_kwargs
 from ._reliability_draw import (
     COMPONENTS_GID,
@@ -25,7 +26,6 @@ from ._reliability_draw import (
     draw_curves,
     draw_histogram,
     existing_parts,
-    import_pyplot,
     points_in_box,
 )
 from ._reliability_models import (
@@ -272,7 +272,7 @@ class ReliabilityDisplay:
         >>> disp.components_ax_ in ax.child_axes  # an inset on a given ax
         True
         """
-        plt = import_pyplot()
+        plt = import_pyplot("ReliabilityDisplay")
         xs, ys, bxs, los, his, labels = self._curves()
         name = self.estimator_name if name is None else name
         comps = self.components if components else None

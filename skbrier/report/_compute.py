@@ -250,21 +250,20 @@ def _net_benefit(y, p, w, opts: Options, notes: _Notes) -> list | None:
     return rows
 
 
-def _calibration_numbers(
-    y, p, w, opts: Options, notes: _Notes, inference, run: Task = NO_TASK
-) -> dict:
+def _spiegelhalter(y, p, w, notes: _Notes):
+    """Spiegelhalter's z test (its warnings as notes)."""
     from ..metrics.calibration import spiegelhalter_z
-    from ..metrics.calibration_error import calibration_error
-    from ._valprob import valprob_extras
 
-    run.step("Spiegelhalter test")
     with notes.catching("Spiegelhalter z"):
-        sz = spiegelhalter_z(y, p, sample_weight=w)
-    run.step("logistic calibration")
-    logistic, df = _logistic(y, p, w, notes)
-    run.step("ECE")
+        return spiegelhalter_z(y, p, sample_weight=w)
+
+
+def _ece(y, p, w, opts: Options, notes: _Notes) -> float:
+    """The binary ECE on the report's bins (its warnings as notes)."""
+    from ..metrics.calibration_error import calibration_error
+
     with notes.catching("ECE"):
-        ece = calibration_error(
+        return calibration_error(
             y,
             p,
             kind="binary",
@@ -272,6 +271,37 @@ def _calibration_numbers(
             strategy=opts.strategy,  # type: ignore[arg-type]
             sample_weight=w,
         )
+
+
+def _common_numbers(logistic, df, sz, lowess: tuple, ece, opts: Options) -> dict:
+    """The report's numbers that every input computes alike: the logistic
+    fit, Spiegelhalter's test, Emax/E90/Eavg (``lowess``) and the ECE."""
+    emax, e90, eavg = lowess
+    return {
+        "logistic": logistic,
+        "unreliability_df": df,
+        "spiegelhalter_z": float(sz.statistic),
+        "spiegelhalter_p": float(sz.pvalue),
+        "emax": emax,
+        "e90": e90,
+        "eavg": eavg,
+        "ece": float(ece),
+        "ece_n_bins": opts.n_bins,
+        "ece_strategy": opts.strategy,
+    }
+
+
+def _calibration_numbers(
+    y, p, w, opts: Options, notes: _Notes, inference, run: Task = NO_TASK
+) -> dict:
+    from ._valprob import valprob_extras
+
+    run.step("Spiegelhalter test")
+    sz = _spiegelhalter(y, p, w, notes)
+    run.step("logistic calibration")
+    logistic, df = _logistic(y, p, w, notes)
+    run.step("ECE")
+    ece = _ece(y, p, w, opts, notes)
     # one sort of the forecasts for lowess and C (unweighted rows), kept
     # only while they need it
     run.step("sorting the forecasts")
@@ -289,16 +319,7 @@ def _calibration_numbers(
         extras = valprob_extras(y, p, w, logistic, opts, inference, notes, sorted_yp)
     del sorted_yp
     return {
-        "logistic": logistic,
-        "unreliability_df": df,
-        "spiegelhalter_z": float(sz.statistic),
-        "spiegelhalter_p": float(sz.pvalue),
-        "emax": emax,
-        "e90": e90,
-        "eavg": eavg,
-        "ece": float(ece),
-        "ece_n_bins": opts.n_bins,
-        "ece_strategy": opts.strategy,
+        **_common_numbers(logistic, df, sz, (emax, e90, eavg), ece, opts),
         "c_statistic": extras["c_statistic"],
         "dxy": extras["dxy"],
         "discrimination_pvalue": extras["discrimination_pvalue"],
@@ -539,16 +560,54 @@ def _sections(y, p, w, base_rate: float, opts: Options, run: Task) -> Calibratio
     bs = _brier_score(y, p, w)
     numbers = _calibration_numbers(y, p, w, opts, notes, inference, run)
     specs = numbers.pop("_specs")
+    return _assemble(
+        (y, p, w),
+        opts,
+        notes,
+        run,
+        (int(p.shape[0]), float(y.sum() if w is None else np.dot(w, y))),
+        (base_rate, weighted_mean(p, w), bs),
+        (intervals, inference, specs),
+        numbers,
+    )
+
+
+def _assemble(
+    yp: tuple[Any, Any, Any],
+    opts: Options,
+    notes: _Notes,
+    run: Task,
+    counts: tuple[int, float],
+    means: tuple[float, float, float],
+    inferred: tuple[Any, Any, Any],
+    numbers: dict[str, Any],
+    data: tuple[Any, Any, Any] | None = None,
+    corp_kwds: dict | None = None,
+    last_note: str | None = None,
+) -> CalibrationReport:
+    """The decomposition and net-benefit sections of ``yp = (y01, p, w)`` and
+    the report (in memory and Dask alike).
+
+    ``counts`` is ``(n_samples, n_events)``, ``means`` ``(base_rate,
+    mean_forecast, brier_score)``, ``inferred`` ``(intervals, inference,
+    specs)`` and ``data`` the ``(y, p, w)`` the report keeps for its intervals
+    (default ``yp``); ``corp_kwds`` go to the CORP decomposition and
+    ``last_note`` closes the notes."""
+    y, p, w = yp
     run.step("decomposition")
-    decomposition = _decomposition(y, p, w, opts, notes)
+    decomposition = _decomposition(y, p, w, opts, notes, corp_kwds)
     run.step("net benefit")
     nb = _net_benefit(y, p, w, opts, notes)
+    if last_note is not None:
+        notes.add(last_note)
+    base_rate, mean_forecast, bs = means
+    intervals, inference, specs = inferred
     return CalibrationReport(
         name=opts.name,
-        n_samples=int(p.shape[0]),
-        n_events=float(y.sum() if w is None else np.dot(w, y)),
+        n_samples=counts[0],
+        n_events=counts[1],
         prevalence=float(base_rate),
-        mean_forecast=weighted_mean(p, w),
+        mean_forecast=float(mean_forecast),
         brier_score=bs,
         brier_index=brier_index_from_score(bs),
         brier_skill_score=skill_score(bs, base_rate * (1.0 - base_rate)),
@@ -560,7 +619,9 @@ def _sections(y, p, w, base_rate: float, opts: Options, run: Task) -> Calibratio
         net_benefit=nb,
         notes=list(notes),
         **numbers,
-    )._attach((y, p, w), inference, int(opts.rng.integers(2**31 - 1)), specs)
+    )._attach(
+        yp if data is None else data, inference, int(opts.rng.integers(2**31 - 1)), specs
+    )
 
 
 def _brier_score(y, p, w) -> float:

@@ -323,15 +323,7 @@ class BrierComparisonResult(Result):
                 estimate, se / self._hln_factor, confidence_level, self.df
             )
         boot = self._boot
-        method = _bs._check_ci_method(
-            boot["method"] if method is None else method, boot["scheme"]
-        )
-        if method == "bca" and boot["draws"] is not None:
-            raise ValueError(
-                "method='bca' is not available with non-integer (or very large) "
-                "frequency weights: its jackknife deletes whole rows. Use 'percentile' "
-                "or 'basic'."
-            )
+        method = _bs._stored_ci_method(boot, method)
         replicates = (
             self.bootstrap_distribution
             if field == "difference"

@@ -189,6 +189,19 @@ def _check_ci_method(method: Any, scheme: str) -> CIMethod:
     return cast(CIMethod, method)  # checked to be in _CI_METHODS above
 
 
+def _stored_ci_method(boot: dict[str, Any], method: Any) -> CIMethod:
+    """The interval type for the stored replicates ``boot`` of a result
+    (``method=None``: the one the result was made with)."""
+    method = _check_ci_method(boot["method"] if method is None else method, boot["scheme"])
+    if method == "bca" and boot["draws"] is not None:
+        raise ValueError(
+            "method='bca' is not available with non-integer (or very large) "
+            "frequency weights: its jackknife deletes whole rows. Use 'percentile' "
+            "or 'basic'."
+        )
+    return method
+
+
 def _check_block_length(block_length: Any, n: int, scheme: str) -> float:
     if block_length is None:
         return float(default_block_length(n))

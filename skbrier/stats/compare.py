@@ -18,7 +18,7 @@ from scipy.stats import t as student_t
 
 from .._core.diagnose import one_warning_per_call
 from .._core.dispatch import backends
-from .._core.kernels.brier import brier_index_from_score
+from .._core.kernels.brier import check_differential_varies, comparison_fields
 from .._core.kernels.moments import (
     brier_losses,
     iid_mean_covariance,
@@ -317,27 +317,20 @@ def compare_brier(
     horizon = _check_horizon(horizon, max(n, 2))
     dd = la - lb
     d_pos = dd if w is None else dd[w > 0.0]
-    if not d_pos.max() > d_pos.min():
-        raise ValueError(
-            "y_proba_b: the per-sample loss differential of y_proba_a and y_proba_b is "
-            "constant (e.g. identical forecasts): its variance is 0 and no test is "
-            "possible."
-        )
+    check_differential_varies(d_pos.max() > d_pos.min())
     bs_a, bs_b = (float(v) for v in weighted_column_means(np.column_stack([la, lb]), w))
     diff = float(weighted_column_means(dd[:, None], w)[0])
-    common = {
-        "brier_score_a": bs_a,
-        "brier_score_b": bs_b,
-        "difference": diff,
-        "n": n,
-        "total_weight": total,
-        "cov_type": cov_type,
-        "alternative": alternative,
-        "names": names,
-        "brier_index_a": brier_index_from_score(index_scale * bs_a),
-        "brier_index_b": brier_index_from_score(index_scale * bs_b),
-    }
-    common["brier_index_difference"] = common["brier_index_a"] - common["brier_index_b"]
+    common = comparison_fields(
+        bs_a,
+        bs_b,
+        diff,
+        index_scale,
+        n=n,
+        total_weight=total,
+        cov_type=cov_type,
+        alternative=alternative,
+        names=names,
+    )
     u = _index_linearisation(la, lb, bs_a, bs_b, index_scale)
 
     if cov_type in ("iid", "hac"):

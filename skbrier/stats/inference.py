@@ -25,6 +25,7 @@ from numpy.typing import ArrayLike
 
 from .._core.diagnose import one_warning_per_call
 from .._core.dispatch import backends
+from .._core.kernels.brier import check_losses_vary, check_skill_defined
 from .._core.kernels.moments import (
     METRICS,
     Design,
@@ -326,15 +327,7 @@ class BrierInferenceResult(Result):
                 float(getattr(self, metric)), self.standard_error(metric), confidence_level
             )
         boot = self._boot
-        method = _bs._check_ci_method(
-            boot["method"] if method is None else method, boot["scheme"]
-        )
-        if method == "bca" and boot["draws"] is not None:
-            raise ValueError(
-                "method='bca' is not available with non-integer (or very large) "
-                "frequency weights: its jackknife deletes whole rows. Use 'percentile' "
-                "or 'basic'."
-            )
+        method = _bs._stored_ci_method(boot, method)
         row = self._boot_row(metric)
         i = METRICS.index(metric)
         stat = boot["statistic"]
@@ -638,20 +631,6 @@ def _check_bca_weights(method: str, draws: int | None) -> None:
 
 def _check_defined(design: Design, g: np.ndarray, w: np.ndarray | None, bs0: float) -> None:
     """Refuse a reference Brier score of 0 and constant losses (nothing to estimate)."""
-    if not bs0 > 0.0:
-        if design.reference_kind == "climatology":
-            raise ValueError(
-                "y_true holds a single class (among the rows with positive weight): the "
-                "climatological reference Brier score is 0, so the skill score and its "
-                "interval are undefined."
-            )
-        raise ValueError(
-            "reference: the reference forecast has a Brier score of 0, so the skill "
-            "score and its interval are undefined."
-        )
+    check_skill_defined(bs0, design.reference_kind == "climatology")
     losses = g[:, 0] if w is None else g[w > 0.0, 0]
-    if not losses.max() > losses.min():
-        raise ValueError(
-            "y_proba: the per-sample Brier losses are constant (e.g. a perfect "
-            "forecast): their variance is 0 and no confidence interval can be estimated."
-        )
+    check_losses_vary(losses.max() > losses.min())

@@ -8,20 +8,10 @@ from typing import Any
 import numpy as np
 
 from .._core.params import check_bool
+from ..plotting._pyplot import check_line_kwargs, import_pyplot
 from .horizon import SurvivalCalibrationResult, calibration_at_horizon
 
 __all__ = ["SurvivalCalibrationDisplay"]
-
-
-def _import_pyplot() -> Any:
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise ImportError(
-            "SurvivalCalibrationDisplay needs matplotlib: pip install matplotlib "
-            "(or pip install skbrier[plot])."
-        ) from exc
-    return plt
 
 
 class SurvivalCalibrationDisplay:
@@ -218,14 +208,10 @@ class SurvivalCalibrationDisplay:
         error_bars = check_bool(error_bars, "error_bars")
         diagonal = check_bool(diagonal, "diagonal")
         hist = check_bool(hist, "hist")
-        if line_kwargs is not None and not isinstance(line_kwargs, Mapping):
-            raise TypeError(
-                f"line_kwargs must be a dict of model name to dict, got {line_kwargs!r}."
-            )
-        plt = _import_pyplot()
+        line_kwargs = check_line_kwargs(line_kwargs)
+        plt = import_pyplot("SurvivalCalibrationDisplay")
         if ax is None:
             _, ax = plt.subplots()
-        line_kwargs = dict(line_kwargs or {})
         self.lines_: dict[str, Any] = {}
         self.errorbars_: dict[str, Any] = {}
         self.hist_: dict[str, Any] = {}

@@ -170,6 +170,16 @@ def step_at(km: KaplanMeier, t: np.ndarray, *, left: bool = False) -> np.ndarray
     return values[pos + 1]
 
 
+def inverse_censoring_weights(
+    g_subject: np.ndarray, g_horizon: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``1 / G`` at the subjects' times and at the horizons (0 where G is 0)."""
+    with np.errstate(divide="ignore"):
+        inv_subject = np.where(g_subject > 0, 1.0 / g_subject, 0.0)
+        inv_horizon = np.where(g_horizon > 0, 1.0 / g_horizon, 0.0)
+    return inv_subject, inv_horizon
+
+
 def brier_residuals(
     time: np.ndarray,
     event: np.ndarray,
@@ -185,9 +195,7 @@ def brier_residuals(
     caller decides whether that is allowed).  Rows are taken in blocks (the
     temporaries stay in cache; only the result is (n, K)).
     """
-    with np.errstate(divide="ignore"):
-        inv_subject = np.where(g_subject > 0, 1.0 / g_subject, 0.0)
-        inv_horizon = np.where(g_horizon > 0, 1.0 / g_horizon, 0.0)
+    inv_subject, inv_horizon = inverse_censoring_weights(g_subject, g_horizon)
     case_w = event * inv_subject
     n, k = surv.shape
     res = np.empty((n, k))
@@ -227,9 +235,7 @@ def brier_scores(
     matrix-vector products and one masked product give every horizon.  The
     rows are taken in blocks so that the temporaries stay in cache.
     """
-    with np.errstate(divide="ignore"):
-        inv_subject = np.where(g_subject > 0, 1.0 / g_subject, 0.0)
-        inv_horizon = np.where(g_horizon > 0, 1.0 / g_horizon, 0.0)
+    inv_subject, inv_horizon = inverse_censoring_weights(g_subject, g_horizon)
     case_w = weight * event * inv_subject
     n, k = surv.shape
     cases_all = np.zeros(k)

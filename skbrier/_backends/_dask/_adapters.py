@@ -188,16 +188,9 @@ def net_benefit(c: Call) -> float:
 
 def decision_curve(c: Call) -> Any:
     from ...metrics._decision_curve import check_harm, check_models
-    from ...metrics.net_benefit import _curve_result, curve_options
+    from ...metrics.net_benefit import _curve_result, call_curve_options
 
-    t, prev, n_resamples, level, _, _ = curve_options(
-        c.thresholds,
-        c.prevalence,
-        c.n_resamples,
-        c.confidence_level,
-        c.n_jobs,
-        c.random_state,
-    )
+    t, prev, n_resamples, level, _, _ = call_curve_options(c)
     models, single = check_models(c.y_proba, c.y_true)
     shares, prev_used, n = _metrics.decision_shares(
         c.y_true, models, single, c.sample_weight, c.pos_label, t, prev, n_resamples

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._core.kernels.brier import brier_index_from_score
+from ..._core.kernels.brier import (
+    check_differential_varies,
+    check_losses_vary,
+    check_skill_defined,
+    comparison_fields,
+)
 from ..._core.validation import check_scalar_probability
 from ...states import MomentState
 from ._graph import reduce_state
@@ -70,22 +75,8 @@ def brier_inference(
     n, w, mean, m2, lo, hi = state.class_moments(constant)
     total = _sizes(n, w, state.weighted, check_min_samples)
     bs, bs0 = float(mean[0]), float(mean[-1] if constant is not None else mean[1])
-    if not bs0 > 0.0:
-        if reference is None:
-            raise ValueError(
-                "y_true holds a single class (among the rows with positive weight): the "
-                "climatological reference Brier score is 0, so the skill score and its "
-                "interval are undefined."
-            )
-        raise ValueError(
-            "reference: the reference forecast has a Brier score of 0, so the skill "
-            "score and its interval are undefined."
-        )
-    if not hi[0] > lo[0]:
-        raise ValueError(
-            "y_proba: the per-sample Brier losses are constant (e.g. a perfect "
-            "forecast): their variance is 0 and no confidence interval can be estimated."
-        )
+    check_skill_defined(bs0, reference is None)
+    check_losses_vary(hi[0] > lo[0])
     j = m2.shape[0] - 1 if constant is not None else 1
     sel = [0, j]
     cov = m2[np.ix_(sel, sel)] / ((w - 1.0) * w)
@@ -141,27 +132,19 @@ def compare_brier(
     n, w, mean, m2, lo, hi = state.class_moments()  # columns la, lb, la - lb
     total = _sizes(n, w, state.weighted, check_min_samples)
     horizon = check_horizon(horizon, max(n, 2))
-    if not hi[2] > lo[2]:
-        raise ValueError(
-            "y_proba_b: the per-sample loss differential of y_proba_a and y_proba_b is "
-            "constant (e.g. identical forecasts): its variance is 0 and no test is "
-            "possible."
-        )
+    check_differential_varies(hi[2] > lo[2])
     bs_a, bs_b, diff = (float(v) for v in mean)
     cov = m2 / ((w - float(ddof)) * w)
-    common = {
-        "brier_score_a": bs_a,
-        "brier_score_b": bs_b,
-        "difference": diff,
-        "n": n,
-        "total_weight": total,
-        "cov_type": cov_type,
-        "alternative": alternative,
-        "names": names,
-        "brier_index_a": brier_index_from_score(bs_a),
-        "brier_index_b": brier_index_from_score(bs_b),
-    }
-    common["brier_index_difference"] = common["brier_index_a"] - common["brier_index_b"]
+    common = comparison_fields(
+        bs_a,
+        bs_b,
+        diff,
+        n=n,
+        total_weight=total,
+        cov_type=cov_type,
+        alternative=alternative,
+        names=names,
+    )
     # u = ga la + gb lb = ga (la - lb) + (ga + gb) lb: no cancellation when a ~ b
     with np.errstate(divide="ignore", invalid="ignore"):
         ga, gb = -50.0 / np.sqrt(bs_a), 50.0 / np.sqrt(bs_b)

@@ -34,16 +34,17 @@ from typing import Any
 import numpy as np
 
 from ..._core.binning import uniform_edges
-from ..._core.kernels.brier import brier_index_from_score, skill_score
 from ..._core.progress import task
 from ...report._compute import (
+    _assemble,
     _brier_score,
-    _decomposition,
+    _common_numbers,
+    _ece,
     _intervals,
     _logistic,
     _lowess,
-    _net_benefit,
     _Notes,
+    _spiegelhalter,
 )
 from ...states import (
     BinnedState,
@@ -180,7 +181,6 @@ def _templates(opts: Any, seed: int, pos_label: Any) -> dict:
 def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
     """The sections, within the :func:`precomputed` context of the states."""
     from ...metrics.calibration import c_statistic
-    from ...report._result import CalibrationReport
     from ...report._valprob import IntervalSpec, adaptive_n_resamples, valprob_extras
 
     base_rate = wy / wt
@@ -207,25 +207,13 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
     run.step("logistic calibration")
     logistic, df = _logistic(y, p, w, notes, df=1 if ptp == 0.0 else 2)
     run.step("Spiegelhalter test")
-    with notes.catching("Spiegelhalter z"):
-        from ...metrics.calibration import spiegelhalter_z
-        from ...metrics.calibration_error import calibration_error
-
-        sz = spiegelhalter_z(y, p, sample_weight=w)
+    sz = _spiegelhalter(y, p, w, notes)
     if ws is None:
         notes.add(f"Dask input: Emax/E90/Eavg (lowess) are computed on {where}.")
     run.step("lowess calibration")
     emax, e90, eavg, curve = _lowess(ys, ps, ws, notes)
     run.step("ECE")
-    with notes.catching("ECE"):
-        ece = calibration_error(
-            y,
-            p,
-            kind="binary",
-            n_bins=opts.n_bins,
-            strategy=opts.strategy,
-            sample_weight=w,
-        )
+    ece = _ece(y, p, w, opts, notes)
     run.step("C statistic")
     with notes.catching("C statistic"):
         extras = valprob_extras(ys, ps, ws, logistic, opts, inference, notes)
@@ -252,43 +240,23 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
             else None
         )
     numbers = {
-        "logistic": logistic,
-        "unreliability_df": df,
-        "spiegelhalter_z": float(sz.statistic),
-        "spiegelhalter_p": float(sz.pvalue),
-        "emax": emax,
-        "e90": e90,
-        "eavg": eavg,
-        "ece": float(ece),
-        "ece_n_bins": opts.n_bins,
-        "ece_strategy": opts.strategy,
+        **_common_numbers(logistic, df, sz, (emax, e90, eavg), ece, opts),
         "c_statistic": c,
         "dxy": 2.0 * c - 1.0,
         "discrimination_pvalue": extras["discrimination_pvalue"],
         "observed_expected": float(oe),
         "lowess_curve": curve,
     }
-    run.step("decomposition")
-    decomposition = _decomposition(y, p, w, opts, notes, {"resolution": "auto"})
-    run.step("net benefit")
-    nb = _net_benefit(y, p, w, opts, notes)
-    if sub:
-        notes.add(f"Dask input: the figures show {where}.")
-    return CalibrationReport(
-        name=opts.name,
-        n_samples=int(n),
-        n_events=float(wy),
-        prevalence=float(base_rate),
-        mean_forecast=float(wp / wt),
-        brier_score=bs,
-        brier_index=brier_index_from_score(bs),
-        brier_skill_score=skill_score(bs, base_rate * (1.0 - base_rate)),
-        intervals=intervals,
-        cov_type=opts.cov_type,
-        confidence_level=opts.confidence_level,
-        n_resamples=opts.n_resamples if opts.cov_type == "bootstrap" else None,
-        decomposition=decomposition,
-        net_benefit=nb,
-        notes=list(notes),
-        **numbers,
-    )._attach((ys, ps, ws), inference, int(opts.rng.integers(2**31 - 1)), specs)
+    return _assemble(
+        (y, p, w),
+        opts,
+        notes,
+        run,
+        (int(n), float(wy)),
+        (base_rate, wp / wt, bs),
+        (intervals, inference, specs),
+        numbers,
+        data=(ys, ps, ws),
+        corp_kwds={"resolution": "auto"},
+        last_note=f"Dask input: the figures show {where}." if sub else None,
+    )

@@ -286,6 +286,60 @@ def brier_index_from_score(bs01: float) -> float:
     return float(100.0 * (1.0 - np.sqrt(bs01)))
 
 
+def check_skill_defined(bs0: float, climatology: bool) -> None:
+    """Raise the ValueError of a reference Brier score ``bs0`` of 0 (the skill
+    score and its interval undefined); ``climatology``: the reference is the
+    sample base rate."""
+    if not bs0 > 0.0:
+        if climatology:
+            raise ValueError(
+                "y_true holds a single class (among the rows with positive weight): the "
+                "climatological reference Brier score is 0, so the skill score and its "
+                "interval are undefined."
+            )
+        raise ValueError(
+            "reference: the reference forecast has a Brier score of 0, so the skill "
+            "score and its interval are undefined."
+        )
+
+
+def check_losses_vary(varies: bool) -> None:
+    """Raise the ValueError of constant per-sample Brier losses (no interval)."""
+    if not varies:
+        raise ValueError(
+            "y_proba: the per-sample Brier losses are constant (e.g. a perfect "
+            "forecast): their variance is 0 and no confidence interval can be estimated."
+        )
+
+
+def check_differential_varies(varies: bool) -> None:
+    """Raise the ValueError of a constant loss differential (no test possible)."""
+    if not varies:
+        raise ValueError(
+            "y_proba_b: the per-sample loss differential of y_proba_a and y_proba_b is "
+            "constant (e.g. identical forecasts): its variance is 0 and no test is "
+            "possible."
+        )
+
+
+def comparison_fields(
+    bs_a: float, bs_b: float, diff: float, index_scale: float = 1.0, **fields
+) -> dict:
+    """The fields every Brier comparison result shares: the two scores, their
+    difference, the two Brier Indexes (of ``index_scale`` times the scores) and
+    their difference, and ``fields`` (n, total weight, options, names)."""
+    common = {
+        "brier_score_a": bs_a,
+        "brier_score_b": bs_b,
+        "difference": diff,
+        **fields,
+        "brier_index_a": brier_index_from_score(index_scale * bs_a),
+        "brier_index_b": brier_index_from_score(index_scale * bs_b),
+    }
+    common["brier_index_difference"] = common["brier_index_a"] - common["brier_index_b"]
+    return common
+
+
 def class_weight_totals(y01: np.ndarray, w: np.ndarray | None) -> tuple[float, float]:
     """Total weight ``(W0, W1)`` of the outcomes 0 and 1 of exact 0/1 labels.
 

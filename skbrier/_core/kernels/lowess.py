@@ -135,6 +135,23 @@ def _block_sums(
     )
 
 
+def _tricube(
+    x: np.ndarray, lo: int, hi: int, xs: float, h: float, h1: float, h9: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(eps, w)`` over ``x[lo:hi]``: the scaled distances ``(x - xs) / h`` and
+    the tricube weights with the C code's rule (1 within ``h1``, 0 beyond ``h9``)."""
+    d = x[lo:hi] - xs
+    r = np.abs(d)
+    eps = d / h
+    q = np.abs(eps)
+    q = q * q * q
+    w = 1.0 - q
+    w = w * w * w
+    w[r <= h1] = 1.0
+    w[r > h9] = 0.0
+    return eps, w
+
+
 def _direct_sums(
     x: np.ndarray,
     y: np.ndarray,
@@ -149,15 +166,7 @@ def _direct_sums(
     """The five sums over ``x[lo:hi]`` with the C code's weight rule."""
     if hi <= lo:
         return np.zeros(5)
-    d = x[lo:hi] - xs
-    r = np.abs(d)
-    eps = d / h
-    q = np.abs(eps)
-    q = q * q * q
-    w = 1.0 - q
-    w = w * w * w
-    w[r <= h1] = 1.0
-    w[r > h9] = 0.0
+    eps, w = _tricube(x, lo, hi, xs, h, h1, h9)
     yy = y[lo:hi]
     c = eps - shift
     wc = w * c
@@ -194,15 +203,7 @@ def _direct_fit(
     rng: float,
 ) -> tuple[float, bool]:
     """``lowest`` summed point by point over ``x[lo:hi]`` (small windows)."""
-    d = x[lo:hi] - xs
-    r = np.abs(d)
-    eps = d / h
-    q = np.abs(eps)
-    q = q * q * q
-    w = 1.0 - q
-    w = w * w * w
-    w[r <= h1] = 1.0
-    w[r > h9] = 0.0
+    eps, w = _tricube(x, lo, hi, xs, h, h1, h9)
     s0 = w.sum()
     if not s0 > 0.0:
         return 0.0, False

@@ -1,0 +1,30 @@
+"""What every Display of skbrier needs from matplotlib: pyplot itself, or the
+one ImportError, and the checked ``line_kwargs`` of a multi-model plot."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["check_line_kwargs", "import_pyplot"]
+
+
+def import_pyplot(display: str) -> Any:
+    """``matplotlib.pyplot``, or the ImportError naming the Display ``display``."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise ImportError(
+            f"{display} needs matplotlib: pip install matplotlib "
+            "(or pip install skbrier[plot])."
+        ) from exc
+    return plt
+
+
+def check_line_kwargs(line_kwargs: Any) -> dict[str, Any]:
+    """A copy of ``line_kwargs`` (model name -> keyword dict; None: empty)."""
+    if line_kwargs is not None and not isinstance(line_kwargs, Mapping):
+        raise TypeError(
+            f"line_kwargs must be a dict of model name to dict, got {line_kwargs!r}."
+        )
+    return dict(line_kwargs or {})
