@@ -114,12 +114,14 @@ def _interval(res: Any, metric: str, level: float) -> tuple[float, float] | None
 
 
 def _pair(name_a: str, name_b: str, ra: Any, rb: Any) -> PairComparison:
+    from .._core.arrays import validated
     from ..stats.compare import compare_brier
 
     ya, pa, w = ra._data
     _, pb, _ = rb._data
     cov = "hac" if ra.cov_type == "hac" else "iid"
-    with warnings.catch_warnings():
+    # the reports' arrays were validated by calibration_report: not checked again
+    with warnings.catch_warnings(), validated(ya, pa, pb, w):
         warnings.simplefilter("ignore")
         res = compare_brier(ya, pa, pb, sample_weight=w, cov_type=cov)  # type: ignore[arg-type]
     level = ra.confidence_level
