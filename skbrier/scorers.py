@@ -162,35 +162,6 @@ def _brier_skill_score_for_scorer(
 ) -> float:
     """Brier skill score of scorer output (``pos_label`` inferred as for scorers).
 
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        True labels of the test fold.
-    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Probabilities as a scorer passes them.
-    reference : float or None, default=None
-        ``None``: climatology of the test fold (equals
-        :func:`sklearn.metrics.d2_brier_score`); a float: a constant binary
-        forecast.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
-    labels : array-like, default=None
-        Classes of the columns of a 2-D ``y_proba``.
-    pos_label : label, default=None
-        Class whose probability a 1-D ``y_proba`` holds.
-
-    Returns
-    -------
-    float
-        The Brier skill score (higher is better, 1 is perfect).
-
-    See Also
-    --------
-    skbrier.metrics.brier.brier_skill_score : the metric itself.
-
-    Examples
-    --------
-    >>> from skbrier.scorers import _brier_skill_score_for_scorer
     >>> _brier_skill_score_for_scorer(["a", "a", "b", "b"], [0.1, 0.2, 0.7, 0.9])
     0.85
     """
@@ -216,33 +187,6 @@ def _brier_score_for_scorer(
 ) -> float:
     """Brier score of scorer output (``pos_label`` inferred as for scorers).
 
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        True labels of the test fold.
-    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Probabilities as a scorer passes them.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
-    labels : array-like, default=None
-        Classes of the columns of a 2-D ``y_proba``.
-    pos_label : label, default=None
-        Class whose probability a 1-D ``y_proba`` holds.
-    scale_by_half : bool or "auto", default="auto"
-        As in :func:`~skbrier.metrics.brier.brier_score`.
-
-    Returns
-    -------
-    float
-        The Brier score (lower is better).
-
-    See Also
-    --------
-    skbrier.metrics.brier.brier_score : the metric itself.
-
-    Examples
-    --------
-    >>> from skbrier.scorers import _brier_score_for_scorer
     >>> _brier_score_for_scorer(["ham", "spam"], [0.25, 0.5])
     0.15625
     """
@@ -266,48 +210,15 @@ def _net_benefit_for_scorer(
     pos_label: Any = None,
     prevalence: float | None = None,
 ) -> float:
-    r"""Net benefit of scorer output: probabilities or thresholded class labels.
+    """Net benefit of scorer output: probabilities or thresholded class labels.
 
-    A plain scorer passes the 1-D probability of the positive class; a
-    sample is treated when it is at least ``threshold``.
-    :class:`~sklearn.model_selection.TunedThresholdClassifierCV` passes
-    class labels predicted with its own decision threshold; then exactly
-    the samples predicted positive are treated and ``threshold`` only sets
-    the exchange rate :math:`p_t / (1 - p_t)` between false and true
-    positives.
+    A plain scorer passes the probability of the positive class (treated
+    when at least ``threshold``);
+    :class:`~sklearn.model_selection.TunedThresholdClassifierCV` passes class
+    labels predicted with its own threshold: then the samples predicted
+    positive are treated and ``threshold`` only sets the exchange rate
+    :math:`p_t / (1 - p_t)`.
 
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        True labels of the test fold.
-    y_proba : array-like of shape (n_samples,)
-        Probabilities of the positive class, or predicted class labels.
-    threshold : float
-        Threshold probability :math:`p_t` in (0, 1).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
-    pos_label : label, default=None
-        The event class (``None``: the larger label, as
-        ``predict_proba(X)[:, 1]``).
-    prevalence : float, default=None
-        Population prevalence for case-control samples.
-
-    Returns
-    -------
-    float
-        The net benefit (higher is better).
-
-    See Also
-    --------
-    skbrier.metrics.net_benefit.net_benefit : the metric itself.
-
-    Notes
-    -----
-    :math:`\mathrm{NB} = TP/n - FP/n \cdot p_t / (1 - p_t)`.
-
-    Examples
-    --------
-    >>> from skbrier.scorers import _net_benefit_for_scorer
     >>> y = ["no", "yes", "yes", "no"]
     >>> _net_benefit_for_scorer(y, [0.1, 0.8, 0.6, 0.7], threshold=0.5)
     0.25

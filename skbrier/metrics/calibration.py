@@ -27,6 +27,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._core.binning import apply_resolution
 from .._core.dispatch import HOST, backends
+from .._core.docstrings import shared_doc
 from .._core.kernels.calibration import (
     auc_delong,
     logistic_calibration,
@@ -277,6 +278,7 @@ def _warn_excluded(res: LogisticCalibrationResult) -> None:
 
 
 @backends(dask="skbrier._backends._dask._adapters:calibration_in_the_large", array_api=HOST)
+@shared_doc
 def calibration_in_the_large(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -294,15 +296,7 @@ def calibration_in_the_large(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        Binary outcomes.
-    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
-        Predicted probabilities of ``pos_label`` (or two-column
-        ``predict_proba`` output).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative frequency weights.
-    pos_label : int, float, bool or str, default=None
-        The positive class.
+    {{binary_inputs}}
 
     Returns
     -------
@@ -350,6 +344,7 @@ def calibration_in_the_large(
 
 
 @backends(dask="skbrier._backends._dask._adapters:spiegelhalter_z", array_api=HOST)
+@shared_doc
 def spiegelhalter_z(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -369,15 +364,7 @@ def spiegelhalter_z(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        Binary outcomes.
-    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
-        Predicted probabilities of ``pos_label`` (or two-column
-        ``predict_proba`` output).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative frequency weights.
-    pos_label : int, float, bool or str, default=None
-        The positive class.
+    {{binary_inputs}}
 
     Returns
     -------

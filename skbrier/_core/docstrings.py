@@ -1,0 +1,61 @@
+"""Shared pieces of the numpydoc docstrings: each parameter described once.
+
+A docstring names a piece on a line of its own, ``{{binary_inputs}}``, at the
+indentation where it belongs; :func:`shared_doc` replaces the line by the
+piece, indented the same way.  The pieces are the descriptions that many
+public functions share word for word (the forecast inputs, the weights, the
+plotting axes); a function whose parameter means something else describes it
+itself.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable
+from typing import TypeVar
+
+__all__ = ["PIECES", "shared_doc"]
+
+_T = TypeVar("_T", bound=Callable[..., object] | type)
+
+PIECES: dict[str, str] = {
+    "binary_inputs": """\
+y_true : array-like of shape (n_samples,)
+    Binary outcomes.
+y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+    Predicted probabilities of ``pos_label`` (or two-column
+    ``predict_proba`` output).
+sample_weight : array-like of shape (n_samples,), default=None
+    Non-negative frequency weights.
+pos_label : int, float, bool or str, default=None
+    The positive class.""",
+    "sample_weight": """\
+sample_weight : array-like of shape (n_samples,), default=None
+    Non-negative frequency weights.""",
+    "pos_label": """\
+pos_label : int, float, bool or str, default=None
+    The positive class.""",
+    "ax": """\
+ax : matplotlib Axes, default=None
+    Axes to draw on; a new figure if None.""",
+    "confidence_level": """\
+confidence_level : float, default=0.95
+    The confidence level, in (0, 1).""",
+}
+
+_TOKEN = re.compile(r"^(?P<indent>[ \t]*)\{\{(?P<name>[a-z_]+)\}\}[ \t]*$", re.MULTILINE)
+
+
+def _piece(match: re.Match[str]) -> str:
+    name = match["name"]
+    if name not in PIECES:
+        raise KeyError(f"unknown docstring piece {{{{{name}}}}}")
+    return textwrap.indent(PIECES[name], match["indent"])
+
+
+def shared_doc(obj: _T) -> _T:
+    """Replace each ``{{name}}`` line of ``obj.__doc__`` by its shared piece."""
+    if obj.__doc__:
+        obj.__doc__ = _TOKEN.sub(_piece, obj.__doc__)
+    return obj
