@@ -54,8 +54,8 @@ def test_piece_is_indented_where_it_stands():
 
     shared_doc(f)
     lines = inspect.getdoc(f).splitlines()
-    assert lines[3] == "sample_weight : array-like of shape (n_samples,), default=None"
-    assert lines[4] == "    " + PIECES["sample_weight"].splitlines()[1].strip()
+    assert lines[4] == "sample_weight : array-like of shape (n_samples,), default=None"
+    assert lines[5] == "    " + PIECES["sample_weight"].splitlines()[1].strip()
 
 
 def test_unknown_piece_is_an_error():
