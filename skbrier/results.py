@@ -35,7 +35,12 @@ from .metrics.decomposition import (
 from .metrics.net_benefit import DecisionCurveResult
 from .model_selection import CrossValBrierResult, PooledCVResult
 from .report import CalibrationReport
-from .stats import BootstrapResult, BrierComparisonResult, BrierInferenceResult
+from .stats import (
+    BootstrapResult,
+    BrierComparisonResult,
+    BrierInferenceResult,
+    PredictionPoweredResult,
+)
 from .survival import (
     SurvivalCalibrationResult,
     SurvivalComparisonResult,
@@ -64,6 +69,7 @@ __all__ = [
     "MurphyDecomposition",
     "ParityDateResult",
     "PooledCVResult",
+    "PredictionPoweredResult",
     "SpiegelhalterResult",
     "SurvivalCalibrationResult",
     "SurvivalComparisonResult",

@@ -218,6 +218,11 @@ def _build(name):  # noqa: C901 (one branch per class)
             None,
             0,
         )
+    if name == "PredictionPoweredResult":
+        from skbrier.stats import prediction_powered_accuracy
+
+        human = np.where(np.arange(60) % 4 == 0, y, np.nan)
+        return prediction_powered_accuracy(human, (p > 0.5).astype(float))
     raise AssertionError(f"no instance of {name}: add one to _build")
 
 

@@ -65,6 +65,7 @@ INTERVAL_METRICS: dict[str, str] = {
     "rank": "the rank on a leaderboard",
     "parity_date": "the date at which the frontier reaches the target",
     "statistic": "the statistic of a generic bootstrap",
+    "accuracy": "the accuracy, the share of correct answers",
 }
 
 

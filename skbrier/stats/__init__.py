@@ -10,6 +10,9 @@
 * :func:`block_bootstrap`, :func:`bootstrap_indices`: iid, moving block,
   circular block and stationary bootstraps of any statistic;
   :func:`optimal_block_length` (Politis-White) chooses the block length.
+* :func:`prediction_powered_accuracy`, :func:`prediction_powered_brier_score`:
+  estimates from LLM-judge verdicts corrected by a human-labelled subset
+  (prediction-powered inference, PPI++).
 """
 
 from .block_length import optimal_block_length
@@ -22,12 +25,18 @@ from .bootstrap import (
 from .compare import BrierComparisonResult, compare_brier
 from .inference import BrierInferenceResult, ConfidenceInterval, brier_inference
 from .long_run_covariance import long_run_covariance
+from .prediction_powered import (
+    PredictionPoweredResult,
+    prediction_powered_accuracy,
+    prediction_powered_brier_score,
+)
 
 __all__ = [
     "BootstrapResult",
     "BrierComparisonResult",
     "BrierInferenceResult",
     "ConfidenceInterval",
+    "PredictionPoweredResult",
     "block_bootstrap",
     "bootstrap_indices",
     "brier_inference",
@@ -35,4 +44,6 @@ __all__ = [
     "default_block_length",
     "long_run_covariance",
     "optimal_block_length",
+    "prediction_powered_accuracy",
+    "prediction_powered_brier_score",
 ]
