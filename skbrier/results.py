@@ -33,6 +33,7 @@ from .metrics.decomposition import (
     MurphyDecomposition,
 )
 from .metrics.net_benefit import DecisionCurveResult
+from .metrics.recalibration import PlattCalibrationResult, TemperatureScalingResult
 from .model_selection import CrossValBrierResult, PooledCVResult
 from .report import CalibrationReport
 from .stats import (
@@ -68,6 +69,7 @@ __all__ = [
     "MulticlassDecomposition",
     "MurphyDecomposition",
     "ParityDateResult",
+    "PlattCalibrationResult",
     "PooledCVResult",
     "PredictionPoweredResult",
     "SpiegelhalterResult",
@@ -75,4 +77,5 @@ __all__ = [
     "SurvivalComparisonResult",
     "SurvivalIPAResult",
     "SurvivalInterval",
+    "TemperatureScalingResult",
 ]

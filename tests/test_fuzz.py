@@ -134,6 +134,13 @@ REGISTRY = [
     ),
     Entry("smooth_calibration_error", skbrier.smooth_calibration_error),
     Entry(
+        "platt_calibration_error",
+        lambda y, p, **kw: metrics.platt_calibration_error(
+            y, p, n_bins=5, binning=None, **kw
+        ),
+        point=("coef", "intercept", "calibration_error", "calibration_error_before"),
+    ),
+    Entry(
         "calibration_error_interval",
         lambda y, p, **kw: skbrier.calibration_error_interval(
             y, p, n_bins=5, n_resamples=20, random_state=0, **kw
@@ -579,6 +586,7 @@ NOT_Y_P = {
     # tests/test_prediction_powered.py
     "prediction_powered_accuracy",
     "prediction_powered_brier_score",
+    "temperature_scaling",  # multiple-choice log-likelihoods (tests/test_recalibration.py)
 }
 
 

@@ -218,6 +218,14 @@ def _build(name):  # noqa: C901 (one branch per class)
             None,
             0,
         )
+    if name == "PlattCalibrationResult":
+        from skbrier.metrics import platt_calibration_error
+
+        return platt_calibration_error(y, p)
+    if name == "TemperatureScalingResult":
+        from skbrier.metrics import temperature_scaling
+
+        return temperature_scaling(y, np.log(np.c_[1 - p, p]))
     if name == "PredictionPoweredResult":
         from skbrier.stats import prediction_powered_accuracy
 

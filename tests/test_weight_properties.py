@@ -363,6 +363,13 @@ REGISTRY: list[Entry] = [
         point=("intercept", "slope", "calibration_in_the_large"),
     ),
     Entry(
+        "platt_calibration_error",
+        lambda y, p, w: metrics.platt_calibration_error(
+            y, p, n_bins=5, binning=None, sample_weight=w
+        ),
+        point=("coef", "intercept", "calibration_error", "calibration_error_before"),
+    ),
+    Entry(
         "spiegelhalter_z",
         lambda y, p, w: skbrier.spiegelhalter_z(y, p, sample_weight=w),
         counts="z grows with the sample size",
@@ -803,6 +810,9 @@ ELSEWHERE = {
     "leaderboard": "long-format panels (a row is a forecaster x question pair, so "
     "repeated rows are refused): tests/test_leaderboard_properties.py",
     "difficulty_adjusted_brier": "long-format panels: tests/test_leaderboard_properties.py",
+    "temperature_scaling": "multiple-choice log-likelihoods: tests/test_recalibration.py",
+    "prediction_powered_accuracy": "human labels with NaN: tests/test_prediction_powered.py",
+    "prediction_powered_brier_score": "human labels with NaN: tests/test_prediction_powered.py",
 }
 
 

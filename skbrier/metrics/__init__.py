@@ -17,6 +17,7 @@ from .calibration_error import (
 from .decomposition import corp_decomposition, murphy_decomposition
 from .multiple_choice import multiple_choice_brier_score
 from .net_benefit import binary_test_probabilities, decision_curve, net_benefit
+from .recalibration import platt_calibration_error, temperature_scaling
 
 __all__ = [
     "binary_test_probabilities",
@@ -32,8 +33,10 @@ __all__ = [
     "decision_curve",
     "lowess_calibration_error",
     "multiple_choice_brier_score",
+    "platt_calibration_error",
     "murphy_decomposition",
     "net_benefit",
     "smooth_calibration_error",
+    "temperature_scaling",
     "spiegelhalter_z",
 ]

@@ -1,0 +1,138 @@
+"""Platt-scaled ECE (equal to HELM, fixture made by its own code with
+tests/fixtures/make_platt_fixtures.py) and temperature scaling of
+multiple-choice log-likelihoods (the maximum-likelihood temperature,
+checked against an independent scipy fit)."""
+
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+
+import numpy as np
+import pytest
+from scipy import optimize, special
+
+from skbrier import multiple_choice_brier_score
+from skbrier.metrics.calibration import calibration_intercept_slope
+from skbrier.metrics.calibration_error import calibration_error
+from skbrier.metrics.recalibration import platt_calibration_error, temperature_scaling
+
+HELM = json.loads(
+    (pathlib.Path(__file__).parent / "fixtures" / "platt_helm_reference.json").read_text()
+)
+
+
+@pytest.mark.parametrize("case", range(len(HELM["cases"])))
+def test_platt_equals_helm(case):
+    c = HELM["cases"][case]
+    h = c["helm"]
+    res = platt_calibration_error(c["correct"], c["confidence"], solver="helm")
+    # lbfgs stops at its tolerance: the same scikit-learn gives the same bits,
+    # another release may move the coefficients in the last digits
+    assert res.calibration_error_before == pytest.approx(h["ece_10_bin"], abs=1e-14)
+    assert res.calibration_error == pytest.approx(h["platt_ece_10_bin"], abs=1e-7)
+    assert res.calibration_error_1_bin == pytest.approx(h["platt_ece_1_bin"], abs=1e-7)
+    if "platt_coef" in h:
+        assert res.coef == pytest.approx(h["platt_coef"], rel=1e-6)
+        assert res.intercept == pytest.approx(h["platt_intercept"], rel=1e-6, abs=1e-9)
+    else:
+        assert math.isnan(res.coef) and math.isnan(res.intercept)
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_platt_mle_is_the_exact_fit_and_close_to_helm(case):
+    c = HELM["cases"][case]
+    y, p = np.array(c["correct"]), np.clip(np.array(c["confidence"]), 1e-12, 1 - 1e-12)
+    res = platt_calibration_error(y, p)
+    fit = calibration_intercept_slope(y, p)
+    assert (res.coef, res.intercept) == (fit.slope, fit.intercept)
+    # the maximum likelihood puts the mean recalibrated confidence on the accuracy
+    assert res.calibration_error_1_bin == pytest.approx(0.0, abs=1e-12)
+    assert res.coef == pytest.approx(c["helm"]["platt_coef"], abs=1e-3)
+
+
+def test_platt_weights_equal_repeated_rows():
+    rng = np.random.default_rng(0)
+    n = 80
+    p = rng.uniform(0.3, 1.0, n).round(2)
+    y = (rng.uniform(size=n) < p - 0.1).astype(int)
+    w = rng.integers(1, 4, n)
+    rep = np.repeat(np.arange(n), w)
+    a = platt_calibration_error(y, p, sample_weight=w, binning=None)
+    b = platt_calibration_error(y[rep], p[rep], binning=None)
+    for f in ("coef", "intercept", "calibration_error", "calibration_error_before"):
+        assert getattr(a, f) == pytest.approx(getattr(b, f), rel=1e-9, abs=1e-12)
+
+
+def _nll(logp, gold, inv_t):
+    return -np.mean(special.log_softmax(logp * inv_t, axis=1)[np.arange(len(gold)), gold])
+
+
+def _mc_data(seed, n=300, k=4, sharp=3.0):
+    rng = np.random.default_rng(seed)
+    logits = rng.normal(0, 1, (n, k)) * sharp
+    gold = np.array([rng.choice(k, p=special.softmax(row / sharp)) for row in logits])
+    return gold, special.log_softmax(logits, axis=1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_temperature_is_the_maximum_likelihood(seed):
+    gold, logp = _mc_data(seed)
+    res = temperature_scaling(gold, logp)
+    ref = optimize.minimize_scalar(
+        lambda s: _nll(logp, gold, s),
+        bounds=(1e-3, 1e3),
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
+    assert 1.0 / res.temperature == pytest.approx(ref.x, rel=1e-6)
+    assert res.log_loss == pytest.approx(_nll(logp, gold, 1 / res.temperature), rel=1e-12)
+    assert res.log_loss <= res.log_loss_before
+    p = special.softmax(logp / res.temperature, axis=1)
+    assert res.brier_score == pytest.approx(multiple_choice_brier_score(gold, p), rel=1e-12)
+    conf, correct = p.max(1), (p.argmax(1) == gold).astype(int)
+    assert res.rms_calibration_error == pytest.approx(
+        calibration_error(correct, conf, kind="binary", norm="l2", n_bins=15), rel=1e-12
+    )
+    assert res.brier_score_before == pytest.approx(
+        multiple_choice_brier_score(gold, logp, from_logprobs=True), rel=1e-12
+    )
+
+
+def test_over_confident_model_gets_a_temperature_above_one():
+    gold, logp = _mc_data(4, sharp=1.0)
+    res = temperature_scaling(gold, logp * 3.0)  # three times too sharp
+    assert res.temperature == pytest.approx(3.0, rel=0.25)
+
+
+def test_separate_fitting_split():
+    gold, logp = _mc_data(5, n=400)
+    res = temperature_scaling(gold[200:], logp[200:], fit_on=(gold[:200], logp[:200]))
+    alone = temperature_scaling(gold[:200], logp[:200])
+    assert res.fitted_on == "separate" and res.temperature == pytest.approx(
+        alone.temperature
+    )
+    with pytest.raises(TypeError, match="fit_on"):
+        temperature_scaling(gold, logp, fit_on=[gold, logp])
+
+
+def test_weights_repeated_rows_and_ragged_choices():
+    gold, logp = _mc_data(6, n=60, k=3)
+    w = np.random.default_rng(0).integers(1, 4, 60)
+    rep = np.repeat(np.arange(60), w)
+    a = temperature_scaling(gold, logp, sample_weight=w)
+    b = temperature_scaling(gold[rep], logp[rep])
+    assert a.temperature == pytest.approx(b.temperature, rel=1e-7)
+    assert a.brier_score == pytest.approx(b.brier_score, rel=1e-7)
+    ragged = [row[: 2 + i % 2] for i, row in enumerate(logp)]
+    g = np.minimum(gold, [1 + i % 2 for i in range(60)])
+    padded = np.array([np.r_[r, [-np.inf] * (3 - len(r))] for r in ragged])
+    assert temperature_scaling(g, ragged).temperature == pytest.approx(
+        temperature_scaling(g, padded).temperature, rel=1e-9
+    )
+
+
+def test_gold_with_zero_probability_is_an_error():
+    with pytest.raises(ValueError, match="gold choice"):
+        temperature_scaling([1, 0], [[-0.1, -np.inf], [-0.2, -1.0]])
