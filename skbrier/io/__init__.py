@@ -1,4 +1,5 @@
-"""Readers of LLM evaluation logs: lm-evaluation-harness, HELM, Inspect AI, judged JSON.
+"""Readers of LLM evaluation logs: lm-evaluation-harness, HELM, Inspect AI, judged JSON,
+graded answers with abstention (SimpleQA style).
 
 Each reader returns one :class:`EvalRecords` of arrays (ids, correctness,
 the confidence of the answer given, and per-choice scores where the log
@@ -10,10 +11,11 @@ naming it, and a file that cannot be read an ``OSError``
 (``FileNotFoundError``, ``IsADirectoryError``) whose message names the path.
 
 One module per format (``_lm_eval``, ``_helm``, ``_inspect`` with
-``_inspect_answer``, ``_judged``); what they share -- files, text, JSON,
+``_inspect_answer``, ``_judged``, ``_graded``); what they share -- files, text, JSON,
 numbers, messages -- lives in ``_parse``.
 """
 
+from ._graded import read_graded
 from ._helm import read_helm_run
 from ._inspect import read_inspect_log
 from ._judged import read_judged
@@ -23,6 +25,7 @@ from ._records import EvalLogError, EvalRecords
 __all__ = [
     "EvalLogError",
     "EvalRecords",
+    "read_graded",
     "read_helm_run",
     "read_inspect_log",
     "read_judged",

@@ -24,7 +24,7 @@ class EvalRecords(Result):
     Parameters
     ----------
     format : str
-        ``"lm-eval"``, ``"helm"``, ``"inspect"`` or ``"judged"``.
+        ``"lm-eval"``, ``"helm"``, ``"inspect"``, ``"judged"`` or ``"graded"``.
     path : str
         The file read.
     model : str or None
@@ -50,6 +50,9 @@ class EvalRecords(Result):
         Samples the log holds without a score (Inspect writes none for a
         sample that errored or was never scored); they are left out of the
         records and counted here.
+    attempted : ndarray of bool or None, default=None
+        Whether the model answered (False: it abstained, "not attempted");
+        None for logs without abstention.
 
     Examples
     --------
@@ -72,6 +75,7 @@ class EvalRecords(Result):
     n_choices: np.ndarray | None
     n_skipped: int
     n_unscored: int = 0
+    attempted: np.ndarray | None = None
 
     _summary_fields: ClassVar[tuple[str, ...]] = (
         "format",

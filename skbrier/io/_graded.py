@@ -1,0 +1,197 @@
+"""Reader of graded short answers with abstention (SimpleQA style)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from .._core.params import check_bool, check_real
+from ._parse import (
+    Bad,
+    at,
+    check_path,
+    decode,
+    get,
+    open_binary,
+    parse_json,
+    show,
+    to_float,
+)
+from ._records import EvalLogError, EvalRecords
+
+__all__ = ["read_graded"]
+
+#: grade -> (correct, attempted); simple-evals' grader answers A, B or C
+_GRADES = {
+    "correct": (True, True),
+    "a": (True, True),
+    "incorrect": (False, True),
+    "b": (False, True),
+    "not_attempted": (False, False),
+    "not attempted": (False, False),
+    "c": (False, False),
+}
+
+
+def _grade(value: Any, field: str) -> tuple[bool, bool]:
+    key = value.strip().lower() if isinstance(value, str) else None
+    if key not in _GRADES:
+        raise Bad(
+            field,
+            f"expected CORRECT, INCORRECT or NOT_ATTEMPTED (or simple-evals' grader "
+            f"letters A, B, C), got {show(value)}",
+        )
+    return _GRADES[key]
+
+
+def _records(path: str) -> list[tuple[str, Any]]:
+    """``(place, record)`` of a JSON Lines file, or of a JSON array of objects."""
+    with open_binary(path) as fh:
+        data = fh.read()
+    try:
+        text = decode(data, "(file)")
+    except Bad as bad:
+        raise EvalLogError(f"{path}: {bad.problem}.") from None
+    if not text.strip():
+        raise EvalLogError(f"{path}: the file is empty.")
+    if text.lstrip().startswith("["):
+        try:
+            doc = parse_json(text, "(file)")
+        except Bad as bad:
+            raise EvalLogError(f"{path}: {bad.problem}.") from None
+        return [(f"record {i}", rec) for i, rec in enumerate(doc)]
+    out: list[tuple[str, Any]] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                out.append((f"line {lineno}", parse_json(line)))
+            except Bad as bad:
+                out.append((f"line {lineno}", bad))
+    return out
+
+
+def read_graded(
+    path: str | os.PathLike[str],
+    *,
+    grade_field: str = "grade",
+    id_field: str | None = "id",
+    confidence_field: str | None = None,
+    confidence_scale: float = 1.0,
+    skip_invalid: bool = False,
+) -> EvalRecords:
+    """Read graded short answers with abstention (SimpleQA style).
+
+    One record per question, in JSON Lines or a JSON array of objects, with
+    a grade ``CORRECT``, ``INCORRECT`` or ``NOT_ATTEMPTED`` (case and
+    ``"not attempted"`` accepted) or simple-evals' grader letters ``A``,
+    ``B``, ``C``, and optionally the confidence the model stated.  A
+    question not attempted counts as not correct and is marked in
+    ``attempted``.
+
+    Parameters
+    ----------
+    path : path-like
+        The file.
+    grade_field : str, default="grade"
+        The field holding the grade.
+    id_field : str or None, default="id"
+        The field holding the question id (None: the record's position).
+    confidence_field : str or None, default=None
+        The field holding the stated confidence (None: correctness only).
+        Records not attempted may leave it out; their confidence is NaN.
+    confidence_scale : float, default=1.0
+        The scale of the stated confidence (100 for percentages).
+    skip_invalid : bool, default=False
+        Skip (and count) malformed records instead of raising.
+
+    Returns
+    -------
+    EvalRecords
+        ``format="graded"``, with ``attempted`` set.
+
+    Raises
+    ------
+    EvalLogError
+        A malformed record (file, line and field are named).
+    FileNotFoundError, IsADirectoryError, OSError
+        The file cannot be read (the message names it).
+
+    See Also
+    --------
+    skbrier.io.read_judged : HLE's judged predictions (no abstention).
+
+    Examples
+    --------
+    >>> import json, tempfile, os
+    >>> from skbrier.io import read_graded
+    >>> rows = [{"id": "q1", "grade": "CORRECT", "confidence": 0.9},
+    ...         {"id": "q2", "grade": "NOT_ATTEMPTED"},
+    ...         {"id": "q3", "grade": "B", "confidence": 0.6}]
+    >>> with tempfile.TemporaryDirectory() as t:
+    ...     f = os.path.join(t, "graded.jsonl")
+    ...     _ = open(f, "w").write("\\n".join(json.dumps(r) for r in rows))
+    ...     r = read_graded(f, confidence_field="confidence")
+    >>> r.correct.tolist(), r.attempted.tolist()
+    ([True, False, False], [True, False, True])
+    """
+    path = check_path(path)
+    for name, value in (("grade_field", grade_field), ("id_field", id_field),
+                        ("confidence_field", confidence_field)):  # fmt: skip
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, got {show(value)}.")
+    if grade_field is None:
+        raise TypeError("grade_field must be a str, got None.")
+    scale = check_real(
+        confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
+    )
+    skip_invalid = check_bool(skip_invalid, "skip_invalid")
+    ids: list[str] = []
+    correct: list[bool] = []
+    attempted: list[bool] = []
+    conf: list[float] = []
+    skipped = 0
+    for i, (place, rec) in enumerate(_records(path)):
+        try:
+            if isinstance(rec, Bad):
+                raise rec
+            if not isinstance(rec, dict):
+                raise Bad("(record)", f"expected an object, got {type(rec).__name__}")
+            ok, tried = _grade(get(rec, grade_field), grade_field)
+            qid = str(get(rec, id_field)) if id_field is not None else str(i)
+            c = float("nan")
+            if confidence_field is not None and (tried or confidence_field in rec):
+                c = to_float(get(rec, confidence_field), confidence_field)
+                if not 0.0 <= c <= scale:
+                    raise Bad(
+                        confidence_field,
+                        f"{c!r} outside [0, {scale:g}] (confidence_scale={scale:g})",
+                    )
+                c /= scale
+        except Bad as bad:
+            if skip_invalid:
+                skipped += 1
+                continue
+            raise at(path, place, bad) from None
+        ids.append(qid)
+        correct.append(ok)
+        attempted.append(tried)
+        conf.append(c)
+    if not ids:
+        raise EvalLogError(
+            f"{path}: no valid record ({skipped} malformed records skipped)."
+        )
+    return EvalRecords(
+        format="graded",
+        path=path,
+        model=None,
+        ids=np.asarray(ids, dtype=object),
+        correct=np.asarray(correct, dtype=bool),
+        confidence=None if confidence_field is None else np.asarray(conf, dtype=np.float64),
+        gold=None,
+        choice_logprobs=None,
+        n_choices=None,
+        n_skipped=skipped,
+        attempted=np.asarray(attempted, dtype=bool),
+    )
