@@ -40,7 +40,9 @@ from .stats import (
     BootstrapResult,
     BrierComparisonResult,
     BrierInferenceResult,
+    PooledValidationResult,
     PredictionPoweredResult,
+    RubinPooledResult,
 )
 from .survival import (
     SurvivalCalibrationResult,
@@ -71,7 +73,9 @@ __all__ = [
     "ParityDateResult",
     "PlattCalibrationResult",
     "PooledCVResult",
+    "PooledValidationResult",
     "PredictionPoweredResult",
+    "RubinPooledResult",
     "SpiegelhalterResult",
     "SurvivalCalibrationResult",
     "SurvivalComparisonResult",

@@ -226,6 +226,11 @@ def _build(name):  # noqa: C901 (one branch per class)
         from skbrier.metrics import temperature_scaling
 
         return temperature_scaling(y, np.log(np.c_[1 - p, p]))
+    if name in ("RubinPooledResult", "PooledValidationResult"):
+        from skbrier.stats import pooled_validation
+
+        res = pooled_validation(y, [p, q, np.clip(p * 0.9, 0.01, 0.99)])
+        return res if name == "PooledValidationResult" else res.pooled["c_statistic"]
     if name == "PredictionPoweredResult":
         from skbrier.stats import prediction_powered_accuracy
 

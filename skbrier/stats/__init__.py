@@ -13,6 +13,8 @@
 * :func:`prediction_powered_accuracy`, :func:`prediction_powered_brier_score`:
   estimates from LLM-judge verdicts corrected by a human-labelled subset
   (prediction-powered inference, PPI++).
+* :func:`pool_rubin`, :func:`pooled_validation`: performance on multiply
+  imputed data pooled by Rubin's rules.
 """
 
 from .block_length import optimal_block_length
@@ -30,13 +32,21 @@ from .prediction_powered import (
     prediction_powered_accuracy,
     prediction_powered_brier_score,
 )
+from .rubin import (
+    PooledValidationResult,
+    RubinPooledResult,
+    pool_rubin,
+    pooled_validation,
+)
 
 __all__ = [
     "BootstrapResult",
     "BrierComparisonResult",
     "BrierInferenceResult",
     "ConfidenceInterval",
+    "PooledValidationResult",
     "PredictionPoweredResult",
+    "RubinPooledResult",
     "block_bootstrap",
     "bootstrap_indices",
     "brier_inference",
@@ -44,6 +54,8 @@ __all__ = [
     "default_block_length",
     "long_run_covariance",
     "optimal_block_length",
+    "pool_rubin",
+    "pooled_validation",
     "prediction_powered_accuracy",
     "prediction_powered_brier_score",
 ]

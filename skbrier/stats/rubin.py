@@ -1,0 +1,501 @@
+"""Performance on multiply imputed data, pooled by Rubin's rules.
+
+A validation study with missing predictors imputes them ``m`` times; each
+imputed data set gives a C statistic, an O/E ratio, a calibration slope
+... with a standard error.  Rubin's rules pool them on the scale where they
+are approximately normal (logit for C, log for O/E; Marshall et al. 2009,
+Debray et al. 2017) and report how much of the uncertainty the missing data
+add.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import special, stats
+
+from .._core.arrays import as_array, validated
+from .._core.docstrings import shared_doc
+from .._core.kernels.calibration import auc_delong, observed_expected
+from .._core.params import check_confidence_level, check_option
+from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.validation import binary_forecast
+from ..metrics.calibration import _logistic_calibration
+from .inference import brier_inference
+
+__all__ = [
+    "PooledValidationResult",
+    "RubinPooledResult",
+    "pool_rubin",
+    "pooled_validation",
+]
+
+_Transform = Literal["identity", "logit", "log"]
+_TRANSFORMS: tuple[_Transform, ...] = ("identity", "logit", "log")
+
+
+def _to_scale(
+    q: np.ndarray, u: np.ndarray, transform: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Estimates and variances on the pooling scale (variances by the delta method)."""
+    if transform == "logit":
+        return special.logit(q), u / (q * (1.0 - q)) ** 2
+    if transform == "log":
+        return np.log(q), u / q**2
+    return q, u
+
+
+def _from_scale(x: float, transform: str) -> float:
+    if transform == "logit":
+        return float(special.expit(x))
+    if transform == "log":
+        return float(np.exp(x))
+    return float(x)
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class RubinPooledResult(Result):
+    """An estimate pooled over imputed data sets by Rubin's rules.
+
+    Attributes
+    ----------
+    estimate : float
+        The pooled estimate, back on the natural scale.
+    m : int
+        The number of imputed data sets.
+    transform : str
+        The pooling scale: ``"identity"``, ``"logit"`` or ``"log"``.
+    pooled_scale : float
+        :math:`\\bar Q`, the mean of the estimates on the pooling scale.
+    within_variance, between_variance, total_variance : float
+        :math:`\\bar U`, :math:`B` and :math:`T = \\bar U + (1 + 1/m) B` on the
+        pooling scale.
+    df : float
+        The degrees of freedom (Barnard and Rubin's, as ``mice::pool.scalar``).
+    relative_increase : float
+        :math:`r = (1 + 1/m) B / \\bar U`, the relative increase in variance
+        due to the missing data.
+    fraction_missing_information : float
+        :math:`(r + 2 / (\\nu + 3)) / (r + 1)`.
+    confidence_level : float
+        The default level of :meth:`confidence_interval`.
+
+    Examples
+    --------
+    >>> from skbrier.stats import pool_rubin
+    >>> res = pool_rubin([0.71, 0.74, 0.72], [0.02**2, 0.021**2, 0.019**2],
+    ...                  transform="logit")
+    >>> round(res.estimate, 4)
+    0.7235
+    """
+
+    estimate: float
+    m: int
+    transform: str
+    pooled_scale: float
+    within_variance: float
+    between_variance: float
+    total_variance: float
+    df: float
+    relative_increase: float
+    fraction_missing_information: float
+    confidence_level: float = 0.95
+
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str | None = None,
+        method: str | None = None,
+    ) -> ConfidenceInterval:
+        """The pooled interval :math:`\\bar Q \\pm t_{\\nu} \\sqrt{T}`, back-transformed.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            The confidence level, in (0, 1).
+        metric : {"statistic"}, default=None
+            The pooled statistic (the only one).
+        method : {"rubin"}, default=None
+            Rubin's rules (the only method).
+
+        Returns
+        -------
+        ConfidenceInterval
+
+        Examples
+        --------
+        >>> from skbrier.stats import pool_rubin
+        >>> lo, hi = pool_rubin([1.0, 1.2, 1.1], [0.01, 0.012, 0.011]).confidence_interval()
+        >>> bool(lo < 1.1 < hi)
+        True
+        """
+        check_metric(self, "statistic" if metric is None else metric)
+        if method is not None:
+            check_option(method, "method", ("rubin",))
+        level = check_confidence_level(confidence_level)
+        half = float(stats.t.ppf(0.5 + level / 2.0, self.df)) * math.sqrt(
+            self.total_variance
+        )
+        return ConfidenceInterval(
+            _from_scale(self.pooled_scale - half, self.transform),
+            _from_scale(self.pooled_scale + half, self.transform),
+        )
+
+
+def pool_rubin(
+    estimates: ArrayLike,
+    variances: ArrayLike,
+    *,
+    transform: Literal["identity", "logit", "log"] = "identity",
+    dfcom: float | None = None,
+    confidence_level: float = 0.95,
+) -> RubinPooledResult:
+    r"""Pool estimates from ``m`` imputed data sets by Rubin's rules.
+
+    With estimates :math:`Q_j` and their variances :math:`U_j` (moved to
+    the pooling scale by the delta method: :math:`\operatorname{logit}` for
+    a C statistic, :math:`\log` for an O/E ratio),
+
+    .. math::
+
+        \bar Q = \frac1m \sum_j Q_j, \quad \bar U = \frac1m \sum_j U_j, \quad
+        B = \frac{1}{m - 1} \sum_j (Q_j - \bar Q)^2, \quad
+        T = \bar U + \Big(1 + \frac1m\Big) B,
+
+    with Barnard and Rubin's degrees of freedom; the interval
+    :math:`\bar Q \pm t_\nu \sqrt T` is back-transformed.
+
+    Parameters
+    ----------
+    estimates : array-like of shape (m,)
+        The estimate of each imputed data set, on the natural scale.
+    variances : array-like of shape (m,)
+        Their variances (squared standard errors), on the natural scale.
+    transform : {"identity", "logit", "log"}, default="identity"
+        The pooling scale.
+    dfcom : float, default=None
+        The complete-data degrees of freedom (None: infinite, as
+        ``mice::pool.scalar`` with ``n = Inf``).
+    confidence_level : float, default=0.95
+        The default level of the result's interval.
+
+    Returns
+    -------
+    RubinPooledResult
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 estimates, arrays of different lengths, non-finite
+        values, negative variances, or estimates outside the domain of the
+        transform.
+
+    Notes
+    -----
+    Equal to R's ``mice::pool.scalar(Q, U, n = dfcom + 1, k = 1)``
+    (``rule = "rubin1987"``) on the pooling scale.
+
+    References
+    ----------
+    .. [1] D. B. Rubin, *Multiple Imputation for Nonresponse in Surveys*,
+       Wiley, 1987.
+    .. [2] J. Barnard and D. B. Rubin, "Small-sample degrees of freedom with
+       multiple imputation", Biometrika 86, 948-955, 1999.
+    .. [3] A. Marshall, D. G. Altman, R. L. Holder and P. Royston, "Combining
+       estimates of interest in prognostic modelling studies after multiple
+       imputation", BMC Med Res Methodol 9, 57, 2009.
+
+    Examples
+    --------
+    >>> from skbrier.stats import pool_rubin
+    >>> res = pool_rubin([1.02, 0.95, 1.08], [0.004, 0.005, 0.004], transform="log")
+    >>> round(res.estimate, 3), round(res.fraction_missing_information, 3)
+    (1.015, 0.657)
+    """
+    transform = check_option(transform, "transform", _TRANSFORMS)
+    q = as_array(estimates, "estimates").astype(np.float64, copy=False).ravel()
+    u = as_array(variances, "variances").astype(np.float64, copy=False).ravel()
+    if q.shape != u.shape:
+        raise ValueError(f"estimates has {q.size} values but variances has {u.size}.")
+    if q.size < 2:
+        raise ValueError(f"Rubin's rules need at least 2 imputed data sets, got {q.size}.")
+    if not (np.all(np.isfinite(q)) and np.all(np.isfinite(u))):
+        raise ValueError("estimates and variances must be finite.")
+    if np.any(u < 0):
+        raise ValueError("variances must be non-negative (squared standard errors).")
+    if transform == "logit" and not np.all((q > 0) & (q < 1)):
+        raise ValueError("transform='logit' needs estimates strictly between 0 and 1.")
+    if transform == "log" and not np.all(q > 0):
+        raise ValueError("transform='log' needs positive estimates.")
+    if dfcom is not None and not (isinstance(dfcom, (int, float)) and dfcom > 0):
+        raise ValueError(f"dfcom must be a positive number or None, got {dfcom!r}.")
+    level = check_confidence_level(confidence_level)
+    qs, us = _to_scale(q, u, transform)
+    m = q.size
+    qbar, ubar = float(qs.mean()), float(us.mean())
+    b = float(qs.var(ddof=1))
+    t = ubar + (1.0 + 1.0 / m) * b
+    # Barnard-Rubin degrees of freedom (mice's barnard.rubin, lambda floored at 1e-4)
+    lam = max((1.0 + 1.0 / m) * b / t, 1e-4) if t > 0 else 1.0
+    df_old = (m - 1) / lam**2
+    if dfcom is None:
+        df = df_old
+    else:
+        df_obs = (dfcom + 1.0) / (dfcom + 3.0) * dfcom * (1.0 - lam)
+        df = df_old * df_obs / (df_old + df_obs)
+    r = (1.0 + 1.0 / m) * b / ubar if ubar > 0 else math.inf
+    fmi = (r + 2.0 / (df + 3.0)) / (r + 1.0) if math.isfinite(r) else 1.0
+    return RubinPooledResult(
+        estimate=_from_scale(qbar, transform),
+        m=m,
+        transform=transform,
+        pooled_scale=qbar,
+        within_variance=ubar,
+        between_variance=b,
+        total_variance=t,
+        df=float(df),
+        relative_increase=float(r),
+        fraction_missing_information=float(fmi),
+        confidence_level=level,
+    )
+
+
+#: what pooled_validation pools, and on which scale
+_MEASURES: tuple[tuple[str, _Transform], ...] = (
+    ("c_statistic", "logit"),
+    ("observed_expected", "log"),
+    ("calibration_in_the_large", "identity"),
+    ("calibration_intercept", "identity"),
+    ("calibration_slope", "identity"),
+    ("brier_score", "identity"),
+)
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PooledValidationResult(Result):
+    """Validation measures pooled over imputed data sets (one row per measure).
+
+    Attributes
+    ----------
+    pooled : dict of str to RubinPooledResult
+        The pooled result of each measure: ``"c_statistic"`` (logit scale),
+        ``"observed_expected"`` (log scale), ``"calibration_in_the_large"``,
+        ``"calibration_intercept"``, ``"calibration_slope"``,
+        ``"brier_score"``.
+    per_imputation : dict of str to ndarray
+        Each measure on each imputed data set.
+    m : int
+        The number of imputed data sets.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier.stats import pooled_validation
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.uniform(0.05, 0.95, 300)
+    >>> y = (rng.uniform(size=300) < p).astype(int)
+    >>> imputed = [np.clip(p + rng.normal(0, 0.03, 300), 0.01, 0.99) for _ in range(5)]
+    >>> res = pooled_validation(y, imputed)
+    >>> sorted(res.pooled)[:2]
+    ['brier_score', 'c_statistic']
+    """
+
+    pooled: dict
+    per_imputation: dict
+    m: int
+
+    _interval_metrics: ClassVar[tuple[str, ...]] = tuple(name for name, _ in _MEASURES)
+
+    def _summary_rows(self) -> list[tuple[str, str]]:
+        from .._core.format import format_number
+
+        return [(k, format_number(v.estimate)) for k, v in self.pooled.items()]
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "c_statistic",
+        method: str | None = None,
+    ) -> ConfidenceInterval:
+        """Rubin's interval of one measure.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            The confidence level, in (0, 1).
+        metric : str, default="c_statistic"
+            One of the measures of ``pooled``.
+        method : {"rubin"}, default=None
+            Rubin's rules (the only method).
+
+        Returns
+        -------
+        ConfidenceInterval
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skbrier.stats import pooled_validation
+        >>> rng = np.random.default_rng(1)
+        >>> p = rng.uniform(0.05, 0.95, 200)
+        >>> y = (rng.uniform(size=200) < p).astype(int)
+        >>> res = pooled_validation(y, [p, np.clip(p * 1.1, 0, 0.99), p * 0.95])
+        >>> lo, hi = res.confidence_interval(metric="calibration_slope")
+        >>> bool(lo < hi)
+        True
+        """
+        return self.pooled[check_metric(self, metric)].confidence_interval(
+            confidence_level, method=method
+        )
+
+    def to_frame(self) -> Any:
+        """One row per measure: estimate, interval, variances, df and FMI (needs pandas)."""
+        import pandas as pd
+
+        rows = []
+        for name, r in self.pooled.items():
+            lo, hi = r.confidence_interval(r.confidence_level)
+            rows.append(
+                {
+                    "measure": name,
+                    "estimate": r.estimate,
+                    "low": lo,
+                    "high": hi,
+                    "scale": r.transform,
+                    "within_variance": r.within_variance,
+                    "between_variance": r.between_variance,
+                    "df": r.df,
+                    "fraction_missing_information": r.fraction_missing_information,
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+def _measures(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> dict[str, tuple]:
+    """Each measure and its variance on one imputed data set (validated arrays)."""
+    c, c_var = auc_delong(y, p, w)
+    oe, _, _ = observed_expected(y, p, w, 0.95)
+    ww = np.ones_like(p) if w is None else w
+    o, n = float(np.dot(ww, y)), float(ww.sum())
+    oe_var = oe**2 * max(1.0 - o / n, 0.0) / o  # delta method of observed_expected's log SE
+    fit = _logistic_calibration(y, p, w, stacklevel=4)
+    with validated(y, p, w):
+        bs = brier_inference(y, p, sample_weight=w)
+    return {
+        "c_statistic": (c, c_var),
+        "observed_expected": (oe, oe_var),
+        "calibration_in_the_large": (
+            fit.calibration_in_the_large,
+            fit.calibration_in_the_large_stderr**2,
+        ),
+        "calibration_intercept": (fit.intercept, fit.intercept_stderr**2),
+        "calibration_slope": (fit.slope, fit.slope_stderr**2),
+        "brier_score": (bs.brier_score, bs.standard_error("brier_score") ** 2),
+    }
+
+
+@shared_doc
+def pooled_validation(
+    y_true: ArrayLike | Sequence[ArrayLike],
+    y_proba: Sequence[ArrayLike],
+    *,
+    sample_weight: ArrayLike | None = None,
+    pos_label: Any = None,
+    confidence_level: float = 0.95,
+) -> PooledValidationResult:
+    r"""Validation measures of a model on multiply imputed data, pooled by Rubin's rules.
+
+    On each imputed data set :math:`j` the C statistic (DeLong variance),
+    O/E (log-scale variance), calibration in the large, calibration
+    intercept and slope (logistic recalibration) and the Brier score (iid
+    variance) are computed, then pooled with :func:`pool_rubin`: C on the
+    logit scale, O/E on the log scale, the others as they are.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,), or a sequence of m of them
+        The outcomes: one array when only predictors were imputed, or one per
+        imputed data set when the outcome was imputed too.
+    y_proba : sequence of m array-likes of shape (n_samples,)
+        The model's predicted probabilities on each imputed data set.
+    {{sample_weight}}
+    {{pos_label}}
+    {{confidence_level}}
+
+    Returns
+    -------
+    PooledValidationResult
+        ``pooled[measure]`` is a :class:`RubinPooledResult`; ``to_frame()``
+        gives the table of a TRIPOD report.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 imputed data sets, or the usual input errors.
+
+    See Also
+    --------
+    pool_rubin : pool any estimate.
+
+    References
+    ----------
+    .. [1] T. P. A. Debray et al., "A guide to systematic review and
+       meta-analysis of prediction model performance", BMJ 356, i6460, 2017.
+    .. [2] A. Marshall et al., BMC Med Res Methodol 9, 57, 2009.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier.stats import pooled_validation
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.uniform(0.05, 0.95, 400)
+    >>> y = (rng.uniform(size=400) < p).astype(int)
+    >>> imputed = [np.clip(p + rng.normal(0, 0.05, 400), 0.01, 0.99) for _ in range(5)]
+    >>> res = pooled_validation(y, imputed)
+    >>> round(res.pooled["c_statistic"].estimate, 2)
+    0.83
+    """
+    if isinstance(y_proba, np.ndarray) and y_proba.ndim == 2:
+        raise TypeError(
+            "y_proba must be a sequence of one probability array per imputed data set "
+            "(a list), not a 2-D array: pass list(array) if its rows are the imputations."
+        )
+    if not isinstance(y_proba, Sequence) or isinstance(y_proba, (str, bytes)):
+        raise TypeError(
+            "y_proba must be a sequence of one probability array per imputed data set."
+        )
+    m = len(y_proba)
+    if m < 2:
+        raise ValueError(f"pooled_validation needs at least 2 imputed data sets, got {m}.")
+    level = check_confidence_level(confidence_level)
+    per_outcome = (
+        isinstance(y_true, Sequence)
+        and not isinstance(y_true, (str, bytes))
+        and len(y_true) == m
+        and all(np.ndim(v) == 1 and np.size(v) > 1 for v in y_true)
+    )
+    values: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in _MEASURES}
+    for j in range(m):
+        yj = y_true[j] if per_outcome else y_true  # type: ignore[index]
+        y, p, w = binary_forecast(
+            yj, y_proba[j], sample_weight=sample_weight, pos_label=pos_label
+        )
+        for name, est in _measures(y, p, w).items():
+            values[name].append(est)
+    pooled = {}
+    per_imp = {}
+    for name, transform in _MEASURES:
+        q = np.array([v[0] for v in values[name]])
+        u = np.array([v[1] for v in values[name]])
+        per_imp[name] = q
+        pooled[name] = pool_rubin(q, u, transform=transform, confidence_level=level)
+    return PooledValidationResult(pooled=pooled, per_imputation=per_imp, m=m)
