@@ -17,16 +17,20 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special, stats
+from scipy import stats
 
-from .._core.arrays import as_array, validated
+from .._core.arrays import as_array
 from .._core.docstrings import shared_doc
-from .._core.kernels.calibration import auc_delong, observed_expected
 from .._core.params import check_confidence_level, check_option
 from .._core.results import ConfidenceInterval, Result, check_metric
 from .._core.validation import binary_forecast
-from ..metrics.calibration import _logistic_calibration
-from .inference import brier_inference
+from ._validation_measures import (
+    MEASURES,
+    Transform,
+    from_scale,
+    to_scale,
+    validation_measures,
+)
 
 __all__ = [
     "PooledValidationResult",
@@ -35,27 +39,7 @@ __all__ = [
     "pooled_validation",
 ]
 
-_Transform = Literal["identity", "logit", "log"]
-_TRANSFORMS: tuple[_Transform, ...] = ("identity", "logit", "log")
-
-
-def _to_scale(
-    q: np.ndarray, u: np.ndarray, transform: str
-) -> tuple[np.ndarray, np.ndarray]:
-    """Estimates and variances on the pooling scale (variances by the delta method)."""
-    if transform == "logit":
-        return special.logit(q), u / (q * (1.0 - q)) ** 2
-    if transform == "log":
-        return np.log(q), u / q**2
-    return q, u
-
-
-def _from_scale(x: float, transform: str) -> float:
-    if transform == "logit":
-        return float(special.expit(x))
-    if transform == "log":
-        return float(np.exp(x))
-    return float(x)
+_TRANSFORMS: tuple[Transform, ...] = ("identity", "logit", "log")
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -96,7 +80,7 @@ class RubinPooledResult(Result):
 
     estimate: float
     m: int
-    transform: str
+    transform: Transform
     pooled_scale: float
     within_variance: float
     between_variance: float
@@ -145,8 +129,8 @@ class RubinPooledResult(Result):
             self.total_variance
         )
         return ConfidenceInterval(
-            _from_scale(self.pooled_scale - half, self.transform),
-            _from_scale(self.pooled_scale + half, self.transform),
+            from_scale(self.pooled_scale - half, self.transform),
+            from_scale(self.pooled_scale + half, self.transform),
         )
 
 
@@ -238,7 +222,7 @@ def pool_rubin(
     if dfcom is not None and not (isinstance(dfcom, (int, float)) and dfcom > 0):
         raise ValueError(f"dfcom must be a positive number or None, got {dfcom!r}.")
     level = check_confidence_level(confidence_level)
-    qs, us = _to_scale(q, u, transform)
+    qs, us = to_scale(q, u, transform)
     m = q.size
     qbar, ubar = float(qs.mean()), float(us.mean())
     b = float(qs.var(ddof=1))
@@ -254,7 +238,7 @@ def pool_rubin(
     r = (1.0 + 1.0 / m) * b / ubar if ubar > 0 else math.inf
     fmi = (r + 2.0 / (df + 3.0)) / (r + 1.0) if math.isfinite(r) else 1.0
     return RubinPooledResult(
-        estimate=_from_scale(qbar, transform),
+        estimate=from_scale(qbar, transform),
         m=m,
         transform=transform,
         pooled_scale=qbar,
@@ -266,17 +250,6 @@ def pool_rubin(
         fraction_missing_information=float(fmi),
         confidence_level=level,
     )
-
-
-#: what pooled_validation pools, and on which scale
-_MEASURES: tuple[tuple[str, _Transform], ...] = (
-    ("c_statistic", "logit"),
-    ("observed_expected", "log"),
-    ("calibration_in_the_large", "identity"),
-    ("calibration_intercept", "identity"),
-    ("calibration_slope", "identity"),
-    ("brier_score", "identity"),
-)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -312,7 +285,7 @@ class PooledValidationResult(Result):
     per_imputation: dict
     m: int
 
-    _interval_metrics: ClassVar[tuple[str, ...]] = tuple(name for name, _ in _MEASURES)
+    _interval_metrics: ClassVar[tuple[str, ...]] = tuple(name for name, _ in MEASURES)
 
     def _summary_rows(self) -> list[tuple[str, str]]:
         from .._core.format import format_number
@@ -378,29 +351,6 @@ class PooledValidationResult(Result):
                 }
             )
         return pd.DataFrame(rows)
-
-
-def _measures(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> dict[str, tuple]:
-    """Each measure and its variance on one imputed data set (validated arrays)."""
-    c, c_var = auc_delong(y, p, w)
-    oe, _, _ = observed_expected(y, p, w, 0.95)
-    ww = np.ones_like(p) if w is None else w
-    o, n = float(np.dot(ww, y)), float(ww.sum())
-    oe_var = oe**2 * max(1.0 - o / n, 0.0) / o  # delta method of observed_expected's log SE
-    fit = _logistic_calibration(y, p, w, stacklevel=4)
-    with validated(y, p, w):
-        bs = brier_inference(y, p, sample_weight=w)
-    return {
-        "c_statistic": (c, c_var),
-        "observed_expected": (oe, oe_var),
-        "calibration_in_the_large": (
-            fit.calibration_in_the_large,
-            fit.calibration_in_the_large_stderr**2,
-        ),
-        "calibration_intercept": (fit.intercept, fit.intercept_stderr**2),
-        "calibration_slope": (fit.slope, fit.slope_stderr**2),
-        "brier_score": (bs.brier_score, bs.standard_error("brier_score") ** 2),
-    }
 
 
 @shared_doc
@@ -483,17 +433,17 @@ def pooled_validation(
         and len(y_true) == m
         and all(np.ndim(v) == 1 and np.size(v) > 1 for v in y_true)
     )
-    values: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in _MEASURES}
+    values: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in MEASURES}
     for j in range(m):
         yj = y_true[j] if per_outcome else y_true  # type: ignore[index]
         y, p, w = binary_forecast(
             yj, y_proba[j], sample_weight=sample_weight, pos_label=pos_label
         )
-        for name, est in _measures(y, p, w).items():
+        for name, est in validation_measures(y, p, w).items():
             values[name].append(est)
     pooled = {}
     per_imp = {}
-    for name, transform in _MEASURES:
+    for name, transform in MEASURES:
         q = np.array([v[0] for v in values[name]])
         u = np.array([v[1] for v in values[name]])
         per_imp[name] = q
