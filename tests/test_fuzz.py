@@ -586,6 +586,8 @@ NOT_Y_P = {
     # tests/test_prediction_powered.py
     "prediction_powered_accuracy",
     "prediction_powered_brier_score",
+    "random_effects_meta",  # estimates and variances (tests/test_meta_analysis.py)
+    "clustered_validation",  # needs groups= (tests/test_meta_analysis.py)
     "pool_rubin",  # estimates and variances (tests/test_rubin.py)
     "pooled_validation",  # one forecast per imputed data set (tests/test_rubin.py)
     "temperature_scaling",  # multiple-choice log-likelihoods (tests/test_recalibration.py)

@@ -226,6 +226,11 @@ def _build(name):  # noqa: C901 (one branch per class)
         from skbrier.metrics import temperature_scaling
 
         return temperature_scaling(y, np.log(np.c_[1 - p, p]))
+    if name in ("MetaAnalysisResult", "ClusteredValidationResult"):
+        from skbrier.stats import clustered_validation
+
+        res = clustered_validation(y, p, groups=np.arange(60) % 3)
+        return res if name == "ClusteredValidationResult" else res.pooled["c_statistic"]
     if name in ("RubinPooledResult", "PooledValidationResult"):
         from skbrier.stats import pooled_validation
 

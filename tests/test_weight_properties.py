@@ -810,6 +810,7 @@ ELSEWHERE = {
     "leaderboard": "long-format panels (a row is a forecaster x question pair, so "
     "repeated rows are refused): tests/test_leaderboard_properties.py",
     "difficulty_adjusted_brier": "long-format panels: tests/test_leaderboard_properties.py",
+    "clustered_validation": "needs groups=: tests/test_meta_analysis.py",
     "pooled_validation": "one forecast per imputed data set: tests/test_rubin.py",
     "temperature_scaling": "multiple-choice log-likelihoods: tests/test_recalibration.py",
     "prediction_powered_accuracy": "human labels with NaN: tests/test_prediction_powered.py",

@@ -23,7 +23,7 @@ from .diagnose import (
 )
 from .fast_checks import _MINMAX_CHUNK, _min_max
 
-__all__ = ["binary_target", "encode_labels"]
+__all__ = ["binary_target", "check_groups", "encode_labels"]
 
 
 def _target_array(
@@ -318,3 +318,31 @@ def encode_labels(
             return codes, classes
     classes, codes = np.unique(y, return_inverse=True)
     return codes.reshape(-1).astype(np.intp, copy=False), classes
+
+
+def check_groups(
+    groups: Any, n: int, *, name: str = "groups"
+) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct groups (centres, subgroups) and each sample's code.
+
+    ``groups`` is one label per sample (numbers or strings); missing labels
+    (NaN, None) are refused, naming the first row that has one.
+    """
+    _arrays.checked(name)
+    g = _target_array(groups, name, check_finite=False)
+    if g.shape[0] != n:
+        raise ValueError(
+            f"{name} has {g.shape[0]} labels but there are {n} samples: give one per sample."
+        )
+    suspect = g.dtype.kind == "O" or (g.dtype.kind == "f" and bool(np.isnan(g).any()))
+    missing = missing_problem(g, name) if suspect else None
+    if missing is not None:
+        raise ValueError(missing)
+    try:
+        classes, codes = np.unique(g, return_inverse=True)
+    except TypeError:
+        raise TypeError(
+            f"{name} mixes labels that cannot be sorted together (e.g. numbers and "
+            "strings): give labels of one type."
+        ) from None
+    return classes, codes.reshape(-1)

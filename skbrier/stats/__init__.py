@@ -15,6 +15,8 @@
   (prediction-powered inference, PPI++).
 * :func:`pool_rubin`, :func:`pooled_validation`: performance on multiply
   imputed data pooled by Rubin's rules.
+* :func:`random_effects_meta`, :func:`clustered_validation`: validation
+  measures per centre pooled by random-effects meta-analysis (metafor).
 """
 
 from .block_length import optimal_block_length
@@ -27,6 +29,12 @@ from .bootstrap import (
 from .compare import BrierComparisonResult, compare_brier
 from .inference import BrierInferenceResult, ConfidenceInterval, brier_inference
 from .long_run_covariance import long_run_covariance
+from .meta_analysis import (
+    ClusteredValidationResult,
+    MetaAnalysisResult,
+    clustered_validation,
+    random_effects_meta,
+)
 from .prediction_powered import (
     PredictionPoweredResult,
     prediction_powered_accuracy,
@@ -44,6 +52,8 @@ __all__ = [
     "BrierComparisonResult",
     "BrierInferenceResult",
     "ConfidenceInterval",
+    "ClusteredValidationResult",
+    "MetaAnalysisResult",
     "PooledValidationResult",
     "PredictionPoweredResult",
     "RubinPooledResult",
@@ -54,6 +64,8 @@ __all__ = [
     "default_block_length",
     "long_run_covariance",
     "optimal_block_length",
+    "random_effects_meta",
+    "clustered_validation",
     "pool_rubin",
     "pooled_validation",
     "prediction_powered_accuracy",

@@ -1,0 +1,559 @@
+"""Random-effects meta-analysis of validation statistics across centres.
+
+A model validated in several hospitals gives one O/E ratio, calibration
+slope and C statistic per hospital; the random-effects model pools them and
+its prediction interval says what to expect in a new hospital (Riley et al.
+2011; Debray et al. 2017).  The estimators are those of R's ``metafor``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import optimize, stats
+
+from .._core.arrays import as_array
+from .._core.docstrings import shared_doc
+from .._core.labels import check_groups
+from .._core.params import check_confidence_level, check_option
+from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.validation import binary_forecast
+from ._validation_measures import (
+    MEASURES,
+    Transform,
+    from_scale,
+    to_scale,
+    validation_measures,
+)
+
+__all__ = [
+    "ClusteredValidationResult",
+    "MetaAnalysisResult",
+    "clustered_validation",
+    "random_effects_meta",
+]
+
+_METHODS: tuple[Literal["REML", "ML", "DL"], ...] = ("REML", "ML", "DL")
+
+
+def _fixed(y: np.ndarray, v: np.ndarray, tau2: float) -> tuple[float, np.ndarray]:
+    w = 1.0 / (v + tau2)
+    return float(np.dot(w, y) / w.sum()), w
+
+
+def _score(y: np.ndarray, v: np.ndarray, tau2: float, reml: bool) -> float:
+    """Derivative of the (restricted) log-likelihood in tau^2 (times 2)."""
+    mu, w = _fixed(y, v, tau2)
+    d = float(np.dot(w**2, (y - mu) ** 2) - w.sum())
+    if reml:
+        d += float(np.dot(w, w) / w.sum())
+    return d
+
+
+def _tau2(y: np.ndarray, v: np.ndarray, method: str) -> float:
+    k = y.shape[0]
+    w = 1.0 / v
+    mu = float(np.dot(w, y) / w.sum())
+    q = float(np.dot(w, (y - mu) ** 2))
+    if method == "DL":
+        c = float(w.sum() - np.dot(w, w) / w.sum())
+        return max(0.0, (q - (k - 1)) / c) if c > 0 else 0.0
+    reml = method == "REML"
+    if _score(y, v, 0.0, reml) <= 0.0:
+        return 0.0
+    hi = max(float(np.var(y)), float(v.max()), 1e-12)
+    while _score(y, v, hi, reml) > 0.0:
+        hi *= 4.0
+        if hi > 1e300:  # pragma: no cover - unbounded likelihood
+            return math.inf
+    return float(
+        optimize.brentq(lambda t: _score(y, v, t, reml), 0.0, hi, xtol=1e-300, rtol=1e-15)
+    )
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class MetaAnalysisResult(Result):
+    """A random-effects meta-analysis (one estimate per study or centre).
+
+    Attributes
+    ----------
+    estimate : float
+        The pooled mean, back on the natural scale.
+    pooled_scale : float
+        :math:`\\hat\\mu` on the pooling scale.
+    standard_error : float
+        Its standard error on the pooling scale.
+    tau2 : float
+        The between-study variance :math:`\\hat\\tau^2` (pooling scale).
+    i2 : float
+        :math:`I^2` in percent (metafor's definition).
+    h2 : float
+        :math:`H^2`.
+    q : float
+        Cochran's :math:`Q`.
+    q_pvalue : float
+        Its p-value (:math:`\\chi^2_{k-1}`).
+    k : int
+        The number of studies.
+    method : str
+        The estimator of :math:`\\tau^2`.
+    transform : str
+        The pooling scale.
+    test : str
+        ``"z"`` or ``"knha"`` (Knapp-Hartung).
+    confidence_level : float
+        The default level of the intervals.
+
+    Examples
+    --------
+    >>> from skbrier.stats import random_effects_meta
+    >>> res = random_effects_meta([0.9, 1.1, 1.3, 0.8], [0.01, 0.02, 0.015, 0.012])
+    >>> round(res.estimate, 3), round(res.tau2, 4)
+    (1.017, 0.036)
+    """
+
+    estimate: float
+    pooled_scale: float
+    standard_error: float
+    tau2: float
+    i2: float
+    h2: float
+    q: float
+    q_pvalue: float
+    k: int
+    method: str
+    transform: Transform
+    test: str
+    confidence_level: float = 0.95
+
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
+
+    def _crit(self, level: float, df: int) -> float:
+        if self.test == "knha":
+            return float(stats.t.ppf(0.5 + level / 2.0, df))
+        return float(stats.norm.ppf(0.5 + level / 2.0))
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str | None = None,
+        method: str | None = None,
+    ) -> ConfidenceInterval:
+        """The interval of the pooled mean (``metafor``'s ``ci.lb``, ``ci.ub``).
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            The confidence level, in (0, 1).
+        metric : {"statistic"}, default=None
+            The pooled statistic.
+        method : {"wald"}, default=None
+            The interval (``test="knha"`` uses :math:`t_{k-1}`).
+
+        Returns
+        -------
+        ConfidenceInterval
+            Back on the natural scale.
+
+        Examples
+        --------
+        >>> from skbrier.stats import random_effects_meta
+        >>> lo, hi = random_effects_meta([0.9, 1.1, 1.3], [0.01, 0.02, 0.015]).confidence_interval()
+        >>> bool(lo < hi)
+        True
+        """
+        check_metric(self, "statistic" if metric is None else metric)
+        if method is not None:
+            check_option(method, "method", ("wald",))
+        half = (
+            self._crit(check_confidence_level(confidence_level), self.k - 1)
+            * self.standard_error
+        )
+        return ConfidenceInterval(
+            from_scale(self.pooled_scale - half, self.transform),
+            from_scale(self.pooled_scale + half, self.transform),
+        )
+
+    def prediction_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        distribution: Literal["metafor", "t"] = "metafor",
+    ) -> ConfidenceInterval:
+        """Where the statistic of a new centre is expected to lie.
+
+        :math:`\\hat\\mu \\pm c \\sqrt{\\mathrm{SE}^2 + \\hat\\tau^2}`, back-transformed.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            The level, in (0, 1).
+        distribution : {"metafor", "t"}, default="metafor"
+            ``"metafor"``: :math:`c` as ``predict.rma`` (normal for
+            ``test="z"``, :math:`t_{k-1}` for Knapp-Hartung); ``"t"``: the
+            :math:`t_{k-2}` of Higgins, Thompson and Spiegelhalter (2009) and
+            Riley et al. (2011).
+
+        Returns
+        -------
+        ConfidenceInterval
+
+        Examples
+        --------
+        >>> from skbrier.stats import random_effects_meta
+        >>> res = random_effects_meta([0.9, 1.1, 1.3, 0.8], [0.01, 0.02, 0.015, 0.012])
+        >>> res.prediction_interval(distribution="t").low < res.confidence_interval().low
+        True
+        """
+        level = check_confidence_level(confidence_level)
+        distribution = check_option(distribution, "distribution", ("metafor", "t"))
+        if distribution == "t":
+            if self.k < 3:
+                raise ValueError(
+                    "a t prediction interval needs at least 3 studies (k - 2 df)."
+                )
+            crit = float(stats.t.ppf(0.5 + level / 2.0, self.k - 2))
+        else:
+            crit = self._crit(level, self.k - 1)
+        half = crit * math.sqrt(self.standard_error**2 + self.tau2)
+        return ConfidenceInterval(
+            from_scale(self.pooled_scale - half, self.transform),
+            from_scale(self.pooled_scale + half, self.transform),
+        )
+
+
+def random_effects_meta(
+    estimates: ArrayLike,
+    variances: ArrayLike,
+    *,
+    method: Literal["REML", "ML", "DL"] = "REML",
+    transform: Transform = "identity",
+    test: Literal["z", "knha"] = "z",
+    confidence_level: float = 0.95,
+) -> MetaAnalysisResult:
+    r"""Random-effects meta-analysis of one statistic over studies or centres.
+
+    With estimates :math:`y_i` and within-study variances :math:`v_i` (on
+    the pooling scale), :math:`y_i \sim N(\mu, v_i + \tau^2)`; :math:`\tau^2`
+    is estimated by restricted maximum likelihood (REML), maximum
+    likelihood or DerSimonian-Laird, and
+
+    .. math::
+
+        \hat\mu = \frac{\sum_i w_i y_i}{\sum_i w_i}, \quad
+        w_i = \frac{1}{v_i + \hat\tau^2}, \quad
+        \mathrm{SE}(\hat\mu) = \Big(\sum_i w_i\Big)^{-1/2}.
+
+    Parameters
+    ----------
+    estimates : array-like of shape (k,)
+        One estimate per study, on the natural scale.
+    variances : array-like of shape (k,)
+        Their variances (squared standard errors), natural scale; moved to
+        the pooling scale by the delta method.
+    method : {"REML", "ML", "DL"}, default="REML"
+        The estimator of :math:`\tau^2` (metafor's default is REML).
+    transform : {"identity", "logit", "log"}, default="identity"
+        The pooling scale (logit for a C statistic, log for O/E).
+    test : {"z", "knha"}, default="z"
+        Normal intervals, or the Knapp-Hartung adjustment with :math:`t_{k-1}`.
+    confidence_level : float, default=0.95
+        The default level of the intervals.
+
+    Returns
+    -------
+    MetaAnalysisResult
+        With ``confidence_interval()`` and ``prediction_interval()``.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 studies, non-finite values, non-positive variances or
+        estimates outside the transform's domain.
+
+    Notes
+    -----
+    Equal to ``metafor::rma(yi, vi, method=..., test=...)`` (its iterative
+    REML and ML stop at ``threshold = 1e-5``; these solve the likelihood
+    equation to machine precision, which ``control = list(threshold =
+    1e-12)`` reproduces).  :math:`I^2` and :math:`H^2` use metafor's
+    typical within-study variance.
+
+    References
+    ----------
+    .. [1] W. Viechtbauer, "Conducting meta-analyses in R with the metafor
+       package", J Stat Softw 36(3), 2010.
+    .. [2] R. D. Riley, J. P. T. Higgins and J. J. Deeks, "Interpretation of
+       random effects meta-analyses", BMJ 342, d549, 2011.
+    .. [3] T. P. A. Debray et al., "A guide to systematic review and
+       meta-analysis of prediction model performance", BMJ 356, i6460, 2017.
+
+    Examples
+    --------
+    >>> from skbrier.stats import random_effects_meta
+    >>> res = random_effects_meta([0.72, 0.68, 0.75, 0.70],
+    ...                           [0.0004, 0.0006, 0.0005, 0.0003], transform="logit")
+    >>> round(res.estimate, 3)
+    0.712
+    """
+    method = check_option(method, "method", _METHODS)
+    transform = check_option(transform, "transform", ("identity", "logit", "log"))
+    test = check_option(test, "test", ("z", "knha"))
+    level = check_confidence_level(confidence_level)
+    q = as_array(estimates, "estimates").astype(np.float64, copy=False).ravel()
+    u = as_array(variances, "variances").astype(np.float64, copy=False).ravel()
+    if q.shape != u.shape:
+        raise ValueError(f"estimates has {q.size} values but variances has {u.size}.")
+    if q.size < 2:
+        raise ValueError(f"a meta-analysis needs at least 2 studies, got {q.size}.")
+    if not (np.all(np.isfinite(q)) and np.all(np.isfinite(u))):
+        raise ValueError(
+            "estimates and variances must be finite (a centre with a single outcome "
+            "class has no C statistic or calibration slope: leave it out)."
+        )
+    if np.any(u <= 0):
+        raise ValueError("variances must be positive (squared standard errors).")
+    if transform == "logit" and not np.all((q > 0) & (q < 1)):
+        raise ValueError("transform='logit' needs estimates strictly between 0 and 1.")
+    if transform == "log" and not np.all(q > 0):
+        raise ValueError("transform='log' needs positive estimates.")
+    y, v = to_scale(q, u, transform)
+    k = y.shape[0]
+    tau2 = _tau2(y, v, method)
+    mu, w = _fixed(y, v, tau2)
+    se = math.sqrt(1.0 / w.sum())
+    if test == "knha":
+        se *= math.sqrt(max(float(np.dot(w, (y - mu) ** 2)) / (k - 1), 0.0))
+    w0 = 1.0 / v
+    mu0 = float(np.dot(w0, y) / w0.sum())
+    cochran = float(np.dot(w0, (y - mu0) ** 2))
+    s2 = (k - 1) * w0.sum() / (w0.sum() ** 2 - np.dot(w0, w0))
+    return MetaAnalysisResult(
+        estimate=from_scale(mu, transform),
+        pooled_scale=mu,
+        standard_error=se,
+        tau2=tau2,
+        i2=float(100.0 * tau2 / (tau2 + s2)),
+        h2=float((tau2 + s2) / s2),
+        q=cochran,
+        q_pvalue=float(stats.chi2.sf(cochran, k - 1)),
+        k=k,
+        method=method,
+        transform=transform,
+        test=test,
+        confidence_level=level,
+    )
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class ClusteredValidationResult(Result):
+    """Validation measures per centre and their random-effects meta-analyses.
+
+    Attributes
+    ----------
+    clusters : ndarray
+        The centres, in sorted order.
+    n, events : ndarray
+        The (weighted) number of patients and of events per centre.
+    per_cluster : dict of str to ndarray
+        Each measure per centre (NaN where a centre cannot give it, e.g. a
+        single outcome class).
+    per_cluster_variance : dict of str to ndarray
+        Their variances.
+    pooled : dict of str to MetaAnalysisResult
+        The meta-analysis of each measure over the centres that give it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier.stats import clustered_validation
+    >>> rng = np.random.default_rng(0)
+    >>> centre = np.repeat(["A", "B", "C", "D"], 150)
+    >>> p = rng.uniform(0.05, 0.9, 600)
+    >>> y = (rng.uniform(size=600) < p).astype(int)
+    >>> res = clustered_validation(y, p, groups=centre)
+    >>> res.pooled["c_statistic"].k
+    4
+    """
+
+    clusters: np.ndarray
+    n: np.ndarray
+    events: np.ndarray
+    per_cluster: dict
+    per_cluster_variance: dict
+    pooled: dict
+
+    _interval_metrics: ClassVar[tuple[str, ...]] = tuple(name for name, _ in MEASURES)
+
+    def _summary_rows(self) -> list[tuple[str, str]]:
+        from .._core.format import format_number
+
+        return [(k, format_number(v.estimate)) for k, v in self.pooled.items()]
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "c_statistic",
+        method: str | None = None,
+    ) -> ConfidenceInterval:
+        """The interval of the pooled mean of one measure.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            The confidence level, in (0, 1).
+        metric : str, default="c_statistic"
+            One of the measures of ``pooled``.
+        method : {"wald"}, default=None
+            The interval of :meth:`MetaAnalysisResult.confidence_interval`.
+
+        Returns
+        -------
+        ConfidenceInterval
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skbrier.stats import clustered_validation
+        >>> rng = np.random.default_rng(1)
+        >>> p = rng.uniform(0.05, 0.9, 400)
+        >>> y = (rng.uniform(size=400) < p).astype(int)
+        >>> res = clustered_validation(y, p, groups=np.arange(400) % 4)
+        >>> lo, hi = res.confidence_interval(metric="observed_expected")
+        >>> bool(lo < hi)
+        True
+        """
+        return self.pooled[check_metric(self, metric)].confidence_interval(
+            confidence_level, method=method
+        )
+
+    def to_frame(self) -> Any:
+        """One row per centre and measure, then the pooled rows (needs pandas)."""
+        import pandas as pd
+
+        rows = []
+        for i, c in enumerate(self.clusters.tolist()):
+            row: dict[str, Any] = {"cluster": c, "n": self.n[i], "events": self.events[i]}
+            row.update({m: self.per_cluster[m][i] for m in self.per_cluster})
+            rows.append(row)
+        pooled: dict[str, Any] = {
+            "cluster": "pooled",
+            "n": self.n.sum(),
+            "events": self.events.sum(),
+        }
+        pooled.update({m: r.estimate for m, r in self.pooled.items()})
+        rows.append(pooled)
+        return pd.DataFrame(rows)
+
+
+@shared_doc
+def clustered_validation(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    groups: ArrayLike,
+    sample_weight: ArrayLike | None = None,
+    pos_label: Any = None,
+    method: Literal["REML", "ML", "DL"] = "REML",
+    test: Literal["z", "knha"] = "z",
+    confidence_level: float = 0.95,
+) -> ClusteredValidationResult:
+    r"""Validation measures per centre, pooled by random-effects meta-analysis.
+
+    In each centre (a value of ``groups``): the C statistic (DeLong
+    variance), O/E, calibration in the large, the calibration intercept and
+    slope, and the Brier score; then :func:`random_effects_meta` of each
+    measure over the centres, C on the logit scale and O/E on the log scale
+    (Debray et al. 2017), with prediction intervals for a new centre.
+
+    Parameters
+    ----------
+    {{binary_inputs}}
+    groups : array-like of shape (n_samples,)
+        The centre (cluster) of each sample.
+    method : {"REML", "ML", "DL"}, default="REML"
+        The estimator of the between-centre variance.
+    test : {"z", "knha"}, default="z"
+        Normal intervals or Knapp-Hartung.
+    {{confidence_level}}
+
+    Returns
+    -------
+    ClusteredValidationResult
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 centres that give a measure, or the usual input errors.
+
+    See Also
+    --------
+    random_effects_meta : the meta-analysis of any statistic.
+
+    Notes
+    -----
+    A centre whose rows hold a single outcome class has no C statistic and
+    no calibration fit: it is left out of those meta-analyses (and counted
+    in the others), as ``metamisc::valmeta`` does.
+
+    References
+    ----------
+    .. [1] T. P. A. Debray et al., BMJ 356, i6460, 2017.
+    .. [2] R. D. Riley et al., "External validation of clinical prediction
+       models using big datasets from e-health records or IPD meta-analysis",
+       BMJ 353, i3140, 2016.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier.stats import clustered_validation
+    >>> rng = np.random.default_rng(0)
+    >>> centre = np.repeat(["A", "B", "C", "D", "E"], 200)
+    >>> p = rng.uniform(0.05, 0.9, 1000)
+    >>> y = (rng.uniform(size=1000) < p).astype(int)
+    >>> res = clustered_validation(y, p, groups=centre)
+    >>> round(res.pooled["calibration_slope"].estimate, 2)
+    1.0
+    """
+    y, p, w = binary_forecast(
+        y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
+    )
+    labels, codes = check_groups(groups, y.shape[0])
+    if len(labels) < 2:
+        raise ValueError("groups holds a single centre: a meta-analysis needs at least 2.")
+    ww = np.ones_like(p) if w is None else w
+    est = {name: np.full(len(labels), np.nan) for name, _ in MEASURES}
+    var = {name: np.full(len(labels), np.nan) for name, _ in MEASURES}
+    n = np.bincount(codes, weights=ww, minlength=len(labels))
+    events = np.bincount(codes, weights=ww * y, minlength=len(labels))
+    for j in range(len(labels)):
+        rows = codes == j
+        yj, pj, wj = y[rows], p[rows], None if w is None else w[rows]
+        if 0 < events[j] < n[j]:  # a single outcome class gives no C and no fit
+            for name, (e, v) in validation_measures(yj, pj, wj).items():
+                est[name][j], var[name][j] = e, v
+    pooled = {}
+    for name, transform in MEASURES:
+        ok = np.isfinite(est[name]) & np.isfinite(var[name]) & (var[name] > 0)
+        pooled[name] = random_effects_meta(
+            est[name][ok],
+            var[name][ok],
+            method=method,
+            transform=transform,
+            test=test,
+            confidence_level=confidence_level,
+        )
+    return ClusteredValidationResult(
+        clusters=np.asarray(labels),
+        n=n,
+        events=events,
+        per_cluster=est,
+        per_cluster_variance=var,
+        pooled=pooled,
+    )

@@ -1,0 +1,137 @@
+"""Random-effects meta-analysis equal to R metafor (fixture made by
+tests/fixtures/make_meta_fixtures.R) and validation measures per centre."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+from skbrier import c_statistic, calibration_intercept_slope
+from skbrier.stats import clustered_validation, random_effects_meta
+
+METAFOR = json.loads(
+    (pathlib.Path(__file__).parent / "fixtures" / "meta_metafor_reference.json").read_text()
+)
+_back = {"identity": lambda x: x, "logit": lambda x: 1 / (1 + np.exp(-x)), "log": np.exp}
+
+
+@pytest.mark.parametrize("case", range(len(METAFOR["cases"])))
+def test_equals_metafor(case):
+    c = METAFOR["cases"][case]
+    r = random_effects_meta(
+        c["estimates"], c["variances"], method=c["method"], transform=c["transform"],
+        test=c["test"],
+    )  # fmt: skip
+    # metafor iterates to threshold 1e-12 on tau^2; we solve the equation exactly
+    tol = {"rel": 1e-7, "abs": 1e-10}
+    assert r.pooled_scale == pytest.approx(c["beta"], **tol)
+    assert r.standard_error == pytest.approx(c["se"], **tol)
+    assert r.tau2 == pytest.approx(c["tau2"], **tol)
+    assert r.i2 == pytest.approx(c["I2"], **tol)
+    assert r.h2 == pytest.approx(c["H2"], **tol)
+    assert r.q == pytest.approx(c["QE"], rel=1e-12)
+    assert r.q_pvalue == pytest.approx(c["QEp"], rel=1e-10)
+    back = _back[c["transform"]]
+    assert r.confidence_interval() == pytest.approx(tuple(back(np.array(c["ci"]))), **tol)
+    assert r.prediction_interval() == pytest.approx(tuple(back(np.array(c["pi"]))), **tol)
+    assert r.prediction_interval(distribution="t") == pytest.approx(
+        tuple(back(np.array(c["pi_t"]))), **tol
+    )
+
+
+def test_dl_is_closed_form_and_homogeneous_studies_have_no_tau():
+    r = random_effects_meta([0.5, 0.5, 0.5], [0.01, 0.02, 0.03], method="DL")
+    assert r.tau2 == 0.0 and r.i2 == 0.0 and r.estimate == pytest.approx(0.5)
+    r = random_effects_meta([0.5, 0.52, 0.49], [0.01, 0.02, 0.03])
+    assert r.tau2 == 0.0
+
+
+@pytest.mark.parametrize(
+    ("q", "v", "kw", "match"),
+    [
+        ([0.7], [0.01], {}, "at least 2"),
+        ([0.7, 0.8], [0.01, 0.0], {}, "positive"),
+        ([0.7, np.nan], [0.01, 0.01], {}, "finite"),
+        ([0.7, 1.2], [0.01, 0.01], {"transform": "logit"}, "between 0 and 1"),
+        ([0.7, 0.8], [0.01, 0.01], {"method": "SJ"}, "method"),
+        ([0.7, 0.8], [0.01, 0.01], {"test": "t"}, "test"),
+    ],
+)
+def test_bad_input(q, v, kw, match):
+    with pytest.raises(ValueError, match=match):
+        random_effects_meta(q, v, **kw)
+
+
+def test_t_prediction_interval_needs_three_studies():
+    r = random_effects_meta([0.7, 0.8], [0.01, 0.01])
+    with pytest.raises(ValueError, match="at least 3"):
+        r.prediction_interval(distribution="t")
+
+
+def _centres(seed=0, k=5, n=200):
+    rng = np.random.default_rng(seed)
+    centre = np.repeat([f"c{i}" for i in range(k)], n)
+    shift = np.repeat(rng.normal(0, 0.3, k), n)
+    p = rng.uniform(0.05, 0.9, k * n)
+    lp = np.log(p / (1 - p)) + shift
+    y = (rng.uniform(size=k * n) < 1 / (1 + np.exp(-lp))).astype(int)
+    return y, p, centre
+
+
+def test_clustered_validation_meta_analyses_each_centres_measures():
+    y, p, centre = _centres()
+    res = clustered_validation(y, p, groups=centre)
+    assert res.clusters.tolist() == [f"c{i}" for i in range(5)]
+    for j, c in enumerate(res.clusters):
+        rows = centre == c
+        assert res.per_cluster["c_statistic"][j] == pytest.approx(
+            c_statistic(y[rows], p[rows]), rel=1e-12
+        )
+        fit = calibration_intercept_slope(y[rows], p[rows])
+        assert res.per_cluster["calibration_slope"][j] == pytest.approx(
+            fit.slope, rel=1e-12
+        )
+        assert res.per_cluster_variance["calibration_slope"][j] == pytest.approx(
+            fit.slope_stderr**2, rel=1e-12
+        )
+    ref = random_effects_meta(
+        res.per_cluster["observed_expected"],
+        res.per_cluster_variance["observed_expected"],
+        transform="log",
+    )
+    assert res.pooled["observed_expected"].estimate == pytest.approx(
+        ref.estimate, rel=1e-12
+    )
+    assert res.pooled["c_statistic"].transform == "logit"
+    frame = res.to_frame()
+    assert frame["cluster"].tolist()[-1] == "pooled" and len(frame) == 6
+
+
+def test_single_class_centre_is_left_out_of_c_and_slope():
+    y, p, centre = _centres(1, k=4, n=150)
+    y = y.copy()
+    y[centre == "c3"] = 0
+    res = clustered_validation(y, p, groups=centre)
+    assert np.isnan(res.per_cluster["c_statistic"][3])
+    assert res.pooled["c_statistic"].k == 3
+
+
+def test_groups_errors_and_weights():
+    y, p, centre = _centres(2, k=3, n=100)
+    with pytest.raises(ValueError, match="one per sample"):
+        clustered_validation(y, p, groups=centre[:-1])
+    g = centre.astype(object)
+    g[5] = None
+    with pytest.raises(ValueError, match="missing"):
+        clustered_validation(y, p, groups=g)
+    with pytest.raises(ValueError, match="single centre"):
+        clustered_validation(y, p, groups=np.zeros(300))
+    w = np.random.default_rng(0).integers(1, 4, 300)
+    rep = np.repeat(np.arange(300), w)
+    a = clustered_validation(y, p, groups=centre, sample_weight=w)
+    b = clustered_validation(y[rep], p[rep], groups=centre[rep])
+    for name in a.pooled:
+        assert a.pooled[name].estimate == pytest.approx(b.pooled[name].estimate, rel=1e-9)
