@@ -180,7 +180,8 @@ def daily_brier(
     :math:`[o + d\,s, o + (d + 1)\,s)` and is scored by the forecast
     standing at its end (the forecaster's latest update made before the
     day ended, carried forward until the next update); a last, partial day
-    is not scored.  On day :math:`d` the forecaster's score is
+    is not scored.  Days are counted from each question's open time (give
+    open times at midnight to score calendar days).  On day :math:`d` the forecaster's score is
 
     .. math:: b_{iqd} = c\,(p_{iqd} - y_q)^2,
 
