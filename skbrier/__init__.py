@@ -13,10 +13,16 @@ from ._version import __version__ as __version__
 from .comparison import compare_forecasts
 from .decomposition import BrierDecomposition
 from .leaderboards import (
+    ForecastHistory,
+    baseline_score,
+    brier_at,
     combine_leaderboards,
+    daily_brier,
     difficulty_adjusted_brier,
+    forecast_history,
     leaderboard,
     parity_date,
+    peer_score,
 )
 from .metrics.brier import brier_index, brier_score, brier_skill_score
 from .metrics.calibration import (
@@ -71,11 +77,14 @@ from .stats import (
 __all__ = [
     "BrierDecomposition",
     "DecisionCurveDisplay",
+    "ForecastHistory",
     "PooledRefit",
     "ReliabilityDisplay",
+    "baseline_score",
     "binary_test_probabilities",
     "block_bootstrap",
     "bootstrap_indices",
+    "brier_at",
     "brier_index",
     "brier_inference",
     "brier_score",
@@ -91,8 +100,10 @@ __all__ = [
     "compare_forecasts",
     "corp_decomposition",
     "cross_val_brier",
+    "daily_brier",
     "decision_curve",
     "difficulty_adjusted_brier",
+    "forecast_history",
     "leaderboard",
     "long_run_covariance",
     "lowess_calibration_error",
@@ -106,6 +117,7 @@ __all__ = [
     "optimal_block_length",
     "optuna_objective",
     "parity_date",
+    "peer_score",
     "pooled_best_score",
     "pooled_cv_scores",
     "pooled_refit",

@@ -19,7 +19,12 @@ its difference); an unknown name is a ValueError listing the valid ones.
 from ._core.results import ConfidenceInterval
 from .comparison import ForecastComparisonResult
 from .io import EvalRecords
-from .leaderboards import DifficultyAdjustedResult, LeaderboardResult, ParityDateResult
+from .leaderboards import (
+    DifficultyAdjustedResult,
+    HistoryScoreResult,
+    LeaderboardResult,
+    ParityDateResult,
+)
 from .metrics.calibration import (
     LogisticCalibrationResult,
     LowessCalibrationError,
@@ -68,6 +73,7 @@ __all__ = [
     "DifficultyAdjustedResult",
     "EvalRecords",
     "ForecastComparisonResult",
+    "HistoryScoreResult",
     "LeaderboardResult",
     "LogisticCalibrationResult",
     "LowessCalibrationError",

@@ -564,6 +564,13 @@ NOT_Y_P = {
     "leaderboard",
     "combine_leaderboards",
     "parity_date",
+    # forecast histories (updates of forecasters on questions over time):
+    # tests/test_history*.py
+    "forecast_history",
+    "daily_brier",
+    "brier_at",
+    "peer_score",
+    "baseline_score",
     "long_run_covariance",
     "block_bootstrap",
     "bootstrap_indices",

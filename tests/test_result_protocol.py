@@ -203,6 +203,17 @@ def _build(name):  # noqa: C901 (one branch per class)
                 event, time, surv, np.full_like(surv, 0.6), [2.0, 4.0]
             )
         return calibration_at_horizon(event, time, surv[:, 0], 2.0, n_bins=3)
+    if name == "HistoryScoreResult":
+        from skbrier import daily_brier, forecast_history
+
+        history = forecast_history(
+            {"forecaster": ["a", "b", "a"], "question": [1, 1, 2],
+             "timestamp": [0.0, 1.0, 0.5], "probability": [0.7, 0.4, 0.2]},
+            {"question": [1, 2], "open_time": [0.0, 0.0], "close_time": [4.0, 3.0],
+             "outcome": [1, 0]},
+            resolve_time=None,
+        )  # fmt: skip
+        return daily_brier(history)
     if name == "EvalRecords":
         from skbrier.io import EvalRecords
 
