@@ -18,6 +18,11 @@ from .leaderboards import (
     leaderboard,
     parity_date,
 )
+from .metrics.abstention import (
+    abstention_scores,
+    abstention_utility,
+    compare_abstention_utility,
+)
 from .metrics.brier import brier_index, brier_score, brier_skill_score
 from .metrics.calibration import (
     c_statistic,
@@ -41,6 +46,14 @@ from .metrics.net_benefit import (
     decision_curve,
     net_benefit,
 )
+from .metrics.selective import (
+    aurc,
+    e_aurc,
+    risk_coverage_curve,
+    selective_accuracy,
+    selective_accuracy_at_top,
+    selective_coverage_accuracy_area,
+)
 from .model_selection import (
     PooledRefit,
     cross_val_brier,
@@ -52,6 +65,7 @@ from .model_selection import (
 )
 from .plotting.decision_curve import DecisionCurveDisplay
 from .plotting.reliability import ReliabilityDisplay
+from .plotting.risk_coverage import RiskCoverageDisplay
 from .report import calibration_report
 from .scorers import (
     make_brier_index_scorer,
@@ -73,6 +87,10 @@ __all__ = [
     "DecisionCurveDisplay",
     "PooledRefit",
     "ReliabilityDisplay",
+    "RiskCoverageDisplay",
+    "abstention_scores",
+    "abstention_utility",
+    "aurc",
     "binary_test_probabilities",
     "block_bootstrap",
     "bootstrap_indices",
@@ -87,12 +105,14 @@ __all__ = [
     "calibration_intercept_slope",
     "calibration_report",
     "combine_leaderboards",
+    "compare_abstention_utility",
     "compare_brier",
     "compare_forecasts",
     "corp_decomposition",
     "cross_val_brier",
     "decision_curve",
     "difficulty_adjusted_brier",
+    "e_aurc",
     "leaderboard",
     "long_run_covariance",
     "lowess_calibration_error",
@@ -110,6 +130,10 @@ __all__ = [
     "pooled_cv_scores",
     "pooled_refit",
     "pooled_scoring",
+    "risk_coverage_curve",
+    "selective_accuracy",
+    "selective_accuracy_at_top",
+    "selective_coverage_accuracy_area",
     "smooth_calibration_error",
     "spiegelhalter_z",
 ]

@@ -20,6 +20,11 @@ from ._core.results import ConfidenceInterval
 from .comparison import ForecastComparisonResult
 from .io import EvalRecords
 from .leaderboards import DifficultyAdjustedResult, LeaderboardResult, ParityDateResult
+from .metrics.abstention import (
+    AbstentionResult,
+    AbstentionUtilityComparison,
+    AbstentionUtilityResult,
+)
 from .metrics.calibration import (
     LogisticCalibrationResult,
     LowessCalibrationError,
@@ -33,6 +38,7 @@ from .metrics.decomposition import (
     MurphyDecomposition,
 )
 from .metrics.net_benefit import DecisionCurveResult
+from .metrics.selective import RiskCoverageResult
 from .model_selection import CrossValBrierResult, PooledCVResult
 from .report import CalibrationReport
 from .stats import BootstrapResult, BrierComparisonResult, BrierInferenceResult
@@ -44,6 +50,9 @@ from .survival import (
 )
 
 __all__ = [
+    "AbstentionResult",
+    "AbstentionUtilityComparison",
+    "AbstentionUtilityResult",
     "BinStatistics",
     "BootstrapResult",
     "BrierComparisonResult",
@@ -64,6 +73,7 @@ __all__ = [
     "MurphyDecomposition",
     "ParityDateResult",
     "PooledCVResult",
+    "RiskCoverageResult",
     "SpiegelhalterResult",
     "SurvivalCalibrationResult",
     "SurvivalComparisonResult",
