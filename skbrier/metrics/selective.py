@@ -97,13 +97,18 @@ def correctness_labels(
     ``pos_label`` here: correctness is yes or no).
     """
     if y_correct is not None and not isinstance(y_correct, (str, bytes)):
-        raw = y_correct if isinstance(y_correct, np.ndarray) else as_array(y_correct, name)
-        if raw.dtype.kind in "US" or (
-            raw.dtype.kind == "O" and raw.size and isinstance(raw.ravel()[0], str)
+        # read once here (pandas and lists become the array binary_target reads)
+        y_correct = (
+            y_correct if isinstance(y_correct, np.ndarray) else as_array(y_correct, name)
+        )
+        if y_correct.dtype.kind in "US" or (
+            y_correct.dtype.kind == "O"
+            and y_correct.size
+            and isinstance(y_correct.ravel()[0], str)
         ):
             raise TypeError(
                 f"{name} must hold booleans or 0/1 (1: a right answer), got text such "
-                f"as {str(raw.ravel()[0])!r}; convert it, e.g. {name} == 'correct'."
+                f"as {str(y_correct.ravel()[0])!r}; convert it, e.g. {name} == 'correct'."
             )
     return binary_target(y_correct, None, n, name=name, ref_name=ref_name)
 
