@@ -24,6 +24,11 @@ from .leaderboards import (
     parity_date,
     peer_score,
 )
+from .metrics.abstention import (
+    abstention_scores,
+    abstention_utility,
+    compare_abstention_utility,
+)
 from .metrics.brier import brier_index, brier_score, brier_skill_score
 from .metrics.calibration import (
     c_statistic,
@@ -47,6 +52,14 @@ from .metrics.net_benefit import (
     decision_curve,
     net_benefit,
 )
+from .metrics.selective import (
+    aurc,
+    e_aurc,
+    risk_coverage_curve,
+    selective_accuracy,
+    selective_accuracy_at_top,
+    selective_coverage_accuracy_area,
+)
 from .model_selection import (
     PooledRefit,
     cross_val_brier,
@@ -58,6 +71,7 @@ from .model_selection import (
 )
 from .plotting.decision_curve import DecisionCurveDisplay
 from .plotting.reliability import ReliabilityDisplay
+from .plotting.risk_coverage import RiskCoverageDisplay
 from .report import calibration_report
 from .scorers import (
     make_brier_index_scorer,
@@ -80,6 +94,10 @@ __all__ = [
     "ForecastHistory",
     "PooledRefit",
     "ReliabilityDisplay",
+    "RiskCoverageDisplay",
+    "abstention_scores",
+    "abstention_utility",
+    "aurc",
     "baseline_score",
     "binary_test_probabilities",
     "block_bootstrap",
@@ -96,6 +114,7 @@ __all__ = [
     "calibration_intercept_slope",
     "calibration_report",
     "combine_leaderboards",
+    "compare_abstention_utility",
     "compare_brier",
     "compare_forecasts",
     "corp_decomposition",
@@ -103,6 +122,7 @@ __all__ = [
     "daily_brier",
     "decision_curve",
     "difficulty_adjusted_brier",
+    "e_aurc",
     "forecast_history",
     "leaderboard",
     "long_run_covariance",
@@ -122,6 +142,10 @@ __all__ = [
     "pooled_cv_scores",
     "pooled_refit",
     "pooled_scoring",
+    "risk_coverage_curve",
+    "selective_accuracy",
+    "selective_accuracy_at_top",
+    "selective_coverage_accuracy_area",
     "smooth_calibration_error",
     "spiegelhalter_z",
 ]

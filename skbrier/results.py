@@ -25,6 +25,11 @@ from .leaderboards import (
     LeaderboardResult,
     ParityDateResult,
 )
+from .metrics.abstention import (
+    AbstentionResult,
+    AbstentionUtilityComparison,
+    AbstentionUtilityResult,
+)
 from .metrics.calibration import (
     LogisticCalibrationResult,
     LowessCalibrationError,
@@ -39,6 +44,7 @@ from .metrics.decomposition import (
 )
 from .metrics.net_benefit import DecisionCurveResult
 from .metrics.recalibration import PlattCalibrationResult, TemperatureScalingResult
+from .metrics.selective import RiskCoverageResult
 from .model_selection import CrossValBrierResult, PooledCVResult
 from .report import CalibrationReport
 from .stats import (
@@ -59,6 +65,9 @@ from .survival import (
 )
 
 __all__ = [
+    "AbstentionResult",
+    "AbstentionUtilityComparison",
+    "AbstentionUtilityResult",
     "BinStatistics",
     "BootstrapResult",
     "BrierComparisonResult",
@@ -85,6 +94,7 @@ __all__ = [
     "PooledCVResult",
     "PooledValidationResult",
     "PredictionPoweredResult",
+    "RiskCoverageResult",
     "RubinPooledResult",
     "SpiegelhalterResult",
     "SurvivalCalibrationResult",

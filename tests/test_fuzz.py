@@ -80,6 +80,8 @@ class Entry:
         return self.call(y, p, sample_weight=w)
 
 
+_SELECTIVE = ("y_correct", "confidence", "sample_weight")
+
 REGISTRY = [
     Entry("brier_score", skbrier.brier_score, reference=sk_metrics.brier_score_loss),
     Entry("brier_index", skbrier.brier_index),
@@ -178,6 +180,52 @@ REGISTRY = [
         lambda y, p, **kw: skbrier.compare_brier(y, p, _second(p), cov_type="iid", **kw),
         params=("y_true", "y_proba_a", "y_proba_b", "sample_weight"),
         point=("bs_a", "bs_b", "difference"),
+    ),
+    # selective prediction and abstention: (y_correct, confidence)
+    Entry("aurc", skbrier.aurc, params=_SELECTIVE),
+    Entry("e_aurc", skbrier.e_aurc, params=_SELECTIVE),
+    Entry(
+        "risk_coverage_curve",
+        lambda y, p, **kw: skbrier.risk_coverage_curve(
+            y, p, n_resamples=20, random_state=0, **kw
+        ),
+        params=_SELECTIVE,
+        point=("aurc", "e_aurc"),
+        ignore=("interval", "band"),  # bootstrap bounds depend on the order of the rows
+    ),
+    Entry(
+        "selective_accuracy",
+        lambda y, p, **kw: skbrier.selective_accuracy(y, p, coverage=0.3, **kw),
+        params=_SELECTIVE,
+    ),
+    # HELM's statistics count positions: integer weights only, not scale-free
+    Entry(
+        "selective_coverage_accuracy_area",
+        skbrier.selective_coverage_accuracy_area,
+        params=_SELECTIVE,
+    ),
+    Entry(
+        "selective_accuracy_at_top", skbrier.selective_accuracy_at_top, params=_SELECTIVE
+    ),
+    Entry(
+        "abstention_utility",
+        lambda y, p, **kw: skbrier.abstention_utility(y, p, thresholds=[0.2, 0.5], **kw),
+        params=_SELECTIVE,
+        point=("area", "accuracy"),
+    ),
+    Entry(
+        "compare_abstention_utility",
+        lambda y, p, **kw: skbrier.compare_abstention_utility(
+            y, p, y, _second(p), thresholds=[0.2, 0.5], n_resamples=0, **kw
+        ),
+        params=(
+            "y_correct_a",
+            "confidence_a",
+            "y_correct_b",
+            "confidence_b",
+            "sample_weight",
+        ),
+        point=("area_a", "area_b"),
     ),
     Entry(
         "compare_forecasts",
@@ -518,8 +566,20 @@ def _unbounded(entry: Entry, key: str) -> bool:
 # --------------------------------------------------------------------------
 # hard 0/1 forecasts: one HardForecastWarning per public call, at the caller
 # --------------------------------------------------------------------------
-# net benefit takes binary tests coded 0/1: no warning there
-_TAKE_BINARY_TESTS = ("net_benefit", "decision_curve")
+# net benefit takes binary tests coded 0/1, the selective statistics confidences
+# that may be 0 or 1 (a ranking, an answer-or-abstain rule): no warning there
+_TAKE_BINARY_TESTS = (
+    "net_benefit",
+    "decision_curve",
+    "aurc",
+    "e_aurc",
+    "risk_coverage_curve",
+    "selective_accuracy",
+    "selective_coverage_accuracy_area",
+    "selective_accuracy_at_top",
+    "abstention_utility",
+    "compare_abstention_utility",
+)
 
 
 @pytest.mark.parametrize("entry", REGISTRY, ids=IDS)
@@ -587,6 +647,8 @@ NOT_Y_P = {
     "optuna_objective",
     "pooled_best_score",
     "calibration_report",
+    # (y_correct, attempted): tests/test_abstention.py
+    "abstention_scores",
     "load_forecasts",
     "make_logistic_cohort",
     # human verdicts with NaN for unlabelled items: the invariances are tested in

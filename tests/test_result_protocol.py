@@ -214,6 +214,26 @@ def _build(name):  # noqa: C901 (one branch per class)
             resolve_time=None,
         )  # fmt: skip
         return daily_brier(history)
+    if name == "RiskCoverageResult":
+        from skbrier import risk_coverage_curve
+
+        return risk_coverage_curve(y, p, **boot)
+    if name in (
+        "AbstentionResult",
+        "AbstentionUtilityResult",
+        "AbstentionUtilityComparison",
+    ):
+        from skbrier import (
+            abstention_scores,
+            abstention_utility,
+            compare_abstention_utility,
+        )
+
+        if name == "AbstentionResult":
+            return abstention_scores(y, p > 0.3)
+        if name == "AbstentionUtilityResult":
+            return abstention_utility(y, p, thresholds=[0.2, 0.5], **boot)
+        return compare_abstention_utility(y, p, y, q, thresholds=[0.2, 0.5], **boot)
     if name == "EvalRecords":
         from skbrier.io import EvalRecords
 

@@ -293,6 +293,7 @@ CORP_POINT = (
 INFERENCE_POINT = ("brier_score", "brier_skill_score", "brier_index", "estimate")
 RESAMPLE = "a bootstrap draws the observations: the total weight is the sample size"
 WILSON = "Wilson intervals of the bins: a bin's weight is its sample size"
+HELM_POSITIONS = "HELM's statistics count positions in the ranking (integer weights)"
 
 REGISTRY: list[Entry] = [
     Entry("brier_score", lambda y, p, w: skbrier.brier_score(y, p, sample_weight=w)),
@@ -615,6 +616,77 @@ REGISTRY: list[Entry] = [
         # of the weight identities (tests/test_fuzz.py does the same)
         ignore=("emax", "e90", "eavg", "lowess"),
         examples=4,
+    ),
+    # selective prediction and abstention: (y_correct, confidence)
+    Entry("aurc", lambda y, p, w: skbrier.aurc(y, p, sample_weight=w)),
+    Entry("e_aurc", lambda y, p, w: skbrier.e_aurc(y, p, sample_weight=w)),
+    Entry(
+        "selective_accuracy",
+        lambda y, p, w: skbrier.selective_accuracy(
+            y, p, coverage=[0.3, 0.75, 1.0], sample_weight=w
+        ),
+    ),
+    Entry(
+        "risk_coverage_curve",
+        lambda y, p, w: skbrier.risk_coverage_curve(y, p, sample_weight=w),
+    ),
+    Entry(
+        "risk_coverage_curve(n_resamples)",
+        lambda y, p, w: skbrier.risk_coverage_curve(
+            y, p, n_resamples=12, random_state=0, sample_weight=w
+        ),
+        counts=RESAMPLE,
+        point=("thresholds", "aurc", "e_aurc", "coverage_grid"),
+        refuses_below=3,
+        examples=6,
+    ),
+    Entry(
+        "selective_coverage_accuracy_area",
+        lambda y, p, w: skbrier.selective_coverage_accuracy_area(y, p, sample_weight=w),
+        counts=HELM_POSITIONS,
+    ),
+    Entry(
+        "selective_accuracy_at_top",
+        lambda y, p, w: skbrier.selective_accuracy_at_top(y, p, sample_weight=w),
+        counts=HELM_POSITIONS,
+    ),
+    Entry(
+        "abstention_scores",
+        lambda y, p, w: skbrier.abstention_scores(y, p >= 0.5, sample_weight=w),
+    ),
+    Entry(
+        "abstention_utility",
+        lambda y, p, w: skbrier.abstention_utility(
+            y, p, thresholds=[0.0, 0.3, 0.8], sample_weight=w
+        ),
+    ),
+    Entry(
+        "abstention_utility(n_resamples)",
+        lambda y, p, w: skbrier.abstention_utility(
+            y, p, thresholds=[0.3, 0.8], n_resamples=12, random_state=0, sample_weight=w
+        ),
+        counts=RESAMPLE,
+        point=("thresholds", "utility", "answer_rate", "accuracy", "area", "max_threshold"),
+        refuses_below=3,
+        examples=6,
+    ),
+    Entry(
+        "compare_abstention_utility",
+        lambda y, p, w: skbrier.compare_abstention_utility(
+            y,
+            p,
+            1 - y,
+            _second(p),
+            thresholds=[0.3],
+            n_resamples=12,
+            random_state=0,
+            max_threshold=0.9,
+            sample_weight=w,
+        ),
+        counts=RESAMPLE,
+        point=("thresholds", "utility_a", "utility_b", "area_a", "area_b"),
+        refuses_below=3,
+        examples=6,
     ),
 ]
 

@@ -545,19 +545,19 @@ def _tally(y: np.ndarray, rows: Sequence[int]) -> tuple[list, list[int], None]:
 
 
 def too_many_classes(
-    y: np.ndarray, ref_name: str, rows: Sequence[int] | None = None
+    y: np.ndarray, ref_name: str, rows: Sequence[int] | None = None, name: str = "y_true"
 ) -> str:
     """Message for more than two labels with a 1-D forecast (``rows``: see
-    :func:`label_counts`)."""
+    :func:`label_counts`; ``name``: the parameter of the labels)."""
     labels, counts, first = label_counts(y, rows)
     return label_problem(
-        f"y_true has more than two classes, but {ref_name} is 1-D (the probability "
+        f"{name} has more than two classes, but {ref_name} is 1-D (the probability "
         "of one class)",
         labels,
         counts,
         first,
         where=lambda i: f"index {i}",
-        swap_hint=SWAP_HINT.replace("y_proba", ref_name),
+        swap_hint=SWAP_HINT.replace("y_proba", ref_name).replace("y_true", name),
         multiclass_hint=(
             f"For a multiclass problem pass a 2-D {ref_name} with one column per class "
             "(as predict_proba returns)."

@@ -137,13 +137,16 @@ def binary_target(
     as_float: bool = True,
     ref_name: str = "y_proba",
     label_rows: Sequence[int] | None = None,
+    name: str = "y_true",
 ) -> np.ndarray:
     """Encode binary labels as a float64 0/1 vector in O(n).
 
     ``label_rows``: ``y_true`` holds the distinct labels a mergeable state
     counted over its chunks, ``label_rows[i]`` rows of ``y_true[i]``; the
     message of too many classes then shows those counts, sorted, and no
-    positions (:func:`skbrier._core.diagnose.label_counts`).
+    positions (:func:`skbrier._core.diagnose.label_counts`).  ``name`` is
+    the parameter named in the messages (``y_correct`` of the selective
+    metrics, say).
 
     With ``as_float=False`` integer or boolean labels that are already 0/1
     (with ``pos_label`` 1) are returned as an integer array without a copy.
@@ -160,11 +163,11 @@ def binary_target(
         and (pos_label is None or _is_one(pos_label))
     ):
         return y_true  # float64 0/1, validated by the public call in progress
-    _arrays.checked("y_true")
-    y = _target_array(y_true, check_finite=False)
+    _arrays.checked(name)
+    y = _target_array(y_true, name, check_finite=False)
     if n is not None and y.shape[0] != n:
         raise ValueError(
-            f"y_true has {y.shape[0]} samples but {ref_name} has {n}; "
+            f"{name} has {y.shape[0]} samples but {ref_name} has {n}; "
             "all inputs must have the same number of samples."
         )
     if y.dtype.kind in "biuf":
@@ -174,14 +177,14 @@ def binary_target(
             # the common case, shown in one pass: 0/1 labels, class 1 positive
             return y.astype(np.float64, copy=False) if as_float else y
         if y.dtype.kind == "f":
-            _check_finite_labels(y, "y_true")
+            _check_finite_labels(y, name)
         lo, hi = _min_max(y)
         if lo != hi:
             # two or more distinct values: all must be lo or hi
             if y.dtype.kind in "iu" and hi - lo == 1:
                 pass  # integers in [lo, lo + 1] take only two values
             elif np.count_nonzero((y != lo) & (y != hi)):
-                raise ValueError(too_many_classes(y, ref_name, label_rows))
+                raise ValueError(too_many_classes(y, ref_name, label_rows, name))
         if pos_label is None:
             if lo in (-1, 0, 1) and hi in (-1, 0, 1) and not (lo == -1 and hi == 0):
                 # {0,1}, {-1,1}, {0}, {1}, {-1} (scikit-learn's rule); the values
@@ -192,13 +195,13 @@ def binary_target(
         else:
             if isinstance(pos_label, str):
                 raise ValueError(
-                    f"pos_label={pos_label!r} is a string but y_true holds numbers "
+                    f"pos_label={pos_label!r} is a string but {name} holds numbers "
                     f"({fmt(lo)}..{fmt(hi)})."
                 )
             pos = pos_label
             if lo != hi and pos != lo and pos != hi:
                 raise ValueError(
-                    f"pos_label={pos_label!r} is not one of the labels in y_true "
+                    f"pos_label={pos_label!r} is not one of the labels in {name} "
                     f"({fmt(lo)}, {fmt(hi)})."
                 )
         if pos == 1 and lo in (0, 1) and hi in (0, 1):
@@ -214,24 +217,24 @@ def binary_target(
     if others.shape[0]:
         second = others[0]
         if np.count_nonzero(others != second):
-            raise ValueError(too_many_classes(y, ref_name, label_rows))
+            raise ValueError(too_many_classes(y, ref_name, label_rows, name))
         classes.append(second)
     if pos_label is None:
         hint = ""
         if all(is_number_text(c) for c in classes):
             hint = (
-                " They are numbers written as text: convert y_true to numbers (e.g. "
-                "y_true.astype(int)), or name the event, e.g. "
+                f" They are numbers written as text: convert {name} to numbers (e.g. "
+                f"{name}.astype(int)), or name the event, e.g. "
                 f"pos_label={str(max(classes, key=float))!r}."
             )
         raise ValueError(
-            "pos_label must be given when y_true holds string labels "
+            f"pos_label must be given when {name} holds string labels "
             f"({sorted(map(str, classes))}): it names the class whose probability "
-            f"y_proba holds.{hint}"
+            f"{ref_name} holds.{hint}"
         )
     if len(classes) == 2 and pos_label not in classes:
         raise ValueError(
-            f"pos_label={pos_label!r} is not one of the labels in y_true "
+            f"pos_label={pos_label!r} is not one of the labels in {name} "
             f"{sorted(map(str, classes))}."
         )
     return (y == pos_label).astype(np.float64)

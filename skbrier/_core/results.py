@@ -66,6 +66,11 @@ INTERVAL_METRICS: dict[str, str] = {
     "parity_date": "the date at which the frontier reaches the target",
     "statistic": "the statistic of a generic bootstrap",
     "accuracy": "the accuracy, the share of correct answers",
+    "aurc": "the area under the risk-coverage curve",
+    "e_aurc": "the AURC minus that of an oracle ranking",
+    "selective_risk": "the error rate of the most confident answers at each coverage",
+    "utility": "the answer-or-abstain utility at each threshold (its difference on a comparison)",
+    "utility_area": "the area under the answer-or-abstain utility curve (its difference on a comparison)",
 }
 
 

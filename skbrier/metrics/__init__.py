@@ -1,6 +1,11 @@
 """Pure metric functions: Brier score and friends, net benefit, decompositions,
-calibration statistics."""
+calibration statistics, selective prediction and abstention."""
 
+from .abstention import (
+    abstention_scores,
+    abstention_utility,
+    compare_abstention_utility,
+)
 from .brier import brier_index, brier_score, brier_skill_score
 from .calibration import (
     c_statistic,
@@ -18,8 +23,19 @@ from .decomposition import corp_decomposition, murphy_decomposition
 from .multiple_choice import multiple_choice_brier_score
 from .net_benefit import binary_test_probabilities, decision_curve, net_benefit
 from .recalibration import platt_calibration_error, temperature_scaling
+from .selective import (
+    aurc,
+    e_aurc,
+    risk_coverage_curve,
+    selective_accuracy,
+    selective_accuracy_at_top,
+    selective_coverage_accuracy_area,
+)
 
 __all__ = [
+    "abstention_scores",
+    "abstention_utility",
+    "aurc",
     "binary_test_probabilities",
     "brier_index",
     "brier_score",
@@ -29,14 +45,20 @@ __all__ = [
     "calibration_error_interval",
     "calibration_in_the_large",
     "calibration_intercept_slope",
+    "compare_abstention_utility",
     "corp_decomposition",
     "decision_curve",
+    "e_aurc",
     "lowess_calibration_error",
     "multiple_choice_brier_score",
-    "platt_calibration_error",
     "murphy_decomposition",
     "net_benefit",
+    "platt_calibration_error",
+    "risk_coverage_curve",
+    "selective_accuracy",
+    "selective_accuracy_at_top",
+    "selective_coverage_accuracy_area",
     "smooth_calibration_error",
-    "temperature_scaling",
     "spiegelhalter_z",
+    "temperature_scaling",
 ]

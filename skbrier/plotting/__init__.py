@@ -2,5 +2,6 @@
 
 from .decision_curve import DecisionCurveDisplay
 from .reliability import ReliabilityDisplay
+from .risk_coverage import RiskCoverageDisplay
 
-__all__ = ["DecisionCurveDisplay", "ReliabilityDisplay"]
+__all__ = ["DecisionCurveDisplay", "ReliabilityDisplay", "RiskCoverageDisplay"]

@@ -1,0 +1,445 @@
+"""Results of :mod:`skbrier.metrics.abstention` (public in :mod:`skbrier.results`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .._core.format import format_number
+from .._core.kernels.net_benefit import treat_all_curve
+from .._core.params import check_confidence_level, check_option
+from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
+from .._core.results import ConfidenceInterval, Result, check_metric, to_builtin
+
+__all__ = ["AbstentionResult", "AbstentionUtilityComparison", "AbstentionUtilityResult"]
+
+
+@dataclasses.dataclass(frozen=True, repr=False, eq=False)
+class AbstentionResult(Result):
+    """Scores of answers that may abstain, as SimpleQA grades them.
+
+    Returned by :func:`~skbrier.metrics.abstention.abstention_scores`.  The
+    shares are of all questions (total weight); simple-evals' names in
+    brackets.
+
+    Attributes
+    ----------
+    correct : float
+        Share answered and right (``is_correct``).
+    incorrect : float
+        Share answered and wrong (``is_incorrect``).
+    not_attempted : float
+        Share not attempted (``is_not_attempted``).
+    coverage : float
+        Share attempted, ``correct + incorrect`` (``is_given_attempted``).
+    accuracy_given_attempted : float
+        ``correct / coverage``, 0 when nothing was attempted
+        (``accuracy_given_attempted``).
+    f_score : float
+        Harmonic mean of ``correct`` and ``accuracy_given_attempted``, 0 when
+        both are 0 (``f1``).
+    n : float
+        Number of questions (total weight).
+
+    See Also
+    --------
+    skbrier.metrics.abstention.abstention_scores : Builds it.
+
+    Examples
+    --------
+    >>> from skbrier.metrics.abstention import abstention_scores
+    >>> res = abstention_scores([1, 0, 1, 0], [True, True, True, False])
+    >>> res.coverage, res.accuracy_given_attempted, round(res.f_score, 4)
+    (0.75, 0.6666666666666666, 0.5714)
+    """
+
+    correct: float
+    incorrect: float
+    not_attempted: float
+    coverage: float
+    accuracy_given_attempted: float
+    f_score: float
+    n: float
+
+
+@dataclasses.dataclass(frozen=True, repr=False, eq=False)
+class AbstentionUtilityResult(Result):
+    r"""The answer-or-abstain utility curve of one confidence, and its area.
+
+    Returned by :func:`~skbrier.metrics.abstention.abstention_utility`.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (n_thresholds,)
+        Thresholds :math:`t`, in the order given.
+    utility : ndarray of shape (n_thresholds,)
+        Mean utility per question of answering when confidence
+        :math:`\ge t`: right +1, wrong :math:`-t/(1 - t)`, abstaining 0.
+    answer_rate : ndarray of shape (n_thresholds,)
+        Share of the questions answered at each threshold.
+    accuracy : float
+        Share of right answers (the utility of answering everything at
+        :math:`t = 0`).
+    area : float
+        :math:`\int_0^{T} U(t)\,dt` with :math:`T` = ``max_threshold``,
+        computed exactly (``-inf`` when :math:`T = 1` and a wrong answer
+        has confidence 1).
+    max_threshold : float
+        Upper end :math:`T` of the area.
+    n : float
+        Number of questions (total weight).
+    n_resamples : int
+        Bootstrap resamples (0: none).
+    confidence_level : float
+        Level of :attr:`bands`.
+    bootstrap_replicates : dict of str to ndarray or None
+        ``"utility"`` (n_resamples, n_thresholds), ``"utility_area"``
+        (n_resamples,).
+    answer_all : ndarray of shape (n_thresholds,)
+        Utility of answering everything, :math:`a - (1 - a)\,t/(1 - t)`
+        (abstaining on everything has utility 0).
+    bands : ConfidenceInterval or None
+        Pointwise bootstrap band of the utility at ``confidence_level``.
+
+    See Also
+    --------
+    skbrier.metrics.abstention.abstention_utility : Builds it.
+
+    Examples
+    --------
+    >>> from skbrier.metrics.abstention import abstention_utility
+    >>> res = abstention_utility([1, 0, 1, 1], [0.9, 0.8, 0.6, 0.3],
+    ...                          thresholds=[0.5, 0.7])
+    >>> res.utility
+    array([ 0.25      , -0.33333333])
+    """
+
+    thresholds: np.ndarray
+    utility: np.ndarray
+    answer_rate: np.ndarray
+    accuracy: float
+    area: float
+    max_threshold: float
+    n: float
+    n_resamples: int = 0
+    confidence_level: float = 0.95
+    bootstrap_replicates: dict[str, np.ndarray] | None = None
+
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
+
+    @property
+    def answer_all(self) -> np.ndarray:
+        return treat_all_curve(self.accuracy, self.thresholds)
+
+    @property
+    def bands(self) -> ConfidenceInterval | None:
+        if self.bootstrap_replicates is None:
+            return None
+        return self.confidence_interval(self.confidence_level, metric="utility")
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "utility_area",
+        method: str | None = None,
+    ) -> ConfidenceInterval:
+        """Bootstrap interval of the area, or pointwise band of the utility.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            Level in (0, 1).
+        metric : {"utility_area", "utility"}, default="utility_area"
+            The area, or the utility at each threshold.
+        method : {"percentile", "basic"}, default=None
+            Percentile interval (None) or the basic one.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``: floats, or arrays over the thresholds.
+
+        Raises
+        ------
+        ValueError
+            If no bootstrap was run or an option is out of range.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skbrier.metrics.abstention import abstention_utility
+        >>> rng = np.random.default_rng(0)
+        >>> conf = rng.uniform(0, 0.95, 400)
+        >>> right = rng.uniform(size=400) < conf
+        >>> res = abstention_utility(right, conf, n_resamples=200, random_state=0)
+        >>> low, high = res.confidence_interval()
+        >>> bool(low < res.area < high)
+        True
+        """
+        return _interval(self, confidence_level, metric, method, self.utility, self.area)
+
+    def _headline(self) -> dict[str, Any]:
+        return {
+            "area": self.area,
+            "max_threshold": self.max_threshold,
+            "accuracy": self.accuracy,
+            "n": self.n,
+            "n_thresholds": int(self.thresholds.shape[0]),
+            "n_resamples": self.n_resamples,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready values, the replicates replaced by
+        ``area_interval`` and ``bands`` at ``confidence_level`` (None without
+        a bootstrap)."""
+        return _without_replicates(self, "area_interval")
+
+    def to_frame(self) -> Any:
+        """One row per threshold: ``threshold``, ``utility``, ``answer_rate``,
+        ``answer_all`` and, with a bootstrap, ``utility_low``/``utility_high``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The table.
+
+        Examples
+        --------
+        >>> from skbrier.metrics.abstention import abstention_utility
+        >>> res = abstention_utility([1, 0, 1, 1], [0.9, 0.8, 0.6, 0.3],
+        ...                          thresholds=[0.5])
+        >>> res.to_frame().columns.tolist()
+        ['threshold', 'utility', 'answer_rate', 'answer_all']
+        """
+        import pandas as pd
+
+        cols = {
+            "threshold": self.thresholds,
+            "utility": self.utility,
+            "answer_rate": self.answer_rate,
+            "answer_all": self.answer_all,
+        }
+        bands = self.bands
+        if bands is not None:
+            cols["utility_low"], cols["utility_high"] = bands.low, bands.high
+        return pd.DataFrame(cols)
+
+
+@dataclasses.dataclass(frozen=True, repr=False, eq=False)
+class AbstentionUtilityComparison(Result):
+    r"""Paired comparison of two models' answer-or-abstain utility on the same questions.
+
+    Returned by
+    :func:`~skbrier.metrics.abstention.compare_abstention_utility`.  Every
+    difference is model a minus model b; the bootstrap resamples the
+    questions, the same ones for both models.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (n_thresholds,)
+        Thresholds :math:`t`.
+    utility_a, utility_b : ndarray of shape (n_thresholds,)
+        Each model's utility curve.
+    area_a, area_b : float
+        Each model's area :math:`\int_0^T U(t)\,dt`.
+    max_threshold : float
+        :math:`T`.
+    n : float
+        Number of questions (total weight).
+    n_resamples : int
+        Bootstrap resamples (0: none).
+    confidence_level : float
+        Level of :attr:`bands`.
+    bootstrap_replicates : dict of str to ndarray or None
+        Differences: ``"utility"`` (n_resamples, n_thresholds),
+        ``"utility_area"`` (n_resamples,).
+    difference : ndarray of shape (n_thresholds,)
+        ``utility_a - utility_b``.
+    area_difference : float
+        ``area_a - area_b``.
+    bands : ConfidenceInterval or None
+        Pointwise band of ``difference`` at ``confidence_level``.
+
+    See Also
+    --------
+    skbrier.metrics.abstention.compare_abstention_utility : Builds it.
+
+    Examples
+    --------
+    >>> from skbrier.metrics.abstention import compare_abstention_utility
+    >>> res = compare_abstention_utility([1, 0, 1], [0.9, 0.2, 0.6],
+    ...                                  [1, 1, 0], [0.5, 0.6, 0.9],
+    ...                                  thresholds=[0.5], n_resamples=0)
+    >>> res.difference
+    array([1.])
+    """
+
+    thresholds: np.ndarray
+    utility_a: np.ndarray
+    utility_b: np.ndarray
+    area_a: float
+    area_b: float
+    max_threshold: float
+    n: float
+    n_resamples: int = 0
+    confidence_level: float = 0.95
+    bootstrap_replicates: dict[str, np.ndarray] | None = None
+
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
+
+    @property
+    def difference(self) -> np.ndarray:
+        return self.utility_a - self.utility_b
+
+    @property
+    def area_difference(self) -> float:
+        return float(self.area_a - self.area_b)
+
+    @property
+    def bands(self) -> ConfidenceInterval | None:
+        if self.bootstrap_replicates is None:
+            return None
+        return self.confidence_interval(self.confidence_level, metric="utility")
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "utility_area",
+        method: str | None = None,
+    ) -> ConfidenceInterval:
+        """Bootstrap interval of the area difference, or band of the utility difference.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            Level in (0, 1).
+        metric : {"utility_area", "utility"}, default="utility_area"
+            The difference of the areas, or of the utilities at each
+            threshold.
+        method : {"percentile", "basic"}, default=None
+            Percentile interval (None) or the basic one.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)`` of model a minus model b.
+
+        Raises
+        ------
+        ValueError
+            If no bootstrap was run or an option is out of range.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skbrier.metrics.abstention import compare_abstention_utility
+        >>> rng = np.random.default_rng(1)
+        >>> p = rng.uniform(0, 0.9, 300)
+        >>> right = rng.uniform(size=300) < p
+        >>> res = compare_abstention_utility(right, p, right, np.full(300, 0.5),
+        ...                                  n_resamples=200, random_state=0)
+        >>> low, high = res.confidence_interval()
+        >>> bool(low > 0)
+        True
+        """
+        return _interval(
+            self, confidence_level, metric, method, self.difference, self.area_difference
+        )
+
+    def _headline(self) -> dict[str, Any]:
+        return {
+            "area_a": self.area_a,
+            "area_b": self.area_b,
+            "area_difference": self.area_difference,
+            "max_threshold": self.max_threshold,
+            "n": self.n,
+            "n_resamples": self.n_resamples,
+        }
+
+    def _summary_rows(self) -> list[tuple[str, str]]:
+        rows = super()._summary_rows()
+        if self.bootstrap_replicates is not None:
+            low, high = self.confidence_interval(self.confidence_level)
+            rows.append(
+                (
+                    f"area_difference {format_number(100 * self.confidence_level)}% CI",
+                    f"[{format_number(low)}, {format_number(high)}]",
+                )
+            )
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready values, the replicates replaced by
+        ``area_difference_interval`` and ``bands`` (None without a bootstrap)."""
+        return _without_replicates(self, "area_difference_interval")
+
+    def to_frame(self) -> Any:
+        """One row per threshold: ``threshold``, ``utility_a``, ``utility_b``,
+        ``difference`` and, with a bootstrap, ``difference_low``/``difference_high``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The table.
+
+        Examples
+        --------
+        >>> from skbrier.metrics.abstention import compare_abstention_utility
+        >>> res = compare_abstention_utility([1, 0], [0.9, 0.2], [1, 1], [0.5, 0.6],
+        ...                                  thresholds=[0.5], n_resamples=0)
+        >>> res.to_frame()["difference"].tolist()
+        [-0.5]
+        """
+        import pandas as pd
+
+        cols = {
+            "threshold": self.thresholds,
+            "utility_a": self.utility_a,
+            "utility_b": self.utility_b,
+            "difference": self.difference,
+        }
+        bands = self.bands
+        if bands is not None:
+            cols["difference_low"], cols["difference_high"] = bands.low, bands.high
+        return pd.DataFrame(cols)
+
+
+# --------------------------------------------------------------------------- shared
+def _interval(
+    result: Any,
+    confidence_level: float,
+    metric: str,
+    method: str | None,
+    curve: np.ndarray,
+    area: float,
+) -> ConfidenceInterval:
+    """The one ``confidence_interval`` of the two utility results."""
+    metric = check_metric(result, metric)
+    level = check_confidence_level(confidence_level)
+    method = check_option(
+        "percentile" if method is None else method, "method", INTERVAL_METHODS
+    )
+    if result.bootstrap_replicates is None:
+        raise ValueError("no bootstrap: call it with n_resamples > 0.")
+    estimate = curve if metric == "utility" else area
+    return interval_from_replicates(
+        result.bootstrap_replicates[metric], level, method=method, estimate=estimate
+    )
+
+
+def _without_replicates(result: Any, interval_key: str) -> dict[str, Any]:
+    out = {
+        k: to_builtin(getattr(result, k))
+        for k in result._fields()
+        if k != "bootstrap_replicates"
+    }
+    boot = result.bootstrap_replicates is not None
+    out[interval_key] = (
+        to_builtin(result.confidence_interval(result.confidence_level)) if boot else None
+    )
+    out["bands"] = to_builtin(result.bands) if boot else None
+    return out

@@ -1,0 +1,296 @@
+"""The result of :func:`~skbrier.metrics.selective.risk_coverage_curve`.
+
+Public as ``skbrier.results.RiskCoverageResult``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .._core.kernels.selective import RiskCoverage, accuracy_at_coverage, risk_coverage
+from .._core.params import check_confidence_level, check_option, check_thresholds
+from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
+from .._core.results import ConfidenceInterval, Result, check_metric, to_builtin
+
+__all__ = ["RiskCoverageResult", "check_coverage"]
+
+
+@dataclasses.dataclass(frozen=True, repr=False, eq=False)
+class RiskCoverageResult(Result):
+    r"""The risk--coverage curve of one confidence: a point per distinct threshold.
+
+    Returned by :func:`~skbrier.metrics.selective.risk_coverage_curve`; not
+    meant to be built by hand.  Ties are grouped: the point of threshold
+    :math:`t` answers every answer of confidence :math:`\ge t`.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (n_points,)
+        The distinct confidences, decreasing (coverage increasing).
+    n_answered : ndarray of shape (n_points,)
+        Number (total weight) of answers with confidence at least each
+        threshold.
+    n_correct : ndarray of shape (n_points,)
+        Number (weight) of right answers among them.
+    aurc : float
+        Area under the curve (trapezoid rule, starting at coverage 0 with
+        the first point's risk; fd-shifts' convention).
+    e_aurc : float
+        ``aurc`` minus the oracle's area :math:`e + (1 - e)\ln(1 - e)`.
+    coverage_grid : ndarray of shape (n_coverages,)
+        Coverages of the bootstrap bands of the selective risk.
+    n_resamples : int
+        Bootstrap resamples behind the intervals (0: none).
+    confidence_level : float
+        Level of :attr:`bands`.
+    bootstrap_replicates : dict of str to ndarray or None
+        ``"aurc"`` and ``"e_aurc"`` of shape (n_resamples,),
+        ``"selective_risk"`` of shape (n_resamples, n_coverages).
+    coverage : ndarray of shape (n_points,)
+        Share of the answers (weight) answered at each threshold.
+    selective_risk : ndarray of shape (n_points,)
+        Error rate of the answered at each threshold.
+    accuracy : float
+        Accuracy of all answers (the risk at coverage 1 is one minus it).
+    n : float
+        Number of answers (total weight).
+    bands : ConfidenceInterval or None
+        Pointwise bootstrap band of the selective risk over
+        ``coverage_grid`` at ``confidence_level``.
+
+    See Also
+    --------
+    skbrier.metrics.selective.risk_coverage_curve : Builds it.
+    skbrier.plotting.risk_coverage.RiskCoverageDisplay : Plots it.
+
+    Examples
+    --------
+    >>> from skbrier.metrics.selective import risk_coverage_curve
+    >>> res = risk_coverage_curve([1, 0, 1, 1], [0.9, 0.8, 0.7, 0.6])
+    >>> res.coverage, res.selective_risk
+    (array([0.25, 0.5 , 0.75, 1.  ]), array([0.        , 0.5       , 0.33333333, 0.25      ]))
+    >>> res.to_frame(coverage=[0.5, 1.0])
+       coverage      risk  accuracy  threshold
+    0       0.5  0.500000  0.500000        0.8
+    1       1.0  0.250000  0.750000        0.6
+    """
+
+    thresholds: np.ndarray
+    n_answered: np.ndarray
+    n_correct: np.ndarray
+    aurc: float
+    e_aurc: float
+    coverage_grid: np.ndarray
+    n_resamples: int = 0
+    confidence_level: float = 0.95
+    bootstrap_replicates: dict[str, np.ndarray] | None = None
+
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("aurc", "e_aurc", "selective_risk")
+
+    # ------------------------------------------------------------------ values
+    @property
+    def coverage(self) -> np.ndarray:
+        return self.n_answered / self.n_answered[-1]
+
+    @property
+    def selective_risk(self) -> np.ndarray:
+        return (self.n_answered - self.n_correct) / self.n_answered
+
+    @property
+    def accuracy(self) -> float:
+        return float(self.n_correct[-1] / self.n_answered[-1])
+
+    @property
+    def n(self) -> float:
+        return float(self.n_answered[-1])
+
+    def _curve(self) -> RiskCoverage:
+        return risk_coverage(
+            np.diff(self.n_answered, prepend=0.0), np.diff(self.n_correct, prepend=0.0)
+        )
+
+    def accuracy_at(self, coverage: Any) -> float | np.ndarray:
+        """Accuracy of the most confident share ``coverage`` (ties entered at random).
+
+        Parameters
+        ----------
+        coverage : float or array-like
+            Coverages in (0, 1].
+
+        Returns
+        -------
+        float or ndarray
+            As :func:`~skbrier.metrics.selective.selective_accuracy`.
+
+        Examples
+        --------
+        >>> from skbrier.metrics.selective import risk_coverage_curve
+        >>> risk_coverage_curve([1, 0, 1, 1], [0.9, 0.8, 0.7, 0.6]).accuracy_at(0.5)
+        0.5
+        """
+        cov = check_coverage(coverage)
+        acc = accuracy_at_coverage(self._curve(), cov)
+        return float(acc[0]) if np.ndim(coverage) == 0 else acc
+
+    # ------------------------------------------------------------------ intervals
+    @property
+    def bands(self) -> ConfidenceInterval | None:
+        if self.bootstrap_replicates is None:
+            return None
+        return self.confidence_interval(self.confidence_level, metric="selective_risk")
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "aurc",
+        method: str | None = None,
+    ) -> ConfidenceInterval:
+        """Bootstrap interval of the AURC or E-AURC, or band of the selective risk.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            Level in (0, 1).
+        metric : {"aurc", "e_aurc", "selective_risk"}, default="aurc"
+            The quantity; ``"selective_risk"`` gives a pointwise band over
+            ``coverage_grid``.
+        method : {"percentile", "basic"}, default=None
+            Percentile interval (None) or the basic (reflected) one.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``: floats, or arrays over ``coverage_grid``.
+
+        Raises
+        ------
+        ValueError
+            If no bootstrap was run (``n_resamples=0``) or an option is out
+            of range.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skbrier.metrics.selective import risk_coverage_curve
+        >>> rng = np.random.default_rng(0)
+        >>> conf = rng.uniform(size=300)
+        >>> right = rng.uniform(size=300) < conf
+        >>> res = risk_coverage_curve(right, conf, n_resamples=200, random_state=0)
+        >>> low, high = res.confidence_interval(metric="aurc")
+        >>> bool(low < res.aurc < high)
+        True
+        """
+        metric = check_metric(self, metric)
+        level = check_confidence_level(confidence_level)
+        method = check_option(
+            "percentile" if method is None else method, "method", INTERVAL_METHODS
+        )
+        if self.bootstrap_replicates is None:
+            raise ValueError("no bootstrap: call risk_coverage_curve with n_resamples > 0.")
+        estimate: Any
+        if metric == "selective_risk":
+            estimate = 1.0 - accuracy_at_coverage(self._curve(), self.coverage_grid)
+        else:
+            estimate = getattr(self, metric)
+        return interval_from_replicates(
+            self.bootstrap_replicates[metric], level, method=method, estimate=estimate
+        )
+
+    # ------------------------------------------------------------------ protocol
+    def _headline(self) -> dict[str, Any]:
+        return {
+            "aurc": self.aurc,
+            "e_aurc": self.e_aurc,
+            "accuracy": self.accuracy,
+            "n": self.n,
+            "n_points": int(self.thresholds.shape[0]),
+            "n_resamples": self.n_resamples,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready values, the bootstrap replicates replaced by
+        the intervals at ``confidence_level`` (``aurc_interval``,
+        ``e_aurc_interval``, ``selective_risk_band``; None without a bootstrap)."""
+        out = {
+            k: to_builtin(getattr(self, k))
+            for k in self._fields()
+            if k != "bootstrap_replicates"
+        }
+        boot = self.bootstrap_replicates is not None
+        for key, metric in (
+            ("aurc_interval", "aurc"),
+            ("e_aurc_interval", "e_aurc"),
+            ("selective_risk_band", "selective_risk"),
+        ):
+            out[key] = (
+                to_builtin(self.confidence_interval(self.confidence_level, metric=metric))
+                if boot
+                else None
+            )
+        return out
+
+    def to_frame(self, coverage: Any = None) -> Any:
+        """The curve as a ``pandas.DataFrame``: a row per point, or per coverage level.
+
+        Parameters
+        ----------
+        coverage : float or array-like, default=None
+            None: one row per distinct threshold (columns ``threshold``,
+            ``coverage``, ``risk``, ``accuracy``, ``n_answered``).  Coverages
+            in (0, 1]: one row per level (``coverage``, ``risk``,
+            ``accuracy``, ``threshold``: the lowest confidence answered
+            there), ties entered at random.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The table.
+
+        Examples
+        --------
+        >>> from skbrier.metrics.selective import risk_coverage_curve
+        >>> res = risk_coverage_curve([1, 0, 1, 1], [0.9, 0.8, 0.7, 0.6])
+        >>> res.to_frame()["risk"].round(4).tolist()
+        [0.0, 0.5, 0.3333, 0.25]
+        """
+        import pandas as pd
+
+        if coverage is None:
+            risk = self.selective_risk
+            return pd.DataFrame(
+                {
+                    "threshold": self.thresholds,
+                    "coverage": self.coverage,
+                    "risk": risk,
+                    "accuracy": 1.0 - risk,
+                    "n_answered": self.n_answered,
+                }
+            )
+        cov = check_coverage(coverage)
+        acc = accuracy_at_coverage(self._curve(), cov)
+        j = np.minimum(
+            np.searchsorted(self.n_answered, cov * self.n, side="left"),
+            self.thresholds.shape[0] - 1,
+        )
+        return pd.DataFrame(
+            {
+                "coverage": cov,
+                "risk": 1.0 - acc,
+                "accuracy": acc,
+                "threshold": self.thresholds[j],
+            }
+        )
+
+
+def check_coverage(coverage: Any, name: str = "coverage") -> np.ndarray:
+    """Coverages in (0, 1]: a scalar or a 1-D array (returned 1-D)."""
+    cov = check_thresholds(coverage, name, open_unit=False)
+    if cov.min() <= 0.0:
+        raise ValueError(
+            f"{name} must lie in (0, 1]: the accuracy of none of the answers is undefined."
+        )
+    return cov

@@ -1,0 +1,355 @@
+"""Risk--coverage plot: the error rate of the most confident answers against coverage.
+
+matplotlib is imported only when something is drawn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._core.params import check_bool, check_option, check_real
+from .._core.results import ConfidenceInterval
+from .._response import response_from_estimator
+from ..metrics.selective import RiskCoverageResult, risk_coverage_curve
+from ._pyplot import import_pyplot
+
+__all__ = ["RiskCoverageDisplay"]
+
+_KINDS = ("risk", "accuracy")
+
+
+class RiskCoverageDisplay:
+    """Risk--coverage curve visualization, with bootstrap bands.
+
+    Create it with :meth:`from_predictions`, :meth:`from_estimator` or
+    :meth:`from_result`; call :meth:`plot` again with the same ``ax`` to
+    overlay several models.
+
+    Parameters
+    ----------
+    coverage : ndarray of shape (n_points,)
+        Coverage at each distinct threshold (increasing).
+    selective_risk : ndarray of shape (n_points,)
+        Error rate of the answered at each point.
+    aurc : float
+        Area under the curve (shown in the legend).
+    name : str, default=None
+        Legend label (default ``"model"``).
+    coverage_grid : ndarray of shape (n_coverages,), default=None
+        Coverages of ``band``.
+    band : ConfidenceInterval, default=None
+        Pointwise bootstrap band of the selective risk over
+        ``coverage_grid``.
+    result : RiskCoverageResult, default=None
+        The result drawn (set by the ``from_*`` constructors).
+
+    Attributes
+    ----------
+    line_ : matplotlib Line2D
+        The curve.
+    band_ : matplotlib PolyCollection or None
+        The filled band.
+    ax_ : matplotlib Axes
+    figure_ : matplotlib Figure
+
+    See Also
+    --------
+    skbrier.metrics.selective.risk_coverage_curve : The numbers behind the plot.
+
+    Notes
+    -----
+    The line starts at coverage 0 with the risk of the most confident group
+    and joins the points of the distinct thresholds by straight lines: the
+    area under it is the AURC of
+    :func:`~skbrier.metrics.selective.aurc`.  ``kind="accuracy"`` draws one
+    minus the risk (HELM's coverage--accuracy curve).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from skbrier.plotting.risk_coverage import RiskCoverageDisplay
+    >>> disp = RiskCoverageDisplay.from_predictions(
+    ...     [1, 0, 1, 1, 0], [0.9, 0.8, 0.7, 0.6, 0.5], name="llm")
+    >>> disp.ax_.get_xlabel()
+    'Coverage'
+    >>> disp.line_.get_label()
+    'llm (AURC = 0.257)'
+    """
+
+    def __init__(
+        self,
+        *,
+        coverage: np.ndarray,
+        selective_risk: np.ndarray,
+        aurc: float,
+        name: str | None = None,
+        coverage_grid: np.ndarray | None = None,
+        band: ConfidenceInterval | None = None,
+        result: RiskCoverageResult | None = None,
+    ) -> None:
+        self.coverage = np.asarray(coverage, dtype=float)
+        self.selective_risk = np.asarray(selective_risk, dtype=float)
+        self.aurc = float(aurc)
+        self.name = name
+        self.coverage_grid = None if coverage_grid is None else np.asarray(coverage_grid)
+        self.band = band
+        self.result = result
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_result(
+        cls,
+        result: RiskCoverageResult,
+        *,
+        name: str | None = None,
+        ax: Any = None,
+        **plot_kwargs: Any,
+    ) -> RiskCoverageDisplay:
+        """Plot a :class:`~skbrier.results.RiskCoverageResult`.
+
+        Parameters
+        ----------
+        result : RiskCoverageResult
+            Output of :func:`~skbrier.metrics.selective.risk_coverage_curve`.
+        name : str, default=None
+            Legend label.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure if None.
+        **plot_kwargs
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        RiskCoverageDisplay
+        """
+        if not isinstance(result, RiskCoverageResult):
+            raise TypeError(
+                f"result must be a RiskCoverageResult, got {type(result).__name__}."
+            )
+        disp = cls(
+            coverage=result.coverage,
+            selective_risk=result.selective_risk,
+            aurc=result.aurc,
+            name=name,
+            coverage_grid=result.coverage_grid,
+            band=result.bands,
+            result=result,
+        )
+        return disp.plot(ax=ax, **plot_kwargs)
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_correct: ArrayLike,
+        confidence: ArrayLike,
+        *,
+        sample_weight: ArrayLike | None = None,
+        n_resamples: int = 0,
+        confidence_level: float = 0.95,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+        name: str | None = None,
+        ax: Any = None,
+        **plot_kwargs: Any,
+    ) -> RiskCoverageDisplay:
+        """Risk--coverage curve from correctness and confidences.
+
+        Parameters
+        ----------
+        y_correct : array-like of shape (n_samples,)
+            1 (or True) where the answer is right.
+        confidence : array-like of shape (n_samples,)
+            The confidence of each answer, in [0, 1].
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights.
+        n_resamples : int, default=0
+            Bootstrap resamples for the band (0: none).
+        confidence_level : float, default=0.95
+            Level of the band.
+        random_state : None, int, Generator or RandomState, default=None
+            Seed of the bootstrap.
+        n_jobs : int, default=None
+            Threads for the bootstrap.
+        name : str, default=None
+            Legend label.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure if None.
+        **plot_kwargs
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        RiskCoverageDisplay
+
+        Notes
+        -----
+        The arrays are validated once, by
+        :func:`~skbrier.metrics.selective.risk_coverage_curve`.
+        """
+        result = risk_coverage_curve(
+            y_correct,
+            confidence,
+            sample_weight=sample_weight,
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            random_state=random_state,
+            n_jobs=n_jobs,
+        )
+        return cls.from_result(result, name=name, ax=ax, **plot_kwargs)
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator: Any,
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        sample_weight: ArrayLike | None = None,
+        n_resamples: int = 0,
+        confidence_level: float = 0.95,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+        name: str | None = None,
+        ax: Any = None,
+        **plot_kwargs: Any,
+    ) -> RiskCoverageDisplay:
+        """Risk--coverage curve of a fitted classifier's top-label predictions.
+
+        The confidence is the largest ``predict_proba`` of each row and an
+        answer is right when its class (``classes_[argmax]``, the
+        prediction of ``predict``) equals ``y``.
+
+        Parameters
+        ----------
+        estimator : fitted classifier
+            A classifier with ``predict_proba`` and ``classes_`` (binary or
+            multiclass).
+        X : array-like of shape (n_samples, n_features)
+            Input data.
+        y : array-like of shape (n_samples,)
+            True labels.
+        sample_weight, n_resamples, confidence_level, random_state, n_jobs
+            See :meth:`from_predictions`.
+        name : str, default=None
+            Legend label (default: the estimator's class name).
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure if None.
+        **plot_kwargs
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        RiskCoverageDisplay
+
+        Raises
+        ------
+        TypeError
+            If ``estimator`` is not a fitted classifier with ``predict_proba``.
+        ValueError
+            If ``y`` does not have one label per row of ``X``.
+        """
+        proba, classes, _ = response_from_estimator(estimator, X)
+        labels = np.asarray(y)
+        if labels.ndim != 1 or labels.shape[0] != proba.shape[0]:
+            raise ValueError(
+                f"y must hold one label per row of X ({proba.shape[0]}), got shape "
+                f"{labels.shape}."
+            )
+        top = np.argmax(proba, axis=1)
+        return cls.from_predictions(
+            classes[top] == labels,
+            proba[np.arange(proba.shape[0]), top],
+            sample_weight=sample_weight,
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            random_state=random_state,
+            n_jobs=n_jobs,
+            name=type(estimator).__name__ if name is None else name,
+            ax=ax,
+            **plot_kwargs,
+        )
+
+    # ------------------------------------------------------------------ drawing
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        name: str | None = None,
+        kind: str = "risk",
+        show_band: bool = True,
+        band_alpha: float = 0.2,
+        **kwargs: Any,
+    ) -> RiskCoverageDisplay:
+        """Draw the curve (and its band).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure if None.  Drawing on the axes of
+            another display overlays the models.
+        name : str, default=None
+            Legend label (default: the display's ``name``, else ``"model"``);
+            the AURC is appended.
+        kind : {"risk", "accuracy"}, default="risk"
+            Selective risk, or the accuracy of the answered (one minus it).
+        show_band : bool, default=True
+            Draw the bootstrap band when there is one.
+        band_alpha : float, default=0.2
+            Opacity of the band.
+        **kwargs
+            Passed to ``Axes.plot`` (``color``, ``linestyle`` ...).
+
+        Returns
+        -------
+        RiskCoverageDisplay
+            ``self``, with ``ax_``, ``figure_``, ``line_`` and ``band_`` set.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import matplotlib.pyplot as plt
+        >>> from skbrier.plotting.risk_coverage import RiskCoverageDisplay
+        >>> disp = RiskCoverageDisplay.from_predictions([1, 0, 1], [0.9, 0.5, 0.7])
+        >>> fig, ax = plt.subplots()
+        >>> disp.plot(ax=ax, kind="accuracy").ax_ is ax
+        True
+        """
+        kind = check_option(kind, "kind", _KINDS)
+        show_band = check_bool(show_band, "show_band")
+        band_alpha = check_real(band_alpha, "band_alpha", low=0.0, high=1.0)
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"name must be a string, got {name!r}.")
+        plt = import_pyplot("RiskCoverageDisplay")
+        if ax is None:
+            _, ax = plt.subplots()
+        label = name or self.name or "model"
+        x = np.concatenate(([0.0], self.coverage))
+        risk = np.concatenate((self.selective_risk[:1], self.selective_risk))
+        y = risk if kind == "risk" else 1.0 - risk
+        kw = {"label": f"{label} (AURC = {self.aurc:.3f})", **kwargs}
+        (self.line_,) = ax.plot(x, y, **kw)
+        self.band_ = None
+        if show_band and self.band is not None and self.coverage_grid is not None:
+            low, high = np.asarray(self.band.low), np.asarray(self.band.high)
+            if kind == "accuracy":
+                low, high = 1.0 - high, 1.0 - low
+            self.band_ = ax.fill_between(
+                self.coverage_grid,
+                low,
+                high,
+                color=self.line_.get_color(),
+                alpha=band_alpha,
+                linewidth=0,
+            )
+        ax.set_xlabel("Coverage")
+        ax.set_ylabel("Selective risk" if kind == "risk" else "Accuracy of the answered")
+        ax.set_xlim(0.0, 1.0)
+        ax.legend(loc="upper left" if kind == "risk" else "lower left")
+        self.ax_ = ax
+        self.figure_ = ax.figure
+        return self
