@@ -16,10 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from .._core.binning import assign_bins, check_edges_cover, quantile_edges, uniform_edges
+from .._core.binning import (
+    assign_bins,
+    block_binner,
+    check_edges_cover,
+    quantile_edges,
+    uniform_edges,
+)
 from .._core.kernels.bin_statistics import BinStatistics, check_edges
 from .._core.kernels.decomposition import (
-    binned_sums,
+    bin_sums,
     corp_from_groups,
     murphy_terms,
     pool_ties,
@@ -182,17 +188,20 @@ def murphy_binary(
     ``random_state`` gives the same bootstrap in both.
     """
     edges = edges_for(p, w, n_bins, strategy)
-    # weights are scale-free: scale them by a power of two (exact) so that
-    # their squares neither under- nor overflow
-    exponent = 0 if w is None else pow2_exponent(w)
-    ws = w if exponent == 0 else np.ldexp(w, exponent)
-    idx = assign_bins(p, edges, right=right)
     k = edges.shape[0] - 1
-    scaled = BinStatistics(edges, *binned_sums(idx, k, y01, p, ws), right=right)
+    # weights are scale-free: the sums are those of the weights times a power
+    # of two (exact) so that their squares neither under- nor overflow
+    exponent = 0 if w is None else pow2_exponent(w)
+    # one pass over the rows: bins found and summed block by block
+    sums = bin_sums(
+        y01, p, w, k, bin_into=block_binner(edges, right=right), exponent=exponent
+    )
+    scaled = BinStatistics(edges, *sums, right=right)
     d = murphy_result(scaled, bias_correction, exponent)
     stats = scaled.scaled(-exponent)
     boot = None
     if n_resamples > 0:
+        idx = assign_bins(p, edges, right=right)
         task = murphy_task(idx, k, y01, p, w, bias_correction)
         boot = run_replicates(
             task, n_resamples, random_state=rng, n_jobs=n_jobs, chunk_size=CHUNK_SIZE

@@ -28,10 +28,12 @@ from typing import Any
 
 import numpy as np
 
+from ..binning import BLOCK_ROWS, BlockBinner
 from ..resampling import interval_from_replicates
 
 __all__ = [
     "Pooled",
+    "bin_sums",
     "binned_sums",
     "consistency_band_from_resamples",
     "corp_from_groups",
@@ -49,6 +51,11 @@ __all__ = [
 # Binned decomposition
 # =============================================================================
 
+#: per-bin ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)``
+BinSums = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]
+
 
 def pow2_exponent(w: np.ndarray) -> int:
     """``e`` such that ``w * 2**e`` has its largest value in [0.5, 1).
@@ -64,30 +71,92 @@ def pow2_exponent(w: np.ndarray) -> int:
     return -int(np.frexp(top)[1])
 
 
+def bin_sums(
+    y01: np.ndarray,
+    p: np.ndarray,
+    w: np.ndarray | None,
+    k: int,
+    *,
+    bins: np.ndarray | None = None,
+    bin_into: BlockBinner | None = None,
+    exponent: int = 0,
+    extras: bool = True,
+) -> BinSums:
+    """Per-bin ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)``
+    in one pass over the rows.
+
+    The bins are ``bins`` (``0 .. k-1`` per row) or found block by block by
+    ``bin_into`` (:func:`skbrier._core.binning.block_binner`); ``w`` None
+    means unit weights, else the weights times ``2**exponent`` are summed
+    (exact: a power of two).  ``y01`` must hold 0/1 outcomes.  One code
+    ``j = 2 * bin + y`` per row splits each bin by outcome, so one
+    ``bincount`` gives two sums (``y^2 = y``): the count and the events
+    (``bincount(j)``), ``sum w`` and ``sum w y`` (``bincount(j, w)``),
+    ``sum w p`` and ``sum w p y`` (``bincount(j, w p)``); ``sum w p^2`` and
+    ``sum w^2`` take one each.  Every temporary is one block long and stays
+    in the cache, so the input is read from memory once.  ``extras=False``
+    skips the counts and ``sum w^2`` of weighted rows (a resample needs
+    neither; they are returned as zeros).  ``count`` is int64, the sums
+    float64.
+    """
+    n = p.shape[0]
+    k2 = 2 * k
+    size = max(min(n, BLOCK_ROWS), 1)
+    f, g, scratch = np.empty(size), np.empty(size), np.empty(size)
+    mask, j = np.empty(size, dtype=bool), np.empty(size, dtype=np.intp)
+    s_n, s_w, s_wp, s_wpp, s_ww = (np.zeros(k2) for _ in range(5))
+    counts = extras or w is None
+    if bins is None and bin_into is None:
+        raise TypeError("bin_sums needs bins or bin_into.")
+    for start in range(0, n, BLOCK_ROWS):
+        rows = slice(start, start + BLOCK_ROWS)
+        pb = p[rows]
+        b = pb.shape[0]
+        fb, gb, jb = f[:b], g[:b], j[:b]
+        if bins is not None:
+            fb[...] = bins[rows]
+        else:
+            bin_into(pb, fb, scratch[:b], mask[:b])  # type: ignore[misc]
+        fb *= 2.0
+        fb += y01[rows]
+        jb[...] = fb
+        if counts:
+            s_n += np.bincount(jb, minlength=k2)
+        if w is None:
+            s_wp += np.bincount(jb, weights=pb, minlength=k2)
+            np.multiply(pb, pb, out=gb)
+        else:
+            wb = w[rows]
+            if exponent != 0:
+                wb = np.ldexp(wb, exponent, out=scratch[:b])
+            s_w += np.bincount(jb, weights=wb, minlength=k2)
+            if extras:
+                np.multiply(wb, wb, out=gb)
+                s_ww += np.bincount(jb, weights=gb, minlength=k2)
+            np.multiply(wb, pb, out=gb)
+            s_wp += np.bincount(jb, weights=gb, minlength=k2)
+            gb *= pb
+        s_wpp += np.bincount(jb, weights=gb, minlength=k2)
+    count = (s_n[0::2] + s_n[1::2]).astype(np.int64)
+    if w is None:
+        sum_w, sum_wy = count.astype(np.float64), s_n[1::2].copy()
+        sum_ww = sum_w.copy()
+    else:
+        sum_w, sum_wy, sum_ww = (
+            s_w[0::2] + s_w[1::2],
+            s_w[1::2].copy(),
+            s_ww[0::2] + s_ww[1::2],
+        )
+    sum_wp, sum_wpy = s_wp[0::2] + s_wp[1::2], s_wp[1::2].copy()
+    return count, sum_w, sum_wp, sum_wy, s_wpp[0::2] + s_wpp[1::2], sum_wpy, sum_ww
+
+
 def binned_sums(
     idx: np.ndarray, k: int, y01: np.ndarray, p: np.ndarray, w: np.ndarray | None
-) -> tuple[
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
-]:
-    """Per-bin ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)``.
-
-    ``idx`` holds the bin (``0 .. k-1``) of each forecast; ``w`` None means
-    unit weights.  ``count`` is int64; the sums are float64.
-    """
-    count = np.bincount(idx, minlength=k).astype(np.int64)
-    if w is None:
-        sum_w: np.ndarray = count.astype(np.float64)
-        sum_ww = sum_w.copy()
-        wp, wy = p, y01
-    else:
-        sum_w = np.bincount(idx, weights=w, minlength=k)
-        sum_ww = np.bincount(idx, weights=w * w, minlength=k)
-        wp, wy = w * p, w * y01
-    sum_wp = np.bincount(idx, weights=wp, minlength=k)
-    sum_wy = np.bincount(idx, weights=wy, minlength=k)
-    sum_wpp = np.bincount(idx, weights=wp * p, minlength=k)
-    sum_wpy = np.bincount(idx, weights=wp * y01, minlength=k)
-    return count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww
+) -> BinSums:
+    """Per-bin ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)``
+    of rows whose bins ``idx`` (``0 .. k-1``) are known (:func:`bin_sums`)."""
+    return bin_sums(y01, p, w, k, bins=idx)
 
 
 def murphy_terms(
