@@ -1,7 +1,7 @@
 """The binned decomposition reads its input once (issue 25, "the kernels read
 their input once"): the bins and the per-bin sums are computed block by block
 (:func:`skbrier._core.binning.block_binner`,
-:func:`skbrier._core.kernels.decomposition.bin_sums`), so no temporary as long
+:func:`skbrier._core.kernels.decomposition.binned_sums`), so no temporary as long
 as the data is made, and the bins follow the one binning rule exactly."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from skbrier._core.binning import BLOCK_ROWS, assign_bins, uniform_edges
-from skbrier._core.kernels.decomposition import bin_sums, binned_sums
+from skbrier._core.kernels.decomposition import binned_sums
 from skbrier.metrics.decomposition import binned_statistics, murphy_decomposition
 
 
@@ -78,7 +78,7 @@ def test_one_pass_sums_equal_the_sums_of_each_bin(weighted, edges, right):
     from skbrier._core.binning import block_binner
 
     for got in (
-        bin_sums(y, p, w, k, bin_into=block_binner(edges, right=right)),
+        binned_sums(None, k, y, p, w, bin_into=block_binner(edges, right=right)),
         binned_sums(idx, k, y, p, w),
         binned_statistics(y, p, w, edges, right=right).__dict__.values(),
     ):
@@ -95,7 +95,7 @@ def test_scaled_weights_give_the_sums_of_the_weights_times_a_power_of_two():
     e = uniform_edges(5)
     from skbrier._core.binning import block_binner
 
-    got = bin_sums(y, p, w, 5, bin_into=block_binner(e), exponent=700)
+    got = binned_sums(None, 5, y, p, w, bin_into=block_binner(e), exponent=700)
     want = _naive_sums(assign_bins(p, e), 5, y, p, np.ldexp(w, 700))
     for a, b in zip(got, want):
         np.testing.assert_allclose(a, b, rtol=1e-13)

@@ -21,7 +21,7 @@ import numpy as np
 
 from .._core.kernels.decomposition import (
     Pooled,
-    bin_sums,
+    binned_sums,
     corp_from_groups,
     murphy_terms,
     recalibrated_curve_at,
@@ -69,8 +69,8 @@ def murphy_task(
         out = np.empty((size, len(MURPHY_COMPONENTS)))
         for b in range(size):
             m = counts(rng)
-            _, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, _ = bin_sums(
-                y01, p, m, k, bins=idx, extras=False
+            _, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, _ = binned_sums(
+                idx, k, y01, p, m, extras=False
             )
             if not sum_w.sum() > 0:
                 out[b] = np.nan

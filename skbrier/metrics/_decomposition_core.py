@@ -25,7 +25,7 @@ from .._core.binning import (
 )
 from .._core.kernels.bin_statistics import BinStatistics, check_edges
 from .._core.kernels.decomposition import (
-    bin_sums,
+    binned_sums,
     corp_from_groups,
     murphy_terms,
     pool_ties,
@@ -193,8 +193,8 @@ def murphy_binary(
     # of two (exact) so that their squares neither under- nor overflow
     exponent = 0 if w is None else pow2_exponent(w)
     # one pass over the rows: bins found and summed block by block
-    sums = bin_sums(
-        y01, p, w, k, bin_into=block_binner(edges, right=right), exponent=exponent
+    sums = binned_sums(
+        None, k, y01, p, w, bin_into=block_binner(edges, right=right), exponent=exponent
     )
     scaled = BinStatistics(edges, *sums, right=right)
     d = murphy_result(scaled, bias_correction, exponent)

@@ -1,9 +1,11 @@
 r"""Kernels of the Brier score decompositions (no validation here).
 
 Binned (Murphy / Stephenson--Coelho--Jolliffe / Ferro--Fricker)
-    :func:`binned_sums` turns bin indices (from
-    :func:`skbrier._core.binning.assign_bins`) into the per-bin sums of
-    :math:`w, wp, wy, wp^2, wpy, w^2`; :func:`murphy_terms` turns such sums
+    :func:`binned_sums` gives the per-bin sums of
+    :math:`w, wp, wy, wp^2, wpy, w^2` in one pass over the rows, block by
+    block, from bin indices (:func:`skbrier._core.binning.assign_bins`) or
+    finding the bins in the same pass
+    (:func:`skbrier._core.binning.block_binner`); :func:`murphy_terms` turns such sums
     into the components; :func:`ferro_fricker` applies the bias correction;
     :func:`wilson_interval` gives the Wilson interval of each bin's observed
     frequency.
@@ -33,7 +35,6 @@ from ..resampling import interval_from_replicates
 
 __all__ = [
     "Pooled",
-    "bin_sums",
     "binned_sums",
     "consistency_band_from_resamples",
     "corp_from_groups",
@@ -71,13 +72,13 @@ def pow2_exponent(w: np.ndarray) -> int:
     return -int(np.frexp(top)[1])
 
 
-def bin_sums(
+def binned_sums(
+    idx: np.ndarray | None,
+    k: int,
     y01: np.ndarray,
     p: np.ndarray,
     w: np.ndarray | None,
-    k: int,
     *,
-    bins: np.ndarray | None = None,
     bin_into: BlockBinner | None = None,
     exponent: int = 0,
     extras: bool = True,
@@ -85,8 +86,9 @@ def bin_sums(
     """Per-bin ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)``
     in one pass over the rows.
 
-    The bins are ``bins`` (``0 .. k-1`` per row) or found block by block by
-    ``bin_into`` (:func:`skbrier._core.binning.block_binner`); ``w`` None
+    The bins are ``idx`` (``0 .. k-1`` per row) or, for ``idx=None``, found
+    block by block by ``bin_into``
+    (:func:`skbrier._core.binning.block_binner`); ``w`` None
     means unit weights, else the weights times ``2**exponent`` are summed
     (exact: a power of two).  ``y01`` must hold 0/1 outcomes.  One code
     ``j = 2 * bin + y`` per row splits each bin by outcome, so one
@@ -106,15 +108,15 @@ def bin_sums(
     mask, j = np.empty(size, dtype=bool), np.empty(size, dtype=np.intp)
     s_n, s_w, s_wp, s_wpp, s_ww = (np.zeros(k2) for _ in range(5))
     counts = extras or w is None
-    if bins is None and bin_into is None:
-        raise TypeError("bin_sums needs bins or bin_into.")
+    if idx is None and bin_into is None:
+        raise TypeError("binned_sums needs idx or bin_into.")
     for start in range(0, n, BLOCK_ROWS):
         rows = slice(start, start + BLOCK_ROWS)
         pb = p[rows]
         b = pb.shape[0]
         fb, gb, jb = f[:b], g[:b], j[:b]
-        if bins is not None:
-            fb[...] = bins[rows]
+        if idx is not None:
+            fb[...] = idx[rows]
         else:
             bin_into(pb, fb, scratch[:b], mask[:b])  # type: ignore[misc]
         fb *= 2.0
@@ -149,14 +151,6 @@ def bin_sums(
         )
     sum_wp, sum_wpy = s_wp[0::2] + s_wp[1::2], s_wp[1::2].copy()
     return count, sum_w, sum_wp, sum_wy, s_wpp[0::2] + s_wpp[1::2], sum_wpy, sum_ww
-
-
-def binned_sums(
-    idx: np.ndarray, k: int, y01: np.ndarray, p: np.ndarray, w: np.ndarray | None
-) -> BinSums:
-    """Per-bin ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)``
-    of rows whose bins ``idx`` (``0 .. k-1``) are known (:func:`bin_sums`)."""
-    return bin_sums(y01, p, w, k, bins=idx)
 
 
 def murphy_terms(
