@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -144,7 +145,8 @@ def binary_columns(fc, pos_label: Any):
     """(y01, p) pairs to decompose: one for binary input, one per class otherwise.
 
     Returns ``(pairs, classes)`` where ``classes`` is None for binary input
-    (1-D or two columns; ``pos_label`` picks the column of two).
+    (1-D or two columns; ``pos_label`` picks the column of two); the pairs of
+    three or more columns are made one at a time, as they are read.
     """
     if fc.binary_1d:
         return [(fc.y, fc.proba)], None
@@ -160,11 +162,23 @@ def binary_columns(fc, pos_label: Any):
                 )
             col = int(hits[0])
         return [((fc.y == col).astype(np.float64), fc.proba[:, col])], None
-    pairs = [
-        ((fc.y == j).astype(np.float64), np.ascontiguousarray(fc.proba[:, j]))
-        for j in range(k)
-    ]
-    return pairs, fc.classes
+    return _OneVsRest(fc.y, fc.proba), fc.classes
+
+
+class _OneVsRest(Sequence):
+    """The ``(y == j, proba[:, j])`` pairs of the classes ``j``, made one at a
+    time when read (the column is a view: the kernels read it in place)."""
+
+    def __init__(self, codes: np.ndarray, proba: np.ndarray):
+        self._codes, self._proba = codes, proba
+
+    def __len__(self) -> int:
+        return int(self._proba.shape[1])
+
+    def __getitem__(self, j):
+        if not 0 <= j < len(self):
+            raise IndexError(j)
+        return (self._codes == j).astype(np.float64), self._proba[:, j]
 
 
 def murphy_binary(
