@@ -184,7 +184,7 @@ def block_binner(edges: np.ndarray, *, right: bool = True) -> BlockBinner:
         return _one_bin
     if not is_uniform(edges):
         return functools.partial(_searched, edges[1:-1], "left" if right else "right")
-    return functools.partial(_uniform_right if right else _uniform_left, float(k))
+    return functools.partial(_uniform, float(k), bool(right))
 
 
 def _one_bin(pb, out, scratch, mask) -> None:
@@ -195,38 +195,24 @@ def _searched(inner, side, pb, out, scratch, mask) -> None:
     out[...] = np.searchsorted(inner, pb, side=side)
 
 
-def _uniform_right(kf, pb, out, scratch, mask) -> None:
-    """Bins ``(c/K, (c+1)/K]``, the first closed: ``ceil(pK) - 1`` is at most
-    one off, and is corrected against the edges ``c/K`` themselves."""
+def _uniform(kf, right, pb, out, scratch, mask) -> None:
+    """Uniform bins: ``right``, bins ``(c/K, (c+1)/K]`` (the first closed) from
+    ``ceil(pK) - 1``; else ``[c/K, (c+1)/K)`` (the last closed) from
+    ``floor(pK)``.  Either is at most one off, and is corrected against the
+    edges ``c/K`` themselves; the end bins then take what lies beyond them
+    (fmax: NaN to the first bin)."""
     np.multiply(pb, kf, out=out)
-    np.ceil(out, out=out)
-    out -= 1.0
+    if right:
+        np.ceil(out, out=out)
+        out -= 1.0
+    else:
+        np.floor(out, out=out)
     np.divide(out, kf, out=scratch)
-    np.less_equal(pb, scratch, out=mask)  # on or below the lower edge
+    (np.less_equal if right else np.less)(pb, scratch, out=mask)  # below the bin
     np.subtract(out, mask, out=out)
     np.add(out, 1.0, out=scratch)
     scratch /= kf
-    np.greater(pb, scratch, out=mask)  # above the upper edge
-    _step_and_clip(out, mask, kf)
-
-
-def _uniform_left(kf, pb, out, scratch, mask) -> None:
-    """Bins ``[c/K, (c+1)/K)``, the last closed: ``floor(pK)`` is at most one
-    off, and is corrected against the edges ``c/K`` themselves."""
-    np.multiply(pb, kf, out=out)
-    np.floor(out, out=out)
-    np.divide(out, kf, out=scratch)
-    np.less(pb, scratch, out=mask)  # below the lower edge
-    np.subtract(out, mask, out=out)
-    np.add(out, 1.0, out=scratch)
-    scratch /= kf
-    np.greater_equal(pb, scratch, out=mask)  # on or above the upper edge
-    _step_and_clip(out, mask, kf)
-
-
-def _step_and_clip(out, mask, kf) -> None:
-    """One step up where ``mask``; then the end bins take what lies beyond
-    them (fmax: NaN to the first bin)."""
+    (np.greater if right else np.greater_equal)(pb, scratch, out=mask)  # above it
     np.add(out, mask, out=out)
     np.fmax(out, 0.0, out=out)
     np.fmin(out, kf - 1.0, out=out)
