@@ -15,7 +15,15 @@ imported libraries).  Cases:
   unweighted and weighted, and on data with ties (forecasts rounded to 3
   decimals);
 * the binned decomposition (``murphy_decomposition``, 10 uniform bins; O(n),
-  no sorting), unweighted and weighted.
+  no sorting), unweighted and weighted, against its floor in the same
+  process: the bin of each forecast by the one binning rule
+  (``skbrier._core.binning.assign_bins``), then three ``np.bincount`` calls
+  (``bincount(idx, w)``, ``bincount(idx, w * p)``, ``bincount(idx, w * y)``;
+  ``w = 1`` without weights).  The two alternate ``--repeat`` times and the
+  ratio of their median times is printed (target: at most 1.5).
+
+``--cases binned`` runs only the binned cases (model-diagnostics is not
+needed for them).
 """
 
 from __future__ import annotations
@@ -65,6 +73,9 @@ def _run(case: str, n: int, weighted: bool, ties: bool, repeat: int, queue) -> N
             d = murphy_decomposition(y, p, sample_weight=w, n_bins=10)
             return d.reliability, d.resolution
 
+        _run_against_floor(fn, y, p, w, repeat, queue)
+        return
+
     else:  # pragma: no cover
         raise ValueError(case)
 
@@ -82,6 +93,52 @@ def _run(case: str, n: int, weighted: bool, ties: bool, repeat: int, queue) -> N
     queue.put((min(times), peak, rss_kib, value))
 
 
+def _floor(y, p, w):
+    """The three-bincount floor of the binned decomposition (10 uniform bins)."""
+    import numpy as np
+
+    from skbrier._core.binning import assign_bins, uniform_edges
+
+    edges = uniform_edges(10)
+
+    def floor():
+        idx = assign_bins(p, edges)
+        if w is None:
+            return (
+                np.bincount(idx, minlength=10),
+                np.bincount(idx, weights=p, minlength=10),
+                np.bincount(idx, weights=y, minlength=10),
+            )
+        return (
+            np.bincount(idx, weights=w, minlength=10),
+            np.bincount(idx, weights=w * p, minlength=10),
+            np.bincount(idx, weights=w * y, minlength=10),
+        )
+
+    return floor
+
+
+def _run_against_floor(fn, y, p, w, repeat: int, queue) -> None:
+    """Median times of ``fn`` and of its floor, run alternately; peak memory of ``fn``."""
+    import statistics
+
+    floor = _floor(y, p, w)
+    fn(), floor()  # warm-up (imports, page faults)
+    times: dict[str, list[float]] = {"fn": [], "floor": []}
+    for _ in range(repeat):
+        for name, f in (("fn", fn), ("floor", floor)):
+            t0 = time.perf_counter()
+            f()
+            times[name].append(time.perf_counter() - t0)
+    tracemalloc.start()
+    value = fn()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t_fn, t_floor = (statistics.median(times[k]) for k in ("fn", "floor"))
+    queue.put(((t_fn, t_floor), peak, rss_kib, value))
+
+
 def measure(case: str, n: int, weighted: bool, ties: bool, repeat: int):
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
@@ -95,7 +152,10 @@ def measure(case: str, n: int, weighted: bool, ties: bool, repeat: int):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10**7, help="number of samples")
-    parser.add_argument("--repeat", type=int, default=2, help="timed runs per case")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per case")
+    parser.add_argument(
+        "--cases", choices=("all", "corp", "binned"), default="all", help="which cases"
+    )
     args = parser.parse_args()
     n = args.n
     print(
@@ -103,7 +163,8 @@ def main() -> None:
         f"load average = {os.getloadavg()}"
     )
     header = f"{'case':<34}{'time [s]':>10}{'traced peak [MB]':>18}{'max RSS [MB]':>14}"
-    for weighted, ties in [(False, False), (True, False), (False, True)]:
+    corp_cases = [(False, False), (True, False), (False, True)]
+    for weighted, ties in corp_cases if args.cases in ("all", "corp") else []:
         label = ("weighted" if weighted else "unweighted") + (", ties" if ties else "")
         print(f"\nCORP, {label}")
         print(header)
@@ -120,15 +181,17 @@ def main() -> None:
         (t_us, v_us), (t_md, v_md) = res["corp"], res["model_diagnostics"]
         diff = max(abs(a - b) for a, b in zip(v_us, v_md))
         print(f"speed-up: {t_md / t_us:.2f}x   max |difference| of MCB, DSC: {diff:.1e}")
-    for weighted in (False, True):
+    for weighted in (False, True) if args.cases in ("all", "binned") else ():
         label = "weighted" if weighted else "unweighted"
-        t, peak, rss, _ = measure("binned", n, weighted, False, args.repeat)
-        print(f"\nbinned (10 uniform bins), {label}")
+        (t, t_floor), peak, rss, _ = measure("binned", n, weighted, False, args.repeat)
+        print(f"\nbinned (10 uniform bins), {label}: median of {args.repeat}")
         print(header)
         print(
             f"{'skbrier murphy_decomposition':<34}{t:>10.3f}{peak / 1e6:>18.0f}"
             f"{rss / 1024:>14.0f}"
         )
+        print(f"{'floor: assign_bins + 3 bincount':<34}{t_floor:>10.3f}")
+        print(f"ratio to the floor: {t / t_floor:.2f}x (target: at most 1.5x)")
     print(f"\nload average at the end = {os.getloadavg()}")
 
 

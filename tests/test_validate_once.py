@@ -123,3 +123,139 @@ def test_hard_forecast_warned_once_per_report():
         warnings.simplefilter("always")
         calibration_report(y, hard)
     assert sum(issubclass(c.category, HardForecastWarning) for c in caught) == 1
+
+
+# --------------------------------------------------------------------------
+# the estimator, cross-validation and the pooled scorers: each input column
+# is checked once per call
+# --------------------------------------------------------------------------
+
+ONCE = {"y_true": 1, "y_proba": 1, "sample_weight": 1}
+
+
+def _classifier_data(n=300, n_classes=2, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    logits = X @ rng.normal(size=(3, n_classes))
+    prob = np.exp(logits - logits.max(axis=1, keepdims=True))
+    prob /= prob.sum(axis=1, keepdims=True)
+    y = (prob.cumsum(axis=1) < rng.uniform(size=(n, 1))).sum(axis=1)
+    return X, np.array(["a", "b", "c", "d"])[y], rng.uniform(0.5, 2.0, n)
+
+
+@pytest.mark.parametrize("method", ["murphy", "corp"])
+@pytest.mark.parametrize("n_resamples", [0, 20])
+def test_decomposition_fit_checks_each_input_once(checks, method, n_resamples):
+    from skbrier.decomposition import BrierDecomposition
+
+    y, a, _, w = _data()
+    BrierDecomposition(method, n_resamples=n_resamples, random_state=0).fit(y, a, w)
+    assert dict(checks) == ONCE
+
+
+def test_decomposition_fit_multiclass_checks_each_input_once(checks):
+    from skbrier.decomposition import BrierDecomposition
+
+    rng = np.random.default_rng(3)
+    P = rng.dirichlet([1.0, 1.0, 1.0], 200)
+    y = rng.integers(0, 3, 200)
+    BrierDecomposition("murphy").fit(y, P, rng.uniform(0.5, 2.0, 200))
+    assert dict(checks) == ONCE
+
+
+def test_decomposition_partial_fit_checks_each_input_once_per_chunk(checks):
+    from skbrier.decomposition import BrierDecomposition
+
+    y, a, _, w = _data()
+    dec = BrierDecomposition("murphy", n_bins=8)
+    for chunk in np.array_split(np.arange(y.shape[0]), 3):
+        checks.clear()
+        dec.partial_fit(y[chunk], a[chunk], w[chunk])
+        assert dict(checks) == ONCE
+
+
+def test_decomposition_from_estimator_checks_each_input_once(checks):
+    from sklearn.linear_model import LogisticRegression
+
+    from skbrier.decomposition import BrierDecomposition
+
+    X, y, w = _classifier_data()
+    clf = LogisticRegression().fit(X, y)
+    checks.clear()
+    BrierDecomposition.from_estimator(clf, X, y, sample_weight=w, method="corp")
+    assert dict(checks) == ONCE
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_cross_val_brier_checks_each_input_once(checks, n_classes, weighted):
+    from sklearn.linear_model import LogisticRegression
+
+    from skbrier.model_selection import cross_val_brier
+
+    X, y, w = _classifier_data(n_classes=n_classes)
+    res = cross_val_brier(
+        LogisticRegression(), X, y, cv=3, sample_weight=w if weighted else None
+    )
+    assert res.decomposition["murphy"] is not None and res.inference is not None
+    # y once, the out-of-fold probabilities once (after they are predicted)
+    expected = {"y_true": 1, "predict_proba output": 1}
+    if weighted:
+        expected["sample_weight"] = 1
+    assert dict(checks) == expected
+    assert arrays._TRUSTED.get() == ()  # the scope ends with the call
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_cross_val_brier_numbers_unchanged_by_validating_once(n_classes):
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import KFold
+
+    from skbrier.metrics.decomposition import corp_decomposition, murphy_decomposition
+    from skbrier.model_selection import cross_val_brier
+    from skbrier.stats.inference import brier_inference
+
+    X, y, w = _classifier_data(n_classes=n_classes)
+    cv = KFold(3, shuffle=True, random_state=0)
+    res = cross_val_brier(LogisticRegression(), X, y, cv=cv, sample_weight=w)
+    # the public functions on the out-of-fold predictions, validated as usual
+    kw: dict = {"sample_weight": w[res.oof_indices]}
+    if n_classes == 2:
+        yy, pp, kw["pos_label"] = res.y_true, res.y_proba[:, 1], res.pos_label
+    else:
+        yy, pp, kw["labels"] = res.y_true, res.y_proba, res.classes
+    m, c = res.decomposition["murphy"], res.decomposition["corp"]
+    assert m.brier_score == murphy_decomposition(yy, pp, **kw).brier_score
+    assert m.reliability == murphy_decomposition(yy, pp, **kw).reliability
+    assert c.miscalibration == corp_decomposition(yy, pp, **kw).miscalibration
+    assert res.inference.brier_score == brier_inference(yy, pp, **kw).brier_score
+
+
+@pytest.mark.parametrize(
+    "name", ["brier_sum", "weight_sum", "_positive_weight_sum", "class_weight_sum"]
+)
+def test_pooled_sums_check_each_input_once(checks, name):
+    from skbrier.model_selection import _pooled_sums
+
+    y, a, _, w = _data()
+    kw = {"class_index": 1} if name == "class_weight_sum" else {}
+    getattr(_pooled_sums, name)(y, a, sample_weight=w, **kw)
+    assert dict(checks) == ONCE
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_pooled_scoring_checks_each_input_once_per_scorer_call(checks, weighted):
+    """Each scorer of ``pooled_scoring`` checks its fold's inputs once per call
+    (scikit-learn calls the scorers of the dict one by one)."""
+    from sklearn.linear_model import LogisticRegression
+
+    from skbrier.model_selection import pooled_scoring
+
+    X, y, w = _classifier_data()
+    y = (y == "a").astype(int)
+    clf = LogisticRegression().fit(X, y)
+    kw = {"sample_weight": w} if weighted else {}
+    for name, scorer in pooled_scoring().items():
+        checks.clear()
+        scorer(clf, X, y, **kw)
+        assert all(v == 1 for v in checks.values()), (name, dict(checks))

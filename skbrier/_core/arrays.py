@@ -32,8 +32,17 @@ _TRUSTED: contextvars.ContextVar[tuple[np.ndarray, ...]] = contextvars.ContextVa
 )
 
 
+#: labels encoded by the public call in progress: ``(y, codes, classes)``
+_ENCODED: contextvars.ContextVar[tuple[tuple[Any, np.ndarray, np.ndarray], ...]] = (
+    contextvars.ContextVar("skbrier_encoded", default=())
+)
+
+
 @contextlib.contextmanager
-def validated(*arrays: np.ndarray | None) -> Iterator[None]:
+def validated(
+    *arrays: np.ndarray | None,
+    labels: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+) -> Iterator[None]:
     """Within the block, ``arrays`` (the very objects, by identity) count as
     validated: the checks of this module hand them back unchanged, without
     checking them again or warning again.
@@ -43,18 +52,40 @@ def validated(*arrays: np.ndarray | None) -> Iterator[None]:
     the checks returned inside ``with validated(y, p, w):``.  Only float64
     numpy arrays are trusted (what the checks return); anything derived
     from them (a subset, a copy) is a new object and is checked as usual.
+    ``labels=(y, codes, classes)``: the labels ``y`` (a numpy array of any
+    dtype) have been checked and coded as ``codes`` against the sorted
+    ``classes`` (what :func:`~skbrier._core.labels.encode_labels` returns);
+    coding that very ``y`` against the same classes hands them back.
     """
     new = tuple(a for a in arrays if isinstance(a, np.ndarray) and a.dtype == np.float64)
     token = _TRUSTED.set(_TRUSTED.get() + new)
+    enc = _ENCODED.get() + (() if labels is None else (labels,))
+    token_enc = _ENCODED.set(enc)
     try:
         yield
     finally:
+        _ENCODED.reset(token_enc)
         _TRUSTED.reset(token)
 
 
 def _trusted(x: Any) -> bool:
     """Whether ``x`` is one of the arrays of an enclosing :func:`validated`."""
     return any(x is a for a in _TRUSTED.get())
+
+
+def _encoded(y: Any, labels: Any, n: int | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(codes, classes)`` of labels ``y`` coded against ``labels`` by an
+    enclosing :func:`validated` (``labels=``), or None."""
+    if labels is None:
+        return None
+    for y0, codes, classes in _ENCODED.get():
+        if (
+            y is y0
+            and (n is None or codes.shape[0] == n)
+            and (labels is classes or np.array_equal(np.asarray(labels), classes))
+        ):
+            return codes, classes
+    return None
 
 
 def checked(what: str) -> None:

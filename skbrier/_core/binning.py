@@ -25,7 +25,9 @@ Assignment
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, Literal
 
 import numpy as np
 
@@ -35,8 +37,10 @@ from .params import MAX_BINS
 __all__ = [
     "AUTO_MAX_DISTINCT",
     "AUTO_RESOLUTION",
+    "BLOCK_ROWS",
     "apply_resolution",
     "assign_bins",
+    "block_binner",
     "check_edges",
     "check_edges_cover",
     "auto_rounds",
@@ -156,6 +160,64 @@ def quantile_edges(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> np.ndarr
     return e
 
 
+#: rows per block of the one-pass kernels: the temporaries of a block stay in
+#: the CPU cache, so a kernel reads its input from memory once
+BLOCK_ROWS = 16384
+
+#: ``bin_into(pb, out, scratch, mask)``: the bins of one block (see :func:`block_binner`)
+BlockBinner = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], None]
+
+
+def block_binner(edges: np.ndarray, *, right: bool = True) -> BlockBinner:
+    """The binning rule as a block function ``bin_into(pb, out, scratch, mask)``.
+
+    It writes the bin (``0 .. K-1``) of each forecast of the block ``pb`` to
+    ``out`` as float64 (exact small integers, ready to be combined with other
+    codes before one cast); ``scratch`` (float64) and ``mask`` (bool) are
+    work arrays of the block's length.  Uniform edges ``k / K`` use
+    ``p * K`` (no search) with a one-step correction against the edges
+    themselves (``j / K`` is the correctly rounded edge), so both paths give
+    the bins of the documented rule exactly.
+    """
+    k = edges.shape[0] - 1
+    if k == 1:
+        return _one_bin
+    if not is_uniform(edges):
+        return functools.partial(_searched, edges[1:-1], "left" if right else "right")
+    return functools.partial(_uniform, float(k), bool(right))
+
+
+def _one_bin(pb, out, scratch, mask) -> None:
+    out.fill(0.0)
+
+
+def _searched(inner, side, pb, out, scratch, mask) -> None:
+    out[...] = np.searchsorted(inner, pb, side=side)
+
+
+def _uniform(kf, right, pb, out, scratch, mask) -> None:
+    """Uniform bins: ``right``, bins ``(c/K, (c+1)/K]`` (the first closed) from
+    ``ceil(pK) - 1``; else ``[c/K, (c+1)/K)`` (the last closed) from
+    ``floor(pK)``.  Either is at most one off, and is corrected against the
+    edges ``c/K`` themselves; the end bins then take what lies beyond them
+    (fmax: NaN to the first bin)."""
+    np.multiply(pb, kf, out=out)
+    if right:
+        np.ceil(out, out=out)
+        out -= 1.0
+    else:
+        np.floor(out, out=out)
+    np.divide(out, kf, out=scratch)
+    (np.less_equal if right else np.less)(pb, scratch, out=mask)  # below the bin
+    np.subtract(out, mask, out=out)
+    np.add(out, 1.0, out=scratch)
+    scratch /= kf
+    (np.greater if right else np.greater_equal)(pb, scratch, out=mask)  # above it
+    np.add(out, mask, out=out)
+    np.fmax(out, 0.0, out=out)
+    np.fmin(out, kf - 1.0, out=out)
+
+
 def assign_bins(p: np.ndarray, edges: np.ndarray, *, right: bool = True) -> np.ndarray:
     """Bin index (``0 .. K-1``) of each forecast for ``K + 1`` edges.
 
@@ -163,26 +225,26 @@ def assign_bins(p: np.ndarray, edges: np.ndarray, *, right: bool = True) -> np.n
     holds ``p = e_0``); ``right=False``: ``e_k <= p < e_{k+1}`` (the last bin
     also holds ``p = e_K``).  Forecasts outside the edges go to the nearest
     end bin.  Uniform edges use ``p * K`` (O(n), no search) with a one-step
-    correction against the edges themselves, so both paths agree exactly.
+    correction against the edges themselves, so both paths agree exactly
+    (:func:`block_binner`, run block by block).
     """
+    n = p.shape[0]
     k = edges.shape[0] - 1
     if k == 1:
-        return np.zeros(p.shape[0], dtype=np.intp)
-    if is_uniform(edges):
-        idx = (p * k).astype(np.intp)
-        np.clip(idx, 0, k - 1, out=idx)
-        if right:
-            # (e_k, e_{k+1}]: move down where p sits on (or below) the lower edge
-            idx -= (p <= edges[idx]) & (idx > 0)
-            idx += p > edges[idx + 1]
-        else:
-            idx -= p < edges[idx]
-            idx += (p >= edges[idx + 1]) & (idx < k - 1)
-        np.clip(idx, 0, k - 1, out=idx)
-        return idx
-    if right:
-        return np.searchsorted(edges[1:-1], p, side="left").astype(np.intp)
-    return np.searchsorted(edges[1:-1], p, side="right").astype(np.intp)
+        return np.zeros(n, dtype=np.intp)
+    if not is_uniform(edges):
+        side: Literal["left", "right"] = "left" if right else "right"
+        return np.searchsorted(edges[1:-1], p, side=side).astype(np.intp)
+    bin_into = block_binner(edges, right=right)
+    out = np.empty(n, dtype=np.intp)
+    size = min(n, BLOCK_ROWS)
+    f, scratch, mask = np.empty(size), np.empty(size), np.empty(size, dtype=bool)
+    for start in range(0, n, BLOCK_ROWS):
+        pb = p[start : start + BLOCK_ROWS]
+        b = pb.shape[0]
+        bin_into(pb, f[:b], scratch[:b], mask[:b])
+        out[start : start + b] = f[:b]
+    return out
 
 
 #: ``resolution="auto"``: the forecasts stay exact while each outcome class has

@@ -266,8 +266,12 @@ def encode_labels(
     (``labels`` if given, else the distinct values of ``y_true``) and
     ``codes[i]`` is the column of ``y_true[i]``.  Integer labels with a compact
     range are coded in O(n) with ``np.bincount``; other labels use
-    ``np.unique``.
+    ``np.unique``.  Labels coded by the public call in progress
+    (:func:`~skbrier._core.arrays.validated`) are handed back unchecked.
     """
+    hit = _arrays._encoded(y_true, labels, n)
+    if hit is not None:
+        return hit
     _arrays.checked("y_true")
     y = _target_array(y_true)
     if n is not None and y.shape[0] != n:

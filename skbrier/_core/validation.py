@@ -295,8 +295,10 @@ def check_forecast(
     """
     raw = _arrays.as_array(y_proba, proba_name)
     rows_ok = None
+    trusted = _arrays._trusted(y_proba)  # checked and warned by the call in progress
     if (
-        raw.ndim == 2
+        not trusted
+        and raw.ndim == 2
         and raw.shape[1] > 1
         and raw.dtype == np.float64
         and raw.flags.c_contiguous
@@ -359,12 +361,15 @@ def check_forecast(
         )
     if k == 1:  # pragma: no cover - flattened above
         raise ValueError(f"{proba_name} must have at least two columns.")
-    if rows_ok is None:
+    if trusted:
+        pass
+    elif rows_ok is None:
         warn_if_rows_do_not_sum_to_one(p, proba_name)
     elif not rows_ok:
         _warn_rows(proba_name, stacklevel=3)
     w = check_sample_weight(sample_weight, n, ref_name=proba_name)
-    warn_if_hard(p, proba_name)
+    if not trusted:
+        warn_if_hard(p, proba_name)
     return Forecast(codes, p, w, classes, False, native)
 
 

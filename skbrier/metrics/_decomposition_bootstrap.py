@@ -21,6 +21,7 @@ import numpy as np
 
 from .._core.kernels.decomposition import (
     Pooled,
+    binned_sums,
     corp_from_groups,
     murphy_terms,
     recalibrated_curve_at,
@@ -68,19 +69,13 @@ def murphy_task(
         out = np.empty((size, len(MURPHY_COMPONENTS)))
         for b in range(size):
             m = counts(rng)
-            wp = m * p
-            sum_w = np.bincount(idx, weights=m, minlength=k)
+            _, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, _ = binned_sums(
+                idx, k, y01, p, m, extras=False
+            )
             if not sum_w.sum() > 0:
                 out[b] = np.nan
                 continue
-            t = murphy_terms(
-                sum_w,
-                np.bincount(idx, weights=wp, minlength=k),
-                np.bincount(idx, weights=m * y01, minlength=k),
-                np.bincount(idx, weights=wp * p, minlength=k),
-                np.bincount(idx, weights=wp * y01, minlength=k),
-                bias_correction,
-            )
+            t = murphy_terms(sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, bias_correction)
             out[b] = [t[name] for name in MURPHY_COMPONENTS]
         return out
 

@@ -12,11 +12,18 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from .._core.binning import assign_bins, check_edges_cover, quantile_edges, uniform_edges
+from .._core.binning import (
+    assign_bins,
+    block_binner,
+    check_edges_cover,
+    quantile_edges,
+    uniform_edges,
+)
 from .._core.kernels.bin_statistics import BinStatistics, check_edges
 from .._core.kernels.decomposition import (
     binned_sums,
@@ -138,7 +145,8 @@ def binary_columns(fc, pos_label: Any):
     """(y01, p) pairs to decompose: one for binary input, one per class otherwise.
 
     Returns ``(pairs, classes)`` where ``classes`` is None for binary input
-    (1-D or two columns; ``pos_label`` picks the column of two).
+    (1-D or two columns; ``pos_label`` picks the column of two); the pairs of
+    three or more columns are made one at a time, as they are read.
     """
     if fc.binary_1d:
         return [(fc.y, fc.proba)], None
@@ -154,11 +162,23 @@ def binary_columns(fc, pos_label: Any):
                 )
             col = int(hits[0])
         return [((fc.y == col).astype(np.float64), fc.proba[:, col])], None
-    pairs = [
-        ((fc.y == j).astype(np.float64), np.ascontiguousarray(fc.proba[:, j]))
-        for j in range(k)
-    ]
-    return pairs, fc.classes
+    return _OneVsRest(fc.y, fc.proba), fc.classes
+
+
+class _OneVsRest(Sequence):
+    """The ``(y == j, proba[:, j])`` pairs of the classes ``j``, made one at a
+    time when read (the column is a view: the kernels read it in place)."""
+
+    def __init__(self, codes: np.ndarray, proba: np.ndarray):
+        self._codes, self._proba = codes, proba
+
+    def __len__(self) -> int:
+        return int(self._proba.shape[1])
+
+    def __getitem__(self, j):
+        if not 0 <= j < len(self):
+            raise IndexError(j)
+        return (self._codes == j).astype(np.float64), self._proba[:, j]
 
 
 def murphy_binary(
@@ -182,17 +202,20 @@ def murphy_binary(
     ``random_state`` gives the same bootstrap in both.
     """
     edges = edges_for(p, w, n_bins, strategy)
-    # weights are scale-free: scale them by a power of two (exact) so that
-    # their squares neither under- nor overflow
-    exponent = 0 if w is None else pow2_exponent(w)
-    ws = w if exponent == 0 else np.ldexp(w, exponent)
-    idx = assign_bins(p, edges, right=right)
     k = edges.shape[0] - 1
-    scaled = BinStatistics(edges, *binned_sums(idx, k, y01, p, ws), right=right)
+    # weights are scale-free: the sums are those of the weights times a power
+    # of two (exact) so that their squares neither under- nor overflow
+    exponent = 0 if w is None else pow2_exponent(w)
+    # one pass over the rows: bins found and summed block by block
+    sums = binned_sums(
+        None, k, y01, p, w, bin_into=block_binner(edges, right=right), exponent=exponent
+    )
+    scaled = BinStatistics(edges, *sums, right=right)
     d = murphy_result(scaled, bias_correction, exponent)
     stats = scaled.scaled(-exponent)
     boot = None
     if n_resamples > 0:
+        idx = assign_bins(p, edges, right=right)
         task = murphy_task(idx, k, y01, p, w, bias_correction)
         boot = run_replicates(
             task, n_resamples, random_state=rng, n_jobs=n_jobs, chunk_size=CHUNK_SIZE

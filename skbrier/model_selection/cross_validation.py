@@ -12,6 +12,7 @@ from sklearn.base import is_classifier
 from sklearn.model_selection import cross_validate
 from sklearn.utils.parallel import Parallel, delayed
 
+from .._core.arrays import validated
 from .._core.diagnose import one_warning_per_call
 from .._core.kernels.brier import (
     brier_index_from_score,
@@ -70,7 +71,7 @@ def _pooled_inputs(y_true, codes, proba, classes, pos_label):
     """Binary: 0/1 outcomes and the 1-D positive probability; else labels and 2-D."""
     if classes.shape[0] == 2:
         j, _ = positive_column(classes, pos_label)
-        return (codes == j).astype(np.float64), proba[:, j], {}
+        return (codes == j).astype(np.float64), np.ascontiguousarray(proba[:, j]), {}
     return y_true, proba, {"labels": classes}
 
 
@@ -371,30 +372,34 @@ def cross_val_brier(
 
     codes = codes[covered]
     w = None if w is None else w[covered]
-    fc = check_forecast(
-        codes,
-        proba,
-        sample_weight=w,
-        labels=np.arange(classes.shape[0]),
-        proba_name="predict_proba output",
-    )
+    y_orig = np.asarray(classes[codes])
+    # y and w were checked above, the probabilities are checked here: the
+    # scores, decompositions and intervals read them without checking again
+    with validated(w, labels=(y_orig, codes, classes)):
+        fc = check_forecast(
+            y_orig,
+            proba,
+            sample_weight=w,
+            labels=classes,
+            proba_name="predict_proba output",
+        )
     bs, bi, bss = _scores(fc)
     folds = np.array([_fold_scores(fc, position[t]) for t in tests], dtype=np.float64)
 
-    y_orig = np.asarray(classes[codes])
-    y_in, p_in, extra = _pooled_inputs(y_orig, codes, proba, classes, pos_label)
-    decomposition = _decompositions(y_in, p_in, extra, w) if opts["decompose"] else None
-    inference = _optional(
-        "brier_inference",
-        brier_inference,
-        y_in,
-        p_in,
-        strict=bool(opts["inference_kwds"]),
-        sample_weight=w,
-        cov_type=opts["cov_type"],
-        **extra,
-        **opts["inference_kwds"],
-    )
+    y_in, p_in, extra = _pooled_inputs(y_orig, fc.y, fc.proba, classes, pos_label)
+    with validated(y_in, p_in, w, fc.proba, labels=(y_orig, fc.y, classes)):
+        decomposition = _decompositions(y_in, p_in, extra, w) if opts["decompose"] else None
+        inference = _optional(
+            "brier_inference",
+            brier_inference,
+            y_in,
+            p_in,
+            strict=bool(opts["inference_kwds"]),
+            sample_weight=w,
+            cov_type=opts["cov_type"],
+            **extra,
+            **opts["inference_kwds"],
+        )
     return CrossValBrierResult(
         y_proba=proba,
         y_true=y_orig,

@@ -1,9 +1,11 @@
 r"""Kernels of the Brier score decompositions (no validation here).
 
 Binned (Murphy / Stephenson--Coelho--Jolliffe / Ferro--Fricker)
-    :func:`binned_sums` turns bin indices (from
-    :func:`skbrier._core.binning.assign_bins`) into the per-bin sums of
-    :math:`w, wp, wy, wp^2, wpy, w^2`; :func:`murphy_terms` turns such sums
+    :func:`binned_sums` gives the per-bin sums of
+    :math:`w, wp, wy, wp^2, wpy, w^2` in one pass over the rows, block by
+    block, from bin indices (:func:`skbrier._core.binning.assign_bins`) or
+    finding the bins in the same pass
+    (:func:`skbrier._core.binning.block_binner`); :func:`murphy_terms` turns such sums
     into the components; :func:`ferro_fricker` applies the bias correction;
     :func:`wilson_interval` gives the Wilson interval of each bin's observed
     frequency.
@@ -28,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ..binning import BLOCK_ROWS, BlockBinner
 from ..resampling import interval_from_replicates
 
 __all__ = [
@@ -49,6 +52,11 @@ __all__ = [
 # Binned decomposition
 # =============================================================================
 
+#: per-bin ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)``
+BinSums = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]
+
 
 def pow2_exponent(w: np.ndarray) -> int:
     """``e`` such that ``w * 2**e`` has its largest value in [0.5, 1).
@@ -65,29 +73,84 @@ def pow2_exponent(w: np.ndarray) -> int:
 
 
 def binned_sums(
-    idx: np.ndarray, k: int, y01: np.ndarray, p: np.ndarray, w: np.ndarray | None
-) -> tuple[
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
-]:
-    """Per-bin ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)``.
+    idx: np.ndarray | None,
+    k: int,
+    y01: np.ndarray,
+    p: np.ndarray,
+    w: np.ndarray | None,
+    *,
+    bin_into: BlockBinner | None = None,
+    exponent: int = 0,
+    extras: bool = True,
+) -> BinSums:
+    """Per-bin ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)``
+    in one pass over the rows.
 
-    ``idx`` holds the bin (``0 .. k-1``) of each forecast; ``w`` None means
-    unit weights.  ``count`` is int64; the sums are float64.
+    The bins are ``idx`` (``0 .. k-1`` per row) or, for ``idx=None``, found
+    block by block by ``bin_into``
+    (:func:`skbrier._core.binning.block_binner`); ``w`` None
+    means unit weights, else the weights times ``2**exponent`` are summed
+    (exact: a power of two).  ``y01`` must hold 0/1 outcomes.  One code
+    ``j = 2 * bin + y`` per row splits each bin by outcome, so one
+    ``bincount`` gives two sums (``y^2 = y``): the count and the events
+    (``bincount(j)``), ``sum w`` and ``sum w y`` (``bincount(j, w)``),
+    ``sum w p`` and ``sum w p y`` (``bincount(j, w p)``); ``sum w p^2`` and
+    ``sum w^2`` take one each.  Every temporary is one block long and stays
+    in the cache, so the input is read from memory once.  ``extras=False``
+    skips the counts and ``sum w^2`` of weighted rows (a resample needs
+    neither; they are returned as zeros).  ``count`` is int64, the sums
+    float64.
     """
-    count = np.bincount(idx, minlength=k).astype(np.int64)
+    n = p.shape[0]
+    k2 = 2 * k
+    size = max(min(n, BLOCK_ROWS), 1)
+    f, g, scratch = np.empty(size), np.empty(size), np.empty(size)
+    mask, j = np.empty(size, dtype=bool), np.empty(size, dtype=np.intp)
+    s_n, s_w, s_wp, s_wpp, s_ww = (np.zeros(k2) for _ in range(5))
+    counts = extras or w is None
+    if idx is None and bin_into is None:
+        raise TypeError("binned_sums needs idx or bin_into.")
+    for start in range(0, n, BLOCK_ROWS):
+        rows = slice(start, start + BLOCK_ROWS)
+        pb = p[rows]
+        b = pb.shape[0]
+        fb, gb, jb = f[:b], g[:b], j[:b]
+        if idx is not None:
+            fb[...] = idx[rows]
+        else:
+            bin_into(pb, fb, scratch[:b], mask[:b])  # type: ignore[misc]
+        fb *= 2.0
+        fb += y01[rows]
+        jb[...] = fb
+        if counts:
+            s_n += np.bincount(jb, minlength=k2)
+        if w is None:
+            s_wp += np.bincount(jb, weights=pb, minlength=k2)
+            np.multiply(pb, pb, out=gb)
+        else:
+            wb = w[rows]
+            if exponent != 0:
+                wb = np.ldexp(wb, exponent, out=scratch[:b])
+            s_w += np.bincount(jb, weights=wb, minlength=k2)
+            if extras:
+                np.multiply(wb, wb, out=gb)
+                s_ww += np.bincount(jb, weights=gb, minlength=k2)
+            np.multiply(wb, pb, out=gb)
+            s_wp += np.bincount(jb, weights=gb, minlength=k2)
+            gb *= pb
+        s_wpp += np.bincount(jb, weights=gb, minlength=k2)
+    count = (s_n[0::2] + s_n[1::2]).astype(np.int64)
     if w is None:
-        sum_w: np.ndarray = count.astype(np.float64)
+        sum_w, sum_wy = count.astype(np.float64), s_n[1::2].copy()
         sum_ww = sum_w.copy()
-        wp, wy = p, y01
     else:
-        sum_w = np.bincount(idx, weights=w, minlength=k)
-        sum_ww = np.bincount(idx, weights=w * w, minlength=k)
-        wp, wy = w * p, w * y01
-    sum_wp = np.bincount(idx, weights=wp, minlength=k)
-    sum_wy = np.bincount(idx, weights=wy, minlength=k)
-    sum_wpp = np.bincount(idx, weights=wp * p, minlength=k)
-    sum_wpy = np.bincount(idx, weights=wp * y01, minlength=k)
-    return count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww
+        sum_w, sum_wy, sum_ww = (
+            s_w[0::2] + s_w[1::2],
+            s_w[1::2].copy(),
+            s_ww[0::2] + s_ww[1::2],
+        )
+    sum_wp, sum_wpy = s_wp[0::2] + s_wp[1::2], s_wp[1::2].copy()
+    return count, sum_w, sum_wp, sum_wy, s_wpp[0::2] + s_wpp[1::2], sum_wpy, sum_ww
 
 
 def murphy_terms(
