@@ -38,15 +38,17 @@ def _strict(device_name):
     return conv
 
 
-def _torch(dtype_name):
+def _torch(dtype_name, device="cpu"):
     torch = pytest.importorskip("torch")
+    if device == "cuda" and not torch.cuda.is_available():
+        pytest.skip("no CUDA device (run on a GPU machine)")
 
     def conv(a, dtype=None):
         a = np.asarray(a)
         if a.dtype.kind == "f":
             want = dtype or dtype_name
-            return torch.tensor(a, dtype=getattr(torch, want))
-        return torch.tensor(a)
+            return torch.tensor(a, dtype=getattr(torch, want), device=device)
+        return torch.tensor(a, device=device)
 
     return conv
 
@@ -56,6 +58,9 @@ NAMESPACES = {
     "strict-device1": lambda: (_strict("device1"), "float64"),
     "torch-float64": lambda: (_torch("float64"), "float64"),
     "torch-float32": lambda: (_torch("float32"), "float32"),
+    # a real accelerator: skipped where torch sees no CUDA device
+    "torch-cuda-float64": lambda: (_torch("float64", "cuda"), "float64"),
+    "torch-cuda-float32": lambda: (_torch("float32", "cuda"), "float32"),
 }
 
 
