@@ -129,7 +129,7 @@ def data():
     return X, y, w
 
 
-CV = KFold(3, shuffle=True, random_state=0)
+CV = KFold(2, shuffle=True, random_state=0)
 
 
 def _requested(make):

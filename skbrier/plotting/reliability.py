@@ -11,7 +11,7 @@ from typing import Any
 
 from numpy.typing import ArrayLike
 
-from .._decomposition_options import estimator_proba
+from .._decomposition_options import estimator_proba, resolve_method
 from ._multiclass_reliability import MulticlassReliabilityDisplay as _Multi
 from ._multiclass_reliability import multiclass_display, multiclass_proba
 from ._pyplot import import_pyplot
@@ -538,7 +538,7 @@ dict of str to array-like, or pandas DataFrame
         """
         options = {
             "sample_weight": sample_weight,
-            "method": method,
+            "method": resolve_method(method),
             "n_bins": n_bins,
             "strategy": strategy,
             "interval": interval,
@@ -646,7 +646,7 @@ confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
         """
         options = {
             "sample_weight": sample_weight,
-            "method": method,
+            "method": resolve_method(method),
             "n_bins": n_bins,
             "strategy": strategy,
             "interval": interval,
