@@ -77,13 +77,36 @@ for name, model in models.items():
 # CORP reliability diagrams
 # -------------------------
 # Each panel shows the isotonic recalibration curve, the 95 % consistency
-# band around the diagonal, the histogram of the forecasts (bottom) and the
-# three components (inset).  Passing ``ax`` puts the component bar in an
-# inset placed away from the curve.
+# band around the diagonal and, in a strip under the diagram, the histogram
+# of the forecasts.  Nothing is drawn over the data: on a given ``ax`` the
+# components are left out (``plot()`` without ``ax`` puts them in a panel
+# beside the diagram, or pass ``components_ax=``).
 fig, axes = plt.subplots(1, 3, figsize=(15, 5.2), layout="constrained")
 for ax, (name, dec) in zip(axes, decompositions.items()):
     dec.plot(ax=ax, name=name)
     ax.set_title(f"{name}: BS {dec.brier_score_:.4f}, Brier Index {dec.brier_index_:.1f}")
+
+# %%
+# scikit-learn's calibration curve, with intervals
+# -------------------------------------------------
+# The binned diagram (``method="murphy"``) shows the points of
+# :func:`sklearn.calibration.calibration_curve` to the last bit, by default
+# with the binning scikit-learn 1.12 adopts (``n_bins="cube_root"``,
+# ``strategy="quantile"``: 15 bins of 200 forecasts here), and adds what
+# :class:`~sklearn.calibration.CalibrationDisplay` lacks: several models on
+# one diagram, per-bin Wilson or Clopper-Pearson intervals, and sample weights.
+from sklearn.calibration import calibration_curve
+
+from skbrier.plotting.reliability import ReliabilityDisplay
+
+forecasts = {name: m.predict_proba(X_test)[:, 1] for name, m in models.items()}
+disp = ReliabilityDisplay.from_predictions(
+    y_test, forecasts, method="murphy", interval="clopper_pearson"
+)
+prob_true, prob_pred = calibration_curve(
+    y_test, forecasts["naive Bayes"], n_bins=15, strategy="quantile"
+)
+print("same points as scikit-learn:", bool((disp.lines_[1].get_ydata() == prob_true).all()))
 
 # %%
 # The components as a table

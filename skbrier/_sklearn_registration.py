@@ -40,6 +40,10 @@ rolled back and one :class:`SklearnRegistrationWarning` tells the user to pass
 * ``LogisticRegressionCV(scoring="brier_index", n_jobs=2)`` (or more jobs)
   fails for the same reason: scikit-learn 1.5 to 1.9 look its scoring string
   up inside each worker.  Pass ``scoring=skbrier.scorers.get_scorer("brier_index")``.
+* Under metadata routing a name requests nothing, as scikit-learn's own
+  names: weights passed to ``fit`` raise ``UnsetMetadataPassedError``.  Pass
+  ``sklearn.metrics.get_scorer("brier_index").set_score_request(sample_weight=True)``
+  (a new copy each call: the registered scorer is never changed).
 * There is no *pooled* scorer name: a scorer sees one test fold at a time,
   so ``scoring="brier_index"`` is the mean of per-fold indices.  The Brier
   Index of all out-of-fold predictions needs ``scoring=pooled_scoring()``

@@ -21,6 +21,22 @@ scikit-learn's ``scoring="..."`` strings is done separately by
   summed score divided by 2).  Pass ``labels=`` to a factory if a test fold
   may miss a class.
 
+**Sample weights (metadata routing).**
+Like scikit-learn's own scorers, these request nothing: with
+``sklearn.set_config(enable_metadata_routing=True)``, passing
+``sample_weight`` to ``fit`` of a search or to ``cross_validate(...,
+params=...)`` raises ``UnsetMetadataPassedError`` until the scorer requests
+it.  A *name* cannot request anything, so get the scorer object by that name
+and request the weights on it::
+
+    scoring = get_scorer("brier_index").set_score_request(sample_weight=True)
+
+(:func:`sklearn.metrics.get_scorer` works the same for the registered names;
+both return a new copy, so the request changes neither the name nor any other
+scorer).  The factories (``make_brier_index_scorer(...)``) return new objects
+too; the module-level ``brier_index_scorer`` and its siblings are shared
+objects, and ``set_score_request`` changes them in place.
+
 **A scikit-learn pitfall (1.5 to 1.9).**
 In one multimetric evaluation (``scoring=[...]`` or ``{...}``) scikit-learn
 caches ``predict_proba`` per fold under the method name only, and hands the
@@ -505,12 +521,18 @@ def make_net_benefit_scorer(
 
 
 def _calibration_error_for_scorer(
-    y_true: ArrayLike, y_proba: ArrayLike, *, pos_label: Any = None, **kwargs: Any
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    sample_weight: ArrayLike | None = None,
+    pos_label: Any = None,
+    **kwargs: Any,
 ) -> float:
     """:func:`~skbrier.metrics.calibration_error.calibration_error` of scorer output.
 
     ``pos_label`` is inferred as for the other scorers; binary classifiers
     get the binary ECE, multiclass ones the top-label ECE (15 bins).
+    ``sample_weight`` is named so that metadata routing can request it.
 
     Examples
     --------
@@ -519,11 +541,18 @@ def _calibration_error_for_scorer(
     0.25
     """
     pos_label = scorer_pos_label(y_true, y_proba, pos_label)
-    return calibration_error(y_true, y_proba, pos_label=pos_label, **kwargs)
+    return calibration_error(
+        y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label, **kwargs
+    )
 
 
 def _smooth_calibration_error_for_scorer(
-    y_true: ArrayLike, y_proba: ArrayLike, *, pos_label: Any = None, **kwargs: Any
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    sample_weight: ArrayLike | None = None,
+    pos_label: Any = None,
+    **kwargs: Any,
 ) -> float:
     """:func:`~skbrier.metrics.calibration_error.smooth_calibration_error` of scorer output.
 
@@ -534,7 +563,9 @@ def _smooth_calibration_error_for_scorer(
     0.184
     """
     pos_label = scorer_pos_label(y_true, y_proba, pos_label)
-    return smooth_calibration_error(y_true, y_proba, pos_label=pos_label, **kwargs)
+    return smooth_calibration_error(
+        y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label, **kwargs
+    )
 
 
 # --------------------------------------------------------------------------- registry
@@ -545,21 +576,29 @@ brier_skill_score_scorer = make_brier_skill_score_scorer()
 #: Net benefit at threshold 0.5 of ``scoring="net_benefit"``.
 net_benefit_scorer = make_net_benefit_scorer(0.5)
 
-_SKBRIER_SCORERS: dict[str, Callable] = {
-    "brier_index": brier_index_scorer,
-    "brier_skill_score": brier_skill_score_scorer,
-    "net_benefit": net_benefit_scorer,
-    "neg_calibration_error": make_scorer(
-        _calibration_error_for_scorer,
-        response_method="predict_proba",
-        greater_is_better=False,
-    ),
-    "neg_smooth_calibration_error": make_scorer(
-        _smooth_calibration_error_for_scorer,
-        response_method="predict_proba",
-        greater_is_better=False,
-    ),
-}
+
+def _registry() -> dict[str, Callable]:
+    """The scorers behind the names: instances of their own, so that
+    ``brier_index_scorer.set_score_request(...)`` (which changes the object
+    in place) never changes what ``scoring="brier_index"`` requests."""
+    return {
+        "brier_index": make_brier_index_scorer(),
+        "brier_skill_score": make_brier_skill_score_scorer(),
+        "net_benefit": make_net_benefit_scorer(0.5),
+        "neg_calibration_error": make_scorer(
+            _calibration_error_for_scorer,
+            response_method="predict_proba",
+            greater_is_better=False,
+        ),
+        "neg_smooth_calibration_error": make_scorer(
+            _smooth_calibration_error_for_scorer,
+            response_method="predict_proba",
+            greater_is_better=False,
+        ),
+    }
+
+
+_SKBRIER_SCORERS: dict[str, Callable] = _registry()
 
 
 def get_scorer(scoring: Any) -> Any:
@@ -591,6 +630,13 @@ def get_scorer(scoring: Any) -> Any:
     get_scorer_names
     sklearn.metrics.get_scorer
 
+    Notes
+    -----
+    Under metadata routing a scoring *name* cannot request ``sample_weight``:
+    request it on the copy this function returns,
+    ``get_scorer(name).set_score_request(sample_weight=True)``, and pass that
+    object as ``scoring`` (or as a value of a multi-metric dict).
+
     Examples
     --------
     >>> from skbrier.scorers import get_scorer
@@ -598,6 +644,14 @@ def get_scorer(scoring: Any) -> Any:
     make_scorer(brier_index_score, response_method='predict_proba')
     >>> get_scorer("neg_log_loss")
     make_scorer(log_loss, greater_is_better=False, response_method='predict_proba')
+
+    Weighted scores under metadata routing:
+
+    >>> import sklearn
+    >>> with sklearn.config_context(enable_metadata_routing=True):
+    ...     scorer = get_scorer("brier_index").set_score_request(sample_weight=True)
+    ...     scorer.get_metadata_routing().score.requests["sample_weight"]
+    True
     """
     if isinstance(scoring, str) and scoring in _SKBRIER_SCORERS:
         return copy.deepcopy(_SKBRIER_SCORERS[scoring])

@@ -134,7 +134,7 @@ def test_zero_weight_fold_in_a_search(routing):
         est,
         {"C": [0.1, 1.0]},
         cv=PredefinedSplit(fold),
-        scoring=pooled_scoring(),
+        scoring=pooled_scoring(request_sample_weight=True),
         refit=pooled_refit(),
         error_score="raise",
     ).fit(X, y, sample_weight=w)

@@ -121,7 +121,12 @@ def test_pooled_scoring_cross_validate_matches_pooled_oof(binary_data, weighted,
         request.getfixturevalue("routing")
         est = est.set_fit_request(sample_weight=False)
         cvr = cross_validate(
-            est, X, y, cv=cv, scoring=pooled_scoring(), params={"sample_weight": w}
+            est,
+            X,
+            y,
+            cv=cv,
+            scoring=pooled_scoring(request_sample_weight=True),
+            params={"sample_weight": w},
         )
     else:
         cvr = cross_validate(est, X, y, cv=cv, scoring=pooled_scoring())
@@ -333,7 +338,8 @@ def test_grid_search_weighted_pooled_refit(binary_data, routing):
     cv = StratifiedKFold(4, shuffle=True, random_state=2)
     base = LogisticRegression().set_fit_request(sample_weight=True)
     grid = {"C": [0.001, 0.01, 0.1, 1.0]}
-    search = GridSearchCV(base, grid, cv=cv, scoring=pooled_scoring(), refit=pooled_refit())
+    scoring = pooled_scoring(request_sample_weight=True)
+    search = GridSearchCV(base, grid, cv=cv, scoring=scoring, refit=pooled_refit())
     search.fit(X, y, sample_weight=w)
     pooled = []
     for p in search.cv_results_["params"]:

@@ -61,13 +61,14 @@ def test_plot_new_figure_artists():
     np.testing.assert_array_equal(disp.ref_line_.get_xydata(), [[0, 0], [1, 1]])
     assert len(disp.bands_) == 1 and isinstance(disp.bands_[0], PolyCollection)
     assert disp.bands_[0].get_label() == "95% consistency band"
-    # histogram on a twin axis, 20 bars with the given heights
-    assert disp.hist_ax_ is not None and disp.hist_ax_ is not disp.ax_
+    # histogram in a panel under the diagram, 20 bars with the given heights
+    assert disp.ax_.child_axes == [disp.hist_ax_]
+    assert disp.hist_ax_.get_shared_x_axes().joined(disp.ax_, disp.hist_ax_)
     assert isinstance(disp.hist_[0], BarContainer) and len(disp.hist_[0]) == 20
     heights = [r.get_height() for r in disp.hist_[0]]
     np.testing.assert_allclose(heights, np.arange(20.0))
-    # bars in the bottom quarter: the twin y-limit is four times the top bar
-    assert disp.hist_ax_.get_ylim()[1] == pytest.approx(4 * 19.0)
+    disp.figure_.canvas.draw()
+    assert disp.hist_ax_.get_window_extent().y1 <= disp.ax_.get_window_extent().y0
     # component bar in its own axes of the same figure
     assert disp.components_ax_ is not None and disp.components_ax_.figure is disp.figure_
     labels = [t.get_text() for t in disp.components_ax_.get_yticklabels()]
@@ -81,11 +82,13 @@ def test_plot_new_figure_artists():
     assert "perfectly calibrated" in legend_texts and "model" in legend_texts
 
 
-def test_plot_on_given_axes_uses_inset():
+def test_plot_on_given_axes_draws_nothing_over_the_data():
     fig, ax = plt.subplots()
     disp = _synthetic().plot(ax=ax, name="other", color="tab:red")
     assert disp.ax_ is ax and disp.figure_ is fig
-    assert disp.components_ax_ in ax.child_axes
+    # no component inset: the only child axes is the histogram panel
+    assert disp.components_ax_ is None and disp.components_ == []
+    assert ax.child_axes == [disp.hist_ax_]
     assert disp.line_.get_label() == "other"
     assert mpl.colors.same_color(disp.line_.get_color(), "tab:red")
 
@@ -128,7 +131,9 @@ def test_binned_from_predictions():
     rng = np.random.default_rng(0)
     p = rng.uniform(size=400)
     y = (rng.uniform(size=400) < p).astype(int)
-    disp = ReliabilityDisplay.from_predictions(y, p, method="murphy", n_bins=8)
+    disp = ReliabilityDisplay.from_predictions(
+        y, p, method="murphy", n_bins=8, strategy="uniform"
+    )
     dec = BrierDecomposition("murphy", n_bins=8).fit(y, p)
     assert disp.method == "murphy"
     np.testing.assert_allclose(disp.line_.get_xdata(), dec.table_["mean_forecast"])
@@ -140,13 +145,15 @@ def test_binned_from_predictions():
     # one Wilson interval bar per bin
     assert len(disp.bands_) == 1
     assert len(disp.bands_[0].get_segments()) == 8
-    assert disp.bands_[0].get_label() == "95% confidence intervals"
+    assert disp.bands_[0].get_label() == "95% Wilson intervals"
     assert sum(r.get_height() for r in disp.hist_[0]) == pytest.approx(400)
     assert disp.ax_.get_ylabel() == "Observed frequency in bin"
 
 
 def test_binned_skips_empty_bins():
-    disp = ReliabilityDisplay.from_predictions(Y6, P6, method="murphy", n_bins=5)
+    disp = ReliabilityDisplay.from_predictions(
+        Y6, P6, method="murphy", n_bins=5, strategy="uniform"
+    )
     # bin [0.6, 0.8) is empty
     assert disp.line_.get_xdata().shape == (4,)
 
@@ -328,7 +335,7 @@ def test_overlay_two_forecasters_on_one_axes():
     assert second.ax_ is first.ax_ and second.figure_ is fig
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert texts.count("perfectly calibrated") == 1 and "A" in texts and "B" in texts
-    assert len(ax.child_axes) == 1  # only the first inset
+    assert len(ax.child_axes) == 1  # the first display's histogram panel
 
 
 # ---------------------------------------------------------------- several models
@@ -366,10 +373,11 @@ def test_models_dict_one_diagram():
         disp.components["miscalibration"],
         [corp_decomposition(y, f).miscalibration for f in (p, q)],
     )
-    # one histogram strip per model on one twin axis, one inset
+    # one histogram strip per model in the panel under the diagram, the
+    # first model on top (the order of the legend)
     assert len(disp.hist_) == 2
     bottoms = [disp.hist_[k][0].get_y() for k in range(2)]
-    assert bottoms == [0.0, 1.0]
+    assert bottoms == [1.0, 0.0]
     # the component bars in their own panel, one bar group per model
     cax = disp.components_ax_
     assert cax is not None and cax.get_legend().get_title().get_text() == "model"
@@ -453,8 +461,8 @@ def test_overlay_never_duplicates_parts():
         y, q, ax=ax, name="B", n_resamples=20, random_state=1
     )
     assert len(_diagonals(ax)) == 1
-    assert len(ax.child_axes) == 1  # one component inset
-    assert len(fig.axes) == after_first and after_first == n_axes + 1  # one twin
+    assert len(ax.child_axes) == 1  # one histogram panel
+    assert len(fig.axes) == after_first == n_axes  # nothing beside the diagram
     texts = _legend_texts(ax)
     assert len(texts) == len(set(texts))
     assert {"A", "B", "perfectly calibrated", "95% consistency band"} <= set(texts)

@@ -54,7 +54,7 @@ def _bars(disp):
 
 def test_top_label_is_default_and_bars_match_bins():
     y, proba = _data()
-    disp = ReliabilityDisplay.from_predictions(y, proba, n_bins=10)
+    disp = ReliabilityDisplay.from_predictions(y, proba, n_bins=10, strategy="uniform")
     assert isinstance(disp, MulticlassReliabilityDisplay)
     assert disp.kind == "top_label"
     conf, acc, share = _by_hand(proba.max(1), (proba.argmax(1) == y) * 1.0, 10)
@@ -78,7 +78,7 @@ def test_top_label_is_default_and_bars_match_bins():
 def test_classwise_bars_per_class():
     y, proba = _data(k=3, seed=1)
     disp = ReliabilityDisplay.from_predictions(
-        y, proba, n_bins=5, multiclass="classwise", name="m"
+        y, proba, n_bins=5, strategy="uniform", multiclass="classwise", name="m"
     )
     assert disp.kind == "classwise"
     conf, acc = [], []
@@ -119,7 +119,9 @@ def test_from_estimator_multiclass():
     y = np.array(["a", "b", "c"])[np.argmax(X + rng.normal(size=(300, 3)), axis=1)]
     clf = LogisticRegression().fit(X[:150], y[:150])
     _fig, ax = plt.subplots()
-    disp = ReliabilityDisplay.from_estimator(clf, X[150:], y[150:], n_bins=8, ax=ax)
+    disp = ReliabilityDisplay.from_estimator(
+        clf, X[150:], y[150:], n_bins=8, strategy="uniform", ax=ax
+    )
     assert isinstance(disp, MulticlassReliabilityDisplay) and disp.ax_ is ax
     assert disp.name == "LogisticRegression"
     proba = clf.predict_proba(X[150:])

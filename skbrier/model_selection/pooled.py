@@ -102,7 +102,7 @@ def pooled_scoring(
     pos_label: Any = None,
     labels: ArrayLike | None = None,
     prefix: str = "",
-    request_sample_weight: bool | Literal["auto"] = "auto",
+    request_sample_weight: bool | Literal["auto"] = False,
 ) -> dict[str, Callable]:
     r"""Scorers that record each fold's Brier sums, for a pooled CV score.
 
@@ -149,7 +149,7 @@ def pooled_scoring(
         fails on multiclass forecasts.
     prefix : str, default=""
         Put in front of every key, to combine several scoring dicts.
-    request_sample_weight : bool or "auto", default="auto"
+    request_sample_weight : bool or "auto", default=False
         Request ``sample_weight`` for the scorers through metadata routing
         (``sklearn.set_config(enable_metadata_routing=True)``), so that
         ``search.fit(X, y, sample_weight=w)`` weights the sums.  "auto"

@@ -87,7 +87,7 @@ class MulticlassReliabilityDisplay:
         y_proba: ArrayLike,
         *,
         kind: Literal["top_label", "binary", "classwise"] = "top_label",
-        n_bins: int = 15,
+        n_bins: int | str = 15,
         strategy: Literal["uniform", "quantile"] = "uniform",
         binning: Any = None,
         sample_weight: ArrayLike | None = None,
@@ -103,7 +103,9 @@ class MulticlassReliabilityDisplay:
         y_true, y_proba : array-like
             Labels and probabilities (or correctness and stated confidence).
         kind : {"top_label", "binary", "classwise"}, default="top_label"
-        n_bins : int, default=15
+        n_bins : int or "cube_root", default=15
+            ``"cube_root"``: the cube root of the number of samples (or of
+            the total weight), rounded up.
         strategy : {"uniform", "quantile"}, default="uniform"
         binning : str or array-like, default=None
             A peer's bins (see ``calibration_error``).
@@ -124,11 +126,15 @@ class MulticlassReliabilityDisplay:
             check_options,
             prepare,
         )
+        from ._reliability_bins import resolve_n_bins
 
-        o = check_options("l1", n_bins, strategy, binning, False, True)
         data = prepare(
             y_true, y_proba, kind, sample_weight, labels, pos_label, confidence_scale
         )
+        if isinstance(n_bins, str):  # "cube_root": of the rows, or the total weight
+            rows = data.pairs[0][0].shape[0]
+            n_bins = resolve_n_bins(n_bins, rows if data.w is None else float(data.w.sum()))
+        o = check_options("l1", n_bins, strategy, binning, False, True)
         conf, acc, share, eces = [], [], [], []
         for p, y in data.pairs:
             (wsum, psum, ysum), (skip, total, _) = bin_table(p, y, data.w, o)
@@ -257,7 +263,7 @@ def multiclass_display(
     y_proba: Any,
     multiclass: str,
     sample_weight: Any,
-    n_bins: int,
+    n_bins: int | str,
     strategy: Any,
     labels: Any,
     name: str | None,

@@ -16,19 +16,34 @@ from typing import Any
 import numpy as np
 
 from .._core.binning import assign_bins, uniform_edges
-from .._core.params import check_confidence_level
+from .._core.params import check_confidence_level, check_option
 from ..metrics._decomposition_results import (
     CORPDecomposition,
     MulticlassDecomposition,
     MurphyDecomposition,
     components_of,
 )
-from ._reliability_draw import as_curve_list
+from ._reliability_bins import INTERVALS, observed_frequency_interval
+from ._reliability_draw import BAND_LABELS, as_curve_list
 
-__all__ = ["check_components", "check_curves", "display_kwargs", "step_vertices"]
+__all__ = [
+    "check_components",
+    "check_curves",
+    "display_kwargs",
+    "forecast_histogram",
+    "step_vertices",
+]
 
-#: bins of the forecast histogram of a CORP diagram
+#: bins of the forecast histogram drawn under the diagram
 _HIST_BINS = 20
+
+
+def forecast_histogram(
+    x: np.ndarray, weights: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(edges, total weight per bin)`` of forecasts ``x`` on 20 equal bins."""
+    edges = uniform_edges(_HIST_BINS)
+    return edges, np.bincount(assign_bins(x, edges), weights=weights, minlength=_HIST_BINS)
 
 
 def step_vertices(x: np.ndarray, c: np.ndarray, max_points: int = 1000):
@@ -47,32 +62,30 @@ def step_vertices(x: np.ndarray, c: np.ndarray, max_points: int = 1000):
     return x[keep], c[keep]
 
 
-def _murphy_curve(r: MurphyDecomposition) -> dict[str, Any]:
+def _murphy_curve(r: MurphyDecomposition, interval: str | None) -> dict[str, Any]:
     keep = np.asarray(r.bin_weights) > 0
     x = np.asarray(r.bin_mean_forecast, dtype=np.float64)[keep]
-    lo, hi = r.observed_frequency_interval()
-    return {
+    out = {
         "forecast": x,
         "observed": np.asarray(r.bin_observed_frequency, dtype=np.float64)[keep],
-        "band_forecast": x,
-        "band_lower": np.asarray(lo)[keep],
-        "band_upper": np.asarray(hi)[keep],
+        "band_forecast": None,
+        "band_lower": None,
+        "band_upper": None,
         # the histogram of the forecasts on the decomposition's own bins
         "hist_edges": np.asarray(r.bin_edges, dtype=np.float64),
         "hist_weights": np.asarray(r.bin_weights, dtype=np.float64),
         "components": components_of(r, "murphy"),
     }
+    if interval is not None:
+        lo, hi = observed_frequency_interval(r, interval, r.confidence_level)
+        out.update(band_forecast=x, band_lower=lo[keep], band_upper=hi[keep])
+    return out
 
 
 def _corp_curve(r: CORPDecomposition) -> dict[str, Any]:
     fx = np.asarray(r.forecast_values, dtype=np.float64)
     x, c = step_vertices(fx, np.asarray(r.recalibrated_values, dtype=np.float64))
-    edges = uniform_edges(_HIST_BINS)
-    hist = np.bincount(
-        assign_bins(fx, edges),
-        weights=np.asarray(r.value_weights, dtype=np.float64),
-        minlength=_HIST_BINS,
-    )
+    edges, hist = forecast_histogram(fx, np.asarray(r.value_weights, dtype=np.float64))
     out = {
         "forecast": x,
         "observed": c,
@@ -90,8 +103,11 @@ def _corp_curve(r: CORPDecomposition) -> dict[str, Any]:
     return out
 
 
-def display_kwargs(result: Any) -> dict[str, Any]:
+def display_kwargs(result: Any, interval: str | None = "wilson") -> dict[str, Any]:
     """Arguments of ``ReliabilityDisplay`` that show a decomposition result.
+
+    ``interval``: the per-bin intervals of a binned result (``"wilson"``,
+    ``"clopper_pearson"`` or None), at the result's ``confidence_level``.
 
     Raises
     ------
@@ -109,7 +125,9 @@ def display_kwargs(result: Any) -> dict[str, Any]:
             f"{type(result).__name__}."
         )
     murphy = isinstance(per_class[0], MurphyDecomposition)
-    curves = [_murphy_curve(r) if murphy else _corp_curve(r) for r in per_class]
+    if interval is not None:
+        check_option(interval, "interval", INTERVALS)
+    curves = [_murphy_curve(r, interval) if murphy else _corp_curve(r) for r in per_class]
     single = labels is None
 
     def pick(key):
@@ -134,7 +152,7 @@ def display_kwargs(result: Any) -> dict[str, Any]:
         "band_forecast": pick("band_forecast"),
         "band_lower": pick("band_lower"),
         "band_upper": pick("band_upper"),
-        "band_kind": "confidence" if murphy else "consistency",
+        "band_kind": (interval or "wilson") if murphy else "consistency",
         "confidence_level": float(per_class[0].confidence_level),
         "method": "murphy" if murphy else "corp",
         "hist_edges": edges[0] if single or same_edges else edges,
@@ -197,10 +215,7 @@ def check_curves(disp) -> tuple:
             )
     if disp.method not in ("corp", "murphy"):
         raise ValueError(f"method must be 'corp' or 'murphy', got {disp.method!r}.")
-    if disp.band_kind not in ("consistency", "confidence"):
-        raise ValueError(
-            f"band_kind must be 'consistency' or 'confidence', got {disp.band_kind!r}."
-        )
+    check_option(disp.band_kind, "band_kind", tuple(BAND_LABELS))
     check_confidence_level(disp.confidence_level)
     if disp.curve_kind not in ("class", "model"):
         raise ValueError(f"curve_kind must be 'class' or 'model', got {disp.curve_kind!r}.")

@@ -1,41 +1,50 @@
-"""Several forecasters on one reliability diagram: their input and their curves.
+"""What a reliability diagram of data shows: its curves, one forecaster or several.
 
+* :func:`display_data`: the arguments of
+  :class:`~skbrier.plotting.reliability.ReliabilityDisplay` for one
+  forecaster, from the CORP decomposition or from scikit-learn's bins
+  (:mod:`._reliability_bins`), its forecasts validated once.
 * :func:`model_forecasts`: ``y_proba`` given as ``{name: probabilities}`` or a
   pandas DataFrame (one column per model) becomes a dict; one array stays
   one forecaster; a *list* of 1-D arrays is refused (it reads like a 2-D
   probability matrix, so the intent is ambiguous: pass a dict).
 * :func:`model_estimators`: ``{name: estimator}`` or a list of estimators
   (named by their class, deduplicated) becomes a dict.
-* :func:`models_display_kwargs`: the decompositions of the models become the
-  arguments of :class:`~skbrier.plotting.reliability.ReliabilityDisplay`
-  (one curve per model).
-
-No array is validated here: the decompositions do that, once.
+* :func:`models_display_kwargs`: one curve per model.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from .._core.params import (
-    check_n_bins,
+    check_confidence_level,
     check_n_jobs,
     check_n_resamples,
+    check_option,
     check_random_state,
     validate_random_state,
 )
+from .._core.validation import check_forecast
 from .._decomposition_options import resolve_method
-from ..metrics._decomposition_results import CORPDecomposition, MurphyDecomposition
-from ..metrics.decomposition import corp_decomposition, murphy_decomposition
-from ._reliability_data import display_kwargs
+from ..metrics._decomposition_core import binary_columns
+from ..metrics._decomposition_results import (
+    CORPDecomposition,
+    MulticlassDecomposition,
+    MurphyDecomposition,
+)
+from ..metrics.decomposition import corp_decomposition
+from ._reliability_bins import INTERVALS, binned_reliability, check_binning
+from ._reliability_data import display_kwargs, forecast_histogram
 
 __all__ = [
     "auto_resamples",
-    "decompose",
-    "decompose_models",
+    "display_data",
+    "models_data",
     "model_estimators",
     "model_forecasts",
     "models_display_kwargs",
@@ -123,36 +132,36 @@ def model_estimators(estimator: Any) -> dict[str, Any] | None:
 
 
 def models_display_kwargs(results: Mapping[str, Any]) -> dict[str, Any]:
-    """Arguments of ``ReliabilityDisplay`` with one curve per model.
-
-    Every result must be a binary CORP or Murphy decomposition of the same
-    method.
+    """Arguments of ``ReliabilityDisplay`` with one curve per model, from
+    ``{name: binary CORP or Murphy decomposition}`` (all of one method).
 
     Raises
     ------
     ValueError
         For a multiclass forecast among several models.
     """
-    per_model = []
+    per_model = {}
     for name, res in results.items():
         if not isinstance(res, (CORPDecomposition, MurphyDecomposition)):
             raise ValueError(
                 f"model {name!r} has multiclass forecasts; several models can be "
                 "drawn on one diagram for binary forecasts only."
             )
-        per_model.append(display_kwargs(res))
-    first = per_model[0]
+        per_model[name] = display_kwargs(res)
+    return merge_models(per_model)
+
+
+def merge_models(per_model: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
+    """One display's arguments from each model's (one curve each)."""
+    kws = list(per_model.values())
+    first = kws[0]
 
     def each(key: str) -> list | None:
-        values = [kw[key] for kw in per_model]
+        values = [kw[key] for kw in kws]
         return None if any(v is None for v in values) else values
 
-    edges = [kw["hist_edges"] for kw in per_model]
+    edges = [kw["hist_edges"] for kw in kws]
     same_edges = all(np.array_equal(e, edges[0]) for e in edges)
-    comps = {
-        k: np.array([kw["components"].get(k, np.nan) for kw in per_model])
-        for k in first["components"]
-    }
     bands = each("band_lower") is not None and each("band_upper") is not None
     return {
         "forecast": each("forecast"),
@@ -165,34 +174,90 @@ def models_display_kwargs(results: Mapping[str, Any]) -> dict[str, Any]:
         "method": first["method"],
         "hist_edges": edges[0] if same_edges else edges,
         "hist_weights": each("hist_weights"),
-        "components": comps,
-        "curve_labels": list(results),
+        "components": {
+            k: np.array([kw["components"].get(k, np.nan) for kw in kws])
+            for k in first["components"]
+        },
+        "curve_labels": list(per_model),
         "curve_kind": "model",
     }
 
 
-def decompose(y_true, y_proba, *, method, n_bins, strategy, n_resamples, **common):
-    """The decomposition a display draws, by the public metric function."""
+def _binned(y_true, y_proba, *, n_bins, strategy, interval, common) -> dict[str, Any]:
+    """The binned diagram in scikit-learn's bins, the forecasts checked once."""
+    fc = check_forecast(
+        y_true,
+        y_proba,
+        sample_weight=common["sample_weight"],
+        labels=common["labels"],
+        pos_label=common["pos_label"],
+    )
+    pairs, classes = binary_columns(fc, common["pos_label"])
+    w = fc.sample_weight
+    level = common["confidence_level"]
+    per_class = tuple(
+        replace(binned_reliability(y01, p, w, n_bins, strategy), confidence_level=level)
+        for y01, p in pairs
+    )
+    result = (
+        per_class[0]
+        if classes is None
+        else MulticlassDecomposition(method="murphy", classes=classes, per_class=per_class)
+    )
+    kwargs = display_kwargs(result, interval)
+    # the forecasts themselves under the diagram (scikit-learn's quantile bins
+    # may have no width)
+    hists = [forecast_histogram(p, w) for _, p in pairs]
+    kwargs["hist_edges"] = hists[0][0]
+    kwargs["hist_weights"] = hists[0][1] if classes is None else [h for _, h in hists]
+    return kwargs
+
+
+def display_data(
+    y_true, y_proba, *, method, n_bins, strategy, interval, n_resamples, **common
+) -> dict[str, Any]:
+    """The arguments of ``ReliabilityDisplay`` showing one forecaster:
+    the CORP curve (and consistency band) or the binned curve in
+    scikit-learn's bins (and per-bin intervals)."""
     method = resolve_method(method)
-    n_bins = check_n_bins(n_bins)
+    n_bins, strategy = check_binning(n_bins, strategy)
+    check_confidence_level(common["confidence_level"])
+    if interval is not None:
+        check_option(interval, "interval", INTERVALS)
     if method == "corp":
-        return corp_decomposition(y_true, y_proba, n_resamples=n_resamples, **common)
-    # the Murphy diagram shows Wilson intervals: no resampling (options checked)
+        return display_kwargs(
+            corp_decomposition(y_true, y_proba, n_resamples=n_resamples, **common)
+        )
+    # per-bin intervals, no resampling (the options are still checked)
     check_n_resamples(n_resamples, allow_zero=True)
     validate_random_state(common.pop("random_state"))
     check_n_jobs(common.pop("n_jobs"))
-    return murphy_decomposition(y_true, y_proba, n_bins=n_bins, strategy=strategy, **common)
+    return _binned(
+        y_true, y_proba, n_bins=n_bins, strategy=strategy, interval=interval, common=common
+    )
 
 
-def decompose_models(y_true, forecasts: Mapping[str, Any], *, random_state, **options):
-    """``{name: decomposition}``: :func:`decompose` per model; model ``k``
-    resamples with the ``k``-th generator spawned from ``random_state``."""
+def models_data(y_true, forecasts: Mapping[str, Any], *, random_state, **options):
+    """:func:`display_data` per model, merged: one curve per model; model
+    ``k`` resamples with the ``k``-th generator spawned from ``random_state``.
+
+    Raises
+    ------
+    ValueError
+        For a multiclass forecast among several models.
+    """
     validate_random_state(random_state)
     rngs = check_random_state(random_state).spawn(len(forecasts))
-    return {
-        name: decompose(y_true, proba, random_state=rng, **options)
-        for (name, proba), rng in zip(forecasts.items(), rngs)
-    }
+    per_model = {}
+    for (name, proba), rng in zip(forecasts.items(), rngs):
+        kw = display_data(y_true, proba, random_state=rng, **options)
+        if kw["curve_labels"] is not None:  # one curve per class
+            raise ValueError(
+                f"model {name!r} has multiclass forecasts; several models can be "
+                "drawn on one diagram for binary forecasts only."
+            )
+        per_model[name] = kw
+    return merge_models(per_model)
 
 
 #: largest sample for which ``n_resamples="auto"`` draws a consistency band

@@ -1,4 +1,5 @@
-"""Reliability diagram with consistency band, forecast histogram and component bar.
+"""Reliability diagram: scikit-learn's calibration curve, with weights,
+per-bin intervals, several models, or the CORP curve with its consistency band.
 
 matplotlib is optional: it is imported only when something is drawn.
 """
@@ -16,71 +17,69 @@ from ._multiclass_reliability import multiclass_display, multiclass_proba
 from ._pyplot import import_pyplot
 from ._reliability_data import check_curves, display_kwargs
 from ._reliability_draw import (
-    COMPONENTS_GID,
     DIAGONAL_GID,
-    LOWER_RIGHT,
-    UPPER_LEFT,
     dedupe_legend,
     draw_axes_labels,
     draw_components,
     draw_curves,
     draw_histogram,
     existing_parts,
-    points_in_box,
 )
+from ._reliability_models import auto_resamples as _auto_resamples
 from ._reliability_models import (
-    auto_resamples as _auto_resamples,
-)
-from ._reliability_models import (
-    decompose,
-    decompose_models,
+    display_data,
     model_estimators,
     model_forecasts,
-    models_display_kwargs,
+    models_data,
 )
 
 __all__ = ["ReliabilityDisplay"]
 
 
 class ReliabilityDisplay:
-    r"""Reliability diagram of probability forecasts with its Brier decomposition.
+    r"""Reliability diagram of probability forecasts.
 
-    The diagram plots the conditional event probability (observed frequency)
-    against the forecast probability.  With the CORP method it is the
-    isotonic (PAV) recalibration of the forecasts, drawn through the
-    distinct forecast values (constant on each PAV block, linear in
-    between), optionally with a consistency band: the range the recalibrated
-    curve would fill, at the given level, if the forecasts were calibrated.
-    With the Murphy (binned) method it shows the mean forecast and observed
-    frequency of each bin.  A histogram of the forecasts (twin axis, bottom quarter)
-    and a bar chart of the components MCB, DSC and UNC complete the picture.
+    The diagram plots the observed frequency of the event against the
+    forecast probability, with the diagonal of perfect calibration, a
+    histogram of the forecasts in a panel under it and, optionally, the
+    Brier score components in a panel beside it.  Two curves are drawn:
+
+    * **binned** (``method="murphy"``): the mean forecast and the observed
+      frequency of each bin, in the bins of scikit-learn's
+      :func:`~sklearn.calibration.calibration_curve` (the same points, to
+      the last bit), with per-bin Wilson or Clopper--Pearson intervals;
+      unlike :class:`~sklearn.calibration.CalibrationDisplay` it takes
+      sample weights and several models;
+    * **CORP** (``method="corp"``, the default): the isotonic (PAV)
+      recalibration of the forecasts, constant on each PAV block and linear
+      in between, with a consistency band: the range the curve would fill,
+      at the given level, if the forecasts were calibrated.
 
     Build it with :meth:`from_predictions`, :meth:`from_estimator` or
     :meth:`from_result` (a decomposition result, or a fitted
-    :class:`~skbrier.decomposition.BrierDecomposition`), or from
-    :meth:`BrierDecomposition.plot
-    <skbrier.decomposition.BrierDecomposition.plot>`.  The constructor only
+    :class:`~skbrier.decomposition.BrierDecomposition`).  The constructor only
     stores data; :meth:`plot` draws.
 
     Parameters
     ----------
     forecast : array-like of shape (n_points,) or list of such arrays
         x coordinates: the distinct forecast values (CORP) or the mean
-        forecast of each bin (Murphy).  A list holds one curve per class.
+        forecast of each bin (binned).  A list holds one curve per class or
+        model.
     observed : array-like, same shape as ``forecast``
         y coordinates: recalibrated probabilities (CORP) or observed
-        frequencies per bin (Murphy).
+        frequencies per bin (binned).
     band_forecast : array-like or list of such, default=None
         x coordinates of the band (default: ``forecast``).
     band_lower, band_upper : array-like, same shape as ``band_forecast``, default=None
         Lower and upper limit of the band at each ``band_forecast`` value.
-    band_kind : {"consistency", "confidence"}, default="consistency"
-        What the band is, for the legend.  A ``"confidence"`` band of a
-        Murphy diagram is drawn as one vertical bar per bin.
+    band_kind : {"consistency", "wilson", "clopper_pearson"}, default="consistency"
+        What the band is, for the legend.
     confidence_level : float, default=0.95
         Level of the band, for the legend.
     method : {"corp", "murphy"}, default="corp"
-        How the curve was estimated (changes the drawing style and labels).
+        How the curve was estimated: a binned curve is drawn with markers and
+        its band as one interval per bin.
     hist_edges : array-like of shape (n_hist_bins + 1,) or list of such, default=None
         Edges of the forecast histogram (one array for every curve, or one
         per curve).
@@ -94,13 +93,13 @@ class ReliabilityDisplay:
     curve_labels : sequence of str, default=None
         Name of each curve (the class labels for one-vs-rest multiclass, the
         model names for several models).
-    curve_kind : {"class", "model"}, default="class"
-        What the curves are: the classes of one forecaster, or several
-        forecasters of the same binary outcome (one legend entry per model).
     estimator_name : str, default=None
         Name of the forecaster, for the legend.
     pos_label : int, float, bool or str, default=None
         The positive class, for the axis label.
+    curve_kind : {"class", "model"}, default="class"
+        What the curves are: the classes of one forecaster, or several
+        forecasters of the same binary outcome.
 
     Attributes
     ----------
@@ -109,22 +108,21 @@ class ReliabilityDisplay:
     figure_ : matplotlib Figure
         Figure containing the diagram.
     lines_ : list of matplotlib Line2D
-        The reliability curves (one per class).
+        The reliability curves.
     line_ : matplotlib Line2D
-        The first (for binary forecasts the only) reliability curve.
+        The first (for one forecaster the only) curve.
     bands_ : list of matplotlib PolyCollection or LineCollection
-        The bands (CORP) or per-bin interval bars (Murphy) drawn; empty when
-        there is none.
+        The bands (CORP) or per-bin interval bars (binned) drawn.
     ref_line_ : matplotlib Line2D or None
         The diagonal of perfect calibration.
     hist_ax_ : matplotlib Axes or None
-        Twin axis holding the forecast histogram.
+        The panel under the diagram holding the forecast histogram.
     hist_ : list of matplotlib BarContainer
-        The histogram bars (one container per class).
+        The histogram bars (one container per curve).
     components_ax_ : matplotlib Axes or None
         Axes with the component bar chart.
     components_ : list of matplotlib BarContainer
-        The component bars (one container per class).
+        The component bars (one container per curve).
 
     See Also
     --------
@@ -135,7 +133,7 @@ class ReliabilityDisplay:
     -----
     The Brier score splits as :math:`\mathrm{BS} = \mathrm{MCB} - \mathrm{DSC}
     + \mathrm{UNC}` (CORP, exact) or :math:`\mathrm{BS} = \mathrm{REL} -
-    \mathrm{RES} + \mathrm{UNC} + \mathrm{WBV} - \mathrm{WBC}` (Murphy, with
+    \mathrm{RES} + \mathrm{UNC} + \mathrm{WBV} - \mathrm{WBC}` (binned, with
     the Stephenson--Coelho--Jolliffe within-bin terms).  The consistency band
     follows the R package reliabilitydiag: forecasts are resampled, new
     outcomes are drawn as Bernoulli variables with the forecast as success
@@ -147,6 +145,8 @@ class ReliabilityDisplay:
     ----------
     .. [1] T. Dimitriadis, T. Gneiting and A. I. Jordan, "Stable reliability
        diagrams for probabilistic classifiers", PNAS 118(8), e2016191118, 2021.
+    .. [2] A. Niculescu-Mizil and R. Caruana, "Predicting good probabilities
+       with supervised learning", ICML 2005.
 
     Examples
     --------
@@ -192,15 +192,10 @@ class ReliabilityDisplay:
         self.hist_weights = hist_weights
         self.components = components
         self.curve_labels = curve_labels
-        self.curve_kind = curve_kind
         self.estimator_name = estimator_name
         self.pos_label = pos_label
+        self.curve_kind = curve_kind
 
-    # ------------------------------------------------------------------ checks
-    def _curves(self):
-        return check_curves(self)
-
-    # -------------------------------------------------------------------- plot
     def plot(
         self,
         ax: Any = None,
@@ -218,25 +213,27 @@ class ReliabilityDisplay:
         Parameters
         ----------
         ax : matplotlib Axes, default=None
-            Axes to draw the diagram on.  If None, a new figure is made with
-            the diagram on the left and the component bar on the right.
+            Axes of the diagram.  If None, a new figure is made with the
+            diagram and, when there are components, their panel on the right.
         name : str, default=None
             Name of the forecaster for the legend (overrides
             ``estimator_name``).
         ref_line : bool, default=True
             Draw the diagonal of perfect calibration.
         band : bool, default=True
-            Draw the consistency (or confidence) band when there is one.
+            Draw the band or the per-bin intervals when there are some.
         hist : bool or {"shared", "per_model"}, default=True
-            Draw the histogram of the forecasts on a twin axis (bottom quarter
-            of the diagram).  With several curves, ``"shared"`` draws every
-            curve's bars from one baseline on a common scale and
+            Draw the histogram of the forecasts in a panel under the diagram
+            (sharing its x axis).  With several curves, ``"shared"`` draws
+            every curve's bars from one baseline on a common scale and
             ``"per_model"`` one strip per curve, each scaled to its own
             largest bar; True is ``"per_model"`` for several models and
             ``"shared"`` otherwise.
         components : bool, default=True
-            Draw the bar chart of the components.  With a user ``ax`` and no
-            ``components_ax`` it is an inset in the upper-left corner.
+            Draw the bar chart of the components: in its own panel of a new
+            figure (``ax=None``), or on ``components_ax``.  Nothing is drawn
+            over the diagram: with a given ``ax`` and no ``components_ax``
+            the components are not drawn.
         components_ax : matplotlib Axes, default=None
             Axes for the component bar chart.
         **kwargs : dict
@@ -252,9 +249,8 @@ class ReliabilityDisplay:
         Several forecasters go on one diagram with one call
         (``from_predictions(y, {"a": p_a, "b": p_b})``).  Drawing a display
         on an ``ax`` that already holds a reliability diagram (an overlay)
-        adds its curves and bands only: the diagonal, the histogram and the
-        component inset are drawn once per axes, and the legend has one
-        entry per label.
+        adds its curves and bands only: the diagonal and the histogram are
+        drawn once per axes, and the legend has one entry per label.
 
         Examples
         --------
@@ -263,39 +259,39 @@ class ReliabilityDisplay:
         >>> import matplotlib.pyplot as plt
         >>> from skbrier.plotting.reliability import ReliabilityDisplay
         >>> disp = ReliabilityDisplay([0.1, 0.5, 0.9], [0.2, 0.5, 0.8],
-        ...                           components={"brier_score": 0.2,
-        ...                                       "miscalibration": 0.01,
-        ...                                       "discrimination": 0.06,
-        ...                                       "uncertainty": 0.25})
+        ...                           hist_edges=[0, 0.5, 1], hist_weights=[4, 6])
         >>> fig, ax = plt.subplots()
         >>> disp = disp.plot(ax=ax, name="toy")
-        >>> disp.components_ax_ in ax.child_axes  # an inset on a given ax
+        >>> disp.hist_ax_ in ax.child_axes  # the panel under the diagram
         True
         """
         plt = import_pyplot("ReliabilityDisplay")
-        xs, ys, bxs, los, his, labels = self._curves()
+        xs, ys, bxs, los, his, labels = check_curves(self)
+        if hist not in (True, False, "shared", "per_model"):
+            raise ValueError(
+                f"hist must be True, False, 'shared' or 'per_model', got {hist!r}."
+            )
         name = self.estimator_name if name is None else name
         comps = self.components if components else None
-
         if ax is None:
             if comps is not None and components_ax is None:
                 _fig, (ax, components_ax) = plt.subplots(
                     1,
                     2,
-                    figsize=(9.6, 5.0),
+                    figsize=(9.6, 6.0),
                     gridspec_kw={"width_ratios": [3, 1.4]},
                     layout="constrained",
                 )
                 components_ax.set_box_aspect(0.9)
             else:
-                _fig, ax = plt.subplots(figsize=(5.6, 5.0), layout="constrained")
+                _fig, ax = plt.subplots(figsize=(5.6, 6.0), layout="constrained")
         self.ax_ = ax
         self.figure_ = ax.figure
 
         multi = len(xs) > 1
         if labels is None:
             labels = [f"class {k}" for k in range(len(xs))] if multi else [None]
-
+        models = multi and self.curve_kind == "model"
         # an overlay on a diagram already drawn adds curves and bands only
         drawn = existing_parts(ax)
         self.ref_line_ = None
@@ -310,43 +306,17 @@ class ReliabilityDisplay:
                 zorder=1,
                 gid=DIAGONAL_GID,
             )
-
-        models = multi and self.curve_kind == "model"
         draw_curves(self, ax, (xs, ys, bxs, los, his), labels, name, band, kwargs)
         draw_axes_labels(self, ax, multi and not models)
-        # forecast histogram on a twin axis, squeezed into the bottom quarter
         if hist is True:
             hist = "per_model" if models else "shared"
-        elif hist not in (False, "shared", "per_model"):
-            raise ValueError(
-                f"hist must be True, False, 'shared' or 'per_model', got {hist!r}."
-            )
-        draw_histogram(self, ax, multi, False if drawn["hist"] else hist)
-
-        # the inset goes to the upper-left corner unless the curves cross it
-        # more than the lower-right one (under-forecasting); the legend takes
-        # the other corner
-        corners = {"upper left": UPPER_LEFT, "lower right": LOWER_RIGHT}
-        inset = [a for a in ax.child_axes if a.get_gid() == COMPONENTS_GID]
-        if inset:
-            corner = inset[0].get_label()
-        else:
-            ul = points_in_box(xs, ys, UPPER_LEFT) <= points_in_box(xs, ys, LOWER_RIGHT)
-            corner = "upper left" if ul else "lower right"
-        dedupe_legend(ax, "lower right" if corner == "upper left" else "upper left")
+        draw_histogram(self, ax, False if drawn["hist"] else hist, labels)
+        dedupe_legend(ax)
 
         self.components_ax_ = None
         self.components_: list[Any] = []  # matplotlib BarContainers
-        if comps is not None and not (components_ax is None and inset):
-            if components_ax is None:
-                components_ax = ax.inset_axes(corners[corner])
-                components_ax.set_zorder(ax.get_zorder() + 2)
-                components_ax.set_gid(COMPONENTS_GID)
-                components_ax.set_label(corner)
-                small = True
-            else:
-                small = False
-            draw_components(self, components_ax, comps, labels if multi else None, small)
+        if comps is not None and components_ax is not None:
+            draw_components(self, components_ax, comps, labels if multi else None)
             self.components_ax_ = components_ax
         return self
 
@@ -356,6 +326,7 @@ class ReliabilityDisplay:
         cls,
         result: Any,
         *,
+        interval: str | None = "wilson",
         name: str | None = None,
         pos_label: Any = None,
         ax: Any = None,
@@ -372,8 +343,10 @@ or BrierDecomposition
             or :func:`~skbrier.metrics.decomposition.murphy_decomposition`, or
             a fitted :class:`~skbrier.decomposition.BrierDecomposition` (its
             ``decomposition_`` is drawn).  CORP: the recalibration curve and,
-            when resampled, the consistency band; Murphy: the bins with
-            Wilson intervals at the result's ``confidence_level``.
+            when resampled, the consistency band; binned: the bins of the
+            result with per-bin intervals at its ``confidence_level``.
+        interval : {"wilson", "clopper_pearson"} or None, default="wilson"
+            Per-bin intervals of a binned result (ignored for CORP).
         name : str, default=None
             Name of the forecaster for the legend.
         pos_label : int, float, bool or str, default=None
@@ -416,7 +389,7 @@ or BrierDecomposition
             if pos_label is None:
                 pos_label = getattr(result, "pos_label", None)
             result = getattr(result, "decomposition_", None)
-        disp = cls(**display_kwargs(result), pos_label=pos_label)
+        disp = cls(**display_kwargs(result, interval), pos_label=pos_label)
         return disp.plot(ax=ax, name=name, ref_line=ref_line, **kwargs)
 
     @classmethod
@@ -427,8 +400,9 @@ or BrierDecomposition
         *,
         sample_weight: ArrayLike | None = None,
         method: str = "corp",
-        n_bins: int = 10,
-        strategy: Any = "uniform",
+        n_bins: int | str = "cube_root",
+        strategy: Any = "quantile",
+        interval: str | None = "wilson",
         n_resamples: int | str = "auto",
         confidence_level: float = 0.95,
         random_state: Any = None,
@@ -440,7 +414,14 @@ or BrierDecomposition
         ref_line: bool = True,
         **kwargs: Any,
     ) -> ReliabilityDisplay | _Multi:
-        """Reliability diagram of forecasts ``y_proba`` for outcomes ``y_true``.
+        r"""Reliability diagram of forecasts ``y_proba`` for outcomes ``y_true``.
+
+        With ``method="murphy"`` the points are those of
+        ``sklearn.calibration.calibration_curve(y_true, y_proba,
+        n_bins=n_bins, strategy=strategy)`` to the last bit:
+        ``n_bins=5, strategy="uniform"`` are scikit-learn's defaults up to
+        1.11, ``n_bins="cube_root", strategy="quantile"`` (the defaults here)
+        those of 1.12.
 
         Parameters
         ----------
@@ -449,28 +430,40 @@ or BrierDecomposition
         y_proba : array-like of shape (n_samples,) or (n_samples, n_classes), \
 dict of str to array-like, or pandas DataFrame
             Predicted probabilities (1-D: probability of ``pos_label``;
-            2-D: one column per sorted class, one curve per class), or
-            several binary forecasters of the same outcomes, one curve each:
-            ``{name: probabilities}`` or a DataFrame with one column per
-            model.  A list of 1-D arrays is refused (several models or a
-            probability matrix? pass a dict).
+            2-D: one column per sorted class), or several binary forecasters
+            of the same outcomes, one curve each: ``{name: probabilities}``
+            or a DataFrame with one column per model.  A list of 1-D arrays
+            is refused (several models or a probability matrix? pass a dict).
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights.
+            Non-negative frequency weights: integer weights draw the diagram
+            of the repeated rows (bins, points, intervals and histogram).
+            Quantile bins and ``"cube_root"`` therefore depend on the scale
+            of the weights; uniform bins and the CORP curve do not.
         method : {"corp", "murphy"}, default="corp"
-            Isotonic (CORP, :func:`~skbrier.metrics.decomposition.corp_decomposition`)
-            or binned (Murphy, :func:`~skbrier.metrics.decomposition.murphy_decomposition`)
-            reliability curve.
-        n_bins : int, default=10
-            Number of bins (Murphy method), at most 100,000.
-        strategy : {"uniform", "quantile"} or array of edges, default="uniform"
-            Bin edges (Murphy method).
+            Isotonic (CORP,
+            :func:`~skbrier.metrics.decomposition.corp_decomposition`) or
+            binned reliability curve (scikit-learn's bins; the components
+            are those of
+            :func:`~skbrier.metrics.decomposition.murphy_from_statistics`).
+        n_bins : int or "cube_root", default="cube_root"
+            Number of bins of the binned curve, at most 100,000.
+            ``"cube_root"``: :math:`\lceil n^{1/3} \rceil` with :math:`n` the
+            number of samples, or the total weight with ``sample_weight``.
+        strategy : {"uniform", "quantile"} or array of edges, default="quantile"
+            Bins of equal width or of equal (weighted) count, or explicit
+            edges (binned curve).
+        interval : {"wilson", "clopper_pearson"} or None, default="wilson"
+            Per-bin interval of the observed frequency (binned curve), at
+            ``confidence_level``, with the bin's weight as its sample size:
+            statsmodels' ``proportion_confint`` with ``method="wilson"`` or
+            ``"beta"``.  None draws none.
         n_resamples : int or "auto", default="auto"
             Resamples for the consistency band (CORP); 0 draws no band.
             ``"auto"``: 200 for up to 20,000 samples, none above (the band is
             then narrow and the resampling costs seconds to minutes; pass a
             number to force it).
         confidence_level : float, default=0.95
-            Level of the band.
+            Level of the band or of the intervals.
         random_state : None, int, numpy Generator, SeedSequence or RandomState
             Seed of the resampling (model ``k`` of several uses the ``k``-th
             generator spawned from it).
@@ -483,7 +476,7 @@ dict of str to array-like, or pandas DataFrame
             ``"classwise"`` gives a ``MulticlassReliabilityDisplay`` binned as
             ``calibration_error(kind=multiclass, n_bins=, strategy=)`` (the
             CORP, band and plot options do not apply); ``"one_vs_rest"`` one
-            CORP or Murphy curve per class here.  Binary input ignores it.
+            CORP or binned curve per class here.  Binary input ignores it.
         name : str, default=None
             Name of the forecaster for the legend (one forecaster only).
         ax : matplotlib Axes, default=None
@@ -516,6 +509,16 @@ dict of str to array-like, or pandas DataFrame
         >>> len(disp.bands_)
         1
 
+        scikit-learn's calibration curve, with Clopper--Pearson intervals:
+
+        >>> from sklearn.calibration import calibration_curve
+        >>> disp = ReliabilityDisplay.from_predictions(
+        ...     y, p, method="murphy", n_bins=5, strategy="uniform",
+        ...     interval="clopper_pearson")
+        >>> prob_true, prob_pred = calibration_curve(y, p, n_bins=5)
+        >>> bool((disp.observed == prob_true).all() and (disp.forecast == prob_pred).all())
+        True
+
         Two models on one diagram (one legend, one diagonal):
 
         >>> q = np.clip(p + 0.1, 0, 1)
@@ -533,12 +536,12 @@ dict of str to array-like, or pandas DataFrame
         >>> type(disp).__name__, len(disp.bars_) <= 10
         ('MulticlassReliabilityDisplay', True)
         """
-        method = resolve_method(method)
         options = {
             "sample_weight": sample_weight,
-            "method": method,
+            "method": resolve_method(method),
             "n_bins": n_bins,
             "strategy": strategy,
+            "interval": interval,
             "confidence_level": confidence_level,
             "n_jobs": n_jobs,
             "pos_label": pos_label,
@@ -547,33 +550,26 @@ dict of str to array-like, or pandas DataFrame
         to_multiclass = multiclass_proba(y_proba, multiclass)  # checks the option
         models = model_forecasts(y_true, y_proba)
         if models is not None:
-            results = decompose_models(
+            kw = models_data(
                 y_true,
                 models,
                 random_state=random_state,
                 n_resamples=_auto_resamples(n_resamples, y_true),
                 **options,
             )
-            return cls._from_models(results, pos_label, ax, ref_line, kwargs)
+            return cls(**kw, pos_label=pos_label).plot(ax=ax, ref_line=ref_line, **kwargs)
         if to_multiclass:
             args = (multiclass, sample_weight, n_bins, strategy, None, name, ax)
             return multiclass_display(y_true, y_proba, *args, kwargs)
-        result = decompose(
+        kw = display_data(
             y_true,
             y_proba,
             n_resamples=_auto_resamples(n_resamples, y_proba),
             random_state=random_state,
             **options,
         )
-        return cls.from_result(
-            result, name=name, pos_label=pos_label, ax=ax, ref_line=ref_line, **kwargs
-        )
-
-    @classmethod
-    def _from_models(cls, results, pos_label, ax, ref_line, kwargs) -> ReliabilityDisplay:
-        """One curve per model of ``{name: decomposition}``."""
-        disp = cls(**models_display_kwargs(results), pos_label=pos_label)
-        return disp.plot(ax=ax, ref_line=ref_line, **kwargs)
+        disp = cls(**kw, pos_label=pos_label)
+        return disp.plot(ax=ax, name=name, ref_line=ref_line, **kwargs)
 
     @classmethod
     def from_estimator(
@@ -584,8 +580,9 @@ dict of str to array-like, or pandas DataFrame
         *,
         sample_weight: ArrayLike | None = None,
         method: str = "corp",
-        n_bins: int = 10,
-        strategy: Any = "uniform",
+        n_bins: int | str = "cube_root",
+        strategy: Any = "quantile",
+        interval: str | None = "wilson",
         n_resamples: int | str = "auto",
         confidence_level: float = 0.95,
         random_state: Any = None,
@@ -599,6 +596,10 @@ dict of str to array-like, or pandas DataFrame
     ) -> ReliabilityDisplay | _Multi:
         """Reliability diagram of a fitted classifier's ``predict_proba`` on ``X``.
 
+        With ``method="murphy"`` the points are those of
+        ``sklearn.calibration.CalibrationDisplay.from_estimator`` with the
+        same ``n_bins``, ``strategy`` and ``pos_label``, to the last bit.
+
         Parameters
         ----------
         estimator : fitted classifier with ``predict_proba``, dict or list of them
@@ -609,7 +610,7 @@ dict of str to array-like, or pandas DataFrame
             Inputs.
         y : array-like of shape (n_samples,)
             True labels.
-        sample_weight, method, n_bins, strategy, n_resamples, \
+        sample_weight, method, n_bins, strategy, interval, n_resamples, \
 confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
             As in :meth:`from_predictions` (``n_resamples="auto"`` counts the
             rows of ``X``).
@@ -643,13 +644,13 @@ confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
         >>> disp.line_.get_label()
         'LogisticRegression'
         """
-        n_resamples = _auto_resamples(n_resamples, X)
         options = {
             "sample_weight": sample_weight,
             "method": resolve_method(method),
             "n_bins": n_bins,
             "strategy": strategy,
-            "n_resamples": n_resamples,
+            "interval": interval,
+            "n_resamples": _auto_resamples(n_resamples, X),
             "confidence_level": confidence_level,
             "n_jobs": n_jobs,
         }
@@ -657,32 +658,20 @@ confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
         if estimators is not None:
             forecasts, positive = {}, None
             for key, est in estimators.items():
-                proba, positive, _ = estimator_proba(est, X, pos_label, None)
-                forecasts[key] = proba
-            results = decompose_models(
-                y,
-                forecasts,
-                random_state=random_state,
-                pos_label=positive,
-                labels=None,
+                forecasts[key], positive, _ = estimator_proba(est, X, pos_label, None)
+            kw = models_data(
+                y, forecasts, random_state=random_state, pos_label=positive, labels=None,
                 **options,
-            )
-            return cls._from_models(results, positive, ax, ref_line, kwargs)
+            )  # fmt: skip
+            return cls(**kw, pos_label=positive).plot(ax=ax, ref_line=ref_line, **kwargs)
         proba, pos_label, labels = estimator_proba(estimator, X, pos_label, None)
+        name = type(estimator).__name__ if name is None else name
         if multiclass_proba(proba, multiclass):
-            name = type(estimator).__name__ if name is None else name
             args = (multiclass, sample_weight, n_bins, strategy, labels, name, ax)
             return multiclass_display(y, proba, *args, kwargs)
-        result = decompose(
-            y,
-            proba,
-            random_state=random_state,
-            pos_label=pos_label,
-            labels=labels,
+        kw = display_data(
+            y, proba, random_state=random_state, pos_label=pos_label, labels=labels,
             **options,
-        )
-        if name is None:
-            name = type(estimator).__name__
-        return cls.from_result(
-            result, name=name, pos_label=pos_label, ax=ax, ref_line=ref_line, **kwargs
-        )
+        )  # fmt: skip
+        disp = cls(**kw, pos_label=pos_label)
+        return disp.plot(ax=ax, name=name, ref_line=ref_line, **kwargs)
