@@ -197,7 +197,11 @@ def test_edge_values_go_to_the_lower_bin_as_calibration_curve():
     np.testing.assert_allclose(d.bin_mean_forecast, prob_pred, rtol=1e-15)
     np.testing.assert_allclose(d.bin_observed_frequency, prob_true, rtol=1e-15)
     up = murphy_decomposition(y, p, n_bins=5, right=False)
-    assert up.bin_counts.tolist() == [6, 6, 6, 6, 9]
+    # the edges are np.linspace's (R's seq(0, 1, length.out = 6)): the third is
+    # 3 * 0.2 = 0.6000000000000001, so 0.6 lies below it, as R's cut(right = FALSE)
+    edges = np.linspace(0, 1, 6)
+    expected = np.bincount(np.searchsorted(edges[1:-1], p, side="right"), minlength=5)
+    assert up.bin_counts.tolist() == expected.tolist() == [6, 6, 9, 3, 9]
     assert up.right is False and d.right is True
     with pytest.raises(TypeError, match="right"):
         murphy_decomposition(y, p, right="lower")

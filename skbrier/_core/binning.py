@@ -102,8 +102,11 @@ def check_edges_cover(
 
 
 def uniform_edges(n_bins: int) -> np.ndarray:
-    """``n_bins + 1`` equally spaced edges ``k / n_bins`` on [0, 1]."""
-    return np.arange(n_bins + 1, dtype=np.float64) / n_bins
+    """``n_bins + 1`` equally spaced edges on [0, 1]: ``k * (1 / n_bins)``, the
+    last exactly 1 (``np.linspace(0, 1, n_bins + 1)``, R's ``seq(0, 1,
+    length.out = n_bins + 1)``, scikit-learn's ``calibration_curve``), so a
+    forecast such as ``3 * 0.1`` lies on an edge exactly as it does there."""
+    return np.linspace(0.0, 1.0, n_bins + 1)
 
 
 def is_uniform(edges: np.ndarray) -> bool:
@@ -174,17 +177,16 @@ def block_binner(edges: np.ndarray, *, right: bool = True) -> BlockBinner:
     It writes the bin (``0 .. K-1``) of each forecast of the block ``pb`` to
     ``out`` as float64 (exact small integers, ready to be combined with other
     codes before one cast); ``scratch`` (float64) and ``mask`` (bool) are
-    work arrays of the block's length.  Uniform edges ``k / K`` use
+    work arrays of the block's length.  Uniform edges ``k * (1 / K)`` use
     ``p * K`` (no search) with a one-step correction against the edges
-    themselves (``j / K`` is the correctly rounded edge), so both paths give
-    the bins of the documented rule exactly.
+    themselves, so both paths give the bins of the documented rule exactly.
     """
     k = edges.shape[0] - 1
     if k == 1:
         return _one_bin
     if not is_uniform(edges):
         return functools.partial(_searched, edges[1:-1], "left" if right else "right")
-    return functools.partial(_uniform, float(k), bool(right))
+    return functools.partial(_uniform, float(k), bool(right), float(edges[1]))
 
 
 def _one_bin(pb, out, scratch, mask) -> None:
@@ -195,23 +197,23 @@ def _searched(inner, side, pb, out, scratch, mask) -> None:
     out[...] = np.searchsorted(inner, pb, side=side)
 
 
-def _uniform(kf, right, pb, out, scratch, mask) -> None:
-    """Uniform bins: ``right``, bins ``(c/K, (c+1)/K]`` (the first closed) from
-    ``ceil(pK) - 1``; else ``[c/K, (c+1)/K)`` (the last closed) from
-    ``floor(pK)``.  Either is at most one off, and is corrected against the
-    edges ``c/K`` themselves; the end bins then take what lies beyond them
-    (fmax: NaN to the first bin)."""
+def _uniform(kf, right, step, pb, out, scratch, mask) -> None:
+    """Uniform bins with edges ``c * step`` (``step = 1 / K``): ``right``, bins
+    ``(c step, (c+1) step]`` (the first closed) from ``ceil(pK) - 1``; else
+    ``[c step, (c+1) step)`` (the last closed) from ``floor(pK)``.  Either is
+    at most one off, and is corrected against the edges themselves; the end
+    bins then take what lies beyond them (fmax: NaN to the first bin)."""
     np.multiply(pb, kf, out=out)
     if right:
         np.ceil(out, out=out)
         out -= 1.0
     else:
         np.floor(out, out=out)
-    np.divide(out, kf, out=scratch)
+    np.multiply(out, step, out=scratch)
     (np.less_equal if right else np.less)(pb, scratch, out=mask)  # below the bin
     np.subtract(out, mask, out=out)
     np.add(out, 1.0, out=scratch)
-    scratch /= kf
+    scratch *= step
     (np.greater if right else np.greater_equal)(pb, scratch, out=mask)  # above it
     np.add(out, mask, out=out)
     np.fmax(out, 0.0, out=out)

@@ -14,10 +14,8 @@ diagram are scikit-learn's ``(prob_pred, prob_true)`` to the last bit:
 * ``n_bins="cube_root"``: :math:`\lceil n^{1/3} \rceil` bins (scikit-learn
   1.10; the default of 1.12).
 
-These edges can differ from those of
-:func:`~skbrier.metrics.decomposition.murphy_decomposition` in the last bit
-(``k / K`` there, ``k * (1 / K)`` here), which moves a forecast such as
-``3 * 0.1`` to the neighbouring bin.
+These are the package's uniform edges (:func:`skbrier._core.binning.uniform_edges`,
+the edges of :func:`~skbrier.metrics.decomposition.murphy_decomposition` too).
 
 Frequency weights extend the rule: the quantile edges are those of the
 repeated rows (:func:`skbrier._core.binning.weighted_quantile`), ``n`` of the
@@ -31,14 +29,20 @@ The sums and the components are the package's own
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
 import numpy as np
 
-from .._core.binning import assign_bins, check_edges, check_edges_cover, weighted_quantile
+from .._core.binning import (
+    assign_bins,
+    check_edges,
+    check_edges_cover,
+    uniform_edges,
+    weighted_quantile,
+)
 from .._core.kernels.bin_statistics import BinStatistics
-from .._core.kernels.calibration_error import linspace_edges
 from .._core.kernels.decomposition import binned_sums
 from .._core.params import check_confidence_level, check_n_bins, check_option
 from .._core.results import ConfidenceInterval
@@ -96,7 +100,7 @@ def calibration_edges(
     if not isinstance(strategy, str):
         check_edges_cover(p, strategy)
         return strategy
-    levels = linspace_edges(n_bins)
+    levels = uniform_edges(n_bins)
     if strategy == "uniform":
         return levels
     if w is None:
@@ -123,7 +127,20 @@ def binned_reliability(
     k = resolve_n_bins(n_bins, n)
     edges = calibration_edges(p, w, k, strategy)
     idx = assign_bins(p, edges)
-    stats = BinStatistics(edges, *binned_sums(idx, edges.shape[0] - 1, y01, p, w))
+    kk = edges.shape[0] - 1
+    stats = BinStatistics(edges, *binned_sums(idx, kk, y01, p, w))
+    # calibration_curve's own sums (one sequential bincount each; the one-pass
+    # kernel adds in another order): the points are prob_pred and prob_true to
+    # the last bit
+    wp = p if w is None else w * p
+    wy = y01 if w is None else w * y01
+    total = np.bincount(idx, minlength=kk).astype(np.float64)
+    stats = dataclasses.replace(
+        stats,
+        sum_w=total if w is None else np.bincount(idx, weights=w, minlength=kk),
+        sum_wp=np.bincount(idx, weights=wp, minlength=kk),
+        sum_wy=np.bincount(idx, weights=wy, minlength=kk),
+    )
     return murphy_from_statistics(stats)
 
 
