@@ -73,6 +73,7 @@ from .stats import (
     long_run_covariance,
     optimal_block_length,
 )
+from .validation import achieved_precision, compare_net_benefit, validation_sample_size
 
 __all__ = [
     "BrierDecomposition",
@@ -80,6 +81,7 @@ __all__ = [
     "ForecastHistory",
     "PooledRefit",
     "ReliabilityDisplay",
+    "achieved_precision",
     "baseline_score",
     "binary_test_probabilities",
     "block_bootstrap",
@@ -98,6 +100,7 @@ __all__ = [
     "combine_leaderboards",
     "compare_brier",
     "compare_forecasts",
+    "compare_net_benefit",
     "corp_decomposition",
     "cross_val_brier",
     "daily_brier",
@@ -124,6 +127,7 @@ __all__ = [
     "pooled_scoring",
     "smooth_calibration_error",
     "spiegelhalter_z",
+    "validation_sample_size",
 ]
 
 # `scoring="brier_index"` (and "brier_skill_score", "net_benefit") in every

@@ -57,8 +57,14 @@ from .survival import (
     SurvivalInterval,
     SurvivalIPAResult,
 )
+from .validation import (
+    AchievedPrecisionResult,
+    NetBenefitComparisonResult,
+    ValidationSampleSizeResult,
+)
 
 __all__ = [
+    "AchievedPrecisionResult",
     "BinStatistics",
     "BootstrapResult",
     "BrierComparisonResult",
@@ -80,6 +86,7 @@ __all__ = [
     "MetaAnalysisResult",
     "MulticlassDecomposition",
     "MurphyDecomposition",
+    "NetBenefitComparisonResult",
     "ParityDateResult",
     "PlattCalibrationResult",
     "PooledCVResult",
@@ -92,4 +99,5 @@ __all__ = [
     "SurvivalIPAResult",
     "SurvivalInterval",
     "TemperatureScalingResult",
+    "ValidationSampleSizeResult",
 ]
