@@ -67,6 +67,8 @@ def _quadrature_terms(
     """I00, I01, I11, the mean risk, and the sensitivity and specificity at
     ``threshold`` of a calibrated model, all by quadrature."""
 
+    # the integrands of _calibration_terms, written with expit: the quadrature
+    # reaches log odds of several hundred, where exp(LP) / (1 + exp(LP))^2 is nan
     def g(x: np.ndarray) -> np.ndarray:
         q = special.expit(slope * x)
         d = q * (1 - q)
