@@ -87,6 +87,7 @@ from .stats import (
     long_run_covariance,
     optimal_block_length,
 )
+from .validation import achieved_precision, compare_net_benefit, validation_sample_size
 
 __all__ = [
     "BrierDecomposition",
@@ -97,6 +98,7 @@ __all__ = [
     "RiskCoverageDisplay",
     "abstention_scores",
     "abstention_utility",
+    "achieved_precision",
     "aurc",
     "baseline_score",
     "binary_test_probabilities",
@@ -117,6 +119,7 @@ __all__ = [
     "compare_abstention_utility",
     "compare_brier",
     "compare_forecasts",
+    "compare_net_benefit",
     "corp_decomposition",
     "cross_val_brier",
     "daily_brier",
@@ -148,6 +151,7 @@ __all__ = [
     "selective_coverage_accuracy_area",
     "smooth_calibration_error",
     "spiegelhalter_z",
+    "validation_sample_size",
 ]
 
 # `scoring="brier_index"` (and "brier_skill_score", "net_benefit") in every

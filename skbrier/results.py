@@ -63,11 +63,17 @@ from .survival import (
     SurvivalInterval,
     SurvivalIPAResult,
 )
+from .validation import (
+    AchievedPrecisionResult,
+    NetBenefitComparisonResult,
+    ValidationSampleSizeResult,
+)
 
 __all__ = [
     "AbstentionResult",
     "AbstentionUtilityComparison",
     "AbstentionUtilityResult",
+    "AchievedPrecisionResult",
     "BinStatistics",
     "BootstrapResult",
     "BrierComparisonResult",
@@ -89,6 +95,7 @@ __all__ = [
     "MetaAnalysisResult",
     "MulticlassDecomposition",
     "MurphyDecomposition",
+    "NetBenefitComparisonResult",
     "ParityDateResult",
     "PlattCalibrationResult",
     "PooledCVResult",
@@ -102,4 +109,5 @@ __all__ = [
     "SurvivalIPAResult",
     "SurvivalInterval",
     "TemperatureScalingResult",
+    "ValidationSampleSizeResult",
 ]

@@ -228,6 +228,15 @@ REGISTRY = [
         point=("area_a", "area_b"),
     ),
     Entry(
+        "achieved_precision",
+        skbrier.achieved_precision,
+        point=(
+            "estimates.observed_expected",
+            "estimates.calibration_slope",
+            "estimates.c_statistic",
+        ),
+    ),
+    Entry(
         "compare_forecasts",
         lambda y, p, **kw: types.SimpleNamespace(
             **skbrier.compare_forecasts(y, {"m": p}, **kw).values["m"]
@@ -660,6 +669,10 @@ NOT_Y_P = {
     "pool_rubin",  # estimates and variances (tests/test_rubin.py)
     "pooled_validation",  # one forecast per imputed data set (tests/test_rubin.py)
     "temperature_scaling",  # multiple-choice log-likelihoods (tests/test_recalibration.py)
+    "validation_sample_size",  # anticipated values, no data (tests/test_sample_size.py)
+    # a bootstrap of the rows (its draws change with their order and repetition):
+    # tests/test_decision_value.py
+    "compare_net_benefit",
 }
 
 

@@ -267,6 +267,22 @@ def _build(name):  # noqa: C901 (one branch per class)
 
         res = pooled_validation(y, [p, q, np.clip(p * 0.9, 0.01, 0.99)])
         return res if name == "PooledValidationResult" else res.pooled["c_statistic"]
+    if name in ("ValidationSampleSizeResult", "AchievedPrecisionResult"):
+        from skbrier.validation import validation_sample_size
+
+        plan = validation_sample_size(
+            prevalence=0.5,
+            c_statistic=0.75,
+            lp_distribution=("normal", 0, 1),
+            threshold=0.4,
+        )
+        if name == "ValidationSampleSizeResult":
+            return plan
+        return plan.achieved_precision(y, p, n_resamples=20, random_state=0)
+    if name == "NetBenefitComparisonResult":
+        from skbrier.validation import compare_net_benefit
+
+        return compare_net_benefit(y, {"p": p, "q": q}, thresholds=[0.3, 0.5], **boot)
     if name == "PredictionPoweredResult":
         from skbrier.stats import prediction_powered_accuracy
 

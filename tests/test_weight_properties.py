@@ -884,6 +884,11 @@ ELSEWHERE = {
     "difficulty_adjusted_brier": "long-format panels: tests/test_leaderboard_properties.py",
     "clustered_validation": "needs groups=: tests/test_meta_analysis.py",
     "pooled_validation": "one forecast per imputed data set: tests/test_rubin.py",
+    "achieved_precision": "validation_measures' estimators (covered here through "
+    "calibration_intercept_slope, c_statistic, brier_inference) and decision_curve's "
+    "bootstrap; repeated rows: tests/test_sample_size_precision.py",
+    "compare_net_benefit": "decision_curve(n_resamples)'s bootstrap (covered here); "
+    "tests/test_decision_value.py",
     "temperature_scaling": "multiple-choice log-likelihoods: tests/test_recalibration.py",
     "prediction_powered_accuracy": "human labels with NaN: tests/test_prediction_powered.py",
     "prediction_powered_brier_score": "human labels with NaN: tests/test_prediction_powered.py",

@@ -58,6 +58,7 @@ INTERVAL_METRICS: dict[str, str] = {
     "calibration_error": "the binned calibration error",
     "smooth_calibration_error": "the kernel-smoothed calibration error",
     "net_benefit": "the net benefit at each threshold",
+    "standardized_net_benefit": "the net benefit divided by the prevalence",
     "ipa": "the index of prediction accuracy 1 - BS / BS(null) at each horizon",
     "integrated_brier_score": "the Brier score integrated over a range of horizons",
     "integrated_ipa": "the index of prediction accuracy of the integrated Brier scores",
