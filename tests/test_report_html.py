@@ -1,5 +1,8 @@
-"""The HTML report: provenance, overview, overlaid figures, paired comparison,
-self-containment, the page without matplotlib, and the cheap consistency band."""
+"""The HTML report: verdict first, overview, overlaid figures, paired comparison,
+provenance last and collapsed, tables that scroll, intervals that do not wrap,
+legible figures, self-containment, the page without matplotlib, and the cheap
+consistency band.  (tests/test_report_browser.py measures the layout in a
+real browser.)"""
 
 from __future__ import annotations
 
@@ -99,7 +102,10 @@ def test_sections_render_summary_rows_generically(reports, monkeypatch):
     page = reports_to_html({"logreg": rep})
     for label, estimate, *_ in _text.summary_rows(rep):
         if estimate:
-            assert f"<td>{html.escape(label.strip())}</td><td>{estimate}</td>" in page
+            assert (
+                f'<td>{html.escape(label.strip())}</td><td class="num">{estimate}</td>'
+                in page
+            )
     # a header of any width (h-valprob's summary_header) is rendered as given
     monkeypatch.setattr(
         _text,
@@ -115,7 +121,10 @@ def test_sections_render_summary_rows_generically(reports, monkeypatch):
     page = reports_to_html({"logreg": rep})
     assert "<th>method</th><th>p</th>" in page
     assert '<tr class="section"><td colspan="5">Overall</td></tr>' in page
-    assert "<td>Brier</td><td>0.1</td><td>[0, 1]</td><td>iid</td><td>0.5</td>" in page
+    assert (
+        '<td>Brier</td><td class="num">0.1</td><td class="ci">[0, 1]</td><td>iid</td>'
+        "<td>0.5</td>" in page
+    )
 
 
 def test_paired_comparison_numbers(reports, page):
@@ -131,7 +140,8 @@ def test_paired_comparison_numbers(reports, page):
     assert float(row[3]) == pytest.approx(bi, abs=0.006)
     assert row[5] == _text.fmt_p(res.pvalue)
     better = "logreg" if res.difference < 0 else "gbm"
-    assert f"{better} has the lower (better) Brier score" in page
+    verdict = page.split('<section id="verdict">')[1].split("</section>")[0]
+    assert f"{better} has the lower (better) Brier score" in verdict
     # net benefit differences = differences of the reports' own rows
     nb = {
         n: {r["threshold"]: r["model"] for r in rep.net_benefit}
@@ -259,3 +269,100 @@ def test_weighted_band_skipped_above_limit(monkeypatch):
     monkeypatch.setattr(_figures, "MAX_WEIGHTED_BAND_SAMPLES", 100)
     band, how = _figures.consistency_band(y, p, np.ones(300), 0)
     assert band is None and "no consistency band" in how
+
+
+def _section_ids(page):
+    body = page.split("<body>")[1]
+    return re.findall(r'^<section(?: id="([^"]*)")?>', body, flags=re.M)
+
+
+def test_verdict_first_provenance_last_and_collapsed(reports, page):
+    ids = _section_ids(page)
+    assert ids[:4] == ["verdict", "overview", "figures", "comparison"], ids
+    assert ids[-1] == "provenance" and ids[4:-1] == ["", ""], ids  # one per model
+    prov = page.split('<section id="provenance">')[1].split("</section>")[0]
+    # collapsed: a <details> without "open", its summary names what is inside
+    assert prov.startswith("<details><summary><h2>Provenance</h2>")
+    assert "<details open" not in page
+    assert "</details>" in prov
+
+
+def test_verdict_says_who_is_better_and_how_each_is_calibrated(reports, page):
+    verdict = page.split('<section id="verdict">')[1].split("</section>")[0]
+    assert verdict.index('class="verdict"') < verdict.index("logreg: Brier score")
+    for name, rep in reports.items():
+        # the same words as report_verdict, intervals kept on one line
+        text = html.escape(_text.report_verdict(rep, name))
+        assert re.sub(r"(\[[^\]\s]+), ", r"\1,&nbsp;", text) in verdict
+
+
+def test_report_verdict_names_the_failed_checks():
+    rng = np.random.default_rng(5)
+    n = 3000
+    p = rng.uniform(0.05, 0.95, n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    good = calibration_report(y, p, name="good")
+    text = _text.report_verdict(good)
+    assert text.startswith("good: Brier score ")
+    assert "no evidence of miscalibration at the 95% level" in text
+    lo, hi = good.confidence_interval(metric="observed_expected")
+    assert f"O/E {_text.fmt(good.observed_expected, 3)} {_text.fmt_ci((lo, hi), 3)}" in text
+    # too low and too extreme: more events than forecast, slope below 1
+    low = 1 / (1 + np.exp(-(2 * np.log(p / (1 - p)) - 0.7)))
+    bad = _text.report_verdict(calibration_report(y, low), name="bad")
+    assert bad.startswith("bad: ") and "evidence of miscalibration" in bad
+    assert "under-forecasts risk on average" in bad and "forecasts too extreme" in bad
+    assert "Spiegelhalter test p < 0.0001" in bad
+    # too high and too moderate
+    high = 1 / (1 + np.exp(-(0.5 * np.log(p / (1 - p)) + 0.7)))
+    bad = _text.report_verdict(calibration_report(y, high))
+    assert "over-forecasts risk on average" in bad and "forecasts too moderate" in bad
+
+
+def test_every_table_scrolls_and_intervals_do_not_wrap(page):
+    assert page.count("<table") == page.count('<div class="scroll"><table')
+    assert ".scroll { overflow-x: auto;" in page
+    assert re.search(r"\.ci, \.num, \.pair \{ white-space: nowrap; \}", page)
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    # every interval cell, wherever it is, carries the class that keeps it on one line
+    cells = re.findall(r"<td([^>]*)>(\[[^<]*\])</td>", page)
+    assert len(cells) >= 20
+    assert all(attrs == ' class="ci"' for attrs, _ in cells)
+
+
+@pytest.mark.skipif(not _figures.has_matplotlib(), reason="needs matplotlib")
+def test_figures_legible_on_a_phone(reports):
+    """No text below MIN_FONT_PT on a figure at most FIG_WIDTH_IN wide: on a
+    390 px phone (366 px of content) that is at least 9 CSS px."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    figs = [_figures._reliability_figure(reports)[0], _figures._decision_figure(reports)]
+    for fig in figs:
+        FigureCanvasAgg(fig).draw()
+        sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_text()]
+        assert min(sizes) >= _figures.MIN_FONT_PT
+        width = fig.get_tightbbox().width  # inches, as the SVG is cut
+        assert width <= _figures.FIG_WIDTH_IN + 0.05
+        assert _figures.MIN_FONT_PT * 366 / (72 * width) >= 9
+
+
+def test_verdict_of_many_reports_names_the_miscalibrated_ones():
+    """Groups: above VERDICT_MAX_MODELS reports the verdict counts, then
+    names only the reports whose calibration checks fail."""
+    from skbrier.report import _html
+
+    rng = np.random.default_rng(2)
+    reps = {}
+    for k in range(_html.VERDICT_MAX_MODELS + 2):
+        p = rng.uniform(0.05, 0.95, 400)
+        y = (rng.uniform(size=400) < p).astype(int)
+        f = np.clip(p + 0.25, 0, 1) if k in (1, 4) else p  # two over-forecast
+        reps[f"g{k}"] = calibration_report(y, f)
+    page = reports_to_html(reps)
+    verdict = page.split('<section id="verdict">')[1].split("</section>")[0]
+    bad = [n for n, r in reps.items() if _text.calibration_checks(r)[0]]
+    assert {"g1", "g4"} <= set(bad)
+    assert f"{len(bad)} of {len(reps)} reports show evidence of miscalibration" in verdict
+    named = re.findall(r"<li>(g\d+): Brier score", verdict)
+    assert named == bad

@@ -174,7 +174,7 @@ def test_html_provenance_comparison_and_one_treat_all(cli, tmp_path):
     assert "missing forecast of another model: 3" in prov
     assert "every model on the same rows" in prov
     comp = page.split('<section id="comparison">')[1].split("</section>")[0]
-    cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td>(.*?)</td>", comp)]
+    cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", comp)]
     i = cells.index("model_a &minus; model_b")
     assert cells[i + 1] == _text.fmt(R["comparison"]["difference"])
 

@@ -30,10 +30,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._result import CalibrationReport
 
 __all__ = [
+    "FIG_WIDTH_IN",
     "GRID",
     "MAX_WEIGHTED_BAND_SAMPLES",
+    "MIN_FONT_PT",
     "comparison_svgs",
     "consistency_band",
+    "legible",
     "plain_text_label",
     "report_figures",
 ]
@@ -44,6 +47,12 @@ GRID = 1000
 BAND_RESAMPLES = 200
 #: weighted rows above which the band is left out (it draws rows then)
 MAX_WEIGHTED_BAND_SAMPLES = 100_000
+#: width of the report's figures: on a 390 px phone (366 px of content) the
+#: SVG scales by about 366 / (72 * FIG_WIDTH_IN) = 1.06 px per point
+FIG_WIDTH_IN = 4.8
+#: no text of the report's figures is smaller (ticks of insets, legends):
+#: 9 pt is about 9.5 px on that phone
+MIN_FONT_PT = 9.0
 
 
 def plain_text_label(text: str | None) -> str:
@@ -114,6 +123,17 @@ def _xy(curve: Any) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
+def legible(fig: Any, min_size: float = MIN_FONT_PT) -> Any:
+    """``fig`` with every text at least ``min_size`` points (the figures of
+    the report are read on phones; see :data:`FIG_WIDTH_IN`)."""
+    from matplotlib.text import Text
+
+    for text in fig.findobj(Text):
+        if text.get_fontsize() < min_size:
+            text.set_fontsize(min_size)
+    return fig
+
+
 def _unique_ids(svg: str, prefix: str) -> str:
     """Prefix every id (and reference to it) so that several inline SVGs in
     one page never share one."""
@@ -165,7 +185,7 @@ def _reliability_figure(reports: Mapping[str, CalibrationReport]) -> tuple[Any, 
         single = len(results) == 1
         for key, value in zip(("band_forecast", "band_lower", "band_upper"), parts):
             kwargs[key] = value[0] if single else list(value)
-    fig = Figure(figsize=(6.4, 6.0), layout="constrained")
+    fig = Figure(figsize=(FIG_WIDTH_IN, 0.95 * FIG_WIDTH_IN), layout="constrained")
     ax = fig.subplots()
     disp = ReliabilityDisplay(**kwargs).plot(ax=ax)
     lowess_drawn = False
@@ -178,7 +198,7 @@ def _reliability_figure(reports: Mapping[str, CalibrationReport]) -> tuple[Any, 
         ax.plot([], [], linestyle=":", color="0.3", label="lowess (dotted)")
         dedupe_legend(ax)
     fig.suptitle("Reliability diagram" + (" (all models)" if len(results) > 1 else ""))
-    return fig, notes
+    return legible(fig), notes
 
 
 def _decision_figure(reports: Mapping[str, CalibrationReport]) -> Any:
@@ -189,7 +209,7 @@ def _decision_figure(reports: Mapping[str, CalibrationReport]) -> Any:
     from ..plotting.decision_curve import DecisionCurveDisplay
     from ._compare import row_sets
 
-    fig = Figure(figsize=(6.8, 4.6), layout="constrained")
+    fig = Figure(figsize=(FIG_WIDTH_IN, 0.75 * FIG_WIDTH_IN), layout="constrained")
     ax = fig.subplots()
     sets = row_sets(reports)
     with warnings.catch_warnings():
@@ -216,7 +236,7 @@ def _decision_figure(reports: Mapping[str, CalibrationReport]) -> Any:
         if len(sets) > 1:
             ax.legend(loc="upper right", fontsize="small")
     fig.suptitle("Decision curve" + (" (all models)" if len(reports) > 1 else ""))
-    return fig
+    return legible(fig)
 
 
 def comparison_svgs(

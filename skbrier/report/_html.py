@@ -1,17 +1,27 @@
 """Self-contained HTML rendering of calibration reports.
 
 One file, no network: figures are inline SVG (text drawn as paths), the
-style sheet is inline, there is no script and no external URL.  The page:
-title, provenance, an overview table, the figures with every model (one
-reliability diagram, one decision curve), the paired comparison of the
-models scored on the same rows (or why there is none), then one section per model;
-each section opens with a short "how to read this" paragraph.
+style sheet is inline, there is no script and no external URL.  The page
+reads first where it matters: title, the verdict in words, an overview table,
+the figures with every model (one reliability diagram, one decision curve),
+the paired comparison of the models scored on the same rows (or why there is
+none), one section per model, and last the provenance, collapsed in a
+``<details>``; each section after the verdict opens with a short "how to
+read this" paragraph.
+
+It reads on a 390 px phone: every table sits in a container that scrolls
+sideways (the page itself never does), interval cells do not wrap, and the
+figures scale to the width with their text no smaller than
+:data:`._figures.MIN_FONT_PT` points on a figure at most
+:data:`._figures.FIG_WIDTH_IN` inches wide (tests/test_report_browser.py
+measures all of it in headless Chromium).
 """
 
 from __future__ import annotations
 
 import datetime
 import html
+import re
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,32 +38,49 @@ __all__ = ["report_section_html", "reports_to_html"]
 _CSS = """
 :root { color-scheme: light; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-  margin: 2em auto; max-width: 70em; padding: 0 1.5em; color: #222; line-height: 1.45; }
+  margin: 2em auto; max-width: 70em; padding: 0 1.5em; color: #222; line-height: 1.45;
+  overflow-wrap: break-word; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { font-size: 1.25em; border-bottom: 2px solid #ddd; padding-bottom: 0.2em;
   margin-top: 1.8em; }
 h3 { font-size: 1.05em; margin-bottom: 0.3em; }
-table { border-collapse: collapse; margin: 0.5em 0 1.2em 0; font-size: 0.92em; }
-td, th { padding: 0.25em 0.8em; border-bottom: 1px solid #e2e2e2; text-align: right;
+.scroll { overflow-x: auto; margin: 0.5em 0 1.2em 0; max-width: 100%; }
+table { border-collapse: collapse; font-size: 0.92em; }
+td, th { padding: 0.25em 0.6em; border-bottom: 1px solid #e2e2e2; text-align: right;
   vertical-align: top; }
 th { background: #f4f4f4; font-weight: 600; }
 td:first-child, th:first-child { text-align: left; }
+.ci, .num, .pair { white-space: nowrap; }
+table.wide td:first-child, table.wide th:first-child { position: sticky; left: 0;
+  background: #fff; }
+table.wide th:first-child { background: #f4f4f4; }
 tr.section td { font-weight: 600; background: #f8f8f8; }
 table.kv th { text-align: left; background: none; font-weight: 600; }
-table.kv td { text-align: left; }
+table.kv td { text-align: left; overflow-wrap: anywhere; }
 .read { background: #f3f7fb; border-left: 4px solid #7aa7d6; padding: 0.5em 0.9em;
   margin: 0.6em 0 1em 0; font-size: 0.93em; }
 .notes { color: #555; font-size: 0.9em; }
 .verdict { font-weight: 600; }
+#verdict ul { padding-left: 1.2em; }
+#verdict li { margin-bottom: 0.4em; }
+details > summary { cursor: pointer; }
+details > summary h2 { display: inline; border: none; }
+#provenance { border-top: 2px solid #ddd; margin-top: 1.8em; padding-top: 0.6em; }
 .figures { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
-figure { margin: 0; flex: 1 1 26em; max-width: 40em; }
-figure svg { width: 100%; height: auto; }
+figure { margin: 0; flex: 1 1 24em; min-width: 0; max-width: 36em; }
+figure svg { display: block; width: 100%; height: auto; }
 figcaption { font-size: 0.88em; color: #555; }
 code { font-size: 0.9em; }
+@media (max-width: 40em) {
+  body { margin: 1em auto; padding: 0 0.75em; }
+  h1 { font-size: 1.4em; }
+  td, th { padding: 0.25em 0.5em; }
+}
 @media print {
   body { margin: 0; max-width: none; font-size: 10pt; }
   h2 { break-after: avoid; }
   section, figure, table { break-inside: avoid; }
+  .scroll { overflow: visible; }
   .read { background: none; border-left: 2px solid #888; }
 }
 """
@@ -136,6 +163,22 @@ def _read(key: str) -> str:
     return f'<p class="read"><b>How to read this.</b> {_e(_READ[key])}</p>'
 
 
+def _table(rows: list[str], cls: str | None = None) -> list[str]:
+    """``rows`` (``<tr>`` markup) as a table in a container that scrolls
+    sideways on a narrow screen (the page itself never does)."""
+    attr = f' class="{cls}"' if cls else ""
+    return [f'<div class="scroll"><table{attr}>', *rows, "</table></div>"]
+
+
+def _td(text: str, cls: str | None = None) -> str:
+    return f'<td class="{cls}">{_e(text)}</td>' if cls else f"<td>{_e(text)}</td>"
+
+
+def _prose(text: str) -> str:
+    """Escaped ``text`` whose intervals ``[a, b]`` do not break across lines."""
+    return re.sub(r"(\[[^\]\s]+),\s([^\]\s]+\])", r"\1,&nbsp;\2", _e(text))
+
+
 def _value_html(value: Any) -> str:
     """A provenance value: mappings as ``key: value`` lines, lists joined."""
     if value is None:
@@ -169,6 +212,7 @@ def _versions() -> dict[str, str]:
 
 
 def _provenance_html(provenance: Mapping[str, Any] | None) -> list[str]:
+    """The provenance, last on the page and collapsed (a click opens it)."""
     info = dict(provenance or {})
     # the day only: two renderings of the same reports are the same page
     info.setdefault("date", datetime.date.today().isoformat())
@@ -180,37 +224,70 @@ def _provenance_html(provenance: Mapping[str, Any] | None) -> list[str]:
         for k in keys
     ]
     return [
-        '<section id="provenance"><h2>Provenance</h2>',
+        '<section id="provenance"><details><summary><h2>Provenance</h2> '
+        '<span class="notes">input, rows, options, versions</span></summary>',
         _read("provenance"),
-        '<table class="kv">',
-        *rows,
-        "</table></section>",
+        *_table(rows, "kv"),
+        "</details></section>",
     ]
+
+
+#: above this many reports the verdict names only the miscalibrated ones
+VERDICT_MAX_MODELS = 6
+
+
+def _verdict_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
+    """The answer first: the paired verdicts (or why there are none), then
+    each model in one paragraph (:func:`._text.report_verdict`); above
+    :data:`VERDICT_MAX_MODELS` reports (groups), only those whose calibration
+    checks fail, after a count."""
+    parts = ['<section id="verdict"><h2>Verdict</h2>', "<ul>"]
+    comp = paired_comparison(reports)
+    if comp is not None:
+        parts += [
+            f'<li class="verdict">{_prose(_text.pair_verdict(pc))}</li>'
+            for pc in comp.pairs
+        ]
+        if comp.reason:
+            parts.append(f'<li class="notes why-not">{_e(comp.reason)}</li>')
+    shown = dict(reports)
+    if len(reports) > VERDICT_MAX_MODELS:
+        shown = {n: r for n, r in reports.items() if _text.calibration_checks(r)[0]}
+        level = f"{100 * next(iter(reports.values())).confidence_level:g}%"
+        where = "the overview and the sections below have every report's numbers"
+        parts.append(
+            f"<li>{len(shown)} of {len(reports)} reports show evidence of "
+            f"miscalibration at the {_e(level)} level; they follow ({where}).</li>"
+            if shown
+            else f"<li>None of the {len(reports)} reports shows evidence of "
+            f"miscalibration at the {_e(level)} level ({where}).</li>"
+        )
+    parts += [f"<li>{_prose(_text.report_verdict(r, n))}</li>" for n, r in shown.items()]
+    parts.append("</ul></section>")
+    return parts
 
 
 def _overview_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
     first = next(iter(reports.values()))
     level = f"{100 * first.confidence_level:g}%"
     head = "".join(f"<th>{_e(h)}</th>" for h, _ in _text.TABLE_COLUMNS)
-    parts = [
-        '<section id="overview"><h2>Overview</h2>',
-        _read("overview"),
-        f"<table><tr><th>model</th>{head}<th>BI {_e(level)} CI ({_e(first.cov_type)})</th></tr>",
-    ]
+    ci_head = f"BI {level} CI ({first.cov_type})"
+    rows = [f'<tr><th>model</th>{head}<th class="ci">{_e(ci_head)}</th></tr>']
     for name, rep in reports.items():
-        cells = "".join(f"<td>{_e(f(rep))}</td>" for _, f in _text.TABLE_COLUMNS)
+        cells = "".join(_td(f(rep), "num") for _, f in _text.TABLE_COLUMNS)
         ci = _text.fmt_ci(
             rep.confidence_interval(rep.confidence_level, metric="brier_index"), 2
         )
-        parts.append(f"<tr><td>{_e(name)}</td>{cells}<td>{_e(ci)}</td></tr>")
-    parts.append("</table>")
-    parts.append(
+        rows.append(f"<tr>{_td(name)}{cells}{_td(ci, 'ci')}</tr>")
+    return [
+        '<section id="overview"><h2>Overview</h2>',
+        _read("overview"),
+        *_table(rows, "wide"),
         '<p class="notes">CITL: calibration in the large (log-odds scale, ideal 0); '
         "intercept/slope: logistic recalibration (ideal 0/1); S:z, S:p: "
         "Spiegelhalter test; BI: Brier Index; ECE: binned expected calibration "
-        "error.</p></section>"
-    )
-    return parts
+        "error.</p></section>",
+    ]
 
 
 def _figures_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
@@ -250,27 +327,25 @@ def _nb_differences(comp: Any) -> list[str]:
     if not comp.net_benefit:
         return []
     pairs = [(pc.first, pc.second) for pc in comp.pairs]
-    head = "".join(f"<th>{_e(a)} &minus; {_e(b)}</th>" for a, b in pairs)
-    parts = [
-        "<h3>Net benefit differences at the chosen thresholds</h3>",
-        f"<table><tr><th>threshold</th>{head}</tr>",
-    ]
+    head = "".join(f'<th class="pair">{_e(a)} &minus; {_e(b)}</th>' for a, b in pairs)
+    rows = [f"<tr><th>threshold</th>{head}</tr>"]
     for t, diffs in comp.net_benefit.items():
         cells = "".join(
-            f"<td>{_e(_text.fmt(diffs[pair]) if pair in diffs else '')}</td>"
-            for pair in pairs
+            _td(_text.fmt(diffs[pair]) if pair in diffs else "", "num") for pair in pairs
         )
-        parts.append(f"<tr><td>{t:g}</td>{cells}</tr>")
-    parts.append(
-        '</table><p class="notes">Positive: the first model has the higher net '
+        rows.append(f"<tr><td>{t:g}</td>{cells}</tr>")
+    return [
+        "<h3>Net benefit differences at the chosen thresholds</h3>",
+        *_table(rows),
+        '<p class="notes">Positive: the first model has the higher net '
         "benefit (more true positives per patient, net of false positives) at "
-        "that threshold.</p>"
-    )
-    return parts
+        "that threshold.</p>",
+    ]
 
 
 def _comparison_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
-    """The paired comparison, or why there is none (never dropped silently)."""
+    """The paired comparison, or why there is none (never dropped silently);
+    its verdict in words is in the verdict section at the top."""
     comp = paired_comparison(reports)
     if comp is None:
         return []
@@ -279,26 +354,22 @@ def _comparison_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
         parts.append(f'<p class="notes why-not">{_e(comp.reason)}</p></section>')
         return parts
     level = f"{100 * comp.confidence_level:g}%"
-    parts += [
-        _read("comparison"),
-        "<table><tr><th>pair</th><th>Brier difference</th>"
-        f"<th>{_e(level)} CI</th><th>Brier Index difference</th><th>{_e(level)} CI</th>"
-        "<th>p-value</th><th>variance</th></tr>",
+    rows = [
+        "<tr><th>pair</th><th>Brier difference</th>"
+        f'<th class="ci">{_e(level)} CI</th><th>Brier Index difference</th>'
+        f'<th class="ci">{_e(level)} CI</th><th>p-value</th><th>variance</th></tr>'
     ]
     for pc in comp.pairs:
-        parts.append(
-            f"<tr><td>{_e(pc.first)} &minus; {_e(pc.second)}</td>"
-            f"<td>{_e(_text.fmt(pc.difference))}</td>"
-            f"<td>{_e(_fmt_interval(pc.ci, 4))}</td>"
-            f"<td>{_e(_text.fmt(pc.brier_index_difference, 2))}</td>"
-            f"<td>{_e(_fmt_interval(pc.brier_index_ci, 2))}</td>"
-            f"<td>{_e(_text.fmt_p(pc.pvalue))}</td><td>{_e(pc.cov_type)}</td></tr>"
+        rows.append(
+            f'<tr><td class="pair">{_e(pc.first)} &minus; {_e(pc.second)}</td>'
+            + _td(_text.fmt(pc.difference), "num")
+            + _td(_fmt_interval(pc.ci, 4), "ci")
+            + _td(_text.fmt(pc.brier_index_difference, 2), "num")
+            + _td(_fmt_interval(pc.brier_index_ci, 2), "ci")
+            + _td(_text.fmt_p(pc.pvalue), "num")
+            + f"{_td(pc.cov_type)}</tr>"
         )
-    parts.append("</table>")
-    verdicts = "".join(
-        f'<li class="verdict">{_e(_text.pair_verdict(pc))}</li>' for pc in comp.pairs
-    )
-    parts.append(f"<ul>{verdicts}</ul>")
+    parts += [_read("comparison"), *_table(rows)]
     parts.append(
         '<p class="notes">Diebold-Mariano test of equal expected Brier scores '
         "(skbrier.compare_brier); difference = first minus second.</p>"
@@ -311,45 +382,54 @@ def _comparison_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
 
 
 def _summary_table(rep: CalibrationReport) -> list[str]:
-    header_fn = getattr(_text, "summary_header", None)
-    if header_fn is not None:
-        header = tuple(header_fn(rep))
-    else:
-        header = ("", "estimate", f"{100 * rep.confidence_level:g}% CI ({rep.cov_type})")
+    header = tuple(_text.summary_header(rep))
     ncol = len(header)
-    parts = ["<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) + "</tr>"]
+    # the interval column is the one whose title names the interval
+    ci_col = next((j for j, h in enumerate(header) if "CI" in str(h).split()), None)
+    classes = ["ci" if j == ci_col else ("num" if j == 1 else None) for j in range(ncol)]
+    rows = [
+        "<tr>"
+        + "".join(
+            f'<th class="{c}">{_e(h)}</th>' if c == "ci" else f"<th>{_e(h)}</th>"
+            for h, c in zip(header, classes)
+        )
+        + "</tr>"
+    ]
     for row in _text.summary_rows(rep):
         cells = list(row) + [""] * (ncol - len(row))
         if not any(str(c).strip() for c in cells[1:]):
-            parts.append(
+            rows.append(
                 f'<tr class="section"><td colspan="{ncol}">{_e(str(cells[0]).strip())}</td></tr>'
             )
         else:
-            tds = "".join(f"<td>{_e(str(c).strip())}</td>" for c in cells)
-            parts.append(f"<tr>{tds}</tr>")
-    parts.append("</table>")
-    return parts
+            tds = "".join(_td(str(c).strip(), k) for c, k in zip(cells, classes))
+            rows.append(f"<tr>{tds}</tr>")
+    return _table(rows)
 
 
 def _net_benefit_table(rep: CalibrationReport) -> list[str]:
     fmt = _text.fmt
-    head = (
-        "<h3>Net benefit</h3>"
-        + _read("net_benefit")
-        + "<table><tr><th>threshold</th><th>model</th>"
+    rows = [
+        "<tr><th>threshold</th><th>model</th>"
         "<th>treat all</th><th>treat none</th><th>standardized</th>"
         "<th>interventions avoided per 100</th></tr>"
-    )
-    parts = [head]
+    ]
     for r in rep.net_benefit or []:
-        parts.append(
-            f"<tr><td>{r['threshold']:g}</td><td>{fmt(r['model'])}</td>"
-            f"<td>{fmt(r['treat_all'])}</td><td>{fmt(r['treat_none'])}</td>"
-            f"<td>{fmt(r['standardized'], 3)}</td>"
-            f"<td>{fmt(r['interventions_avoided_per_100'], 1)}</td></tr>"
+        rows.append(
+            f"<tr><td>{r['threshold']:g}</td>"
+            + "".join(
+                _td(v, "num")
+                for v in (
+                    fmt(r["model"]),
+                    fmt(r["treat_all"]),
+                    fmt(r["treat_none"]),
+                    fmt(r["standardized"], 3),
+                    fmt(r["interventions_avoided_per_100"], 1),
+                )
+            )
+            + "</tr>"
         )
-    parts.append("</table>")
-    return parts
+    return ["<h3>Net benefit</h3>", _read("net_benefit"), *_table(rows)]
 
 
 def report_section_html(
@@ -385,16 +465,25 @@ def reports_to_html(
 ) -> str:
     """A self-contained HTML page of one or several calibration reports.
 
-    The page has a provenance block, an overview table (one row per model),
-    the figures with every model on one reliability diagram and one
-    decision curve (inline SVG; one treat-all line per set of rows), a
-    paired comparison of the models scored on the same rows (difference in
-    Brier score and Brier Index with confidence interval and p-value, from
-    :func:`skbrier.compare_brier`, and net benefit differences at the
-    report's thresholds; when models are scored on different rows the
-    section says so instead), then one section per model.  Every section opens
-    with a short "how to read this" paragraph.  The file needs no network:
-    no script, no external style sheet, font or image.
+    The page reads first where it matters.  It opens with the verdict in
+    words: which model has the better Brier score when several are scored on
+    the same rows (Diebold-Mariano test, :func:`skbrier.compare_brier`), and
+    for each model its Brier Index and whether its calibration checks pass
+    (observed/expected ratio and calibration slope intervals, Spiegelhalter
+    test) with its C statistic.  Then an overview table (one row per model),
+    the figures with every model on one reliability diagram and one decision
+    curve (inline SVG; one treat-all line per set of rows), the paired
+    comparison of the models scored on the same rows (difference in Brier
+    score and Brier Index with confidence interval and p-value, and net
+    benefit differences at the report's thresholds; when models are scored
+    on different rows the section says so instead), one section per model,
+    and last the provenance, collapsed (a click opens it).  Every section
+    after the verdict opens with a short "how to read this" paragraph.
+
+    The page fits a 390 px phone: tables scroll sideways inside their own
+    container, interval cells never wrap, and figure text stays legible
+    at that width.  The file needs no network: no script, no external
+    style sheet, font or image.
 
     Parameters
     ----------
@@ -404,7 +493,8 @@ def reports_to_html(
         If given, the page is written there (replacing the file atomically:
         a failed write leaves any previous file intact).
     provenance : mapping, optional
-        What the page shows under "Provenance", every key in this order when
+        What the page shows under "Provenance" (its last, collapsed
+        section), every key in this order when
         present: ``"input"`` (file name), ``"sha256"``, ``"rows_read"``,
         ``"rows_used"`` and ``"rows_dropped"`` (``{model: int}``),
         ``"rows_dropped_why"`` (``{model: {cause: int}}``), ``"rows_compared"``,
@@ -464,12 +554,13 @@ def reports_to_html(
         )
     page_title = title or "Calibration report"
     body = [f"<h1>{_e(page_title)}</h1>"]
-    body += _provenance_html(provenance)
+    body += _verdict_html(reports)
     body += _overview_html(reports)
     body += _figures_html(reports)
     body += _comparison_html(reports)
     for name, rep in reports.items():
         body.append(report_section_html(rep, figures=False, name=name))
+    body += _provenance_html(provenance)
     text = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -14,8 +14,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._result import CalibrationReport
 
 __all__ = [
+    "calibration_checks",
     "comparison_text",
     "pair_verdict",
+    "report_verdict",
     "fmt",
     "fmt_ci",
     "fmt_p",
@@ -400,6 +402,107 @@ def pair_verdict(pc: Any) -> str:
         f"{best} has the lower (better) Brier score than {worst} "
         f"(Brier Index {abs(pc.brier_index_difference):.2f} points higher); "
         f"{strength} ({_p_eq(pc.pvalue)})."
+    )
+
+
+def _check(
+    rep: CalibrationReport, metric: str, value: float | None, ideal: float, digits: int
+) -> tuple[str, bool | None]:
+    """``("name value [low, high]", whether the interval excludes the ideal)``;
+    None for the second item when there is no interval."""
+    ci = rep.confidence_interval(rep.confidence_level, metric=metric)
+    text = fmt(value, digits) + (f" {fmt_ci(ci, digits)}" if ci is not None else "")
+    if ci is None or value is None or not all(map(math.isfinite, ci)):
+        return text, None
+    return text, not (ci[0] <= ideal <= ci[1])
+
+
+def calibration_checks(rep: CalibrationReport) -> tuple[list[str], list[str]]:
+    """``(problems, checked)``: the calibration checks of one report that fail,
+    in words, and every check that could be made, with its numbers.
+
+    Three checks at the report's confidence level, each on its own: the
+    interval of the observed/expected ratio excludes 1 (the model over- or
+    under-forecasts risk on average), the interval of the calibration slope
+    excludes 1 (forecasts too extreme or too moderate), Spiegelhalter's test
+    rejects.  A check without an interval (or p-value) is left out.
+    """
+    oe_text, oe_off = _check(rep, "observed_expected", rep.observed_expected, 1.0, 3)
+    slope = rep.calibration_slope
+    slope_text, slope_off = _check(rep, "calibration_slope", slope, 1.0, 3)
+    p = rep.spiegelhalter_p
+    s_off = None if p is None or math.isnan(p) else p < 1 - rep.confidence_level
+    problems = []
+    if oe_off:
+        side = "under" if (rep.observed_expected or 0) > 1 else "over"
+        problems.append(f"O/E {oe_text}: the model {side}-forecasts risk on average")
+    if slope_off:
+        how = "too extreme" if (slope or 0) < 1 else "too moderate"
+        problems.append(f"slope {slope_text}: forecasts {how}")
+    if s_off:
+        problems.append(f"Spiegelhalter test {_p_eq(p)}")
+    checked = [
+        t
+        for t, off in (
+            (f"O/E {oe_text}", oe_off),
+            (f"slope {slope_text}", slope_off),
+            (f"Spiegelhalter {_p_eq(p)}", s_off),
+        )
+        if off is not None
+    ]
+    return problems, checked
+
+
+def report_verdict(rep: CalibrationReport, name: str | None = None) -> str:
+    """One report in words: accuracy, calibration, discrimination.
+
+    The Brier score and Brier Index (with its interval), the calibration
+    checks of :func:`calibration_checks` (the failed ones, or all of them
+    when none fails) and the C statistic with its interval.
+
+    Parameters
+    ----------
+    rep : CalibrationReport
+        The report.
+    name : str, optional
+        The label of the model (default: the report's name, or "forecast").
+
+    Returns
+    -------
+    str
+        One paragraph, starting with ``"name: "``.
+
+    Examples
+    --------
+    >>> from skbrier.report import calibration_report
+    >>> from skbrier.datasets import load_forecasts
+    >>> d = load_forecasts()
+    >>> print(report_verdict(calibration_report(d["y"], d["model_a"], name="a")))
+    a: Brier score 0.1427 (Brier Index 62.22, 95% CI [60.91, 63.54]).
+    Calibration: no evidence of miscalibration at the 95% level (O/E 1.047
+    [0.961, 1.140], slope 0.983 [0.849, 1.117], Spiegelhalter p = 0.2864).
+    Discrimination: C = 0.736 [0.710, 0.763].
+    """
+    level = f"{100 * rep.confidence_level:g}%"
+    bi_ci = rep.confidence_interval(rep.confidence_level, metric="brier_index")
+    accuracy = f"Brier Index {fmt(rep.brier_index, 2)}"
+    if bi_ci is not None:
+        accuracy += f", {level} CI {fmt_ci(bi_ci, 2)}"
+    problems, checked = calibration_checks(rep)
+    if problems:
+        calibration = (
+            f"evidence of miscalibration at the {level} level ({'; '.join(problems)})."
+        )
+    elif checked:
+        calibration = (
+            f"no evidence of miscalibration at the {level} level ({', '.join(checked)})."
+        )
+    else:
+        calibration = "not assessed (no interval or test could be computed)."
+    c_text, _ = _check(rep, "c_statistic", rep.c_statistic, 0.5, 3)
+    return (
+        f"{name or rep.name or 'forecast'}: Brier score {fmt(rep.brier_score)} ({accuracy}). "
+        f"Calibration: {calibration} Discrimination: C = {c_text}."
     )
 
 
