@@ -15,6 +15,7 @@ objects in :mod:`skbrier.metrics._cumulative_results` (re-exported here).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -124,30 +125,38 @@ def _tests(stats: dict[str, np.ndarray], enough: np.ndarray) -> dict[str, np.nda
 
 
 def _part_tests(
-    p: np.ndarray,
-    d: np.ndarray,
-    w: np.ndarray | None,
-    order: np.ndarray,
-    codes: np.ndarray,
+    ps: np.ndarray,
+    ds: np.ndarray,
+    ws: np.ndarray | None,
+    codes: np.ndarray | None,
     k: int,
     convention: str,
 ) -> dict[str, np.ndarray]:
-    """The tests of each part's own curve (``codes`` in ``0..k-1``, no part empty).
+    """The tests of each part's own curve.
 
-    ``d`` is ``w (y - p)`` and ``order`` sorts ``p``; the parts are ordered
-    by a stable sort of their codes in that order (:func:`order_by_part`).
-    A part with fewer than 3 observations gets NaN p-values.
+    ``ps``, ``ds`` (``w (y - p)``) and ``ws`` are sorted by forecast and
+    ``codes`` (in ``0..k-1``, no part empty; None: one part) are the parts
+    of those rows; a stable sort of the codes groups the parts
+    (:func:`order_by_part`).  A part with fewer than 3 observations gets
+    NaN p-values.
     """
-    rows = np.bincount(codes, minlength=k)
-    weight = rows.astype(np.float64) if w is None else np.bincount(codes, w, minlength=k)
-    perm = order if k == 1 else _k.order_by_part(order, codes, k)
-    starts = np.zeros(k, dtype=np.intp)
-    np.cumsum(rows[:-1], out=starts[1:])
-    lo, hi = _k.part_extremes(p[perm], d[perm], starts)
+    if codes is None:
+        rows = np.array([ps.shape[0]])
+        weight = rows.astype(np.float64) if ws is None else np.array([ws.sum()])
+        lo, hi = _k.part_extremes(ps, ds, np.zeros(1, dtype=np.intp))
+    else:
+        rows = np.bincount(codes, minlength=k)
+        weight = (
+            rows.astype(np.float64) if ws is None else np.bincount(codes, ws, minlength=k)
+        )
+        perm = _k.order_by_part(codes, k)
+        starts = np.zeros(k, dtype=np.intp)
+        np.cumsum(rows[:-1], out=starts[1:])
+        lo, hi = _k.part_extremes(ps[perm], ds[perm], starts)
     ks, kuiper = _ranges(lo / weight, hi / weight, convention)
     stats = {"n": rows, "weight": weight, "ks": ks, "kuiper": kuiper}
-    stats["sigma"] = _sigma(p, w, codes, k, convention)
-    counted = rows if (w is None or convention == "mcgrad") else weight
+    stats["sigma"] = _sigma(ps, ws, codes, k, convention)
+    counted = rows if (ws is None or convention == "mcgrad") else weight
     return _tests(stats, counted >= MIN_SAMPLES)
 
 
@@ -285,8 +294,8 @@ def cumulative_calibration(
         ps, d, ws = _k.sort_rows(y, p, w)
     else:
         order = np.argsort(p)
-        dd = y - p if w is None else w * (y - p)
-        ps, d, ws = p[order], dd[order], None if w is None else w[order]
+        ps, ws = p[order], None if w is None else w[order]
+        d = y[order] - ps if ws is None else ws * (y[order] - ps)
     curve = _k.cumulative_curve(ps, d, ws, total)
     ks, kuiper = _ranges(curve.difference.min(), curve.difference.max(), convention)
     overall = _tests(
@@ -295,7 +304,7 @@ def cumulative_calibration(
     )
     by_group = worst = None
     if codes is not None and labels is not None:
-        by_group = _part_tests(p, dd, w, order, codes, len(labels), convention)
+        by_group = _part_tests(ps, d, ws, codes[order], len(labels), convention)
         by_group["ks_pvalue_holm"] = _k.holm(by_group["ks_pvalue"])
         by_group["kuiper_pvalue_holm"] = _k.holm(by_group["kuiper_pvalue"])
         ok = np.flatnonzero(np.isfinite(by_group["kuiper_pvalue"]))
@@ -344,17 +353,22 @@ def _segment_columns(segments: Any, n: int) -> list[tuple[str, np.ndarray, np.nd
 
 
 def _intersect(codes: Sequence[np.ndarray]) -> tuple[np.ndarray, int, list[np.ndarray]]:
-    """The parts that several columns cut together: ``(codes, k, first codes)``.
+    """The parts that several columns cut together: ``(codes, k, part codes)``.
 
-    ``first codes[j][i]`` is column ``j``'s code of part ``i`` (the part's
-    label in that column); only non-empty parts are numbered.
+    ``part codes[j][i]`` is column ``j``'s code of part ``i`` (the part's
+    label in that column); only non-empty parts are numbered, in the order
+    of the columns' codes.
     """
-    if len(codes) == 1:
-        k = int(codes[0].max()) + 1
-        return codes[0], k, [np.arange(k)]
+    levels = [int(c.max()) + 1 for c in codes]
+    if math.prod(levels) <= max(4 * codes[0].shape[0], 1 << 20):  # O(n): a bincount
+        combined = np.ravel_multi_index(tuple(codes), levels)
+        present = np.flatnonzero(np.bincount(combined, minlength=math.prod(levels)))
+        lookup = np.empty(math.prod(levels), dtype=np.intp)
+        lookup[present] = np.arange(present.shape[0])
+        return lookup[combined], present.shape[0], list(np.unravel_index(present, levels))
     combined = np.zeros(codes[0].shape[0], dtype=np.int64)
-    for c in codes:
-        combined *= int(c.max()) + 1
+    for c, k in zip(codes, levels):
+        combined *= k
         combined += c
         if combined.max() > 2**40:  # keep the product of the levels in range
             combined = np.unique(combined, return_inverse=True)[1].reshape(-1)
@@ -492,14 +506,17 @@ def multicalibration_error(
             f"min_samples={min_samples:.4g} but the sample has {counted_total:.4g} "
             "observations (rows, or the total of sample_weight): no segment can be tested."
         )
+    # everything in forecast order: each part's rows are then read in memory order
     order = np.argsort(p)
-    d = y - p if w is None else w * (y - p)
+    ps, ws = p[order], None if w is None else w[order]
+    ds = y[order] - ps if ws is None else ws * (y[order] - ps)
+    columns = [(nm, lab, c[order]) for nm, lab, c in columns]
     found: list[dict] = [{}]
-    parts = [_part_tests(p, d, w, order, np.zeros(n, dtype=np.intp), 1, convention)]
+    parts = [_part_tests(ps, ds, ws, None, 1, convention)]
     for depth in range(1, min(max_depth, len(columns)) + 1):
         for combo in itertools.combinations(columns, depth):
             codes, k, first = _intersect([c for _, _, c in combo])
-            parts.append(_part_tests(p, d, w, order, codes, k, convention))
+            parts.append(_part_tests(ps, ds, ws, codes, k, convention))
             found += [
                 {nm: _python(lab[f[i]]) for (nm, lab, _), f in zip(combo, first)}
                 for i in range(k)

@@ -87,14 +87,16 @@ def sort_rows(
     return ps, d, ws
 
 
-def order_by_part(order: np.ndarray, codes: np.ndarray, n_parts: int) -> np.ndarray:
-    """The rows ordered by part, then by forecast (``order`` sorts the forecasts).
+def order_by_part(codes: np.ndarray, n_parts: int) -> np.ndarray:
+    """The permutation that groups rows sorted by forecast by part, keeping their order.
 
-    A stable sort of the parts' codes in forecast order: a radix sort for up
-    to 65,536 parts (numpy's stable sort of 8- and 16-bit integers).
+    ``codes`` are the parts of the rows in forecast order; a stable sort of
+    them (a radix sort for up to 65,536 parts: numpy's stable sort of 8-
+    and 16-bit integers) leaves each part sorted by forecast, and gathering
+    with it reads each part's rows in increasing memory order.
     """
     dtype = np.uint8 if n_parts <= 256 else np.uint16 if n_parts <= 65536 else np.intp
-    return order[np.argsort(codes[order].astype(dtype, copy=False), kind="stable")]
+    return np.argsort(codes.astype(dtype, copy=False), kind="stable")
 
 
 def run_ends(ps: np.ndarray, starts: np.ndarray | None = None) -> np.ndarray:
