@@ -111,7 +111,7 @@ class CumulativeCalibrationResult(Result):
 
     def _summary_rows(self) -> list[tuple[str, str]]:
         rows = super()._summary_rows()
-        if self.by_group is not None:
+        if self.by_group is not None and self.groups is not None:
             i = self._group_index(self.worst_group)
             rows += [
                 ("n_groups", str(len(self.groups))),

@@ -79,19 +79,29 @@ def _python(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+def _weight_counts(w: np.ndarray | None, convention: str) -> bool:
+    """Whether the number of observations is the total weight (else the rows).
+
+    Frequency weights count repeated rows; MCGrad's weights scale single
+    observations, so there the rows count.
+    """
+    return w is not None and convention != "mcgrad"
+
+
 def _check_observations(
     n: int, w: np.ndarray | None, total: float, convention: str, purpose: str
 ) -> None:
     """At least 3 observations: rows, or the total of frequency weights."""
-    frequency = w is not None and convention != "mcgrad"
-    check_min_samples(n, total if frequency else None, purpose=purpose)
+    check_min_samples(n, total if _weight_counts(w, convention) else None, purpose=purpose)
 
 
 def _sigma(
     p: np.ndarray, w: np.ndarray | None, codes: np.ndarray | None, k: int, convention: str
 ) -> np.ndarray:
-    weights = "sampling" if convention == "mcgrad" else "frequency"
-    return _k.variance_sums(p, w, codes, k, weights=weights)
+    """``sigma`` of each part: MCGrad's weights scale observations, the others count them."""
+    return _k.variance_sums(
+        p, w, codes, k, weights="sampling" if convention == "mcgrad" else "frequency"
+    )
 
 
 def _ranges(lo: Any, hi: Any, convention: str) -> tuple[np.ndarray, np.ndarray]:
@@ -156,7 +166,7 @@ def _part_tests(
     ks, kuiper = _ranges(lo / weight, hi / weight, convention)
     stats = {"n": rows, "weight": weight, "ks": ks, "kuiper": kuiper}
     stats["sigma"] = _sigma(ps, ws, codes, k, convention)
-    counted = rows if (ws is None or convention == "mcgrad") else weight
+    counted = weight if _weight_counts(ws, convention) else rows
     return _tests(stats, counted >= MIN_SAMPLES)
 
 
@@ -500,7 +510,7 @@ def multicalibration_error(
     n = y.shape[0]
     total = float(n if w is None else w.sum())
     _check_observations(n, w, total, convention, "the multicalibration error")
-    counted_total = n if (w is None or convention == "mcgrad") else total
+    counted_total = total if _weight_counts(w, convention) else n
     if counted_total < min_samples:
         raise ValueError(
             f"min_samples={min_samples:.4g} but the sample has {counted_total:.4g} "
@@ -522,7 +532,7 @@ def multicalibration_error(
                 for i in range(k)
             ]
     table = {key: np.concatenate([t[key] for t in parts]) for key in parts[0]}
-    counted = table["n"] if (w is None or convention == "mcgrad") else table["weight"]
+    counted = table["weight"] if _weight_counts(w, convention) else table["n"]
     keep = np.flatnonzero(counted >= min_samples)
     by_segment = {
         "n": table["n"][keep],

@@ -334,7 +334,7 @@ def calibration_by_group(
     >>> y = rng.uniform(size=3000) < np.where(site == "C", 1.4 * p, p)
     >>> res = calibration_by_group(y, p, groups=site)
     >>> res.worst_group, res.pvalues_holm["observed_expected"].round(3)
-    ('C', array([0.775, 0.775, 0.   ]))
+    ('C', array([0.442, 0.442, 0.   ]))
     """
     level = check_confidence_level(confidence_level)
     y, p, w = binary_forecast(
