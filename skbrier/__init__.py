@@ -42,6 +42,7 @@ from .metrics.calibration_error import (
     calibration_error_interval,
     smooth_calibration_error,
 )
+from .metrics.cumulative import cumulative_calibration, multicalibration_error
 from .metrics.decomposition import (
     corp_decomposition,
     murphy_decomposition,
@@ -60,6 +61,7 @@ from .metrics.selective import (
     selective_accuracy_at_top,
     selective_coverage_accuracy_area,
 )
+from .metrics.subgroups import calibration_by_group
 from .model_selection import (
     PooledRefit,
     cross_val_brier,
@@ -110,6 +112,7 @@ __all__ = [
     "brier_score",
     "brier_skill_score",
     "c_statistic",
+    "calibration_by_group",
     "calibration_error",
     "calibration_error_interval",
     "calibration_in_the_large",
@@ -122,6 +125,7 @@ __all__ = [
     "compare_net_benefit",
     "corp_decomposition",
     "cross_val_brier",
+    "cumulative_calibration",
     "daily_brier",
     "decision_curve",
     "difficulty_adjusted_brier",
@@ -134,6 +138,7 @@ __all__ = [
     "make_brier_score_scorer",
     "make_brier_skill_score_scorer",
     "make_net_benefit_scorer",
+    "multicalibration_error",
     "multiple_choice_brier_score",
     "murphy_decomposition",
     "net_benefit",

@@ -36,6 +36,7 @@ from .metrics.calibration import (
     SpiegelhalterResult,
 )
 from .metrics.calibration_error import CalibrationErrorInterval
+from .metrics.cumulative import CumulativeCalibrationResult, MulticalibrationResult
 from .metrics.decomposition import (
     BinStatistics,
     CORPDecomposition,
@@ -45,6 +46,7 @@ from .metrics.decomposition import (
 from .metrics.net_benefit import DecisionCurveResult
 from .metrics.recalibration import PlattCalibrationResult, TemperatureScalingResult
 from .metrics.selective import RiskCoverageResult
+from .metrics.subgroups import GroupCalibrationResult
 from .model_selection import CrossValBrierResult, PooledCVResult
 from .report import CalibrationReport
 from .stats import (
@@ -84,15 +86,18 @@ __all__ = [
     "ClusteredValidationResult",
     "ConfidenceInterval",
     "CrossValBrierResult",
+    "CumulativeCalibrationResult",
     "DecisionCurveResult",
     "DifficultyAdjustedResult",
     "EvalRecords",
     "ForecastComparisonResult",
+    "GroupCalibrationResult",
     "HistoryScoreResult",
     "LeaderboardResult",
     "LogisticCalibrationResult",
     "LowessCalibrationError",
     "MetaAnalysisResult",
+    "MulticalibrationResult",
     "MulticlassDecomposition",
     "MurphyDecomposition",
     "NetBenefitComparisonResult",

@@ -181,6 +181,8 @@ REGISTRY = [
         params=("y_true", "y_proba_a", "y_proba_b", "sample_weight"),
         point=("bs_a", "bs_b", "difference"),
     ),
+    # the normalised statistics and p-values grow with (frequency) weights
+    Entry("cumulative_calibration", skbrier.cumulative_calibration, point=("ks", "kuiper")),
     # selective prediction and abstention: (y_correct, confidence)
     Entry("aurc", skbrier.aurc, params=_SELECTIVE),
     Entry("e_aurc", skbrier.e_aurc, params=_SELECTIVE),
@@ -666,6 +668,8 @@ NOT_Y_P = {
     "prediction_powered_brier_score",
     "random_effects_meta",  # estimates and variances (tests/test_meta_analysis.py)
     "clustered_validation",  # needs groups= (tests/test_meta_analysis.py)
+    "calibration_by_group",  # needs groups= (tests/test_subgroups.py)
+    "multicalibration_error",  # needs segments= (tests/test_cumulative.py)
     "pool_rubin",  # estimates and variances (tests/test_rubin.py)
     "pooled_validation",  # one forecast per imputed data set (tests/test_rubin.py)
     "temperature_scaling",  # multiple-choice log-likelihoods (tests/test_recalibration.py)

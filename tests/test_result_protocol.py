@@ -257,6 +257,18 @@ def _build(name):  # noqa: C901 (one branch per class)
         from skbrier.metrics import temperature_scaling
 
         return temperature_scaling(y, np.log(np.c_[1 - p, p]))
+    if name == "CumulativeCalibrationResult":
+        from skbrier import cumulative_calibration
+
+        return cumulative_calibration(y, p, groups=np.arange(60) % 3)
+    if name == "MulticalibrationResult":
+        from skbrier import multicalibration_error
+
+        return multicalibration_error(y, p, segments=np.c_[np.arange(60) % 2, p > 0.5])
+    if name == "GroupCalibrationResult":
+        from skbrier import calibration_by_group
+
+        return calibration_by_group(y, p, groups=np.arange(60) % 3)
     if name in ("MetaAnalysisResult", "ClusteredValidationResult"):
         from skbrier.stats import clustered_validation
 

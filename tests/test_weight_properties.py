@@ -294,6 +294,8 @@ INFERENCE_POINT = ("brier_score", "brier_skill_score", "brier_index", "estimate"
 RESAMPLE = "a bootstrap draws the observations: the total weight is the sample size"
 WILSON = "Wilson intervals of the bins: a bin's weight is its sample size"
 HELM_POSITIONS = "HELM's statistics count positions in the ranking (integer weights)"
+CUMULATIVE = "sigma of the cumulative curve: the total weight is the sample size"
+CUMULATIVE_CURVE = ("ks", "kuiper", "forecast", "share", "cumulative_difference")
 
 REGISTRY: list[Entry] = [
     Entry("brier_score", lambda y, p, w: skbrier.brier_score(y, p, sample_weight=w)),
@@ -688,6 +690,39 @@ REGISTRY: list[Entry] = [
         refuses_below=3,
         examples=6,
     ),
+    # cumulative calibration (Arrieta-Ibarra et al.) and MCGrad's multicalibration
+    Entry(
+        "cumulative_calibration",
+        lambda y, p, w: skbrier.cumulative_calibration(y, p, sample_weight=w),
+        counts=CUMULATIVE,
+        point=CUMULATIVE_CURVE,
+        refuses_below=3,
+    ),
+    Entry(
+        "cumulative_calibration(groups)",
+        lambda y, p, w: skbrier.cumulative_calibration(
+            y, p, groups=p >= 0.5, sample_weight=w
+        ),
+        counts=CUMULATIVE,
+        point=(*CUMULATIVE_CURVE, "by_group.ks", "by_group.kuiper"),
+        refuses_below=3,
+    ),
+    Entry(
+        "cumulative_calibration(mcgrad)",
+        lambda y, p, w: skbrier.cumulative_calibration(
+            y, p, sample_weight=w, convention="mcgrad"
+        ),
+        not_frequency="MCGrad's sigma reads a weight as scaling one observation",
+    ),
+    Entry(
+        "multicalibration_error",
+        lambda y, p, w: skbrier.multicalibration_error(
+            y, p, segments=p >= 0.5, min_samples=3, sample_weight=w
+        ),
+        counts=CUMULATIVE + "; min_samples counts it too",
+        point=("global_ecce",),
+        refuses_below=3,
+    ),
 ]
 
 IDS = [e.name for e in REGISTRY]
@@ -883,6 +918,7 @@ ELSEWHERE = {
     "repeated rows are refused): tests/test_leaderboard_properties.py",
     "difficulty_adjusted_brier": "long-format panels: tests/test_leaderboard_properties.py",
     "clustered_validation": "needs groups=: tests/test_meta_analysis.py",
+    "calibration_by_group": "needs groups= (per-group fits): tests/test_subgroups.py",
     "pooled_validation": "one forecast per imputed data set: tests/test_rubin.py",
     "achieved_precision": "validation_measures' estimators (covered here through "
     "calibration_intercept_slope, c_statistic, brier_inference) and decision_curve's "

@@ -297,34 +297,43 @@ def encode_labels(
             )
         return codes_c.astype(np.intp, copy=False), classes
 
-    if y.dtype.kind in "biu":
-        yi = y.view(np.uint8) if y.dtype.kind == "b" else y
-        lo = int(yi.min())
-        hi = int(yi.max())
-        span = hi - lo + 1
-        if span <= max(1024, 4 * y.shape[0]):
-            shifted = (
-                (yi - lo).astype(np.intp, copy=False)
-                if lo
-                else yi.astype(np.intp, copy=False)
-            )
-            present = np.bincount(shifted, minlength=span) > 0
-            if present.all():
-                codes = shifted
-                classes = np.arange(
-                    lo, hi + 1, dtype=y.dtype if y.dtype.kind != "b" else np.int64
-                )
-            else:
-                lookup = np.cumsum(present) - 1
-                codes = lookup[shifted]
-                classes = (np.flatnonzero(present) + lo).astype(
-                    y.dtype if y.dtype.kind != "b" else np.int64
-                )
-            if y.dtype.kind == "b":
-                classes = classes.astype(bool)
-            return codes, classes
+    compact = _compact_integer_codes(y)
+    if compact is not None:
+        return compact
     classes, codes = np.unique(y, return_inverse=True)
     return codes.reshape(-1).astype(np.intp, copy=False), classes
+
+
+def _compact_integer_codes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(codes, sorted classes)`` of integer or boolean labels in O(n), or None.
+
+    Labels spread over a range much larger than the sample (or not integers)
+    give None: the caller sorts them (``np.unique``).
+    """
+    if y.dtype.kind not in "biu":
+        return None
+    yi = y.view(np.uint8) if y.dtype.kind == "b" else y
+    lo = int(yi.min())
+    hi = int(yi.max())
+    span = hi - lo + 1
+    if span > max(1024, 4 * y.shape[0]):
+        return None
+    shifted = (
+        (yi - lo).astype(np.intp, copy=False) if lo else yi.astype(np.intp, copy=False)
+    )
+    present = np.bincount(shifted, minlength=span) > 0
+    if present.all():
+        codes = shifted
+        classes = np.arange(lo, hi + 1, dtype=y.dtype if y.dtype.kind != "b" else np.int64)
+    else:
+        lookup = np.cumsum(present) - 1
+        codes = lookup[shifted]
+        classes = (np.flatnonzero(present) + lo).astype(
+            y.dtype if y.dtype.kind != "b" else np.int64
+        )
+    if y.dtype.kind == "b":
+        classes = classes.astype(bool)
+    return codes, classes
 
 
 def check_groups(
@@ -345,6 +354,9 @@ def check_groups(
     missing = missing_problem(g, name) if suspect else None
     if missing is not None:
         raise ValueError(missing)
+    compact = _compact_integer_codes(g)  # O(n) for integer labels
+    if compact is not None:
+        return compact[1], compact[0]
     try:
         classes, codes = np.unique(g, return_inverse=True)
     except TypeError:

@@ -19,6 +19,7 @@ from .calibration_error import (
     calibration_error_interval,
     smooth_calibration_error,
 )
+from .cumulative import cumulative_calibration, multicalibration_error
 from .decomposition import corp_decomposition, murphy_decomposition
 from .multiple_choice import multiple_choice_brier_score
 from .net_benefit import binary_test_probabilities, decision_curve, net_benefit
@@ -31,6 +32,7 @@ from .selective import (
     selective_accuracy_at_top,
     selective_coverage_accuracy_area,
 )
+from .subgroups import calibration_by_group
 
 __all__ = [
     "abstention_scores",
@@ -41,15 +43,18 @@ __all__ = [
     "brier_score",
     "brier_skill_score",
     "c_statistic",
+    "calibration_by_group",
     "calibration_error",
     "calibration_error_interval",
     "calibration_in_the_large",
     "calibration_intercept_slope",
     "compare_abstention_utility",
     "corp_decomposition",
+    "cumulative_calibration",
     "decision_curve",
     "e_aurc",
     "lowess_calibration_error",
+    "multicalibration_error",
     "multiple_choice_brier_score",
     "murphy_decomposition",
     "net_benefit",
