@@ -337,7 +337,7 @@ def bench_multiclass(n: int = 2 * 10**6, k: int = 10, partitions: int = 20) -> N
             y, p, kind="classwise"
         ),
         "BrierDecomposition murphy .fit": lambda y, p: (
-            BrierDecomposition(method="murphy").fit(y, p).brier_score_
+            BrierDecomposition(decomposition_method="murphy").fit(y, p).brier_score_
         ),
         "multiple_choice_brier_score": lambda y, p: skbrier.multiple_choice_brier_score(
             y, p

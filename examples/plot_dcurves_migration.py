@@ -116,7 +116,7 @@ fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(10, 4))
 DecisionCurveDisplay.from_result(res_plot, ax=ax0)
 ax0.set_title("Net benefit")
 disp = DecisionCurveDisplay.from_result(
-    res_plot, ax=ax1, kind="net_intervention_avoided", per=1
+    res_plot, ax=ax1, curve="net_intervention_avoided", per=1
 )
 ax1.set_title("Net interventions avoided per patient")
 fig.tight_layout()

@@ -96,14 +96,16 @@ for name, surv in [("full", surv_full), ("clinical", surv_clin)]:
         )
 
 # %%
-# Paired comparison: negative ``delta`` favours the full model.
+# Paired comparison: ``difference`` is clinical minus full (first minus second,
+# as in ``compare_brier``), so a positive difference favours the full model.
 
 cmp = compare_brier_survival(ev, tt, surv_clin, surv_full, times)
 lo, hi = cmp.confidence_interval(0.95)
-print(f"{'t':>4}{'delta':>9}{'95% CI':>22}{'p':>10}")
+print(f"{'t':>4}{'diff.':>9}{'95% CI':>22}{'p':>10}")
 for k, t in enumerate(times):
     print(
-        f"{t:>4g}{cmp.delta[k]:>9.4f}   [{lo[k]:.4f}, {hi[k]:.4f}]{cmp.p_value[k]:>10.2g}"
+        f"{t:>4g}{cmp.difference[k]:>9.4f}   [{lo[k]:.4f}, {hi[k]:.4f}]"
+        f"{cmp.p_value[k]:>10.2g}"
     )
 
 # %%
@@ -117,10 +119,11 @@ horizon = 5.0
 k = int(np.flatnonzero(times == horizon)[0])
 models = {"full": surv_full[:, k], "clinical": surv_clin[:, k]}
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
-SurvivalCalibrationDisplay.from_predictions(ev, tt, models, horizon, ax=axes[0])
+deciles = {"n_bins": 10, "strategy": "quantile"}
+SurvivalCalibrationDisplay.from_predictions(ev, tt, models, horizon, **deciles, ax=axes[0])
 axes[0].set_title("Kaplan-Meier within bins")
 SurvivalCalibrationDisplay.from_predictions(
-    ev, tt, models, horizon, method="pseudo", ax=axes[1]
+    ev, tt, models, horizon, **deciles, censoring_method="pseudo", ax=axes[1]
 )
 axes[1].set_title("Pseudo-observations")
 fig.tight_layout()

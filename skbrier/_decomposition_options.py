@@ -1,7 +1,8 @@
 """The vocabulary and the classifier input of the decompositions.
 
-* :func:`resolve_method`: the one vocabulary of the decompositions
-  (``"corp"`` and ``"murphy"``, as :func:`~skbrier.metrics.decomposition.corp_decomposition`
+* :func:`resolve_method`: the one vocabulary of the decompositions, the
+  values of every ``decomposition_method`` (``"corp"`` and ``"murphy"``, as
+  :func:`~skbrier.metrics.decomposition.corp_decomposition`
   and :func:`~skbrier.metrics.decomposition.murphy_decomposition`);
 * :func:`estimator_proba`: a classifier's ``predict_proba`` turned into the
   forecasts a decomposition takes (by
@@ -25,7 +26,7 @@ __all__ = ["METHODS", "estimator_proba", "resolve_method"]
 METHODS = ("corp", "murphy")
 
 
-def resolve_method(method: Any, name: str = "method") -> str:
+def resolve_method(method: Any, name: str = "decomposition_method") -> str:
     """``"corp"`` or ``"murphy"`` (a ValueError naming ``name`` otherwise)."""
     return check_option(method, name, METHODS)
 

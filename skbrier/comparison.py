@@ -17,6 +17,8 @@ from numpy.typing import ArrayLike
 
 from ._core.diagnose import one_warning_per_call
 from ._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_RESAMPLES,
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,
@@ -229,7 +231,7 @@ def compare_forecasts(
     *,
     sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
     cov_type: Literal["iid", "hac", "bootstrap"] = "iid",
     n_resamples: int = 0,
     random_state: Any = None,
@@ -358,7 +360,7 @@ def _compare(
             sample_weight=sample_weight,
             pos_label=pos_label,
             cov_type=cov_type,
-            n_resamples=b or 9999,
+            n_resamples=b or DEFAULT_N_RESAMPLES,
             random_state=random_state,
             n_jobs=n_jobs,
         )

@@ -82,7 +82,9 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
 
     Parameters
     ----------
-    method : {"corp", "murphy"}, default="corp"
+    decomposition_method : {"corp", "murphy"}, default="corp"
+        Which decomposition (``method`` is the interval method of
+        ``confidence_interval`` everywhere in skbrier).
         ``"corp"``: the CORP decomposition of Dimitriadis, Gneiting and
         Jordan (2021): the forecasts are recalibrated by isotonic (PAV)
         regression, :math:`\mathrm{MCB} = \mathrm{BS}(p) - \mathrm{BS}(c)`,
@@ -190,7 +192,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
     call :meth:`partial_fit` on each chunk; the result equals ``fit`` on all
     data up to floating-point summation order::
 
-        dec = BrierDecomposition(method="murphy", n_bins=20)
+        dec = BrierDecomposition(decomposition_method="murphy", n_bins=20)
         for y_chunk, p_chunk in chunks:
             dec.partial_fit(y_chunk, p_chunk)
         print(dec.summary())
@@ -202,18 +204,19 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
 
         import dask.dataframe as dd
         ddf = dd.read_parquet("scores/")
-        dec = BrierDecomposition(method="murphy", n_bins=20).fit(ddf["y"], ddf["p"])
+        dec = BrierDecomposition(decomposition_method="murphy", n_bins=20)
+        dec.fit(ddf["y"], ddf["p"])
 
     2-D ``y_proba`` is a dask DataFrame of one column per class (or a 2-D
     dask array); its classes come from all of ``y_true`` (or ``labels``), as
-    in memory.  ``method="corp"`` works on dask input for 1-D ``y_proba``
+    in memory.  ``decomposition_method="corp"`` works on dask input for 1-D ``y_proba``
     (an exact table of the distinct forecasts); resampling and
     ``strategy="quantile"`` are refused there.  For chunks read by hand,
     :meth:`partial_fit` and :meth:`merge` work as above: multiclass chunks
     need ``classes=`` in :meth:`partial_fit`, and binary labels other than
     {0, 1} or {-1, 1} need ``pos_label``, because one chunk may not show
     every class.  :meth:`merge` refuses decompositions whose state means
-    something else (other method, bins, edges, bias correction,
+    something else (other decomposition_method, bins, edges, bias correction,
     ``pos_label`` or classes).
 
     The CORP method sorts all forecasts (isotonic regression) and cannot be
@@ -248,16 +251,16 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
 
     Chunked binned decomposition, equal to the one-shot fit:
 
-    >>> b = BrierDecomposition(method="murphy", n_bins=5)
+    >>> b = BrierDecomposition(decomposition_method="murphy", n_bins=5)
     >>> b = b.partial_fit(y[:3], p[:3]).partial_fit(y[3:], p[3:])
-    >>> one = BrierDecomposition(method="murphy", n_bins=5).fit(y, p)
+    >>> one = BrierDecomposition(decomposition_method="murphy", n_bins=5).fit(y, p)
     >>> abs(b.brier_score_ - one.brier_score_) < 1e-12
     True
     """
 
     def __init__(
         self,
-        method: str = "corp",
+        decomposition_method: str = "corp",
         *,
         n_bins: int = 10,
         strategy: Any = "uniform",
@@ -269,7 +272,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         random_state: Any = None,
         n_jobs: int | None = None,
     ) -> None:
-        self.method = method
+        self.decomposition_method = decomposition_method
         self.n_bins = n_bins
         self.strategy = strategy
         self.n_resamples = n_resamples
@@ -284,7 +287,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
     def _check_params(self) -> dict[str, Any]:
         """Every parameter checked once (``_params``); the options of the cores."""
         return {
-            "method": resolve_method(self.method),
+            "method": resolve_method(self.decomposition_method, "decomposition_method"),
             "n_bins": check_n_bins(self.n_bins),
             "strategy": check_strategy(self.strategy),
             "n_resamples": check_n_resamples(self.n_resamples, allow_zero=True),
@@ -298,7 +301,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         """What gives the fitted (mergeable) state its meaning."""
         strategy = opts["strategy"]
         return {
-            "method": opts["method"],
+            "decomposition_method": opts["method"],
             "strategy": strategy if isinstance(strategy, str) else tuple(strategy.tolist()),
             "n_bins": opts["n_bins"] if isinstance(strategy, str) else None,
             "bias_correction": opts["bias_correction"],
@@ -347,7 +350,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         Examples
         --------
         >>> from skbrier.decomposition import BrierDecomposition
-        >>> dec = BrierDecomposition(method="murphy", n_bins=2)
+        >>> dec = BrierDecomposition(decomposition_method="murphy", n_bins=2)
         >>> dec.fit([0, 0, 1, 1], [0.1, 0.3, 0.6, 0.8]) is dec
         True
         >>> round(dec.miscalibration_, 4), round(dec.discrimination_, 4)
@@ -394,7 +397,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         self._fit_state = self._state(opts)
         # chunked state: only fixed edges can be continued by partial_fit
         mergeable = opts["method"] == "murphy" and not _is_quantile(opts["strategy"])
-        # mergeable implies method="murphy": the results are MurphyDecompositions
+        # mergeable implies decomposition_method="murphy": MurphyDecompositions
         self._stats: list[BinStatistics] | None = (
             [r.statistics for r in cast("list[MurphyDecomposition]", results)]
             if mergeable
@@ -410,7 +413,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
             class_names = None
         else:
             dec = MulticlassDecomposition(
-                method=method, classes=classes, per_class=tuple(results)
+                decomposition_method=method, classes=classes, per_class=tuple(results)
             )
             class_names = [str(c) for c in classes]
         keys = component_names(method)
@@ -464,7 +467,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
     ) -> BrierDecomposition:
         """Add a chunk of data to the binned decomposition (exact merge).
 
-        Only for ``method="murphy"`` with fixed edges (``strategy="uniform"``
+        Only for ``decomposition_method="murphy"`` with fixed edges (``strategy="uniform"``
         or an explicit array of edges).  The per-bin sums of the chunk are
         added to those seen so far, and every fitted attribute is updated;
         after the last chunk the result equals :meth:`fit` on all the data
@@ -490,7 +493,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         Raises
         ------
         ValueError
-            For ``method="corp"``, ``strategy="quantile"``, a chunk that does
+            For ``decomposition_method="corp"``, ``strategy="quantile"``, a chunk that does
             not match the earlier ones (number of columns, classes), a
             parameter changed since the first chunk, missing ``classes`` or
             ambiguous binary labels without ``pos_label``, and for bad input.
@@ -506,21 +509,21 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         >>> rng = np.random.default_rng(0)
         >>> p = rng.uniform(size=10_000)
         >>> y = (rng.uniform(size=10_000) < p).astype(int)
-        >>> dec = BrierDecomposition(method="murphy", n_bins=20)
+        >>> dec = BrierDecomposition(decomposition_method="murphy", n_bins=20)
         >>> for chunk in np.array_split(np.arange(10_000), 4):
         ...     dec = dec.partial_fit(y[chunk], p[chunk])
         >>> dec.n_samples_seen_
         10000
-        >>> full = BrierDecomposition(method="murphy", n_bins=20).fit(y, p)
+        >>> full = BrierDecomposition(decomposition_method="murphy", n_bins=20).fit(y, p)
         >>> abs(dec.discrimination_ - full.discrimination_) < 1e-12
         True
         """
         opts = self._check_params()
         if opts["method"] != "murphy":
             raise ValueError(
-                "partial_fit needs method='murphy': the CORP decomposition is an "
-                "isotonic regression on all forecasts at once and cannot be merged "
-                "across chunks. Use fit on all data, or method='murphy'."
+                "partial_fit needs decomposition_method='murphy': the CORP decomposition "
+                "is an isotonic regression on all forecasts at once and cannot be merged "
+                "across chunks. Use fit on all data, or decomposition_method='murphy'."
             )
         if _is_quantile(opts["strategy"]):
             raise ValueError(
@@ -619,7 +622,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         Parameters
         ----------
         other : BrierDecomposition
-            A Murphy decomposition fitted with the same method, bins, edges,
+            A Murphy decomposition fitted with the same decomposition_method, bins, edges,
             bias correction, ``pos_label`` and classes.
 
         Returns
@@ -633,15 +636,15 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
             If ``other`` is not a BrierDecomposition.
         ValueError
             If either is not fitted with mergeable statistics, or anything
-            that gives the state its meaning differs (``method``,
+            that gives the state its meaning differs (``decomposition_method``,
             ``n_bins``, ``strategy`` or edges, ``bias_correction``,
             ``pos_label``, classes).
 
         Examples
         --------
         >>> from skbrier.decomposition import BrierDecomposition
-        >>> a = BrierDecomposition(method="murphy").partial_fit([0, 1], [0.2, 0.7])
-        >>> b = BrierDecomposition(method="murphy").partial_fit([1, 0], [0.9, 0.4])
+        >>> a = BrierDecomposition("murphy").partial_fit([0, 1], [0.2, 0.7])
+        >>> b = BrierDecomposition("murphy").partial_fit([1, 0], [0.9, 0.4])
         >>> a.merge(b).n_samples_seen_
         4
         """
@@ -653,8 +656,9 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
             check_is_fitted(est)
             if getattr(est, "_stats", None) is None:
                 raise ValueError(
-                    f"{name} has no mergeable statistics: only method='murphy' with "
-                    "fixed edges (strategy='uniform' or an array) can be merged."
+                    f"{name} has no mergeable statistics: only "
+                    "decomposition_method='murphy' with fixed edges "
+                    "(strategy='uniform' or an array) can be merged."
                 )
         check_same_options(
             "BrierDecomposition", self._fit_state, other._fit_state, notes=_EDGE_NOTES

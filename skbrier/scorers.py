@@ -531,7 +531,7 @@ def _calibration_error_for_scorer(
     """:func:`~skbrier.metrics.calibration_error.calibration_error` of scorer output.
 
     ``pos_label`` is inferred as for the other scorers; binary classifiers
-    get the binary ECE, multiclass ones the top-label ECE (15 bins).
+    get the binary ECE, multiclass ones the top-label ECE (10 bins, the default).
     ``sample_weight`` is named so that metadata routing can request it.
 
     Examples

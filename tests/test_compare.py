@@ -164,10 +164,10 @@ def test_errors():
         compare_brier(y, pa, pb, cov_type="nw")
     with pytest.raises(ValueError, match="small_sample_correction"):
         compare_brier(y, pa, pb, cov_type="bootstrap", small_sample_correction=True)
-    with pytest.raises(ValueError, match="horizon"):
-        compare_brier(y, pa, pb, horizon=0)
-    with pytest.raises(TypeError, match="horizon"):
-        compare_brier(y, pa, pb, horizon=1.5)
+    with pytest.raises(ValueError, match="lead_time"):
+        compare_brier(y, pa, pb, lead_time=0)
+    with pytest.raises(TypeError, match="lead_time"):
+        compare_brier(y, pa, pb, lead_time=1.5)
     with pytest.raises(ValueError, match="method"):
         compare_brier(y, pa, pb).confidence_interval(method="basic")
     res = compare_brier(y, pa, pb, cov_type="iid")
@@ -230,7 +230,7 @@ def test_ddof0_is_forecast_dm_test(case):
             pb,
             cov_type="hac",
             small_sample_correction=True,
-            horizon=2,
+            lead_time=2,
             hac_kwds={**kw, "prewhite": False, "adjust": False},
         )
         _close(r2.statistic, case[f"dm_test_h2_{ve}_statistic"], 1e-10)

@@ -108,9 +108,9 @@ def _ce_cases(y, p, w, dy, dp, dw, labels=None):
 
 def _decomposition_cases(y, p, w, dy, dp, dw, labels=None):
     for params in (
-        {"method": "murphy"},
-        {"method": "murphy", "n_bins": 7, "bias_correction": True},
-        {"method": "murphy", "strategy": np.array([0.0, 0.25, 0.3, 1.0])},
+        {"decomposition_method": "murphy"},
+        {"decomposition_method": "murphy", "n_bins": 7, "bias_correction": True},
+        {"decomposition_method": "murphy", "strategy": np.array([0.0, 0.25, 0.3, 1.0])},
     ):
         params = dict(params, labels=labels)
         a = BrierDecomposition(**params).fit(dy, dp, dw)
@@ -199,8 +199,8 @@ def test_two_column_skill_with_a_rate_and_pos_label(sync):
             calibration_error(dy, dp, kind="binary", pos_label=pos),
             calibration_error(y, p, kind="binary", pos_label=pos),
         )
-        a = BrierDecomposition(method="murphy", pos_label=pos).fit(dy, dp)
-        b = BrierDecomposition(method="murphy", pos_label=pos).fit(y, p)
+        a = BrierDecomposition(decomposition_method="murphy", pos_label=pos).fit(dy, dp)
+        b = BrierDecomposition(decomposition_method="murphy", pos_label=pos).fit(y, p)
         _close(a.miscalibration_, b.miscalibration_)
     with pytest.raises(ValueError, match="^reference must be None"):
         skbrier.brier_skill_score(*_da(*_data()[:2]), reference=0.3)
@@ -251,7 +251,7 @@ def test_bad_value_in_one_partition(sync):
     fs = [
         skbrier.brier_score,
         calibration_error,
-        lambda y, p, sample_weight: BrierDecomposition(method="murphy").fit(
+        lambda y, p, sample_weight: BrierDecomposition(decomposition_method="murphy").fit(
             y, p, sample_weight
         ),
     ]
@@ -308,10 +308,10 @@ def test_refused_options(sync):
     ):
         calibration_error_interval(dy, dp, n_resamples=10)
     with pytest.raises(ValueError, match="n_resamples"):
-        BrierDecomposition(method="murphy", n_resamples=10).fit(dy, dp)
+        BrierDecomposition(decomposition_method="murphy", n_resamples=10).fit(dy, dp)
     with pytest.raises(ValueError, match="strategy='quantile'"):
-        BrierDecomposition(method="murphy", strategy="quantile").fit(dy, dp)
-    with pytest.raises(ValueError, match="method='corp'"):
+        BrierDecomposition(decomposition_method="murphy", strategy="quantile").fit(dy, dp)
+    with pytest.raises(ValueError, match="decomposition_method='corp'"):
         BrierDecomposition().fit(dy, dp)
 
 
@@ -321,15 +321,15 @@ def test_binary_decomposition_and_calibration(sync):
     y, p, w = binary_data(labels=(2, 5))
     dy, dp, dw = _da(y, p, w)
     for method in ("corp", "murphy"):
-        a = BrierDecomposition(method=method).fit(dy, dp, dw)
-        b = BrierDecomposition(method=method).fit(y, p, w)
+        a = BrierDecomposition(decomposition_method=method).fit(dy, dp, dw)
+        b = BrierDecomposition(decomposition_method=method).fit(y, p, w)
         _close(a.brier_score_, b.brier_score_)
         _close(a.miscalibration_, b.miscalibration_)
         _close(a.discrimination_, b.discrimination_)
     # the dask fit continues with partial_fit and merge, as a chunked fit
-    a = BrierDecomposition(method="murphy", pos_label=5).fit(dy, dp, dw)
+    a = BrierDecomposition(decomposition_method="murphy", pos_label=5).fit(dy, dp, dw)
     a.partial_fit(y[:50], p[:50], w[:50])
-    both = BrierDecomposition(method="murphy").fit(
+    both = BrierDecomposition(decomposition_method="murphy").fit(
         np.concatenate([y, y[:50]]),
         np.concatenate([p, p[:50]]),
         np.concatenate([w, w[:50]]),

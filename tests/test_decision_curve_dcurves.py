@@ -143,7 +143,7 @@ def test_plot_net_intervention_avoided(bundled):
     y, models = bundled
     thr = np.arange(5, 60) / 100
     res = decision_curve(y, models, thresholds=thr)
-    disp = DecisionCurveDisplay.from_result(res, kind="net_intervention_avoided")
+    disp = DecisionCurveDisplay.from_result(res, curve="net_intervention_avoided")
     assert sorted(disp.lines_) == ["a", "b"]
     assert disp.treat_all_line_ is None and disp.treat_none_line_ is None
     assert disp.ax_.get_ylabel() == "Net interventions avoided per 100 patients"
@@ -151,7 +151,7 @@ def test_plot_net_intervention_avoided(bundled):
         disp.lines_["a"].get_ydata(), res.net_interventions_avoided["a"], rtol=1e-12
     )
     per_patient = DecisionCurveDisplay.from_result(
-        res, kind="net_intervention_avoided", per=1
+        res, curve="net_intervention_avoided", per=1
     )
     frame = res.to_frame()
     np.testing.assert_allclose(
@@ -171,14 +171,14 @@ def test_plot_net_intervention_avoided(bundled):
         net_benefit=res.curves(),
         treat_all=res.treat_all,
         prevalence=res.prevalence,
-    ).plot(kind="net_intervention_avoided")
+    ).plot(curve="net_intervention_avoided")
     np.testing.assert_allclose(
         bare.lines_["a"].get_ydata(), res.net_interventions_avoided["a"], rtol=1e-9
     )
-    with pytest.raises(ValueError, match="kind"):
-        disp.plot(kind="nia")
+    with pytest.raises(ValueError, match="curve"):
+        disp.plot(curve="nia")
     with pytest.raises(ValueError, match="per"):
-        disp.plot(kind="net_intervention_avoided", per=0)
+        disp.plot(curve="net_intervention_avoided", per=0)
     plt.close("all")
 
 

@@ -50,12 +50,13 @@ def test_repr_get_set_params_clone():
     assert repr(est) == "BrierDecomposition()"
     est2 = BrierDecomposition("murphy", n_bins=5, strategy="quantile")
     assert (
-        repr(est2) == "BrierDecomposition(method='murphy', n_bins=5, strategy='quantile')"
+        repr(est2) == "BrierDecomposition(decomposition_method='murphy', n_bins=5, "
+        "strategy='quantile')"
     )
     params = est2.get_params()
-    assert params["method"] == "murphy" and params["n_bins"] == 5
+    assert params["decomposition_method"] == "murphy" and params["n_bins"] == 5
     assert set(params) == {
-        "method",
+        "decomposition_method",
         "n_bins",
         "strategy",
         "n_resamples",
@@ -66,7 +67,7 @@ def test_repr_get_set_params_clone():
         "random_state",
         "n_jobs",
     }
-    assert est.set_params(n_bins=7, method="murphy") is est
+    assert est.set_params(n_bins=7, decomposition_method="murphy") is est
     assert est.n_bins == 7
     cl = clone(est2)
     assert cl is not est2 and cl.get_params() == est2.get_params()
@@ -305,7 +306,7 @@ def test_partial_fit_pos_label_rules():
 
 
 def test_partial_fit_rejects_corp_and_quantile():
-    with pytest.raises(ValueError, match="method='murphy'"):
+    with pytest.raises(ValueError, match="decomposition_method='murphy'"):
         BrierDecomposition("corp").partial_fit(Y6, P6)
     with pytest.raises(ValueError, match="strategy='quantile'"):
         BrierDecomposition("murphy", strategy="quantile").partial_fit(Y6, P6)
@@ -467,7 +468,9 @@ def test_summary_and_to_frame_binned():
 
 
 def test_from_predictions():
-    est = BrierDecomposition.from_predictions(Y6, P6, method="murphy", n_bins=5)
+    est = BrierDecomposition.from_predictions(
+        Y6, P6, decomposition_method="murphy", n_bins=5
+    )
     ref = BrierDecomposition("murphy", n_bins=5).fit(Y6, P6)
     assert est.get_params() == ref.get_params()
     assert est.brier_score_ == ref.brier_score_
@@ -479,7 +482,7 @@ def test_from_estimator_binary_and_multiclass():
     X, y = load_iris(return_X_y=True)
     names = np.array(["setosa", "versicolor", "virginica"])[y]
     clf = LogisticRegression(max_iter=2000).fit(X, names)
-    est = BrierDecomposition.from_estimator(clf, X, names, method="murphy")
+    est = BrierDecomposition.from_estimator(clf, X, names, decomposition_method="murphy")
     proba = clf.predict_proba(X)
     assert est.brier_score_ == pytest.approx(
         brier_score_loss(names, proba, scale_by_half=False), abs=1e-12
@@ -489,12 +492,14 @@ def test_from_estimator_binary_and_multiclass():
     yb = names == "virginica"
     clf2 = LogisticRegression(max_iter=2000).fit(X, np.where(yb, "pos", "neg"))
     lab = np.where(yb, "pos", "neg")
-    est2 = BrierDecomposition.from_estimator(clf2, X, lab, method="murphy")
+    est2 = BrierDecomposition.from_estimator(clf2, X, lab, decomposition_method="murphy")
     assert est2.pos_label == "pos"
     assert est2.brier_score_ == pytest.approx(
         brier_score_loss(lab, clf2.predict_proba(X)[:, 1], pos_label="pos"), abs=1e-12
     )
-    est3 = BrierDecomposition.from_estimator(clf2, X, lab, method="murphy", pos_label="neg")
+    est3 = BrierDecomposition.from_estimator(
+        clf2, X, lab, decomposition_method="murphy", pos_label="neg"
+    )
     assert est3.brier_score_ == pytest.approx(est2.brier_score_, abs=1e-12)
     with pytest.raises(ValueError, match="pos_label"):
         BrierDecomposition.from_estimator(clf2, X, lab, pos_label="maybe")
@@ -535,7 +540,7 @@ def test_bad_input(method, y, p, w, exc, match):
 @pytest.mark.parametrize(
     "params, exc, match",
     [
-        ({"method": "isotonic"}, ValueError, "method"),
+        ({"decomposition_method": "isotonic"}, ValueError, "decomposition_method"),
         ({"n_bins": 0}, ValueError, "n_bins"),
         ({"n_bins": 2.5}, TypeError, "n_bins"),
         ({"strategy": "kmeans"}, ValueError, "strategy"),

@@ -285,7 +285,7 @@ def test_multiclass_murphy_adds_up_to_sklearn():
     y = np.array([rng.choice(3, p=row) for row in P])
     w = rng.random(500)
     d = murphy_decomposition(y, P, sample_weight=w, n_bins=5)
-    assert d.method == "murphy" and len(d.per_class) == 3
+    assert d.decomposition_method == "murphy" and len(d.per_class) == 3
     assert d.brier_score == pytest.approx(
         brier_score_loss(y, P, sample_weight=w, scale_by_half=False), abs=1e-13
     )
@@ -528,7 +528,7 @@ def test_multiclass_corp_adds_up_to_sklearn():
     y = labels[[rng.choice(3, p=row / row.sum()) for row in P]]
     w = rng.random(600)
     d = corp_decomposition(y, P, sample_weight=w)
-    assert isinstance(d, MulticlassDecomposition) and d.method == "corp"
+    assert isinstance(d, MulticlassDecomposition) and d.decomposition_method == "corp"
     assert d.classes.tolist() == ["a", "b", "c"]
     assert all(isinstance(c, CORPDecomposition) for c in d.per_class)
     assert d.brier_score == pytest.approx(
@@ -543,7 +543,7 @@ def test_multiclass_corp_adds_up_to_sklearn():
         assert c.discrimination == pytest.approx(ref["discrimination"], abs=1e-10)
     f = d.to_frame()
     assert f.shape == (3, 5)
-    assert "MulticlassDecomposition(method='corp'" in repr(d)
+    assert "MulticlassDecomposition(decomposition_method='corp'" in repr(d)
     with pytest.raises(AttributeError):
         _ = d.reliability
     # resampling per class

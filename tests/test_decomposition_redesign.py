@@ -144,7 +144,9 @@ def test_n_bins_is_bounded_in_functions_estimator_and_display():
 
     for method in ("corp", "murphy"):
         with pytest.raises(ValueError, match="n_bins"):
-            ReliabilityDisplay.from_predictions(Y6, P6, method=method, n_bins=10**9)
+            ReliabilityDisplay.from_predictions(
+                Y6, P6, decomposition_method=method, n_bins=10**9
+            )
 
 
 # ----------------------------------------------------------------------------
@@ -487,11 +489,11 @@ def test_observed_frequency_interval_is_wilson():
 def test_one_vocabulary_of_methods():
     y, p, w = _data(n=200, seed=19)
     new = BrierDecomposition("murphy", n_bins=5).fit(y, p, w)
-    with pytest.raises(ValueError, match="method"):
+    with pytest.raises(ValueError, match="decomposition_method"):
         BrierDecomposition("binned", n_bins=5).fit(y, p, w)
     assert isinstance(new.decomposition_, MurphyDecomposition)
     assert isinstance(BrierDecomposition().fit(y, p).decomposition_, CORPDecomposition)
-    with pytest.raises(ValueError, match="method"):
+    with pytest.raises(ValueError, match="decomposition_method"):
         BrierDecomposition("isotonic").fit(y, p)
 
 
@@ -517,7 +519,7 @@ def test_display_from_result_of_every_kind(plt):
         disp = ReliabilityDisplay.from_result(res)
         n_curves = 3 if isinstance(res, MulticlassDecomposition) else 1
         assert len(disp.lines_) == n_curves
-        assert disp.method == (
+        assert disp.decomposition_method == (
             "murphy"
             if "murphy" in repr(res).lower() or isinstance(res, MurphyDecomposition)
             else "corp"
@@ -537,7 +539,7 @@ def test_from_result_checks_its_input(plt):
     from skbrier.plotting.reliability import ReliabilityDisplay
 
     dec = BrierDecomposition("murphy", n_bins=4).fit(Y6, P6)
-    assert ReliabilityDisplay.from_result(dec).method == "murphy"
+    assert ReliabilityDisplay.from_result(dec).decomposition_method == "murphy"
     # item 16: TypeError (not AttributeError) for what is not a decomposition
     for bad in ("x", 3, None, np.zeros(3)):
         with pytest.raises(TypeError, match="result"):
@@ -554,15 +556,15 @@ def test_from_result_checks_its_input(plt):
 def test_display_vocabulary(plt):
     from skbrier.plotting.reliability import ReliabilityDisplay
 
-    with pytest.raises(ValueError, match="method"):
-        ReliabilityDisplay.from_predictions(Y6, P6, method="binned", n_bins=3)
+    with pytest.raises(ValueError, match="decomposition_method"):
+        ReliabilityDisplay.from_predictions(Y6, P6, decomposition_method="binned", n_bins=3)
     assert not hasattr(ReliabilityDisplay, "from_decomposition")
-    disp = ReliabilityDisplay([0.1, 0.5], [0.2, 0.4], method="murphy")
-    assert disp.method == "murphy" and not hasattr(disp, "kind")
+    disp = ReliabilityDisplay([0.1, 0.5], [0.2, 0.4], decomposition_method="murphy")
+    assert disp.decomposition_method == "murphy" and not hasattr(disp, "kind")
     with pytest.raises(TypeError):
         ReliabilityDisplay([0.1, 0.5], [0.2, 0.4], kind="binned")
-    with pytest.raises(ValueError, match="method"):
-        ReliabilityDisplay([0.1], [0.2], method="lowess").plot()
+    with pytest.raises(ValueError, match="decomposition_method"):
+        ReliabilityDisplay([0.1], [0.2], decomposition_method="lowess").plot()
 
 
 def test_the_display_does_not_use_estimator_internals():
@@ -606,7 +608,7 @@ def test_validation_happens_once(monkeypatch, plt):
     y, p, w = _data(n=200, seed=22)
     for call in (
         lambda: ReliabilityDisplay.from_predictions(y, p, sample_weight=w, n_resamples=0),
-        lambda: ReliabilityDisplay.from_predictions(y, p, method="murphy"),
+        lambda: ReliabilityDisplay.from_predictions(y, p, decomposition_method="murphy"),
         lambda: BrierDecomposition("murphy").fit(y, p, w),
         lambda: BrierDecomposition("murphy").fit(y, p, w).plot(),
         lambda: BrierDecomposition().fit(y, p).plot(),

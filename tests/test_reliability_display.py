@@ -115,7 +115,7 @@ def test_plot_switches():
         ({"observed": [0.1, 0.2]}, "same shapes"),
         ({"band_lower": [0.1, 0.2, 0.3]}, "band_lower and band_upper"),
         ({"band_lower": [0.1, 0.2, 0.3], "band_upper": [0.2, 0.3]}, "shape"),
-        ({"method": "lowess"}, "method"),
+        ({"decomposition_method": "lowess"}, "decomposition_method"),
         ({"band_kind": "credible"}, "band_kind"),
         ({"curve_labels": ["a", "b"]}, "curve_labels"),
     ],
@@ -132,10 +132,10 @@ def test_binned_from_predictions():
     p = rng.uniform(size=400)
     y = (rng.uniform(size=400) < p).astype(int)
     disp = ReliabilityDisplay.from_predictions(
-        y, p, method="murphy", n_bins=8, strategy="uniform"
+        y, p, decomposition_method="murphy", n_bins=8, strategy="uniform"
     )
     dec = BrierDecomposition("murphy", n_bins=8).fit(y, p)
-    assert disp.method == "murphy"
+    assert disp.decomposition_method == "murphy"
     np.testing.assert_allclose(disp.line_.get_xdata(), dec.table_["mean_forecast"])
     np.testing.assert_allclose(disp.line_.get_ydata(), dec.table_["observed_frequency"])
     assert disp.line_.get_marker() == "o"
@@ -152,7 +152,7 @@ def test_binned_from_predictions():
 
 def test_binned_skips_empty_bins():
     disp = ReliabilityDisplay.from_predictions(
-        Y6, P6, method="murphy", n_bins=5, strategy="uniform"
+        Y6, P6, decomposition_method="murphy", n_bins=5, strategy="uniform"
     )
     # bin [0.6, 0.8) is empty
     assert disp.line_.get_xdata().shape == (4,)
@@ -164,7 +164,7 @@ def test_multiclass_one_curve_per_class():
     y = np.array([rng.choice(3, p=r) for r in proba])
     labels = np.array(["a", "b", "c"])[y]
     disp = ReliabilityDisplay.from_predictions(
-        labels, proba, method="murphy", n_bins=5, multiclass="one_vs_rest"
+        labels, proba, decomposition_method="murphy", n_bins=5, multiclass="one_vs_rest"
     )
     assert len(disp.lines_) == 3
     assert [ln.get_label() for ln in disp.lines_] == ["a", "b", "c"]
@@ -188,7 +188,7 @@ def test_from_estimator_binned_name():
 
     X, y = make_classification(n_samples=400, n_features=5, random_state=0)
     clf = LogisticRegression().fit(X, y)
-    disp = ReliabilityDisplay.from_estimator(clf, X, y, method="murphy")
+    disp = ReliabilityDisplay.from_estimator(clf, X, y, decomposition_method="murphy")
     assert disp.line_.get_label() == "LogisticRegression"
     assert "positive class: 1" in disp.ax_.get_xlabel()
 
@@ -207,7 +207,7 @@ def test_save_png(tmp_path):
 
 def test_corp_fixture_curve_is_the_pav_fit():
     disp = ReliabilityDisplay.from_predictions(Y6, P6, n_resamples=0)
-    assert disp.method == "corp"
+    assert disp.decomposition_method == "corp"
     np.testing.assert_allclose(disp.line_.get_xdata(), [0.1, 0.2, 0.3, 0.4, 0.5, 0.9])
     np.testing.assert_allclose(disp.line_.get_ydata(), [0.25, 0.25, 0.25, 0.25, 1, 1])
     assert disp.bands_ == []

@@ -1,6 +1,6 @@
 """ReliabilityDisplay against scikit-learn's calibration curve, to the last bit.
 
-The binned diagram (``method="murphy"``) must show the points of
+The binned diagram (``decomposition_method="murphy"``) must show the points of
 ``sklearn.calibration.calibration_curve`` / ``CalibrationDisplay`` under
 scikit-learn's defaults up to 1.11 (5 uniform bins) and under those of 1.12
 (``n_bins="cube_root"``, ``strategy="quantile"``; a fixture made by
@@ -89,7 +89,7 @@ def test_from_predictions_points_are_calibration_curve(kind, n, n_bins, strategy
     y, p = _data(kind, n, seed=n_bins)
     prob_true, prob_pred = calibration_curve(y, p, n_bins=n_bins, strategy=strategy)
     disp = ReliabilityDisplay.from_predictions(
-        y, p, method="murphy", n_bins=n_bins, strategy=strategy
+        y, p, decomposition_method="murphy", n_bins=n_bins, strategy=strategy
     )
     _assert_same_points(disp, prob_true, prob_pred)
     # and the points scikit-learn's own display draws
@@ -101,7 +101,7 @@ def test_scikit_learns_defaults_up_to_1_11():
     y, p = _data("tenths", 500, seed=4)
     sk = CalibrationDisplay.from_predictions(y, p, n_bins=5, strategy="uniform")
     disp = ReliabilityDisplay.from_predictions(
-        y, p, method="murphy", n_bins=5, strategy="uniform"
+        y, p, decomposition_method="murphy", n_bins=5, strategy="uniform"
     )
     np.testing.assert_array_equal(disp.line_.get_xydata(), sk.line_.get_xydata())
 
@@ -116,7 +116,7 @@ def test_from_estimator_points_are_calibration_display(model, pos_label, n_bins,
         clf, X[300:], y[300:], n_bins=n_bins, strategy=strategy, pos_label=pos_label
     )
     disp = ReliabilityDisplay.from_estimator(
-        clf, X[300:], y[300:], method="murphy", n_bins=n_bins, strategy=strategy,
+        clf, X[300:], y[300:], decomposition_method="murphy", n_bins=n_bins, strategy=strategy,
         pos_label=pos_label,
     )  # fmt: skip
     np.testing.assert_array_equal(disp.line_.get_xydata(), sk.line_.get_xydata())
@@ -128,7 +128,7 @@ def test_string_labels_and_pos_label():
     ys = np.where(y == 1, "sick", "well")
     prob_true, prob_pred = calibration_curve(ys, p, n_bins=6, pos_label="sick")
     disp = ReliabilityDisplay.from_predictions(
-        ys, p, method="murphy", n_bins=6, strategy="uniform", pos_label="sick"
+        ys, p, decomposition_method="murphy", n_bins=6, strategy="uniform", pos_label="sick"
     )
     _assert_same_points(disp, prob_true, prob_pred)
     assert "positive class: sick" in disp.ax_.get_xlabel()
@@ -151,7 +151,7 @@ def _sklearn_has_cube_root() -> bool:
 def test_defaults_are_scikit_learn_1_12(case):
     y, p = np.array(case["y"]), np.array(case["p"])
     # the defaults here are n_bins="cube_root", strategy="quantile"
-    disp = ReliabilityDisplay.from_predictions(y, p, method="murphy")
+    disp = ReliabilityDisplay.from_predictions(y, p, decomposition_method="murphy")
     _assert_same_points(disp, np.array(case["prob_true"]), np.array(case["prob_pred"]))
     assert case["n_bins"] == math.ceil(len(y) ** (1 / 3))
     # the installed scikit-learn with the number of bins resolved
@@ -170,10 +170,10 @@ def test_cube_root_counts_the_total_weight():
     y, p = _data("uniform", 64, seed=6)
     w = np.full(64, 2.0)  # 128 rows: 6 bins, not 4
     disp = ReliabilityDisplay.from_predictions(
-        y, p, method="murphy", strategy="uniform", sample_weight=w
+        y, p, decomposition_method="murphy", strategy="uniform", sample_weight=w
     )
     reps = ReliabilityDisplay.from_predictions(
-        np.repeat(y, 2), np.repeat(p, 2), method="murphy", strategy="uniform"
+        np.repeat(y, 2), np.repeat(p, 2), decomposition_method="murphy", strategy="uniform"
     )
     assert disp.forecast.shape == reps.forecast.shape
     assert len(calibration_curve(y, p, n_bins=6)[0]) == disp.forecast.shape[0]
@@ -183,7 +183,7 @@ def test_cube_root_counts_the_total_weight():
 def test_bad_n_bins(n_bins):
     y, p = _data("uniform", 30)
     with pytest.raises((ValueError, TypeError), match="n_bins"):
-        ReliabilityDisplay.from_predictions(y, p, method="murphy", n_bins=n_bins)
+        ReliabilityDisplay.from_predictions(y, p, decomposition_method="murphy", n_bins=n_bins)
 
 
 # ------------------------------------------------------------------------ weights
@@ -194,7 +194,7 @@ def test_bad_n_bins(n_bins):
 def test_integer_weights_are_repeated_rows(n_bins, strategy, interval):
     y, p = _data("rounded", 300, seed=7)
     w = np.random.default_rng(8).integers(0, 4, size=300)
-    kw = {"method": "murphy", "n_bins": n_bins, "strategy": strategy, "interval": interval}
+    kw = {"decomposition_method": "murphy", "n_bins": n_bins, "strategy": strategy, "interval": interval}
     a = ReliabilityDisplay.from_predictions(y, p, sample_weight=w, **kw)
     b = ReliabilityDisplay.from_predictions(np.repeat(y, w), np.repeat(p, w), **kw)
     np.testing.assert_allclose(a.forecast, b.forecast, rtol=1e-13)
@@ -210,7 +210,7 @@ def test_zero_weights_drop_rows_and_scale_is_free():
     y, p = _data("uniform", 200, seed=9)
     w = np.random.default_rng(10).uniform(0.5, 2.0, size=200)
     w[::7] = 0.0
-    kw = {"method": "murphy", "n_bins": 6, "strategy": "quantile"}
+    kw = {"decomposition_method": "murphy", "n_bins": 6, "strategy": "quantile"}
     a = ReliabilityDisplay.from_predictions(y, p, sample_weight=w, **kw)
     keep = w > 0
     b = ReliabilityDisplay.from_predictions(y[keep], p[keep], sample_weight=w[keep], **kw)
@@ -265,7 +265,7 @@ def test_intervals_equal_proportion_confint(interval, method, weighted, level):
     w = np.random.default_rng(14).uniform(0.2, 3.0, size=800) if weighted else np.ones(800)
     strategy = "uniform" if weighted else "quantile"
     disp = ReliabilityDisplay.from_predictions(
-        y, p, method="murphy", n_bins=8, strategy=strategy, interval=interval,
+        y, p, decomposition_method="murphy", n_bins=8, strategy=strategy, interval=interval,
         confidence_level=level, sample_weight=w if weighted else None,
     )  # fmt: skip
     # each bin's weighted count of events and total weight, by hand in
@@ -293,17 +293,17 @@ def test_clopper_pearson_ends_and_no_intervals():
     y = np.array([0, 0, 0, 1, 1, 1])
     p = np.array([0.1, 0.15, 0.2, 0.8, 0.85, 0.9])
     disp = ReliabilityDisplay.from_predictions(
-        y, p, method="murphy", n_bins=2, strategy="uniform", interval="clopper_pearson"
+        y, p, decomposition_method="murphy", n_bins=2, strategy="uniform", interval="clopper_pearson"
     )
     # no event: the lower limit is 0; all events: the upper limit is 1
     assert disp.band_lower[0] == 0.0 and disp.band_upper[1] == 1.0
     np.testing.assert_allclose(disp.band_upper[0], 1 - 0.025 ** (1 / 3), rtol=1e-12)
     bare = ReliabilityDisplay.from_predictions(
-        y, p, method="murphy", n_bins=2, strategy="uniform", interval=None
+        y, p, decomposition_method="murphy", n_bins=2, strategy="uniform", interval=None
     )
     assert bare.bands_ == [] and bare.band_lower is None
     with pytest.raises(ValueError, match="interval"):
-        ReliabilityDisplay.from_predictions(y, p, method="murphy", interval="agresti")
+        ReliabilityDisplay.from_predictions(y, p, decomposition_method="murphy", interval="agresti")
 
 
 # ----------------------------------------------------------------- several models
@@ -315,7 +315,7 @@ def test_several_models_each_its_calibration_curve():
         "flat": 0.3 + 0.4 * p,
     }
     disp = ReliabilityDisplay.from_predictions(
-        y, models, method="murphy", n_bins=7, strategy="quantile"
+        y, models, decomposition_method="murphy", n_bins=7, strategy="quantile"
     )
     assert [ln.get_label() for ln in disp.lines_] == list(models)
     for line, q in zip(disp.lines_, models.values()):
@@ -333,7 +333,7 @@ def test_several_estimators_each_its_calibration_display():
     a = LogisticRegression().fit(X[:300], y[:300])
     b = GaussianNB().fit(X[:300], y[:300])
     disp = ReliabilityDisplay.from_estimator(
-        {"lr": a, "nb": b}, X[300:], y[300:], method="murphy", n_bins=5, strategy="uniform"
+        {"lr": a, "nb": b}, X[300:], y[300:], decomposition_method="murphy", n_bins=5, strategy="uniform"
     )
     for line, est in zip(disp.lines_, (a, b)):
         sk = CalibrationDisplay.from_estimator(est, X[300:], y[300:], n_bins=5)
@@ -349,7 +349,7 @@ def _bbox(ax):
 def test_nothing_is_drawn_over_the_data():
     y, p = _data("uniform", 500, seed=17)
     models = {"a": p, "b": np.clip(p + 0.1, 0, 1), "c": p**1.5}
-    disp = ReliabilityDisplay.from_predictions(y, models, method="murphy")
+    disp = ReliabilityDisplay.from_predictions(y, models, decomposition_method="murphy")
     ax, hax, cax = disp.ax_, disp.hist_ax_, disp.components_ax_
     main = _bbox(ax)
     # the histogram strips: one panel under the diagram, sharing its x axis
@@ -362,7 +362,7 @@ def test_nothing_is_drawn_over_the_data():
     assert _bbox(cax).x0 >= main.x1 - 1e-6
     # on a given ax: no component inset at all
     fig, ax2 = plt.subplots()
-    d2 = ReliabilityDisplay.from_predictions(y, p, method="murphy", ax=ax2)
+    d2 = ReliabilityDisplay.from_predictions(y, p, decomposition_method="murphy", ax=ax2)
     assert d2.components_ax_ is None and ax2.child_axes == [d2.hist_ax_]
     assert _bbox(d2.hist_ax_).y1 <= _bbox(ax2).y0 + 1e-6
     # the x label is the diagram's, shown under the histogram

@@ -120,7 +120,7 @@ def test_results_equal_the_functions(convention):
         rtol=1e-13,
     )
     ci = cmp.confidence_interval(metric="brier_score")
-    np.testing.assert_array_equal(ci.estimate, cmp.delta)
+    np.testing.assert_array_equal(ci.estimate, cmp.difference)
 
 
 @pytest.mark.parametrize("times", [TIMES[1], [TIMES[1]]])

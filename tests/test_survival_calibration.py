@@ -44,7 +44,7 @@ def test_pseudo_calibration_is_bin_mean_of_prodlim_pseudo_values(case):
     event, time, x, pseudo = _case(case)
     for j, h in enumerate(case["times"]):
         s = _surv(x, h)
-        res = calibration_at_horizon(event, time, s, h, n_bins=4, method="pseudo")
+        res = calibration_at_horizon(event, time, s, h, n_bins=4, censoring_method="pseudo")
         bins = assign_bins(1.0 - s, res.edges)
         expected = [1.0 - pseudo[bins == b, j].mean() for b in np.unique(bins)]
         np.testing.assert_allclose(res.observed, expected, rtol=0, atol=1e-10)
@@ -55,7 +55,7 @@ def test_pseudo_calibration_is_bin_mean_of_prodlim_pseudo_values(case):
         half = 1.959963984540054 * np.array(sd)
         np.testing.assert_allclose(res.observed_high - res.observed, half, atol=1e-10)
         np.testing.assert_allclose(res.observed - res.observed_low, half, atol=1e-10)
-        assert res.method == "pseudo"
+        assert res.censoring_method == "pseudo"
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -64,7 +64,8 @@ def test_km_calibration_and_intervals_match_survfit(case):
     group = np.array(case["group"])
     for j, h in enumerate(case["times"]):
         s = _surv(x, h)
-        res = calibration_at_horizon(event, time, s, h, n_bins=3)
+        # R's groups are tertiles of predicted risk (riskRegression's quantile groups)
+        res = calibration_at_horizon(event, time, s, h, n_bins=3, strategy="quantile")
         assert (assign_bins(1.0 - s, res.edges) == group).all()
         km = case["km_group"]
         np.testing.assert_allclose(res.observed, [1 - g["surv"][j] for g in km], atol=1e-10)
@@ -93,10 +94,10 @@ def test_pseudo_values_frequency_weights_equal_repeated_rows():
         np.testing.assert_allclose(weighted[rep], repeated, atol=1e-10)
     s = np.exp(-0.3 * time.mean() * np.exp(rng.normal(size=n) * 0.1))
     a = calibration_at_horizon(
-        event, time, s, 1.5, n_bins=3, method="pseudo", sample_weight=w
+        event, time, s, 1.5, n_bins=3, censoring_method="pseudo", sample_weight=w
     )
     b = calibration_at_horizon(
-        event[rep], time[rep], s[rep], 1.5, n_bins=3, method="pseudo"
+        event[rep], time[rep], s[rep], 1.5, n_bins=3, censoring_method="pseudo"
     )
     np.testing.assert_allclose(a.observed, b.observed, atol=1e-10)
     np.testing.assert_allclose(a.observed_low, b.observed_low, atol=1e-10)
@@ -109,7 +110,7 @@ def test_pseudo_values_mean_is_kaplan_meier():
     event = (rng.random(200) < 0.6).astype(float)
     res1 = calibration_at_horizon(event, time, np.full(200, 0.5), 1.0, n_bins=1)
     resp = calibration_at_horizon(
-        event, time, np.full(200, 0.5), 1.0, n_bins=1, method="pseudo"
+        event, time, np.full(200, 0.5), 1.0, n_bins=1, censoring_method="pseudo"
     )
     assert abs(res1.observed[0] - resp.observed[0]) < 0.05
 
@@ -136,7 +137,7 @@ def test_result_fields_and_histogram():
 @pytest.mark.parametrize(
     "kw, match",
     [
-        ({"method": "loess"}, "method"),
+        ({"censoring_method": "loess"}, "censoring_method"),
         ({"confidence_level": 1.5}, "confidence_level"),
     ],
 )

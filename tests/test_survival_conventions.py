@@ -62,7 +62,7 @@ def test_fitted_estimator_equals_its_predictions():
     fns = _Exponential().predict_survival_function(X)
     np.testing.assert_allclose(brier_score_survival(Y, list(fns), TIMES), expected)
     cmp = compare_brier_survival(Y, fns, SURV, TIMES)
-    np.testing.assert_allclose(cmp.delta, 0.0, atol=1e-12)
+    np.testing.assert_allclose(cmp.difference, 0.0, atol=1e-12)
     # nested lists of numbers are numbers, not functions
     np.testing.assert_allclose(brier_score_survival(Y, SURV.tolist(), TIMES), expected)
 

@@ -64,11 +64,19 @@ def test_from_predictions_several_models_and_pseudo():
     event, time, good, flat = _data()
     fig, ax = plt.subplots()
     disp = SurvivalCalibrationDisplay.from_predictions(
-        event, time, {"cox": good, "flat": flat}, 0.5, n_bins=4, method="pseudo", ax=ax
+        event,
+        time,
+        {"cox": good, "flat": flat},
+        0.5,
+        n_bins=4,
+        censoring_method="pseudo",
+        ax=ax,
     )
     assert disp.ax_ is ax
     assert sorted(disp.lines_) == ["cox", "flat"]
-    ref = calibration_at_horizon(event, time, flat, 0.5, n_bins=4, method="pseudo")
+    ref = calibration_at_horizon(
+        event, time, flat, 0.5, n_bins=4, censoring_method="pseudo"
+    )
     np.testing.assert_allclose(disp.lines_["flat"].get_ydata(), ref.observed)
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels == ["Perfectly calibrated", "cox", "flat"]
@@ -103,8 +111,10 @@ def test_bad_input():
         SurvivalCalibrationDisplay.from_result(res, error_bars="yes")
     with pytest.raises(TypeError, match="line_kwargs"):
         SurvivalCalibrationDisplay.from_result(res, line_kwargs=[1])
-    with pytest.raises(ValueError, match="method"):
-        SurvivalCalibrationDisplay.from_predictions(event, time, good, 0.5, method="x")
+    with pytest.raises(ValueError, match="censoring_method"):
+        SurvivalCalibrationDisplay.from_predictions(
+            event, time, good, 0.5, censoring_method="x"
+        )
 
 
 def test_clear_error_without_matplotlib(monkeypatch):

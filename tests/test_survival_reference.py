@@ -58,14 +58,18 @@ def test_paired_comparison_matches_riskregression_contrasts(case):
     a, b = np.array(case["surv_A"]), np.array(case["surv_B"])
     res = compare_brier_survival(event, time, a, b, times)
     ref = case["contrast_B_minus_A"]
-    np.testing.assert_allclose(res.delta, ref["delta"], rtol=0, atol=1e-10)
+    # skbrier's difference is first minus second (A - B), as compare_brier;
+    # riskRegression's delta.Brier of B against reference A is B - A
+    np.testing.assert_allclose(res.difference, -np.array(ref["delta"]), rtol=0, atol=1e-10)
     np.testing.assert_allclose(res.se, ref["se"], rtol=0, atol=1e-10)
     np.testing.assert_allclose(res.p_value, ref["p"], rtol=1e-8, atol=1e-12)
     # against the null model (a constant survival matrix)
     null = np.tile(1 - np.array(case["km_at_times"]), (len(event), 1))
     res0 = compare_brier_survival(event, time, 1 - null, a, times)
     ref0 = case["contrast_A_minus_null"]
-    np.testing.assert_allclose(res0.delta, ref0["delta"], rtol=0, atol=1e-10)
+    np.testing.assert_allclose(
+        res0.difference, -np.array(ref0["delta"]), rtol=0, atol=1e-10
+    )
     np.testing.assert_allclose(res0.se, ref0["se"], rtol=0, atol=1e-10)
 
 

@@ -125,7 +125,7 @@ def murphy_decomposition(c: Call) -> Any:
     if fc.binary_1d or fc.proba.shape[1] == 2:
         return results[0]
     return MulticlassDecomposition(
-        method="murphy", classes=fc.classes, per_class=tuple(results)
+        decomposition_method="murphy", classes=fc.classes, per_class=tuple(results)
     )
 
 

@@ -7,6 +7,12 @@ the scalar and small options that many functions share (``n_bins``,
 ``TypeError`` (wrong type) or ``ValueError`` (wrong value) whose message
 starts with the parameter's name, and returns the normalised value.
 
+The defaults of the option families live here too, one constant each
+(:data:`DEFAULT_N_BINS`, :data:`DEFAULT_STRATEGY`,
+:data:`DEFAULT_CONFIDENCE_LEVEL`, :data:`DEFAULT_N_RESAMPLES`): every public
+signature, hidden option default and CLI option uses them, so one family has
+one default (``tests/test_parameter_names.py`` checks this).
+
 ``random_state`` has one converter, :func:`check_random_state`, which turns
 None, an int, a :class:`numpy.random.Generator`, a
 :class:`numpy.random.RandomState` or a :class:`numpy.random.SeedSequence`
@@ -18,13 +24,17 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import numpy as np
 
 from .format import format_number
 
 __all__ = [
+    "DEFAULT_CONFIDENCE_LEVEL",
+    "DEFAULT_N_BINS",
+    "DEFAULT_N_RESAMPLES",
+    "DEFAULT_STRATEGY",
     "MAX_BINS",
     "MIN_SAMPLES",
     "check_bool",
@@ -42,6 +52,25 @@ __all__ = [
     "is_int",
     "validate_random_state",
 ]
+
+#: Default number of bins of every binned statistic and diagram (the deciles
+#: of the Hosmer--Lemeshow tradition; ``calibration_report`` and the CLI).
+DEFAULT_N_BINS: Final = 10
+
+#: Default placement of the bins: equal width.  Fixed edges are what makes a
+#: binned statistic exactly mergeable over chunks (Dask, ``partial_fit``,
+#: states); equal-mass edges are quantiles of the data and are not.
+DEFAULT_STRATEGY: Final = "uniform"
+
+#: Default confidence level of every interval and band.
+DEFAULT_CONFIDENCE_LEVEL: Final = 0.95
+
+#: Default number of bootstrap replicates wherever resampling is the method
+#: (where it is optional the default is 0, none).  ``(B + 1)(1 - 0.95) / 2``
+#: is a whole number, so the 95 % percentile bounds are order statistics; it is
+#: ForecastBench's number of leaderboard replicates, and it keeps the costly
+#: statistics (a leaderboard refit, the smooth calibration error) practical.
+DEFAULT_N_RESAMPLES: Final = 1999
 
 #: Upper bound on ``n_bins`` (beyond it a binned statistic is all noise and
 #: its arrays would only exhaust memory); functions may lower it further.

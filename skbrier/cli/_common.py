@@ -7,6 +7,8 @@ import argparse
 import os
 from pathlib import Path
 
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BINS, MAX_BINS
+
 
 class CLIError(Exception):
     """An error in the user's input: printed as one line, exit code 2."""
@@ -108,16 +110,17 @@ def _add_output_options(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "--confidence-level",
         type=float,
-        default=0.95,
+        default=DEFAULT_CONFIDENCE_LEVEL,
         metavar="LEVEL",
-        help="coverage of the intervals (default 0.95)",
+        help=f"coverage of the intervals (default {DEFAULT_CONFIDENCE_LEVEL})",
     )
     sp.add_argument(
         "--n-bins",
         type=int,
-        default=10,
+        default=DEFAULT_N_BINS,
         metavar="K",
-        help="bins of the expected calibration error (default 10, at most 100000)",
+        help=f"bins of the expected calibration error (default {DEFAULT_N_BINS}, "
+        f"at most {MAX_BINS})",
     )
     sp.add_argument(
         "--html",

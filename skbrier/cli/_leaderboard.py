@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_RESAMPLES
 from ._common import CLIError, _check_output, _seed, _write
 from ._read import _column, _display_name, _outcomes, _probabilities, _read_csv, _weights
 
@@ -125,11 +126,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     sp.add_argument(
         "--n-resamples",
         type=int,
-        default=1999,
+        default=DEFAULT_N_RESAMPLES,
         metavar="R",
-        help="question-bootstrap replicates (default 1999; 0: no intervals)",
+        help=f"question-bootstrap replicates (default {DEFAULT_N_RESAMPLES}; "
+        "0: no intervals)",
     )
-    sp.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL")
+    sp.add_argument(
+        "--confidence-level", type=float, default=DEFAULT_CONFIDENCE_LEVEL, metavar="LEVEL"
+    )
     sp.add_argument("--random-state", type=_seed, default=None)
     sp.add_argument(
         "--html", metavar="OUT.html", help="also write an HTML leaderboard page"

@@ -13,6 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from .._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_BINS,
+    DEFAULT_N_RESAMPLES,
+    DEFAULT_STRATEGY,
+)
 from ._common import CLIError, _check_output, _seed, _write
 
 FORMATS = ("auto", "lm-eval", "helm", "inspect", "judged")
@@ -27,7 +33,7 @@ COLUMNS = (
     ("brier_index", "Brier Index"),
     ("mc_brier_lm_eval", "MC Brier, lm-eval (sum over choices)"),
     ("mc_brier_bigbench", "MC Brier, BIG-bench (per choice)"),
-    ("ece", "ECE (15 equal-width bins)"),
+    ("ece", f"ECE ({DEFAULT_N_BINS} equal-width bins)"),  # calibration_error's default
     ("ece_helm", "ECE (HELM, 10 equal-mass bins)"),
     ("smece", "smECE"),
     ("rms_ce", "RMS calibration error (HLE, bins of 100)"),
@@ -137,9 +143,9 @@ def _statistics(rec: Any) -> tuple[Any, list[str]]:
         return counts, ["n", "accuracy"] if n else ["n"]
     p = rec.confidence
     pairs = Pairs([(p, y)], None, False)
-    o_ece = check_options("l1", 15, "uniform", None, False, True)
+    o_ece = check_options("l1", DEFAULT_N_BINS, DEFAULT_STRATEGY, None, False, True)
     o_helm = check_options("l1", 10, "uniform", "helm", False, True)
-    o_rms = check_options("l2", 15, "uniform", "hle", False, True)
+    o_rms = check_options("l2", DEFAULT_N_BINS, DEFAULT_STRATEGY, "hle", False, True)
     mc = None
     if rec.choice_logprobs is not None:
         lengths = rec.n_choices
@@ -401,8 +407,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "reads (default 100; 1 for probabilities)",
     )
     sp.add_argument(
-        "--n-resamples", type=_n_resamples, default=500, help="bootstrap resamples"
+        "--n-resamples",
+        type=_n_resamples,
+        default=DEFAULT_N_RESAMPLES,
+        help=f"bootstrap resamples (default {DEFAULT_N_RESAMPLES}; 0: no intervals)",
     )
-    sp.add_argument("--confidence-level", type=float, default=0.95)
+    sp.add_argument("--confidence-level", type=float, default=DEFAULT_CONFIDENCE_LEVEL)
     sp.add_argument("--random-state", type=_seed, default=0)
     sp.set_defaults(func=_llm, allow_zero_resamples=True)

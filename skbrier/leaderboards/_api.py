@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 
 from .._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_RESAMPLES,
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,
@@ -288,8 +290,8 @@ def leaderboard(
     forecaster: Any,
     question: Any,
     strata: Any = None,
-    n_resamples: int = 1999,
-    confidence_level: float = 0.95,
+    n_resamples: int = DEFAULT_N_RESAMPLES,
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
     reference: Any = None,
     anchor: tuple[Any, float] | None = None,
     fit_forecasters: Sequence[Any] | None = None,

@@ -9,7 +9,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._core.params import check_confidence_level, check_option, check_real
+from .._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    check_confidence_level,
+    check_option,
+    check_real,
+)
 from .._core.resampling import interval_from_replicates
 from .._core.results import (
     ConfidenceInterval,
@@ -134,7 +139,7 @@ class ParityDateResult(Result):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str = "parity_date",
         method: str | None = None,
@@ -260,7 +265,7 @@ def parity_date(
     target: Any,
     *,
     replicates: Any = None,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
 ) -> ParityDateResult:
     r"""The date the state-of-the-art trend reaches a target score (e.g. superforecasters').
 

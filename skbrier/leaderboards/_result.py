@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._core.params import check_confidence_level, check_option
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level, check_option
 from .._core.resampling import interval_from_replicates
 from .._core.results import (
     ConfidenceInterval,
@@ -195,7 +195,7 @@ class LeaderboardResult(DifficultyAdjustedResult):
     p_value: np.ndarray = dataclasses.field(default_factory=lambda: np.empty(0))
     share_best: np.ndarray = dataclasses.field(default_factory=lambda: np.empty(0))
     replicates: np.ndarray = dataclasses.field(default_factory=lambda: np.empty((0, 0)))
-    confidence_level: float = 0.95
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL
     n_resamples: int = 0
     n_disconnected: int = 0
     reference: Any = None
@@ -217,7 +217,7 @@ class LeaderboardResult(DifficultyAdjustedResult):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str = "brier_index",
         method: str | None = None,

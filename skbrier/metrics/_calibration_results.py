@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from scipy import stats
 
 from .._core.kernels.calibration import valprob_indexes
-from .._core.params import check_confidence_level
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
 from .._core.results import ConfidenceInterval, Result, check_metric
 
 __all__ = ["LogisticCalibrationResult", "LowessCalibrationError", "SpiegelhalterResult"]
@@ -171,7 +171,7 @@ class LogisticCalibrationResult(Result):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str = "calibration_slope",
         method: str | None = None,

@@ -18,7 +18,12 @@ from .._core.kernels.net_benefit import (
     threshold_odds,
     treat_all_curve,
 )
-from .._core.params import check_confidence_level, check_option, check_real
+from .._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    check_confidence_level,
+    check_option,
+    check_real,
+)
 from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
 from .._core.results import ConfidenceInterval, Result, check_metric, format_number
 from .._core.validation import (
@@ -239,7 +244,7 @@ class DecisionCurveResult(Result):
     harm: dict[str, float]
     single: bool = False
     n_resamples: int = 0
-    confidence_level: float = 0.95
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL
     bootstrap_replicates: dict[str, np.ndarray] | None = None
     positive_rates_by_model: dict[str, np.ndarray] | None = None
     n: float | None = None
@@ -312,7 +317,7 @@ class DecisionCurveResult(Result):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str = "net_benefit",
         method: str | None = None,

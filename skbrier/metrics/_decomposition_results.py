@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 
 from .._core.kernels.bin_statistics import BinStatistics, frame
 from .._core.kernels.decomposition import wilson_interval
-from .._core.params import check_confidence_level
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
 from .._core.resampling import interval_from_replicates
 from .._core.results import ConfidenceInterval, Result, check_metric, format_number
 from ._decomposition_bootstrap import CORP_COMPONENTS, MURPHY_COMPONENTS
@@ -150,7 +150,7 @@ class MurphyDecomposition(Result):
     bin_observed_frequency: np.ndarray = field(repr=False)
     statistics: BinStatistics = field(repr=False)
     n_resamples: int = 0
-    confidence_level: float = 0.95
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL
     bootstrap_distribution: np.ndarray | None = field(default=None, repr=False)
     right: bool = True
 
@@ -169,7 +169,7 @@ class MurphyDecomposition(Result):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str = "reliability",
         method: Literal["percentile", "basic"] | None = None,
@@ -329,7 +329,7 @@ class CORPDecomposition(Result):
     value_weights: np.ndarray = field(repr=False)
     value_counts: np.ndarray = field(repr=False)
     n_resamples: int = 0
-    confidence_level: float = 0.95
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL
     band_forecast: np.ndarray | None = field(default=None, repr=False)
     band_lower: np.ndarray | None = field(default=None, repr=False)
     band_upper: np.ndarray | None = field(default=None, repr=False)
@@ -384,7 +384,7 @@ class CORPDecomposition(Result):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str = "miscalibration",
         method: Literal["percentile", "basic"] | None = None,
@@ -461,9 +461,9 @@ class MulticlassDecomposition(Result):
 
     Every component of the per-class results is available as an attribute
     holding the sum over classes (``brier_score``, ``uncertainty`` and
-    ``miscalibration``/``discrimination`` for ``method="corp"``,
+    ``miscalibration``/``discrimination`` for ``decomposition_method="corp"``,
     ``reliability``/``resolution``/``within_bin_variance``/
-    ``within_bin_covariance`` for ``method="murphy"``).
+    ``within_bin_covariance`` for ``decomposition_method="murphy"``).
 
     Resampling results (bands, intervals, p-values) are per class:
     ``confidence_interval()`` gives one bound per class, and
@@ -471,7 +471,7 @@ class MulticlassDecomposition(Result):
 
     Attributes
     ----------
-    method : {"corp", "murphy"}
+    decomposition_method : {"corp", "murphy"}
         The binary decomposition used per class.
     classes : ndarray of shape (n_classes,)
         The class labels (columns of ``y_proba``).
@@ -491,7 +491,7 @@ class MulticlassDecomposition(Result):
     True
     """
 
-    method: str
+    decomposition_method: str
     classes: np.ndarray
     per_class: tuple
 
@@ -507,7 +507,7 @@ class MulticlassDecomposition(Result):
 
     def __getattr__(self, name: str) -> float:
         # only called when normal lookup fails: expose the summed components
-        if name.startswith("_") or name in ("method", "classes", "per_class"):
+        if name.startswith("_") or name in ("decomposition_method", "classes", "per_class"):
             raise AttributeError(name)
         comps = self.components
         if name in comps:
@@ -515,18 +515,22 @@ class MulticlassDecomposition(Result):
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _headline(self) -> dict[str, Any]:
-        return {"method": self.method, "n_classes": len(self.per_class), **self.components}
+        return {
+            "decomposition_method": self.decomposition_method,
+            "n_classes": len(self.per_class),
+            **self.components,
+        }
 
     def __repr__(self) -> str:
         body = ", ".join(f"{k}={format_number(v)}" for k, v in self.components.items())
         return (
-            f"MulticlassDecomposition(method={self.method!r}, "
+            f"MulticlassDecomposition(decomposition_method={self.decomposition_method!r}, "
             f"n_classes={len(self.per_class)}, {body})"
         )
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str | None = None,
         method: Literal["percentile", "basic"] | None = None,
@@ -539,8 +543,8 @@ class MulticlassDecomposition(Result):
             Level in (0, 1).
         metric : str, default=None
             A component of the per-class decompositions; None: their default
-            (``"reliability"`` for ``method="murphy"``, ``"miscalibration"``
-            for ``method="corp"``).
+            (``"reliability"`` for ``decomposition_method="murphy"``,
+            ``"miscalibration"`` for ``decomposition_method="corp"``).
         method : {"percentile", "basic"}, default=None
             As for the per-class results.
 
@@ -552,7 +556,9 @@ class MulticlassDecomposition(Result):
         """
         first = self.per_class[0]
         if metric is None:
-            metric = "reliability" if self.method == "murphy" else "miscalibration"
+            metric = (
+                "reliability" if self.decomposition_method == "murphy" else "miscalibration"
+            )
         check_metric(self, metric, type(first)._interval_metrics)
         cis = [
             d.confidence_interval(confidence_level, metric=metric, method=method)

@@ -73,6 +73,10 @@ from numpy.typing import ArrayLike
 
 from .._core.dispatch import HOST, Refused, backends
 from .._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_BINS,
+    DEFAULT_N_RESAMPLES,
+    DEFAULT_STRATEGY,
     check_confidence_level,
     check_min_samples,
     check_n_jobs,
@@ -123,8 +127,8 @@ def calibration_error(
     *,
     kind: Literal["top_label", "binary", "classwise"] = "top_label",
     norm: Literal["l1", "l2", "max"] = "l1",
-    n_bins: int = 15,
-    strategy: Literal["uniform", "quantile"] = "uniform",
+    n_bins: int = DEFAULT_N_BINS,
+    strategy: Literal["uniform", "quantile"] = DEFAULT_STRATEGY,
     binning: str | ArrayLike | None = None,
     debias: bool = False,
     right: bool = True,
@@ -173,9 +177,11 @@ def calibration_error(
         What is calibrated (see above).
     norm : {"l1", "l2", "max"}, default="l1"
         ECE, RMS calibration error or maximum calibration error.
-    n_bins : int, default=15
-        Number of bins (torchmetrics' and netcal's default is 15, HELM
-        uses 10).
+    n_bins : int, default=10
+        Number of bins: skbrier's one default, as its decompositions,
+        reliability diagrams and ``calibration_report`` (HELM uses 10,
+        torchmetrics and netcal 15: pass ``n_bins=15``, with
+        ``binning="torchmetrics"`` or ``"netcal"`` for their edge rules).
     strategy : {"uniform", "quantile"}, default="uniform"
         Equal-width or equal-mass bins (skbrier's rule, the one of its
         decompositions and reliability diagrams).
@@ -409,7 +415,7 @@ class CalibrationErrorInterval(Result):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str | None = None,
         method: str | None = None,
@@ -465,8 +471,8 @@ def calibration_error_interval(
     y_proba: ArrayLike,
     *,
     metric: Literal["calibration_error", "smooth_calibration_error"] = "calibration_error",
-    confidence_level: float = 0.95,
-    n_resamples: int = 1000,
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
+    n_resamples: int = DEFAULT_N_RESAMPLES,
     method: Literal["percentile", "basic"] = "percentile",
     random_state: Any = None,
     n_jobs: int | None = None,
@@ -494,7 +500,7 @@ def calibration_error_interval(
     metric : {"calibration_error", "smooth_calibration_error"}, default="calibration_error"
         The statistic.
     confidence_level : float, default=0.95
-    n_resamples : int, default=1000
+    n_resamples : int, default=1999
     method : {"percentile", "basic"}, default="percentile"
     random_state : None, int, Generator, RandomState or SeedSequence, default=None
     n_jobs : int, default=None
@@ -551,8 +557,8 @@ def calibration_error_interval(
             raise TypeError(f"unexpected options for calibration_error: {sorted(bad)}.")
         o = check_options(
             options.get("norm", "l1"),
-            options.get("n_bins", 15),
-            options.get("strategy", "uniform"),
+            options.get("n_bins", DEFAULT_N_BINS),
+            options.get("strategy", DEFAULT_STRATEGY),
             options.get("binning"),
             options.get("debias", False),
             options.get("right", True),

@@ -44,6 +44,9 @@ from .._core.dispatch import HOST, backends
 from .._core.kernels.bin_statistics import BinStatistics, check_edges
 from .._core.kernels.decomposition import binned_sums
 from .._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_BINS,
+    DEFAULT_STRATEGY,
     check_bool,
     check_confidence_level,
     check_n_bins,
@@ -93,8 +96,8 @@ _check_edges = check_edges  # older private name
 def bin_edges(
     y_proba: ArrayLike,
     *,
-    n_bins: int = 10,
-    strategy: Literal["uniform", "quantile"] | ArrayLike = "uniform",
+    n_bins: int = DEFAULT_N_BINS,
+    strategy: Literal["uniform", "quantile"] | ArrayLike = DEFAULT_STRATEGY,
     sample_weight: ArrayLike | None = None,
 ) -> np.ndarray:
     """Bin edges of the binned decomposition for validated forecasts.
@@ -339,15 +342,15 @@ def murphy_decomposition(
     y_true: ArrayLike,
     y_proba: ArrayLike,
     *,
-    n_bins: int = 10,
-    strategy: Literal["uniform", "quantile"] | ArrayLike = "uniform",
+    n_bins: int = DEFAULT_N_BINS,
+    strategy: Literal["uniform", "quantile"] | ArrayLike = DEFAULT_STRATEGY,
     right: bool = True,
     sample_weight: ArrayLike | None = None,
     bias_correction: bool = False,
     labels: ArrayLike | None = None,
     pos_label: Any = None,
     n_resamples: int = 0,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
     random_state: Any = None,
     n_jobs: int | None = None,
 ) -> MurphyDecomposition | MulticlassDecomposition:
@@ -413,7 +416,7 @@ def murphy_decomposition(
     random_state : None, int, numpy Generator, SeedSequence or RandomState
         Seed of the bootstrap.  Results do not depend on ``n_jobs``, and
         :class:`~skbrier.decomposition.BrierDecomposition` with
-        ``method="murphy"`` draws the same resamples for the same seed.
+        ``decomposition_method="murphy"`` draws the same resamples for the same seed.
     n_jobs : int, default=None
         Number of joblib workers for the bootstrap (None: 1, -1: all).
 
@@ -509,7 +512,7 @@ def corp_decomposition(
     labels: ArrayLike | None = None,
     pos_label: Any = None,
     n_resamples: int = 0,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
     random_state: Any = None,
     n_jobs: int | None = None,
     resolution: float | str | None = None,
@@ -676,4 +679,6 @@ def _per_class(method: str, decompose, data: tuple, random_state: Any, n_resampl
     results = [decompose(y01, p, fc.sample_weight, r) for (y01, p), r in zip(pairs, rngs)]
     if classes is None:
         return results[0]
-    return MulticlassDecomposition(method=method, classes=classes, per_class=tuple(results))
+    return MulticlassDecomposition(
+        decomposition_method=method, classes=classes, per_class=tuple(results)
+    )

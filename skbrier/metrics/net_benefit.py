@@ -26,6 +26,7 @@ from .._core.kernels.net_benefit import (
     threshold_odds,
 )
 from .._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,
@@ -288,7 +289,7 @@ def decision_curve(
     prevalence: float | None = None,
     pos_label: Any = None,
     n_resamples: int = 0,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
     random_state: int | np.random.Generator | np.random.RandomState | None = None,
     harm: float | Mapping[str, float] | None = None,
     n_jobs: int | None = None,

@@ -7,6 +7,8 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.params import DEFAULT_N_BINS, DEFAULT_STRATEGY
+
 __all__ = [
     "MULTICLASS",
     "MulticlassReliabilityDisplay",
@@ -87,8 +89,8 @@ class MulticlassReliabilityDisplay:
         y_proba: ArrayLike,
         *,
         kind: Literal["top_label", "binary", "classwise"] = "top_label",
-        n_bins: int | str = 15,
-        strategy: Literal["uniform", "quantile"] = "uniform",
+        n_bins: int | str = DEFAULT_N_BINS,
+        strategy: Literal["uniform", "quantile"] = DEFAULT_STRATEGY,
         binning: Any = None,
         sample_weight: ArrayLike | None = None,
         labels: ArrayLike | None = None,
@@ -103,7 +105,7 @@ class MulticlassReliabilityDisplay:
         y_true, y_proba : array-like
             Labels and probabilities (or correctness and stated confidence).
         kind : {"top_label", "binary", "classwise"}, default="top_label"
-        n_bins : int or "cube_root", default=15
+        n_bins : int or "cube_root", default=10
             ``"cube_root"``: the cube root of the number of samples (or of
             the total weight), rounded up.
         strategy : {"uniform", "quantile"}, default="uniform"
@@ -157,7 +159,7 @@ class MulticlassReliabilityDisplay:
 
     @classmethod
     def from_result(
-        cls, records: Any, *, n_bins: int = 15, **kwargs: Any
+        cls, records: Any, *, n_bins: int = DEFAULT_N_BINS, **kwargs: Any
     ) -> MulticlassReliabilityDisplay:
         """Diagram of an :class:`~skbrier.io.EvalRecords` (correctness vs confidence).
 
@@ -165,7 +167,7 @@ class MulticlassReliabilityDisplay:
         ----------
         records : EvalRecords
             Read by one of the ``skbrier.io`` readers.
-        n_bins : int, default=15
+        n_bins : int, default=10
         **kwargs
             Options of :meth:`from_predictions`.
 

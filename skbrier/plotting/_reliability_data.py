@@ -154,7 +154,7 @@ def display_kwargs(result: Any, interval: str | None = "wilson") -> dict[str, An
         "band_upper": pick("band_upper"),
         "band_kind": (interval or "wilson") if murphy else "consistency",
         "confidence_level": float(per_class[0].confidence_level),
-        "method": "murphy" if murphy else "corp",
+        "decomposition_method": "murphy" if murphy else "corp",
         "hist_edges": edges[0] if single or same_edges else edges,
         "hist_weights": pick("hist_weights"),
         "components": comps,
@@ -213,8 +213,11 @@ def check_curves(disp) -> tuple:
                 "band_lower and band_upper must have the shape of band_forecast "
                 "(default: forecast)."
             )
-    if disp.method not in ("corp", "murphy"):
-        raise ValueError(f"method must be 'corp' or 'murphy', got {disp.method!r}.")
+    if disp.decomposition_method not in ("corp", "murphy"):
+        raise ValueError(
+            "decomposition_method must be 'corp' or 'murphy', got "
+            f"{disp.decomposition_method!r}."
+        )
     check_option(disp.band_kind, "band_kind", tuple(BAND_LABELS))
     check_confidence_level(disp.confidence_level)
     if disp.curve_kind not in ("class", "model"):

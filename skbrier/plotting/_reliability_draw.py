@@ -109,9 +109,9 @@ def draw_curves(disp, ax, data, labels, name, band, kwargs) -> None:
     for k, (x, y) in enumerate(zip(xs, ys)):
         label = name if not multi else labels[k]
         if label is None:
-            label = "CORP (isotonic)" if disp.method == "corp" else "binned"
+            label = "CORP (isotonic)" if disp.decomposition_method == "corp" else "binned"
         line_kw = {"label": label, "linewidth": 2, "zorder": 3}
-        if disp.method == "murphy" or x.shape[0] <= 25:
+        if disp.decomposition_method == "murphy" or x.shape[0] <= 25:
             line_kw.update(marker="o", markersize=4)
         line_kw.update(kwargs)
         (line,) = ax.plot(x, y, **line_kw)
@@ -122,7 +122,7 @@ def draw_curves(disp, ax, data, labels, name, band, kwargs) -> None:
         ok = np.isfinite(lo) & np.isfinite(hi)
         text = f"{disp.confidence_level:.0%} {BAND_LABELS[disp.band_kind]}"
         style = {"color": line.get_color(), "label": text if k == 0 else None, "zorder": 2}
-        if disp.method == "murphy":
+        if disp.decomposition_method == "murphy":
             artist = ax.vlines(bx[ok], lo[ok], hi[ok], alpha=0.45, linewidth=4, **style)
         else:
             artist = ax.fill_between(
@@ -134,7 +134,7 @@ def draw_curves(disp, ax, data, labels, name, band, kwargs) -> None:
 
 def draw_axes_labels(disp, ax, multi: bool) -> None:
     """Axis labels, limits and grid of the diagram."""
-    if disp.method == "corp":
+    if disp.decomposition_method == "corp":
         ylabel = "Conditional event probability (isotonic)"
     else:
         ylabel = "Observed frequency in bin"
@@ -246,7 +246,7 @@ def draw_components(disp, cax, comps, labels) -> None:
                 cax.text(v + 0.02 * vmax, y, f"{v:.4f}", va="center", fontsize="small")
             cax.set_xlim(min(0.0, float(values.min())) * 1.1, vmax * 1.45)
     names = dict(COMPONENT_LABELS)
-    if disp.method == "murphy":
+    if disp.decomposition_method == "murphy":
         names.update(miscalibration="REL", discrimination="RES")
     cax.set_yticks(pos, [names[k] for k in keys], fontsize="small")
     cax.invert_yaxis()

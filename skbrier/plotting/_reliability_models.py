@@ -171,7 +171,7 @@ def merge_models(per_model: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
         "band_upper": each("band_upper") if bands else None,
         "band_kind": first["band_kind"],
         "confidence_level": first["confidence_level"],
-        "method": first["method"],
+        "decomposition_method": first["decomposition_method"],
         "hist_edges": edges[0] if same_edges else edges,
         "hist_weights": each("hist_weights"),
         "components": {
@@ -202,7 +202,9 @@ def _binned(y_true, y_proba, *, n_bins, strategy, interval, common) -> dict[str,
     result = (
         per_class[0]
         if classes is None
-        else MulticlassDecomposition(method="murphy", classes=classes, per_class=per_class)
+        else MulticlassDecomposition(
+            decomposition_method="murphy", classes=classes, per_class=per_class
+        )
     )
     kwargs = display_kwargs(result, interval)
     # the forecasts themselves under the diagram (scikit-learn's quantile bins
@@ -214,12 +216,20 @@ def _binned(y_true, y_proba, *, n_bins, strategy, interval, common) -> dict[str,
 
 
 def display_data(
-    y_true, y_proba, *, method, n_bins, strategy, interval, n_resamples, **common
+    y_true,
+    y_proba,
+    *,
+    decomposition_method,
+    n_bins,
+    strategy,
+    interval,
+    n_resamples,
+    **common,
 ) -> dict[str, Any]:
     """The arguments of ``ReliabilityDisplay`` showing one forecaster:
     the CORP curve (and consistency band) or the binned curve in
     scikit-learn's bins (and per-bin intervals)."""
-    method = resolve_method(method)
+    method = resolve_method(decomposition_method)
     n_bins, strategy = check_binning(n_bins, strategy)
     check_confidence_level(common["confidence_level"])
     if interval is not None:

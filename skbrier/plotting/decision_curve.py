@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._core.params import check_bool, check_option, check_real
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_bool, check_option, check_real
 from .._core.results import ConfidenceInterval
 from .._response import forecasts_from_estimator
 from ..metrics.net_benefit import DecisionCurveResult, decision_curve
@@ -19,7 +19,8 @@ from ._pyplot import check_line_kwargs, import_pyplot
 
 __all__ = ["DecisionCurveDisplay", "cost_benefit_label"]
 
-_KINDS = ("net_benefit", "net_intervention_avoided")
+#: what a decision curve shows (``curve=`` of :meth:`DecisionCurveDisplay.plot`)
+_CURVES = ("net_benefit", "net_intervention_avoided")
 
 
 def _padded(low: float, high: float, pad: float = 0.05) -> tuple[float, float]:
@@ -104,6 +105,8 @@ class DecisionCurveDisplay:
         The filled confidence bands.
     secondary_ax_ : matplotlib SecondaryAxis or None
         The cost:benefit axis on top.
+    curve_ : str
+        What the last :meth:`plot` drew (its ``curve``).
     ax_ : matplotlib Axes
     figure_ : matplotlib Figure
 
@@ -213,7 +216,7 @@ class DecisionCurveDisplay:
         pos_label: Any = None,
         prevalence: float | None = None,
         n_resamples: int = 0,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         random_state: Any = None,
         harm: float | Mapping[str, float] | None = None,
         n_jobs: int | None = None,
@@ -296,7 +299,7 @@ class DecisionCurveDisplay:
         pos_label: Any = None,
         prevalence: float | None = None,
         n_resamples: int = 0,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         random_state: Any = None,
         harm: float | Mapping[str, float] | None = None,
         n_jobs: int | None = None,
@@ -418,7 +421,7 @@ confidence_level, random_state, harm, n_jobs
         self,
         ax: Any = None,
         *,
-        kind: str = "net_benefit",
+        curve: str = "net_benefit",
         per: float = 100,
         show_treat_all: bool = True,
         show_treat_none: bool = True,
@@ -433,14 +436,14 @@ confidence_level, random_state, harm, n_jobs
         ----------
         ax : matplotlib Axes, default=None
             Axes to draw on; a new figure if None.
-        kind : {"net_benefit", "net_intervention_avoided"}, default="net_benefit"
-            What the y axis shows: net benefit (with treat-all and
+        curve : {"net_benefit", "net_intervention_avoided"}, default="net_benefit"
+            What the curves show (dcurves' ``graph_type``): net benefit (with treat-all and
             treat-none), or the net interventions avoided of each model
             compared with treating everyone, per ``per`` patients, as
             ``dcurves.plot_graphs(graph_type="net_intervention_avoided")``
             (no default strategies and no bands: treat-all is 0 on this scale).
         per : float, default=100
-            ``kind="net_intervention_avoided"``: the number of patients the
+            ``curve="net_intervention_avoided"``: the number of patients the
             count refers to (``dcurves``' ``nper``; 1 gives dcurves' default
             per-patient scale).
         show_treat_all, show_treat_none : bool, default=True
@@ -481,7 +484,7 @@ confidence_level, random_state, harm, n_jobs
         show_treat_none = check_bool(show_treat_none, "show_treat_none")
         cost_benefit_axis = check_bool(cost_benefit_axis, "cost_benefit_axis")
         band_alpha = check_real(band_alpha, "band_alpha", low=0.0, high=1.0)
-        kind = check_option(kind, "kind", _KINDS)
+        curve = check_option(curve, "curve", _CURVES)
         per = check_real(per, "per", low=0.0)
         if not per > 0:
             raise ValueError(f"per must be positive, got {per!r}.")
@@ -498,8 +501,8 @@ confidence_level, random_state, harm, n_jobs
         self.bands_: dict[str, Any] = {}
         self.treat_all_line_ = None
         self.treat_none_line_ = None
-        self.kind_ = kind
-        if kind == "net_intervention_avoided":
+        self.curve_ = curve
+        if curve == "net_intervention_avoided":
             self._plot_interventions(ax, t, order, per, line_kwargs, ylim)
         else:
             self._plot_net_benefit(

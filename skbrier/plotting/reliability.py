@@ -11,6 +11,7 @@ from typing import Any
 
 from numpy.typing import ArrayLike
 
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._decomposition_options import estimator_proba, resolve_method
 from ._multiclass_reliability import MulticlassReliabilityDisplay as _Multi
 from ._multiclass_reliability import multiclass_display, multiclass_proba
@@ -44,13 +45,13 @@ class ReliabilityDisplay:
     histogram of the forecasts in a panel under it and, optionally, the
     Brier score components in a panel beside it.  Two curves are drawn:
 
-    * **binned** (``method="murphy"``): the mean forecast and the observed
+    * **binned** (``decomposition_method="murphy"``): the mean forecast and the observed
       frequency of each bin, in the bins of scikit-learn's
       :func:`~sklearn.calibration.calibration_curve` (the same points, to
       the last bit), with per-bin Wilson or Clopper--Pearson intervals;
       unlike :class:`~sklearn.calibration.CalibrationDisplay` it takes
       sample weights and several models;
-    * **CORP** (``method="corp"``, the default): the isotonic (PAV)
+    * **CORP** (``decomposition_method="corp"``, the default): the isotonic (PAV)
       recalibration of the forecasts, constant on each PAV block and linear
       in between, with a consistency band: the range the curve would fill,
       at the given level, if the forecasts were calibrated.
@@ -77,7 +78,7 @@ class ReliabilityDisplay:
         What the band is, for the legend.
     confidence_level : float, default=0.95
         Level of the band, for the legend.
-    method : {"corp", "murphy"}, default="corp"
+    decomposition_method : {"corp", "murphy"}, default="corp"
         How the curve was estimated: a binned curve is drawn with markers and
         its band as one interval per bin.
     hist_edges : array-like of shape (n_hist_bins + 1,) or list of such, default=None
@@ -170,8 +171,8 @@ class ReliabilityDisplay:
         band_lower: ArrayLike | Sequence[ArrayLike] | None = None,
         band_upper: ArrayLike | Sequence[ArrayLike] | None = None,
         band_kind: str = "consistency",
-        confidence_level: float = 0.95,
-        method: str = "corp",
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
+        decomposition_method: str = "corp",
         hist_edges: ArrayLike | None = None,
         hist_weights: ArrayLike | Sequence[ArrayLike] | None = None,
         components: dict | None = None,
@@ -187,7 +188,7 @@ class ReliabilityDisplay:
         self.band_upper = band_upper
         self.band_kind = band_kind
         self.confidence_level = confidence_level
-        self.method = method
+        self.decomposition_method = decomposition_method
         self.hist_edges = hist_edges
         self.hist_weights = hist_weights
         self.components = components
@@ -379,7 +380,7 @@ or BrierDecomposition
         >>> res = murphy_decomposition([0, 0, 1, 1, 1], [0.1, 0.3, 0.4, 0.7, 0.9],
         ...                            n_bins=4)
         >>> disp = ReliabilityDisplay.from_result(res)
-        >>> disp.method, len(disp.components_[0])
+        >>> disp.decomposition_method, len(disp.components_[0])
         ('murphy', 5)
         """
         if hasattr(result, "get_params") and hasattr(result, "fit"):
@@ -399,12 +400,12 @@ or BrierDecomposition
         y_proba: ArrayLike,
         *,
         sample_weight: ArrayLike | None = None,
-        method: str = "corp",
+        decomposition_method: str = "corp",
         n_bins: int | str = "cube_root",
         strategy: Any = "quantile",
         interval: str | None = "wilson",
         n_resamples: int | str = "auto",
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         random_state: Any = None,
         n_jobs: int | None = None,
         pos_label: Any = None,
@@ -416,7 +417,7 @@ or BrierDecomposition
     ) -> ReliabilityDisplay | _Multi:
         r"""Reliability diagram of forecasts ``y_proba`` for outcomes ``y_true``.
 
-        With ``method="murphy"`` the points are those of
+        With ``decomposition_method="murphy"`` the points are those of
         ``sklearn.calibration.calibration_curve(y_true, y_proba,
         n_bins=n_bins, strategy=strategy)`` to the last bit:
         ``n_bins=5, strategy="uniform"`` are scikit-learn's defaults up to
@@ -439,7 +440,7 @@ dict of str to array-like, or pandas DataFrame
             of the repeated rows (bins, points, intervals and histogram).
             Quantile bins and ``"cube_root"`` therefore depend on the scale
             of the weights; uniform bins and the CORP curve do not.
-        method : {"corp", "murphy"}, default="corp"
+        decomposition_method : {"corp", "murphy"}, default="corp"
             Isotonic (CORP,
             :func:`~skbrier.metrics.decomposition.corp_decomposition`) or
             binned reliability curve (scikit-learn's bins; the components
@@ -513,7 +514,7 @@ dict of str to array-like, or pandas DataFrame
 
         >>> from sklearn.calibration import calibration_curve
         >>> disp = ReliabilityDisplay.from_predictions(
-        ...     y, p, method="murphy", n_bins=5, strategy="uniform",
+        ...     y, p, decomposition_method="murphy", n_bins=5, strategy="uniform",
         ...     interval="clopper_pearson")
         >>> prob_true, prob_pred = calibration_curve(y, p, n_bins=5)
         >>> bool((disp.observed == prob_true).all() and (disp.forecast == prob_pred).all())
@@ -538,7 +539,7 @@ dict of str to array-like, or pandas DataFrame
         """
         options = {
             "sample_weight": sample_weight,
-            "method": resolve_method(method),
+            "decomposition_method": resolve_method(decomposition_method),
             "n_bins": n_bins,
             "strategy": strategy,
             "interval": interval,
@@ -579,12 +580,12 @@ dict of str to array-like, or pandas DataFrame
         y: ArrayLike,
         *,
         sample_weight: ArrayLike | None = None,
-        method: str = "corp",
+        decomposition_method: str = "corp",
         n_bins: int | str = "cube_root",
         strategy: Any = "quantile",
         interval: str | None = "wilson",
         n_resamples: int | str = "auto",
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         random_state: Any = None,
         n_jobs: int | None = None,
         pos_label: Any = None,
@@ -596,7 +597,7 @@ dict of str to array-like, or pandas DataFrame
     ) -> ReliabilityDisplay | _Multi:
         """Reliability diagram of a fitted classifier's ``predict_proba`` on ``X``.
 
-        With ``method="murphy"`` the points are those of
+        With ``decomposition_method="murphy"`` the points are those of
         ``sklearn.calibration.CalibrationDisplay.from_estimator`` with the
         same ``n_bins``, ``strategy`` and ``pos_label``, to the last bit.
 
@@ -610,7 +611,7 @@ dict of str to array-like, or pandas DataFrame
             Inputs.
         y : array-like of shape (n_samples,)
             True labels.
-        sample_weight, method, n_bins, strategy, interval, n_resamples, \
+        sample_weight, decomposition_method, n_bins, strategy, interval, n_resamples, \
 confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
             As in :meth:`from_predictions` (``n_resamples="auto"`` counts the
             rows of ``X``).
@@ -646,7 +647,7 @@ confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
         """
         options = {
             "sample_weight": sample_weight,
-            "method": resolve_method(method),
+            "decomposition_method": resolve_method(decomposition_method),
             "n_bins": n_bins,
             "strategy": strategy,
             "interval": interval,

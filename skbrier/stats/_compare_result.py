@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._core.results import Result, check_metric, format_number
 from . import bootstrap as _bs
 from ._ci import (
@@ -222,7 +223,7 @@ class BrierComparisonResult(Result):
         out["verdict"] = self.verdict
         return out
 
-    def to_frame(self, confidence_level: float = 0.95) -> Any:
+    def to_frame(self, confidence_level: float = DEFAULT_CONFIDENCE_LEVEL) -> Any:
         """A two-row :class:`pandas.DataFrame`: Brier score and Brier Index.
 
         Rows ``brier_score`` and ``brier_index``; columns the two model
@@ -283,7 +284,7 @@ class BrierComparisonResult(Result):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str = "brier_score",
         method: str | None = None,

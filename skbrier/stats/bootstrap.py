@@ -45,6 +45,8 @@ import scipy.stats
 
 from .._core.kernels.moments import replicate_std
 from .._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_RESAMPLES,
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,
@@ -132,7 +134,7 @@ class BootstrapResult(Result):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str = "statistic",
         method: str | None = None,
@@ -498,7 +500,7 @@ def block_bootstrap(
     *,
     bootstrap: str = "moving_block",
     block_length: float | None = None,
-    n_resamples: int = 9999,
+    n_resamples: int = DEFAULT_N_RESAMPLES,
     method: str = "percentile",
     alternative: str = "two-sided",
     random_state: Any = None,
@@ -531,7 +533,7 @@ def block_bootstrap(
         ``round(T ** (1/3))`` (:func:`default_block_length`); ``"auto"``: the
         Politis-White estimate (:func:`skbrier.stats.block_length.optimal_block_length`,
         the longest over the samples, rounded for the block schemes).
-    n_resamples : int, default=9999
+    n_resamples : int, default=1999
         Number of resamples.
     method : {"percentile", "basic", "bca"}, default="percentile"
         Interval type of the result's ``confidence_interval``.  Percentile and basic intervals use numpy's linear

@@ -26,6 +26,7 @@ from .._core.kernels.moments import (
     weighted_column_means,
 )
 from .._core.params import (
+    DEFAULT_N_RESAMPLES,
     check_bool,
     check_int,
     check_option,
@@ -58,11 +59,11 @@ def _pvalue(stat: float, alternative: str, df: float | None) -> float:
     return float(dist.sf(stat))
 
 
-def _check_horizon(horizon: Any, n: int) -> int:
-    horizon = check_int(horizon, "horizon")
-    if not (1 <= horizon < n):
-        raise ValueError(f"horizon must lie in [1, n_samples), got {horizon}.")
-    return horizon
+def _check_lead_time(lead_time: Any, n: int) -> int:
+    lead_time = check_int(lead_time, "lead_time")
+    if not (1 <= lead_time < n):
+        raise ValueError(f"lead_time must lie in [1, n_samples), got {lead_time}.")
+    return lead_time
 
 
 def check_compare_options(
@@ -104,10 +105,10 @@ def compare_brier(
     pos_label: Any = None,
     alternative: Literal["two-sided", "less", "greater"] = "two-sided",
     small_sample_correction: bool = False,
-    horizon: int = 1,
+    lead_time: int = 1,
     ddof: int = 1,
     hac_kwds: dict | None = None,
-    n_resamples: int = 9999,
+    n_resamples: int = DEFAULT_N_RESAMPLES,
     bootstrap: Literal["iid", "moving_block", "circular_block", "stationary"] = "iid",
     block_length: float | Literal["auto"] | None = None,
     method: Literal["percentile", "basic", "bca"] = "percentile",
@@ -153,8 +154,10 @@ def compare_brier(
         :math:`\sqrt{(T + 1 - 2h + h(h-1)/T)/T}` and use Student t with
         :math:`T - 1` degrees of freedom (``cov_type`` "hac" or "iid"; with
         frequency weights and ``"iid"``, :math:`T` is the total weight).
-    horizon : int, default=1
-        Forecast horizon ``h`` of the HLN factor.
+    lead_time : int, default=1
+        Forecast lead time ``h`` of the HLN factor: the forecasts are made
+        ``h`` steps ahead (R ``forecast::dm.test``'s ``h``; ``horizon`` is a
+        survival time point in skbrier).
     ddof : {1, 0}, default=1
         ``cov_type="iid"`` only: the variance of the loss differential
         divides by ``T - ddof`` (by ``W - ddof`` with frequency weights).
@@ -225,7 +228,7 @@ def compare_brier(
     h - 1, "prewhite": False, "adjust": False}`` (its default ``"acf"``
     estimator) or ``{"kernel": "bartlett", "bandwidth": h, ...}`` (its
     ``"bartlett"`` estimator), with ``small_sample_correction=True,
-    horizon=h``.  With ``"hac"`` the divisor is :math:`T` and
+    lead_time=h``.  With ``"hac"`` the divisor is :math:`T` and
     ``hac_kwds["adjust"]`` (default True, as R's ``lrvar``) multiplies by
     :math:`T / (T - 1)`, the analogue of ``ddof=1``.
 
@@ -314,7 +317,7 @@ def compare_brier(
         total if (frequency and w is not None) else None,
         time_weights=None if frequency else w,
     )
-    horizon = _check_horizon(horizon, max(n, 2))
+    lead_time = _check_lead_time(lead_time, max(n, 2))
     dd = la - lb
     d_pos = dd if w is None else dd[w > 0.0]
     check_differential_varies(d_pos.max() > d_pos.min())
@@ -345,7 +348,7 @@ def compare_brier(
             float(np.sqrt(max(mean_variance(u), 0.0))) if np.isfinite(u).all() else np.nan
         )
         t_hln = total if (frequency and w is not None) else float(n)
-        return _asymptotic_result(common, var, small_sample_correction, horizon, t_hln)
+        return _asymptotic_result(common, var, small_sample_correction, lead_time, t_hln)
     bl = _bs.resolve_block_length(block_length, dd, scheme)
     data, wts, draws = _bs.prepare_frequency_weights([la, lb], w, scheme)
     _check_bca_weights(method, draws)
@@ -418,7 +421,7 @@ def _index_linearisation(
 
 
 def _asymptotic_result(
-    common: dict, var: float, hln: bool, horizon: int, t_hln: float
+    common: dict, var: float, hln: bool, lead_time: int, t_hln: float
 ) -> BrierComparisonResult:
     """DM statistic, p-value and result from the variance of the mean differential."""
     diff = common["difference"]
@@ -427,7 +430,7 @@ def _asymptotic_result(
     df = None
     factor = 1.0
     if hln:
-        h = horizon
+        h = lead_time
         factor = float(np.sqrt((t_hln + 1.0 - 2.0 * h + h * (h - 1.0) / t_hln) / t_hln))
         stat *= factor
         df = float(t_hln - 1)

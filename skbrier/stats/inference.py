@@ -37,6 +37,8 @@ from .._core.kernels.moments import (
     weighted_scores,
 )
 from .._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_RESAMPLES,
     check_min_samples,
     check_n_jobs,
     check_n_resamples,
@@ -290,7 +292,7 @@ class BrierInferenceResult(Result):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str = "brier_score",
         method: str | None = None,
@@ -374,7 +376,7 @@ def brier_inference(
     labels: ArrayLike | None = None,
     pos_label: Any = None,
     hac_kwds: dict | None = None,
-    n_resamples: int = 9999,
+    n_resamples: int = DEFAULT_N_RESAMPLES,
     bootstrap: Literal["iid", "moving_block", "circular_block", "stationary"] = "iid",
     block_length: float | Literal["auto"] | None = None,
     method: Literal["percentile", "basic", "bca"] = "percentile",
@@ -414,7 +416,7 @@ def brier_inference(
     hac_kwds : dict, default=None
         Options of :func:`skbrier.stats.long_run_covariance` for
         ``cov_type="hac"``: ``kernel``, ``bandwidth``, ``prewhite``, ``adjust``.
-    n_resamples : int, default=9999
+    n_resamples : int, default=1999
         Bootstrap resamples.
     bootstrap : {"iid", "moving_block", "circular_block", "stationary"}, default="iid"
         Resampling scheme for ``cov_type="bootstrap"``; use a block scheme for

@@ -7,7 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from .._core.params import check_bool
+from .._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_BINS,
+    DEFAULT_STRATEGY,
+    check_bool,
+)
 from ..plotting._pyplot import check_line_kwargs, import_pyplot
 from .horizon import SurvivalCalibrationResult, calibration_at_horizon
 
@@ -111,10 +116,10 @@ class SurvivalCalibrationDisplay:
         surv_proba: Any = None,
         horizon: Any = None,
         *,
-        n_bins: int = 10,
-        strategy: str = "quantile",
-        method: str = "km",
-        confidence_level: float = 0.95,
+        n_bins: int = DEFAULT_N_BINS,
+        strategy: str = DEFAULT_STRATEGY,
+        censoring_method: str = "km",
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         sample_weight: Any = None,
         name: str = "model",
         ax: Any = None,
@@ -130,8 +135,8 @@ class SurvivalCalibrationDisplay:
         surv_proba : array-like of shape (n_samples,) or dict of str to array-like
             Predicted survival probability at ``horizon``, of one model or several.
         horizon : float
-            The horizon.
-        n_bins, strategy, method, confidence_level, sample_weight
+            The horizon: one time point of the survival outcome.
+        n_bins, strategy, censoring_method, confidence_level, sample_weight
             As in :func:`~skbrier.survival.calibration_at_horizon`.
         name : str, default="model"
             Legend label of a single model.
@@ -156,7 +161,7 @@ class SurvivalCalibrationDisplay:
                 horizon,
                 n_bins=n_bins,
                 strategy=strategy,
-                method=method,
+                censoring_method=censoring_method,
                 confidence_level=confidence_level,
                 sample_weight=sample_weight,
             )

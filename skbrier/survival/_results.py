@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy.stats import norm
 
-from .._core.params import check_confidence_level, check_option
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level, check_option
 from .._core.resampling import interval_from_replicates
 from .._core.results import Result, check_metric, format_number
 
@@ -334,7 +334,7 @@ class SurvivalIPAResult(_PerHorizon):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str = "ipa",
         method: str | None = None,
@@ -406,19 +406,20 @@ class SurvivalComparisonResult(_PerHorizon):
         The horizons.
     brier_a, brier_b : ndarray
         IPCW Brier scores of the two models.
-    delta : ndarray
-        ``brier_b - brier_a`` (riskRegression's ``delta.Brier`` of model b
-        against reference a).
+    difference : ndarray
+        ``brier_a - brier_b``, first minus second as in
+        :func:`skbrier.compare_brier` (riskRegression's ``delta.Brier`` of
+        model b against reference a is ``-difference``).
     se : ndarray
-        Standard error of ``delta`` from the paired influence functions.
+        Standard error of ``difference`` from the paired influence functions.
     p_value : ndarray
-        Two-sided Wald p-value of ``delta = 0``.
+        Two-sided Wald p-value of ``difference = 0``.
     n : float
         Total weight (number of subjects).
     convention : str
         ``"riskRegression"`` or ``"sksurv"``.
     bootstrap : ndarray or None
-        ``(n_resamples, n_times)`` bootstrap replicates of ``delta``.
+        ``(n_resamples, n_times)`` bootstrap replicates of ``difference``.
 
     Examples
     --------
@@ -428,14 +429,14 @@ class SurvivalComparisonResult(_PerHorizon):
     ...     [1, 0, 1, 1, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
     ...     np.array([[0.6], [0.9], [0.4], [0.5], [0.8], [0.3]]),
     ...     np.full((6, 1), 0.5), [3.5])
-    >>> res.delta.shape
+    >>> res.difference.shape
     (1,)
     """
 
     times: np.ndarray
     brier_a: np.ndarray
     brier_b: np.ndarray
-    delta: np.ndarray
+    difference: np.ndarray
     se: np.ndarray
     p_value: np.ndarray
     n: float
@@ -446,7 +447,7 @@ class SurvivalComparisonResult(_PerHorizon):
         "times",
         "brier_a",
         "brier_b",
-        "delta",
+        "difference",
         "se",
         "p_value",
     )
@@ -460,19 +461,19 @@ class SurvivalComparisonResult(_PerHorizon):
 
     def confidence_interval(
         self,
-        confidence_level: float = 0.95,
+        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
         *,
         metric: str = "brier_score",
         method: str | None = None,
     ) -> SurvivalInterval:
-        """Pointwise intervals of ``delta`` per horizon.
+        """Pointwise intervals of ``difference`` per horizon.
 
         Parameters
         ----------
         confidence_level : float, default=0.95
             The confidence level.
         metric : {"brier_score"}, default="brier_score"
-            The difference of the Brier scores, :attr:`delta`.
+            The difference of the Brier scores, :attr:`difference`.
         method : {"wald", "percentile", "basic"}, default=None
             Wald (riskRegression's; None) or bootstrap intervals.
 
@@ -488,7 +489,7 @@ class SurvivalComparisonResult(_PerHorizon):
             "brier_score",
             level,
             method,
-            self.delta,
+            self.difference,
             self.se,
             self.bootstrap,
             bounded=False,

@@ -287,13 +287,14 @@ def compare_brier_survival(
 ) -> SurvivalComparisonResult:
     r"""Paired comparison of two models' IPCW Brier scores at each horizon.
 
-    .. math:: \Delta(t) = BS_b(t) - BS_a(t), \qquad
-              se = \mathrm{sd}(IF_b - IF_a) / \sqrt{n}
+    .. math:: D(t) = BS_a(t) - BS_b(t), \qquad
+              se = \mathrm{sd}(IF_a - IF_b) / \sqrt{n}
 
-    as riskRegression's ``Score`` contrasts (``delta.Brier`` of model b
-    against reference a, Wald p-value ``2 Phi(-|Delta| / se)``).  Negative
-    ``delta`` favours model b.  The influence functions are those of
-    :func:`index_of_prediction_accuracy`.
+    with the sign of :func:`skbrier.compare_brier` (first minus second:
+    a positive ``difference`` favours model b), and the Wald p-value
+    ``2 Phi(-|D| / se)`` of riskRegression's ``Score`` contrasts, whose
+    ``delta.Brier`` (model b against reference a) is :math:`-D(t)`.  The
+    influence functions are those of :func:`index_of_prediction_accuracy`.
 
     Parameters
     ----------
@@ -303,10 +304,10 @@ def compare_brier_survival(
         Observed times.
     surv_proba_a, surv_proba_b : array-like of shape (n_samples, n_times) or sequence of callables
         Predicted survival probabilities (or survival functions, e.g.
-        ``estimator.predict_survival_function(X)``) of the reference model a
-        and of model b.
+        ``estimator.predict_survival_function(X)``) of the first model a
+        and of the second model b.
     times : float or array-like of shape (n_times,)
-        Horizons.
+        Horizons: time points of the survival outcome.
     convention : {"riskRegression", "sksurv"}, default="riskRegression"
         Whose Brier score (see :func:`brier_score_survival`).
     train_event, train_time : array-like, default=None
@@ -341,8 +342,8 @@ def compare_brier_survival(
     >>> time = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
     >>> a = np.array([[0.3], [0.8], [0.4], [0.6], [0.8], [0.7], [0.9], [0.6]])
     >>> res = compare_brier_survival(event, time, a, np.full((8, 1), 0.75), [3.5])
-    >>> np.round(res.delta, 5)
-    array([0.09625])
+    >>> np.round(res.difference, 5)
+    array([-0.09625])
     """
     y_event, y_time, (surv_proba_a, surv_proba_b, times) = unpack(
         y_event, y_time, (surv_proba_a, surv_proba_b, times), estimator=False
@@ -363,10 +364,10 @@ def compare_brier_survival(
     data, t = prep.data, prep.times
     mom = _influences(data, prep.surv, t, conv, cons)
     ba, bb = mom.brier
-    delta = bb - ba
-    se = mom.se(np.stack([-np.ones_like(ba), np.ones_like(ba)]))
+    difference = ba - bb
+    se = mom.se(np.stack([np.ones_like(ba), -np.ones_like(ba)]))
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = 2.0 * norm.sf(np.abs(delta) / se)
+        p = 2.0 * norm.sf(np.abs(difference) / se)
     boot = None
     if n_res:
         boot = _bootstrap(
@@ -374,7 +375,7 @@ def compare_brier_survival(
             prep.surv,
             t,
             conv,
-            lambda b: b[1] - b[0],
+            lambda b: b[0] - b[1],
             n_res,
             random_state,
             jobs,
@@ -384,7 +385,7 @@ def compare_brier_survival(
         times=t,
         brier_a=ba,
         brier_b=bb,
-        delta=delta,
+        difference=difference,
         se=se,
         p_value=p,
         n=float(data.weight.sum()),

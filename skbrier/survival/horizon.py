@@ -10,6 +10,9 @@ from scipy.stats import norm
 
 from .._core.binning import assign_bins, quantile_edges, uniform_edges
 from .._core.params import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_BINS,
+    DEFAULT_STRATEGY,
     check_confidence_level,
     check_n_bins,
     check_option,
@@ -76,9 +79,9 @@ class SurvivalCalibrationResult(Result):
         Mean predicted risk ``1 - S(horizon | x)`` in each non-empty bin.
     observed : ndarray
         Observed risk in the bin: ``1 -`` Kaplan--Meier survival at the
-        horizon within the bin (``method="km"``; NaN when the bin's follow-up
-        ends before the horizon), or the mean pseudo-observation of the risk
-        (``method="pseudo"``).
+        horizon within the bin (``censoring_method="km"``; NaN when the bin's
+        follow-up ends before the horizon), or the mean pseudo-observation of
+        the risk (``censoring_method="pseudo"``).
     bin_weight : ndarray
         Number (total weight) of subjects per bin.
     edges : ndarray
@@ -87,8 +90,9 @@ class SurvivalCalibrationResult(Result):
         Confidence limits of ``observed`` (Greenwood's variance with R
         survival's ``conf.type = "log"`` for ``"km"``; the normal interval of
         the mean pseudo-value for ``"pseudo"``); NaN where undefined.
-    method : str
-        ``"km"`` or ``"pseudo"``.
+    censoring_method : str
+        How the observed risk was estimated under censoring: ``"km"`` or
+        ``"pseudo"``.
     confidence_level : float
         Level of the limits.
     hist_edges, hist_weight : ndarray
@@ -100,7 +104,7 @@ class SurvivalCalibrationResult(Result):
     >>> res = calibration_at_horizon([1, 0, 1, 1, 0, 1], [1, 2, 3, 4, 5, 6],
     ...                              [0.6, 0.9, 0.4, 0.5, 0.8, 0.3], 3.5, n_bins=2)
     >>> res.bin_weight
-    array([3., 3.])
+    array([4., 2.])
     """
 
     horizon: float
@@ -110,12 +114,12 @@ class SurvivalCalibrationResult(Result):
     edges: np.ndarray
     observed_low: np.ndarray | None = None
     observed_high: np.ndarray | None = None
-    method: str = "km"
-    confidence_level: float = 0.95
+    censoring_method: str = "km"
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL
     hist_edges: np.ndarray | None = None
     hist_weight: np.ndarray | None = None
 
-    _summary_fields: ClassVar[tuple[str, ...]] = ("horizon", "method")
+    _summary_fields: ClassVar[tuple[str, ...]] = ("horizon", "censoring_method")
 
     def to_frame(self) -> Any:
         """One row per bin as a :class:`pandas.DataFrame` (needs pandas)."""
@@ -165,10 +169,10 @@ def calibration_at_horizon(
     surv_proba: Any = None,
     horizon: Any = None,
     *,
-    n_bins: int = 10,
-    strategy: str = "quantile",
-    method: str = "km",
-    confidence_level: float = 0.95,
+    n_bins: int = DEFAULT_N_BINS,
+    strategy: str = DEFAULT_STRATEGY,
+    censoring_method: str = "km",
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
     sample_weight: Any = None,
 ) -> SurvivalCalibrationResult:
     r"""Calibration of predicted risk at a horizon with censored outcomes.
@@ -177,19 +181,20 @@ def calibration_at_horizon(
     (skbrier's binning rule: bin ``k`` holds :math:`e_k < \hat r \le e_{k+1}`)
     and the mean predicted risk of each bin is set against an observed risk:
 
-    * ``method="km"``: :math:`1 - \hat S_{KM}(t)`, the Kaplan--Meier
-      estimate within the bin (the grouped calibration of riskRegression's
-      ``plotCalibration(..., method = "quantile")`` and of rms
+    * ``censoring_method="km"``: :math:`1 - \hat S_{KM}(t)`, the
+      Kaplan--Meier estimate within the bin (riskRegression's
+      ``cens.method = "local"``; with ``strategy="quantile"`` the grouped
+      calibration of ``plotCalibration(..., method = "quantile")`` and of rms
       ``calibrate``), with Greenwood's variance
       :math:`\hat\sigma^2 = \sum_{u \le t} D(u) / (Y(u)(Y(u) - D(u)))` and
       the interval :math:`1 - \hat S_{KM}(t) e^{\mp z \hat\sigma}` (R
       survival's default ``conf.type = "log"``);
-    * ``method="pseudo"``: the weighted mean, within the bin, of the
+    * ``censoring_method="pseudo"``: the weighted mean, within the bin, of the
       jackknife pseudo-observations of the risk,
       :math:`1 - \theta_i` with
       :math:`\theta_i = W \hat S_{KM}(t) - (W - 1) \hat S_{KM}^{(-i)}(t)`
       computed on all subjects (Andersen, Klein & Rosthoj 2003; prodlim's
-      ``jackknife``, riskRegression's pseudo-value calibration), with the
+      ``jackknife``, riskRegression's ``cens.method = "jackknife"``), with the
       normal interval of the mean.  The leave-one-out estimates have a
       closed form, so this costs :math:`O(n \log n)`.
 
@@ -203,13 +208,17 @@ def calibration_at_horizon(
     surv_proba : array-like of shape (n_samples,)
         Predicted survival probability at ``horizon``.
     horizon : float
-        The horizon, within follow-up.
+        The horizon: one time point of the survival outcome, within follow-up.
     n_bins : int, default=10
         Number of bins.
-    strategy : {"quantile", "uniform"}, default="quantile"
-        Equal-mass or equal-width bins of predicted risk.
-    method : {"km", "pseudo"}, default="km"
-        Kaplan--Meier within bins, or mean pseudo-observations within bins.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        Equal-width or equal-mass bins of predicted risk (the default of
+        every binned statistic of skbrier; ``"quantile"`` gives the risk
+        groups of riskRegression and rms, e.g. deciles with ``n_bins=10``).
+    censoring_method : {"km", "pseudo"}, default="km"
+        How the observed risk of a bin is estimated under censoring
+        (riskRegression's ``cens.method``): Kaplan--Meier within the bin, or
+        the mean of the pseudo-observations within the bin.
     confidence_level : float, default=0.95
         Level of the confidence limits of the observed risk.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -232,19 +241,21 @@ def calibration_at_horizon(
     --------
     >>> from skbrier.survival import calibration_at_horizon
     >>> res = calibration_at_horizon([1, 0, 1, 1, 0, 1], [1, 2, 3, 4, 5, 6],
-    ...                              [0.6, 0.9, 0.4, 0.5, 0.8, 0.3], 3.5, n_bins=2)
+    ...                              [0.6, 0.9, 0.4, 0.5, 0.8, 0.3], 3.5, n_bins=2,
+    ...                              strategy="quantile")
     >>> res.observed
     array([0.33333333, 0.33333333])
     >>> pseudo = calibration_at_horizon([1, 0, 1, 1, 0, 1], [1, 2, 3, 4, 5, 6],
     ...                                 [0.6, 0.9, 0.4, 0.5, 0.8, 0.3], 3.5,
-    ...                                 n_bins=2, method="pseudo")
+    ...                                 n_bins=2, strategy="quantile",
+    ...                                 censoring_method="pseudo")
     >>> pseudo.observed.round(4)
     array([0.3889, 0.3611])
     """
     y_event, y_time, (surv_proba, horizon) = unpack(y_event, y_time, (surv_proba, horizon))
     k = check_n_bins(n_bins)
-    check_option(strategy, "strategy", ("quantile", "uniform"))
-    check_option(method, "method", ("km", "pseudo"))
+    check_option(strategy, "strategy", ("uniform", "quantile"))
+    check_option(censoring_method, "censoring_method", ("km", "pseudo"))
     level = check_confidence_level(confidence_level)
     z = float(norm.ppf(0.5 + level / 2.0))
     data, risk, t = _one_horizon(y_event, y_time, surv_proba, horizon, sample_weight)
@@ -255,7 +266,7 @@ def calibration_at_horizon(
         else uniform_edges(k)
     )
     bins = assign_bins(risk, edges)
-    if method == "pseudo":
+    if censoring_method == "pseudo":
         pseudo_risk = 1.0 - pm.km_pseudo_values(
             data.time[used], data.event[used], data.weight[used], t
         )
@@ -267,7 +278,7 @@ def calibration_at_horizon(
         if w <= 0:
             continue
         pred = float(data.weight[mask] @ risk[mask] / w)
-        if method == "km":
+        if censoring_method == "km":
             obs = _km_bin(data, mask, t, z)
         else:
             obs = _pseudo_bin(pseudo_risk, w_used, bins_used == b, z)
@@ -283,7 +294,7 @@ def calibration_at_horizon(
         edges,
         observed_low=table[:, 2],
         observed_high=table[:, 3],
-        method=method,
+        censoring_method=censoring_method,
         confidence_level=level,
         hist_edges=hist_edges,
         hist_weight=hist_weight.astype(np.float64),

@@ -224,7 +224,7 @@ def brier_inference(c: Call) -> Any:
 def compare_brier(c: Call) -> Any:
     from ...stats.compare import (
         _asymptotic_result,
-        _check_horizon,
+        _check_lead_time,
         _two_models,
         check_compare_options,
     )
@@ -250,10 +250,10 @@ def compare_brier(c: Call) -> Any:
         labels=c.labels,
         alternative=c.alternative,
         small_sample_correction=small_sample_correction,
-        horizon=c.horizon,
+        lead_time=c.lead_time,
         ddof=ddof,
         finish=_asymptotic_result,
-        check_horizon=_check_horizon,
+        check_lead_time=_check_lead_time,
         check_min_samples=check_min_samples,
         **_binary(c),
     )

@@ -102,13 +102,13 @@ def compare_brier(
     pos_label,
     alternative,
     small_sample_correction,
-    horizon,
+    lead_time,
     ddof,
     finish,
-    check_horizon,
+    check_lead_time,
     check_min_samples,
 ):
-    """``finish(common, var, hln, horizon, t)``, ``check_horizon`` and
+    """``finish(common, var, hln, lead_time, t)``, ``check_lead_time`` and
     ``check_min_samples``: the helpers of :mod:`skbrier.stats.compare` (passed
     by the hook: no import back into the public layer)."""
 
@@ -131,7 +131,7 @@ def compare_brier(
     state = reduce_state(tmpl, y_true, y_proba_a, sample_weight, y_proba_b=y_proba_b)
     n, w, mean, m2, lo, hi = state.class_moments()  # columns la, lb, la - lb
     total = _sizes(n, w, state.weighted, check_min_samples)
-    horizon = check_horizon(horizon, max(n, 2))
+    lead_time = check_lead_time(lead_time, max(n, 2))
     check_differential_varies(hi[2] > lo[2])
     bs_a, bs_b, diff = (float(v) for v in mean)
     cov = m2 / ((w - float(ddof)) * w)
@@ -156,4 +156,4 @@ def compare_brier(
         se_u = np.nan
     common["brier_index_difference_standard_error"] = se_u
     t_hln = total
-    return finish(common, float(cov[2, 2]), small_sample_correction, horizon, t_hln)
+    return finish(common, float(cov[2, 2]), small_sample_correction, lead_time, t_hln)

@@ -181,8 +181,9 @@ def fit_decomposition(est: Any, y_true, y_proba, sample_weight=None) -> Any:
     if opts["method"] == "corp":
         if k > 1:
             raise ValueError(
-                "method='corp' needs 1-D y_proba (the probability of pos_label) for "
-                "dask input; use method='murphy' for 2-D y_proba."
+                "decomposition_method='corp' needs 1-D y_proba (the probability of "
+                "pos_label) for dask input; use decomposition_method='murphy' for "
+                "2-D y_proba."
             )
         table = _state(
             ForecastTable(pos_label=est.pos_label), y_true, y_proba, sample_weight
