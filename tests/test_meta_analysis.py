@@ -22,7 +22,7 @@ _back = {"identity": lambda x: x, "logit": lambda x: 1 / (1 + np.exp(-x)), "log"
 def test_equals_metafor(case):
     c = METAFOR["cases"][case]
     r = random_effects_meta(
-        c["estimates"], c["variances"], method=c["method"], transform=c["transform"],
+        c["estimates"], c["variances"], tau2_method=c["method"], transform=c["transform"],
         test=c["test"],
     )  # fmt: skip
     # metafor iterates to threshold 1e-12 on tau^2; we solve the equation exactly
@@ -43,7 +43,7 @@ def test_equals_metafor(case):
 
 
 def test_dl_is_closed_form_and_homogeneous_studies_have_no_tau():
-    r = random_effects_meta([0.5, 0.5, 0.5], [0.01, 0.02, 0.03], method="DL")
+    r = random_effects_meta([0.5, 0.5, 0.5], [0.01, 0.02, 0.03], tau2_method="DL")
     assert r.tau2 == 0.0 and r.i2 == 0.0 and r.estimate == pytest.approx(0.5)
     r = random_effects_meta([0.5, 0.52, 0.49], [0.01, 0.02, 0.03])
     assert r.tau2 == 0.0
@@ -56,7 +56,7 @@ def test_dl_is_closed_form_and_homogeneous_studies_have_no_tau():
         ([0.7, 0.8], [0.01, 0.0], {}, "positive"),
         ([0.7, np.nan], [0.01, 0.01], {}, "finite"),
         ([0.7, 1.2], [0.01, 0.01], {"transform": "logit"}, "between 0 and 1"),
-        ([0.7, 0.8], [0.01, 0.01], {"method": "SJ"}, "method"),
+        ([0.7, 0.8], [0.01, 0.01], {"tau2_method": "SJ"}, "tau2_method"),
         ([0.7, 0.8], [0.01, 0.01], {"test": "t"}, "test"),
     ],
 )

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 VALUES: dict[str, tuple[str, frozenset[str]]] = {
     "method": (
         "the interval method of confidence_interval",
-        frozenset({"percentile", "basic", "bca", "wald"}),
+        frozenset({"percentile", "basic", "bca", "wald", "rubin"}),
     ),
     "decomposition_method": (
         "which decomposition of the Brier score (and reliability curve)",
@@ -55,8 +55,12 @@ VALUES: dict[str, tuple[str, frozenset[str]]] = {
         frozenset({"top_label", "binary", "classwise"}),
     ),
     "curve": (
-        "what a decision curve shows",
-        frozenset({"net_benefit", "net_intervention_avoided"}),
+        "what a curve display shows (decision curve, risk-coverage curve)",
+        frozenset({"net_benefit", "net_intervention_avoided", "risk", "accuracy"}),
+    ),
+    "tau2_method": (
+        "the estimator of the between-study variance of a meta-analysis",
+        frozenset({"REML", "ML", "DL"}),
     ),
 }
 

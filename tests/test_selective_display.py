@@ -42,7 +42,7 @@ def test_the_line_is_the_curve_whose_area_is_the_aurc():
 def test_bands_and_accuracy_kind():
     y, c = _data(300, 1)
     res = risk_coverage_curve(y, c, n_resamples=50, random_state=0)
-    disp = RiskCoverageDisplay.from_result(res, kind="accuracy", band_alpha=0.3)
+    disp = RiskCoverageDisplay.from_result(res, curve="accuracy", band_alpha=0.3)
     assert disp.band_ is not None and disp.result is res
     _, acc = disp.line_.get_data()
     np.testing.assert_allclose(acc[1:], 1 - res.selective_risk)
@@ -51,8 +51,8 @@ def test_bands_and_accuracy_kind():
     y2, c2 = _data(300, 2)
     other = RiskCoverageDisplay.from_predictions(y2, c2, ax=disp.ax_, name="b", color="red")
     assert other.ax_ is disp.ax_ and len(disp.ax_.get_lines()) == 2
-    with pytest.raises(ValueError, match="^kind"):
-        disp.plot(kind="roc")
+    with pytest.raises(ValueError, match="^curve"):
+        disp.plot(curve="roc")
     with pytest.raises(TypeError, match="^result must be a RiskCoverageResult"):
         RiskCoverageDisplay.from_result(object())
 

@@ -48,7 +48,7 @@ from numpy.typing import ArrayLike
 from .._core.dispatch import HOST, backends
 from .._core.kernels.net_benefit import bootstrap_net_benefit, class_shares, threshold_odds
 from .._core.kernels.selective import simpleqa_aggregate, utility_area_scores
-from .._core.params import check_min_samples, check_real
+from .._core.params import DEFAULT_N_RESAMPLES, check_min_samples, check_real
 from .._core.resampling import chunk_size_for, frequency_resampler, run_replicates
 from .._core.validation import check_sample_weight
 from ._abstention_results import (
@@ -371,7 +371,7 @@ def compare_abstention_utility(
     thresholds: ArrayLike | None = None,
     max_threshold: float = 1.0,
     sample_weight: ArrayLike | None = None,
-    n_resamples: int = 1000,
+    n_resamples: int = DEFAULT_N_RESAMPLES,
     confidence_level: float = 0.95,
     random_state: Any = None,
     n_jobs: int | None = None,
@@ -391,7 +391,7 @@ def compare_abstention_utility(
         Upper end of the areas (see :func:`abstention_utility`).
     sample_weight : array-like of shape (n_samples,), default=None
         Frequency weights of the questions.
-    n_resamples : int, default=1000
+    n_resamples : int, default=1999
         Bootstrap resamples of the questions (0: differences without
         intervals).
     confidence_level : float, default=0.95

@@ -29,7 +29,7 @@ from .._core.kernels.multiple_choice import (
     softmax_segments,
     weighted_mean,
 )
-from .._core.params import check_bool, check_n_bins, check_option
+from .._core.params import DEFAULT_N_BINS, check_bool, check_n_bins, check_option
 from .._core.results import Result
 from .._core.validation import binary_forecast, check_sample_weight
 from ._multiple_choice_checks import check_scores, check_targets, flatten_ragged
@@ -339,7 +339,7 @@ def temperature_scaling(
     *,
     from_logprobs: bool = True,
     fit_on: tuple[Any, Any] | None = None,
-    n_bins: int = 15,
+    n_bins: int = DEFAULT_N_BINS,
     sample_weight: ArrayLike | None = None,
 ) -> TemperatureScalingResult:
     r"""Brier score and RMS calibration error of multiple-choice answers after temperature tuning.
@@ -371,8 +371,9 @@ def temperature_scaling(
         A separate split to fit the temperature on (recommended: fitting and
         scoring on the same examples flatters the scores).  None: fit on the
         scored examples.
-    n_bins : int, default=15
-        Equal-width bins of the calibration errors.
+    n_bins : int, default=10
+        Equal-width bins of the calibration errors (the default of
+        :func:`~skbrier.calibration_error`).
     sample_weight : array-like of shape (n_examples,), default=None
         Non-negative frequency weights of the scored examples (the fit on
         ``fit_on`` is unweighted).

@@ -18,7 +18,8 @@ from ._pyplot import import_pyplot
 
 __all__ = ["RiskCoverageDisplay"]
 
-_KINDS = ("risk", "accuracy")
+#: what the curve shows (``curve=`` of :meth:`RiskCoverageDisplay.plot`)
+_CURVES = ("risk", "accuracy")
 
 
 class RiskCoverageDisplay:
@@ -64,7 +65,7 @@ class RiskCoverageDisplay:
     The line starts at coverage 0 with the risk of the most confident group
     and joins the points of the distinct thresholds by straight lines: the
     area under it is the AURC of
-    :func:`~skbrier.metrics.selective.aurc`.  ``kind="accuracy"`` draws one
+    :func:`~skbrier.metrics.selective.aurc`.  ``curve="accuracy"`` draws one
     minus the risk (HELM's coverage--accuracy curve).
 
     Examples
@@ -279,7 +280,7 @@ class RiskCoverageDisplay:
         ax: Any = None,
         *,
         name: str | None = None,
-        kind: str = "risk",
+        curve: str = "risk",
         show_band: bool = True,
         band_alpha: float = 0.2,
         **kwargs: Any,
@@ -294,8 +295,9 @@ class RiskCoverageDisplay:
         name : str, default=None
             Legend label (default: the display's ``name``, else ``"model"``);
             the AURC is appended.
-        kind : {"risk", "accuracy"}, default="risk"
-            Selective risk, or the accuracy of the answered (one minus it).
+        curve : {"risk", "accuracy"}, default="risk"
+            What the curve shows: the selective risk, or the accuracy of the
+            answered (one minus it).
         show_band : bool, default=True
             Draw the bootstrap band when there is one.
         band_alpha : float, default=0.2
@@ -316,10 +318,10 @@ class RiskCoverageDisplay:
         >>> from skbrier.plotting.risk_coverage import RiskCoverageDisplay
         >>> disp = RiskCoverageDisplay.from_predictions([1, 0, 1], [0.9, 0.5, 0.7])
         >>> fig, ax = plt.subplots()
-        >>> disp.plot(ax=ax, kind="accuracy").ax_ is ax
+        >>> disp.plot(ax=ax, curve="accuracy").ax_ is ax
         True
         """
-        kind = check_option(kind, "kind", _KINDS)
+        curve = check_option(curve, "curve", _CURVES)
         show_band = check_bool(show_band, "show_band")
         band_alpha = check_real(band_alpha, "band_alpha", low=0.0, high=1.0)
         if name is not None and not isinstance(name, str):
@@ -330,13 +332,13 @@ class RiskCoverageDisplay:
         label = name or self.name or "model"
         x = np.concatenate(([0.0], self.coverage))
         risk = np.concatenate((self.selective_risk[:1], self.selective_risk))
-        y = risk if kind == "risk" else 1.0 - risk
+        y = risk if curve == "risk" else 1.0 - risk
         kw = {"label": f"{label} (AURC = {self.aurc:.3f})", **kwargs}
         (self.line_,) = ax.plot(x, y, **kw)
         self.band_ = None
         if show_band and self.band is not None and self.coverage_grid is not None:
             low, high = np.asarray(self.band.low), np.asarray(self.band.high)
-            if kind == "accuracy":
+            if curve == "accuracy":
                 low, high = 1.0 - high, 1.0 - low
             self.band_ = ax.fill_between(
                 self.coverage_grid,
@@ -347,9 +349,9 @@ class RiskCoverageDisplay:
                 linewidth=0,
             )
         ax.set_xlabel("Coverage")
-        ax.set_ylabel("Selective risk" if kind == "risk" else "Accuracy of the answered")
+        ax.set_ylabel("Selective risk" if curve == "risk" else "Accuracy of the answered")
         ax.set_xlim(0.0, 1.0)
-        ax.legend(loc="upper left" if kind == "risk" else "lower left")
+        ax.legend(loc="upper left" if curve == "risk" else "lower left")
         self.ax_ = ax
         self.figure_ = ax.figure
         return self

@@ -99,7 +99,7 @@ class MetaAnalysisResult(Result):
         Its p-value (:math:`\\chi^2_{k-1}`).
     k : int
         The number of studies.
-    method : str
+    tau2_method : str
         The estimator of :math:`\\tau^2`.
     transform : str
         The pooling scale.
@@ -125,7 +125,7 @@ class MetaAnalysisResult(Result):
     q: float
     q_pvalue: float
     k: int
-    method: str
+    tau2_method: str
     transform: Transform
     test: str
     confidence_level: float = 0.95
@@ -231,7 +231,7 @@ def random_effects_meta(
     estimates: ArrayLike,
     variances: ArrayLike,
     *,
-    method: Literal["REML", "ML", "DL"] = "REML",
+    tau2_method: Literal["REML", "ML", "DL"] = "REML",
     transform: Transform = "identity",
     test: Literal["z", "knha"] = "z",
     confidence_level: float = 0.95,
@@ -256,8 +256,9 @@ def random_effects_meta(
     variances : array-like of shape (k,)
         Their variances (squared standard errors), natural scale; moved to
         the pooling scale by the delta method.
-    method : {"REML", "ML", "DL"}, default="REML"
-        The estimator of :math:`\tau^2` (metafor's default is REML).
+    tau2_method : {"REML", "ML", "DL"}, default="REML"
+        The estimator of :math:`\tau^2` (metafor's ``method``, whose
+        default is REML; ``method`` is the interval method in skbrier).
     transform : {"identity", "logit", "log"}, default="identity"
         The pooling scale (logit for a C statistic, log for O/E).
     test : {"z", "knha"}, default="z"
@@ -278,7 +279,7 @@ def random_effects_meta(
 
     Notes
     -----
-    Equal to ``metafor::rma(yi, vi, method=..., test=...)`` (its iterative
+    Equal to ``metafor::rma(yi, vi, method=tau2_method, test=...)`` (its iterative
     REML and ML stop at ``threshold = 1e-5``; these solve the likelihood
     equation to machine precision, which ``control = list(threshold =
     1e-12)`` reproduces).  :math:`I^2` and :math:`H^2` use metafor's
@@ -301,7 +302,7 @@ def random_effects_meta(
     >>> round(res.estimate, 3)
     0.712
     """
-    method = check_option(method, "method", _METHODS)
+    tau2_method = check_option(tau2_method, "tau2_method", _METHODS)
     transform = check_option(transform, "transform", ("identity", "logit", "log"))
     test = check_option(test, "test", ("z", "knha"))
     level = check_confidence_level(confidence_level)
@@ -324,7 +325,7 @@ def random_effects_meta(
         raise ValueError("transform='log' needs positive estimates.")
     y, v = to_scale(q, u, transform)
     k = y.shape[0]
-    tau2 = _tau2(y, v, method)
+    tau2 = _tau2(y, v, tau2_method)
     mu, w = _fixed(y, v, tau2)
     se = math.sqrt(1.0 / w.sum())
     if test == "knha":
@@ -343,7 +344,7 @@ def random_effects_meta(
         q=cochran,
         q_pvalue=float(stats.chi2.sf(cochran, k - 1)),
         k=k,
-        method=method,
+        tau2_method=tau2_method,
         transform=transform,
         test=test,
         confidence_level=level,
@@ -460,7 +461,7 @@ def clustered_validation(
     groups: ArrayLike,
     sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
-    method: Literal["REML", "ML", "DL"] = "REML",
+    tau2_method: Literal["REML", "ML", "DL"] = "REML",
     test: Literal["z", "knha"] = "z",
     confidence_level: float = 0.95,
 ) -> ClusteredValidationResult:
@@ -477,8 +478,8 @@ def clustered_validation(
     {{binary_inputs}}
     groups : array-like of shape (n_samples,)
         The centre (cluster) of each sample.
-    method : {"REML", "ML", "DL"}, default="REML"
-        The estimator of the between-centre variance.
+    tau2_method : {"REML", "ML", "DL"}, default="REML"
+        The estimator of the between-centre variance :math:`\tau^2`.
     test : {"z", "knha"}, default="z"
         Normal intervals or Knapp-Hartung.
     {{confidence_level}}
@@ -544,7 +545,7 @@ def clustered_validation(
         pooled[name] = random_effects_meta(
             est[name][ok],
             var[name][ok],
-            method=method,
+            tau2_method=tau2_method,
             transform=transform,
             test=test,
             confidence_level=confidence_level,
