@@ -89,7 +89,7 @@ for ax, (name, dec) in zip(axes, decompositions.items()):
 # %%
 # scikit-learn's calibration curve, with intervals
 # -------------------------------------------------
-# The binned diagram (``method="murphy"``) shows the points of
+# The binned diagram (``decomposition_method="murphy"``) shows the points of
 # :func:`sklearn.calibration.calibration_curve` to the last bit, by default
 # with the binning scikit-learn 1.12 adopts (``n_bins="cube_root"``,
 # ``strategy="quantile"``: 15 bins of 200 forecasts here), and adds what
@@ -101,7 +101,7 @@ from skbrier.plotting.reliability import ReliabilityDisplay
 
 forecasts = {name: m.predict_proba(X_test)[:, 1] for name, m in models.items()}
 disp = ReliabilityDisplay.from_predictions(
-    y_test, forecasts, method="murphy", interval="clopper_pearson"
+    y_test, forecasts, decomposition_method="murphy", interval="clopper_pearson"
 )
 prob_true, prob_pred = calibration_curve(
     y_test, forecasts["naive Bayes"], n_bins=15, strategy="quantile"

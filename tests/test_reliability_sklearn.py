@@ -183,7 +183,9 @@ def test_cube_root_counts_the_total_weight():
 def test_bad_n_bins(n_bins):
     y, p = _data("uniform", 30)
     with pytest.raises((ValueError, TypeError), match="n_bins"):
-        ReliabilityDisplay.from_predictions(y, p, decomposition_method="murphy", n_bins=n_bins)
+        ReliabilityDisplay.from_predictions(
+            y, p, decomposition_method="murphy", n_bins=n_bins
+        )
 
 
 # ------------------------------------------------------------------------ weights
@@ -194,7 +196,12 @@ def test_bad_n_bins(n_bins):
 def test_integer_weights_are_repeated_rows(n_bins, strategy, interval):
     y, p = _data("rounded", 300, seed=7)
     w = np.random.default_rng(8).integers(0, 4, size=300)
-    kw = {"decomposition_method": "murphy", "n_bins": n_bins, "strategy": strategy, "interval": interval}
+    kw = {
+        "decomposition_method": "murphy",
+        "n_bins": n_bins,
+        "strategy": strategy,
+        "interval": interval,
+    }
     a = ReliabilityDisplay.from_predictions(y, p, sample_weight=w, **kw)
     b = ReliabilityDisplay.from_predictions(np.repeat(y, w), np.repeat(p, w), **kw)
     np.testing.assert_allclose(a.forecast, b.forecast, rtol=1e-13)
@@ -293,7 +300,12 @@ def test_clopper_pearson_ends_and_no_intervals():
     y = np.array([0, 0, 0, 1, 1, 1])
     p = np.array([0.1, 0.15, 0.2, 0.8, 0.85, 0.9])
     disp = ReliabilityDisplay.from_predictions(
-        y, p, decomposition_method="murphy", n_bins=2, strategy="uniform", interval="clopper_pearson"
+        y,
+        p,
+        decomposition_method="murphy",
+        n_bins=2,
+        strategy="uniform",
+        interval="clopper_pearson",
     )
     # no event: the lower limit is 0; all events: the upper limit is 1
     assert disp.band_lower[0] == 0.0 and disp.band_upper[1] == 1.0
@@ -303,7 +315,9 @@ def test_clopper_pearson_ends_and_no_intervals():
     )
     assert bare.bands_ == [] and bare.band_lower is None
     with pytest.raises(ValueError, match="interval"):
-        ReliabilityDisplay.from_predictions(y, p, decomposition_method="murphy", interval="agresti")
+        ReliabilityDisplay.from_predictions(
+            y, p, decomposition_method="murphy", interval="agresti"
+        )
 
 
 # ----------------------------------------------------------------- several models
@@ -333,7 +347,12 @@ def test_several_estimators_each_its_calibration_display():
     a = LogisticRegression().fit(X[:300], y[:300])
     b = GaussianNB().fit(X[:300], y[:300])
     disp = ReliabilityDisplay.from_estimator(
-        {"lr": a, "nb": b}, X[300:], y[300:], decomposition_method="murphy", n_bins=5, strategy="uniform"
+        {"lr": a, "nb": b},
+        X[300:],
+        y[300:],
+        decomposition_method="murphy",
+        n_bins=5,
+        strategy="uniform",
     )
     for line, est in zip(disp.lines_, (a, b)):
         sk = CalibrationDisplay.from_estimator(est, X[300:], y[300:], n_bins=5)
