@@ -58,6 +58,10 @@ VALUES: dict[str, tuple[str, frozenset[str]]] = {
         "what a curve display shows (decision curve, risk-coverage curve)",
         frozenset({"net_benefit", "net_intervention_avoided", "risk", "accuracy"}),
     ),
+    "expectation_method": (
+        "how a sample-size calculation computes its expectations",
+        frozenset({"quadrature", "simulation"}),
+    ),
     "tau2_method": (
         "the estimator of the between-study variance of a meta-analysis",
         frozenset({"REML", "ML", "DL"}),

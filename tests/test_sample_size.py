@@ -69,7 +69,7 @@ def _ids(cases):
 # --------------------------------------------------------------------------- simulation
 @pytest.mark.parametrize("case", PORT, ids=_ids(PORT))
 def test_simulation_equals_the_python_port_to_the_integer(case):
-    res = validation_sample_size(method="simulation", **_kwargs(case["inputs"]))
+    res = validation_sample_size(expectation_method="simulation", **_kwargs(case["inputs"]))
     assert list(res.sample_sizes.values()) == case["criteria"]
     assert res.sample_size == case["sample_size"]
     assert res.events == math.ceil(case["events"])
@@ -90,7 +90,7 @@ def test_simulation_equals_the_python_port_to_the_integer(case):
 def test_criteria_without_simulation_equal_r(case):
     # O/E and C (and net benefit with given sensitivity and specificity) draw
     # nothing: R's numbers exactly
-    res = validation_sample_size(method="simulation", **_kwargs(case["inputs"]))
+    res = validation_sample_size(expectation_method="simulation", **_kwargs(case["inputs"]))
     assert res.sample_sizes["observed_expected"] == case["criteria"][0]
     assert res.sample_sizes["c_statistic"] == case["criteria"][2]
     if "sensitivity" in case["inputs"]:
@@ -98,7 +98,12 @@ def test_criteria_without_simulation_equal_r(case):
 
 
 def test_simulation_with_a_frozen_distribution_draws_the_same():
-    kw = {"prevalence": 0.018, "c_statistic": 0.8, "oe_ci_width": 1, "method": "simulation"}
+    kw = {
+        "prevalence": 0.018,
+        "c_statistic": 0.8,
+        "oe_ci_width": 1,
+        "expectation_method": "simulation",
+    }
     a = validation_sample_size(lp_distribution=("normal", -5, 2.5), **kw)
     b = validation_sample_size(lp_distribution=stats.norm(-5, 2.5), **kw)
     assert a.sample_sizes == b.sample_sizes
@@ -174,7 +179,7 @@ def test_quadrature_cstat_distribution_is_solved():
         c_statistic=0.8,
         lp_distribution=("cstat", -4.7),
         oe_ci_width=1,
-        method="simulation",
+        expectation_method="simulation",
     )
     q, s = res.sample_sizes["calibration_slope"], big.sample_sizes["calibration_slope"]
     assert abs(q - s) / q < 0.03  # a million patients, and the search's grid of 0.1
@@ -291,7 +296,7 @@ def test_observed_expected_criterion_is_the_closed_form_and_minimal(prev, oe, wi
         oe=oe,
         oe_ci_width=width,
         lp_distribution=("normal", -1, 1),
-        method="simulation",
+        expectation_method="simulation",
         n_simulations=10,
     )
     assert sim.sample_sizes["observed_expected"] <= n
@@ -384,11 +389,23 @@ BASE = {"prevalence": 0.1, "c_statistic": 0.8, "lp_distribution": ("normal", -2,
             "sensitivity",
         ),
         ({"calibration_slope": float("inf")}, ValueError, "calibration_slope"),
-        ({"method": "bootstrap"}, ValueError, "method"),
-        ({"method": "simulation", "confidence_level": 0.9}, ValueError, "confidence_level"),
-        ({"method": "simulation", "n_simulations": 1}, ValueError, "n_simulations"),
-        ({"method": "simulation", "n_simulations": 1e6}, TypeError, "n_simulations"),
-        ({"method": "simulation", "seed": -1}, ValueError, "seed"),
+        ({"expectation_method": "bootstrap"}, ValueError, "expectation_method"),
+        (
+            {"expectation_method": "simulation", "confidence_level": 0.9},
+            ValueError,
+            "confidence_level",
+        ),
+        (
+            {"expectation_method": "simulation", "n_simulations": 1},
+            ValueError,
+            "n_simulations",
+        ),
+        (
+            {"expectation_method": "simulation", "n_simulations": 1e6},
+            TypeError,
+            "n_simulations",
+        ),
+        ({"expectation_method": "simulation", "seed": -1}, ValueError, "seed"),
         ({"confidence_level": 1.0}, ValueError, "confidence_level"),
         ({"lp_distribution": "normal"}, TypeError, "lp_distribution"),
         ({"lp_distribution": ("gamma", 1, 2)}, ValueError, "lp_distribution"),

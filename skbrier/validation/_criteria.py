@@ -114,7 +114,7 @@ def c_statistic_sample_size(
     if cap is not None and n > cap:
         raise ValueError(
             f"c_ci_width={format_number(width)} needs more than {cap} patients for the "
-            "C statistic; pmvalsampsize searches no further. Use method='quadrature'."
+            "C statistic; pmvalsampsize searches no further. Use expectation_method='quadrature'."
         )
     se = float(_c_statistic_width(c, prevalence, np.array([float(n)]), z)[0]) / (2 * z)
     return n, se

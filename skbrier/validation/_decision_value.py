@@ -31,7 +31,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.format import format_number
-from .._core.params import check_confidence_level, check_n_resamples, check_option
+from .._core.params import (
+    DEFAULT_N_RESAMPLES,
+    check_confidence_level,
+    check_n_resamples,
+    check_option,
+)
 from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
 from .._core.results import ConfidenceInterval, Result, check_metric, to_builtin
 from ..metrics.net_benefit import DecisionCurveResult, decision_curve
@@ -261,7 +266,7 @@ def compare_net_benefit(
     sample_weight: ArrayLike | None = None,
     prevalence: float | None = None,
     pos_label: Any = None,
-    n_resamples: int = 1000,
+    n_resamples: int = DEFAULT_N_RESAMPLES,
     confidence_level: float = 0.95,
     random_state: Any = None,
     harm: float | Mapping[str, float] | None = None,
@@ -302,7 +307,7 @@ def compare_net_benefit(
         non-events are then resampled separately).
     pos_label : int, float, bool or str, default=None
         The positive class.
-    n_resamples : int, default=1000
+    n_resamples : int, default=1999
         Bootstrap resamples (at least 2).
     confidence_level : float, default=0.95
         The default level of the intervals.

@@ -21,7 +21,12 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from .._core.format import format_number
-from .._core.params import check_confidence_level, check_n_resamples, check_option
+from .._core.params import (
+    DEFAULT_N_RESAMPLES,
+    check_confidence_level,
+    check_n_resamples,
+    check_option,
+)
 from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
 from .._core.results import ConfidenceInterval, Result, check_metric
 from .._core.validation import binary_forecast, check_scalar_probability
@@ -259,7 +264,7 @@ def achieved_precision(
     sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
     confidence_level: float = 0.95,
-    n_resamples: int = 1000,
+    n_resamples: int = DEFAULT_N_RESAMPLES,
     random_state: Any = None,
 ) -> AchievedPrecisionResult:
     r"""The interval widths an external validation achieved, against targets.
@@ -292,7 +297,7 @@ def achieved_precision(
         The positive class.
     confidence_level : float, default=0.95
         The level of the intervals.
-    n_resamples : int, default=1000
+    n_resamples : int, default=1999
         Bootstrap resamples of the net benefit (with a threshold; at least 2).
     random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
         Seed of that bootstrap.

@@ -6,8 +6,8 @@ slope, the C statistic and (at a clinical threshold) the standardized net
 benefit; the sample size is the largest of the four.  pmvalsampsize (R, and
 its Python port) computes the calibration-slope criterion by simulating a
 million linear predictors; :func:`validation_sample_size` offers the same
-expectations by exact numerical integration (``method="quadrature"``) and
-pmvalsampsize's own simulation (``method="simulation"``, equal to the port to
+expectations by exact numerical integration (``expectation_method="quadrature"``) and
+pmvalsampsize's own simulation (``expectation_method="simulation"``, equal to the port to
 the integer).  :meth:`ValidationSampleSizeResult.achieved_precision` turns
 the question round for an audit already done.
 """
@@ -23,7 +23,13 @@ from numpy.typing import ArrayLike
 from scipy import special, stats
 
 from .._core.format import format_number
-from .._core.params import check_confidence_level, check_int, check_option, check_real
+from .._core.params import (
+    DEFAULT_N_RESAMPLES,
+    check_confidence_level,
+    check_int,
+    check_option,
+    check_real,
+)
 from .._core.results import Result
 from .._core.validation import check_scalar_probability
 from ._criteria import (
@@ -122,7 +128,7 @@ def _simulated_lp(
     raise ValueError(
         "lp_distribution ('cstat', ...): pmvalsampsize's search for the non-event mean "
         f"did not reach the prevalence within {_CSTAT_TOLERANCE} in {_CSTAT_MAX_STEPS} "
-        "steps. Use method='quadrature' (which solves for it) or more n_simulations."
+        "steps. Use expectation_method='quadrature' (which solves for it) or more n_simulations."
     )
 
 
@@ -168,7 +174,7 @@ class ValidationSampleSizeResult(Result):
         The target interval widths.
     prevalence : float
         The anticipated outcome prevalence.
-    method : str
+    expectation_method : str
         ``"quadrature"`` or ``"simulation"``.
     confidence_level : float
         The level of the target intervals.
@@ -183,7 +189,7 @@ class ValidationSampleSizeResult(Result):
         The clinical threshold and the anticipated sensitivity, specificity
         and net benefit there (None without a threshold).
     n_simulations, seed : int or None
-        The simulation's size and seed (``method="simulation"``).
+        The simulation's size and seed (``expectation_method="simulation"``).
 
     Examples
     --------
@@ -202,7 +208,7 @@ class ValidationSampleSizeResult(Result):
     standard_errors: dict
     ci_widths: dict
     prevalence: float
-    method: str
+    expectation_method: str
     confidence_level: float
     lp_distribution: str
     mean_risk: float
@@ -219,7 +225,7 @@ class ValidationSampleSizeResult(Result):
         "events",
         "binding",
         "prevalence",
-        "method",
+        "expectation_method",
     )
 
     def _summary_rows(self) -> list[tuple[str, str]]:
@@ -240,7 +246,7 @@ class ValidationSampleSizeResult(Result):
                 f"{LABELS[self.binding]})",
             )
         )
-        rows.append(("method", self.method))
+        rows.append(("expectation_method", self.expectation_method))
         return rows
 
     def to_frame(self) -> Any:
@@ -268,7 +274,7 @@ class ValidationSampleSizeResult(Result):
         *,
         sample_weight: ArrayLike | None = None,
         pos_label: Any = None,
-        n_resamples: int = 1000,
+        n_resamples: int = DEFAULT_N_RESAMPLES,
         random_state: Any = None,
     ) -> Any:
         """The precision an audit achieved against this result's targets.
@@ -286,7 +292,7 @@ class ValidationSampleSizeResult(Result):
             Non-negative frequency weights.
         pos_label : int, float, bool or str, default=None
             The positive class.
-        n_resamples : int, default=1000
+        n_resamples : int, default=1999
             Bootstrap resamples of the net benefit's interval (with a threshold).
         random_state : None, int or numpy Generator, default=None
             Seed of that bootstrap.
@@ -341,7 +347,7 @@ def validation_sample_size(
     specificity: float | None = None,
     nb_ci_width: float = 0.2,
     confidence_level: float = 0.95,
-    method: Literal["quadrature", "simulation"] = "quadrature",
+    expectation_method: Literal["quadrature", "simulation"] = "quadrature",
     n_simulations: int = 1_000_000,
     seed: int = 123456,
 ) -> ValidationSampleSizeResult:
@@ -399,7 +405,7 @@ def validation_sample_size(
     calibration_slope : float, default=1
         The anticipated calibration slope :math:`\beta_1` of the
         information matrix.  pmvalsampsize takes it as a label only and
-        computes with 1: ``method="simulation"`` equals it for 1.
+        computes with 1: ``expectation_method="simulation"`` equals it for 1.
     slope_ci_width : float, default=0.2
         Target width of the calibration slope's interval.
     c_ci_width : float, default=0.1
@@ -415,7 +421,9 @@ def validation_sample_size(
     confidence_level : float, default=0.95
         The level of the target intervals (``"simulation"``: 0.95 only,
         pmvalsampsize's :math:`z = 1.96`).
-    method : {"quadrature", "simulation"}, default="quadrature"
+    expectation_method : {"quadrature", "simulation"}, default="quadrature"
+        How the expectations over the linear predictor are computed
+        (``method`` is the interval method in skbrier).
         ``"quadrature"``: every expectation by numerical integration over
         the LP distribution (no Monte-Carlo error) and every standard error
         solved exactly, with :math:`z = \Phi^{-1}((1 + \text{level}) / 2)`.
@@ -505,7 +513,9 @@ def validation_sample_size(
         "c_statistic": positive(c_ci_width, "c_ci_width"),
     }
     slope = check_real(calibration_slope, "calibration_slope")
-    method = check_option(method, "method", ("quadrature", "simulation"))
+    expectation_method = check_option(
+        expectation_method, "expectation_method", ("quadrature", "simulation")
+    )
     level = check_confidence_level(confidence_level)
     t = (
         None
@@ -530,13 +540,13 @@ def validation_sample_size(
         )
     if t is not None:
         widths["standardized_net_benefit"] = positive(nb_ci_width, "nb_ci_width")
-    simulate = method == "simulation"
+    simulate = expectation_method == "simulation"
     if simulate:
         if level != 0.95:
             raise ValueError(
-                "method='simulation' is pmvalsampsize's procedure, with z = 1.96: "
+                "expectation_method='simulation' is pmvalsampsize's procedure, with z = 1.96: "
                 f"confidence_level must be 0.95, got {format_number(level)}. Use "
-                "method='quadrature' for other levels."
+                "expectation_method='quadrature' for other levels."
             )
         n_sim = check_int(n_simulations, "n_simulations", minimum=2)
         seed = check_int(seed, "seed", minimum=0)
@@ -612,7 +622,7 @@ def validation_sample_size(
         standard_errors=ses,
         ci_widths=widths,
         prevalence=prev,
-        method=method,
+        expectation_method=expectation_method,
         confidence_level=level,
         lp_distribution=dist_label,
         mean_risk=terms["mean_risk"],
