@@ -342,7 +342,7 @@ def achieved_precision(
     >>> res = achieved_precision(y, p, slope_ci_width=0.3, threshold=0.2,
     ...                          random_state=0)
     >>> {k: round(v, 3) for k, v in res.widths.items()}
-    {'observed_expected': 0.163, 'calibration_slope': 0.217, 'c_statistic': 0.05, 'standardized_net_benefit': 0.108}
+    {'observed_expected': 0.163, 'calibration_slope': 0.217, 'c_statistic': 0.05, 'standardized_net_benefit': 0.106}
     >>> res.met["calibration_slope"], res.sample_size_needed["observed_expected"]
     (True, 1325)
     """
