@@ -182,7 +182,9 @@ def test_decomposition_from_estimator_checks_each_input_once(checks):
     X, y, w = _classifier_data()
     clf = LogisticRegression().fit(X, y)
     checks.clear()
-    BrierDecomposition.from_estimator(clf, X, y, sample_weight=w, method="corp")
+    BrierDecomposition.from_estimator(
+        clf, X, y, sample_weight=w, decomposition_method="corp"
+    )
     assert dict(checks) == ONCE
 
 
