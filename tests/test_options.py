@@ -64,7 +64,11 @@ def _call(func: Any, **options: Any) -> Any:
         # long-format panels (skbrier.leaderboard): two forecasters x 20 questions
         extra["forecaster"] = np.repeat([0, 1], 20)
         extra["question"] = np.tile(np.arange(20), 2)
+    if "groups" in params and params["groups"].default is inspect.Parameter.empty:
+        extra["groups"] = np.arange(40) % 2  # centres or subgroups
     args: list[Any] = [y, p]
+    if func is stats.pooled_validation:  # one forecast per imputed data set
+        args = [y, [p, np.clip(p * 1.1, 0, 1)]]
     if "y_proba_b" in params:
         args.append(np.clip(p**1.5, 0, 1))
     return func(*args, **extra, **options)

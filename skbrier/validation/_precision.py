@@ -26,6 +26,7 @@ from .._core.params import (
     check_confidence_level,
     check_n_resamples,
     check_option,
+    validate_random_state,
 )
 from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
 from .._core.results import ConfidenceInterval, Result, check_metric
@@ -355,7 +356,8 @@ def achieved_precision(
     if threshold is not None:
         t = check_scalar_probability(threshold, name="threshold", open_interval=True)
         targets["standardized_net_benefit"] = positive(nb_ci_width, "nb_ci_width")
-        n_resamples = check_n_resamples(n_resamples)
+    n_resamples = check_n_resamples(n_resamples)  # checked even when unused
+    validate_random_state(random_state)
     level = check_confidence_level(confidence_level)
     z = float(stats.norm.ppf(0.5 + level / 2))
     y, p, w = binary_forecast(
