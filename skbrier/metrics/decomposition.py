@@ -39,7 +39,12 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._core.binning import apply_resolution, assign_bins, check_edges_cover, uniform_edges
+from .._core.binning import (
+    apply_resolution,
+    block_binner,
+    check_edges_cover,
+    uniform_edges,
+)
 from .._core.dispatch import HOST, backends
 from .._core.kernels.bin_statistics import BinStatistics, check_edges
 from .._core.kernels.decomposition import binned_sums
@@ -214,8 +219,11 @@ def binned_statistics(
         e = check_edges(edges, name="edges")
         check_edges_cover(p, e, "edges", "p")
     right = check_bool(right, "right")
-    idx = assign_bins(p, e, right=right)
-    return BinStatistics(e, *binned_sums(idx, e.shape[0] - 1, y01, p, w), right=right)
+    # the bins found block by block inside the one pass (no n-long bin index)
+    sums = binned_sums(
+        None, e.shape[0] - 1, y01, p, w, bin_into=block_binner(e, right=right)
+    )
+    return BinStatistics(e, *sums, right=right)
 
 
 def murphy_from_statistics(
