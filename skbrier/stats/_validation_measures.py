@@ -7,17 +7,27 @@ compute on each part before pooling it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from scipy import special
 
-from .._core.arrays import validated
+from .._core.arrays import as_array, validated
+from .._core.format import format_number
 from .._core.kernels.calibration import auc_delong, observed_expected
+from .._core.results import ConfidenceInterval, Result, check_metric
 from ..metrics.calibration import _logistic_calibration
 from .inference import brier_inference
 
-__all__ = ["MEASURES", "Transform", "from_scale", "to_scale", "validation_measures"]
+__all__ = [
+    "MEASURES",
+    "_PooledMeasures",
+    "Transform",
+    "check_estimates",
+    "from_scale",
+    "to_scale",
+    "validation_measures",
+]
 
 Transform = Literal["identity", "logit", "log"]
 
@@ -75,3 +85,74 @@ def from_scale(x: float, transform: Transform) -> float:
     if transform == "log":
         return float(np.exp(x))
     return float(x)
+
+
+def check_estimates(
+    estimates: Any,
+    variances: Any,
+    transform: Transform,
+    *,
+    what: str,
+    zero_variance: bool,
+    hint: str = "",
+) -> tuple[np.ndarray, np.ndarray]:
+    """Estimates and their variances as float64 arrays, checked for pooling.
+
+    ``what`` names the units in messages ("imputed data sets", "studies");
+    ``zero_variance`` allows variances of 0; ``hint`` is added to the
+    message about non-finite values.
+    """
+    q = as_array(estimates, "estimates").astype(np.float64, copy=False).ravel()
+    u = as_array(variances, "variances").astype(np.float64, copy=False).ravel()
+    if q.shape != u.shape:
+        raise ValueError(f"estimates has {q.size} values but variances has {u.size}.")
+    if q.size < 2:
+        raise ValueError(f"pooling needs at least 2 {what}, got {q.size}.")
+    if not (np.all(np.isfinite(q)) and np.all(np.isfinite(u))):
+        raise ValueError("estimates and variances must be finite" + (hint or "."))
+    if np.any(u < 0) or (not zero_variance and np.any(u == 0)):
+        sign = "non-negative" if zero_variance else "positive"
+        raise ValueError(f"variances must be {sign} (squared standard errors).")
+    if transform == "logit" and not np.all((q > 0) & (q < 1)):
+        raise ValueError("transform='logit' needs estimates strictly between 0 and 1.")
+    if transform == "log" and not np.all(q > 0):
+        raise ValueError("transform='log' needs positive estimates.")
+    return q, u
+
+
+class _PooledMeasures(Result):
+    """Mixin of the results that pool each validation measure (``pooled``:
+    measure name -> a result with ``estimate`` and ``confidence_interval``)."""
+
+    pooled: dict
+    _interval_metrics: ClassVar[tuple[str, ...]] = tuple(name for name, _ in MEASURES)
+
+    def _summary_rows(self) -> list[tuple[str, str]]:
+        return [(k, format_number(v.estimate)) for k, v in self.pooled.items()]
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str = "c_statistic",
+        method: str | None = None,
+    ) -> ConfidenceInterval:
+        """The interval of the pooled estimate of one measure.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            The confidence level, in (0, 1).
+        metric : str, default="c_statistic"
+            One of the measures of ``pooled``.
+        method : str, default=None
+            The pooled result's interval method (its only one).
+
+        Returns
+        -------
+        ConfidenceInterval
+            Back on the measure's natural scale.
+        """
+        return self.pooled[check_metric(self, metric)].confidence_interval(
+            confidence_level, method=method
+        )

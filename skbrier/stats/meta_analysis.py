@@ -16,7 +16,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize, stats
 
-from .._core.arrays import as_array
 from .._core.docstrings import shared_doc
 from .._core.labels import check_groups
 from .._core.params import check_confidence_level, check_option
@@ -25,6 +24,8 @@ from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
     Transform,
+    _PooledMeasures,
+    check_estimates,
     from_scale,
     to_scale,
     validation_measures,
@@ -306,23 +307,17 @@ def random_effects_meta(
     transform = check_option(transform, "transform", ("identity", "logit", "log"))
     test = check_option(test, "test", ("z", "knha"))
     level = check_confidence_level(confidence_level)
-    q = as_array(estimates, "estimates").astype(np.float64, copy=False).ravel()
-    u = as_array(variances, "variances").astype(np.float64, copy=False).ravel()
-    if q.shape != u.shape:
-        raise ValueError(f"estimates has {q.size} values but variances has {u.size}.")
-    if q.size < 2:
-        raise ValueError(f"a meta-analysis needs at least 2 studies, got {q.size}.")
-    if not (np.all(np.isfinite(q)) and np.all(np.isfinite(u))):
-        raise ValueError(
-            "estimates and variances must be finite (a centre with a single outcome "
-            "class has no C statistic or calibration slope: leave it out)."
-        )
-    if np.any(u <= 0):
-        raise ValueError("variances must be positive (squared standard errors).")
-    if transform == "logit" and not np.all((q > 0) & (q < 1)):
-        raise ValueError("transform='logit' needs estimates strictly between 0 and 1.")
-    if transform == "log" and not np.all(q > 0):
-        raise ValueError("transform='log' needs positive estimates.")
+    q, u = check_estimates(
+        estimates,
+        variances,
+        transform,
+        what="studies",
+        zero_variance=False,
+        hint=(
+            " (a centre with a single outcome class has no C statistic or "
+            "calibration slope: leave it out)."
+        ),
+    )
     y, v = to_scale(q, u, transform)
     k = y.shape[0]
     tau2 = _tau2(y, v, tau2_method)
@@ -352,7 +347,7 @@ def random_effects_meta(
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class ClusteredValidationResult(Result):
+class ClusteredValidationResult(_PooledMeasures):
     """Validation measures per centre and their random-effects meta-analyses.
 
     Attributes
@@ -388,51 +383,6 @@ class ClusteredValidationResult(Result):
     per_cluster: dict
     per_cluster_variance: dict
     pooled: dict
-
-    _interval_metrics: ClassVar[tuple[str, ...]] = tuple(name for name, _ in MEASURES)
-
-    def _summary_rows(self) -> list[tuple[str, str]]:
-        from .._core.format import format_number
-
-        return [(k, format_number(v.estimate)) for k, v in self.pooled.items()]
-
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "c_statistic",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """The interval of the pooled mean of one measure.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
-        metric : str, default="c_statistic"
-            One of the measures of ``pooled``.
-        method : {"wald"}, default=None
-            The interval of :meth:`MetaAnalysisResult.confidence_interval`.
-
-        Returns
-        -------
-        ConfidenceInterval
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from skbrier.stats import clustered_validation
-        >>> rng = np.random.default_rng(1)
-        >>> p = rng.uniform(0.05, 0.9, 400)
-        >>> y = (rng.uniform(size=400) < p).astype(int)
-        >>> res = clustered_validation(y, p, groups=np.arange(400) % 4)
-        >>> lo, hi = res.confidence_interval(metric="observed_expected")
-        >>> bool(lo < hi)
-        True
-        """
-        return self.pooled[check_metric(self, metric)].confidence_interval(
-            confidence_level, method=method
-        )
 
     def to_frame(self) -> Any:
         """One row per centre and measure, then the pooled rows (needs pandas)."""

@@ -19,7 +19,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._core.arrays import as_array
 from .._core.docstrings import shared_doc
 from .._core.params import check_confidence_level, check_option
 from .._core.results import ConfidenceInterval, Result, check_metric
@@ -27,6 +26,8 @@ from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
     Transform,
+    _PooledMeasures,
+    check_estimates,
     from_scale,
     to_scale,
     validation_measures,
@@ -205,20 +206,9 @@ def pool_rubin(
     (1.015, 0.657)
     """
     transform = check_option(transform, "transform", _TRANSFORMS)
-    q = as_array(estimates, "estimates").astype(np.float64, copy=False).ravel()
-    u = as_array(variances, "variances").astype(np.float64, copy=False).ravel()
-    if q.shape != u.shape:
-        raise ValueError(f"estimates has {q.size} values but variances has {u.size}.")
-    if q.size < 2:
-        raise ValueError(f"Rubin's rules need at least 2 imputed data sets, got {q.size}.")
-    if not (np.all(np.isfinite(q)) and np.all(np.isfinite(u))):
-        raise ValueError("estimates and variances must be finite.")
-    if np.any(u < 0):
-        raise ValueError("variances must be non-negative (squared standard errors).")
-    if transform == "logit" and not np.all((q > 0) & (q < 1)):
-        raise ValueError("transform='logit' needs estimates strictly between 0 and 1.")
-    if transform == "log" and not np.all(q > 0):
-        raise ValueError("transform='log' needs positive estimates.")
+    q, u = check_estimates(
+        estimates, variances, transform, what="imputed data sets", zero_variance=True
+    )
     if dfcom is not None and not (isinstance(dfcom, (int, float)) and dfcom > 0):
         raise ValueError(f"dfcom must be a positive number or None, got {dfcom!r}.")
     level = check_confidence_level(confidence_level)
@@ -253,7 +243,7 @@ def pool_rubin(
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PooledValidationResult(Result):
+class PooledValidationResult(_PooledMeasures):
     """Validation measures pooled over imputed data sets (one row per measure).
 
     Attributes
@@ -284,51 +274,6 @@ class PooledValidationResult(Result):
     pooled: dict
     per_imputation: dict
     m: int
-
-    _interval_metrics: ClassVar[tuple[str, ...]] = tuple(name for name, _ in MEASURES)
-
-    def _summary_rows(self) -> list[tuple[str, str]]:
-        from .._core.format import format_number
-
-        return [(k, format_number(v.estimate)) for k, v in self.pooled.items()]
-
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "c_statistic",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Rubin's interval of one measure.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
-        metric : str, default="c_statistic"
-            One of the measures of ``pooled``.
-        method : {"rubin"}, default=None
-            Rubin's rules (the only method).
-
-        Returns
-        -------
-        ConfidenceInterval
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from skbrier.stats import pooled_validation
-        >>> rng = np.random.default_rng(1)
-        >>> p = rng.uniform(0.05, 0.95, 200)
-        >>> y = (rng.uniform(size=200) < p).astype(int)
-        >>> res = pooled_validation(y, [p, np.clip(p * 1.1, 0, 0.99), p * 0.95])
-        >>> lo, hi = res.confidence_interval(metric="calibration_slope")
-        >>> bool(lo < hi)
-        True
-        """
-        return self.pooled[check_metric(self, metric)].confidence_interval(
-            confidence_level, method=method
-        )
 
     def to_frame(self) -> Any:
         """One row per measure: estimate, interval, variances, df and FMI (needs pandas)."""
