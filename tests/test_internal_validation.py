@@ -73,7 +73,9 @@ def test_harrell_632_weights_match_the_definition():
     omitted = rng.uniform(size=(B, n)) < 0.37
     omitted[0] = True
     nomit = omitted.sum(axis=0)
-    expected = [1 - (1 / B - sum(omitted[b, j] / nomit[j] for j in range(n)) / n) for b in range(B)]
+    expected = [
+        1 - (1 / B - sum(omitted[b, j] / nomit[j] for j in range(n)) / n) for b in range(B)
+    ]
     np.testing.assert_allclose(harrell_632_weights(omitted), expected, rtol=1e-14)
     omitted[:, 3] = False
     with pytest.raises(ValueError, match="increase n_bootstrap"):
@@ -117,7 +119,9 @@ def test_given_indices_are_the_resamples():
     X, y = _data()
     rng = np.random.default_rng(5)
     idx = rng.integers(0, y.size, (9, y.size))  # not a multiple of the chunk size
-    res = internal_validation(_lr(), X, y, n_bootstrap=9, indices=idx, measures=["brier_score"])
+    res = internal_validation(
+        _lr(), X, y, n_bootstrap=9, indices=idx, measures=["brier_score"]
+    )
     for b in (0, 4, 8):
         model = _lr().fit(X[idx[b]], y[idx[b]])
         p = model.predict_proba(X)[:, 1]
@@ -236,7 +240,11 @@ def test_632_needs_every_row_left_out_once():
         ({"indices": np.zeros((3, 120), dtype=int)}, ValueError, r"shape \(n_bootstrap"),
         ({"indices": np.full((200, 120), 120)}, ValueError, r"row numbers in \[0, 119\]"),
         ({"indices": np.zeros((200, 120))}, TypeError, "integer row numbers"),
-        ({"sample_weight": np.ones(120), "resample": "rows"}, ValueError, "resample='rows'"),
+        (
+            {"sample_weight": np.ones(120), "resample": "rows"},
+            ValueError,
+            "resample='rows'",
+        ),
         ({"sample_weight": np.full(120, 0.5)}, ValueError, "integer sample_weight"),
         ({"sample_weight": np.ones(5)}, ValueError, "sample_weight has 5 samples"),
     ],

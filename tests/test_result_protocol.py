@@ -306,7 +306,7 @@ def _build(name):  # noqa: C901 (one branch per class)
         from skbrier.model_selection import internal_validation
 
         res = internal_validation(
-            LogisticRegression(), np.column_stack([p, q]), y, n_bootstrap=4,
+            LogisticRegression(), np.column_stack([p, q]), y, n_bootstrap=20,
             method="both", random_state=0,
         )  # fmt: skip
         return res if name == "InternalValidationResult" else res.stability

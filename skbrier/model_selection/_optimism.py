@@ -36,8 +36,8 @@ from .cross_validation import _take_rows
 
 __all__ = ["InternalValidationResult", "internal_validation"]
 
-_METHODS = ("harrell", "632plus", "both")
-_RESAMPLE = ("rows", "weights")
+_METHODS: tuple[str, ...] = ("harrell", "632plus", "both")
+_RESAMPLE: tuple[str, ...] = ("rows", "weights")
 #: resamples per chunk of the engine (fixed: results do not depend on n_jobs)
 _CHUNK = 4
 
@@ -98,6 +98,22 @@ class InternalValidationResult(Result):
     See Also
     --------
     internal_validation : Builds this object.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from skbrier.model_selection import internal_validation
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(150, 2))
+    >>> y = (rng.uniform(size=150) < 1 / (1 + np.exp(-X[:, 0]))).astype(int)
+    >>> res = internal_validation(LogisticRegression(), X, y, n_bootstrap=20,
+    ...                           measures=["brier_score", "calibration_slope"],
+    ...                           random_state=0)
+    >>> res.measures
+    ('brier_score', 'calibration_slope')
+    >>> round(res.apparent["brier_score"], 4), round(res.corrected["brier_score"], 4)
+    (0.197, 0.1981)
     """
 
     measures: tuple[str, ...]
@@ -183,8 +199,10 @@ def _weight_param(estimator: Any) -> str:
     if isinstance(estimator, Pipeline) and not get_config().get("enable_metadata_routing"):
         step, final = estimator.steps[-1]
         name = f"{step}__sample_weight"
-    if final is not None and final != "passthrough" and not has_fit_parameter(
-        final, "sample_weight"
+    if (
+        final is not None
+        and final != "passthrough"
+        and not has_fit_parameter(final, "sample_weight")
     ):
         raise TypeError(
             f"sample_weight (or resample='weights') needs an estimator whose fit "
@@ -204,7 +222,9 @@ class _Refits:
         self.errors: list[str] = []
         self.lock = threading.Lock()
 
-    def fit_predict(self, rows: np.ndarray | None, weights: np.ndarray | None) -> np.ndarray:
+    def fit_predict(
+        self, rows: np.ndarray | None, weights: np.ndarray | None
+    ) -> np.ndarray:
         """Predictions on all original rows of a clone fitted on ``rows`` (with ``weights``)."""
         X, y = self.X, self.y
         if rows is not None:
@@ -420,21 +440,23 @@ def internal_validation(
             f"got {type(estimator).__name__}."
         )
     B = check_int(n_bootstrap, "n_bootstrap", minimum=2)
-    method = check_option(method, "method", _METHODS)
+    how: str = check_option(method, "method", _METHODS)
     n_jobs = check_n_jobs(n_jobs)
     pos_label = check_pos_label(pos_label)
     spec = MeasureSet(measures, thresholds)
     labels = np.asarray(y)
     n = _n_rows(X)
     if labels.ndim != 1 or labels.shape[0] != n:
-        raise ValueError(f"y must be 1-D with one label per row of X ({n}), got {labels.shape}.")
+        raise ValueError(
+            f"y must be 1-D with one label per row of X ({n}), got {labels.shape}."
+        )
     y01 = binary_target(labels, pos_label, n, name="y")
     w = check_sample_weight(sample_weight, n, ref_name="X")
-    if resample is None:
-        resample = "rows" if w is None else "weights"
-    resample = check_option(resample, "resample", _RESAMPLE)
+    mode: str = check_option(
+        resample or ("rows" if w is None else "weights"), "resample", _RESAMPLE
+    )
     if w is not None:
-        if resample == "rows":
+        if mode == "rows":
             raise ValueError(
                 "resample='rows' cannot carry sample_weight: use resample='weights'."
             )
@@ -447,15 +469,21 @@ def internal_validation(
             )
         if np.any(w == 0):  # zero weight: not observed
             keep = np.flatnonzero(w > 0)
-            X, labels, y01, w, n = _take_rows(X, keep), labels[keep], y01[keep], w[keep], keep.size
+            X, labels, y01, w, n = (
+                _take_rows(X, keep),
+                labels[keep],
+                y01[keep],
+                w[keep],
+                keep.size,
+            )
     if indices is not None:
         idx_all = _check_indices(indices, B, n)
-        random_state = np.random.SeedSequence(0)  # chunk j is named by its spawn key
+        seed: Any = np.random.SeedSequence(0)  # chunk j is named by its spawn key
     else:
         idx_all = None
-        validate_random_state(random_state)
+        seed = validate_random_state(random_state)
 
-    refits = _Refits(estimator, X, labels, pos_label, resample == "weights")
+    refits = _Refits(estimator, X, labels, pos_label, mode == "weights")
     p_app = refits.fit_predict(None, w)
     apparent = spec(y01, p_app, w)
     m = len(spec)
@@ -477,7 +505,7 @@ def internal_validation(
             else:
                 counts = np.bincount(rows, minlength=n).astype(np.float64)
             used = np.flatnonzero(counts)
-            if resample == "rows":
+            if mode == "rows":
                 p = refits.resample(rows, None)
             else:
                 p = refits.resample(used, counts[used])
@@ -487,13 +515,15 @@ def internal_validation(
             else:
                 out[k, :m] = spec(y01[used], p[used], counts[used])
                 out[k, m : 2 * m] = spec(y01, p, w)
-                out[k, 2 * m : 3 * m] = spec(y01[oob], p[oob], None if w is None else w[oob])
+                out[k, 2 * m : 3 * m] = spec(
+                    y01[oob], p[oob], None if w is None else w[oob]
+                )
             out[k, 3 * m : 3 * m + n] = counts
             out[k, 3 * m + n :] = p
         return out
 
     reps = run_replicates(
-        task, B, random_state=random_state, n_jobs=n_jobs, chunk_size=_CHUNK,
+        task, B, random_state=seed, n_jobs=n_jobs, chunk_size=_CHUNK,
         desc="internal validation",
     )  # fmt: skip
     failed = len(refits.errors)
@@ -517,8 +547,8 @@ def internal_validation(
     def named(values: np.ndarray) -> dict[str, float]:
         return {k: float(v) for k, v in zip(names, values)}
 
-    harrell = method in ("harrell", "both")
-    plus = method in ("632plus", "both")
+    harrell = how in ("harrell", "both")
+    plus = how in ("632plus", "both")
     optimism = _means(opt_b)
     result: dict[str, Any] = {
         "optimism": named(optimism) if harrell else None,
@@ -546,7 +576,7 @@ def internal_validation(
     ok = ~np.isnan(preds).any(axis=1)
     return InternalValidationResult(
         measures=tuple(names),
-        method=method,
+        method=how,
         n_bootstrap=B,
         apparent=named(apparent),
         n_valid={k: int(v) for k, v in zip(names, valid.sum(axis=0))},

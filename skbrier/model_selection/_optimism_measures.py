@@ -19,7 +19,11 @@ import numpy as np
 from .._core.arrays import validated
 from .._core.params import check_thresholds
 from ..metrics.brier import brier_index, brier_score
-from ..metrics.calibration import _logistic_calibration, c_statistic, lowess_calibration_error
+from ..metrics.calibration import (
+    _logistic_calibration,
+    c_statistic,
+    lowess_calibration_error,
+)
 from ..metrics.net_benefit import decision_curve
 
 __all__ = [
@@ -111,16 +115,20 @@ class MeasureSet:
                 if name in _LOGISTIC:
                     out[k] = math.nan if fit is None else getattr(fit, _LOGISTIC[name])
                 elif name != "ici" or ici:
-                    out[k] = _attempt(lambda: _MEASURE_FUNCTIONS[name](y, p, w), math.nan)
+                    out[k] = _attempt(_MEASURE_FUNCTIONS[name], y, p, w, default=math.nan)
             if self.thresholds.size:
                 dc = _attempt(
-                    lambda: decision_curve(y, p, thresholds=self.thresholds, sample_weight=w)
+                    lambda: decision_curve(
+                        y, p, thresholds=self.thresholds, sample_weight=w
+                    )
                 )
                 if dc is not None:
                     out[len(self.base) :] = dc.net_benefit
         return out
 
-    def no_information(self, y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    def no_information(
+        self, y: np.ndarray, p: np.ndarray, w: np.ndarray | None
+    ) -> np.ndarray:
         r"""The no-information value :math:`\gamma` of each measure (Efron & Tibshirani 1997).
 
         The measure on the no-information data: every outcome paired with
@@ -152,10 +160,10 @@ class MeasureSet:
         return gamma
 
 
-def _attempt(compute: Any, default: Any = None) -> Any:
-    """``compute()``, or ``default`` when the measure is undefined (ValueError)."""
+def _attempt(compute: Any, *args: Any, default: Any = None) -> Any:
+    """``compute(*args)``, or ``default`` when the measure is undefined (ValueError)."""
     try:
-        return compute()
+        return compute(*args)
     except ValueError:
         return default
 
