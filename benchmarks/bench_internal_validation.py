@@ -110,7 +110,9 @@ def main() -> None:
     a = ap.parse_args()
     X, y = simulate(a.n)
     print(f"n = {a.n}, B = {a.B}, load average {os.getloadavg()}")
-    print(f"{'program':<36} {'elapsed s':>10} {'CPU s':>8} {'corrected C':>12} {'slope':>8}")
+    print(
+        f"{'program':<36} {'elapsed s':>10} {'CPU s':>8} {'corrected C':>12} {'slope':>8}"
+    )
     for n_jobs in (None, -1):
         wall, cpu, res = time_python(X, y, a.B, n_jobs)
         print(
