@@ -27,7 +27,7 @@ from .._core.format import format_number
 from .._core.labels import binary_target
 from .._core.params import check_int, check_n_jobs, check_option, validate_random_state
 from .._core.resampling import frequency_resampler, resample_indices, run_replicates
-from .._core.results import Result, to_builtin
+from .._core.results import Result
 from .._core.validation import check_sample_weight
 from .._response import check_pos_label, forecasts_from_estimator
 from ._optimism_measures import MeasureSet, combine_632, harrell_632_weights
@@ -175,10 +175,6 @@ class InternalValidationResult(Result):
             f"InternalValidationResult(method={self.method!r}, "
             f"n_bootstrap={self.n_bootstrap}, measures={list(self.measures)})"
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every field as JSON-ready Python values (the stability as its own dict)."""
-        return {f.name: to_builtin(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 # --------------------------------------------------------------------------- refits
