@@ -101,19 +101,17 @@ class InternalValidationResult(Result):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.tree import DecisionTreeClassifier
     >>> from skbrier.model_selection import internal_validation
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(150, 2))
-    >>> y = (rng.uniform(size=150) < 1 / (1 + np.exp(-X[:, 0]))).astype(int)
-    >>> res = internal_validation(LogisticRegression(), X, y, n_bootstrap=20,
-    ...                           measures=["brier_score", "calibration_slope"],
-    ...                           random_state=0)
+    >>> X, y = make_classification(150, n_features=4, random_state=0)
+    >>> tree = DecisionTreeClassifier(min_samples_leaf=10, random_state=0)
+    >>> res = internal_validation(tree, X, y, n_bootstrap=20, random_state=0,
+    ...                           measures=["brier_score", "c_statistic"])
     >>> res.measures
-    ('brier_score', 'calibration_slope')
-    >>> round(res.apparent["brier_score"], 4), round(res.corrected["brier_score"], 4)
-    (0.197, 0.1981)
+    ('brier_score', 'c_statistic')
+    >>> bool(res.corrected["c_statistic"] < res.apparent["c_statistic"])
+    True
     """
 
     measures: tuple[str, ...]

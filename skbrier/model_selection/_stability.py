@@ -90,15 +90,14 @@ class StabilityResult(Result):
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from scipy.special import logit
     >>> from sklearn.linear_model import LogisticRegression
+    >>> from skbrier.datasets import make_logistic_cohort
     >>> from skbrier.model_selection import internal_validation
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(150, 2))
-    >>> y = (rng.uniform(size=150) < 1 / (1 + np.exp(-X[:, 0]))).astype(int)
-    >>> res = internal_validation(LogisticRegression(), X, y, n_bootstrap=20,
-    ...                           random_state=0)
-    >>> stab = res.stability
+    >>> y, p = make_logistic_cohort(150)
+    >>> X = logit(p)[:, None]  # the cohort's one predictor
+    >>> stab = internal_validation(LogisticRegression(), X, y, n_bootstrap=20,
+    ...                            measures=["brier_score"], random_state=0).stability
     >>> stab.bootstrap.shape
     (20, 150)
     >>> bool(0 < stab.average_mape < 0.1)
