@@ -132,8 +132,10 @@ def test_given_indices_are_the_resamples():
 
 def test_weights_resampling_draws_the_same_rows():
     X, y = _data()
-    rows = internal_validation(_lr(), X, y, **FAST, method="both")
-    weights = internal_validation(_lr(), X, y, **FAST, method="both", resample="weights")
+    rows = internal_validation(_lr(), X, y, **FAST, correction="both")
+    weights = internal_validation(
+        _lr(), X, y, **FAST, correction="both", resample="weights"
+    )
     for key in ("optimism", "out_of_bag"):
         np.testing.assert_allclose(
             rows.replicates[key], weights.replicates[key], rtol=1e-7, atol=1e-10
@@ -214,7 +216,7 @@ def test_undefined_measures_are_nan_on_their_resample():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a resample without events cannot be fitted
         res = internal_validation(
-            _lr(), X, y, n_bootstrap=30, indices=idx, method="632plus",
+            _lr(), X, y, n_bootstrap=30, indices=idx, correction="632plus",
             measures=["c_statistic"],
         )  # fmt: skip
     oob = res.replicates["out_of_bag"][:, 0]
@@ -226,14 +228,16 @@ def test_undefined_measures_are_nan_on_their_resample():
 def test_632_needs_every_row_left_out_once():
     X, y = _data()
     with pytest.raises(ValueError, match="in every one of the 2 resamples"):
-        internal_validation(_lr(), X, y, n_bootstrap=2, method="632plus", random_state=0)
+        internal_validation(
+            _lr(), X, y, n_bootstrap=2, correction="632plus", random_state=0
+        )
 
 
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
         ({"n_bootstrap": 1}, ValueError, "n_bootstrap must be at least 2"),
-        ({"method": "boot"}, ValueError, "method"),
+        ({"correction": "boot"}, ValueError, "correction"),
         ({"measures": ["auc"]}, ValueError, "measures must be distinct names"),
         ({"thresholds": [0.0]}, ValueError, "thresholds must lie strictly"),
         ({"resample": "blocks"}, ValueError, "resample"),
@@ -284,7 +288,9 @@ def test_result_table_and_methods():
     assert list(frame.columns) == [
         "measure", "apparent", "optimism", "corrected", "simple_bootstrap", "n_valid"
     ]  # fmt: skip
-    plus = internal_validation(_lr(), X, y, **{**FAST, "n_bootstrap": 30}, method="632plus")
+    plus = internal_validation(
+        _lr(), X, y, **{**FAST, "n_bootstrap": 30}, correction="632plus"
+    )
     assert plus.corrected is None and plus.optimism is None
     assert "corrected_632plus" in plus.to_frame().columns
     assert not hasattr(plus, "confidence_interval")

@@ -51,7 +51,7 @@ def matched():
     X, y = _data()
     idx = np.array(FIXTURE["indices"]) - 1  # R's 1-based rows
     return internal_validation(
-        _model(), X, y, n_bootstrap=FIXTURE["B"], method="both",
+        _model(), X, y, n_bootstrap=FIXTURE["B"], correction="both",
         thresholds=FIXTURE["thresholds"], indices=idx, n_jobs=2,
     )  # fmt: skip
 
@@ -120,7 +120,7 @@ def test_monte_carlo_agreement_without_shared_indices():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = internal_validation(
-            _model(), X, y, n_bootstrap=B, method="both",
+            _model(), X, y, n_bootstrap=B, correction="both",
             thresholds=FIXTURE["thresholds"], random_state=12345, n_jobs=2,
         )  # fmt: skip
     names = list(res.measures)

@@ -36,7 +36,7 @@ from .cross_validation import _take_rows
 
 __all__ = ["InternalValidationResult", "internal_validation"]
 
-_METHODS: tuple[str, ...] = ("harrell", "632plus", "both")
+_CORRECTIONS: tuple[str, ...] = ("harrell", "632plus", "both")
 _RESAMPLE: tuple[str, ...] = ("rows", "weights")
 #: resamples per chunk of the engine (fixed: results do not depend on n_jobs)
 _CHUNK = 4
@@ -48,7 +48,7 @@ class InternalValidationResult(Result):
 
     Returned by :func:`internal_validation`; not meant to be built by hand.
     Every per-measure field is a dict keyed by measure name (``measures``),
-    or None when ``method`` did not compute it.  There is no
+    or None when ``correction`` did not compute it.  There is no
     ``confidence_interval``: an optimism-corrected estimate has no standard
     interval.
 
@@ -56,8 +56,8 @@ class InternalValidationResult(Result):
     ----------
     measures : tuple of str
         The measures, in order.
-    method : str
-        ``"harrell"``, ``"632plus"`` or ``"both"``.
+    correction : str
+        The corrections computed: ``"harrell"``, ``"632plus"`` or ``"both"``.
     n_bootstrap : int
         The number of resamples.
     apparent : dict
@@ -115,7 +115,7 @@ class InternalValidationResult(Result):
     """
 
     measures: tuple[str, ...]
-    method: str
+    correction: str
     n_bootstrap: int
     apparent: dict
     optimism: dict | None
@@ -157,7 +157,7 @@ class InternalValidationResult(Result):
 
     def _summary_rows(self) -> list[tuple[str, str]]:
         best = "corrected" if self.corrected is not None else "corrected_632plus"
-        rows = [("method", self.method), ("n_bootstrap", str(self.n_bootstrap))]
+        rows = [("correction", self.correction), ("n_bootstrap", str(self.n_bootstrap))]
         for m in self.measures:
             rows.append(
                 (
@@ -170,7 +170,7 @@ class InternalValidationResult(Result):
 
     def __repr__(self) -> str:
         return (
-            f"InternalValidationResult(method={self.method!r}, "
+            f"InternalValidationResult(correction={self.correction!r}, "
             f"n_bootstrap={self.n_bootstrap}, measures={list(self.measures)})"
         )
 
@@ -265,7 +265,7 @@ def internal_validation(
     y: ArrayLike,
     *,
     n_bootstrap: int = 200,
-    method: Literal["harrell", "632plus", "both"] = "harrell",
+    correction: Literal["harrell", "632plus", "both"] = "harrell",
     measures: list[str] | None = None,
     thresholds: ArrayLike | None = None,
     sample_weight: ArrayLike | None = None,
@@ -304,7 +304,7 @@ def internal_validation(
         Binary outcomes.
     n_bootstrap : int, default=200
         The number of bootstrap resamples (at least 2).
-    method : {"harrell", "632plus", "both"}, default="harrell"
+    correction : {"harrell", "632plus", "both"}, default="harrell"
         Which corrected estimates to report (``"632plus"`` reports Harrell's
         .632 as well).
     measures : list of str, default=None
@@ -422,7 +422,7 @@ def internal_validation(
     >>> X = rng.normal(size=(200, 3))
     >>> y = (rng.uniform(size=200) < 1 / (1 + np.exp(-X[:, 0]))).astype(int)
     >>> res = internal_validation(LogisticRegression(), X, y, n_bootstrap=20,
-    ...                           method="both", random_state=0)
+    ...                           correction="both", random_state=0)
     >>> bool(res.corrected["c_statistic"] < res.apparent["c_statistic"])
     True
     >>> res.to_frame().columns[:4].tolist()
@@ -434,7 +434,7 @@ def internal_validation(
             f"got {type(estimator).__name__}."
         )
     B = check_int(n_bootstrap, "n_bootstrap", minimum=2)
-    how: str = check_option(method, "method", _METHODS)
+    how: str = check_option(correction, "correction", _CORRECTIONS)
     n_jobs = check_n_jobs(n_jobs)
     pos_label = check_pos_label(pos_label)
     spec = MeasureSet(measures, thresholds)
@@ -570,7 +570,7 @@ def internal_validation(
     ok = ~np.isnan(preds).any(axis=1)
     return InternalValidationResult(
         measures=tuple(names),
-        method=how,
+        correction=how,
         n_bootstrap=B,
         apparent=named(apparent),
         n_valid={k: int(v) for k, v in zip(names, valid.sum(axis=0))},
