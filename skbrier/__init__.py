@@ -65,6 +65,7 @@ from .metrics.subgroups import calibration_by_group
 from .model_selection import (
     PooledRefit,
     cross_val_brier,
+    internal_validation,
     optuna_objective,
     pooled_best_score,
     pooled_cv_scores,
@@ -131,6 +132,7 @@ __all__ = [
     "difficulty_adjusted_brier",
     "e_aurc",
     "forecast_history",
+    "internal_validation",
     "leaderboard",
     "long_run_covariance",
     "lowess_calibration_error",

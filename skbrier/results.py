@@ -47,7 +47,12 @@ from .metrics.net_benefit import DecisionCurveResult
 from .metrics.recalibration import PlattCalibrationResult, TemperatureScalingResult
 from .metrics.selective import RiskCoverageResult
 from .metrics.subgroups import GroupCalibrationResult
-from .model_selection import CrossValBrierResult, PooledCVResult
+from .model_selection import (
+    CrossValBrierResult,
+    InternalValidationResult,
+    PooledCVResult,
+    StabilityResult,
+)
 from .report import CalibrationReport
 from .stats import (
     BootstrapResult,
@@ -93,6 +98,7 @@ __all__ = [
     "ForecastComparisonResult",
     "GroupCalibrationResult",
     "HistoryScoreResult",
+    "InternalValidationResult",
     "LeaderboardResult",
     "LogisticCalibrationResult",
     "LowessCalibrationError",
@@ -109,6 +115,7 @@ __all__ = [
     "RiskCoverageResult",
     "RubinPooledResult",
     "SpiegelhalterResult",
+    "StabilityResult",
     "SurvivalCalibrationResult",
     "SurvivalComparisonResult",
     "SurvivalIPAResult",

@@ -677,6 +677,7 @@ NOT_Y_P = {
     # a bootstrap of the rows (its draws change with their order and repetition):
     # tests/test_decision_value.py
     "compare_net_benefit",
+    "internal_validation",  # (estimator, X, y): tests/test_internal_validation*.py
 }
 
 

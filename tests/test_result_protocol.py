@@ -300,6 +300,16 @@ def _build(name):  # noqa: C901 (one branch per class)
 
         human = np.where(np.arange(60) % 4 == 0, y, np.nan)
         return prediction_powered_accuracy(human, (p > 0.5).astype(float))
+    if name in ("InternalValidationResult", "StabilityResult"):
+        from sklearn.linear_model import LogisticRegression
+
+        from skbrier.model_selection import internal_validation
+
+        res = internal_validation(
+            LogisticRegression(), np.column_stack([p, q]), y, n_bootstrap=20,
+            correction="both", random_state=0,
+        )  # fmt: skip
+        return res if name == "InternalValidationResult" else res.stability
     raise AssertionError(f"no instance of {name}: add one to _build")
 
 

@@ -914,6 +914,9 @@ ELSEWHERE = {
     "scores; tests/test_cross_val_result.py, tests/test_pooled.py",
     "optuna_objective": "the objective of cross_val_brier (tests/test_optuna_direction.py)",
     "CrossValBrierResult": "a container of cross_val_brier's results",
+    "internal_validation": "frequency weights are drawn as observations (scaling them "
+    "changes the resample size); integer weights equal repeated rows: "
+    "tests/test_internal_validation.py",
     "leaderboard": "long-format panels (a row is a forecaster x question pair, so "
     "repeated rows are refused): tests/test_leaderboard_properties.py",
     "difficulty_adjusted_brier": "long-format panels: tests/test_leaderboard_properties.py",

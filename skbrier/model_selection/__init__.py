@@ -12,8 +12,13 @@
 * :func:`optuna_objective`: an Optuna objective returning the pooled Brier
   Index (``direction="maximize"``); :func:`create_study` makes the study in
   the right direction, and the objective refuses a study that minimises it.
+* :func:`internal_validation`: bootstrap internal validation of any
+  classifier or pipeline (Harrell's optimism, .632 and .632+) with the
+  stability of its predictions (:class:`StabilityResult`).
 """
 
+from ._optimism import InternalValidationResult, internal_validation
+from ._stability import StabilityResult
 from .cross_validation import CrossValBrierResult, cross_val_brier
 from .pooled import (
     PooledCVResult,
@@ -27,10 +32,13 @@ from .tuning import create_study, optuna_objective
 
 __all__ = [
     "CrossValBrierResult",
+    "InternalValidationResult",
     "PooledCVResult",
     "PooledRefit",
+    "StabilityResult",
     "create_study",
     "cross_val_brier",
+    "internal_validation",
     "optuna_objective",
     "pooled_best_score",
     "pooled_cv_scores",
