@@ -13,10 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core.array_api import XPForecast, array_api_forecast
+from .._core.array_api import XPForecast, array_api_forecast, array_api_reference
 from .._core.dispatch import Call
 from .._core.kernels import array_api as _xp_metrics
-from .._core.kernels.brier import warn_undefined_skill
+from .._core.kernels.brier import (
+    brier_finish,
+    brier_reduce,
+    skill_finish,
+    warn_undefined_skill,
+)
 
 __all__ = [
     "brier_score",
@@ -45,11 +50,24 @@ def brier_score(c: Call) -> float:
     from ..metrics.brier import _check_scale_by_half
 
     scale_by_half = _check_scale_by_half(c.scale_by_half)
-    return _xp_metrics.brier(_forecast(c), scale_by_half=scale_by_half)
+    fc = _forecast(c)
+    sums = brier_reduce(fc.xp, fc.y, fc.proba, fc.sample_weight)
+    return brier_finish(sums, scale_by_half)
 
 
 def brier_skill_score(c: Call) -> float:
-    score, bs_ref = _xp_metrics.skill(_forecast(c), c.reference)
+    fc = _forecast(c)
+    ref = array_api_reference(fc, c.reference)
+    array = ref is not None and not isinstance(ref, float)
+    sums = brier_reduce(
+        fc.xp,
+        fc.y,
+        fc.proba,
+        fc.sample_weight,
+        reference=ref if array else None,
+        class_weight=not array,
+    )
+    score, bs_ref = skill_finish(sums, None if array else ref)
     if bs_ref == 0.0:
         warn_undefined_skill()
     return score

@@ -1,5 +1,9 @@
 """Array API support: validated forecasts in the input's namespace and device.
 
+The statistics themselves are the kernels of :mod:`skbrier._core.kernels`
+(``*_reduce`` and ``*_finish``), the same functions the numpy path calls;
+this module only validates and moves inputs.
+
 scikit-learn's switch decides: with ``sklearn.set_config(array_api_dispatch=True)``
 (or inside ``sklearn.config_context(array_api_dispatch=True)``), the core
 metrics compute on PyTorch, CuPy, JAX, array-api-strict ... arrays in their
@@ -28,7 +32,9 @@ import numpy as np
 __all__ = [
     "XPForecast",
     "array_api_forecast",
+    "array_api_reference",
     "dispatch_namespace",
+    "is_numpy",
     "to_numpy",
     "wide_float",
 ]
@@ -71,6 +77,14 @@ def dispatch_namespace(y_proba: Any) -> tuple[Any, Any] | None:
     if compat.is_numpy_namespace(xp):
         return None
     return xp, compat.device(y_proba)
+
+
+def is_numpy(xp: Any) -> bool:
+    """Whether the namespace ``xp`` computes on numpy arrays (``numpy`` itself
+    or array-api-compat's wrapper): the kernels' fast numpy branches apply."""
+    if xp is np:
+        return True
+    return getattr(xp, "__name__", "").rsplit(".", 1)[-1] == "numpy"
 
 
 def to_numpy(x: Any) -> Any:
@@ -341,3 +355,32 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
             stacklevel=4,
         )
     return XPForecast(xp, device, xp.astype(codes, xp.int64), p, w, classes, False)
+
+
+class _HostShape:
+    """The attributes of a host Forecast that ``check_reference`` reads."""
+
+    def __init__(self, fc: XPForecast) -> None:
+        self.binary_1d = fc.binary_1d
+        self.proba = np.empty(tuple(int(s) for s in fc.proba.shape), dtype=np.float64)
+
+
+def array_api_reference(fc: XPForecast, reference: Any) -> Any:
+    """The ``reference`` of a skill score, checked as on the host
+    (:func:`skbrier._core.validation.check_reference`): None, a float, or
+    reference forecasts on ``fc``'s device in its dtype.  Bad input raises the
+    host's error."""
+    from .validation import check_reference
+
+    if reference is None:
+        return None
+    if np.ndim(to_numpy(reference)) == 0 and not isinstance(reference, (str, bytes)):
+        return check_reference(float(to_numpy(reference)), _HostShape(fc))  # type: ignore[arg-type]
+    xp = fc.xp
+    ref = _move(reference, xp, fc.device)
+    if tuple(ref.shape) != tuple(fc.proba.shape) or not bool(
+        xp.all((ref >= 0) & (ref <= 1))
+    ):
+        # raises the host's error
+        check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
+    return xp.astype(ref, fc.proba.dtype)

@@ -22,21 +22,21 @@ from typing import Any
 import numpy as np
 
 from ..array_api import XPForecast, to_numpy, wide_float
-from .brier import brier_index_from_score, skill_score
+from .brier import class_weights as _class_weights
+
+
+def class_totals(fc: XPForecast) -> np.ndarray:
+    """Host array of the weight of each class (two for 1-D binary input)."""
+    return _class_weights(fc.xp, fc.y, fc.proba, fc.sample_weight)
 
 __all__ = [
     "bin_sums",
     "binary_columns",
-    "brier",
-    "brier_index",
     "calibration_error",
     "class_totals",
     "class_weights",
-    "climatology",
     "decision_curves",
     "net_benefit",
-    "reference_brier",
-    "skill",
 ]
 
 # rows per block of the one-hot products (bounded device memory)
@@ -52,116 +52,6 @@ def _onehot(fc: XPForecast, codes: Any, k: int, dtype: Any) -> Any:
     xp = fc.xp
     cols = xp.arange(k, device=fc.device)
     return xp.astype(codes[:, None] == cols[None, :], dtype)
-
-
-def _weighted_mean(fc: XPForecast, per_row: Any) -> float:
-    """``sum w x / sum w`` of a per-row array (the mean without weights)."""
-    xp = fc.xp
-    w = fc.sample_weight
-    if w is None:
-        return float(xp.mean(per_row))
-    return float(xp.sum(w * per_row) / xp.sum(w))
-
-
-def squared_errors(fc: XPForecast, proba: Any | None = None) -> Any:
-    """Per-row ``(p - y)^2`` (binary) or ``sum_k (p_k - 1[y = k])^2`` (columns)."""
-    xp = fc.xp
-    p = fc.proba if proba is None else proba
-    if fc.binary_1d:
-        d = p - fc.y
-        return d * d
-    d = p - _onehot(fc, fc.y, int(p.shape[1]), p.dtype)
-    return xp.sum(d * d, axis=1)
-
-
-def brier(fc: XPForecast, *, scale_by_half: Any = "auto") -> float:
-    """Brier score with scikit-learn's scale convention (as ``forecast_brier``)."""
-    bs = _weighted_mean(fc, squared_errors(fc))
-    if fc.binary_1d:
-        return bs if (scale_by_half == "auto" or scale_by_half) else 2.0 * bs
-    if scale_by_half == "auto":
-        half = fc.proba.shape[1] < 3
-    else:
-        half = bool(scale_by_half)
-    return 0.5 * bs if half else bs
-
-
-def brier_index(fc: XPForecast) -> float:
-    """Brier Index from the score on the [0, 1] scale."""
-    bs = _weighted_mean(fc, squared_errors(fc))
-    return brier_index_from_score(bs if fc.binary_1d else 0.5 * bs)
-
-
-def class_totals(fc: XPForecast) -> np.ndarray:
-    """Host array of the weight of each class (two for 1-D binary input)."""
-    xp = fc.xp
-    dt = _wide(fc)
-    if fc.binary_1d:
-        y = xp.astype(fc.y, dt)
-        w = None if fc.sample_weight is None else xp.astype(fc.sample_weight, dt)
-        if w is None:
-            pos = float(xp.sum(y))
-            return np.array([float(fc.y.shape[0]) - pos, pos])
-        return np.array([float(xp.sum(w * (1 - y))), float(xp.sum(w * y))])
-    k = int(fc.proba.shape[1])
-    oh = _onehot(fc, fc.y, k, dt)
-    if fc.sample_weight is not None:
-        oh = oh * xp.astype(fc.sample_weight, dt)[:, None]
-    return np.asarray(to_numpy(xp.sum(oh, axis=0)), dtype=np.float64)
-
-
-def climatology(fc: XPForecast) -> float:
-    """Brier score of climatology on the scale of the skill score (as
-    :func:`~skbrier._core.kernels.brier.climatology_brier`)."""
-    totals = class_totals(fc)
-    freq = totals / totals.sum()
-    if fc.binary_1d:
-        return float(freq[1] * freq[0])
-    return float(np.sum(freq * (1.0 - freq)))
-
-
-def reference_brier(fc: XPForecast, reference: Any) -> float:
-    """Brier score of ``reference`` (None: climatology; a float: a binary
-    base rate; an array: reference forecasts) on the skill score's scale."""
-    from ..validation import check_reference, check_scalar_probability
-
-    if reference is None:
-        return climatology(fc)
-    if np.ndim(to_numpy(reference)) == 0 and not isinstance(reference, (str, bytes)):
-        if not fc.binary_1d and fc.proba.shape[1] > 2:
-            # raises the host's error
-            check_reference(reference, _HostShape(fc))  # type: ignore[arg-type]
-        r = check_scalar_probability(float(to_numpy(reference)), name="reference")
-        totals = class_totals(fc)
-        q, o = totals / totals.sum()
-        bs_r = o * (1.0 - r) ** 2 + q * r * r
-        return float(bs_r if fc.binary_1d else 2.0 * bs_r)
-    from ..array_api import _move
-
-    ref = _move(reference, fc.xp, fc.device)
-    xp = fc.xp
-    if tuple(ref.shape) != tuple(fc.proba.shape) or not bool(
-        xp.all((ref >= 0) & (ref <= 1))
-    ):
-        # raises the host's error
-        check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
-    ref = xp.astype(ref, fc.proba.dtype)
-    return _weighted_mean(fc, squared_errors(fc, ref))
-
-
-class _HostShape:
-    """The attributes of a host Forecast that ``check_reference`` reads."""
-
-    def __init__(self, fc: XPForecast) -> None:
-        self.binary_1d = fc.binary_1d
-        self.proba = np.empty(tuple(int(s) for s in fc.proba.shape), dtype=np.float64)
-
-
-def skill(fc: XPForecast, reference: Any) -> tuple[float, float]:
-    """``(skill score, reference score)``; the caller warns on a zero reference."""
-    bs_ref = reference_brier(fc, reference)
-    bs = _weighted_mean(fc, squared_errors(fc))
-    return skill_score(bs, bs_ref), bs_ref
 
 
 def binary_columns(fc: XPForecast, pos_label: Any) -> list[tuple[Any, Any]]:
