@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core.array_api import XPForecast, array_api_forecast, array_api_reference
+from .._core.array_api import (
+    XPForecast,
+    array_api_forecast,
+    array_api_reference,
+    binary_columns,
+)
 from .._core.dispatch import Call
 from .._core.kernels import array_api as _xp_metrics
 from .._core.kernels.brier import (
@@ -67,7 +72,7 @@ def brier_skill_score(c: Call) -> float:
         reference=ref if array else None,
         class_weight=not array,
     )
-    score, bs_ref = skill_finish(sums, None if array else ref)
+    score, bs_ref = skill_finish(sums, ref if isinstance(ref, float) else None)
     if bs_ref == 0.0:
         warn_undefined_skill()
     return score
@@ -97,17 +102,48 @@ def net_benefit(c: Call) -> Any:
 
 
 def calibration_error(c: Call) -> Any:
-    """Uniform bins of the binary or top-label error on the device."""
-    from ..metrics._calibration_error_core import check_options
+    """Uniform bins of the binary, top-label or classwise error on the device
+    (the kernel's reduce in the input's namespace, then its finish)."""
+    from .._core.binning import uniform_edges
+    from .._core.kernels.calibration_error import (
+        bin_sums,
+        calibration_finish,
+        edge_bin_ids,
+        top_label_reduce,
+    )
+    from ..metrics._calibration_error_core import _KINDS, check_options, check_sample_size
 
     o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right)
-    simple = o.strategy == "uniform" and o.binning is None and not o.debias
-    if not (simple and c.confidence_scale == 1.0 and c.kind in ("binary", "top_label")):
+    simple = o.strategy == "uniform" and o.binning is None
+    if not (simple and c.confidence_scale == 1.0 and c.kind in _KINDS):
         return NotImplemented
-    ece = _xp_metrics.calibration_error_of_kind(
-        _forecast(c), c.kind, c.pos_label, o.n_bins, o.norm, o.right
-    )
-    return NotImplemented if ece is None else ece
+    fc = _forecast(c)
+    xp, w, nb = fc.xp, fc.sample_weight, o.n_bins
+    edges = uniform_edges(nb)
+
+    def bins(p: Any) -> Any:
+        return edge_bin_ids(xp, p, edges, o.right)
+
+    classwise = False
+    if fc.binary_1d or c.kind == "binary":
+        if not fc.binary_1d and fc.n_columns != 2:
+            return NotImplemented  # the host raises
+        try:
+            pairs = binary_columns(fc, c.pos_label)
+        except ValueError:
+            return NotImplemented
+        sums = [bin_sums(xp, bins(p), p, y01, w, nb) for y01, p in pairs]
+    elif c.kind == "top_label":
+        sums = [top_label_reduce(xp, fc.proba, fc.y, w, bins, nb)]
+    else:
+        classwise = True
+        dt = fc.proba.dtype
+        sums = []
+        for j in range(fc.n_columns):
+            p = fc.proba[:, j]
+            sums.append(bin_sums(xp, bins(p), p, xp.astype(fc.y == j, dt), w, nb))
+    check_sample_size(o, int(fc.proba.shape[0]), fc.total_weight())
+    return calibration_finish(sums, o.norm, classwise=classwise, debias=o.debias)
 
 
 def murphy_decomposition(c: Call) -> Any:
@@ -176,6 +212,19 @@ def decision_curve(c: Call) -> Any:
     )
 
 
+def _scaled_weights(fc: XPForecast) -> tuple[Any, int]:
+    """Weights times an exact power of two (largest in [0.5, 1)), and the exponent."""
+    import numpy as np
+
+    from .._core.kernels.decomposition import pow2_exponent
+
+    w = fc.sample_weight
+    if w is None:
+        return None, 0
+    e = pow2_exponent(np.array([float(fc.xp.max(w))]))
+    return (w * (2.0**e) if e else w), e
+
+
 def _murphy(
     fc: XPForecast,
     pos_label: Any,
@@ -187,9 +236,11 @@ def _murphy(
     """Binned decompositions (uniform bins) of each binary problem, or None."""
     import dataclasses
 
+    import numpy as np
+
     from .._core.binning import uniform_edges
-    from .._core.kernels.array_api import _scaled_weights, bin_sums, binary_columns
     from .._core.kernels.bin_statistics import BinStatistics
+    from .._core.kernels.calibration_error import edge_bin_ids, xp_bin_columns
     from ..metrics._decomposition_core import murphy_result
 
     try:
@@ -198,10 +249,14 @@ def _murphy(
         return None
     edges = uniform_edges(n_bins)
     ws, exponent = _scaled_weights(fc)
-    sub = XPForecast(fc.xp, fc.device, fc.y, fc.proba, ws, fc.classes, fc.binary_1d)
     out = []
     for y01, p in pairs:
-        count, sw, swp, swy, swpp, swpy, sww = bin_sums(sub, y01, p, edges, right=right)
+        ids = edge_bin_ids(fc.xp, p, edges, right)
+        host = xp_bin_columns(fc.xp, ids, [p, y01], ws, n_bins, products=True)
+        count = np.rint(host[:, 0]).astype(np.int64)
+        sw, swp, swy, swpp, swpy, sww = (
+            np.ascontiguousarray(host[:, j]) for j in range(1, 7)
+        )
         scaled = BinStatistics(edges, count, sw, swp, swy, swpp, swpy, sww, right=right)
         d = murphy_result(scaled, bias_correction, exponent)
         stats = scaled.scaled(-exponent)

@@ -33,6 +33,7 @@ __all__ = [
     "XPForecast",
     "array_api_forecast",
     "array_api_reference",
+    "binary_columns",
     "dispatch_namespace",
     "is_numpy",
     "to_numpy",
@@ -384,3 +385,20 @@ def array_api_reference(fc: XPForecast, reference: Any) -> Any:
         # raises the host's error
         check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
     return xp.astype(ref, fc.proba.dtype)
+
+
+def binary_columns(fc: XPForecast, pos_label: Any) -> list[tuple[Any, Any]]:
+    """``[(y01, p)]`` per binary problem: one for 1-D input or two columns (the
+    ``pos_label`` column), one per class (one-vs-rest) for three or more
+    columns (as :func:`~skbrier.metrics._decomposition_core.binary_columns`);
+    a ``pos_label`` that is not a class raises ValueError."""
+    xp = fc.xp
+    if fc.binary_1d:
+        return [(fc.y, fc.proba)]
+    k = int(fc.proba.shape[1])
+    classes = list(np.asarray(fc.classes).tolist())
+    if k == 2:
+        idx = 1 if pos_label is None else classes.index(pos_label)
+        y01 = xp.astype(fc.y == idx, fc.proba.dtype)
+        return [(y01, fc.proba[:, idx])]
+    return [(xp.astype(fc.y == j, fc.proba.dtype), fc.proba[:, j]) for j in range(k)]

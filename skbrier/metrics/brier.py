@@ -381,7 +381,7 @@ def brier_skill_score(
         reference=ref if array else None,
         class_weight=not array,
     )
-    score, bs_ref = skill_finish(sums, None if array else ref)
+    score, bs_ref = skill_finish(sums, ref if isinstance(ref, float) else None)
     if bs_ref == 0.0:
         warn_undefined_skill()
     return score

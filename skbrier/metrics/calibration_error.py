@@ -89,6 +89,7 @@ from .._core.results import ConfidenceInterval, Result, check_metric
 from ._calibration_error_core import (
     BINNING_PRESETS,
     Pairs,
+    ce_point,
     ce_value,
     check_bandwidth,
     check_options,
@@ -262,7 +263,7 @@ def calibration_error(
         y_true, y_proba, kind, sample_weight, labels, pos_label, confidence_scale
     )
     check_sample_size(o, data.n, data.total)
-    return ce_value(data, data.w, o)
+    return ce_point(data, o)
 
 
 @backends(dask=_IN_MEMORY, array_api=HOST)

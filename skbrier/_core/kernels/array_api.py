@@ -29,10 +29,8 @@ def class_totals(fc: XPForecast) -> np.ndarray:
     """Host array of the weight of each class (two for 1-D binary input)."""
     return _class_weights(fc.xp, fc.y, fc.proba, fc.sample_weight)
 
+
 __all__ = [
-    "bin_sums",
-    "binary_columns",
-    "calibration_error",
     "class_totals",
     "class_weights",
     "decision_curves",
@@ -52,85 +50,6 @@ def _onehot(fc: XPForecast, codes: Any, k: int, dtype: Any) -> Any:
     xp = fc.xp
     cols = xp.arange(k, device=fc.device)
     return xp.astype(codes[:, None] == cols[None, :], dtype)
-
-
-def binary_columns(fc: XPForecast, pos_label: Any) -> list[tuple[Any, Any]]:
-    """``[(y01, p)]`` per binary problem: one for 1-D input or two columns, one
-    per class (one-vs-rest) for three or more columns (as
-    :func:`~skbrier.metrics._decomposition_core.binary_columns`)."""
-    xp = fc.xp
-    if fc.binary_1d:
-        return [(fc.y, fc.proba)]
-    k = int(fc.proba.shape[1])
-    classes = list(np.asarray(fc.classes).tolist())
-    if k == 2:
-        idx = 1 if pos_label is None else classes.index(pos_label)
-        y01 = xp.astype(fc.y == idx, fc.proba.dtype)
-        return [(y01, fc.proba[:, idx])]
-    return [(xp.astype(fc.y == j, fc.proba.dtype), fc.proba[:, j]) for j in range(k)]
-
-
-def bin_sums(
-    fc: XPForecast,
-    y01: Any,
-    p: Any,
-    edges: np.ndarray,
-    *,
-    right: bool = True,
-    full: bool = True,
-) -> tuple[np.ndarray, ...]:
-    """Host ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)`` per bin
-    (the first four only with ``full=False``).
-
-    The bin of each forecast follows :func:`skbrier._core.binning.assign_bins`
-    exactly (a search among the inner edges, in float64 where the device has
-    it); the per-bin sums are one-hot products over blocks of rows.
-    """
-    xp = fc.xp
-    dt = _wide(fc)
-    k = edges.shape[0] - 1
-    p = xp.astype(p, dt)
-    y = xp.astype(y01, dt)
-    w = None if fc.sample_weight is None else xp.astype(fc.sample_weight, dt)
-    if k == 1:
-        idx = xp.zeros(p.shape[0], dtype=xp.int64, device=fc.device)
-    else:
-        inner = xp.asarray(edges[1:-1], dtype=dt, device=fc.device)
-        idx = xp.searchsorted(inner, p, side="left" if right else "right")
-    n = int(p.shape[0])
-    rows = max(1, _BLOCK_ELEMENTS // max(k, 1))
-    total = None
-    ones = xp.ones(n, dtype=dt, device=fc.device)
-    ww = ones if w is None else w
-    for start in range(0, n, rows):
-        sl = slice(start, min(start + rows, n))
-        pb, yb, wb = p[sl], y[sl], ww[sl]
-        wp = wb * pb
-        if full:
-            parts = [ones[sl], wb, wp, wb * yb, wp * pb, wp * yb, wb * wb]
-        else:  # count, sum_w, sum_wp, sum_wy only
-            parts = [ones[sl], wb, wp, wb * yb]
-        cols = xp.stack(parts, axis=1)
-        oh = _onehot(fc, idx[sl], k, dt)
-        part = xp.matmul(xp.permute_dims(oh, (1, 0)), cols)
-        total = part if total is None else total + part
-    host = np.asarray(to_numpy(total), dtype=np.float64)
-    count = np.rint(host[:, 0]).astype(np.int64)
-    return (count,) + tuple(
-        np.ascontiguousarray(host[:, j]) for j in range(1, host.shape[1])
-    )
-
-
-def gap_norm(sum_w: np.ndarray, sum_wp: np.ndarray, sum_wy: np.ndarray, norm: str) -> float:
-    """Binned calibration error from per-bin sums (l1: ECE, l2: RMS, max: MCE)."""
-    nz = sum_w > 0
-    gap = np.abs(sum_wp[nz] - sum_wy[nz]) / sum_w[nz]
-    frac = sum_w[nz] / sum_w.sum()
-    if norm == "l1":
-        return float(np.sum(frac * gap))
-    if norm == "l2":
-        return float(np.sqrt(np.sum(frac * gap * gap)))
-    return float(np.max(gap))
 
 
 def class_weights(
@@ -228,33 +147,6 @@ def decision_curves(
     return nb, nia, prev_used
 
 
-def _scaled_weights(fc: XPForecast) -> tuple[Any, int]:
-    """Weights times an exact power of two (largest in [0.5, 1)), and the exponent."""
-    from .decomposition import pow2_exponent
-
-    w = fc.sample_weight
-    if w is None:
-        return None, 0
-    e = pow2_exponent(np.array([float(fc.xp.max(w))]))
-    return (w * (2.0**e) if e else w), e
-
-
-def calibration_error(
-    fc: XPForecast, pos_label: Any, n_bins: int, norm: str, right: bool
-) -> float | None:
-    """Binned calibration error with uniform bins, or None (host path)."""
-    from ..binning import uniform_edges
-
-    if not fc.binary_1d and fc.proba.shape[1] != 2:
-        return None
-    try:
-        ((y01, p),) = binary_columns(fc, pos_label)
-    except ValueError:
-        return None
-    counts = bin_sums(fc, y01, p, uniform_edges(n_bins), right=right, full=False)
-    return gap_norm(counts[1], counts[2], counts[3], norm)
-
-
 def multiple_choice(
     y_true: Any,
     y_score: Any,
@@ -336,25 +228,3 @@ def multiple_choice(
         return None
     ws = w / xp.max(w)  # scale-free, as the host's weighted_mean
     return float(xp.sum(ws * num) / xp.sum(ws * den))
-
-
-def calibration_error_of_kind(
-    fc: XPForecast, kind: str, pos_label: Any, n_bins: int, norm: str, right: bool
-) -> float | None:
-    """:func:`~skbrier.metrics.calibration_error` with uniform bins for
-    ``kind="binary"`` and ``"top_label"`` (confidence = the largest
-    probability, correct = its class, the first on ties, is the true one), or
-    None (host path)."""
-    xp = fc.xp
-    if fc.binary_1d or kind == "binary":
-        return calibration_error(fc, pos_label, n_bins, norm, right)
-    if kind != "top_label":
-        return None
-    from ..binning import uniform_edges
-
-    am = xp.argmax(fc.proba, axis=1)
-    conf = xp.max(fc.proba, axis=1)
-    correct = xp.astype(am == fc.y, conf.dtype)
-    sub = XPForecast(xp, fc.device, correct, conf, fc.sample_weight, None, True)
-    counts = bin_sums(sub, correct, conf, uniform_edges(n_bins), right=right, full=False)
-    return gap_norm(counts[1], counts[2], counts[3], norm)
