@@ -90,15 +90,22 @@ def multiple_choice_brier_score(c: Call) -> Any:
 
 
 def net_benefit(c: Call) -> Any:
+    import numpy as np
+
+    from .._core.kernels.net_benefit import net_benefit_finish, threshold_reduce
     from .._core.validation import check_scalar_probability
     from ..metrics._decision_curve import check_prevalence
 
     t = check_scalar_probability(c.threshold, name="threshold", open_interval=True)
     prev = check_prevalence(c.prevalence)
     fc = _forecast(c, labels=False)
-    if fc.binary_1d and (nb := _xp_metrics.net_benefit(fc, t, prev)) is not None:
-        return nb
-    return NotImplemented
+    if not fc.binary_1d:
+        return NotImplemented  # the host raises
+    thresholds = np.array([t])
+    sums = threshold_reduce(fc.xp, fc.y, fc.proba, fc.sample_weight, thresholds)
+    if not sums.events > 0.0 or (prev is not None and not sums.nonevents > 0.0):
+        return NotImplemented  # the host raises
+    return float(net_benefit_finish(sums, thresholds, prev)[0])
 
 
 def calibration_error(c: Call) -> Any:
@@ -185,6 +192,11 @@ def murphy_decomposition(c: Call) -> Any:
 
 def decision_curve(c: Call) -> Any:
     """The curves on the device; the bootstrap (and any doubt) on the host."""
+    from .._core.kernels.net_benefit import (
+        decision_finish,
+        threshold_reduce,
+        threshold_shares,
+    )
     from ..metrics._decision_curve import DecisionCurveResult, check_harm, check_models
     from ..metrics.net_benefit import call_curve_options
 
@@ -193,12 +205,23 @@ def decision_curve(c: Call) -> Any:
         return NotImplemented
     models, single = check_models(c.y_proba, c.y_true)
     harms = check_harm(c.harm, list(models))
-    curves = _xp_metrics.decision_curves(
-        c.y_true, models, c.sample_weight, c.pos_label, t, prev, harms
-    )
-    if curves is None:
+    nb, nia = {}, {}
+    prev_used = None
+    for name, proba in models.items():
+        fc = array_api_forecast(
+            c.y_true, proba, sample_weight=c.sample_weight, pos_label=c.pos_label
+        )
+        if fc is None or not fc.binary_1d:
+            return NotImplemented
+        sums = threshold_reduce(fc.xp, fc.y, fc.proba, fc.sample_weight, t)
+        w1, w0 = sums.events, sums.nonevents
+        if not w1 > 0.0 or (prev is not None and not w0 > 0.0):
+            return NotImplemented  # the host raises
+        if prev_used is None:
+            prev_used = float(w1 / (w0 + w1)) if prev is None else prev
+        nb[name], nia[name] = decision_finish(threshold_shares(sums, prev), t, harms[name])
+    if prev_used is None:
         return NotImplemented
-    nb, nia, prev_used = curves
     return DecisionCurveResult(
         thresholds=t,
         prevalence=prev_used,

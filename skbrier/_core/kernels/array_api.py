@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ..array_api import XPForecast, to_numpy, wide_float
+from ..array_api import XPForecast, wide_float
 from .brier import class_weights as _class_weights
 
 
@@ -32,9 +32,6 @@ def class_totals(fc: XPForecast) -> np.ndarray:
 
 __all__ = [
     "class_totals",
-    "class_weights",
-    "decision_curves",
-    "net_benefit",
 ]
 
 # rows per block of the one-hot products (bounded device memory)
@@ -50,101 +47,6 @@ def _onehot(fc: XPForecast, codes: Any, k: int, dtype: Any) -> Any:
     xp = fc.xp
     cols = xp.arange(k, device=fc.device)
     return xp.astype(codes[:, None] == cols[None, :], dtype)
-
-
-def class_weights(
-    fc: XPForecast, y01: Any, p: Any, thresholds: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Host ``(fn, tp, tn, fp)``: weight of events / non-events below and at or
-    above each threshold (a sort and running sums on the device)."""
-    xp = fc.xp
-    dt = _wide(fc)
-    p = xp.astype(p, dt)
-    y = xp.astype(y01, dt)
-    if fc.sample_weight is None:
-        w = xp.ones(p.shape[0], dtype=dt, device=fc.device)
-    else:
-        w = xp.astype(fc.sample_weight, dt)
-    t = xp.asarray(thresholds, dtype=dt, device=fc.device)
-    order = xp.argsort(p, stable=True)
-    ps = xp.take(p, order)
-    pos = xp.searchsorted(ps, t, side="left")
-    zero = xp.zeros(1, dtype=dt, device=fc.device)
-    out = []
-    for cls in (y, 1 - y):
-        ws = xp.take(w * cls, order)
-        # running sums from each end, so that a zero share is exactly zero
-        below = xp.concat([zero, xp.cumulative_sum(ws)])
-        above = xp.concat([xp.flip(xp.cumulative_sum(xp.flip(ws))), zero])
-        out.append(np.asarray(to_numpy(xp.take(below, pos)), dtype=np.float64))
-        out.append(np.asarray(to_numpy(xp.take(above, pos)), dtype=np.float64))
-    fn, tp, tn, fp = out
-    return fn, tp, tn, fp
-
-
-def weights_at(fc: XPForecast, threshold: float) -> tuple[float, float]:
-    """Weight of events and of non-events with ``p >= threshold`` (1-D binary)."""
-    xp = fc.xp
-    dt = _wide(fc)
-    pos = xp.astype(xp.astype(fc.proba, dt) >= threshold, dt)
-    y = xp.astype(fc.y, dt)
-    if fc.sample_weight is not None:
-        pos = pos * xp.astype(fc.sample_weight, dt)
-    return float(xp.sum(pos * y)), float(xp.sum(pos * (1 - y)))
-
-
-def net_benefit(fc: XPForecast, threshold: float, prevalence: float | None) -> float | None:
-    """Net benefit at one threshold, or None when the host must raise (no
-    events, or no non-events with a prevalence)."""
-    from .net_benefit import net_benefit_from_weights
-
-    w0, w1 = class_totals(fc)
-    if not w1 > 0.0 or (prevalence is not None and not w0 > 0.0):
-        return None
-    tp, fp = weights_at(fc, threshold)
-    return net_benefit_from_weights(tp, fp, w1, w0, threshold, prevalence)
-
-
-def decision_curves(
-    y_true: Any,
-    models: dict[str, Any],
-    sample_weight: Any,
-    pos_label: Any,
-    thresholds: np.ndarray,
-    prevalence: float | None,
-    harms: dict[str, float],
-) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], float] | None:
-    """``(net_benefit, interventions_avoided, prevalence used)`` per model, or
-    None when the host path must run (numpy input, dispatch off, any doubt)."""
-    from ..array_api import array_api_forecast
-    from .net_benefit import (
-        interventions_avoided,
-        shares_from_weights,
-        threshold_odds,
-    )
-
-    odds = threshold_odds(thresholds)
-    nb: dict[str, np.ndarray] = {}
-    nia: dict[str, np.ndarray] = {}
-    prev_used = None
-    for name, proba in models.items():
-        fc = array_api_forecast(
-            y_true, proba, sample_weight=sample_weight, pos_label=pos_label
-        )
-        if fc is None or not fc.binary_1d:
-            return None
-        if prev_used is None:
-            w0, w1 = class_totals(fc)
-            if not w1 > 0.0 or (prevalence is not None and not w0 > 0.0):
-                return None
-            prev_used = float(w1 / (w0 + w1)) if prevalence is None else prevalence
-        fn, tp, tn, fp = class_weights(fc, fc.y, fc.proba, thresholds)
-        s = shares_from_weights(fn, tp, tn, fp, prevalence)
-        nb[name] = s.tp - s.fp * odds - harms[name]
-        nia[name] = interventions_avoided(s.fn, s.tn, odds, harms[name])
-    if prev_used is None:
-        return None
-    return nb, nia, prev_used
 
 
 def multiple_choice(
