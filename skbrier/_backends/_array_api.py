@@ -4,9 +4,11 @@ Each receives the call's arguments (a :class:`~skbrier._core.dispatch.Call`,
 the public signature's defaults applied), checks the options with the public
 function's own checks, validates the forecasts in ``y_proba``'s namespace
 (:func:`skbrier._core.array_api.array_api_forecast`) and computes with the
-kernels of :mod:`skbrier._core.kernels.array_api`.  ``NotImplemented`` sends a
-call the device path does not serve (presets, quantile bins, bootstraps) to
-the numpy body on host copies.
+same kernels as the numpy path (:mod:`skbrier._core.kernels`: each
+statistic's ``*_reduce`` in the input's namespace, on its device, then its
+``*_finish`` on the host sums).  ``NotImplemented`` sends a call the device
+path does not serve (presets, quantile bins, bootstraps) to the numpy body on
+host copies.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from .._core.array_api import (
     binary_columns,
 )
 from .._core.dispatch import Call
-from .._core.kernels import array_api as _xp_metrics
 from .._core.kernels.brier import (
     brier_finish,
     brier_reduce,
@@ -79,14 +80,20 @@ def brier_skill_score(c: Call) -> float:
 
 
 def multiple_choice_brier_score(c: Call) -> Any:
+    from .._core.array_api import array_api_choices
+    from .._core.kernels.multiple_choice import choice_finish, choice_reduce
     from .._core.params import check_bool, check_option
+    from ..metrics.multiple_choice import ONE_HOT_ADVICE
 
     convention = check_option(c.convention, "convention", ("per_example", "bigbench"))
     from_logprobs = check_bool(c.from_logprobs, "from_logprobs")
-    score = _xp_metrics.multiple_choice(
-        c.y_true, c.y_score, convention, from_logprobs, c.sample_weight
+    checked = array_api_choices(
+        c.y_true, c.y_score, from_logprobs, c.sample_weight, hard_advice=ONE_HOT_ADVICE
     )
-    return NotImplemented if score is None else score
+    if checked is None:
+        return NotImplemented
+    xp, proba, targets, w = checked
+    return choice_finish(choice_reduce(xp, proba, targets, w, convention=convention))
 
 
 def net_benefit(c: Call) -> Any:

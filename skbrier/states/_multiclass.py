@@ -384,10 +384,12 @@ class ClasswiseBinnedState(_LabelColumns):
 class MultipleChoiceState(MergeableState):
     r"""Mergeable state of the multiple-choice Brier score (rectangular input).
 
-    Keeps :math:`\sum_i w_i s_i` and :math:`\sum_i w_i d_i` with
-    :math:`s_i` the per-example score and :math:`d_i` its denominator (1 for
+    Keeps the sufficient statistics of the one multiple-choice kernel
+    (:class:`~skbrier._core.kernels.multiple_choice.ChoiceSums`:
+    :math:`\sum_i w_i s_i` and :math:`\sum_i w_i d_i` with :math:`s_i` the
+    per-example score and :math:`d_i` its denominator (1 for
     ``"per_example"``, the number of choices for ``"bigbench"``), the weights
-    divided by the largest weight seen (rescaled on merge, so weights of any
+    divided by the largest weight seen, rescaled on merge, so weights of any
     scale neither overflow nor underflow, as in memory):
 
     .. math::
@@ -422,9 +424,7 @@ class MultipleChoiceState(MergeableState):
         self.from_logprobs = from_logprobs
         self.n_samples = 0
         self.rows_sum_to_one = True
-        self.scale: float | None = None  # the largest weight (None: unweighted)
-        self.num = 0.0
-        self.den = 0.0
+        self.sums = mc.ChoiceSums(0.0, 0.0)  # the kernel's sufficient statistics
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None):
         """Add a chunk of examples (validated as in memory); returns ``self``."""
@@ -443,55 +443,24 @@ class MultipleChoiceState(MergeableState):
             proba = check_scores(values, starts, lengths, self.from_logprobs)
         targets = check_targets(_as_array(y_true, "y_true"), starts, lengths)
         w = _chunk_weights(sample_weight, n)
-        if self.convention == "per_example":
-            num, den = mc.per_example_squared_error(proba, targets, starts), np.ones(n)
-        else:
-            num = mc.bigbench_per_example(proba, targets, starts)
-            den = lengths.astype(np.float64)
+        part = mc.choice_reduce(
+            np, proba, targets, w, convention=self.convention, lengths=lengths
+        )
         self.n_samples += n
-        if w is None:
-            self._add(None, float(num.sum()), float(den.sum()))
-        else:
-            keep = w > 0.0
-            top = float(w.max())
-            if top > 0.0:
-                ws = w[keep] / top
-                self._add(top, float((ws * num[keep]).sum()), float((ws * den[keep]).sum()))
-            else:
-                self._add(0.0, 0.0, 0.0)
+        self.sums = self.sums + part
         return self
-
-    def _add(self, scale: float | None, num: float, den: float) -> None:
-        """Add sums whose weights are divided by ``scale`` (None: unweighted
-        rows, of weight 1, next to weighted ones as well)."""
-        if scale is None and self.scale is None:
-            self.num += num
-            self.den += den
-            return
-        if self.scale is None and self.den == 0.0:  # nothing yet: keep their scale
-            self.scale, self.num, self.den = scale, num, den
-            return
-        mine_s = 1.0 if self.scale is None else self.scale
-        their_s = 1.0 if scale is None else scale
-        top = max(mine_s, their_s)
-        if top == 0.0:
-            return
-        mine, theirs = mine_s / top, their_s / top
-        self.num = self.num * mine + num * theirs
-        self.den = self.den * mine + den * theirs
-        self.scale = top
 
     def _merge(self, other: MultipleChoiceState) -> None:
         self.n_samples += other.n_samples
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
-        self._add(other.scale, other.num, other.den)
+        self.sums = self.sums + other.sums
 
     def finalize(self) -> float:
         """The multiple-choice Brier score."""
         if self.n_samples == 0:
             raise ValueError("y_score is empty.")
-        if self.scale is not None and not self.den > 0:
+        if self.sums.scale is not None and not self.sums.den > 0:
             raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
         if not self.rows_sum_to_one:
             warn_rows_do_not_sum_to_one(stacklevel=5)
-        return float(self.num / self.den)
+        return mc.choice_finish(self.sums)
