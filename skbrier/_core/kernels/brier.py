@@ -298,10 +298,11 @@ def _xp_onehot(xp: Any, codes: Any, k: int, dtype: Any) -> Any:
 def _xp_loss(xp: Any, y: Any, p: Any, w: Any) -> float:
     if p.ndim == 1:
         d = p - y
-        per_row = 2.0 * (d * d)
-    else:
-        d = p - _xp_onehot(xp, y, int(p.shape[1]), p.dtype)
-        per_row = xp.sum(d * d, axis=1)
+        sq = d * d
+        # the two columns (1 - p, p): twice the squared error (doubled on the host)
+        return 2.0 * float(xp.sum(sq if w is None else w * sq))
+    d = p - _xp_onehot(xp, y, int(p.shape[1]), p.dtype)
+    per_row = xp.sum(d * d, axis=1)
     return float(xp.sum(per_row if w is None else w * per_row))
 
 
