@@ -86,7 +86,11 @@ def is_numpy(xp: Any) -> bool:
     or array-api-compat's wrapper): the kernels' fast numpy branches apply."""
     if xp is np:
         return True
-    return getattr(xp, "__name__", "").rsplit(".", 1)[-1] == "numpy"
+    # not jax.numpy, whose arrays live on their device
+    return getattr(xp, "__name__", "") in (
+        "array_api_compat.numpy",
+        "sklearn.externals.array_api_compat.numpy",
+    )
 
 
 def to_numpy(x: Any) -> Any:

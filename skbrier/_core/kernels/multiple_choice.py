@@ -32,6 +32,7 @@ __all__ = [
     "segment_starts",
     "segment_sum",
     "softmax_segments",
+    "weighted_mean",
 ]
 
 
@@ -147,14 +148,7 @@ def choice_reduce(
         else:
             num = bigbench_per_example(proba, targets, starts)
             den = lengths.astype(np.float64)
-        if w is None:
-            return ChoiceSums(num.sum(), den.sum())
-        top = float(w.max())
-        if not top > 0.0:
-            return ChoiceSums(0.0, 0.0, 0.0)
-        keep = w > 0.0
-        ws = w[keep] / top
-        return ChoiceSums((ws * num[keep]).sum(), (ws * den[keep]).sum(), top)
+        return _weighted_sums(num, den, w)
     n, k = int(proba.shape[0]), int(proba.shape[1])
     if convention == "per_example":
         d = proba - targets
@@ -175,3 +169,29 @@ def choice_reduce(
 def choice_finish(s: ChoiceSums) -> float:
     """The multiple-choice Brier score ``sum w s / sum w d`` of :class:`ChoiceSums`."""
     return float(s.num / s.den)
+
+
+def _weighted_sums(num: np.ndarray, den: np.ndarray, w: np.ndarray | None) -> ChoiceSums:
+    """:class:`ChoiceSums` of per-example numerators and denominators (numpy)."""
+    if w is None:
+        return ChoiceSums(num.sum(), den.sum())
+    top = float(w.max())
+    if not top > 0.0:
+        return ChoiceSums(0.0, 0.0, 0.0)
+    keep = w > 0.0
+    ws = w[keep] / top
+    return ChoiceSums((ws * num[keep]).sum(), (ws * den[keep]).sum(), top)
+
+
+def weighted_mean(
+    numerators: np.ndarray, denominators: np.ndarray, w: np.ndarray | None
+) -> float:
+    """``sum w num / sum w den`` over examples with frequency weights ``w``
+    (:func:`choice_finish` of the sums :func:`choice_reduce` makes).
+
+    Zero-weight examples are dropped first (the same sums, in the same order,
+    as without them); the weights are divided by their maximum, so that
+    weights of any scale (1e-200 or 1e300) neither overflow nor underflow
+    and unit weights give exactly the unweighted value.
+    """
+    return choice_finish(_weighted_sums(numerators, denominators, w))
