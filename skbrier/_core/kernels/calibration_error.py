@@ -380,7 +380,7 @@ def top_label_reduce(
     total = BinSums(np.zeros(n_bins), np.zeros(n_bins), np.zeros(n_bins))
     n = proba.shape[0]
     if seen is not None and seen.rows == n:
-        step = _TOP_BLOCK
+        step = max(1, _TOP_BLOCK // proba.shape[1])  # the blocks of _top_blocks
         blocks: Any = (
             (i, min(i + step, n), seen.confidence[i : i + step], seen.column[i : i + step])
             for i in range(0, n, step)
