@@ -4,19 +4,30 @@ Each receives the call's arguments (a :class:`~skbrier._core.dispatch.Call`,
 the public signature's defaults applied), checks the options with the public
 function's own checks, validates the forecasts in ``y_proba``'s namespace
 (:func:`skbrier._core.array_api.array_api_forecast`) and computes with the
-kernels of :mod:`skbrier._core.kernels.array_api`.  ``NotImplemented`` sends a
-call the device path does not serve (presets, quantile bins, bootstraps) to
-the numpy body on host copies.
+same kernels as the numpy path (:mod:`skbrier._core.kernels`: each
+statistic's ``*_reduce`` in the input's namespace, on its device, then its
+``*_finish`` on the host sums).  ``NotImplemented`` sends a call the device
+path does not serve (presets, quantile bins, bootstraps) to the numpy body on
+host copies.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._core.array_api import XPForecast, array_api_forecast
+from .._core.array_api import (
+    XPForecast,
+    array_api_forecast,
+    array_api_reference,
+    binary_columns,
+)
 from .._core.dispatch import Call
-from .._core.kernels import array_api as _xp_metrics
-from .._core.kernels.brier import warn_undefined_skill
+from .._core.kernels.brier import (
+    brier_finish,
+    brier_reduce,
+    skill_finish,
+    warn_undefined_skill,
+)
 
 __all__ = [
     "brier_score",
@@ -45,51 +56,108 @@ def brier_score(c: Call) -> float:
     from ..metrics.brier import _check_scale_by_half
 
     scale_by_half = _check_scale_by_half(c.scale_by_half)
-    return _xp_metrics.brier(_forecast(c), scale_by_half=scale_by_half)
+    fc = _forecast(c)
+    sums = brier_reduce(fc.xp, fc.y, fc.proba, fc.sample_weight)
+    return brier_finish(sums, scale_by_half)
 
 
 def brier_skill_score(c: Call) -> float:
-    score, bs_ref = _xp_metrics.skill(_forecast(c), c.reference)
+    fc = _forecast(c)
+    ref = array_api_reference(fc, c.reference)
+    array = ref is not None and not isinstance(ref, float)
+    sums = brier_reduce(
+        fc.xp,
+        fc.y,
+        fc.proba,
+        fc.sample_weight,
+        reference=ref if array else None,
+        class_weight=not array,
+    )
+    score, bs_ref = skill_finish(sums, ref if isinstance(ref, float) else None)
     if bs_ref == 0.0:
         warn_undefined_skill()
     return score
 
 
 def multiple_choice_brier_score(c: Call) -> Any:
+    from .._core.array_api import array_api_choices
+    from .._core.kernels.multiple_choice import choice_finish, choice_reduce
     from .._core.params import check_bool, check_option
+    from ..metrics.multiple_choice import ONE_HOT_ADVICE
 
     convention = check_option(c.convention, "convention", ("per_example", "bigbench"))
     from_logprobs = check_bool(c.from_logprobs, "from_logprobs")
-    score = _xp_metrics.multiple_choice(
-        c.y_true, c.y_score, convention, from_logprobs, c.sample_weight
+    checked = array_api_choices(
+        c.y_true, c.y_score, from_logprobs, c.sample_weight, hard_advice=ONE_HOT_ADVICE
     )
-    return NotImplemented if score is None else score
+    if checked is None:
+        return NotImplemented
+    xp, proba, targets, w = checked
+    return choice_finish(choice_reduce(xp, proba, targets, w, convention=convention))
 
 
 def net_benefit(c: Call) -> Any:
+    import numpy as np
+
+    from .._core.kernels.net_benefit import net_benefit_finish, threshold_reduce
     from .._core.validation import check_scalar_probability
     from ..metrics._decision_curve import check_prevalence
 
     t = check_scalar_probability(c.threshold, name="threshold", open_interval=True)
     prev = check_prevalence(c.prevalence)
     fc = _forecast(c, labels=False)
-    if fc.binary_1d and (nb := _xp_metrics.net_benefit(fc, t, prev)) is not None:
-        return nb
-    return NotImplemented
+    if not fc.binary_1d:
+        return NotImplemented  # the host raises
+    thresholds = np.array([t])
+    sums = threshold_reduce(fc.xp, fc.y, fc.proba, fc.sample_weight, thresholds)
+    if not sums.events > 0.0 or (prev is not None and not sums.nonevents > 0.0):
+        return NotImplemented  # the host raises
+    return float(net_benefit_finish(sums, thresholds, prev)[0])
 
 
 def calibration_error(c: Call) -> Any:
-    """Uniform bins of the binary or top-label error on the device."""
-    from ..metrics._calibration_error_core import check_options
+    """Uniform bins of the binary, top-label or classwise error on the device
+    (the kernel's reduce in the input's namespace, then its finish)."""
+    from .._core.binning import uniform_edges
+    from .._core.kernels.calibration_error import (
+        bin_sums,
+        calibration_finish,
+        edge_bin_ids,
+        top_label_reduce,
+    )
+    from ..metrics._calibration_error_core import _KINDS, check_options, check_sample_size
 
     o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right)
-    simple = o.strategy == "uniform" and o.binning is None and not o.debias
-    if not (simple and c.confidence_scale == 1.0 and c.kind in ("binary", "top_label")):
+    simple = o.strategy == "uniform" and o.binning is None
+    if not (simple and c.confidence_scale == 1.0 and c.kind in _KINDS):
         return NotImplemented
-    ece = _xp_metrics.calibration_error_of_kind(
-        _forecast(c), c.kind, c.pos_label, o.n_bins, o.norm, o.right
-    )
-    return NotImplemented if ece is None else ece
+    fc = _forecast(c)
+    xp, w, nb = fc.xp, fc.sample_weight, o.n_bins
+    edges = uniform_edges(nb)
+
+    def bins(p: Any) -> Any:
+        return edge_bin_ids(xp, p, edges, o.right)
+
+    classwise = False
+    if fc.binary_1d or c.kind == "binary":
+        if not fc.binary_1d and fc.n_columns != 2:
+            return NotImplemented  # the host raises
+        try:
+            pairs = binary_columns(fc, c.pos_label)
+        except ValueError:
+            return NotImplemented
+        sums = [bin_sums(xp, bins(p), p, y01, w, nb) for y01, p in pairs]
+    elif c.kind == "top_label":
+        sums = [top_label_reduce(xp, fc.proba, fc.y, w, bins, nb)]
+    else:
+        classwise = True
+        dt = fc.proba.dtype
+        sums = []
+        for j in range(fc.n_columns):
+            p = fc.proba[:, j]
+            sums.append(bin_sums(xp, bins(p), p, xp.astype(fc.y == j, dt), w, nb))
+    check_sample_size(o, int(fc.proba.shape[0]), fc.total_weight())
+    return calibration_finish(sums, o.norm, classwise=classwise, debias=o.debias)
 
 
 def murphy_decomposition(c: Call) -> Any:
@@ -131,6 +199,11 @@ def murphy_decomposition(c: Call) -> Any:
 
 def decision_curve(c: Call) -> Any:
     """The curves on the device; the bootstrap (and any doubt) on the host."""
+    from .._core.kernels.net_benefit import (
+        decision_finish,
+        threshold_reduce,
+        threshold_shares,
+    )
     from ..metrics._decision_curve import DecisionCurveResult, check_harm, check_models
     from ..metrics.net_benefit import call_curve_options
 
@@ -139,12 +212,23 @@ def decision_curve(c: Call) -> Any:
         return NotImplemented
     models, single = check_models(c.y_proba, c.y_true)
     harms = check_harm(c.harm, list(models))
-    curves = _xp_metrics.decision_curves(
-        c.y_true, models, c.sample_weight, c.pos_label, t, prev, harms
-    )
-    if curves is None:
+    nb, nia = {}, {}
+    prev_used = None
+    for name, proba in models.items():
+        fc = array_api_forecast(
+            c.y_true, proba, sample_weight=c.sample_weight, pos_label=c.pos_label
+        )
+        if fc is None or not fc.binary_1d:
+            return NotImplemented
+        sums = threshold_reduce(fc.xp, fc.y, fc.proba, fc.sample_weight, t)
+        w1, w0 = sums.events, sums.nonevents
+        if not w1 > 0.0 or (prev is not None and not w0 > 0.0):
+            return NotImplemented  # the host raises
+        if prev_used is None:
+            prev_used = float(w1 / (w0 + w1)) if prev is None else prev
+        nb[name], nia[name] = decision_finish(threshold_shares(sums, prev), t, harms[name])
+    if prev_used is None:
         return NotImplemented
-    nb, nia, prev_used = curves
     return DecisionCurveResult(
         thresholds=t,
         prevalence=prev_used,
@@ -158,6 +242,19 @@ def decision_curve(c: Call) -> Any:
     )
 
 
+def _scaled_weights(fc: XPForecast) -> tuple[Any, int]:
+    """Weights times an exact power of two (largest in [0.5, 1)), and the exponent."""
+    import numpy as np
+
+    from .._core.kernels.decomposition import pow2_exponent
+
+    w = fc.sample_weight
+    if w is None:
+        return None, 0
+    e = pow2_exponent(np.array([float(fc.xp.max(w))]))
+    return (w * (2.0**e) if e else w), e
+
+
 def _murphy(
     fc: XPForecast,
     pos_label: Any,
@@ -169,9 +266,11 @@ def _murphy(
     """Binned decompositions (uniform bins) of each binary problem, or None."""
     import dataclasses
 
+    import numpy as np
+
     from .._core.binning import uniform_edges
-    from .._core.kernels.array_api import _scaled_weights, bin_sums, binary_columns
     from .._core.kernels.bin_statistics import BinStatistics
+    from .._core.kernels.calibration_error import edge_bin_ids, xp_bin_columns
     from ..metrics._decomposition_core import murphy_result
 
     try:
@@ -180,10 +279,14 @@ def _murphy(
         return None
     edges = uniform_edges(n_bins)
     ws, exponent = _scaled_weights(fc)
-    sub = XPForecast(fc.xp, fc.device, fc.y, fc.proba, ws, fc.classes, fc.binary_1d)
     out = []
     for y01, p in pairs:
-        count, sw, swp, swy, swpp, swpy, sww = bin_sums(sub, y01, p, edges, right=right)
+        ids = edge_bin_ids(fc.xp, p, edges, right)
+        host = xp_bin_columns(fc.xp, ids, [p, y01], ws, n_bins, products=True)
+        count = np.rint(host[:, 0]).astype(np.int64)
+        sw, swp, swy, swpp, swpy, sww = (
+            np.ascontiguousarray(host[:, j]) for j in range(1, 7)
+        )
         scaled = BinStatistics(edges, count, sw, swp, swy, swpp, swpy, sww, right=right)
         d = murphy_result(scaled, bias_correction, exponent)
         stats = scaled.scaled(-exponent)

@@ -1,5 +1,9 @@
 """Array API support: validated forecasts in the input's namespace and device.
 
+The statistics themselves are the kernels of :mod:`skbrier._core.kernels`
+(``*_reduce`` and ``*_finish``), the same functions the numpy path calls;
+this module only validates and moves inputs.
+
 scikit-learn's switch decides: with ``sklearn.set_config(array_api_dispatch=True)``
 (or inside ``sklearn.config_context(array_api_dispatch=True)``), the core
 metrics compute on PyTorch, CuPy, JAX, array-api-strict ... arrays in their
@@ -28,7 +32,11 @@ import numpy as np
 __all__ = [
     "XPForecast",
     "array_api_forecast",
+    "array_api_choices",
+    "array_api_reference",
+    "binary_columns",
     "dispatch_namespace",
+    "is_numpy",
     "to_numpy",
     "wide_float",
 ]
@@ -71,6 +79,18 @@ def dispatch_namespace(y_proba: Any) -> tuple[Any, Any] | None:
     if compat.is_numpy_namespace(xp):
         return None
     return xp, compat.device(y_proba)
+
+
+def is_numpy(xp: Any) -> bool:
+    """Whether the namespace ``xp`` computes on numpy arrays (``numpy`` itself
+    or array-api-compat's wrapper): the kernels' fast numpy branches apply."""
+    if xp is np:
+        return True
+    # not jax.numpy, whose arrays live on their device
+    return getattr(xp, "__name__", "") in (
+        "array_api_compat.numpy",
+        "sklearn.externals.array_api_compat.numpy",
+    )
 
 
 def to_numpy(x: Any) -> Any:
@@ -341,3 +361,133 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
             stacklevel=4,
         )
     return XPForecast(xp, device, xp.astype(codes, xp.int64), p, w, classes, False)
+
+
+class _HostShape:
+    """The attributes of a host Forecast that ``check_reference`` reads."""
+
+    def __init__(self, fc: XPForecast) -> None:
+        self.binary_1d = fc.binary_1d
+        self.proba = np.empty(tuple(int(s) for s in fc.proba.shape), dtype=np.float64)
+
+
+def array_api_reference(fc: XPForecast, reference: Any) -> Any:
+    """The ``reference`` of a skill score, checked as on the host
+    (:func:`skbrier._core.validation.check_reference`): None, a float, or
+    reference forecasts on ``fc``'s device in its dtype.  Bad input raises the
+    host's error."""
+    from .validation import check_reference
+
+    if reference is None:
+        return None
+    if np.ndim(to_numpy(reference)) == 0 and not isinstance(reference, (str, bytes)):
+        return check_reference(float(to_numpy(reference)), _HostShape(fc))  # type: ignore[arg-type]
+    xp = fc.xp
+    ref = _move(reference, xp, fc.device)
+    if tuple(ref.shape) != tuple(fc.proba.shape) or not bool(
+        xp.all((ref >= 0) & (ref <= 1))
+    ):
+        # raises the host's error
+        check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
+    return xp.astype(ref, fc.proba.dtype)
+
+
+def binary_columns(fc: XPForecast, pos_label: Any) -> list[tuple[Any, Any]]:
+    """``[(y01, p)]`` per binary problem: one for 1-D input or two columns (the
+    ``pos_label`` column), one per class (one-vs-rest) for three or more
+    columns (as :func:`~skbrier.metrics._decomposition_core.binary_columns`);
+    a ``pos_label`` that is not a class raises ValueError."""
+    xp = fc.xp
+    if fc.binary_1d:
+        return [(fc.y, fc.proba)]
+    k = int(fc.proba.shape[1])
+    classes = list(np.asarray(fc.classes).tolist())
+    if k == 2:
+        idx = 1 if pos_label is None else classes.index(pos_label)
+        y01 = xp.astype(fc.y == idx, fc.proba.dtype)
+        return [(y01, fc.proba[:, idx])]
+    return [(xp.astype(fc.y == j, fc.proba.dtype), fc.proba[:, j]) for j in range(k)]
+
+
+def array_api_choices(
+    y_true: Any, y_score: Any, from_logprobs: bool, sample_weight: Any, *, hard_advice: str
+) -> tuple[Any, Any, Any, Any] | None:
+    """``(xp, proba, targets, weights)`` of rectangular ``(n, K)`` multiple-choice
+    scores validated in their namespace (log-probabilities softmaxed, gold
+    indices one-hot, soft targets normalised), or None (numpy input, dispatch
+    off, or any doubt: the host path validates and raises).
+
+    Warns as the host does: rows of probabilities that do not sum to one
+    (``UserWarning``) and one-hot scores
+    (:class:`~skbrier.exceptions.HardForecastWarning` with ``hard_advice``).
+    """
+    ns = dispatch_namespace(y_score)
+    if ns is None:
+        return None
+    xp, device = ns
+    s = y_score
+    if s.ndim != 2 or s.shape[0] == 0 or s.shape[1] == 0:
+        return None
+    if not xp.isdtype(s.dtype, ("real floating", "integral")):
+        return None
+    dt = _float_dtype(xp, s, device)
+    s = xp.astype(s, dt)
+    n, k = int(s.shape[0]), int(s.shape[1])
+    if from_logprobs:
+        row_max = xp.max(s, axis=1)
+        ok = ~xp.any(xp.isnan(s)) & ~xp.any(s == xp.inf) & xp.all(row_max > -xp.inf)
+        if not bool(ok):
+            return None
+        e = xp.exp(s - row_max[:, None])
+        proba = e / xp.sum(e, axis=1)[:, None]
+    else:
+        if not bool(xp.all((s >= 0) & (s <= 1))):
+            return None
+        proba = s
+    y = _move(y_true, xp, device)
+    if y.ndim == 1:
+        if int(y.shape[0]) != n or not xp.isdtype(y.dtype, "integral"):
+            return None
+        if not bool(xp.all((y >= 0) & (y < k))):
+            return None
+        t = xp.astype(y[:, None] == xp.arange(k, device=device)[None, :], dt)
+    elif y.ndim == 2 and tuple(y.shape) == (n, k):
+        if not xp.isdtype(y.dtype, ("real floating", "integral", "bool")):
+            return None
+        t = xp.astype(y, dt)
+        t_max = xp.max(t, axis=1)
+        if not bool(xp.all(xp.isfinite(t)) & xp.all(t >= 0) & xp.all(t_max > 0)):
+            return None
+        t = t / t_max[:, None]
+        t = t / xp.sum(t, axis=1)[:, None]
+    else:
+        return None
+    w = None
+    if sample_weight is not None:
+        w = _move(sample_weight, xp, device)
+        if w.ndim != 1 or int(w.shape[0]) != n:
+            return None
+        w = xp.astype(w, dt)
+        if not bool(xp.all(xp.isfinite(w)) & xp.all(w >= 0) & (xp.sum(w) > 0)):
+            return None
+    if not from_logprobs:
+        _warn_choices(xp, s, device, k, hard_advice)
+    return xp, proba, t, w
+
+
+def _warn_choices(xp: Any, s: Any, device: Any, k: int, advice: str) -> None:
+    """The host's warnings on probabilities given directly: rows that do not
+    sum to one, and one-hot scores (every score exactly 0 or 1)."""
+    from .diagnose import HardForecastWarning, hard_forecast_message, warn_once
+
+    wide = wide_float(xp, device)
+    rows = xp.sum(xp.astype(s, wide), axis=1)
+    if not bool(xp.all(xp.abs(rows - 1) <= _ROW_TOLERANCE)):
+        warnings.warn(
+            "Some rows of y_score do not sum to one. Make sure to pass probabilities "
+            "(or from_logprobs=True).",
+            UserWarning,
+            stacklevel=4,
+        )
+    if k > 1 and bool(xp.all((s == 0) | (s == 1))):
+        warn_once(hard_forecast_message("y_score", advice=advice), HardForecastWarning)

@@ -8,7 +8,7 @@ are declared once, on the function, by :func:`backends`:
     @backends(
         arrays=("y_true", "y_proba", "sample_weight"),
         dask="skbrier._backends._dask._adapters:brier_score",
-        array_api="skbrier._core.kernels.array_api:brier_score",
+        array_api="skbrier._backends._array_api:brier_score",
     )
     def brier_score(y_true, y_proba, *, sample_weight=None, ...):
         ...  # numpy

@@ -8,17 +8,18 @@ validated pairs, shared by the public functions and their bootstrap.
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Any
 
 import numpy as np
 
 from .._core.binning import check_edges as check_bin_edges
-from .._core.binning import check_edges_cover, weighted_quantile
+from .._core.binning import check_edges_cover, uniform_edges, weighted_quantile
 from .._core.kernels.calibration_error import (
+    BinSums,
+    TopLabelPass,
     bin_ids,
     bin_sums,
-    binned_error,
+    calibration_finish,
     classwise_columns,
     discrete_bin_ids,
     edge_ids,
@@ -28,6 +29,7 @@ from .._core.kernels.calibration_error import (
     smooth_ece,
     smooth_ece_auto,
     top_label,
+    top_label_reduce,
     torch_linspace_edges,
 )
 from .._core.params import (
@@ -46,6 +48,7 @@ __all__ = [
     "Pairs",
     "bin_table",
     "binned_value",
+    "ce_point",
     "ce_value",
     "check_bandwidth",
     "check_options",
@@ -54,6 +57,7 @@ __all__ = [
     "prepare",
     "rescale",
     "smooth_value",
+    "top_label_pass",
 ]
 
 #: The ``binning=`` presets of :func:`calibration_error`.
@@ -84,15 +88,31 @@ HLE_BIN_SIZE = 100
 # --------------------------------------------------------------------------- input
 @dataclasses.dataclass
 class Pairs:
-    """Validated ``(p, y)`` pairs (one, or one per class) and the weights."""
+    """Validated ``(p, y)`` pairs (one, or one per class) and the weights.
 
-    pairs: list[tuple[np.ndarray, np.ndarray]]
+    The top-label pair is made from ``top`` (the matrix and the class codes)
+    when first asked for: :func:`ce_point` reduces the matrix in one pass
+    without making it.
+    """
+
+    pairs_: list[tuple[np.ndarray, np.ndarray]] | None
     w: np.ndarray | None
     classwise: bool
+    top: tuple[np.ndarray, np.ndarray] | None = None
+
+    @property
+    def pairs(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The ``(p, y)`` pairs."""
+        if self.pairs_ is None:
+            assert self.top is not None
+            self.pairs_ = [top_label(np, *self.top)]
+        return self.pairs_
 
     @property
     def n(self) -> int:
         """The number of rows."""
+        if self.top is not None:
+            return int(self.top[0].shape[0])
         return int(self.pairs[0][0].shape[0])
 
     @property
@@ -130,6 +150,7 @@ def prepare(
     confidence_scale: float,
     *,
     label_rows: Any = None,
+    visit_rows: Any = None,
 ) -> Pairs:
     kind = check_option(kind, "kind", _KINDS)
     scale = check_scale(confidence_scale)
@@ -142,13 +163,14 @@ def prepare(
         labels=labels,
         pos_label=pos_label,
         label_rows=label_rows,  # a mergeable state's distinct labels
+        visit_rows=visit_rows,
     )
     w = fc.sample_weight
     if fc.binary_1d:
         # as Kumar et al.'s calibration package: 1-D input is binary for every kind
         return Pairs([(fc.proba, fc.y)], w, False)
     if kind == "top_label":
-        return Pairs([top_label(fc.proba, fc.y)], w, False)
+        return Pairs(None, w, False, top=(fc.proba, fc.y))
     k = fc.proba.shape[1]
     if kind == "binary":
         if k != 2:
@@ -280,7 +302,7 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
             skip = np.zeros(k, dtype=bool)
             skip[-1] = True
         total = float(p.shape[0])
-    return bin_sums(ids, p, y, w, k), (skip, total, rule)
+    return bin_sums(np, ids, p, y, w, k), (skip, total, rule)
 
 
 #: The most rows the HLE presets expand integer weights into.
@@ -338,12 +360,21 @@ def fixed_bin_ids(p: np.ndarray, o: Options) -> tuple[np.ndarray, int, str] | No
 
 def binned_value(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options) -> float:
     """The binned error of one (p, y) pair under options ``o`` (validated arrays)."""
-    (wsum, psum, ysum), (skip, total, rule) = bin_table(p, y, w, o)
-    return binned_error(
-        wsum,
-        psum,
-        ysum,
+    return ce_value(Pairs([(p, y)], w, False), w, o)
+
+
+def ce_value(data: Pairs, w: np.ndarray | None, o: Options) -> float:
+    """The calibration error of validated pairs under options ``o`` (weights
+    ``w``): the per-bin sums of each pair, then the one finish."""
+    sums: list[BinSums] = []
+    skip, total, rule = None, None, "kumar"
+    for p, y in data.pairs:
+        s, (skip, total, rule) = bin_table(p, y, w, o)
+        sums.append(s)
+    return calibration_finish(
+        sums,
         o.norm,
+        classwise=data.classwise,
         debias=o.debias,
         total=total,
         skip=skip,
@@ -351,20 +382,49 @@ def binned_value(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options)
     )
 
 
-def _aggregate(values: list[float], norm: str) -> float:
-    """Classwise: mean (l1), root-mean-square of the per-class l2 (Kumar's
-    marginal calibration error), maximum (max)."""
-    v = np.asarray(values)
-    if norm == "l1":
-        return float(np.mean(v))
-    if norm == "l2":
-        return float(math.sqrt(np.mean(v * v)))
-    return float(np.max(v))
+def _fixed_rule(o: Options) -> tuple[np.ndarray, int, str] | None:
+    """:func:`fixed_bin_ids`'s rule when the top-label kernel may bin block by
+    block (explicit edges are checked against all the forecasts)."""
+    fixed = o.binning is None or (
+        isinstance(o.binning, str) and o.binning in ("torchmetrics", "sklearn", "netcal")
+    )
+    return fixed_bin_ids(np.zeros(1), o) if fixed else None
 
 
-def ce_value(data: Pairs, w: np.ndarray | None, o: Options) -> float:
-    vals = [binned_value(p, y, w, o) for p, y in data.pairs]
-    return _aggregate(vals, o.norm) if data.classwise else vals[0]
+def top_label_pass(y_proba: Any, kind: Any, o: Options) -> TopLabelPass | None:
+    """A :class:`~skbrier._core.kernels.calibration_error.TopLabelPass` for the
+    validation's pass over a numpy matrix whose top-label error
+    :func:`ce_point` computes with fixed bins (else None)."""
+    if kind != "top_label" or _fixed_rule(o) is None:
+        return None
+    if type(y_proba) is not np.ndarray or y_proba.ndim != 2 or y_proba.shape[1] < 2:
+        return None
+    return TopLabelPass(y_proba.shape[0], y_proba.shape[1])
+
+
+def ce_point(data: Pairs, o: Options, seen: TopLabelPass | None = None) -> float:
+    """:func:`ce_value` with the data's own weights; the top-label error with
+    bins fixed by the options reads the matrix once
+    (:func:`~skbrier._core.kernels.calibration_error.top_label_reduce`, with
+    the top labels ``seen`` by the validation's pass when it saw every row)."""
+    rule = _fixed_rule(o)
+    if data.pairs_ is None and rule is not None:
+        _, nb, singleton = rule
+        assert data.top is not None
+        proba, codes = data.top
+        if o.binning is None:  # the edges once, not per block
+            edges = uniform_edges(o.n_bins)
+
+            def bins(c: np.ndarray) -> np.ndarray:
+                return edge_ids(c, edges, o.right)
+        else:
+
+            def bins(c: np.ndarray) -> np.ndarray:
+                return fixed_bin_ids(c, o)[0]  # type: ignore[index]
+
+        sums = top_label_reduce(np, proba, codes, data.w, bins, nb, seen=seen)
+        return calibration_finish([sums], o.norm, debias=o.debias, singleton_rule=singleton)
+    return ce_value(data, data.w, o)
 
 
 def smooth_value(data: Pairs, w: np.ndarray | None, bandwidth: Any) -> float:

@@ -10,14 +10,12 @@ from numpy.typing import ArrayLike
 from .._core.diagnose import one_warning_per_call, warn_if_hard
 from .._core.dispatch import BODY, backends
 from .._core.kernels.brier import (
-    base_rate,
-    binary_brier,
     binary_brier_guarded,
+    brier_finish,
     brier_index_from_score,
-    climatology_brier,
+    brier_reduce,
     forecast_brier,
-    multiclass_brier,
-    skill_score,
+    skill_finish,
     warn_undefined_skill,
 )
 from .._core.validation import (
@@ -67,10 +65,11 @@ def _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label):
         return None
     if y_true.dtype.kind not in "biuf" or not y_true.dtype.isnative:
         return None
-    bs = binary_brier_guarded(y_true, y_proba)
-    if bs is not None:
-        warn_if_hard(y_proba, "y_proba")  # the check the full validation makes
-    return bs
+    sums = binary_brier_guarded(y_true, y_proba)
+    if sums is None:
+        return None
+    warn_if_hard(y_proba, "y_proba")  # the check the full validation makes
+    return brier_finish(sums)
 
 
 @backends(
@@ -264,23 +263,6 @@ def brier_index(
     return brier_index_from_score(bs)
 
 
-def _reference_brier(fc, reference: Any) -> float:
-    """Brier score of ``reference`` on the scale used for ``fc`` in the skill score."""
-    ref = check_reference(reference, fc)
-    if ref is None:
-        return climatology_brier(fc)
-    if isinstance(ref, float):
-        r = ref
-        # binary: o (1 - r)^2 + (1 - o) r^2; two columns: the constant forecast
-        # (1 - r, r) on the unhalved scale (twice that)
-        q, o = base_rate(fc.y if fc.binary_1d else fc.y == 1, fc.sample_weight)
-        bs_r = o * (1.0 - r) ** 2 + q * r * r
-        return bs_r if fc.binary_1d else 2.0 * bs_r
-    if fc.binary_1d:
-        return binary_brier(fc.y, ref, fc.sample_weight)
-    return multiclass_brier(fc.y, ref, fc.sample_weight)
-
-
 @one_warning_per_call
 @backends(
     arrays=("y_true", "y_proba", "sample_weight", "reference"),
@@ -389,11 +371,17 @@ def brier_skill_score(
         pos_label=pos_label,
         float_target=True,
     )
-    bs_ref = _reference_brier(fc, reference)
-    if fc.binary_1d:
-        bs = binary_brier(fc.y, fc.proba, fc.sample_weight)
-    else:
-        bs = multiclass_brier(fc.y, fc.proba, fc.sample_weight)
+    ref = check_reference(reference, fc)
+    array = ref is not None and not isinstance(ref, float)
+    sums = brier_reduce(
+        np,
+        fc.y,
+        fc.proba,
+        fc.sample_weight,
+        reference=ref if array else None,
+        class_weight=not array,
+    )
+    score, bs_ref = skill_finish(sums, ref if isinstance(ref, float) else None)
     if bs_ref == 0.0:
         warn_undefined_skill()
-    return skill_score(bs, bs_ref)
+    return score

@@ -93,12 +93,14 @@ from .._core.results import ConfidenceInterval, Result, check_metric
 from ._calibration_error_core import (
     BINNING_PRESETS,
     Pairs,
+    ce_point,
     ce_value,
     check_bandwidth,
     check_options,
     check_sample_size,
     prepare,
     smooth_value,
+    top_label_pass,
 )
 
 __all__ = [
@@ -264,11 +266,19 @@ def calibration_error(
     0.3
     """
     o = check_options(norm, n_bins, strategy, binning, debias, right)
+    seen = top_label_pass(y_proba, kind, o)  # the top labels, in the validation's pass
     data = prepare(
-        y_true, y_proba, kind, sample_weight, labels, pos_label, confidence_scale
+        y_true,
+        y_proba,
+        kind,
+        sample_weight,
+        labels,
+        pos_label,
+        confidence_scale,
+        visit_rows=seen,
     )
     check_sample_size(o, data.n, data.total)
-    return ce_value(data, data.w, o)
+    return ce_point(data, o, seen)
 
 
 @backends(dask=_IN_MEMORY, array_api=HOST)

@@ -14,20 +14,16 @@ from numpy.typing import ArrayLike
 
 from .._core.diagnose import one_warning_per_call, warn_if_hard
 from .._core.dispatch import backends
-from .._core.kernels.multiple_choice import (
-    bigbench_per_example,
-    per_example_squared_error,
-    segment_starts,
-    weighted_mean,
-)
+from .._core.kernels.multiple_choice import choice_finish, choice_reduce, segment_starts
 from .._core.params import check_bool, check_option
 from .._core.validation import check_sample_weight
 from ._multiple_choice_checks import check_scores, check_targets, flatten_ragged
 
 __all__ = ["multiple_choice_brier_score"]
 
-#: the advice of the HardForecastWarning of one-hot ``y_score``
-_ONE_HOT_ADVICE = (
+#: the advice of the HardForecastWarning of one-hot ``y_score`` (numpy and
+#: Array API input)
+ONE_HOT_ADVICE = (
     "These look like one-hot answers (the chosen choice) rather than "
     "probabilities; the multiple-choice Brier score of one-hot answers only "
     "counts the wrong ones. Pass per-choice probabilities, or per-choice "
@@ -158,13 +154,8 @@ def multiple_choice_brier_score(
     starts = segment_starts(lengths)
     proba = check_scores(values, starts, lengths, from_logprobs)
     if not from_logprobs and lengths.max() > 1:  # one choice: probability 1 is forced
-        warn_if_hard(values, "y_score", advice=_ONE_HOT_ADVICE)
+        warn_if_hard(values, "y_score", advice=ONE_HOT_ADVICE)
     targets = check_targets(y_true, starts, lengths)
     w = check_sample_weight(sample_weight, n)
-    if convention == "per_example":
-        return weighted_mean(
-            per_example_squared_error(proba, targets, starts), np.ones(n), w
-        )
-    return weighted_mean(
-        bigbench_per_example(proba, targets, starts), lengths.astype(np.float64), w
-    )
+    sums = choice_reduce(np, proba, targets, w, convention=convention, lengths=lengths)
+    return choice_finish(sums)

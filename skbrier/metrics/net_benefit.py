@@ -21,9 +21,9 @@ from .._core.kernels.net_benefit import (
     bootstrap_counts,
     bootstrap_net_benefit,
     class_shares,
-    interventions_avoided,
-    net_benefit_at,
-    threshold_odds,
+    decision_finish,
+    net_benefit_finish,
+    threshold_reduce,
 )
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -160,7 +160,9 @@ def net_benefit(
     prev = check_prevalence(prevalence)
     y, p, w = check_binary_forecast(y_true, y_proba, sample_weight, pos_label)
     check_nonevents(y, w, prev)
-    return float(net_benefit_at(y, p, w, t, prev))
+    thresholds = np.array([t])
+    sums = threshold_reduce(np, y, p, w, thresholds)
+    return float(net_benefit_finish(sums, thresholds, prev)[0])
 
 
 # --------------------------------------------------------------------------- curves
@@ -465,11 +467,9 @@ def _curve_result(
 ) -> DecisionCurveResult:
     """The :class:`DecisionCurveResult` of the class shares of every model
     (``_net_benefit_math.ClassShares``; in memory or merged from partitions)."""
-    odds = threshold_odds(t)
     nb, nia, rates = {}, {}, {}
     for name, s in shares.items():
-        nb[name] = s.tp - s.fp * odds - harms[name]
-        nia[name] = interventions_avoided(s.fn, s.tn, odds, harms[name])
+        nb[name], nia[name] = decision_finish(s, t, harms[name])
         rates[name] = np.vstack([s.tp, s.fp])
     return DecisionCurveResult(
         thresholds=t,

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._core.binning import assign_bins
 from .._core.kernels.bin_statistics import BinStatistics
-from .._core.kernels.calibration import calibration_error_from_sums
+from .._core.kernels.calibration_error import BinSums, calibration_finish
 from .._core.kernels.decomposition import binned_sums
 from ..metrics._decomposition_core import edges_for, murphy_result
 from ..metrics._decomposition_results import MurphyDecomposition
@@ -96,7 +96,7 @@ class BinnedState(BinaryState):
     def calibration_error(self, norm: str = "l1") -> float:
         """The binned calibration error (``calibration_error(kind="binary")``)."""
         s = self.statistics()
-        return calibration_error_from_sums(s.sum_w, s.sum_wp, s.sum_wy, norm)
+        return calibration_finish([BinSums(s.sum_w, s.sum_wp, s.sum_wy)], norm)
 
     def finalize(self) -> MurphyDecomposition:
         """Same as :meth:`murphy`."""

@@ -7,7 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from .._core.kernels.calibration_error import binned_error
+from .._core.kernels.calibration_error import (
+    BinSums,
+    calibration_finish,
+    top_label_argmax,
+)
 from .._core.validation import (
     _as_array,
     _numeric_objects,
@@ -20,7 +24,6 @@ from .._core.validation import (
 )
 from ..metrics._calibration_error_core import (
     Options,
-    _aggregate,
     check_sample_size,
     fixed_bin_ids,
     prepare,
@@ -164,8 +167,7 @@ class CalibrationBinsState(MergeableState):
         if k == 1:
             keys, pw, rows = self._bins(p), p * w, np.arange(n)
         elif self.kind == "top_label":
-            am = np.argmax(p, axis=1)
-            conf = np.take_along_axis(p, am[:, None], axis=1)[:, 0]
+            conf, am = top_label_argmax(np, p)
             keys, pw, rows = self._bins(conf) * k + am, conf * w, np.arange(n)
         else:  # every column
             flat = p.reshape(-1)
@@ -238,7 +240,7 @@ class CalibrationBinsState(MergeableState):
         k = self.n_columns or 1
         nb = self.n_bins or 1
         top = self.kind == "top_label" and k > 1
-        vals = []
+        sums = []
         for j in targets:
             wsum, psum, ysum = np.zeros(nb), np.zeros(nb), np.zeros(nb)
             for key, c in zip(keys, cols):
@@ -250,12 +252,12 @@ class CalibrationBinsState(MergeableState):
                 hit = (col == c) if top else (use if c == j else None)
                 if hit is not None:
                     ysum += np.bincount(b[hit], weights=s.sums[hit, 0], minlength=nb)
-            o = self.options
-            vals.append(
-                binned_error(
-                    wsum, psum, ysum, o.norm, debias=o.debias, singleton_rule=self.rule
-                )
-            )
-        if self.kind == "classwise" and k > 1:
-            return _aggregate(vals, self.options.norm)
-        return vals[0]
+            sums.append(BinSums(wsum, psum, ysum))
+        o = self.options
+        return calibration_finish(
+            sums,
+            o.norm,
+            classwise=self.kind == "classwise" and k > 1,
+            debias=o.debias,
+            singleton_rule=self.rule,
+        )

@@ -26,7 +26,14 @@ import numpy as np
 from .._core.binning import assign_bins
 from .._core.kernels import multiple_choice as mc
 from .._core.kernels.bin_statistics import BinStatistics
-from .._core.kernels.brier import brier_index_from_score, skill_score
+from .._core.kernels.brier import (
+    BrierSums,
+    brier_finish,
+    brier_index_from_score,
+    brier_reduce,
+    reference_finish,
+    skill_finish,
+)
 from .._core.validation import (
     Forecast,
     _as_array,
@@ -177,9 +184,12 @@ class _LabelColumns(MergeableState):
 class MulticlassBrierState(_LabelColumns):
     r"""Mergeable state of the multiclass Brier score and skill score.
 
-    For each label :math:`L` of ``y_true`` it keeps :math:`W_L = \sum w`,
-    and for each column :math:`k` the sums :math:`A_{Lk} = \sum w p_k^2` and
-    :math:`B_{Lk} = \sum w (1 - p_k)^2` over the rows of that label; with
+    For each label :math:`L` of ``y_true`` it keeps the sufficient
+    statistics of the one Brier kernel
+    (:func:`~skbrier._core.kernels.brier.brier_reduce` in its hypotheses
+    form): :math:`W_L = \sum w`, and from the column sums
+    :math:`A_{Lk} = \sum w p_k^2` and :math:`B_{Lk} = \sum w (1 - p_k)^2` over
+    the rows of that label the loss of each possible column; with
     :math:`c(L)` the column of :math:`L` (known in :meth:`finalize`),
 
     .. math::
@@ -231,64 +241,56 @@ class MulticlassBrierState(_LabelColumns):
         return {"reference": ref}
 
     def _chunk(self, p, w, inv, m, extra):
-        # the (weighted) one-hot matrix of the labels: sums per label are
-        # matrix products (BLAS), no sort
-        g = np.zeros((p.shape[0], m))
-        g[np.arange(p.shape[0]), inv] = 1.0 if w is None else w
-        blocks = [np.bincount(inv, weights=w, minlength=m).astype(np.float64)[:, None]]
-        for q in (p, extra["reference"]) if self.with_reference else (p,):
-            b = 1.0 - q
-            b *= b
-            blocks += [g.T @ (q * q), g.T @ b]
-        return list(np.hstack(blocks))
+        # the kernel's hypotheses form, per label: the sums for every column
+        ref = extra.get("reference")
+        out = []
+        for i in range(m):
+            rows = inv == i
+            out.append(
+                brier_reduce(
+                    np,
+                    None,
+                    p[rows],
+                    None if w is None else w[rows],
+                    reference=None if ref is None else ref[rows],
+                )
+            )
+        return out
 
-    def _score(self, which: int) -> float:
-        """The summed (unhalved) score of ``y_proba`` (0) or the reference (1)."""
+    def sums(self) -> BrierSums:
+        """The merged :class:`~skbrier._core.kernels.brier.BrierSums`, each
+        label's with its column."""
         keys, codes, _ = self.resolve()
-        k = self.n_columns or 2
-        first = 1 + 2 * k * which
-        loss = 0.0
-        total = 0.0
+        total = None
         for key, c in zip(keys, codes):
-            s = self._sums[key]
-            a = s[first : first + k]
-            loss += float(a[:c].sum() + a[c + 1 :].sum() + s[first + k + c])
-            total += float(s[0])
-        return loss / total
+            part = self._sums[key].given(int(c))
+            total = part if total is None else total + part
+        assert total is not None  # resolve() raises when there are no rows
+        return total
 
     def finalize(self, scale_by_half: Any = "auto") -> float:
         """The Brier score: halved for fewer than three columns with ``"auto"``."""
-        bs2 = self._score(0)
-        half = (self.n_columns or 2) < 3 if scale_by_half == "auto" else bool(scale_by_half)
-        return 0.5 * bs2 if half else bs2
+        return brier_finish(self.sums(), scale_by_half)
 
     def brier_index(self) -> float:
         """The Brier Index ``100 (1 - sqrt(BS / 2))``."""
-        return brier_index_from_score(0.5 * self._score(0))
+        return brier_index_from_score(brier_finish(self.sums(), scale_by_half=True))
 
     def class_weights(self) -> np.ndarray:
         """The total weight of each class (column)."""
-        keys, codes, _ = self.resolve()
-        wl = np.array([float(self._sums[key][0]) for key in keys])
-        return np.bincount(codes, weights=wl, minlength=self.n_columns or 2)
+        cw = self.sums().class_weight
+        assert cw is not None
+        return cw[: self.n_columns or 2]
 
     def reference_score(self, reference: float | None = None) -> float:
         """The summed score of the reference: climatology (None), the constant
         binary forecast ``reference`` (two columns), or the ``reference``
         column given to :meth:`update`."""
-        if self.with_reference:
-            return self._score(1)
-        counts = self.class_weights()
-        if reference is None:
-            freq = counts / counts.sum()
-            return float(np.sum(freq * (1.0 - freq)))
-        w0, w1 = float(counts[0]), float(counts[1])
-        q, o = w0 / (w0 + w1), w1 / (w0 + w1)
-        return 2.0 * (o * (1.0 - reference) ** 2 + q * reference * reference)
+        return reference_finish(self.sums(), reference)
 
     def skill(self, reference: float | None = None) -> float:
         """The skill score ``1 - BS / BS_ref`` (NaN when ``BS_ref`` is 0)."""
-        return skill_score(self._score(0), self.reference_score(reference))
+        return skill_finish(self.sums(), reference)[0]
 
 
 class ClasswiseBinnedState(_LabelColumns):
@@ -382,10 +384,12 @@ class ClasswiseBinnedState(_LabelColumns):
 class MultipleChoiceState(MergeableState):
     r"""Mergeable state of the multiple-choice Brier score (rectangular input).
 
-    Keeps :math:`\sum_i w_i s_i` and :math:`\sum_i w_i d_i` with
-    :math:`s_i` the per-example score and :math:`d_i` its denominator (1 for
+    Keeps the sufficient statistics of the one multiple-choice kernel
+    (:class:`~skbrier._core.kernels.multiple_choice.ChoiceSums`:
+    :math:`\sum_i w_i s_i` and :math:`\sum_i w_i d_i` with :math:`s_i` the
+    per-example score and :math:`d_i` its denominator (1 for
     ``"per_example"``, the number of choices for ``"bigbench"``), the weights
-    divided by the largest weight seen (rescaled on merge, so weights of any
+    divided by the largest weight seen, rescaled on merge, so weights of any
     scale neither overflow nor underflow, as in memory):
 
     .. math::
@@ -420,9 +424,7 @@ class MultipleChoiceState(MergeableState):
         self.from_logprobs = from_logprobs
         self.n_samples = 0
         self.rows_sum_to_one = True
-        self.scale: float | None = None  # the largest weight (None: unweighted)
-        self.num = 0.0
-        self.den = 0.0
+        self.sums = mc.ChoiceSums(0.0, 0.0)  # the kernel's sufficient statistics
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None):
         """Add a chunk of examples (validated as in memory); returns ``self``."""
@@ -441,55 +443,24 @@ class MultipleChoiceState(MergeableState):
             proba = check_scores(values, starts, lengths, self.from_logprobs)
         targets = check_targets(_as_array(y_true, "y_true"), starts, lengths)
         w = _chunk_weights(sample_weight, n)
-        if self.convention == "per_example":
-            num, den = mc.per_example_squared_error(proba, targets, starts), np.ones(n)
-        else:
-            num = mc.bigbench_per_example(proba, targets, starts)
-            den = lengths.astype(np.float64)
+        part = mc.choice_reduce(
+            np, proba, targets, w, convention=self.convention, lengths=lengths
+        )
         self.n_samples += n
-        if w is None:
-            self._add(None, float(num.sum()), float(den.sum()))
-        else:
-            keep = w > 0.0
-            top = float(w.max())
-            if top > 0.0:
-                ws = w[keep] / top
-                self._add(top, float((ws * num[keep]).sum()), float((ws * den[keep]).sum()))
-            else:
-                self._add(0.0, 0.0, 0.0)
+        self.sums = self.sums + part
         return self
-
-    def _add(self, scale: float | None, num: float, den: float) -> None:
-        """Add sums whose weights are divided by ``scale`` (None: unweighted
-        rows, of weight 1, next to weighted ones as well)."""
-        if scale is None and self.scale is None:
-            self.num += num
-            self.den += den
-            return
-        if self.scale is None and self.den == 0.0:  # nothing yet: keep their scale
-            self.scale, self.num, self.den = scale, num, den
-            return
-        mine_s = 1.0 if self.scale is None else self.scale
-        their_s = 1.0 if scale is None else scale
-        top = max(mine_s, their_s)
-        if top == 0.0:
-            return
-        mine, theirs = mine_s / top, their_s / top
-        self.num = self.num * mine + num * theirs
-        self.den = self.den * mine + den * theirs
-        self.scale = top
 
     def _merge(self, other: MultipleChoiceState) -> None:
         self.n_samples += other.n_samples
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
-        self._add(other.scale, other.num, other.den)
+        self.sums = self.sums + other.sums
 
     def finalize(self) -> float:
         """The multiple-choice Brier score."""
         if self.n_samples == 0:
             raise ValueError("y_score is empty.")
-        if self.scale is not None and not self.den > 0:
+        if self.sums.scale is not None and not self.sums.den > 0:
             raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
         if not self.rows_sum_to_one:
             warn_rows_do_not_sum_to_one(stacklevel=5)
-        return float(self.num / self.den)
+        return mc.choice_finish(self.sums)

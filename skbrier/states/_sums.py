@@ -6,7 +6,14 @@ from typing import Any
 
 import numpy as np
 
-from .._core.kernels.brier import brier_index_from_score, skill_score
+from .._core.kernels.brier import (
+    BrierSums,
+    brier_finish,
+    brier_index_from_score,
+    brier_reduce,
+    reference_finish,
+    skill_finish,
+)
 from .._core.kernels.calibration import spiegelhalter_from_sums
 from .._core.validation import _as_array, check_probabilities
 from ._base import BinaryState
@@ -21,9 +28,12 @@ def _wsum(x: np.ndarray, w: np.ndarray | None) -> float:
 class BrierState(BinaryState):
     r"""Mergeable state of the binary Brier score and skill score.
 
-    Keeps, per label of ``y_true``, :math:`\sum w`, :math:`\sum w p^2`,
-    :math:`\sum w (1 - p)^2` (and the same for reference forecasts ``r``
-    when given), so that in :meth:`finalize`
+    Keeps, per label of ``y_true``, the sufficient statistics of the one
+    Brier kernel (:func:`~skbrier._core.kernels.brier.brier_reduce` in its
+    hypotheses form: :math:`\sum w`, :math:`\sum w p^2` and
+    :math:`\sum w (1 - p)^2`, and the same for reference forecasts ``r``
+    when given); :meth:`finalize` gives each label its 0/1 outcome, adds the
+    sums and finishes with :func:`~skbrier._core.kernels.brier.brier_finish`:
 
     .. math::
 
@@ -73,48 +83,39 @@ class BrierState(BinaryState):
         return {"reference": ref}
 
     def _chunk(self, p, w, extra):
-        q = 1.0 - p
-        out = [
-            float(p.shape[0]) if w is None else float(w.sum()),
-            _wsum(p * p, w),
-            _wsum(q * q, w),
-        ]
-        if self.with_reference:
-            r = extra["reference"]
-            s = 1.0 - r
-            out += [_wsum(r * r, w), _wsum(s * s, w)]
-        return np.array(out)
+        # the kernel's hypotheses form: the sums for an outcome of 0 and of 1
+        return brier_reduce(np, None, p, w, reference=extra.get("reference"))
 
-    def _score(self, first: int) -> float:
-        total = 0.0
-        loss = 0.0
+    def _weight_of(self, sums: Any) -> float:
+        return float(sums.weight)
+
+    def sums(self) -> BrierSums:
+        """The merged :class:`~skbrier._core.kernels.brier.BrierSums` of the
+        rows, each label's with its 0/1 outcome."""
+        total = None
         for y01, s in self.encoded():
-            total += s[0]
-            loss += s[first + 1] if y01 == 1.0 else s[first]
-        return float(loss / total)
+            part = s.given(int(y01))
+            total = part if total is None else total + part
+        assert total is not None  # encoded() raises when there are no rows
+        return total
 
     def finalize(self) -> float:
         """The Brier score on the [0, 1] scale."""
-        return self._score(1)
+        return brier_finish(self.sums())
 
     def brier_index(self) -> float:
         """The Brier Index ``100 (1 - sqrt(BS))``."""
         return brier_index_from_score(self.finalize())
 
     def reference_score(self, reference: float | None = None) -> float:
-        """Brier score of the reference: climatology (None), a constant rate, or
-        the ``reference`` column given to :meth:`update`."""
-        if self.with_reference:
-            return self._score(3)
-        w0, w1 = self.class_weights()
-        o, q = w1 / (w0 + w1), w0 / (w0 + w1)
-        if reference is None:
-            return float(o * q)
-        return float(o * (1.0 - reference) ** 2 + q * reference * reference)
+        """Brier score of the reference (on the [0, 1] scale): climatology
+        (None), a constant rate, or the ``reference`` column given to
+        :meth:`update`."""
+        return reference_finish(self.sums(), reference) / 2.0
 
     def skill(self, reference: float | None = None) -> float:
         """The skill score ``1 - BS / BS_ref`` (NaN when ``BS_ref`` is 0)."""
-        return skill_score(self.finalize(), self.reference_score(reference))
+        return skill_finish(self.sums(), reference)[0]
 
 
 class SpiegelhalterState(BinaryState):

@@ -8,9 +8,10 @@ import numpy as np
 
 from .._core.kernels.net_benefit import (
     ClassShares,
-    _below_and_above,
-    net_benefit_from_weights,
-    shares_from_weights,
+    ThresholdSums,
+    net_benefit_finish,
+    threshold_reduce,
+    threshold_shares,
 )
 from .._core.validation import _as_array, check_probabilities
 from ..metrics._decision_curve import check_events, check_nonevents
@@ -22,13 +23,14 @@ __all__ = ["ThresholdState"]
 class ThresholdState(BinaryState):
     r"""Mergeable weights below and at or above a grid of thresholds.
 
-    Keeps, per label of ``y_true`` and per model, the weight (or count) of the
-    rows with :math:`p < p_t` and with :math:`p \ge p_t` for every threshold
-    :math:`p_t`; in :meth:`shares` the positive label's sums are the false
-    negatives and true positives, the other label's the true negatives and
-    false positives, turned into shares of the population by the in-memory
-    formula (:func:`~skbrier._core.kernels.net_benefit.shares_from_weights`),
-    so that
+    Keeps, per label of ``y_true`` and per model, the sufficient statistics
+    of the one net-benefit kernel
+    (:func:`~skbrier._core.kernels.net_benefit.threshold_reduce` in its
+    hypotheses form: the weight of the rows with :math:`p < p_t` and with
+    :math:`p \ge p_t` for every threshold :math:`p_t`); the positive label's
+    sums are the false negatives and true positives, the other label's the
+    true negatives and false positives, finished by the in-memory functions
+    (:func:`~skbrier._core.kernels.net_benefit.net_benefit_finish`), so that
 
     .. math::
 
@@ -95,57 +97,46 @@ class ThresholdState(BinaryState):
         return out
 
     def _chunk(self, p, w, extra):
-        out = np.empty((len(self.models), 2, self.thresholds.shape[0]))
-        for j, name in enumerate(self.models):
-            q = p if j == 0 else extra[name]
-            out[j, 0], out[j, 1] = _below_and_above(q, w, self.thresholds)
-        return out
+        # the kernel's hypotheses form of each model: weight below / at or above
+        return tuple(
+            threshold_reduce(np, None, p if j == 0 else extra[name], w, self.thresholds)
+            for j, name in enumerate(self.models)
+        )
+
+    def _add(self, a: Any, b: Any) -> Any:
+        return tuple(x + y for x, y in zip(a, b))
 
     def _weight_of(self, sums: Any) -> float:
-        return float(sums[0, 0, 0] + sums[0, 1, 0])
+        return float(sums[0].fn[0] + sums[0].tp[0])
 
-    def _class_sums(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(events, non-events)``: arrays (n_models, 2, T) of weight below /
-        at or above each threshold; checks that there are events."""
-        zero = np.zeros((len(self.models), 2, self.thresholds.shape[0]))
-        ev, ne = zero, zero
+    def sums(self, model: int = 0) -> ThresholdSums:
+        """The merged :class:`~skbrier._core.kernels.net_benefit.ThresholdSums`
+        of a model, each label's with its 0/1 outcome; checks that there are
+        events."""
+        total = None
         for y01, s in self.encoded():
-            if y01 == 1.0:
-                ev = s
-            else:
-                ne = s
-        w = 1.0 if self.weighted else None
-        check_events(self._weight_of(ev), w)
-        return ev, ne
+            part = s[model].given(y01)
+            total = part if total is None else total + part
+        assert total is not None  # encoded() raises when there are no rows
+        check_events(total.events, 1.0 if self.weighted else None)
+        return total
 
-    def _checked(self, prevalence: float | None) -> tuple[np.ndarray, np.ndarray]:
-        ev, ne = self._class_sums()
+    def _checked(self, model: int, prevalence: float | None) -> ThresholdSums:
+        s = self.sums(model)
         # with a prevalence the false positive rate needs non-events
-        check_nonevents(np.array([0.0]), np.array([self._weight_of(ne)]), prevalence)
-        return ev, ne
+        check_nonevents(np.array([0.0]), np.array([s.nonevents]), prevalence)
+        return s
 
     def shares(self, model: int = 0, prevalence: float | None = None) -> ClassShares:
         """True/false positives and negatives per patient at every threshold."""
-        ev, ne = self._checked(prevalence)
-        return shares_from_weights(
-            ev[model, 0], ev[model, 1], ne[model, 0], ne[model, 1], prevalence
-        )
+        return threshold_shares(self._checked(model, prevalence), prevalence)
 
     def net_benefit(self, model: int = 0, prevalence: float | None = None) -> np.ndarray:
         """Net benefit of a model at every threshold (no harm)."""
-        ev, ne = self._checked(prevalence)
-        w1, w0 = self._weight_of(ev), self._weight_of(ne)
-        return np.array(
-            [
-                net_benefit_from_weights(
-                    ev[model, 1, k], ne[model, 1, k], w1, w0, t, prevalence
-                )
-                for k, t in enumerate(self.thresholds)
-            ]
-        )
+        s = self._checked(model, prevalence)
+        return net_benefit_finish(s, self.thresholds, prevalence)
 
     def prevalence(self) -> float:
         """The (weighted) sample event rate."""
-        ev, ne = self._class_sums()
-        w1, w0 = self._weight_of(ev), self._weight_of(ne)
-        return float(w1 / (w1 + w0))
+        s = self.sums()
+        return float(s.events / (s.events + s.nonevents))

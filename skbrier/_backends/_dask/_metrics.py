@@ -220,7 +220,7 @@ def _threshold_state(y_true, models, single, sample_weight, pos_label, t):
 
 def net_benefit(y_true, y_proba, sample_weight, pos_label, t, prev) -> float:
     """Net benefit at one (validated) threshold from the merged weights at or
-    above it (the in-memory ``net_benefit_from_weights``)."""
+    above it (the in-memory ``net_benefit_finish``)."""
     state = _threshold_state(
         y_true, {"model": y_proba}, True, sample_weight, pos_label, np.array([t])
     )

@@ -1,16 +1,26 @@
-"""Brier score arithmetic on validated arrays (no validation here).
+"""The Brier family's one kernel: Brier score, Brier Index, skill score and
+the reference scores (climatology, a constant rate, reference forecasts), on
+validated arrays (no validation here).
 
-The public functions in :mod:`skbrier.metrics.brier` validate their input
-once and call these kernels; other modules (scorers, inference,
-decomposition) call them on arrays they have validated themselves.
+:func:`brier_reduce` reduces a chunk of rows of any array namespace to its
+:class:`BrierSums` (a few host floats, merged with ``+``) and
+:func:`brier_finish`, :func:`reference_finish` and :func:`skill_finish` turn
+them into the numbers.  The numpy path reduces its arrays in one chunk, the
+Array API adapter reduces them in their namespace on their device, and the
+mergeable states (:class:`skbrier.states.BrierState`,
+:class:`~skbrier.states.MulticlassBrierState`) reduce each chunk of rows per
+label (the hypotheses form) and finish once the labels are known.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
+from typing import Any
 
 import numpy as np
 
+from ..array_api import is_numpy
 from ..validation import _only_zeros_and_ones, _probabilities_shown_valid
 
 
@@ -70,18 +80,6 @@ def _two_column_errors_into(out, tmp, ybuf, y01, p):
     return out
 
 
-def binary_two_column_errors(y01: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """Per-sample ``((1 - y) - (1 - p))**2 + (y - p)**2``, twice the squared error.
-
-    This is, operation for operation, what scikit-learn's ``brier_score_loss``
-    sums for 1-D binary input (it stacks ``[1 - p, p]`` against the one-hot
-    target).  ``y01`` may be float or integer 0/1.
-    """
-    n = p.shape[0]
-    out, tmp, ybuf = (np.empty(n, p.dtype) for _ in range(3))
-    return _two_column_errors_into(out, tmp, ybuf, y01, p)
-
-
 class _OutsideDomain(Exception):
     """A leaf of the guarded kernel could not be shown to be in the domain."""
 
@@ -129,29 +127,9 @@ def _buffers(n: int, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return np.empty(m, dtype), np.empty(m, dtype), np.empty(m, dtype)
 
 
-def _halved_mean(total, n) -> float:
-    # np.mean of a 1-D array: the sum's dtype applied to sum / intp(n); then
-    # scikit-learn's ``*= 0.5`` in that dtype
-    return float(total.dtype.type(total / np.intp(n)) * 0.5)
-
-
-def binary_brier(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> float:
-    """Binary Brier score ``sum(w (p - y)^2) / sum(w)`` of 0/1 outcomes ``y01``.
-
-    Bit for bit equal to ``sklearn.metrics.brier_score_loss`` on 1-D float64
-    input (and, unweighted, float32 input), which computes ``mean(s) * 0.5``
-    (or ``sum(s * w) / sum(w) * 0.5``) with ``s`` from
-    :func:`binary_two_column_errors`; here in cache-sized leaves.
-    """
-    n = p.shape[0]
-    total = _pairwise_sum(y01, p, w, 0, n, *_buffers(n, p.dtype))
-    if w is None:
-        return _halved_mean(total, n)
-    return float(np.float64(total) / np.sum(w) * 0.5)
-
-
-def binary_brier_guarded(y01: np.ndarray, p: np.ndarray) -> float | None:
-    """:func:`binary_brier` of unweighted input, or None unless each leaf is in the domain.
+def binary_brier_guarded(y01: np.ndarray, p: np.ndarray) -> BrierSums | None:
+    """:func:`brier_reduce` of unweighted 1-D numpy input, or None unless each
+    leaf is in the domain.
 
     The one-pass fast path of the public functions: instead of a validation
     pass over memory before the kernel, each cache-sized leaf is checked
@@ -166,7 +144,7 @@ def binary_brier_guarded(y01: np.ndarray, p: np.ndarray) -> float | None:
         total = _pairwise_sum(y01, p, None, 0, n, *_buffers(n, p.dtype), guard=True)
     except _OutsideDomain:
         return None
-    return _halved_mean(total, n)
+    return BrierSums(float(n), total, exact32=p.dtype == np.float32)
 
 
 def multiclass_squared_errors(codes: np.ndarray, proba: np.ndarray) -> np.ndarray:
@@ -194,14 +172,239 @@ def multiclass_squared_errors(codes: np.ndarray, proba: np.ndarray) -> np.ndarra
     return out
 
 
-def multiclass_brier(
-    codes: np.ndarray, proba: np.ndarray, w: np.ndarray | None = None
-) -> float:
-    """Multiclass Brier score on the [0, 2] scale (mean over samples of the summed score)."""
-    s = multiclass_squared_errors(codes, proba)
-    if w is None:
-        return float(np.mean(s))
-    return float(np.sum(s * w) / np.sum(w))
+# ----------------------------------------------------------------- the one kernel
+@dataclasses.dataclass
+class BrierSums:
+    r"""Sufficient statistics of the Brier family for a chunk of rows (merged with ``+``).
+
+    Attributes
+    ----------
+    weight : float
+        :math:`W = \sum_i w_i` (the number of rows without weights).
+    loss : float or ndarray
+        :math:`\sum_i w_i \sum_k (p_{ik} - y_{ik})^2`, summed over the
+        columns, 1-D binary forecasts counting as the two columns
+        :math:`(1 - p, p)` (so :math:`2 (p - y)^2`): the unhalved scale of
+        scikit-learn's sum.  In the *hypotheses* form (a reduction of rows
+        whose outcome is not known yet: the label-keyed states) an array whose
+        entry ``c`` is the loss if every row had the outcome ``c``
+        (:meth:`given` picks one).
+    class_weight : ndarray or None
+        :math:`W_c`, the weight of each class (two for 1-D binary input); None
+        when not asked for.
+    reference_loss : float, ndarray or None
+        ``loss`` of reference forecasts, when given.
+    n_columns : int
+        1 for 1-D binary forecasts, else the number of columns.
+    exact32 : bool
+        The loss was summed in float32 without weights: its mean is rounded
+        to float32 (scikit-learn's float32 score, bit for bit).
+    """
+
+    weight: float
+    loss: Any
+    class_weight: np.ndarray | None = None
+    reference_loss: Any = None
+    n_columns: int = 1
+    exact32: bool = False
+
+    def __add__(self, other: BrierSums) -> BrierSums:
+        def add(a: Any, b: Any) -> Any:
+            return None if a is None or b is None else a + b
+
+        return BrierSums(
+            self.weight + other.weight,
+            self.loss + other.loss,
+            add(self.class_weight, other.class_weight),
+            add(self.reference_loss, other.reference_loss),
+            self.n_columns,
+            self.exact32 and other.exact32,
+        )
+
+    def given(self, outcome: int) -> BrierSums:
+        """The sums of the hypotheses form when every row has ``outcome`` (0/1,
+        or the column of the class)."""
+        cw = np.zeros(max(self.n_columns, 2))
+        cw[outcome] = self.weight
+        ref = None if self.reference_loss is None else float(self.reference_loss[outcome])
+        return BrierSums(self.weight, float(self.loss[outcome]), cw, ref, self.n_columns)
+
+
+def brier_reduce(
+    xp: Any,
+    y: Any,
+    proba: Any,
+    w: Any = None,
+    *,
+    reference: Any = None,
+    class_weight: bool = False,
+) -> BrierSums:
+    """Reduce a chunk of validated rows to its :class:`BrierSums` (host floats).
+
+    Parameters
+    ----------
+    xp : namespace
+        The array namespace of the inputs (``numpy`` for host arrays).
+    y : array or None
+        0/1 outcomes of 1-D ``proba``, or the integer class code (column) of
+        each row of 2-D ``proba``; None for the hypotheses form (every
+        outcome at once: the states, whose labels are resolved at the end).
+    proba : array of shape (n,) or (n, K)
+        Probabilities.
+    w : array of shape (n,) or None
+        Non-negative weights.
+    reference : array shaped like ``proba`` or None
+        Reference forecasts (their loss goes to ``reference_loss``).
+    class_weight : bool, default=False
+        Also sum the weight of each class (climatology, a constant reference).
+
+    Numpy input takes the fast branches: 1-D binary input is summed in
+    cache-sized leaves as scikit-learn's two-column expression (the same
+    float, bit for bit) and multiclass rows as its row sums; other
+    namespaces compute the same sums with their own operations, on their
+    device, and only the sums come to the host.
+    """
+    if y is None:
+        return _hypotheses(xp, proba, w, reference)
+    numpy = is_numpy(xp)
+    binary = proba.ndim == 1
+    k = 1 if binary else int(proba.shape[1])
+    if numpy:
+        loss = _numpy_loss(y, proba, w)
+        ref = None if reference is None else _numpy_loss(y, reference, w)
+        weight = float(proba.shape[0]) if w is None else float(np.sum(w))
+        cw = class_weights(xp, y, proba, w) if class_weight else None
+        exact32 = w is None and proba.dtype == np.float32
+        return BrierSums(weight, loss, cw, ref, k, exact32)
+    loss = _xp_loss(xp, y, proba, w)
+    ref = None if reference is None else _xp_loss(xp, y, reference, w)
+    weight = float(proba.shape[0]) if w is None else float(xp.sum(w))
+    cw = class_weights(xp, y, proba, w) if class_weight else None
+    return BrierSums(weight, loss, cw, ref, k)
+
+
+def _numpy_loss(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> Any:
+    if p.ndim == 1:
+        return _pairwise_sum(y, p, w, 0, p.shape[0], *_buffers(p.shape[0], p.dtype))
+    s = multiclass_squared_errors(y, p)
+    return np.sum(s) if w is None else np.sum(s * w)
+
+
+def _xp_onehot(xp: Any, codes: Any, k: int, dtype: Any) -> Any:
+    cols = xp.arange(k, device=codes.device)
+    return xp.astype(codes[:, None] == cols[None, :], dtype)
+
+
+def _xp_loss(xp: Any, y: Any, p: Any, w: Any) -> float:
+    if p.ndim == 1:
+        d = p - y
+        sq = d * d
+        # the two columns (1 - p, p): twice the squared error (doubled on the host)
+        return 2.0 * float(xp.sum(sq if w is None else w * sq))
+    d = p - _xp_onehot(xp, y, int(p.shape[1]), p.dtype)
+    per_row = xp.sum(d * d, axis=1)
+    return float(xp.sum(per_row if w is None else w * per_row))
+
+
+def class_weights(xp: Any, y: Any, p: Any, w: Any) -> np.ndarray:
+    """Host array of the weight of each class (two for 1-D binary input): the
+    ``class_weight`` of :func:`brier_reduce`.  Each class's total sums its own
+    rows, so a class without positive weight has exactly 0."""
+    if is_numpy(xp):
+        if p.ndim == 1:
+            return np.array(class_weight_totals(y, w))
+        return np.bincount(y, weights=w, minlength=p.shape[1]).astype(np.float64)
+    from ..array_api import to_numpy, wide_float
+
+    dt = wide_float(xp, p.device)
+    if p.ndim == 1:
+        yy = xp.astype(y, dt)
+        if w is None:
+            pos = float(xp.sum(yy))
+            return np.array([float(p.shape[0]) - pos, pos])
+        ww = xp.astype(w, dt)
+        return np.array([float(xp.sum(ww * (1 - yy))), float(xp.sum(ww * yy))])
+    oh = _xp_onehot(xp, y, int(p.shape[1]), dt)
+    if w is not None:
+        oh = oh * xp.astype(w, dt)[:, None]
+    return np.asarray(to_numpy(xp.sum(oh, axis=0)), dtype=np.float64)
+
+
+def _hypotheses(xp: Any, p: Any, w: Any, reference: Any) -> BrierSums:
+    r"""The hypotheses form: with :math:`A_k = \sum w p_k^2` and
+    :math:`B_k = \sum w (1 - p_k)^2`, the loss of outcome ``c`` is
+    :math:`\sum_{k \ne c} A_k + B_c` (1-D: :math:`2 A`, :math:`2 B`), a sum of
+    non-negative terms (no cancellation)."""
+
+    def losses(q: Any) -> np.ndarray:
+        a = q * q
+        b = 1.0 - q
+        b = b * b
+        if w is None:
+            sa, sb = xp.sum(a, axis=0), xp.sum(b, axis=0)
+        else:
+            sa, sb = xp.matmul(w, a), xp.matmul(w, b)
+        from ..array_api import to_numpy
+
+        sa = np.atleast_1d(np.asarray(to_numpy(sa), dtype=np.float64))
+        sb = np.atleast_1d(np.asarray(to_numpy(sb), dtype=np.float64))
+        if q.ndim == 1:
+            return 2.0 * np.concatenate([sa, sb])
+        before = np.concatenate([[0.0], np.cumsum(sa)[:-1]])
+        after = np.concatenate([np.cumsum(sa[::-1])[::-1][1:], [0.0]])
+        return before + after + sb
+
+    k = 1 if p.ndim == 1 else int(p.shape[1])
+    weight = float(p.shape[0]) if w is None else float(xp.sum(w))
+    ref = None if reference is None else losses(reference)
+    return BrierSums(weight, losses(p), None, ref, k)
+
+
+def _mean(s: BrierSums, loss: Any) -> float:
+    """``loss / W`` (rounded to float32 as scikit-learn for float32 input)."""
+    m = np.float64(loss) / np.float64(s.weight)
+    return float(np.float32(m)) if s.exact32 else float(m)
+
+
+def _halves(s: BrierSums, scale_by_half: Any) -> bool:
+    if scale_by_half == "auto":
+        return s.n_columns < 3
+    return bool(scale_by_half)
+
+
+def brier_finish(s: BrierSums, scale_by_half: Any = "auto") -> float:
+    """The Brier score of :class:`BrierSums`: halved (the [0, 1] scale) for
+    1-D and two-column input with ``"auto"``, as scikit-learn."""
+    bs2 = _mean(s, s.loss)
+    return bs2 * 0.5 if _halves(s, scale_by_half) else bs2
+
+
+def reference_finish(s: BrierSums, rate: float | None = None) -> float:
+    r"""The reference's Brier score on the unhalved scale of ``s.loss / W``.
+
+    Reference forecasts (``s.reference_loss``); else climatology (``rate``
+    None: :math:`\sum_c \bar o_c (1 - \bar o_c)`, for 1-D input
+    :math:`2 \bar o (1 - \bar o)`) or the constant binary forecast ``rate``
+    (:math:`2 (\bar o (1 - r)^2 + (1 - \bar o) r^2)`), from the class
+    weights.  Exactly 0 when a single class has positive weight.
+    """
+    if s.reference_loss is not None:
+        return _mean(s, s.reference_loss)
+    assert s.class_weight is not None
+    freq = s.class_weight / s.class_weight.sum()
+    if rate is None:
+        if s.n_columns == 1:
+            return float(2.0 * (freq[1] * freq[0]))
+        return float(np.sum(freq * (1.0 - freq)))
+    q, o = float(freq[0]), float(freq[1])
+    return 2.0 * (o * (1.0 - rate) ** 2 + q * rate * rate)
+
+
+def skill_finish(s: BrierSums, rate: float | None = None) -> tuple[float, float]:
+    """``(skill score, reference score)`` of :class:`BrierSums` (the skill NaN
+    when the reference scores 0; the caller warns)."""
+    bs_ref = reference_finish(s, rate)
+    return skill_score(_mean(s, s.loss), bs_ref), bs_ref
 
 
 def native_precision_brier(fc, half: bool) -> float:
@@ -249,10 +452,13 @@ def _warn_native_overflow(fc) -> None:
 
 
 def forecast_brier(fc, *, scale_by_half="auto") -> float:
-    """Brier score of a validated :class:`skbrier._core.validation.Forecast`.
+    """Brier score of a validated :class:`skbrier._core.validation.Forecast`
+    (:func:`brier_finish` of :func:`brier_reduce`).
 
     ``scale_by_half="auto"`` follows scikit-learn: 1-D and two-column input are
-    on the [0, 1] scale, three or more columns on the [0, 2] scale.
+    on the [0, 1] scale, three or more columns on the [0, 2] scale.  float32
+    and float16 input that scikit-learn keeps in its precision is scored in
+    that precision (:func:`native_precision_brier`).
     """
     if fc.native_dtype is not None:
         if scale_by_half == "auto":
@@ -263,22 +469,20 @@ def forecast_brier(fc, *, scale_by_half="auto") -> float:
         if np.isfinite(bs):
             return bs
         _warn_native_overflow(fc)
-    if fc.binary_1d:
-        bs = binary_brier(fc.y, fc.proba, fc.sample_weight)
-        # 1-D binary input is on the [0, 1] scale; unhalved it is the
-        # two-column sum (1 - y - (1 - p))^2 + (y - p)^2 = 2 (y - p)^2
-        return bs if (scale_by_half == "auto" or scale_by_half) else 2.0 * bs
-    bs2 = multiclass_brier(fc.y, fc.proba, fc.sample_weight)
-    if scale_by_half == "auto":
-        half = fc.proba.shape[1] < 3
-    else:
-        half = bool(scale_by_half)
-    return 0.5 * bs2 if half else bs2
+    s = brier_reduce(np, fc.y, fc.proba, fc.sample_weight)
+    return brier_finish(s, scale_by_half)
 
 
 def unit_scale_brier(fc) -> float:
     """Brier score on the [0, 1] scale (binary BS; multiclass summed BS / 2)."""
     return forecast_brier(fc, scale_by_half=True)
+
+
+def multiclass_brier(
+    codes: np.ndarray, proba: np.ndarray, w: np.ndarray | None = None
+) -> float:
+    """Multiclass Brier score on the [0, 2] scale (mean over samples of the summed score)."""
+    return brier_finish(brier_reduce(np, codes, proba, w), scale_by_half=False)
 
 
 def brier_index_from_score(bs01: float) -> float:
@@ -366,21 +570,17 @@ def base_rate(y01: np.ndarray, w: np.ndarray | None) -> tuple[float, float]:
 
 def climatology_brier(fc) -> float:
     """Brier score of the constant forecast equal to the (weighted) class
-    frequencies of the outcomes (climatology).
+    frequencies of the outcomes (climatology; :func:`reference_finish`).
 
     1-D binary input: ``o(1 - o)`` on the [0, 1] scale.  K columns (K >= 2):
     ``sum_k o_k (1 - o_k)`` on the unhalved [0, 2] scale, the scale of
     :func:`multiclass_brier`.  Exactly 0 when a single class has positive
     weight (the frequencies are exactly 0 and 1 then).
     """
-    w = fc.sample_weight
-    if fc.binary_1d:
-        q, o = base_rate(fc.y, w)
-        return float(o * q)
-    k = fc.proba.shape[1]
-    counts = np.bincount(fc.y, weights=w, minlength=k)
-    freq = counts / counts.sum()
-    return float(np.sum(freq * (1.0 - freq)))
+    k = 1 if fc.binary_1d else fc.proba.shape[1]
+    cw = class_weights(np, fc.y, fc.proba, fc.sample_weight)
+    bs0 = reference_finish(BrierSums(float(cw.sum()), 0.0, cw, None, k))
+    return bs0 / 2.0 if fc.binary_1d else bs0
 
 
 def skill_score(bs: float, bs_ref: float) -> float:

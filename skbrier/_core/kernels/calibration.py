@@ -14,7 +14,6 @@ import math
 import numpy as np
 from scipy import stats
 
-from ..binning import assign_bins, quantile_edges, uniform_edges
 from .logistic import (
     LogisticCalibrationStats,
     _information,
@@ -35,8 +34,6 @@ from .lowess import lowess_knots, r_lowess, stable_argsort
 
 __all__ = [
     "LogisticCalibrationStats",
-    "binned_calibration_error",
-    "calibration_error_from_sums",
     "log_likelihood",
     "logistic_calibration",
     "logistic_fit",
@@ -133,58 +130,6 @@ def lowess_calibration(
     kx, ky = lowess_knots(ps, ys, presorted=True)
     er = np.abs(ps - np.interp(ps, kx, ky))
     return float(er.max()), float(np.quantile(er, 0.9)), float(er.mean()), kx, ky
-
-
-def binned_calibration_error(
-    y: np.ndarray,
-    p: np.ndarray,
-    w: np.ndarray | None,
-    n_bins: int,
-    strategy: str,
-    norm: str,
-    *,
-    right: bool = True,
-) -> float:
-    """Binned calibration error with the bins of :mod:`skbrier._core.binning`.
-
-    ``uniform``: edges ``k / n_bins``; ``quantile``: edges at the
-    frequency-weighted linear quantiles of ``p`` (unit weights give the
-    unweighted edges, integer weights those of repeated rows).  A forecast on
-    an inner edge goes to the lower bin (``right=True``, as
-    ``sklearn.calibration.calibration_curve``) or the upper one.
-    ``norm="l1"`` is the ECE ``sum_k W_k |pbar_k - ybar_k| / W``, ``"l2"``
-    its root-mean-square version, ``"max"`` the maximum calibration error
-    over non-empty bins.
-    """
-    wn, _ = normalise_weights(w)
-    ww = np.ones_like(p) if wn is None else wn
-    if strategy == "quantile":
-        # the weights as given: frequency-weighted quantiles depend on their
-        # scale (integer weights are repeated rows)
-        edges = quantile_edges(p, w, n_bins)
-    else:
-        edges = uniform_edges(n_bins)
-    ids = assign_bins(p, edges, right=right)
-    k = edges.shape[0] - 1
-    wsum = np.bincount(ids, weights=ww, minlength=k)
-    psum = np.bincount(ids, weights=ww * p, minlength=k)
-    ysum = np.bincount(ids, weights=ww * y, minlength=k)
-    return calibration_error_from_sums(wsum, psum, ysum, norm)
-
-
-def calibration_error_from_sums(
-    wsum: np.ndarray, psum: np.ndarray, ysum: np.ndarray, norm: str
-) -> float:
-    """The binned calibration error from per-bin sums of ``w``, ``w p`` and
-    ``w y`` (mergeable: the distributed path adds them over chunks)."""
-    nz = wsum > 0
-    gap = np.abs(psum[nz] - ysum[nz]) / wsum[nz]
-    frac = wsum[nz] / wsum.sum()
-    if norm == "l1":
-        return float(np.sum(frac * gap))
-    if norm == "l2":
-        return float(np.sqrt(np.sum(frac * gap * gap)))
-    return float(gap.max())
 
 
 def auc_delong(

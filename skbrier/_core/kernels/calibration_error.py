@@ -1,9 +1,13 @@
-"""Kernels of the calibration errors (validated float64 arrays in, no checks).
+"""Kernels of the calibration errors (validated arrays in, no checks).
 
+* the one kernel of the binned errors: :func:`bin_sums` (and
+  :func:`top_label_reduce` for the top-label pair, reading the matrix once)
+  reduce a chunk of rows of any array namespace to its per-bin
+  :class:`BinSums`, and :func:`calibration_finish` (:func:`binned_error` per
+  pair: l1/l2/max, optionally debiased; the classwise aggregate) turns them
+  into the number.  The numpy path, the Array API adapter and
+  :class:`skbrier.states.CalibrationBinsState` call them;
 * :func:`top_label` -- (confidence, correct) of a probability matrix;
-* :func:`binned_error` -- the binned calibration error (l1/l2/max, optionally
-  debiased) from one pass of ``np.bincount`` over the bin index of each
-  forecast;
 * the edges and bin ids of each peer's convention (``*_edges``,
   :func:`hle_bin_ids`, :func:`discrete_bin_ids`), used by the ``binning=``
   presets;
@@ -18,16 +22,23 @@ listed in :mod:`skbrier.metrics.calibration_error`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
+from ..array_api import is_numpy
 from ..binning import assign_bins, is_uniform, quantile_edges, uniform_edges
 
 __all__ = [
+    "BinSums",
     "binned_error",
     "bin_sums",
+    "calibration_finish",
     "classwise_columns",
+    "edge_bin_ids",
     "discrete_bin_ids",
     "hle_bin_ids",
     "kumar_equal_mass_edges",
@@ -35,19 +46,87 @@ __all__ = [
     "smooth_ece",
     "smooth_ece_auto",
     "top_label",
+    "TopLabelPass",
+    "top_label_argmax",
+    "top_label_reduce",
     "torch_linspace_edges",
 ]
 
 
-# ----------------------------------------------------------------- reductions
-def top_label(proba: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+# ----------------------------------------------------------------- top label
+def top_label_argmax(xp: Any, proba: Any) -> tuple[Any, Any]:
+    """``(confidence, column)``: the largest probability of each row and its
+    column (the first one on ties, as ``argmax``), in ``proba``'s namespace."""
+    am = xp.argmax(proba, axis=1)
+    if is_numpy(xp):
+        conf = np.take_along_axis(proba, am[:, None], axis=1)[:, 0]
+    else:
+        conf = xp.max(proba, axis=1)
+    return conf, am
+
+
+def top_label(xp: Any, proba: Any, codes: Any) -> tuple[Any, Any]:
     """Top-label ``(confidence, correct)``: the largest probability of each row
-    and whether its class (the first one on ties, as ``numpy.argmax``) is the
-    true class ``codes``."""
-    am = np.argmax(proba, axis=1)
-    conf = np.take_along_axis(proba, am[:, None], axis=1)[:, 0]
-    correct = (am == codes).astype(np.float64)
-    return conf, correct
+    and whether its class (the first one on ties, as ``argmax``) is the true
+    class ``codes`` (float 0/1), in ``proba``'s namespace."""
+    if is_numpy(xp):
+        conf = np.empty(proba.shape[0])
+        correct = np.empty(proba.shape[0])
+        for i, j, blk_conf, am in _top_blocks(proba):
+            conf[i:j] = blk_conf
+            np.equal(am, codes[i:j], out=correct[i:j], casting="unsafe")
+        return conf, correct
+    conf, am = top_label_argmax(xp, proba)
+    return conf, xp.astype(am == codes, conf.dtype)
+
+
+# elements of a block of the numpy top-label kernel (512 KiB of float64), so
+# that the block stays in the L2 cache while it is read for the argmax and the
+# confidence: the matrix is read once
+_TOP_BLOCK = 1 << 16
+
+
+def _block_top(blk: np.ndarray, base: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(confidence, column)`` of a block of rows (``base``: ``arange * k``)."""
+    am = blk.argmax(axis=1)
+    if blk.flags.c_contiguous:
+        return blk.reshape(-1)[base[: blk.shape[0]] + am], am
+    return np.take_along_axis(blk, am[:, None], axis=1)[:, 0], am
+
+
+def _top_blocks(proba: np.ndarray):
+    """Yield ``(start, stop, confidence, column)`` of cache-sized blocks of rows."""
+    n, k = proba.shape
+    rows = max(1, _TOP_BLOCK // k)
+    base = np.arange(min(rows, n), dtype=np.intp) * k
+    for i in range(0, n, rows):
+        j = min(i + rows, n)
+        conf, am = _block_top(proba[i:j], base)
+        yield i, j, conf, am
+
+
+class TopLabelPass:
+    """The top label of each row, filled block by block by a pass that already
+    holds the block in cache: the one pass of the validation
+    (``check_forecast(visit_rows=...)``), so that the matrix is read once.
+
+    ``rows`` counts the rows seen: a pass that stopped early (a value the
+    fast check could not show valid) leaves it short of ``n``.
+    """
+
+    def __init__(self, n: int, k: int) -> None:
+        self.confidence = np.empty(n)
+        self.column = np.empty(n, dtype=np.intp)
+        self.rows = 0
+        self._base = np.arange(max(1, _TOP_BLOCK), dtype=np.intp) * k
+
+    def __call__(self, start: int, stop: int, block: np.ndarray) -> None:
+        if self._base.shape[0] < block.shape[0]:
+            self._base = np.arange(block.shape[0], dtype=np.intp) * block.shape[1]
+        conf, am = _block_top(block, self._base)
+        self.confidence[start:stop] = conf
+        self.column[start:stop] = am
+        self.rows += stop - start
 
 
 def classwise_columns(proba: np.ndarray, codes: np.ndarray, k: int):
@@ -171,21 +250,193 @@ def edge_ids(p: np.ndarray, edges: np.ndarray, right: bool) -> np.ndarray:
     return np.searchsorted(inner, p, side="right").astype(np.intp)
 
 
-# ----------------------------------------------------------------- the binned error
-def bin_sums(
-    ids: np.ndarray, p: np.ndarray, y: np.ndarray, w: np.ndarray | None, k: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-bin total weight, weighted sum of forecasts and of outcomes (one pass each)."""
+# ----------------------------------------------------------------- the one kernel
+@dataclasses.dataclass
+class BinSums:
+    r"""Sufficient statistics of a binned calibration error (merged with ``+``).
+
+    Per bin :math:`b`: ``wsum`` :math:`W_b = \sum w`, ``psum`` :math:`\sum w p`
+    and ``ysum`` :math:`\sum w y` of the rows in the bin.
+    """
+
     wsum: np.ndarray
-    if w is None:
-        wsum = np.bincount(ids, minlength=k).astype(np.float64)
-        psum = np.bincount(ids, weights=p, minlength=k)
-        ysum = np.bincount(ids, weights=y, minlength=k)
+    psum: np.ndarray
+    ysum: np.ndarray
+
+    def __add__(self, other: BinSums) -> BinSums:
+        return BinSums(
+            self.wsum + other.wsum, self.psum + other.psum, self.ysum + other.ysum
+        )
+
+    def __iter__(self):
+        """``wsum, psum, ysum`` (unpacks as a tuple)."""
+        return iter((self.wsum, self.psum, self.ysum))
+
+
+def edge_bin_ids(xp: Any, p: Any, edges: np.ndarray, right: bool = True) -> Any:
+    """The bin of each forecast for ``edges`` by the one binning rule
+    (:func:`~skbrier._core.binning.assign_bins`) in ``p``'s namespace: a
+    search among the inner edges, in float64 where the device has it."""
+    if is_numpy(xp):
+        return assign_bins(p, edges, right=right)
+    from ..array_api import wide_float
+
+    k = edges.shape[0] - 1
+    if k == 1:
+        return xp.zeros(p.shape[0], dtype=xp.int64, device=p.device)
+    dt = wide_float(xp, p.device)
+    inner = xp.asarray(edges[1:-1], dtype=dt, device=p.device)
+    return xp.searchsorted(inner, xp.astype(p, dt), side="left" if right else "right")
+
+
+# rows x bins of a block of the one-hot products (bounded device memory)
+_ONEHOT_ELEMENTS = 1 << 24
+
+
+def bin_sums(xp: Any, ids: Any, p: Any, y: Any, w: Any, n_bins: int) -> BinSums:
+    """Reduce the rows of one ``(p, y)`` pair to their :class:`BinSums`
+    (``ids``: the bin of each row; host arrays out).
+
+    Numpy: one ``np.bincount`` per sum.  Other namespaces: one-hot products
+    over blocks of rows on the device, in float64 where the device has it.
+    """
+    if is_numpy(xp):
+        if w is None:
+            wsum = np.bincount(ids, minlength=n_bins).astype(np.float64)
+            return BinSums(
+                wsum,
+                np.bincount(ids, weights=p, minlength=n_bins),
+                np.bincount(ids, weights=y, minlength=n_bins),
+            )
+        return BinSums(
+            np.bincount(ids, weights=w, minlength=n_bins),
+            np.bincount(ids, weights=w * p, minlength=n_bins),
+            np.bincount(ids, weights=w * y, minlength=n_bins),
+        )
+    host = xp_bin_columns(xp, ids, [p, y], w, n_bins)
+    return BinSums(host[:, 0], host[:, 1], host[:, 2])
+
+
+def xp_bin_columns(
+    xp: Any,
+    ids: Any,
+    columns: list[Any],
+    w: Any,
+    n_bins: int,
+    *,
+    products: bool = False,
+) -> np.ndarray:
+    """Host ``(n_bins, m)`` per-bin sums of ``[w, w c_1, ..., w c_m]`` in an
+    Array API namespace (with ``products``: the binned decomposition's
+    ``[1, w, w p, w y, w p^2, w p y, w^2]`` of ``columns = [p, y]``): one-hot
+    products over blocks of rows, in float64 where the device has it."""
+    from ..array_api import to_numpy, wide_float
+
+    dt = wide_float(xp, ids.device)
+    n = int(ids.shape[0])
+    cols = [xp.astype(c, dt) for c in columns]
+    ww = xp.ones(n, dtype=dt, device=ids.device) if w is None else xp.astype(w, dt)
+    rows = max(1, _ONEHOT_ELEMENTS // max(n_bins, 1))
+    bins = xp.arange(n_bins, device=ids.device)
+    total = None
+    for start in range(0, n, rows):
+        sl = slice(start, min(start + rows, n))
+        wb = ww[sl]
+        if products:
+            pb, yb = cols[0][sl], cols[1][sl]
+            wp = wb * pb
+            parts = [xp.ones_like(wb), wb, wp, wb * yb, wp * pb, wp * yb, wb * wb]
+        else:
+            parts = [wb] + [wb * c[sl] for c in cols]
+        oh = xp.astype(ids[sl][:, None] == bins[None, :], dt)
+        part = xp.matmul(xp.permute_dims(oh, (1, 0)), xp.stack(parts, axis=1))
+        total = part if total is None else total + part
+    assert total is not None  # validated input has rows
+    return np.asarray(to_numpy(total), dtype=np.float64)
+
+
+def top_label_reduce(
+    xp: Any,
+    proba: Any,
+    codes: Any,
+    w: Any,
+    bins: Callable[[Any], Any],
+    n_bins: int,
+    *,
+    seen: TopLabelPass | None = None,
+) -> BinSums:
+    """The :class:`BinSums` of the top-label pair (confidence, correct) of a
+    probability matrix, ``bins(confidence)`` giving each row's bin.
+
+    Numpy: one pass over the matrix in cache-sized blocks of rows -- the
+    argmax, the confidence, whether it is correct, the bins and the per-bin
+    sums of each block while it is in cache.  ``seen``: the top labels a
+    complete :class:`TopLabelPass` took during the validation's pass (the
+    matrix is not read again).
+    """
+    if not is_numpy(xp):
+        conf, correct = top_label(xp, proba, codes)
+        return bin_sums(xp, bins(conf), conf, correct, w, n_bins)
+    total = BinSums(np.zeros(n_bins), np.zeros(n_bins), np.zeros(n_bins))
+    n = proba.shape[0]
+    if seen is not None and seen.rows == n:
+        step = max(1, _TOP_BLOCK // proba.shape[1])  # the blocks of _top_blocks
+        blocks: Any = (
+            (i, min(i + step, n), seen.confidence[i : i + step], seen.column[i : i + step])
+            for i in range(0, n, step)
+        )
     else:
-        wsum = np.bincount(ids, weights=w, minlength=k)
-        psum = np.bincount(ids, weights=w * p, minlength=k)
-        ysum = np.bincount(ids, weights=w * y, minlength=k)
-    return wsum, psum, ysum
+        blocks = _top_blocks(proba)
+    for i, j, conf, am in blocks:
+        ids = bins(conf)
+        hit = am == codes[i:j]
+        if w is None:
+            total.wsum += np.bincount(ids, minlength=n_bins)
+            total.psum += np.bincount(ids, weights=conf, minlength=n_bins)
+            total.ysum += np.bincount(ids[hit], minlength=n_bins)
+        else:
+            wb = w[i:j]
+            total.wsum += np.bincount(ids, weights=wb, minlength=n_bins)
+            total.psum += np.bincount(ids, weights=wb * conf, minlength=n_bins)
+            total.ysum += np.bincount(ids[hit], weights=wb[hit], minlength=n_bins)
+    return total
+
+
+def calibration_finish(
+    sums: list[BinSums],
+    norm: str,
+    *,
+    classwise: bool = False,
+    debias: bool = False,
+    total: float | None = None,
+    skip: np.ndarray | None = None,
+    singleton_rule: str = "kumar",
+) -> float:
+    """The calibration error of the :class:`BinSums` of one pair, or of every
+    class (``classwise``: the mean (l1), the root mean square (l2: Kumar's
+    marginal calibration error) or the maximum of the per-class errors), by
+    :func:`binned_error`."""
+    vals = [
+        binned_error(
+            s.wsum,
+            s.psum,
+            s.ysum,
+            norm,
+            debias=debias,
+            total=total,
+            skip=skip,
+            singleton_rule=singleton_rule,
+        )
+        for s in sums
+    ]
+    if not classwise:
+        return vals[0]
+    v = np.asarray(vals)
+    if norm == "l1":
+        return float(np.mean(v))
+    if norm == "l2":
+        return float(math.sqrt(np.mean(v * v)))
+    return float(np.max(v))
 
 
 def binned_error(

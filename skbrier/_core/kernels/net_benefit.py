@@ -1,5 +1,12 @@
 """Validation-free kernels for net benefit, decision curves and their bootstrap.
 
+The one kernel: :func:`threshold_reduce` reduces a chunk of rows of any
+array namespace to its :class:`ThresholdSums` (the weight of events and of
+non-events below and at or above each threshold: a few host arrays, merged
+with ``+``); :func:`net_benefit_finish` and :func:`decision_finish` turn them
+into the net benefit and the net interventions avoided.  The numpy path, the
+Array API adapter and :class:`skbrier.states.ThresholdState` call them.
+
 Inputs are already validated float64 arrays: ``y`` holds 0/1 outcomes,
 ``p`` probabilities in [0, 1], ``w`` non-negative weights or None, and
 ``thresholds`` values in (0, 1).  "Positive" means ``p >= threshold``.
@@ -19,22 +26,26 @@ when the threshold (hence ``odds``) is tiny.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 
+from ..array_api import is_numpy
 from ..resampling import stratified_indices
 
 __all__ = [
     "ClassShares",
+    "ThresholdSums",
     "bootstrap_counts",
     "bootstrap_net_benefit",
     "class_shares",
-    "class_weights_above",
+    "decision_finish",
     "interventions_avoided",
-    "net_benefit_at",
-    "net_benefit_curve",
+    "net_benefit_finish",
+    "shares_from_weights",
     "threshold_odds",
+    "threshold_reduce",
     "treat_all_curve",
 ]
 
@@ -83,21 +94,125 @@ class ClassShares:
         self.tp, self.fp, self.fn, self.tn = tp, fp, fn, tn
 
 
-def class_shares(
-    y: np.ndarray,
-    p: np.ndarray,
-    w: np.ndarray | None,
-    thresholds: np.ndarray,
-    prevalence: float | None = None,
-) -> ClassShares:
-    """:class:`ClassShares` of one model at every threshold (O(n log n + T log n)).
+@dataclasses.dataclass
+class ThresholdSums:
+    """Sufficient statistics of net benefit at a grid of thresholds (merged with ``+``).
 
-    With ``prevalence`` both classes must be present (the caller checks).
+    ``fn`` and ``tp``: the weight (or count) of events below and at or above
+    each threshold; ``tn`` and ``fp``: the same of non-events.  In the
+    *hypotheses* form (rows whose outcome is not known yet: the label-keyed
+    states) ``tn`` and ``fp`` are None and ``fn``/``tp`` hold the weight below
+    and at or above; :meth:`given` places them.
     """
-    event = y == 1.0
-    fn, tp = _below_and_above(p[event], None if w is None else w[event], thresholds)
-    tn, fp = _below_and_above(p[~event], None if w is None else w[~event], thresholds)
-    return shares_from_weights(fn, tp, tn, fp, prevalence)
+
+    fn: np.ndarray
+    tp: np.ndarray
+    tn: np.ndarray | None = None
+    fp: np.ndarray | None = None
+
+    def __add__(self, other: ThresholdSums) -> ThresholdSums:
+        def add(a: Any, b: Any) -> Any:
+            return None if a is None or b is None else a + b
+
+        return ThresholdSums(
+            self.fn + other.fn,
+            self.tp + other.tp,
+            add(self.tn, other.tn),
+            add(self.fp, other.fp),
+        )
+
+    def given(self, outcome: float) -> ThresholdSums:
+        """The sums of the hypotheses form when every row has ``outcome`` (0/1)."""
+        zero = np.zeros_like(self.fn)
+        if outcome == 1.0:
+            return ThresholdSums(self.fn, self.tp, zero, zero.copy())
+        return ThresholdSums(zero, zero.copy(), self.fn, self.tp)
+
+    @property
+    def events(self) -> float:
+        """The total weight of events."""
+        return float(self.fn[0] + self.tp[0])
+
+    @property
+    def nonevents(self) -> float:
+        """The total weight of non-events."""
+        assert self.tn is not None and self.fp is not None
+        return float(self.tn[0] + self.fp[0])
+
+
+def _numpy_cells(
+    p: np.ndarray, w: np.ndarray | None, t: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Weight below and at or above one threshold in O(n) (no sort)."""
+    pos = p >= t
+    if w is None:
+        above = float(np.count_nonzero(pos))
+        return np.array([p.shape[0] - above]), np.array([above])
+    return np.array([float(w[~pos].sum())]), np.array([float(w[pos].sum())])
+
+
+def _xp_below_and_above(xp: Any, p: Any, w: Any, thresholds: np.ndarray):
+    """Host weight below and at or above each threshold, in ``p``'s namespace:
+    masks for a few thresholds, a sort and running sums from each end (a zero
+    share is exactly zero) for many."""
+    from ..array_api import to_numpy, wide_float
+
+    dt = wide_float(xp, p.device)
+    p = xp.astype(p, dt)
+    ww = xp.ones(p.shape[0], dtype=dt, device=p.device) if w is None else xp.astype(w, dt)
+    if thresholds.shape[0] <= 4:
+        below, above = [], []
+        for t in thresholds.tolist():
+            pos = p >= t
+            above.append(float(xp.sum(xp.where(pos, ww, xp.zeros_like(ww)))))
+            below.append(float(xp.sum(xp.where(pos, xp.zeros_like(ww), ww))))
+        return np.array(below), np.array(above)
+    t = xp.asarray(thresholds, dtype=dt, device=p.device)
+    order = xp.argsort(p, stable=True)
+    idx = xp.searchsorted(xp.take(p, order), t, side="left")
+    ws = xp.take(ww, order)
+    zero = xp.zeros(1, dtype=dt, device=p.device)
+    below_sum = xp.concat([zero, xp.cumulative_sum(ws)])
+    above_sum = xp.concat([xp.flip(xp.cumulative_sum(xp.flip(ws))), zero])
+    return (
+        np.asarray(to_numpy(xp.take(below_sum, idx)), dtype=np.float64),
+        np.asarray(to_numpy(xp.take(above_sum, idx)), dtype=np.float64),
+    )
+
+
+def _below_above(xp: Any, p: Any, w: Any, thresholds: np.ndarray):
+    if is_numpy(xp):
+        if thresholds.shape[0] == 1:
+            return _numpy_cells(p, w, float(thresholds[0]))
+        return _below_and_above(p, w, thresholds)
+    return _xp_below_and_above(xp, p, w, thresholds)
+
+
+def threshold_reduce(
+    xp: Any, y: Any, p: Any, w: Any, thresholds: np.ndarray
+) -> ThresholdSums:
+    """Reduce a chunk of rows to its :class:`ThresholdSums` (host arrays).
+
+    ``y``: 0/1 outcomes, or None for the hypotheses form.  One threshold is
+    counted in O(n) (no sort); a grid sorts the forecasts of each class once
+    (numpy) or once in all (other namespaces, on their device).
+    """
+    if y is None:
+        below, above = _below_above(xp, p, w, thresholds)
+        return ThresholdSums(below, above)
+    if is_numpy(xp):
+        event = y == 1.0
+        we = None if w is None else w[event]
+        wn = None if w is None else w[~event]
+        fn, tp = _below_above(xp, p[event], we, thresholds)
+        tn, fp = _below_above(xp, p[~event], wn, thresholds)
+        return ThresholdSums(fn, tp, tn, fp)
+    y01 = xp.astype(y, p.dtype)
+    w1 = y01 if w is None else w * y01
+    w0 = (1 - y01) if w is None else w * (1 - y01)
+    fn, tp = _xp_below_and_above(xp, p, w1, thresholds)
+    tn, fp = _xp_below_and_above(xp, p, w0, thresholds)
+    return ThresholdSums(fn, tp, tn, fp)
 
 
 def shares_from_weights(
@@ -118,34 +233,48 @@ def shares_from_weights(
     return ClassShares(tp * a, fp * b, fn * a, tn * b)
 
 
-def class_weights_above(
-    y: np.ndarray, p: np.ndarray, w: np.ndarray | None, thresholds: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """Weighted true and false positives at every threshold.
-
-    Returns ``(tp, fp, w1, w0)``: the weight of events and of non-events with
-    ``p >= threshold``, and the total weight of events and of non-events.
-    """
-    event = y == 1.0
-    fn, tp = _below_and_above(p[event], None if w is None else w[event], thresholds)
-    tn, fp = _below_and_above(p[~event], None if w is None else w[~event], thresholds)
-    return tp, fp, float(fn[0] + tp[0]), float(tn[0] + fp[0])
+def threshold_shares(s: ThresholdSums, prevalence: float | None = None) -> ClassShares:
+    """:class:`ClassShares` of :class:`ThresholdSums`: shares of the target
+    population (with a case-control ``prevalence``: the class rates times
+    ``pi`` and ``1 - pi``; both classes must then be present)."""
+    assert s.tn is not None and s.fp is not None
+    return shares_from_weights(s.fn, s.tp, s.tn, s.fp, prevalence)
 
 
-def net_benefit_curve(
+def net_benefit_finish(
+    s: ThresholdSums,
+    thresholds: np.ndarray,
+    prevalence: float | None = None,
+    harm: float = 0.0,
+) -> np.ndarray:
+    r"""Net benefit at every threshold: :math:`TP/W - FP/W \cdot p_t / (1 - p_t)`
+    minus ``harm``; with a (case-control) ``prevalence`` :math:`\pi`:
+    :math:`\pi \, TP / W_1 - (1 - \pi) \, FP / W_0 \cdot p_t / (1 - p_t)`."""
+    return decision_finish(threshold_shares(s, prevalence), thresholds, harm)[0]
+
+
+def decision_finish(
+    shares: ClassShares, thresholds: np.ndarray, harm: float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(net benefit, net interventions avoided per 100)`` of a model's
+    :class:`ClassShares` at every threshold, less its ``harm``."""
+    odds = threshold_odds(thresholds)
+    nb = shares.tp - shares.fp * odds - harm
+    return nb, interventions_avoided(shares.fn, shares.tn, odds, harm)
+
+
+def class_shares(
     y: np.ndarray,
     p: np.ndarray,
     w: np.ndarray | None,
     thresholds: np.ndarray,
     prevalence: float | None = None,
-) -> np.ndarray:
-    r"""Net benefit at every threshold: :math:`TP/W - FP/W \cdot p_t / (1 - p_t)`.
+) -> ClassShares:
+    """:class:`ClassShares` of one model at every threshold (O(n log n + T log n)).
 
-    With a (case-control) ``prevalence`` :math:`\pi`:
-    :math:`\pi \, TP / W_1 - (1 - \pi) \, FP / W_0 \cdot o`.
+    With ``prevalence`` both classes must be present (the caller checks).
     """
-    s = class_shares(y, p, w, thresholds, prevalence)
-    return s.tp - s.fp * threshold_odds(thresholds)
+    return threshold_shares(threshold_reduce(np, y, p, w, thresholds), prevalence)
 
 
 def interventions_avoided(
@@ -163,42 +292,6 @@ def interventions_avoided(
 def treat_all_curve(prevalence: float, thresholds: np.ndarray) -> np.ndarray:
     """Net benefit of treating everyone: prevalence - (1 - prevalence) pt / (1 - pt)."""
     return prevalence - (1.0 - prevalence) * threshold_odds(thresholds)
-
-
-def net_benefit_at(
-    y: np.ndarray,
-    p: np.ndarray,
-    w: np.ndarray | None,
-    threshold: float,
-    prevalence: float | None = None,
-) -> float:
-    """Net benefit at one threshold in O(n) (no sort); same formula as
-    :func:`net_benefit_curve`."""
-    pos = p >= threshold
-    event = y == 1.0
-    if w is None:
-        tp = float(np.count_nonzero(pos & event))
-        fp = float(np.count_nonzero(pos)) - tp
-        w1 = float(np.count_nonzero(event))
-        w0 = float(y.shape[0]) - w1
-    else:
-        tp = float(w[pos & event].sum())
-        fp = float(w[pos & ~event].sum())
-        w1 = float(w[event].sum())
-        w0 = float(w[~event].sum())
-    return net_benefit_from_weights(tp, fp, w1, w0, threshold, prevalence)
-
-
-def net_benefit_from_weights(
-    tp: float, fp: float, w1: float, w0: float, threshold: float, prevalence: float | None
-) -> float:
-    """Net benefit from the weight of true and false positives and of the two
-    classes: ``TP/W - FP/W * pt/(1-pt)`` (or with a case-control prevalence)."""
-    odds = threshold / (1.0 - threshold)
-    if prevalence is None:
-        total = w1 + w0
-        return tp / total - fp / total * odds
-    return prevalence / w1 * tp - (1.0 - prevalence) / w0 * fp * odds
 
 
 # --------------------------------------------------------------------------- bootstrap
