@@ -106,7 +106,8 @@ class BinnedRefits:
         self.order = order
         self.start = start
         self.joint = joint
-        self._ys, self._ls = y[order], lg[order]
+        self._y = y  # sorted only for a refit on the rows (rare)
+        self._ls = lg[order]
         self._ws = None if w is None else w[order]
         self._n0 = n0
         ends = np.append(starts[1:], order.shape[0])
@@ -116,7 +117,6 @@ class BinnedRefits:
         # the largest |u| of each bin (a few ulps more for the rounding of u)
         self._radius = 0.5 * (hi - lo) + 4.0 * _EPS * np.maximum(np.abs(lo), np.abs(hi))
         self._event = (starts >= n0).astype(np.float64)
-        self._u = self._ls - np.repeat(self._centre, ends - starts)
         # groups of whole bins of about GROUP_ROWS rows: the powers of u are
         # made for one group at a time
         self._groups = []
@@ -166,13 +166,15 @@ class BinnedRefits:
         """``M[k, b, j] = sum_{i in bin k} cb[b, i] w_i u_i^j``: per group of
         bins the powers of ``u`` (``POWERS x rows``), then one product per bin."""
         m = np.empty((len(self._bins), cb.shape[0], POWERS))
-        u, ws, bins = self._u, self._ws, self._bins
+        ls, ws, bins, centre = self._ls, self._ws, self._bins, self._centre
         for g0, g1 in self._groups:
             r0, r1 = bins[g0][0], bins[g1 - 1][1]
+            sizes = [e - s for s, e in bins[g0:g1]]
+            u = ls[r0:r1] - np.repeat(centre[g0:g1], sizes)
             v = np.empty((POWERS, r1 - r0))
             v[0] = 1.0 if ws is None else ws[r0:r1]
             for j in range(1, POWERS):
-                np.multiply(v[j - 1], u[r0:r1], out=v[j])
+                np.multiply(v[j - 1], u, out=v[j])
             for k in range(g0, g1):
                 s, e = bins[k]
                 np.matmul(cb[:, s:e], v[:, s - r0 : e - r0].T, out=m[k])
@@ -336,9 +338,11 @@ class BinnedRefits:
             out[fit, 1], out[fit, 2] = a[fit], b[fit]
             ok &= ok_joint | ~fit
         out[~both] = np.nan
-        for r in np.flatnonzero(both & ~ok):
+        redo = np.flatnonzero(both & ~ok)
+        ys = self._y[self.order] if redo.shape[0] else self._y
+        for r in redo:
             wb = cb[r] if self._ws is None else cb[r] * self._ws
-            out[r] = refit_calibration(self._ys, self._ls, wb, self.start, joint=self.joint)
+            out[r] = refit_calibration(ys, self._ls, wb, self.start, joint=self.joint)
         return out
 
 
