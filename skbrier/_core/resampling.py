@@ -48,6 +48,7 @@ __all__ = [
     "interval_from_replicates",
     "resample_counts",
     "resample_indices",
+    "resample_multiplicities",
     "stratified_indices",
     "run_replicates",
 ]
@@ -163,7 +164,20 @@ def resample_counts(rng: np.random.Generator, n: int) -> np.ndarray:
     Equal to ``np.bincount(resample_indices(rng, n, 1)[0], minlength=n)``: the
     same draws, as counts, for statistics that take frequency weights.
     """
-    return np.bincount(rng.integers(0, n, n), minlength=n).astype(np.float64)
+    return resample_multiplicities(rng, n).astype(np.float64)
+
+
+def resample_multiplicities(
+    rng: np.random.Generator, n: int, scheme: str = "iid", block_length: float = 1.0
+) -> np.ndarray:
+    """Integer multiplicities (length ``n``) of one resample of ``n`` rows:
+    ``np.bincount(resample_indices(rng, n, 1, scheme, block_length)[0])``, the
+    draws of :func:`resample_counts` for ``scheme="iid"``."""
+    if scheme == "iid":
+        idx = rng.integers(0, n, n)
+    else:
+        idx = resample_indices(rng, n, 1, scheme, block_length)[0]
+    return np.bincount(idx, minlength=n)
 
 
 #: The most observations a resample of frequency weights draws (int64 counts).

@@ -305,19 +305,22 @@ def _calibration_numbers(
     # one sort of the forecasts for lowess and C (unweighted rows), kept
     # only while they need it
     run.step("sorting the forecasts")
-    sorted_yp = None
+    sorted_yp = order = None
     if w is None:
         from .._core.kernels.lowess import stable_argsort
 
         order = stable_argsort(p)
         sorted_yp = (y[order], p[order])
-        del order
+        if opts.cov_type != "bootstrap":  # the bootstrap's refits bin the sorted rows
+            order = None
     run.step("lowess calibration")
     emax, e90, eavg, curve = _lowess(y, p, w, notes, sorted_yp)
     run.step("C statistic and val.prob's indexes")
     with notes.catching("C statistic"):
-        extras = valprob_extras(y, p, w, logistic, opts, inference, notes, sorted_yp)
-    del sorted_yp
+        extras = valprob_extras(
+            y, p, w, logistic, opts, inference, notes, sorted_yp, p_order=order
+        )
+    del sorted_yp, order
     return {
         **_common_numbers(logistic, df, sz, (emax, e90, eavg), ece, opts),
         "c_statistic": extras["c_statistic"],

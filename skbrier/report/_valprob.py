@@ -209,14 +209,51 @@ def _overlap_witness(yk: np.ndarray, lg: np.ndarray):
     return overlaps
 
 
-def _bootstrap_task(y, p, w, lg_res, scheme: str, block_length: float):
-    """``task(size, rng)`` of :func:`run_replicates`: (CITL, intercept, slope, O/E)."""
-    from .._core.kernels.calibration import normalise_weights, refit_calibration
-    from .._core.resampling import resample_counts, resample_indices
+def _rows_refit(yk, lg, keep, wn, start, joint: bool):
+    """``refit(counts)``: the fits refitted on the rows of one resample
+    (:func:`refit_calibration`), for data too small for the binned refits."""
+    from .._core.kernels.calibration import refit_calibration
+
+    all_kept = bool(keep.all())
+    overlaps = _overlap_witness(yk, lg) if joint else None
+
+    def refit(counts: np.ndarray) -> tuple[float, float, float]:
+        wb = counts if wn is None else counts * wn
+        if not all_kept:
+            wb = wb[keep]
+        return refit_calibration(
+            yk,
+            lg,
+            wb,
+            start,
+            joint=joint,
+            check_separation=overlaps is None or not overlaps(wb),
+        )
+
+    return refit
+
+
+#: counts of resampled rows held at once (the binned refits take a batch of resamples)
+_BATCH_ELEMENTS = 1 << 23
+
+
+def _bootstrap_task(y, p, w, lg_res, scheme: str, block_length: float, p_order=None):
+    """``task(size, rng)`` of :func:`run_replicates`: (CITL, intercept, slope, O/E).
+
+    Every resample draws its counts with
+    :func:`~skbrier._core.resampling.resample_multiplicities`; the logistic
+    fits are refitted with them as frequency weights, on the binned
+    sufficient statistics of
+    :class:`~skbrier._core.kernels.logistic_refit.BinnedRefits` (the numbers
+    of a refit on the rows, to 1e-12) or, for small data, on the rows.
+    ``p_order``: a stable order of the rows by ``p`` (the report's sort), or None.
+    """
+    from .._core.kernels.calibration import normalise_weights
+    from .._core.kernels.logistic_refit import BinnedRefits
+    from .._core.resampling import resample_multiplicities
 
     n = y.shape[0]
     keep, yk, lg, _ = _fit_rows(y, p, w)
-    all_kept = bool(keep.all())
     wn = None if w is None else normalise_weights(w)[0]
     yw, pw = (y, p) if wn is None else (wn * y, wn * p)
     start = (
@@ -225,40 +262,67 @@ def _bootstrap_task(y, p, w, lg_res, scheme: str, block_length: float):
         lg_res.slope if math.isfinite(lg_res.slope) else 0.0,
     )
     joint = lg_res.unreliability_df == 2 and math.isfinite(lg_res.slope)
-    overlaps = _overlap_witness(yk, lg) if joint else None
+    by_logit = None
+    if p_order is not None:  # logit increases with p: p's order restricted to the fit rows
+        by_logit = p_order if keep.all() else (np.cumsum(keep) - 1)[p_order[keep[p_order]]]
+    wk = None if wn is None else wn[keep]
+    binned = BinnedRefits.build(yk, lg, wk, start, joint, by_logit)
+    del by_logit
 
-    def task(size: int, rng: np.random.Generator) -> np.ndarray:
+    def draw(rng: np.random.Generator) -> np.ndarray:
+        return resample_multiplicities(rng, n, scheme, block_length)
+
+    if binned is None:
+        refit = _rows_refit(yk, lg, keep, wn, start, joint)
+
+        def rows_task(size: int, rng: np.random.Generator) -> np.ndarray:
+            out = np.full((size, 4), np.nan)
+            for s in range(size):
+                counts = draw(rng).astype(np.float64)
+                out[s, 3] = _ratio(float(np.dot(counts, yw)), float(np.dot(counts, pw)))
+                out[s, :3] = refit(counts)
+            return out
+
+        return rows_task
+    # every row in one order: the fit rows as the binned refits sort them,
+    # then the rows left out of the fits (for the O/E ratio)
+    perm = np.concatenate([np.flatnonzero(keep)[binned.order], np.flatnonzero(~keep)])
+    oe_cols = np.column_stack([yw[perm], pw[perm]])
+    n_fit = binned.order.shape[0]
+    batch = max(1, _BATCH_ELEMENTS // max(n, 1))
+
+    def binned_task(size: int, rng: np.random.Generator) -> np.ndarray:
         out = np.full((size, 4), np.nan)
-        for s in range(size):
-            if scheme == "iid":
-                counts = resample_counts(rng, n)
-            else:
-                idx = resample_indices(rng, n, 1, scheme, block_length)[0]
-                counts = np.bincount(idx, minlength=n).astype(np.float64)
-            e = float(np.dot(counts, pw))
-            out[s, 3] = float(np.dot(counts, yw)) / e if e > 0.0 else np.nan
-            wb = counts if wn is None else counts * wn
-            if not all_kept:
-                wb = wb[keep]
-            out[s, :3] = refit_calibration(
-                yk,
-                lg,
-                wb,
-                start,
-                joint=joint,
-                check_separation=overlaps is None or not overlaps(wb),
-            )
+        for lo in range(0, size, batch):
+            m = min(batch, size - lo)
+            cb = np.empty((m, n))
+            for s in range(m):
+                counts = draw(rng)
+                # the counts in the binned order, gathered from 2 bytes per row
+                small = counts.astype(np.uint16) if counts.max() <= 0xFFFF else counts
+                cb[s] = np.take(small, perm)
+            o, e = (cb @ oe_cols).T
+            for s in range(m):
+                out[lo + s, 3] = _ratio(float(o[s]), float(e[s]))
+            out[lo : lo + m, :3] = binned.refit(cb[:, :n_fit])
         return out
 
-    return task
+    return binned_task
 
 
-def _bootstrap_intervals(y, p, w, lg_res, opts, inference, oe: float, notes) -> dict:
+def _ratio(o: float, e: float) -> float:
+    """The O/E ratio of a resample (NaN without expected events)."""
+    return o / e if e > 0.0 else math.nan
+
+
+def _bootstrap_intervals(
+    y, p, w, lg_res, opts, inference, oe: float, notes, p_order=None
+) -> dict:
     from .._core.resampling import run_replicates
 
     scheme = opts.inference_kwds.get("bootstrap", "iid")
     bl = getattr(inference, "block_length", None) or 1.0
-    task = _bootstrap_task(y, p, w, lg_res, scheme, float(bl))
+    task = _bootstrap_task(y, p, w, lg_res, scheme, float(bl), p_order)
     reps = run_replicates(
         task,
         opts.n_resamples,
@@ -315,9 +379,13 @@ def _oe_hac(y, w, oe: float, hac_kwds: dict, notes) -> IntervalSpec | None:
     return IntervalSpec("lognormal", oe, se_log, "HAC log Wald")
 
 
-def valprob_extras(y, p, w, lg_res, opts, inference, notes, sorted_yp=None) -> dict:
+def valprob_extras(
+    y, p, w, lg_res, opts, inference, notes, sorted_yp=None, p_order=None
+) -> dict:
     """val.prob's Dxy, C (with DeLong's interval), D:p and the O/E ratio, and
-    the interval specifications of every non-Brier row.
+    the interval specifications of every non-Brier row (``sorted_yp``: ``(y,
+    p)`` sorted by ``p``, ``p_order`` that stable order, when the caller has
+    them).
 
     Returns a dict with ``c_statistic``, ``dxy``, ``discrimination_pvalue``,
     ``observed_expected`` and ``specs`` (``{metric: IntervalSpec or None}``).
@@ -355,7 +423,9 @@ def valprob_extras(y, p, w, lg_res, opts, inference, notes, sorted_yp=None) -> d
                 y, w, oe, opts.inference_kwds.get("hac_kwds") or {}, notes
             )
         elif opts.cov_type == "bootstrap":
-            specs.update(_bootstrap_intervals(y, p, w, lg_res, opts, inference, oe, notes))
+            specs.update(
+                _bootstrap_intervals(y, p, w, lg_res, opts, inference, oe, notes, p_order)
+            )
     d_p = None
     if lg_res is not None and math.isfinite(lg_res.lr_chi2):
         d_p = float(stats.chi2.sf(max(lg_res.lr_chi2, 0.0), 1))

@@ -29,6 +29,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .._core import arrays as _arrays
+from .._core.diagnose import warn_if_hard
 from .._core.validation import (
     _as_array,
     _check_finite_labels,
@@ -257,6 +259,21 @@ def _chunk_weights(sample_weight: Any, n: int) -> np.ndarray | None:
     return check_sample_weight(w, n, ref_name="y_proba")
 
 
+def _plain_rows(y: Any, p: Any, w: Any) -> bool:
+    """Whether the inputs of a chunk are 1-D numpy arrays of one length with
+    float64 ``p`` (and ``w``) and numeric labels: the fused path may take them."""
+    if type(p) is not np.ndarray or type(y) is not np.ndarray or p.ndim != 1:
+        return False
+    n = p.shape[0]
+    if p.dtype != np.float64 or y.ndim != 1 or y.shape[0] != n or n == 0:
+        return False
+    if y.dtype.kind not in "biuf" or not y.dtype.isnative:
+        return False
+    return w is None or (
+        type(w) is np.ndarray and w.dtype == np.float64 and w.ndim == 1 and w.shape[0] == n
+    )
+
+
 def _chunk_labels(y: np.ndarray) -> tuple[list[Any], list[np.ndarray | None]]:
     """The distinct labels of one chunk and the row mask of each (None: all rows).
 
@@ -318,12 +335,35 @@ class BinaryState(MergeableState):
     def _extra(self, n: int, **columns: Any) -> dict:
         return {}
 
+    def _reduce_01(self, y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> list | None:
+        """``[(label, sums, rows), ...]`` of a chunk of numpy rows whose labels
+        are 0/1, in one fused pass that also shows the rows valid (None: not
+        shown, or not implemented; the general path then validates and splits
+        the rows by label).  ``y``: 1-D numeric, ``p``: 1-D float64, ``w``:
+        float64 or None, all of one length."""
+        return None
+
     # -- the protocol -------------------------------------------------------
     def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None, **columns: Any):
         """Add a chunk of rows (validated here, as the in-memory functions do).
 
         Returns ``self``.  Empty chunks are allowed.
         """
+        if not columns and _plain_rows(y_true, y_proba, sample_weight):
+            parts = self._reduce_01(y_true, y_proba, sample_weight)
+            if parts is not None:
+                _arrays.checked(self.proba_name)  # as check_probabilities does
+                if sample_weight is not None:
+                    _arrays.checked("sample_weight")
+                warn_if_hard(y_proba, self.proba_name)
+                if self._label_dtype is None:
+                    self._label_dtype = y_true.dtype
+                self.n_samples += y_proba.shape[0]
+                self.weighted = self.weighted or sample_weight is not None
+                for label, part, rows in parts:
+                    self.total_weight += self._weight_of(part)
+                    self._put(label, part, rows)
+                return self
         raw = _as_array(y_proba, self.proba_name)
         if raw.ndim >= 1 and raw.shape[0] == 0:
             return self  # an empty chunk (an empty partition)

@@ -601,6 +601,8 @@ def brier_inference(
         random_state=random_state,
         n_jobs=n_jobs,
         draws=draws,
+        # unweighted iid resamples are counted, not gathered (the same draws)
+        counts_statistic=None if wts is not None else design.statistic_for(weighted=True),
     )
     finite = np.isfinite(dist[:2]).all(axis=0)
     cov = np.cov(dist[:2, finite])
