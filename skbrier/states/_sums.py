@@ -142,9 +142,11 @@ class BrierState(BinaryState):
         return {"reference": ref}
 
     def _reduce_01(self, y, p, w):
-        # one fused pass (sums_01); a chunk holding both labels whose positive
-        # class is 1 keeps its whole loss under label 1 (label 0's loss of
-        # outcome 0 is then 0, and the outcomes that cannot happen are NaN)
+        # one fused pass (sums_01) giving the kernel's hypotheses form
+        # (BrierSums on the unhalved scale: 2 (p - y)^2 for 1-D forecasts); a
+        # chunk holding both labels whose positive class is 1 keeps its whole
+        # loss under label 1 (label 0's loss of outcome 0 is then 0, and the
+        # outcomes that cannot happen are NaN, never read by given())
         if self.with_reference:
             return None
         got = sums_01(y, p, w)
@@ -153,13 +155,17 @@ class BrierState(BinaryState):
         (w0, w1), loss, (n0, n1) = got
         zero, one = (y.dtype.type(v).item() for v in (0, 1))
         if n1 == 0:  # one label: both of its outcomes, as the general path
-            return [(zero, np.array([w0, loss, _wsum((1.0 - p) ** 2, w)]), n0)]
+            both = np.array([2.0 * loss, 2.0 * _wsum((1.0 - p) ** 2, w)])
+            return [(zero, BrierSums(w0, both), n0)]
         if n0 == 0:
-            return [(one, np.array([w1, _wsum(p * p, w), loss]), n1)]
+            return [(one, BrierSums(w1, np.array([2.0 * _wsum(p * p, w), 2.0 * loss])), n1)]
         if not (self.pos_label is None or _is_one(self.pos_label)):
             return None
         nan = np.nan
-        return [(zero, np.array([w0, 0.0, nan]), n0), (one, np.array([w1, nan, loss]), n1)]
+        return [
+            (zero, BrierSums(w0, np.array([0.0, nan])), n0),
+            (one, BrierSums(w1, np.array([nan, 2.0 * loss])), n1),
+        ]
 
     def _chunk(self, p, w, extra):
         # the kernel's hypotheses form: the sums for an outcome of 0 and of 1
