@@ -72,8 +72,8 @@ def _matrices(board: Board, gamma: np.ndarray) -> tuple[Any, Any]:
     return num, den
 
 
-def _scores(board: Board, num: Any, den: Any, counts: np.ndarray) -> np.ndarray:
-    """``(n_forecasters, B)`` scores for question counts ``(n_questions, B)``."""
+def _part_scores(board: Board, num: Any, den: Any, counts: np.ndarray) -> list[np.ndarray]:
+    """Per part, ``(n_forecasters, B)`` anchored scores for counts ``(n_questions, B)``."""
     outs = []
     for part in board.parts:
         c = counts[part.questions]
@@ -82,7 +82,7 @@ def _scores(board: Board, num: Any, den: Any, counts: np.ndarray) -> np.ndarray:
         with np.errstate(invalid="ignore", divide="ignore"):
             s = np.where(d > 0, n / np.where(d > 0, d, 1.0), np.nan)
         outs.append(_shift_rows(s.T, board.anchor).T)
-    return combined(outs)
+    return outs
 
 
 def frozen_point(board: Board, gamma: np.ndarray) -> DifficultyAdjustedResult:
@@ -90,14 +90,33 @@ def frozen_point(board: Board, gamma: np.ndarray) -> DifficultyAdjustedResult:
     lp = board.lp
     num, den = _matrices(board, gamma)
     ones = np.ones((lp.panel.n_questions, 1))
-    score = _scores(board, num, den, ones)[:, 0]
+    per_part = [s[:, 0] for s in _part_scores(board, num, den, ones)]
+    score = combined(per_part)
     anchor = None
     if board.anchor is not None:
         anchor = (to_builtin(lp.forecasters[board.anchor[0]]), board.anchor[1])
+    unfitted = np.zeros(lp.forecasters.shape[0], dtype=bool)
+    parts: dict[str, DifficultyAdjustedResult] = {}
+    if lp.part_names is not None:
+        pn = lp.panel
+        for k, (part, s) in enumerate(zip(board.parts, per_part)):
+            rows = np.isin(pn.q, part.questions)
+            nq = np.bincount(pn.f[rows], minlength=pn.n_forecasters)
+            wf = np.bincount(pn.f[rows], weights=pn.w[rows], minlength=pn.n_forecasters)
+            wb = np.bincount(
+                pn.f[rows], weights=(pn.w * pn.b)[rows], minlength=pn.n_forecasters
+            )
+            with np.errstate(invalid="ignore", divide="ignore"):
+                raw = np.where(nq > 0, wb / np.where(wf > 0, wf, 1.0), np.nan)
+            parts[str(lp.part_names[k])] = DifficultyAdjustedResult(
+                lp.forecasters, s, brier_index_of(s), raw, nq, unfitted.copy(), s.copy(),
+                lp.questions[part.questions], gamma[part.questions], anchor,
+                int(rows.sum()),
+            )  # fmt: skip
     return DifficultyAdjustedResult(
         lp.forecasters, score, brier_index_of(score), lp.raw, lp.n_questions,
-        np.zeros(lp.forecasters.shape[0], dtype=bool), score.copy(), lp.questions,
-        gamma.copy(), anchor, int(lp.panel.f.shape[0]),
+        unfitted, score.copy(), lp.questions, gamma.copy(), anchor,
+        int(lp.panel.f.shape[0]), parts or None,
     )  # fmt: skip
 
 
@@ -113,7 +132,7 @@ def frozen_bootstrap(
         offs = (np.arange(size) * n_q)[:, None]
         cs = np.bincount((idx + offs).ravel(), minlength=size * n_q)
         cs = cs.reshape(size, n_q).T.astype(np.float64)
-        return _scores(board, num, den, cs).T
+        return combined(_part_scores(board, num, den, cs)).T
 
     return run_replicates(
         task, n_resamples, random_state=random_state, n_jobs=n_jobs, chunk_size=64,
