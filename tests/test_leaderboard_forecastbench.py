@@ -174,3 +174,34 @@ def test_latest_per_organization():
                            latest_per_organization=1)  # fmt: skip
     with pytest.raises(ValueError, match="positive integer"):
         forecastbench_rows(f, organization=org, release_date=rel, latest_per_organization=0)
+
+
+def _clear_board(n_resamples=99):
+    rng = np.random.default_rng(1)
+    q = np.tile(np.arange(30), 2)
+    y = (rng.random(30) < 0.5)[q]
+    p = np.concatenate([np.where(y[:30], 0.8, 0.2), np.full(30, 0.5)])
+    return leaderboard(y, p, forecaster=np.repeat(["m", "c"], 30), question=q,
+                       n_resamples=n_resamples, reference="m", random_state=0)  # fmt: skip
+
+
+def test_zero_p_value_is_shown_below_the_bootstrap_resolution():
+    res = _clear_board()
+    assert res.p_value[0] == 0.0  # "c" never beats "m"
+    text = res.summary()
+    assert "< 0.01" in text and " 0.0000" not in text
+    assert "&lt; 0.01" in res.to_html()
+
+
+def test_one_precision_per_column():
+    lines = _clear_board().summary().splitlines()[3:]
+    bi = [line.split()[2] for line in lines]
+    assert all(len(v.split(".")[1]) == 1 for v in bi)  # the index with one decimal
+    adj = [line.split()[5] for line in lines]
+    assert all(len(v.split(".")[1]) == 4 for v in adj)
+
+
+def test_forest_plot_has_an_axis():
+    page = _clear_board().to_html()
+    assert 'aria-label="Brier Index axis"' in page
+    assert page.count("<text") >= 2
