@@ -422,7 +422,7 @@ def forecastbench_rows(
             if _is_missing(r):
                 raise ValueError(f"release_date: forecaster {name!r} has no release date.")
             by_org.setdefault(o, []).append((r, str(name)))
-        latest = set()
+        latest: set[str] = set()
         for models in by_org.values():
             models.sort(key=lambda t: (t[0], t[1]), reverse=True)
             latest.update(name for _, name in models[:k])
