@@ -10,8 +10,11 @@ from typing import Any
 import numpy as np
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_RESAMPLES
+from .._core.results import to_builtin
 from ._common import CLIError, _check_output, _seed, _write
-from ._read import _column, _display_name, _outcomes, _probabilities, _read_csv, _weights
+from ._read import _numbers, outcomes, probabilities, read_table, weights
+from ._report import _sep
+from ._table import Codes
 
 
 def _anchor(text: str | None) -> tuple[str, float] | None:
@@ -29,53 +32,222 @@ def _anchor(text: str | None) -> tuple[str, float] | None:
     return name, v
 
 
+def _labels(col: Any) -> np.ndarray:
+    """A label column as an object array (None: missing)."""
+    if isinstance(col, Codes):
+        levels = np.empty(len(col.levels) + 1, dtype=object)
+        levels[:-1] = col.levels
+        levels[-1] = None
+        return levels[col.codes]
+    arr = np.asarray(col, dtype=float)
+    out = np.empty(arr.shape[0], dtype=object)
+    for i, v in enumerate(arr.tolist()):
+        out[i] = None if v != v else (int(v) if float(v).is_integer() else v)
+    return out
+
+
+def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
+    """The table's columns as arrays; returns (path, columns, note)."""
+    labels = {
+        "forecaster": args.forecaster_col, "question": args.question_col,
+        "strata": args.strata_col, "combine": args.combine_col,
+        "organization": args.organization_col, "release_date": args.release_date_col,
+    }  # fmt: skip
+    numbers = {
+        "weight": args.weight_col,
+        "horizon": args.horizon_col,
+        "impute": args.impute_col,
+    }
+    roles = [args.y_col, args.p_col] + [
+        c for c in (*labels.values(), *numbers.values()) if c
+    ]
+    table = read_table(
+        args.file, roles, numeric=[args.p_col] + [c for c in numbers.values() if c],
+        sep=args.sep, decimal=args.decimal,
+        encoding=None if args.encoding == "auto" else args.encoding,
+    )  # fmt: skip
+    path, cols = table.name, table.columns
+    out: dict[str, Any] = {
+        "y": outcomes(
+            cols[args.y_col], args.y_col, path, args.pos_label, decimal=args.decimal
+        ),
+        "p": probabilities(cols[args.p_col], args.p_col, path, decimal=args.decimal),
+    }
+    for key, col in labels.items():
+        if col is not None:
+            out[key] = _labels(cols[col])
+    if args.weight_col is not None:
+        out["weight"] = weights(
+            cols[args.weight_col], args.weight_col, path, decimal=args.decimal
+        )
+    for key in ("horizon", "impute"):
+        col = numbers[key]
+        if col is not None:
+            out[key] = _numbers(cols[col], col, path, args.decimal)
+    return path, out, str(table.info.get("note", ""))
+
+
+def _missing_rows(path: str, c: dict[str, Any], args: argparse.Namespace) -> np.ndarray:
+    """Apply --na: impute or refuse missing forecasts; rows still missing anything."""
+    p = c["p"]
+    gap = np.isnan(p)
+    if args.na == "error" and gap.any():
+        raise CLIError(
+            f"{path}: column '{args.p_col}' has a missing value in row "
+            f"{int(np.flatnonzero(gap)[0]) + 2} (--na error; --na drop leaves such rows "
+            "out, --na impute fills them as ForecastBench does)."
+        )
+    if args.na == "impute" and gap.any():
+        fill = np.full(p.shape[0], 0.5) if "impute" not in c else c["impute"]
+        c["p"] = p = np.where(gap, fill, p)
+        c["imputed"] = gap
+    bad = np.isnan(c["y"]) | np.isnan(p)
+    if "weight" in c:
+        bad |= np.isnan(c["weight"])
+    for key in ("forecaster", "question", "strata", "combine"):
+        if key in c:
+            bad |= np.array([v is None for v in c[key]], dtype=bool)
+    if args.na == "error" and bad.any():
+        raise CLIError(
+            f"{path}: row {int(np.flatnonzero(bad)[0]) + 2} has a missing value "
+            "(--na error; the default --na drop leaves such rows out)."
+        )
+    return bad
+
+
+def _over_imputed(c: dict[str, Any], cutoff: float) -> list[Any]:
+    """Forecasters with more than ``cutoff`` percent imputed forecasts (ForecastBench: 5)."""
+    if "imputed" not in c:
+        return []
+    f, imp = c["forecaster"], c["imputed"]
+    names = sorted({v for v in f.tolist() if v is not None}, key=str)
+    return [n for n in names if 100.0 * float(np.mean(imp[f == n])) > cutoff]
+
+
+def _subset(c: dict[str, Any], keep: np.ndarray) -> dict[str, Any]:
+    return {k: v[keep] for k, v in c.items()}
+
+
 def _leaderboard(args: argparse.Namespace) -> int:
-    from ..leaderboards import leaderboard
+    from ..leaderboards import forecastbench_rows, leaderboard, read_question_effects
 
     _check_output(args.html, args.force, "--html")
     if args.n_resamples < 0 or args.n_resamples == 1:
         raise CLIError(
             f"--n-resamples must be at least 2 (or 0 for none), got {args.n_resamples}."
         )
+    if args.latest_per_org is not None and (
+        args.organization_col is None or args.release_date_col is None
+    ):
+        raise CLIError("--latest-per-org needs --organization-col and --release-date-col.")
+    if args.parity_target is not None and args.release_date_col is None:
+        raise CLIError(
+            "--parity-target needs --release-date-col (one date per forecaster)."
+        )
     anchor = _anchor(args.anchor)
-    header, body = _read_csv(args.file)
-    path = _display_name(args.file)
-    y = _outcomes(_column(header, body, args.y_col, path), args.y_col, path, args.pos_label)
-    p = _probabilities(_column(header, body, args.p_col, path), args.p_col, path)
-    f = np.asarray(_column(header, body, args.forecaster_col, path), dtype=object)
-    q = np.asarray(_column(header, body, args.question_col, path), dtype=object)
-    extra: dict[str, Any] = {}
-    for opt, key in (("strata_col", "strata"), ("combine_col", "combine")):
-        col = getattr(args, opt)
-        if col is not None:
-            extra[key] = np.asarray(_column(header, body, col, path), dtype=object)
-    w = None if args.weight_col is None else _weights(header, body, args.weight_col, path)
+    path, c, note = _read(args)
+    if note and not args.quiet:
+        print(f"skbrier: note: {note}", file=sys.stderr)
+    bad = _missing_rows(path, c, args)
+    dropped = int(bad.sum())
+    c = _subset(c, ~bad)
+    notes = []
+    if dropped:
+        notes.append(f"{dropped} row(s) with a missing value left out (--na {args.na})")
+    over = _over_imputed(c, args.max_imputed_pct)
+    if over:
+        c = _subset(c, ~np.isin(c["forecaster"], np.asarray(over, dtype=object)))
+        notes.append(
+            f"{len(over)} forecaster(s) with over {args.max_imputed_pct:g}% imputed "
+            f"forecasts left out: {', '.join(map(str, over[:5]))}"
+        )
+    try:
+        keep = forecastbench_rows(
+            c["forecaster"], organization=c.get("organization"),
+            release_date=c.get("release_date"), latest_per_organization=args.latest_per_org,
+            horizon=c.get("horizon"), max_horizon=args.max_horizon,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
+    if not keep.all():
+        notes.append(
+            f"{int((~keep).sum())} row(s) culled (--latest-per-org, --max-horizon)"
+        )
+        c = _subset(c, keep)
+    if c["p"].shape[0] == 0:
+        raise CLIError(f"{path}: no rows left to score.")
+    for line in notes:
+        if not args.quiet:
+            print(f"skbrier: note: {line}.", file=sys.stderr)
+    extra: dict[str, Any] = {k: c[k] for k in ("strata", "combine") if k in c}
+    if args.question_effects is not None:
+        try:
+            extra["question_effects"] = read_question_effects(
+                args.question_effects, leaderboard_type=args.leaderboard_type
+            )
+        except OSError as exc:
+            raise CLIError(
+                f"--question-effects: {exc.strerror}: {args.question_effects}"
+            ) from None
+        except ValueError as exc:
+            raise CLIError(f"--question-effects: {exc}") from None
+    f = c["forecaster"]
     fit = None
     if args.exclude_from_fit:
         excluded = set(args.exclude_from_fit)
-        names = sorted(set(f.tolist()))
+        names = sorted(set(f.tolist()), key=str)
         unknown = sorted(excluded - set(names))
         if unknown:
             raise CLIError(f"--exclude-from-fit: unknown forecaster {unknown[0]!r}.")
         fit = [n for n in names if n not in excluded]
     try:
         res = leaderboard(
-            y, p, forecaster=f, question=q, sample_weight=w, anchor=anchor,
-            reference=args.reference, fit_forecasters=fit, n_resamples=args.n_resamples,
+            c["y"], c["p"], forecaster=f, question=c["question"],
+            sample_weight=c.get("weight"), anchor=anchor, reference=args.reference,
+            fit_forecasters=fit, n_resamples=args.n_resamples,
             confidence_level=args.confidence_level, random_state=args.random_state,
             **extra,
         )  # fmt: skip
+        parity = None if args.parity_target is None else _parity(res, c, args)
     except (ValueError, TypeError) as exc:
         raise CLIError(str(exc)) from None
     if args.html is not None:
         _write(args.html, res.to_html(title=args.title), "--html", args.force)
     if args.json:
-        print(json.dumps(_records(res), indent=2, allow_nan=False))
+        out: Any = _records(res)
+        if parity is not None:
+            out = {"leaderboard": out, "parity": parity.to_dict()}
+        print(json.dumps(out, indent=2, allow_nan=False, default=str))
     else:
         print(res.summary())
+        if parity is not None:
+            print()
+            print(parity.summary())
     if args.html is not None:
         print(f"HTML leaderboard written to {args.html}", file=sys.stderr)
     return 0
+
+
+def _parity(res: Any, c: dict[str, Any], args: argparse.Namespace) -> Any:
+    """The parity date of the state of the art with --parity-target."""
+    from ..leaderboards import parity_date
+
+    dates: dict[Any, Any] = {}
+    for name, d in zip(c["forecaster"].tolist(), c["release_date"].tolist()):
+        if d is not None and dates.setdefault(name, d) != d:
+            raise ValueError(
+                f"--release-date-col: forecaster {name!r} has more than one release date."
+            )
+    target: Any = args.parity_target
+    try:
+        target = float(target)
+    except ValueError:
+        pass
+    reps = res if res.n_resamples else None
+    return parity_date(
+        {n: dates.get(to_builtin(n)) for n in res.forecasters.tolist()}, res, target,
+        replicates=reps, confidence_level=args.confidence_level,
+    )  # fmt: skip
 
 
 def _records(res: Any) -> list[dict[str, Any]]:
@@ -93,13 +265,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "leaderboard",
         help="difficulty-adjusted leaderboard of forecasters (ForecastBench-style)",
         description=(
-            "Rank the forecasters of a long-format CSV file (one row per forecaster "
+            "Rank the forecasters of a long-format table (one row per forecaster "
             "and question) by their difficulty-adjusted Brier Index (two-way fixed "
             "effects), with question-bootstrap intervals, p-values and rank intervals."
         ),
     )
     sp.add_argument(
-        "file", metavar="FILE.csv", help="CSV file with a header row ('-': stdin)"
+        "file",
+        metavar="FILE",
+        help="CSV/TSV text (compressed or not) or Parquet file with a header row "
+        "('-': stdin)",
     )
     sp.add_argument("--forecaster-col", required=True, metavar="COL")
     sp.add_argument("--question-col", required=True, metavar="COL")
@@ -142,5 +317,85 @@ def register(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--json", action="store_true", help="print JSON records")
     sp.add_argument(
         "--force", action="store_true", help="overwrite an existing output file"
+    )
+    sp.add_argument("--quiet", action="store_true", help="no notes on standard error")
+    read = sp.add_argument_group("reading the file")
+    read.add_argument(
+        "--sep",
+        type=_sep,
+        metavar="CHAR",
+        help="field separator (default: detected among , ; tab |); 'tab' for a tab",
+    )
+    read.add_argument(
+        "--decimal",
+        choices=[".", ","],
+        default=".",
+        metavar="MARK",
+        help="decimal mark of the numbers (',' for European exports; default '.')",
+    )
+    read.add_argument(
+        "--encoding",
+        default="auto",
+        metavar="NAME",
+        help="text encoding (default auto: UTF-8, UTF-16 with BOM, else cp1252 with a note)",
+    )
+    read.add_argument(
+        "--na",
+        choices=["drop", "impute", "error"],
+        default="drop",
+        help="rows with a missing value: drop them and say how many (default); impute "
+        "a missing forecast as ForecastBench does (--impute-col's value, else 0.5; "
+        "forecasters with over --max-imputed-pct imputed are left out); or stop",
+    )
+    read.add_argument(
+        "--impute-col",
+        metavar="COL",
+        help="value imputed for a missing forecast (e.g. the market price at freeze)",
+    )
+    read.add_argument(
+        "--max-imputed-pct",
+        type=float,
+        default=5.0,
+        metavar="PCT",
+        help="with --na impute: leave out forecasters with more imputed forecasts "
+        "(default 5, ForecastBench's cutoff)",
+    )
+    fb = sp.add_argument_group("ForecastBench")
+    fb.add_argument(
+        "--question-effects",
+        metavar="FILE.json",
+        help="score against frozen question fixed effects in ForecastBench's published "
+        "layout (questions named by their ForecastBench key)",
+    )
+    fb.add_argument(
+        "--leaderboard-type",
+        choices=["baseline", "tournament"],
+        help="which effects of a --question-effects file holding both",
+    )
+    fb.add_argument(
+        "--organization-col", metavar="COL", help="organisation of each forecaster"
+    )
+    fb.add_argument(
+        "--release-date-col", metavar="COL", help="release date of each forecaster"
+    )
+    fb.add_argument(
+        "--latest-per-org",
+        type=int,
+        metavar="K",
+        help="keep the K most recently released forecasters of each organisation",
+    )
+    fb.add_argument("--horizon-col", metavar="COL", help="forecast horizon in days")
+    fb.add_argument(
+        "--max-horizon",
+        type=float,
+        default=365.0,
+        metavar="DAYS",
+        help="with --horizon-col: drop longer horizons (default 365)",
+    )
+    fb.add_argument(
+        "--parity-target",
+        metavar="NAME|INDEX",
+        help="with --release-date-col: the date the state of the art reaches this "
+        "forecaster's (or this) Brier Index",
     )
     sp.set_defaults(func=_leaderboard, allow_zero_resamples=True)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._core.diagnose import label_problem, probability_problem
 from ._common import CLIError
-from ._table import Codes, _codes_from_strings, read_table
+from ._table import Codes, read_table
 
 
 def is_missing(col: Any) -> np.ndarray:
@@ -246,60 +246,6 @@ def label_mixup(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> str | Non
             "are the labels flipped? Check --pos-label."
         )
     return None
-
-
-# --------------------------------------------------------------------------
-# the list-of-strings interface (one table read whole, all rows complete)
-# --------------------------------------------------------------------------
-
-
-def _display_name(path: str) -> str:
-    return "<stdin>" if str(path) == "-" else str(path)
-
-
-def _read_csv(path: str) -> tuple[list[str], list[list[str]]]:
-    """Header and rows (as text) of a table; every problem is a CLIError."""
-    from ._table import csv_rows, read_bytes, sniff_separator, to_utf8, unpack
-
-    name = _display_name(path)
-    data, _, fmt = unpack(read_bytes(path), name)
-    if fmt == "parquet":
-        raise CLIError(f"{name}: a Parquet file; this command reads CSV text.")
-    text = to_utf8(data, name, None)[0].decode("utf-8")
-    if not text.strip():
-        raise CLIError(f"{name}: the file is empty.")
-    sep = sniff_separator(text[:65536])
-    return csv_rows(text, sep, name)
-
-
-def _column(header: list[str], body: list[list[str]], name: str, path: str) -> list[str]:
-    if name not in header:
-        shown = ", ".join(header[:20]) + (", ..." if len(header) > 20 else "")
-        raise CLIError(f"{path}: no column '{name}' (columns: {shown}).")
-    j = header.index(name)
-    return [r[j].strip() for r in body]
-
-
-def _complete(arr: np.ndarray, name: str, path: str) -> np.ndarray:
-    if np.isnan(arr).any():
-        i = int(np.flatnonzero(np.isnan(arr))[0])
-        raise CLIError(f"{path}: column '{name}' has a missing value in row {_row(i)}.")
-    return arr
-
-
-def _probabilities(values: list[str], name: str, path: str) -> np.ndarray:
-    p = probabilities(_codes_from_strings(values), name, path)
-    return _complete(p, name, path)
-
-
-def _outcomes(values: list[str], name: str, path: str, pos_label: str | None):
-    y = outcomes(_codes_from_strings(values), name, path, pos_label)
-    return _complete(y, name, path)
-
-
-def _weights(header, body, col: str, path: str) -> np.ndarray:
-    w = weights(_codes_from_strings(_column(header, body, col, path)), col, path)
-    return _complete(w, col, path)
 
 
 __all__ = [

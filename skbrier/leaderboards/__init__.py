@@ -18,6 +18,14 @@ or spot (:func:`peer_score`, :func:`baseline_score`).
 """
 
 from ._api import combine_leaderboards, difficulty_adjusted_brier, leaderboard
+from ._forecastbench import (
+    forecastbench_rows,
+    question_key,
+    read_forecast_set,
+    read_question_effects,
+    read_question_set,
+    read_resolution_set,
+)
 from ._history import ForecastHistory, forecast_history
 from ._history_result import HistoryScoreResult
 from ._parity import ParityDateResult, parity_date
@@ -36,7 +44,13 @@ __all__ = [
     "daily_brier",
     "difficulty_adjusted_brier",
     "forecast_history",
+    "forecastbench_rows",
     "leaderboard",
     "parity_date",
     "peer_score",
+    "question_key",
+    "read_forecast_set",
+    "read_question_effects",
+    "read_question_set",
+    "read_resolution_set",
 ]

@@ -30,6 +30,7 @@ from ._boot import (
     point_fits,
     rank_matrix,
 )
+from ._frozen import check_question_effects, frozen_bootstrap, frozen_point
 from ._panel import check_anchor, check_name, check_panel
 from ._result import DifficultyAdjustedResult, LeaderboardResult
 
@@ -89,6 +90,14 @@ def _point(board: Board) -> DifficultyAdjustedResult:
     )  # fmt: skip
 
 
+def _no_fit_options(fit_forecasters: Any, singletons: str) -> None:
+    if fit_forecasters is not None or singletons != "keep":
+        raise ValueError(
+            "question_effects: frozen effects are not fitted, so fit_forecasters and "
+            "singletons do not apply; leave them at their defaults."
+        )
+
+
 def _brier_matrix(st: Any) -> Any:
     import scipy.sparse as sp
 
@@ -136,6 +145,7 @@ def difficulty_adjusted_brier(
     pos_label: Any = None,
     combine: Any = None,
     singletons: str = "keep",
+    question_effects: Any = None,
 ) -> DifficultyAdjustedResult:
     r"""Difficulty-adjusted Brier scores from a two-way fixed-effects model (exact).
 
@@ -189,6 +199,13 @@ def difficulty_adjusted_brier(
         Questions answered by a single fitted forecaster do not affect the
         fit (their effect fits that row exactly); ``"keep"`` scores them,
         ``"drop"`` removes them (as pyfixest does by default).
+    question_effects : mapping of question to float, optional
+        Frozen question effects :math:`\gamma_j` (e.g. ForecastBench's
+        published ones, :func:`~skbrier.leaderboards.read_question_effects`):
+        nothing is fitted, a forecaster's score is the weighted mean of
+        :math:`b_{ij} - \gamma_j` over its rows (then anchored).  Every
+        question of the panel needs an effect; ``fit_forecasters`` and
+        ``singletons`` do not apply.
 
     Returns
     -------
@@ -235,6 +252,9 @@ def difficulty_adjusted_brier(
         anchor=anchor, sample_weight=sample_weight, pos_label=pos_label,
         combine=combine, singletons=singletons,
     )  # fmt: skip
+    if question_effects is not None:
+        _no_fit_options(fit_forecasters, singletons)
+        return frozen_point(board, check_question_effects(question_effects, board.lp))
     return _point(board)
 
 
@@ -299,6 +319,7 @@ def leaderboard(
     pos_label: Any = None,
     combine: Any = None,
     singletons: str = "keep",
+    question_effects: Any = None,
     random_state: Any = None,
     n_jobs: int | None = None,
 ) -> LeaderboardResult:
@@ -333,6 +354,10 @@ def leaderboard(
     anchor, fit_forecasters, sample_weight, pos_label, combine, singletons
         As in :func:`difficulty_adjusted_brier`; the anchor is applied in
         every replicate.
+    question_effects : mapping of question to float, optional
+        Frozen effects, as in :func:`difficulty_adjusted_brier`; the
+        replicates resample questions and keep the effects fixed (the
+        uncertainty of the scores given the published difficulties).
     random_state : None, int, Generator, RandomState or SeedSequence
         The result is the same for every ``n_jobs`` given the same value.
     n_jobs : int, optional
@@ -389,9 +414,16 @@ def leaderboard(
         if reference is None
         else check_name(reference, board.lp.forecasters, "reference")
     )
-    point = _point(board)
+    if question_effects is not None:
+        _no_fit_options(fit_forecasters, singletons)
+        gamma = check_question_effects(question_effects, board.lp)
+        point = frozen_point(board, gamma)
+    else:
+        point = _point(board)
     if n_resamples == 0:
         reps, n_bad = np.empty((0, point.forecasters.shape[0])), 0
+    elif question_effects is not None:
+        reps, n_bad = frozen_bootstrap(board, gamma, n_resamples, random_state, n_jobs), 0
     else:
         reps, n_bad = bootstrap(board, n_resamples, random_state, n_jobs)
     if n_bad:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.results import format_number, to_builtin
+from .._core.results import to_builtin
 
 __all__ = ["leaderboard_html", "leaderboard_table"]
 
@@ -33,6 +33,38 @@ def _bar(lo: float, point: float, hi: float, scale: tuple[float, float]) -> str:
     return "".join(parts)
 
 
+def _ticks(a: float, b: float) -> list[float]:
+    """About five round tick values covering ``[a, b]``."""
+    if not b > a:
+        return [a]
+    raw = (b - a) / 4.0
+    mag = 10.0 ** math.floor(math.log10(raw))
+    step = min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw), default=raw)
+    first = math.ceil(a / step) * step
+    return [first + k * step for k in range(int((b - first) / step + 1e-9) + 1)]
+
+
+def _axis(scale: tuple[float, float]) -> str:
+    """The forest plot's axis (Brier Index), drawn as the header of the bar column."""
+    a, b = scale
+
+    def px(v: float) -> float:
+        return 4.0 + (_WIDTH - 8.0) * (v - a) / (b - a) if b > a else _WIDTH / 2.0
+
+    parts = [
+        f'<svg width="{_WIDTH}" height="24" role="img" aria-label="Brier Index axis">',
+        f'<line x1="4" x2="{_WIDTH - 4}" y1="20" y2="20" stroke="#555"/>',
+    ]
+    for t in _ticks(a, b):
+        x = px(t)
+        parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="16" y2="20" stroke="#555"/>')
+        parts.append(
+            f'<text x="{x:.1f}" y="12" font-size="10" text-anchor="middle">{t:g}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def leaderboard_table(res: Any) -> str:
     """The leaderboard as an HTML table, best first, with an interval bar per row."""
     bi = np.asarray(res.brier_index, dtype=float)
@@ -41,6 +73,10 @@ def leaderboard_table(res: Any) -> str:
     vals = np.concatenate([bi, lo, hi])
     vals = vals[np.isfinite(vals)]
     scale = (float(vals.min()), float(vals.max())) if vals.size else (0.0, 100.0)
+    if scale[1] > scale[0]:  # round outward to the axis ticks
+        t = _ticks(*scale)
+        step = t[1] - t[0] if len(t) > 1 else 1.0
+        scale = (math.floor(scale[0] / step) * step, math.ceil(scale[1] / step) * step)
     order = np.argsort(
         np.where(np.isfinite(res.adjusted_brier), res.adjusted_brier, np.inf), kind="stable"
     )
@@ -60,21 +96,27 @@ def leaderboard_table(res: Any) -> str:
     ]
     rows = []
     for k, i in enumerate(order):
+
+        def cell(col: str, v: Any) -> str:
+            return html.escape(res._cell(col, to_builtin(v)))
+
         cells = [
             str(k + 1),
             html.escape(str(to_builtin(res.forecasters[i]))),
-            format_number(bi[i], 4),
-            f"[{format_number(lo[i], 4)}, {format_number(hi[i], 4)}]",
+            cell("brier_index", bi[i]),
+            f"[{cell('brier_index_low', lo[i])}, {cell('brier_index_high', hi[i])}]",
             _bar(lo[i], bi[i], hi[i], scale),
-            format_number(res.adjusted_brier[i], 4),
-            format_number(res.raw_brier[i], 4),
+            cell("adjusted_brier", res.adjusted_brier[i]),
+            cell("raw_brier", res.raw_brier[i]),
             str(int(res.n_questions[i])),
-            f"{format_number(res.rank_low[i])}&ndash;{format_number(res.rank_high[i])}",
-            format_number(res.p_value[i], 3),
-            format_number(res.share_best[i], 3),
+            f"{cell('rank_low', res.rank_low[i])}&ndash;{cell('rank_high', res.rank_high[i])}",
+            cell("p_value", res.p_value[i]),
+            cell("share_best", res.share_best[i]),
         ]
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    thead = "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"
+    ths = [html.escape(h) for h in head]
+    ths[4] = _axis(scale)
+    thead = "<tr>" + "".join(f"<th>{h}</th>" for h in ths) + "</tr>"
     return (
         '<table class="skbrier-leaderboard"><thead>'
         + thead

@@ -65,6 +65,12 @@ class ParityDateResult(Result):
         *conditional* on a crossing after the last frontier release: the
         other replicates (``n_replicates - n_valid``) are left out.
     n_replicates : int
+    already_reached : bool
+        Whether parity is already reached: a frontier forecaster scores at
+        least the target, or the trend line crosses it no later than the last
+        frontier release.  Then ``date`` is in the past and the interval
+        (of crossings *after* the last release) is not an interval for it;
+        the summary says so instead of showing a future date.
 
     Examples
     --------
@@ -91,6 +97,7 @@ class ParityDateResult(Result):
     high: Any
     n_replicates: int
     _is_date: bool = True
+    already_reached: bool = False
 
     def _headline(self) -> dict[str, Any]:
         return {
@@ -121,13 +128,25 @@ class ParityDateResult(Result):
     def summary(self) -> str:
         """A plain-text summary."""
         lines = ["ParityDateResult", "----------------"]
-        lines.append(
-            f"parity date   {self.date}" + ("" if self.crossed else f"  ({self.reason})")
-        )
+        if self.already_reached:
+            lines.append(
+                f"parity date   already reached (trend crosses the target on {self.date}; "
+                f"last frontier release {self.last_frontier_date})"
+            )
+        else:
+            lines.append(
+                f"parity date   {self.date}"
+                + ("" if self.crossed else f"  ({self.reason})")
+            )
         lines.append(f"target        {format_number(self.target)}")
         lines.append(f"slope         {format_number(self.slope)} per day")
         lines.append(f"frontier      {', '.join(map(str, self.frontier.tolist()))}")
-        if self.n_replicates:
+        if self.n_replicates and self.already_reached:
+            lines.append(
+                f"replicates    {self.n_valid} of {self.n_replicates} cross only after the "
+                "last frontier release (no interval: parity is already reached)"
+            )
+        elif self.n_replicates:
             lines.append(
                 f"{self.confidence_level:.0%} interval  [{self.low}, {self.high}] "
                 f"(conditional: {self.n_valid} of {self.n_replicates} replicates cross "
@@ -383,8 +402,11 @@ def parity_date(
     )
     conv = _to_date if is_date else float
     labels = names[fr] if names is not None else fr
+    reached = bool(fr.shape[0]) and (
+        bool(np.nanmax(s[fr]) >= t) or (bool(np.isfinite(cross)) and cross <= last)
+    )
     return ParityDateResult(
         conv(cross), bool(np.isfinite(cross)), reason, float(slope), float(icpt), t,
         labels, np.asarray([conv(v) for v in x[fr]]), s[fr], conv(last), rc, n_valid,
-        level, conv(ci.low), conv(ci.high), int(rc.shape[0]), is_date,
+        level, conv(ci.low), conv(ci.high), int(rc.shape[0]), is_date, reached,
     )  # fmt: skip

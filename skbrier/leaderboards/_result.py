@@ -34,6 +34,15 @@ def _order(scores: np.ndarray) -> np.ndarray:
     return np.argsort(np.where(np.isfinite(scores), scores, np.inf), kind="stable")
 
 
+# decimals of each column in summaries and HTML tables (ForecastBench shows the
+# index with one decimal); counts and ranks are whole numbers
+_DECIMALS = {
+    "brier_index": 1, "brier_index_low": 1, "brier_index_high": 1,
+    "adjusted_brier": 4, "raw_brier": 4, "n_questions": 0, "rank": 0,
+    "rank_low": 0, "rank_high": 0, "p_value": 4, "share_best": 3,
+}  # fmt: skip
+
+
 @dataclasses.dataclass(frozen=True, repr=False)
 class DifficultyAdjustedResult(Result):
     """Difficulty-adjusted Brier scores of the forecasters of a panel.
@@ -128,13 +137,22 @@ class DifficultyAdjustedResult(Result):
 
         return pd.DataFrame(self._rows(self._columns))
 
+    def _cell(self, column: str, value: Any) -> str:
+        """One column's value as text, with the column's one precision."""
+        if value is None or (isinstance(value, float) and value != value):
+            return "nan"
+        digits = _DECIMALS.get(column)
+        if digits is None:
+            return format_number(value)
+        return f"{float(value):.{digits}f}"
+
     def summary(self) -> str:
-        """A plain-text leaderboard, best first."""
+        """A plain-text leaderboard, best first (one precision per column)."""
         rows = self._rows(self._columns)
         header = ["rank", "forecaster", *self._columns]
         body = [
             [str(k + 1), str(r["forecaster"])]
-            + [format_number(r[c]) for c in self._columns]
+            + [self._cell(c, r[c]) for c in self._columns]
             for k, r in enumerate(rows)
         ]
         return _table(type(self).__name__, header, body)
@@ -261,6 +279,12 @@ class LeaderboardResult(DifficultyAdjustedResult):
 
         i = check_name(model, self.forecasters, "model")
         return ConfidenceInterval(float(low[i]), float(high[i]))
+
+    def _cell(self, column: str, value: Any) -> str:
+        """A p-value of 0 is below the resolution of the bootstrap: ``< 1/(R+1)``."""
+        if column == "p_value" and value == 0 and self.n_resamples > 0:
+            return f"< {1.0 / (self.n_resamples + 1):.2g}"
+        return super()._cell(column, value)
 
     def to_html(self, *, title: str = "Leaderboard") -> str:
         """A small self-contained HTML page: the table with interval bars (inline SVG).

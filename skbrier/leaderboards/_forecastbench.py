@@ -1,0 +1,435 @@
+"""ForecastBench's published files: question, resolution and forecast sets; frozen effects.
+
+ForecastBench (forecastingresearch/forecastbench) publishes its question sets
+(``{"forecast_due_date", "question_set", "questions": [...]}``), resolution
+sets (``"resolutions": [{id, source, direction, resolution_date,
+resolved_to, resolved}]``, written by ``src/orchestration/_io.py``
+``upload_resolution_set``), forecast sets (``{"organization", "model",
+"forecasts": [{id, source, forecast, resolution_date, ...}]}``) and, since
+2026, the question fixed effects its leaderboard estimated
+(``question_fixed_effects.{date}.{leaderboard}.json``: records with
+``forecast_due_date, source, id, horizon, leaderboard_type,
+question_fixed_effect``, written by ``src/leaderboard/main.py``
+``write_question_fixed_effects``).  The readers return plain columns
+(``dict`` of 1-D arrays; ``pandas.DataFrame(columns)`` makes a frame) with a
+``question`` column holding ForecastBench's question key, so the rows of
+several files join on it and the frozen effects apply to it directly.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "forecastbench_rows",
+    "question_key",
+    "read_forecast_set",
+    "read_question_effects",
+    "read_question_set",
+    "read_resolution_set",
+]
+
+#: ForecastBench drops horizons over a year (``MODEL_RELEASE_DAYS_CUTOFF`` era, 2026)
+DEFAULT_MAX_HORIZON = 365
+
+
+def _is_missing(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def question_key(forecast_due_date: Any, source: Any, id: Any, horizon: Any = None) -> str:
+    """ForecastBench's question key (``question_pk`` of ``src/leaderboard/main.py``).
+
+    A dataset question is one question per horizon,
+    ``"{forecast_due_date}_{source}_{id}_{horizon}"``; a market question
+    (``horizon`` None or NaN) is ``"{forecast_due_date}_{source}_{id}"``.
+
+    Parameters
+    ----------
+    forecast_due_date : str or datetime.date
+        The question set's due date (``YYYY-MM-DD``).
+    source, id : str
+        The question's source and its id within the source.
+    horizon : int, optional
+        Days from the due date to the resolution date (dataset questions).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from skbrier.leaderboards import question_key
+    >>> question_key("2025-03-02", "fred", "AAA", 7.0)
+    '2025-03-02_fred_AAA_7'
+    >>> question_key("2025-03-02", "polymarket", "0x1f", None)
+    '2025-03-02_polymarket_0x1f'
+    """
+    due = str(forecast_due_date)[:10]
+    if _is_missing(horizon):
+        return f"{due}_{source}_{id}"
+    h = float(horizon)
+    if not h.is_integer():
+        raise ValueError(f"horizon must be a whole number of days, got {horizon!r}.")
+    return f"{due}_{source}_{id}_{int(h)}"
+
+
+def _load(path: Any, key: str, what: str) -> dict[str, Any]:
+    if isinstance(path, (str, os.PathLike)):
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    else:
+        data = json.load(path)
+    if not isinstance(data, dict) or not isinstance(data.get(key), list):
+        raise ValueError(
+            f"path: {path!r} is not a ForecastBench {what} file (a JSON object with a "
+            f"{key!r} list)."
+        )
+    return data
+
+
+def _columns(records: list[dict[str, Any]], extra: dict[str, Any]) -> dict[str, np.ndarray]:
+    names: list[str] = []
+    for r in records:
+        for k in r:
+            if k not in names:
+                names.append(k)
+    cols = {k: [r.get(k) for r in records] for k in names}
+    for k, v in extra.items():
+        cols[k] = [v] * len(records)
+    out: dict[str, np.ndarray] = {}
+    for k, vals in cols.items():
+        arr = np.empty(len(vals), dtype=object)
+        arr[:] = vals
+        if vals and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals
+        ):
+            arr = np.asarray(vals, dtype=np.float64)
+        out[k] = arr
+    return out
+
+
+def _days(due: str, resolution_date: Any) -> float:
+    if _is_missing(resolution_date):
+        return math.nan
+    d0 = _dt.date.fromisoformat(str(due)[:10])
+    return float((_dt.date.fromisoformat(str(resolution_date)[:10]) - d0).days)
+
+
+def _combo(v: Any) -> bool:
+    return isinstance(v, (list, tuple))
+
+
+def _keyed(
+    records: list[dict[str, Any]], due: str, market_sources: Iterable[str] | None
+) -> list[dict[str, Any]]:
+    """Drop combination questions (ForecastBench's ``is_combo``); add horizon and key."""
+    market = set(market_sources or ())
+    out = []
+    for r in records:
+        if _combo(r.get("id")):
+            continue
+        r = dict(r)
+        h = _days(due, r.get("resolution_date"))
+        if r.get("source") in market:
+            h = math.nan
+        r["horizon"] = h
+        r["question"] = question_key(due, r.get("source"), r.get("id"), h)
+        out.append(r)
+    return out
+
+
+def read_question_set(path: Any) -> dict[str, np.ndarray]:
+    """Read a ForecastBench question set (``{date}-llm.json`` or ``{date}-human.json``).
+
+    Parameters
+    ----------
+    path : str, path-like or file object
+        The JSON file.
+
+    Returns
+    -------
+    dict of str to ndarray
+        One entry per question field (``id``, ``source``, ``question``,
+        ``resolution_dates``, ...) plus ``forecast_due_date`` and
+        ``question_set``.
+
+    Raises
+    ------
+    ValueError
+        When the file lacks a ``questions`` list.
+
+    Examples
+    --------
+    >>> import io, json
+    >>> from skbrier.leaderboards import read_question_set
+    >>> f = io.StringIO(json.dumps({"forecast_due_date": "2025-03-02",
+    ...     "question_set": "2025-03-02-llm.json",
+    ...     "questions": [{"id": "AAA", "source": "fred",
+    ...                    "resolution_dates": ["2025-03-09"]}]}))
+    >>> read_question_set(f)["id"].tolist()
+    ['AAA']
+    """
+    data = _load(path, "questions", "question-set")
+    return _columns(
+        data["questions"],
+        {
+            "forecast_due_date": data.get("forecast_due_date"),
+            "question_set": data.get("question_set"),
+        },
+    )
+
+
+def read_resolution_set(
+    path: Any, *, market_sources: Iterable[str] | None = None
+) -> dict[str, np.ndarray]:
+    """Read a ForecastBench resolution set (``{date}_resolution_set.json``).
+
+    Combination questions (a list ``id``) are dropped, as ForecastBench's
+    leaderboard does.  ``horizon`` is the days from the due date to the
+    resolution date (NaN for ``market_sources``, whose key has no horizon)
+    and ``question`` is :func:`question_key`.
+
+    Parameters
+    ----------
+    path : str, path-like or file object
+        The JSON file.
+    market_sources : iterable of str, optional
+        Sources of market questions (ForecastBench: ``manifold``,
+        ``metaculus``, ``polymarket``, ``infer``); default: none.
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``id, source, direction, resolution_date, resolved_to, resolved,
+        forecast_due_date, horizon, question``.
+
+    Examples
+    --------
+    >>> import io, json
+    >>> from skbrier.leaderboards import read_resolution_set
+    >>> f = io.StringIO(json.dumps({"forecast_due_date": "2025-03-02",
+    ...     "question_set": "2025-03-02-llm.json", "resolutions": [
+    ...     {"id": "AAA", "source": "fred", "direction": None,
+    ...      "resolution_date": "2025-03-09", "resolved_to": 1.0, "resolved": True}]}))
+    >>> read_resolution_set(f)["question"].tolist()
+    ['2025-03-02_fred_AAA_7']
+    """
+    data = _load(path, "resolutions", "resolution-set")
+    due = str(data.get("forecast_due_date"))
+    return _columns(
+        _keyed(data["resolutions"], due, market_sources), {"forecast_due_date": due}
+    )
+
+
+def read_forecast_set(
+    path: Any, *, market_sources: Iterable[str] | None = None
+) -> dict[str, np.ndarray]:
+    """Read a ForecastBench forecast set (one forecaster's forecasts of one question set).
+
+    As :func:`read_resolution_set`: combination questions dropped, plus
+    ``horizon``, ``question`` and the file-level ``organization``,
+    ``model``, ``model_organization`` and ``forecast_due_date`` on every row.
+
+    Parameters
+    ----------
+    path : str, path-like or file object
+        The JSON file.
+    market_sources : iterable of str, optional
+        Sources of market questions (no horizon in their key).
+
+    Returns
+    -------
+    dict of str to ndarray
+
+    Examples
+    --------
+    >>> import io, json
+    >>> from skbrier.leaderboards import read_forecast_set
+    >>> f = io.StringIO(json.dumps({"organization": "ForecastBench",
+    ...     "model": "Always 0.5", "model_organization": "ForecastBench",
+    ...     "forecast_due_date": "2025-03-02", "question_set": "2025-03-02-llm.json",
+    ...     "forecasts": [{"id": "AAA", "source": "fred", "forecast": 0.5,
+    ...                    "resolution_date": "2025-03-09"}]}))
+    >>> cols = read_forecast_set(f)
+    >>> cols["model"].tolist(), cols["forecast"].tolist()
+    (['Always 0.5'], [0.5])
+    """
+    data = _load(path, "forecasts", "forecast-set")
+    due = str(data.get("forecast_due_date"))
+    meta = {
+        k: data.get(k)
+        for k in ("organization", "model", "model_organization", "question_set")
+    }
+    meta["forecast_due_date"] = due
+    return _columns(_keyed(data["forecasts"], due, market_sources), meta)
+
+
+def read_question_effects(
+    path: Any, *, leaderboard_type: str | None = None
+) -> dict[str, float]:
+    """Read ForecastBench's published question fixed effects.
+
+    The file (``question_fixed_effects.{date}.{leaderboard}_leaderboard.json``,
+    https://www.forecastbench.org/datasets/question-fixed-effects/) is a
+    list of records ``forecast_due_date, source, id, horizon (null for market
+    questions), leaderboard_type, question_fixed_effect``; higher is harder.
+    Pass the result as ``question_effects=`` to
+    :func:`~skbrier.difficulty_adjusted_brier` or
+    :func:`~skbrier.leaderboard` to score new forecasters against the
+    frozen difficulties, with questions named by :func:`question_key`.
+
+    Parameters
+    ----------
+    path : str, path-like or file object
+        The JSON file.
+    leaderboard_type : {"baseline", "tournament"}, optional
+        Needed when the file holds effects of both leaderboards.
+
+    Returns
+    -------
+    dict of str to float
+        Question key to fixed effect.
+
+    Raises
+    ------
+    ValueError
+        When a record lacks a field, a key repeats with another effect, or
+        the file mixes leaderboards and ``leaderboard_type`` is not given.
+
+    Examples
+    --------
+    >>> import io, json
+    >>> from skbrier.leaderboards import read_question_effects
+    >>> f = io.StringIO(json.dumps([
+    ...     {"forecast_due_date": "2025-03-02", "source": "fred", "id": "AAA",
+    ...      "horizon": 7.0, "leaderboard_type": "baseline", "question_fixed_effect": 0.05},
+    ...     {"forecast_due_date": "2025-03-02", "source": "manifold", "id": "m1",
+    ...      "horizon": None, "leaderboard_type": "baseline", "question_fixed_effect": -0.02}]))
+    >>> read_question_effects(f)
+    {'2025-03-02_fred_AAA_7': 0.05, '2025-03-02_manifold_m1': -0.02}
+    """
+    if isinstance(path, (str, os.PathLike)):
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    else:
+        data = json.load(path)
+    fields = ("forecast_due_date", "source", "id", "horizon", "question_fixed_effect")
+    if not isinstance(data, list) or not all(
+        isinstance(r, dict) and all(k in r for k in fields) for r in data
+    ):
+        raise ValueError(
+            f"path: {path!r} is not a ForecastBench question-fixed-effects file (a JSON "
+            f"list of records with fields {', '.join(fields)})."
+        )
+    types = sorted({str(r.get("leaderboard_type")) for r in data})
+    if leaderboard_type is None and len(types) > 1:
+        raise ValueError(
+            f"leaderboard_type: the file holds the effects of {types}; pick one."
+        )
+    out: dict[str, float] = {}
+    for r in data:
+        if leaderboard_type is not None and r.get("leaderboard_type") != leaderboard_type:
+            continue
+        key = question_key(r["forecast_due_date"], r["source"], r["id"], r["horizon"])
+        v = float(r["question_fixed_effect"])
+        if key in out and out[key] != v:
+            raise ValueError(f"path: question {key!r} has two different fixed effects.")
+        out[key] = v
+    if not out:
+        raise ValueError(
+            f"leaderboard_type: no effects of type {leaderboard_type!r} in the file."
+        )
+    return out
+
+
+def forecastbench_rows(
+    forecaster: Any,
+    *,
+    organization: Any = None,
+    release_date: Any = None,
+    latest_per_organization: int | None = None,
+    horizon: Any = None,
+    max_horizon: float | None = DEFAULT_MAX_HORIZON,
+) -> np.ndarray:
+    """Rows ForecastBench's 2026 leaderboard keeps: latest models, horizons up to a year.
+
+    Two optional culls, each applied when its inputs are given:
+
+    * ``latest_per_organization=k`` with ``organization`` and
+      ``release_date``: keep the rows of the ``k`` most recently released
+      forecasters of each organisation (ties by name);
+    * ``horizon`` with ``max_horizon``: drop rows whose horizon exceeds
+      ``max_horizon`` days (NaN horizons, market questions, are kept).
+
+    Parameters
+    ----------
+    forecaster : array-like of shape (n_rows,)
+    organization, release_date : array-like of shape (n_rows,), optional
+        Constant within a forecaster; dates as ``YYYY-MM-DD`` strings,
+        ``datetime64`` or numbers (anything that sorts in time order).
+    latest_per_organization : int, optional
+    horizon : array-like of shape (n_rows,), optional
+        Days from the due date to resolution.
+    max_horizon : float or None, default=365
+
+    Returns
+    -------
+    ndarray of bool, shape (n_rows,)
+        The rows to keep.
+
+    Examples
+    --------
+    >>> from skbrier.leaderboards import forecastbench_rows
+    >>> forecastbench_rows(["a1", "a2", "b1", "a1"], organization=["A", "A", "B", "A"],
+    ...     release_date=["2024-01-01", "2025-01-01", "2023-01-01", "2024-01-01"],
+    ...     latest_per_organization=1, horizon=[7, 7, 7, 730]).tolist()
+    [False, True, True, False]
+    """
+    f = np.asarray(forecaster, dtype=object)
+    keep = np.ones(f.shape[0], dtype=bool)
+    if latest_per_organization is not None:
+        k = latest_per_organization
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(
+                f"latest_per_organization must be a positive integer, got {k!r}."
+            )
+        if organization is None or release_date is None:
+            raise ValueError(
+                "latest_per_organization needs organization and release_date (one per row)."
+            )
+        org = np.asarray(organization, dtype=object)
+        rel = np.asarray(release_date, dtype=object)
+        if org.shape != f.shape or rel.shape != f.shape:
+            raise ValueError("organization and release_date must have one value per row.")
+        first: dict[Any, tuple[Any, Any]] = {}
+        for name, o, r in zip(f.tolist(), org.tolist(), rel.tolist()):
+            if name in first and first[name] != (o, r):
+                raise ValueError(
+                    f"organization, release_date: forecaster {name!r} has more than one "
+                    "organization or release date; give one per forecaster."
+                )
+            first[name] = (o, r)
+        by_org: dict[Any, list[tuple[Any, str]]] = {}
+        for name, (o, r) in first.items():
+            if _is_missing(r):
+                raise ValueError(f"release_date: forecaster {name!r} has no release date.")
+            by_org.setdefault(o, []).append((r, str(name)))
+        latest: set[str] = set()
+        for models in by_org.values():
+            models.sort(key=lambda t: (t[0], t[1]), reverse=True)
+            latest.update(name for _, name in models[:k])
+        keep &= np.array([str(v) in latest for v in f.tolist()], dtype=bool)
+    if horizon is not None and max_horizon is not None:
+        h = np.asarray(horizon, dtype=np.float64)
+        if h.shape != f.shape:
+            raise ValueError("horizon must have one value per row.")
+        keep &= ~(h > float(max_horizon))
+    return keep
