@@ -52,7 +52,7 @@ def _expected():
 
 def test_frozen_effects_equal_forecastbench_pipeline():
     s = _snapshot()
-    keep = forecastbench_rows(s["f"], horizon=s["h"])  # horizons over 365 days dropped
+    keep = forecastbench_rows(s["f"], lead_time=s["h"])  # horizons over 365 days dropped
     assert 0 < keep.sum() < keep.size
     eff = read_question_effects(
         os.path.join(HERE, "question_fixed_effects.2025-03-02.baseline_leaderboard.json")
@@ -81,7 +81,7 @@ def test_frozen_effects_equal_forecastbench_pipeline():
 
 def test_frozen_effects_bootstrap_against_numpy():
     s = _snapshot()
-    keep = forecastbench_rows(s["f"], horizon=s["h"])
+    keep = forecastbench_rows(s["f"], lead_time=s["h"])
     eff = read_question_effects(
         os.path.join(HERE, "question_fixed_effects.2025-03-02.baseline_leaderboard.json")
     )

@@ -218,10 +218,16 @@ def test_horizon_and_times_are_survival_time_points(name):
         assert par.default in (None, inspect.Parameter.empty), qn
 
 
-def test_lead_time_is_the_forecast_lead_time_of_compare_brier():
-    found = uses("lead_time")
-    assert [qn for qn, _, _ in found] == ["skbrier.stats.compare.compare_brier"]
-    assert found[0][1].default == 1
+def test_lead_time_is_the_forecast_lead_time():
+    # compare_brier's forecast horizon h (R's dm.test) and ForecastBench's
+    # horizon of a question (days from the due date to the resolution)
+    found = {qn: param for qn, param, _ in uses("lead_time")}
+    assert sorted(found) == [
+        "skbrier.leaderboards._forecastbench.forecastbench_rows",
+        "skbrier.leaderboards._forecastbench.question_key",
+        "skbrier.stats.compare.compare_brier",
+    ]
+    assert found["skbrier.stats.compare.compare_brier"].default == 1
 
 
 @pytest.mark.parametrize(

@@ -165,7 +165,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
         keep = forecastbench_rows(
             c["forecaster"], organization=c.get("organization"),
             release_date=c.get("release_date"), latest_per_organization=args.latest_per_org,
-            horizon=c.get("horizon"), max_horizon=args.max_horizon,
+            lead_time=c.get("horizon"), max_lead_time=args.max_horizon,
         )  # fmt: skip
     except ValueError as exc:
         raise CLIError(str(exc)) from None

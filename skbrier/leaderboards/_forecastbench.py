@@ -44,12 +44,14 @@ def _is_missing(v: Any) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))
 
 
-def question_key(forecast_due_date: Any, source: Any, id: Any, horizon: Any = None) -> str:
+def question_key(
+    forecast_due_date: Any, source: Any, id: Any, lead_time: Any = None
+) -> str:
     """ForecastBench's question key (``question_pk`` of ``src/leaderboard/main.py``).
 
     A dataset question is one question per horizon,
-    ``"{forecast_due_date}_{source}_{id}_{horizon}"``; a market question
-    (``horizon`` None or NaN) is ``"{forecast_due_date}_{source}_{id}"``.
+    ``"{forecast_due_date}_{source}_{id}_{lead_time}"``; a market question
+    (``lead_time`` None or NaN) is ``"{forecast_due_date}_{source}_{id}"``.
 
     Parameters
     ----------
@@ -57,7 +59,7 @@ def question_key(forecast_due_date: Any, source: Any, id: Any, horizon: Any = No
         The question set's due date (``YYYY-MM-DD``).
     source, id : str
         The question's source and its id within the source.
-    horizon : int, optional
+    lead_time : int, optional
         Days from the due date to the resolution date (dataset questions).
 
     Returns
@@ -73,11 +75,13 @@ def question_key(forecast_due_date: Any, source: Any, id: Any, horizon: Any = No
     '2025-03-02_polymarket_0x1f'
     """
     due = str(forecast_due_date)[:10]
-    if _is_missing(horizon):
+    if _is_missing(lead_time):
         return f"{due}_{source}_{id}"
-    h = float(horizon)
+    h = float(lead_time)
     if not h.is_integer():
-        raise ValueError(f"horizon must be a whole number of days, got {horizon!r}.")
+        raise ValueError(
+            f"lead_time must be a whole number of days (ForecastBench's horizon), got {lead_time!r}."
+        )
     return f"{due}_{source}_{id}_{int(h)}"
 
 
@@ -356,8 +360,8 @@ def forecastbench_rows(
     organization: Any = None,
     release_date: Any = None,
     latest_per_organization: int | None = None,
-    horizon: Any = None,
-    max_horizon: float | None = DEFAULT_MAX_HORIZON,
+    lead_time: Any = None,
+    max_lead_time: float | None = DEFAULT_MAX_HORIZON,
 ) -> np.ndarray:
     """Rows ForecastBench's 2026 leaderboard keeps: latest models, horizons up to a year.
 
@@ -366,8 +370,9 @@ def forecastbench_rows(
     * ``latest_per_organization=k`` with ``organization`` and
       ``release_date``: keep the rows of the ``k`` most recently released
       forecasters of each organisation (ties by name);
-    * ``horizon`` with ``max_horizon``: drop rows whose horizon exceeds
-      ``max_horizon`` days (NaN horizons, market questions, are kept).
+    * ``lead_time`` with ``max_lead_time``: drop rows whose lead time
+      (ForecastBench's horizon) exceeds ``max_lead_time`` days (NaN lead times,
+      market questions, are kept).
 
     Parameters
     ----------
@@ -376,9 +381,9 @@ def forecastbench_rows(
         Constant within a forecaster; dates as ``YYYY-MM-DD`` strings,
         ``datetime64`` or numbers (anything that sorts in time order).
     latest_per_organization : int, optional
-    horizon : array-like of shape (n_rows,), optional
+    lead_time : array-like of shape (n_rows,), optional
         Days from the due date to resolution.
-    max_horizon : float or None, default=365
+    max_lead_time : float or None, default=365
 
     Returns
     -------
@@ -390,7 +395,7 @@ def forecastbench_rows(
     >>> from skbrier.leaderboards import forecastbench_rows
     >>> forecastbench_rows(["a1", "a2", "b1", "a1"], organization=["A", "A", "B", "A"],
     ...     release_date=["2024-01-01", "2025-01-01", "2023-01-01", "2024-01-01"],
-    ...     latest_per_organization=1, horizon=[7, 7, 7, 730]).tolist()
+    ...     latest_per_organization=1, lead_time=[7, 7, 7, 730]).tolist()
     [False, True, True, False]
     """
     f = np.asarray(forecaster, dtype=object)
@@ -427,9 +432,9 @@ def forecastbench_rows(
             models.sort(key=lambda t: (t[0], t[1]), reverse=True)
             latest.update(name for _, name in models[:k])
         keep &= np.array([str(v) in latest for v in f.tolist()], dtype=bool)
-    if horizon is not None and max_horizon is not None:
-        h = np.asarray(horizon, dtype=np.float64)
+    if lead_time is not None and max_lead_time is not None:
+        h = np.asarray(lead_time, dtype=np.float64)
         if h.shape != f.shape:
-            raise ValueError("horizon must have one value per row.")
-        keep &= ~(h > float(max_horizon))
+            raise ValueError("lead_time must have one value per row.")
+        keep &= ~(h > float(max_lead_time))
     return keep
