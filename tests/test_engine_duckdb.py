@@ -126,7 +126,7 @@ CASES = {
     ),
     "decision_curve": (
         "decision_curve",
-        {"thresholds": [0.05, 0.2, 0.5, 0.9]},
+        {"thresholds": [0.5, 0.05, 0.2, 0.5, 0.9]},
         lambda y, p, w, c, o: skbrier.decision_curve(y, p, sample_weight=w, **o),
     ),
     "inference": (
@@ -393,6 +393,18 @@ def test_decision_curve_models_and_quoted_names():
         df["y"], {"a": df["p"], "b": df['other "model"']}, sample_weight=df["w"]
     )
     _close(got, expected)
+    # the standard SQL of several models: one query each, in a UNION ALL
+    q = sbd.statistics_query(
+        "decision_curve", "t", p={"a": "p", "b": 'other "model"'}, weight="w", group_by="g"
+    )
+    assert q.sql.count("UNION ALL") == 1
+    rel = con.sql(q.sql)
+    got = q.finish([dict(zip(rel.columns, r)) for r in rel.fetchall()])
+    for g, part in df.groupby("g"):
+        expected = skbrier.decision_curve(
+            part["y"], {"a": part["p"], "b": part['other "model"']}, sample_weight=part["w"]
+        )
+        _close(got[g], expected, f"group {g}")
 
 
 def test_fast_path_sql_is_one_pass_without_label_groups():

@@ -105,7 +105,7 @@ CASES = {
         lambda y, p, w, c, o: skbrier.net_benefit(y, p, sample_weight=w, **o),
     ),
     "decision_curve": (
-        {"thresholds": [0.05, 0.2, 0.5, 0.9]},
+        {"thresholds": [0.5, 0.05, 0.2, 0.5, 0.9]},
         lambda y, p, w, c, o: skbrier.decision_curve(y, p, sample_weight=w, **o),
     ),
     "brier_inference": (

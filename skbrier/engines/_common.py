@@ -42,6 +42,7 @@ __all__ = [
     "check_group_by",
     "compute",
     "finish_given",
+    "group_states",
     "with_pieces",
 ]
 
@@ -93,6 +94,11 @@ class Statistic:
     weighted: bool = False
     extra: dict[str, str] = dataclasses.field(default_factory=dict)
     bins: Term | None = None
+    #: the logical column of ``y_proba``
+    proba: str = "p"
+    #: statistics of one model each, computed one query each and joined into
+    #: the template (``aggs`` and ``part`` unused then)
+    models: list[Statistic] | None = None
 
 
 @dataclasses.dataclass
@@ -131,13 +137,35 @@ def compute(source: Source, stat: Statistic, given: GivenStatistic | None = None
     if given is not None and source.numeric_labels:
         results = _try_given(source, given)
     if results is None:
-        rows = source.run(stat.aggs, by_label=True, bins=stat.bins)
-        results = {key: stat.finish(s) for key, s in _states(source, stat, rows).items()}
+        results = {key: stat.finish(s) for key, s in group_states(source, stat).items()}
     if not source.keys:
         if not results:
             check_probabilities(np.empty(0))  # "y_proba is empty", as in memory
         return results[()]
     return {(k[0] if len(k) == 1 else k): v for k, v in results.items()}
+
+
+def group_states(source: Source, stat: Statistic) -> dict[tuple, Any]:
+    """The state of every group (one query, or one per model)."""
+    if stat.models is None:
+        rows = source.run(stat.aggs, by_label=True, bins=stat.bins)
+        return _states(source, stat, rows)
+    per_model = [group_states(source, m) for m in stat.models]
+    return {
+        key: _joined(stat.template, [s[key] for s in per_model]) for key in per_model[0]
+    }
+
+
+def _joined(template: Any, states: list[Any]) -> Any:
+    """The template (a state of several models) holding, per label, the sums
+    of each model's state (the same rows: the same labels and totals)."""
+    first = states[0]
+    out = copy.deepcopy(template)
+    for name in ("n_samples", "total_weight", "weighted", "_label_dtype"):
+        setattr(out, name, getattr(first, name))
+    out._rows = dict(first._rows)
+    out._sums = {lab: tuple(s._sums[lab][0] for s in states) for lab in first._sums}
+    return out
 
 
 def _key(row: Mapping, keys: list[str]) -> tuple:
@@ -196,9 +224,8 @@ def _from_rows(source: Source, stat: Statistic, key: tuple) -> Any:
     cols = source.fetch(key)
     extra = {name: cols[logical] for name, logical in stat.extra.items()}
     try:
-        return copy.deepcopy(stat.template).update(
-            cols["y"], cols["p"], cols.get("w"), **extra
-        )
+        state = copy.deepcopy(stat.template)
+        return state.update(cols["y"], cols[stat.proba], cols.get("w"), **extra)
     except (ValueError, TypeError) as exc:
         note = source.note(key)
         if not note:

@@ -37,7 +37,9 @@ __all__ = [
     "moment_aggs",
     "moment_columns",
     "threshold_given_aggs",
-    "threshold_hypotheses_aggs",
+    "threshold_bucket",
+    "totals",
+    "search",
     "binned_hypotheses_aggs",
     "binned_given_aggs",
     "valid_rows",
@@ -144,6 +146,12 @@ def when(cond: Term, then: Any, otherwise: Any = 0.0) -> Term:
     return Term("when", cond, _term(then), _term(otherwise))
 
 
+def search(term: Term, values: np.ndarray, side: str) -> Term:
+    """The number of sorted ``values`` below ``term`` (``side="left"``) or at
+    or below it (``"right"``): ``numpy.searchsorted(values, term, side)``."""
+    return Term("search", term, tuple(float(v) for v in values), side)
+
+
 def gmean(term: Term, w: Term) -> Term:
     """The weighted mean of ``term`` over the rows of the aggregation group."""
     return Term("gmean", term, w)
@@ -188,7 +196,8 @@ def binary_valid(ok: Term, y: Term) -> Term:
     return ok & (y.eq(0.0) | y.eq(1.0))
 
 
-def _common_aggs(w: Term, ok: Term, weighted: bool) -> list[Agg]:
+def totals(w: Term, ok: Term, weighted: bool) -> list[Agg]:
+    """The rows, the weight and whether every row is valid (``ok``)."""
     return [
         Agg("rows", "count"),
         Agg("w", "sum", w) if weighted else Agg("w", "count"),
@@ -203,7 +212,7 @@ def brier_hypotheses_aggs(
     """Per label: the sums of :func:`~skbrier._core.kernels.brier.brier_reduce`'s
     hypotheses form (:math:`\\sum w p^2`, :math:`\\sum w (1 - p)^2`; the same
     of the reference ``r``)."""
-    out = _common_aggs(w, ok, weighted)
+    out = totals(w, ok, weighted)
     out += [Agg("wpp", "sum", w * (p * p)), Agg("wqq", "sum", w * ((1.0 - p) * (1.0 - p)))]
     if r is not None:
         out += [
@@ -226,7 +235,7 @@ def brier_given_aggs(
     the weight of each class (``class_weights``) and the reference's
     :math:`\\sum w (r - y)^2`."""
     d = p - y
-    out = _common_aggs(w, binary_valid(ok, y), weighted)
+    out = totals(w, binary_valid(ok, y), weighted)
     out.append(Agg("loss", "sum", w * (d * d)))
     if class_weights:
         out += [Agg("w1", "sum", w * y), Agg("w0", "sum", w * (1.0 - y))]
@@ -252,10 +261,7 @@ def bin_term(p: Term, edges: np.ndarray, right: bool) -> Term:
     if k == 1:
         return lit(0.0)
     if not is_uniform(edges):
-        out: Term = lit(0.0)
-        for e in edges[1:-1]:
-            out = out + when(p.gt(float(e)) if right else p.ge(float(e)), 1.0)
-        return out
+        return search(p, edges[1:-1], "left" if right else "right")
     kf = lit(float(k))
     if right:
         c0 = (p * kf).ceil() - 1.0
@@ -274,7 +280,7 @@ def binned_hypotheses_aggs(p: Term, w: Term, ok: Term, weighted: bool) -> list[A
     :class:`~skbrier.metrics.decomposition.BinStatistics` (the outcome sums
     are the label's once it is known)."""
     wp = w * p
-    return _common_aggs(w, ok, weighted) + [
+    return totals(w, ok, weighted) + [
         Agg("wp", "sum", wp),
         Agg("wpp", "sum", wp * p),
         Agg("ww", "sum", w * w) if weighted else Agg("ww", "count"),
@@ -288,7 +294,7 @@ def binned_given_aggs(
     :math:`\\sum w y` of every bin, as columns ``w_k``, ``wp_k``, ``wy_k``
     (the sums of :func:`~skbrier._core.kernels.calibration_error.calibration_finish`)."""
     b = bin_term(p, edges, right)
-    out = _common_aggs(w, binary_valid(ok, y), weighted)
+    out = totals(w, binary_valid(ok, y), weighted)
     for k in range(edges.shape[0] - 1):
         inside = b.eq(float(k))
         out += [
@@ -300,20 +306,13 @@ def binned_given_aggs(
 
 
 # --------------------------------------------------------------- thresholds
-def threshold_hypotheses_aggs(
-    probas: Sequence[Term], w: Term, thresholds: np.ndarray, ok: Term, weighted: bool
-) -> list[Agg]:
-    """Per label: the weight below (``b{j}_{k}``) and at or above (``a{j}_{k}``)
-    threshold ``k`` of model ``j`` (:func:`~skbrier._core.kernels.net_benefit.threshold_reduce`'s
-    hypotheses form; each a sum of its own rows, so a zero is exactly 0)."""
-    out = _common_aggs(w, ok, weighted)
-    for j, q in enumerate(probas):
-        for k, t in enumerate(thresholds.tolist()):
-            out += [
-                Agg(f"b{j}_{k}", "sum", when(q.lt(t), w)),
-                Agg(f"a{j}_{k}", "sum", when(q.ge(t), w)),
-            ]
-    return out
+def threshold_bucket(q: Term, thresholds: np.ndarray) -> Term:
+    """The bucket of a forecast among sorted distinct ``thresholds``: the
+    number of thresholds at or below it.  Grouped by label and bucket, the
+    weights of the buckets give the weight below and at or above every
+    threshold by running sums (:func:`~skbrier._core.kernels.net_benefit.threshold_reduce`'s
+    hypotheses form; sums of the rows' own weights, so a zero is exactly 0)."""
+    return search(q, thresholds, "right")
 
 
 def threshold_given_aggs(
@@ -321,7 +320,7 @@ def threshold_given_aggs(
 ) -> list[Agg]:
     """Per group, for 0/1 outcomes: false negatives, true positives, true
     negatives and false positives (weights) at each threshold."""
-    out = _common_aggs(w, binary_valid(ok, y), weighted)
+    out = totals(w, binary_valid(ok, y), weighted)
     wy, wn = w * y, w * (1.0 - y)
     for k, t in enumerate(thresholds.tolist()):
         out += [
@@ -352,7 +351,7 @@ def moment_aggs(h: Sequence[Term], w: Term, ok: Term, weighted: bool) -> list[Ag
     ``m_i_j`` (two passes: the group's mean first) and the minima and maxima
     of the columns ``h``."""
     pos = w.gt(0.0)
-    out = _common_aggs(w, ok, weighted)
+    out = totals(w, ok, weighted)
     out.append(Agg("n", "sum", when(pos, 1.0)) if weighted else Agg("n", "count"))
     centred = [x - gmean(x, w) for x in h]
     for i, x in enumerate(h):
@@ -367,9 +366,12 @@ def moment_aggs(h: Sequence[Term], w: Term, ok: Term, weighted: bool) -> list[Ag
 def render(term: Term, leaf: Callable[[Term], Any], node: Callable[..., Any]) -> Any:
     """Fold a term bottom-up: ``leaf(term)`` for columns and literals,
     ``node(op, *rendered args)`` for the rest (``gmean`` passes its two
-    terms unrendered, the engine decides how to take the group's mean)."""
+    terms unrendered, the engine decides how to take the group's mean;
+    ``search`` its values and side as they are)."""
     if term.op in ("col", "lit"):
         return leaf(term)
     if term.op == "gmean":
         return node("gmean", *term.args)
+    if term.op == "search":
+        return node("search", render(term.args[0], leaf, node), *term.args[1:])
     return node(term.op, *(render(a, leaf, node) for a in term.args))

@@ -68,6 +68,10 @@ def render(term: _plans.Term, cols: Mapping[str, Any]) -> Any:
                 return render(x, cols).mean()
             we = render(w, cols)
             return (we * render(x, cols)).sum() / we.sum()
+        if op == "search":
+            x, values, side = a
+            sorted_values = pl.lit(pl.Series(values, dtype=pl.Float64))
+            return sorted_values.search_sorted(x, side=side).cast(pl.Float64)
         if op == "when":
             return pl.when(a[0]).then(a[1]).otherwise(a[2])
         if op in ("ceil", "floor"):

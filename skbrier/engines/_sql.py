@@ -22,6 +22,8 @@ from ._common import BIN, LABEL
 __all__ = ["StatisticsQuery", "ident", "projection", "query", "statistics_query", "value"]
 
 _PREFIX = "__skbrier_"
+#: the column of the query's number in a UNION of several (one per model)
+QUERY = "__skbrier_query"
 
 
 # ----------------------------------------------------------------- SQL
@@ -50,6 +52,21 @@ def value(v: Any) -> str:
     return "'" + str(v).replace("'", "''") + "'"
 
 
+def _search(x: str, values: tuple, side: str) -> str:
+    """``searchsorted(values, x, side)`` as a binary tree of ``CASE``: each
+    row takes about log2(len(values)) comparisons."""
+    op = ">" if side == "left" else ">="
+
+    def tree(lo: int, hi: int) -> str:
+        if lo == hi:
+            return _number(float(lo))
+        mid = (lo + hi) // 2
+        above, below = tree(mid + 1, hi), tree(lo, mid)
+        return f"CASE WHEN {x} {op} {_number(values[mid])} THEN {above} ELSE {below} END"
+
+    return tree(0, len(values))
+
+
 class _Renderer:
     """Terms as SQL text; ``gmean`` terms become window columns."""
 
@@ -69,6 +86,8 @@ class _Renderer:
         if op == "gmean":
             self.windows.append((a[0], a[1]))
             return ident(f"{_PREFIX}g{len(self.windows) - 1}")
+        if op == "search":
+            return _search(*a)
         if op == "when":
             return f"CASE WHEN {a[0]} THEN {a[1]} ELSE {a[2]} END"
         if op in ("ceil", "floor"):
@@ -110,14 +129,18 @@ def query(
     *,
     by_label: bool,
     bins: _plans.Term | None,
+    query_id: int | None = None,
 ) -> str:
-    """The aggregate query of a plan over the projected rows."""
+    """The aggregate query of a plan over the projected rows (``query_id``:
+    a constant column :data:`QUERY` telling the queries of a UNION apart)."""
     cols = {k: ident(_PREFIX + k) for k in logical}
     cols["y"] = f"CAST({cols['y']} AS DOUBLE PRECISION)"
     r = _Renderer(cols)
     agg_sql = [r.agg(a) for a in aggs]
     group = [ident(k) for k in keys]
     select = list(group)
+    if query_id is not None:
+        select.append(f"{query_id} AS {ident(QUERY)}")
     if by_label:
         group.append(ident(_PREFIX + "y"))
         select.append(f"{ident(_PREFIX + 'y')} AS {ident(LABEL)}")
@@ -191,7 +214,7 @@ class StatisticsQuery:
             rows = rows.to_dicts()
         elif hasattr(rows, "to_dict"):
             rows = rows.to_dict("records")
-        src = _RowsSource(self._keys, [dict(r) for r in rows])
+        src = _RowsSource(self._planned.stat, self._keys, [dict(r) for r in rows])
         return _common.compute(src, self._planned.stat)
 
     def __repr__(self) -> str:
@@ -203,12 +226,17 @@ class _RowsSource:
 
     numeric_labels = False
 
-    def __init__(self, keys: list[str], rows: list[dict]) -> None:
+    def __init__(self, stat: Any, keys: list[str], rows: list[dict]) -> None:
         self.keys = keys
         self.rows = rows
+        #: the query of each model's statistic (by its bins term)
+        self.query_of = {id(m.bins): j for j, m in enumerate(stat.models or [])}
 
     def run(self, aggs: list, *, by_label: bool, bins: Any) -> list[dict]:
-        return self.rows
+        if not self.query_of:
+            return self.rows
+        j = self.query_of[id(bins)]
+        return [r for r in self.rows if int(r[QUERY]) == j]
 
     def fetch(self, key: tuple) -> dict[str, Any]:
         shown = f" of the group {self.keys}={key!r}" if self.keys else ""
@@ -312,12 +340,12 @@ def statistics_query(
         _common.check_column(v, params.get(k, "p"), None)
     keys = _common.check_group_by(group_by, None)
     stat = planned.stat
-    sql = query(
-        stat.aggs,
-        projection(columns, keys, table),
-        keys,
-        list(columns),
-        by_label=True,
-        bins=stat.bins,
-    )
+    proj = projection(columns, keys, table)
+    if stat.models is None:
+        sql = query(stat.aggs, proj, keys, list(columns), by_label=True, bins=stat.bins)
+    else:  # one query per model, told apart by a constant column
+        sql = " UNION ALL ".join(
+            query(m.aggs, proj, keys, list(columns), by_label=True, bins=m.bins, query_id=j)
+            for j, m in enumerate(stat.models)
+        )
     return StatisticsQuery(sql, planned, keys)

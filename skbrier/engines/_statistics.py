@@ -216,19 +216,16 @@ def thresholds(
     from ..states import ThresholdState
 
     w = _weight(weighted)
-    probas = [col("p")] + [col(f"m{j}") for j in range(1, len(models))]
-    ok = _plans.valid_rows(probas[0], w, probas[1:], weighted)
-    n_t = t.shape[0]
+    u = np.unique(t)  # the buckets' bounds: sorted distinct thresholds
+    at = np.searchsorted(u, t)
 
     def part(parts: list[dict]) -> tuple:
-        (r,) = parts
-        return tuple(
-            ThresholdSums(
-                np.array([r[f"b{j}_{k}"] for k in range(n_t)], dtype=float),
-                np.array([r[f"a{j}_{k}"] for k in range(n_t)], dtype=float),
-            )
-            for j in range(len(models))
-        )
+        sums = np.zeros(u.shape[0] + 1)
+        for r in parts:
+            sums[int(r[BIN])] = float(r["w"])
+        below = np.cumsum(sums)[:-1]  # the buckets 0..i: below u_i
+        above = np.cumsum(sums[::-1])[::-1][1:]  # the buckets i+1..: at or above
+        return (ThresholdSums(below[at], above[at]),)
 
     def finish(state: Any) -> Any:
         if kind == "net_benefit":
@@ -239,14 +236,24 @@ def thresholds(
         harms = dict(harm) if harm is not None else dict.fromkeys(models, 0.0)
         return _curve_result(shares, t, prev_used, harms, single, level, 0, None, n)
 
-    return Statistic(
-        ThresholdState(t, models=list(models), single=single, pos_label=pos_label),
-        _plans.threshold_hypotheses_aggs(probas, w, t, ok, weighted),
-        part,
-        finish,
-        weighted,
-        extra={name: f"m{j}" for j, name in enumerate(models) if j},
-    )
+    per_model = []
+    for j, name in enumerate(models):
+        logical = "p" if j == 0 else f"m{j}"
+        q = col(logical)
+        ok = _plans.valid_rows(q, w, (), weighted)
+        per_model.append(
+            Statistic(
+                ThresholdState(t, models=[name], single=single, pos_label=pos_label),
+                _plans.totals(w, ok, weighted),
+                part,
+                finish,
+                weighted,
+                bins=_plans.threshold_bucket(q, u),
+                proba=logical,
+            )
+        )
+    template = ThresholdState(t, models=list(models), single=single, pos_label=pos_label)
+    return Statistic(template, [], part, finish, weighted, models=per_model)
 
 
 def net_benefit_given(
