@@ -18,16 +18,20 @@ from ._common import with_pieces
 from ._statistics import edges_option, reference_option
 
 __all__ = [
+    "WINDOW",
     "brier_index_expr",
     "brier_score_expr",
     "brier_skill_score_expr",
     "calibration_error_expr",
+    "group_mean",
     "net_benefit_expr",
     "render",
     "render_aggs",
 ]
 
 _ENGINE = "Polars"
+#: the prefix of the window columns of the group means (two-pass moments)
+WINDOW = "__skbrier_g"
 
 _PIECES = {
     "expr_inputs": """\
@@ -52,7 +56,7 @@ def _pl() -> Any:
 
 
 # ----------------------------------------------------------------- rendering
-def render(term: _plans.Term, cols: Mapping[str, Any]) -> Any:
+def render(term: _plans.Term, cols: Mapping[str, Any], windows: list | None = None) -> Any:
     """A :class:`~skbrier.engines._plans.Term` as a Polars expression."""
     pl = _pl()
 
@@ -64,10 +68,10 @@ def render(term: _plans.Term, cols: Mapping[str, Any]) -> Any:
     def node(op: str, *a: Any) -> Any:
         if op == "gmean":
             x, w = a
-            if w.op == "lit":
-                return render(x, cols).mean()
-            we = render(w, cols)
-            return (we * render(x, cols)).sum() / we.sum()
+            if windows is not None:  # a window column, computed before the groups
+                windows.append((x, w))
+                return pl.col(f"{WINDOW}{len(windows) - 1}")
+            return group_mean(x, w, cols)
         if op == "search":
             x, values, side = a
             sorted_values = pl.lit(pl.Series(values, dtype=pl.Float64))
@@ -98,7 +102,17 @@ def render(term: _plans.Term, cols: Mapping[str, Any]) -> Any:
     return _plans.render(term, leaf, node)
 
 
-def render_aggs(aggs: Sequence[_plans.Agg], cols: Mapping[str, Any]) -> list:
+def group_mean(x: _plans.Term, w: _plans.Term, cols: Mapping[str, Any]) -> Any:
+    """The weighted mean of ``x`` over the rows of the aggregation group."""
+    if w.op == "lit":
+        return render(x, cols).mean()
+    we = render(w, cols)
+    return (we * render(x, cols)).sum() / we.sum()
+
+
+def render_aggs(
+    aggs: Sequence[_plans.Agg], cols: Mapping[str, Any], windows: list | None = None
+) -> list:
     pl = _pl()
     out = []
     for a in aggs:
@@ -106,7 +120,7 @@ def render_aggs(aggs: Sequence[_plans.Agg], cols: Mapping[str, Any]) -> list:
             e = pl.len()
         else:
             assert a.term is not None
-            x = render(a.term, cols)
+            x = render(a.term, cols, windows)
             e = x.fill_null(False).all() if a.kind == "all" else getattr(x, a.kind)()
         out.append(e.alias(a.name))
     return out
