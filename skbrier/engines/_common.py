@@ -1,0 +1,275 @@
+"""What the engines share: column checks, and the map from the per-group,
+per-label sums an engine computes to the mergeable states and their finish.
+
+An engine adapter (:class:`Source`) renders the aggregates of a
+:class:`Statistic` (:mod:`._plans`; the statistics are built in
+:mod:`._statistics`) in its own language, runs them grouped by the
+``group_by`` columns and the label of ``y`` (and the bin, for binned
+statistics), and returns the rows as dicts.  :func:`compute` builds one state
+per group from those rows -- exactly the state the rows would give through
+``update``, so the labels, ``pos_label`` and the totals are checked by the
+state with the in-memory messages -- and finishes it with the state's (the
+kernel's) finish.  A group whose rows the engine's checks flag (a
+probability outside [0, 1], NaN, a null, a bad weight, a non-finite label)
+is fetched and given to the state's ``update``, which raises the in-memory
+error (positions within the group).  A *given* plan
+(:class:`GivenStatistic`) is the fast path of 0/1 outcomes: the kernel's
+sums themselves, per group, no label grouping.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+import re
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from .._core.validation import check_probabilities
+from ._plans import Agg, Term
+
+__all__ = [
+    "BIN",
+    "LABEL",
+    "GivenStatistic",
+    "Source",
+    "Statistic",
+    "check_column",
+    "check_group_by",
+    "compute",
+    "finish_given",
+    "group_states",
+    "with_pieces",
+]
+
+LABEL = "__skbrier_label"
+BIN = "__skbrier_bin"
+
+
+# ----------------------------------------------------------------- columns
+def check_column(value: Any, name: str, columns: Sequence[str] | None) -> None:
+    """Raise the TypeError/ValueError of a column parameter that is not the
+    name of a column of the input (``columns`` None: not known yet)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a column name (str), got {type(value).__name__}.")
+    if columns is not None and value not in columns:
+        shown = ", ".join(repr(c) for c in list(columns)[:20])
+        raise ValueError(
+            f"{name}={value!r} is not a column of the input; its columns are {shown}."
+        )
+
+
+def check_group_by(group_by: Any, columns: Sequence[str] | None) -> list[str]:
+    """``group_by`` (None, a column name or a list of them) as a list of names."""
+    if group_by is None:
+        return []
+    keys = [group_by] if isinstance(group_by, str) else list(group_by)
+    if not keys:
+        raise ValueError("group_by is empty: give a column name, a list of them or None.")
+    for k in keys:
+        check_column(k, "group_by", columns)
+    return keys
+
+
+# ----------------------------------------------------------------- statistics
+@dataclasses.dataclass
+class Statistic:
+    """A statistic as the engines compute it.
+
+    ``template``: a fresh state; ``aggs``: the aggregates per group and label
+    (and per ``bins`` value when given); ``part(rows)``: the rows of one label
+    (one per bin) to the state's sums; ``finish(state)``: the result;
+    ``extra``: the state's keyword columns (``update(..., name=column)``) and
+    the logical columns that hold them.
+    """
+
+    template: Any
+    aggs: list[Agg]
+    part: Callable[[list[dict]], Any]
+    finish: Callable[[Any], Any]
+    weighted: bool = False
+    extra: dict[str, str] = dataclasses.field(default_factory=dict)
+    bins: Term | None = None
+    #: the logical column of ``y_proba``
+    proba: str = "p"
+    #: statistics of one model each, computed one query each and joined into
+    #: the template (``aggs`` and ``part`` unused then)
+    models: list[Statistic] | None = None
+
+
+@dataclasses.dataclass
+class GivenStatistic:
+    """The fast plan of 0/1 outcomes: ``aggs`` per group (their ``ok``
+    includes ``y`` in {0, 1}) and ``finish(row)``, the kernel's finish of the
+    group's sums."""
+
+    aggs: list[Agg]
+    finish: Callable[[dict], Any]
+
+
+class Source(Protocol):
+    """An engine's input: the columns chosen and how to run aggregates."""
+
+    #: the ``group_by`` columns (the keys of the result)
+    keys: list[str]
+    #: whether ``y`` has a numeric or boolean type (0/1 outcomes possible)
+    numeric_labels: bool
+
+    def run(self, aggs: list[Agg], *, by_label: bool, bins: Term | None) -> list[dict]:
+        """The aggregates per group (and label, and bin), as dicts with the
+        group columns, :data:`LABEL` and :data:`BIN`."""
+
+    def fetch(self, key: tuple) -> dict[str, Any]:
+        """The logical columns (``y``, ``p``, ``w``, extras) of a group's rows."""
+
+    def note(self, key: tuple) -> str:
+        """What a message about the rows of group ``key`` appends."""
+
+
+def compute(source: Source, stat: Statistic, given: GivenStatistic | None = None) -> Any:
+    """The statistic of every group: the result (no ``group_by``) or a dict
+    ``{key: result}`` (the key a value, or a tuple for several columns)."""
+    results: dict[tuple, Any] | None = None
+    if given is not None and source.numeric_labels:
+        results = _try_given(source, given)
+    if results is None:
+        results = {key: stat.finish(s) for key, s in group_states(source, stat).items()}
+    if not source.keys:
+        if not results:
+            check_probabilities(np.empty(0))  # "y_proba is empty", as in memory
+        return results[()]
+    return {(k[0] if len(k) == 1 else k): v for k, v in results.items()}
+
+
+def group_states(source: Source, stat: Statistic) -> dict[tuple, Any]:
+    """The state of every group (one query, or one per model)."""
+    if stat.models is None:
+        rows = source.run(stat.aggs, by_label=True, bins=stat.bins)
+        return _states(source, stat, rows)
+    per_model = [group_states(source, m) for m in stat.models]
+    return {
+        key: _joined(stat.template, [s[key] for s in per_model]) for key in per_model[0]
+    }
+
+
+def _joined(template: Any, states: list[Any]) -> Any:
+    """The template (a state of several models) holding, per label, the sums
+    of each model's state (the same rows: the same labels and totals)."""
+    first = states[0]
+    out = copy.deepcopy(template)
+    for name in ("n_samples", "total_weight", "weighted", "_label_dtype"):
+        setattr(out, name, getattr(first, name))
+    out._rows = dict(first._rows)
+    out._sums = {lab: tuple(s._sums[lab][0] for s in states) for lab in first._sums}
+    return out
+
+
+def _key(row: Mapping, keys: list[str]) -> tuple:
+    return tuple(row[k] for k in keys)
+
+
+def _try_given(source: Source, given: GivenStatistic) -> dict[tuple, Any] | None:
+    """The given plan's results, or None when a group is not plainly valid
+    (the general plan then decides, with the in-memory errors)."""
+    rows = source.run(given.aggs, by_label=False, bins=None)
+    for row in rows:
+        w = row["w"]
+        if row["ok"] != 1 or not row["rows"] or w is None or not 0.0 < w < math.inf:
+            return None
+    return {_key(row, source.keys): given.finish(row) for row in rows}
+
+
+def _bad_label(label: Any) -> bool:
+    return label is None or (isinstance(label, float) and not math.isfinite(label))
+
+
+def _states(source: Source, stat: Statistic, rows: list[dict]) -> dict[tuple, Any]:
+    """One state per group from the engine's rows (bad groups: the in-memory
+    error from ``update`` on the group's rows)."""
+    groups: dict[tuple, dict[Any, list[dict]]] = {}
+    for row in rows:
+        groups.setdefault(_key(row, source.keys), {}).setdefault(row[LABEL], []).append(row)
+    out = {}
+    for key, labels in groups.items():
+        bad = any(
+            _bad_label(lab) or any(r["ok"] != 1 for r in parts)
+            for lab, parts in labels.items()
+        )
+        out[key] = _from_rows(source, stat, key) if bad else _filled(stat, labels)
+    return out
+
+
+def _filled(stat: Statistic, labels: dict[Any, list[dict]]) -> Any:
+    """The template filled with the sums of each label, as ``update`` would."""
+    from .._core.validation import _target_array
+
+    state = copy.deepcopy(stat.template)
+    state._label_dtype = _target_array(np.asarray(list(labels)), check_finite=False).dtype
+    for label, parts in labels.items():
+        rows = sum(int(r["rows"]) for r in parts)
+        state.n_samples += rows
+        state.total_weight += float(sum(r["w"] for r in parts))
+        state._put(label, stat.part(parts), rows)
+    state.weighted = stat.weighted
+    return state
+
+
+def _from_rows(source: Source, stat: Statistic, key: tuple) -> Any:
+    """The state of a group from its rows through ``update`` (the in-memory
+    checks and messages, with the source's note appended)."""
+    cols = source.fetch(key)
+    extra = {name: cols[logical] for name, logical in stat.extra.items()}
+    try:
+        state = copy.deepcopy(stat.template)
+        return state.update(cols["y"], cols[stat.proba], cols.get("w"), **extra)
+    except (ValueError, TypeError) as exc:
+        note = source.note(key)
+        if not note:
+            raise
+        raise type(exc)(f"{exc} {note}") from None
+
+
+def finish_given(given: GivenStatistic, rows: Any, weighted: bool) -> list[Any]:
+    """The given plan's finish of each row of sums (the Polars expressions):
+    a group that is empty, holds invalid rows or weighs nothing raises."""
+    from .._core.validation import check_sample_weight
+
+    out = []
+    for row in rows:
+        if not row["rows"]:
+            check_probabilities(np.empty(0))  # "y_proba is empty"
+        if row["ok"] != 1:
+            raise ValueError(
+                "a group holds invalid rows: y must hold 0/1 outcomes (or booleans), "
+                "p probabilities in [0, 1]"
+                + (", the weights finite non-negative numbers" if weighted else "")
+                + ", without nulls or NaN; the functions of skbrier.engines name the "
+                "first invalid row."
+            )
+        if weighted and not 0.0 < row["w"] < math.inf:
+            total = 0.0 if row["w"] == 0.0 else np.finfo(np.float64).max
+            check_sample_weight(np.array([total, total]), 2)  # the in-memory message
+        out.append(given.finish(row))
+    return out
+
+
+_TOKEN = re.compile(r"^(?P<indent>[ \t]*)\{\{(?P<name>[a-z_]+)\}\}[ \t]*$", re.MULTILINE)
+
+
+def with_pieces(pieces: Mapping[str, str]) -> Callable[[Any], Any]:
+    """A decorator replacing each ``{{name}}`` line of a docstring by
+    ``pieces[name]``, indented as the line (the engine's shared parameters)."""
+
+    def sub(match: re.Match[str]) -> str:
+        return textwrap.indent(pieces[match["name"]], match["indent"])
+
+    def deco(func: Any) -> Any:
+        if func.__doc__:
+            func.__doc__ = _TOKEN.sub(sub, func.__doc__)
+        return func
+
+    return deco

@@ -1,0 +1,679 @@
+"""skbrier's statistics on DuckDB tables and relations, computed in SQL.
+
+Every function takes a DuckDB relation (or a connection and a table name)
+and the names of its columns, sends one SQL query that computes the
+statistic's sufficient statistics inside DuckDB -- counts and sums per label
+of ``y``, per bin (binned counts and sums), per threshold (the weights below
+and at or above it) and per group, or the centred moments of the squared
+errors (two passes: window means, then cross-products) -- and finishes the
+few rows that come back with the kernel finish functions of numpy input.
+The table never leaves the database; the numbers equal the in-memory
+functions' on the same rows (to rounding), and bad input raises the
+in-memory error (the flagged group's rows are then fetched and checked).
+
+The queries are standard SQL (``CASE``, ``CEIL``/``FLOOR``, ``CAST(... AS
+DOUBLE PRECISION)``, ``GROUP BY``, window ``SUM(...) OVER (PARTITION BY
+...)``, double-quoted identifiers, approximate-numeric literals such as
+``1.0E0``); :func:`statistics_query` returns one with the function that
+finishes its rows, for other engines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from . import _common, _statistics
+from ._common import with_pieces
+from ._sql import StatisticsQuery, ident, projection, query, statistics_query, value
+
+__all__ = [
+    "StatisticsQuery",
+    "brier_index",
+    "brier_inference",
+    "brier_score",
+    "brier_skill_score",
+    "calibration_bins",
+    "calibration_error",
+    "calibration_report",
+    "decision_curve",
+    "murphy_decomposition",
+    "net_benefit",
+    "statistics_query",
+]
+
+_ENGINE = "DuckDB"
+_PREFIX = "__skbrier_"
+_INPUT = "__skbrier_input"
+_NUMERIC = {
+    "BOOLEAN",
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "HUGEINT",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+    "UBIGINT",
+    "UHUGEINT",
+    "FLOAT",
+    "DOUBLE",
+}
+
+_PIECES = {
+    "inputs": """\
+data : duckdb.DuckDBPyRelation or duckdb.DuckDBPyConnection
+    The rows: a relation, or a connection with ``table`` naming them.
+y : str, default="y"
+    The outcome column: two labels (0/1, booleans, strings with
+    ``pos_label``), as ``y_true`` of the in-memory functions.
+p : str, default="p"
+    The probability of the positive class, as ``y_proba``.
+weight : str or None, default=None
+    Non-negative frequency weights, as ``sample_weight``.
+table : str or None, default=None
+    With a connection: what follows ``FROM`` (a table or view name, or a
+    table function such as ``read_parquet('scores/*.parquet')``), inserted
+    as written.""",
+    "group_by": """\
+group_by : str, list of str or None, default=None
+    Columns: one result per group, returned as a dict keyed by the group's
+    value (a tuple for several columns).
+pos_label : int, float, bool or str, default=None
+    The positive class (scikit-learn's rule over each group's labels).""",
+}
+_doc = with_pieces(_PIECES)
+
+
+def _duckdb() -> Any:
+    try:
+        import duckdb
+    except ImportError as exc:  # pragma: no cover - duckdb is an extra
+        raise ImportError(
+            "skbrier.engines.duckdb needs duckdb: pip install 'skbrier[duckdb]'."
+        ) from exc
+    return duckdb
+
+
+# ----------------------------------------------------------------- the source
+class _Source:
+    """The DuckDB input of a call: a relation and the columns chosen."""
+
+    def __init__(
+        self,
+        data: Any,
+        table: Any,
+        y: Any,
+        p: Any,
+        weight: Any,
+        group_by: Any,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        duckdb = _duckdb()
+        if isinstance(data, duckdb.DuckDBPyConnection):
+            if not isinstance(table, str):
+                raise TypeError(
+                    "table must name the rows (a table or view, or a table function) "
+                    f"when data is a DuckDB connection; got {table!r}."
+                )
+            data = data.sql(f"SELECT * FROM {table}")
+        elif isinstance(data, duckdb.DuckDBPyRelation):
+            if table is not None:
+                raise TypeError("table must be None when data is a DuckDB relation.")
+        else:
+            raise TypeError(
+                "data must be a DuckDB relation or a connection (with table=), got "
+                f"{type(data).__name__}."
+            )
+        self.rel = data
+        names = list(data.columns)
+        types = dict(zip(names, (str(t) for t in data.types)))
+        inputs = {"y": y, "p": p, "w": weight, **(extra or {})}
+        self.columns = {k: v for k, v in inputs.items() if v is not None}
+        params = {"y": "y", "p": "p", "w": "weight", "r": "reference"}
+        for k, v in self.columns.items():
+            _common.check_column(v, params.get(k, "p"), names)
+        self.keys = _common.check_group_by(group_by, names)
+        ytype = types[self.columns["y"]]
+        self.numeric_labels = ytype in _NUMERIC or ytype.startswith("DECIMAL")
+        self.weighted = weight is not None
+        self.projection = projection(self.columns, self.keys, ident(_INPUT))
+
+    def sql(self, aggs: list, *, by_label: bool, bins: Any) -> str:
+        return query(
+            aggs,
+            self.projection,
+            self.keys,
+            list(self.columns),
+            by_label=by_label,
+            bins=bins,
+        )
+
+    def run(self, aggs: list, *, by_label: bool, bins: Any) -> list[dict]:
+        res = self.rel.query(_INPUT, self.sql(aggs, by_label=by_label, bins=bins))
+        names = res.columns
+        return [dict(zip(names, row)) for row in res.fetchall()]
+
+    def fetch(self, key: tuple) -> dict[str, Any]:
+        where = [
+            f"{ident(k)} IS NULL" if v is None else f"{ident(k)} = {value(v)}"
+            for k, v in zip(self.keys, key)
+        ]
+        sql = f"SELECT * FROM ({self.projection}) AS t0"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        arrays = self.rel.query(_INPUT, sql).fetchnumpy()
+        return {
+            name[len(_PREFIX) :]: _filled(arr)
+            for name, arr in arrays.items()
+            if name.startswith(_PREFIX)
+        }
+
+    def note(self, key: tuple) -> str:
+        if not self.keys:
+            return ""
+        shown = key[0] if len(key) == 1 else key
+        return (
+            f"(Positions and counts are within the group {self.keys}={shown!r} of "
+            f"the {_ENGINE} input, in the order DuckDB returned its rows.)"
+        )
+
+
+def _filled(arr: Any) -> np.ndarray:
+    """A fetched column with its NULLs as NaN (numbers) or None (labels)."""
+    if not isinstance(arr, np.ma.MaskedArray) or not np.ma.is_masked(arr):
+        return np.asarray(arr)
+    if arr.dtype.kind in "iufb":
+        return np.ma.filled(arr.astype(np.float64), np.nan)
+    return np.ma.filled(arr.astype(object), None)
+
+
+def _run(
+    name: str,
+    data: Any,
+    table: Any,
+    y: Any,
+    p: Any,
+    weight: Any,
+    group_by: Any,
+    pos_label: Any,
+    **options: Any,
+) -> Any:
+    """Statistic ``name`` of the DuckDB input (:func:`skbrier.engines._statistics.plan`)."""
+    planned = _statistics.plan(
+        name, p, weighted=weight is not None, pos_label=pos_label, engine=_ENGINE, **options
+    )
+    extra = dict(planned.columns)
+    src = _Source(data, table, y, extra.pop("p"), weight, group_by, extra)
+    return _common.compute(src, planned.stat, planned.given)
+
+
+# ----------------------------------------------------------------- the statistics
+
+
+@_doc
+def brier_score(
+    data: Any,
+    y: str = "y",
+    p: str = "p",
+    weight: str | None = None,
+    *,
+    table: str | None = None,
+    group_by: Any = None,
+    pos_label: Any = None,
+) -> Any:
+    r"""Brier score of a DuckDB table, computed in SQL (per group with ``group_by``).
+
+    :math:`\mathrm{BS} = \sum_i w_i (p_i - y_i)^2 / \sum_i w_i`: DuckDB sums
+    the squared errors and the weights (0/1 outcomes: one pass, no grouping
+    by label) and the kernel's finish divides.
+
+    Parameters
+    ----------
+    {{inputs}}
+    {{group_by}}
+
+    Returns
+    -------
+    float or dict
+        :func:`skbrier.brier_score` of the rows; ``{group: score}`` with
+        ``group_by``.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from skbrier.engines import duckdb as sbd
+    >>> con = duckdb.connect()
+    >>> _ = con.execute(
+    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
+    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
+    >>> round(sbd.brier_score(con, table="scores"), 4)
+    0.075
+    >>> rel = con.table("scores")
+    >>> {k: round(v, 4) for k, v in sorted(sbd.brier_score(rel, group_by="g").items())}
+    {'a': 0.065, 'b': 0.085}
+    """
+    return _run("brier_score", data, table, y, p, weight, group_by, pos_label)
+
+
+@_doc
+def brier_index(
+    data: Any,
+    y: str = "y",
+    p: str = "p",
+    weight: str | None = None,
+    *,
+    table: str | None = None,
+    group_by: Any = None,
+    pos_label: Any = None,
+) -> Any:
+    r"""Brier Index :math:`100 (1 - \sqrt{\mathrm{BS}})` of a DuckDB table.
+
+    Parameters
+    ----------
+    {{inputs}}
+    {{group_by}}
+
+    Returns
+    -------
+    float or dict
+        :func:`skbrier.brier_index` of the rows.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from skbrier.engines import duckdb as sbd
+    >>> con = duckdb.connect()
+    >>> _ = con.execute(
+    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
+    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
+    >>> round(sbd.brier_index(con, table="scores"), 2)
+    72.61
+    """
+    return _run("brier_index", data, table, y, p, weight, group_by, pos_label)
+
+
+@_doc
+def brier_skill_score(
+    data: Any,
+    y: str = "y",
+    p: str = "p",
+    weight: str | None = None,
+    *,
+    reference: str | float | None = None,
+    table: str | None = None,
+    group_by: Any = None,
+    pos_label: Any = None,
+) -> Any:
+    r"""Brier skill score :math:`1 - \mathrm{BS} / \mathrm{BS}_\mathrm{ref}` of a DuckDB table.
+
+    Parameters
+    ----------
+    {{inputs}}
+    reference : str, float or None, default=None
+        None: climatology (each group's event rate); a float: the constant
+        forecast of that rate; a column name: reference forecasts.
+    {{group_by}}
+
+    Returns
+    -------
+    float or dict
+        :func:`skbrier.brier_skill_score` of the rows.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from skbrier.engines import duckdb as sbd
+    >>> con = duckdb.connect()
+    >>> _ = con.execute(
+    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
+    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
+    >>> round(sbd.brier_skill_score(con, table="scores"), 4)
+    0.7
+    """
+    opts = {"reference": reference}
+    return _run("brier_skill_score", data, table, y, p, weight, group_by, pos_label, **opts)
+
+
+@_doc
+def calibration_error(
+    data: Any,
+    y: str = "y",
+    p: str = "p",
+    weight: str | None = None,
+    *,
+    n_bins: int = 15,
+    norm: str = "l1",
+    right: bool = True,
+    table: str | None = None,
+    group_by: Any = None,
+    pos_label: Any = None,
+) -> Any:
+    r"""Binned calibration error of a DuckDB table on ``n_bins`` uniform bins.
+
+    DuckDB computes the bin of each row (the numpy kernel's rule, bit for
+    bit) and the counts and sums per label and bin; the kernel finishes
+    :math:`\sum_k \frac{W_k}{W} |\bar p_k - \bar y_k|` (``"l1"``).
+
+    Parameters
+    ----------
+    {{inputs}}
+    n_bins : int, default=15
+        Number of equal-width bins on [0, 1].
+    norm : {"l1", "l2", "max"}, default="l1"
+        The norm of the bin gaps.
+    right : bool, default=True
+        A forecast on an inner edge goes to the lower bin (True) or the upper.
+    {{group_by}}
+
+    Returns
+    -------
+    float or dict
+        :func:`skbrier.calibration_error` (``kind="binary"``) of the rows.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from skbrier.engines import duckdb as sbd
+    >>> con = duckdb.connect()
+    >>> _ = con.execute(
+    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
+    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
+    >>> round(sbd.calibration_error(con, table="scores", n_bins=2), 4)
+    0.25
+    """
+    opts = {"n_bins": n_bins, "norm": norm, "right": right}
+    return _run("calibration_error", data, table, y, p, weight, group_by, pos_label, **opts)
+
+
+@_doc
+def calibration_bins(
+    data: Any,
+    y: str = "y",
+    p: str = "p",
+    weight: str | None = None,
+    *,
+    n_bins: int = 10,
+    strategy: Any = "uniform",
+    right: bool = True,
+    table: str | None = None,
+    group_by: Any = None,
+    pos_label: Any = None,
+) -> Any:
+    """Per-bin counts and sums of a DuckDB table: the calibration bins.
+
+    Parameters
+    ----------
+    {{inputs}}
+    n_bins : int, default=10
+        Number of equal-width bins (``strategy="uniform"``).
+    strategy : "uniform" or array-like of bin edges, default="uniform"
+        The bins (equal-mass bins need all forecasts first: refused).
+    right : bool, default=True
+        A forecast on an inner edge goes to the lower bin (True) or the upper.
+    {{group_by}}
+
+    Returns
+    -------
+    BinStatistics or dict
+        :func:`skbrier.metrics.decomposition.binned_statistics` of the rows.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from skbrier.engines import duckdb as sbd
+    >>> con = duckdb.connect()
+    >>> _ = con.execute(
+    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
+    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
+    >>> sbd.calibration_bins(con, table="scores", n_bins=2).count
+    array([2, 2])
+    """
+    opts = {"n_bins": n_bins, "strategy": strategy, "right": right}
+    return _run("calibration_bins", data, table, y, p, weight, group_by, pos_label, **opts)
+
+
+@_doc
+def murphy_decomposition(
+    data: Any,
+    y: str = "y",
+    p: str = "p",
+    weight: str | None = None,
+    *,
+    n_bins: int = 10,
+    strategy: Any = "uniform",
+    right: bool = True,
+    bias_correction: bool = False,
+    table: str | None = None,
+    group_by: Any = None,
+    pos_label: Any = None,
+) -> Any:
+    """Binned (Murphy) decomposition of the Brier score of a DuckDB table.
+
+    Parameters
+    ----------
+    {{inputs}}
+    n_bins : int, default=10
+        Number of equal-width bins (``strategy="uniform"``).
+    strategy : "uniform" or array-like of bin edges, default="uniform"
+        The bins (equal-mass bins need all forecasts first: refused).
+    right : bool, default=True
+        A forecast on an inner edge goes to the lower bin (True) or the upper.
+    bias_correction : bool, default=False
+        Ferro and Fricker's finite-sample correction.
+    {{group_by}}
+
+    Returns
+    -------
+    MurphyDecomposition or dict
+        :func:`skbrier.murphy_decomposition` of the rows.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from skbrier.engines import duckdb as sbd
+    >>> con = duckdb.connect()
+    >>> _ = con.execute(
+    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
+    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
+    >>> round(sbd.murphy_decomposition(con, table="scores", n_bins=2).reliability, 4)
+    0.065
+    """
+    opts = {"n_bins": n_bins, "strategy": strategy, "right": right}
+    opts["bias_correction"] = bias_correction
+    return _run(
+        "murphy_decomposition", data, table, y, p, weight, group_by, pos_label, **opts
+    )
+
+
+@_doc
+def net_benefit(
+    data: Any,
+    y: str = "y",
+    p: str = "p",
+    weight: str | None = None,
+    *,
+    threshold: float,
+    prevalence: float | None = None,
+    table: str | None = None,
+    group_by: Any = None,
+    pos_label: Any = None,
+) -> Any:
+    r"""Net benefit :math:`TP/W - FP/W \cdot p_t / (1 - p_t)` of a DuckDB table.
+
+    Parameters
+    ----------
+    {{inputs}}
+    threshold : float
+        The threshold probability :math:`p_t`, in (0, 1).
+    prevalence : float or None, default=None
+        The prevalence of a case-control sample (None: the sample's).
+    {{group_by}}
+
+    Returns
+    -------
+    float or dict
+        :func:`skbrier.net_benefit` of the rows.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from skbrier.engines import duckdb as sbd
+    >>> con = duckdb.connect()
+    >>> _ = con.execute(
+    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
+    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
+    >>> round(sbd.net_benefit(con, table="scores", threshold=0.3), 4)
+    0.3929
+    """
+    opts = {"threshold": threshold, "prevalence": prevalence}
+    return _run("net_benefit", data, table, y, p, weight, group_by, pos_label, **opts)
+
+
+@_doc
+def decision_curve(
+    data: Any,
+    y: str = "y",
+    p: Any = "p",
+    weight: str | None = None,
+    *,
+    thresholds: Any = None,
+    prevalence: float | None = None,
+    harm: Any = None,
+    table: str | None = None,
+    group_by: Any = None,
+    pos_label: Any = None,
+) -> Any:
+    """Decision curve of a DuckDB table: the weights below and at or above
+    every threshold, per label, summed in SQL.
+
+    Parameters
+    ----------
+    {{inputs}}
+        A list of column names, or a dict ``{model name: column}``, gives
+        several models.
+    thresholds : array-like or None, default=None
+        Thresholds in [0, 1) (None: :func:`skbrier.decision_curve`'s grid).
+    prevalence : float or None, default=None
+        The prevalence of a case-control sample (None: the sample's).
+    harm : float, dict or None, default=None
+        Harm of each model, in units of net benefit.
+    {{group_by}}
+
+    Returns
+    -------
+    DecisionCurveResult or dict
+        :func:`skbrier.decision_curve` of the rows.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from skbrier.engines import duckdb as sbd
+    >>> con = duckdb.connect()
+    >>> _ = con.execute(
+    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
+    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
+    >>> sbd.decision_curve(con, table="scores", thresholds=[0.3, 0.5]).net_benefit.round(4)
+    array([0.3929, 0.5   ])
+    """
+    opts = {"thresholds": thresholds, "prevalence": prevalence, "harm": harm}
+    return _run("decision_curve", data, table, y, p, weight, group_by, pos_label, **opts)
+
+
+@_doc
+def brier_inference(
+    data: Any,
+    y: str = "y",
+    p: str = "p",
+    weight: str | None = None,
+    *,
+    reference: str | float | None = None,
+    table: str | None = None,
+    group_by: Any = None,
+    pos_label: Any = None,
+) -> Any:
+    """iid inference on the Brier score, skill score and Brier Index of a DuckDB table.
+
+    The centred moments of the squared errors per label: DuckDB takes the
+    means with window sums, then the centred cross-products, minima and
+    maxima; finished as :func:`skbrier.brier_inference` with
+    ``cov_type="iid"``.
+
+    Parameters
+    ----------
+    {{inputs}}
+    reference : str, float or None, default=None
+        None: climatology; a float: a constant forecast; a column name:
+        reference forecasts.
+    {{group_by}}
+
+    Returns
+    -------
+    BrierInferenceResult or dict
+        Estimates, their covariance and ``confidence_interval()``.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from skbrier.engines import duckdb as sbd
+    >>> con = duckdb.connect()
+    >>> _ = con.execute(
+    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
+    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
+    >>> res = sbd.brier_inference(con, table="scores")
+    >>> round(res.brier_score, 4), round(res.standard_error(), 4)
+    (0.075, 0.0328)
+    """
+    opts = {"reference": reference}
+    return _run("brier_inference", data, table, y, p, weight, group_by, pos_label, **opts)
+
+
+def calibration_report(
+    data: Any,
+    y: str = "y",
+    p: str = "p",
+    weight: str | None = None,
+    *,
+    table: str | None = None,
+    **kwargs: Any,
+) -> Any:
+    """:func:`skbrier.calibration_report` of a DuckDB table, reading only its columns.
+
+    One query selects ``y``, ``p`` and ``weight`` (DuckDB reads no other
+    column of the table or Parquet files), the columns come back as numpy
+    arrays, and the in-memory report computes every section exactly.
+
+    Parameters
+    ----------
+    data : duckdb.DuckDBPyRelation or duckdb.DuckDBPyConnection
+        The rows: a relation, or a connection with ``table`` naming them.
+    y, p, weight : str
+        The outcome, probability and weight columns (see :func:`brier_score`).
+    table : str or None, default=None
+        With a connection: what follows ``FROM``, inserted as written.
+    **kwargs
+        The options of :func:`skbrier.calibration_report`.
+
+    Returns
+    -------
+    CalibrationReport
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from skbrier.engines import duckdb as sbd
+    >>> con = duckdb.connect()
+    >>> _ = con.execute(
+    ...     "CREATE TABLE s AS SELECT (range * 7) % 10 < 3 AS y, "
+    ...     "0.05 + 0.9 * (range % 97) / 96.0 AS p, 'unused' AS note FROM range(400)")
+    >>> report = sbd.calibration_report(con, table="s", n_bins=5)
+    >>> report.n_samples
+    400
+    """
+    from ..report import calibration_report as report
+
+    cols = _Source(data, table, y, p, weight, None).fetch(())
+    return report(cols["y"], cols["p"], sample_weight=cols.get("w"), **kwargs)

@@ -1,0 +1,525 @@
+"""The statistics the engines compute, as plans: the state (or the kernel's
+sums) of each statistic, the aggregates that fill it (:mod:`._plans`), and
+the finish -- the state's method or the kernel's finish function, the same
+as for numpy input.  :func:`plan` checks a statistic's options as the
+in-memory function does and returns its plans.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .._core.kernels.bin_statistics import BinStatistics
+from .._core.kernels.brier import (
+    BrierSums,
+    brier_finish,
+    brier_index_from_score,
+    check_losses_vary,
+    check_skill_defined,
+    skill_finish,
+    warn_undefined_skill,
+)
+from .._core.kernels.calibration_error import BinSums, calibration_finish
+from .._core.kernels.moments import metric_values
+from .._core.kernels.net_benefit import ThresholdSums, net_benefit_finish
+from .._core.params import check_min_samples
+from . import _plans
+from ._common import BIN, GivenStatistic, Statistic
+from ._plans import Term, col, lit
+
+__all__ = [
+    "STATISTICS",
+    "Planned",
+    "binned",
+    "brier",
+    "calibration_given",
+    "edges_option",
+    "inference",
+    "inference_finish",
+    "net_benefit_given",
+    "plan",
+    "thresholds",
+]
+
+
+# ----------------------------------------------------------------- Brier
+def _brier_part(parts: list[dict]) -> BrierSums:
+    (r,) = parts
+    ref = None if "wrr" not in r else 2.0 * np.array([r["wrr"], r["wss"]], dtype=float)
+    loss = 2.0 * np.array([r["wpp"], r["wqq"]], dtype=float)
+    return BrierSums(float(r["w"]), loss, None, ref, 1)
+
+
+def _brier_given(row: dict) -> BrierSums:
+    ref = None if "rloss" not in row else 2.0 * float(row["rloss"])
+    cw = np.array([row["w0"], row["w1"]], dtype=float) if "w1" in row else None
+    return BrierSums(float(row["w"]), 2.0 * float(row["loss"]), cw, ref, 1)
+
+
+def _skill(s: BrierSums, rate: float | None) -> float:
+    score, bs_ref = skill_finish(s, rate)
+    if bs_ref == 0.0:
+        warn_undefined_skill()
+    return score
+
+
+def brier(
+    kind: str,
+    *,
+    weighted: bool,
+    pos_label: Any = None,
+    reference: str | float | None = None,
+) -> tuple[Statistic, GivenStatistic | None]:
+    """The Brier score (``kind="score"``), Brier Index (``"index"``) or skill
+    score (``"skill"``; ``reference`` None for climatology, a rate, or
+    ``"r"``: the reference column)."""
+    from ..states import BrierState
+
+    y, p, w = col("y"), col("p"), _weight(weighted)
+    r = col("r") if reference == "r" else None
+    rate = reference if isinstance(reference, float) else None
+    ok = _plans.valid_rows(p, w, [] if r is None else [r], weighted)
+    finish_sums: Callable[[BrierSums], Any] = {
+        "score": brier_finish,
+        "index": lambda s: brier_index_from_score(brier_finish(s)),
+        "skill": lambda s: _skill(s, rate),
+    }[kind]
+
+    def finish(state: Any) -> Any:
+        return finish_sums(state.sums())
+
+    stat = Statistic(
+        BrierState(pos_label=pos_label, with_reference=r is not None),
+        _plans.brier_hypotheses_aggs(p, w, r, ok, weighted),
+        _brier_part,
+        finish,
+        weighted,
+        extra={} if r is None else {"reference": "r"},
+    )
+    fast = None
+    if pos_label is None or (pos_label == 1 and not isinstance(pos_label, str)):
+        fast = GivenStatistic(
+            _plans.brier_given_aggs(
+                y, p, w, r, ok, weighted, class_weights=kind == "skill"
+            ),
+            lambda row: finish_sums(_brier_given(row)),
+        )
+    return stat, fast
+
+
+def _weight(weighted: bool) -> Term:
+    return col("w") if weighted else lit(1.0)
+
+
+# ----------------------------------------------------------------- bins
+def _binned_part(edges: np.ndarray, right: bool) -> Callable[[list[dict]], BinStatistics]:
+    k = edges.shape[0] - 1
+
+    def part(parts: list[dict]) -> BinStatistics:
+        count = np.zeros(k, dtype=np.int64)
+        sums = {name: np.zeros(k) for name in ("w", "wp", "wpp", "ww")}
+        for r in parts:
+            b = int(r[BIN])
+            count[b] = int(r["rows"])
+            for name, arr in sums.items():
+                arr[b] = float(r[name])
+        zero = np.zeros(k)
+        return BinStatistics(
+            edges,
+            count,
+            sums["w"],
+            sums["wp"],
+            zero,
+            sums["wpp"],
+            zero.copy(),
+            sums["ww"],
+            right,
+        )
+
+    return part
+
+
+def binned(
+    kind: str,
+    edges: np.ndarray,
+    *,
+    right: bool,
+    weighted: bool,
+    pos_label: Any = None,
+    norm: str = "l1",
+    bias_correction: bool = False,
+) -> Statistic:
+    """The binned calibration error (``kind="ece"``), the per-bin sums
+    (``"bins"``: :class:`~skbrier.metrics.decomposition.BinStatistics`) or the
+    Murphy decomposition (``"murphy"``) on fixed ``edges``."""
+    from ..states import BinnedState
+
+    p, w = col("p"), _weight(weighted)
+    ok = _plans.valid_rows(p, w, (), weighted)
+    if edges[0] > 0.0 or edges[-1] < 1.0:  # explicit edges must cover the forecasts
+        ok = ok & p.ge(float(edges[0])) & p.le(float(edges[-1]))
+    finish = {
+        "ece": lambda s: s.calibration_error(norm),
+        "bins": lambda s: s.statistics(),
+        "murphy": lambda s: s.murphy(bias_correction=bias_correction),
+    }[kind]
+    return Statistic(
+        BinnedState(edges, right=right, pos_label=pos_label),
+        _plans.binned_hypotheses_aggs(p, w, ok, weighted),
+        _binned_part(edges, right),
+        finish,
+        weighted,
+        bins=_plans.bin_term(p, edges, right),
+    )
+
+
+def calibration_given(
+    edges: np.ndarray, right: bool, weighted: bool, norm: str
+) -> GivenStatistic:
+    """The binned calibration error of 0/1 outcomes per group (the expressions)."""
+    y, p, w = col("y"), col("p"), _weight(weighted)
+    ok = _plans.valid_rows(p, w, (), weighted)
+    k = edges.shape[0] - 1
+
+    def finish(row: dict) -> float:
+        arr = {
+            s: np.array([row[f"{s}_{b}"] for b in range(k)], dtype=float)
+            for s in ("w", "wp", "wy")
+        }
+        return calibration_finish([BinSums(arr["w"], arr["wp"], arr["wy"])], norm)
+
+    return GivenStatistic(
+        _plans.binned_given_aggs(y, p, w, ok, weighted, edges, right), finish
+    )
+
+
+# ----------------------------------------------------------------- thresholds
+def thresholds(
+    kind: str,
+    t: np.ndarray,
+    models: Sequence[str],
+    *,
+    single: bool,
+    weighted: bool,
+    pos_label: Any = None,
+    prevalence: float | None = None,
+    harm: Mapping[str, float] | None = None,
+    level: float = 0.95,
+) -> Statistic:
+    """Net benefit at one threshold (``kind="net_benefit"``) or the decision
+    curve (``"curve"``) of the models (logical columns ``p``, ``m1``, ...)."""
+    from ..metrics.net_benefit import _curve_result
+    from ..states import ThresholdState
+
+    w = _weight(weighted)
+    u = np.unique(t)  # the buckets' bounds: sorted distinct thresholds
+    at = np.searchsorted(u, t)
+
+    def part(parts: list[dict]) -> tuple:
+        sums = np.zeros(u.shape[0] + 1)
+        for r in parts:
+            sums[int(r[BIN])] = float(r["w"])
+        below = np.cumsum(sums)[:-1]  # the buckets 0..i: below u_i
+        above = np.cumsum(sums[::-1])[::-1][1:]  # the buckets i+1..: at or above
+        return (ThresholdSums(below[at], above[at]),)
+
+    def finish(state: Any) -> Any:
+        if kind == "net_benefit":
+            return float(state.net_benefit(0, prevalence)[0])
+        shares = {name: state.shares(j, prevalence) for j, name in enumerate(models)}
+        prev_used = state.prevalence() if prevalence is None else prevalence
+        n = state.total_weight if state.weighted else state.n_samples
+        harms = dict(harm) if harm is not None else dict.fromkeys(models, 0.0)
+        return _curve_result(shares, t, prev_used, harms, single, level, 0, None, n)
+
+    per_model = []
+    for j, name in enumerate(models):
+        logical = "p" if j == 0 else f"m{j}"
+        q = col(logical)
+        ok = _plans.valid_rows(q, w, (), weighted)
+        per_model.append(
+            Statistic(
+                ThresholdState(t, models=[name], single=single, pos_label=pos_label),
+                _plans.totals(w, ok, weighted),
+                part,
+                finish,
+                weighted,
+                bins=_plans.threshold_bucket(q, u),
+                proba=logical,
+            )
+        )
+    template = ThresholdState(t, models=list(models), single=single, pos_label=pos_label)
+    return Statistic(template, [], part, finish, weighted, models=per_model)
+
+
+def net_benefit_given(
+    threshold: float, weighted: bool, prevalence: float | None
+) -> GivenStatistic:
+    """Net benefit at one threshold of 0/1 outcomes per group (the expressions)."""
+    from ..metrics._decision_curve import check_events, check_nonevents
+
+    y, p, w = col("y"), col("p"), _weight(weighted)
+    ok = _plans.valid_rows(p, w, (), weighted)
+    t = np.array([threshold])
+
+    def finish(row: dict) -> float:
+        s = ThresholdSums(
+            *(np.array([float(row[f"{c}_0"])]) for c in ("fn", "tp", "tn", "fp"))
+        )
+        check_events(s.events, 1.0 if weighted else None)
+        check_nonevents(np.array([0.0]), np.array([s.nonevents]), prevalence)
+        return float(net_benefit_finish(s, t, prevalence)[0])
+
+    return GivenStatistic(_plans.threshold_given_aggs(y, p, w, t, ok, weighted), finish)
+
+
+# ----------------------------------------------------------------- moments
+def inference(
+    *, weighted: bool, pos_label: Any = None, reference: str | float | None = None
+) -> Statistic:
+    """``brier_inference(cov_type="iid")``: the centred moments of the
+    squared errors per label (:class:`~skbrier.states.MomentState`), pooled
+    by the state and finished as the in-memory iid inference."""
+    from ..states import MomentState
+
+    p, w = col("p"), _weight(weighted)
+    extra = [col("r")] if reference == "r" else []
+    h = _plans.moment_columns(p, extra)
+    ok = _plans.valid_rows(p, w, extra, weighted)
+    k = len(h)
+
+    def part(parts: list[dict]) -> tuple:
+        (r,) = parts
+        n, total = int(r["n"]), float(r["w"])
+        if n == 0:
+            inf = np.full(k, np.inf)
+            return 0, 0.0, np.zeros(k), np.zeros((k, k)), inf, -inf
+        m2 = np.empty((k, k))
+        for i in range(k):
+            for j in range(i, k):
+                m2[i, j] = m2[j, i] = float(r[f"m_{i}_{j}"])
+        mean = np.array([float(r[f"s_{i}"]) for i in range(k)]) / total
+        lo = np.array([float(r[f"lo_{i}"]) for i in range(k)])
+        hi = np.array([float(r[f"hi_{i}"]) for i in range(k)])
+        return n, total, mean, m2, lo, hi
+
+    rate = reference if isinstance(reference, float) else None
+    return Statistic(
+        MomentState(("reference",) if extra else (), pos_label=pos_label),
+        _plans.moment_aggs(h, w, ok, weighted),
+        part,
+        lambda state: inference_finish(state, reference is None, rate),
+        weighted,
+        extra={"reference": "r"} if extra else {},
+    )
+
+
+def inference_finish(state: Any, climatology: bool, rate: float | None) -> Any:
+    """The iid :class:`~skbrier.results.BrierInferenceResult` of a merged
+    :class:`~skbrier.states.MomentState` (as the Dask adapter finishes it)."""
+    from ..stats.inference import BrierInferenceResult
+
+    constant = None
+    if rate is not None:
+        constant = (rate * rate, (1.0 - rate) ** 2)
+    elif climatology:
+        w0, w1 = state.class_weights()
+        zbar = w1 / (w0 + w1)
+        constant = (zbar * zbar, (1.0 - zbar) ** 2)
+    n, w, mean, m2, lo, hi = state.class_moments(constant)
+    check_min_samples(n, w if state.weighted else None)
+    total = float(w if state.weighted else n)
+    bs, bs0 = float(mean[0]), float(mean[-1] if constant is not None else mean[1])
+    check_skill_defined(bs0, climatology)
+    check_losses_vary(hi[0] > lo[0])
+    j = m2.shape[0] - 1 if constant is not None else 1
+    sel = [0, j]
+    cov = m2[np.ix_(sel, sel)] / ((w - 1.0) * w)
+    return BrierInferenceResult(
+        **metric_values(bs, bs0, 1.0),
+        covariance=cov,
+        n=n,
+        total_weight=total,
+        cov_type="iid",
+        _index_scale=1.0,
+    )
+
+
+# ----------------------------------------------------------------- options
+def edges_option(n_bins: Any, strategy: Any, engine: str) -> np.ndarray:
+    """The fixed bin edges of ``n_bins`` and ``strategy`` (``"uniform"`` or
+    explicit edges); equal-mass bins need every forecast and are refused."""
+    from .._core.binning import uniform_edges
+    from .._core.params import check_n_bins
+    from ..metrics._decomposition_core import check_strategy
+
+    n_bins = check_n_bins(n_bins)
+    strategy = check_strategy(strategy)
+    if isinstance(strategy, str):
+        if strategy == "quantile":
+            raise ValueError(
+                f"strategy='quantile' is not available for {engine} input: equal-mass "
+                "bins need the quantiles of all forecasts first; pass strategy='uniform' "
+                "or explicit bin edges."
+            )
+        return uniform_edges(n_bins)
+    return strategy
+
+
+def reference_option(reference: Any) -> str | float | None:
+    """``reference``: None (climatology), a rate in [0, 1] (a float), or a
+    column (``"r"``, the logical column; the engine maps it)."""
+    from .._core.validation import check_scalar_probability
+
+    if reference is None:
+        return None
+    if isinstance(reference, (int, float)) and not isinstance(reference, bool):
+        return check_scalar_probability(reference, name="reference")
+    return "r"
+
+
+def net_benefit_options(threshold: Any, prevalence: Any) -> tuple[np.ndarray, float | None]:
+    """The checked threshold (as a one-element grid) and prevalence of net benefit."""
+    from .._core.validation import check_scalar_probability
+    from ..metrics._decision_curve import check_prevalence
+
+    t = check_scalar_probability(threshold, name="threshold", open_interval=True)
+    return np.array([t]), check_prevalence(prevalence)
+
+
+def models_option(p: Any) -> tuple[dict[str, Any], bool]:
+    """``p`` of a decision curve: one column (``{"model": p}``, single), a
+    list of columns (named by themselves) or a dict ``{name: column}``."""
+    if isinstance(p, Mapping):
+        if not p:
+            raise ValueError("p is an empty dict: give at least one model.")
+        for name in p:
+            if not isinstance(name, str):
+                raise TypeError(f"p keys must be model names (str), got {name!r}.")
+        return dict(p), False
+    if isinstance(p, (list, tuple)):
+        if not p:
+            raise ValueError("p is an empty list: give at least one column.")
+        return {str(c): c for c in p}, False
+    return {"model": p}, True
+
+
+def curve_options(
+    thresholds: Any, prevalence: Any, harm: Any, names: list[str]
+) -> tuple[np.ndarray, float | None, dict[str, float], float]:
+    """``(thresholds, prevalence, harm by model, confidence level)`` of a
+    decision curve, checked as :func:`skbrier.decision_curve` checks them."""
+    from ..metrics._decision_curve import check_harm
+    from ..metrics.net_benefit import curve_options as checked
+
+    t, prev, _, level, _, _ = checked(thresholds, prevalence, 0, 0.95, None, None)
+    return t, prev, check_harm(harm, names), level
+
+
+#: the statistics of :func:`plan` and the options each takes (with defaults)
+STATISTICS: dict[str, dict[str, Any]] = {
+    "brier_score": {},
+    "brier_index": {},
+    "brier_skill_score": {"reference": None},
+    "calibration_error": {"n_bins": 15, "norm": "l1", "right": True},
+    "calibration_bins": {"n_bins": 10, "strategy": "uniform", "right": True},
+    "murphy_decomposition": {
+        "n_bins": 10,
+        "strategy": "uniform",
+        "right": True,
+        "bias_correction": False,
+    },
+    "net_benefit": {"threshold": None, "prevalence": None},
+    "decision_curve": {"thresholds": None, "prevalence": None, "harm": None},
+    "brier_inference": {"reference": None},
+}
+
+
+@dataclasses.dataclass
+class Planned:
+    """A statistic ready for an engine: the plans and the columns they read
+    (``columns``: logical name -> the user's column; ``p`` and the extras)."""
+
+    stat: Statistic
+    given: GivenStatistic | None
+    columns: dict[str, Any]
+
+
+def plan(
+    name: str, p: Any, *, weighted: bool, pos_label: Any, engine: str, **options: Any
+) -> Planned:
+    """The plans of statistic ``name`` with its options checked as in memory."""
+    from .._core.params import check_bool, check_option
+
+    if name not in STATISTICS:
+        raise ValueError(f"statistic must be one of {sorted(STATISTICS)}, got {name!r}.")
+    unknown = sorted(set(options) - set(STATISTICS[name]))
+    if unknown:
+        raise TypeError(
+            f"{name} takes no option {unknown[0]!r}; its options: {sorted(STATISTICS[name])}."
+        )
+    o = {**STATISTICS[name], **options}
+    columns: dict[str, Any] = {"p": p}
+    given = None
+    if name in ("brier_score", "brier_index", "brier_skill_score"):
+        ref = reference_option(o.get("reference"))
+        if ref == "r":
+            columns["r"] = o["reference"]
+        kind = {"brier_score": "score", "brier_index": "index"}.get(name, "skill")
+        stat, given = brier(kind, weighted=weighted, pos_label=pos_label, reference=ref)
+    elif name in ("calibration_error", "calibration_bins", "murphy_decomposition"):
+        if name == "calibration_error":
+            norm = check_option(o["norm"], "norm", ("l1", "l2", "max"))
+            edges, kind, bc = edges_option(o["n_bins"], "uniform", engine), "ece", False
+        else:
+            norm, kind = "l1", "bins" if name == "calibration_bins" else "murphy"
+            edges = edges_option(o["n_bins"], o["strategy"], engine)
+            bc = check_bool(o.get("bias_correction", False), "bias_correction")
+        right = check_bool(o["right"], "right")
+        stat = binned(
+            kind,
+            edges,
+            right=right,
+            weighted=weighted,
+            pos_label=pos_label,
+            norm=norm,
+            bias_correction=bc,
+        )
+    elif name == "net_benefit":
+        t, prev = net_benefit_options(o["threshold"], o["prevalence"])
+        stat = thresholds(
+            "net_benefit",
+            t,
+            ["model"],
+            single=True,
+            weighted=weighted,
+            pos_label=pos_label,
+            prevalence=prev,
+        )
+    elif name == "decision_curve":
+        models, single = models_option(p)
+        t, prev, harms, level = curve_options(
+            o["thresholds"], o["prevalence"], o["harm"], list(models)
+        )
+        columns = {("p" if j == 0 else f"m{j}"): c for j, c in enumerate(models.values())}
+        stat = thresholds(
+            "curve",
+            t,
+            list(models),
+            single=single,
+            weighted=weighted,
+            pos_label=pos_label,
+            prevalence=prev,
+            harm=harms,
+            level=level,
+        )
+    else:  # brier_inference
+        ref = reference_option(o["reference"])
+        if ref == "r":
+            columns["r"] = o["reference"]
+        stat = inference(weighted=weighted, pos_label=pos_label, reference=ref)
+    return Planned(stat, given, columns)
