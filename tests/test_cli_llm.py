@@ -49,7 +49,10 @@ def test_numbers_equal_the_library(tmp_path, capsys):
     lo, hi = jd["intervals"]["accuracy"]
     assert lo <= e["accuracy"] <= hi
     text = capsys.readouterr().out
-    assert "o1-mini" in text and "MC Brier, BIG-bench" in text
+    assert "o1-mini" in text and "multiple-choice Brier, BIG-bench" in text
+    # one table, one row per file
+    head = text.splitlines()[0]
+    assert head.startswith("file") and "AURC" in head and "Platt ECE" in head
 
 
 def test_html_report(tmp_path):
@@ -71,6 +74,8 @@ def test_html_report(tmp_path):
     )
     page = out.read_text()
     assert page.count("<svg") == 2 and "openai/gpt2" in page
+    assert "How to read this" in page and 'class="scroll"' in page
+    assert "10 equal-width bins" in page  # the figures' ECE names its binning
 
 
 def test_bad_file_exits_2(tmp_path, capsys):
@@ -94,3 +99,99 @@ def test_skip_invalid_is_reported(tmp_path, capsys):
     f.write_text("\n".join([*lines[:5], "{broken", *lines[5:10]]) + "\n")
     assert main(["llm", str(f), "--n-resamples", "0", "--skip-invalid"]) == 0
     assert "1 malformed records skipped" in capsys.readouterr().out
+
+
+def test_new_measures_equal_the_library(tmp_path):
+    from skbrier.metrics.recalibration import platt_calibration_error, temperature_scaling
+    from skbrier.metrics.selective import (
+        aurc,
+        e_aurc,
+        selective_accuracy_at_top,
+        selective_coverage_accuracy_area,
+    )
+
+    out = tmp_path / "r.json"
+    assert (
+        main(["llm", str(LM), str(JUDGED), "--n-resamples", "0", "--json", str(out)]) == 0
+    )
+    lm, jd = json.loads(out.read_text())
+    j = read_judged(JUDGED)
+    e = jd["estimates"]
+    assert e["aurc"] == pytest.approx(aurc(j.correct, j.confidence), rel=1e-12)
+    assert e["e_aurc"] == pytest.approx(e_aurc(j.correct, j.confidence), rel=1e-12)
+    assert e["selective_area"] == pytest.approx(
+        selective_coverage_accuracy_area(j.correct, j.confidence), rel=1e-12
+    )
+    assert e["accuracy_top10"] == pytest.approx(
+        selective_accuracy_at_top(j.correct, j.confidence), rel=1e-12
+    )
+    pl = platt_calibration_error(j.correct, j.confidence)
+    assert e["platt_ece"] == pytest.approx(pl.calibration_error, rel=1e-9)
+    assert e["platt_coef"] == pytest.approx(pl.coef, rel=1e-9)
+    assert "temperature" not in e  # no choice log-likelihoods in a judged log
+    r = read_lm_eval_samples(LM)
+    ts = temperature_scaling(r.gold, [np.log(p) for p in r.choice_probabilities()])
+    e = lm["estimates"]
+    assert e["temperature"] == pytest.approx(ts.temperature, rel=1e-6)
+    assert e["ts_mc_brier"] == pytest.approx(ts.brier_score, rel=1e-6)
+    assert e["ts_rms_ce"] == pytest.approx(ts.rms_calibration_error, rel=1e-6)
+
+
+def test_unreadable_file_is_reported_and_skipped(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    bad = tmp_path / "nope.jsonl"
+    assert (
+        main(["llm", str(JUDGED), str(bad), "--n-resamples", "0", "--json", str(out)]) == 0
+    )
+    rows = json.loads(out.read_text())
+    assert rows[0]["error"] is None and rows[0]["estimates"]["n"] == 250
+    assert "no such file" in rows[1]["error"] and rows[1]["estimates"] == {}
+    cap = capsys.readouterr()
+    assert "not read:" in cap.out and "skipped" in cap.err
+    assert main(["llm", str(bad), str(tmp_path / "nope2.jsonl")]) == 2
+
+
+def test_graded_abstention(tmp_path):
+    from skbrier.io import read_graded
+    from skbrier.metrics.abstention import abstention_scores
+    from skbrier.metrics.selective import aurc
+
+    rng = np.random.default_rng(0)
+    grades = rng.choice(
+        ["CORRECT", "INCORRECT", "NOT_ATTEMPTED"], size=60, p=[0.5, 0.3, 0.2]
+    )
+    conf = rng.uniform(size=60).round(2)
+    f = tmp_path / "graded.jsonl"
+    f.write_text(
+        "\n".join(
+            json.dumps({"id": f"q{i}", "grade": str(g), "confidence": float(c)})
+            for i, (g, c) in enumerate(zip(grades, conf))
+        )
+        + "\n"
+    )
+    out = tmp_path / "r.json"
+    argv = ["llm", str(f), "--confidence-field", "confidence", "--n-resamples", "0"]
+    assert main([*argv, "--json", str(out)]) == 0  # auto-detected as graded
+    (row,) = json.loads(out.read_text())
+    assert row["format"] == "graded" and row["attempted_only"]
+    r = read_graded(f, confidence_field="confidence")
+    ab = abstention_scores(r.correct, r.attempted)
+    e = row["estimates"]
+    assert e["coverage"] == pytest.approx(ab.coverage)
+    assert e["f_score"] == pytest.approx(ab.f_score)
+    assert e["accuracy_attempted"] == pytest.approx(ab.accuracy_given_attempted)
+    m = r.attempted
+    assert e["aurc"] == pytest.approx(aurc(r.correct[m], r.confidence[m]), rel=1e-12)
+
+
+def test_figure_ece_is_the_table_column(tmp_path):
+    pytest.importorskip("matplotlib")
+    from skbrier.cli._llm_measures import FIGURE_ECE_KEY
+    from skbrier.plotting._multiclass_reliability import MulticlassReliabilityDisplay
+
+    out = tmp_path / "r.json"
+    assert main(["llm", str(JUDGED), "--n-resamples", "0", "--json", str(out)]) == 0
+    (row,) = json.loads(out.read_text())
+    j = read_judged(JUDGED)
+    disp = MulticlassReliabilityDisplay.from_predictions(j.correct, j.confidence, n_bins=10)
+    assert row["estimates"][FIGURE_ECE_KEY] == pytest.approx(disp.ece, rel=1e-12)
