@@ -56,7 +56,7 @@ def _check_common_options(args: argparse.Namespace) -> None:
             check_n_bins(args.n_bins, name="--n-bins")
         except ValueError as exc:
             raise CLIError(str(exc)) from None
-    if getattr(args, "n_resamples", None) is not None:
+    if getattr(args, "n_resamples", None) not in (None, "auto"):
         try:
             # 0 = no intervals where a subcommand allows it (skbrier llm)
             check_n_resamples(

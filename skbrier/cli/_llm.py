@@ -13,6 +13,7 @@ import numpy as np
 
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_RESAMPLES,
 )
 from ._common import CLIError, _check_output, _seed, _write
 from ._llm_measures import Scored, point_estimates, statistics
@@ -20,7 +21,10 @@ from ._llm_output import html_page, text_table
 
 #: the command's bootstrap resamples: every measure of every file is
 #: recomputed per resample (about 0.1-0.2 s at 100,000 questions)
-CLI_N_RESAMPLES = 200
+#: ``--n-resamples auto``: the API's default, and fewer for large logs (every
+#: measure is recomputed on each resample)
+AUTO_LARGE_N_RESAMPLES = 200
+AUTO_LARGE_RECORDS = 10_000
 
 FORMATS = ("auto", "lm-eval", "helm", "inspect", "judged", "graded")
 #: values of --confidence (those of read_inspect_log's confidence=)
@@ -140,9 +144,10 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
         return rows
 
     ci: dict[str, tuple[float, float]] = {}
-    if args.n_resamples and boot:
+    n_boot = _resolve_resamples(args.n_resamples, n)
+    if n_boot and boot:
         reps = run_replicates(
-            task, args.n_resamples, random_state=args.random_state, desc="llm bootstrap"
+            task, n_boot, random_state=args.random_state, desc="llm bootstrap"
         )
         for i, k in enumerate(boot):
             try:
@@ -198,16 +203,38 @@ def _llm(args: argparse.Namespace) -> int:
             sys.stderr.write(f"skbrier llm: skipped {exc}\n")
     if all(r["error"] for r in rows):
         raise CLIError("no file could be read (the reasons are above).")
-    sys.stdout.write(text_table(rows, args.confidence_level, args.n_resamples))
+    sys.stdout.write(
+        text_table(rows, args.confidence_level, _resamples_text(args.n_resamples))
+    )
     if args.json_out:
         _write(args.json_out, json.dumps(rows, indent=1) + "\n", "--json", args.force)
     if args.html:
-        page = html_page(rows, recs, args.confidence_level, args.n_resamples, args.files)
+        page = html_page(
+            rows, recs, args.confidence_level, _resamples_text(args.n_resamples), args.files
+        )
         _write(args.html, page, "--html", args.force)
     return 0
 
 
-def _n_resamples(text: str) -> int:
+def _resolve_resamples(n_resamples: int | str, n: int) -> int:
+    """``--n-resamples``: a number, or ``auto`` (the API's 1999, 200 above 10,000 questions)."""
+    if n_resamples != "auto":
+        return int(n_resamples)
+    return DEFAULT_N_RESAMPLES if n <= AUTO_LARGE_RECORDS else AUTO_LARGE_N_RESAMPLES
+
+
+def _resamples_text(n_resamples: int | str) -> int | str:
+    if n_resamples != "auto":
+        return n_resamples
+    return (
+        f"{DEFAULT_N_RESAMPLES} ({AUTO_LARGE_N_RESAMPLES} for files of over "
+        f"{AUTO_LARGE_RECORDS:,} questions)"
+    )
+
+
+def _n_resamples(text: str) -> int | str:
+    if text == "auto":
+        return text
     try:
         v = int(text)
     except ValueError:
@@ -277,8 +304,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     sp.add_argument(
         "--n-resamples",
         type=_n_resamples,
-        default=CLI_N_RESAMPLES,
-        help=f"bootstrap resamples (default {CLI_N_RESAMPLES}; 0: no intervals)",
+        default="auto",
+        help=f"bootstrap resamples (default auto: {DEFAULT_N_RESAMPLES}, or "
+        f"{AUTO_LARGE_N_RESAMPLES} for files of over {AUTO_LARGE_RECORDS:,} questions; "
+        "0: no intervals)",
     )
     sp.add_argument("--confidence-level", type=float, default=DEFAULT_CONFIDENCE_LEVEL)
     sp.add_argument("--random-state", type=_seed, default=0)

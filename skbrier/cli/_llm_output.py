@@ -97,7 +97,7 @@ def _grid(header: list[str], body: list[list[str]]) -> list[str]:
     return [line(header), "  ".join("-" * w for w in widths), *(line(r) for r in body)]
 
 
-def text_table(rows: list[dict[str, Any]], level: float, n_resamples: int) -> str:
+def text_table(rows: list[dict[str, Any]], level: float, n_resamples: int | str) -> str:
     """The table (one row per file), its intervals, the notes and the legend."""
     cols = _shown(rows)
     names = [str(r["model"]) for r in rows]
@@ -167,7 +167,7 @@ def html_page(
     rows: list[dict[str, Any]],
     recs: list[Any],
     level: float,
-    n_resamples: int,
+    n_resamples: int | str,
     files: list[str],
 ) -> str:
     """The page: the table first, then intervals, figures, files and provenance."""

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.params import DEFAULT_N_BINS
 from . import _common, _statistics
 from ._common import with_pieces
 from ._sql import StatisticsQuery, ident, projection, query, statistics_query, value
@@ -345,7 +346,7 @@ def calibration_error(
     p: str = "p",
     weight: str | None = None,
     *,
-    n_bins: int = 15,
+    n_bins: int = DEFAULT_N_BINS,
     norm: str = "l1",
     right: bool = True,
     table: str | None = None,
@@ -361,7 +362,7 @@ def calibration_error(
     Parameters
     ----------
     {{inputs}}
-    n_bins : int, default=15
+    n_bins : int, default=10
         Number of equal-width bins on [0, 1].
     norm : {"l1", "l2", "max"}, default="l1"
         The norm of the bin gaps.

@@ -249,8 +249,8 @@ def brier_given_aggs(
 def bin_term(p: Term, edges: np.ndarray, right: bool) -> Term:
     """The bin (0 .. K-1, a double) of :func:`skbrier._core.binning.assign_bins`.
 
-    Uniform edges ``k / K``: the same ``p K`` estimate and one-step correction
-    against the correctly rounded edges ``c / K`` as the numpy kernel
+    Uniform edges ``c * (1 / K)`` (``np.linspace``'s): the same ``p K``
+    estimate and one-step correction against those edges as the numpy kernel
     (:func:`skbrier._core.binning.block_binner`), so every forecast lands in
     the same bin bit for bit; other edges: the number of inner edges below
     (``right=True``) or at or below ``p``.
@@ -263,14 +263,15 @@ def bin_term(p: Term, edges: np.ndarray, right: bool) -> Term:
     if not is_uniform(edges):
         return search(p, edges[1:-1], "left" if right else "right")
     kf = lit(float(k))
+    step = lit(float(edges[1]))  # 1 / K: edge c is c * step, as np.linspace
     if right:
         c0 = (p * kf).ceil() - 1.0
-        c1 = c0 - when(p.le(c0 / kf), 1.0)
-        c2 = c1 + when(p.gt((c1 + 1.0) / kf), 1.0)
+        c1 = c0 - when(p.le(c0 * step), 1.0)
+        c2 = c1 + when(p.gt((c1 + 1.0) * step), 1.0)
     else:
         c0 = (p * kf).floor()
-        c1 = c0 - when(p.lt(c0 / kf), 1.0)
-        c2 = c1 + when(p.ge((c1 + 1.0) / kf), 1.0)
+        c1 = c0 - when(p.lt(c0 * step), 1.0)
+        c2 = c1 + when(p.ge((c1 + 1.0) * step), 1.0)
     return when(c2.lt(0.0), 0.0, when(c2.gt(k - 1.0), k - 1.0, c2))
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._core.params import DEFAULT_N_BINS
 from . import _common, _statistics
 from ._common import BIN, LABEL, with_pieces
 from ._polars_expr import (
@@ -316,7 +317,7 @@ def calibration_error(
     p: Any = "p",
     weight: Any = None,
     *,
-    n_bins: int = 15,
+    n_bins: int = DEFAULT_N_BINS,
     norm: str = "l1",
     right: bool = True,
     group_by: Any = None,
@@ -331,7 +332,7 @@ def calibration_error(
     Parameters
     ----------
     {{inputs}}
-    n_bins : int, default=15
+    n_bins : int, default=10
         Number of equal-width bins on [0, 1].
     norm : {"l1", "l2", "max"}, default="l1"
         The norm of the bin gaps.

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._core.params import DEFAULT_N_BINS
 from . import _common, _plans, _statistics
 from ._common import with_pieces
 from ._statistics import edges_option, reference_option
@@ -260,7 +261,7 @@ def calibration_error_expr(
     p: Any = "p",
     weight: Any = None,
     *,
-    n_bins: int = 15,
+    n_bins: int = DEFAULT_N_BINS,
     norm: str = "l1",
     right: bool = True,
 ) -> Any:
@@ -269,7 +270,7 @@ def calibration_error_expr(
     Parameters
     ----------
     {{expr_inputs}}
-    n_bins : int, default=15
+    n_bins : int, default=10
         Number of equal-width bins on [0, 1].
     norm : {"l1", "l2", "max"}, default="l1"
         The norm of the bin gaps.

@@ -26,7 +26,7 @@ from .._core.kernels.brier import (
 from .._core.kernels.calibration_error import BinSums, calibration_finish
 from .._core.kernels.moments import metric_values
 from .._core.kernels.net_benefit import ThresholdSums, net_benefit_finish
-from .._core.params import check_min_samples
+from .._core.params import DEFAULT_N_BINS, DEFAULT_STRATEGY, check_min_samples
 from . import _plans
 from ._common import BIN, GivenStatistic, Statistic
 from ._plans import Term, col, lit
@@ -68,13 +68,13 @@ def _skill(s: BrierSums, rate: float | None) -> float:
 
 
 def brier(
-    kind: str,
+    what: str,
     *,
     weighted: bool,
     pos_label: Any = None,
     reference: str | float | None = None,
 ) -> tuple[Statistic, GivenStatistic | None]:
-    """The Brier score (``kind="score"``), Brier Index (``"index"``) or skill
+    """The Brier score (``what="score"``), Brier Index (``"index"``) or skill
     score (``"skill"``; ``reference`` None for climatology, a rate, or
     ``"r"``: the reference column)."""
     from ..states import BrierState
@@ -87,7 +87,7 @@ def brier(
         "score": brier_finish,
         "index": lambda s: brier_index_from_score(brier_finish(s)),
         "skill": lambda s: _skill(s, rate),
-    }[kind]
+    }[what]
 
     def finish(state: Any) -> Any:
         return finish_sums(state.sums())
@@ -104,7 +104,7 @@ def brier(
     if pos_label is None or (pos_label == 1 and not isinstance(pos_label, str)):
         fast = GivenStatistic(
             _plans.brier_given_aggs(
-                y, p, w, r, ok, weighted, class_weights=kind == "skill"
+                y, p, w, r, ok, weighted, class_weights=what == "skill"
             ),
             lambda row: finish_sums(_brier_given(row)),
         )
@@ -144,7 +144,7 @@ def _binned_part(edges: np.ndarray, right: bool) -> Callable[[list[dict]], BinSt
 
 
 def binned(
-    kind: str,
+    what: str,
     edges: np.ndarray,
     *,
     right: bool,
@@ -153,7 +153,7 @@ def binned(
     norm: str = "l1",
     bias_correction: bool = False,
 ) -> Statistic:
-    """The binned calibration error (``kind="ece"``), the per-bin sums
+    """The binned calibration error (``what="ece"``), the per-bin sums
     (``"bins"``: :class:`~skbrier.metrics.decomposition.BinStatistics`) or the
     Murphy decomposition (``"murphy"``) on fixed ``edges``."""
     from ..states import BinnedState
@@ -166,7 +166,7 @@ def binned(
         "ece": lambda s: s.calibration_error(norm),
         "bins": lambda s: s.statistics(),
         "murphy": lambda s: s.murphy(bias_correction=bias_correction),
-    }[kind]
+    }[what]
     return Statistic(
         BinnedState(edges, right=right, pos_label=pos_label),
         _plans.binned_hypotheses_aggs(p, w, ok, weighted),
@@ -199,7 +199,7 @@ def calibration_given(
 
 # ----------------------------------------------------------------- thresholds
 def thresholds(
-    kind: str,
+    what: str,
     t: np.ndarray,
     models: Sequence[str],
     *,
@@ -210,7 +210,7 @@ def thresholds(
     harm: Mapping[str, float] | None = None,
     level: float = 0.95,
 ) -> Statistic:
-    """Net benefit at one threshold (``kind="net_benefit"``) or the decision
+    """Net benefit at one threshold (``what="net_benefit"``) or the decision
     curve (``"curve"``) of the models (logical columns ``p``, ``m1``, ...)."""
     from ..metrics.net_benefit import _curve_result
     from ..states import ThresholdState
@@ -228,7 +228,7 @@ def thresholds(
         return (ThresholdSums(below[at], above[at]),)
 
     def finish(state: Any) -> Any:
-        if kind == "net_benefit":
+        if what == "net_benefit":
             return float(state.net_benefit(0, prevalence)[0])
         shares = {name: state.shares(j, prevalence) for j, name in enumerate(models)}
         prev_used = state.prevalence() if prevalence is None else prevalence
@@ -425,11 +425,15 @@ STATISTICS: dict[str, dict[str, Any]] = {
     "brier_score": {},
     "brier_index": {},
     "brier_skill_score": {"reference": None},
-    "calibration_error": {"n_bins": 15, "norm": "l1", "right": True},
-    "calibration_bins": {"n_bins": 10, "strategy": "uniform", "right": True},
+    "calibration_error": {"n_bins": DEFAULT_N_BINS, "norm": "l1", "right": True},
+    "calibration_bins": {
+        "n_bins": DEFAULT_N_BINS,
+        "strategy": DEFAULT_STRATEGY,
+        "right": True,
+    },
     "murphy_decomposition": {
-        "n_bins": 10,
-        "strategy": "uniform",
+        "n_bins": DEFAULT_N_BINS,
+        "strategy": DEFAULT_STRATEGY,
         "right": True,
         "bias_correction": False,
     },
