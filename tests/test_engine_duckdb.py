@@ -411,7 +411,7 @@ def test_fast_path_sql_is_one_pass_without_label_groups():
     q = sbd.statistics_query("brier_score", "t", group_by="g")
     assert '"__skbrier_label"' in q.sql  # the general (by label) query for other engines
     con = _table(_data())
-    from skbrier.engines import _duckdb
+    from skbrier.engines import duckdb as _duckdb
 
     src = _duckdb._Source(con, "t", "y", "p", None, "g")
     from skbrier.engines import _statistics
@@ -431,7 +431,7 @@ def test_numpydoc(name):
     validate = pytest.importorskip("numpydoc.validate").validate
     errors = [
         e
-        for e in validate(f"skbrier.engines._duckdb.{name}")["errors"]
+        for e in validate(f"skbrier.engines.duckdb.{name}")["errors"]
         if e[0] in {"GL08", "PR01", "PR02", "EX01"}
     ]
     assert not errors, errors

@@ -373,7 +373,7 @@ def test_decision_curve_models():
 
 
 def test_fast_path_of_binary_outcomes_is_one_query(monkeypatch):
-    from skbrier.engines import _polars
+    from skbrier.engines import polars as _polars
 
     calls = []
     run = _polars._Source.run
@@ -454,7 +454,7 @@ def test_report_of_a_lazyframe_reads_only_its_columns(tmp_path):
     assert got.to_dict() == expected.to_dict()
     path = tmp_path / "scores.parquet"
     df.write_parquet(path)
-    from skbrier.engines import _polars
+    from skbrier.engines import polars as _polars
 
     scan = _polars._Source(pl.scan_parquet(path), "y", "p", None, None).lf.explain()
     assert "PROJECT 2/6 COLUMNS" in scan  # the scan reads y and p only
@@ -469,7 +469,7 @@ def test_report_of_a_lazyframe_reads_only_its_columns(tmp_path):
 def test_numpydoc(name):
     validate = pytest.importorskip("numpydoc.validate").validate
     module = (
-        "skbrier.engines._polars"
+        "skbrier.engines.polars"
         if not name.endswith("_expr")
         else "skbrier.engines._polars_expr"
     )

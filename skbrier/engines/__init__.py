@@ -12,7 +12,7 @@ in-memory error.  The engine is imported when its module is first used::
     from skbrier.engines import duckdb as sbd    # pip install 'skbrier[duckdb]'
 
 Nothing here is registered in the numpy path: the public functions of
-:mod:`skbrier` keep taking arrays.
+``skbrier`` keep taking arrays.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from typing import Any
 
 __all__ = ["duckdb", "polars"]
 
-_MODULES = {"polars": "._polars", "duckdb": "._duckdb"}
+#: the engine modules (a module imports its engine only when it is used);
+#: listed so that ``skbrier.engines.<name>`` works without an explicit import
+_MODULES = {"polars": ".polars", "duckdb": ".duckdb"}
 
 
 def __getattr__(name: str) -> Any:

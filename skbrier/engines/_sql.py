@@ -6,7 +6,7 @@ projection of the rows: ``CAST(... AS DOUBLE PRECISION)``, ``CEIL``,
 ``FLOOR``, ``CASE``, ``SUM``/``MIN``/``MAX``/``COUNT(*)``, ``GROUP BY``,
 window sums ``OVER (PARTITION BY ...)`` (the two-pass moments),
 double-quoted identifiers and approximate-numeric literals (``1.0E0``, read
-as doubles, never decimals).  DuckDB runs it (:mod:`._duckdb`);
+as doubles, never decimals).  DuckDB runs it (:mod:`skbrier.engines.duckdb`);
 :func:`statistics_query` hands it to other engines with the function that
 finishes its rows.
 """

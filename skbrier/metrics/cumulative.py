@@ -421,7 +421,7 @@ def multicalibration_error(
 
     .. math::
 
-        \mathrm{MCE}_\sigma = \max_s rac{\mathrm{ECCE}_s}{\sigma_s},
+        \mathrm{MCE}_\sigma = \max_s \frac{\mathrm{ECCE}_s}{\sigma_s},
 
     the multicalibration error of Guy et al. (2025) as MCGrad computes it
     (``MulticalibrationError.mce_sigma``).

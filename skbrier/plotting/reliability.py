@@ -428,8 +428,7 @@ or BrierDecomposition
         ----------
         y_true : array-like of shape (n_samples,)
             True labels.
-        y_proba : array-like of shape (n_samples,) or (n_samples, n_classes), \
-dict of str to array-like, or pandas DataFrame
+        y_proba : array-like, dict of str to array-like, or pandas DataFrame
             Predicted probabilities (1-D: probability of ``pos_label``;
             2-D: one column per sorted class), or several binary forecasters
             of the same outcomes, one curve each: ``{name: probabilities}``
@@ -445,7 +444,7 @@ dict of str to array-like, or pandas DataFrame
             :func:`~skbrier.metrics.decomposition.corp_decomposition`) or
             binned reliability curve (scikit-learn's bins; the components
             are those of
-            :func:`~skbrier.metrics.decomposition.murphy_from_statistics`).
+            ``murphy_from_statistics``).
         n_bins : int or "cube_root", default="cube_root"
             Number of bins of the binned curve, at most 100,000.
             ``"cube_root"``: :math:`\lceil n^{1/3} \rceil` with :math:`n` the

@@ -420,7 +420,7 @@ def calibration_bins(
     Returns
     -------
     BinStatistics or dict
-        :func:`skbrier.metrics.decomposition.binned_statistics` of the rows.
+        ``binned_statistics`` of the rows.
 
     Examples
     --------

@@ -388,7 +388,7 @@ def calibration_bins(
     BinStatistics or dict
         Counts and the sums of :math:`w`, :math:`wp`, :math:`wy`,
         :math:`wp^2`, :math:`wpy`, :math:`w^2` per bin
-        (:func:`skbrier.metrics.decomposition.binned_statistics` of the rows);
+        (``binned_statistics`` of the rows);
         ``to_frame()`` gives the table.
 
     Examples
