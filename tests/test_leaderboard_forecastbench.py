@@ -196,7 +196,7 @@ def test_zero_p_value_is_shown_below_the_bootstrap_resolution():
 def test_one_precision_per_column():
     lines = _clear_board().summary().splitlines()[3:]
     bi = [line.split()[2] for line in lines]
-    assert all(len(v.split(".")[1]) == 1 for v in bi)  # the index with one decimal
+    assert all(len(v.split(".")[1]) == 2 for v in bi)  # the index with two decimals
     adj = [line.split()[5] for line in lines]
     assert all(len(v.split(".")[1]) == 4 for v in adj)
 

@@ -37,7 +37,7 @@ def _order(scores: np.ndarray) -> np.ndarray:
 # decimals of each column in summaries and HTML tables (ForecastBench shows the
 # index with one decimal); counts and ranks are whole numbers
 _DECIMALS = {
-    "brier_index": 1, "brier_index_low": 1, "brier_index_high": 1,
+    "brier_index": 2, "brier_index_low": 2, "brier_index_high": 2,
     "adjusted_brier": 4, "raw_brier": 4, "n_questions": 0, "rank": 0,
     "rank_low": 0, "rank_high": 0, "p_value": 4, "share_best": 3,
 }  # fmt: skip
