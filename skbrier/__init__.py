@@ -47,6 +47,11 @@ from .metrics.decomposition import (
     murphy_decomposition,
 )
 from .metrics.multiple_choice import multiple_choice_brier_score
+from .metrics.ranked import (
+    ranked_probability_decomposition,
+    ranked_probability_score,
+    ranked_probability_skill_score,
+)
 from .metrics.net_benefit import (
     binary_test_probabilities,
     decision_curve,
@@ -142,6 +147,9 @@ __all__ = [
     "pooled_cv_scores",
     "pooled_refit",
     "pooled_scoring",
+    "ranked_probability_decomposition",
+    "ranked_probability_score",
+    "ranked_probability_skill_score",
     "risk_coverage_curve",
     "selective_accuracy",
     "selective_accuracy_at_top",

@@ -43,6 +43,7 @@ from .metrics.decomposition import (
     MurphyDecomposition,
 )
 from .metrics.net_benefit import DecisionCurveResult
+from .metrics.ranked import RankedDecomposition
 from .metrics.recalibration import PlattCalibrationResult, TemperatureScalingResult
 from .metrics.selective import RiskCoverageResult
 from .model_selection import CrossValBrierResult, PooledCVResult
@@ -94,6 +95,7 @@ __all__ = [
     "PooledCVResult",
     "PooledValidationResult",
     "PredictionPoweredResult",
+    "RankedDecomposition",
     "RiskCoverageResult",
     "RubinPooledResult",
     "SpiegelhalterResult",

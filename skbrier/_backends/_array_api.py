@@ -37,6 +37,8 @@ __all__ = [
     "multiple_choice_brier_score",
     "murphy_decomposition",
     "net_benefit",
+    "ranked_probability_score",
+    "ranked_probability_skill_score",
 ]
 
 
@@ -301,3 +303,63 @@ def _murphy(
             )
         )
     return out
+
+
+def _ordinal(c: Call) -> tuple[XPForecast, Any] | None:
+    """The validated forecast and each row's category (its column in the
+    order, on the device); None for 1-D input (the host raises)."""
+    from ..metrics.ranked import ranked_order
+
+    y_true, order, perm = ranked_order(c.y_true, c.labels)
+    fc = array_api_forecast(
+        y_true,
+        c.y_proba,
+        sample_weight=c.sample_weight,
+        labels=order if perm is None else order[perm],
+    )
+    assert isinstance(fc, XPForecast)
+    if fc.binary_1d:
+        return None
+    if perm is None:
+        return fc, fc.y
+    return fc, fc.xp.take(fc.xp.asarray(perm, device=fc.device), fc.y)
+
+
+def ranked_probability_score(c: Call) -> Any:
+    """The ranked kernel's reduce on the device, its finish on the host sums."""
+    from .._core.kernels.ranked import ranked_finish, ranked_reduce
+    from .._core.params import check_bool
+
+    normalize = check_bool(c.normalize, "normalize")
+    got = _ordinal(c)
+    if got is None:
+        return NotImplemented
+    fc, y = got
+    return ranked_finish(ranked_reduce(fc.xp, y, fc.proba, fc.sample_weight), normalize)
+
+
+def ranked_probability_skill_score(c: Call) -> Any:
+    import numpy as np
+
+    from .._core.array_api import to_numpy
+    from .._core.kernels.ranked import ranked_reduce, ranked_skill_finish
+    from ..metrics.ranked import check_ranked_reference
+
+    got = _ordinal(c)
+    if got is None:
+        return NotImplemented
+    fc, y = got
+    ref = constant = None
+    ndim = getattr(c.reference, "ndim", None)
+    if c.reference is not None and (np.ndim(c.reference) if ndim is None else ndim) == 2:
+        ref = array_api_reference(fc, c.reference)
+    elif c.reference is not None:
+        shape = tuple(int(d) for d in fc.proba.shape)
+        _, constant = check_ranked_reference(to_numpy(c.reference), shape)
+    sums = ranked_reduce(
+        fc.xp, y, fc.proba, fc.sample_weight, reference=ref, class_weight=ref is None
+    )
+    score, bs_ref = ranked_skill_finish(sums, constant)
+    if bs_ref == 0.0:
+        warn_undefined_skill()
+    return score

@@ -149,6 +149,11 @@ class _LabelColumns(MergeableState):
         for label, part in other._sums.items():
             self._put(label, part, other._rows[label])
 
+    def _sorted_labels(self) -> Any:
+        """The classes of the columns as the in-memory check reads them (a
+        state whose ``labels`` give an order sorts them here)."""
+        return self.labels
+
     def resolve(self) -> tuple[list[Any], np.ndarray, np.ndarray]:
         """``(labels, columns, classes)``: each distinct label of ``y_true``, its
         column, and the classes of the columns.
@@ -163,7 +168,7 @@ class _LabelColumns(MergeableState):
         fc = check_forecast(
             y,
             np.full((len(keys), k), 1.0 / k),
-            labels=self.labels,
+            labels=self._sorted_labels(),
             proba_name=self.proba_name,
             label_rows=[self._rows[key] for key in keys],
         )

@@ -30,6 +30,8 @@ __all__ = [
     "multiple_choice_brier_score",
     "murphy_decomposition",
     "net_benefit",
+    "ranked_probability_score",
+    "ranked_probability_skill_score",
     "spiegelhalter_z",
 ]
 
@@ -263,3 +265,36 @@ def calibration_report(c: Call) -> Any:
     from . import _report
 
     return _report.calibration_report(c)
+
+
+def ranked_probability_score(c: Call) -> float:
+    """One pass of :class:`~skbrier.states.RankedProbabilityState` (the ranked
+    kernel's hypotheses form per label), then its finish."""
+    from ..._core.params import check_bool
+    from ...states import RankedProbabilityState
+    from ._graph import reduce_state
+
+    normalize = check_bool(c.normalize, "normalize")
+    tmpl = RankedProbabilityState(labels=c.labels)
+    return reduce_state(tmpl, c.y_true, c.y_proba, c.sample_weight).finalize(normalize)
+
+
+def ranked_probability_skill_score(c: Call) -> float:
+    """Climatology or a constant forecast from the category weights; reference
+    forecasts as a second column of the same pass."""
+    import numpy as np
+
+    from ...states import RankedProbabilityState
+    from ._graph import reduce_state
+
+    constant, cols = None, {}
+    if c.reference is not None and _multiclass.is_2d(c.reference):
+        cols = {"reference": c.reference}
+    elif c.reference is not None:
+        from ...metrics.ranked import check_ranked_reference
+
+        k = _multiclass._n_columns(c.y_proba) if _multiclass.is_2d(c.y_proba) else 0
+        _, constant = check_ranked_reference(np.asarray(c.reference), (0, k))
+    tmpl = RankedProbabilityState(labels=c.labels, with_reference=bool(cols))
+    state = reduce_state(tmpl, c.y_true, c.y_proba, c.sample_weight, **cols)
+    return state.skill(constant)
