@@ -69,6 +69,7 @@ from ._response import (
 from .metrics.brier import brier_index, brier_score, brier_skill_score
 from .metrics.calibration_error import calibration_error, smooth_calibration_error
 from .metrics.net_benefit import net_benefit
+from .metrics.ranked import ranked_probability_score, ranked_probability_skill_score
 
 __all__ = [
     "SCORER_NAMES",
@@ -80,6 +81,7 @@ __all__ = [
     "make_brier_score_scorer",
     "make_brier_skill_score_scorer",
     "make_net_benefit_scorer",
+    "make_ranked_probability_score_scorer",
     "net_benefit_scorer",
 ]
 
@@ -89,7 +91,9 @@ SCORER_NAMES: tuple[str, ...] = (
     "brier_skill_score",
     "net_benefit",
     "neg_calibration_error",
+    "neg_ranked_probability_score",
     "neg_smooth_calibration_error",
+    "ranked_probability_skill_score",
 )
 
 
@@ -568,6 +572,132 @@ def _smooth_calibration_error_for_scorer(
     )
 
 
+def _ordered_columns(y_proba: ArrayLike, labels: ArrayLike | None) -> Any:
+    """``predict_proba`` output with its columns in the order of ``labels``.
+
+    Its columns follow the sorted classes (``estimator.classes_``); a binary
+    classifier's 1-D probability of the larger class becomes the two columns
+    ``(1 - p, p)``.
+    """
+    p = np.asarray(y_proba)
+    if p.ndim == 1:
+        p = np.column_stack([1.0 - p, p])
+    if labels is None:
+        return p
+    order = np.asarray(labels)
+    return p[:, np.searchsorted(np.sort(order), order)]
+
+
+def _ranked_probability_score_for_scorer(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    normalize: bool = False,
+) -> float:
+    """Ranked probability score of scorer output (columns put in the order of ``labels``).
+
+    >>> _ranked_probability_score_for_scorer(
+    ...     ["high", "low"], [[0.9, 0.1], [0.2, 0.8]], labels=["low", "high"])
+    0.025
+    """
+    return ranked_probability_score(
+        y_true,
+        _ordered_columns(y_proba, labels),
+        labels=labels,
+        sample_weight=sample_weight,
+        normalize=normalize,
+    )
+
+
+def _ranked_probability_skill_score_for_scorer(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+) -> float:
+    """Ranked probability skill score (climatology of the fold) of scorer output.
+
+    >>> _ranked_probability_skill_score_for_scorer([0, 1, 2], [[.8, .1, .1], [.1, .8, .1],
+    ...                                                         [.1, .1, .8]])
+    0.91
+    """
+    return ranked_probability_skill_score(
+        y_true,
+        _ordered_columns(y_proba, labels),
+        labels=labels,
+        sample_weight=sample_weight,
+    )
+
+
+def make_ranked_probability_score_scorer(
+    *, labels: ArrayLike | None = None, normalize: bool = False, skill: bool = False
+) -> Callable:
+    r"""Make a scorer of the ranked probability score (ordinal classes).
+
+    The negated score (greater is better), or with ``skill=True`` the skill
+    score against the climatology of each test fold.
+
+    Parameters
+    ----------
+    labels : array-like, default=None
+        The classes in their order (lowest first).  The scorer puts the
+        columns of ``predict_proba`` (which follow the sorted classes) in this
+        order.  None: the sorted classes are the order (integer grades
+        0, 1, 2, ...); a test fold must then hold every class.
+    normalize : bool, default=False
+        Divide by :math:`K - 1` (see
+        :func:`~skbrier.metrics.ranked.ranked_probability_score`).
+    skill : bool, default=False
+        Score the skill :math:`1 - \mathrm{RPS} / \mathrm{RPS}_\mathrm{clim}`
+        instead (``normalize`` does not change it).
+
+    Returns
+    -------
+    scorer : callable
+        A :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.
+
+    Raises
+    ------
+    TypeError
+        For a non-boolean ``normalize`` or ``skill``.
+
+    See Also
+    --------
+    skbrier.metrics.ranked.ranked_probability_score : the metric.
+
+    Examples
+    --------
+    >>> from skbrier.scorers import make_ranked_probability_score_scorer
+    >>> make_ranked_probability_score_scorer(labels=["low", "mid", "high"])
+    make_scorer(_ranked_probability_score_for_scorer, greater_is_better=False,
+                response_method='predict_proba', labels=['low', 'mid', 'high'])
+    """
+    from ._core.params import check_bool
+
+    normalize = check_bool(normalize, "normalize")
+    skill = check_bool(skill, "skill")
+    labels = check_labels(labels)
+    if skill:
+        return make_scorer(
+            _ranked_probability_skill_score_for_scorer,
+            response_method="predict_proba",
+            greater_is_better=True,
+            **_options(labels=labels),
+        )
+    opts = _options(labels=labels)
+    if normalize:
+        opts["normalize"] = True
+    return make_scorer(
+        _ranked_probability_score_for_scorer,
+        response_method="predict_proba",
+        greater_is_better=False,
+        **opts,
+    )
+
+
 # --------------------------------------------------------------------------- registry
 #: Brier Index scorer of ``scoring="brier_index"``.
 brier_index_scorer = make_brier_index_scorer()
@@ -595,6 +725,8 @@ def _registry() -> dict[str, Callable]:
             response_method="predict_proba",
             greater_is_better=False,
         ),
+        "neg_ranked_probability_score": make_ranked_probability_score_scorer(),
+        "ranked_probability_skill_score": make_ranked_probability_score_scorer(skill=True),
     }
 
 
