@@ -47,15 +47,15 @@ from .metrics.decomposition import (
     murphy_decomposition,
 )
 from .metrics.multiple_choice import multiple_choice_brier_score
-from .metrics.ranked import (
-    ranked_probability_decomposition,
-    ranked_probability_score,
-    ranked_probability_skill_score,
-)
 from .metrics.net_benefit import (
     binary_test_probabilities,
     decision_curve,
     net_benefit,
+)
+from .metrics.ranked import (
+    ranked_probability_decomposition,
+    ranked_probability_score,
+    ranked_probability_skill_score,
 )
 from .metrics.selective import (
     aurc,

@@ -111,9 +111,7 @@ REGISTRY = [
     ),
     Entry(
         "ranked_probability_skill_score",
-        lambda y, p, **kw: skbrier.ranked_probability_skill_score(
-            y, _two_columns(p), **kw
-        ),
+        lambda y, p, **kw: skbrier.ranked_probability_skill_score(y, _two_columns(p), **kw),
     ),
     Entry(
         "ranked_probability_decomposition",

@@ -189,7 +189,9 @@ def test_decomposition_adds_up_over_thresholds(method):
     assert list(d.thresholds) == [0, 1, 2]
     frame = d.to_frame()
     assert list(frame["threshold"]) == [0, 1, 2]
-    dn = ranked_probability_decomposition(y, p, method=method, sample_weight=w, normalize=True)
+    dn = ranked_probability_decomposition(
+        y, p, method=method, sample_weight=w, normalize=True
+    )
     assert dn.uncertainty == pytest.approx(d.uncertainty / 3, rel=1e-14)
 
 

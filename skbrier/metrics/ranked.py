@@ -32,15 +32,16 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.arrays import as_array
 from .._core.diagnose import one_warning_per_call
 from .._core.dispatch import HOST, Refused, backends
+from .._core.format import format_number
 from .._core.kernels.brier import warn_undefined_skill
 from .._core.kernels.ranked import (
     ranked_finish,
     ranked_reduce,
     ranked_skill_finish,
 )
-from .._core.arrays import as_array
 from .._core.labels import _target_array
 from .._core.params import (
     check_bool,
@@ -50,7 +51,6 @@ from .._core.params import (
     check_option,
     validate_random_state,
 )
-from .._core.format import format_number
 from .._core.results import Result
 from .._core.validation import check_forecast, check_probabilities
 from ._decomposition_core import class_generators, corp_binary, murphy_binary
@@ -313,9 +313,7 @@ def ranked_probability_skill_score(
     """
     codes, p, w, _ = check_ordinal(y_true, y_proba, sample_weight, labels)
     ref, constant = check_ranked_reference(reference, p.shape)
-    sums = ranked_reduce(
-        np, codes, p, w, reference=ref, class_weight=ref is None
-    )
+    sums = ranked_reduce(np, codes, p, w, reference=ref, class_weight=ref is None)
     score, bs_ref = ranked_skill_finish(sums, constant)
     if bs_ref == 0.0:
         warn_undefined_skill()
@@ -386,6 +384,16 @@ class RankedDecomposition(Result):
         The binary decomposition of each threshold (unnormalised).
     normalize : bool
         Whether the sums are divided by :math:`K - 1`.
+
+    Examples
+    --------
+    >>> from skbrier import ranked_probability_decomposition
+    >>> d = ranked_probability_decomposition(
+    ...     [0, 1, 2, 2], [[.6, .3, .1], [.2, .6, .2], [.1, .2, .7], [.1, .4, .5]])
+    >>> round(d.miscalibration - d.discrimination + d.uncertainty, 4)
+    0.1525
+    >>> [round(float(t.brier_score), 4) for t in d.per_threshold]
+    [0.055, 0.0975]
     """
 
     ranked_probability_score: float
@@ -581,4 +589,3 @@ def ranked_probability_decomposition(
         per_threshold=tuple(parts),
         normalize=normalize,
     )
-

@@ -203,7 +203,9 @@ def ranked_reference_finish(
     single category has positive weight.
     """
     if s.reference_loss is not None:
-        return ranked_finish(BrierSums(s.weight, s.reference_loss, None, None, s.n_columns), normalize)
+        return ranked_finish(
+            BrierSums(s.weight, s.reference_loss, None, None, s.n_columns), normalize
+        )
     assert s.class_weight is not None
     cw = np.asarray(s.class_weight, dtype=np.float64)[: s.n_columns]
     obar = np.cumsum(cw / cw.sum())[:-1]
