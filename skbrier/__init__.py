@@ -83,6 +83,7 @@ from .scorers import (
     make_brier_score_scorer,
     make_brier_skill_score_scorer,
     make_net_benefit_scorer,
+    make_ranked_probability_score_scorer,
 )
 from .stats import (
     block_bootstrap,
@@ -136,6 +137,7 @@ __all__ = [
     "make_brier_score_scorer",
     "make_brier_skill_score_scorer",
     "make_net_benefit_scorer",
+    "make_ranked_probability_score_scorer",
     "multiple_choice_brier_score",
     "murphy_decomposition",
     "net_benefit",
