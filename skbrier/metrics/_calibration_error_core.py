@@ -26,6 +26,7 @@ from .._core.kernels.calibration_error import (
     hle_bin_ids,
     kumar_equal_mass_edges,
     linspace_edges,
+    sklearn_quantile_edges,
     smooth_ece,
     smooth_ece_auto,
     top_label,
@@ -266,10 +267,7 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
     elif b is None:
         ids, k = bin_ids(p, w, o.n_bins, o.strategy, o.right)
     elif b == "sklearn":  # quantile (uniform bins are fixed)
-        if w is None:
-            edges = np.percentile(p, np.linspace(0, 1, o.n_bins + 1) * 100)
-        else:
-            edges = weighted_quantile(p, np.linspace(0, 1, o.n_bins + 1), w)
+        edges = sklearn_quantile_edges(p, w, o.n_bins)
         ids = np.searchsorted(edges[1:-1], p).astype(np.intp)
         k = o.n_bins
     elif b == "netcal":  # quantile (np.quantile; of the expanded sample with weights)

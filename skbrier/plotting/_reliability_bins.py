@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from .._core.binning import assign_bins, check_edges, check_edges_cover, weighted_quantile
+from .._core.binning import assign_bins, check_edges, check_edges_cover
 from .._core.kernels.bin_statistics import BinStatistics
-from .._core.kernels.calibration_error import linspace_edges
+from .._core.kernels.calibration_error import linspace_edges, sklearn_quantile_edges
 from .._core.kernels.decomposition import binned_sums
 from .._core.params import check_confidence_level, check_n_bins, check_option
 from .._core.results import ConfidenceInterval
@@ -96,14 +96,9 @@ def calibration_edges(
     if not isinstance(strategy, str):
         check_edges_cover(p, strategy)
         return strategy
-    levels = linspace_edges(n_bins)
     if strategy == "uniform":
-        return levels
-    if w is None:
-        return np.percentile(p, levels * 100)
-    # np.percentile divides the levels by 100 before np.quantile: the same
-    # levels, to the last bit, give the edges of the repeated rows
-    return weighted_quantile(p, levels * 100 / 100, w)
+        return linspace_edges(n_bins)
+    return sklearn_quantile_edges(p, w, n_bins)
 
 
 def binned_reliability(

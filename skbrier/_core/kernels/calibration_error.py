@@ -30,7 +30,13 @@ from typing import Any
 import numpy as np
 
 from ..array_api import is_numpy
-from ..binning import assign_bins, is_uniform, quantile_edges, uniform_edges
+from ..binning import (
+    assign_bins,
+    is_uniform,
+    quantile_edges,
+    uniform_edges,
+    weighted_quantile,
+)
 
 __all__ = [
     "BinSums",
@@ -43,6 +49,7 @@ __all__ = [
     "hle_bin_ids",
     "kumar_equal_mass_edges",
     "linspace_edges",
+    "sklearn_quantile_edges",
     "smooth_ece",
     "smooth_ece_auto",
     "top_label",
@@ -140,6 +147,23 @@ def linspace_edges(n_bins: int) -> np.ndarray:
     """``np.linspace(0, 1, n_bins + 1)`` (scikit-learn, netcal): some inner
     edges differ from ``k / n_bins`` in the last bit."""
     return np.linspace(0.0, 1.0, n_bins + 1)
+
+
+def sklearn_quantile_edges(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> np.ndarray:
+    """scikit-learn's equal-mass edges: ``np.percentile(p, levels * 100)`` of
+    the :func:`linspace_edges` levels, with frequency weights those of the
+    repeated rows.
+
+    ``np.percentile`` divides its levels by 100 before ``np.quantile``, so the
+    weighted quantiles take the levels ``levels * 100 / 100`` (which differ
+    from ``levels`` in the last bit for some bins, enough to move a tied
+    forecast to another bin).  The one home of the ``binning="sklearn"``
+    quantile bins of the calibration error and of the reliability diagram.
+    """
+    levels = linspace_edges(n_bins) * 100
+    if w is None:
+        return np.percentile(p, levels)
+    return weighted_quantile(p, levels / 100, w)
 
 
 def torch_linspace_edges(n_bins: int) -> np.ndarray:
