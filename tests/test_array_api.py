@@ -423,3 +423,18 @@ def test_ranked_probability_score(xp_case, data):
         ranked_probability_skill_score(y3, Pn, reference=[0.2, 0.5, 0.3]),
         dt,
     )
+
+
+def test_multilabel_indicator_is_scored_on_host_copies(xp_case):
+    conv, dt = xp_case
+    rng = np.random.default_rng(3)
+    Y = rng.integers(0, 2, (60, 3))
+    P = rng.random((60, 3))
+    Pn = _proba(P, dt)
+    _close(brier_score(conv(Y), conv(P)), brier_score(Y, Pn), dt)
+    _close(brier_skill_score(conv(Y), conv(P)), brier_skill_score(Y, Pn), dt)
+    _close(
+        calibration_error(conv(Y), conv(P), kind="classwise", n_bins=4),
+        calibration_error(Y, Pn, kind="classwise", n_bins=4),
+        dt,
+    )

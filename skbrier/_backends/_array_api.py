@@ -28,6 +28,7 @@ from .._core.kernels.brier import (
     skill_finish,
     warn_undefined_skill,
 )
+from .._core.validation import is_multilabel
 
 __all__ = [
     "brier_score",
@@ -54,8 +55,11 @@ def _forecast(c: Call, *, labels: bool = True) -> XPForecast:
     return fc
 
 
-def brier_score(c: Call) -> float:
+def brier_score(c: Call) -> Any:
     from ..metrics.brier import _check_scale_by_half
+
+    if is_multilabel(c.y_true):
+        return NotImplemented  # a multilabel indicator: the host copies
 
     scale_by_half = _check_scale_by_half(c.scale_by_half)
     fc = _forecast(c)
@@ -63,7 +67,9 @@ def brier_score(c: Call) -> float:
     return brier_finish(sums, scale_by_half)
 
 
-def brier_skill_score(c: Call) -> float:
+def brier_skill_score(c: Call) -> Any:
+    if is_multilabel(c.y_true):
+        return NotImplemented  # a multilabel indicator: the host copies
     fc = _forecast(c)
     ref = array_api_reference(fc, c.reference)
     array = ref is not None and not isinstance(ref, float)
@@ -131,7 +137,9 @@ def calibration_error(c: Call) -> Any:
 
     o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right)
     simple = o.strategy == "uniform" and o.binning is None
-    if not (simple and c.confidence_scale == 1.0 and c.kind in _KINDS):
+    if is_multilabel(c.y_true) or not (
+        simple and c.confidence_scale == 1.0 and c.kind in _KINDS
+    ):
         return NotImplemented
     fc = _forecast(c)
     xp, w, nb = fc.xp, fc.sample_weight, o.n_bins
@@ -179,7 +187,7 @@ def murphy_decomposition(c: Call) -> Any:
     )
     validate_random_state(c.random_state)
     uniform = isinstance(opts["strategy"], str) and opts["strategy"] == "uniform"
-    if not uniform or opts["n_resamples"]:
+    if not uniform or opts["n_resamples"] or is_multilabel(c.y_true):
         return NotImplemented
     fc = _forecast(c)
     results = _murphy(

@@ -40,7 +40,7 @@ from .._core.params import (
     check_option,
     check_real,
 )
-from .._core.validation import _as_array, check_forecast
+from .._core.validation import _as_array, check_forecast, check_multilabel, is_multilabel
 
 __all__ = [
     "BINNING_PRESETS",
@@ -157,6 +157,18 @@ def prepare(
     scale = check_scale(confidence_scale)
     if scale != 1.0:
         y_proba = rescale(y_proba, scale)
+    if is_multilabel(y_true):  # one binary error per label
+        if kind != "classwise":
+            raise ValueError(
+                f"kind={kind!r} needs one class per row; a multilabel indicator "
+                "y_true is calibrated label by label: pass kind='classwise' (the "
+                "mean, or for norm='max' the maximum, of the per-label errors)."
+            )
+        fc = check_multilabel(y_true, y_proba, sample_weight=sample_weight, labels=labels)
+        cols = [
+            (np.ascontiguousarray(fc.proba[:, j]), fc.y[:, j]) for j in range(fc.n_columns)
+        ]
+        return Pairs(cols, fc.sample_weight, True)
     fc = check_forecast(
         y_true,
         y_proba,

@@ -41,7 +41,16 @@ def _binary(c: Call) -> dict[str, Any]:
     return {"sample_weight": c.sample_weight, "pos_label": c.pos_label}
 
 
+def _refuse_multilabel(c: Call) -> None:
+    if _multiclass.is_2d(c.y_true):
+        raise TypeError(
+            "y_true: a multilabel indicator (2-D y_true) is scored in memory only; "
+            "pass numpy arrays (e.g. y_true.compute())."
+        )
+
+
 def brier_score(c: Call) -> float:
+    _refuse_multilabel(c)
     if _multiclass.is_2d(c.y_proba):
         return _multiclass.brier_score(
             c.y_true,
@@ -58,6 +67,7 @@ def brier_score(c: Call) -> float:
 def brier_skill_score(c: Call) -> float:
     from ..._core.kernels.brier import warn_undefined_skill
 
+    _refuse_multilabel(c)
     if _multiclass.is_2d(c.y_proba):
         score, bs_ref = _multiclass.brier_skill_score(
             c.y_true,
@@ -108,6 +118,7 @@ def calibration_error(c: Call) -> float:
     from ..._core.params import check_option
     from ...metrics._calibration_error_core import _KINDS, check_options, check_scale
 
+    _refuse_multilabel(c)
     o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right)
     kind = check_option(c.kind, "kind", _KINDS)
     plain = (
