@@ -85,6 +85,19 @@ __all__ = [
     "net_benefit_scorer",
 ]
 
+#: scikit-learn's coming names of binary calibration errors (pull request
+#: 34261), with the options of each: skbrier defines them only while the
+#: installed scikit-learn lacks them (then scikit-learn's own scorers serve).
+SKLEARN_CALIBRATION_SCORERS: dict[str, dict[str, Any]] = {
+    "neg_l1_calibration_error": {"norm": "l1"},
+    "neg_l2_calibration_error": {"norm": "l2"},
+    "neg_l2_squared_calibration_error": {"norm": "l2", "squared": True},
+    "neg_max_calibration_error": {"norm": "max"},
+}
+_SKLEARN_LACKS = tuple(
+    n for n in SKLEARN_CALIBRATION_SCORERS if n not in _sklearn_get_scorer_names()
+)
+
 #: The scoring names skbrier adds (registered with scikit-learn on import).
 SCORER_NAMES: tuple[str, ...] = (
     "brier_index",
@@ -94,6 +107,7 @@ SCORER_NAMES: tuple[str, ...] = (
     "neg_ranked_probability_score",
     "neg_smooth_calibration_error",
     "ranked_probability_skill_score",
+    *_SKLEARN_LACKS,
 )
 
 
@@ -601,6 +615,19 @@ def _registry() -> dict[str, Callable]:
         ),
         "neg_ranked_probability_score": make_ranked_probability_score_scorer(),
         "ranked_probability_skill_score": make_ranked_probability_score_scorer(skill=True),
+        # binary, calibration_curve's 10 uniform bins (binning="sklearn")
+        **{
+            name: make_scorer(
+                _calibration_error_for_scorer,
+                response_method="predict_proba",
+                greater_is_better=False,
+                kind="binary",
+                binning="sklearn",
+                n_bins=10,
+                **SKLEARN_CALIBRATION_SCORERS[name],
+            )
+            for name in _SKLEARN_LACKS
+        },
     }
 
 

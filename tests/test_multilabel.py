@@ -123,9 +123,12 @@ def test_bad_multilabel_input_is_named():
     with pytest.raises(ValueError, match="y_true is a multilabel indicator of shape"):
         brier_score(y, p[:, :2])
     bad = y.astype(float)
-    bad[0, 0] = 0.5
+    bad[0, 0] = 2.0
     with pytest.raises(ValueError, match="only 0 and 1"):
         brier_score(bad, p)
+    # fractions: predict_proba output given as y_true (the swap hint)
+    with pytest.raises(ValueError, match="predict_proba"):
+        brier_score(p, y)
     with pytest.raises(ValueError, match="labels"):
         brier_score(y, p, labels=[0, 1, 2])
     with pytest.raises(TypeError, match="y_true"):

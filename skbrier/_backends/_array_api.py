@@ -135,7 +135,7 @@ def calibration_error(c: Call) -> Any:
     )
     from ..metrics._calibration_error_core import _KINDS, check_options, check_sample_size
 
-    o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right)
+    o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right, c.squared)
     simple = o.strategy == "uniform" and o.binning is None
     if is_multilabel(c.y_true) or not (
         simple and c.confidence_scale == 1.0 and c.kind in _KINDS
@@ -167,7 +167,9 @@ def calibration_error(c: Call) -> Any:
             p = fc.proba[:, j]
             sums.append(bin_sums(xp, bins(p), p, xp.astype(fc.y == j, dt), w, nb))
     check_sample_size(o, int(fc.proba.shape[0]), fc.total_weight())
-    return calibration_finish(sums, o.norm, classwise=classwise, debias=o.debias)
+    return calibration_finish(
+        sums, o.norm, classwise=classwise, debias=o.debias, squared=o.squared
+    )
 
 
 def murphy_decomposition(c: Call) -> Any:

@@ -214,6 +214,7 @@ class Options:
     binning: Any
     debias: bool
     right: bool
+    squared: bool = False
 
 
 def check_edges(binning: Any) -> np.ndarray:
@@ -222,9 +223,21 @@ def check_edges(binning: Any) -> np.ndarray:
 
 
 def check_options(
-    norm: Any, n_bins: Any, strategy: Any, binning: Any, debias: Any, right: Any
+    norm: Any,
+    n_bins: Any,
+    strategy: Any,
+    binning: Any,
+    debias: Any,
+    right: Any,
+    squared: Any = False,
 ) -> Options:
     norm = check_option(norm, "norm", _NORMS)
+    squared = check_bool(squared, "squared")
+    if squared and norm != "l2":
+        raise ValueError(
+            f"squared=True is defined for norm='l2' only (the square of the RMS "
+            f"calibration error); got norm={norm!r}."
+        )
     n_bins = check_n_bins(n_bins)
     strategy = check_option(strategy, "strategy", ("uniform", "quantile"))
     debias = check_bool(debias, "debias")
@@ -244,7 +257,7 @@ def check_options(
                 )
         else:
             binning = check_edges(binning)
-    return Options(norm, n_bins, strategy, binning, debias, right)
+    return Options(norm, n_bins, strategy, binning, debias, right, squared)
 
 
 def check_sample_size(o: Options, n: int, total: float) -> None:
@@ -384,6 +397,7 @@ def ce_value(data: Pairs, w: np.ndarray | None, o: Options) -> float:
     return calibration_finish(
         sums,
         o.norm,
+        squared=o.squared,
         classwise=data.classwise,
         debias=o.debias,
         total=total,
@@ -433,7 +447,9 @@ def ce_point(data: Pairs, o: Options, seen: TopLabelPass | None = None) -> float
                 return fixed_bin_ids(c, o)[0]  # type: ignore[index]
 
         sums = top_label_reduce(np, proba, codes, data.w, bins, nb, seen=seen)
-        return calibration_finish([sums], o.norm, debias=o.debias, singleton_rule=singleton)
+        return calibration_finish(
+            [sums], o.norm, debias=o.debias, singleton_rule=singleton, squared=o.squared
+        )
     return ce_value(data, data.w, o)
 
 

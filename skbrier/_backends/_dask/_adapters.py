@@ -119,10 +119,11 @@ def calibration_error(c: Call) -> float:
     from ...metrics._calibration_error_core import _KINDS, check_options, check_scale
 
     _refuse_multilabel(c)
-    o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right)
+    o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right, c.squared)
     kind = check_option(c.kind, "kind", _KINDS)
     plain = (
         getattr(c.y_proba, "ndim", 1) == 1  # 1-D: binary whatever the kind
+        and not o.squared
         and o.binning is None
         and o.strategy == "uniform"
         and not o.debias

@@ -435,11 +435,13 @@ def calibration_finish(
     total: float | None = None,
     skip: np.ndarray | None = None,
     singleton_rule: str = "kumar",
+    squared: bool = False,
 ) -> float:
     """The calibration error of the :class:`BinSums` of one pair, or of every
     class (``classwise``: the mean (l1), the root mean square (l2: Kumar's
     marginal calibration error) or the maximum of the per-class errors), by
-    :func:`binned_error`."""
+    :func:`binned_error`; ``squared`` (l2): the square, the sum before the
+    root."""
     vals = [
         binned_error(
             s.wsum,
@@ -450,6 +452,7 @@ def calibration_finish(
             total=total,
             skip=skip,
             singleton_rule=singleton_rule,
+            squared=squared,
         )
         for s in sums
     ]
@@ -459,7 +462,7 @@ def calibration_finish(
     if norm == "l1":
         return float(np.mean(v))
     if norm == "l2":
-        return float(math.sqrt(np.mean(v * v)))
+        return float(np.mean(v)) if squared else float(math.sqrt(np.mean(v * v)))
     return float(np.max(v))
 
 
