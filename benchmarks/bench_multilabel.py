@@ -49,7 +49,9 @@ def main(argv=None):
     report(f"multilabel Brier score, n = {n:.0e}, {k} labels", list(t.items()))
     speedup = t["sklearn brier_score_loss"] / t["brier_score"]
     print(f"  speed-up over scikit-learn: {speedup:.1f}x (target >= 10)")
-    print(f"  same float as scikit-learn: {v['brier_score'] == v['sklearn brier_score_loss']}")
+    print(
+        f"  same float as scikit-learn: {v['brier_score'] == v['sklearn brier_score_loss']}"
+    )
 
 
 if __name__ == "__main__":

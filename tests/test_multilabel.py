@@ -102,8 +102,10 @@ def test_per_label_calibration_error_and_decompositions():
     assert got == pytest.approx(np.mean(per), rel=1e-14)
     got = calibration_error(y, p, kind="classwise", n_bins=5, norm="max")
     assert got == pytest.approx(
-        max(calibration_error(y[:, j], p[:, j], kind="binary", n_bins=5, norm="max")
-            for j in range(3))
+        max(
+            calibration_error(y[:, j], p[:, j], kind="binary", n_bins=5, norm="max")
+            for j in range(3)
+        )
     )
     with pytest.raises(ValueError, match="kind='classwise'"):
         calibration_error(y, p)

@@ -79,7 +79,10 @@ def test_squared_on_dask_and_classwise():
     y, p, w = _data(seed=2)
     kw = {"norm": "l2", "squared": True, "n_bins": 8}
     assert calibration_error(
-        da.from_array(y, 100), da.from_array(p, 100), sample_weight=da.from_array(w, 100), **kw
+        da.from_array(y, 100),
+        da.from_array(p, 100),
+        sample_weight=da.from_array(w, 100),
+        **kw,
     ) == pytest.approx(calibration_error(y, p, sample_weight=w, **kw), rel=1e-12)
     rng = np.random.default_rng(3)
     P = rng.dirichlet(np.ones(3), 200)

@@ -76,7 +76,7 @@ def ranked_order(y_true: Any, labels: Any) -> tuple[Any, Any, np.ndarray | None]
     validation gives) to its position in the order (None: the sorted order
     itself); a label given twice raises ValueError.
     """
-    dtype = getattr(y_true, "dtype", None)
+    dtype: Any = getattr(y_true, "dtype", None)
     if labels is None and getattr(dtype, "ordered", False) and hasattr(dtype, "categories"):
         labels = np.asarray(dtype.categories)
         y_true = np.asarray(y_true)
@@ -567,7 +567,7 @@ def ranked_probability_decomposition(
     k = p.shape[1]
     rngs = class_generators(random_state, n_res, k - 1)
     f = np.zeros(p.shape[0])
-    parts = []
+    parts: list[Any] = []
     for j in range(k - 1):
         f += p[:, j]
         fj = np.minimum(f, 1.0)
