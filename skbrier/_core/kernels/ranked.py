@@ -36,7 +36,6 @@ from ..array_api import is_numpy
 from .brier import BrierSums, class_weights, skill_score
 
 __all__ = [
-    "cumulative_outcomes",
     "ranked_finish",
     "ranked_reduce",
     "ranked_reference_finish",
@@ -45,11 +44,6 @@ __all__ = [
 
 # rows x categories of one block of the numpy kernel (stays in the L2 cache)
 _BLOCK = 1 << 14
-
-
-def cumulative_outcomes(codes: np.ndarray, k: int) -> np.ndarray:
-    """The 0/1 outcomes ``y <= k`` of the thresholds ``k = 0 .. K - 2`` (columns)."""
-    return (codes[:, None] <= np.arange(k - 1)).astype(np.float64)
 
 
 def _numpy_loss(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> float:
