@@ -5,7 +5,8 @@ known only once *all* labels are known (the sorted labels, or ``labels=``),
 so the state keeps the sums of the one ranked kernel per distinct label in
 the hypotheses form (:func:`~skbrier._core.kernels.ranked.ranked_reduce`
 with ``y=None``) and gives each label its category in ``finalize`` with the
-in-memory checks (:class:`~skbrier.states._multiclass._LabelColumns`).
+in-memory checks (:class:`~skbrier.states._multiclass._KernelColumns`, the
+base it shares with the multiclass Brier state).
 """
 
 from __future__ import annotations
@@ -14,20 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from .._core.kernels.brier import BrierSums, warn_undefined_skill
+from .._core.kernels.brier import warn_undefined_skill
 from .._core.kernels.ranked import (
     ranked_finish,
     ranked_reduce,
     ranked_reference_finish,
     ranked_skill_finish,
 )
-from .._core.validation import _as_array, check_probabilities
-from ._multiclass import _LabelColumns
+from ._multiclass import _KernelColumns
 
 __all__ = ["RankedProbabilityState"]
 
 
-class RankedProbabilityState(_LabelColumns):
+class RankedProbabilityState(_KernelColumns):
     r"""Mergeable state of the ranked probability score and its skill score.
 
     For each label :math:`L` of ``y_true`` it keeps :math:`W_L = \sum w` and,
@@ -64,9 +64,7 @@ class RankedProbabilityState(_LabelColumns):
     0.1525
     """
 
-    def __init__(self, *, labels: Any = None, with_reference: bool = False) -> None:
-        super().__init__(labels=labels)
-        self.with_reference = with_reference
+    _reduce = staticmethod(ranked_reduce)
 
     def _sorted_labels(self) -> Any:
         from ..metrics.ranked import ranked_order
@@ -74,47 +72,12 @@ class RankedProbabilityState(_LabelColumns):
         _, order, perm = ranked_order(None, self.labels)
         return order if perm is None else order[perm]
 
-    def _extra(self, p: np.ndarray, **columns: Any) -> dict:
-        if not self.with_reference:
-            return {}
-        ref = check_probabilities(
-            _as_array(columns["reference"], "reference"), name="reference"
-        )
-        if ref.shape != p.shape:
-            raise ValueError(
-                f"reference has shape {ref.shape} but y_proba has shape {p.shape}; "
-                "reference forecasts must have the same shape as y_proba."
-            )
-        return {"reference": ref}
-
-    def _chunk(self, p, w, inv, m, extra):
-        ref = extra.get("reference")
-        out = []
-        for i in range(m):
-            rows = inv == i
-            out.append(
-                ranked_reduce(
-                    np,
-                    None,
-                    p[rows],
-                    None if w is None else w[rows],
-                    reference=None if ref is None else ref[rows],
-                )
-            )
-        return out
-
-    def sums(self) -> BrierSums:
-        """The merged sums, each label's with its category (in the order)."""
+    def _column(self, code: int) -> int:
+        """The category (position in the order) of the sorted column ``code``."""
         from ..metrics.ranked import ranked_order
 
-        keys, codes, _ = self.resolve()
-        _, _, perm = ranked_order(None, self.labels)
-        total = None
-        for key, c in zip(keys, codes):
-            part = self._sums[key].given(int(c if perm is None else perm[c]))
-            total = part if total is None else total + part
-        assert total is not None  # resolve() raises when there are no rows
-        return total
+        perm = ranked_order(None, self.labels)[2]
+        return code if perm is None else int(perm[code])
 
     def finalize(self, normalize: bool = False) -> float:
         """The ranked probability score (divided by ``K - 1`` with ``normalize``)."""
