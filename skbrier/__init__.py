@@ -53,6 +53,11 @@ from .metrics.net_benefit import (
     decision_curve,
     net_benefit,
 )
+from .metrics.ranked import (
+    ranked_probability_decomposition,
+    ranked_probability_score,
+    ranked_probability_skill_score,
+)
 from .metrics.selective import (
     aurc,
     e_aurc,
@@ -81,6 +86,7 @@ from .scorers import (
     make_brier_score_scorer,
     make_brier_skill_score_scorer,
     make_net_benefit_scorer,
+    make_ranked_probability_score_scorer,
 )
 from .stats import (
     block_bootstrap,
@@ -140,6 +146,7 @@ __all__ = [
     "make_brier_score_scorer",
     "make_brier_skill_score_scorer",
     "make_net_benefit_scorer",
+    "make_ranked_probability_score_scorer",
     "multicalibration_error",
     "multiple_choice_brier_score",
     "murphy_decomposition",
@@ -152,6 +159,9 @@ __all__ = [
     "pooled_cv_scores",
     "pooled_refit",
     "pooled_scoring",
+    "ranked_probability_decomposition",
+    "ranked_probability_score",
+    "ranked_probability_skill_score",
     "risk_coverage_curve",
     "selective_accuracy",
     "selective_accuracy_at_top",

@@ -97,7 +97,10 @@ def _disabled() -> bool:
 
 def _is_ours(scorer: Any) -> bool:
     func = getattr(scorer, "_score_func", None)
-    return getattr(func, "__module__", "") == "skbrier.scorers"
+    return getattr(func, "__module__", "") in (
+        "skbrier.scorers",
+        "skbrier._ordinal_scorers",
+    )
 
 
 def _constraint_dicts(obj: Any) -> Iterator[dict]:

@@ -44,6 +44,7 @@ from .metrics.decomposition import (
     MurphyDecomposition,
 )
 from .metrics.net_benefit import DecisionCurveResult
+from .metrics.ranked import RankedDecomposition
 from .metrics.recalibration import PlattCalibrationResult, TemperatureScalingResult
 from .metrics.selective import RiskCoverageResult
 from .metrics.subgroups import GroupCalibrationResult
@@ -112,6 +113,7 @@ __all__ = [
     "PooledCVResult",
     "PooledValidationResult",
     "PredictionPoweredResult",
+    "RankedDecomposition",
     "RiskCoverageResult",
     "RubinPooledResult",
     "SpiegelhalterResult",

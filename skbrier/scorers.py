@@ -60,6 +60,7 @@ from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
 from ._core.validation import check_scalar_probability
+from ._ordinal_scorers import make_ranked_probability_score_scorer
 from ._response import (
     check_labels,
     check_pos_label,
@@ -80,8 +81,22 @@ __all__ = [
     "make_brier_score_scorer",
     "make_brier_skill_score_scorer",
     "make_net_benefit_scorer",
+    "make_ranked_probability_score_scorer",
     "net_benefit_scorer",
 ]
+
+#: scikit-learn's coming names of binary calibration errors (pull request
+#: 34261), with the options of each: skbrier defines them only while the
+#: installed scikit-learn lacks them (then scikit-learn's own scorers serve).
+SKLEARN_CALIBRATION_SCORERS: dict[str, dict[str, Any]] = {
+    "neg_l1_calibration_error": {"norm": "l1"},
+    "neg_l2_calibration_error": {"norm": "l2"},
+    "neg_l2_squared_calibration_error": {"norm": "l2", "squared": True},
+    "neg_max_calibration_error": {"norm": "max"},
+}
+_SKLEARN_LACKS = tuple(
+    n for n in SKLEARN_CALIBRATION_SCORERS if n not in _sklearn_get_scorer_names()
+)
 
 #: The scoring names skbrier adds (registered with scikit-learn on import).
 SCORER_NAMES: tuple[str, ...] = (
@@ -89,7 +104,10 @@ SCORER_NAMES: tuple[str, ...] = (
     "brier_skill_score",
     "net_benefit",
     "neg_calibration_error",
+    "neg_ranked_probability_score",
     "neg_smooth_calibration_error",
+    "ranked_probability_skill_score",
+    *_SKLEARN_LACKS,
 )
 
 
@@ -595,6 +613,21 @@ def _registry() -> dict[str, Callable]:
             response_method="predict_proba",
             greater_is_better=False,
         ),
+        "neg_ranked_probability_score": make_ranked_probability_score_scorer(),
+        "ranked_probability_skill_score": make_ranked_probability_score_scorer(skill=True),
+        # binary, calibration_curve's 10 uniform bins (binning="sklearn")
+        **{
+            name: make_scorer(
+                _calibration_error_for_scorer,
+                response_method="predict_proba",
+                greater_is_better=False,
+                kind="binary",
+                binning="sklearn",
+                n_bins=10,
+                **SKLEARN_CALIBRATION_SCORERS[name],
+            )
+            for name in _SKLEARN_LACKS
+        },
     }
 
 

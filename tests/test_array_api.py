@@ -387,3 +387,54 @@ def test_calibration_error_kinds(xp_case, data):
         calibration_error(y3, Pn, binning="torchmetrics"),
         dt,
     )
+
+
+def test_ranked_probability_score(xp_case, data):
+    from skbrier import ranked_probability_score, ranked_probability_skill_score
+
+    conv, dt = xp_case
+    _, _, w, y3, P = data
+    Pn = _proba(P, dt)
+    order = [2, 0, 1]  # an order other than the sorted one
+    for kw in ({}, {"labels": order}, {"normalize": True}):
+        _close(
+            ranked_probability_score(conv(y3), conv(P), **kw),
+            ranked_probability_score(y3, Pn, **kw),
+            dt,
+        )
+    _close(
+        ranked_probability_score(conv(y3), conv(P), sample_weight=conv(w), labels=order),
+        ranked_probability_score(y3, Pn, sample_weight=w, labels=order),
+        dt,
+    )
+    ref = np.roll(P, 1, axis=0)
+    _close(
+        ranked_probability_skill_score(conv(y3), conv(P), reference=conv(ref)),
+        ranked_probability_skill_score(y3, Pn, reference=_proba(ref, dt)),
+        dt,
+    )
+    _close(
+        ranked_probability_skill_score(conv(y3), conv(P), sample_weight=conv(w)),
+        ranked_probability_skill_score(y3, Pn, sample_weight=w),
+        dt,
+    )
+    _close(
+        ranked_probability_skill_score(conv(y3), conv(P), reference=[0.2, 0.5, 0.3]),
+        ranked_probability_skill_score(y3, Pn, reference=[0.2, 0.5, 0.3]),
+        dt,
+    )
+
+
+def test_multilabel_indicator_is_scored_on_host_copies(xp_case):
+    conv, dt = xp_case
+    rng = np.random.default_rng(3)
+    Y = rng.integers(0, 2, (60, 3))
+    P = rng.random((60, 3))
+    Pn = _proba(P, dt)
+    _close(brier_score(conv(Y), conv(P)), brier_score(Y, Pn), dt)
+    _close(brier_skill_score(conv(Y), conv(P)), brier_skill_score(Y, Pn), dt)
+    _close(
+        calibration_error(conv(Y), conv(P), kind="classwise", n_bins=4),
+        calibration_error(Y, Pn, kind="classwise", n_bins=4),
+        dt,
+    )

@@ -47,6 +47,17 @@ def _second(p: np.ndarray) -> np.ndarray:
         return p  # bad input: let the callable say what is wrong
 
 
+def _two_columns(p: np.ndarray) -> np.ndarray:
+    """The two columns (1 - p, p) of a binary forecast (ordinal scores: K = 2)."""
+    try:
+        q = np.asarray(p, dtype=np.float64)
+    except (TypeError, ValueError):
+        return p  # bad input: let the callable say what is wrong
+    if q.ndim != 1 or not np.all((q >= 0) & (q <= 1)):
+        return p
+    return np.column_stack([1.0 - q, q])
+
+
 class Entry:
     """A public callable with how to call it on (y, p, w) and which numbers to compare."""
 
@@ -93,6 +104,21 @@ REGISTRY = [
         lambda y, p, **kw: skbrier.brier_skill_score(y, p, reference=_second(p), **kw),
     ),
     Entry("net_benefit", lambda y, p, **kw: skbrier.net_benefit(y, p, threshold=0.3, **kw)),
+    # ordinal scores of two categories: the two columns of the binary forecast
+    Entry(
+        "ranked_probability_score",
+        lambda y, p, **kw: skbrier.ranked_probability_score(y, _two_columns(p), **kw),
+    ),
+    Entry(
+        "ranked_probability_skill_score",
+        lambda y, p, **kw: skbrier.ranked_probability_skill_score(y, _two_columns(p), **kw),
+    ),
+    Entry(
+        "ranked_probability_decomposition",
+        lambda y, p, **kw: skbrier.ranked_probability_decomposition(
+            y, _two_columns(p), **kw
+        ),
+    ),
     Entry(
         "decision_curve",
         lambda y, p, **kw: skbrier.decision_curve(y, p, thresholds=[0.2, 0.5], **kw),
@@ -651,6 +677,7 @@ NOT_Y_P = {
     "make_brier_score_scorer",
     "make_brier_skill_score_scorer",
     "make_net_benefit_scorer",
+    "make_ranked_probability_score_scorer",
     "cross_val_brier",
     "pooled_scoring",
     "pooled_refit",

@@ -135,6 +135,13 @@ def _build(name):  # noqa: C901 (one branch per class)
         rng = np.random.default_rng(1)
         P = rng.dirichlet([1, 1, 1], 60)
         return corp_decomposition(rng.integers(0, 3, 60), P, **boot)
+    if name == "RankedDecomposition":
+        from skbrier import ranked_probability_decomposition
+
+        rng = np.random.default_rng(1)
+        return ranked_probability_decomposition(
+            rng.integers(0, 3, 60), rng.dirichlet([1, 1, 1], 60), **boot
+        )
     if name == "CalibrationReport":
         return calibration_report(y, p)
     if name == "LogisticCalibrationResult":

@@ -39,6 +39,7 @@ from skbrier.states import (
     MomentState,
     MulticlassBrierState,
     MultipleChoiceState,
+    RankedProbabilityState,
     SampleState,
     SpiegelhalterState,
     StateBundle,
@@ -269,6 +270,14 @@ CASES: dict[type, Case] = {
         _multiclass_rows,
         _multiclass_feed,
         lambda s: [s.finalize(), s.skill(), s.class_weights()],
+    ),
+    RankedProbabilityState: Case(
+        RankedProbabilityState,
+        {},
+        {"labels": [2, 0, 1], "with_reference": True},
+        _multiclass_rows,
+        _multiclass_feed,
+        lambda s: [s.finalize(), s.finalize(normalize=True), s.skill()],
     ),
     ClasswiseBinnedState: Case(
         ClasswiseBinnedState,

@@ -338,6 +338,21 @@ REGISTRY: list[Entry] = [
         data="multiclass",
     ),
     Entry(
+        "ranked_probability_score",
+        lambda y, p, w: skbrier.ranked_probability_score(y, p, sample_weight=w),
+        data="multiclass",
+    ),
+    Entry(
+        "ranked_probability_skill_score",
+        lambda y, p, w: skbrier.ranked_probability_skill_score(y, p, sample_weight=w),
+        data="multiclass",
+    ),
+    Entry(
+        "ranked_probability_decomposition",
+        lambda y, p, w: skbrier.ranked_probability_decomposition(y, p, sample_weight=w),
+        data="multiclass",
+    ),
+    Entry(
         "net_benefit",
         lambda y, p, w: skbrier.net_benefit(y, p, threshold=0.3, sample_weight=w),
     ),

@@ -28,6 +28,7 @@ from .._core.kernels.brier import (
     skill_finish,
     warn_undefined_skill,
 )
+from .._core.validation import is_multilabel
 
 __all__ = [
     "brier_score",
@@ -37,6 +38,8 @@ __all__ = [
     "multiple_choice_brier_score",
     "murphy_decomposition",
     "net_benefit",
+    "ranked_probability_score",
+    "ranked_probability_skill_score",
 ]
 
 
@@ -52,8 +55,11 @@ def _forecast(c: Call, *, labels: bool = True) -> XPForecast:
     return fc
 
 
-def brier_score(c: Call) -> float:
+def brier_score(c: Call) -> Any:
     from ..metrics.brier import _check_scale_by_half
+
+    if is_multilabel(c.y_true):
+        return NotImplemented  # a multilabel indicator: the host copies
 
     scale_by_half = _check_scale_by_half(c.scale_by_half)
     fc = _forecast(c)
@@ -61,7 +67,9 @@ def brier_score(c: Call) -> float:
     return brier_finish(sums, scale_by_half)
 
 
-def brier_skill_score(c: Call) -> float:
+def brier_skill_score(c: Call) -> Any:
+    if is_multilabel(c.y_true):
+        return NotImplemented  # a multilabel indicator: the host copies
     fc = _forecast(c)
     ref = array_api_reference(fc, c.reference)
     array = ref is not None and not isinstance(ref, float)
@@ -127,9 +135,11 @@ def calibration_error(c: Call) -> Any:
     )
     from ..metrics._calibration_error_core import _KINDS, check_options, check_sample_size
 
-    o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right)
+    o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right, c.squared)
     simple = o.strategy == "uniform" and o.binning is None
-    if not (simple and c.confidence_scale == 1.0 and c.kind in _KINDS):
+    if is_multilabel(c.y_true) or not (
+        simple and c.confidence_scale == 1.0 and c.kind in _KINDS
+    ):
         return NotImplemented
     fc = _forecast(c)
     xp, w, nb = fc.xp, fc.sample_weight, o.n_bins
@@ -157,7 +167,9 @@ def calibration_error(c: Call) -> Any:
             p = fc.proba[:, j]
             sums.append(bin_sums(xp, bins(p), p, xp.astype(fc.y == j, dt), w, nb))
     check_sample_size(o, int(fc.proba.shape[0]), fc.total_weight())
-    return calibration_finish(sums, o.norm, classwise=classwise, debias=o.debias)
+    return calibration_finish(
+        sums, o.norm, classwise=classwise, debias=o.debias, squared=o.squared
+    )
 
 
 def murphy_decomposition(c: Call) -> Any:
@@ -177,7 +189,7 @@ def murphy_decomposition(c: Call) -> Any:
     )
     validate_random_state(c.random_state)
     uniform = isinstance(opts["strategy"], str) and opts["strategy"] == "uniform"
-    if not uniform or opts["n_resamples"]:
+    if not uniform or opts["n_resamples"] or is_multilabel(c.y_true):
         return NotImplemented
     fc = _forecast(c)
     results = _murphy(
@@ -301,3 +313,63 @@ def _murphy(
             )
         )
     return out
+
+
+def _ordinal(c: Call) -> tuple[XPForecast, Any] | None:
+    """The validated forecast and each row's category (its column in the
+    order, on the device); None for 1-D input (the host raises)."""
+    from ..metrics.ranked import ranked_order
+
+    y_true, order, perm = ranked_order(c.y_true, c.labels)
+    fc = array_api_forecast(
+        y_true,
+        c.y_proba,
+        sample_weight=c.sample_weight,
+        labels=order if perm is None else order[perm],
+    )
+    assert isinstance(fc, XPForecast)
+    if fc.binary_1d:
+        return None
+    if perm is None:
+        return fc, fc.y
+    return fc, fc.xp.take(fc.xp.asarray(perm, device=fc.device), fc.y)
+
+
+def ranked_probability_score(c: Call) -> Any:
+    """The ranked kernel's reduce on the device, its finish on the host sums."""
+    from .._core.kernels.ranked import ranked_finish, ranked_reduce
+    from .._core.params import check_bool
+
+    normalize = check_bool(c.normalize, "normalize")
+    got = _ordinal(c)
+    if got is None:
+        return NotImplemented
+    fc, y = got
+    return ranked_finish(ranked_reduce(fc.xp, y, fc.proba, fc.sample_weight), normalize)
+
+
+def ranked_probability_skill_score(c: Call) -> Any:
+    import numpy as np
+
+    from .._core.array_api import to_numpy
+    from .._core.kernels.ranked import ranked_reduce, ranked_skill_finish
+    from ..metrics.ranked import check_ranked_reference
+
+    got = _ordinal(c)
+    if got is None:
+        return NotImplemented
+    fc, y = got
+    ref = constant = None
+    ndim = getattr(c.reference, "ndim", None)
+    if c.reference is not None and (np.ndim(c.reference) if ndim is None else ndim) == 2:
+        ref = array_api_reference(fc, c.reference)
+    elif c.reference is not None:
+        shape = tuple(int(d) for d in fc.proba.shape)
+        _, constant = check_ranked_reference(to_numpy(c.reference), shape)
+    sums = ranked_reduce(
+        fc.xp, y, fc.proba, fc.sample_weight, reference=ref, class_weight=ref is None
+    )
+    score, bs_ref = ranked_skill_finish(sums, constant)
+    if bs_ref == 0.0:
+        warn_undefined_skill()
+    return score

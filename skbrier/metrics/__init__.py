@@ -23,6 +23,11 @@ from .cumulative import cumulative_calibration, multicalibration_error
 from .decomposition import corp_decomposition, murphy_decomposition
 from .multiple_choice import multiple_choice_brier_score
 from .net_benefit import binary_test_probabilities, decision_curve, net_benefit
+from .ranked import (
+    ranked_probability_decomposition,
+    ranked_probability_score,
+    ranked_probability_skill_score,
+)
 from .recalibration import platt_calibration_error, temperature_scaling
 from .selective import (
     aurc,
@@ -59,6 +64,9 @@ __all__ = [
     "murphy_decomposition",
     "net_benefit",
     "platt_calibration_error",
+    "ranked_probability_decomposition",
+    "ranked_probability_score",
+    "ranked_probability_skill_score",
     "risk_coverage_curve",
     "selective_accuracy",
     "selective_accuracy_at_top",

@@ -26,6 +26,7 @@ from .._core.kernels.calibration_error import (
     hle_bin_ids,
     kumar_equal_mass_edges,
     linspace_edges,
+    sklearn_quantile_edges,
     smooth_ece,
     smooth_ece_auto,
     top_label,
@@ -39,7 +40,7 @@ from .._core.params import (
     check_option,
     check_real,
 )
-from .._core.validation import _as_array, check_forecast
+from .._core.validation import _as_array, check_forecast, check_multilabel, is_multilabel
 
 __all__ = [
     "BINNING_PRESETS",
@@ -156,6 +157,18 @@ def prepare(
     scale = check_scale(confidence_scale)
     if scale != 1.0:
         y_proba = rescale(y_proba, scale)
+    if is_multilabel(y_true):  # one binary error per label
+        if kind != "classwise":
+            raise ValueError(
+                f"kind={kind!r} needs one class per row; a multilabel indicator "
+                "y_true is calibrated label by label: pass kind='classwise' (the "
+                "mean, or for norm='max' the maximum, of the per-label errors)."
+            )
+        fc = check_multilabel(y_true, y_proba, sample_weight=sample_weight, labels=labels)
+        cols = [
+            (np.ascontiguousarray(fc.proba[:, j]), fc.y[:, j]) for j in range(fc.n_columns)
+        ]
+        return Pairs(cols, fc.sample_weight, True)
     fc = check_forecast(
         y_true,
         y_proba,
@@ -201,6 +214,7 @@ class Options:
     binning: Any
     debias: bool
     right: bool
+    squared: bool = False
 
 
 def check_edges(binning: Any) -> np.ndarray:
@@ -209,9 +223,21 @@ def check_edges(binning: Any) -> np.ndarray:
 
 
 def check_options(
-    norm: Any, n_bins: Any, strategy: Any, binning: Any, debias: Any, right: Any
+    norm: Any,
+    n_bins: Any,
+    strategy: Any,
+    binning: Any,
+    debias: Any,
+    right: Any,
+    squared: Any = False,
 ) -> Options:
     norm = check_option(norm, "norm", _NORMS)
+    squared = check_bool(squared, "squared")
+    if squared and norm != "l2":
+        raise ValueError(
+            f"squared=True is defined for norm='l2' only (the square of the RMS "
+            f"calibration error); got norm={norm!r}."
+        )
     n_bins = check_n_bins(n_bins)
     strategy = check_option(strategy, "strategy", ("uniform", "quantile"))
     debias = check_bool(debias, "debias")
@@ -231,7 +257,7 @@ def check_options(
                 )
         else:
             binning = check_edges(binning)
-    return Options(norm, n_bins, strategy, binning, debias, right)
+    return Options(norm, n_bins, strategy, binning, debias, right, squared)
 
 
 def check_sample_size(o: Options, n: int, total: float) -> None:
@@ -266,10 +292,7 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
     elif b is None:
         ids, k = bin_ids(p, w, o.n_bins, o.strategy, o.right)
     elif b == "sklearn":  # quantile (uniform bins are fixed)
-        if w is None:
-            edges = np.percentile(p, np.linspace(0, 1, o.n_bins + 1) * 100)
-        else:
-            edges = weighted_quantile(p, np.linspace(0, 1, o.n_bins + 1), w)
+        edges = sklearn_quantile_edges(p, w, o.n_bins)
         ids = np.searchsorted(edges[1:-1], p).astype(np.intp)
         k = o.n_bins
     elif b == "netcal":  # quantile (np.quantile; of the expanded sample with weights)
@@ -374,6 +397,7 @@ def ce_value(data: Pairs, w: np.ndarray | None, o: Options) -> float:
     return calibration_finish(
         sums,
         o.norm,
+        squared=o.squared,
         classwise=data.classwise,
         debias=o.debias,
         total=total,
@@ -423,7 +447,9 @@ def ce_point(data: Pairs, o: Options, seen: TopLabelPass | None = None) -> float
                 return fixed_bin_ids(c, o)[0]  # type: ignore[index]
 
         sums = top_label_reduce(np, proba, codes, data.w, bins, nb, seen=seen)
-        return calibration_finish([sums], o.norm, debias=o.debias, singleton_rule=singleton)
+        return calibration_finish(
+            [sums], o.norm, debias=o.debias, singleton_rule=singleton, squared=o.squared
+        )
     return ce_value(data, data.w, o)
 
 

@@ -146,10 +146,13 @@ def binary_columns(fc, pos_label: Any):
 
     Returns ``(pairs, classes)`` where ``classes`` is None for binary input
     (1-D or two columns; ``pos_label`` picks the column of two); the pairs of
-    three or more columns are made one at a time, as they are read.
+    three or more columns are made one at a time, as they are read.  A
+    multilabel indicator gives one pair per label (its column index).
     """
     if fc.binary_1d:
         return [(fc.y, fc.proba)], None
+    if fc.y.ndim == 2:  # a multilabel indicator: each label its own problem
+        return [(fc.y[:, j], fc.proba[:, j]) for j in range(fc.n_columns)], fc.classes
     k = fc.proba.shape[1]
     if k == 2:
         col = 1

@@ -19,9 +19,12 @@ from .._core.kernels.brier import (
     warn_undefined_skill,
 )
 from .._core.validation import (
+    Forecast,
     _is_one,
     check_forecast,
+    check_multilabel,
     check_reference,
+    is_multilabel,
 )
 
 __all__ = ["brier_index", "brier_score", "brier_skill_score"]
@@ -72,6 +75,28 @@ def _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label):
     return brier_finish(sums)
 
 
+def _forecast(
+    y_true: Any,
+    y_proba: Any,
+    sample_weight: Any,
+    labels: Any,
+    pos_label: Any,
+    float_target: bool,
+) -> Forecast:
+    """The validated forecast: a multilabel indicator ``y_true`` (2-D, one
+    0/1 column per label) or labels (:func:`check_forecast`)."""
+    if is_multilabel(y_true):
+        return check_multilabel(y_true, y_proba, sample_weight=sample_weight, labels=labels)
+    return check_forecast(
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        float_target=float_target,
+    )
+
+
 @backends(
     dask="skbrier._backends._dask._adapters:brier_score",
     array_api="skbrier._backends._array_api:brier_score",
@@ -101,15 +126,25 @@ def brier_score(
     function reproduces on every input scikit-learn accepts, with O(n)
     validation instead of sorting the labels.
 
+    A multilabel indicator ``y_true`` (2-D, one 0/1 column per label) is
+    scored as scikit-learn scores it: with ``y_proba`` the probability of
+    each label, :math:`\sum_i w_i \sum_l (p_{il} - y_{il})^2 / \sum_i w_i`,
+    the sum of the per-label binary Brier scores (range [0, L]), halved by
+    ``"auto"`` only for fewer than three labels (scikit-learn's rule; it also
+    warns that the rows do not sum to one, which skbrier does not: a
+    multilabel row need not).
+
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels (numbers, booleans or strings).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels (numbers, booleans or strings), or a multilabel indicator
+        matrix.
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predicted probabilities.  1-D input is the probability of
         ``pos_label``.  2-D input has one column per class in sorted label
         order, as ``predict_proba`` returns them; a one-hot encoding of
-        ``y_true`` is built internally.
+        ``y_true`` is built internally.  Multilabel: the probability of each
+        label.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
     labels : array-like of shape (n_classes,), default=None
@@ -164,20 +199,15 @@ def brier_score(
     >>> brier_score(["eggs", "ham", "spam"],
     ...             [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.2, 0.2, 0.6]])
     0.14666...
+    >>> brier_score([[1, 0, 1], [0, 1, 1]], [[0.9, 0.2, 0.7], [0.1, 0.6, 0.8]])
+    0.175
     """
     scale_by_half = _check_scale_by_half(scale_by_half)
     bs = _one_pass_binary_brier(y_true, y_proba, sample_weight, labels, pos_label)
     if bs is not None:
         # 1-D binary input is on the [0, 1] scale unless scale_by_half=False
         return bs if (scale_by_half == "auto" or scale_by_half) else 2.0 * bs
-    fc = check_forecast(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        float_target=False,
-    )
+    fc = _forecast(y_true, y_proba, sample_weight, labels, pos_label, False)
     return forecast_brier(fc, scale_by_half=scale_by_half)
 
 
@@ -212,8 +242,8 @@ def brier_index(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predicted probabilities, as for :func:`brier_score`.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -236,6 +266,8 @@ def brier_index(
     -----
     The Index has no ``scale_by_half`` option: its anchors (50 for the
     always-50 % forecaster, 0 for the worst) are defined on the [0, 1] scale.
+    A multilabel indicator ``y_true`` gives the Index of the mean of the
+    per-label binary Brier scores (the [0, 1] scale).
 
     References
     ----------
@@ -251,6 +283,9 @@ def brier_index(
     >>> round(brier_index([1, 0], [0.706, 0.294]), 6)
     70.6
     """
+    if is_multilabel(y_true):  # the mean of the per-label binary scores
+        bs = brier_score(y_true, y_proba, sample_weight=sample_weight, scale_by_half=False)
+        return brier_index_from_score(bs / np.shape(y_true)[1])
     # the [0, 1] scale: halved for any number of classes
     bs = brier_score(
         y_true,
@@ -291,15 +326,17 @@ def brier_skill_score(
       (weighted) class frequencies of ``y_true``; then
       :math:`\mathrm{BS}_\mathrm{ref} = \bar o (1 - \bar o)` for binary
       problems and :math:`\sum_k \bar o_k (1 - \bar o_k)` for multiclass
-      ones, and the score equals :func:`sklearn.metrics.d2_brier_score`;
+      ones (and for a multilabel indicator, with :math:`\bar o_l` the
+      frequency of each label), and the score equals
+      :func:`sklearn.metrics.d2_brier_score`;
     * a float ``r``: the constant binary forecast ``r`` (a fixed base rate);
     * an array of the same shape as ``y_proba``: reference forecasts, for
       example an existing model or a published forecast.
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predicted probabilities, as for :func:`brier_score`.
     reference : None, float or array-like, default=None
@@ -363,14 +400,12 @@ def brier_skill_score(
     """
     # float_target: labels become exact 0/1 float64 before any arithmetic, so
     # the score does not depend on their dtype (float16, big-endian, bool...)
-    fc = check_forecast(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        float_target=True,
-    )
+    fc = _forecast(y_true, y_proba, sample_weight, labels, pos_label, True)
+    if fc.y.ndim == 2 and reference is not None and np.ndim(reference) == 0:
+        raise ValueError(
+            "reference must be None or an array of reference forecasts for a "
+            "multilabel y_true; a single float is a binary base rate."
+        )
     ref = check_reference(reference, fc)
     array = ref is not None and not isinstance(ref, float)
     sums = brier_reduce(

@@ -129,6 +129,7 @@ def calibration_error(
     *,
     kind: Literal["top_label", "binary", "classwise"] = "top_label",
     norm: Literal["l1", "l2", "max"] = "l1",
+    squared: bool = False,
     n_bins: int = DEFAULT_N_BINS,
     strategy: Literal["uniform", "quantile"] = DEFAULT_STRATEGY,
     binning: str | ArrayLike | None = None,
@@ -179,6 +180,11 @@ def calibration_error(
         What is calibrated (see above).
     norm : {"l1", "l2", "max"}, default="l1"
         ECE, RMS calibration error or maximum calibration error.
+    squared : bool, default=False
+        With ``norm="l2"`` only: the square of the RMS calibration error,
+        :math:`\sum_b W_b (\bar p_b - \bar y_b)^2 / W` (the sum before the
+        root): the binned reliability term of the Brier score decomposition
+        (scikit-learn's ``calibration_error(..., norm="l2", squared=True)``).
     n_bins : int, default=10
         Number of bins: skbrier's one default, as its decompositions,
         reliability diagrams and ``calibration_report`` (HELM uses 10,
@@ -265,7 +271,7 @@ def calibration_error(
     ...                         binning="discrete"), 4)
     0.3
     """
-    o = check_options(norm, n_bins, strategy, binning, debias, right)
+    o = check_options(norm, n_bins, strategy, binning, debias, right, squared)
     seen = top_label_pass(y_proba, kind, o)  # the top labels, in the validation's pass
     data = prepare(
         y_true,

@@ -61,7 +61,7 @@ from .._core.params import (
     validate_random_state,
 )
 from .._core.results import ConfidenceInterval
-from .._core.validation import check_forecast
+from .._core.validation import check_forecast, check_multilabel, is_multilabel
 from ._decomposition_core import (
     binary_columns,
     check_strategy,
@@ -679,9 +679,12 @@ def _per_class(method: str, decompose, data: tuple, random_state: Any, n_resampl
     ``data`` is ``(y_true, y_proba, sample_weight, labels, pos_label)``."""
     y_true, y_proba, sample_weight, labels, pos_label = data
     validate_random_state(random_state)
-    fc = check_forecast(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
-    )
+    if is_multilabel(y_true):  # one decomposition per label
+        fc = check_multilabel(y_true, y_proba, sample_weight=sample_weight, labels=labels)
+    else:
+        fc = check_forecast(
+            y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        )
     pairs, classes = binary_columns(fc, pos_label)
     rngs = class_generators(random_state, n_resamples, len(pairs))
     results = [decompose(y01, p, fc.sample_weight, r) for (y01, p), r in zip(pairs, rngs)]

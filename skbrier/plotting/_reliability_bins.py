@@ -35,14 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from .._core.binning import (
-    assign_bins,
-    check_edges,
-    check_edges_cover,
-    uniform_edges,
-    weighted_quantile,
-)
+from .._core.binning import assign_bins, check_edges, check_edges_cover, uniform_edges
 from .._core.kernels.bin_statistics import BinStatistics
+from .._core.kernels.calibration_error import sklearn_quantile_edges
 from .._core.kernels.decomposition import binned_sums
 from .._core.params import check_confidence_level, check_n_bins, check_option
 from .._core.results import ConfidenceInterval
@@ -100,14 +95,9 @@ def calibration_edges(
     if not isinstance(strategy, str):
         check_edges_cover(p, strategy)
         return strategy
-    levels = uniform_edges(n_bins)
     if strategy == "uniform":
-        return levels
-    if w is None:
-        return np.percentile(p, levels * 100)
-    # np.percentile divides the levels by 100 before np.quantile: the same
-    # levels, to the last bit, give the edges of the repeated rows
-    return weighted_quantile(p, levels * 100 / 100, w)
+        return uniform_edges(n_bins)
+    return sklearn_quantile_edges(p, w, n_bins)
 
 
 def binned_reliability(

@@ -15,6 +15,7 @@ from ._bundle import StateBundle
 from ._calibration import CalibrationBinsState
 from ._moments import MomentState, merge_moments
 from ._multiclass import ClasswiseBinnedState, MulticlassBrierState, MultipleChoiceState
+from ._ranked import RankedProbabilityState
 from ._sample import SampleState
 from ._sums import BrierState, SpiegelhalterState
 from ._table import ForecastTable
@@ -30,6 +31,7 @@ __all__ = [
     "MomentState",
     "MulticlassBrierState",
     "MultipleChoiceState",
+    "RankedProbabilityState",
     "SampleState",
     "SpiegelhalterState",
     "StateBundle",

@@ -260,4 +260,5 @@ class CalibrationBinsState(MergeableState):
             classwise=self.kind == "classwise" and k > 1,
             debias=o.debias,
             singleton_rule=self.rule,
+            squared=o.squared,
         )

@@ -149,6 +149,11 @@ class _LabelColumns(MergeableState):
         for label, part in other._sums.items():
             self._put(label, part, other._rows[label])
 
+    def _sorted_labels(self) -> Any:
+        """The classes of the columns as the in-memory check reads them (a
+        state whose ``labels`` give an order sorts them here)."""
+        return self.labels
+
     def resolve(self) -> tuple[list[Any], np.ndarray, np.ndarray]:
         """``(labels, columns, classes)``: each distinct label of ``y_true``, its
         column, and the classes of the columns.
@@ -163,7 +168,7 @@ class _LabelColumns(MergeableState):
         fc = check_forecast(
             y,
             np.full((len(keys), k), 1.0 / k),
-            labels=self.labels,
+            labels=self._sorted_labels(),
             proba_name=self.proba_name,
             label_rows=[self._rows[key] for key in keys],
         )
@@ -181,7 +186,67 @@ class _LabelColumns(MergeableState):
         return Forecast(None, np.empty((0, self.n_columns or 2)), None, None, False)
 
 
-class MulticlassBrierState(_LabelColumns):
+class _KernelColumns(_LabelColumns):
+    """Base of the label-keyed states of one kernel's hypotheses form: each
+    chunk's rows of a label reduced by ``_reduce(np, None, p, w,
+    reference=...)`` (the sums of every possible column), optionally with a
+    ``reference`` column of reference forecasts; :meth:`sums` gives each
+    label its column (``_column`` maps the validation's column to the
+    kernel's)."""
+
+    _reduce: Any = None
+
+    def __init__(self, *, labels: Any = None, with_reference: bool = False) -> None:
+        super().__init__(labels=labels)
+        self.with_reference = with_reference
+
+    def _extra(self, p: np.ndarray, **columns: Any) -> dict:
+        if not self.with_reference:
+            return {}
+        ref = check_probabilities(
+            _as_array(columns["reference"], "reference"), name="reference"
+        )
+        if ref.shape != p.shape:
+            raise ValueError(
+                f"reference has shape {ref.shape} but y_proba has shape {p.shape}; "
+                "reference forecasts must have the same shape as y_proba."
+            )
+        return {"reference": ref}
+
+    def _chunk(self, p, w, inv, m, extra):
+        # the kernel's hypotheses form, per label: the sums for every column
+        ref = extra.get("reference")
+        reduce = type(self)._reduce
+        out = []
+        for i in range(m):
+            rows = inv == i
+            out.append(
+                reduce(
+                    np,
+                    None,
+                    p[rows],
+                    None if w is None else w[rows],
+                    reference=None if ref is None else ref[rows],
+                )
+            )
+        return out
+
+    def _column(self, code: int) -> int:
+        return code
+
+    def sums(self) -> BrierSums:
+        """The merged :class:`~skbrier._core.kernels.brier.BrierSums`, each
+        label's with its column."""
+        keys, codes, _ = self.resolve()
+        total = None
+        for key, c in zip(keys, codes):
+            part = self._sums[key].given(self._column(int(c)))
+            total = part if total is None else total + part
+        assert total is not None  # resolve() raises when there are no rows
+        return total
+
+
+class MulticlassBrierState(_KernelColumns):
     r"""Mergeable state of the multiclass Brier score and skill score.
 
     For each label :math:`L` of ``y_true`` it keeps the sufficient
@@ -223,50 +288,7 @@ class MulticlassBrierState(_LabelColumns):
     0.146667
     """
 
-    def __init__(self, *, labels: Any = None, with_reference: bool = False) -> None:
-        super().__init__(labels=labels)
-        self.with_reference = with_reference
-
-    def _extra(self, p: np.ndarray, **columns: Any) -> dict:
-        if not self.with_reference:
-            return {}
-        ref = check_probabilities(
-            _as_array(columns["reference"], "reference"), name="reference"
-        )
-        if ref.shape != p.shape:
-            raise ValueError(
-                f"reference has shape {ref.shape} but y_proba has shape {p.shape}; "
-                "reference forecasts must have the same shape as y_proba."
-            )
-        return {"reference": ref}
-
-    def _chunk(self, p, w, inv, m, extra):
-        # the kernel's hypotheses form, per label: the sums for every column
-        ref = extra.get("reference")
-        out = []
-        for i in range(m):
-            rows = inv == i
-            out.append(
-                brier_reduce(
-                    np,
-                    None,
-                    p[rows],
-                    None if w is None else w[rows],
-                    reference=None if ref is None else ref[rows],
-                )
-            )
-        return out
-
-    def sums(self) -> BrierSums:
-        """The merged :class:`~skbrier._core.kernels.brier.BrierSums`, each
-        label's with its column."""
-        keys, codes, _ = self.resolve()
-        total = None
-        for key, c in zip(keys, codes):
-            part = self._sums[key].given(int(c))
-            total = part if total is None else total + part
-        assert total is not None  # resolve() raises when there are no rows
-        return total
+    _reduce = staticmethod(brier_reduce)
 
     def finalize(self, scale_by_half: Any = "auto") -> float:
         """The Brier score: halved for fewer than three columns with ``"auto"``."""

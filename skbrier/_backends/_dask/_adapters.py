@@ -30,6 +30,8 @@ __all__ = [
     "multiple_choice_brier_score",
     "murphy_decomposition",
     "net_benefit",
+    "ranked_probability_score",
+    "ranked_probability_skill_score",
     "spiegelhalter_z",
 ]
 
@@ -39,7 +41,16 @@ def _binary(c: Call) -> dict[str, Any]:
     return {"sample_weight": c.sample_weight, "pos_label": c.pos_label}
 
 
+def _refuse_multilabel(c: Call) -> None:
+    if _multiclass.is_2d(c.y_true):
+        raise TypeError(
+            "y_true: a multilabel indicator (2-D y_true) is scored in memory only; "
+            "pass numpy arrays (e.g. y_true.compute())."
+        )
+
+
 def brier_score(c: Call) -> float:
+    _refuse_multilabel(c)
     if _multiclass.is_2d(c.y_proba):
         return _multiclass.brier_score(
             c.y_true,
@@ -56,6 +67,7 @@ def brier_score(c: Call) -> float:
 def brier_skill_score(c: Call) -> float:
     from ..._core.kernels.brier import warn_undefined_skill
 
+    _refuse_multilabel(c)
     if _multiclass.is_2d(c.y_proba):
         score, bs_ref = _multiclass.brier_skill_score(
             c.y_true,
@@ -106,10 +118,12 @@ def calibration_error(c: Call) -> float:
     from ..._core.params import check_option
     from ...metrics._calibration_error_core import _KINDS, check_options, check_scale
 
-    o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right)
+    _refuse_multilabel(c)
+    o = check_options(c.norm, c.n_bins, c.strategy, c.binning, c.debias, c.right, c.squared)
     kind = check_option(c.kind, "kind", _KINDS)
     plain = (
         getattr(c.y_proba, "ndim", 1) == 1  # 1-D: binary whatever the kind
+        and not o.squared
         and o.binning is None
         and o.strategy == "uniform"
         and not o.debias
@@ -263,3 +277,36 @@ def calibration_report(c: Call) -> Any:
     from . import _report
 
     return _report.calibration_report(c)
+
+
+def ranked_probability_score(c: Call) -> float:
+    """One pass of :class:`~skbrier.states.RankedProbabilityState` (the ranked
+    kernel's hypotheses form per label), then its finish."""
+    from ..._core.params import check_bool
+    from ...states import RankedProbabilityState
+    from ._graph import reduce_state
+
+    normalize = check_bool(c.normalize, "normalize")
+    tmpl = RankedProbabilityState(labels=c.labels)
+    return reduce_state(tmpl, c.y_true, c.y_proba, c.sample_weight).finalize(normalize)
+
+
+def ranked_probability_skill_score(c: Call) -> float:
+    """Climatology or a constant forecast from the category weights; reference
+    forecasts as a second column of the same pass."""
+    import numpy as np
+
+    from ...states import RankedProbabilityState
+    from ._graph import reduce_state
+
+    constant, cols = None, {}
+    if c.reference is not None and _multiclass.is_2d(c.reference):
+        cols = {"reference": c.reference}
+    elif c.reference is not None:
+        from ...metrics.ranked import check_ranked_reference
+
+        k = _multiclass._n_columns(c.y_proba) if _multiclass.is_2d(c.y_proba) else 0
+        _, constant = check_ranked_reference(np.asarray(c.reference), (0, k))
+    tmpl = RankedProbabilityState(labels=c.labels, with_reference=bool(cols))
+    state = reduce_state(tmpl, c.y_true, c.y_proba, c.sample_weight, **cols)
+    return state.skill(constant)

@@ -199,6 +199,10 @@ class BrierSums:
     exact32 : bool
         The loss was summed in float32 without weights: its mean is rounded
         to float32 (scikit-learn's float32 score, bit for bit).
+    multilabel : bool
+        The rows are multilabel indicators (each column its own binary
+        outcome): ``class_weight`` holds the weight of the rows where each
+        label is 1, out of :math:`W`.
     """
 
     weight: float
@@ -207,6 +211,7 @@ class BrierSums:
     reference_loss: Any = None
     n_columns: int = 1
     exact32: bool = False
+    multilabel: bool = False
 
     def __add__(self, other: BrierSums) -> BrierSums:
         def add(a: Any, b: Any) -> Any:
@@ -219,6 +224,7 @@ class BrierSums:
             add(self.reference_loss, other.reference_loss),
             self.n_columns,
             self.exact32 and other.exact32,
+            self.multilabel,
         )
 
     def given(self, outcome: int) -> BrierSums:
@@ -246,9 +252,10 @@ def brier_reduce(
     xp : namespace
         The array namespace of the inputs (``numpy`` for host arrays).
     y : array or None
-        0/1 outcomes of 1-D ``proba``, or the integer class code (column) of
-        each row of 2-D ``proba``; None for the hypotheses form (every
-        outcome at once: the states, whose labels are resolved at the end).
+        0/1 outcomes of 1-D ``proba``, the integer class code (column) of
+        each row of 2-D ``proba``, or a 0/1 multilabel indicator matrix shaped
+        like ``proba``; None for the hypotheses form (every outcome at once:
+        the states, whose labels are resolved at the end).
     proba : array of shape (n,) or (n, K)
         Probabilities.
     w : array of shape (n,) or None
@@ -275,19 +282,42 @@ def brier_reduce(
         weight = float(proba.shape[0]) if w is None else float(np.sum(w))
         cw = class_weights(xp, y, proba, w) if class_weight else None
         exact32 = w is None and proba.dtype == np.float32
-        return BrierSums(weight, loss, cw, ref, k, exact32)
+        return BrierSums(weight, loss, cw, ref, k, exact32, y.ndim == 2)
     loss = _xp_loss(xp, y, proba, w)
     ref = None if reference is None else _xp_loss(xp, y, reference, w)
     weight = float(proba.shape[0]) if w is None else float(xp.sum(w))
     cw = class_weights(xp, y, proba, w) if class_weight else None
-    return BrierSums(weight, loss, cw, ref, k)
+    return BrierSums(weight, loss, cw, ref, k, False, y.ndim == 2)
 
 
 def _numpy_loss(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> Any:
     if p.ndim == 1:
         return _pairwise_sum(y, p, w, 0, p.shape[0], *_buffers(p.shape[0], p.dtype))
-    s = multiclass_squared_errors(y, p)
+    if y.ndim == 2:
+        s = multilabel_squared_errors(y, p)
+    else:
+        s = multiclass_squared_errors(y, p)
     return np.sum(s) if w is None else np.sum(s * w)
+
+
+def multilabel_squared_errors(y: np.ndarray, proba: np.ndarray) -> np.ndarray:
+    """Per-sample ``sum_l (p_il - y_il)^2`` of a multilabel indicator ``y``.
+
+    The row sums of the squared differences with ``np.sum(axis=1)``, as
+    scikit-learn, in cache-sized blocks of rows (no array of the size of
+    ``proba`` is made).
+    """
+    n, k = proba.shape
+    out = np.empty(n, dtype=np.float64)
+    rows = max(1, (1 << 15) // k)
+    buf = np.empty((min(rows, n), k))
+    for i in range(0, n, rows):
+        j = min(i + rows, n)
+        d = buf[: j - i]
+        np.subtract(y[i:j], proba[i:j], out=d)
+        np.multiply(d, d, out=d)
+        np.sum(d, axis=1, out=out[i:j])
+    return out
 
 
 def _xp_onehot(xp: Any, codes: Any, k: int, dtype: Any) -> Any:
@@ -301,7 +331,8 @@ def _xp_loss(xp: Any, y: Any, p: Any, w: Any) -> float:
         sq = d * d
         # the two columns (1 - p, p): twice the squared error (doubled on the host)
         return 2.0 * float(xp.sum(sq if w is None else w * sq))
-    d = p - _xp_onehot(xp, y, int(p.shape[1]), p.dtype)
+    target = y if y.ndim == 2 else _xp_onehot(xp, y, int(p.shape[1]), p.dtype)
+    d = p - target
     per_row = xp.sum(d * d, axis=1)
     return float(xp.sum(per_row if w is None else w * per_row))
 
@@ -313,6 +344,8 @@ def class_weights(xp: Any, y: Any, p: Any, w: Any) -> np.ndarray:
     if is_numpy(xp):
         if p.ndim == 1:
             return np.array(class_weight_totals(y, w))
+        if y.ndim == 2:  # multilabel: the weight of the rows where each label is 1
+            return y.sum(axis=0) if w is None else w @ y
         return np.bincount(y, weights=w, minlength=p.shape[1]).astype(np.float64)
     from ..array_api import to_numpy, wide_float
 
@@ -391,6 +424,9 @@ def reference_finish(s: BrierSums, rate: float | None = None) -> float:
     if s.reference_loss is not None:
         return _mean(s, s.reference_loss)
     assert s.class_weight is not None
+    if s.multilabel:  # each label its own binary outcome: sum_l o_l (1 - o_l)
+        freq = np.minimum(s.class_weight / s.weight, 1.0)
+        return float(np.sum(freq * (1.0 - freq)))
     freq = s.class_weight / s.class_weight.sum()
     if rate is None:
         if s.n_columns == 1:
@@ -424,6 +460,8 @@ def native_precision_brier(fc, half: bool) -> float:
         pos = fc.y != 0
         target = np.stack((~pos, pos), axis=1).astype(dtype)
         p = np.stack((1 - p, p), axis=1)
+    elif fc.y.ndim == 2:  # a multilabel indicator
+        target = fc.y.astype(dtype)
     else:
         target = np.zeros(p.shape, dtype=dtype)
         target[np.arange(n), fc.y] = 1

@@ -30,7 +30,13 @@ from typing import Any
 import numpy as np
 
 from ..array_api import is_numpy
-from ..binning import assign_bins, is_uniform, quantile_edges, uniform_edges
+from ..binning import (
+    assign_bins,
+    is_uniform,
+    quantile_edges,
+    uniform_edges,
+    weighted_quantile,
+)
 
 __all__ = [
     "BinSums",
@@ -43,6 +49,7 @@ __all__ = [
     "hle_bin_ids",
     "kumar_equal_mass_edges",
     "linspace_edges",
+    "sklearn_quantile_edges",
     "smooth_ece",
     "smooth_ece_auto",
     "top_label",
@@ -137,9 +144,26 @@ def classwise_columns(proba: np.ndarray, codes: np.ndarray, k: int):
 
 # ----------------------------------------------------------------- edges of the peers
 def linspace_edges(n_bins: int) -> np.ndarray:
-    """``np.linspace(0, 1, n_bins + 1)`` (scikit-learn, netcal): some inner
-    edges differ from ``k / n_bins`` in the last bit."""
-    return np.linspace(0.0, 1.0, n_bins + 1)
+    """``np.linspace(0, 1, n_bins + 1)`` (scikit-learn, netcal): the package's
+    own uniform edges (:func:`skbrier._core.binning.uniform_edges`)."""
+    return uniform_edges(n_bins)
+
+
+def sklearn_quantile_edges(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> np.ndarray:
+    """scikit-learn's equal-mass edges: ``np.percentile(p, levels * 100)`` of
+    the :func:`linspace_edges` levels, with frequency weights those of the
+    repeated rows.
+
+    ``np.percentile`` divides its levels by 100 before ``np.quantile``, so the
+    weighted quantiles take the levels ``levels * 100 / 100`` (which differ
+    from ``levels`` in the last bit for some bins, enough to move a tied
+    forecast to another bin).  The one home of the ``binning="sklearn"``
+    quantile bins of the calibration error and of the reliability diagram.
+    """
+    levels = linspace_edges(n_bins) * 100
+    if w is None:
+        return np.percentile(p, levels)
+    return weighted_quantile(p, levels / 100, w)
 
 
 def torch_linspace_edges(n_bins: int) -> np.ndarray:
@@ -411,11 +435,13 @@ def calibration_finish(
     total: float | None = None,
     skip: np.ndarray | None = None,
     singleton_rule: str = "kumar",
+    squared: bool = False,
 ) -> float:
     """The calibration error of the :class:`BinSums` of one pair, or of every
     class (``classwise``: the mean (l1), the root mean square (l2: Kumar's
     marginal calibration error) or the maximum of the per-class errors), by
-    :func:`binned_error`."""
+    :func:`binned_error`; ``squared`` (l2): the square, the sum before the
+    root."""
     vals = [
         binned_error(
             s.wsum,
@@ -426,6 +452,7 @@ def calibration_finish(
             total=total,
             skip=skip,
             singleton_rule=singleton_rule,
+            squared=squared,
         )
         for s in sums
     ]
@@ -435,7 +462,7 @@ def calibration_finish(
     if norm == "l1":
         return float(np.mean(v))
     if norm == "l2":
-        return float(math.sqrt(np.mean(v * v)))
+        return float(np.mean(v)) if squared else float(math.sqrt(np.mean(v * v)))
     return float(np.max(v))
 
 
