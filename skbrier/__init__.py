@@ -26,6 +26,7 @@ from .metrics.calibration import (
     lowess_calibration_error,
     spiegelhalter_z,
 )
+from .metrics.calibration_curves import flexible_calibration_curve
 from .metrics.calibration_error import (
     calibration_error,
     calibration_error_interval,
@@ -93,6 +94,7 @@ __all__ = [
     "cross_val_brier",
     "decision_curve",
     "difficulty_adjusted_brier",
+    "flexible_calibration_curve",
     "leaderboard",
     "long_run_covariance",
     "lowess_calibration_error",

@@ -25,6 +25,7 @@ from .metrics.calibration import (
     LowessCalibrationError,
     SpiegelhalterResult,
 )
+from .metrics.calibration_curves import FlexibleCalibrationCurve
 from .metrics.calibration_error import CalibrationErrorInterval
 from .metrics.decomposition import (
     BinStatistics,
@@ -56,6 +57,7 @@ __all__ = [
     "DecisionCurveResult",
     "DifficultyAdjustedResult",
     "EvalRecords",
+    "FlexibleCalibrationCurve",
     "ForecastComparisonResult",
     "LeaderboardResult",
     "LogisticCalibrationResult",

@@ -9,6 +9,7 @@ from .calibration import (
     lowess_calibration_error,
     spiegelhalter_z,
 )
+from .calibration_curves import flexible_calibration_curve
 from .calibration_error import (
     calibration_error,
     calibration_error_interval,
@@ -30,6 +31,7 @@ __all__ = [
     "calibration_intercept_slope",
     "corp_decomposition",
     "decision_curve",
+    "flexible_calibration_curve",
     "lowess_calibration_error",
     "multiple_choice_brier_score",
     "murphy_decomposition",

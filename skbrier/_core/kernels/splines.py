@@ -1,0 +1,257 @@
+"""Regression splines of the flexible calibration curves (no validation here).
+
+:func:`rcs_knots` are Harrell's default knots (``Hmisc::rcspline.eval``,
+Hmisc 4.8-0, with its ``fractied = 0.05`` rule and the move of the outer
+knots for fewer than 100 observations); :func:`ns_knots` are the knots of
+``splines::ns(x, df)`` (interior knots at the quantiles
+``1 / df, ..., (df - 1) / df``, boundary knots at the range).  With
+frequency weights every count, quantile and order statistic is that of the
+sample with repeated rows (:func:`skbrier._core.binning.weighted_quantile`).
+
+:func:`rcs_basis` is Harrell's truncated-power basis (``rcspline.eval(x,
+knots, inclx = TRUE)``, ``norm = 2``).  A natural cubic spline with interior
+knots ``k`` and boundary knots ``b`` is a restricted cubic spline with the
+knots ``(b0, k, b1)`` (cubic between the knots, linear beyond the outer ones,
+twice continuously differentiable), so the basis of ``splines::ns`` and this
+one span the same functions once an intercept is added: a logistic fit on
+either gives the same curve and the same pointwise standard errors.
+
+:func:`spline_logistic_curve` fits ``logit P(y = 1) = b0 + B(x) b`` with
+the safeguarded Newton solver of :mod:`skbrier._core.kernels.logistic` (R's
+``glm``) and returns the linear predictor and its Wald standard error at
+evaluation points.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+
+from ..binning import weighted_quantile
+from .logistic import logistic_fit, normalise_weights
+
+__all__ = [
+    "SplineCurve",
+    "ns_knots",
+    "r_seq",
+    "rcs_basis",
+    "rcs_knots",
+    "spline_logistic_curve",
+]
+
+
+def r_seq(start: float, stop: float, num: int) -> np.ndarray:
+    """R's ``seq(start, stop, length.out = num)``: ``start + i * by`` with the
+    last value ``stop`` exactly."""
+    if num == 1:
+        return np.array([start])
+    by = (stop - start) / (num - 1)
+    out = start + np.arange(num, dtype=np.float64) * by
+    out[-1] = stop
+    return out
+
+
+def _order_statistic(xs: np.ndarray, cw: np.ndarray, k: float) -> float:
+    """The ``k``-th smallest (1-based) value of the sample in which the sorted
+    ``xs`` occupy the cumulative weights ``cw`` (repeated rows)."""
+    i = int(np.searchsorted(cw, k, side="left"))
+    return float(xs[min(i, xs.shape[0] - 1)])
+
+
+def rcs_knots(x: np.ndarray, w: np.ndarray | None, n_knots: int) -> np.ndarray:
+    """Harrell's default knots of ``Hmisc::rcspline.eval(x, nk = n_knots)``.
+
+    Quantiles ``seq(outer, 1 - outer, length = nk)`` of ``x`` (``outer`` 0.05,
+    0.1 for 3 knots, 0.025 for more than 6).  When the smallest (largest)
+    value holds at least 5 % of the sample and no inner value does, that end
+    gets its own knot at the next distinct value and the others are placed
+    on the rest.  With fewer than 100 observations the outer knots move to
+    the 5th smallest and 5th largest values.  ``w``: frequency weights (the
+    knots of the repeated rows).  Raises ValueError where R stops.
+    """
+    if w is not None:
+        keep = w > 0
+        x, w = x[keep], w[keep]
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    ws = np.ones_like(xs) if w is None else w[order]
+    n = float(ws.sum())
+    if n < 6:
+        raise ValueError(
+            f"y_proba has {n:.4g} observations: the default knots of a restricted "
+            "cubic spline need at least 6 (pass knots=)."
+        )
+    xu, start = np.unique(xs, return_index=True)
+    wu = np.add.reduceat(ws, start)
+    nxu = xu.shape[0]
+    if nxu - 2 <= n_knots:
+        warnings.warn(
+            f"{n_knots} knots requested with {nxu} distinct values of the forecasts: "
+            f"the knots are set to the {nxu - 2} interior values.",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+        knots = xu[1:-1]
+    else:
+        outer = 0.05 if n_knots > 3 else 0.1
+        if n_knots > 6:
+            outer = 0.025
+        nke = n_knots
+        first: list[float] = []
+        last: list[float] = []
+        lo_cut, hi_cut = -math.inf, math.inf
+        frac = wu / n
+        if frac[1:-1].max() < 0.05:
+            if frac[0] >= 0.05:
+                first = [float(xu[1])]
+                lo_cut = first[0]
+                nke -= 1
+            if frac[-1] >= 0.05:
+                last = [float(xu[-2])]
+                hi_cut = last[0]
+                nke -= 1
+        sel = (xu > lo_cut) & (xu < hi_cut)
+        xr, wr = xu[sel], wu[sel]
+        cr = np.cumsum(wr)
+        if nke == 1:
+            knots = weighted_quantile(xr, np.array([0.5]), wr)
+        else:
+            probs = (
+                r_seq(0.5, 1.0 - outer, nke) if nke == 2 else r_seq(outer, 1.0 - outer, nke)
+            )
+            knots = weighted_quantile(xr, probs, wr)
+            if np.unique(knots).shape[0] < min(nke, 3):
+                knots = weighted_quantile(xr, r_seq(outer, 1.0 - outer, 2 * nke), wr)
+                if first and np.unique(knots).shape[0] < 3:
+                    mid = (
+                        (first[0] + last[0]) / 2.0
+                        if last
+                        else float(weighted_quantile(xr, np.array([0.5]), wr)[0])
+                    )
+                    end = (
+                        last[0]
+                        if last
+                        else float(weighted_quantile(xr, np.array([1.0 - outer]), wr)[0])
+                    )
+                    knots = np.sort(np.array([first[0], mid, end]))
+                if np.unique(knots).shape[0] < 3:
+                    raise ValueError(
+                        "y_proba has too few distinct values for 3 distinct knots of "
+                        "a restricted cubic spline; pass knots= or use another smoother."
+                    )
+                warnings.warn(
+                    f"could not obtain {nke} interior knots with the default algorithm; "
+                    f"used {np.unique(knots).shape[0]} knots.",
+                    RuntimeWarning,
+                    stacklevel=4,
+                )
+            knots = knots.copy()
+            if cr[-1] < 100:
+                if not first:
+                    knots[0] = _order_statistic(xr, cr, 5)
+                if not last:
+                    knots[nke - 1] = _order_statistic(xr, cr, cr[-1] - 4)
+        knots = np.concatenate([first, knots, last])
+    knots = np.unique(knots)
+    if knots.shape[0] < 3:
+        raise ValueError(
+            "y_proba has too few distinct values for 3 distinct knots of a restricted "
+            "cubic spline; pass knots= or use another smoother."
+        )
+    return knots
+
+
+def ns_knots(x: np.ndarray, w: np.ndarray | None, n_interior: int) -> np.ndarray:
+    """All knots ``(min, interior..., max)`` of ``splines::ns(x, df = n_interior + 1)``:
+    the interior knots at the quantiles ``i / (n_interior + 1)`` (R's type 7;
+    with frequency weights those of the repeated rows), ties removed."""
+    if w is not None:
+        keep = w > 0
+        x, w = x[keep], w[keep]
+    probs = r_seq(0.0, 1.0, n_interior + 2)[1:-1]
+    inner = weighted_quantile(x, probs, w) if n_interior else np.empty(0)
+    return np.unique(np.concatenate([[x.min()], inner, [x.max()]]))
+
+
+def rcs_basis(x: np.ndarray, knots: np.ndarray) -> np.ndarray:
+    """``Hmisc::rcspline.eval(x, knots, inclx = TRUE)`` (``norm = 2``): the
+    columns ``x`` and ``len(knots) - 2`` restricted cubic terms."""
+    k = knots
+    nk = k.shape[0]
+    kd = (k[-1] - k[0]) ** (2.0 / 3.0)
+    out = np.empty((x.shape[0], nk - 1))
+    out[:, 0] = x
+    tail1 = np.maximum((x - k[-1]) / kd, 0.0) ** 3
+    tail2 = np.maximum((x - k[-2]) / kd, 0.0) ** 3
+    for j in range(nk - 2):
+        out[:, j + 1] = np.maximum((x - k[j]) / kd, 0.0) ** 3 + (
+            (k[-2] - k[j]) * tail1 - (k[-1] - k[j]) * tail2
+        ) / (k[-1] - k[-2])
+    return out
+
+
+class SplineCurve(NamedTuple):
+    """The logistic spline fit at evaluation points ``x_eval``.
+
+    ``eta``/``se_eta``: linear predictor and its Wald standard error (R's
+    ``predict(glm, type = "link", se.fit = TRUE)``) at ``x_eval``;
+    ``fitted``: the fitted probability of each row; ``converged`` the fit's
+    status.
+    """
+
+    eta: np.ndarray
+    se_eta: np.ndarray
+    fitted: np.ndarray
+    converged: bool
+
+
+def _standardise(B: np.ndarray, w: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Centre and scale of each column (the fit does not depend on them; they
+    keep the information matrix well conditioned)."""
+    ww = np.ones(B.shape[0]) if w is None else w
+    centre = (ww @ B) / ww.sum()
+    scale = np.sqrt((ww @ (B - centre) ** 2) / ww.sum())
+    scale[~(scale > 0.0)] = 1.0
+    return centre, scale
+
+
+def spline_logistic_curve(
+    y: np.ndarray,
+    x: np.ndarray,
+    w: np.ndarray | None,
+    knots: np.ndarray,
+    x_eval: np.ndarray,
+    *,
+    beta0: np.ndarray | None = None,
+) -> tuple[SplineCurve, np.ndarray]:
+    """Logistic regression of ``y`` on the restricted cubic spline of ``x``
+    with ``knots`` (frequency weights ``w``), evaluated at ``x_eval``.
+
+    Returns the :class:`SplineCurve` and the coefficients on the
+    standardised basis (a warm start for refits: ``beta0``).  The covariance
+    is the inverse observed information of the weights as given (integer
+    weights: that of the repeated rows).
+    """
+    B = rcs_basis(x, knots)
+    centre, scale = _standardise(B, w)
+    X = np.column_stack([np.ones(x.shape[0]), (B - centre) / scale])
+    wn, wscale = normalise_weights(w)
+    if beta0 is None or beta0.shape[0] != X.shape[1]:
+        ww = np.ones_like(y) if wn is None else wn
+        ybar = float(np.dot(ww, y) / ww.sum())
+        beta0 = np.zeros(X.shape[1])
+        if 0.0 < ybar < 1.0:
+            beta0[0] = math.log(ybar) - math.log1p(-ybar)
+    beta, cov, _, converged = logistic_fit(y, X, None, wn, beta0)
+    cov = cov / wscale
+    Xe = np.column_stack(
+        [np.ones(x_eval.shape[0]), (rcs_basis(x_eval, knots) - centre) / scale]
+    )
+    eta = Xe @ beta
+    var = np.einsum("ij,jk,ik->i", Xe, cov, Xe)
+    se = np.sqrt(np.maximum(var, 0.0))
+    fitted = 1.0 / (1.0 + np.exp(-(X @ beta)))
+    return SplineCurve(eta, se, fitted, bool(converged)), beta
