@@ -121,6 +121,7 @@ def test_loess_kernel_equals_r(name, surface):
     if surface == "interpolate":
         np.testing.assert_allclose(fit.vertices, ref["vertices"], rtol=1e-14)
     rows = p if w is None else np.repeat(p, w.astype(int))  # R's rows
+    rows = rows[np.array(ref["rows"]) - 1]  # those kept in the fixture
     value, se = loess_predict(fit, rows, se=True)
     np.testing.assert_allclose(value, ref["fitted"], rtol=0, atol=1e-12)
     np.testing.assert_allclose(se, ref["se_data"], rtol=1e-11)
@@ -166,8 +167,7 @@ def test_lowess_curve_equals_pmcalibration(name, transform):
 
 
 def test_row_curves_equal_pmcalibration():
-    # the curve at each observation (pmcalibration's p_c), through the metrics'
-    # definition: ICI is the mean of |p - p_c|
+    # the curve at the observations (pmcalibration's p_c)
     for name in SETS:
         y, p, w = _data(name)
         rows = (
@@ -180,11 +180,52 @@ def test_row_curves_equal_pmcalibration():
             ("loess", "loess_logit", "logit"),
             ("lowess", "lowess_none", None),
         ):
-            ref = np.array(FIX[name][key]["p_c"])
+            ref = FIX[name][key]
+            kept = rows[np.array(ref["rows"]) - 1]
             curve = flexible_calibration_curve(
                 y, p, sample_weight=w, smoother=smoother, transform=transform, band=None
             )
+            # the curve at the observations, through its summaries' definition
+            at_rows = p[kept] + 0.0
             tol = 1e-7 if smoother == "rcs" else 1e-12
-            d = np.abs(p[rows] - ref)
-            assert curve.ici == pytest.approx(d.mean(), rel=tol)
-            assert curve.emax == pytest.approx(d.max(), rel=tol)
+            got = flexible_calibration_curve(
+                y, p, sample_weight=w, smoother=smoother, transform=transform,
+                band=None, grid=at_rows,
+            ).estimate  # fmt: skip
+            np.testing.assert_allclose(got, ref["p_c"], rtol=0, atol=tol)
+            assert curve.ici == pytest.approx(_metrics(ref)[0], rel=100 * tol)
+
+
+# --------------------------------------------------------------------------
+# CalibrationCurves::val.prob.ci.2 itself (sourced from its repository)
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("name", SETS)
+def test_loess_equals_val_prob_ci_2(name):
+    ref = FIX[name]["val_prob_ci_2"]["loess"]
+    y, p, w = _data(name)
+    x = np.array(ref["x"])
+    curve = flexible_calibration_curve(y, p, sample_weight=w, transform=None, grid=x)
+    np.testing.assert_allclose(curve.estimate, ref["y"], rtol=0, atol=1e-12)
+    # val.prob.ci.2 clips its band to [0, 1]
+    np.testing.assert_allclose(np.clip(curve.lower, 0, 1), ref["ymin"], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(np.clip(curve.upper, 0, 1), ref["ymax"], rtol=0, atol=1e-12)
+    assert curve.ici == pytest.approx(ref["Eavg"], rel=1e-11)
+    assert curve.eci == pytest.approx(ref["ECI"], rel=1e-11)
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_rcs_equals_val_prob_ci_2(name):
+    # val.prob.ci.2(smooth = "rcs"): rms::lrm.fit on rcspline.eval(p, nk = 5),
+    # the band xbeta -+ 1.96 se mapped back by the inverse logit
+    ref = FIX[name]["val_prob_ci_2"]["rcs"]
+    y, p, w = _data(name)
+    level = 2 * stats.norm.cdf(1.96) - 1
+    curve = flexible_calibration_curve(
+        y, p, sample_weight=w, smoother="rcs", transform=None, grid=np.array(ref["x"]),
+        confidence_level=level,
+    )  # fmt: skip
+    np.testing.assert_allclose(curve.knots, ref["knots"], rtol=1e-13)
+    # lrm.fit's own convergence criterion: about 1e-7
+    np.testing.assert_allclose(curve.estimate, ref["y"], rtol=0, atol=1e-6)
+    np.testing.assert_allclose(curve.lower, ref["lower"], rtol=0, atol=1e-6)
+    np.testing.assert_allclose(curve.upper, ref["upper"], rtol=0, atol=1e-6)
