@@ -13,8 +13,11 @@ The same data (written as raw doubles) are fitted here and by ``Rscript``
   and at ``--n``: ``flexible_calibration_curve(smoother="loess")`` against
   ``loess(y ~ logit(p))`` + ``predict(se = TRUE)`` (R's default exact trace
   of the operator costs O(n^2): R is timed at ``--n-loess`` only);
-* ``CalibrationCurves::val.prob.ci.2`` at ``--n-loess`` when that package is
-  installed (it needs rms >= 7).
+* ``CalibrationCurves::val.prob.ci.2`` (its default loess curve at
+  ``--n-loess``; ``smooth = "rcs"`` at ``--n``, what it falls back to for
+  large data) when that package is installed, or sourced from a checkout of
+  github.com/BavoDC/CalibrationCurves given as ``--calibration-curves-src
+  PATH/R`` (the package needs rms >= 7; its functions run with older rms).
 
 Target (issue 26): the curve with its band at n = 1e6 at least 5x faster
 than ``val.prob.ci.2``.  R parts are skipped when ``Rscript`` or a package is
@@ -43,6 +46,13 @@ n <- as.integer(args[2]); n_loess <- as.integer(args[3])
 con <- file(args[1], "rb"); y <- readBin(con, "double", n); p <- readBin(con, "double", n)
 close(con)
 say <- function(what, secs) cat(sprintf("R %-44s %8.2f s\n", what, secs))
+timed <- function(what, expr) {
+  t0 <- proc.time()[["elapsed"]]
+  ok <- tryCatch({ force(expr); TRUE }, error = function(e) conditionMessage(e))
+  if (isTRUE(ok)) say(what, proc.time()[["elapsed"]] - t0)
+  else cat(sprintf("R %-44s failed after %.1f s: %s\n", what,
+                   proc.time()[["elapsed"]] - t0, ok))
+}
 if (requireNamespace("pmcalibration", quietly = TRUE)) {
   t <- system.time(suppressMessages(pmcalibration::pmcalibration(
     y, p, smooth = "rcs", nk = 5, transf = "logit", ci = "pw", eval = 100, plot = FALSE)))
@@ -57,10 +67,20 @@ t <- system.time({
   d <- abs(pl - pc); m <- c(mean(d), median(d), quantile(d, 0.9), max(d))
 })
 say(sprintf("loess + se at 100 points, n = %d", n_loess), t[["elapsed"]])
-if (requireNamespace("CalibrationCurves", quietly = TRUE)) {
-  t <- system.time(suppressWarnings(CalibrationCurves::val.prob.ci.2(pl, yl, pl = FALSE)))
-  say(sprintf("val.prob.ci.2, n = %d", n_loess), t[["elapsed"]])
-} else cat("R CalibrationCurves not installed: val.prob.ci.2 skipped\n")
+vp <- NULL
+if (nzchar(args[4])) {
+  suppressMessages(library(rms))
+  for (f in c("val.prob.ci.2.R", "helperFunctions.R", "ci.auc.R", "auc.nonpara.mw.R",
+              "rcspline.plot.noprint.R", "BT.samples.R")) source(file.path(args[4], f))
+  vp <- val.prob.ci.2
+} else if (requireNamespace("CalibrationCurves", quietly = TRUE)) {
+  vp <- CalibrationCurves::val.prob.ci.2
+}
+if (!is.null(vp)) {
+  pdf(NULL)
+  timed(sprintf("val.prob.ci.2 (loess), n = %d", n_loess), suppressWarnings(vp(pl, yl)))
+  timed(sprintf("val.prob.ci.2 (rcs), n = %d", n), suppressWarnings(vp(p, y, smooth = "rcs")))
+} else cat("R CalibrationCurves not available: val.prob.ci.2 skipped\n")
 """
 
 
@@ -86,6 +106,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=10**6)
     ap.add_argument("--n-loess", type=int, default=20_000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--calibration-curves-src", default="")
     args = ap.parse_args()
     y, p = data(args.n)
     yl, pl = y[: args.n_loess], p[: args.n_loess]
@@ -111,7 +132,14 @@ def main() -> None:
         with open(script, "w") as fh:
             fh.write(R_SCRIPT)
         out = subprocess.run(
-            ["Rscript", script, raw, str(args.n), str(args.n_loess)],
+            [
+                "Rscript",
+                script,
+                raw,
+                str(args.n),
+                str(args.n_loess),
+                args.calibration_curves_src,
+            ],  # fmt: skip
             capture_output=True,
             text=True,
             check=False,

@@ -234,7 +234,7 @@ def test_result_protocol():
         ({"smoother": "rcs", "n_knots": 2}, "n_knots must be at least 3"),
         ({"degree": 3}, "degree must be at most 2"),
         ({"span": 0}, "span must be >"),
-        ({"span": 0.01}, "increase span"),
+        ({"span": 0.001}, "increase span"),
         ({"grid": [0.0, 0.5]}, "grid must lie strictly between 0 and 1"),
         ({"grid": 1}, "grid must be at least 2"),
         ({"confidence_level": 95}, "confidence_level"),

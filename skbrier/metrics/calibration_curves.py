@@ -103,30 +103,30 @@ def _fit(
                 else ns_knots(x, w, spec.n_knots)
             )
         cur, _ = spline_logistic_curve(y, x, w, knots, xg)
+        if not cur.converged:
+            # no maximum (the spline separates the outcomes): the iterate where
+            # the solver stopped is arbitrary, so is every number read from it
+            nan_g = np.full(xg.shape, np.nan)
+            return _Fit(np.full(x.shape, np.nan), nan_g, nan_g if band else None,
+                        nan_g, knots, False)  # fmt: skip
         est = special.expit(cur.eta)
         if spec.band_scale == "logit":
-            return _Fit(cur.fitted, est, cur.se_eta if band else None, cur.eta, knots,
-                        cur.converged)  # fmt: skip
+            return _Fit(cur.fitted, est, cur.se_eta if band else None, cur.eta, knots, True)
         # R's predict(type = "response", se.fit = TRUE): the delta method
         se_p = est * (1.0 - est) * cur.se_eta
-        return _Fit(cur.fitted, est, se_p if band else None, None, knots, cur.converged)
+        return _Fit(cur.fitted, est, se_p if band else None, None, knots, True)
     if spec.smoother == "loess":
         total = float(x.shape[0] if w is None else w.sum())
-        if math.floor(total * spec.span + 1e-5) <= spec.degree:
+        if not math.floor(total * spec.span + 1e-5) > 0:
             raise ValueError(
                 f"y_proba has {total:.4g} observations (the total of sample_weight "
-                f"with weights): span={spec.span:.4g} leaves too few in each local fit "
-                f"of degree {spec.degree}; increase span."
+                f"with weights): span={spec.span:.4g} leaves none in a local fit; "
+                "increase span."
             )
         fit = loess_fit(
-            x,
-            y,
-            w,
-            span=spec.span,
-            degree=spec.degree,
-            surface=spec.surface,
+            x, y, w, span=spec.span, degree=spec.degree, surface=spec.surface,
             statistics=band,
-        )
+        )  # fmt: skip
         est, se = loess_predict(fit, xg, se=band)
         if spec.surface == "direct":
             at_rows = np.empty_like(x)
@@ -459,6 +459,9 @@ def flexible_calibration_curve(
     y, p, w = binary_forecast(
         y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
     )
+    check_min_samples(
+        p.shape[0], None if w is None else float(w.sum()), purpose="a calibration curve"
+    )
     y, p, w, n_excl = _rows(y, p, w, spec.logit)
     check_min_samples(
         p.shape[0], None if w is None else float(w.sum()), purpose="a calibration curve"
@@ -475,8 +478,9 @@ def flexible_calibration_curve(
     if not fit.converged:
         warnings.warn(
             "The logistic fit of the spline did not converge (the forecasts nearly "
-            "separate the outcomes, or too many knots); the curve and its band are "
-            "unreliable.",
+            "separate the outcomes, or too many knots for the distinct forecasts): "
+            "the curve, its band and its summaries are NaN. Use fewer knots or "
+            "another smoother.",
             ConvergenceWarning,
             stacklevel=2,
         )

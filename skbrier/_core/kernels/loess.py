@@ -47,6 +47,7 @@ Frequency weights
 from __future__ import annotations
 
 import math
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -145,6 +146,8 @@ def _ehg141(trl: float, n: float, deg: int, k: int, d: int) -> tuple[int, float,
     """``(dk, delta1, delta2)``: Cleveland's approximation of the look-up
     degrees of freedom of a local fit of degree ``deg`` from its ``trL``."""
     dk = {0: 1, 1: d + 1, 2: (d + 2) * (d + 1) // 2}[deg]
+    if not (n > k and trl > 0.0):  # R computes NaN or infinity here
+        return dk, math.nan, math.nan
     corx = math.sqrt(k / n)
     z = (math.sqrt(k / trl) - corx) / (1.0 - corx)
     z = min(1.0, max(0.0, z))
@@ -253,6 +256,11 @@ def _qr_t(Bt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         except np.linalg.LinAlgError:
             pass
     Q, R = np.linalg.qr(Bt.T)
+    k = Bt.shape[0]
+    if R.shape[0] < k:  # fewer points than parameters: zero rows, cut by the pseudo-inverse
+        pad = k - R.shape[0]
+        return (np.vstack([Q.T, np.zeros((pad, Q.shape[0]))]),
+                np.vstack([R, np.zeros((pad, k))]))  # fmt: skip
     return np.ascontiguousarray(Q.T), R
 
 
@@ -263,6 +271,15 @@ def _local(
     and the slope at ``q`` and ``L`` (2, hi - lo) their operator over
     ``y[lo:hi]`` (when ``rows``)."""
     rho, lo, hi = _radius(data, q)
+    if not rho > 0.0:  # R's loesswarn(120), and NaN
+        warnings.warn(
+            f"the local fit of loess at {q:.4g} has a zero-width neighbourhood (its "
+            f"{data.nf:.4g} nearest points are tied): increase span; the fit is NaN.",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+        nan_rows = np.full((2, hi - lo), np.nan) if rows else None
+        return np.full(2, np.nan), lo, hi, nan_rows
     dx = data.x[lo:hi] - q
     r = np.sqrt(dx * dx / rho)
     t = 1.0 - r * r * r
@@ -410,10 +427,15 @@ def loess_fit(
     standard errors): the fitted values only, as a bootstrap refit needs.
     """
     data = _prepare(x, y, w, span, degree)
-    if data.nf <= degree:
-        raise ValueError(
-            f"span={span:.4g} gives {data.nf:.4g} points in each local fit; a local "
-            f"polynomial of degree {degree} needs more: increase span."
+    if not data.nf > 0:
+        raise ValueError(f"span={span:.4g} is too small: no point in a local fit.")
+    if degree + 1 > data.nf - 1:  # R's loesswarn(104)
+        warnings.warn(
+            f"span={span:.4g} is too small: {data.nf:.4g} points in each local fit, "
+            f"fewer than a local polynomial of degree {degree} needs (as R, the "
+            "pseudo-inverse is used).",
+            RuntimeWarning,
+            stacklevel=3,
         )
     n = data.x.shape[0]
     if surface == "direct":
@@ -437,10 +459,14 @@ def loess_fit(
         )
     trl = float(diag[::-1].sum())
     tau = degree + 1  # (d + 1) or (d + 2)(d + 1) / 2 with d = 1
+    if abs(trl - tau) <= 1e-10 * tau:
+        # a global polynomial (trL = tau): Cleveland's approximation has an
+        # infinite slope there, so rounding of trL would move delta1 by 1e-8
+        trl = float(tau)
     one_delta, two_delta = lowesa(trl, data.total, 1, tau)
     r = data.y - fitted
     rss = float(np.dot(r, r)) if data.c is None else float(np.dot(data.c * r, r))
-    s = math.sqrt(rss / one_delta)
+    s = math.sqrt(rss / one_delta) if one_delta > 0.0 else math.nan
     del n
     return LoessFit(
         data, surface, vertices, value, slope, gram, fitted, trl, one_delta, two_delta, s

@@ -31,7 +31,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ..binning import weighted_quantile
-from .logistic import logistic_fit, normalise_weights
+from .calibration import logistic_scores
+from .logistic import (
+    _residual_and_variance,
+    log_likelihood,
+    logistic_fit,
+    normalise_weights,
+)
 
 __all__ = [
     "SplineCurve",
@@ -39,6 +45,7 @@ __all__ = [
     "r_seq",
     "rcs_basis",
     "rcs_knots",
+    "separated",
     "spline_logistic_curve",
 ]
 
@@ -218,6 +225,10 @@ def _standardise(B: np.ndarray, w: np.ndarray | None) -> tuple[np.ndarray, np.nd
     return centre, scale
 
 
+#: standard error of a coefficient of the standardised basis beyond which a
+#: logistic fit has no finite maximum (separation)
+_MAX_SE = 1e4
+
 #: above this many rows the Newton iterations start from the fit on every
 #: k-th row (the maximum is the same; fewer passes over all rows)
 _WARM_START_ROWS = 50_000
@@ -244,6 +255,111 @@ def _start(y: np.ndarray, X: np.ndarray, w: np.ndarray | None) -> np.ndarray:
     return beta0
 
 
+#: the separation check (a linear programme) runs up to this many distinct
+#: (outcome, forecast) rows; beyond, the solver's status and _MAX_SE decide
+_LP_MAX_ROWS = 2000
+
+
+def _distinct_rows(
+    y: np.ndarray, B: np.ndarray, w: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The distinct ``(y, B)`` rows of positive weight, or None when there are
+    more than :data:`_LP_MAX_ROWS` (they do not depend on the weights)."""
+    keep = slice(None) if w is None else w > 0
+    rows = np.column_stack([y[keep], B[keep]])
+    if rows.shape[0] > 4 * _LP_MAX_ROWS:
+        rows = np.unique(rows[:: max(1, rows.shape[0] // (4 * _LP_MAX_ROWS))], axis=0)
+        if rows.shape[0] > _LP_MAX_ROWS:
+            return None
+    rows = np.unique(rows, axis=0)
+    if rows.shape[0] > _LP_MAX_ROWS:
+        return None
+    return rows[:, 0], rows[:, 1:]
+
+
+def separated(y: np.ndarray, B: np.ndarray) -> bool:
+    """Whether the logistic regression of ``y`` on ``[1, B]`` has no finite
+    maximum (complete or quasi-complete separation; Albert and Anderson 1984).
+
+    The linear programme of Konis (2007; R's ``detectseparation``): maximise
+    ``sum_i s_i x_i d`` over ``|d_j| <= 1`` subject to ``s_i x_i d >= 0``
+    (``s_i = +1`` for events, ``-1`` otherwise, ``x_i = (1, B_i)``); the MLE
+    exists iff the optimum is 0.  The columns are scaled to at most 1 first.
+    """
+    from scipy.optimize import linprog
+
+    X = np.column_stack([np.ones(B.shape[0]), B])
+    X = X / np.maximum(np.abs(X).max(axis=0), 1e-300)
+    S = np.where(y == 1.0, 1.0, -1.0)[:, None] * X
+    res = linprog(
+        -S.sum(axis=0), A_ub=-S, b_ub=np.zeros(S.shape[0]), bounds=(-1.0, 1.0),
+        method="highs",
+    )  # fmt: skip
+    return bool(res.status == 0 and -res.fun > 1e-6 * max(1.0, np.abs(S).sum() ** 0.5))
+
+
+def _independent_columns(x: np.ndarray, knots: np.ndarray) -> np.ndarray:
+    """The columns of the basis kept when ``[1, basis]`` is rank-deficient on
+    the data (fewer distinct forecasts than knots, or a knot interval without
+    data): as R's ``glm`` drops aliased columns (the fitted curve is the same
+    for any independent set spanning the same functions).  Judged on the
+    distinct forecasts (at most 4096, spread over their range)."""
+    u = np.unique(x)
+    if u.shape[0] > 4096:
+        u = u[np.linspace(0, u.shape[0] - 1, 4096).round().astype(np.intp)]
+    M = np.column_stack([np.ones(u.shape[0]), rcs_basis(u, knots)])
+    M = M / np.maximum(np.abs(M).max(axis=0), 1e-300)
+    from scipy.linalg import qr
+
+    _, r, piv = qr(M, mode="economic", pivoting=True)
+    d = np.abs(np.diag(r))
+    rank = int(np.count_nonzero(d > 1e-9 * d[0])) if d.shape[0] else 0
+    keep = np.sort(piv[:rank])
+    if keep.shape[0] == M.shape[1]:
+        return np.arange(M.shape[1] - 1)
+    # the intercept stays (the fit adds it); the kept basis columns, in order
+    return np.array([j - 1 for j in keep if j > 0], dtype=np.intp)
+
+
+def _polish(
+    y: np.ndarray, X: np.ndarray, w: np.ndarray | None, beta: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Plain Newton steps from where the safeguarded solver stopped.
+
+    Its test (the gradient within its rounding error) can fail at the maximum
+    of an ill-conditioned fit.  Converged when the Newton decrement
+    ``g' H^-1 g`` (twice the log-likelihood still to gain) is below ``1e-12``
+    relative and has stopped falling (rounding) or reached ``1e-26``: near a
+    maximum it falls quadratically; a runaway fit (separation, decided by
+    :func:`separated`) keeps gaining.
+    """
+    prev = math.inf
+    for _ in range(50):
+        scores, info = logistic_scores(y, X, None, w, beta)
+        g = scores.sum(axis=0)
+        step = np.linalg.lstsq(info, g, rcond=None)[0]
+        if not np.all(np.isfinite(step)):
+            break
+        size = 1.0 + abs(log_likelihood(y, X @ beta, w))
+        dec = float(g @ step)
+        # near the maximum: go on to rounding (the decrement stops falling)
+        if dec <= 1e-12 * size and (dec <= 1e-26 * size or dec >= 0.25 * prev):
+            # the inverse information from the QR factor of sqrt(w mu (1 - mu)) X
+            # (R's chol2inv of glm's QR): rounding of the condition number, not
+            # of its square
+            v = _residual_and_variance(y, X @ beta)[1]
+            root = np.sqrt(v if w is None else w * v)
+            r = np.linalg.qr(X * root[:, None], mode="r")
+            try:
+                r_inv = np.linalg.inv(r)
+            except np.linalg.LinAlgError:
+                break
+            return beta, r_inv @ r_inv.T, True
+        beta = beta + step
+        prev = dec
+    return beta, np.full((X.shape[1], X.shape[1]), np.nan), False
+
+
 def spline_logistic_curve(
     y: np.ndarray,
     x: np.ndarray,
@@ -262,15 +378,28 @@ def spline_logistic_curve(
     weights: that of the repeated rows).
     """
     B = rcs_basis(x, knots)
+    cols = _independent_columns(x, knots)
+    B = B[:, cols]
     centre, scale = _standardise(B, w)
     X = np.column_stack([np.ones(x.shape[0]), (B - centre) / scale])
     wn, wscale = normalise_weights(w)
     if beta0 is None or beta0.shape[0] != X.shape[1]:
         beta0 = _start(y, X, wn)
     beta, cov, _, converged = logistic_fit(y, X, None, wn, beta0)
+    if not converged or x.shape[0] <= _WARM_START_ROWS:
+        # the same maximum, to rounding, however the weights are written
+        beta, cov, converged = _polish(y, X, wn, beta)
     cov = cov / wscale
+    # without a finite maximum (the spline separates the outcomes) the solver
+    # stops at a runaway iterate, and rounding decides whether it calls that
+    # converged; the linear programme decides it from the distinct rows alone
+    pairs = _distinct_rows(y, B, w)
+    if pairs is not None:
+        converged = converged and not separated(*pairs)
+    else:
+        converged = converged and bool(np.all(np.diag(cov) < _MAX_SE**2))
     Xe = np.column_stack(
-        [np.ones(x_eval.shape[0]), (rcs_basis(x_eval, knots) - centre) / scale]
+        [np.ones(x_eval.shape[0]), (rcs_basis(x_eval, knots)[:, cols] - centre) / scale]
     )
     eta = Xe @ beta
     var = np.einsum("ij,jk,ik->i", Xe, cov, Xe)
