@@ -362,9 +362,11 @@ REGISTRY: list[Entry] = [
             "counts of observations: the total weight with frequency weights",
             refuses_below=3.0,
             # a spline with about as many knots as distinct forecasts is nearly
-            # saturated (condition numbers of 1e8 and more): the standard errors
-            # where it extrapolates agree to rounding times the condition number
-            atol=1e-6,
+            # saturated (condition numbers of 1e9 and more): its Wald band where
+            # it extrapolates agrees only to rounding times the condition number
+            # (tests/test_flexible_calibration.py checks the band on real data)
+            ignore=() if smoother == "loess" else ("standard_error", "lower", "upper"),
+            atol=ATOL if smoother == "loess" else 1e-8,
         )
         for smoother in ("loess", "rcs", "ns")
     ),

@@ -24,7 +24,7 @@ DIAGONAL_GID = "skbrier-flexible-diagonal"
 HISTOGRAM_GID = "skbrier-flexible-histogram"
 
 #: the baseline of the spike histogram and the height of its tallest spike
-_BASE, _HEIGHT = -0.08, 0.06
+_BASE, _HEIGHT = -0.1, 0.08
 _BINS = 101
 
 _NAMES = {"loess": "loess", "rcs": "restricted cubic spline", "ns": "natural spline",
@@ -122,5 +122,8 @@ def plot_flexible_calibration(
     ax.set_ylim(min(low, ax.get_ylim()[0]) if not first else low, 1.02)
     ax.set_xlabel("Predicted probability")
     ax.set_ylabel("Observed frequency")
-    ax.legend(loc="lower right", fontsize="small", framealpha=0.9)
+    # the legend in the lower right corner of the unit square, above the histogram
+    bottom = (0.0 - ax.get_ylim()[0]) / (ax.get_ylim()[1] - ax.get_ylim()[0])
+    ax.legend(loc="lower right", bbox_to_anchor=(1.0, bottom + 0.01), fontsize="small",
+              framealpha=0.9)  # fmt: skip
     return ax

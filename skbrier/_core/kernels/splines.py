@@ -29,6 +29,7 @@ import warnings
 from typing import NamedTuple
 
 import numpy as np
+from scipy import special
 
 from ..binning import weighted_quantile
 from .calibration import logistic_scores
@@ -255,6 +256,9 @@ def _start(y: np.ndarray, X: np.ndarray, w: np.ndarray | None) -> np.ndarray:
     return beta0
 
 
+#: the separation check runs on every fit up to this many rows
+_LP_ALWAYS_ROWS = 400
+
 #: the separation check (a linear programme) runs up to this many distinct
 #: (outcome, forecast) rows; beyond, the solver's status and _MAX_SE decide
 _LP_MAX_ROWS = 2000
@@ -392,17 +396,21 @@ def spline_logistic_curve(
     cov = cov / wscale
     # without a finite maximum (the spline separates the outcomes) the solver
     # stops at a runaway iterate, and rounding decides whether it calls that
-    # converged; the linear programme decides it from the distinct rows alone
-    pairs = _distinct_rows(y, B, w)
-    if pairs is not None:
-        converged = converged and not separated(*pairs)
-    else:
-        converged = converged and bool(np.all(np.diag(cov) < _MAX_SE**2))
+    # converged; the linear programme decides it from the distinct rows alone.
+    # A runaway iterate has fitted probabilities near 0 or 1: beyond a few
+    # hundred rows the programme runs only then (or when the fit failed).
+    fitted = special.expit(X @ beta)
+    near = min(float(fitted.min()), float(1.0 - fitted.max())) < 1e-6
+    if converged and (near or y.shape[0] <= _LP_ALWAYS_ROWS):
+        pairs = _distinct_rows(y, B, w)
+        if pairs is not None:
+            converged = not separated(*pairs)
+        else:
+            converged = bool(np.all(np.diag(cov) < _MAX_SE**2))
     Xe = np.column_stack(
         [np.ones(x_eval.shape[0]), (rcs_basis(x_eval, knots)[:, cols] - centre) / scale]
     )
     eta = Xe @ beta
     var = np.einsum("ij,jk,ik->i", Xe, cov, Xe)
     se = np.sqrt(np.maximum(var, 0.0))
-    fitted = 1.0 / (1.0 + np.exp(-(X @ beta)))
     return SplineCurve(eta, se, fitted, bool(converged)), beta
