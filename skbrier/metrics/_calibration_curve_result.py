@@ -258,9 +258,9 @@ default="ici"
         ax : matplotlib Axes, default=None
             Axes to draw on (None: a new figure).
         **kwargs
-            Passed to
-            :func:`skbrier.plotting.flexible_calibration.plot_flexible_calibration`
-            (``label``, ``color``, ``histogram``, ``show_statistics``).
+            ``label`` (legend label), ``color``, ``histogram`` (the spike
+            histogram, default True) and ``show_statistics`` (ICI, E50, E90,
+            Emax in the panel, default True).
 
         Returns
         -------
