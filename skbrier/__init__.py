@@ -37,6 +37,7 @@ from .metrics.calibration import (
     lowess_calibration_error,
     spiegelhalter_z,
 )
+from .metrics.calibration_curves import flexible_calibration_curve
 from .metrics.calibration_error import (
     calibration_error,
     calibration_error_interval,
@@ -137,6 +138,7 @@ __all__ = [
     "decision_curve",
     "difficulty_adjusted_brier",
     "e_aurc",
+    "flexible_calibration_curve",
     "forecast_history",
     "internal_validation",
     "leaderboard",

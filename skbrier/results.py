@@ -35,6 +35,7 @@ from .metrics.calibration import (
     LowessCalibrationError,
     SpiegelhalterResult,
 )
+from .metrics.calibration_curves import FlexibleCalibrationCurve
 from .metrics.calibration_error import CalibrationErrorInterval
 from .metrics.cumulative import CumulativeCalibrationResult, MulticalibrationResult
 from .metrics.decomposition import (
@@ -96,6 +97,7 @@ __all__ = [
     "DecisionCurveResult",
     "DifficultyAdjustedResult",
     "EvalRecords",
+    "FlexibleCalibrationCurve",
     "ForecastComparisonResult",
     "GroupCalibrationResult",
     "HistoryScoreResult",

@@ -156,6 +156,14 @@ REGISTRY = [
         point=(),  # equal-mass bins of frequency weights depend on the total weight
     ),
     Entry("lowess_calibration_error", skbrier.lowess_calibration_error, weights=False),
+    # frequency weights: the knots, neighbourhoods and k-d tree count the total
+    # weight, so the curve depends on the scale of the weights (as equal-mass bins)
+    Entry("flexible_calibration_curve", skbrier.flexible_calibration_curve, point=()),
+    Entry(
+        "flexible_calibration_curve(rcs)",
+        lambda y, p, **kw: skbrier.flexible_calibration_curve(y, p, smoother="rcs", **kw),
+        point=(),
+    ),
     Entry(
         "calibration_error",
         lambda y, p, **kw: skbrier.calibration_error(y, p, n_bins=5, **kw),

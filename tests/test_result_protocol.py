@@ -150,6 +150,8 @@ def _build(name):  # noqa: C901 (one branch per class)
         return spiegelhalter_z(y, p)
     if name == "LowessCalibrationError":
         return lowess_calibration_error(y, p)
+    if name == "FlexibleCalibrationCurve":
+        return skbrier.flexible_calibration_curve(y, p, smoother="rcs", **boot)
     if name == "CalibrationErrorInterval":
         return calibration_error_interval(y, p, **boot)
     if name == "CrossValBrierResult":

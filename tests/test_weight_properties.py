@@ -370,6 +370,24 @@ REGISTRY: list[Entry] = [
         rowwise=True,
     ),
     Entry("c_statistic", lambda y, p, w: skbrier.c_statistic(y, p, sample_weight=w)),
+    *(
+        Entry(
+            f"flexible_calibration_curve({smoother})",
+            lambda y, p, w, s=smoother: skbrier.flexible_calibration_curve(
+                y, p, smoother=s, sample_weight=w
+            ),
+            counts="the knots, loess's neighbourhoods and its k-d tree are placed by "
+            "counts of observations: the total weight with frequency weights",
+            refuses_below=3.0,
+            # a spline with about as many knots as distinct forecasts is nearly
+            # saturated (condition numbers of 1e9 and more): its Wald band where
+            # it extrapolates agrees only to rounding times the condition number
+            # (tests/test_flexible_calibration.py checks the band on real data)
+            ignore=() if smoother == "loess" else ("standard_error", "lower", "upper"),
+            atol=ATOL if smoother == "loess" else 1e-8,
+        )
+        for smoother in ("loess", "rcs", "ns")
+    ),
     Entry(
         "calibration_in_the_large",
         lambda y, p, w: skbrier.calibration_in_the_large(y, p, sample_weight=w),

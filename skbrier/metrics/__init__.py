@@ -14,6 +14,7 @@ from .calibration import (
     lowess_calibration_error,
     spiegelhalter_z,
 )
+from .calibration_curves import flexible_calibration_curve
 from .calibration_error import (
     calibration_error,
     calibration_error_interval,
@@ -58,6 +59,7 @@ __all__ = [
     "cumulative_calibration",
     "decision_curve",
     "e_aurc",
+    "flexible_calibration_curve",
     "lowess_calibration_error",
     "multicalibration_error",
     "multiple_choice_brier_score",

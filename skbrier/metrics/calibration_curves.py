@@ -1,0 +1,532 @@
+r"""Flexible calibration curves of binary forecasts with their bands.
+
+:func:`flexible_calibration_curve` estimates :math:`c(p) = P(y = 1 \mid p)`
+by a smoother of the outcomes on the forecasts (or on their logit):
+
+* ``"loess"`` -- R's ``loess`` (local quadratic, tricube, span 0.75; the k-d
+  tree and Hermite interpolation of its default ``surface = "interpolate"``,
+  or ``surface = "direct"``), the curve of CalibrationCurves'
+  ``val.prob.ci.2`` and of pmcalibration's ``smooth = "loess"``, with R's
+  standard errors (:mod:`skbrier._core.kernels.loess`);
+* ``"rcs"`` -- a logistic regression on a restricted cubic spline with
+  Harrell's knots (``rms::rcs``, pmcalibration's ``smooth = "rcs"``);
+* ``"ns"`` -- the same on a natural spline with the knots of
+  ``splines::ns(df = n_knots + 1)`` (pmcalibration's ``smooth = "ns"``);
+* ``"lowess"`` -- R's ``lowess(iter = 0)`` (as ``rms::val.prob``).
+
+The summaries ICI (Eavg), E50, E90, Emax and ECI are those of Austin and
+Steyerberg (2019) and pmcalibration's ``cal_metrics`` on the same curve.
+The result is :class:`FlexibleCalibrationCurve`.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+from typing import Any, Literal, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import special
+from sklearn.exceptions import ConvergenceWarning
+
+from .._core.binning import weighted_quantile
+from .._core.dispatch import HOST, Refused, backends
+from .._core.kernels.loess import loess_fit, loess_predict
+from .._core.kernels.lowess import lowess_knots
+from .._core.kernels.splines import ns_knots, r_seq, rcs_knots, spline_logistic_curve
+from .._core.params import (
+    DEFAULT_N_RESAMPLES,
+    check_confidence_level,
+    check_int,
+    check_min_samples,
+    check_n_jobs,
+    check_n_resamples,
+    check_option,
+    check_real,
+    validate_random_state,
+)
+from .._core.resampling import frequency_resampler, run_replicates
+from .._core.validation import binary_forecast, check_probabilities
+from ._calibration_curve_result import (
+    CURVE_METRICS,
+    FlexibleCalibrationCurve,
+    band_from_standard_error,
+)
+
+__all__ = ["FlexibleCalibrationCurve", "flexible_calibration_curve"]
+
+SMOOTHERS = ("loess", "rcs", "ns", "lowess")
+BAND_SCALES = ("logit", "probability")
+SURFACES = ("interpolate", "direct")
+
+
+class _Spec(NamedTuple):
+    """The checked options of one curve (what a bootstrap refit repeats)."""
+
+    smoother: str
+    logit: bool
+    n_knots: int
+    knots: np.ndarray | None
+    span: float
+    degree: int
+    surface: str
+    band_scale: str
+
+
+class _Fit(NamedTuple):
+    p_c: np.ndarray  # the curve at each row
+    estimate: np.ndarray  # at the grid
+    se: np.ndarray | None  # at the grid, on the band's scale
+    eta: np.ndarray | None  # linear predictor at the grid (logit-scale band)
+    knots: np.ndarray | None
+    converged: bool
+
+
+def _fit(
+    spec: _Spec,
+    y: np.ndarray,
+    x: np.ndarray,
+    w: np.ndarray | None,
+    xg: np.ndarray,
+    *,
+    band: bool,
+) -> _Fit:
+    """One curve on validated rows: ``x`` the (transformed) forecasts, ``w``
+    frequency weights (None or positive), ``xg`` the grid on ``x``'s scale."""
+    if spec.smoother in ("rcs", "ns"):
+        knots = spec.knots
+        if knots is None:
+            knots = (
+                rcs_knots(x, w, spec.n_knots)
+                if spec.smoother == "rcs"
+                else ns_knots(x, w, spec.n_knots)
+            )
+        cur, _ = spline_logistic_curve(y, x, w, knots, xg)
+        if not cur.converged:
+            # no maximum (the spline separates the outcomes): the iterate where
+            # the solver stopped is arbitrary, so is every number read from it
+            nan_g = np.full(xg.shape, np.nan)
+            return _Fit(np.full(x.shape, np.nan), nan_g, nan_g if band else None,
+                        nan_g, knots, False)  # fmt: skip
+        est = special.expit(cur.eta)
+        if spec.band_scale == "logit":
+            return _Fit(cur.fitted, est, cur.se_eta if band else None, cur.eta, knots, True)
+        # R's predict(type = "response", se.fit = TRUE): the delta method
+        se_p = est * (1.0 - est) * cur.se_eta
+        return _Fit(cur.fitted, est, se_p if band else None, None, knots, True)
+    if spec.smoother == "loess":
+        total = float(x.shape[0] if w is None else w.sum())
+        if not math.floor(total * spec.span + 1e-5) > 0:
+            raise ValueError(
+                f"y_proba has {total:.4g} observations (the total of sample_weight "
+                f"with weights): span={spec.span:.4g} leaves none in a local fit; "
+                "increase span."
+            )
+        fit = loess_fit(
+            x, y, w, span=spec.span, degree=spec.degree, surface=spec.surface,
+            statistics=band,
+        )  # fmt: skip
+        est, se = loess_predict(fit, xg, se=band)
+        if spec.surface == "direct":
+            at_rows = np.empty_like(x)
+            at_rows[np.argsort(x, kind="stable")] = fit.fitted
+        else:
+            at_rows = loess_predict(fit, x)[0]
+        return _Fit(at_rows, est, se, None, None, True)
+    # lowess: integer frequency weights are repeated rows
+    if w is None:
+        kx, ky = lowess_knots(x, y)
+    else:
+        reps = w.astype(np.intp)
+        kx, ky = lowess_knots(np.repeat(x, reps), np.repeat(y, reps))
+    return _Fit(np.interp(x, kx, ky), np.interp(xg, kx, ky), None, None, None, True)
+
+
+def _summaries(p: np.ndarray, p_c: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    """``[ICI, E50, E90, Emax, ECI]`` of ``d = |p - p_c|`` (frequency weights
+    ``w``: those of the repeated rows)."""
+    d = np.abs(p - p_c)
+    e50, e90 = weighted_quantile(d, np.array([0.5, 0.9]), w)
+    if w is None:
+        mean, mean2 = float(d.mean()), float(np.dot(d, d) / d.shape[0])
+    else:
+        tot = float(w.sum())
+        mean, mean2 = float(np.dot(w, d) / tot), float(np.dot(w * d, d) / tot)
+    return np.array([mean, e50, e90, float(d.max()), 100.0 * mean2])
+
+
+def _check_spec(
+    smoother: Any,
+    transform: Any,
+    n_knots: Any,
+    knots: Any,
+    span: Any,
+    degree: Any,
+    surface: Any,
+    band_scale: Any,
+) -> _Spec:
+    smoother = check_option(smoother, "smoother", SMOOTHERS)
+    if transform is not None and transform != "logit":
+        raise ValueError(f"transform must be 'logit' or None, got {transform!r}.")
+    n_knots = check_int(
+        n_knots, "n_knots", minimum=3 if smoother == "rcs" else 0, maximum=50
+    )
+    k = None
+    if knots is not None:
+        if smoother not in ("rcs", "ns"):
+            raise ValueError(
+                f"knots applies to the splines (smoother='rcs' or 'ns'), not to "
+                f"smoother={smoother!r}."
+            )
+        k = np.unique(np.asarray(knots, dtype=np.float64).ravel())
+        if k.shape[0] < (3 if smoother == "rcs" else 2) or not np.all(np.isfinite(k)):
+            raise ValueError(
+                "knots must be finite numbers on the scale of the fit (logit(p) with "
+                "transform='logit'): at least 3 distinct knots for 'rcs' (all knots) "
+                f"and 2 for 'ns' (the boundary knots and the interior ones); got {knots!r}."
+            )
+    span = check_real(span, "span", low=0.0, inclusive=(False, True))
+    degree = check_int(degree, "degree", minimum=1, maximum=2)
+    surface = check_option(surface, "surface", SURFACES)
+    band_scale = check_option(band_scale, "band_scale", BAND_SCALES)
+    return _Spec(
+        smoother, transform == "logit", n_knots, k, span, degree, surface, band_scale
+    )
+
+
+def _rows(
+    y: np.ndarray, p: np.ndarray, w: np.ndarray | None, logit: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int]:
+    """The rows of the fit: positive weight, and ``0 < p < 1`` under the logit."""
+    keep = np.ones(p.shape[0], dtype=bool) if w is None else w > 0
+    n_excl = 0
+    if logit:
+        inside = (p > 0.0) & (p < 1.0)
+        n_excl = int(np.count_nonzero(keep & ~inside))
+        keep &= inside
+    if not keep.all():
+        y, p, w = y[keep], p[keep], None if w is None else w[keep]
+    if y.shape[0] == 0:
+        raise ValueError(
+            "y_proba has no probability strictly between 0 and 1 (among the rows of "
+            "positive weight): the logit of the forecasts is undefined; use transform=None."
+        )
+    if np.all(y == y[0]):
+        raise ValueError(
+            "y_true contains a single class (among the rows used): the calibration "
+            "curve is undefined."
+        )
+    if p.min() == p.max():
+        raise ValueError(
+            "y_proba is constant (among the rows used): a calibration curve needs "
+            "forecasts that vary."
+        )
+    return y, p, w, n_excl
+
+
+def _check_grid(grid: Any, p: np.ndarray, logit: bool) -> np.ndarray:
+    if isinstance(grid, (int, np.integer)) and not isinstance(grid, bool):
+        num = check_int(grid, "grid", minimum=2, maximum=100_000)
+        return r_seq(float(p.min()), float(p.max()), num)
+    g = check_probabilities(grid, name="grid", allow_2d=False, warn_hard=False)
+    if logit and not np.all((g > 0.0) & (g < 1.0)):
+        raise ValueError(
+            "grid must lie strictly between 0 and 1 with transform='logit' (the logit "
+            "of 0 and 1 is infinite)."
+        )
+    return g
+
+
+def _bootstrap(
+    spec: _Spec,
+    y: np.ndarray,
+    p: np.ndarray,
+    w: np.ndarray | None,
+    grid: np.ndarray,
+    n_resamples: int,
+    random_state: Any,
+    n_jobs: int | None,
+) -> Callable[[], dict]:
+    """A function running the bootstrap of the curve and its summaries once."""
+    tf = special.logit if spec.logit else (lambda v: v)
+    x, xg = tf(p), tf(grid)
+    draw = frequency_resampler(w, p.shape[0])
+    m = len(CURVE_METRICS)
+
+    def task(size: int, rng: np.random.Generator) -> np.ndarray:
+        out = np.full((size, m + grid.shape[0]), np.nan)
+        for r in range(size):
+            cnt = draw(rng)
+            keep = cnt > 0
+            yb, xb, pb, wb = y[keep], x[keep], p[keep], cnt[keep]
+            if yb.min() == yb.max() or xb.min() == xb.max():
+                continue  # a resample with one class or one forecast: no curve
+            try:
+                fit = _fit(spec, yb, xb, wb, xg, band=False)
+            except (ValueError, np.linalg.LinAlgError):
+                continue
+            out[r, :m] = _summaries(pb, fit.p_c, wb)
+            out[r, m:] = fit.estimate
+        return out
+
+    def run() -> dict:
+        reps = run_replicates(
+            task, n_resamples, random_state=random_state, n_jobs=n_jobs,
+            chunk_size=16, desc="calibration curve bootstrap",
+        )  # fmt: skip
+        return {"metrics": reps[:, :m], "curve": reps[:, m:]}
+
+    return run
+
+
+@backends(
+    array_api=HOST,
+    dask=Refused(
+        "a flexible curve needs all rows in memory (sorting, local fits); compute it "
+        "on a uniform subsample, e.g. df.sample(frac=0.01).compute()"
+    ),
+)
+def flexible_calibration_curve(
+    y_true: ArrayLike,
+    y_proba: ArrayLike,
+    *,
+    smoother: Literal["loess", "rcs", "ns", "lowess"] = "loess",
+    transform: Literal["logit"] | None = "logit",
+    n_knots: int = 5,
+    knots: ArrayLike | None = None,
+    span: float = 0.75,
+    degree: int = 2,
+    surface: Literal["interpolate", "direct"] = "interpolate",
+    grid: int | ArrayLike = 100,
+    band: Literal["analytic", "bootstrap"] | None = "analytic",
+    band_scale: Literal["logit", "probability"] = "logit",
+    confidence_level: float = 0.95,
+    n_resamples: int = DEFAULT_N_RESAMPLES,
+    random_state: Any = None,
+    n_jobs: int | None = None,
+    sample_weight: ArrayLike | None = None,
+    pos_label: Any = None,
+) -> FlexibleCalibrationCurve:
+    r"""A flexible calibration curve of binary forecasts, with its band and ICI.
+
+    The outcomes are smoothed on the forecasts :math:`p` (or on
+    :math:`\mathrm{logit}(p)`): the curve :math:`\hat c(p)` estimates the
+    observed frequency of events among forecasts :math:`p`; a calibrated
+    forecast has :math:`\hat c(p) = p`.  With :math:`d_i = |p_i - \hat
+    c(p_i)|`, ICI (Eavg) is the mean of :math:`d_i`, E50, E90 and Emax
+    their median, 90th percentile and maximum, and ECI :math:`100\,
+    \overline{d^2}` (Austin and Steyerberg 2019).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary outcomes.
+    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+        Predicted probabilities of ``pos_label`` (or two-column
+        ``predict_proba`` output).
+    smoother : {"loess", "rcs", "ns", "lowess"}, default="loess"
+        ``"loess"``: R's ``loess`` (``span``, ``degree``, ``surface``);
+        ``"rcs"``: logistic regression on a restricted cubic spline with
+        ``n_knots`` knots at Harrell's default quantiles (``rms::rcs``);
+        ``"ns"``: the same on a natural spline with ``n_knots`` interior knots
+        at the quantiles ``i / (n_knots + 1)`` and boundary knots at the range
+        (``splines::ns(df = n_knots + 1)``); ``"lowess"``: R's
+        ``lowess(iter = 0)`` (no analytic band).
+    transform : {"logit"} or None, default="logit"
+        Fit on ``logit(p)`` (pmcalibration's default ``transf``) or on ``p``
+        (None: ``val.prob.ci.2``, ``rms::val.prob``).  Under the logit, rows
+        with ``p`` exactly 0 or 1 are left out (``n_excluded``).
+    n_knots : int, default=5
+        ``"rcs"``: number of knots (pmcalibration's ``nk``); ``"ns"``: number
+        of interior knots (5 is pmcalibration's default ``df = 6``).
+    knots : array-like, default=None
+        Knots on the scale of the fit (all knots for ``"rcs"``; for ``"ns"``
+        the boundary knots are the smallest and largest given).  Kept for the
+        bootstrap resamples.
+    span : float, default=0.75
+        Fraction of the observations in each local fit of ``"loess"``.
+    degree : {1, 2}, default=2
+        Degree of the local polynomials of ``"loess"``.
+    surface : {"interpolate", "direct"}, default="interpolate"
+        R's ``loess.control(surface)``: interpolation between local fits at
+        the vertices of a k-d tree (R's default, O(n)), or a local fit at every
+        point (O(n^2); for n up to about 10^4).
+    grid : int or array-like, default=100
+        Where the curve is evaluated: a number of points equally spaced from
+        the smallest to the largest forecast (pmcalibration's ``eval``), or
+        the probabilities themselves.
+    band : {"analytic", "bootstrap"} or None, default="analytic"
+        Pointwise band: Wald (the splines' logistic fit, loess's standard
+        errors; not for ``"lowess"``), percentile bootstrap of refitted curves
+        (``n_resamples``), or none.
+    band_scale : {"logit", "probability"}, default="logit"
+        Scale of the splines' Wald band: on the linear predictor, mapped back
+        by the inverse logit (``val.prob.ci.2``'s ``rcs`` band, inside [0, 1]),
+        or on the probability by the delta method (pmcalibration's ``ci =
+        "pw"``).  loess's band is on the probability scale.
+    confidence_level : float, default=0.95
+        Level of the band.
+    n_resamples : int, default=1999
+        Bootstrap resamples for ``band="bootstrap"`` and for the intervals of
+        the summaries (:meth:`FlexibleCalibrationCurve.confidence_interval`).
+    random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
+        Seed of the bootstrap.
+    n_jobs : int, default=None
+        Threads for the bootstrap (results do not depend on it).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative frequency weights: integer weights give the curve of the
+        repeated rows (knots, loess neighbourhoods and k-d tree included).
+        ``"lowess"`` takes integer weights only.
+    pos_label : int, float, bool or str, default=None
+        The positive class.
+
+    Returns
+    -------
+    FlexibleCalibrationCurve
+        The curve at ``grid`` with its band, the summaries, the knots;
+        ``to_frame()`` gives the curve as a table and ``plot()`` draws it.
+
+    Raises
+    ------
+    ValueError
+        For invalid input, a single outcome class, a constant forecast, too
+        few observations for the knots or the span, or ``band="analytic"``
+        with ``"lowess"``.
+
+    See Also
+    --------
+    skbrier.metrics.calibration.lowess_calibration_error : Emax, E90, Eavg of
+        ``rms::val.prob``'s lowess curve on ``p``.
+    skbrier.plotting.ReliabilityDisplay : Binned reliability diagrams.
+
+    Notes
+    -----
+    Equal to R (tests with fixtures made by the references): ``"rcs"`` and
+    ``"ns"`` to pmcalibration 0.2.0 (``smooth = "rcs", nk = 5`` and
+    ``smooth = "ns"``, ``ci = "pw"``; ``band_scale="probability"``) with the
+    same knots; the fit is run to convergence, where R's ``glm`` stops when
+    the deviance changes by less than 1e-8, so the two agree to about 1e-7
+    (to 1e-10 with ``glm.control(epsilon = 1e-15)``).  ``"loess"`` equals
+    R's ``loess`` and ``predict(se = TRUE)`` to about 1e-13 on both surfaces
+    (``val.prob.ci.2``: ``transform=None``; pmcalibration: ``"logit"``).
+    ``"lowess"`` equals ``lowess(iter = 0)``.  Differences from the
+    references: the Wald band uses the normal quantile (``val.prob.ci.2``'s
+    spline band uses 1.96); ``val.prob.ci.2`` draws its loess band at the
+    data, here it is evaluated at ``grid``.  R's ``loess`` counts rows, not
+    weights: with ``sample_weight`` this curve is R's loess of the repeated
+    rows, not R's weighted loess.
+
+    References
+    ----------
+    .. [1] P. C. Austin and E. W. Steyerberg, "The Integrated Calibration
+       Index (ICI) and related metrics for quantifying the calibration of
+       logistic regression models", Statistics in Medicine 38, 4051-4065, 2019.
+    .. [2] B. Van Calster et al., "A calibration hierarchy for risk models was
+       defined: from utopia to empirical data", Journal of Clinical
+       Epidemiology 74, 167-176, 2016.
+    .. [3] W. S. Cleveland, E. Grosse and W. M. Shyu, "Local regression
+       models", chapter 8 of Statistical Models in S, 1992.
+    .. [4] S. Rhodes, "Using restricted cubic splines to assess the
+       calibration of clinical prediction models: logit transform predicted
+       probabilities first", OSF preprint, 2022.
+
+    Examples
+    --------
+    >>> from skbrier.datasets import load_forecasts
+    >>> from skbrier.metrics import flexible_calibration_curve
+    >>> d = load_forecasts()
+    >>> curve = flexible_calibration_curve(d["y"], d["model_b"])
+    >>> curve.grid.shape, curve.lower.shape
+    ((100,), (100,))
+    >>> bool(0 <= curve.e50 <= curve.e90 <= curve.emax)
+    True
+    """
+    spec = _check_spec(
+        smoother, transform, n_knots, knots, span, degree, surface, band_scale
+    )
+    if band is not None:
+        check_option(band, "band", ("analytic", "bootstrap"))
+    if band == "analytic" and spec.smoother == "lowess":
+        raise ValueError(
+            "band='analytic' is not available for smoother='lowess' (lowess has no "
+            "standard errors); use band='bootstrap' or band=None."
+        )
+    level = check_confidence_level(confidence_level)
+    n_resamples = check_n_resamples(n_resamples)
+    n_jobs = check_n_jobs(n_jobs)
+    random_state = validate_random_state(random_state)
+    y, p, w = binary_forecast(
+        y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
+    )
+    check_min_samples(
+        p.shape[0], None if w is None else float(w.sum()), purpose="a calibration curve"
+    )
+    y, p, w, n_excl = _rows(y, p, w, spec.logit)
+    check_min_samples(
+        p.shape[0], None if w is None else float(w.sum()), purpose="a calibration curve"
+    )
+    if spec.smoother == "lowess" and w is not None and not np.all(w == np.round(w)):
+        raise ValueError(
+            "sample_weight must hold integers (counts of repeated rows) for "
+            "smoother='lowess': lowess has no weights. Use smoother='loess' for "
+            "other weights."
+        )
+    g = _check_grid(grid, p, spec.logit)
+    tf = special.logit if spec.logit else (lambda v: v)
+    fit = _fit(spec, y, tf(p), w, tf(g), band=band == "analytic")
+    if not fit.converged:
+        warnings.warn(
+            "The logistic fit of the spline did not converge (the forecasts nearly "
+            "separate the outcomes, or too many knots for the distinct forecasts): "
+            "the curve, its band and its summaries are NaN. Use fewer knots or "
+            "another smoother.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    stats_ = _summaries(p, fit.p_c, w)
+    resample = _bootstrap(spec, y, p, w, g, n_resamples, random_state, n_jobs)
+    boot = resample() if band == "bootstrap" else None
+    lower = upper = None
+    if band == "analytic":
+        assert fit.se is not None
+        lower, upper = band_from_standard_error(fit.estimate, fit.se, fit.eta, level)
+    res = FlexibleCalibrationCurve(
+        grid=g,
+        estimate=fit.estimate,
+        lower=lower,
+        upper=upper,
+        ici=float(stats_[0]),
+        e50=float(stats_[1]),
+        e90=float(stats_[2]),
+        emax=float(stats_[3]),
+        eci=float(stats_[4]),
+        smoother=spec.smoother,
+        transform="logit" if spec.logit else None,
+        band=band,
+        band_scale=_band_scale(spec, band),
+        confidence_level=level,
+        standard_error=fit.se if band == "analytic" else None,
+        knots=fit.knots,
+        n=float(p.shape[0] if w is None else w.sum()),
+        n_excluded=n_excl,
+        n_resamples=0 if boot is None else n_resamples,
+        converged=fit.converged,
+        _eta=fit.eta if band == "analytic" else None,
+        _boot=boot,
+        _resample=resample,
+        _data=(y, p, w),
+    )
+    if boot is not None:
+        lo, hi = res.confidence_interval(level, metric="calibration_curve")
+        object.__setattr__(res, "lower", lo)
+        object.__setattr__(res, "upper", hi)
+    return res
+
+
+def _band_scale(spec: _Spec, band: str | None) -> str | None:
+    """The scale of an analytic band (loess's is the probability's)."""
+    if band != "analytic":
+        return None
+    return "probability" if spec.smoother == "loess" else spec.band_scale

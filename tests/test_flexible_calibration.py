@@ -1,0 +1,286 @@
+"""flexible_calibration_curve: frequency weights, bootstrap, options, errors, drawing.
+
+The numbers themselves are checked against R in
+tests/test_flexible_calibration_reference.py.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+from scipy import special, stats
+
+from skbrier.metrics import flexible_calibration_curve
+from skbrier.results import ConfidenceInterval, FlexibleCalibrationCurve
+
+
+def _data(n=300, seed=0, ties=False):
+    rng = np.random.default_rng(seed)
+    z = rng.normal(-0.3, 1.2, n)
+    y = (rng.uniform(size=n) < special.expit(z)).astype(int)
+    p = special.expit(0.2 + 1.4 * z)
+    if ties:
+        p = np.clip(np.round(p, 2), 0.01, 0.99)
+    w = rng.integers(1, 4, n).astype(float)
+    return y, p, w
+
+
+SMOOTHERS = [
+    ("loess", {}),
+    ("loess", {"surface": "direct"}),
+    ("loess", {"transform": None, "degree": 1, "span": 0.5}),
+    ("rcs", {}),
+    ("rcs", {"n_knots": 3, "transform": None}),
+    ("ns", {}),
+    ("lowess", {"band": None}),
+]
+
+
+def _values(c: FlexibleCalibrationCurve) -> np.ndarray:
+    parts = [c.estimate, [c.ici, c.e50, c.e90, c.emax, c.eci]]
+    if c.lower is not None:
+        parts += [c.lower, c.upper]
+    return np.concatenate(parts)
+
+
+# --------------------------------------------------------------------------
+# frequency weights: integer weights are repeated rows
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("smoother,kw", SMOOTHERS)
+@pytest.mark.parametrize("ties", [False, True])
+def test_integer_weights_equal_repeated_rows(smoother, kw, ties):
+    y, p, w = _data(120, ties=ties)
+    rep = np.repeat(np.arange(y.shape[0]), w.astype(int))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = flexible_calibration_curve(y, p, smoother=smoother, sample_weight=w, **kw)
+        b = flexible_calibration_curve(y[rep], p[rep], smoother=smoother, **kw)
+    np.testing.assert_allclose(_values(a), _values(b), rtol=1e-9, atol=1e-12)
+    assert a.n == b.n == w.sum()
+    if a.knots is not None:
+        np.testing.assert_allclose(a.knots, b.knots, rtol=1e-13)
+
+
+@pytest.mark.parametrize("smoother,kw", SMOOTHERS)
+def test_unit_weights_and_zero_weight_rows(smoother, kw):
+    y, p, w = _data(100)
+    base = flexible_calibration_curve(y, p, smoother=smoother, **kw)
+    unit = flexible_calibration_curve(
+        y, p, smoother=smoother, sample_weight=np.ones(100), **kw
+    )
+    np.testing.assert_allclose(_values(base), _values(unit), rtol=1e-10, atol=1e-13)
+    w0 = w.copy()
+    w0[:10] = 0.0
+    a = flexible_calibration_curve(
+        y, p, smoother=smoother, sample_weight=w0, grid=base.grid, **kw
+    )
+    b = flexible_calibration_curve(
+        y[10:], p[10:], smoother=smoother, sample_weight=w[10:], grid=base.grid, **kw
+    )
+    np.testing.assert_allclose(_values(a), _values(b), rtol=1e-10, atol=1e-13)
+
+
+def test_bootstrap_with_integer_weights_equals_repeated_rows():
+    y, p, w = _data(80)
+    rep = np.repeat(np.arange(80), w.astype(int))
+    kw = {"smoother": "rcs", "band": "bootstrap", "n_resamples": 40, "random_state": 3}
+    a = flexible_calibration_curve(y, p, sample_weight=w, **kw)
+    b = flexible_calibration_curve(y[rep], p[rep], **kw)
+    np.testing.assert_allclose(a.lower, b.lower, rtol=1e-8)
+    np.testing.assert_allclose(a.upper, b.upper, rtol=1e-8)
+    for metric in ("ici", "e90", "emax"):
+        np.testing.assert_allclose(
+            a.confidence_interval(metric=metric),
+            b.confidence_interval(metric=metric),
+            rtol=1e-8,
+        )
+
+
+def test_lowess_refuses_non_integer_weights():
+    y, p, w = _data(50)
+    with pytest.raises(ValueError, match="sample_weight must hold integers"):
+        flexible_calibration_curve(
+            y, p, smoother="lowess", band=None, sample_weight=w + 0.5
+        )
+
+
+# --------------------------------------------------------------------------
+# bands and intervals
+# --------------------------------------------------------------------------
+def test_analytic_band_at_other_levels():
+    y, p, _ = _data()
+    c = flexible_calibration_curve(y, p, smoother="rcs", confidence_level=0.9)
+    lo, hi = c.confidence_interval(0.9, metric="calibration_curve")
+    np.testing.assert_array_equal(lo, c.lower)
+    np.testing.assert_array_equal(hi, c.upper)
+    z = stats.norm.ppf(0.995)
+    eta = special.logit(c.estimate)
+    lo99, hi99 = c.confidence_interval(0.99, metric="calibration_curve")
+    np.testing.assert_allclose(lo99, special.expit(eta - z * c.standard_error), rtol=1e-9)
+    np.testing.assert_allclose(hi99, special.expit(eta + z * c.standard_error), rtol=1e-9)
+    assert np.all((lo99 <= c.lower) & (c.upper <= hi99))
+    with pytest.raises(ValueError, match="method"):
+        c.confidence_interval(metric="calibration_curve", method="basic")
+
+
+def test_probability_scale_band_is_the_delta_method():
+    y, p, _ = _data()
+    lg = flexible_calibration_curve(y, p, smoother="ns")
+    pr = flexible_calibration_curve(y, p, smoother="ns", band_scale="probability")
+    np.testing.assert_allclose(pr.estimate, lg.estimate, rtol=1e-12)
+    z = stats.norm.ppf(0.975)
+    se = lg.estimate * (1 - lg.estimate) * lg.standard_error
+    np.testing.assert_allclose(pr.lower, lg.estimate - z * se, rtol=1e-9, atol=1e-14)
+    assert pr.band_scale == "probability" and lg.band_scale == "logit"
+
+
+def test_bootstrap_is_reproducible_and_independent_of_n_jobs():
+    y, p, _ = _data(150)
+    kw = {"band": "bootstrap", "n_resamples": 48, "random_state": 7}
+    a = flexible_calibration_curve(y, p, **kw)
+    b = flexible_calibration_curve(y, p, n_jobs=2, **kw)
+    np.testing.assert_array_equal(a.lower, b.lower)
+    assert a.confidence_interval(metric="ici") == b.confidence_interval(metric="ici")
+    assert a.n_resamples == 48 and a.band == "bootstrap"
+    assert np.all(a.lower <= a.upper)
+
+
+def test_summary_intervals_run_the_bootstrap_once():
+    y, p, _ = _data(150)
+    c = flexible_calibration_curve(y, p, smoother="rcs", n_resamples=30, random_state=0)
+    assert c.n_resamples == 0
+    first = c.confidence_interval(metric="ici")
+    assert c.n_resamples == 30
+    assert c.confidence_interval(metric="ici") == first
+    lo, hi = first
+    assert lo < c.ici < hi
+    basic = c.confidence_interval(metric="ici", method="basic")
+    assert basic.low == pytest.approx(2 * c.ici - hi)
+    e = [c.confidence_interval(0.8, metric=m) for m in ("e50", "e90", "emax", "eci")]
+    assert all(isinstance(ci, ConfidenceInterval) and ci.low <= ci.high for ci in e)
+    # the band of an analytic curve stays the Wald band
+    np.testing.assert_array_equal(
+        c.confidence_interval(metric="calibration_curve").low, c.lower
+    )
+
+
+def test_no_band():
+    y, p, _ = _data()
+    c = flexible_calibration_curve(y, p, band=None)
+    assert c.lower is None and c.upper is None and c.standard_error is None
+    with pytest.raises(ValueError, match="band"):
+        c.confidence_interval(metric="calibration_curve")
+
+
+def test_loess_bootstrap_outside_the_range_of_a_resample_is_left_out():
+    y, p, _ = _data(60)
+    c = flexible_calibration_curve(
+        y, p, transform=None, band="bootstrap", n_resamples=30, random_state=1
+    )
+    assert np.all(np.isfinite(c.lower)) and np.all(np.isfinite(c.upper))
+
+
+# --------------------------------------------------------------------------
+# options
+# --------------------------------------------------------------------------
+def test_grid_given_and_knots_given():
+    y, p, _ = _data()
+    g = np.array([0.1, 0.2, 0.5, 0.8])
+    c = flexible_calibration_curve(y, p, smoother="rcs", grid=g, knots=[-2, -1, 0, 1, 2])
+    np.testing.assert_array_equal(c.grid, g)
+    np.testing.assert_array_equal(c.knots, [-2, -1, 0, 1, 2])
+    assert c.to_frame().shape == (4, 4)
+
+
+def test_exact_zero_and_one_forecasts_are_left_out_of_the_logit():
+    y, p, _ = _data(200)
+    p = p.copy()
+    p[:3] = [0.0, 1.0, 0.0]
+    c = flexible_calibration_curve(y, p, smoother="rcs")
+    assert c.n_excluded == 3 and c.n == 197
+    d = flexible_calibration_curve(y[3:], p[3:], smoother="rcs", grid=c.grid)
+    np.testing.assert_allclose(c.estimate, d.estimate, rtol=1e-12)
+    e = flexible_calibration_curve(y, p, smoother="rcs", transform=None)
+    assert e.n_excluded == 0 and e.n == 200
+
+
+def test_result_protocol():
+    y, p, _ = _data()
+    c = flexible_calibration_curve(y, p)
+    assert "ici" in c.summary() and "FlexibleCalibrationCurve(ici=" in repr(c)
+    json.dumps(c.to_dict())
+    assert "_boot" not in c.to_dict() and "grid" in c.to_dict()
+    assert list(c.to_frame().columns) == ["grid", "estimate", "lower", "upper"]
+    assert "<table>" in c._repr_html_()
+
+
+# --------------------------------------------------------------------------
+# errors name the parameter
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        ({"smoother": "gam"}, "smoother must be one of"),
+        ({"transform": "probit"}, "transform must be 'logit' or None"),
+        ({"band": "sim"}, "band must be one of"),
+        ({"band_scale": "log"}, "band_scale must be one of"),
+        ({"surface": "kd"}, "surface must be one of"),
+        ({"smoother": "lowess"}, "band='analytic' is not available"),
+        ({"smoother": "loess", "knots": [0, 1, 2]}, "knots applies to the splines"),
+        ({"smoother": "rcs", "knots": [0, 1]}, "knots must be finite"),
+        ({"smoother": "rcs", "n_knots": 2}, "n_knots must be at least 3"),
+        ({"degree": 3}, "degree must be at most 2"),
+        ({"span": 0}, "span must be >"),
+        ({"span": 0.001}, "increase span"),
+        ({"grid": [0.0, 0.5]}, "grid must lie strictly between 0 and 1"),
+        ({"grid": 1}, "grid must be at least 2"),
+        ({"confidence_level": 95}, "confidence_level"),
+        ({"n_resamples": 1}, "n_resamples"),
+    ],
+)
+def test_option_errors(kw, match):
+    y, p, _ = _data(100)
+    with pytest.raises((ValueError, TypeError), match=match):
+        flexible_calibration_curve(y, p, **kw)
+
+
+def test_data_errors():
+    y, p, _ = _data(50)
+    with pytest.raises(ValueError, match="y_true contains a single class"):
+        flexible_calibration_curve(np.ones(50), p)
+    with pytest.raises(ValueError, match="y_proba is constant"):
+        flexible_calibration_curve(y, np.full(50, 0.3))
+    with pytest.raises(ValueError, match="transform=None"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # HardForecastWarning
+        flexible_calibration_curve(y, (p > 0.5).astype(float))
+    with pytest.raises(ValueError, match="y_true has 2 samples"):
+        flexible_calibration_curve([0, 1], [0.2, 0.7])
+    with pytest.raises(ValueError, match="sample_weight sums to"):
+        flexible_calibration_curve(y, p, sample_weight=np.full(50, 1e-3))
+
+
+# --------------------------------------------------------------------------
+# drawing
+# --------------------------------------------------------------------------
+def test_plot_draws_curve_band_histogram_and_statistics():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    y, p, w = _data()
+    c = flexible_calibration_curve(y, p, sample_weight=w)
+    ax = c.plot()
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert "ideal" in labels and "loess" in labels
+    assert ax.collections  # the band and the spikes
+    assert any("ICI" in t.get_text() for t in ax.texts)
+    assert ax.get_ylim()[0] < 0  # room for the histogram below the curve
+    # a second curve on the same axes: one diagonal, one histogram
+    n_coll = len(ax.collections)
+    flexible_calibration_curve(y, p, smoother="rcs").plot(ax=ax, label="rcs", color="C1")
+    assert [line.get_label() for line in ax.get_lines()].count("ideal") == 1
+    assert len(ax.collections) == n_coll + 1  # only the second band
+    plt.close("all")
