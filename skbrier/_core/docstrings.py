@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
-__all__ = ["PIECES", "shared_doc"]
+__all__ = ["PIECES", "shared_doc", "with_pieces"]
 
 _T = TypeVar("_T", bound=Callable[..., object] | type)
 
@@ -47,15 +47,24 @@ confidence_level : float, default=0.95
 _TOKEN = re.compile(r"^(?P<indent>[ \t]*)\{\{(?P<name>[a-z_]+)\}\}[ \t]*$", re.MULTILINE)
 
 
-def _piece(match: re.Match[str]) -> str:
-    name = match["name"]
-    if name not in PIECES:
-        raise KeyError(f"unknown docstring piece {{{{{name}}}}}")
-    return textwrap.indent(PIECES[name], match["indent"])
+def with_pieces(pieces: Mapping[str, str]) -> Callable[[_T], _T]:
+    """A decorator replacing each ``{{name}}`` line of a docstring by
+    ``pieces[name]`` (or the package's :data:`PIECES`), indented as the line."""
+
+    def piece(match: re.Match[str]) -> str:
+        name = match["name"]
+        text = pieces.get(name, PIECES.get(name))
+        if text is None:
+            raise KeyError(f"unknown docstring piece {{{{{name}}}}}")
+        return textwrap.indent(text, match["indent"])
+
+    def deco(obj: _T) -> _T:
+        if obj.__doc__:
+            obj.__doc__ = _TOKEN.sub(piece, obj.__doc__)
+        return obj
+
+    return deco
 
 
-def shared_doc(obj: _T) -> _T:
-    """Replace each ``{{name}}`` line of ``obj.__doc__`` by its shared piece."""
-    if obj.__doc__:
-        obj.__doc__ = _TOKEN.sub(_piece, obj.__doc__)
-    return obj
+#: Replace each ``{{name}}`` line of ``obj.__doc__`` by its shared piece.
+shared_doc = with_pieces({})

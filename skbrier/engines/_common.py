@@ -22,13 +22,12 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
-import re
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
+from .._core.docstrings import with_pieces as _with_pieces
 from .._core.validation import check_probabilities
 from ._plans import Agg, Term
 
@@ -257,19 +256,19 @@ def finish_given(given: GivenStatistic, rows: Any, weighted: bool) -> list[Any]:
     return out
 
 
-_TOKEN = re.compile(r"^(?P<indent>[ \t]*)\{\{(?P<name>[a-z_]+)\}\}[ \t]*$", re.MULTILINE)
+#: the options the engines' functions share, described once
+OPTION_PIECES = {
+    "uniform_bins": """\
+n_bins : int, default=10
+    Number of equal-width bins (``strategy="uniform"``).
+strategy : "uniform" or array-like of bin edges, default="uniform"
+    The bins (equal-mass bins need all forecasts first: refused).
+right : bool, default=True
+    A forecast on an inner edge goes to the lower bin (True) or the upper.""",
+}
 
 
 def with_pieces(pieces: Mapping[str, str]) -> Callable[[Any], Any]:
-    """A decorator replacing each ``{{name}}`` line of a docstring by
-    ``pieces[name]``, indented as the line (the engine's shared parameters)."""
-
-    def sub(match: re.Match[str]) -> str:
-        return textwrap.indent(pieces[match["name"]], match["indent"])
-
-    def deco(func: Any) -> Any:
-        if func.__doc__:
-            func.__doc__ = _TOKEN.sub(sub, func.__doc__)
-        return func
-
-    return deco
+    """The docstring decorator of an engine: its own ``pieces``, the shared
+    :data:`OPTION_PIECES` and the package's (:mod:`skbrier._core.docstrings`)."""
+    return _with_pieces({**OPTION_PIECES, **pieces})

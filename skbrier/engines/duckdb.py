@@ -409,12 +409,7 @@ def calibration_bins(
     Parameters
     ----------
     {{inputs}}
-    n_bins : int, default=10
-        Number of equal-width bins (``strategy="uniform"``).
-    strategy : "uniform" or array-like of bin edges, default="uniform"
-        The bins (equal-mass bins need all forecasts first: refused).
-    right : bool, default=True
-        A forecast on an inner edge goes to the lower bin (True) or the upper.
+    {{uniform_bins}}
     {{group_by}}
 
     Returns
@@ -457,12 +452,7 @@ def murphy_decomposition(
     Parameters
     ----------
     {{inputs}}
-    n_bins : int, default=10
-        Number of equal-width bins (``strategy="uniform"``).
-    strategy : "uniform" or array-like of bin edges, default="uniform"
-        The bins (equal-mass bins need all forecasts first: refused).
-    right : bool, default=True
-        A forecast on an inner edge goes to the lower bin (True) or the upper.
+    {{uniform_bins}}
     bias_correction : bool, default=False
         Ferro and Fricker's finite-sample correction.
     {{group_by}}
