@@ -5,6 +5,8 @@ then the in-memory finishing formulas (``metric_values``, the covariance
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..._core.kernels.brier import (
@@ -18,7 +20,13 @@ from ...states import MomentState
 from ._graph import reduce_state
 from ._metrics import _check_1d, _check_1d_labels
 
-__all__ = ["brier_inference", "compare_brier"]
+__all__ = [
+    "brier_inference",
+    "compare_brier",
+    "compare_from_moments",
+    "constant_reference",
+    "inference_from_moments",
+]
 
 
 def _iid_only(cov_type: str) -> None:
@@ -49,16 +57,13 @@ def brier_inference(
 ):
     """``result``: the result class and ``check_min_samples`` the check of
     :mod:`skbrier.stats.inference` (passed by the hook: no import back)."""
-    from ..._core.kernels.moments import metric_values
-
     _iid_only(cov_type)
     _check_1d(y_proba)
     _check_1d_labels(labels)
     cols = {}
     constant = None
     if reference is not None and np.ndim(reference) == 0:
-        ref = check_scalar_probability(reference, name="reference")
-        constant = (ref * ref, (1.0 - ref) ** 2)
+        constant = constant_reference(reference)
     elif reference is not None:
         cols = {"reference": reference}
     state = reduce_state(
@@ -68,14 +73,37 @@ def brier_inference(
         sample_weight,
         **cols,
     )
-    if reference is None:
+    return inference_from_moments(state, constant, result, check_min_samples)
+
+
+def constant_reference(reference: float) -> tuple[float, float]:
+    """The squared errors ``(outcome 0, outcome 1)`` of a constant reference
+    forecast (validated here)."""
+    ref = check_scalar_probability(reference, name="reference")
+    return ref * ref, (1.0 - ref) ** 2
+
+
+def inference_from_moments(
+    state: MomentState,
+    constant: tuple[float, float] | None,
+    result: Any,
+    check_min_samples: Any,
+) -> Any:
+    """``brier_inference``'s iid result from the merged :class:`MomentState`:
+    the reference is its ``reference`` column, a constant forecast
+    (``constant``, :func:`constant_reference`) or, with neither,
+    climatology."""
+    from ..._core.kernels.moments import metric_values
+
+    climatology = constant is None and not state.columns
+    if climatology:
         w0, w1 = state.class_weights()
         zbar = w1 / (w0 + w1)
         constant = (zbar * zbar, (1.0 - zbar) ** 2)
     n, w, mean, m2, lo, hi = state.class_moments(constant)
     total = _sizes(n, w, state.weighted, check_min_samples)
     bs, bs0 = float(mean[0]), float(mean[-1] if constant is not None else mean[1])
-    check_skill_defined(bs0, reference is None)
+    check_skill_defined(bs0, climatology)
     check_losses_vary(hi[0] > lo[0])
     j = m2.shape[0] - 1 if constant is not None else 1
     sel = [0, j]
@@ -129,6 +157,35 @@ def compare_brier(
     tmpl = MomentState(("y_proba_b",), pos_label=pos_label)
     tmpl.proba_name = "y_proba_a"
     state = reduce_state(tmpl, y_true, y_proba_a, sample_weight, y_proba_b=y_proba_b)
+    return compare_from_moments(
+        state,
+        names=names,
+        cov_type=cov_type,
+        alternative=alternative,
+        small_sample_correction=small_sample_correction,
+        horizon=horizon,
+        ddof=ddof,
+        finish=finish,
+        check_horizon=check_horizon,
+        check_min_samples=check_min_samples,
+    )
+
+
+def compare_from_moments(
+    state: MomentState,
+    *,
+    names,
+    cov_type,
+    alternative,
+    small_sample_correction,
+    horizon,
+    ddof,
+    finish,
+    check_horizon,
+    check_min_samples,
+) -> Any:
+    """``compare_brier``'s iid result from the merged :class:`MomentState`
+    of ``y_proba_a`` with the column ``y_proba_b``."""
     n, w, mean, m2, lo, hi = state.class_moments()  # columns la, lb, la - lb
     total = _sizes(n, w, state.weighted, check_min_samples)
     horizon = check_horizon(horizon, max(n, 2))

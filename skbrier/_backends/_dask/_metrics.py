@@ -37,6 +37,7 @@ __all__ = [
     "decision_shares",
     "murphy_decomposition",
     "net_benefit",
+    "shares_of",
     "spiegelhalter_z",
 ]
 
@@ -231,7 +232,13 @@ def decision_shares(y_true, models, single, sample_weight, pos_label, t, prev, n
     """``({model: ClassShares}, prevalence used, n)`` of a decision curve."""
     _no_resampling(n_resamples)
     state = _threshold_state(y_true, models, single, sample_weight, pos_label, t)
-    shares = {name: state.shares(j, prev) for j, name in enumerate(models)}
+    return shares_of(state, prev)
+
+
+def shares_of(state: ThresholdState, prev: float | None) -> tuple[dict, float, float]:
+    """``({model: ClassShares}, prevalence used, n)`` of a merged
+    :class:`~skbrier.states.ThresholdState` (``prev``: the checked prevalence)."""
+    shares = {name: state.shares(j, prev) for j, name in enumerate(state.models)}
     prev_used = state.prevalence() if prev is None else prev
     n = state.total_weight if state.weighted else state.n_samples
     return shares, prev_used, n

@@ -23,12 +23,18 @@ rows (drawn in the same pass as the sums, reproducible with
 to the full weights), the HAC and bootstrap intervals
 (``cov_type="hac"``/``"bootstrap"``) and the data of the figures.  The
 report's notes say so.
+
+:func:`report_from_states` is the report of any input reduced to these
+states: the Dask path gives it the public functions on the dask collections
+(which find their states in the :func:`precomputed` context), and
+:mod:`skbrier.engines.spark` the states' own finishing (:class:`Sections`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -60,7 +66,16 @@ from ._fits import _FitState
 from ._graph import precomputed, reduce_state
 from ._metrics import _check_1d
 
-__all__ = ["SUBSAMPLE_SIZE", "calibration_report"]
+__all__ = [
+    "SUBSAMPLE_SIZE",
+    "STEPS",
+    "Sections",
+    "add_rounded_note",
+    "calibration_report",
+    "checked_totals",
+    "report_from_states",
+    "templates",
+]
 
 #: the most rows of the subsample of the sections that need all rows in memory
 SUBSAMPLE_SIZE = 200_000
@@ -127,37 +142,49 @@ def _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, run):
     seed = int(opts.rng.integers(2**63 - 1))
     run.step("one pass over the data")
     bundle = reduce_state(
-        StateBundle(_templates(opts, seed, pos_label), pos_label=pos_label),
+        StateBundle(templates(opts, seed, pos_label), pos_label=pos_label),
         y_true,
         y_proba,
         sample_weight,
     )
     state = bundle.state("sample")
-    n, wt, wy, wp, ptp = state.totals()  # raises the in-memory label errors
-    if wy / wt in (0.0, 1.0):  # before looking for the positive label: maybe none
-        raise ValueError(
-            "y_true contains a single class (among the samples with positive weight): "
-            "a calibration report needs both events and non-events."
-        )
+    totals = checked_totals(state)
     pos = next(lab for (v, _), lab in zip(state.encoded(), state._sums) if v == 1.0)
     y = _encode(y_true, pos)
     p, w = y_proba, sample_weight
     # the sections' states, keyed by the 0/1 outcomes y (as the sections see them)
     states = [s.as_binary() for s in bundle.finalize().values()]
     with precomputed(states, y, p, w):
-        report = _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run)
-    step = bundle.state("table").rounded_to
+        report = report_from_states(Sections((y, p, w)), totals, state, opts, run)
+    add_rounded_note(report, bundle.state("table"))
+    return report
+
+
+def checked_totals(state: SampleState) -> tuple:
+    """``(n, W, sum w y, sum w p, ptp)`` of the merged sample state; the
+    in-memory errors of the labels and of a single class."""
+    n, wt, wy, wp, ptp = state.totals()  # raises the in-memory label errors
+    if wy / wt in (0.0, 1.0):  # before looking for the positive label: maybe none
+        raise ValueError(
+            "y_true contains a single class (among the samples with positive weight): "
+            "a calibration report needs both events and non-events."
+        )
+    return n, wt, wy, wp, ptp
+
+
+def add_rounded_note(report: Any, table: ForecastTable, engine: str = "Dask") -> None:
+    """Say so on the report when the forecast table had to round the forecasts."""
+    step = table.rounded_to
     if step is not None:
         report.notes.append(
-            f"Dask input: more than 2**20 distinct forecasts, so C and the CORP "
+            f"{engine} input: more than 2**20 distinct forecasts, so C and the CORP "
             f"decomposition are computed on the forecasts rounded to multiples of "
             f"{step:g} (C changes by at most half the share of event/non-event "
             f"pairs closer than {step:g}; the Brier score by at most {step:g})."
         )
-    return report
 
 
-def _templates(opts: Any, seed: int, pos_label: Any) -> dict:
+def templates(opts: Any, seed: int, pos_label: Any) -> dict:
     """The fresh states of the sections, with the options the public functions
     give them (so that they find them in the :func:`precomputed` context)."""
     from ...metrics.net_benefit import _check_curve_thresholds
@@ -178,11 +205,37 @@ def _templates(opts: Any, seed: int, pos_label: Any) -> dict:
     return out
 
 
-def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
-    """The sections, within the :func:`precomputed` context of the states."""
+@dataclasses.dataclass
+class Sections:
+    """How :func:`report_from_states` computes its exact sections: the public
+    functions on ``yp`` (dask collections whose states are
+    :func:`precomputed`), or, where given, a callable with no arguments
+    (``decomposition(func, kwds)``: the result of ``func``; ``inference(**kwds)``:
+    that of :func:`~skbrier.stats.brier_inference` with the iid ``cov_type``)."""
+
+    yp: tuple = (None, None, None)
+    inference: Callable | None = None
+    brier_score: Callable | None = None
+    logistic: Callable | None = None
+    spiegelhalter: Callable | None = None
+    ece: Callable | None = None
+    c_statistic: Callable | None = None
+    decomposition: Callable | None = None
+    decision_curve: Callable | None = None
+
+
+def report_from_states(
+    sec: Sections, totals: tuple, state: Any, opts: Any, run: Any, engine: str = "Dask"
+) -> Any:
+    """The report of input reduced to the states of :func:`templates`:
+    ``totals = (n, W, sum w y, sum w p, ptp)`` (:meth:`SampleState.totals`),
+    ``state`` the merged :class:`~skbrier.states.SampleState`, ``sec`` how the
+    exact sections are computed; ``engine`` names the input in the notes."""
     from ...metrics.calibration import c_statistic
     from ...report._valprob import IntervalSpec, adaptive_n_resamples, valprob_extras
 
+    n, wt, wy, wp, ptp = totals
+    y, p, w = sec.yp
     base_rate = wy / wt
     ys, ps, ws = state.sample()
     m = ps.shape[0]
@@ -198,26 +251,30 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
         opts = dataclasses.replace(opts, n_resamples=adaptive_n_resamples(n_pos))
     run.step("confidence intervals")
     if opts.cov_type == "iid":
-        intervals, inference = _intervals(y, p, w, opts, notes)
+        intervals, inference = _intervals(y, p, w, opts, notes, sec.inference)
     else:
-        notes.add(f"Dask input: the {opts.cov_type} intervals are computed on {where}.")
+        notes.add(f"{engine} input: the {opts.cov_type} intervals are computed on {where}.")
         intervals, inference = _intervals(ys, ps, ws, opts, notes)
     run.step("Brier score")
-    bs = _brier_score(y, p, w)
+    bs = _brier_score(y, p, w) if sec.brier_score is None else float(sec.brier_score())
     run.step("logistic calibration")
-    logistic, df = _logistic(y, p, w, notes, df=1 if ptp == 0.0 else 2)
+    logistic, df = _logistic(y, p, w, notes, 1 if ptp == 0.0 else 2, sec.logistic)
     run.step("Spiegelhalter test")
-    sz = _spiegelhalter(y, p, w, notes)
+    sz = _spiegelhalter(y, p, w, notes, sec.spiegelhalter)
     if ws is None:
-        notes.add(f"Dask input: Emax/E90/Eavg (lowess) are computed on {where}.")
+        notes.add(f"{engine} input: Emax/E90/Eavg (lowess) are computed on {where}.")
     run.step("lowess calibration")
     emax, e90, eavg, curve = _lowess(ys, ps, ws, notes)
     run.step("ECE")
-    ece = _ece(y, p, w, opts, notes)
+    ece = _ece(y, p, w, opts, notes, sec.ece)
     run.step("C statistic")
     with notes.catching("C statistic"):
         extras = valprob_extras(ys, ps, ws, logistic, opts, inference, notes)
-        c = float(c_statistic(y, p, sample_weight=w, resolution="auto"))
+        c = float(
+            c_statistic(y, p, sample_weight=w, resolution="auto")
+            if sec.c_statistic is None
+            else sec.c_statistic()
+        )
     specs = extras["specs"]
     # C exact; DeLong's variance from the subsample, rescaled to the full weights
     c_spec = specs.get("c_statistic")
@@ -228,7 +285,7 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
         specs["c_statistic"] = IntervalSpec("normal", c, se, label, None, (0.0, 1.0))
         if sub:
             notes.add(
-                f"Dask input: C is exact; the variance of its interval is DeLong's "
+                f"{engine} input: C is exact; the variance of its interval is DeLong's "
                 f"on {where}, rescaled to the total weight."
             )
     oe = wy / wp if wp > 0 else math.nan
@@ -248,7 +305,7 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
         "lowess_curve": curve,
     }
     return _assemble(
-        (y, p, w),
+        sec.yp,
         opts,
         notes,
         run,
@@ -258,5 +315,6 @@ def _report(y, p, w, n, wt, wy, wp, ptp, state, opts, run):
         numbers,
         data=(ys, ps, ws),
         corp_kwds={"resolution": "auto"},
-        last_note=f"Dask input: the figures show {where}." if sub else None,
+        last_note=f"{engine} input: the figures show {where}." if sub else None,
+        sections=sec,
     )
