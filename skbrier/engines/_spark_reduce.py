@@ -35,6 +35,7 @@ import numpy as np
 __all__ = [
     "Source",
     "doc",
+    "finished",
     "native_brier_sums",
     "partition_states",
     "per_group",
@@ -347,6 +348,13 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
     for n, hard in counts.values():
         _warn_hard(n, hard, getattr(template, "proba_name", "y_proba"))
     return states
+
+
+def finished(src: Source, template: Any, finish: Callable[[Any], Any]) -> Any:
+    """The result of a call: ``finish(merged state)`` of every group (one
+    Spark job, :func:`partition_states`), as :func:`per_group` gives it."""
+    states = partition_states(src, template)
+    return per_group(src, {k: finish(s) for k, s in states.items()}, template)
 
 
 def per_group(src: Source, values: Mapping[tuple, Any], template: Any = None) -> Any:

@@ -3,10 +3,10 @@ states of one Spark job.
 
 One ``mapInArrow`` reduces each partition (each group of ``group_by``) to the
 states of the report of Dask input (a :class:`~skbrier.states.StateBundle`
-of :func:`skbrier._backends._dask._report.templates`: the sums, the binned
+of :func:`skbrier.report._merged.templates`: the sums, the binned
 and threshold states, the centred moments, the table of distinct forecasts
 and a uniform subsample); the driver merges them and
-:func:`~skbrier._backends._dask._report.report_from_states` -- the one
+:func:`~skbrier.report._merged.report_from_states` -- the one
 report of merged states, Dask's too -- finishes every section from them.
 
 The logistic calibration is fitted on the table of distinct forecasts
@@ -132,9 +132,9 @@ def calibration_report(
     >>> round(rep.brier_score, 4)  # doctest: +SKIP
     0.075
     """
-    from .._backends._dask._report import STEPS, templates
     from .._core.progress import task
     from ..report._compute import check_options
+    from ..report._merged import STEPS, templates
     from ..states import StateBundle
 
     opts = check_options(
@@ -162,7 +162,7 @@ def calibration_report(
 
 def _report(src: Source, key: tuple, bundle: Any, opts: Any, run: Any) -> Any:
     """The report of one group's merged bundle."""
-    from .._backends._dask._report import (
+    from ..report._merged import (
         Sections,
         add_rounded_note,
         checked_totals,
@@ -190,13 +190,8 @@ def _report(src: Source, key: tuple, bundle: Any, opts: Any, run: Any) -> Any:
 def _inference(state: Any, **kwds: Any) -> Any:
     """``brier_inference(cov_type="iid", **kwds)`` of the merged moments (the
     options checked as the public function checks them)."""
-    from .._backends._dask._inference import inference_from_moments
-    from ..stats.inference import (
-        BrierInferenceResult,
-        brier_inference,
-        check_inference_options,
-        check_min_samples,
-    )
+    from ..stats._merged import inference_from_moments
+    from ..stats.inference import brier_inference, check_inference_options
 
     bound = inspect.signature(brier_inference).bind(None, None, **kwds)
     bound.apply_defaults()
@@ -204,7 +199,7 @@ def _inference(state: Any, **kwds: Any) -> Any:
     check_inference_options(
         a["cov_type"], a["hac_kwds"], a["n_resamples"], a["n_jobs"], a["random_state"]
     )
-    return inference_from_moments(state, None, BrierInferenceResult, check_min_samples)
+    return inference_from_moments(state, None)
 
 
 def _spiegelhalter(state: Any) -> Any:
@@ -222,13 +217,9 @@ def _decomposition(table: Any, binned: Any, func: Any, kwds: dict) -> Any:
 
 def _curve(state: Any, opts: Any) -> Any:
     """The report's decision curve (one model, no resampling)."""
-    from .._backends._dask._metrics import shares_of
-    from ..metrics._decision_curve import check_harm
-    from ..metrics.net_benefit import _curve_result
+    from ..metrics.net_benefit import _state_curve
 
-    shares, prev_used, n = shares_of(state, opts.prevalence)
-    harms = check_harm(None, ["model"])
-    return _curve_result(shares, state.thresholds, prev_used, harms, True, 0.95, 0, None, n)
+    return _state_curve(state, opts.prevalence, None, 0.95)
 
 
 # --------------------------------------------------------------------------

@@ -34,10 +34,9 @@ __all__ = [
     "brier_skill_score",
     "c_statistic",
     "corp_decomposition",
-    "decision_shares",
+    "decision_state",
     "murphy_decomposition",
     "net_benefit",
-    "shares_of",
     "spiegelhalter_z",
 ]
 
@@ -228,17 +227,7 @@ def net_benefit(y_true, y_proba, sample_weight, pos_label, t, prev) -> float:
     return float(state.net_benefit(0, prev)[0])
 
 
-def decision_shares(y_true, models, single, sample_weight, pos_label, t, prev, n_resamples):
-    """``({model: ClassShares}, prevalence used, n)`` of a decision curve."""
+def decision_state(y_true, models, single, sample_weight, pos_label, t, n_resamples):
+    """The merged :class:`~skbrier.states.ThresholdState` of a decision curve."""
     _no_resampling(n_resamples)
-    state = _threshold_state(y_true, models, single, sample_weight, pos_label, t)
-    return shares_of(state, prev)
-
-
-def shares_of(state: ThresholdState, prev: float | None) -> tuple[dict, float, float]:
-    """``({model: ClassShares}, prevalence used, n)`` of a merged
-    :class:`~skbrier.states.ThresholdState` (``prev``: the checked prevalence)."""
-    shares = {name: state.shares(j, prev) for j, name in enumerate(state.models)}
-    prev_used = state.prevalence() if prev is None else prev
-    n = state.total_weight if state.weighted else state.n_samples
-    return shares, prev_used, n
+    return _threshold_state(y_true, models, single, sample_weight, pos_label, t)
