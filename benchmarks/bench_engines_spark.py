@@ -116,7 +116,9 @@ def main() -> None:
             warnings.simplefilter("ignore")
             t, rep, k = jobs(
                 spark,
-                lambda: sbs.calibration_report(cached, "y", "p", "w", thresholds=[0.1, 0.3]),
+                lambda: sbs.calibration_report(
+                    cached, "y", "p", "w", thresholds=[0.1, 0.3]
+                ),
             )
         print(f"[cached] calibration_report {t:.2f} s in {k} Spark job(s) (target 1)")
         sub = cached.limit(200_000).toPandas()
@@ -129,7 +131,13 @@ def main() -> None:
             exp = calibration_report(sub.y, sub.p, sample_weight=sub.w, random_state=0)
         worst = max(
             abs(getattr(got, f) - getattr(exp, f)) / max(abs(getattr(exp, f)), 1e-300)
-            for f in ("brier_score", "c_statistic", "ece", "spiegelhalter_z", "calibration_slope")
+            for f in (
+                "brier_score",
+                "c_statistic",
+                "ece",
+                "spiegelhalter_z",
+                "calibration_slope",
+            )
         )
         print(f"report of 2e5 rows vs numpy: largest relative difference {worst:.2g}")
     spark.stop()

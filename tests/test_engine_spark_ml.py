@@ -35,7 +35,9 @@ def train(spark):
     w = rng.integers(1, 4, N).astype(float)
     pdf = pd.DataFrame({"x0": x[:, 0], "x1": x[:, 1], "label": y, "w": w})
     df = spark.createDataFrame(pdf).repartition(2)
-    return VectorAssembler(inputCols=["x0", "x1"], outputCol="features").transform(df).cache()
+    return (
+        VectorAssembler(inputCols=["x0", "x1"], outputCol="features").transform(df).cache()
+    )
 
 
 def _ev():
@@ -50,7 +52,9 @@ def test_evaluators_equal_the_functions(spark, train):
 
     sbs = _ev()
     pred = LogisticRegression(maxIter=20).fit(train).transform(train).cache()
-    rows = pred.select("label", vector_to_array("probability")[1].alias("p"), "w").toPandas()
+    rows = pred.select(
+        "label", vector_to_array("probability")[1].alias("p"), "w"
+    ).toPandas()
     y, p, w = rows.label, rows.p, rows.w
     cases = [
         (sbs.BrierScoreEvaluator(), skbrier.brier_score(y, p), False),

@@ -83,7 +83,6 @@ STEPS = (
 )
 
 
-
 def templates(opts: Any, seed: int, pos_label: Any, size: int = SUBSAMPLE_SIZE) -> dict:
     """The fresh states of the sections, with the options the public functions
     give them (so that Dask's public calls find them precomputed); ``size``:

@@ -104,4 +104,6 @@ def comparison_from_moments(
         se_u = np.nan
     common["brier_index_difference_standard_error"] = se_u
     t_hln = total
-    return _asymptotic_result(common, float(cov[2, 2]), small_sample_correction, horizon, t_hln)
+    return _asymptotic_result(
+        common, float(cov[2, 2]), small_sample_correction, horizon, t_hln
+    )

@@ -82,7 +82,6 @@ def calibration_report(c: Any) -> Any:
         return _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, run)
 
 
-
 def _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, run):
     seed = int(opts.rng.integers(2**63 - 1))
     run.step("one pass over the data")
