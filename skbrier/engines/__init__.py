@@ -20,7 +20,7 @@ from typing import Any
 
 __all__ = ["duckdb", "polars", "spark"]
 
-_MODULES = {"spark": "._spark", "polars": "._polars", "duckdb": "._duckdb"}
+_MODULES = {"spark": ".spark", "polars": "._polars", "duckdb": "._duckdb"}
 
 
 def __getattr__(name: str) -> Any:

@@ -83,6 +83,7 @@ def _classes() -> dict[str, type]:
         """The columns of every evaluator; subclasses define ``_metric``."""
 
         _larger = True
+        _input_kwargs: dict[str, Any]  # set by pyspark's keyword_only
 
         def isLargerBetter(self) -> bool:  # noqa: N802 (Spark's name)
             """Whether the tuning maximises the metric."""

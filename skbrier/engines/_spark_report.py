@@ -237,12 +237,15 @@ def _logistic(src: Source, key: tuple, fit: Any, table: Any) -> Any:
     _check_fit_counts(n_used, single)
     if not fit.weighted:
         scale = 1.0
-    rows = _table_rows(table, scale) if table.rounded_to is None else None
-    if rows is None:
+    if table.rounded_to is None:
+        stats = logistic_calibration_rows(_table_rows(table, scale), scale)
+    else:
         rows = SparkRows(src, key, pos, scale)
-    res = _logistic_result(
-        logistic_calibration_rows(rows, scale), n_used, n_excl, stacklevel=5
-    )
+        try:
+            stats = logistic_calibration_rows(rows, scale)
+        finally:
+            rows.release()
+    res = _logistic_result(stats, n_used, n_excl, stacklevel=5)
     _warn_excluded(res)
     return res
 
@@ -266,7 +269,11 @@ class SparkRows:
     """The rows of a logistic fit in a Spark DataFrame: ``reduce(fn, *args)``
     is one Spark job that maps ``fn`` over the partitions' rows
     ``(y01, logit p, w / scale)`` (``0 < p < 1``, ``w > 0``) and adds the sums
-    on the driver (the distributed :class:`~skbrier._core.kernels.logistic.ArrayRows`)."""
+    on the driver (the distributed :class:`~skbrier._core.kernels.logistic.ArrayRows`).
+
+    The columns of the fit are cached by Spark (``persist``: memory, then
+    disk) from the first job on, so the later steps do not read the source
+    again; :meth:`release` unpersists them."""
 
     def __init__(self, src: Source, key: tuple, pos: Any, scale: float) -> None:
         from pyspark.sql import functions as F
@@ -277,9 +284,13 @@ class SparkRows:
         cols = [_col(src.y).alias("y"), _col(src.p).alias("p")]
         if src.w is not None:
             cols.append(_col(src.w).alias("w"))
-        self.frame = frame.select(*cols)
+        self.frame = frame.select(*cols).persist()
         self.pos, self.scale, self.weighted = pos, scale, src.w is not None
         self.n_reductions = 0
+
+    def release(self) -> None:
+        """Unpersist the cached columns."""
+        self.frame.unpersist()
 
     def reduce(self, fn: Any, *args: Any) -> Any:
         from .._core.kernels.logistic import combine_row_sums
