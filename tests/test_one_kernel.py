@@ -138,3 +138,33 @@ def test_threshold_and_choice_sums_merge_as_the_concatenation(data):
     assert choice_finish(a.merge(b).sums) == pytest.approx(
         multiple_choice_brier_score(y3, P, sample_weight=w), rel=1e-13
     )
+
+
+def test_top_label_matrix_is_read_once(monkeypatch):
+    # the validation's one pass over a large matrix also takes the top labels
+    import skbrier._core.kernels.calibration_error as ce
+    from skbrier.metrics._calibration_error_core import check_options, top_label_pass
+
+    rng = np.random.default_rng(5)
+    n, k = 6000, 10
+    P = rng.dirichlet(np.ones(k), n)
+    y = rng.integers(0, k, n)
+    o = check_options("l1", 15, "uniform", None, False, True)
+    seen = top_label_pass(P, "top_label", o)
+    reads = []
+    real = ce._top_blocks
+    monkeypatch.setattr(ce, "_top_blocks", lambda p: reads.append(1) or real(p))
+    got = calibration_error(y, P)
+    assert reads == []  # the kernel did not read the matrix again
+    monkeypatch.setattr(ce, "_TOP_BLOCK", 1 << 20)
+    want = calibration_finish(
+        [
+            top_label_reduce(
+                np, P, y, None, lambda c: ce.assign_bins(c, np.linspace(0, 1, 16)), 15
+            )
+        ],
+        "l1",
+    )
+    assert reads == [1]
+    assert got == pytest.approx(want, rel=1e-13)
+    assert seen is not None and seen.rows == 0

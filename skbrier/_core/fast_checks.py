@@ -6,6 +6,8 @@ takes the exact path, which finds and describes the problem.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 __all__ = [
@@ -74,7 +76,9 @@ def _rows_sum_to_one(row_sums: np.ndarray) -> bool:
     return bool(row_sums.min() >= _ROW_SUM_LO and row_sums.max() <= _ROW_SUM_HI)
 
 
-def _fused_range_and_row_sums(p: np.ndarray) -> tuple[bool, bool]:
+def _fused_range_and_row_sums(
+    p: np.ndarray, visit: Callable[[int, int, np.ndarray], None] | None = None
+) -> tuple[bool, bool]:
     """``(shown in [+0, 1], rows sum to one)`` of a C-contiguous 2-D float64 ``p``.
 
     One pass over memory: each cache-sized block of rows gets the integer
@@ -82,6 +86,8 @@ def _fused_range_and_row_sums(p: np.ndarray) -> tuple[bool, bool]:
     its row sums (a matrix-vector product) while it is in cache; the row
     sums are reduced to their minimum and maximum per block.  Stops at the
     first block not shown in range (the caller then takes the exact path).
+    ``visit(start, stop, block)``: a kernel's work on each block shown in
+    range, while it is in cache (so that the matrix is read once).
     """
     n, k = p.shape
     rows = max(1, _FUSED_BLOCK // k)
@@ -96,6 +102,8 @@ def _fused_range_and_row_sums(p: np.ndarray) -> tuple[bool, bool]:
             return False, False
         s = sums[: j - i]
         np.matmul(p[i:j], ones, out=s)
+        if visit is not None:
+            visit(i, j, p[i:j])
         lo = min(lo, float(s.min()))
         hi = max(hi, float(s.max()))
     return True, bool(lo >= _ROW_SUM_LO and hi <= _ROW_SUM_HI)

@@ -282,6 +282,7 @@ def check_forecast(
     proba_name: str = "y_proba",
     float_target: bool = True,
     label_rows: Sequence[int] | None = None,
+    visit_rows: Any = None,
 ) -> Forecast:
     """Validate ``(y_true, y_proba, sample_weight)`` the way ``brier_score`` reads them.
 
@@ -292,6 +293,9 @@ def check_forecast(
     With ``label_rows`` (a mergeable state's), ``y_true`` holds distinct
     labels and ``label_rows`` their numbers of rows over all chunks: the
     messages about the labels show those counts, sorted, and no positions.
+    ``visit_rows(start, stop, block)``: a kernel's work on the blocks of rows
+    of a large matrix while its one-pass check has them in cache (it may see
+    only some blocks, or none: the caller checks).
     """
     raw = _arrays.as_array(y_proba, proba_name)
     rows_ok = None
@@ -306,7 +310,7 @@ def check_forecast(
     ):
         # large float64 matrix: range check and row sums in one pass over memory
         _arrays.checked(proba_name)
-        shown, rows_ok = _fused_range_and_row_sums(raw)
+        shown, rows_ok = _fused_range_and_row_sums(raw, visit_rows)
         if not shown:  # NaN, out of range or -0.0: the exact path decides
             rows_ok = None
         p = (

@@ -16,6 +16,7 @@ from .._core.binning import check_edges as check_bin_edges
 from .._core.binning import check_edges_cover, uniform_edges, weighted_quantile
 from .._core.kernels.calibration_error import (
     BinSums,
+    TopLabelPass,
     bin_ids,
     bin_sums,
     calibration_finish,
@@ -56,6 +57,7 @@ __all__ = [
     "prepare",
     "rescale",
     "smooth_value",
+    "top_label_pass",
 ]
 
 #: The ``binning=`` presets of :func:`calibration_error`.
@@ -148,6 +150,7 @@ def prepare(
     confidence_scale: float,
     *,
     label_rows: Any = None,
+    visit_rows: Any = None,
 ) -> Pairs:
     kind = check_option(kind, "kind", _KINDS)
     scale = check_scale(confidence_scale)
@@ -160,6 +163,7 @@ def prepare(
         labels=labels,
         pos_label=pos_label,
         label_rows=label_rows,  # a mergeable state's distinct labels
+        visit_rows=visit_rows,
     )
     w = fc.sample_weight
     if fc.binary_1d:
@@ -378,15 +382,32 @@ def ce_value(data: Pairs, w: np.ndarray | None, o: Options) -> float:
     )
 
 
-def ce_point(data: Pairs, o: Options) -> float:
-    """:func:`ce_value` with the data's own weights; the top-label error with
-    bins fixed by the options reads the matrix once
-    (:func:`~skbrier._core.kernels.calibration_error.top_label_reduce`)."""
-    # explicit edges are checked against all the forecasts: not per block
+def _fixed_rule(o: Options) -> tuple[np.ndarray, int, str] | None:
+    """:func:`fixed_bin_ids`'s rule when the top-label kernel may bin block by
+    block (explicit edges are checked against all the forecasts)."""
     fixed = o.binning is None or (
         isinstance(o.binning, str) and o.binning in ("torchmetrics", "sklearn", "netcal")
     )
-    rule = fixed_bin_ids(np.zeros(1), o) if fixed else None
+    return fixed_bin_ids(np.zeros(1), o) if fixed else None
+
+
+def top_label_pass(y_proba: Any, kind: Any, o: Options) -> TopLabelPass | None:
+    """A :class:`~skbrier._core.kernels.calibration_error.TopLabelPass` for the
+    validation's pass over a numpy matrix whose top-label error
+    :func:`ce_point` computes with fixed bins (else None)."""
+    if kind != "top_label" or _fixed_rule(o) is None:
+        return None
+    if type(y_proba) is not np.ndarray or y_proba.ndim != 2 or y_proba.shape[1] < 2:
+        return None
+    return TopLabelPass(y_proba.shape[0], y_proba.shape[1])
+
+
+def ce_point(data: Pairs, o: Options, seen: TopLabelPass | None = None) -> float:
+    """:func:`ce_value` with the data's own weights; the top-label error with
+    bins fixed by the options reads the matrix once
+    (:func:`~skbrier._core.kernels.calibration_error.top_label_reduce`, with
+    the top labels ``seen`` by the validation's pass when it saw every row)."""
+    rule = _fixed_rule(o)
     if data.pairs_ is None and rule is not None:
         _, nb, singleton = rule
         assert data.top is not None
@@ -401,7 +422,7 @@ def ce_point(data: Pairs, o: Options) -> float:
             def bins(c: np.ndarray) -> np.ndarray:
                 return fixed_bin_ids(c, o)[0]  # type: ignore[index]
 
-        sums = top_label_reduce(np, proba, codes, data.w, bins, nb)
+        sums = top_label_reduce(np, proba, codes, data.w, bins, nb, seen=seen)
         return calibration_finish([sums], o.norm, debias=o.debias, singleton_rule=singleton)
     return ce_value(data, data.w, o)
 

@@ -96,6 +96,7 @@ from ._calibration_error_core import (
     check_sample_size,
     prepare,
     smooth_value,
+    top_label_pass,
 )
 
 __all__ = [
@@ -259,11 +260,19 @@ def calibration_error(
     0.3
     """
     o = check_options(norm, n_bins, strategy, binning, debias, right)
+    seen = top_label_pass(y_proba, kind, o)  # the top labels, in the validation's pass
     data = prepare(
-        y_true, y_proba, kind, sample_weight, labels, pos_label, confidence_scale
+        y_true,
+        y_proba,
+        kind,
+        sample_weight,
+        labels,
+        pos_label,
+        confidence_scale,
+        visit_rows=seen,
     )
     check_sample_size(o, data.n, data.total)
-    return ce_point(data, o)
+    return ce_point(data, o, seen)
 
 
 @backends(dask=_IN_MEMORY, array_api=HOST)

@@ -46,6 +46,7 @@ __all__ = [
     "smooth_ece",
     "smooth_ece_auto",
     "top_label",
+    "TopLabelPass",
     "top_label_argmax",
     "top_label_reduce",
     "torch_linspace_edges",
@@ -85,21 +86,47 @@ def top_label(xp: Any, proba: Any, codes: Any) -> tuple[Any, Any]:
 _TOP_BLOCK = 1 << 16
 
 
+def _block_top(blk: np.ndarray, base: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(confidence, column)`` of a block of rows (``base``: ``arange * k``)."""
+    am = blk.argmax(axis=1)
+    if blk.flags.c_contiguous:
+        return blk.reshape(-1)[base[: blk.shape[0]] + am], am
+    return np.take_along_axis(blk, am[:, None], axis=1)[:, 0], am
+
+
 def _top_blocks(proba: np.ndarray):
     """Yield ``(start, stop, confidence, column)`` of cache-sized blocks of rows."""
     n, k = proba.shape
     rows = max(1, _TOP_BLOCK // k)
-    flat = proba.reshape(-1) if proba.flags.c_contiguous else None
     base = np.arange(min(rows, n), dtype=np.intp) * k
     for i in range(0, n, rows):
         j = min(i + rows, n)
-        blk = proba[i:j]
-        am = blk.argmax(axis=1)
-        if flat is not None:
-            conf = flat[i * k + base[: j - i] + am]
-        else:
-            conf = np.take_along_axis(blk, am[:, None], axis=1)[:, 0]
+        conf, am = _block_top(proba[i:j], base)
         yield i, j, conf, am
+
+
+class TopLabelPass:
+    """The top label of each row, filled block by block by a pass that already
+    holds the block in cache: the one pass of the validation
+    (``check_forecast(visit_rows=...)``), so that the matrix is read once.
+
+    ``rows`` counts the rows seen: a pass that stopped early (a value the
+    fast check could not show valid) leaves it short of ``n``.
+    """
+
+    def __init__(self, n: int, k: int) -> None:
+        self.confidence = np.empty(n)
+        self.column = np.empty(n, dtype=np.intp)
+        self.rows = 0
+        self._base = np.arange(max(1, _TOP_BLOCK), dtype=np.intp) * k
+
+    def __call__(self, start: int, stop: int, block: np.ndarray) -> None:
+        if self._base.shape[0] < block.shape[0]:
+            self._base = np.arange(block.shape[0], dtype=np.intp) * block.shape[1]
+        conf, am = _block_top(block, self._base)
+        self.confidence[start:stop] = conf
+        self.column[start:stop] = am
+        self.rows += stop - start
 
 
 def classwise_columns(proba: np.ndarray, codes: np.ndarray, k: int):
@@ -335,19 +362,32 @@ def top_label_reduce(
     w: Any,
     bins: Callable[[Any], Any],
     n_bins: int,
+    *,
+    seen: TopLabelPass | None = None,
 ) -> BinSums:
     """The :class:`BinSums` of the top-label pair (confidence, correct) of a
     probability matrix, ``bins(confidence)`` giving each row's bin.
 
     Numpy: one pass over the matrix in cache-sized blocks of rows -- the
     argmax, the confidence, whether it is correct, the bins and the per-bin
-    sums of each block while it is in cache; nothing of length n is made.
+    sums of each block while it is in cache.  ``seen``: the top labels a
+    complete :class:`TopLabelPass` took during the validation's pass (the
+    matrix is not read again).
     """
     if not is_numpy(xp):
         conf, correct = top_label(xp, proba, codes)
         return bin_sums(xp, bins(conf), conf, correct, w, n_bins)
     total = BinSums(np.zeros(n_bins), np.zeros(n_bins), np.zeros(n_bins))
-    for i, j, conf, am in _top_blocks(proba):
+    n = proba.shape[0]
+    if seen is not None and seen.rows == n:
+        step = max(1, _TOP_BLOCK // proba.shape[1])  # the blocks of _top_blocks
+        blocks: Any = (
+            (i, min(i + step, n), seen.confidence[i : i + step], seen.column[i : i + step])
+            for i in range(0, n, step)
+        )
+    else:
+        blocks = _top_blocks(proba)
+    for i, j, conf, am in blocks:
         ids = bins(conf)
         hit = am == codes[i:j]
         if w is None:
