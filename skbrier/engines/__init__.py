@@ -10,6 +10,7 @@ in-memory error.  The engine is imported when its module is first used::
 
     from skbrier.engines import polars as sbp    # pip install 'skbrier[polars]'
     from skbrier.engines import duckdb as sbd    # pip install 'skbrier[duckdb]'
+    from skbrier.engines import spark as sbs     # pip install 'skbrier[spark]'
 
 Nothing here is registered in the numpy path: the public functions of
 ``skbrier`` keep taking arrays.
@@ -20,11 +21,11 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["duckdb", "polars"]
+__all__ = ["duckdb", "polars", "spark"]
 
 #: the engine modules (a module imports its engine only when it is used);
 #: listed so that ``skbrier.engines.<name>`` works without an explicit import
-_MODULES = {"polars": ".polars", "duckdb": ".duckdb"}
+_MODULES = {"polars": ".polars", "duckdb": ".duckdb", "spark": ".spark"}
 
 
 def __getattr__(name: str) -> Any:

@@ -486,6 +486,19 @@ def _curve_result(
     )
 
 
+def _state_curve(state: Any, prevalence: float | None, harm: Any, level: float) -> Any:
+    """The :class:`DecisionCurveResult` (no resampling) of a merged
+    :class:`~skbrier.states.ThresholdState` (the rows of a Dask or Spark
+    input): its class shares, the prevalence used, ``harm`` checked."""
+    shares = {name: state.shares(j, prevalence) for j, name in enumerate(state.models)}
+    prev_used = state.prevalence() if prevalence is None else prevalence
+    n = state.total_weight if state.weighted else state.n_samples
+    harms = check_harm(harm, list(state.models))
+    return _curve_result(
+        shares, state.thresholds, prev_used, harms, state.single, level, 0, None, n
+    )
+
+
 def _check_curve_thresholds(thresholds: Any) -> np.ndarray:
     """Thresholds in [0, 1): 0 allowed (as in dcurves), 1 refused (NB undefined)."""
     t = check_thresholds(thresholds, open_unit=False)

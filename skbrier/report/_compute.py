@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import math
 import warnings
 from collections.abc import Iterator, Sequence
@@ -88,10 +89,14 @@ def _raise_if_option_error(exc: ValueError) -> None:
         raise ValueError(f"inference_kwds: {msg}") from None
 
 
-def _intervals(y, p, w, opts: Options, notes: _Notes):
-    """``(intervals, inference result)`` from :func:`skbrier.stats.brier_inference`."""
+def _intervals(y, p, w, opts: Options, notes: _Notes, compute: Any = None):
+    """``(intervals, inference result)`` from :func:`skbrier.stats.brier_inference`
+    (``compute(**options)``: its result computed another way, e.g. from the
+    merged states of a Spark DataFrame)."""
     from ..stats.inference import brier_inference
 
+    if compute is None:
+        compute = functools.partial(brier_inference, y, p, sample_weight=w)
     intervals: dict = {m: None for m in INTERVAL_METRICS}
     kwds = dict(opts.inference_kwds)
     if opts.cov_type == "bootstrap":
@@ -99,14 +104,7 @@ def _intervals(y, p, w, opts: Options, notes: _Notes):
         kwds["n_jobs"] = opts.n_jobs
     try:
         with notes.catching("Confidence intervals"):
-            inf = brier_inference(
-                y,
-                p,
-                cov_type=opts.cov_type,
-                sample_weight=w,
-                random_state=opts.rng,
-                **kwds,
-            )
+            inf = compute(cov_type=opts.cov_type, random_state=opts.rng, **kwds)
     except TypeError as exc:  # the data are valid: a wrong option of brier_inference
         raise TypeError(f"inference_kwds: {exc}") from None
     except ValueError as exc:
@@ -128,16 +126,21 @@ def _intervals(y, p, w, opts: Options, notes: _Notes):
     return intervals, inf
 
 
-def _logistic(y, p, w, notes: _Notes, df: int | None = None):
+def _logistic(y, p, w, notes: _Notes, df: int | None = None, compute: Any = None):
     """:func:`calibration_intercept_slope` (None when undefined) and the U test's df
-    (``df``: already known, e.g. from the sums of dask input)."""
+    (``df``: already known, e.g. from the sums of dask input; ``compute()``:
+    the fit computed another way)."""
     from ..metrics.calibration import calibration_intercept_slope
 
     caught: list = []
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            lg = calibration_intercept_slope(y, p, sample_weight=w)
+            lg = (
+                calibration_intercept_slope(y, p, sample_weight=w)
+                if compute is None
+                else compute()
+            )
     except ValueError as exc:
         notes.add(f"Logistic calibration not available: {exc}")
         return None, None
@@ -191,10 +194,17 @@ def _lowess(y, p, w, notes: _Notes, sorted_yp=None):
 
 
 def _decomposition(
-    y, p, w, opts: Options, notes: _Notes, corp_kwds: dict | None = None
+    y,
+    p,
+    w,
+    opts: Options,
+    notes: _Notes,
+    corp_kwds: dict | None = None,
+    compute: Any = None,
 ) -> dict | None:
     """The CORP and binned decompositions (``corp_kwds``: e.g. the resolution
-    of dask input)."""
+    of dask input; ``compute(func, kwds)``: ``func``'s result computed
+    another way)."""
     from ..metrics.decomposition import corp_decomposition, murphy_decomposition
 
     out = {}
@@ -205,7 +215,11 @@ def _decomposition(
     ):
         try:
             with notes.catching(func.__name__):
-                res = func(y, p, sample_weight=w, **extra)
+                res = (
+                    func(y, p, sample_weight=w, **extra)
+                    if compute is None
+                    else compute(func, extra)
+                )
         except ValueError as exc:
             notes.add(f"{func.__name__} not available: {exc}")
             continue
@@ -219,15 +233,24 @@ def _decomposition(
     return out or None
 
 
-def _net_benefit(y, p, w, opts: Options, notes: _Notes) -> list | None:
-    """One :func:`decision_curve` call for every threshold."""
+def _net_benefit(y, p, w, opts: Options, notes: _Notes, compute: Any = None) -> list | None:
+    """One :func:`decision_curve` call for every threshold (``compute()``: its
+    result computed another way)."""
     from ..metrics.net_benefit import decision_curve
 
     if opts.thresholds is None:
         return None
     with notes.catching("Net benefit"):
-        res = decision_curve(
-            y, p, thresholds=opts.thresholds, sample_weight=w, prevalence=opts.prevalence
+        res = (
+            decision_curve(
+                y,
+                p,
+                thresholds=opts.thresholds,
+                sample_weight=w,
+                prevalence=opts.prevalence,
+            )
+            if compute is None
+            else compute()
         )
     # one model (p is an array): the per-model curves are arrays, not dicts
     net_benefit = cast(np.ndarray, res.net_benefit)
@@ -250,19 +273,23 @@ def _net_benefit(y, p, w, opts: Options, notes: _Notes) -> list | None:
     return rows
 
 
-def _spiegelhalter(y, p, w, notes: _Notes):
-    """Spiegelhalter's z test (its warnings as notes)."""
+def _spiegelhalter(y, p, w, notes: _Notes, compute: Any = None):
+    """Spiegelhalter's z test (its warnings as notes; ``compute()``: the test
+    computed another way)."""
     from ..metrics.calibration import spiegelhalter_z
 
     with notes.catching("Spiegelhalter z"):
-        return spiegelhalter_z(y, p, sample_weight=w)
+        return spiegelhalter_z(y, p, sample_weight=w) if compute is None else compute()
 
 
-def _ece(y, p, w, opts: Options, notes: _Notes) -> float:
-    """The binary ECE on the report's bins (its warnings as notes)."""
+def _ece(y, p, w, opts: Options, notes: _Notes, compute: Any = None) -> float:
+    """The binary ECE on the report's bins (its warnings as notes;
+    ``compute()``: the ECE computed another way)."""
     from ..metrics.calibration_error import calibration_error
 
     with notes.catching("ECE"):
+        if compute is not None:
+            return compute()
         return calibration_error(
             y,
             p,
@@ -587,6 +614,7 @@ def _assemble(
     data: tuple[Any, Any, Any] | None = None,
     corp_kwds: dict | None = None,
     last_note: str | None = None,
+    sections: Any = None,
 ) -> CalibrationReport:
     """The decomposition and net-benefit sections of ``yp = (y01, p, w)`` and
     the report (in memory and Dask alike).
@@ -595,12 +623,24 @@ def _assemble(
     mean_forecast, brier_score)``, ``inferred`` ``(intervals, inference,
     specs)`` and ``data`` the ``(y, p, w)`` the report keeps for its intervals
     (default ``yp``); ``corp_kwds`` go to the CORP decomposition and
-    ``last_note`` closes the notes."""
+    ``last_note`` closes the notes.  ``sections``: an object whose
+    ``decomposition(func, kwds)`` and ``decision_curve()`` compute those
+    sections another way (the merged states of a Spark DataFrame)."""
     y, p, w = yp
     run.step("decomposition")
-    decomposition = _decomposition(y, p, w, opts, notes, corp_kwds)
+    decomposition = _decomposition(
+        y,
+        p,
+        w,
+        opts,
+        notes,
+        corp_kwds,
+        None if sections is None else sections.decomposition,
+    )
     run.step("net benefit")
-    nb = _net_benefit(y, p, w, opts, notes)
+    nb = _net_benefit(
+        y, p, w, opts, notes, None if sections is None else sections.decision_curve
+    )
     if last_note is not None:
         notes.add(last_note)
     base_rate, mean_forecast, bs = means

@@ -201,24 +201,19 @@ def net_benefit(c: Call) -> float:
 
 
 def decision_curve(c: Call) -> Any:
-    from ...metrics._decision_curve import check_harm, check_models
-    from ...metrics.net_benefit import _curve_result, call_curve_options
+    from ...metrics._decision_curve import check_models
+    from ...metrics.net_benefit import _state_curve, call_curve_options
 
     t, prev, n_resamples, level, _, _ = call_curve_options(c)
     models, single = check_models(c.y_proba, c.y_true)
-    shares, prev_used, n = _metrics.decision_shares(
-        c.y_true, models, single, c.sample_weight, c.pos_label, t, prev, n_resamples
+    state = _metrics.decision_state(
+        c.y_true, models, single, c.sample_weight, c.pos_label, t, n_resamples
     )
-    harms = check_harm(c.harm, list(models))
-    return _curve_result(shares, t, prev_used, harms, single, level, 0, None, n)
+    return _state_curve(state, prev, c.harm, level)
 
 
 def brier_inference(c: Call) -> Any:
-    from ...stats.inference import (
-        BrierInferenceResult,
-        check_inference_options,
-        check_min_samples,
-    )
+    from ...stats.inference import check_inference_options
 
     cov_type = check_inference_options(
         c.cov_type, c.hac_kwds, c.n_resamples, c.n_jobs, c.random_state
@@ -229,20 +224,12 @@ def brier_inference(c: Call) -> Any:
         reference=c.reference,
         cov_type=cov_type,
         labels=c.labels,
-        result=BrierInferenceResult,
-        check_min_samples=check_min_samples,
         **_binary(c),
     )
 
 
 def compare_brier(c: Call) -> Any:
-    from ...stats.compare import (
-        _asymptotic_result,
-        _check_lead_time,
-        _two_models,
-        check_compare_options,
-    )
-    from ...stats.inference import check_min_samples
+    from ...stats.compare import _two_models, check_compare_options
 
     cov_type, _, small_sample_correction, ddof, _, _ = check_compare_options(
         c.cov_type,
@@ -266,9 +253,6 @@ def compare_brier(c: Call) -> Any:
         small_sample_correction=small_sample_correction,
         lead_time=c.lead_time,
         ddof=ddof,
-        finish=_asymptotic_result,
-        check_lead_time=_check_lead_time,
-        check_min_samples=check_min_samples,
         **_binary(c),
     )
 

@@ -2,7 +2,7 @@
 (:mod:`skbrier._core.kernels.logistic`) with one map-reduce per evaluation.
 
 One pass validates the rows and counts what the fits keep
-(:class:`_FitState`, the in-memory errors); the rows of the fits
+(:class:`~skbrier.states._fit.FitState`, the in-memory errors); the rows of the fits
 ``(y01, logit p, w / max w)`` are then persisted when they fit in a quarter
 of the workers' memory (:func:`persist_limit`; otherwise each pass reads the
 data again, so no worker holds more than its partitions) and the solver
@@ -13,7 +13,6 @@ the 2x2 information together) of the joint fit.
 
 from __future__ import annotations
 
-import math
 import os
 from typing import Any
 
@@ -27,42 +26,10 @@ from ..._core.kernels.logistic import (
     offset_intercept_solve,
 )
 from ..._core.progress import dask_tasks
-from ...states._base import BinaryState
+from ...states._fit import FitState
 from ._graph import map_rows, reduce_state, tree_reduce, unwrap
 
 __all__ = ["DaskRows", "calibration_in_the_large", "calibration_intercept_slope"]
-
-
-class _FitState(BinaryState):
-    """Per label: ``[rows kept, rows left out (p of 0 or 1), max weight kept]``."""
-
-    def _chunk(self, p, w, extra):
-        keep = (p > 0.0) & (p < 1.0)
-        if w is None:
-            n_excl = p.shape[0] - np.count_nonzero(keep)
-            wmax = 1.0 if keep.any() else -math.inf
-        else:
-            n_excl = np.count_nonzero(~keep & (w != 0))
-            keep &= w > 0
-            wmax = float(w[keep].max()) if keep.any() else -math.inf
-        return np.array([float(np.count_nonzero(keep)), float(n_excl), wmax])
-
-    def _add(self, a, b):
-        return np.array([a[0] + b[0], a[1] + b[1], max(a[2], b[2])])
-
-    def finalize(self) -> tuple[Any, int, int, float, bool]:
-        """``(positive label, n_used, n_excluded, weight scale, single class)``."""
-        pos, used, excl, scale = None, [0.0, 0.0], 0.0, -math.inf
-        for y01, (label, s) in zip(
-            (v for v, _ in self.encoded()), self._sums.items(), strict=True
-        ):
-            if y01 == 1.0:
-                pos = label
-            used[int(y01)] += s[0]
-            excl += s[1]
-            scale = max(scale, s[2])
-        single = (used[0] == 0.0) != (used[1] == 0.0)
-        return pos, int(sum(used)), int(excl), scale, single
 
 
 class _Prepare:
@@ -133,7 +100,7 @@ def _fit_rows(y_true, y_proba, sample_weight, pos_label, check_counts):
     """``(DaskRows, n_used, n_excluded, scale)``; the in-memory errors
     (``check_counts(n_used, single_class)``: the caller's checks, as in memory).
 
-    One pass validates and counts (:class:`_FitState`; taken from a
+    One pass validates and counts (:class:`~skbrier.states._fit.FitState`; taken from a
     :func:`~skbrier._backends._dask._graph.precomputed` context when there is one);
     the rows of the fits are then persisted if they fit in memory.
     """
@@ -142,7 +109,7 @@ def _fit_rows(y_true, y_proba, sample_weight, pos_label, check_counts):
     from ._metrics import _check_1d
 
     _check_1d(y_proba)
-    state = reduce_state(_FitState(pos_label=pos_label), y_true, y_proba, sample_weight)
+    state = reduce_state(FitState(pos_label=pos_label), y_true, y_proba, sample_weight)
     pos, n_used, n_excl, scale, single = state.finalize()
     check_counts(n_used, single)
     if not state.weighted:

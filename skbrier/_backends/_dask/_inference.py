@@ -1,19 +1,12 @@
 """``brier_inference`` and ``compare_brier`` with ``cov_type="iid"`` on dask
 input: one map-reduce of centred moments (:class:`~skbrier.states.MomentState`),
-then the in-memory finishing formulas (``metric_values``, the covariance
-``M2 / ((W - ddof) W)``, ``_asymptotic_result``)."""
+then their finish (:mod:`skbrier.stats._merged`: ``metric_values``, the
+covariance ``M2 / ((W - ddof) W)``, ``_asymptotic_result``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..._core.kernels.brier import (
-    check_differential_varies,
-    check_losses_vary,
-    check_skill_defined,
-    comparison_fields,
-)
-from ..._core.validation import check_scalar_probability
 from ...states import MomentState
 from ._graph import reduce_state
 from ._metrics import _check_1d, _check_1d_labels
@@ -30,11 +23,6 @@ def _iid_only(cov_type: str) -> None:
         )
 
 
-def _sizes(n: int, w: float, weighted: bool, check_min_samples) -> float:
-    check_min_samples(n, w if weighted else None)
-    return float(w if weighted else n)
-
-
 def brier_inference(
     y_true,
     y_proba,
@@ -44,12 +32,10 @@ def brier_inference(
     sample_weight,
     labels,
     pos_label,
-    result,
-    check_min_samples,
 ):
-    """``result``: the result class and ``check_min_samples`` the check of
-    :mod:`skbrier.stats.inference` (passed by the hook: no import back)."""
-    from ..._core.kernels.moments import metric_values
+    """The iid result from the merged moments
+    (:func:`skbrier.stats._merged.inference_from_moments`)."""
+    from ...stats._merged import constant_reference, inference_from_moments
 
     _iid_only(cov_type)
     _check_1d(y_proba)
@@ -57,8 +43,7 @@ def brier_inference(
     cols = {}
     constant = None
     if reference is not None and np.ndim(reference) == 0:
-        ref = check_scalar_probability(reference, name="reference")
-        constant = (ref * ref, (1.0 - ref) ** 2)
+        constant = constant_reference(reference)
     elif reference is not None:
         cols = {"reference": reference}
     state = reduce_state(
@@ -68,26 +53,7 @@ def brier_inference(
         sample_weight,
         **cols,
     )
-    if reference is None:
-        w0, w1 = state.class_weights()
-        zbar = w1 / (w0 + w1)
-        constant = (zbar * zbar, (1.0 - zbar) ** 2)
-    n, w, mean, m2, lo, hi = state.class_moments(constant)
-    total = _sizes(n, w, state.weighted, check_min_samples)
-    bs, bs0 = float(mean[0]), float(mean[-1] if constant is not None else mean[1])
-    check_skill_defined(bs0, reference is None)
-    check_losses_vary(hi[0] > lo[0])
-    j = m2.shape[0] - 1 if constant is not None else 1
-    sel = [0, j]
-    cov = m2[np.ix_(sel, sel)] / ((w - 1.0) * w)
-    return result(
-        **metric_values(bs, bs0, 1.0),
-        covariance=cov,
-        n=n,
-        total_weight=total,
-        cov_type="iid",
-        _index_scale=1.0,
-    )
+    return inference_from_moments(state, constant)
 
 
 def compare_brier(
@@ -104,13 +70,10 @@ def compare_brier(
     small_sample_correction,
     lead_time,
     ddof,
-    finish,
-    check_lead_time,
-    check_min_samples,
 ):
-    """``finish(common, var, hln, lead_time, t)``, ``check_lead_time`` and
-    ``check_min_samples``: the helpers of :mod:`skbrier.stats.compare` (passed
-    by the hook: no import back into the public layer)."""
+    """The iid result from the merged moments
+    (:func:`skbrier.stats._merged.comparison_from_moments`)."""
+    from ...stats._merged import comparison_from_moments
 
     _iid_only(cov_type)
     _check_1d(y_proba_a)
@@ -129,31 +92,11 @@ def compare_brier(
     tmpl = MomentState(("y_proba_b",), pos_label=pos_label)
     tmpl.proba_name = "y_proba_a"
     state = reduce_state(tmpl, y_true, y_proba_a, sample_weight, y_proba_b=y_proba_b)
-    n, w, mean, m2, lo, hi = state.class_moments()  # columns la, lb, la - lb
-    total = _sizes(n, w, state.weighted, check_min_samples)
-    lead_time = check_lead_time(lead_time, max(n, 2))
-    check_differential_varies(hi[2] > lo[2])
-    bs_a, bs_b, diff = (float(v) for v in mean)
-    cov = m2 / ((w - float(ddof)) * w)
-    common = comparison_fields(
-        bs_a,
-        bs_b,
-        diff,
-        n=n,
-        total_weight=total,
-        cov_type=cov_type,
-        alternative=alternative,
+    return comparison_from_moments(
+        state,
         names=names,
+        alternative=alternative,
+        small_sample_correction=small_sample_correction,
+        lead_time=lead_time,
+        ddof=ddof,
     )
-    # u = ga la + gb lb = ga (la - lb) + (ga + gb) lb: no cancellation when a ~ b
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ga, gb = -50.0 / np.sqrt(bs_a), 50.0 / np.sqrt(bs_b)
-    if np.isfinite(ga) and np.isfinite(gb):
-        s = ga + gb
-        var_u = ga * ga * cov[2, 2] + s * s * cov[1, 1] + 2.0 * ga * s * cov[1, 2]
-        se_u = float(np.sqrt(max(var_u, 0.0)))
-    else:
-        se_u = np.nan
-    common["brier_index_difference_standard_error"] = se_u
-    t_hln = total
-    return finish(common, float(cov[2, 2]), small_sample_correction, lead_time, t_hln)

@@ -34,7 +34,7 @@ __all__ = [
     "brier_skill_score",
     "c_statistic",
     "corp_decomposition",
-    "decision_shares",
+    "decision_state",
     "murphy_decomposition",
     "net_benefit",
     "spiegelhalter_z",
@@ -227,11 +227,7 @@ def net_benefit(y_true, y_proba, sample_weight, pos_label, t, prev) -> float:
     return float(state.net_benefit(0, prev)[0])
 
 
-def decision_shares(y_true, models, single, sample_weight, pos_label, t, prev, n_resamples):
-    """``({model: ClassShares}, prevalence used, n)`` of a decision curve."""
+def decision_state(y_true, models, single, sample_weight, pos_label, t, n_resamples):
+    """The merged :class:`~skbrier.states.ThresholdState` of a decision curve."""
     _no_resampling(n_resamples)
-    state = _threshold_state(y_true, models, single, sample_weight, pos_label, t)
-    shares = {name: state.shares(j, prev) for j, name in enumerate(models)}
-    prev_used = state.prevalence() if prev is None else prev
-    n = state.total_weight if state.weighted else state.n_samples
-    return shares, prev_used, n
+    return _threshold_state(y_true, models, single, sample_weight, pos_label, t)

@@ -1,0 +1,480 @@
+"""How :mod:`skbrier.engines.spark` reads a Spark DataFrame: the columns,
+one Spark job per statistic, and the states merged on the driver.
+
+Two ways, both giving the state that the same rows give through ``update``:
+
+* :func:`partition_states` (every statistic): one ``mapInArrow`` over the
+  partitions hands each partition's rows -- as Arrow record batches, turned
+  into numpy arrays -- to a mergeable state's ``update``
+  (:mod:`skbrier.states`: the kernel's reduce, the in-memory checks and
+  messages), per group of ``group_by`` within the partition; the pickled
+  states come back to the driver in one job (no shuffle) and are merged
+  there in partition order.  An error of one partition comes back as the
+  in-memory error, with a note naming the columns;
+* :func:`native_brier_sums` (the Brier score, Index and skill score of 0/1
+  outcomes): the sums of :func:`~skbrier._core.kernels.brier.brier_reduce`
+  -- :math:`\\sum w`, :math:`\\sum w (p - y)^2`, the class weights -- as
+  Spark aggregations (the engine's code generation, no Python worker), with
+  one more aggregate that shows every row valid; when it does not (a label
+  other than 0/1, a probability outside [0, 1], NaN, a null, a bad weight),
+  the caller takes the first way, which computes the general labels or
+  raises the in-memory error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import pickle
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "Source",
+    "doc",
+    "finished",
+    "native_brier_sums",
+    "partition_states",
+    "per_group",
+    "source",
+]
+
+_DOC = {
+    "inputs": """\
+df : pyspark.sql.DataFrame
+        The rows.
+    y : str, default="y"
+        Column of the outcomes (two labels: 0/1, booleans, or any two
+        values with ``pos_label``).
+    p : str, default="p"
+        Column of the probabilities of the positive class.
+    weight : str, default=None
+        Column of non-negative frequency weights (None: every row counts 1).""",
+    "group_by": """\
+group_by : str, list of str or None, default=None
+        Column(s) whose values split the rows into groups: a result per
+        group, in the same Spark job.
+    pos_label : int, float, bool or str, default=None
+        The positive class (scikit-learn's rule over the labels when None).""",
+    "raises": """\
+Raises
+    ------
+    TypeError
+        ``df`` is not a Spark DataFrame or a column is not named by a str.
+    ValueError
+        A column is not in ``df``, or the rows are invalid (the in-memory
+        error, with a note naming the columns).""",
+    "spark": """\
+>>> from pyspark.sql import SparkSession  # doctest: +SKIP
+    >>> from skbrier.engines import spark as sbs  # doctest: +SKIP
+    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
+    >>> df = spark.createDataFrame(  # doctest: +SKIP
+    ...     [(1, 0, 0.2), (1, 1, 0.7), (2, 1, 0.9), (2, 0, 0.4)], ["g", "y", "p"])""",
+}
+
+
+def doc(func: Callable) -> Callable:
+    """Fill the shared parameter texts (``{{inputs}}``, ...) of a docstring."""
+    doc = func.__doc__ or ""
+    for key, text in _DOC.items():
+        doc = doc.replace("{{" + key + "}}", text)
+    func.__doc__ = doc
+    return func
+
+
+#: the kinds of the rows a partition sends back
+_STATE, _ERROR = 0, 1
+#: the schema of those rows
+_SCHEMA = "kind int, key binary, payload binary"
+
+
+def _quote(name: str) -> str:
+    """A column name as Spark parses it (no dots or backticks interpreted)."""
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _col(name: str) -> Any:
+    from pyspark.sql import functions as F
+
+    return F.col(_quote(name))
+
+
+def _check_frame(df: Any) -> None:
+    mod = type(df).__module__
+    if not (mod.startswith("pyspark.") and hasattr(df, "mapInArrow")):
+        raise TypeError(
+            f"df must be a Spark DataFrame (pyspark.sql.DataFrame), got "
+            f"{type(df).__name__}; for arrays or pandas use skbrier's functions."
+        )
+
+
+def _check_column(value: Any, name: str, columns: Sequence[str]) -> str:
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be the name of a column (str), got {type(value).__name__}."
+        )
+    if value not in columns:
+        shown = ", ".join(repr(c) for c in list(columns)[:20])
+        raise ValueError(
+            f"{name}={value!r} is not a column of the DataFrame; its columns are {shown}."
+        )
+    return value
+
+
+@dataclasses.dataclass
+class Source:
+    """The DataFrame and the columns of a call.
+
+    ``extra`` maps the keyword of a state's ``update`` (``reference``, the
+    name of a further model) to its column; ``keys`` are the ``group_by``
+    columns; ``names`` the names the in-memory messages use for the columns
+    (``y_true``, ``y_proba``, ...), for the note of an error.
+    """
+
+    df: Any
+    y: str
+    p: str
+    w: str | None
+    extra: dict[str, str]
+    keys: list[str]
+    names: dict[str, str]
+
+    def note(self, more: str = "") -> str:
+        """What an error of one partition adds: which column is which."""
+        cols = ", ".join(f"{arg} is column {col!r}" for arg, col in self.names.items())
+        return f"(Spark DataFrame: {cols}.{more})"
+
+
+def source(
+    df: Any,
+    y: Any,
+    p: Any,
+    weight: Any,
+    group_by: Any,
+    extra: Mapping[str, Any] | None = None,
+    *,
+    p_name: str = "y_proba",
+) -> Source:
+    """The checked :class:`Source` of a call (TypeError/ValueError naming the
+    parameter for a frame that is not a Spark DataFrame or a column that is
+    not one of its columns)."""
+    _check_frame(df)
+    columns = list(df.columns)
+    _check_column(y, "y", columns)
+    _check_column(p, "p", columns)
+    if weight is not None:
+        _check_column(weight, "weight", columns)
+    keys: list[str] = []
+    if group_by is not None:
+        keys = [group_by] if isinstance(group_by, str) else list(group_by)
+        if not keys:
+            raise ValueError(
+                "group_by is empty: give a column name, a list of them or None."
+            )
+        for k in keys:
+            _check_column(k, "group_by", columns)
+    extra = dict(extra or {})
+    for arg, col in extra.items():
+        _check_column(col, arg, columns)
+    names = {"y_true": y, p_name: p}
+    if weight is not None:
+        names["sample_weight"] = weight
+    names.update(extra)
+    return Source(df, y, p, weight, extra, keys, names)
+
+
+# --------------------------------------------------------------------------
+# one mapInArrow: the state of every partition (and group)
+# --------------------------------------------------------------------------
+
+
+def _numpy(chunked: Any) -> np.ndarray:
+    """An Arrow column as the numpy array pandas would give (nulls: NaN for
+    numbers, None for strings), decimals as float64."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = chunked.combine_chunks() if isinstance(chunked, pa.ChunkedArray) else chunked
+    if pa.types.is_decimal(arr.type):
+        arr = pc.cast(arr, pa.float64())
+    return np.asarray(arr.to_numpy(zero_copy_only=False))
+
+
+def _groups(tbl: Any, keys: Sequence[str]) -> list[tuple[tuple, np.ndarray | None]]:
+    """``[(key values, row indices or None for all rows), ...]`` of a table."""
+    import pyarrow.compute as pc
+
+    if not keys:
+        return [((), None)]
+    codes, values = [], []
+    for name in keys:
+        col = tbl.column(name).combine_chunks()
+        enc = pc.dictionary_encode(col, null_encoding="encode")
+        codes.append(np.asarray(enc.indices.to_numpy(zero_copy_only=False), np.int64))
+        values.append(enc.dictionary.to_pylist())
+    uniq, inv = np.unique(np.stack(codes, axis=1), axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    order = np.argsort(inv, kind="stable")  # rows keep their order in a group
+    parts = np.split(order, np.cumsum(np.bincount(inv, minlength=uniq.shape[0]))[:-1])
+    return [
+        (tuple(values[j][int(code[j])] for j in range(len(keys))), idx)
+        for code, idx in zip(uniq, parts)
+    ]
+
+
+def _hard_count(p: Any) -> int:
+    """Forecasts exactly 0 or 1 (for the whole-data HardForecastWarning)."""
+    p = np.asarray(p)
+    if p.dtype.kind not in "biuf":
+        return 0
+    return int(np.count_nonzero((p == 0) | (p == 1)))
+
+
+def _batch(kind: int, key: bytes, payload: bytes) -> Any:
+    import pyarrow as pa
+
+    return pa.RecordBatch.from_arrays(
+        [
+            pa.array([kind], pa.int32()),
+            pa.array([key], pa.binary()),
+            pa.array([payload], pa.binary()),
+        ],
+        names=["kind", "key", "payload"],
+    )
+
+
+class _PartitionStates:
+    """The ``mapInArrow`` function: a partition's record batches to one row
+    per group, ``(kind, pickled key, pickled (state, rows, hard, warnings))``
+    or an error row ``(kind, pickled key, pickled exception)``."""
+
+    def __init__(self, template: Any, n_keys: int, weighted: bool, extra: tuple) -> None:
+        self.template = pickle.dumps(template)
+        self.n_keys = n_keys
+        self.weighted = weighted
+        self.extra = extra
+
+    def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        kept = [b for b in batches if b.num_rows]
+        if not kept:
+            return
+        tbl = pa.Table.from_batches(kept)
+        del kept
+        y, p = _numpy(tbl.column("y")), _numpy(tbl.column("p"))
+        w = _numpy(tbl.column("w")) if self.weighted else None
+        extra = {name: _numpy(tbl.column(f"x{j}")) for j, name in enumerate(self.extra)}
+        keys = [f"k{j}" for j in range(self.n_keys)]
+        for key, idx in _groups(tbl, keys):
+            yield self._state(key, idx, y, p, w, extra)
+
+    def _state(self, key, idx, y, p, w, extra) -> Any:
+        def take(a: Any) -> Any:
+            return a if idx is None or a is None else a[idx]
+
+        kb = pickle.dumps(key)
+        pg = take(p)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                state = pickle.loads(self.template).update(
+                    take(y), pg, take(w), **{k: take(v) for k, v in extra.items()}
+                )
+        except (ValueError, TypeError) as exc:
+            return _batch(_ERROR, kb, pickle.dumps(exc))
+        from ..exceptions import HardForecastWarning
+
+        shown = [
+            (wr.category, str(wr.message))
+            for wr in caught
+            if not issubclass(wr.category, HardForecastWarning)
+        ]
+        info = (state, int(pg.shape[0]), _hard_count(pg), shown)
+        return _batch(_STATE, kb, pickle.dumps(info))
+
+
+def _raise(exc: BaseException, src: Source) -> None:
+    """Raise the error of a partition: the in-memory message and the note."""
+    if type(exc) not in (ValueError, TypeError):
+        raise exc
+    where = " Positions and counts are within one partition." if "index" in str(exc) else ""
+    raise type(exc)(f"{exc} {src.note(where)}") from None
+
+
+def _warn_hard(rows: int, hard: int, name: str) -> None:
+    """The in-memory HardForecastWarning when every forecast is exactly 0 or 1."""
+    if rows >= 2 and hard == rows:
+        from .._core.diagnose import hard_forecast_message, warn_once
+        from ..exceptions import HardForecastWarning
+
+        warn_once(hard_forecast_message(name), HardForecastWarning)
+
+
+def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
+    """``{group key: merged state}`` (``{(): state}`` without ``group_by``;
+    empty for a DataFrame without rows): one Spark job.
+
+    Each partition updates a copy of ``template`` per group with its rows
+    (validated there, as in memory); the states are merged on the driver in
+    partition order.  The first partition that fails raises its in-memory
+    error (with :meth:`Source.note`).
+    """
+    cols = [_col(src.y).alias("y"), _col(src.p).alias("p")]
+    if src.w is not None:
+        cols.append(_col(src.w).alias("w"))
+    cols += [_col(c).alias(f"x{j}") for j, c in enumerate(src.extra.values())]
+    cols += [_col(k).alias(f"k{j}") for j, k in enumerate(src.keys)]
+    fn = _PartitionStates(template, len(src.keys), src.w is not None, tuple(src.extra))
+    rows = src.df.select(*cols).mapInArrow(fn, _SCHEMA).collect()
+    states: dict[tuple, Any] = {}
+    counts: dict[tuple, list[int]] = {}
+    seen: dict[tuple, None] = {}
+    for row in rows:
+        if row["kind"] == _ERROR:
+            _raise(pickle.loads(row["payload"]), src)
+        key = pickle.loads(row["key"])
+        state, n_rows, n_hard, shown = pickle.loads(row["payload"])
+        states[key] = state if key not in states else states[key].merge(state)
+        c = counts.setdefault(key, [0, 0])
+        c[0] += n_rows
+        c[1] += n_hard
+        seen.update(dict.fromkeys(shown))
+    for category, message in seen:
+        warnings.warn(message, category, stacklevel=3)
+    for n, hard in counts.values():
+        _warn_hard(n, hard, getattr(template, "proba_name", "y_proba"))
+    return states
+
+
+def finished(src: Source, template: Any, finish: Callable[[Any], Any]) -> Any:
+    """The result of a call: ``finish(merged state)`` of every group (one
+    Spark job, :func:`partition_states`), as :func:`per_group` gives it."""
+    states = partition_states(src, template)
+    return per_group(src, {k: finish(s) for k, s in states.items()}, template)
+
+
+def per_group(src: Source, values: Mapping[tuple, Any], template: Any = None) -> Any:
+    """The result of a call: the value (no ``group_by``) or ``{key: value}``
+    sorted by key (a key is the value of the group column, or a tuple of
+    the values of the ``group_by`` columns).
+
+    Without ``group_by`` and without rows: the in-memory error of empty
+    input, naming the probabilities as ``template`` (a fresh state) does.
+    """
+    if not src.keys:
+        if () not in values:  # no rows: the in-memory error ("y_proba is empty")
+            from .._core.validation import check_probabilities
+
+            check_probabilities(
+                np.empty(0), name=getattr(template, "proba_name", "y_proba")
+            )
+        return values[()]
+    out = {(k[0] if len(k) == 1 else k): v for k, v in values.items()}
+    return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
+
+
+def _order(key: Any) -> tuple:
+    parts = key if isinstance(key, tuple) else (key,)
+    return tuple(
+        (v is None, type(v).__name__, v) if v is not None else (True, "", 0) for v in parts
+    )
+
+
+# --------------------------------------------------------------------------
+# the Brier sums of 0/1 outcomes as Spark aggregations
+# --------------------------------------------------------------------------
+
+
+def _is_double(dtype: Any) -> bool:
+    from pyspark.sql import types as T
+
+    return isinstance(dtype, T.DoubleType)
+
+
+def _is_numeric(dtype: Any) -> bool:
+    from pyspark.sql import types as T
+
+    return isinstance(dtype, (T.NumericType, T.BooleanType)) and not isinstance(
+        dtype, T.DecimalType
+    )
+
+
+def native_brier_sums(
+    src: Source, *, reference: str | None = None, class_weight: bool = False
+) -> dict[tuple, Any] | None:
+    """``{group key: BrierSums}`` of 0/1 outcomes computed by Spark (one
+    aggregation), or None when the columns or the rows do not allow it
+    (labels other than 0/1, float32 or decimal forecasts, a row that the
+    in-memory checks would refuse): then :func:`partition_states` decides.
+
+    The sums are those of :func:`~skbrier._core.kernels.brier.brier_reduce`
+    with the outcomes given (``loss`` on the unhalved scale of the two
+    columns ``(1 - p, p)``).
+    """
+    from pyspark.sql import functions as F
+
+    from .._core.kernels.brier import BrierSums
+
+    types = {f.name: f.dataType for f in src.df.schema.fields}
+    if not (_is_numeric(types[src.y]) and _is_double(types[src.p])):
+        return None
+    if src.w is not None and not _is_numeric(types[src.w]):
+        return None
+    if reference is not None and not _is_double(types[reference]):
+        return None
+    y = _col(src.y).cast("double")
+    p = _col(src.p)
+    valid = (p >= 0.0) & (p <= 1.0) & ((y == 0.0) | (y == 1.0))
+    if src.w is not None:
+        w = _col(src.w).cast("double")
+        valid = valid & (w >= 0.0) & (w < math.inf)
+    r = None
+    if reference is not None:
+        r = _col(reference)
+        valid = valid & (r >= 0.0) & (r <= 1.0)
+    # 2: a row the fast path cannot take; else 1 when a forecast is in (0, 1)
+    code = F.when(valid, F.when((p > 0.0) & (p < 1.0), 1).otherwise(0)).otherwise(2)
+    d = p - y
+
+    def wsum(x: Any) -> Any:
+        return F.sum(x if src.w is None else w * x)
+
+    aggs = [
+        F.count(F.lit(1)).alias("__n"),
+        wsum(d * d).alias("__loss"),
+        F.max(code).alias("__code"),
+    ]
+    if src.w is not None:
+        aggs.append(F.sum(w).alias("__w"))
+    if class_weight:
+        aggs += [wsum(y).alias("__w1"), wsum(1.0 - y).alias("__w0")]
+    if r is not None:
+        e = r - y
+        aggs.append(wsum(e * e).alias("__rloss"))
+    frame = src.df.groupBy(*[_col(k) for k in src.keys]) if src.keys else src.df
+    rows = frame.agg(*aggs).collect()
+    out = {}
+    hard = False
+    for row in rows:
+        n = int(row["__n"])
+        if n == 0 or row["__code"] is None or row["__code"] >= 2:
+            return None
+        weight = float(n) if src.w is None else float(row["__w"])
+        if not 0.0 < weight < math.inf:
+            return None  # the in-memory error of the weights
+        hard = hard or (n >= 2 and row["__code"] == 0)
+        cw = None
+        if class_weight:
+            cw = np.array([float(row["__w0"]), float(row["__w1"])])
+        ref = None if r is None else 2.0 * float(row["__rloss"])
+        key = tuple(row[k] for k in src.keys)
+        out[key] = BrierSums(weight, 2.0 * float(row["__loss"]), cw, ref, 1)
+    if not out:
+        return None
+    if hard:
+        _warn_hard(2, 2, "y_proba")
+    return out

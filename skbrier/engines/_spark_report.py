@@ -1,0 +1,335 @@
+"""``calibration_report`` of a Spark DataFrame: every exact section from the
+states of one Spark job.
+
+One ``mapInArrow`` reduces each partition (each group of ``group_by``) to the
+states of the report of Dask input (a :class:`~skbrier.states.StateBundle`
+of :func:`skbrier.report._merged.templates`: the sums, the binned
+and threshold states, the centred moments, the table of distinct forecasts
+and a uniform subsample); the driver merges them and
+:func:`~skbrier.report._merged.report_from_states` -- the one
+report of merged states, Dask's too -- finishes every section from them.
+
+The logistic calibration is fitted on the table of distinct forecasts
+(:class:`~skbrier.states.ForecastTable`, its rows weighted by their counts:
+the same likelihood as the rows, so the same fit) while the table holds every
+forecast (up to 2**20 distinct forecasts per class); beyond, the forecasts
+are rounded in the table, and the fit reads the DataFrame again, one Spark
+job per Newton step (as on Dask), to stay exact.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+import inspect
+import pickle
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ._spark_reduce import (
+    Source,
+    _batch,
+    _col,
+    _numpy,
+    doc,
+    partition_states,
+    per_group,
+    source,
+)
+
+__all__ = ["calibration_report"]
+
+
+@doc
+def calibration_report(
+    df: Any,
+    y: str = "y",
+    p: str = "p",
+    weight: str | None = None,
+    *,
+    thresholds: Any = None,
+    cov_type: str = "iid",
+    pos_label: Any = None,
+    confidence_level: float = 0.95,
+    n_bins: int = 10,
+    strategy: str = "uniform",
+    random_state: Any = None,
+    prevalence: float | None = None,
+    inference_kwds: dict | None = None,
+    name: str | None = None,
+    n_resamples: int | None = None,
+    n_jobs: int | None = None,
+    group_by: Any = None,
+) -> Any:
+    r"""Calibration audit of a Spark DataFrame's rows in one Spark job.
+
+    The :class:`~skbrier.report.CalibrationReport` of
+    :func:`skbrier.report.calibration_report`, computed as for Dask input:
+    exactly (the whole data) the sizes, prevalence, mean forecast, O/E
+    ratio, the Brier metrics with their iid intervals, the logistic
+    calibration, Spiegelhalter's z, the ECE, C and Dxy, the CORP and binned
+    decompositions and net benefit; on a uniform subsample of at most
+    200,000 rows drawn in the same job (reproducible with ``random_state``)
+    Emax/E90/Eavg (lowess), DeLong's variance of C, the HAC and bootstrap
+    intervals and the figures' data.  The report's notes say which.
+
+    Parameters
+    ----------
+    {{inputs}}
+    thresholds : float or sequence of float, default=None
+        Decision thresholds of the net benefit table.
+    cov_type : {"iid", "hac", "bootstrap"}, default="iid"
+        Intervals of the Brier metrics ("hac" and "bootstrap" on the
+        subsample).
+    pos_label : int, float, bool or str, default=None
+        The positive class.
+    confidence_level : float, default=0.95
+        Coverage of every interval.
+    n_bins : int, default=10
+        Uniform bins of the ECE and the binned decomposition.
+    strategy : {"uniform"}, default="uniform"
+        Equal-mass bins are not mergeable: refused.
+    random_state : None, int or Generator, default=None
+        Seed of the subsample, the bootstrap and the consistency band.
+    prevalence : float, default=None
+        Event rate of the target population for net benefit.
+    inference_kwds : dict, default=None
+        Further options of :func:`skbrier.stats.brier_inference`.
+    name : str, default=None
+        Label of the forecaster.
+    n_resamples : int, default=None
+        Bootstrap resamples (``cov_type="bootstrap"``).
+    n_jobs : int, default=None
+        Threads of the bootstrap.
+    group_by : str, list of str or None, default=None
+        A report per group (all in the same Spark job).
+
+    Returns
+    -------
+    CalibrationReport or dict
+        The report; with ``group_by`` a dict ``{group: report}``.
+
+    {{raises}}
+
+    See Also
+    --------
+    skbrier.report.calibration_report : The same on arrays.
+
+    Notes
+    -----
+    The logistic calibration is fitted on the merged table of distinct
+    forecasts (the same likelihood as the rows); when a class has more than
+    2**20 distinct forecasts the table is rounded and the fit reads the
+    DataFrame again, one Spark job per Newton step.
+
+    Examples
+    --------
+    {{spark}}
+    >>> rep = sbs.calibration_report(df, thresholds=[0.2])  # doctest: +SKIP
+    >>> round(rep.brier_score, 4)  # doctest: +SKIP
+    0.075
+    """
+    from .._core.progress import task
+    from ..report._compute import check_options
+    from ..report._merged import STEPS, templates
+    from ..states import StateBundle
+
+    opts = check_options(
+        thresholds, cov_type, confidence_level, n_bins, strategy, random_state,
+        prevalence, inference_kwds, name, n_resamples, n_jobs,
+    )  # fmt: skip
+    if opts.strategy == "quantile":
+        raise ValueError(
+            "strategy='quantile' is not available on a Spark DataFrame: equal-mass "
+            "bins need the quantiles of all forecasts (not mergeable); pass "
+            "strategy='uniform'."
+        )
+    src = source(df, y, p, weight, group_by)
+    seed = int(opts.rng.integers(2**63 - 1))
+    tmpl = StateBundle(templates(opts, seed, pos_label), pos_label=pos_label)
+    with task("calibration report (Spark)", total=len(STEPS)) as run:
+        run.step("one pass over the data")
+        bundles = partition_states(src, tmpl)
+        reports = {
+            key: _report(src, key, bundle, copy.deepcopy(opts), run)
+            for key, bundle in bundles.items()
+        }
+    return per_group(src, reports, tmpl)
+
+
+def _report(src: Source, key: tuple, bundle: Any, opts: Any, run: Any) -> Any:
+    """The report of one group's merged bundle."""
+    from ..report._merged import (
+        Sections,
+        add_rounded_note,
+        checked_totals,
+        report_from_states,
+    )
+
+    sample = bundle.state("sample")
+    totals = checked_totals(sample)
+    st = bundle.finalize()
+    sec = Sections(
+        inference=functools.partial(_inference, st.get("moments")),
+        brier_score=st["brier"].finalize,
+        logistic=functools.partial(_logistic, src, key, st["fit"], st["table"]),
+        spiegelhalter=functools.partial(_spiegelhalter, st["spiegelhalter"]),
+        ece=functools.partial(st["binned"].calibration_error, "l1"),
+        c_statistic=st["table"].c_statistic,
+        decomposition=functools.partial(_decomposition, st["table"], st["binned"]),
+        decision_curve=functools.partial(_curve, st.get("thresholds"), opts),
+    )
+    report = report_from_states(sec, totals, sample, opts, run, engine="Spark")
+    add_rounded_note(report, st["table"], "Spark")
+    return report
+
+
+def _inference(state: Any, **kwds: Any) -> Any:
+    """``brier_inference(cov_type="iid", **kwds)`` of the merged moments (the
+    options checked as the public function checks them)."""
+    from ..stats._merged import inference_from_moments
+    from ..stats.inference import brier_inference, check_inference_options
+
+    bound = inspect.signature(brier_inference).bind(None, None, **kwds)
+    bound.apply_defaults()
+    a = bound.arguments
+    check_inference_options(
+        a["cov_type"], a["hac_kwds"], a["n_resamples"], a["n_jobs"], a["random_state"]
+    )
+    return inference_from_moments(state, None)
+
+
+def _spiegelhalter(state: Any) -> Any:
+    from ..metrics._calibration_results import SpiegelhalterResult
+
+    return SpiegelhalterResult(*state.finalize())
+
+
+def _decomposition(table: Any, binned: Any, func: Any, kwds: dict) -> Any:
+    """The CORP decomposition from the table, the binned one from the bins."""
+    if func.__name__ == "corp_decomposition":
+        return table.corp()
+    return binned.murphy()
+
+
+def _curve(state: Any, opts: Any) -> Any:
+    """The report's decision curve (one model, no resampling)."""
+    from ..metrics.net_benefit import _state_curve
+
+    return _state_curve(state, opts.prevalence, None, 0.95)
+
+
+# --------------------------------------------------------------------------
+# the logistic calibration
+# --------------------------------------------------------------------------
+
+
+def _logistic(src: Source, key: tuple, fit: Any, table: Any) -> Any:
+    """``calibration_intercept_slope`` of the rows: on the table of distinct
+    forecasts when it is exact, else one Spark job per step of the solver."""
+    from .._core.kernels.logistic import logistic_calibration_rows
+    from ..metrics.calibration import _check_fit_counts, _logistic_result, _warn_excluded
+
+    pos, n_used, n_excl, scale, single = fit.finalize()
+    _check_fit_counts(n_used, single)
+    if not fit.weighted:
+        scale = 1.0
+    if table.rounded_to is None:
+        stats = logistic_calibration_rows(_table_rows(table, scale), scale)
+    else:
+        rows = SparkRows(src, key, pos, scale)
+        try:
+            stats = logistic_calibration_rows(rows, scale)
+        finally:
+            rows.release()
+    res = _logistic_result(stats, n_used, n_excl, stacklevel=5)
+    _warn_excluded(res)
+    return res
+
+
+def _table_rows(table: Any, scale: float) -> Any:
+    """The rows of the fit from the table: one per distinct (outcome,
+    forecast) in (0, 1), weighted by its total weight (its count)."""
+    from scipy import special
+
+    from .._core.kernels.logistic import ArrayRows
+
+    parts = table.encoded()
+    y = np.concatenate([np.full(t.x.shape[0], v) for v, t in parts])
+    x = np.concatenate([t.x for _, t in parts])
+    w = np.concatenate([t.w for _, t in parts])
+    keep = (x > 0.0) & (x < 1.0)
+    return ArrayRows(y[keep], special.logit(x[keep]), w[keep] / scale)
+
+
+class SparkRows:
+    """The rows of a logistic fit in a Spark DataFrame: ``reduce(fn, *args)``
+    is one Spark job that maps ``fn`` over the partitions' rows
+    ``(y01, logit p, w / scale)`` (``0 < p < 1``, ``w > 0``) and adds the sums
+    on the driver (the distributed :class:`~skbrier._core.kernels.logistic.ArrayRows`).
+
+    The columns of the fit are cached by Spark (``persist``: memory, then
+    disk) from the first job on, so the later steps do not read the source
+    again; :meth:`release` unpersists them."""
+
+    def __init__(self, src: Source, key: tuple, pos: Any, scale: float) -> None:
+        from pyspark.sql import functions as F
+
+        frame = src.df
+        for k, v in zip(src.keys, key):
+            frame = frame.filter(_col(k).eqNullSafe(F.lit(v)))
+        cols = [_col(src.y).alias("y"), _col(src.p).alias("p")]
+        if src.w is not None:
+            cols.append(_col(src.w).alias("w"))
+        self.frame = frame.select(*cols).persist()
+        self.pos, self.scale, self.weighted = pos, scale, src.w is not None
+        self.n_reductions = 0
+
+    def release(self) -> None:
+        """Unpersist the cached columns."""
+        self.frame.unpersist()
+
+    def reduce(self, fn: Any, *args: Any) -> Any:
+        from .._core.kernels.logistic import combine_row_sums
+
+        self.n_reductions += 1
+        call = _FitRows(fn, args, self.pos, self.scale, self.weighted)
+        out = self.frame.mapInArrow(call, "kind int, key binary, payload binary").collect()
+        parts = [pickle.loads(r["payload"]) for r in out]
+        return functools.reduce(combine_row_sums, parts)
+
+
+@dataclasses.dataclass
+class _FitRows:
+    """The ``mapInArrow`` function of :meth:`SparkRows.reduce`."""
+
+    fn: Any
+    args: tuple
+    pos: Any
+    scale: float
+    weighted: bool
+
+    def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+        from scipy import special
+
+        kept = [b for b in batches if b.num_rows]
+        if not kept:
+            return
+        tbl = pa.Table.from_batches(kept)
+        y = _numpy(tbl.column("y"))
+        p = np.asarray(_numpy(tbl.column("p")), dtype=np.float64)
+        keep = (p > 0.0) & (p < 1.0)
+        w = None
+        if self.weighted:
+            w = np.asarray(_numpy(tbl.column("w")), dtype=np.float64)
+            keep &= w > 0.0
+            w = w[keep] / self.scale
+        if not keep.any():
+            return
+        y01 = (y[keep] == self.pos).astype(np.float64)
+        out = self.fn(y01, special.logit(p[keep]), w, *self.args)
+        yield _batch(0, b"", pickle.dumps(out))

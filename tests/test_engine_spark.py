@@ -1,0 +1,340 @@
+"""skbrier.engines.spark equals the numpy path on the same rows (1e-12), with
+empty, one-row and single-class partitions and groups; bad input in one
+partition raises the in-memory error; the report is one Spark job."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+pd = pytest.importorskip("pandas")
+
+from spark_session import frame, session
+
+import skbrier
+from skbrier.metrics.calibration import c_statistic as np_c
+from skbrier.metrics.calibration import spiegelhalter_z as np_sz
+from skbrier.metrics.calibration_error import calibration_error as np_ece
+from skbrier.metrics.decomposition import binned_statistics
+from skbrier.metrics.decomposition import corp_decomposition as np_corp
+from skbrier.metrics.decomposition import murphy_decomposition as np_murphy
+from skbrier.metrics.net_benefit import decision_curve as np_curve
+from skbrier.metrics.net_benefit import net_benefit as np_nb
+from skbrier.report import calibration_report as np_report
+from skbrier.stats import brier_inference as np_inference
+from skbrier.stats import compare_brier as np_compare
+
+#: partitions: all events, empty, 150 rows, one row, empty, 212 rows
+SIZES = (37, 0, 150, 1, 0, 212)
+N = sum(SIZES)
+RTOL = 1e-12
+
+
+@pytest.fixture(scope="module")
+def spark():
+    yield from session()
+
+
+def _data(seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    p = np.round(rng.random(N), 2)
+    y = (rng.random(N) < p).astype(np.int64)
+    y[:37] = 1
+    g = np.array(["b"] * N, dtype=object)
+    g[:37] = "events"  # a single-class group
+    g[37:187] = "a"
+    g[187] = "one"  # a one-row group
+    return pd.DataFrame(
+        {
+            "y": y,
+            "p": p,
+            "w": rng.integers(0, 4, N).astype(float),
+            "g": g,
+            "r": np.round(rng.random(N), 3),
+            "q": np.clip(p + rng.normal(0, 0.1, N), 0, 1),
+            "s": np.where(y == 1, "yes", "no"),
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def data(spark):
+    pdf = _data()
+    return pdf, frame(spark, pdf, SIZES).cache()
+
+
+def _close(a, b, **kw):
+    np.testing.assert_allclose(a, b, rtol=RTOL, atol=1e-15, **kw)
+
+
+def _sbs():
+    from skbrier.engines import spark as sbs
+
+    return sbs
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_brier_family(data, weighted):
+    sbs = _sbs()
+    pdf, df = data
+    w, sw = ("w", pdf.w) if weighted else (None, None)
+    _close(
+        sbs.brier_score(df, "y", "p", w),
+        skbrier.brier_score(pdf.y, pdf.p, sample_weight=sw),
+    )
+    _close(
+        sbs.brier_index(df, "y", "p", w),
+        skbrier.brier_index(pdf.y, pdf.p, sample_weight=sw),
+    )
+    for ref, np_ref in ((None, None), (0.3, 0.3), ("r", pdf.r)):
+        got = sbs.brier_skill_score(df, "y", "p", w, reference=ref)
+        exp = skbrier.brier_skill_score(pdf.y, pdf.p, reference=np_ref, sample_weight=sw)
+        _close(got, exp, err_msg=str(ref))
+    # labels that are not 0/1: the states (one mapInArrow) instead of the sums
+    got = sbs.brier_skill_score(df, "s", "p", w, pos_label="yes")
+    exp = skbrier.brier_skill_score(pdf.s, pdf.p, pos_label="yes", sample_weight=sw)
+    _close(got, exp)
+
+
+def test_states_equal_numpy(data):
+    sbs = _sbs()
+    pdf, df = data
+    y, p, w = pdf.y, pdf.p, pdf.w
+    _close(sbs.calibration_error(df, "y", "p", "w"), np_ece(y, p, sample_weight=w))
+    kw = {"norm": "l2", "debias": True, "binning": "sklearn"}
+    _close(
+        sbs.calibration_error(df, "y", "p", "w", **kw), np_ece(y, p, sample_weight=w, **kw)
+    )
+    bins = sbs.calibration_bins(df, "y", "p", "w", n_bins=7)
+    exp_bins = binned_statistics(y.to_numpy(float), p.to_numpy(), w.to_numpy(), 7)
+    for f in ("count", "sum_w", "sum_wp", "sum_wy", "sum_wpp", "sum_ww"):
+        _close(getattr(bins, f), getattr(exp_bins, f), err_msg=f)
+    m = sbs.murphy_decomposition(df, "y", "p", "w", bias_correction=True)
+    em = np_murphy(y, p, sample_weight=w, bias_correction=True)
+    for f in ("brier_score", "reliability", "resolution", "uncertainty"):
+        _close(getattr(m, f), getattr(em, f), err_msg=f)
+    c = sbs.corp_decomposition(df, "y", "p", "w")
+    ec = np_corp(y, p, sample_weight=w)
+    for f in ("brier_score", "miscalibration", "discrimination", "uncertainty"):
+        _close(getattr(c, f), getattr(ec, f), err_msg=f)
+    _close(c.recalibrated_values, ec.recalibrated_values)
+    _close(sbs.c_statistic(df, "y", "p", "w"), np_c(y, p, sample_weight=w))
+    _close(
+        tuple(sbs.spiegelhalter_z(df, "y", "p", "w")), tuple(np_sz(y, p, sample_weight=w))
+    )
+    _close(
+        sbs.net_benefit(df, "y", "p", "w", threshold=0.3),
+        np_nb(y, p, threshold=0.3, sample_weight=w),
+    )
+    t = [0.05, 0.2, 0.5]
+    got = sbs.decision_curve(
+        df, "y", {"m": "p", "q": "q"}, "w", thresholds=t, harm={"q": 0.01}
+    )
+    exp = np_curve(y, {"m": p, "q": pdf.q}, thresholds=t, sample_weight=w, harm={"q": 0.01})
+    for name in ("m", "q"):
+        _close(got.net_benefit[name], exp.net_benefit[name])
+    _close(got.treat_all, exp.treat_all)
+
+
+def test_inference_equals_numpy(data):
+    sbs = _sbs()
+    pdf, df = data
+    for ref, np_ref in ((None, None), ("r", pdf.r)):
+        got = sbs.brier_inference(df, "y", "p", "w", reference=ref)
+        exp = np_inference(pdf.y, pdf.p, reference=np_ref, sample_weight=pdf.w)
+        for m in ("brier_score", "brier_skill_score", "brier_index"):
+            _close(got.confidence_interval(metric=m), exp.confidence_interval(metric=m))
+    got = sbs.compare_brier(df, "y", "p", "q", "w")
+    exp = np_compare(pdf.y, {"p": pdf.p, "q": pdf.q}, sample_weight=pdf.w)
+    for f in ("difference", "difference_standard_error", "statistic", "pvalue"):
+        _close(getattr(got, f), getattr(exp, f), err_msg=f)
+    with pytest.raises(ValueError, match="cov_type='hac' is not available on a Spark"):
+        sbs.brier_inference(df, cov_type="hac")
+
+
+def _jobs(spark, func):
+    """``(result, number of Spark jobs func ran)``."""
+    sc = spark.sparkContext
+    group = f"skbrier-count-{next(_GROUPS)}"
+    sc.setJobGroup(group, "counting jobs")
+    try:
+        out = func()
+    finally:
+        sc.setLocalProperty("spark.jobGroup.id", None)
+    return out, len(sc.statusTracker().getJobIdsForGroup(group))
+
+
+_GROUPS = itertools.count()
+
+
+def test_score_is_one_job(spark, data):
+    sbs = _sbs()
+    pdf, df = data
+    metrics = ["brier_score", "brier_skill_score", "c_statistic", "spiegelhalter_z"]
+    got, jobs = _jobs(spark, lambda: sbs.score(df, "y", "p", "w", metrics=metrics))
+    assert jobs == 1
+    y, p, w = pdf.y, pdf.p, pdf.w
+    _close(got["brier_score"], skbrier.brier_score(y, p, sample_weight=w))
+    _close(got["brier_skill_score"], skbrier.brier_skill_score(y, p, sample_weight=w))
+    _close(got["c_statistic"], np_c(y, p, sample_weight=w))
+    _close(got["spiegelhalter_z"].statistic, np_sz(y, p, sample_weight=w).statistic)
+
+
+def test_group_by(data):
+    sbs = _sbs()
+    pdf, df = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the skill of the single-class group: NaN
+        bs = sbs.brier_score(df, "y", "p", "w", group_by="g")  # Spark's sums
+        murphy = sbs.murphy_decomposition(df, "y", "p", group_by=["g"])  # the states
+        skill = sbs.score(
+            df, "s", "p", metrics=["brier_skill_score"], group_by="g", pos_label="yes"
+        )
+    assert list(bs) == ["a", "b", "events", "one"]
+    assert list(murphy) == list(bs)  # one column (alone or in a list): its values
+    for g, rows in pdf.groupby("g"):
+        _close(bs[g], skbrier.brier_score(rows.y, rows.p, sample_weight=rows.w), err_msg=g)
+        _close(murphy[g].resolution, np_murphy(rows.y, rows.p).resolution, err_msg=g)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exp = skbrier.brier_skill_score(rows.s, rows.p, pos_label="yes")
+        _close(skill[g]["brier_skill_score"], exp, err_msg=g)
+    assert np.isnan(skill["events"]["brier_skill_score"])
+
+
+def _message(exc_info) -> str:
+    return str(exc_info.value)
+
+
+def test_bad_input_in_one_partition(spark):
+    sbs = _sbs()
+    pdf = _data()
+    start = SIZES[0] + SIZES[2] + SIZES[3]  # the last partition
+    for col, value in (("p", 1.5), ("p", np.nan), ("w", -1.0)):
+        bad = pdf.copy()
+        bad.loc[start + 5, col] = value
+        df = frame(spark, bad, SIZES)
+        part = bad.iloc[start:]
+        with pytest.raises(ValueError) as memory:
+            skbrier.brier_score(part.y, part.p, sample_weight=part.w)
+        with pytest.raises(ValueError) as got:
+            sbs.brier_score(df, "y", "p", "w")
+        assert _message(got).startswith(_message(memory)), col
+        assert "y_proba is column 'p'" in _message(got)
+        assert "within one partition" in _message(got) or "index" not in _message(memory)
+    three = pdf.copy()
+    three.loc[3, "y"] = 2
+    with pytest.raises(ValueError) as memory:
+        skbrier.brier_score(three.y, three.p)
+    with pytest.raises(ValueError) as got:
+        sbs.brier_score(frame(spark, three, SIZES), "y", "p")
+    # the labels: the in-memory message, with the rows counted over all partitions
+    head = _message(memory).split(" 3 labels")[0]
+    assert _message(got).startswith(head + " 3 labels (rows counted over all chunks)")
+    assert "0 (170 rows), 1 (229 rows), 2 (1 row)" in _message(got)
+
+
+def test_empty_and_columns(spark, data):
+    sbs = _sbs()
+    pdf, df = data
+    with pytest.raises(ValueError) as memory:
+        skbrier.brier_score(np.array([], dtype=np.int64), np.array([]))
+    with pytest.raises(ValueError) as got:
+        sbs.brier_score(df.limit(0), "y", "p")
+    assert _message(got).startswith(_message(memory))
+    with pytest.raises(TypeError, match="df must be a Spark DataFrame"):
+        sbs.brier_score(pdf, "y", "p")
+    with pytest.raises(ValueError, match="p='nope' is not a column"):
+        sbs.brier_score(df, "y", "nope")
+    with pytest.raises(TypeError, match="weight must be the name of a column"):
+        sbs.brier_score(df, "y", "p", 3)
+    with pytest.raises(ValueError, match="strategy='quantile' is not available"):
+        sbs.murphy_decomposition(df, strategy="quantile")
+
+
+EXACT = (
+    "n_samples",
+    "n_events",
+    "prevalence",
+    "mean_forecast",
+    "brier_score",
+    "brier_index",
+    "brier_skill_score",
+    "spiegelhalter_z",
+    "spiegelhalter_p",
+    "ece",
+    "c_statistic",
+    "dxy",
+    "observed_expected",
+    "discrimination_pvalue",
+    "unreliability_df",
+    "emax",
+    "e90",
+    "eavg",
+)
+LOGISTIC = ("calibration_in_the_large", "calibration_intercept", "calibration_slope")
+
+
+def _cmp_report(got, exp, fields=EXACT, decomposition=True):
+    for f in fields:
+        a, b = getattr(got, f), getattr(exp, f)
+        assert (a is None) == (b is None), f
+        if b is not None:
+            _close(a, b, err_msg=f)
+    for f in LOGISTIC:
+        np.testing.assert_allclose(getattr(got, f), getattr(exp, f), rtol=1e-10, err_msg=f)
+    for m, ci in exp.intervals.items():
+        assert (got.intervals[m] is None) == (ci is None), m
+        if ci is not None:
+            _close(tuple(got.intervals[m]), tuple(ci), err_msg=m)
+    for key, terms in (exp.decomposition or {}).items() if decomposition else ():
+        for t, v in terms.items():
+            _close(got.decomposition[key][t], v, err_msg=t)
+    for a, b in zip(got.net_benefit or [], exp.net_benefit or []):
+        for k in b:
+            _close(a[k], b[k], err_msg=k)
+
+
+@pytest.mark.parametrize("labels", ["y", "s"])
+def test_report_one_job(spark, data, labels):
+    sbs = _sbs()
+    pdf, df = data
+    pos = "yes" if labels == "s" else None
+    weight = "w" if labels == "y" else None
+    kw = {"thresholds": [0.1, 0.3], "random_state": 0, "pos_label": pos}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exp = np_report(
+            pdf[labels], pdf.p, sample_weight=None if weight is None else pdf.w, **kw
+        )
+        got, jobs = _jobs(
+            spark, lambda: sbs.calibration_report(df, labels, "p", weight, **kw)
+        )
+    assert jobs == 1
+    _cmp_report(got, exp)
+    assert got.summary()
+
+
+def test_report_rounded_table_refits_on_the_rows(spark, data, monkeypatch):
+    """More distinct forecasts than the table keeps: the logistic fit reads the
+    DataFrame again (one job per step) and stays exact."""
+    from skbrier._core import binning
+
+    sbs = _sbs()
+    pdf, df = data
+    monkeypatch.setattr(binning, "AUTO_MAX_DISTINCT", 10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exp = np_report(pdf.y, pdf.q, random_state=0)
+        got, jobs = _jobs(
+            spark, lambda: sbs.calibration_report(df, "y", "q", random_state=0)
+        )
+    assert jobs > 1
+    # C and CORP on the rounded forecasts (a note says so); the rest exact
+    _cmp_report(
+        got, exp, fields=("brier_score", "spiegelhalter_z", "ece"), decomposition=False
+    )
+    assert any("rounded to multiples of" in n for n in got.notes)
