@@ -143,7 +143,7 @@ def calibration_bins(
 
     :class:`~skbrier.metrics.decomposition.BinStatistics` (per bin: rows,
     :math:`\sum w`, :math:`\sum w p`, :math:`\sum w y`, ...): the value of
-    :func:`skbrier.metrics.decomposition.binned_statistics` on the same
+    ``skbrier.metrics.decomposition.binned_statistics`` on the same
     rows (the outcomes coded 0/1).
 
     Parameters
@@ -166,7 +166,7 @@ def calibration_bins(
 
     See Also
     --------
-    skbrier.metrics.decomposition.binned_statistics : The same on arrays.
+    skbrier.murphy_decomposition : The decomposition of arrays.
 
     Examples
     --------

@@ -10,7 +10,7 @@ a dict ``{group: result}`` sorted by group, whose key is the group's value
 (a tuple of values for several columns).
 
 How: every partition reduces its rows to the statistic's mergeable state
-(:mod:`skbrier.states`: the kernel's reduce, with the in-memory checks) in a
+(``skbrier.states``: the kernel's reduce, with the in-memory checks) in a
 ``mapInArrow`` -- one Spark job, no shuffle -- and the states are merged and
 finished on the driver with the kernel's finish, so the numbers equal the
 numpy path's (to rounding: the sums are added in another order) and bad
