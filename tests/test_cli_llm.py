@@ -195,3 +195,32 @@ def test_figure_ece_is_the_table_column(tmp_path):
     j = read_judged(JUDGED)
     disp = MulticlassReliabilityDisplay.from_predictions(j.correct, j.confidence, n_bins=10)
     assert row["estimates"][FIGURE_ECE_KEY] == pytest.approx(disp.ece, rel=1e-12)
+
+
+def test_bootstrap_on_sorted_rows_equals_the_records_order(tmp_path):
+    """The resamples are scored on the rows sorted by confidence: a replicate
+    equals the same counts on the records' order (measures without tie-order
+    conventions to the last digits; HLE's bins of 100 split ties as the sort
+    leaves them), and the intervals do not depend on --n-jobs."""
+    from skbrier.cli._llm_measures import Scored, statistics
+
+    j = read_judged(JUDGED)
+    sc = Scored(j)
+    srt, order = sc.by_confidence()
+    assert order is not None and np.all(np.diff(srt.p) >= 0)
+    stat, keys = statistics(sc)
+    stat_sorted = statistics(srt)[0]
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        w = np.bincount(rng.integers(0, sc.n, sc.n), minlength=sc.n).astype(float)
+        a, b = stat(w), stat_sorted(w[order])
+        for k in keys:
+            if k != "rms_ce":
+                assert b[k] == pytest.approx(a[k], rel=1e-12, abs=1e-15), k
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"r{jobs}.json"
+        argv = ["llm", str(JUDGED), "--n-resamples", "40", "--n-jobs", jobs]
+        assert main([*argv, "--json", str(out)]) == 0
+        outs.append(json.loads(out.read_text())[0]["intervals"])
+    assert outs[0] == outs[1]

@@ -135,11 +135,15 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
         raise CLIError(f"{rec.path}: {', '.join(bad)} is not finite; please report this.")
     n = sc.n
     boot = [k for k in keys if k != "n"]
+    # the resamples are scored on the rows sorted by confidence (same draws)
+    sorted_sc, order = sc.by_confidence()
+    stat_sorted = statistics(sorted_sc)[0]
 
     def task(size: int, rng: np.random.Generator) -> np.ndarray:
         rows = np.empty((size, len(boot)))
         for j in range(size):
-            s = stat(resample_counts(rng, n))
+            w = resample_counts(rng, n)
+            s = stat_sorted(w if order is None else w[order])
             rows[j] = [s[k] for k in boot]
         return rows
 
@@ -147,7 +151,11 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
     n_boot = _resolve_resamples(args.n_resamples, n)
     if n_boot and boot:
         reps = run_replicates(
-            task, n_boot, random_state=args.random_state, desc="llm bootstrap"
+            task,
+            n_boot,
+            random_state=args.random_state,
+            n_jobs=args.n_jobs,
+            desc="llm bootstrap",
         )
         for i, k in enumerate(boot):
             try:
@@ -311,4 +319,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     sp.add_argument("--confidence-level", type=float, default=DEFAULT_CONFIDENCE_LEVEL)
     sp.add_argument("--random-state", type=_seed, default=0)
+    sp.add_argument(
+        "--n-jobs",
+        type=int,
+        metavar="J",
+        help="threads of the bootstrap (-1: all cores; the intervals do not depend on it)",
+    )
     sp.set_defaults(func=_llm, allow_zero_resamples=True)

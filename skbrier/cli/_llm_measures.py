@@ -119,6 +119,23 @@ class Scored:
                 lengths.astype(np.float64)[order],
             )
 
+    def by_confidence(self) -> tuple[Scored, np.ndarray | None]:
+        """The same rows in ascending order of confidence (stable), and that order.
+
+        The bootstrap scores its resamples on these rows: every measure sorts
+        the confidences, and a sort of sorted data costs a pass instead of
+        ``n log n`` (about 25 times less at 100,000 questions).  A resample's
+        counts ``w`` of the records' rows are ``w[order]`` here.
+        """
+        if self.p is None:
+            return self, None
+        order = np.argsort(self.p, kind="stable")
+        other = object.__new__(Scored)
+        other.subset, other.n = self.subset, self.n
+        other.y, other.p = self.y[order], self.p[order]
+        other.mc = None if self.mc is None else tuple(a[order] for a in self.mc)  # type: ignore[assignment]
+        return other, order
+
 
 def statistics(
     sc: Scored,
@@ -149,6 +166,8 @@ def statistics(
     if n < 100:
         keys.remove("rms_ce")
 
+    grid_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
     def stat(w: np.ndarray | None) -> dict[str, float]:
         ww = np.ones(n) if w is None else w
         tot = ww.sum()
@@ -160,7 +179,7 @@ def statistics(
             "brier_index": 100.0 * (1.0 - np.sqrt(bs)),
             "ece": ce_value(pairs, w, o_ece),
             "ece_helm": ce_value(pairs, w, o_helm),
-            "smece": smooth_ece_auto(p, y, w)[0],
+            "smece": smooth_ece_auto(p, y, w, positions=grid_cache)[0],
         }
         if "rms_ce" in keys:
             out["rms_ce"] = ce_value(pairs, w, o_rms)

@@ -526,19 +526,33 @@ def binned_error(
 _SMECE_MESH = 200  # relplot.config.smECE_mesh_pts
 
 
-def _round_to_grid(f: np.ndarray, v: np.ndarray | None, m: int) -> np.ndarray:
-    """relplot's ``smooth_round_to_grid``: linear split of each mass onto a grid of ``m``."""
+def grid_positions(f: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each forecast's grid cell ``b`` and its share ``frac`` of the upper node
+    on a grid of ``m`` nodes (relplot's ``smooth_round_to_grid``)."""
     x = f * (m - 1)
     b = x.astype(np.intp)
     np.clip(b, 0, m - 2, out=b)
-    frac = x - b
+    return b, x - b
+
+
+def _round_to_grid(
+    f: np.ndarray,
+    v: np.ndarray | None,
+    m: int,
+    positions: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
+    """relplot's ``smooth_round_to_grid``: linear split of each mass onto a grid of ``m``."""
+    b, frac = grid_positions(f, m) if positions is None else positions
     if v is None:
         lo = np.bincount(b, weights=1.0 - frac, minlength=m)
-        hi = np.bincount(b + 1, weights=frac, minlength=m)
+        hi = np.bincount(b, weights=frac, minlength=m)
     else:
         lo = np.bincount(b, weights=(1.0 - frac) * v, minlength=m)
-        hi = np.bincount(b + 1, weights=frac * v, minlength=m)
-    return lo + hi
+        hi = np.bincount(b, weights=frac * v, minlength=m)
+    # the upper shares land one node up (b <= m - 2): the same sums as
+    # ``np.bincount(b + 1, ...)`` without a shifted copy of ``b``
+    lo[1:] += hi[:-1]
+    return lo
 
 
 def _reflected_convolve(values: np.ndarray, sigma: float) -> np.ndarray:
@@ -574,18 +588,33 @@ class _SmoothECE:
     tiny or huge weights neither under- nor overflow).
     """
 
-    def __init__(self, f: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> None:
+    def __init__(
+        self,
+        f: np.ndarray,
+        y: np.ndarray,
+        w: np.ndarray | None,
+        positions: dict[int, tuple[np.ndarray, np.ndarray]] | None = None,
+    ) -> None:
         if w is not None:
             w = w / float(w.sum())
         self.f = f
         self.r = (f - y) if w is None else w * (f - y)
         self.w = w
         self._grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        # grid positions depend on the forecasts only: resamples of the same
+        # rows (weights) share them
+        self._positions = {} if positions is None else positions
 
     def _grid(self, m: int) -> tuple[np.ndarray, np.ndarray]:
         g = self._grids.get(m)
         if g is None:
-            g = (_round_to_grid(self.f, self.r, m), _round_to_grid(self.f, self.w, m))
+            pos = self._positions.get(m)
+            if pos is None:
+                pos = self._positions[m] = grid_positions(self.f, m)
+            g = (
+                _round_to_grid(self.f, self.r, m, pos),
+                _round_to_grid(self.f, self.w, m, pos),
+            )
             self._grids[m] = g
         return g
 
@@ -608,7 +637,11 @@ def smooth_ece(f: np.ndarray, y: np.ndarray, w: np.ndarray | None, sigma: float)
 
 
 def smooth_ece_auto(
-    f: np.ndarray, y: np.ndarray, w: np.ndarray | None, eps: float = 0.001
+    f: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray | None,
+    eps: float = 0.001,
+    positions: dict[int, tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> tuple[float, float]:
     """smECE at the automatic bandwidth: ``(smECE, sigma)`` (relplot ``smECE``).
 
