@@ -136,3 +136,57 @@ def test_weights_repeated_rows_and_ragged_choices():
 def test_gold_with_zero_probability_is_an_error():
     with pytest.raises(ValueError, match="gold choice"):
         temperature_scaling([1, 0], [[-0.1, -np.inf], [-0.2, -1.0]])
+
+
+def _logsoftmax(a):
+    return a - np.log(np.exp(a).sum(axis=1, keepdims=True))
+
+
+def test_temperature_infinite_when_the_gold_choices_score_below_average():
+    """The likelihood is largest at uniform probabilities (T = inf): said, not
+    a huge finite temperature from the optimiser's last step."""
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 4, 300)
+    logit = rng.normal(size=(300, 4))
+    logit[np.arange(300), gold] -= 1.0
+    with pytest.warns(UserWarning, match="temperature is infinite"):
+        res = temperature_scaling(gold, _logsoftmax(logit))
+    assert res.temperature == np.inf
+    assert res.brier_score == pytest.approx(0.75, rel=1e-14)  # 1 - 1/4
+    assert res.log_loss == pytest.approx(np.log(4.0), rel=1e-14)
+    # an impossible choice stays impossible: uniform over the other three
+    lp = _logsoftmax(logit)
+    lp[:, 3] = -np.inf
+    with pytest.warns(UserWarning, match="temperature is infinite"):
+        res = temperature_scaling(np.minimum(gold, 2), lp)
+    assert res.brier_score == pytest.approx(2.0 / 3.0, rel=1e-14)
+
+
+def test_temperature_zero_when_every_gold_choice_is_on_top():
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 3, 100)
+    logit = rng.normal(size=(100, 3))
+    logit[np.arange(100), gold] += 8.0
+    with pytest.warns(UserWarning, match="temperature is 0"):
+        res = temperature_scaling(gold, _logsoftmax(logit))
+    assert res.temperature == 0.0
+    assert res.brier_score == 0.0 and res.log_loss == 0.0
+    assert res.rms_calibration_error == 0.0
+
+
+def test_temperature_finite_case_is_interior_optimum():
+    """An informative but overconfident model: the fitted 1/T zeroes the
+    derivative of the log loss (checked by finite differences)."""
+    rng = np.random.default_rng(2)
+    gold = rng.integers(0, 4, 400)
+    logit = rng.normal(size=(400, 4)) * 3.0
+    logit[np.arange(400), gold] += 1.0
+    lp = _logsoftmax(logit)
+    t = temperature_scaling(gold, lp).temperature
+    assert 0.0 < t < np.inf
+
+    def nll(temp):
+        return -np.mean(_logsoftmax(lp / temp)[np.arange(400), gold])
+
+    h = 1e-5 * t
+    assert abs(nll(t + h) - nll(t - h)) / (2 * h) < 1e-7

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -15,6 +14,7 @@ from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
 )
+from ..report._json import dumps
 from ._common import CLIError, _check_output, _seed, _write
 from ._llm_measures import Scored, point_estimates, statistics
 from ._llm_output import html_page, text_table
@@ -215,7 +215,7 @@ def _llm(args: argparse.Namespace) -> int:
         text_table(rows, args.confidence_level, _resamples_text(args.n_resamples))
     )
     if args.json_out:
-        _write(args.json_out, json.dumps(rows, indent=1) + "\n", "--json", args.force)
+        _write(args.json_out, dumps(rows, indent=1) + "\n", "--json", args.force)
     if args.html:
         page = html_page(
             rows, recs, args.confidence_level, _resamples_text(args.n_resamples), args.files

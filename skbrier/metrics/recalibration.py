@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -32,6 +33,7 @@ from .._core.kernels.multiple_choice import (
 from .._core.params import DEFAULT_N_BINS, check_bool, check_n_bins, check_option
 from .._core.results import Result
 from .._core.validation import binary_forecast, check_sample_weight
+from ..exceptions import HardForecastWarning
 from ._multiple_choice_checks import check_scores, check_targets, flatten_ragged
 from .calibration import _logistic_calibration
 from .calibration_error import calibration_error
@@ -263,11 +265,28 @@ class _Choices:
         self.gold_logp = segment_sum(self.targets * _finite(self.logp), self.starts)
 
     def proba(self, inv_t: float) -> np.ndarray:
+        if inv_t == 0.0 or math.isinf(inv_t):  # the limits T = inf and T = 0
+            lf = _finite(self.logp)
+            top = np.maximum.reduceat(
+                np.where(np.isfinite(self.logp), lf, -np.inf), self.starts
+            )
+            keep = (
+                np.isfinite(self.logp)
+                if inv_t == 0.0  # uniform over the possible choices
+                else self.logp == np.repeat(top, self.lengths)  # the top choices
+            ).astype(np.float64)
+            return keep / np.repeat(segment_sum(keep, self.starts), self.lengths)
         with np.errstate(invalid="ignore"):
             return softmax_segments(self.logp * inv_t, self.starts, self.lengths)
 
     def nll(self, inv_t: float) -> float:
         """Mean negative log-likelihood of the targets at temperature ``1 / inv_t``."""
+        if inv_t == 0.0 or math.isinf(inv_t):
+            p = self.proba(inv_t)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                terms = np.where(self.targets > 0, self.targets * -np.log(p), 0.0)
+            per = segment_sum(terms, self.starts)
+            return weighted_mean(per, np.ones_like(per), self.w)
         z = self.logp * inv_t
         top = np.maximum.reduceat(z, self.starts)
         lse = top + np.log(
@@ -301,12 +320,15 @@ class _Choices:
         )
         correct = (self.targets[first] > 0).astype(np.float64)
         kw: dict[str, Any] = {"kind": "binary", "n_bins": n_bins, "sample_weight": self.w}
-        return (
-            self.nll(inv_t),
-            brier,
-            calibration_error(correct, top, norm="l2", **kw),
-            calibration_error(correct, top, norm="l1", **kw),
-        )
+        with warnings.catch_warnings():
+            if math.isinf(inv_t):  # T = 0 (said once): hard forecasts by construction
+                warnings.simplefilter("ignore", HardForecastWarning)
+            return (
+                self.nll(inv_t),
+                brier,
+                calibration_error(correct, top, norm="l2", **kw),
+                calibration_error(correct, top, norm="l1", **kw),
+            )
 
 
 def _finite(x: np.ndarray) -> np.ndarray:
@@ -314,7 +336,32 @@ def _finite(x: np.ndarray) -> np.ndarray:
 
 
 def _fit_inverse_temperature(ch: _Choices) -> float:
-    """Maximum-likelihood ``1 / T``: the negative log-likelihood is convex in ``1 / T``."""
+    """Maximum-likelihood ``1 / T``: the negative log-likelihood is convex in ``1 / T``.
+
+    At the boundaries the maximum is a limit: ``0`` (``T = inf``, uniform
+    probabilities) when the log-likelihood does not increase from there (the
+    gold choices score no higher than the average choice), ``inf`` (``T = 0``,
+    all mass on the top choices) when every gold choice is a top choice.
+    Both are said in a warning.
+    """
+    if ch.derivatives(0.0)[0] >= 0.0:
+        warnings.warn(
+            "the choice log-likelihoods do not favour the gold choices (they score "
+            "no higher than the average choice): the maximum-likelihood temperature "
+            "is infinite and the scaled probabilities are uniform.",
+            UserWarning,
+            stacklevel=3,
+        )
+        return 0.0
+    if ch.nll(math.inf) == 0.0:
+        warnings.warn(
+            "every gold choice has the highest log-likelihood of its question: the "
+            "likelihood grows without bound as the temperature falls, so the "
+            "maximum-likelihood temperature is 0 (all mass on the top choice).",
+            UserWarning,
+            stacklevel=3,
+        )
+        return math.inf
     res = optimize.minimize_scalar(
         lambda log_s: ch.nll(math.exp(log_s)),
         bracket=(-1.0, 0.0),
@@ -424,7 +471,7 @@ def temperature_scaling(
     after = scored.scores(inv_t, n_bins)
     before = scored.scores(1.0, n_bins)
     return TemperatureScalingResult(
-        temperature=1.0 / inv_t,
+        temperature=math.inf if inv_t == 0.0 else 1.0 / inv_t,
         log_loss=after[0],
         log_loss_before=before[0],
         brier_score=after[1],
