@@ -35,9 +35,11 @@ def write_log(path: str, n: int, seed: int = 0) -> None:
     logits = rng.normal(size=(n, 4)) * 2.0
     gold = rng.integers(0, 4, size=n)
     logits[np.arange(n), gold] += 1.5
+    # the choices' log-likelihoods (an informative, overconfident model)
+    logp = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
     with open(path, "w", encoding="utf-8") as fh:
         for i in range(n):
-            resps = [[f"{-abs(v):.6f}", "False"] for v in logits[i]]
+            resps = [[f"{v:.6f}", "False"] for v in logp[i]]
             rec = {
                 "doc_id": i,
                 "target": str(int(gold[i])),
