@@ -33,6 +33,7 @@ __all__ = [
     "CHECKLIST_SCHEMA",
     "PERFORMANCE_MEASURES",
     "TripodReport",
+    "checklist_paths",
     "precision_rows",
     "risk_distribution",
     "tripod_report",
@@ -119,6 +120,13 @@ def _precision(rep: CalibrationReport, targets: Mapping[str, float]) -> Any:
         confidence_level=rep.confidence_level,
         random_state=rep._figure_seed,
         **targets,
+    )
+
+
+def checklist_paths(html_path: str | Path) -> tuple[Path, Path]:
+    """``checklist.json`` and ``checklist.md`` beside the HTML page."""
+    return Path(html_path).with_name("checklist.json"), Path(html_path).with_name(
+        "checklist.md"
     )
 
 
