@@ -88,7 +88,7 @@ def risk_distribution(rep: CalibrationReport) -> dict | None:
     if rep._data is None:
         return None
     y, p, w = rep._data
-    out = {}
+    out: dict[str, dict | None] = {}
     for label, mask in (("events", y == 1), ("non_events", y == 0)):
         wk = None if w is None else w[mask]
         if not mask.any() or (wk is not None and not wk.sum() > 0):
@@ -103,7 +103,7 @@ def risk_distribution(rep: CalibrationReport) -> dict | None:
     return out
 
 
-def _precision(rep: CalibrationReport, targets: Mapping[str, float]) -> Any:
+def _precision(rep: CalibrationReport, targets: dict[str, Any]) -> Any:
     """:func:`achieved_precision` on the report's rows (None without them), at
     its first net-benefit threshold and its confidence level."""
     from ..validation import achieved_precision
