@@ -228,7 +228,7 @@ def test_page_is_valid_html_with_the_sections_in_order(trip, rep):
     expected = [s for s in SECTIONS]
     assert parser.sections == [*expected, "checklist", "provenance"]
     text = " ".join(parser.text)
-    for label, _ in PERFORMANCE_MEASURES.values():
+    for label in PERFORMANCE_MEASURES.values():
         assert label in text
     # the numbers shown are the report's, as its own table formats them
     from skbrier.report._text import fmt, fmt_ci

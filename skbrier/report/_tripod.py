@@ -42,28 +42,27 @@ __all__ = [
 #: version of the layout of :meth:`TripodReport.checklist` and of its JSON
 CHECKLIST_SCHEMA = "skbrier.tripod_checklist/1"
 
-#: the core measures: report metric -> (label, what it judges)
+#: the core measures: report metric -> label
 PERFORMANCE_MEASURES = {
-    "brier_score": ("Brier score", "overall accuracy of the risks (0 is perfect)"),
-    "brier_index": ("Brier Index", "the Brier score on a 0-100 scale (100 is perfect)"),
-    "brier_skill_score": (
-        "scaled Brier score",
-        "skill against always forecasting the prevalence (1 is perfect, 0 no skill)",
-    ),
-    "c_statistic": ("C statistic (AUROC)", "discrimination (0.5 is chance, 1 perfect)"),
-    "observed_expected": ("O/E", "calibration in the mean: observed over expected events"),
-    "calibration_in_the_large": (
-        "calibration in the large",
-        "calibration in the mean on the log-odds scale (ideal 0)",
-    ),
-    "calibration_slope": (
-        "calibration slope",
-        "weak calibration: below 1 the risks are too extreme (ideal 1)",
-    ),
-    "eavg": (
-        "ICI (Eavg, lowess)",
-        "mean distance of the flexible calibration curve from the diagonal (ideal 0)",
-    ),
+    "brier_score": "Brier score",
+    "brier_index": "Brier Index",
+    "brier_skill_score": "scaled Brier score",
+    "c_statistic": "C statistic (AUROC)",
+    "observed_expected": "O/E",
+    "calibration_in_the_large": "calibration in the large",
+    "calibration_slope": "calibration slope",
+    "eavg": "ICI (Eavg, lowess)",
+}
+#: what each measure judges, in words
+JUDGES = {
+    "brier_score": "accuracy of the risks (0 is perfect)",
+    "brier_index": "the Brier score on a 0-100 scale (100 is perfect)",
+    "brier_skill_score": "skill against forecasting the prevalence (0: none)",
+    "c_statistic": "discrimination (0.5 is chance, 1 perfect)",
+    "observed_expected": "mean calibration: observed over expected events (ideal 1)",
+    "calibration_in_the_large": "mean calibration on the log-odds scale (ideal 0)",
+    "calibration_slope": "weak calibration (ideal 1; below 1: risks too extreme)",
+    "eavg": "mean distance of the flexible curve from the diagonal (ideal 0)",
 }
 
 #: levels of the distribution of risks by outcome

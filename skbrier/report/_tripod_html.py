@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..validation._criteria import LABELS
 from . import _figures, _html, _text
-from ._tripod import PERFORMANCE_MEASURES, RISK_QUANTILES, precision_rows, risk_distribution
+from ._tripod import (
+    JUDGES,
+    PERFORMANCE_MEASURES,
+    RISK_QUANTILES,
+    precision_rows,
+    risk_distribution,
+)
 from ._tripod_items import CITATION, ITEMS, SECTIONS, SOURCE_URL
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -177,7 +183,7 @@ def _performance(trip: TripodReport) -> list[str]:
         d = trip._model_dict(name, rep)["performance"]
         pct = f"{100 * rep.confidence_level:g}% CI"
         rows = [_header_row("measure", "estimate", pct, "interval method", "judges")]
-        for metric, (label, judges) in PERFORMANCE_MEASURES.items():
+        for metric, label in PERFORMANCE_MEASURES.items():
             m = d[metric]
             rows.append(
                 "<tr>"
@@ -185,7 +191,7 @@ def _performance(trip: TripodReport) -> list[str]:
                 + _html._td(_text.fmt(m["estimate"]), "num")
                 + _html._td(_ci_cell(m["ci_low"], m["ci_high"]), "ci")
                 + _html._td(m["ci_method"] or "")
-                + _html._td(judges)
+                + _html._td(JUDGES[metric])
                 + "</tr>"
             )
         parts += _html._table(rows)
@@ -262,7 +268,7 @@ def _risk_distribution(trip: TripodReport) -> list[str]:
 def _subgroups(subgroups: dict[str, CalibrationReport]) -> list[str]:
     parts = _open("subgroups")
     metrics = ("observed_expected", "calibration_slope", "c_statistic", "brier_index")
-    labels = [PERFORMANCE_MEASURES[m][0] for m in metrics]
+    labels = [PERFORMANCE_MEASURES[m] for m in metrics]
     rows = [_header_row("subgroup", "n", "events", *labels)]
     for name, rep in subgroups.items():
         d = rep.to_dict()
