@@ -258,6 +258,10 @@ def test_errors_name_the_parameter(rep):
         tripod_report(rep, missing={"outcome": -1})
     with pytest.raises(TypeError, match=r"missing\['outcome'\]"):
         tripod_report(rep, missing={"outcome": 1.5})
+    with pytest.raises(ValueError, match="missing has no entry for the model 'model'"):
+        tripod_report(rep, missing={"other": {"outcome": 1}})
+    per_model = tripod_report(rep, missing={"model": {"outcome": 2}})
+    assert per_model.missing == {"model": {"outcome": 2}}
     with pytest.raises(ValueError, match="slope_ci_width"):
         tripod_report(rep, slope_ci_width=0)
     with pytest.raises(TypeError, match="reports"):

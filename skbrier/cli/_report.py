@@ -501,7 +501,8 @@ def _report(args: argparse.Namespace) -> int:
         table.columns.clear()  # the arrays of the jobs are all that is needed now
         del y, p, w
         _warn_mixups(jobs, args)
-        run.set_total(1 + len(jobs) + (args.html is not None))
+        n_whole = 0 if whole is None else len(whole[0])
+        run.set_total(1 + len(jobs) + n_whole + (args.html is not None))
         reports = _make_reports(jobs, args, run)
         for name, rep in reports.items():
             note = _rows_note(name, used, dropped, causes)

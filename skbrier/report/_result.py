@@ -383,7 +383,7 @@ class CalibrationReport(Result):
     def tripod(self, **kwargs: Any) -> Any:
         """The TRIPOD+AI report of this audit: :func:`~skbrier.report.tripod_report`
         with its keywords (``subgroups``, ``missing``, ``provenance``, the
-        target widths); returns a :class:`~skbrier.report.TripodReport`."""
+        target widths); returns a :class:`~skbrier.results.TripodReport`."""
         from ._tripod import tripod_report
 
         return tripod_report({self.name or "forecast": self}, **kwargs)

@@ -165,7 +165,12 @@ def _check_missing(missing: Any, names: list[str]) -> dict | None:
     table = missing if per_model else dict.fromkeys(names, missing)
     out = {}
     for name in names:
-        counts = table.get(name, {})
+        if name not in table:
+            raise ValueError(
+                f"missing has no entry for the model {name!r}: give each model's "
+                "counts, or one mapping of counts for all."
+            )
+        counts = table[name]
         for cause, count in counts.items():
             if isinstance(count, bool) or not isinstance(count, (int, np.integer)):
                 raise TypeError(
@@ -192,7 +197,8 @@ def complete_provenance(provenance: Mapping[str, Any] | None) -> dict:
 class TripodReport(Result):
     """The TRIPOD+AI sections of one or more calibration reports.
 
-    Made by :func:`tripod_report` (or :meth:`CalibrationReport.tripod`).
+    Made by :func:`skbrier.report.tripod_report` (or
+    :meth:`skbrier.results.CalibrationReport.tripod`).
 
     Attributes
     ----------
@@ -202,7 +208,7 @@ class TripodReport(Result):
         The reports of key subgroups (empty: none given).
     precision : dict of str to AchievedPrecisionResult or None
         The precision each model's evaluation achieved against the targets
-        of :func:`~skbrier.validation.validation_sample_size` (None where the
+        of :func:`~skbrier.validation_sample_size` (None where the
         report keeps no rows).
     missing : dict or None
         ``{model: {cause: rows left out}}``; None when not given.
@@ -324,7 +330,7 @@ class TripodReport(Result):
         Returns
         -------
         dict
-            ``schema`` (:data:`CHECKLIST_SCHEMA`), ``guideline``
+            ``schema`` (``"skbrier.tripod_checklist/1"``), ``guideline``
             (``{"name", "citation", "url"}``), ``checklist`` (see
             :meth:`checklist`) and ``provenance``.
         """
@@ -442,11 +448,11 @@ def tripod_report(
     et al. [2]_), and subgroups (23a); and a checklist of those items saying
     which section answers each and what the authors must still write.
 
-    The sample-size section is :func:`skbrier.validation.achieved_precision`
+    The sample-size section is :func:`skbrier.achieved_precision`
     on the report's rows at its confidence level (its first net-benefit
     threshold, when it has thresholds): the interval widths of O/E, the
     slope, C and the standardized net benefit against the targets of
-    :func:`~skbrier.validation.validation_sample_size`, each with a sentence
+    :func:`~skbrier.validation_sample_size`, each with a sentence
     such as "This sample is too small to judge the calibration slope to
     ±0.1".  Those intervals are iid Wald (and bootstrap for the net
     benefit); the performance section shows the report's own intervals.
@@ -471,8 +477,8 @@ def tripod_report(
     Returns
     -------
     TripodReport
-        :meth:`~TripodReport.to_html` renders the page,
-        :meth:`~TripodReport.to_markdown` and ``to_json(checklist_only=True)``
+        :meth:`~skbrier.results.TripodReport.to_html` renders the page,
+        :meth:`~skbrier.results.TripodReport.to_markdown` and ``to_json(checklist_only=True)``
         the checklist.
 
     Raises
@@ -486,8 +492,9 @@ def tripod_report(
     .. [1] G. S. Collins et al., "TRIPOD+AI statement: updated guidance for
        reporting clinical prediction models that use regression or machine
        learning methods", BMJ 385:e078378, 2024.
-    .. [2] B. Van Calster et al., "Performance evaluation of predictive AI
-       models to support medical decisions", Lancet Digital Health, 2025.
+    .. [2] B. Van Calster et al., "Evaluation of performance measures in
+       predictive artificial intelligence models to support medical decisions:
+       overview and guidance", Lancet Digital Health 7(12), 100916, 2025.
 
     Examples
     --------
