@@ -314,8 +314,8 @@ def tripod_html(trip: TripodReport) -> str:
     svgs, notes = _figures.comparison_svgs(trip.reports)
     title = "TRIPOD+AI performance report"
     intro = (
-        f"The performance of {', '.join(trip.reports)} arranged by the TRIPOD+AI "
-        f"items that concern performance ({CITATION}). The checklist at the end "
+        f"This page reports the performance of {', '.join(trip.reports)} by the "
+        f"TRIPOD+AI items that concern performance ({CITATION}). The checklist at the end "
         "says which section answers each item and what the authors must still write."
     )
     body = [
