@@ -55,7 +55,7 @@ from .model_selection import (
     PooledCVResult,
     StabilityResult,
 )
-from .report import CalibrationReport
+from .report import CalibrationReport, TripodReport
 from .stats import (
     BootstrapResult,
     BrierComparisonResult,
@@ -125,5 +125,6 @@ __all__ = [
     "SurvivalIPAResult",
     "SurvivalInterval",
     "TemperatureScalingResult",
+    "TripodReport",
     "ValidationSampleSizeResult",
 ]

@@ -144,6 +144,8 @@ def _build(name):  # noqa: C901 (one branch per class)
         )
     if name == "CalibrationReport":
         return calibration_report(y, p)
+    if name == "TripodReport":
+        return calibration_report(y, p).tripod()
     if name == "LogisticCalibrationResult":
         return calibration_intercept_slope(y, p)
     if name == "SpiegelhalterResult":

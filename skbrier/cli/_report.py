@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from .._core.progress import Task, message
+from . import _tripod
 from ._common import (
     CLIError,
     _add_output_options,
@@ -153,9 +154,12 @@ def _html(reports: dict, provenance: dict | None) -> str:
     return reports_to_html(reports, provenance=provenance)
 
 
-def _render(reports: dict, args, title: str | None = None, provenance=None) -> str:
-    """Write the HTML page (--html) and return the text for standard output."""
-    if args.html is not None:
+def _render(
+    reports: dict, args, title: str | None = None, provenance=None, whole=None
+) -> str:
+    """Write the HTML page (--html; --tripod: see :mod:`._tripod`) and return
+    the text for standard output."""
+    if args.html is not None and not _tripod.write_tripod(reports, args, provenance, whole):
         _write(args.html, _html(reports, provenance), "--html", args.force)
     if args.json:
         # one report: its dict; several: {"reports": [...], "comparison": {...}}
@@ -479,6 +483,7 @@ def _report_dask(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     args.thresholds = _thresholds(args.threshold)
     _check_output(args.html, args.force, "--html")
+    _tripod.check_outputs(args)
     from ._dask_input import choose_engine
 
     engine, why = choose_engine(args)
@@ -492,10 +497,12 @@ def _report(args: argparse.Namespace) -> int:
         run.step(f"reading {args.file}")
         table, y, p, w = _load(args)
         jobs, used, dropped, causes = _jobs(table, y, p, w, args)
+        whole = _tripod.whole_sample_jobs(table, y, p, w, args)
         table.columns.clear()  # the arrays of the jobs are all that is needed now
         del y, p, w
         _warn_mixups(jobs, args)
-        run.set_total(1 + len(jobs) + (args.html is not None))
+        n_whole = 0 if whole is None else len(whole[0])
+        run.set_total(1 + len(jobs) + n_whole + (args.html is not None))
         reports = _make_reports(jobs, args, run)
         for name, rep in reports.items():
             note = _rows_note(name, used, dropped, causes)
@@ -504,7 +511,8 @@ def _report(args: argparse.Namespace) -> int:
         if args.html is not None:
             run.step("writing the HTML page")
         provenance = _provenance(table, args, used, dropped, causes)
-        text = _render(reports, args, provenance=provenance)
+        whole = _tripod.whole_sample_reports(whole, args, run)
+        text = _render(reports, args, provenance=provenance, whole=whole)
     _print(text, args)
     return 0
 
@@ -645,6 +653,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="show the progress line on stderr even when it is not a terminal "
         "(e.g. a log file; on a terminal it is shown anyway, --quiet hides it)",
+    )
+    rep.add_argument(
+        "--tripod",
+        action="store_true",
+        help="with --html: write the TRIPOD+AI performance report there and "
+        "checklist.json and checklist.md beside it (the items each section answers, "
+        "those the authors must still write); --group-col groups are its subgroups",
     )
     _add_output_options(rep)
     rep.set_defaults(func=_report)

@@ -16,5 +16,13 @@ from ._compute import calibration_report
 from ._html import reports_to_html
 from ._result import CalibrationReport
 from ._text import reports_table
+from ._tripod import TripodReport, tripod_report
 
-__all__ = ["CalibrationReport", "calibration_report", "reports_table", "reports_to_html"]
+__all__ = [
+    "CalibrationReport",
+    "TripodReport",
+    "calibration_report",
+    "reports_table",
+    "reports_to_html",
+    "tripod_report",
+]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .._core.params import check_confidence_level
+from .._core.params import check_confidence_level, check_option
 from .._core.results import ConfidenceInterval, Result, check_metric
 from . import _figures, _html, _json, _text
 from ._valprob import interval_at
@@ -356,7 +356,7 @@ class CalibrationReport(Result):
         """
         return _figures.report_figures(self)
 
-    def to_html(self, path: str | Path | None = None) -> str:
+    def to_html(self, path: str | Path | None = None, *, template: str = "default") -> str:
         """Render the report as a self-contained HTML page.
 
         The page holds the tables and, when matplotlib is installed, the
@@ -367,13 +367,26 @@ class CalibrationReport(Result):
         path : str or path-like, optional
             If given, the page is written there (replacing the file
             atomically: a failed write leaves any previous file intact).
+        template : {"default", "tripod"}, default="default"
+            ``"tripod"``: the sections of the TRIPOD+AI items concerning
+            performance, with their checklist (:meth:`tripod`).
 
         Returns
         -------
         str
             The HTML text.
         """
+        if check_option(template, "template", ("default", "tripod")) == "tripod":
+            return self.tripod().to_html(path)
         return _html.reports_to_html({self.name or "forecast": self}, path)
+
+    def tripod(self, **kwargs: Any) -> Any:
+        """The TRIPOD+AI report of this audit: :func:`~skbrier.report.tripod_report`
+        with its keywords (``subgroups``, ``missing``, ``provenance``, the
+        target widths); returns a :class:`~skbrier.results.TripodReport`."""
+        from ._tripod import tripod_report
+
+        return tripod_report({self.name or "forecast": self}, **kwargs)
 
     def _repr_html_(self) -> str:  # Jupyter
         return _html.report_section_html(self, figures=False)
