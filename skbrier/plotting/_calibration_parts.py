@@ -22,7 +22,6 @@ import numpy as np
 from ._reliability_bins import binned_reliability, observed_frequency_interval
 
 __all__ = [
-    "HISTOGRAM_GID",
     "ModelParts",
     "corner_anchor",
     "draw_spikes",
@@ -31,8 +30,6 @@ __all__ = [
     "model_parts",
     "statistics_lines",
 ]
-
-HISTOGRAM_GID = "skbrier-flexible-histogram"
 
 #: the first baseline of the spike histogram, the height of its tallest
 #: spike and the distance between the baselines of two models
@@ -189,12 +186,12 @@ def draw_spikes(
     nev = np.histogram(p, edges, weights=ww * (1.0 - y))[0]
     top = max(float(ev.max(initial=0.0)), float(nev.max(initial=0.0)), 1e-300)
     mid = 0.5 * (edges[1:] + edges[:-1])
-    kw = {"color": color, "linewidth": 0.8, "gid": HISTOGRAM_GID}
+    kw = {"color": color, "linewidth": 0.8}
     up, down = ev > 0, nev > 0
     parts = [
         ax.vlines(mid[up], base, base + HEIGHT * ev[up] / top, **kw),
         ax.vlines(mid[down], base, base - HEIGHT * nev[down] / top, **kw),
-        ax.axhline(base, color=color, linewidth=0.6, gid=HISTOGRAM_GID),
+        ax.axhline(base, color=color, linewidth=0.6),
     ]
     small = {"fontsize": "x-small", "ha": "right", "va": "center", "color": color}
     if name is None:
