@@ -34,6 +34,18 @@ ax : matplotlib Axes, default=None
     Axes to draw on; a new figure if None.
 **plot_kwargs
     Passed to :meth:`plot`.""",
+    "bootstrap_band": """\
+n_resamples : int, default=0
+    Bootstrap resamples for the pointwise bands (0: none).
+confidence_level : float, default=0.95
+    Level of the bands.
+random_state : None, int, Generator or RandomState, default=None
+    Seed of the bootstrap.""",
+    "doctest_forecasts": """\
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from skbrier.datasets import load_forecasts
+>>> d = load_forecasts()""",
     "estimator_binary": """\
 estimator : fitted classifier or dict of str to fitted classifier
     Classifier(s) with ``predict_proba`` and two ``classes_``.

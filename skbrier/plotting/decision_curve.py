@@ -14,7 +14,14 @@ from numpy.typing import ArrayLike
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_bool, check_option, check_real
 from .._core.results import ConfidenceInterval
 from ..metrics.net_benefit import DecisionCurveResult, decision_curve
-from ._common import binary_estimator_forecasts, fill_band, new_axes, store_axes
+from ._common import (
+    binary_estimator_forecasts,
+    check_name,
+    display_doc,
+    fill_band,
+    new_axes,
+    store_axes,
+)
 from ._pyplot import check_line_kwargs
 
 __all__ = ["DecisionCurveDisplay", "cost_benefit_label"]
@@ -196,6 +203,7 @@ class DecisionCurveDisplay:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
+    @display_doc
     def from_result(
         cls,
         result: DecisionCurveResult,
@@ -209,10 +217,7 @@ class DecisionCurveDisplay:
         ----------
         result : DecisionCurveResult
             Output of :func:`~skbrier.metrics.net_benefit.decision_curve`.
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **plot_kwargs
-            Passed to :meth:`plot`.
+        {{ax_plot_kwargs}}
 
         Returns
         -------
@@ -241,6 +246,7 @@ class DecisionCurveDisplay:
         return disp.plot(ax=ax, **plot_kwargs)
 
     @classmethod
+    @display_doc
     def from_predictions(
         cls,
         y_true: ArrayLike,
@@ -276,22 +282,14 @@ class DecisionCurveDisplay:
             The label of events.
         prevalence : float, default=None
             Population prevalence for case-control samples.
-        n_resamples : int, default=0
-            Bootstrap resamples for confidence bands (0: none).
-        confidence_level : float, default=0.95
-            Level of the bands.
-        random_state : int, Generator or RandomState, default=None
-            Seed of the bootstrap.
+        {{bootstrap_band}}
         harm : float or dict of str to float, default=None
             Harm of using the model(s), subtracted from the net benefit.
         n_jobs : int, default=None
             Threads for the bootstrap.
         name : str, default=None
             Legend label when ``y_proba`` is one array (default ``"model"``).
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **plot_kwargs
-            Passed to :meth:`plot`.
+        {{ax_plot_kwargs}}
 
         Returns
         -------
@@ -303,9 +301,7 @@ class DecisionCurveDisplay:
         :func:`~skbrier.metrics.net_benefit.decision_curve`; the display is
         then :meth:`from_result` of its result.
         """
-        if name is not None and not isinstance(y_proba, Mapping):
-            if not isinstance(name, str):
-                raise TypeError(f"name must be a string, got {name!r}.")
+        if check_name(name) is not None and not isinstance(y_proba, Mapping):
             y_proba = {name: y_proba}
         result = decision_curve(
             y_true,
@@ -323,6 +319,7 @@ class DecisionCurveDisplay:
         return cls.from_result(result, ax=ax, **plot_kwargs)
 
     @classmethod
+    @display_doc
     def from_estimator(
         cls,
         estimator: Any,
@@ -358,10 +355,7 @@ confidence_level, random_state, harm, n_jobs
             ``estimator.classes_[1]``.
         name : str, default=None
             Legend label of a single estimator (default: its class name).
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **plot_kwargs
-            Passed to :meth:`plot`.
+        {{ax_plot_kwargs}}
 
         Returns
         -------

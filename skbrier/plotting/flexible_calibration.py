@@ -70,6 +70,7 @@ def _unit_square(ax: Any, bottom: float) -> None:
     ax.set_ylabel("Observed frequency")
 
 
+@display_doc
 class CalibrationCurveDisplay:
     r"""Flexible calibration curve of probability forecasts, for a clinical report.
 
@@ -152,11 +153,8 @@ class CalibrationCurveDisplay:
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> from skbrier.datasets import load_forecasts
+    {{doctest_forecasts}}
     >>> from skbrier.plotting import CalibrationCurveDisplay
-    >>> d = load_forecasts()
     >>> disp = CalibrationCurveDisplay.from_predictions(d["y"], d["model_b"], name="b")
     >>> disp.line_.get_label()
     'b'
@@ -248,12 +246,9 @@ class CalibrationCurveDisplay:
 
         Examples
         --------
-        >>> import matplotlib
-        >>> matplotlib.use("Agg")
+        {{doctest_forecasts}}
         >>> import numpy as np
-        >>> from skbrier.datasets import load_forecasts
         >>> from skbrier.plotting import CalibrationCurveDisplay
-        >>> d = load_forecasts()
         >>> centre = np.arange(len(d["y"])) % 2
         >>> disp = CalibrationCurveDisplay.from_predictions(
         ...     d["y"], {"a": d["model_a"], "b": d["model_b"]}, groups=centre)
@@ -347,6 +342,7 @@ class CalibrationCurveDisplay:
         )  # fmt: skip
 
     # ------------------------------------------------------------------ drawing
+    @display_doc
     def plot(
         self,
         ax: Any = None,
@@ -383,12 +379,9 @@ class CalibrationCurveDisplay:
 
         Examples
         --------
-        >>> import matplotlib
-        >>> matplotlib.use("Agg")
+        {{doctest_forecasts}}
         >>> import matplotlib.pyplot as plt
-        >>> from skbrier.datasets import load_forecasts
         >>> from skbrier.plotting import CalibrationCurveDisplay
-        >>> d = load_forecasts()
         >>> disp = CalibrationCurveDisplay.from_predictions(d["y"], d["model_a"])
         >>> fig, ax = plt.subplots()
         >>> disp.plot(ax=ax, statistics=False).ax_ is ax
@@ -562,6 +555,7 @@ def _take(a: Any, rows: np.ndarray | None) -> Any:
     return np.asarray(a)[rows]
 
 
+@display_doc
 def plot_flexible_calibration(
     curve: Any,
     ax: Any = None,
@@ -600,11 +594,8 @@ def plot_flexible_calibration(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> from skbrier.datasets import load_forecasts
+    {{doctest_forecasts}}
     >>> from skbrier.metrics import flexible_calibration_curve
-    >>> d = load_forecasts()
     >>> ax = flexible_calibration_curve(d["y"], d["model_b"]).plot()
     >>> ax.get_xlabel()
     'Predicted probability'
