@@ -301,7 +301,8 @@ class DecisionCurveDisplay:
         :func:`~skbrier.metrics.net_benefit.decision_curve`; the display is
         then :meth:`from_result` of its result.
         """
-        if check_name(name) is not None and not isinstance(y_proba, Mapping):
+        name = check_name(name)
+        if name is not None and not isinstance(y_proba, Mapping):
             y_proba = {name: y_proba}
         result = decision_curve(
             y_true,

@@ -450,7 +450,7 @@ class CalibrationCurveDisplay:
         if _first_draw(ax):
             draw_diagonal(ax, "ideal", gid=DIAGONAL_GID)
         xy: list[tuple[Any, Any]] = []
-        boxes = []
+        boxes: list[Any] = []
         for k, (key, part) in enumerate(models.items()):
             style = {"color": f"C{k}", "linestyle": _STYLES[k % len(_STYLES)],
                      "linewidth": 1.8, "label": key, **line_kwargs.get(key, {})}  # fmt: skip

@@ -99,7 +99,7 @@ def _reliability_figure(reports: Mapping[str, CalibrationReport]) -> tuple[Any, 
     from ..plotting._calibration_parts import model_parts
     from ..plotting.flexible_calibration import CalibrationCurveDisplay
 
-    options = {
+    options: dict[str, Any] = {
         "curve_options": {"smoother": "loess", "transform": None},
         "n_bins": 10, "strategy": "quantile", "interval": "wilson",
         "confidence_level": 0.95,
@@ -123,9 +123,13 @@ def _reliability_figure(reports: Mapping[str, CalibrationReport]) -> tuple[Any, 
     if parts:
         # the display's small texts ("x-small") at MIN_FONT_PT when it places
         # them, the rest at their usual size
-        sizes = {"font.size": MIN_FONT_PT / 0.694, "axes.labelsize": 10.0,
-                 "xtick.labelsize": MIN_FONT_PT, "ytick.labelsize": MIN_FONT_PT}  # fmt: skip
-        with matplotlib.rc_context(sizes):
+        sizes = {
+            "font.size": MIN_FONT_PT / 0.694,
+            "axes.labelsize": 10.0,
+            "xtick.labelsize": MIN_FONT_PT,
+            "ytick.labelsize": MIN_FONT_PT,
+        }
+        with matplotlib.rc_context(sizes):  # type: ignore[arg-type]
             disp = CalibrationCurveDisplay({None: parts}).plot(ax=ax)
         notes += [f"{note}." for note in disp.notes_]
     fig.suptitle("Calibration" + (" (all models)" if len(reports) > 1 else ""))
