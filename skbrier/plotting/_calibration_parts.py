@@ -1,4 +1,4 @@
-"""The parts of :class:`~skbrier.plotting.CalibrationCurveDisplay`: what one
+"""The parts of :class:`~skbrier.CalibrationCurveDisplay`: what one
 model shows (:func:`model_parts`) and how a panel draws it.
 
 * the smooth curve and its band: :func:`~skbrier.metrics.flexible_calibration_curve`;

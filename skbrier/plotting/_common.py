@@ -41,6 +41,13 @@ confidence_level : float, default=0.95
     Level of the bands.
 random_state : None, int, Generator or RandomState, default=None
     Seed of the bootstrap.""",
+    "doctest_classifier": """\
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from sklearn.datasets import make_classification
+>>> from sklearn.linear_model import LogisticRegression
+>>> X, y = make_classification(n_samples=400, random_state=0)
+>>> clf = LogisticRegression().fit(X[:200], y[:200])""",
     "doctest_forecasts": """\
 >>> import matplotlib
 >>> matplotlib.use("Agg")

@@ -324,14 +324,9 @@ class CalibrationCurveDisplay:
 
         Examples
         --------
-        >>> import matplotlib
-        >>> matplotlib.use("Agg")
-        >>> from sklearn.datasets import make_classification
-        >>> from sklearn.linear_model import LogisticRegression
+        {{doctest_classifier}}
         >>> from skbrier.plotting import CalibrationCurveDisplay
-        >>> X, y = make_classification(n_samples=600, random_state=0)
-        >>> clf = LogisticRegression().fit(X[:300], y[:300])
-        >>> disp = CalibrationCurveDisplay.from_estimator(clf, X[300:], y[300:])
+        >>> disp = CalibrationCurveDisplay.from_estimator(clf, X[200:], y[200:])
         >>> disp.line_.get_label()
         'LogisticRegression'
         """

@@ -6,7 +6,7 @@
 * :func:`report_figures`: one report's figures as base64 PNG
   (:meth:`CalibrationReport.figures`).
 
-The calibration figure is :class:`~skbrier.plotting.CalibrationCurveDisplay`
+The calibration figure is :class:`~skbrier.CalibrationCurveDisplay`
 (loess curve with its band, deciles with Wilson intervals, spike histograms,
 the key statistics), every model on its own rows.
 """
@@ -90,7 +90,7 @@ def to_svg(fig: Any, prefix: str) -> str:
 
 def _reliability_figure(reports: Mapping[str, CalibrationReport]) -> tuple[Any, list[str]]:
     """Every model on one calibration figure
-    (:class:`~skbrier.plotting.CalibrationCurveDisplay`): each model's loess
+    (:class:`~skbrier.CalibrationCurveDisplay`): each model's loess
     curve with its band, deciles with Wilson intervals, spike histograms and
     the key statistics, each model on its own rows."""
     import matplotlib
