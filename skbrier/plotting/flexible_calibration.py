@@ -293,11 +293,8 @@ class CalibrationCurveDisplay:
         X: ArrayLike,
         y: ArrayLike,
         *,
-        groups: ArrayLike | None = None,
-        sample_weight: ArrayLike | None = None,
         pos_label: Any = None,
         name: str | None = None,
-        ax: Any = None,
         **kwargs: Any,
     ) -> CalibrationCurveDisplay:
         """The calibration figure of fitted binary classifier(s) on ``(X, y)``.
@@ -305,18 +302,14 @@ class CalibrationCurveDisplay:
         Parameters
         ----------
         {{estimator_binary}}
-        groups : array-like of shape (n_samples,), default=None
-            Subgroup or centre of each row: one panel each.
-        {{sample_weight}}
         pos_label : int, float, bool or str, default=None
             The positive class (default: ``classes_[1]``).
         name : str, default=None
             Legend name of a single estimator (default: its class name).
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
         **kwargs
-            Passed to :meth:`from_predictions` (the curve, the points) and
-            :meth:`plot`.
+            Passed to :meth:`from_predictions`: ``groups``,
+            ``sample_weight``, the curve's and the points' options, ``ax``
+            and those of :meth:`plot`.
 
         Returns
         -------
@@ -331,10 +324,7 @@ class CalibrationCurveDisplay:
         'LogisticRegression'
         """
         probas, pos = binary_estimator_forecasts(estimator, X, pos_label, name)
-        return cls.from_predictions(
-            y, probas, groups=groups, sample_weight=sample_weight, pos_label=pos,
-            ax=ax, **kwargs,
-        )  # fmt: skip
+        return cls.from_predictions(y, probas, pos_label=pos, **kwargs)
 
     # ------------------------------------------------------------------ drawing
     @display_doc
