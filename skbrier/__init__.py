@@ -79,6 +79,7 @@ from .model_selection import (
     pooled_scoring,
 )
 from .plotting.decision_curve import DecisionCurveDisplay
+from .plotting.flexible_calibration import CalibrationCurveDisplay
 from .plotting.reliability import ReliabilityDisplay
 from .plotting.risk_coverage import RiskCoverageDisplay
 from .report import calibration_report
@@ -101,6 +102,7 @@ from .validation import achieved_precision, compare_net_benefit, validation_samp
 
 __all__ = [
     "BrierDecomposition",
+    "CalibrationCurveDisplay",
     "DecisionCurveDisplay",
     "ForecastHistory",
     "PooledRefit",

@@ -230,3 +230,64 @@ def test_display_options_refused_with_their_name(data, kwargs, exc, match):
     y, p0, _ = data
     with pytest.raises(exc, match=match):
         DecisionCurveDisplay.from_predictions(y, p0, **kwargs)
+
+
+# ---------------------------------------------------------------- x axis, smoothing
+def test_x_axis_follows_the_thresholds_and_marks_those_of_interest(data):
+    y, p0, _ = data
+    thr = np.linspace(0.05, 0.5, 46)
+    disp = DecisionCurveDisplay.from_predictions(
+        y, {"m": p0}, thresholds=thr, thresholds_of_interest=[0.1, 0.2, 0.3]
+    )
+    np.testing.assert_allclose(disp.ax_.get_xlim(), (0.05, 0.5))
+    np.testing.assert_allclose(disp.ax_.get_xticks(), [0.1, 0.2, 0.3])
+    assert [g.get_xdata()[0] for g in disp.guides_] == [0.1, 0.2, 0.3]
+    disp.figure_.canvas.draw()
+    labels = [t.get_text() for t in disp.secondary_ax_.xaxis.get_ticklabels()]
+    assert labels == ["1:9", "1:4", "1:2.33"]
+    with pytest.raises(ValueError, match="thresholds_of_interest"):
+        disp.plot(thresholds_of_interest=[0.0, 0.2])
+    # no marks: no guides, the axis still spans the thresholds asked for
+    disp.plot()
+    assert disp.guides_ == []
+
+
+def _dcurves_smooth():
+    import pathlib
+
+    pd = pytest.importorskip("pandas")
+    path = pathlib.Path(__file__).parent / "fixtures" / "decision_curve"
+    return pd.read_csv(path / "dcurves_smooth.csv")
+
+
+@pytest.mark.parametrize("curve", ["net_benefit", "net_intervention_avoided"])
+@pytest.mark.parametrize("frac", [0.2, 0.5])
+def test_smoothed_curves_equal_dcurves(curve, frac):
+    """dcurves.plot_graphs(smooth_frac=) on the bundled forecasts
+    (tests/fixtures/decision_curve/make_dcurves_smooth_fixture.py)."""
+    pytest.importorskip("statsmodels")
+    from skbrier.datasets import load_forecasts
+
+    ref = _dcurves_smooth()
+    ref = ref[(ref.graph_type == curve) & np.isclose(ref.smooth_frac, frac)]
+    d = load_forecasts()
+    models = {"a": d["model_a"], "b": d["model_b"]}
+    # the thresholds dcurves used, read back bit for bit
+    thr = ref.loc[ref.model == "a", "threshold"].to_numpy()
+    disp = DecisionCurveDisplay.from_predictions(d["y"], models, thresholds=thr)
+    disp.plot(curve=curve, per=1, smooth_frac=frac)
+    for name in models:
+        r = ref[ref.model == name]
+        x, s = disp.smoothed_[name]
+        np.testing.assert_array_equal(x, r.threshold.to_numpy())
+        np.testing.assert_allclose(s, r.smoothed.to_numpy(), rtol=1e-12, atol=1e-14)
+        np.testing.assert_array_equal(disp.lines_[name].get_ydata(), s)
+    assert disp.treat_all_line_ is None or len(disp.smoothed_) == 2
+
+
+def test_smooth_frac_is_checked(data):
+    y, p0, _ = data
+    disp = DecisionCurveDisplay.from_predictions(y, p0)
+    with pytest.raises(ValueError, match="smooth_frac"):
+        disp.plot(smooth_frac=1.5)
+    assert disp.plot(smooth_frac=0).smoothed_ == {}

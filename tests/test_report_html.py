@@ -180,25 +180,17 @@ def test_figures_inline_svg_text_as_paths(page):
 
 @pytest.mark.skipif(not _figures.has_matplotlib(), reason="needs matplotlib")
 def test_reliability_figure_artists(reports):
+    """The calibration figure is CalibrationCurveDisplay: each model's loess
+    curve, deciles, statistics; one note per model."""
     import matplotlib
 
     matplotlib.use("Agg")
-    rep = reports["logreg"]
-    object.__setattr__(rep, "lowess_curve", {"x": [0.1, 0.5, 0.9], "y": [0.2, 0.5, 0.8]})
-    try:
-        fig, notes = _figures._reliability_figure(reports)
-    finally:
-        object.__delattr__(rep, "lowess_curve")
+    fig, notes = _figures._reliability_figure(reports)
     ax = fig.axes[0]
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels.count("perfectly calibrated") == 1
-    assert {"logreg", "gbm", "95% consistency band", "lowess (dotted)"} <= set(labels)
-    dotted = [
-        ln for ln in ax.get_lines() if ln.get_linestyle() == ":" and len(ln.get_xdata())
-    ]
-    np.testing.assert_allclose(dotted[0].get_xdata(), [0.1, 0.5, 0.9])
-    assert len(notes) == 2 and "200 resamples" in notes[0]
-    assert len(ax.child_axes) == 1  # one component inset for both models
+    assert labels.count("ideal") == 1
+    assert {"logreg", "gbm", "groups, 95% Wilson"} <= set(labels)
+    assert len(notes) == 2 and "loess calibration curve" in notes[0]
 
 
 def test_without_matplotlib_one_warning(reports, monkeypatch):
@@ -224,51 +216,6 @@ def test_bad_arguments(reports):
         reports_to_html(reports, provenance=["a"])
     with pytest.raises(TypeError, match="title"):
         reports_to_html(reports, title=3)
-
-
-def test_grid_band_matches_exact_band_within_resampling_noise():
-    """Above 1000 distinct forecasts the band is resampled on a 1/1000 grid:
-    it differs from reliabilitydiag's exact band no more than two exact bands
-    with different seeds differ from each other."""
-    from skbrier.metrics.decomposition import corp_decomposition
-
-    rng = np.random.default_rng(1)
-    n = 3000
-    p = rng.uniform(0.02, 0.98, n)
-    y = (rng.uniform(size=n) < p).astype(int)
-    (bx, lo, hi), how = _figures.consistency_band(y, p, None, 0)
-    assert "rounded to 1/1000" in how and bx.shape[0] <= 1001
-    exact = [corp_decomposition(y, p, n_resamples=200, random_state=s) for s in (5, 6)]
-    at = [
-        (
-            np.interp(bx, r.band_forecast, r.band_lower),
-            np.interp(bx, r.band_forecast, r.band_upper),
-        )
-        for r in exact
-    ]
-    inner = (bx > 0.1) & (bx < 0.9)
-    grid_err = max(
-        np.max(np.abs(lo - at[0][0])[inner]), np.max(np.abs(hi - at[0][1])[inner])
-    )
-    noise = max(
-        np.max(np.abs(at[1][0] - at[0][0])[inner]),
-        np.max(np.abs(at[1][1] - at[0][1])[inner]),
-    )
-    assert grid_err < 1.5 * noise + 0.005
-    # few distinct forecasts: the exact band
-    x = np.round(p, 2)
-    (bx2, _, _), how2 = _figures.consistency_band(y, x, None, 0)
-    assert "rounded" not in how2
-    np.testing.assert_array_equal(
-        bx2, corp_decomposition(y, x, n_resamples=5).band_forecast
-    )
-
-
-def test_weighted_band_skipped_above_limit(monkeypatch):
-    y, p, _ = _data(n=300)
-    monkeypatch.setattr(_figures, "MAX_WEIGHTED_BAND_SAMPLES", 100)
-    band, how = _figures.consistency_band(y, p, np.ones(300), 0)
-    assert band is None and "no consistency band" in how
 
 
 def _section_ids(page):

@@ -13,9 +13,16 @@ from numpy.typing import ArrayLike
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_bool, check_option, check_real
 from .._core.results import ConfidenceInterval
-from .._response import forecasts_from_estimator
 from ..metrics.net_benefit import DecisionCurveResult, decision_curve
-from ._pyplot import check_line_kwargs, import_pyplot
+from ._common import (
+    binary_estimator_forecasts,
+    check_name,
+    display_doc,
+    fill_band,
+    new_axes,
+    store_axes,
+)
+from ._pyplot import check_line_kwargs
 
 __all__ = ["DecisionCurveDisplay", "cost_benefit_label"]
 
@@ -71,6 +78,41 @@ def _check_ylim(ylim: Any) -> tuple[float, float] | str | None:
     except (TypeError, ValueError):
         raise TypeError(f"ylim must be 'auto', None or a pair, got {ylim!r}.") from None
     return check_real(low, "ylim[0]"), check_real(high, "ylim[1]")
+
+
+def smooth_curve(
+    thresholds: np.ndarray, values: np.ndarray, frac: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """dcurves' smoothed curve: ``(x, fitted)`` of statsmodels' lowess.
+
+    ``dcurves.plot_graphs(smooth_frac=frac)`` draws
+    ``statsmodels.nonparametric.lowess(values, thresholds, frac=frac)``
+    (local linear fits on the nearest ``frac`` share of the thresholds,
+    tricube weights, three robustness iterations); this is that call, so the
+    smoothed curves equal dcurves'.  Missing values are left out.
+    """
+    try:
+        from statsmodels.nonparametric.smoothers_lowess import lowess
+    except ImportError as exc:
+        raise ImportError(
+            "smooth_frac needs statsmodels, the lowess dcurves smooths with: "
+            "pip install statsmodels (or pass smooth_frac=0)."
+        ) from exc
+    out = lowess(np.asarray(values, dtype=float), thresholds, frac=frac)
+    return out[:, 0], out[:, 1]
+
+
+def _check_thresholds_of_interest(values: Any) -> np.ndarray | None:
+    """Sorted distinct thresholds in (0, 1), or None."""
+    if values is None:
+        return None
+    arr = np.unique(np.atleast_1d(np.asarray(values, dtype=float)))
+    if arr.ndim != 1 or not np.all((arr > 0.0) & (arr < 1.0)):
+        raise ValueError(
+            "thresholds_of_interest must be probabilities strictly between 0 and 1, "
+            f"got {values!r}."
+        )
+    return arr
 
 
 class DecisionCurveDisplay:
@@ -161,6 +203,7 @@ class DecisionCurveDisplay:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
+    @display_doc
     def from_result(
         cls,
         result: DecisionCurveResult,
@@ -174,10 +217,7 @@ class DecisionCurveDisplay:
         ----------
         result : DecisionCurveResult
             Output of :func:`~skbrier.metrics.net_benefit.decision_curve`.
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **plot_kwargs
-            Passed to :meth:`plot`.
+        {{ax_plot_kwargs}}
 
         Returns
         -------
@@ -206,6 +246,7 @@ class DecisionCurveDisplay:
         return disp.plot(ax=ax, **plot_kwargs)
 
     @classmethod
+    @display_doc
     def from_predictions(
         cls,
         y_true: ArrayLike,
@@ -241,22 +282,14 @@ class DecisionCurveDisplay:
             The label of events.
         prevalence : float, default=None
             Population prevalence for case-control samples.
-        n_resamples : int, default=0
-            Bootstrap resamples for confidence bands (0: none).
-        confidence_level : float, default=0.95
-            Level of the bands.
-        random_state : int, Generator or RandomState, default=None
-            Seed of the bootstrap.
+        {{bootstrap_band}}
         harm : float or dict of str to float, default=None
             Harm of using the model(s), subtracted from the net benefit.
         n_jobs : int, default=None
             Threads for the bootstrap.
         name : str, default=None
             Legend label when ``y_proba`` is one array (default ``"model"``).
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **plot_kwargs
-            Passed to :meth:`plot`.
+        {{ax_plot_kwargs}}
 
         Returns
         -------
@@ -268,9 +301,8 @@ class DecisionCurveDisplay:
         :func:`~skbrier.metrics.net_benefit.decision_curve`; the display is
         then :meth:`from_result` of its result.
         """
+        name = check_name(name)
         if name is not None and not isinstance(y_proba, Mapping):
-            if not isinstance(name, str):
-                raise TypeError(f"name must be a string, got {name!r}.")
             y_proba = {name: y_proba}
         result = decision_curve(
             y_true,
@@ -288,6 +320,7 @@ class DecisionCurveDisplay:
         return cls.from_result(result, ax=ax, **plot_kwargs)
 
     @classmethod
+    @display_doc
     def from_estimator(
         cls,
         estimator: Any,
@@ -323,10 +356,7 @@ confidence_level, random_state, harm, n_jobs
             ``estimator.classes_[1]``.
         name : str, default=None
             Legend label of a single estimator (default: its class name).
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **plot_kwargs
-            Passed to :meth:`plot`.
+        {{ax_plot_kwargs}}
 
         Returns
         -------
@@ -338,29 +368,7 @@ confidence_level, random_state, harm, n_jobs
             If an estimator is not a fitted binary classifier or does not know
             ``pos_label``.
         """
-        from sklearn.utils.validation import check_is_fitted
-
-        if isinstance(estimator, Mapping):
-            estimators = dict(estimator)
-            if not estimators:
-                raise ValueError("estimator is an empty dict.")
-        else:
-            estimators = {name or type(estimator).__name__: estimator}
-        probas = {}
-        pos = pos_label
-        for key, est in estimators.items():
-            if not hasattr(est, "predict_proba"):
-                raise ValueError(
-                    f"estimator {key!r} has no predict_proba: a probabilistic "
-                    "classifier is required."
-                )
-            check_is_fitted(est)
-            if len(est.classes_) != 2:
-                raise ValueError(
-                    f"estimator {key!r} has {len(est.classes_)} classes; a binary "
-                    "classifier is required."
-                )
-            probas[key], _, pos = forecasts_from_estimator(est, X, pos_label=pos_label)
+        probas, pos = binary_estimator_forecasts(estimator, X, pos_label, name)
         return cls.from_predictions(
             y,
             probas,
@@ -429,6 +437,8 @@ confidence_level, random_state, harm, n_jobs
         ylim: tuple[float, float] | str | None = "auto",
         line_kwargs: Mapping[str, Mapping[str, Any]] | None = None,
         band_alpha: float = 0.2,
+        thresholds_of_interest: ArrayLike | None = None,
+        smooth_frac: float = 0.0,
     ) -> DecisionCurveDisplay:
         """Draw the decision curves.
 
@@ -461,11 +471,27 @@ confidence_level, random_state, harm, n_jobs
             Extra ``Axes.plot`` keywords per model name.
         band_alpha : float, default=0.2
             Opacity of the confidence bands.
+        thresholds_of_interest : array-like of float, default=None
+            Thresholds to mark: a dotted vertical guide at each, and they
+            are the ticks of the x axis (and of the cost:benefit axis).
+        smooth_frac : float, default=0.0
+            Draw each model's curve smoothed as dcurves' ``plot_graphs(
+            smooth_frac=)`` does (:func:`smooth_curve`: statsmodels'
+            lowess with this ``frac``; needs statsmodels); 0 draws the
+            curves as computed.  The default strategies and the bands are
+            not smoothed.
 
         Returns
         -------
         DecisionCurveDisplay
-            ``self``, with ``ax_``, ``figure_``, ``lines_`` ... set.
+            ``self``, with ``ax_``, ``figure_``, ``lines_`` ... set, and
+            ``smoothed_`` (model name to the smoothed ``(x, y)``, empty
+            without smoothing) and ``guides_`` (the vertical guides).
+
+        Notes
+        -----
+        The x axis spans the thresholds of the curve (the ``thresholds``
+        asked for, e.g. 0.05 to 0.5), not always 0 to 1.
 
         Examples
         --------
@@ -489,55 +515,67 @@ confidence_level, random_state, harm, n_jobs
         if not per > 0:
             raise ValueError(f"per must be positive, got {per!r}.")
         ylim = _check_ylim(ylim)
-        line_kwargs = check_line_kwargs(line_kwargs)
-        plt = import_pyplot("DecisionCurveDisplay")
+        marks = _check_thresholds_of_interest(thresholds_of_interest)
+        self._smooth_frac = check_real(smooth_frac, "smooth_frac", low=0.0, high=1.0)
+        self._line_kwargs = check_line_kwargs(line_kwargs)
+        ax = new_axes(ax, "DecisionCurveDisplay")
         from matplotlib.ticker import FuncFormatter
 
-        if ax is None:
-            _, ax = plt.subplots()
         order = np.argsort(self.thresholds, kind="stable")
         t = self.thresholds[order]
         self.lines_: dict[str, Any] = {}
         self.bands_: dict[str, Any] = {}
+        self.smoothed_: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self.treat_all_line_ = None
         self.treat_none_line_ = None
         self.curve_ = curve
         if curve == "net_intervention_avoided":
-            self._plot_interventions(ax, t, order, per, line_kwargs, ylim)
+            self._plot_interventions(ax, t, order, per, ylim)
         else:
             self._plot_net_benefit(
-                ax, t, order, line_kwargs, ylim, band_alpha, show_treat_all, show_treat_none
+                ax, t, order, ylim, band_alpha, show_treat_all, show_treat_none
             )
         ax.set_xlabel("Threshold probability")
-        ax.set_xlim(0.0, float(t[-1]))
+        if t[-1] > t[0]:
+            ax.set_xlim(float(t[0]), float(t[-1]))
+        self.guides_ = []
+        if marks is not None:
+            ax.set_xticks(marks)
+            self.guides_ = [
+                ax.axvline(m, color="0.6", linestyle=":", linewidth=0.9, zorder=0)
+                for m in marks
+            ]
         ax.legend(loc="upper right")
         self.secondary_ax_ = None
         if cost_benefit_axis:
             sec = ax.secondary_xaxis("top")
+            if marks is not None:
+                sec.set_xticks(marks)
             sec.xaxis.set_major_formatter(
                 FuncFormatter(lambda x, pos: cost_benefit_label(x))
             )
             sec.set_xlabel("Cost:benefit ratio")
             self.secondary_ax_ = sec
-        self.ax_ = ax
-        self.figure_ = ax.figure
-        return self
+        return store_axes(self, ax)
+
+    def _model_line(self, ax: Any, name: str, t: np.ndarray, values: np.ndarray) -> Any:
+        """One model's curve (smoothed as dcurves with ``smooth_frac``)."""
+        x, y = t, values
+        if self._smooth_frac > 0:
+            x, y = smooth_curve(t, values, self._smooth_frac)
+            self.smoothed_[name] = (x, y)
+        kw = {"label": name, **dict(self._line_kwargs.get(name, {}))}
+        (line,) = ax.plot(x, y, **kw)
+        self.lines_[name] = line
+        return line
 
     def _plot_interventions(
-        self,
-        ax: Any,
-        t: np.ndarray,
-        order: np.ndarray,
-        per: float,
-        line_kwargs: dict,
-        ylim: Any,
+        self, ax: Any, t: np.ndarray, order: np.ndarray, per: float, ylim: Any
     ) -> None:
         values = self._interventions_avoided(per)
         lows, highs = [], []
         for name, v in values.items():
-            kw = {"label": name, **dict(line_kwargs.get(name, {}))}
-            (line,) = ax.plot(t, np.asarray(v)[order], **kw)
-            self.lines_[name] = line
+            self._model_line(ax, name, t, np.asarray(v)[order])
             finite = np.asarray(v)[np.isfinite(v)]
             if finite.size:
                 lows.append(float(finite.min()))
@@ -555,26 +593,19 @@ confidence_level, random_state, harm, n_jobs
         ax: Any,
         t: np.ndarray,
         order: np.ndarray,
-        line_kwargs: dict,
         ylim: Any,
         band_alpha: float,
         show_treat_all: bool,
         show_treat_none: bool,
     ) -> None:
         for name, nb in self.net_benefit.items():
-            kw = {"label": name, **dict(line_kwargs.get(name, {}))}
-            (line,) = ax.plot(t, np.asarray(nb)[order], **kw)
-            self.lines_[name] = line
+            line = self._model_line(ax, name, t, np.asarray(nb)[order])
             if self.bands is not None and name in self.bands:
                 band = self.bands[name]
-                self.bands_[name] = ax.fill_between(
-                    t,
-                    np.asarray(band.low)[order],
-                    np.asarray(band.high)[order],
-                    color=line.get_color(),
-                    alpha=band_alpha,
-                    linewidth=0,
-                )
+                self.bands_[name] = fill_band(
+                    ax, t, np.asarray(band.low)[order], np.asarray(band.high)[order],
+                    line.get_color(), band_alpha,
+                )  # fmt: skip
         if show_treat_all:
             (self.treat_all_line_,) = ax.plot(
                 t, self.treat_all[order], color="0.5", linewidth=1.2, label="Treat all"

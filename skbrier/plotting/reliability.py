@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._decomposition_options import estimator_proba, resolve_method
+from ._common import display_doc, draw_diagonal, store_axes
 from ._multiclass_reliability import MulticlassReliabilityDisplay as _Multi
 from ._multiclass_reliability import multiclass_display, multiclass_proba
 from ._pyplot import import_pyplot
@@ -286,8 +287,7 @@ class ReliabilityDisplay:
                 components_ax.set_box_aspect(0.9)
             else:
                 _fig, ax = plt.subplots(figsize=(5.6, 6.0), layout="constrained")
-        self.ax_ = ax
-        self.figure_ = ax.figure
+        store_axes(self, ax)
 
         multi = len(xs) > 1
         if labels is None:
@@ -297,15 +297,8 @@ class ReliabilityDisplay:
         drawn = existing_parts(ax)
         self.ref_line_ = None
         if ref_line and not drawn["ref_line"]:
-            (self.ref_line_,) = ax.plot(
-                [0, 1],
-                [0, 1],
-                linestyle="--",
-                color="0.45",
-                linewidth=1,
-                label="perfectly calibrated",
-                zorder=1,
-                gid=DIAGONAL_GID,
+            self.ref_line_ = draw_diagonal(
+                ax, "perfectly calibrated", color="0.45", zorder=1, gid=DIAGONAL_GID
             )
         draw_curves(self, ax, (xs, ys, bxs, los, his), labels, name, band, kwargs)
         draw_axes_labels(self, ax, multi and not models)
@@ -572,6 +565,7 @@ or BrierDecomposition
         return disp.plot(ax=ax, name=name, ref_line=ref_line, **kwargs)
 
     @classmethod
+    @display_doc
     def from_estimator(
         cls,
         estimator: Any,
@@ -632,13 +626,8 @@ confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
 
         Examples
         --------
-        >>> import matplotlib
-        >>> matplotlib.use("Agg")
-        >>> from sklearn.datasets import make_classification
-        >>> from sklearn.linear_model import LogisticRegression
+        {{doctest_classifier}}
         >>> from skbrier.plotting.reliability import ReliabilityDisplay
-        >>> X, y = make_classification(n_samples=400, random_state=0)
-        >>> clf = LogisticRegression().fit(X[:200], y[:200])
         >>> disp = ReliabilityDisplay.from_estimator(clf, X[200:], y[200:],
         ...                                          n_resamples=0)
         >>> disp.line_.get_label()

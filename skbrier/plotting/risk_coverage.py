@@ -14,7 +14,7 @@ from .._core.params import check_bool, check_option, check_real
 from .._core.results import ConfidenceInterval
 from .._response import response_from_estimator
 from ..metrics.selective import RiskCoverageResult, risk_coverage_curve
-from ._pyplot import import_pyplot
+from ._common import check_name, display_doc, fill_band, new_axes, store_axes
 
 __all__ = ["RiskCoverageDisplay"]
 
@@ -102,6 +102,7 @@ class RiskCoverageDisplay:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
+    @display_doc
     def from_result(
         cls,
         result: RiskCoverageResult,
@@ -118,10 +119,7 @@ class RiskCoverageDisplay:
             Output of :func:`~skbrier.metrics.selective.risk_coverage_curve`.
         name : str, default=None
             Legend label.
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **plot_kwargs
-            Passed to :meth:`plot`.
+        {{ax_plot_kwargs}}
 
         Returns
         -------
@@ -143,6 +141,7 @@ class RiskCoverageDisplay:
         return disp.plot(ax=ax, **plot_kwargs)
 
     @classmethod
+    @display_doc
     def from_predictions(
         cls,
         y_correct: ArrayLike,
@@ -167,20 +166,12 @@ class RiskCoverageDisplay:
             The confidence of each answer, in [0, 1].
         sample_weight : array-like of shape (n_samples,), default=None
             Frequency weights.
-        n_resamples : int, default=0
-            Bootstrap resamples for the band (0: none).
-        confidence_level : float, default=0.95
-            Level of the band.
-        random_state : None, int, Generator or RandomState, default=None
-            Seed of the bootstrap.
+        {{bootstrap_band}}
         n_jobs : int, default=None
             Threads for the bootstrap.
         name : str, default=None
             Legend label.
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **plot_kwargs
-            Passed to :meth:`plot`.
+        {{ax_plot_kwargs}}
 
         Returns
         -------
@@ -203,6 +194,7 @@ class RiskCoverageDisplay:
         return cls.from_result(result, name=name, ax=ax, **plot_kwargs)
 
     @classmethod
+    @display_doc
     def from_estimator(
         cls,
         estimator: Any,
@@ -237,10 +229,7 @@ class RiskCoverageDisplay:
             See :meth:`from_predictions`.
         name : str, default=None
             Legend label (default: the estimator's class name).
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **plot_kwargs
-            Passed to :meth:`plot`.
+        {{ax_plot_kwargs}}
 
         Returns
         -------
@@ -324,12 +313,8 @@ class RiskCoverageDisplay:
         curve = check_option(curve, "curve", _CURVES)
         show_band = check_bool(show_band, "show_band")
         band_alpha = check_real(band_alpha, "band_alpha", low=0.0, high=1.0)
-        if name is not None and not isinstance(name, str):
-            raise TypeError(f"name must be a string, got {name!r}.")
-        plt = import_pyplot("RiskCoverageDisplay")
-        if ax is None:
-            _, ax = plt.subplots()
-        label = name or self.name or "model"
+        label = check_name(name) or self.name or "model"
+        ax = new_axes(ax, "RiskCoverageDisplay")
         x = np.concatenate(([0.0], self.coverage))
         risk = np.concatenate((self.selective_risk[:1], self.selective_risk))
         y = risk if curve == "risk" else 1.0 - risk
@@ -340,18 +325,10 @@ class RiskCoverageDisplay:
             low, high = np.asarray(self.band.low), np.asarray(self.band.high)
             if curve == "accuracy":
                 low, high = 1.0 - high, 1.0 - low
-            self.band_ = ax.fill_between(
-                self.coverage_grid,
-                low,
-                high,
-                color=self.line_.get_color(),
-                alpha=band_alpha,
-                linewidth=0,
-            )
+            color = self.line_.get_color()
+            self.band_ = fill_band(ax, self.coverage_grid, low, high, color, band_alpha)
         ax.set_xlabel("Coverage")
         ax.set_ylabel("Selective risk" if curve == "risk" else "Accuracy of the answered")
         ax.set_xlim(0.0, 1.0)
         ax.legend(loc="upper left" if curve == "risk" else "lower left")
-        self.ax_ = ax
-        self.figure_ = ax.figure
-        return self
+        return store_axes(self, ax)

@@ -1,18 +1,14 @@
 """Figures of calibration reports (matplotlib imported lazily).
 
 * :func:`comparison_svgs`: the figures of the HTML page, every model on one
-  reliability diagram and on one decision curve, as inline SVG (text drawn
+  calibration figure and on one decision curve, as inline SVG (text drawn
   as paths: no font is fetched, the page prints crisply);
 * :func:`report_figures`: one report's figures as base64 PNG
   (:meth:`CalibrationReport.figures`).
 
-The consistency band of a reliability diagram resamples the isotonic fit
-(R reliabilitydiag's rule).  Above :data:`GRID` distinct forecasts it is
-computed on the forecasts rounded to a grid of ``1 / GRID`` (at most
-``GRID + 1`` groups, so 200 resamples take a fraction of a second at any
-size); the curve itself is always the exact isotonic fit.  With sample
-weights the resampling draws rows, so above :data:`MAX_WEIGHTED_BAND_SAMPLES`
-weighted rows the band is left out and the page says so.
+The calibration figure is :class:`~skbrier.CalibrationCurveDisplay`
+(loess curve with its band, deciles with Wilson intervals, spike histograms,
+the key statistics), every model on its own rows.
 """
 
 from __future__ import annotations
@@ -24,29 +20,18 @@ import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 if TYPE_CHECKING:  # pragma: no cover
     from ._result import CalibrationReport
 
 __all__ = [
     "FIG_WIDTH_IN",
-    "GRID",
-    "MAX_WEIGHTED_BAND_SAMPLES",
     "MIN_FONT_PT",
     "comparison_svgs",
-    "consistency_band",
     "legible",
     "plain_text_label",
     "report_figures",
 ]
 
-#: resolution of the forecasts the consistency band is resampled on
-GRID = 1000
-#: resamples of the consistency band
-BAND_RESAMPLES = 200
-#: weighted rows above which the band is left out (it draws rows then)
-MAX_WEIGHTED_BAND_SAMPLES = 100_000
 #: width of the report's figures: on a 390 px phone (366 px of content) the
 #: SVG scales by about 366 / (72 * FIG_WIDTH_IN) = 1.06 px per point
 FIG_WIDTH_IN = 4.8
@@ -68,59 +53,6 @@ def has_matplotlib() -> bool:
     except ImportError:
         return False
     return True
-
-
-def consistency_band(
-    y: np.ndarray, p: np.ndarray, w: np.ndarray | None, seed: int
-) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray] | None, str]:
-    """``((band_forecast, lower, upper) or None, how)`` of one forecaster.
-
-    ``how`` says in words how the band was made (or why there is none).
-    """
-    from ..metrics.decomposition import corp_decomposition
-
-    level = "95%"
-    if w is not None and p.shape[0] > MAX_WEIGHTED_BAND_SAMPLES:
-        return None, (
-            f"no consistency band: above {MAX_WEIGHTED_BAND_SAMPLES:,} weighted rows "
-            "its resampling would take minutes"
-        )
-    n_distinct = np.unique(p).shape[0]
-    on_grid = n_distinct > GRID
-    x = np.round(p * GRID) / GRID if on_grid else p
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = corp_decomposition(
-            y, x, sample_weight=w, n_resamples=BAND_RESAMPLES, random_state=seed
-        )
-    if res.band_forecast is None:  # pragma: no cover - n_resamples > 0
-        return None, "no consistency band"
-    how = f"{level} consistency band from {BAND_RESAMPLES} resamples"
-    if on_grid:
-        how += f" (forecasts rounded to 1/{GRID} for the band only)"
-    band = (
-        np.asarray(res.band_forecast, dtype=np.float64),
-        np.asarray(res.band_lower, dtype=np.float64),
-        np.asarray(res.band_upper, dtype=np.float64),
-    )
-    return band, how
-
-
-def _xy(curve: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(x, y)`` of a lowess curve given as an object, a mapping or a pair."""
-    if curve is None:
-        return None
-    for a, b in (("x", "y"), ("forecast", "observed"), ("forecast", "fitted")):
-        if isinstance(curve, Mapping) and a in curve and b in curve:
-            return np.asarray(curve[a], float), np.asarray(curve[b], float)
-        if hasattr(curve, a) and hasattr(curve, b):
-            return np.asarray(getattr(curve, a), float), np.asarray(
-                getattr(curve, b), float
-            )
-    arr = np.asarray(curve, dtype=float)
-    if arr.ndim == 2 and 2 in arr.shape:
-        return (arr[0], arr[1]) if arr.shape[0] == 2 else (arr[:, 0], arr[:, 1])
-    return None
 
 
 def legible(fig: Any, min_size: float = MIN_FONT_PT) -> Any:
@@ -157,47 +89,50 @@ def to_svg(fig: Any, prefix: str) -> str:
 
 
 def _reliability_figure(reports: Mapping[str, CalibrationReport]) -> tuple[Any, list[str]]:
-    """All models on one reliability diagram, with bands and lowess curves."""
+    """Every model on one calibration figure
+    (:class:`~skbrier.CalibrationCurveDisplay`): each model's loess
+    curve with its band, deciles with Wilson intervals, spike histograms and
+    the key statistics, each model on its own rows."""
+    import matplotlib
     from matplotlib.figure import Figure
 
-    from ..metrics.decomposition import corp_decomposition
-    from ..plotting._reliability_draw import dedupe_legend
-    from ..plotting._reliability_models import models_display_kwargs
-    from ..plotting.reliability import ReliabilityDisplay
+    from ..plotting._calibration_parts import model_parts
+    from ..plotting.flexible_calibration import CalibrationCurveDisplay
 
-    results, bands, notes = {}, [], []
+    options: dict[str, Any] = {
+        "curve_options": {"smoother": "loess", "transform": None},
+        "n_bins": 10, "strategy": "quantile", "interval": "wilson",
+        "confidence_level": 0.95,
+    }  # fmt: skip
+    parts, notes = {}, []
     for name, rep in reports.items():
         y, p, w = rep._data  # type: ignore[misc]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            results[plain_text_label(name)] = corp_decomposition(y, p, sample_weight=w)
-        band, how = consistency_band(y, p, w, rep._figure_seed)
-        bands.append(band)
-        notes.append(f"{name}: {how}.")
-    kwargs = models_display_kwargs(results)
-    if len(results) == 1:  # one curve: the single-forecaster look
-        kwargs = {k: (v[0] if isinstance(v, list) else v) for k, v in kwargs.items()}
-        kwargs["components"] = {k: float(v[0]) for k, v in kwargs["components"].items()}
-        kwargs.update(curve_labels=None, curve_kind="class")
-        kwargs["estimator_name"] = next(iter(results))
-    if all(b is not None for b in bands):
-        parts = list(zip(*bands))
-        single = len(results) == 1
-        for key, value in zip(("band_forecast", "band_lower", "band_upper"), parts):
-            kwargs[key] = value[0] if single else list(value)
-    fig = Figure(figsize=(FIG_WIDTH_IN, 0.95 * FIG_WIDTH_IN), layout="constrained")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                parts[plain_text_label(name)] = model_parts(y, p, w, **options)
+        except ValueError as exc:
+            notes.append(f"{name}: no calibration curve ({exc})")
+            continue
+        notes.append(
+            f"{name}: loess calibration curve (on the probabilities, span 0.75) with its "
+            "95% pointwise band; deciles of the forecasts with 95% Wilson intervals."
+        )
+    fig = Figure(figsize=(FIG_WIDTH_IN, 1.1 * FIG_WIDTH_IN), layout="constrained")
     ax = fig.subplots()
-    disp = ReliabilityDisplay(**kwargs).plot(ax=ax)
-    lowess_drawn = False
-    for line, rep in zip(disp.lines_, reports.values()):  # type: ignore[attr-defined]
-        xy = _xy(getattr(rep, "lowess_curve", None))
-        if xy is not None:
-            ax.plot(*xy, linestyle=":", linewidth=1.6, color=line.get_color(), zorder=3)
-            lowess_drawn = True
-    if lowess_drawn:
-        ax.plot([], [], linestyle=":", color="0.3", label="lowess (dotted)")
-        dedupe_legend(ax)
-    fig.suptitle("Reliability diagram" + (" (all models)" if len(results) > 1 else ""))
+    if parts:
+        # the display's small texts ("x-small") at MIN_FONT_PT when it places
+        # them, the rest at their usual size
+        sizes = {
+            "font.size": MIN_FONT_PT / 0.694,
+            "axes.labelsize": 10.0,
+            "xtick.labelsize": MIN_FONT_PT,
+            "ytick.labelsize": MIN_FONT_PT,
+        }
+        with matplotlib.rc_context(sizes):  # type: ignore[arg-type]
+            disp = CalibrationCurveDisplay({None: parts}).plot(ax=ax)
+        notes += [f"{note}." for note in disp.notes_]
+    fig.suptitle("Calibration" + (" (all models)" if len(reports) > 1 else ""))
     return legible(fig), notes
 
 

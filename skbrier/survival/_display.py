@@ -13,7 +13,8 @@ from .._core.params import (
     DEFAULT_STRATEGY,
     check_bool,
 )
-from ..plotting._pyplot import check_line_kwargs, import_pyplot
+from ..plotting._common import display_doc, draw_diagonal, new_axes, store_axes
+from ..plotting._pyplot import check_line_kwargs
 from .horizon import SurvivalCalibrationResult, calibration_at_horizon
 
 __all__ = ["SurvivalCalibrationDisplay"]
@@ -80,6 +81,7 @@ class SurvivalCalibrationDisplay:
         self.results = {str(k): v for k, v in results.items()}
 
     @classmethod
+    @display_doc
     def from_result(
         cls,
         result: SurvivalCalibrationResult | Mapping[str, SurvivalCalibrationResult],
@@ -96,10 +98,7 @@ class SurvivalCalibrationDisplay:
             The calibration at a horizon of one model or of several.
         name : str, default="model"
             Legend label of a single result.
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **plot_kwargs
-            Passed to :meth:`plot`.
+        {{ax_plot_kwargs}}
 
         Returns
         -------
@@ -109,6 +108,7 @@ class SurvivalCalibrationDisplay:
         return cls(results=results).plot(ax=ax, **plot_kwargs)
 
     @classmethod
+    @display_doc
     def from_predictions(
         cls,
         y_event: Any,
@@ -140,10 +140,7 @@ class SurvivalCalibrationDisplay:
             As in :func:`~skbrier.survival.calibration_at_horizon`.
         name : str, default="model"
             Legend label of a single model.
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **plot_kwargs
-            Passed to :meth:`plot`.
+        {{ax_plot_kwargs}}
 
         Returns
         -------
@@ -214,23 +211,14 @@ class SurvivalCalibrationDisplay:
         diagonal = check_bool(diagonal, "diagonal")
         hist = check_bool(hist, "hist")
         line_kwargs = check_line_kwargs(line_kwargs)
-        plt = import_pyplot("SurvivalCalibrationDisplay")
-        if ax is None:
-            _, ax = plt.subplots()
+        ax = new_axes(ax, "SurvivalCalibrationDisplay")
         self.lines_: dict[str, Any] = {}
         self.errorbars_: dict[str, Any] = {}
         self.hist_: dict[str, Any] = {}
         self.diagonal_line_ = None
         self.hist_ax_ = None
         if diagonal:
-            (self.diagonal_line_,) = ax.plot(
-                [0.0, 1.0],
-                [0.0, 1.0],
-                color="0.5",
-                linestyle="--",
-                linewidth=1.0,
-                label="Perfectly calibrated",
-            )
+            self.diagonal_line_ = draw_diagonal(ax, "Perfectly calibrated")
         for name, res in self.results.items():
             kw = {"marker": "o", "label": name, **dict(line_kwargs.get(name, {}))}
             (line,) = ax.plot(res.predicted, res.observed, **kw)
@@ -280,6 +268,4 @@ class SurvivalCalibrationDisplay:
         ax.set_xlabel(f"Predicted risk by t = {horizon:g}")
         ax.set_ylabel(f"Observed risk by t = {horizon:g}")
         ax.legend(loc="upper left")
-        self.ax_ = ax
-        self.figure_ = ax.figure
-        return self
+        return store_axes(self, ax)

@@ -1,0 +1,137 @@
+"""What the Displays of skbrier share: new axes, the stored axes, the
+diagonal, a filled band, the checked legend name, the binary classifiers of
+``from_estimator`` and the docstring pieces of the ``from_*`` constructors.
+
+matplotlib is imported only when something is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .._core.docstrings import with_pieces
+from ._pyplot import import_pyplot
+
+__all__ = [
+    "binary_estimator_forecasts",
+    "check_name",
+    "display_doc",
+    "draw_diagonal",
+    "fill_band",
+    "new_axes",
+    "store_axes",
+]
+
+_D = TypeVar("_D")
+
+#: docstring pieces of the ``from_*`` constructors of every Display
+_PIECES = {
+    "ax_plot_kwargs": """\
+ax : matplotlib Axes, default=None
+    Axes to draw on; a new figure if None.
+**plot_kwargs
+    Passed to :meth:`plot`.""",
+    "bootstrap_band": """\
+n_resamples : int, default=0
+    Bootstrap resamples for the pointwise bands (0: none).
+confidence_level : float, default=0.95
+    Level of the bands.
+random_state : None, int, Generator or RandomState, default=None
+    Seed of the bootstrap.""",
+    "doctest_classifier": """\
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from sklearn.datasets import make_classification
+>>> from sklearn.linear_model import LogisticRegression
+>>> X, y = make_classification(n_samples=400, random_state=0)
+>>> clf = LogisticRegression().fit(X[:200], y[:200])""",
+    "doctest_forecasts": """\
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from skbrier.datasets import load_forecasts
+>>> d = load_forecasts()""",
+    "estimator_binary": """\
+estimator : fitted classifier or dict of str to fitted classifier
+    Classifier(s) with ``predict_proba`` and two ``classes_``.
+X : array-like of shape (n_samples, n_features)
+    Input data.
+y : array-like of shape (n_samples,)
+    Binary outcomes.""",
+}
+
+#: Replace each ``{{name}}`` line of a Display's docstring by its piece
+#: (these, or the package's :data:`~skbrier._core.docstrings.PIECES`).
+display_doc = with_pieces(_PIECES)
+
+
+def new_axes(ax: Any, display: str, **subplots_kw: Any) -> Any:
+    """``ax``, or the axes of a new figure (``plt.subplots(**subplots_kw)``)."""
+    plt = import_pyplot(display)
+    if ax is None:
+        _, ax = plt.subplots(**subplots_kw)
+    return ax
+
+
+def store_axes(disp: _D, ax: Any) -> _D:
+    """``disp`` with ``ax_`` and ``figure_`` set (sklearn's Display attributes)."""
+    disp.ax_ = ax  # type: ignore[attr-defined]
+    disp.figure_ = ax.figure  # type: ignore[attr-defined]
+    return disp
+
+
+def draw_diagonal(ax: Any, label: str, **kwargs: Any) -> Any:
+    """The dashed grey diagonal of perfect calibration on ``ax`` (a Line2D)."""
+    style = {"linestyle": "--", "color": "0.5", "linewidth": 1.0, "label": label}
+    (line,) = ax.plot([0.0, 1.0], [0.0, 1.0], **{**style, **kwargs})
+    return line
+
+
+def fill_band(ax: Any, x: Any, low: Any, high: Any, color: Any, alpha: float) -> Any:
+    """A pointwise band as a filled region without edge (a PolyCollection)."""
+    return ax.fill_between(
+        np.asarray(x), np.asarray(low), np.asarray(high), color=color, alpha=alpha,
+        linewidth=0,
+    )  # fmt: skip
+
+
+def check_name(name: Any) -> str | None:
+    """A legend name: None or a string."""
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {name!r}.")
+    return name
+
+
+def binary_estimator_forecasts(
+    estimator: Any, X: Any, pos_label: Any, name: str | None
+) -> tuple[dict[str, np.ndarray], Any]:
+    """``({name: probability of the positive class}, pos_label)`` of one fitted
+    binary classifier or a dict of them (a single one is named ``name`` or
+    its class name)."""
+    from sklearn.utils.validation import check_is_fitted
+
+    from .._response import forecasts_from_estimator
+
+    if isinstance(estimator, Mapping):
+        estimators = dict(estimator)
+        if not estimators:
+            raise ValueError("estimator is an empty dict: give at least one classifier.")
+    else:
+        estimators = {name or type(estimator).__name__: estimator}
+    probas, pos = {}, pos_label
+    for key, est in estimators.items():
+        if not hasattr(est, "predict_proba"):
+            raise ValueError(
+                f"estimator {key!r} has no predict_proba: a probabilistic "
+                "classifier is required."
+            )
+        check_is_fitted(est)
+        if len(est.classes_) != 2:
+            raise ValueError(
+                f"estimator {key!r} has {len(est.classes_)} classes; a binary "
+                "classifier is required."
+            )
+        probas[key], _, pos = forecasts_from_estimator(est, X, pos_label=pos_label)
+    return probas, pos
