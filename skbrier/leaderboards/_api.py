@@ -258,6 +258,35 @@ def difficulty_adjusted_brier(
     return _point(board)
 
 
+def fit_board(
+    board: Board,
+    gamma: np.ndarray | None,
+    n_resamples: int,
+    random_state: Any,
+    n_jobs: int | None,
+) -> tuple[DifficultyAdjustedResult, np.ndarray, int]:
+    """Point fit and replicates (fixed effects, or frozen ``gamma``); warns of disconnection.
+
+    Returns the point result, the ``(n_resamples, n_forecasters)`` replicate
+    scores and the number of disconnected replicates.
+    """
+    point = _point(board) if gamma is None else frozen_point(board, gamma)
+    if n_resamples == 0:
+        reps, n_bad = np.empty((0, point.forecasters.shape[0])), 0
+    elif gamma is not None:
+        reps, n_bad = frozen_bootstrap(board, gamma, n_resamples, random_state, n_jobs), 0
+    else:
+        reps, n_bad = bootstrap(board, n_resamples, random_state, n_jobs)
+    if n_bad:
+        warnings.warn(
+            f"{n_bad} of {n_resamples} bootstrap replicates had a disconnected "
+            "forecaster-question graph and were left out.",
+            UserWarning,
+            stacklevel=3,
+        )
+    return point, reps, n_bad
+
+
 def _summarise(
     point: DifficultyAdjustedResult,
     reps: np.ndarray,
@@ -414,25 +443,11 @@ def leaderboard(
         if reference is None
         else check_name(reference, board.lp.forecasters, "reference")
     )
+    gamma = None
     if question_effects is not None:
         _no_fit_options(fit_forecasters, singletons)
         gamma = check_question_effects(question_effects, board.lp)
-        point = frozen_point(board, gamma)
-    else:
-        point = _point(board)
-    if n_resamples == 0:
-        reps, n_bad = np.empty((0, point.forecasters.shape[0])), 0
-    elif question_effects is not None:
-        reps, n_bad = frozen_bootstrap(board, gamma, n_resamples, random_state, n_jobs), 0
-    else:
-        reps, n_bad = bootstrap(board, n_resamples, random_state, n_jobs)
-    if n_bad:
-        warnings.warn(
-            f"{n_bad} of {n_resamples} bootstrap replicates had a disconnected "
-            "forecaster-question graph and were left out.",
-            UserWarning,
-            stacklevel=2,
-        )
+    point, reps, n_bad = fit_board(board, gamma, n_resamples, random_state, n_jobs)
     return _summarise(
         point, reps, confidence_level=confidence_level, reference=ref,
         n_disconnected=n_bad,

@@ -62,6 +62,8 @@ class HistoryScoreResult(Result):
         :math:`c_{iq}`.
     pair_crowd : ndarray or None
         The crowd's score over the same period as the pair's score.
+    pair_weight : ndarray or None
+        The weight :math:`w_q` of each pair's question (None: all 1).
 
     Examples
     --------
@@ -94,6 +96,7 @@ class HistoryScoreResult(Result):
     pair_score: np.ndarray
     pair_coverage: np.ndarray
     pair_crowd: np.ndarray | None
+    pair_weight: np.ndarray | None = None
 
     _forecaster_columns: ClassVar[tuple[str, ...]] = (
         "score",
@@ -223,4 +226,5 @@ def summarise(
         pair_score=score,
         pair_coverage=coverage,
         pair_crowd=crowd,
+        pair_weight=w,
     )
