@@ -52,6 +52,7 @@ def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
         "forecaster": args.forecaster_col, "question": args.question_col,
         "strata": args.strata_col, "combine": args.combine_col,
         "organization": args.organization_col, "release_date": args.release_date_col,
+        "submission_date": args.submission_date_col,
     }  # fmt: skip
     numbers = {
         "weight": args.weight_col,
@@ -140,6 +141,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
         args.organization_col is None or args.release_date_col is None
     ):
         raise CLIError("--latest-per-org needs --organization-col and --release-date-col.")
+    if args.hide_inactive_days is not None and args.submission_date_col is None:
+        raise CLIError("--hide-inactive-days needs --submission-date-col.")
     if args.parity_target is not None and args.release_date_col is None:
         raise CLIError(
             "--parity-target needs --release-date-col (one date per forecaster)."
@@ -166,12 +169,15 @@ def _leaderboard(args: argparse.Namespace) -> int:
             c["forecaster"], organization=c.get("organization"),
             release_date=c.get("release_date"), latest_per_organization=args.latest_per_org,
             lead_time=c.get("horizon"), max_lead_time=args.max_horizon,
+            submission_date=c.get("submission_date"),
+            max_inactive_days=args.hide_inactive_days, reference_date=args.reference_date,
         )  # fmt: skip
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         raise CLIError(str(exc)) from None
     if not keep.all():
         notes.append(
-            f"{int((~keep).sum())} row(s) culled (--latest-per-org, --max-horizon)"
+            f"{int((~keep).sum())} row(s) culled (--latest-per-org, --max-horizon, "
+            "--hide-inactive-days)"
         )
         c = _subset(c, keep)
     if c["p"].shape[0] == 0:
@@ -391,6 +397,23 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=365.0,
         metavar="DAYS",
         help="with --horizon-col: drop longer horizons (default 365)",
+    )
+    fb.add_argument(
+        "--submission-date-col",
+        metavar="COL",
+        help="date of each row's submission (e.g. forecast_due_date)",
+    )
+    fb.add_argument(
+        "--hide-inactive-days",
+        type=float,
+        metavar="DAYS",
+        help="with --submission-date-col: leave out forecasters without a submission "
+        "in the DAYS before --reference-date (ForecastBench: 365)",
+    )
+    fb.add_argument(
+        "--reference-date",
+        metavar="DATE",
+        help="'now' of --hide-inactive-days (default: the latest submission date)",
     )
     fb.add_argument(
         "--parity-target",

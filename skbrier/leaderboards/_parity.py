@@ -207,7 +207,7 @@ def _is_missing(v: Any) -> bool:
     return bool(type(v).__name__ in ("NaTType",))
 
 
-def _dates(values: list[Any]) -> tuple[np.ndarray, bool]:
+def _dates(values: list[Any], name: str = "release_dates") -> tuple[np.ndarray, bool]:
     """Days since 1970-01-01 (NaN: missing) and whether the inputs are dates."""
     present = [v for v in values if not _is_missing(v)]
     numeric = all(
@@ -227,10 +227,10 @@ def _dates(values: list[Any]) -> tuple[np.ndarray, bool]:
                 out[k] = float(np.datetime64(v, "D").astype(np.int64))
         except (TypeError, ValueError):
             raise TypeError(
-                f"release_dates: {v!r} is not a date (use dates, ISO strings or numbers)."
+                f"{name}: {v!r} is not a date (use dates, ISO strings or numbers)."
             ) from None
     if present and not np.isfinite(out[~np.isnan(out)]).all():
-        raise ValueError("release_dates must be finite.")
+        raise ValueError(f"{name} must be finite.")
     return out, not numeric
 
 
