@@ -223,7 +223,7 @@ def history_leaderboard(
         ci = interval_from_replicates(reps, level, axis=0, nan_policy="omit")
         score_ci = (np.asarray(ci.low), np.asarray(ci.high))
         rci = interval_from_replicates(rank_matrix(reps), level, axis=0, nan_policy="omit")
-        rank_lo, rank_hi = np.floor(rci.low), np.ceil(rci.high)  # type: ignore[assignment]
+        rank_lo, rank_hi = np.floor(rci.low), np.ceil(rci.high)
         diff_low, diff_high = pairwise_intervals(reps, level, simultaneous)
     better, group = tie_groups(diff_high)
     if sign < 0:  # back to the score's orientation: intervals flip

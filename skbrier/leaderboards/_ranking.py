@@ -38,11 +38,15 @@ def pairwise_intervals(
     level = 1.0 - (1.0 - confidence_level) / m if simultaneous else confidence_level
     low = np.full((k, k), np.nan)
     high = np.full((k, k), np.nan)
+    reps = reps[~np.isnan(reps).all(axis=1)]  # disconnected replicates
+    alpha = 1.0 - level
     for i in range(k):
-        ci = interval_from_replicates(
-            reps[:, i : i + 1] - reps, level, axis=0, nan_policy="omit"
-        )
-        low[i], high[i] = ci.low, ci.high
+        d = reps[:, i : i + 1] - reps
+        if np.isnan(d).any():  # a forecaster missing from some replicates
+            ci = interval_from_replicates(d, level, axis=0, nan_policy="omit")
+            low[i], high[i] = ci.low, ci.high
+        elif d.shape[0]:  # the same quantiles, without nanquantile's per-column loop
+            low[i], high[i] = np.quantile(d, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
     np.fill_diagonal(low, 0.0)
     np.fill_diagonal(high, 0.0)
     return low, high
