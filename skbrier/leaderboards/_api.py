@@ -111,25 +111,9 @@ def _anchor_out(board: Board) -> tuple[Any, float] | None:
     return (to_builtin(board.lp.forecasters[board.anchor[0]]), board.anchor[1])
 
 
-def _prepare(
-    y_true: Any,
-    y_proba: Any,
-    forecaster: Any,
-    question: Any,
-    *,
-    fit_forecasters: Any,
-    anchor: Any,
-    sample_weight: Any,
-    pos_label: Any,
-    strata: Any = None,
-    combine: Any = None,
-    singletons: str = "keep",
-) -> Board:
-    lp = check_panel(
-        y_true, y_proba, forecaster=forecaster, question=question,
-        sample_weight=sample_weight, pos_label=pos_label, fit_forecasters=fit_forecasters,
-        strata=strata, combine=combine, singletons=singletons,
-    )  # fmt: skip
+def _prepare(y_true: Any, y_proba: Any, *, anchor: Any, **panel: Any) -> Board:
+    """The board of a panel of Brier scores (``panel``: the options of :func:`.check_panel`)."""
+    lp = check_panel(y_true, y_proba, **panel)
     return build_board(lp, check_anchor(anchor, lp.forecasters))
 
 
@@ -248,7 +232,8 @@ def difficulty_adjusted_brier(
     [73.54, 50.0]
     """
     board = _prepare(
-        y_true, y_proba, forecaster, question, fit_forecasters=fit_forecasters,
+        y_true, y_proba, forecaster=forecaster, question=question,
+        fit_forecasters=fit_forecasters,
         anchor=anchor, sample_weight=sample_weight, pos_label=pos_label,
         combine=combine, singletons=singletons,
     )  # fmt: skip
@@ -434,7 +419,8 @@ def leaderboard(
     n_jobs = check_n_jobs(n_jobs)
     validate_random_state(random_state)
     board = _prepare(
-        y_true, y_proba, forecaster, question, fit_forecasters=fit_forecasters,
+        y_true, y_proba, forecaster=forecaster, question=question,
+        fit_forecasters=fit_forecasters,
         anchor=anchor, sample_weight=sample_weight, pos_label=pos_label,
         strata=strata, combine=combine, singletons=singletons,
     )  # fmt: skip

@@ -8,14 +8,14 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
-from .._core.results import Result, format_number, to_builtin
-from ._result import _table
+from .._core.results import to_builtin
+from ._history_result import ForecasterTable
 
 __all__ = ["HistoryLeaderboardResult"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class HistoryLeaderboardResult(Result):
+class HistoryLeaderboardResult(ForecasterTable):
     r"""A leaderboard of scores over forecast histories, with paired bootstrap inference.
 
     Returned by :func:`skbrier.history_leaderboard`.  Scores keep the
@@ -140,20 +140,7 @@ class HistoryLeaderboardResult(Result):
         "share_best",
     )
 
-    def _order(self) -> np.ndarray:
-        """Best first, NaN last, ties by position."""
-        key = -self.adjusted_score if self.higher_is_better else self.adjusted_score
-        return np.argsort(np.where(np.isfinite(key), key, np.inf), kind="stable")
-
-    def _headline(self) -> dict[str, Any]:
-        best = int(self._order()[0])
-        return {
-            "score_name": self.score_name,
-            "n_forecasters": int(self.forecasters.shape[0]),
-            "n_questions": int(self.questions.shape[0]),
-            "best": to_builtin(self.forecasters[best]),
-            "best_score": float(self.adjusted_score[best]),
-        }
+    _score_field: ClassVar[str] = "adjusted_score"
 
     @property
     def top_set(self) -> list[Any]:
@@ -171,24 +158,6 @@ class HistoryLeaderboardResult(Result):
                 to_builtin(self.forecasters[i])
             )
         return dict(sorted(out.items()))
-
-    def _rows(self) -> list[dict[str, Any]]:
-        return [
-            {"forecaster": to_builtin(self.forecasters[i])}
-            | {c: to_builtin(getattr(self, c)[i]) for c in self._columns}
-            for i in self._order()
-        ]
-
-    def to_frame(self) -> Any:
-        """One row per forecaster, best first (needs pandas).
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
-        import pandas as pd
-
-        return pd.DataFrame(self._rows())
 
     def pairwise_frame(self) -> Any:
         """One row per ordered pair of forecasters: the paired interval of their difference.
@@ -214,13 +183,3 @@ class HistoryLeaderboardResult(Result):
                 "better": self.better[i, j],
             }
         )
-
-    def summary(self) -> str:
-        """A plain-text leaderboard, best first."""
-        body = [
-            [str(k + 1), str(r["forecaster"])]
-            + [format_number(r[c]) for c in self._columns]
-            for k, r in enumerate(self._rows())
-        ]
-        title = f"{type(self).__name__}: {self.score_name}"
-        return _table(title, ["rank", "forecaster", *self._columns], body)

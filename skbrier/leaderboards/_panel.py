@@ -101,26 +101,12 @@ def check_anchor(anchor: Any, names: np.ndarray) -> tuple[int, float] | None:
 
 
 def check_panel(
-    y_true: Any,
-    y_proba: Any,
-    *,
-    forecaster: Any,
-    question: Any,
-    sample_weight: Any = None,
-    pos_label: Any = None,
-    fit_forecasters: Any = None,
-    strata: Any = None,
-    combine: Any = None,
-    singletons: str = "keep",
+    y_true: Any, y_proba: Any, *, pos_label: Any = None, **options: Any
 ) -> LabelledPanel:
-    """Validate the arrays of a panel of Brier scores ``(p - y)^2`` once."""
+    """Validate a panel of Brier scores ``(p - y)^2`` once (``options``: of :func:`score_panel`)."""
     p = check_probabilities(y_proba, allow_2d=False)
     y = binary_target(y_true, pos_label, p.shape[0])
-    return score_panel(
-        (p - y) ** 2, forecaster=forecaster, question=question,
-        sample_weight=sample_weight, fit_forecasters=fit_forecasters, strata=strata,
-        combine=combine, singletons=singletons,
-    )  # fmt: skip
+    return score_panel((p - y) ** 2, **options)
 
 
 def _fitted(fit_forecasters: Any, fnames: np.ndarray) -> np.ndarray:
@@ -142,29 +128,40 @@ def _fitted(fit_forecasters: Any, fnames: np.ndarray) -> np.ndarray:
     return fitted
 
 
+#: the per-row labels of a panel (forecaster and question are required)
+ROW_LABELS = ("forecaster", "question", "strata", "combine")
+
+
 def score_panel(
     b: np.ndarray,
     *,
-    forecaster: Any,
-    question: Any,
     sample_weight: Any = None,
     fit_forecasters: Any = None,
-    strata: Any = None,
-    combine: Any = None,
     singletons: str = "keep",
+    **labels: Any,
 ) -> LabelledPanel:
-    """A panel of any per-row scores ``b`` (lower is better); drop zero-weight rows."""
+    """A panel of any per-row scores ``b`` (lower is better); drop zero-weight rows.
+
+    ``labels``: the arrays of :data:`ROW_LABELS` (``strata`` and ``combine``
+    optional), one value per row.
+    """
+    unknown = sorted(set(labels) - set(ROW_LABELS))
+    if unknown:  # an internal caller's mistake, not a user's
+        raise TypeError(f"score_panel: unknown labels {unknown} (known: {ROW_LABELS}).")
     n = b.shape[0]
-    fc = _labels(forecaster, "forecaster", n)
-    qu = _labels(question, "question", n)
-    st = None if strata is None else _labels(strata, "strata", n)
-    cb = None if combine is None else _labels(combine, "combine", n)
+    rows = {
+        k: _labels(labels[k], k, n)
+        for k in ROW_LABELS
+        if k in ("forecaster", "question") or labels.get(k) is not None
+    }
     w = check_sample_weight(sample_weight, n)
     singletons = check_option(singletons, "singletons", SINGLETONS)
     keep = np.ones(n, dtype=bool) if w is None else w > 0
     wv = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
-    fnames, f = _codes(fc[keep], "forecaster")
-    qnames, q = _codes(qu[keep], "question")
+    b, wv = b[keep], wv[keep]
+    rows = {k: v[keep] for k, v in rows.items()}
+    fnames, f = _codes(rows["forecaster"], "forecaster")
+    qnames, q = _codes(rows["question"], "question")
     n_f, n_q = fnames.shape[0], qnames.shape[0]
     pair = f.astype(np.int64) * n_q + q
     order = np.argsort(pair, kind="stable")
@@ -186,25 +183,24 @@ def score_panel(
             "forecaster that answered them or remove those rows."
         )
     if singletons == "drop" and (nfit_q == 1).any():
-        rows = np.flatnonzero(keep)[~(nfit_q == 1)[q]]
-        if rows.shape[0] == 0:
+        left = ~(nfit_q == 1)[q]
+        if not left.any():
             raise ValueError(
                 "singletons='drop' removes every question (each has one fitted forecaster)."
             )
-        left = set(fc[rows].tolist())
+        names = set(rows["forecaster"][left].tolist())
         return score_panel(
-            b[rows], forecaster=fc[rows], question=qu[rows], sample_weight=wv[rows],
-            fit_forecasters=[v for v in fnames[fitted] if v in left],
-            strata=None if st is None else st[rows],
-            combine=None if cb is None else cb[rows],
+            b[left], sample_weight=wv[left],
+            fit_forecasters=[v for v in fnames[fitted] if v in names],
+            **{k: v[left] for k, v in rows.items()},
         )  # fmt: skip
-    b, wv = b[keep], wv[keep]
     panel = Panel(f, q, b, wv, n_f, n_q, fitted)
-    stc = None if st is None else _per_question(st[keep], q, n_q, "strata")
-    cbn = cbc = None
-    if cb is not None:
-        cbn, _ = _codes(cb[keep], "combine")
-        cbc = _per_question(cb[keep], q, n_q, "combine")
+    stc = cbc = cbn = None
+    if "strata" in rows:
+        stc = _per_question(rows["strata"], q, n_q, "strata")
+    if "combine" in rows:
+        cbn, _ = _codes(rows["combine"], "combine")
+        cbc = _per_question(rows["combine"], q, n_q, "combine")
     wf = np.bincount(f, weights=wv, minlength=n_f)
     raw = np.bincount(f, weights=wv * b, minlength=n_f) / wf
     nq = np.bincount(f, minlength=n_f)

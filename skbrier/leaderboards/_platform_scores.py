@@ -513,20 +513,30 @@ def baseline_score(
         nxt[:-1] = start[1:]
         nxt[pairs.last] = history.end_time[q[pairs.last]]
         dur = np.maximum(nxt - start, 0.0) / (history.close_time - history.open_time)[q]
-        score = np.bincount(pairs.index, weights=dur * base, minlength=pairs.n)
-        cover = np.bincount(pairs.index, weights=dur, minlength=pairs.n)
-        scored = cover > 0
-        score, cover = score[scored], cover[scored]
-        name = f"baseline_score({rule})"
-    else:
-        rows = standing_rows(history, pairs, _spot(history, at), False)
-        scored = rows >= 0
-        score = base[rows[scored]]
-        cover = np.ones(score.shape[0])
-        name = f"baseline_score({rule}, spot)"
+        return _time_averaged(history, pairs, f"baseline_score({rule})", dur * base, dur)
+    rows = standing_rows(history, pairs, _spot(history, at), False)
+    scored = rows >= 0
     return summarise(
-        history, name, True, pairs.forecaster[scored], pairs.question[scored], score, cover
-    )
+        history, f"baseline_score({rule}, spot)", True, pairs.forecaster[scored],
+        pairs.question[scored], base[rows[scored]], np.ones(int(scored.sum())),
+    )  # fmt: skip
+
+
+def _time_averaged(
+    history: ForecastHistory, pairs: Any, name: str, values: np.ndarray, shares: np.ndarray
+) -> HistoryScoreResult:
+    """A time-averaged Metaculus score: per-update ``values`` and ``shares`` summed per pair.
+
+    ``shares`` are the updates' shares of the scheduled period (their sum is
+    the pair's coverage); a pair is scored when its coverage is positive.
+    """
+    score = np.bincount(pairs.index, weights=values, minlength=pairs.n)
+    cover = np.bincount(pairs.index, weights=shares, minlength=pairs.n)
+    scored = cover > 0
+    return summarise(
+        history, name, True, pairs.forecaster[scored], pairs.question[scored],
+        score[scored], cover[scored],
+    )  # fmt: skip
 
 
 def peer_score(
@@ -612,36 +622,27 @@ def peer_score(
     rule = check_option(rule, "rule", _RULES)
     s = _row_scores(history, rule)
     pairs = pair_layout(history)
-    q = history.question_index
-    score: np.ndarray
-    cover: np.ndarray
     if at is None:
-        start = np.maximum(history.time, history.open_time[q])
+        start = np.maximum(history.time, history.open_time[history.question_index])
         a, b, c = timeline_integrals(
             history, pairs, s, start, history.close_time - history.open_time
         )
-        score = np.bincount(pairs.index, weights=100.0 * (s * a - b), minlength=pairs.n)
-        cover = np.bincount(pairs.index, weights=c, minlength=pairs.n)
-        scored = cover > 0
-        score, cover = score[scored], cover[scored]
-        name = f"peer_score({rule})"
-    else:
-        tau = _spot(history, at)
-        rows = standing_rows(history, pairs, tau, False)
-        before = standing_rows(history, pairs, tau, True)
-        n_q = history.questions.shape[0]
-        had = before >= 0
-        crowd_n = np.bincount(pairs.question[had], minlength=n_q).astype(np.float64)
-        crowd_s = np.bincount(pairs.question[had], weights=s[before[had]], minlength=n_q)
-        scored = (rows >= 0) & (crowd_n[pairs.question] >= 1)
-        pq = pairs.question[scored]
-        big_n, big_s = crowd_n[pq], crowd_s[pq]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            score = np.where(
-                big_n >= 2, 100.0 * (big_n * s[rows[scored]] - big_s) / (big_n - 1), 0.0
-            )
-        cover = np.ones(score.shape[0])
-        name = f"peer_score({rule}, spot)"
+        return _time_averaged(history, pairs, f"peer_score({rule})", 100.0 * (s * a - b), c)
+    tau = _spot(history, at)
+    rows = standing_rows(history, pairs, tau, False)
+    before = standing_rows(history, pairs, tau, True)
+    n_q = history.questions.shape[0]
+    had = before >= 0
+    crowd_n = np.bincount(pairs.question[had], minlength=n_q).astype(np.float64)
+    crowd_s = np.bincount(pairs.question[had], weights=s[before[had]], minlength=n_q)
+    scored = (rows >= 0) & (crowd_n[pairs.question] >= 1)
+    pq = pairs.question[scored]
+    big_n, big_s = crowd_n[pq], crowd_s[pq]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        score = np.where(
+            big_n >= 2, 100.0 * (big_n * s[rows[scored]] - big_s) / (big_n - 1), 0.0
+        )
     return summarise(
-        history, name, True, pairs.forecaster[scored], pairs.question[scored], score, cover
-    )
+        history, f"peer_score({rule}, spot)", True, pairs.forecaster[scored], pq, score,
+        np.ones(score.shape[0]),
+    )  # fmt: skip
