@@ -30,6 +30,7 @@ from ._boot import (
     point_fits,
     rank_matrix,
 )
+from ._docs import leaderboard_doc
 from ._frozen import check_question_effects, frozen_bootstrap, frozen_point
 from ._panel import check_anchor, check_name, check_panel
 from ._result import DifficultyAdjustedResult, LeaderboardResult
@@ -117,6 +118,7 @@ def _prepare(y_true: Any, y_proba: Any, *, anchor: Any, **panel: Any) -> Board:
     return build_board(lp, check_anchor(anchor, lp.forecasters))
 
 
+@leaderboard_doc
 def difficulty_adjusted_brier(
     y_true: Any,
     y_proba: Any,
@@ -209,10 +211,7 @@ def difficulty_adjusted_brier(
     anchored; pyfixest has no connectivity check and puts the constant in a
     reference forecaster.
 
-    References
-    ----------
-    .. [1] Karger, E. et al. (2025). ForecastBench: A dynamic benchmark of AI
-       forecasting capabilities. ICLR 2025.
+    {{references_forecastbench}}
     .. [2] Abowd, J. M., Creecy, R. H. & Kramarz, F. (2002). Computing person
        and firm effects using linked longitudinal employer-employee data.
 
@@ -317,6 +316,7 @@ def _summarise(
     )
 
 
+@leaderboard_doc
 def leaderboard(
     y_true: Any,
     y_proba: Any,
@@ -390,10 +390,7 @@ def leaderboard(
     of the replicates in which both scores exist (ForecastBench divides by
     all replicates); the reference's own p-value is NaN (ForecastBench: -1).
 
-    References
-    ----------
-    .. [1] Karger, E. et al. (2025). ForecastBench: A dynamic benchmark of AI
-       forecasting capabilities. ICLR 2025.
+    {{references_forecastbench}}
     .. [2] Efron, B. & Tibshirani, R. (1993). An Introduction to the
        Bootstrap. Chapman & Hall.
 
@@ -441,6 +438,7 @@ def leaderboard(
     )  # fmt: skip
 
 
+@leaderboard_doc
 def combine_leaderboards(
     results: Sequence[LeaderboardResult | DifficultyAdjustedResult],
     *,
@@ -470,10 +468,7 @@ def combine_leaderboards(
     -------
     LeaderboardResult or DifficultyAdjustedResult
 
-    References
-    ----------
-    .. [1] Karger, E. et al. (2025). ForecastBench: A dynamic benchmark of AI
-       forecasting capabilities. ICLR 2025.
+    {{references_forecastbench}}
 
     Examples
     --------

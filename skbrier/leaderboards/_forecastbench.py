@@ -412,7 +412,7 @@ def forecastbench_rows(
     ...     latest_per_organization=1, lead_time=[7, 7, 7, 730]).tolist()
     [False, True, True, False]
     >>> forecastbench_rows(["a", "b", "a"], submission_date=["2024-01-07", "2025-03-02",
-    ...     "2024-03-03"], max_inactive_days=365).tolist()
+    ...     "2024-02-03"], max_inactive_days=365).tolist()
     [False, True, False]
     """
     f = np.asarray(forecaster, dtype=object)

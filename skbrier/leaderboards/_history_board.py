@@ -21,6 +21,7 @@ from .._core.resampling import interval_from_replicates
 from .._core.results import to_builtin
 from ._api import fit_board
 from ._boot import best_shares, build_board, p_values, rank_matrix
+from ._docs import leaderboard_doc
 from ._frozen import check_question_effects
 from ._history_board_result import HistoryLeaderboardResult
 from ._history_result import HistoryScoreResult
@@ -52,6 +53,7 @@ def _per_pair(values: Any, scores: HistoryScoreResult, name: str) -> np.ndarray:
     return arr[np.searchsorted(names, scores.pair_question)]
 
 
+@leaderboard_doc
 def history_leaderboard(
     scores: HistoryScoreResult,
     *,
@@ -84,7 +86,7 @@ def history_leaderboard(
 
     * a percentile interval of each adjusted score;
     * rank intervals: the percentile interval of each forecaster's
-      replicate rank, rounded outward (Hall & Miller [1]_), and the *top
+      replicate rank, rounded outward (Hall & Miller [2]_), and the *top
       set* ``contains_best``: the forecasters whose interval contains 1;
     * paired intervals: every replicate scores all forecasters on the same
       questions, so :math:`\Delta_{ij} = S_i - S_j` has a paired bootstrap
@@ -95,7 +97,7 @@ def history_leaderboard(
       :math:`j` when the paired interval of their difference excludes 0
       on :math:`i`'s side (``better[i, j]``), and
       :math:`\text{tie\_group}_i = 1 + \#\{j : j \text{ significantly better than } i\}`,
-      the rank Chatbot Arena shows [2]_ (there from non-overlapping
+      the rank Chatbot Arena shows [3]_ (there from non-overlapping
       marginal intervals; here from paired ones, which are narrower).
       Forecasters with the same value are statistically tied; group 1
       holds those no one beats.
@@ -143,16 +145,13 @@ def history_leaderboard(
         graph, an unknown name), or ``question_effects`` with options of the
         fit.
 
-    References
-    ----------
-    .. [1] Hall, P. & Miller, H. (2009). Using the bootstrap to quantify the
+    {{references_forecastbench}}
+    .. [2] Hall, P. & Miller, H. (2009). Using the bootstrap to quantify the
        authority of an empirical ranking. Annals of Statistics 37(6B),
        3929-3959.
-    .. [2] Chiang, W.-L. et al. (2024). Chatbot Arena: An open platform for
+    .. [3] Chiang, W.-L. et al. (2024). Chatbot Arena: An open platform for
        evaluating LLMs by human preference. ICML 2024 (the leaderboard's rank:
        one plus the number of models statistically better).
-    .. [3] Karger, E. et al. (2025). ForecastBench: A dynamic benchmark of AI
-       forecasting capabilities. ICLR 2025.
 
     Examples
     --------

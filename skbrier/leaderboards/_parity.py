@@ -24,6 +24,7 @@ from .._core.results import (
     to_builtin,
 )
 from ._boot import brier_index_of
+from ._docs import leaderboard_doc
 from ._panel import check_name
 from ._result import LeaderboardResult
 
@@ -278,6 +279,7 @@ def crossing(
     return float(cross), slope, intercept, fr, ""
 
 
+@leaderboard_doc
 def parity_date(
     release_dates: Any,
     scores: Any,
@@ -323,10 +325,7 @@ def parity_date(
     -------
     ParityDateResult
 
-    References
-    ----------
-    .. [1] Karger, E. et al. (2025). ForecastBench: A dynamic benchmark of AI
-       forecasting capabilities. ICLR 2025.
+    {{references_forecastbench}}
 
     Examples
     --------

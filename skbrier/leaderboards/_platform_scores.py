@@ -24,6 +24,7 @@ import numpy as np
 
 from .._core.params import check_bool, check_option, check_real
 from .._core.results import to_builtin
+from ._docs import leaderboard_doc
 from ._history import ForecastHistory, _times, check_history
 from ._history_kernels import (
     day_segments,
@@ -166,6 +167,7 @@ def _row_scores(history: ForecastHistory, rule: str) -> np.ndarray:
 # --------------------------------------------------------------------------
 # Good Judgment Open
 # --------------------------------------------------------------------------
+@leaderboard_doc
 def daily_brier(
     history: ForecastHistory,
     *,
@@ -210,8 +212,7 @@ def daily_brier(
 
     Parameters
     ----------
-    history : ForecastHistory
-        From :func:`skbrier.forecast_history`.
+    {{history}}
     step : timedelta or float, optional
         The length of a scored period: one day by default for datetimes
         (``numpy.timedelta64``, ``datetime.timedelta``, a pandas string
@@ -323,6 +324,7 @@ def daily_brier(
     )
 
 
+@leaderboard_doc
 def brier_at(
     history: ForecastHistory, at: Any = "last", *, scale_by_half: bool = True
 ) -> HistoryScoreResult:
@@ -349,8 +351,7 @@ def brier_at(
 
     Parameters
     ----------
-    history : ForecastHistory
-        From :func:`skbrier.forecast_history`.
+    {{history}}
     at : {"last", "first", "midpoint", "close"}, lead time or times, default="last"
         When to score (see above).
     scale_by_half : bool, default=True
@@ -418,6 +419,7 @@ def _spot(history: ForecastHistory, at: Any) -> np.ndarray:
     return np.minimum(_at_times(history, at), history.end_time)
 
 
+@leaderboard_doc
 def baseline_score(
     history: ForecastHistory, *, rule: str = "log", at: Any = None
 ) -> HistoryScoreResult:
@@ -452,14 +454,10 @@ def baseline_score(
 
     Parameters
     ----------
-    history : ForecastHistory
-        From :func:`skbrier.forecast_history`.
+    {{history}}
     rule : {"log", "brier"}, default="log"
         The log score (Metaculus) or the Brier score.
-    at : None, {"midpoint", "close"}, lead time or times, default=None
-        None: time-averaged; otherwise the spot time, as in
-        :func:`skbrier.brier_at` (Metaculus uses the time its community
-        prediction is revealed: give those times).
+    {{metaculus_at}}
 
     Returns
     -------
@@ -539,6 +537,7 @@ def _time_averaged(
     )  # fmt: skip
 
 
+@leaderboard_doc
 def peer_score(
     history: ForecastHistory, *, rule: str = "log", at: Any = None
 ) -> HistoryScoreResult:
@@ -570,16 +569,12 @@ def peer_score(
 
     Parameters
     ----------
-    history : ForecastHistory
-        From :func:`skbrier.forecast_history`.
+    {{history}}
     rule : {"log", "brier"}, default="log"
         The log score (Metaculus) or the Brier score: ``"brier"`` gives
         :math:`100\,(\bar b_{j \ne i} - b_i)`, the mean Brier score of the
         others minus one's own.
-    at : None, {"midpoint", "close"}, lead time or times, default=None
-        None: time-averaged; otherwise the spot time, as in
-        :func:`skbrier.brier_at` (Metaculus uses the time its community
-        prediction is revealed: give those times).
+    {{metaculus_at}}
 
     Returns
     -------
