@@ -60,12 +60,12 @@ def history_leaderboard(
     adjustment: str = "fixed_effects",
     question_effects: Any = None,
     fit_forecasters: Sequence[Any] | None = None,
-    anchor: tuple[Any, float] | None = None,
     strata: Any = None,
     reference: Any = None,
     n_resamples: int = DEFAULT_N_RESAMPLES,
     confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
     simultaneous: bool = True,
+    anchor: tuple[Any, float] | None = None,
     random_state: Any = None,
     n_jobs: int | None = None,
 ) -> HistoryLeaderboardResult:
@@ -115,8 +115,6 @@ def history_leaderboard(
         fit; the replicates keep them fixed).
     fit_forecasters : list, optional
         Forecasters whose pairs estimate the effects (default: all).
-    anchor : (name, value), optional
-        Shift all adjusted scores so that ``name`` scores ``value``.
     strata : mapping or array-like, optional
         Bootstrap stratum of each question (a dict, or values in the order
         of ``scores.questions``).
@@ -128,6 +126,8 @@ def history_leaderboard(
     confidence_level : float, default=0.95
     simultaneous : bool, default=True
         Bonferroni-adjust the paired intervals (and so the tie groups).
+    anchor : (name, value), optional
+        Shift all adjusted scores so that ``name`` scores ``value``.
     random_state : None, int, Generator, RandomState or SeedSequence
     n_jobs : int, optional
         Threads for the replicates (the result does not depend on it).
