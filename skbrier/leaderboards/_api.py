@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -127,9 +128,9 @@ def difficulty_adjusted_brier(
     question: Any,
     fit_forecasters: Sequence[Any] | None = None,
     anchor: tuple[Any, float] | None = None,
-    sample_weight: Any = None,
+    sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
-    combine: Any = None,
+    combine: ArrayLike | None = None,
     singletons: str = "keep",
     question_effects: Any = None,
 ) -> DifficultyAdjustedResult:
@@ -323,15 +324,15 @@ def leaderboard(
     *,
     forecaster: Any,
     question: Any,
-    strata: Any = None,
+    strata: ArrayLike | None = None,
     n_resamples: int = DEFAULT_N_RESAMPLES,
     confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
     reference: Any = None,
     anchor: tuple[Any, float] | None = None,
     fit_forecasters: Sequence[Any] | None = None,
-    sample_weight: Any = None,
+    sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
-    combine: Any = None,
+    combine: ArrayLike | None = None,
     singletons: str = "keep",
     question_effects: Any = None,
     random_state: Any = None,

@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import numbers
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -26,7 +28,7 @@ from .._core.results import (
 from ._boot import brier_index_of
 from ._docs import leaderboard_doc
 from ._panel import check_name
-from ._result import LeaderboardResult
+from ._result import DifficultyAdjustedResult, LeaderboardResult
 
 __all__ = ["ParityDateResult", "parity_date"]
 
@@ -281,11 +283,11 @@ def crossing(
 
 @leaderboard_doc
 def parity_date(
-    release_dates: Any,
-    scores: Any,
+    release_dates: ArrayLike | Mapping[Any, Any],
+    scores: ArrayLike | DifficultyAdjustedResult,
     target: Any,
     *,
-    replicates: Any = None,
+    replicates: ArrayLike | DifficultyAdjustedResult | None = None,
     confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
 ) -> ParityDateResult:
     r"""The date the state-of-the-art trend reaches a target score (e.g. superforecasters').
