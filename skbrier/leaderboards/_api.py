@@ -14,9 +14,6 @@ from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
     check_confidence_level,
-    check_n_jobs,
-    check_n_resamples,
-    validate_random_state,
 )
 from .._core.resampling import interval_from_replicates
 from .._core.results import to_builtin
@@ -26,6 +23,7 @@ from ._boot import (
     bootstrap,
     brier_index_of,
     build_board,
+    check_bootstrap,
     combined,
     p_values,
     point_fits,
@@ -412,10 +410,9 @@ def leaderboard(
     >>> float(res.p_value[0]) > 0.9
     True
     """
-    n_resamples = check_n_resamples(n_resamples, allow_zero=True)
-    confidence_level = check_confidence_level(confidence_level)
-    n_jobs = check_n_jobs(n_jobs)
-    validate_random_state(random_state)
+    n_resamples, confidence_level, n_jobs = check_bootstrap(
+        n_resamples, confidence_level, random_state, n_jobs
+    )
     board = _prepare(
         y_true, y_proba, forecaster=forecaster, question=question,
         fit_forecasters=fit_forecasters,

@@ -11,16 +11,12 @@ from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
     check_bool,
-    check_confidence_level,
-    check_n_jobs,
-    check_n_resamples,
     check_option,
-    validate_random_state,
 )
 from .._core.resampling import interval_from_replicates
 from .._core.results import to_builtin
 from ._api import fit_board
-from ._boot import best_shares, build_board, p_values, rank_matrix
+from ._boot import best_shares, build_board, check_bootstrap, p_values, rank_matrix
 from ._docs import leaderboard_doc
 from ._frozen import check_question_effects
 from ._history_board_result import HistoryLeaderboardResult
@@ -181,11 +177,10 @@ def history_leaderboard(
             f"peer_score or baseline_score), got {type(scores).__name__}."
         )
     adjustment = check_option(adjustment, "adjustment", _ADJUSTMENTS)
-    n_resamples = check_n_resamples(n_resamples, allow_zero=True)
-    level = check_confidence_level(confidence_level)
+    n_resamples, level, n_jobs = check_bootstrap(
+        n_resamples, confidence_level, random_state, n_jobs
+    )
     simultaneous = check_bool(simultaneous, "simultaneous")
-    n_jobs = check_n_jobs(n_jobs)
-    validate_random_state(random_state)
     if adjustment == "none" and question_effects is not None:
         raise ValueError(
             "question_effects and adjustment='none' exclude each other: frozen effects "
