@@ -16,7 +16,6 @@ and return a :class:`~skbrier.leaderboards._history_result.HistoryScoreResult`.
 from __future__ import annotations
 
 import datetime as _dt
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -145,11 +144,9 @@ def _scale(scale_by_half: Any) -> float:
 
 def _row_scores(history: ForecastHistory, rule: str) -> np.ndarray:
     """Per update: the log score ``ln p(outcome)`` or minus its Brier score."""
-    y = history.outcome[history.question_index]
-    p = history.probability
     if rule == "brier":
-        return -((p - y) ** 2)
-    p_y = np.where(y == 1.0, p, 1.0 - p)
+        return -history.brier
+    p_y = history.outcome_probability
     zero = p_y <= 0.0
     if zero.any():
         k = int(np.flatnonzero(zero)[np.argmin(history.row[zero])])
@@ -190,6 +187,9 @@ def daily_brier(
     :math:`c = 1` (``scale_by_half=True``, the [0, 1] scale) or
     :math:`c = 2` (``False``: the two-category Brier score on the [0, 2]
     scale of Good Judgment Open, :math:`(p - y)^2 + ((1 - p) - (1 - y))^2`).
+    For a multiple-choice question :math:`c/2` times the Brier score over its
+    :math:`K` categories, :math:`\sum_k (p_k - 1[k = y])^2` (Good Judgment
+    Open's multi-category Brier score with ``scale_by_half=False``).
     The crowd's score :math:`m_{qd}` is the median of :math:`b_{iqd}` over
     the forecasters with a forecast standing that day.
 
@@ -274,7 +274,7 @@ def daily_brier(
             "use a longer step."
         )
     q = history.question_index
-    b = c * (history.probability - history.outcome[q]) ** 2
+    b = c * history.brier
     n = hi - lo
     live = n > 0
     med, offsets = interval_medians(q[live], lo[live], hi[live], b[live], n_days)
@@ -395,7 +395,7 @@ def brier_at(
     scored = rows >= 0
     rows = rows[scored]
     pq = pairs.question[scored]
-    score = c * (history.probability[rows] - history.outcome[pq]) ** 2
+    score = c * history.brier[rows]
     n_q = history.questions.shape[0]
     ones = np.ones(rows.shape[0], dtype=np.int64)
     med, _ = interval_medians(pq, 0 * ones, ones, score, np.ones(n_q, dtype=np.int64))
@@ -435,7 +435,14 @@ def baseline_score(
         \text{Brier rule:}\ 100\,\frac{0.25 - (p - p^\ast)^2}{0.25}
 
     (:math:`p^\ast` = 1: the same rescaling of minus the Brier score), so
-    that 50% scores 0 and a perfect forecast +100.  Time-averaged
+    that 50% scores 0 and a perfect forecast +100.  A multiple-choice
+    question of :math:`K` categories is scored against the uniform forecast
+    :math:`1/K`: :math:`100 \ln(K p) / \ln K` (Metaculus's
+    ``score_math.py``, with :math:`K` the options open at the time), or
+    with the Brier rule :math:`100\,(b_0 - b) / b_0`, :math:`b` the
+    forecast's Brier score on the [0, 1] scale (half the sum over the
+    categories) and :math:`b_0 = (K - 1) / (2K)` the uniform forecast's.
+    Time-averaged
     (``at=None``): every forecast counts for the time it stood, from the
     question's open time (an earlier forecast counts from then) to the
     forecaster's next update or the end, and the sum is divided by the
@@ -499,10 +506,12 @@ def baseline_score(
     history = check_history(history)
     rule = check_option(rule, "rule", _RULES)
     s = _row_scores(history, rule)
-    if rule == "log":
-        base = 100.0 * (s - math.log(0.5)) / math.log(2.0)
-    else:
-        base = 100.0 * (0.25 + s) / 0.25
+    k = history.n_categories[history.question_index].astype(np.float64)
+    if rule == "log":  # the uniform forecast 1/K scores 0
+        base = 100.0 * (s + np.log(k)) / np.log(k)
+    else:  # its Brier score (K - 1) / (2K) on the [0, 1] scale
+        b0 = (k - 1.0) / (2.0 * k)
+        base = 100.0 * (b0 + s) / b0
     pairs = pair_layout(history)
     if at is None:
         q = history.question_index
