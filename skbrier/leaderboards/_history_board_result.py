@@ -10,13 +10,13 @@ from numpy.typing import NDArray
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._core.results import to_builtin
-from ._history_result import ForecasterTable
+from ._history_result import _ForecasterTable
 
 __all__ = ["HistoryLeaderboardResult"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class HistoryLeaderboardResult(ForecasterTable):
+class HistoryLeaderboardResult(_ForecasterTable):
     r"""A leaderboard of scores over forecast histories, with paired bootstrap inference.
 
     Returned by :func:`skbrier.history_leaderboard`.  Scores keep the

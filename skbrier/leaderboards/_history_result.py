@@ -10,10 +10,10 @@ import numpy as np
 from .._core.results import Result, format_number, to_builtin
 from ._result import _table
 
-__all__ = ["ForecasterTable", "HistoryScoreResult", "summarise"]
+__all__ = ["HistoryScoreResult", "summarise"]
 
 
-class ForecasterTable(Result):
+class _ForecasterTable(Result):
     """Mixin of the per-forecaster tables of history scores: best first, one row each.
 
     A subclass names the field ranked (``_score_field``, oriented by the
@@ -78,7 +78,7 @@ class ForecasterTable(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class HistoryScoreResult(ForecasterTable):
+class HistoryScoreResult(_ForecasterTable):
     r"""Scores of forecasters over forecast histories: per question, and aggregated.
 
     Returned by :func:`skbrier.daily_brier`, :func:`skbrier.brier_at`,
