@@ -118,7 +118,7 @@ def history_leaderboard(
         Forecaster the p-values compare with.
     n_resamples : int, default=1999
         Bootstrap replicates; 0: point estimates and ranks only (NaN
-        intervals; nobody is significantly better).
+        intervals, an empty top set, every forecaster in tie group 1).
     confidence_level : float, default=0.95
     simultaneous : bool, default=True
         Bonferroni-adjust the paired intervals (and so the tie groups).
