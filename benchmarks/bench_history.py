@@ -4,6 +4,7 @@ Run from the repository root::
 
     PYTHONPATH=$PWD python benchmarks/bench_history.py [--updates 1000000]
         [--forecasters 2000] [--questions 5000] [--rounds 3] [--all]
+        [--resamples 20]
 
 A history of ``--updates`` updates by ``--forecasters`` forecasters on
 ``--questions`` questions: each question is open 30 to 180 days; each
@@ -18,6 +19,11 @@ machine is shared and its load drifts):
   carry-forward days and the crowd's daily medians) on the built history;
 * with ``--all`` also :func:`skbrier.peer_score`,
   :func:`skbrier.baseline_score` and :func:`skbrier.brier_at`.
+
+Then the ranked leaderboard of the daily scores is timed once:
+:func:`skbrier.history_leaderboard` (two-way fixed effects, ``--resamples``
+question-bootstrap replicates, paired intervals and tie groups), printed
+with its seconds per replicate.
 
 Building the history (:func:`skbrier.forecast_history`: validation and one
 stable sort) is timed once.  Prints the median seconds and the ratio of each
@@ -39,6 +45,7 @@ from skbrier import (  # noqa: E402
     brier_at,
     daily_brier,
     forecast_history,
+    history_leaderboard,
     peer_score,
 )
 
@@ -77,6 +84,7 @@ def main() -> None:
     ap.add_argument("--questions", type=int, default=5000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--all", action="store_true")
+    ap.add_argument("--resamples", type=int, default=20)
     args = ap.parse_args()
     fc, qs = make(args.updates, args.forecasters, args.questions)
     # times within a pair must be increasing in the table: sort once, untimed
@@ -111,6 +119,15 @@ def main() -> None:
         print(
             f"{name:>15}: {med:7.2f} s  ratio to sort {med / ref:5.2f}  (rounds: {rounds})"
         )
+    scores = daily_brier(h)
+    t0 = time.perf_counter()
+    board = history_leaderboard(scores, n_resamples=args.resamples, random_state=0)
+    sec = time.perf_counter() - t0
+    print(
+        f"history_leaderboard: {sec:.2f} s for {board.n_resamples} replicates "
+        f"({sec / max(board.n_resamples, 1):.3f} s per replicate), "
+        f"{board.forecasters.shape[0]:,} forecasters, top set of {len(board.top_set)}"
+    )
 
 
 if __name__ == "__main__":

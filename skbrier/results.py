@@ -21,6 +21,7 @@ from .comparison import ForecastComparisonResult
 from .io import EvalRecords
 from .leaderboards import (
     DifficultyAdjustedResult,
+    HistoryLeaderboardResult,
     HistoryScoreResult,
     LeaderboardResult,
     ParityDateResult,
@@ -100,6 +101,7 @@ __all__ = [
     "FlexibleCalibrationCurve",
     "ForecastComparisonResult",
     "GroupCalibrationResult",
+    "HistoryLeaderboardResult",
     "HistoryScoreResult",
     "InternalValidationResult",
     "LeaderboardResult",

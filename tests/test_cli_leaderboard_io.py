@@ -147,3 +147,25 @@ def test_parity_already_reached_is_said():
     assert "already reached" in text and "interval" not in text.split("\n")[2]
     res = parity_date([0.0, 100.0, 200.0], [60.0, 62.0, 64.0], 70.0)
     assert not res.already_reached
+
+
+def test_hide_inactive_days(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    lines = ["model,due,qid,outcome,forecast"]
+    due = {"old": "2024-01-07", "new": "2025-03-02", "mid": "2024-06-02"}
+    for m, d in due.items():
+        for j in range(20):
+            lines.append(f"{m},{d},{j},{int(j % 2)},{rng.random():.3f}")
+    path = tmp_path / "act.csv"
+    path.write_text("\n".join(lines) + "\n")
+    base = ["leaderboard", str(path), "--forecaster-col", "model", "--question-col", "qid",
+            "--y-col", "outcome", "--p-col", "forecast", "--n-resamples", "0", "--json"]  # fmt: skip
+    assert main([*base, "--hide-inactive-days", "365"]) == 2
+    assert "--hide-inactive-days needs --submission-date-col" in capsys.readouterr().err
+    assert main([*base, "--submission-date-col", "due", "--hide-inactive-days", "365"]) == 0
+    out = capsys.readouterr()
+    assert sorted(r["forecaster"] for r in json.loads(out.out)) == ["mid", "new"]
+    assert "20 row(s) culled" in out.err and "--hide-inactive-days" in out.err
+    assert main([*base, "--submission-date-col", "due", "--hide-inactive-days", "365",
+                 "--reference-date", "2025-07-01"]) == 0  # fmt: skip
+    assert sorted(_scores(capsys)) == ["new"]

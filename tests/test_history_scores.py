@@ -1,7 +1,8 @@
 """Scores over forecast histories against the platforms and against plain loops.
 
 * Metaculus: its own scoring code (``scoring/score_math.py``, run by
-  ``tests/fixtures/make_history_fixtures.py``) on 40 simulated questions, and
+  ``tests/fixtures/make_history_fixtures.py``) on 40 simulated binary questions
+  and 20 multiple-choice questions, and
   the worked examples of its Scores FAQ (https://www.metaculus.com/help/scores-faq/).
 * Good Judgment Open (https://www.gjopen.com/faq, "How are my forecasts scored
   for accuracy?"): a day-by-day loop of its rules -- the forecast standing at
@@ -189,8 +190,8 @@ def _assert_pairs(got, ref, rtol=1e-10, atol=1e-10):
 # --------------------------------------------------------------------------
 # Metaculus: its code, its FAQ
 # --------------------------------------------------------------------------
-def _metaculus_fixture():
-    data = json.loads((FIXTURES / "metaculus.json").read_text(encoding="utf-8"))
+def _metaculus_fixture(name="metaculus.json"):
+    data = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
     epoch = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
 
     def when(days):  # the fixture script's datetimes, to the microsecond
@@ -215,9 +216,11 @@ def _metaculus_fixture():
     return forecast_history(fc, qs), spot, cases
 
 
+@pytest.mark.parametrize("fixture", ["metaculus.json", "metaculus_multiple_choice.json"])
 @pytest.mark.parametrize("kind", ["baseline", "peer", "baseline_spot", "peer_spot"])
-def test_equal_to_metaculus_scoring_code(kind):
-    h, spot, cases = _metaculus_fixture()
+def test_equal_to_metaculus_scoring_code(kind, fixture):
+    # binary questions and multiple-choice questions of 3 to 5 categories
+    h, spot, cases = _metaculus_fixture(fixture)
     fn = baseline_score if kind.startswith("baseline") else peer_score
     res = fn(h, at=spot if kind.endswith("spot") else None)
     ref = {

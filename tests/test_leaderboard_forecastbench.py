@@ -205,3 +205,33 @@ def test_forest_plot_has_an_axis():
     page = _clear_board().to_html()
     assert 'aria-label="Brier Index axis"' in page
     assert page.count("<text") >= 2
+
+
+def test_hide_inactive_forecasters():
+    # last submissions: a 2025-06-01, b 2024-05-01 (396 days before), c 2024-06-01 (365)
+    f = ["a", "a", "b", "c", "b"]
+    sub = ["2024-01-01", "2025-06-01", "2024-03-01", "2024-06-01", "2024-05-01"]
+    keep = forecastbench_rows(f, submission_date=sub, max_inactive_days=365)
+    assert keep.tolist() == [True, True, False, True, False]
+    # relative to a given reference date, and numbers as days
+    keep = forecastbench_rows(
+        f, submission_date=sub, max_inactive_days=365, reference_date="2025-06-02"
+    )
+    assert keep.tolist() == [True, True, False, False, False]
+    days = [0, 500, 60, 150, 120]
+    keep = forecastbench_rows(f, submission_date=days, max_inactive_days=365)
+    assert keep.tolist() == [True, True, False, True, False]
+    # with the other culls: each applies on its own
+    keep = forecastbench_rows(
+        f, submission_date=sub, max_inactive_days=365, lead_time=[7, 400, 7, 7, 7]
+    )
+    assert keep.tolist() == [True, False, False, True, False]
+    with pytest.raises(ValueError, match="max_inactive_days needs submission_date"):
+        forecastbench_rows(f, max_inactive_days=365)
+    with pytest.raises(ValueError, match="submission_date: row 1 has no date"):
+        forecastbench_rows(["a", "b"], submission_date=["2024-01-01", None],
+                           max_inactive_days=30)  # fmt: skip
+    with pytest.raises(ValueError, match="max_inactive_days"):
+        forecastbench_rows(f, submission_date=sub, max_inactive_days=-1)
+    with pytest.raises(TypeError, match="reference_date"):
+        forecastbench_rows(f, submission_date=sub, max_inactive_days=1, reference_date=3)

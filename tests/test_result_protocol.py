@@ -225,6 +225,12 @@ def _build(name):  # noqa: C901 (one branch per class)
             resolve_time=None,
         )  # fmt: skip
         return daily_brier(history)
+    if name == "HistoryLeaderboardResult":
+        from skbrier import history_leaderboard
+
+        return history_leaderboard(
+            _build("HistoryScoreResult"), n_resamples=9, random_state=0
+        )
     if name == "RiskCoverageResult":
         from skbrier import risk_coverage_curve
 

@@ -52,6 +52,7 @@ def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
         "forecaster": args.forecaster_col, "question": args.question_col,
         "strata": args.strata_col, "combine": args.combine_col,
         "organization": args.organization_col, "release_date": args.release_date_col,
+        "submission_date": args.submission_date_col,
     }  # fmt: skip
     numbers = {
         "weight": args.weight_col,
@@ -140,6 +141,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
         args.organization_col is None or args.release_date_col is None
     ):
         raise CLIError("--latest-per-org needs --organization-col and --release-date-col.")
+    if args.hide_inactive_days is not None and args.submission_date_col is None:
+        raise CLIError("--hide-inactive-days needs --submission-date-col.")
     if args.parity_target is not None and args.release_date_col is None:
         raise CLIError(
             "--parity-target needs --release-date-col (one date per forecaster)."
@@ -166,12 +169,15 @@ def _leaderboard(args: argparse.Namespace) -> int:
             c["forecaster"], organization=c.get("organization"),
             release_date=c.get("release_date"), latest_per_organization=args.latest_per_org,
             lead_time=c.get("horizon"), max_lead_time=args.max_horizon,
+            submission_date=c.get("submission_date"),
+            max_inactive_days=args.hide_inactive_days, reference_date=args.reference_date,
         )  # fmt: skip
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         raise CLIError(str(exc)) from None
     if not keep.all():
         notes.append(
-            f"{int((~keep).sum())} row(s) culled (--latest-per-org, --max-horizon)"
+            f"{int((~keep).sum())} row(s) culled (--latest-per-org, --max-horizon, "
+            "--hide-inactive-days)"
         )
         c = _subset(c, keep)
     if c["p"].shape[0] == 0:
@@ -259,6 +265,142 @@ def _records(res: Any) -> list[dict[str, Any]]:
     ]
 
 
+#: the options of ``skbrier leaderboard``, by argument group (None: the main list):
+#: flag -> keyword arguments of ``add_argument``
+_OPTIONS: dict[str | None, dict[str, dict[str, Any]]] = {
+    None: {
+        "--forecaster-col": {
+            "required": True,
+            "metavar": "COL",
+            "help": "column of forecasters",
+        },
+        "--question-col": {
+            "required": True,
+            "metavar": "COL",
+            "help": "column of questions",
+        },
+        "--y-col": {"required": True, "metavar": "COL", "help": "column of outcomes"},
+        "--p-col": {"required": True, "metavar": "COL", "help": "column of forecasts"},
+        "--strata-col": {"metavar": "COL", "help": "bootstrap strata of the questions"},
+        "--combine-col": {
+            "metavar": "COL",
+            "help": "question type: fit each type separately and average the scores",
+        },
+        "--weight-col": {"metavar": "COL", "help": "column of frequency weights"},
+        "--pos-label": {"metavar": "LABEL", "help": "the outcome that is the event"},
+        "--anchor": {
+            "metavar": "NAME=VALUE",
+            "help": "shift scores so that NAME scores VALUE",
+        },
+        "--reference": {"metavar": "NAME", "help": "forecaster of the p-values"},
+        "--exclude-from-fit": {
+            "action": "append",
+            "metavar": "NAME",
+            "help": "forecaster scored but not used to estimate difficulty (repeatable)",
+        },
+        "--n-resamples": {
+            "type": int,
+            "default": DEFAULT_N_RESAMPLES,
+            "metavar": "R",
+            "help": f"question-bootstrap replicates (default {DEFAULT_N_RESAMPLES}; "
+            "0: no intervals)",
+        },
+        "--confidence-level": {
+            "type": float,
+            "default": DEFAULT_CONFIDENCE_LEVEL,
+            "metavar": "LEVEL",
+        },
+        "--random-state": {"type": _seed, "default": None},
+        "--html": {"metavar": "OUT.html", "help": "also write an HTML leaderboard page"},
+        "--title": {"default": "Leaderboard", "help": "title of the HTML page"},
+        "--json": {"action": "store_true", "help": "print JSON records"},
+        "--force": {"action": "store_true", "help": "overwrite an existing output file"},
+        "--quiet": {"action": "store_true", "help": "no notes on standard error"},
+    },
+    "reading the file": {
+        "--sep": {
+            "type": _sep,
+            "metavar": "CHAR",
+            "help": "field separator (default: detected among , ; tab |); 'tab' for a tab",
+        },
+        "--decimal": {
+            "choices": [".", ","],
+            "default": ".",
+            "metavar": "MARK",
+            "help": "decimal mark of the numbers (',' for European exports; default '.')",
+        },
+        "--encoding": {
+            "default": "auto",
+            "metavar": "NAME",
+            "help": "text encoding (default auto: UTF-8, UTF-16 with BOM, else cp1252 "
+            "with a note)",
+        },
+        "--na": {
+            "choices": ["drop", "impute", "error"],
+            "default": "drop",
+            "help": "rows with a missing value: drop them and say how many (default); "
+            "impute a missing forecast as ForecastBench does (--impute-col's value, else "
+            "0.5; forecasters with over --max-imputed-pct imputed are left out); or stop",
+        },
+        "--impute-col": {
+            "metavar": "COL",
+            "help": "value imputed for a missing forecast (e.g. the market price at freeze)",
+        },
+        "--max-imputed-pct": {
+            "type": float,
+            "default": 5.0,
+            "metavar": "PCT",
+            "help": "with --na impute: leave out forecasters with more imputed forecasts "
+            "(default 5, ForecastBench's cutoff)",
+        },
+    },
+    "ForecastBench": {
+        "--question-effects": {
+            "metavar": "FILE.json",
+            "help": "score against frozen question fixed effects in ForecastBench's "
+            "published layout (questions named by their ForecastBench key)",
+        },
+        "--leaderboard-type": {
+            "choices": ["baseline", "tournament"],
+            "help": "which effects of a --question-effects file holding both",
+        },
+        "--organization-col": {"metavar": "COL", "help": "organisation of each forecaster"},
+        "--release-date-col": {"metavar": "COL", "help": "release date of each forecaster"},
+        "--latest-per-org": {
+            "type": int,
+            "metavar": "K",
+            "help": "keep the K most recently released forecasters of each organisation",
+        },
+        "--horizon-col": {"metavar": "COL", "help": "forecast horizon in days"},
+        "--max-horizon": {
+            "type": float,
+            "default": 365.0,
+            "metavar": "DAYS",
+            "help": "with --horizon-col: drop longer horizons (default 365)",
+        },
+        "--submission-date-col": {
+            "metavar": "COL",
+            "help": "date of each row's submission (e.g. forecast_due_date)",
+        },
+        "--hide-inactive-days": {
+            "type": float,
+            "metavar": "DAYS",
+            "help": "with --submission-date-col: leave out forecasters without a "
+            "submission in the DAYS before --reference-date (ForecastBench: 365)",
+        },
+        "--reference-date": {
+            "metavar": "DATE",
+            "help": "'now' of --hide-inactive-days (default: the latest submission date)",
+        },
+        "--parity-target": {
+            "metavar": "NAME|INDEX",
+            "help": "with --release-date-col: the date the state of the art reaches this "
+            "forecaster's (or this) Brier Index",
+        },
+    },
+}
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand to ``skbrier``'s parser."""
     sp = sub.add_parser(
@@ -276,126 +418,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="CSV/TSV text (compressed or not) or Parquet file with a header row "
         "('-': stdin)",
     )
-    sp.add_argument("--forecaster-col", required=True, metavar="COL")
-    sp.add_argument("--question-col", required=True, metavar="COL")
-    sp.add_argument("--y-col", required=True, metavar="COL", help="column of outcomes")
-    sp.add_argument("--p-col", required=True, metavar="COL", help="column of forecasts")
-    sp.add_argument("--strata-col", metavar="COL", help="bootstrap strata of the questions")
-    sp.add_argument(
-        "--combine-col",
-        metavar="COL",
-        help="question type: fit each type separately and average the scores",
-    )
-    sp.add_argument("--weight-col", metavar="COL", help="column of frequency weights")
-    sp.add_argument("--pos-label", metavar="LABEL", help="the outcome that is the event")
-    sp.add_argument(
-        "--anchor", metavar="NAME=VALUE", help="shift scores so that NAME scores VALUE"
-    )
-    sp.add_argument("--reference", metavar="NAME", help="forecaster of the p-values")
-    sp.add_argument(
-        "--exclude-from-fit",
-        action="append",
-        metavar="NAME",
-        help="forecaster scored but not used to estimate difficulty (repeatable)",
-    )
-    sp.add_argument(
-        "--n-resamples",
-        type=int,
-        default=DEFAULT_N_RESAMPLES,
-        metavar="R",
-        help=f"question-bootstrap replicates (default {DEFAULT_N_RESAMPLES}; "
-        "0: no intervals)",
-    )
-    sp.add_argument(
-        "--confidence-level", type=float, default=DEFAULT_CONFIDENCE_LEVEL, metavar="LEVEL"
-    )
-    sp.add_argument("--random-state", type=_seed, default=None)
-    sp.add_argument(
-        "--html", metavar="OUT.html", help="also write an HTML leaderboard page"
-    )
-    sp.add_argument("--title", default="Leaderboard", help="title of the HTML page")
-    sp.add_argument("--json", action="store_true", help="print JSON records")
-    sp.add_argument(
-        "--force", action="store_true", help="overwrite an existing output file"
-    )
-    sp.add_argument("--quiet", action="store_true", help="no notes on standard error")
-    read = sp.add_argument_group("reading the file")
-    read.add_argument(
-        "--sep",
-        type=_sep,
-        metavar="CHAR",
-        help="field separator (default: detected among , ; tab |); 'tab' for a tab",
-    )
-    read.add_argument(
-        "--decimal",
-        choices=[".", ","],
-        default=".",
-        metavar="MARK",
-        help="decimal mark of the numbers (',' for European exports; default '.')",
-    )
-    read.add_argument(
-        "--encoding",
-        default="auto",
-        metavar="NAME",
-        help="text encoding (default auto: UTF-8, UTF-16 with BOM, else cp1252 with a note)",
-    )
-    read.add_argument(
-        "--na",
-        choices=["drop", "impute", "error"],
-        default="drop",
-        help="rows with a missing value: drop them and say how many (default); impute "
-        "a missing forecast as ForecastBench does (--impute-col's value, else 0.5; "
-        "forecasters with over --max-imputed-pct imputed are left out); or stop",
-    )
-    read.add_argument(
-        "--impute-col",
-        metavar="COL",
-        help="value imputed for a missing forecast (e.g. the market price at freeze)",
-    )
-    read.add_argument(
-        "--max-imputed-pct",
-        type=float,
-        default=5.0,
-        metavar="PCT",
-        help="with --na impute: leave out forecasters with more imputed forecasts "
-        "(default 5, ForecastBench's cutoff)",
-    )
-    fb = sp.add_argument_group("ForecastBench")
-    fb.add_argument(
-        "--question-effects",
-        metavar="FILE.json",
-        help="score against frozen question fixed effects in ForecastBench's published "
-        "layout (questions named by their ForecastBench key)",
-    )
-    fb.add_argument(
-        "--leaderboard-type",
-        choices=["baseline", "tournament"],
-        help="which effects of a --question-effects file holding both",
-    )
-    fb.add_argument(
-        "--organization-col", metavar="COL", help="organisation of each forecaster"
-    )
-    fb.add_argument(
-        "--release-date-col", metavar="COL", help="release date of each forecaster"
-    )
-    fb.add_argument(
-        "--latest-per-org",
-        type=int,
-        metavar="K",
-        help="keep the K most recently released forecasters of each organisation",
-    )
-    fb.add_argument("--horizon-col", metavar="COL", help="forecast horizon in days")
-    fb.add_argument(
-        "--max-horizon",
-        type=float,
-        default=365.0,
-        metavar="DAYS",
-        help="with --horizon-col: drop longer horizons (default 365)",
-    )
-    fb.add_argument(
-        "--parity-target",
-        metavar="NAME|INDEX",
-        help="with --release-date-col: the date the state of the art reaches this "
-        "forecaster's (or this) Brier Index",
-    )
+    for group, options in _OPTIONS.items():
+        target = sp if group is None else sp.add_argument_group(group)
+        for flag, kwargs in options.items():
+            target.add_argument(flag, **kwargs)
     sp.set_defaults(func=_leaderboard, allow_zero_resamples=True)

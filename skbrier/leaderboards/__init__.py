@@ -14,7 +14,9 @@ open, :func:`forecast_history`) are scored as the platforms score them:
 Good Judgment Open's daily carry-forward Brier score and accuracy score
 (:func:`daily_brier`), the forecast standing at a lead time
 (:func:`brier_at`) and Metaculus's Peer and Baseline scores, time-averaged
-or spot (:func:`peer_score`, :func:`baseline_score`).
+or spot (:func:`peer_score`, :func:`baseline_score`); any of these scores
+is ranked, difficulty-adjusted, with paired intervals, rank intervals and
+groups of statistically tied forecasters by :func:`history_leaderboard`.
 """
 
 from ._api import combine_leaderboards, difficulty_adjusted_brier, leaderboard
@@ -27,6 +29,8 @@ from ._forecastbench import (
     read_resolution_set,
 )
 from ._history import ForecastHistory, forecast_history
+from ._history_board import history_leaderboard
+from ._history_board_result import HistoryLeaderboardResult
 from ._history_result import HistoryScoreResult
 from ._parity import ParityDateResult, parity_date
 from ._platform_scores import baseline_score, brier_at, daily_brier, peer_score
@@ -35,6 +39,7 @@ from ._result import DifficultyAdjustedResult, LeaderboardResult
 __all__ = [
     "DifficultyAdjustedResult",
     "ForecastHistory",
+    "HistoryLeaderboardResult",
     "HistoryScoreResult",
     "LeaderboardResult",
     "ParityDateResult",
@@ -45,6 +50,7 @@ __all__ = [
     "difficulty_adjusted_brier",
     "forecast_history",
     "forecastbench_rows",
+    "history_leaderboard",
     "leaderboard",
     "parity_date",
     "peer_score",

@@ -8,14 +8,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
     check_confidence_level,
-    check_n_jobs,
-    check_n_resamples,
-    validate_random_state,
 )
 from .._core.resampling import interval_from_replicates
 from .._core.results import to_builtin
@@ -25,11 +23,13 @@ from ._boot import (
     bootstrap,
     brier_index_of,
     build_board,
+    check_bootstrap,
     combined,
     p_values,
     point_fits,
     rank_matrix,
 )
+from ._docs import leaderboard_doc
 from ._frozen import check_question_effects, frozen_bootstrap, frozen_point
 from ._panel import check_anchor, check_name, check_panel
 from ._result import DifficultyAdjustedResult, LeaderboardResult
@@ -111,28 +111,13 @@ def _anchor_out(board: Board) -> tuple[Any, float] | None:
     return (to_builtin(board.lp.forecasters[board.anchor[0]]), board.anchor[1])
 
 
-def _prepare(
-    y_true: Any,
-    y_proba: Any,
-    forecaster: Any,
-    question: Any,
-    *,
-    fit_forecasters: Any,
-    anchor: Any,
-    sample_weight: Any,
-    pos_label: Any,
-    strata: Any = None,
-    combine: Any = None,
-    singletons: str = "keep",
-) -> Board:
-    lp = check_panel(
-        y_true, y_proba, forecaster=forecaster, question=question,
-        sample_weight=sample_weight, pos_label=pos_label, fit_forecasters=fit_forecasters,
-        strata=strata, combine=combine, singletons=singletons,
-    )  # fmt: skip
+def _prepare(y_true: Any, y_proba: Any, *, anchor: Any, **panel: Any) -> Board:
+    """The board of a panel of Brier scores (``panel``: the options of :func:`.check_panel`)."""
+    lp = check_panel(y_true, y_proba, **panel)
     return build_board(lp, check_anchor(anchor, lp.forecasters))
 
 
+@leaderboard_doc
 def difficulty_adjusted_brier(
     y_true: Any,
     y_proba: Any,
@@ -141,9 +126,9 @@ def difficulty_adjusted_brier(
     question: Any,
     fit_forecasters: Sequence[Any] | None = None,
     anchor: tuple[Any, float] | None = None,
-    sample_weight: Any = None,
+    sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
-    combine: Any = None,
+    combine: ArrayLike | None = None,
     singletons: str = "keep",
     question_effects: Any = None,
 ) -> DifficultyAdjustedResult:
@@ -225,10 +210,7 @@ def difficulty_adjusted_brier(
     anchored; pyfixest has no connectivity check and puts the constant in a
     reference forecaster.
 
-    References
-    ----------
-    .. [1] Karger, E. et al. (2025). ForecastBench: A dynamic benchmark of AI
-       forecasting capabilities. ICLR 2025.
+    {{references_forecastbench}}
     .. [2] Abowd, J. M., Creecy, R. H. & Kramarz, F. (2002). Computing person
        and firm effects using linked longitudinal employer-employee data.
 
@@ -248,7 +230,8 @@ def difficulty_adjusted_brier(
     [73.54, 50.0]
     """
     board = _prepare(
-        y_true, y_proba, forecaster, question, fit_forecasters=fit_forecasters,
+        y_true, y_proba, forecaster=forecaster, question=question,
+        fit_forecasters=fit_forecasters,
         anchor=anchor, sample_weight=sample_weight, pos_label=pos_label,
         combine=combine, singletons=singletons,
     )  # fmt: skip
@@ -256,6 +239,35 @@ def difficulty_adjusted_brier(
         _no_fit_options(fit_forecasters, singletons)
         return frozen_point(board, check_question_effects(question_effects, board.lp))
     return _point(board)
+
+
+def fit_board(
+    board: Board,
+    gamma: np.ndarray | None,
+    n_resamples: int,
+    random_state: Any,
+    n_jobs: int | None,
+) -> tuple[DifficultyAdjustedResult, np.ndarray, int]:
+    """Point fit and replicates (fixed effects, or frozen ``gamma``); warns of disconnection.
+
+    Returns the point result, the ``(n_resamples, n_forecasters)`` replicate
+    scores and the number of disconnected replicates.
+    """
+    point = _point(board) if gamma is None else frozen_point(board, gamma)
+    if n_resamples == 0:
+        reps, n_bad = np.empty((0, point.forecasters.shape[0])), 0
+    elif gamma is not None:
+        reps, n_bad = frozen_bootstrap(board, gamma, n_resamples, random_state, n_jobs), 0
+    else:
+        reps, n_bad = bootstrap(board, n_resamples, random_state, n_jobs)
+    if n_bad:
+        warnings.warn(
+            f"{n_bad} of {n_resamples} bootstrap replicates had a disconnected "
+            "forecaster-question graph and were left out.",
+            UserWarning,
+            stacklevel=3,
+        )
+    return point, reps, n_bad
 
 
 def _summarise(
@@ -303,21 +315,22 @@ def _summarise(
     )
 
 
+@leaderboard_doc
 def leaderboard(
     y_true: Any,
     y_proba: Any,
     *,
     forecaster: Any,
     question: Any,
-    strata: Any = None,
+    strata: ArrayLike | None = None,
     n_resamples: int = DEFAULT_N_RESAMPLES,
     confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
     reference: Any = None,
     anchor: tuple[Any, float] | None = None,
     fit_forecasters: Sequence[Any] | None = None,
-    sample_weight: Any = None,
+    sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
-    combine: Any = None,
+    combine: ArrayLike | None = None,
     singletons: str = "keep",
     question_effects: Any = None,
     random_state: Any = None,
@@ -376,10 +389,7 @@ def leaderboard(
     of the replicates in which both scores exist (ForecastBench divides by
     all replicates); the reference's own p-value is NaN (ForecastBench: -1).
 
-    References
-    ----------
-    .. [1] Karger, E. et al. (2025). ForecastBench: A dynamic benchmark of AI
-       forecasting capabilities. ICLR 2025.
+    {{references_forecastbench}}
     .. [2] Efron, B. & Tibshirani, R. (1993). An Introduction to the
        Bootstrap. Chapman & Hall.
 
@@ -400,12 +410,12 @@ def leaderboard(
     >>> float(res.p_value[0]) > 0.9
     True
     """
-    n_resamples = check_n_resamples(n_resamples, allow_zero=True)
-    confidence_level = check_confidence_level(confidence_level)
-    n_jobs = check_n_jobs(n_jobs)
-    validate_random_state(random_state)
+    n_resamples, confidence_level, n_jobs = check_bootstrap(
+        n_resamples, confidence_level, random_state, n_jobs
+    )
     board = _prepare(
-        y_true, y_proba, forecaster, question, fit_forecasters=fit_forecasters,
+        y_true, y_proba, forecaster=forecaster, question=question,
+        fit_forecasters=fit_forecasters,
         anchor=anchor, sample_weight=sample_weight, pos_label=pos_label,
         strata=strata, combine=combine, singletons=singletons,
     )  # fmt: skip
@@ -414,25 +424,11 @@ def leaderboard(
         if reference is None
         else check_name(reference, board.lp.forecasters, "reference")
     )
+    gamma = None
     if question_effects is not None:
         _no_fit_options(fit_forecasters, singletons)
         gamma = check_question_effects(question_effects, board.lp)
-        point = frozen_point(board, gamma)
-    else:
-        point = _point(board)
-    if n_resamples == 0:
-        reps, n_bad = np.empty((0, point.forecasters.shape[0])), 0
-    elif question_effects is not None:
-        reps, n_bad = frozen_bootstrap(board, gamma, n_resamples, random_state, n_jobs), 0
-    else:
-        reps, n_bad = bootstrap(board, n_resamples, random_state, n_jobs)
-    if n_bad:
-        warnings.warn(
-            f"{n_bad} of {n_resamples} bootstrap replicates had a disconnected "
-            "forecaster-question graph and were left out.",
-            UserWarning,
-            stacklevel=2,
-        )
+    point, reps, n_bad = fit_board(board, gamma, n_resamples, random_state, n_jobs)
     return _summarise(
         point, reps, confidence_level=confidence_level, reference=ref,
         n_disconnected=n_bad,
@@ -440,6 +436,7 @@ def leaderboard(
     )  # fmt: skip
 
 
+@leaderboard_doc
 def combine_leaderboards(
     results: Sequence[LeaderboardResult | DifficultyAdjustedResult],
     *,
@@ -469,10 +466,7 @@ def combine_leaderboards(
     -------
     LeaderboardResult or DifficultyAdjustedResult
 
-    References
-    ----------
-    .. [1] Karger, E. et al. (2025). ForecastBench: A dynamic benchmark of AI
-       forecasting capabilities. ICLR 2025.
+    {{references_forecastbench}}
 
     Examples
     --------

@@ -18,6 +18,12 @@ from typing import Any
 
 import numpy as np
 
+from .._core.params import (
+    check_confidence_level,
+    check_n_jobs,
+    check_n_resamples,
+    validate_random_state,
+)
 from .._core.resampling import run_replicates, stratified_indices
 from ._fit import (
     Panel,
@@ -49,6 +55,19 @@ class Board:
     parts: list[Part]
     anchor: tuple[int, float] | None
     strata: list[np.ndarray]  # global question codes of each stratum
+
+
+def check_bootstrap(
+    n_resamples: Any, confidence_level: Any, random_state: Any, n_jobs: Any
+) -> tuple[int, float, int | None]:
+    """The checked options of a question bootstrap (``n_resamples=0``: none)."""
+    checked = (
+        check_n_resamples(n_resamples, allow_zero=True),
+        check_confidence_level(confidence_level),
+        check_n_jobs(n_jobs),
+    )
+    validate_random_state(random_state)
+    return checked
 
 
 def brier_index_of(scores: np.ndarray) -> np.ndarray:

@@ -27,6 +27,9 @@ from typing import Any
 
 import numpy as np
 
+from .._core.params import check_real
+from ._parity import _dates, _is_missing
+
 __all__ = [
     "forecastbench_rows",
     "question_key",
@@ -38,10 +41,6 @@ __all__ = [
 
 #: ForecastBench drops horizons over a year (``MODEL_RELEASE_DAYS_CUTOFF`` era, 2026)
 DEFAULT_MAX_HORIZON = 365
-
-
-def _is_missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and math.isnan(v))
 
 
 def question_key(
@@ -362,17 +361,25 @@ def forecastbench_rows(
     latest_per_organization: int | None = None,
     lead_time: Any = None,
     max_lead_time: float | None = DEFAULT_MAX_HORIZON,
+    submission_date: Any = None,
+    max_inactive_days: float | None = None,
+    reference_date: Any = None,
 ) -> np.ndarray:
     """Rows ForecastBench's 2026 leaderboard keeps: latest models, horizons up to a year.
 
-    Two optional culls, each applied when its inputs are given:
+    Three optional culls, each applied when its inputs are given:
 
     * ``latest_per_organization=k`` with ``organization`` and
       ``release_date``: keep the rows of the ``k`` most recently released
       forecasters of each organisation (ties by name);
     * ``lead_time`` with ``max_lead_time``: drop rows whose lead time
       (ForecastBench's horizon) exceeds ``max_lead_time`` days (NaN lead times,
-      market questions, are kept).
+      market questions, are kept);
+    * ``max_inactive_days`` with ``submission_date``: hide the teams without a
+      submission for that long, i.e. drop every row of a forecaster whose latest
+      ``submission_date`` (e.g. ForecastBench's ``forecast_due_date``) is more
+      than ``max_inactive_days`` days before ``reference_date`` (default: the
+      latest submission date of all rows).
 
     Parameters
     ----------
@@ -384,6 +391,13 @@ def forecastbench_rows(
     lead_time : array-like of shape (n_rows,), optional
         Days from the due date to resolution.
     max_lead_time : float or None, default=365
+    submission_date : array-like of shape (n_rows,), optional
+        Date of each row's submission (dates, ``YYYY-MM-DD`` strings or
+        numbers of days).
+    max_inactive_days : float, optional
+        ForecastBench hides teams without a submission for a year: 365.
+    reference_date : date, str or float, optional
+        "Now" of the inactivity rule, in the kind of ``submission_date``.
 
     Returns
     -------
@@ -397,6 +411,9 @@ def forecastbench_rows(
     ...     release_date=["2024-01-01", "2025-01-01", "2023-01-01", "2024-01-01"],
     ...     latest_per_organization=1, lead_time=[7, 7, 7, 730]).tolist()
     [False, True, True, False]
+    >>> forecastbench_rows(["a", "b", "a"], submission_date=["2024-01-07", "2025-03-02",
+    ...     "2024-02-03"], max_inactive_days=365).tolist()
+    [False, True, False]
     """
     f = np.asarray(forecaster, dtype=object)
     keep = np.ones(f.shape[0], dtype=bool)
@@ -437,4 +454,37 @@ def forecastbench_rows(
         if h.shape != f.shape:
             raise ValueError("lead_time must have one value per row.")
         keep &= ~(h > float(max_lead_time))
+    if max_inactive_days is not None:
+        keep &= _active(f, submission_date, max_inactive_days, reference_date)
     return keep
+
+
+def _active(
+    f: np.ndarray, submission_date: Any, max_inactive_days: Any, reference_date: Any
+) -> np.ndarray:
+    """Rows of the forecasters with a submission within ``max_inactive_days`` of the reference."""
+    limit = check_real(max_inactive_days, "max_inactive_days", low=0.0)
+    if submission_date is None:
+        raise ValueError("max_inactive_days needs submission_date (one per row).")
+    values = np.asarray(submission_date, dtype=object)
+    if values.shape != f.shape:
+        raise ValueError("submission_date must have one value per row.")
+    days, is_date = _dates(values.tolist(), "submission_date")
+    if np.isnan(days).any():
+        raise ValueError(
+            f"submission_date: row {int(np.argmax(np.isnan(days)))} has no date; "
+            "fill it in or drop the row."
+        )
+    ref = float(days.max())
+    if reference_date is not None:
+        r, ref_is_date = _dates([reference_date], "reference_date")
+        if ref_is_date != is_date or np.isnan(r[0]):
+            raise TypeError(
+                f"reference_date must be a {'date' if is_date else 'number'} like "
+                f"submission_date, got {reference_date!r}."
+            )
+        ref = float(r[0])
+    _, code = np.unique(np.array([str(v) for v in f.tolist()]), return_inverse=True)
+    last = np.full(int(code.max()) + 1, -np.inf)
+    np.maximum.at(last, code, days)
+    return np.asarray(ref - last[code] <= limit)

@@ -26,6 +26,12 @@ from .._core.arrays import as_array
 from .._core.format import format_number
 from .._core.results import to_builtin
 from .._core.validation import binary_target, check_probabilities, check_sample_weight
+from ._history_categories import (
+    binary_parts,
+    category_parts,
+    check_categories,
+    is_multiple_choice,
+)
 from ._panel import _codes, _labels
 
 __all__ = ["ForecastHistory", "check_history", "forecast_history", "show_time"]
@@ -35,7 +41,7 @@ _NS = 1e9  # nanoseconds per second
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
 class ForecastHistory:
-    """Validated forecast histories of binary questions (built by :func:`forecast_history`).
+    """Validated forecast histories of yes/no or multiple-choice questions (see :func:`forecast_history`).
 
     An input, not a result: the scoring functions of histories take it.
     The updates are sorted by question, forecaster and time; every array is
@@ -55,7 +61,9 @@ class ForecastHistory:
     time : ndarray of float
         Time of each update.
     probability : ndarray of float
-        The probability of the event given by each update.
+        The probability of the event given by each update (of a
+        multiple-choice question: the probability it gave to the category
+        that occurred).
     row : ndarray of int
         Row of each update in the ``forecasts`` table given.
     open_time, close_time, resolve_time : ndarray of float
@@ -63,11 +71,20 @@ class ForecastHistory:
         it resolved; it stops taking forecasts at the earlier of the last two
         (``end_time``).
     outcome : ndarray of float
-        Per question: 1.0 if the event happened, else 0.0.
+        Per question: 1.0 if the event happened, else 0.0 (multiple choice:
+        the index of the category that occurred).
     question_weight : ndarray of float
         Per question: its weight in a forecaster's mean and total score.
     time_kind : {"number", "datetime"}
         Whether the times were given as numbers or as datetimes.
+    outcome_probability : ndarray of float
+        The probability each update gave to the outcome that occurred.
+    brier : ndarray of float
+        The Brier score of each update on the [0, 1] scale,
+        half the sum over the categories of :math:`(p_k - 1[k = y])^2`
+        (:math:`(p - y)^2` for a yes/no question).
+    n_categories : ndarray of int
+        Per question: its number of categories :math:`K` (2 for yes/no).
 
     See Also
     --------
@@ -100,6 +117,9 @@ class ForecastHistory:
     outcome: np.ndarray
     question_weight: np.ndarray
     time_kind: str
+    outcome_probability: np.ndarray
+    brier: np.ndarray
+    n_categories: np.ndarray
 
     @property
     def end_time(self) -> np.ndarray:
@@ -285,6 +305,7 @@ def _question_table(
     questions: Any,
     cols: dict[str, str | None],
     pos_label: Any,
+    multiple: bool = False,
 ) -> tuple[np.ndarray, dict[str, np.ndarray], str]:
     """Names (sorted) and per-question arrays in their order, plus the time kind."""
     n = len(_column(questions, cols["question"], "question", "questions", None))
@@ -316,19 +337,10 @@ def _question_table(
         out["resolve_time"] = out["close_time"].copy()
     _same_kind(kinds)
     y = as_array(_column(questions, cols["outcome"], "outcome", "questions", n), "outcome")
-    try:
-        with _renamed({"y_true": "outcome", "y_proba": "probability"}):
-            out["outcome"] = binary_target(y, pos_label, n).astype(np.float64)
-    except ValueError as exc:
-        msg = str(exc)
-        if "more than two classes" not in msg:
-            raise
-        found = msg[msg.index("found ") :]
-        for advice in (" For a multiclass", " Are "):  # advice for 2-D forecasts
-            found = found.split(advice)[0]
-        raise ValueError(
-            f"outcome must take two values (the questions are yes/no questions); {found}"
-        ) from None
+    if multiple:
+        out["outcome"] = check_categories(y, n)
+    else:
+        out["outcome"] = _binary_outcome(y, pos_label, n)
     if cols["weight"] is None:
         out["weight"] = np.ones(n)
     else:
@@ -356,6 +368,24 @@ def _question_table(
     inv = np.empty(n, dtype=np.intp)
     inv[code] = np.arange(n)  # row of each sorted name
     return names, {k: v[inv] for k, v in out.items()}, kinds["open_time"]
+
+
+def _binary_outcome(y: np.ndarray, pos_label: Any, n: int) -> np.ndarray:
+    """Outcomes of yes/no questions as 0.0/1.0."""
+    try:
+        with _renamed({"y_true": "outcome", "y_proba": "probability"}):
+            return binary_target(y, pos_label, n).astype(np.float64)
+    except ValueError as exc:
+        msg = str(exc)
+        if "more than two classes" not in msg:
+            raise
+        found = msg[msg.index("found ") :]
+        for advice in (" For a multiclass", " Are "):  # advice for 2-D forecasts
+            found = found.split(advice)[0]
+        raise ValueError(
+            f"outcome must take two values (the questions are yes/no questions; give "
+            f"one probability per category for multiple-choice questions); {found}"
+        ) from None
 
 
 def _same_kind(kinds: dict[str, str]) -> None:
@@ -423,7 +453,10 @@ def forecast_history(
     timestamp : str, default="timestamp"
         Column of ``forecasts``: when the update was made.
     probability : str, default="probability"
-        Column of ``forecasts``: the probability of the event.
+        Column of ``forecasts``: the probability of the event, or for
+        multiple-choice questions one sequence per row: the probabilities of
+        the question's :math:`K` categories (summing to 1; the same :math:`K`
+        on every update of a question).
     open_time : str, default="open_time"
         Column of ``questions``: when the question opened.
     close_time : str, default="close_time"
@@ -434,7 +467,8 @@ def forecast_history(
         A question that resolves before its scheduled close stops taking
         forecasts then.
     outcome : str, default="outcome"
-        Column of ``questions``: the binary outcome.
+        Column of ``questions``: the binary outcome; for multiple-choice
+        questions the index (0 to :math:`K - 1`) of the category that occurred.
     weight : str or None, default=None
         Column of ``questions``: question weights (non-negative; default all 1).
     pos_label : int, float, bool or str, optional
@@ -475,7 +509,10 @@ def forecast_history(
         "outcome": outcome,
         "weight": weight,
     }
-    qnames, qarr, qkind = _question_table(questions, cols, pos_label)
+    multiple = is_multiple_choice(
+        _column(forecasts, probability, "probability", "forecasts", None)
+    )
+    qnames, qarr, qkind = _question_table(questions, cols, pos_label, multiple)
     n = len(_column(forecasts, forecaster, "forecaster", "forecasts", None))
     if n == 0:
         raise ValueError("forecasts is empty: give one row per update.")
@@ -492,16 +529,18 @@ def forecast_history(
         if probability == "probability"
         else f"probability (column {probability!r})"
     )
-    p = check_probabilities(
-        _column(forecasts, probability, "probability", "forecasts", n),
-        name=pname,
-        allow_2d=False,
-        warn_hard=False,
-    )
     fnames, f = _codes(fc, "forecaster")
     q = _question_codes(qu, qnames)
+    values = _column(forecasts, probability, "probability", "forecasts", n)
+    if multiple:
+        p_y, brier, n_cat = category_parts(values, q, qarr["outcome"], qnames, pname)
+        p = p_y
+    else:
+        p = check_probabilities(values, name=pname, allow_2d=False, warn_hard=False)
+        p_y, brier = binary_parts(p, qarr["outcome"][q])
+        n_cat = np.full(qnames.shape[0], 2, dtype=np.int64)
     order = np.argsort(q.astype(np.int64) * fnames.shape[0] + f, kind="stable")
-    f, q, t, p = f[order], q[order], t[order], p[order]
+    f, q, t, p, p_y, brier = (a[order] for a in (f, q, t, p, p_y, brier))
     is_dt = qkind != "number"
     _check_order(f, q, t, order, fnames, qnames, is_dt, timestamp)
     end = np.minimum(qarr["close_time"], qarr["resolve_time"])
@@ -527,6 +566,9 @@ def forecast_history(
         "resolve_time": qarr["resolve_time"],
         "outcome": qarr["outcome"],
         "question_weight": qarr["weight"],
+        "outcome_probability": p_y,
+        "brier": brier,
+        "n_categories": n_cat,
     }
     for a in (*arrays.values(), fnames, qnames):
         a.flags.writeable = False

@@ -8,12 +8,77 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._core.results import Result, format_number, to_builtin
+from ._result import _table
 
 __all__ = ["HistoryScoreResult", "summarise"]
 
 
+class _ForecasterTable(Result):
+    """Mixin of the per-forecaster tables of history scores: best first, one row each.
+
+    A subclass names the field ranked (``_score_field``, oriented by the
+    ``higher_is_better`` field) and its table's ``_columns`` (a column whose
+    field is None is left out).
+    """
+
+    # fields of the dataclasses that use the mixin
+    score_name: str
+    higher_is_better: bool
+    forecasters: np.ndarray
+    questions: np.ndarray
+    _columns: ClassVar[tuple[str, ...]] = ()
+    _score_field: ClassVar[str] = "score"
+
+    def _order(self) -> np.ndarray:
+        """Best first, NaN last, ties by position."""
+        score = getattr(self, self._score_field)
+        key = -score if self.higher_is_better else score
+        return np.argsort(np.where(np.isfinite(key), key, np.inf), kind="stable")
+
+    def _headline(self) -> dict[str, Any]:
+        best = int(self._order()[0])
+        names = self.forecasters
+        return {
+            "score_name": self.score_name,
+            "n_forecasters": int(names.shape[0]),
+            "n_questions": int(self.questions.shape[0]),
+            "best": to_builtin(names[best]),
+            "best_score": float(getattr(self, self._score_field)[best]),
+        }
+
+    def _rows(self) -> list[dict[str, Any]]:
+        cols = [c for c in self._columns if getattr(self, c) is not None]
+        names = self.forecasters
+        return [
+            {"forecaster": to_builtin(names[i])}
+            | {c: to_builtin(getattr(self, c)[i]) for c in cols}
+            for i in self._order()
+        ]
+
+    def to_frame(self) -> Any:
+        """One row per forecaster, best first (needs pandas).
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._rows())
+
+    def summary(self) -> str:
+        """A plain-text table, best first."""
+        rows = self._rows()
+        header = ["rank", "forecaster", *[k for k in rows[0] if k != "forecaster"]]
+        body = [
+            [str(k + 1), str(r["forecaster"])] + [format_number(r[c]) for c in header[2:]]
+            for k, r in enumerate(rows)
+        ]
+        return _table(f"{type(self).__name__}: {self.score_name}", header, body)
+
+
 @dataclasses.dataclass(frozen=True, repr=False)
-class HistoryScoreResult(Result):
+class HistoryScoreResult(_ForecasterTable):
     r"""Scores of forecasters over forecast histories: per question, and aggregated.
 
     Returned by :func:`skbrier.daily_brier`, :func:`skbrier.brier_at`,
@@ -62,6 +127,8 @@ class HistoryScoreResult(Result):
         :math:`c_{iq}`.
     pair_crowd : ndarray or None
         The crowd's score over the same period as the pair's score.
+    pair_weight : ndarray or None
+        The weight :math:`w_q` of each pair's question (None: all 1).
 
     Examples
     --------
@@ -94,8 +161,9 @@ class HistoryScoreResult(Result):
     pair_score: np.ndarray
     pair_coverage: np.ndarray
     pair_crowd: np.ndarray | None
+    pair_weight: np.ndarray | None = None
 
-    _forecaster_columns: ClassVar[tuple[str, ...]] = (
+    _columns: ClassVar[tuple[str, ...]] = (
         "score",
         "total",
         "coverage",
@@ -103,39 +171,7 @@ class HistoryScoreResult(Result):
         "crowd",
         "relative",
     )
-
-    def _order(self) -> np.ndarray:
-        key = -self.score if self.higher_is_better else self.score
-        return np.argsort(np.where(np.isfinite(key), key, np.inf), kind="stable")
-
-    def _headline(self) -> dict[str, Any]:
-        best = int(self._order()[0])
-        return {
-            "score_name": self.score_name,
-            "n_forecasters": int(self.forecasters.shape[0]),
-            "n_questions": int(self.questions.shape[0]),
-            "best": to_builtin(self.forecasters[best]),
-            "best_score": float(self.score[best]),
-        }
-
-    def _rows(self) -> list[dict[str, Any]]:
-        cols = [c for c in self._forecaster_columns if getattr(self, c) is not None]
-        return [
-            {"forecaster": to_builtin(self.forecasters[i])}
-            | {c: to_builtin(getattr(self, c)[i]) for c in cols}
-            for i in self._order()
-        ]
-
-    def to_frame(self) -> Any:
-        """One row per forecaster, best first (needs pandas).
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
-        import pandas as pd
-
-        return pd.DataFrame(self._rows())
+    _score_field: ClassVar[str] = "score"
 
     def pairs_frame(self) -> Any:
         """One row per scored (forecaster, question) pair (needs pandas).
@@ -160,22 +196,6 @@ class HistoryScoreResult(Result):
         if self.pair_crowd is not None:
             data["crowd"] = self.pair_crowd
         return pd.DataFrame(data)
-
-    def summary(self) -> str:
-        """A plain-text table, best first."""
-        rows = self._rows()
-        header = ["rank", "forecaster", *[k for k in rows[0] if k != "forecaster"]]
-        body = [
-            [str(k + 1), str(r["forecaster"])] + [format_number(r[c]) for c in header[2:]]
-            for k, r in enumerate(rows)
-        ]
-        widths = [max(len(h), *(len(b[j]) for b in body)) for j, h in enumerate(header)]
-        fmt = "  ".join(
-            f"{{:<{w}}}" if j < 2 else f"{{:>{w}}}" for j, w in enumerate(widths)
-        )
-        title = f"{type(self).__name__}: {self.score_name}"
-        lines = [title, "-" * len(title), fmt.format(*header)]
-        return "\n".join(lines + [fmt.format(*b) for b in body])
 
 
 def summarise(
@@ -223,4 +243,5 @@ def summarise(
         pair_score=score,
         pair_coverage=coverage,
         pair_crowd=crowd,
+        pair_weight=w,
     )

@@ -13,7 +13,7 @@ from .._core.params import check_option, check_real
 from .._core.validation import binary_target, check_probabilities, check_sample_weight
 from ._fit import Panel
 
-__all__ = ["LabelledPanel", "check_anchor", "check_name", "check_panel"]
+__all__ = ["LabelledPanel", "check_anchor", "check_name", "check_panel", "score_panel"]
 
 SINGLETONS = ("keep", "drop")
 
@@ -101,36 +101,67 @@ def check_anchor(anchor: Any, names: np.ndarray) -> tuple[int, float] | None:
 
 
 def check_panel(
-    y_true: Any,
-    y_proba: Any,
-    *,
-    forecaster: Any,
-    question: Any,
-    sample_weight: Any = None,
-    pos_label: Any = None,
-    fit_forecasters: Any = None,
-    strata: Any = None,
-    combine: Any = None,
-    singletons: str = "keep",
+    y_true: Any, y_proba: Any, *, pos_label: Any = None, **options: Any
 ) -> LabelledPanel:
-    """Validate the arrays of a panel once; drop zero-weight rows (= removed rows)."""
+    """Validate a panel of Brier scores ``(p - y)^2`` once (``options``: of :func:`score_panel`)."""
     p = check_probabilities(y_proba, allow_2d=False)
-    n = p.shape[0]
-    y = binary_target(y_true, pos_label, n)
-    fc = _labels(forecaster, "forecaster", n)
-    qu = _labels(question, "question", n)
-    st = None if strata is None else _labels(strata, "strata", n)
-    cb = None if combine is None else _labels(combine, "combine", n)
+    y = binary_target(y_true, pos_label, p.shape[0])
+    return score_panel((p - y) ** 2, **options)
+
+
+def _fitted(fit_forecasters: Any, fnames: np.ndarray) -> np.ndarray:
+    """Per forecaster: whether ``fit_forecasters`` (None: all) names it."""
+    fitted = np.ones(fnames.shape[0], dtype=bool)
+    if fit_forecasters is None:
+        return fitted
+    if isinstance(fit_forecasters, (str, bytes)) or not isinstance(
+        fit_forecasters, Iterable
+    ):
+        raise TypeError(
+            f"fit_forecasters must be a list of forecaster names, got {fit_forecasters!r}."
+        )
+    fitted[:] = False
+    for v in fit_forecasters:
+        fitted[check_name(v, fnames, "fit_forecasters")] = True
+    if not fitted.any():
+        raise ValueError("fit_forecasters must name at least one forecaster.")
+    return fitted
+
+
+#: the per-row labels of a panel (forecaster and question are required)
+ROW_LABELS = ("forecaster", "question", "strata", "combine")
+
+
+def score_panel(
+    b: np.ndarray,
+    *,
+    sample_weight: Any = None,
+    fit_forecasters: Any = None,
+    singletons: str = "keep",
+    **labels: Any,
+) -> LabelledPanel:
+    """A panel of any per-row scores ``b`` (lower is better); drop zero-weight rows.
+
+    ``labels``: the arrays of :data:`ROW_LABELS` (``strata`` and ``combine``
+    optional), one value per row.
+    """
+    unknown = sorted(set(labels) - set(ROW_LABELS))
+    if unknown:  # an internal caller's mistake, not a user's
+        raise TypeError(f"score_panel: unknown labels {unknown} (known: {ROW_LABELS}).")
+    n = b.shape[0]
+    rows = {
+        k: _labels(labels[k], k, n)
+        for k in ROW_LABELS
+        if k in ("forecaster", "question") or labels.get(k) is not None
+    }
     w = check_sample_weight(sample_weight, n)
     singletons = check_option(singletons, "singletons", SINGLETONS)
-    keep = None if w is None else w > 0
-    if keep is not None and not keep.all():
-        p, y, fc, qu, w = p[keep], y[keep], fc[keep], qu[keep], w[keep]  # type: ignore[index]
-        st = None if st is None else st[keep]
-        cb = None if cb is None else cb[keep]
-    wv = np.ones(p.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
-    fnames, f = _codes(fc, "forecaster")
-    qnames, q = _codes(qu, "question")
+    keep = np.ones(n, dtype=bool) if w is None else w > 0
+    wv = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
+    b, wv = b[keep], wv[keep]
+    rows = {k: v[keep] for k, v in rows.items()}
+    fnames, f = _codes(rows["forecaster"], "forecaster")
+    qnames, q = _codes(rows["question"], "question")
     n_f, n_q = fnames.shape[0], qnames.shape[0]
     pair = f.astype(np.int64) * n_q + q
     order = np.argsort(pair, kind="stable")
@@ -141,22 +172,8 @@ def check_panel(
             f"forecaster {fnames[f[r]]!r} answers question {qnames[q[r]]!r} more than "
             "once: give one row per (forecaster, question) pair (average or pick one)."
         )
-    fitted = np.ones(n_f, dtype=bool)
-    if fit_forecasters is not None:
-        if isinstance(fit_forecasters, (str, bytes)) or not isinstance(
-            fit_forecasters, Iterable
-        ):
-            raise TypeError(
-                f"fit_forecasters must be a list of forecaster names, got {fit_forecasters!r}."
-            )
-        fitted[:] = False
-        for v in fit_forecasters:
-            fitted[check_name(v, fnames, "fit_forecasters")] = True
-        if not fitted.any():
-            raise ValueError("fit_forecasters must name at least one forecaster.")
-    b = (p - y) ** 2
-    rowfit = fitted[f]
-    nfit_q = np.bincount(q[rowfit], minlength=n_q)
+    fitted = _fitted(fit_forecasters, fnames)
+    nfit_q = np.bincount(q[fitted[f]], minlength=n_q)
     if (nfit_q == 0).any():
         bad = qnames[nfit_q == 0]
         shown = ", ".join(map(repr, bad[:5].tolist())) + (", ..." if bad.size > 5 else "")
@@ -165,33 +182,25 @@ def check_panel(
             f"forecaster ({shown}); their difficulty cannot be estimated. Fit a "
             "forecaster that answered them or remove those rows."
         )
-    if singletons == "drop":
-        single = nfit_q == 1
-        if single.any():
-            rows = ~single[q]
-            p, y, fc, qu, wv, b = p[rows], y[rows], fc[rows], qu[rows], wv[rows], b[rows]
-            st = None if st is None else st[rows]
-            cb = None if cb is None else cb[rows]
-            if p.shape[0] == 0:
-                raise ValueError(
-                    "singletons='drop' removes every question (each has one fitted forecaster)."
-                )
-            return check_panel(
-                y[:],
-                p,
-                forecaster=fc,
-                question=qu,
-                sample_weight=wv,
-                fit_forecasters=[v for v in fnames[fitted] if v in set(fc.tolist())],
-                strata=st,
-                combine=cb,
+    if singletons == "drop" and (nfit_q == 1).any():
+        left = ~(nfit_q == 1)[q]
+        if not left.any():
+            raise ValueError(
+                "singletons='drop' removes every question (each has one fitted forecaster)."
             )
+        names = set(rows["forecaster"][left].tolist())
+        return score_panel(
+            b[left], sample_weight=wv[left],
+            fit_forecasters=[v for v in fnames[fitted] if v in names],
+            **{k: v[left] for k, v in rows.items()},
+        )  # fmt: skip
     panel = Panel(f, q, b, wv, n_f, n_q, fitted)
-    stc = None if st is None else _per_question(st, q, n_q, "strata")
-    cbn = cbc = None
-    if cb is not None:
-        cbn, _ = _codes(cb, "combine")
-        cbc = _per_question(cb, q, n_q, "combine")
+    stc = cbc = cbn = None
+    if "strata" in rows:
+        stc = _per_question(rows["strata"], q, n_q, "strata")
+    if "combine" in rows:
+        cbn, _ = _codes(rows["combine"], "combine")
+        cbc = _per_question(rows["combine"], q, n_q, "combine")
     wf = np.bincount(f, weights=wv, minlength=n_f)
     raw = np.bincount(f, weights=wv * b, minlength=n_f) / wf
     nq = np.bincount(f, minlength=n_f)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import numbers
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -24,8 +26,9 @@ from .._core.results import (
     to_builtin,
 )
 from ._boot import brier_index_of
+from ._docs import leaderboard_doc
 from ._panel import check_name
-from ._result import LeaderboardResult
+from ._result import DifficultyAdjustedResult, LeaderboardResult
 
 __all__ = ["ParityDateResult", "parity_date"]
 
@@ -207,7 +210,7 @@ def _is_missing(v: Any) -> bool:
     return bool(type(v).__name__ in ("NaTType",))
 
 
-def _dates(values: list[Any]) -> tuple[np.ndarray, bool]:
+def _dates(values: list[Any], name: str = "release_dates") -> tuple[np.ndarray, bool]:
     """Days since 1970-01-01 (NaN: missing) and whether the inputs are dates."""
     present = [v for v in values if not _is_missing(v)]
     numeric = all(
@@ -227,10 +230,10 @@ def _dates(values: list[Any]) -> tuple[np.ndarray, bool]:
                 out[k] = float(np.datetime64(v, "D").astype(np.int64))
         except (TypeError, ValueError):
             raise TypeError(
-                f"release_dates: {v!r} is not a date (use dates, ISO strings or numbers)."
+                f"{name}: {v!r} is not a date (use dates, ISO strings or numbers)."
             ) from None
     if present and not np.isfinite(out[~np.isnan(out)]).all():
-        raise ValueError("release_dates must be finite.")
+        raise ValueError(f"{name} must be finite.")
     return out, not numeric
 
 
@@ -278,12 +281,13 @@ def crossing(
     return float(cross), slope, intercept, fr, ""
 
 
+@leaderboard_doc
 def parity_date(
-    release_dates: Any,
-    scores: Any,
+    release_dates: ArrayLike | Mapping[Any, Any],
+    scores: ArrayLike | DifficultyAdjustedResult,
     target: Any,
     *,
-    replicates: Any = None,
+    replicates: ArrayLike | DifficultyAdjustedResult | None = None,
     confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
 ) -> ParityDateResult:
     r"""The date the state-of-the-art trend reaches a target score (e.g. superforecasters').
@@ -323,10 +327,7 @@ def parity_date(
     -------
     ParityDateResult
 
-    References
-    ----------
-    .. [1] Karger, E. et al. (2025). ForecastBench: A dynamic benchmark of AI
-       forecasting capabilities. ICLR 2025.
+    {{references_forecastbench}}
 
     Examples
     --------

@@ -16,7 +16,6 @@ and return a :class:`~skbrier.leaderboards._history_result.HistoryScoreResult`.
 from __future__ import annotations
 
 import datetime as _dt
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,6 +23,7 @@ import numpy as np
 
 from .._core.params import check_bool, check_option, check_real
 from .._core.results import to_builtin
+from ._docs import leaderboard_doc
 from ._history import ForecastHistory, _times, check_history
 from ._history_kernels import (
     day_segments,
@@ -144,11 +144,9 @@ def _scale(scale_by_half: Any) -> float:
 
 def _row_scores(history: ForecastHistory, rule: str) -> np.ndarray:
     """Per update: the log score ``ln p(outcome)`` or minus its Brier score."""
-    y = history.outcome[history.question_index]
-    p = history.probability
     if rule == "brier":
-        return -((p - y) ** 2)
-    p_y = np.where(y == 1.0, p, 1.0 - p)
+        return -history.brier
+    p_y = history.outcome_probability
     zero = p_y <= 0.0
     if zero.any():
         k = int(np.flatnonzero(zero)[np.argmin(history.row[zero])])
@@ -166,6 +164,7 @@ def _row_scores(history: ForecastHistory, rule: str) -> np.ndarray:
 # --------------------------------------------------------------------------
 # Good Judgment Open
 # --------------------------------------------------------------------------
+@leaderboard_doc
 def daily_brier(
     history: ForecastHistory,
     *,
@@ -188,6 +187,9 @@ def daily_brier(
     :math:`c = 1` (``scale_by_half=True``, the [0, 1] scale) or
     :math:`c = 2` (``False``: the two-category Brier score on the [0, 2]
     scale of Good Judgment Open, :math:`(p - y)^2 + ((1 - p) - (1 - y))^2`).
+    For a multiple-choice question :math:`c/2` times the Brier score over its
+    :math:`K` categories, :math:`\sum_k (p_k - 1[k = y])^2` (Good Judgment
+    Open's multi-category Brier score with ``scale_by_half=False``).
     The crowd's score :math:`m_{qd}` is the median of :math:`b_{iqd}` over
     the forecasters with a forecast standing that day.
 
@@ -210,8 +212,7 @@ def daily_brier(
 
     Parameters
     ----------
-    history : ForecastHistory
-        From :func:`skbrier.forecast_history`.
+    {{history}}
     step : timedelta or float, optional
         The length of a scored period: one day by default for datetimes
         (``numpy.timedelta64``, ``datetime.timedelta``, a pandas string
@@ -273,7 +274,7 @@ def daily_brier(
             "use a longer step."
         )
     q = history.question_index
-    b = c * (history.probability - history.outcome[q]) ** 2
+    b = c * history.brier
     n = hi - lo
     live = n > 0
     med, offsets = interval_medians(q[live], lo[live], hi[live], b[live], n_days)
@@ -323,6 +324,7 @@ def daily_brier(
     )
 
 
+@leaderboard_doc
 def brier_at(
     history: ForecastHistory, at: Any = "last", *, scale_by_half: bool = True
 ) -> HistoryScoreResult:
@@ -349,8 +351,7 @@ def brier_at(
 
     Parameters
     ----------
-    history : ForecastHistory
-        From :func:`skbrier.forecast_history`.
+    {{history}}
     at : {"last", "first", "midpoint", "close"}, lead time or times, default="last"
         When to score (see above).
     scale_by_half : bool, default=True
@@ -394,7 +395,7 @@ def brier_at(
     scored = rows >= 0
     rows = rows[scored]
     pq = pairs.question[scored]
-    score = c * (history.probability[rows] - history.outcome[pq]) ** 2
+    score = c * history.brier[rows]
     n_q = history.questions.shape[0]
     ones = np.ones(rows.shape[0], dtype=np.int64)
     med, _ = interval_medians(pq, 0 * ones, ones, score, np.ones(n_q, dtype=np.int64))
@@ -418,6 +419,7 @@ def _spot(history: ForecastHistory, at: Any) -> np.ndarray:
     return np.minimum(_at_times(history, at), history.end_time)
 
 
+@leaderboard_doc
 def baseline_score(
     history: ForecastHistory, *, rule: str = "log", at: Any = None
 ) -> HistoryScoreResult:
@@ -433,7 +435,14 @@ def baseline_score(
         \text{Brier rule:}\ 100\,\frac{0.25 - (p - p^\ast)^2}{0.25}
 
     (:math:`p^\ast` = 1: the same rescaling of minus the Brier score), so
-    that 50% scores 0 and a perfect forecast +100.  Time-averaged
+    that 50% scores 0 and a perfect forecast +100.  A multiple-choice
+    question of :math:`K` categories is scored against the uniform forecast
+    :math:`1/K`: :math:`100 \ln(K p) / \ln K` (Metaculus's
+    ``score_math.py``, with :math:`K` the options open at the time), or
+    with the Brier rule :math:`100\,(b_0 - b) / b_0`, :math:`b` the
+    forecast's Brier score on the [0, 1] scale (half the sum over the
+    categories) and :math:`b_0 = (K - 1) / (2K)` the uniform forecast's.
+    Time-averaged
     (``at=None``): every forecast counts for the time it stood, from the
     question's open time (an earlier forecast counts from then) to the
     forecaster's next update or the end, and the sum is divided by the
@@ -452,14 +461,10 @@ def baseline_score(
 
     Parameters
     ----------
-    history : ForecastHistory
-        From :func:`skbrier.forecast_history`.
+    {{history}}
     rule : {"log", "brier"}, default="log"
         The log score (Metaculus) or the Brier score.
-    at : None, {"midpoint", "close"}, lead time or times, default=None
-        None: time-averaged; otherwise the spot time, as in
-        :func:`skbrier.brier_at` (Metaculus uses the time its community
-        prediction is revealed: give those times).
+    {{metaculus_at}}
 
     Returns
     -------
@@ -501,10 +506,12 @@ def baseline_score(
     history = check_history(history)
     rule = check_option(rule, "rule", _RULES)
     s = _row_scores(history, rule)
-    if rule == "log":
-        base = 100.0 * (s - math.log(0.5)) / math.log(2.0)
-    else:
-        base = 100.0 * (0.25 + s) / 0.25
+    k = history.n_categories[history.question_index].astype(np.float64)
+    if rule == "log":  # the uniform forecast 1/K scores 0
+        base = 100.0 * (s + np.log(k)) / np.log(k)
+    else:  # its Brier score (K - 1) / (2K) on the [0, 1] scale
+        b0 = (k - 1.0) / (2.0 * k)
+        base = 100.0 * (b0 + s) / b0
     pairs = pair_layout(history)
     if at is None:
         q = history.question_index
@@ -513,22 +520,33 @@ def baseline_score(
         nxt[:-1] = start[1:]
         nxt[pairs.last] = history.end_time[q[pairs.last]]
         dur = np.maximum(nxt - start, 0.0) / (history.close_time - history.open_time)[q]
-        score = np.bincount(pairs.index, weights=dur * base, minlength=pairs.n)
-        cover = np.bincount(pairs.index, weights=dur, minlength=pairs.n)
-        scored = cover > 0
-        score, cover = score[scored], cover[scored]
-        name = f"baseline_score({rule})"
-    else:
-        rows = standing_rows(history, pairs, _spot(history, at), False)
-        scored = rows >= 0
-        score = base[rows[scored]]
-        cover = np.ones(score.shape[0])
-        name = f"baseline_score({rule}, spot)"
+        return _time_averaged(history, pairs, f"baseline_score({rule})", dur * base, dur)
+    rows = standing_rows(history, pairs, _spot(history, at), False)
+    scored = rows >= 0
     return summarise(
-        history, name, True, pairs.forecaster[scored], pairs.question[scored], score, cover
-    )
+        history, f"baseline_score({rule}, spot)", True, pairs.forecaster[scored],
+        pairs.question[scored], base[rows[scored]], np.ones(int(scored.sum())),
+    )  # fmt: skip
 
 
+def _time_averaged(
+    history: ForecastHistory, pairs: Any, name: str, values: np.ndarray, shares: np.ndarray
+) -> HistoryScoreResult:
+    """A time-averaged Metaculus score: per-update ``values`` and ``shares`` summed per pair.
+
+    ``shares`` are the updates' shares of the scheduled period (their sum is
+    the pair's coverage); a pair is scored when its coverage is positive.
+    """
+    score = np.bincount(pairs.index, weights=values, minlength=pairs.n)
+    cover = np.bincount(pairs.index, weights=shares, minlength=pairs.n)
+    scored = cover > 0
+    return summarise(
+        history, name, True, pairs.forecaster[scored], pairs.question[scored],
+        score[scored], cover[scored],
+    )  # fmt: skip
+
+
+@leaderboard_doc
 def peer_score(
     history: ForecastHistory, *, rule: str = "log", at: Any = None
 ) -> HistoryScoreResult:
@@ -560,16 +578,12 @@ def peer_score(
 
     Parameters
     ----------
-    history : ForecastHistory
-        From :func:`skbrier.forecast_history`.
+    {{history}}
     rule : {"log", "brier"}, default="log"
         The log score (Metaculus) or the Brier score: ``"brier"`` gives
         :math:`100\,(\bar b_{j \ne i} - b_i)`, the mean Brier score of the
         others minus one's own.
-    at : None, {"midpoint", "close"}, lead time or times, default=None
-        None: time-averaged; otherwise the spot time, as in
-        :func:`skbrier.brier_at` (Metaculus uses the time its community
-        prediction is revealed: give those times).
+    {{metaculus_at}}
 
     Returns
     -------
@@ -612,36 +626,27 @@ def peer_score(
     rule = check_option(rule, "rule", _RULES)
     s = _row_scores(history, rule)
     pairs = pair_layout(history)
-    q = history.question_index
-    score: np.ndarray
-    cover: np.ndarray
     if at is None:
-        start = np.maximum(history.time, history.open_time[q])
+        start = np.maximum(history.time, history.open_time[history.question_index])
         a, b, c = timeline_integrals(
             history, pairs, s, start, history.close_time - history.open_time
         )
-        score = np.bincount(pairs.index, weights=100.0 * (s * a - b), minlength=pairs.n)
-        cover = np.bincount(pairs.index, weights=c, minlength=pairs.n)
-        scored = cover > 0
-        score, cover = score[scored], cover[scored]
-        name = f"peer_score({rule})"
-    else:
-        tau = _spot(history, at)
-        rows = standing_rows(history, pairs, tau, False)
-        before = standing_rows(history, pairs, tau, True)
-        n_q = history.questions.shape[0]
-        had = before >= 0
-        crowd_n = np.bincount(pairs.question[had], minlength=n_q).astype(np.float64)
-        crowd_s = np.bincount(pairs.question[had], weights=s[before[had]], minlength=n_q)
-        scored = (rows >= 0) & (crowd_n[pairs.question] >= 1)
-        pq = pairs.question[scored]
-        big_n, big_s = crowd_n[pq], crowd_s[pq]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            score = np.where(
-                big_n >= 2, 100.0 * (big_n * s[rows[scored]] - big_s) / (big_n - 1), 0.0
-            )
-        cover = np.ones(score.shape[0])
-        name = f"peer_score({rule}, spot)"
+        return _time_averaged(history, pairs, f"peer_score({rule})", 100.0 * (s * a - b), c)
+    tau = _spot(history, at)
+    rows = standing_rows(history, pairs, tau, False)
+    before = standing_rows(history, pairs, tau, True)
+    n_q = history.questions.shape[0]
+    had = before >= 0
+    crowd_n = np.bincount(pairs.question[had], minlength=n_q).astype(np.float64)
+    crowd_s = np.bincount(pairs.question[had], weights=s[before[had]], minlength=n_q)
+    scored = (rows >= 0) & (crowd_n[pairs.question] >= 1)
+    pq = pairs.question[scored]
+    big_n, big_s = crowd_n[pq], crowd_s[pq]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        score = np.where(
+            big_n >= 2, 100.0 * (big_n * s[rows[scored]] - big_s) / (big_n - 1), 0.0
+        )
     return summarise(
-        history, name, True, pairs.forecaster[scored], pairs.question[scored], score, cover
-    )
+        history, f"peer_score({rule}, spot)", True, pairs.forecaster[scored], pq, score,
+        np.ones(score.shape[0]),
+    )  # fmt: skip

@@ -1,0 +1,186 @@
+"""The result of :func:`skbrier.history_leaderboard` (the result protocol of :mod:`skbrier._core.results`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL
+from .._core.results import to_builtin
+from ._history_result import _ForecasterTable
+
+__all__ = ["HistoryLeaderboardResult"]
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class HistoryLeaderboardResult(_ForecasterTable):
+    r"""A leaderboard of scores over forecast histories, with paired bootstrap inference.
+
+    Returned by :func:`skbrier.history_leaderboard`.  Scores keep the
+    orientation of the history score (``higher_is_better``); arrays are
+    aligned with ``forecasters`` (sorted names), matrices with
+    ``forecasters`` on both axes.
+
+    Attributes
+    ----------
+    score_name : str
+        The history score ranked, e.g. ``"daily_brier"``.
+    higher_is_better : bool
+        True for the Metaculus peer and baseline scores.
+    forecasters : ndarray
+        The forecaster names, sorted.
+    adjusted_score : ndarray
+        Difficulty-adjusted score: the weighted mean of
+        :math:`s_{iq} - \gamma_q` over the forecaster's questions (anchored
+        when ``anchor`` is given; the raw mean with ``adjustment="none"``).
+    raw_score : ndarray
+        The weighted mean of the forecaster's pair scores.
+    n_questions : ndarray of int
+        Questions on which the forecaster is scored.
+    fitted : ndarray of bool
+        Whether the forecaster's pairs estimated the question effects.
+    questions : ndarray
+        The question names, sorted.
+    question_effects : ndarray
+        :math:`\gamma_q` in the score's units.
+    score_low, score_high : ndarray
+        Percentile interval of ``adjusted_score`` over the replicates.
+    rank : ndarray
+        Rank of ``adjusted_score`` (1 = best; ties share the best rank).
+    rank_low, rank_high : ndarray
+        Percentile interval of the replicate ranks, rounded outward (Hall
+        & Miller's bootstrap rank interval).
+    contains_best : ndarray of bool
+        ``rank_low == 1``: the rank interval contains rank 1 (the top set).
+    tie_group : ndarray of int
+        One plus the number of forecasters significantly better (see
+        ``better``); forecasters with the same value are statistically tied.
+    p_value : ndarray
+        Share of replicates in which the forecaster scores at least as well
+        as ``reference`` (NaN for the reference itself or without one).
+    share_best : ndarray
+        Share of replicates in which the forecaster scores best.
+    difference_low, difference_high : ndarray of shape (n_forecasters, n_forecasters)
+        Paired bootstrap interval of ``adjusted_score[i] - adjusted_score[j]``
+        (Bonferroni-adjusted over the pairs when ``simultaneous``).
+    better : ndarray of bool, shape (n_forecasters, n_forecasters)
+        ``better[i, j]``: forecaster ``i`` is significantly better than
+        ``j`` (the interval of their difference excludes 0 on ``i``'s side).
+    replicates : ndarray of shape (n_resamples, n_forecasters)
+        Replicate adjusted scores, NaN where undefined.
+    confidence_level : float
+    simultaneous : bool
+    n_resamples : int
+    n_disconnected : int
+        Replicates left out because their forecaster-question graph was
+        disconnected.
+    reference : object or None
+    adjustment : {"fixed_effects", "frozen", "none"}
+        How question difficulty was removed.
+    anchor : tuple or None
+
+    Examples
+    --------
+    >>> from skbrier import brier_at, forecast_history, history_leaderboard
+    >>> h = forecast_history(
+    ...     {"forecaster": ["a", "b", "a", "b"], "question": [1, 1, 2, 2],
+    ...      "timestamp": [0, 0, 0, 0], "probability": [0.9, 0.6, 0.2, 0.5]},
+    ...     {"question": [1, 2], "open_time": [0, 0], "close_time": [1, 1],
+    ...      "outcome": [1, 0]}, resolve_time=None)
+    >>> res = history_leaderboard(brier_at(h), n_resamples=0)
+    >>> res
+    HistoryLeaderboardResult(score_name=brier_at(last), n_forecasters=2, n_questions=2, best=a, best_score=0.025)
+    >>> res.adjusted_score.round(4).tolist(), res.rank.tolist()
+    ([0.025, 0.205], [1.0, 2.0])
+    """
+
+    _columns: ClassVar[tuple[str, ...]] = (
+        "adjusted_score",
+        "score_low",
+        "score_high",
+        "raw_score",
+        "n_questions",
+        "rank_low",
+        "rank_high",
+        "tie_group",
+        "contains_best",
+        "p_value",
+        "share_best",
+    )
+
+    _score_field: ClassVar[str] = "adjusted_score"
+
+    score_name: str
+    higher_is_better: bool
+    forecasters: NDArray[Any]
+    adjusted_score: NDArray[np.float64]
+    raw_score: NDArray[np.float64]
+    n_questions: NDArray[np.int64]
+    fitted: NDArray[np.bool_]
+    questions: NDArray[Any]
+    question_effects: NDArray[np.float64]
+    score_low: NDArray[np.float64]
+    score_high: NDArray[np.float64]
+    rank: NDArray[np.float64]
+    rank_low: NDArray[np.float64]
+    rank_high: NDArray[np.float64]
+    contains_best: NDArray[np.bool_]
+    tie_group: NDArray[np.int64]
+    p_value: NDArray[np.float64]
+    share_best: NDArray[np.float64]
+    difference_low: NDArray[np.float64]
+    difference_high: NDArray[np.float64]
+    better: NDArray[np.bool_]
+    replicates: NDArray[np.float64]
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL
+    simultaneous: bool = True
+    n_resamples: int = 0
+    n_disconnected: int = 0
+    reference: Any = None
+    adjustment: str = "fixed_effects"
+    anchor: tuple[Any, float] | None = None
+
+    @property
+    def top_set(self) -> list[Any]:
+        """Forecasters whose rank interval contains rank 1, best first."""
+        return [
+            to_builtin(self.forecasters[i]) for i in self._order() if self.contains_best[i]
+        ]
+
+    @property
+    def groups(self) -> dict[int, list[Any]]:
+        """The forecasters of each ``tie_group``, best first within a group."""
+        out: dict[int, list[Any]] = {}
+        for i in self._order():
+            out.setdefault(int(self.tie_group[i]), []).append(
+                to_builtin(self.forecasters[i])
+            )
+        return dict(sorted(out.items()))
+
+    def pairwise_frame(self) -> Any:
+        """One row per ordered pair of forecasters: the paired interval of their difference.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``forecaster``, ``other``, ``difference`` (of the
+            adjusted scores), ``low``, ``high`` and ``better`` (forecaster
+            significantly better than other).
+        """
+        import pandas as pd
+
+        k = self.forecasters.shape[0]
+        i, j = np.nonzero(~np.eye(k, dtype=bool))
+        return pd.DataFrame(
+            {
+                "forecaster": self.forecasters[i],
+                "other": self.forecasters[j],
+                "difference": self.adjusted_score[i] - self.adjusted_score[j],
+                "low": self.difference_low[i, j],
+                "high": self.difference_high[i, j],
+                "better": self.better[i, j],
+            }
+        )
