@@ -497,7 +497,7 @@ def _report(args: argparse.Namespace) -> int:
         run.step(f"reading {args.file}")
         table, y, p, w = _load(args)
         jobs, used, dropped, causes = _jobs(table, y, p, w, args)
-        whole = _tripod.whole_sample_jobs(table, y, p, w, args)
+        whole = _tripod.whole_sample_jobs(table, y, p, w, args, _jobs)
         table.columns.clear()  # the arrays of the jobs are all that is needed now
         del y, p, w
         _warn_mixups(jobs, args)
@@ -511,7 +511,7 @@ def _report(args: argparse.Namespace) -> int:
         if args.html is not None:
             run.step("writing the HTML page")
         provenance = _provenance(table, args, used, dropped, causes)
-        whole = _tripod.whole_sample_reports(whole, args, run)
+        whole = _tripod.whole_sample_reports(whole, args, run, _make_reports)
         text = _render(reports, args, provenance=provenance, whole=whole)
     _print(text, args)
     return 0

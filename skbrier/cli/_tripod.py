@@ -38,24 +38,24 @@ def _whole(args: argparse.Namespace) -> argparse.Namespace:
     return argparse.Namespace(**{**vars(args), "group_col": None})
 
 
-def whole_sample_jobs(table, y, p, w, args) -> tuple[list, dict] | None:
+def whole_sample_jobs(table, y, p, w, args, make_jobs) -> tuple[list, dict] | None:
     """--tripod with --group-col: the jobs of the whole sample and their rows
-    left out, by cause (None otherwise)."""
+    left out, by cause (None otherwise); ``make_jobs``: the report command's
+    ``_jobs`` (given by the caller: this module does not import it back)."""
     if not _active(args) or args.group_col is None:
         return None
-    from ._report import _jobs
-
-    jobs, _, _, causes = _jobs(table, y, p, w, _whole(args))
+    jobs, _, _, causes = make_jobs(table, y, p, w, _whole(args))
     return jobs, {n: {k: v for k, v in why.items() if v} for n, why in causes.items()}
 
 
-def whole_sample_reports(whole: tuple[list, dict] | None, args, run) -> tuple | None:
-    """The reports of :func:`whole_sample_jobs` and their rows left out."""
+def whole_sample_reports(
+    whole: tuple[list, dict] | None, args, run, make_reports
+) -> tuple | None:
+    """The reports of :func:`whole_sample_jobs` and their rows left out
+    (``make_reports``: the report command's ``_make_reports``)."""
     if whole is None:
         return None
-    from ._report import _make_reports
-
-    return _make_reports(whole[0], _whole(args), run), whole[1]
+    return make_reports(whole[0], _whole(args), run), whole[1]
 
 
 def write_tripod(reports: dict, args, provenance, whole: tuple | None) -> bool:

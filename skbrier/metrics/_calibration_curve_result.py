@@ -266,7 +266,7 @@ default="ici"
         -------
         matplotlib Axes
         """
-        from ..plotting.flexible_calibration import plot_flexible_calibration
+        from ..plotting._flexible_draw import plot_flexible_calibration
 
         return plot_flexible_calibration(self, ax=ax, **kwargs)
 

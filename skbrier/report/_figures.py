@@ -96,7 +96,7 @@ def _reliability_figure(reports: Mapping[str, CalibrationReport]) -> tuple[Any, 
     import matplotlib
     from matplotlib.figure import Figure
 
-    from ..plotting._calibration_parts import model_parts
+    from ..plotting._calibration_models import model_parts
     from ..plotting.flexible_calibration import CalibrationCurveDisplay
 
     options: dict[str, Any] = {

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..validation._criteria import LABELS
 from . import _figures, _html, _text
-from ._tripod import (
+from ._tripod_items import CITATION, ITEMS, SECTIONS, SOURCE_URL
+from ._tripod_measures import (
     JUDGES,
     PERFORMANCE_MEASURES,
     RISK_QUANTILES,
     precision_rows,
     risk_distribution,
 )
-from ._tripod_items import CITATION, ITEMS, SECTIONS, SOURCE_URL
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._result import CalibrationReport
