@@ -32,12 +32,14 @@ from ._common import BIN, GivenStatistic, Statistic
 from ._plans import Term, col, lit
 
 __all__ = [
+    "EXPRESSIONS",
     "STATISTICS",
     "Planned",
     "binned",
     "brier",
     "calibration_given",
     "edges_option",
+    "given_plan",
     "inference",
     "inference_finish",
     "net_benefit_given",
@@ -527,3 +529,36 @@ def plan(
             columns["r"] = o["reference"]
         stat = inference(weighted=weighted, pos_label=pos_label, reference=ref)
     return Planned(stat, given, columns)
+
+
+#: the statistics of the Polars expressions (0/1 outcomes, the given plans)
+EXPRESSIONS = (
+    "brier_score",
+    "brier_index",
+    "brier_skill_score",
+    "calibration_error",
+    "net_benefit",
+)
+
+
+def given_plan(
+    name: str, *, weighted: bool, engine: str, **options: Any
+) -> tuple[GivenStatistic, dict[str, Any]]:
+    """The given plan of statistic ``name`` of :data:`EXPRESSIONS` (0/1
+    outcomes) with its options checked as in memory, and the extra columns
+    it reads (``{"r": reference column}`` or none)."""
+    from .._core.params import check_bool, check_option
+
+    o = {**STATISTICS[name], **options}
+    if name == "calibration_error":
+        norm = check_option(o["norm"], "norm", ("l1", "l2", "max"))
+        edges = edges_option(o["n_bins"], "uniform", engine)
+        return calibration_given(edges, check_bool(o["right"], "right"), weighted, norm), {}
+    if name == "net_benefit":
+        t, prev = net_benefit_options(o["threshold"], o["prevalence"])
+        return net_benefit_given(float(t[0]), weighted, prev), {}
+    ref = reference_option(o.get("reference"))
+    kind = {"brier_score": "score", "brier_index": "index"}.get(name, "skill")
+    given = brier(kind, weighted=weighted, reference=ref)[1]
+    assert given is not None
+    return given, ({"r": o["reference"]} if ref == "r" else {})

@@ -20,14 +20,13 @@ finishes its rows, for other engines.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from .._core.params import DEFAULT_N_BINS
-from . import _common, _statistics
-from ._common import with_pieces
+from . import _common, _functions
 from ._sql import StatisticsQuery, ident, projection, query, statistics_query, value
 
 __all__ = [
@@ -85,8 +84,15 @@ group_by : str, list of str or None, default=None
     value (a tuple for several columns).
 pos_label : int, float, bool or str, default=None
     The positive class (scikit-learn's rule over each group's labels).""",
+    #: the examples' table
+    "setup": """\
+>>> import duckdb
+>>> from skbrier.engines import duckdb as sbd
+>>> con = duckdb.connect()
+>>> _ = con.execute(
+...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
+...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")""",
 }
-_doc = with_pieces(_PIECES)
 
 
 def _duckdb() -> Any:
@@ -194,6 +200,7 @@ def _filled(arr: Any) -> np.ndarray:
 
 def _run(
     name: str,
+    *,
     data: Any,
     table: Any,
     y: Any,
@@ -203,423 +210,116 @@ def _run(
     pos_label: Any,
     **options: Any,
 ) -> Any:
-    """Statistic ``name`` of the DuckDB input (:func:`skbrier.engines._statistics.plan`)."""
-    planned = _statistics.plan(
-        name, p, weighted=weight is not None, pos_label=pos_label, engine=_ENGINE, **options
-    )
-    extra = dict(planned.columns)
-    src = _Source(data, table, y, extra.pop("p"), weight, group_by, extra)
-    return _common.compute(src, planned.stat, planned.given)
+    """Statistic ``name`` of the DuckDB input (:func:`._functions.run`)."""
+
+    def source(p: Any, extra: dict[str, Any]) -> _Source:
+        return _Source(data, table, y, p, weight, group_by, extra)
+
+    return _functions.run(name, _ENGINE, p, weight, pos_label, options, source)
 
 
 # ----------------------------------------------------------------- the statistics
+_TABLE = _functions.Engine(
+    "a DuckDB table",
+    (("data", inspect.Parameter.empty, "Any"), ("y", "y", "str"), ("p", "p", "str"),
+     ("weight", None, "str | None")),
+    _PIECES,
+    keywords=(("table", None, "str | None"),),
+    reference=("str | float | None", "str"),
+)  # fmt: skip
 
 
-@_doc
-def brier_score(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier score of a DuckDB table, computed in SQL (per group with ``group_by``).
+def _function(name: str, notes: str, examples: str) -> Any:
+    """The public function of statistic ``name`` (declared in :mod:`._functions`)."""
 
-    :math:`\mathrm{BS} = \sum_i w_i (p_i - y_i)^2 / \sum_i w_i`: DuckDB sums
-    the squared errors and the weights (0/1 outcomes: one pass, no grouping
-    by label) and the kernel's finish divides.
+    def function(*args: Any, **kwargs: Any) -> Any:
+        return _run(name, **_functions.arguments(function, args, kwargs))
 
-    Parameters
-    ----------
-    {{inputs}}
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.brier_score` of the rows; ``{group: score}`` with
-        ``group_by``.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.brier_score(con, table="scores"), 4)
-    0.075
-    >>> rel = con.table("scores")
-    >>> {k: round(v, 4) for k, v in sorted(sbd.brier_score(rel, group_by="g").items())}
-    {'a': 0.065, 'b': 0.085}
-    """
-    return _run("brier_score", data, table, y, p, weight, group_by, pos_label)
+    return _functions.define(function, _TABLE, name, notes, examples)
 
 
-@_doc
-def brier_index(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier Index :math:`100 (1 - \sqrt{\mathrm{BS}})` of a DuckDB table.
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.brier_index` of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.brier_index(con, table="scores"), 2)
-    72.61
-    """
-    return _run("brier_index", data, table, y, p, weight, group_by, pos_label)
-
-
-@_doc
-def brier_skill_score(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    reference: str | float | None = None,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier skill score :math:`1 - \mathrm{BS} / \mathrm{BS}_\mathrm{ref}` of a DuckDB table.
-
-    Parameters
-    ----------
-    {{inputs}}
-    reference : str, float or None, default=None
-        None: climatology (each group's event rate); a float: the constant
-        forecast of that rate; a column name: reference forecasts.
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.brier_skill_score` of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.brier_skill_score(con, table="scores"), 4)
-    0.7
-    """
-    opts = {"reference": reference}
-    return _run("brier_skill_score", data, table, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def calibration_error(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    n_bins: int = DEFAULT_N_BINS,
-    norm: str = "l1",
-    right: bool = True,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Binned calibration error of a DuckDB table on ``n_bins`` uniform bins.
-
-    DuckDB computes the bin of each row (the numpy kernel's rule, bit for
-    bit) and the counts and sums per label and bin; the kernel finishes
-    :math:`\sum_k \frac{W_k}{W} |\bar p_k - \bar y_k|` (``"l1"``).
-
-    Parameters
-    ----------
-    {{inputs}}
-    n_bins : int, default=10
-        Number of equal-width bins on [0, 1].
-    norm : {"l1", "l2", "max"}, default="l1"
-        The norm of the bin gaps.
-    right : bool, default=True
-        A forecast on an inner edge goes to the lower bin (True) or the upper.
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.calibration_error` (``kind="binary"``) of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.calibration_error(con, table="scores", n_bins=2), 4)
-    0.25
-    """
-    opts = {"n_bins": n_bins, "norm": norm, "right": right}
-    return _run("calibration_error", data, table, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def calibration_bins(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    n_bins: int = 10,
-    strategy: Any = "uniform",
-    right: bool = True,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    """Per-bin counts and sums of a DuckDB table: the calibration bins.
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{uniform_bins}}
-    {{group_by}}
-
-    Returns
-    -------
-    BinStatistics or dict
-        ``binned_statistics`` of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> sbd.calibration_bins(con, table="scores", n_bins=2).count
-    array([2, 2])
-    """
-    opts = {"n_bins": n_bins, "strategy": strategy, "right": right}
-    return _run("calibration_bins", data, table, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def murphy_decomposition(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    n_bins: int = 10,
-    strategy: Any = "uniform",
-    right: bool = True,
-    bias_correction: bool = False,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    """Binned (Murphy) decomposition of the Brier score of a DuckDB table.
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{uniform_bins}}
-    bias_correction : bool, default=False
-        Ferro and Fricker's finite-sample correction.
-    {{group_by}}
-
-    Returns
-    -------
-    MurphyDecomposition or dict
-        :func:`skbrier.murphy_decomposition` of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.murphy_decomposition(con, table="scores", n_bins=2).reliability, 4)
-    0.065
-    """
-    opts = {"n_bins": n_bins, "strategy": strategy, "right": right}
-    opts["bias_correction"] = bias_correction
-    return _run(
-        "murphy_decomposition", data, table, y, p, weight, group_by, pos_label, **opts
-    )
-
-
-@_doc
-def net_benefit(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    threshold: float,
-    prevalence: float | None = None,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Net benefit :math:`TP/W - FP/W \cdot p_t / (1 - p_t)` of a DuckDB table.
-
-    Parameters
-    ----------
-    {{inputs}}
-    threshold : float
-        The threshold probability :math:`p_t`, in (0, 1).
-    prevalence : float or None, default=None
-        The prevalence of a case-control sample (None: the sample's).
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.net_benefit` of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.net_benefit(con, table="scores", threshold=0.3), 4)
-    0.3929
-    """
-    opts = {"threshold": threshold, "prevalence": prevalence}
-    return _run("net_benefit", data, table, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def decision_curve(
-    data: Any,
-    y: str = "y",
-    p: Any = "p",
-    weight: str | None = None,
-    *,
-    thresholds: Any = None,
-    prevalence: float | None = None,
-    harm: Any = None,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    """Decision curve of a DuckDB table: the weights below and at or above
-    every threshold, per label, summed in SQL.
-
-    Parameters
-    ----------
-    {{inputs}}
-        A list of column names, or a dict ``{model name: column}``, gives
-        several models.
-    thresholds : array-like or None, default=None
-        Thresholds in [0, 1) (None: :func:`skbrier.decision_curve`'s grid).
-    prevalence : float or None, default=None
-        The prevalence of a case-control sample (None: the sample's).
-    harm : float, dict or None, default=None
-        Harm of each model, in units of net benefit.
-    {{group_by}}
-
-    Returns
-    -------
-    DecisionCurveResult or dict
-        :func:`skbrier.decision_curve` of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> sbd.decision_curve(con, table="scores", thresholds=[0.3, 0.5]).net_benefit.round(4)
-    array([0.3929, 0.5   ])
-    """
-    opts = {"thresholds": thresholds, "prevalence": prevalence, "harm": harm}
-    return _run("decision_curve", data, table, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def brier_inference(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    reference: str | float | None = None,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    """iid inference on the Brier score, skill score and Brier Index of a DuckDB table.
-
-    The centred moments of the squared errors per label: DuckDB takes the
-    means with window sums, then the centred cross-products, minima and
-    maxima; finished as :func:`skbrier.brier_inference` with
-    ``cov_type="iid"``.
-
-    Parameters
-    ----------
-    {{inputs}}
-    reference : str, float or None, default=None
-        None: climatology; a float: a constant forecast; a column name:
-        reference forecasts.
-    {{group_by}}
-
-    Returns
-    -------
-    BrierInferenceResult or dict
-        Estimates, their covariance and ``confidence_interval()``.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> res = sbd.brier_inference(con, table="scores")
-    >>> round(res.brier_score, 4), round(res.standard_error(), 4)
-    (0.075, 0.0328)
-    """
-    opts = {"reference": reference}
-    return _run("brier_inference", data, table, y, p, weight, group_by, pos_label, **opts)
+brier_score = _function(
+    "brier_score",
+    """\
+DuckDB sums the squared errors and the weights (0/1 outcomes: one pass, no
+grouping by label) and the kernel's finish divides.""",
+    """\
+{{setup}}
+>>> round(sbd.brier_score(con, table="scores"), 4)
+0.075
+>>> rel = con.table("scores")
+>>> {k: round(v, 4) for k, v in sorted(sbd.brier_score(rel, group_by="g").items())}
+{'a': 0.065, 'b': 0.085}""",
+)
+brier_index = _function(
+    "brier_index",
+    "",
+    """\
+{{setup}}
+>>> round(sbd.brier_index(con, table="scores"), 2)
+72.61""",
+)
+brier_skill_score = _function(
+    "brier_skill_score",
+    "",
+    """\
+{{setup}}
+>>> round(sbd.brier_skill_score(con, table="scores"), 4)
+0.7""",
+)
+calibration_error = _function(
+    "calibration_error",
+    """\
+DuckDB computes the bin of each row (the numpy kernel's rule, bit for bit)
+and the counts and sums per label and bin; the kernel finishes them.""",
+    """\
+{{setup}}
+>>> round(sbd.calibration_error(con, table="scores", n_bins=2), 4)
+0.25""",
+)
+calibration_bins = _function(
+    "calibration_bins",
+    "",
+    """\
+{{setup}}
+>>> sbd.calibration_bins(con, table="scores", n_bins=2).count
+array([2, 2])""",
+)
+murphy_decomposition = _function(
+    "murphy_decomposition",
+    "",
+    """\
+{{setup}}
+>>> round(sbd.murphy_decomposition(con, table="scores", n_bins=2).reliability, 4)
+0.065""",
+)
+net_benefit = _function(
+    "net_benefit",
+    "",
+    """\
+{{setup}}
+>>> round(sbd.net_benefit(con, table="scores", threshold=0.3), 4)
+0.3929""",
+)
+decision_curve = _function(
+    "decision_curve",
+    "The weights below and at or above every threshold, per label, summed in SQL.",
+    """\
+{{setup}}
+>>> sbd.decision_curve(con, table="scores", thresholds=[0.3, 0.5]).net_benefit.round(4)
+array([0.3929, 0.5   ])""",
+)
+brier_inference = _function(
+    "brier_inference",
+    """\
+The centred moments of the squared errors per label: DuckDB takes the means
+with window sums, then the centred cross-products, minima and maxima.""",
+    """\
+{{setup}}
+>>> res = sbd.brier_inference(con, table="scores")
+>>> round(res.brier_score, 4), round(res.standard_error(), 4)
+(0.075, 0.0328)""",
+)
 
 
 def calibration_report(
