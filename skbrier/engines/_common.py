@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
@@ -40,6 +41,7 @@ __all__ = [
     "check_column",
     "check_group_by",
     "compute",
+    "engine",
     "finish_given",
     "group_states",
     "with_pieces",
@@ -47,6 +49,17 @@ __all__ = [
 
 LABEL = "__skbrier_label"
 BIN = "__skbrier_bin"
+
+
+def engine(name: str) -> Any:
+    """The engine's module ``name`` (``"polars"``, ``"duckdb"``), or the
+    ImportError saying how to install it (an extra of skbrier)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:  # pragma: no cover - the engines are extras
+        raise ImportError(
+            f"skbrier.engines.{name} needs {name}: pip install 'skbrier[{name}]'."
+        ) from exc
 
 
 # ----------------------------------------------------------------- columns

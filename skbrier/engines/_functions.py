@@ -274,20 +274,25 @@ def arguments(function: Callable, args: tuple, kwargs: dict) -> dict[str, Any]:
     return dict(bound.arguments)
 
 
+#: the parameters of a function that are not options of the statistic
+_INPUTS = ("data", "table", "y", "p", "weight", "group_by", "pos_label")
+
+
 def run(
     name: str,
     engine: str,
-    p: Any,
-    weight: Any,
-    pos_label: Any,
-    options: Mapping[str, Any],
+    arguments: Mapping[str, Any],
     source: Callable[[Any, dict[str, Any]], Any],
 ) -> Any:
-    """Statistic ``name`` of an engine's input (:func:`._statistics.plan`):
-    ``source(p, extra)`` makes the engine's :class:`~._common.Source` of the
-    logical ``p`` column and the extra columns the plan reads."""
+    """Statistic ``name`` of a call's ``arguments`` (:func:`arguments`),
+    planned by :func:`._statistics.plan`: ``source(p, extra)`` makes the
+    engine's :class:`~._common.Source` of the logical ``p`` column and the
+    extra columns the plan reads."""
+    options = {k: v for k, v in arguments.items() if k not in _INPUTS}
+    a = arguments
     planned = plan(
-        name, p, weighted=weight is not None, pos_label=pos_label, engine=engine, **options
-    )
+        name, a["p"], weighted=a["weight"] is not None, pos_label=a["pos_label"],
+        engine=engine, **options,
+    )  # fmt: skip
     extra = dict(planned.columns)
     return compute(source(extra.pop("p"), extra), planned.stat, planned.given)

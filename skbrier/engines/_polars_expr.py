@@ -24,13 +24,7 @@ WINDOW = "__skbrier_g"
 
 
 def _pl() -> Any:
-    try:
-        import polars as pl
-    except ImportError as exc:  # pragma: no cover - polars is an extra
-        raise ImportError(
-            "skbrier.engines.polars needs polars: pip install 'skbrier[polars]'."
-        ) from exc
-    return pl
+    return _common.engine("polars")
 
 
 # ----------------------------------------------------------------- rendering

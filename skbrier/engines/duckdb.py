@@ -95,16 +95,6 @@ pos_label : int, float, bool or str, default=None
 }
 
 
-def _duckdb() -> Any:
-    try:
-        import duckdb
-    except ImportError as exc:  # pragma: no cover - duckdb is an extra
-        raise ImportError(
-            "skbrier.engines.duckdb needs duckdb: pip install 'skbrier[duckdb]'."
-        ) from exc
-    return duckdb
-
-
 # ----------------------------------------------------------------- the source
 class _Source:
     """The DuckDB input of a call: a relation and the columns chosen."""
@@ -119,7 +109,7 @@ class _Source:
         group_by: Any,
         extra: Mapping[str, Any] | None = None,
     ) -> None:
-        duckdb = _duckdb()
+        duckdb = _common.engine("duckdb")
         if isinstance(data, duckdb.DuckDBPyConnection):
             if not isinstance(table, str):
                 raise TypeError(
@@ -198,26 +188,6 @@ def _filled(arr: Any) -> np.ndarray:
     return np.ma.filled(arr.astype(object), None)
 
 
-def _run(
-    name: str,
-    *,
-    data: Any,
-    table: Any,
-    y: Any,
-    p: Any,
-    weight: Any,
-    group_by: Any,
-    pos_label: Any,
-    **options: Any,
-) -> Any:
-    """Statistic ``name`` of the DuckDB input (:func:`._functions.run`)."""
-
-    def source(p: Any, extra: dict[str, Any]) -> _Source:
-        return _Source(data, table, y, p, weight, group_by, extra)
-
-    return _functions.run(name, _ENGINE, p, weight, pos_label, options, source)
-
-
 # ----------------------------------------------------------------- the statistics
 _TABLE = _functions.Engine(
     "a DuckDB table",
@@ -233,7 +203,14 @@ def _function(name: str, notes: str, examples: str) -> Any:
     """The public function of statistic ``name`` (declared in :mod:`._functions`)."""
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        return _run(name, **_functions.arguments(function, args, kwargs))
+        a = _functions.arguments(function, args, kwargs)
+
+        def source(p: Any, extra: dict[str, Any]) -> _Source:
+            return _Source(
+                a["data"], a["table"], a["y"], p, a["weight"], a["group_by"], extra
+            )
+
+        return _functions.run(name, _ENGINE, a, source)
 
     return _functions.define(function, _TABLE, name, notes, examples)
 

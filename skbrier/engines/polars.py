@@ -177,25 +177,6 @@ class _Source:
         )
 
 
-def _run(
-    name: str,
-    *,
-    data: Any,
-    y: Any,
-    p: Any,
-    weight: Any,
-    group_by: Any,
-    pos_label: Any,
-    **options: Any,
-) -> Any:
-    """Statistic ``name`` of the Polars input (:func:`._functions.run`)."""
-
-    def source(p: Any, extra: dict[str, Any]) -> _Source:
-        return _Source(data, y, p, weight, group_by, extra)
-
-    return _functions.run(name, _ENGINE, p, weight, pos_label, options, source)
-
-
 # ----------------------------------------------------------------- the statistics
 _FRAME = _functions.Engine(
     "a Polars frame",
@@ -215,7 +196,13 @@ def _function(name: str, notes: str, examples: str, engine: Any = _FRAME) -> Any
 
     def function(*args: Any, **kwargs: Any) -> Any:
         a = _functions.arguments(function, args, kwargs)
-        return _run(name, **a) if engine.grouped else expression(name, **a)
+        if not engine.grouped:
+            return expression(name, **a)
+
+        def source(p: Any, extra: dict[str, Any]) -> _Source:
+            return _Source(a["data"], a["y"], p, a["weight"], a["group_by"], extra)
+
+        return _functions.run(name, _ENGINE, a, source)
 
     return _functions.define(function, engine, name, notes, examples)
 
