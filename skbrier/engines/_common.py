@@ -43,6 +43,7 @@ __all__ = [
     "compute",
     "engine",
     "finish_given",
+    "group_note",
     "group_states",
     "with_pieces",
 ]
@@ -140,6 +141,15 @@ class Source(Protocol):
 
     def note(self, key: tuple) -> str:
         """What a message about the rows of group ``key`` appends."""
+
+
+def group_note(keys: list[str], key: tuple, where: str) -> str:
+    """What a message about the rows of group ``key`` appends (nothing
+    without ``group_by``); ``where``: the input, as the note names it."""
+    if not keys:
+        return ""
+    shown = key[0] if len(key) == 1 else key
+    return f"(Positions and counts are within the group {keys}={shown!r} of {where}.)"
 
 
 def compute(source: Source, stat: Statistic, given: GivenStatistic | None = None) -> Any:

@@ -170,13 +170,8 @@ class _Source:
         }
 
     def note(self, key: tuple) -> str:
-        if not self.keys:
-            return ""
-        shown = key[0] if len(key) == 1 else key
-        return (
-            f"(Positions and counts are within the group {self.keys}={shown!r} of "
-            f"the {_ENGINE} input, in the order DuckDB returned its rows.)"
-        )
+        where = f"the {_ENGINE} input, in the order DuckDB returned its rows"
+        return _common.group_note(self.keys, key, where)
 
 
 def _filled(arr: Any) -> np.ndarray:

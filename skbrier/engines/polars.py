@@ -168,13 +168,7 @@ class _Source:
         }
 
     def note(self, key: tuple) -> str:
-        if not self.keys:
-            return ""
-        shown = key[0] if len(key) == 1 else key
-        return (
-            f"(Positions and counts are within the group {self.keys}={shown!r} of "
-            f"the {_ENGINE} input.)"
-        )
+        return _common.group_note(self.keys, key, f"the {_ENGINE} input")
 
 
 # ----------------------------------------------------------------- the statistics
