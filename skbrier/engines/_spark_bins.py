@@ -16,6 +16,7 @@ from ..states import (
     SpiegelhalterState,
 )
 from ._spark_reduce import doc, finished, source
+from ._statistics import edges_option
 
 __all__ = [
     "c_statistic",
@@ -33,19 +34,7 @@ __all__ = [
 
 def _edges(n_bins: Any, strategy: Any) -> np.ndarray:
     """Fixed bin edges (equal-mass bins are not mergeable: refused)."""
-    from .._core.params import check_n_bins
-    from ..metrics._decomposition_core import check_strategy
-
-    strategy = check_strategy(strategy)
-    if isinstance(strategy, str):
-        if strategy == "quantile":
-            raise ValueError(
-                "strategy='quantile' is not available on a Spark DataFrame: equal-mass "
-                "bins need the quantiles of all forecasts (not mergeable); pass "
-                "strategy='uniform' or explicit bin edges."
-            )
-        return uniform_edges(check_n_bins(n_bins))
-    return strategy
+    return edges_option(n_bins, strategy, "Spark")
 
 
 @doc
