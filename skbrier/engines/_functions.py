@@ -94,6 +94,24 @@ DECLARED: dict[str, Declared] = {
         ":func:`skbrier.decision_curve`",
         models=True,
     ),
+    "corp_decomposition": Declared(
+        "CORP decomposition",
+        "CORPDecomposition or dict",
+        ":func:`skbrier.metrics.decomposition.corp_decomposition`",
+        r" :math:`\mathrm{BS} = \mathrm{MCB} - \mathrm{DSC} + \mathrm{UNC}`",
+    ),
+    "c_statistic": Declared(
+        "C statistic (area under the ROC curve)",
+        "float or dict",
+        ":func:`skbrier.metrics.calibration.c_statistic`",
+    ),
+    "spiegelhalter_z": Declared(
+        "Spiegelhalter's z test",
+        "SpiegelhalterResult or dict",
+        ":func:`skbrier.metrics.calibration.spiegelhalter_z` (``(statistic, pvalue)``)",
+        r" :math:`z = \sum_i w_i (y_i - p_i)(1 - 2p_i) / \sqrt{\sum_i w_i (1 -"
+        r" 2p_i)^2 p_i (1 - p_i)}`",
+    ),
     "brier_inference": Declared(
         "iid inference on the Brier score, skill score and Brier Index",
         "BrierInferenceResult or dict",
@@ -168,6 +186,38 @@ thresholds : array-like or None, default=None
 harm : float, dict or None, default=None
     Harm of each model, in units of net benefit.""",
     ),
+    "binning": (
+        "Any",
+        """\
+binning : str, array-like or None, default=None
+    A preset of fixed bins (``"sklearn"``, ``"netcal"``, ``"torchmetrics"``)
+    or explicit edges.""",
+    ),
+    "debias": (
+        "bool",
+        """\
+debias : bool, default=False
+    Kumar et al.'s debiased l2 estimator.""",
+    ),
+    "resolution": (
+        "float | str | None",
+        """\
+resolution : float, "auto" or None, default=None
+    Round the forecasts to multiples of it first (None: exact; "auto":
+    exact up to 2**20 distinct forecasts per class).""",
+    ),
+    "confidence_level": (
+        "float",
+        """\
+confidence_level : float, default=0.95
+    Kept on the result (no resampling here).""",
+    ),
+    "cov_type": (
+        "str",
+        """\
+cov_type : {"iid"}, default="iid"
+    Only iid intervals are mergeable.""",
+    ),
 }
 
 #: options without a default (keyword-only, required)
@@ -197,6 +247,14 @@ class Engine:
     keywords: tuple[tuple[str, Any, str], ...] = ()
     grouped: bool = True
     reference: tuple[str, str] = ("Any", "str, polars.Expr")
+    #: the options of each statistic, with their defaults, in order
+    statistics: Mapping[str, Mapping[str, Any]] = dataclasses.field(
+        default_factory=lambda: STATISTICS
+    )
+    #: annotations other than :data:`OPTIONS`' (``"statistic.option"`` keys)
+    annotations: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: a section after Returns (a piece: ``"{{raises}}"``)
+    raises: str = ""
 
     def signature(self, name: str) -> inspect.Signature:
         """The signature of the engine's function of statistic ``name``."""
@@ -204,8 +262,11 @@ class Engine:
             _parameter(n, _POS, d, "Any" if n == "p" and DECLARED[name].models else a)
             for n, d, a in self.columns
         ]
-        for option, default in STATISTICS[name].items():
-            annotation = OPTIONS[option][0].replace("{reference}", self.reference[0])
+        for option, default in self.statistics[name].items():
+            annotation = self.annotations.get(
+                f"{name}.{option}",
+                OPTIONS[option][0].replace("{reference}", self.reference[0]),
+            )
             if option in _REQUIRED:
                 default = inspect.Parameter.empty
             params.append(_parameter(option, _KW, default, annotation))
@@ -217,14 +278,14 @@ class Engine:
             ]
         return inspect.Signature(params, return_annotation="Any")
 
-    def docstring(self, name: str, notes: str, examples: str) -> str:
+    def docstring(self, name: str, notes: str, examples: str, see_also: str = "") -> str:
         """The docstring of the engine's function of statistic ``name``:
         the declaration, the options of :data:`OPTIONS`, the engine's
-        ``notes`` (paragraphs, may be empty) and ``examples``."""
+        ``notes`` (paragraphs, may be empty), ``see_also`` and ``examples``."""
         d = DECLARED[name]
         options = [
             OPTIONS[o][1].replace("{reference}", self.reference[1])
-            for o in STATISTICS[name]
+            for o in self.statistics[name]
         ]
         if self.grouped:
             summary = f"{d.label}{d.formula} of {self.what}."
@@ -249,17 +310,26 @@ class Engine:
             notes.strip("\n"),
             "Parameters\n----------\n" + "\n".join([inputs, *options]),
             "Returns\n-------\n" + returns,
+            self.raises,
+            "See Also\n--------\n" + see_also if see_also else "",
             "Examples\n--------\n" + examples.strip("\n"),
         )
         return "\n\n".join(s for s in sections if s) + "\n"
 
 
-def define(function: Callable, engine: Engine, name: str, notes: str, examples: str) -> Any:
+def define(
+    function: Callable,
+    engine: Engine,
+    name: str,
+    notes: str = "",
+    examples: str = "",
+    see_also: str = "",
+) -> Any:
     """``function`` as the engine's public function of statistic ``name``
     (its name, signature and docstring; the pieces filled)."""
     function.__name__ = function.__qualname__ = name + ("" if engine.grouped else "_expr")
     function.__signature__ = engine.signature(name)  # type: ignore[attr-defined]
-    function.__doc__ = engine.docstring(name, notes, examples)
+    function.__doc__ = engine.docstring(name, notes, examples, see_also)
     return with_pieces(engine.pieces)(function)
 
 

@@ -26,21 +26,13 @@ from typing import Any
 
 import numpy as np
 
-from . import _common, _functions
+from . import _common, _functions, _statistics
 from ._sql import StatisticsQuery, ident, projection, query, statistics_query, value
 
 __all__ = [
     "StatisticsQuery",
-    "brier_index",
-    "brier_inference",
-    "brier_score",
-    "brier_skill_score",
-    "calibration_bins",
-    "calibration_error",
+    *_statistics.STATISTICS,  # the functions of the statistics (below)
     "calibration_report",
-    "decision_curve",
-    "murphy_decomposition",
-    "net_benefit",
     "statistics_query",
 ]
 
@@ -194,7 +186,50 @@ _TABLE = _functions.Engine(
 )  # fmt: skip
 
 
-def _function(name: str, notes: str, examples: str) -> Any:
+#: the paragraph after a function's summary, where DuckDB's way says more
+_NOTES = {
+    "brier_score": """\
+DuckDB sums the squared errors and the weights (0/1 outcomes: one pass, no
+grouping by label) and the kernel's finish divides.""",
+    "calibration_error": """\
+DuckDB computes the bin of each row (the numpy kernel's rule, bit for bit)
+and the counts and sums per label and bin; the kernel finishes them.""",
+    "decision_curve": "The weights below and at or above every threshold, per label, summed in SQL.",
+    "brier_inference": """\
+The centred moments of the squared errors per label: DuckDB takes the means
+with window sums, then the centred cross-products, minima and maxima.""",
+}
+
+#: each function's example, on the table of ``{{setup}}``
+_EXAMPLES = {
+    "brier_score": """\
+>>> round(sbd.brier_score(con, table="scores"), 4)
+0.075
+>>> rel = con.table("scores")
+>>> {k: round(v, 4) for k, v in sorted(sbd.brier_score(rel, group_by="g").items())}
+{'a': 0.065, 'b': 0.085}""",
+    "brier_index": '>>> round(sbd.brier_index(con, table="scores"), 2)\n72.61',
+    "brier_skill_score": '>>> round(sbd.brier_skill_score(con, table="scores"), 4)\n0.7',
+    "calibration_error": (
+        '>>> round(sbd.calibration_error(con, table="scores", n_bins=2), 4)\n0.25'
+    ),
+    "calibration_bins": (
+        '>>> sbd.calibration_bins(con, table="scores", n_bins=2).count\narray([2, 2])'
+    ),
+    "murphy_decomposition": '>>> round(sbd.murphy_decomposition(con, table="scores", '
+    "n_bins=2).reliability, 4)\n0.065",
+    "net_benefit": '>>> round(sbd.net_benefit(con, table="scores", threshold=0.3), 4)\n0.3929',
+    "decision_curve": """\
+>>> sbd.decision_curve(con, table="scores", thresholds=[0.3, 0.5]).net_benefit.round(4)
+array([0.3929, 0.5   ])""",
+    "brier_inference": """\
+>>> res = sbd.brier_inference(con, table="scores")
+>>> round(res.brier_score, 4), round(res.standard_error(), 4)
+(0.075, 0.0328)""",
+}
+
+
+def _function(name: str) -> Any:
     """The public function of statistic ``name`` (declared in :mod:`._functions`)."""
 
     def function(*args: Any, **kwargs: Any) -> Any:
@@ -207,91 +242,13 @@ def _function(name: str, notes: str, examples: str) -> Any:
 
         return _functions.run(name, _ENGINE, a, source)
 
-    return _functions.define(function, _TABLE, name, notes, examples)
+    examples = "{{setup}}\n" + _EXAMPLES[name]
+    return _functions.define(function, _TABLE, name, _NOTES.get(name, ""), examples)
 
 
-brier_score = _function(
-    "brier_score",
-    """\
-DuckDB sums the squared errors and the weights (0/1 outcomes: one pass, no
-grouping by label) and the kernel's finish divides.""",
-    """\
-{{setup}}
->>> round(sbd.brier_score(con, table="scores"), 4)
-0.075
->>> rel = con.table("scores")
->>> {k: round(v, 4) for k, v in sorted(sbd.brier_score(rel, group_by="g").items())}
-{'a': 0.065, 'b': 0.085}""",
-)
-brier_index = _function(
-    "brier_index",
-    "",
-    """\
-{{setup}}
->>> round(sbd.brier_index(con, table="scores"), 2)
-72.61""",
-)
-brier_skill_score = _function(
-    "brier_skill_score",
-    "",
-    """\
-{{setup}}
->>> round(sbd.brier_skill_score(con, table="scores"), 4)
-0.7""",
-)
-calibration_error = _function(
-    "calibration_error",
-    """\
-DuckDB computes the bin of each row (the numpy kernel's rule, bit for bit)
-and the counts and sums per label and bin; the kernel finishes them.""",
-    """\
-{{setup}}
->>> round(sbd.calibration_error(con, table="scores", n_bins=2), 4)
-0.25""",
-)
-calibration_bins = _function(
-    "calibration_bins",
-    "",
-    """\
-{{setup}}
->>> sbd.calibration_bins(con, table="scores", n_bins=2).count
-array([2, 2])""",
-)
-murphy_decomposition = _function(
-    "murphy_decomposition",
-    "",
-    """\
-{{setup}}
->>> round(sbd.murphy_decomposition(con, table="scores", n_bins=2).reliability, 4)
-0.065""",
-)
-net_benefit = _function(
-    "net_benefit",
-    "",
-    """\
-{{setup}}
->>> round(sbd.net_benefit(con, table="scores", threshold=0.3), 4)
-0.3929""",
-)
-decision_curve = _function(
-    "decision_curve",
-    "The weights below and at or above every threshold, per label, summed in SQL.",
-    """\
-{{setup}}
->>> sbd.decision_curve(con, table="scores", thresholds=[0.3, 0.5]).net_benefit.round(4)
-array([0.3929, 0.5   ])""",
-)
-brier_inference = _function(
-    "brier_inference",
-    """\
-The centred moments of the squared errors per label: DuckDB takes the means
-with window sums, then the centred cross-products, minima and maxima.""",
-    """\
-{{setup}}
->>> res = sbd.brier_inference(con, table="scores")
->>> round(res.brier_score, 4), round(res.standard_error(), 4)
-(0.075, 0.0328)""",
-)
+#: the functions of the statistics, one per statistic of
+#: :data:`._statistics.STATISTICS` (``brier_score``, ``brier_index``, ...)
+globals().update({name: _function(name) for name in _statistics.STATISTICS})
 
 
 def calibration_report(

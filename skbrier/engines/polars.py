@@ -15,26 +15,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import _common, _functions
+from . import _common, _functions, _statistics
 from ._common import BIN, LABEL
 from ._polars_expr import WINDOW, _column, _pl, expression, group_mean, render, render_aggs
 
 __all__ = [
-    "brier_index",
-    "brier_index_expr",
-    "brier_inference",
-    "brier_score",
-    "brier_score_expr",
-    "brier_skill_score",
-    "brier_skill_score_expr",
-    "calibration_bins",
-    "calibration_error",
-    "calibration_error_expr",
+    *_statistics.STATISTICS,  # the functions of the statistics (below)
+    *(f"{name}_expr" for name in _statistics.EXPRESSIONS),
     "calibration_report",
-    "decision_curve",
-    "murphy_decomposition",
-    "net_benefit",
-    "net_benefit_expr",
 ]
 
 _ENGINE = "Polars"
@@ -185,8 +173,83 @@ _EXPRESSION = _functions.Engine(
 )
 
 
-def _function(name: str, notes: str, examples: str, engine: Any = _FRAME) -> Any:
-    """The public function of statistic ``name`` (declared in :mod:`._functions`)."""
+#: the paragraph after a function's summary, where Polars' way says more
+_NOTES = {
+    "brier_score": """\
+From the sums of :func:`skbrier._core.kernels.brier.brier_reduce` computed by
+Polars (one pass; 0/1 outcomes take a fast path without grouping by label).""",
+    "calibration_error": "From the per-bin sums that Polars groups by label and bin.",
+    "calibration_bins": r"""\
+Counts and the sums of :math:`w`, :math:`wp`, :math:`wy`, :math:`wp^2`,
+:math:`wpy`, :math:`w^2` per bin (the reliability diagram's).""",
+    "murphy_decomposition": "From the per-bin sums.",
+    "brier_inference": """\
+The centred moments of the squared errors (two passes inside Polars: the
+group's means, then the cross-products).""",
+    "brier_score_expr": """\
+Usable in ``select``, ``group_by(...).agg(...)`` and ``over(...)``: Polars
+computes the sums of each group, the kernel's finish gives the score.
+Invalid rows in a group raise a ValueError.""",
+}
+
+#: each function's example; ``{{frame}}``: the imports and a frame of four rows
+_EXAMPLES = {
+    "brier_score": """\
+{{setup}}
+>>> df = pl.DataFrame({"g": [1, 1, 2], "y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
+>>> round(sbp.brier_score(df), 4)
+0.0467
+>>> {k: round(v, 4) for k, v in sorted(sbp.brier_score(df, group_by="g").items())}
+{1: 0.065, 2: 0.01}""",
+    "brier_index": """\
+{{setup}}
+>>> df = pl.DataFrame({"y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
+>>> round(sbp.brier_index(df), 2)
+78.4""",
+    "brier_skill_score": "{{frame}}\n>>> round(sbp.brier_skill_score(df), 4)\n0.7",
+    "calibration_error": "{{frame}}\n>>> round(sbp.calibration_error(df, n_bins=2), 4)\n0.25",
+    "calibration_bins": "{{frame}}\n>>> sbp.calibration_bins(df, n_bins=2).sum_wy\narray([0., 2.])",
+    "murphy_decomposition": (
+        "{{frame}}\n>>> round(sbp.murphy_decomposition(df, n_bins=2).reliability, 4)\n0.065"
+    ),
+    "net_benefit": "{{frame}}\n>>> round(sbp.net_benefit(df, threshold=0.3), 4)\n0.3929",
+    "decision_curve": """\
+{{frame}}
+>>> res = sbp.decision_curve(df, thresholds=[0.3, 0.5])
+>>> res.net_benefit.round(4)
+array([0.3929, 0.5   ])""",
+    "brier_inference": """\
+{{setup}}
+>>> df = pl.DataFrame({"y": [0, 1, 1, 0, 1], "p": [0.2, 0.7, 0.9, 0.4, 0.6]})
+>>> res = sbp.brier_inference(df)
+>>> round(res.brier_score, 4), round(res.standard_error(), 4)
+(0.092, 0.0306)""",
+    "brier_score_expr": """\
+{{setup}}
+>>> df = pl.DataFrame({"g": [1, 1, 2], "y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
+>>> df.group_by("g").agg(sbp.brier_score_expr()).sort("g")["brier_score"].round(4).to_list()
+[0.065, 0.01]""",
+    "brier_index_expr": """\
+{{setup}}
+>>> df = pl.DataFrame({"y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
+>>> round(df.select(sbp.brier_index_expr()).item(), 2)
+78.4""",
+    "brier_skill_score_expr": (
+        "{{frame}}\n>>> round(df.select(sbp.brier_skill_score_expr()).item(), 4)\n0.7"
+    ),
+    "calibration_error_expr": (
+        "{{frame}}\n>>> round(df.select(sbp.calibration_error_expr(n_bins=2)).item(), 4)\n0.25"
+    ),
+    "net_benefit_expr": (
+        "{{frame}}\n>>> round(df.select(sbp.net_benefit_expr(threshold=0.3)).item(), 4)\n0.3929"
+    ),
+}
+
+
+def _function(name: str, engine: Any = _FRAME) -> Any:
+    """The public function of statistic ``name`` (declared in :mod:`._functions`);
+    with ``engine=_EXPRESSION``, its expression ``<name>_expr``."""
+    key = name if engine.grouped else name + "_expr"
 
     def function(*args: Any, **kwargs: Any) -> Any:
         a = _functions.arguments(function, args, kwargs)
@@ -198,147 +261,15 @@ def _function(name: str, notes: str, examples: str, engine: Any = _FRAME) -> Any
 
         return _functions.run(name, _ENGINE, a, source)
 
-    return _functions.define(function, engine, name, notes, examples)
+    notes = _NOTES.get(key, "" if engine.grouped else "See :func:`brier_score_expr`.")
+    return _functions.define(function, engine, name, notes, _EXAMPLES[key])
 
 
-brier_score = _function(
-    "brier_score",
-    """\
-From the sums of :func:`skbrier._core.kernels.brier.brier_reduce` computed by
-Polars (one pass; 0/1 outcomes take a fast path without grouping by label).""",
-    """\
-{{setup}}
->>> df = pl.DataFrame({"g": [1, 1, 2], "y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
->>> round(sbp.brier_score(df), 4)
-0.0467
->>> {k: round(v, 4) for k, v in sorted(sbp.brier_score(df, group_by="g").items())}
-{1: 0.065, 2: 0.01}""",
-)
-brier_index = _function(
-    "brier_index",
-    "",
-    """\
-{{setup}}
->>> df = pl.DataFrame({"y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
->>> round(sbp.brier_index(df), 2)
-78.4""",
-)
-brier_skill_score = _function(
-    "brier_skill_score",
-    "",
-    """\
-{{frame}}
->>> round(sbp.brier_skill_score(df), 4)
-0.7""",
-)
-calibration_error = _function(
-    "calibration_error",
-    """\
-From the per-bin sums that Polars groups by label and bin.""",
-    """\
-{{frame}}
->>> round(sbp.calibration_error(df, n_bins=2), 4)
-0.25""",
-)
-calibration_bins = _function(
-    "calibration_bins",
-    r"""\
-Counts and the sums of :math:`w`, :math:`wp`, :math:`wy`, :math:`wp^2`,
-:math:`wpy`, :math:`w^2` per bin (the reliability diagram's).""",
-    """\
-{{frame}}
->>> sbp.calibration_bins(df, n_bins=2).sum_wy
-array([0., 2.])""",
-)
-murphy_decomposition = _function(
-    "murphy_decomposition",
-    "From the per-bin sums.",
-    """\
-{{frame}}
->>> round(sbp.murphy_decomposition(df, n_bins=2).reliability, 4)
-0.065""",
-)
-net_benefit = _function(
-    "net_benefit",
-    "",
-    """\
-{{frame}}
->>> round(sbp.net_benefit(df, threshold=0.3), 4)
-0.3929""",
-)
-decision_curve = _function(
-    "decision_curve",
-    "",
-    """\
-{{frame}}
->>> res = sbp.decision_curve(df, thresholds=[0.3, 0.5])
->>> res.net_benefit.round(4)
-array([0.3929, 0.5   ])""",
-)
-brier_inference = _function(
-    "brier_inference",
-    """\
-The centred moments of the squared errors (two passes inside Polars: the
-group's means, then the cross-products).""",
-    """\
-{{setup}}
->>> df = pl.DataFrame({"y": [0, 1, 1, 0, 1], "p": [0.2, 0.7, 0.9, 0.4, 0.6]})
->>> res = sbp.brier_inference(df)
->>> round(res.brier_score, 4), round(res.standard_error(), 4)
-(0.092, 0.0306)""",
-)
-
-# ----------------------------------------------------------------- expressions
-brier_score_expr = _function(
-    "brier_score",
-    """\
-Usable in ``select``, ``group_by(...).agg(...)`` and ``over(...)``: Polars
-computes the sums of each group, the kernel's finish gives the score.
-Invalid rows in a group raise a ValueError.""",
-    """\
-{{setup}}
->>> df = pl.DataFrame({"g": [1, 1, 2], "y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
->>> df.group_by("g").agg(sbp.brier_score_expr()).sort("g")["brier_score"].round(4).to_list()
-[0.065, 0.01]""",
-    _EXPRESSION,
-)
-brier_index_expr = _function(
-    "brier_index",
-    "See :func:`brier_score_expr`.",
-    """\
-{{setup}}
->>> df = pl.DataFrame({"y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
->>> round(df.select(sbp.brier_index_expr()).item(), 2)
-78.4""",
-    _EXPRESSION,
-)
-brier_skill_score_expr = _function(
-    "brier_skill_score",
-    "See :func:`brier_score_expr`.",
-    """\
-{{frame}}
->>> round(df.select(sbp.brier_skill_score_expr()).item(), 4)
-0.7""",
-    _EXPRESSION,
-)
-calibration_error_expr = _function(
-    "calibration_error",
-    "See :func:`brier_score_expr`.",
-    """\
-{{frame}}
->>> round(df.select(sbp.calibration_error_expr(n_bins=2)).item(), 4)
-0.25""",
-    _EXPRESSION,
-)
-net_benefit_expr = _function(
-    "net_benefit",
-    "See :func:`brier_score_expr`.",
-    """\
-{{frame}}
->>> round(df.select(sbp.net_benefit_expr(threshold=0.3)).item(), 4)
-0.3929""",
-    _EXPRESSION,
-)
+#: the functions of the statistics, one per statistic of
+#: :data:`._statistics.STATISTICS` (``brier_score``, ``brier_index``, ...), and
+#: the expressions of those of :data:`._statistics.EXPRESSIONS` (``*_expr``)
+globals().update({name: _function(name) for name in _statistics.STATISTICS})
+globals().update({f"{n}_expr": _function(n, _EXPRESSION) for n in _statistics.EXPRESSIONS})
 
 
 def calibration_report(
