@@ -468,14 +468,9 @@ def test_report_of_a_lazyframe_reads_only_its_columns(tmp_path):
 @pytest.mark.parametrize("name", sbp.__all__)
 def test_numpydoc(name):
     validate = pytest.importorskip("numpydoc.validate").validate
-    module = (
-        "skbrier.engines.polars"
-        if not name.endswith("_expr")
-        else "skbrier.engines._polars_expr"
-    )
     errors = [
         e
-        for e in validate(f"{module}.{name}")["errors"]
+        for e in validate(f"skbrier.engines.polars.{name}")["errors"]
         if e[0] in {"GL08", "PR01", "PR02", "EX01"}
     ]
     assert not errors, errors

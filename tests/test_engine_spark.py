@@ -318,23 +318,24 @@ def test_report_one_job(spark, data, labels):
     assert got.summary()
 
 
-def test_report_rounded_table_refits_on_the_rows(spark, data, monkeypatch):
-    """More distinct forecasts than the table keeps: the logistic fit reads the
-    DataFrame again (one job per step) and stays exact."""
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_report_continuous_forecasts_one_job(spark, data, monkeypatch, weight):
+    """More distinct forecasts per class than the ``resolution="auto"`` table
+    keeps (continuous forecasts): still one Spark job, and every exact
+    section -- C, CORP and the logistic fit included -- equals numpy's."""
     from skbrier._core import binning
 
     sbs = _sbs()
     pdf, df = data
     monkeypatch.setattr(binning, "AUTO_MAX_DISTINCT", 10)
+    assert pdf.q[pdf.y == 0].nunique() > 10 and pdf.q[pdf.y == 1].nunique() > 10
+    sw = None if weight is None else pdf.w
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        exp = np_report(pdf.y, pdf.q, random_state=0)
+        exp = np_report(pdf.y, pdf.q, sample_weight=sw, random_state=0)
         got, jobs = _jobs(
-            spark, lambda: sbs.calibration_report(df, "y", "q", random_state=0)
+            spark, lambda: sbs.calibration_report(df, "y", "q", weight, random_state=0)
         )
-    assert jobs > 1
-    # C and CORP on the rounded forecasts (a note says so); the rest exact
-    _cmp_report(
-        got, exp, fields=("brier_score", "spiegelhalter_z", "ece"), decomposition=False
-    )
-    assert any("rounded to multiples of" in n for n in got.notes)
+    assert jobs == 1
+    _cmp_report(got, exp)
+    assert not any("rounded to multiples of" in n for n in got.notes)

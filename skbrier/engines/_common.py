@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
@@ -40,13 +41,26 @@ __all__ = [
     "check_column",
     "check_group_by",
     "compute",
+    "engine",
     "finish_given",
+    "group_note",
     "group_states",
     "with_pieces",
 ]
 
 LABEL = "__skbrier_label"
 BIN = "__skbrier_bin"
+
+
+def engine(name: str) -> Any:
+    """The engine's module ``name`` (``"polars"``, ``"duckdb"``), or the
+    ImportError saying how to install it (an extra of skbrier)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:  # pragma: no cover - the engines are extras
+        raise ImportError(
+            f"skbrier.engines.{name} needs {name}: pip install 'skbrier[{name}]'."
+        ) from exc
 
 
 # ----------------------------------------------------------------- columns
@@ -127,6 +141,15 @@ class Source(Protocol):
 
     def note(self, key: tuple) -> str:
         """What a message about the rows of group ``key`` appends."""
+
+
+def group_note(keys: list[str], key: tuple, where: str) -> str:
+    """What a message about the rows of group ``key`` appends (nothing
+    without ``group_by``); ``where``: the input, as the note names it."""
+    if not keys:
+        return ""
+    shown = key[0] if len(key) == 1 else key
+    return f"(Positions and counts are within the group {keys}={shown!r} of {where}.)"
 
 
 def compute(source: Source, stat: Statistic, given: GivenStatistic | None = None) -> Any:

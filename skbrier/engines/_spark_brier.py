@@ -25,7 +25,15 @@ from ..states import (
     SpiegelhalterState,
     StateBundle,
 )
-from ._spark_reduce import Source, doc, finished, native_brier_sums, per_group, source
+from ._spark_reduce import (
+    Source,
+    doc,
+    finished,
+    native_brier_sums,
+    per_group,
+    source,
+    spark_function,
+)
 
 __all__ = ["brier_index", "brier_score", "brier_skill_score", "score"]
 
@@ -55,92 +63,6 @@ def _brier(src: Source, pos_label: Any, finish: Callable, *, skill: bool = False
     return finished(src, tmpl, lambda st: finish(st.sums()))
 
 
-@doc
-def brier_score(
-    df: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier score of the rows of a Spark DataFrame (per group with ``group_by``).
-
-    :math:`\mathrm{BS} = \sum_i w_i (p_i - y_i)^2 / \sum_i w_i`: the value of
-    :func:`skbrier.brier_score` on the same rows.  0/1 outcomes are summed
-    by Spark's aggregations (one pass, no Python worker); other labels go
-    through the mergeable states (one ``mapInArrow``).
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        The Brier score; with ``group_by`` a dict ``{group: score}``.
-
-    {{raises}}
-
-    See Also
-    --------
-    skbrier.brier_score : The same on arrays.
-
-    Examples
-    --------
-    {{spark}}
-    >>> round(sbs.brier_score(df), 4)  # doctest: +SKIP
-    0.075
-    >>> sbs.brier_score(df, group_by="g")  # doctest: +SKIP
-    {1: 0.065, 2: 0.085}
-    """
-    src = source(df, y, p, weight, group_by)
-    return _brier(src, pos_label, brier_finish)
-
-
-@doc
-def brier_index(
-    df: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier Index :math:`100 (1 - \sqrt{\mathrm{BS}})` of a Spark DataFrame's rows.
-
-    The value of :func:`skbrier.brier_index` on the same rows (see
-    :func:`brier_score` for how it is computed).
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        The Brier Index; with ``group_by`` a dict ``{group: index}``.
-
-    {{raises}}
-
-    See Also
-    --------
-    skbrier.brier_index : The same on arrays.
-
-    Examples
-    --------
-    {{spark}}
-    >>> round(sbs.brier_index(df), 2)  # doctest: +SKIP
-    72.61
-    """
-    src = source(df, y, p, weight, group_by)
-    return _brier(src, pos_label, lambda s: brier_index_from_score(brier_finish(s)))
-
-
 def _skill(rate: float | None) -> Callable:
     def finish(s: Any) -> float:
         score, bs_ref = skill_finish(s, rate)
@@ -151,107 +73,86 @@ def _skill(rate: float | None) -> Callable:
     return finish
 
 
-@doc
-def brier_skill_score(
-    df: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    reference: Any = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier skill score :math:`1 - \mathrm{BS} / \mathrm{BS}_\mathrm{ref}` of a
-    Spark DataFrame's rows.
-
-    The value of :func:`skbrier.brier_skill_score` on the same rows: the
-    reference is climatology (the weighted event rate of the rows, of each
-    group), a constant rate, or a column of reference forecasts.
-
-    Parameters
-    ----------
-    {{inputs}}
-    reference : None, float or str, default=None
-        None: climatology; a float in [0, 1]: that constant forecast; a str:
-        the column of reference forecasts.
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        The skill score (NaN with an ``UndefinedMetricWarning`` when the
-        reference scores 0); with ``group_by`` a dict ``{group: skill}``.
-
-    {{raises}}
-
-    See Also
-    --------
-    skbrier.brier_skill_score : The same on arrays.
-
-    Examples
-    --------
-    {{spark}}
-    >>> round(sbs.brier_skill_score(df), 4)  # doctest: +SKIP
-    0.7
-    """
+def _skill_score(a: Any) -> Any:
+    """The skill score against ``a.reference``: climatology (the class
+    weights), a constant rate or a column of reference forecasts."""
     extra = {}
     rate = None
-    if isinstance(reference, str):
-        extra = {"reference": reference}
-    elif reference is not None:
-        rate = check_scalar_probability(reference, name="reference")
-    src = source(df, y, p, weight, group_by, extra)
-    return _brier(src, pos_label, _skill(rate), skill=True)
+    if isinstance(a.reference, str):
+        extra = {"reference": a.reference}
+    elif a.reference is not None:
+        rate = check_scalar_probability(a.reference, name="reference")
+    src = source(a.df, a.y, a.p, a.weight, a.group_by, extra)
+    return _brier(src, a.pos_label, _skill(rate), skill=True)
+
+
+brier_score = spark_function(
+    "brier_score",
+    lambda a: _brier(
+        source(a.df, a.y, a.p, a.weight, a.group_by), a.pos_label, brier_finish
+    ),
+    notes="""\
+The value of :func:`skbrier.brier_score` on the same rows.  0/1 outcomes are
+summed by Spark's aggregations (one pass, no Python worker); other labels go
+through the mergeable states (one ``mapInArrow``).""",
+    see_also="skbrier.brier_score : The same on arrays.",
+    examples="""\
+{{spark}}
+>>> round(sbs.brier_score(df), 4)  # doctest: +SKIP
+0.075
+>>> sbs.brier_score(df, group_by="g")  # doctest: +SKIP
+{1: 0.065, 2: 0.085}""",
+)
+brier_index = spark_function(
+    "brier_index",
+    lambda a: _brier(
+        source(a.df, a.y, a.p, a.weight, a.group_by),
+        a.pos_label,
+        lambda s: brier_index_from_score(brier_finish(s)),
+    ),
+    notes="See :func:`brier_score` for how it is computed.",
+    see_also="skbrier.brier_index : The same on arrays.",
+    examples="""\
+{{spark}}
+>>> round(sbs.brier_index(df), 2)  # doctest: +SKIP
+72.61""",
+)
+brier_skill_score = spark_function(
+    "brier_skill_score",
+    _skill_score,
+    see_also="skbrier.brier_skill_score : The same on arrays.",
+    examples="""\
+{{spark}}
+>>> round(sbs.brier_skill_score(df), 4)  # doctest: +SKIP
+0.7""",
+)
 
 
 # --------------------------------------------------------------------------
 # several statistics in one pass; the report
 # --------------------------------------------------------------------------
 
-#: the statistics of :func:`score`: ``name -> (state key, fresh state, finish)``
-_SCORES: dict[str, tuple[str, Callable[[Any], Any], Callable[[Any], Any]]] = {
-    "brier_score": ("brier", lambda pl: BrierState(pos_label=pl), lambda s: s.finalize()),
-    "brier_index": (
-        "brier",
-        lambda pl: BrierState(pos_label=pl),
-        lambda s: s.brier_index(),
-    ),
-    "brier_skill_score": (
-        "brier",
-        lambda pl: BrierState(pos_label=pl),
-        lambda s: _skill(None)(s.sums()),
-    ),
-    "calibration_error": (
-        "ece",
-        lambda pl: BinnedState(uniform_edges(15), pos_label=pl),
-        lambda s: s.calibration_error("l1"),
-    ),
-    "murphy_decomposition": (
-        "bins",
-        lambda pl: BinnedState(uniform_edges(10), pos_label=pl),
-        lambda s: s.murphy(),
-    ),
-    "corp_decomposition": (
-        "table",
-        lambda pl: ForecastTable(pos_label=pl),
-        lambda s: s.corp(),
-    ),
-    "c_statistic": (
-        "table",
-        lambda pl: ForecastTable(pos_label=pl),
-        lambda s: s.c_statistic(),
-    ),
-    "spiegelhalter_z": (
-        "spiegelhalter",
-        lambda pl: SpiegelhalterState(pos_label=pl),
-        lambda s: _spiegelhalter_result(s),
-    ),
-    "brier_inference": (
-        "moments",
-        lambda pl: MomentState(pos_label=pl),
-        lambda s: _iid_inference(s),
-    ),
+#: the fresh states of :func:`score`, by key
+_STATES: dict[str, Callable[[Any], Any]] = {
+    "brier": lambda pl: BrierState(pos_label=pl),
+    "ece": lambda pl: BinnedState(uniform_edges(15), pos_label=pl),
+    "bins": lambda pl: BinnedState(uniform_edges(10), pos_label=pl),
+    "table": lambda pl: ForecastTable(pos_label=pl),
+    "spiegelhalter": lambda pl: SpiegelhalterState(pos_label=pl),
+    "moments": lambda pl: MomentState(pos_label=pl),
+}
+
+#: the statistics of :func:`score`: ``name -> (state key, finish)``
+_SCORES: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "brier_score": ("brier", lambda s: s.finalize()),
+    "brier_index": ("brier", lambda s: s.brier_index()),
+    "brier_skill_score": ("brier", lambda s: _skill(None)(s.sums())),
+    "calibration_error": ("ece", lambda s: s.calibration_error("l1")),
+    "murphy_decomposition": ("bins", lambda s: s.murphy()),
+    "corp_decomposition": ("table", lambda s: s.corp()),
+    "c_statistic": ("table", lambda s: s.c_statistic()),
+    "spiegelhalter_z": ("spiegelhalter", lambda s: _spiegelhalter_result(s)),
+    "brier_inference": ("moments", lambda s: _iid_inference(s)),
 }
 
 
@@ -318,11 +219,11 @@ def score(
     for m in metrics:
         if m not in _SCORES:
             raise ValueError(f"metrics: unknown {m!r}; choose among {sorted(_SCORES)}.")
-    members = {_SCORES[m][0]: _SCORES[m][1](pos_label) for m in metrics}
+    members = {_SCORES[m][0]: _STATES[_SCORES[m][0]](pos_label) for m in metrics}
     tmpl = StateBundle(members, pos_label=pos_label)
     src = source(df, y, p, weight, group_by)
 
     def finish(bundle: Any) -> dict:
-        return {m: _SCORES[m][2](bundle.state(_SCORES[m][0])) for m in metrics}
+        return {m: _SCORES[m][1](bundle.state(_SCORES[m][0])) for m in metrics}
 
     return finished(src, tmpl, finish)

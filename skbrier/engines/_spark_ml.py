@@ -18,6 +18,7 @@ saved and loaded with the tuned pipelines.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 #: the evaluators, built by :func:`_classes` on first access (module ``__getattr__``)
@@ -32,17 +33,26 @@ __all__ = list(EVALUATORS)
 
 _CLASSES: dict[str, type] = {}
 
-_EXAMPLE = """
-    Examples
-    --------
-    >>> from pyspark.ml.classification import LogisticRegression  # doctest: +SKIP
-    >>> from pyspark.ml.tuning import CrossValidator, ParamGridBuilder  # doctest: +SKIP
-    >>> from skbrier.engines.spark import {name}  # doctest: +SKIP
-    >>> lr = LogisticRegression()  # doctest: +SKIP
-    >>> grid = ParamGridBuilder().addGrid(lr.regParam, [0.0, 0.1]).build()  # doctest: +SKIP
-    >>> cv = CrossValidator(estimator=lr, estimatorParamMaps=grid,  # doctest: +SKIP
-    ...                     evaluator={name}({args}), numFolds=3)
-    >>> model = cv.fit(train)  # doctest: +SKIP
+#: the columns every evaluator reads, described once
+_COLUMNS = """\
+labelCol : str, default="label"
+    Outcomes 0/1.
+probabilityCol : str, default="probability"
+    Probabilities: a vector or array (class 1 is element 1) or a number.
+weightCol : str, default=None
+    Frequency weights."""
+
+_EXAMPLE = """\
+Examples
+--------
+>>> from pyspark.ml.classification import LogisticRegression  # doctest: +SKIP
+>>> from pyspark.ml.tuning import CrossValidator, ParamGridBuilder  # doctest: +SKIP
+>>> from skbrier.engines.spark import {name}  # doctest: +SKIP
+>>> lr = LogisticRegression()  # doctest: +SKIP
+>>> grid = ParamGridBuilder().addGrid(lr.regParam, [0.0, 0.1]).build()  # doctest: +SKIP
+>>> cv = CrossValidator(estimator=lr, estimatorParamMaps=grid,  # doctest: +SKIP
+...                     evaluator={name}({args}), numFolds=3)
+>>> model = cv.fit(train)  # doctest: +SKIP
 """
 
 
@@ -66,7 +76,7 @@ def _classes() -> dict[str, type]:
     from pyspark.ml.param.shared import HasLabelCol, HasProbabilityCol, HasWeightCol
     from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
-    from . import _spark_bins, _spark_brier, _spark_stats
+    from . import spark
     from ._spark_reduce import _col
 
     def given(kwargs: dict) -> dict:
@@ -80,9 +90,13 @@ def _classes() -> dict[str, type]:
         DefaultParamsReadable,
         DefaultParamsWritable,
     ):
-        """The columns of every evaluator; subclasses define ``_metric``."""
+        """The columns of every evaluator; a subclass names its function of
+        :mod:`skbrier.engines.spark` (``_function``), documents its own
+        params (``_parameters``) and gives their values (``_options``)."""
 
         _larger = True
+        _function = ""
+        _parameters = ""
         _input_kwargs: dict[str, Any]  # set by pyspark's keyword_only
 
         def isLargerBetter(self) -> bool:  # noqa: N802 (Spark's name)
@@ -112,30 +126,19 @@ def _classes() -> dict[str, type]:
 
         def _evaluate(self, dataset: Any) -> float:
             df, y, p, w = self._frame(dataset)
-            return float(self._metric(df, y, p, w))
+            function = getattr(spark, self._function)
+            return float(function(df, y, p, w, **self._options()))
 
-        def _metric(self, df: Any, y: str, p: str, w: str | None) -> float:
-            raise NotImplementedError
+        def _options(self) -> dict[str, Any]:
+            """The options of the function (the evaluator's own params)."""
+            return {}
 
     class BrierScoreEvaluator(_SkbrierEvaluator):
         r"""Evaluator of the Brier score :math:`\sum w (p - y)^2 / \sum w`
-        (smaller is better: ``isLargerBetter()`` is False).
-
-        Parameters
-        ----------
-        labelCol : str, default="label"
-            Outcomes 0/1.
-        probabilityCol : str, default="probability"
-            Probabilities: a vector or array (class 1 is element 1) or a number.
-        weightCol : str, default=None
-            Frequency weights.
-
-        See Also
-        --------
-        skbrier.engines.spark.brier_score : The function it calls.
-        """
+        (smaller is better: ``isLargerBetter()`` is False)."""
 
         _larger = False
+        _function = "brier_score"
 
         @keyword_only
         def __init__(
@@ -159,75 +162,28 @@ def _classes() -> dict[str, type]:
             """Set the columns."""
             return self._set(**given(self._input_kwargs))
 
-        def _metric(self, df, y, p, w):
-            return _spark_brier.brier_score(df, y, p, w)
-
     class BrierIndexEvaluator(BrierScoreEvaluator):
         r"""Evaluator of the Brier Index :math:`100 (1 - \sqrt{\mathrm{BS}})`
-        (larger is better).
-
-        Parameters
-        ----------
-        labelCol : str, default="label"
-            Outcomes 0/1.
-        probabilityCol : str, default="probability"
-            Probabilities: a vector or array (class 1 is element 1) or a number.
-        weightCol : str, default=None
-            Frequency weights.
-
-        See Also
-        --------
-        skbrier.engines.spark.brier_index : The function it calls.
-        """
+        (larger is better)."""
 
         _larger = True
-
-        def _metric(self, df, y, p, w):
-            return _spark_brier.brier_index(df, y, p, w)
+        _function = "brier_index"
 
     class BrierSkillScoreEvaluator(BrierScoreEvaluator):
         r"""Evaluator of the Brier skill score against climatology,
-        :math:`1 - \mathrm{BS} / (\bar o (1 - \bar o))` (larger is better).
-
-        Parameters
-        ----------
-        labelCol : str, default="label"
-            Outcomes 0/1.
-        probabilityCol : str, default="probability"
-            Probabilities: a vector or array (class 1 is element 1) or a number.
-        weightCol : str, default=None
-            Frequency weights.
-
-        See Also
-        --------
-        skbrier.engines.spark.brier_skill_score : The function it calls.
-        """
+        :math:`1 - \mathrm{BS} / (\bar o (1 - \bar o))` (larger is better)."""
 
         _larger = True
-
-        def _metric(self, df, y, p, w):
-            return _spark_brier.brier_skill_score(df, y, p, w)
+        _function = "brier_skill_score"
 
     class NetBenefitEvaluator(_SkbrierEvaluator):
         r"""Evaluator of net benefit at a threshold probability,
-        :math:`TP/W - FP/W \cdot p_t / (1 - p_t)` (larger is better).
+        :math:`TP/W - FP/W \cdot p_t / (1 - p_t)` (larger is better)."""
 
-        Parameters
-        ----------
-        threshold : float
-            The threshold probability :math:`p_t`, in (0, 1) (required).
-        labelCol : str, default="label"
-            Outcomes 0/1.
-        probabilityCol : str, default="probability"
-            Probabilities: a vector or array (class 1 is element 1) or a number.
-        weightCol : str, default=None
-            Frequency weights.
-
-        See Also
-        --------
-        skbrier.engines.spark.net_benefit : The function it calls.
-        """
-
+        _function = "net_benefit"
+        _parameters = """\
+threshold : float
+    The threshold probability :math:`p_t`, in (0, 1) (required)."""
         threshold = Param(
             Params._dummy(),
             "threshold",
@@ -259,39 +215,25 @@ def _classes() -> dict[str, type]:
             """Set the threshold and the columns."""
             return self._set(**given(self._input_kwargs))
 
-        def _metric(self, df, y, p, w):
+        def _options(self) -> dict[str, Any]:
             if not self.isDefined(self.threshold):
                 raise ValueError(
                     "threshold is not set: NetBenefitEvaluator(threshold=...) needs "
                     "the threshold probability, in (0, 1)."
                 )
-            return _spark_stats.net_benefit(
-                df, y, p, w, threshold=self.getOrDefault("threshold")
-            )
+            return {"threshold": self.getOrDefault("threshold")}
 
     class CalibrationErrorEvaluator(_SkbrierEvaluator):
         r"""Evaluator of the binned calibration error (ECE with ``norm="l1"``)
-        on uniform bins (smaller is better).
-
-        Parameters
-        ----------
-        nBins : int, default=10
-            Number of uniform bins.
-        norm : {"l1", "l2", "max"}, default="l1"
-            ECE, RMS calibration error or MCE.
-        labelCol : str, default="label"
-            Outcomes 0/1.
-        probabilityCol : str, default="probability"
-            Probabilities: a vector or array (class 1 is element 1) or a number.
-        weightCol : str, default=None
-            Frequency weights.
-
-        See Also
-        --------
-        skbrier.engines.spark.calibration_error : The function it calls.
-        """
+        on uniform bins (smaller is better)."""
 
         _larger = False
+        _function = "calibration_error"
+        _parameters = """\
+nBins : int, default=10
+    Number of uniform bins.
+norm : {"l1", "l2", "max"}, default="l1"
+    ECE, RMS calibration error or MCE."""
         nBins = Param(  # noqa: N815
             Params._dummy(),
             "nBins",
@@ -329,10 +271,8 @@ def _classes() -> dict[str, type]:
             """Set the bins, the norm and the columns."""
             return self._set(**given(self._input_kwargs))
 
-        def _metric(self, df, y, p, w):
-            n_bins = self.getOrDefault("nBins")
-            norm = self.getOrDefault("norm")
-            return _spark_bins.calibration_error(df, y, p, w, n_bins=n_bins, norm=norm)
+        def _options(self) -> dict[str, Any]:
+            return {"n_bins": self.getOrDefault("nBins"), "norm": self.getOrDefault("norm")}
 
     args = {
         "NetBenefitEvaluator": "threshold=0.2",
@@ -348,8 +288,15 @@ def _classes() -> dict[str, type]:
         name = cls.__name__
         cls.__module__ = __name__
         cls.__qualname__ = name
-        cls.__doc__ = (cls.__doc__ or "") + _EXAMPLE.format(
-            name=name, args=args.get(name, "")
+        params = "\n".join(filter(None, [cls._parameters, _COLUMNS]))
+        cls.__doc__ = "\n\n".join(
+            [
+                inspect.cleandoc(cls.__doc__ or ""),
+                "Parameters\n----------\n" + params,
+                f"See Also\n--------\nskbrier.engines.spark.{cls._function} : The "
+                "function it calls.",
+                _EXAMPLE.format(name=name, args=args.get(name, "")),
+            ]
         )
         _CLASSES[name] = cls
     _SkbrierEvaluator.__module__ = __name__

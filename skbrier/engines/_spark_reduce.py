@@ -24,15 +24,22 @@ Two ways, both giving the state that the same rows give through ``update``:
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
 import pickle
+import types
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from .._core.params import DEFAULT_N_BINS
+from ._common import with_pieces
+from ._functions import Engine, arguments, define
+
 __all__ = [
+    "SPARK",
     "Source",
     "doc",
     "finished",
@@ -40,49 +47,104 @@ __all__ = [
     "partition_states",
     "per_group",
     "source",
+    "spark_function",
 ]
 
 _DOC = {
     "inputs": """\
 df : pyspark.sql.DataFrame
-        The rows.
-    y : str, default="y"
-        Column of the outcomes (two labels: 0/1, booleans, or any two
-        values with ``pos_label``).
-    p : str, default="p"
-        Column of the probabilities of the positive class.
-    weight : str, default=None
-        Column of non-negative frequency weights (None: every row counts 1).""",
+    The rows.
+y : str, default="y"
+    Column of the outcomes (two labels: 0/1, booleans, or any two
+    values with ``pos_label``).
+p : str, default="p"
+    Column of the probabilities of the positive class.
+weight : str, default=None
+    Column of non-negative frequency weights (None: every row counts 1).""",
     "group_by": """\
 group_by : str, list of str or None, default=None
-        Column(s) whose values split the rows into groups: a result per
-        group, in the same Spark job.
-    pos_label : int, float, bool or str, default=None
-        The positive class (scikit-learn's rule over the labels when None).""",
+    Column(s) whose values split the rows into groups: a result per
+    group, in the same Spark job.
+pos_label : int, float, bool or str, default=None
+    The positive class (scikit-learn's rule over the labels when None).""",
     "raises": """\
 Raises
-    ------
-    TypeError
-        ``df`` is not a Spark DataFrame or a column is not named by a str.
-    ValueError
-        A column is not in ``df``, or the rows are invalid (the in-memory
-        error, with a note naming the columns).""",
+------
+TypeError
+    ``df`` is not a Spark DataFrame or a column is not named by a str.
+ValueError
+    A column is not in ``df``, or the rows are invalid (the in-memory
+    error, with a note naming the columns).""",
     "spark": """\
 >>> from pyspark.sql import SparkSession  # doctest: +SKIP
-    >>> from skbrier.engines import spark as sbs  # doctest: +SKIP
-    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
-    >>> df = spark.createDataFrame(  # doctest: +SKIP
-    ...     [(1, 0, 0.2), (1, 1, 0.7), (2, 1, 0.9), (2, 0, 0.4)], ["g", "y", "p"])""",
+>>> from skbrier.engines import spark as sbs  # doctest: +SKIP
+>>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
+>>> df = spark.createDataFrame(  # doctest: +SKIP
+...     [(1, 0, 0.2), (1, 1, 0.7), (2, 1, 0.9), (2, 0, 0.4)], ["g", "y", "p"])""",
 }
 
+#: the options of the Spark functions of the statistics, with their defaults
+_OPTIONS: dict[str, dict[str, Any]] = {
+    "brier_score": {},
+    "brier_index": {},
+    "brier_skill_score": {"reference": None},
+    "calibration_error": {
+        "norm": "l1",
+        "n_bins": DEFAULT_N_BINS,
+        "strategy": "uniform",
+        "binning": None,
+        "debias": False,
+        "right": True,
+    },
+    "calibration_bins": {"n_bins": DEFAULT_N_BINS, "strategy": "uniform", "right": True},
+    "murphy_decomposition": {
+        **{"n_bins": DEFAULT_N_BINS, "strategy": "uniform", "right": True},
+        "bias_correction": False,
+    },
+    "corp_decomposition": {"resolution": None},
+    "c_statistic": {"resolution": None},
+    "spiegelhalter_z": {},
+    "net_benefit": {"threshold": None, "prevalence": None},
+    "decision_curve": {
+        "thresholds": None,
+        "prevalence": None,
+        "harm": None,
+        "confidence_level": 0.95,
+    },
+    "brier_inference": {"reference": None, "cov_type": "iid"},
+}
 
-def doc(func: Callable) -> Callable:
-    """Fill the shared parameter texts (``{{inputs}}``, ...) of a docstring."""
-    doc = func.__doc__ or ""
-    for key, text in _DOC.items():
-        doc = doc.replace("{{" + key + "}}", text)
-    func.__doc__ = doc
-    return func
+#: the Spark side of the functions (:mod:`._functions`)
+SPARK = Engine(
+    "a Spark DataFrame's rows",
+    (
+        ("df", inspect.Parameter.empty, "Any"),
+        ("y", "y", "str"),
+        ("p", "p", "str"),
+        ("weight", None, "str | None"),
+    ),
+    _DOC,
+    reference=("Any", "str"),
+    statistics=_OPTIONS,
+    annotations={"calibration_error.strategy": "str"},
+    raises="{{raises}}",
+)
+
+#: fill the shared texts (``{{inputs}}``, ...) of a docstring
+doc = with_pieces(_DOC)
+
+
+def spark_function(name: str, compute: Callable[[Any], Any], **texts: str) -> Any:
+    """The public Spark function of statistic ``name``: ``compute`` of the
+    call's arguments (a namespace: ``a.df``, ``a.y``, ``a.n_bins``, ...);
+    ``texts``: the docstring's ``notes``, ``see_also`` and ``examples``
+    (:func:`._functions.define`)."""
+
+    def function(*args: Any, **kwargs: Any) -> Any:
+        return compute(types.SimpleNamespace(**arguments(function, args, kwargs)))
+
+    function.__module__ = compute.__module__
+    return define(function, SPARK, name, **texts)
 
 
 #: the kinds of the rows a partition sends back
@@ -320,8 +382,8 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
 
     Each partition updates a copy of ``template`` per group with its rows
     (validated there, as in memory); the states are merged on the driver in
-    partition order.  The first partition that fails raises its in-memory
-    error (with :meth:`Source.note`).
+    partition order (pairwise, :func:`_merged`).  The first partition that
+    fails raises its in-memory error (with :meth:`Source.note`).
     """
     cols = [_col(src.y).alias("y"), _col(src.p).alias("p")]
     if src.w is not None:
@@ -330,7 +392,7 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
     cols += [_col(k).alias(f"k{j}") for j, k in enumerate(src.keys)]
     fn = _PartitionStates(template, len(src.keys), src.w is not None, tuple(src.extra))
     rows = src.df.select(*cols).mapInArrow(fn, _SCHEMA).collect()
-    states: dict[tuple, Any] = {}
+    parts: dict[tuple, list[Any]] = {}
     counts: dict[tuple, list[int]] = {}
     seen: dict[tuple, None] = {}
     for row in rows:
@@ -338,7 +400,7 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
             _raise(pickle.loads(row["payload"]), src)
         key = pickle.loads(row["key"])
         state, n_rows, n_hard, shown = pickle.loads(row["payload"])
-        states[key] = state if key not in states else states[key].merge(state)
+        parts.setdefault(key, []).append(state)
         c = counts.setdefault(key, [0, 0])
         c[0] += n_rows
         c[1] += n_hard
@@ -347,7 +409,17 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
         warnings.warn(message, category, stacklevel=3)
     for n, hard in counts.values():
         _warn_hard(n, hard, getattr(template, "proba_name", "y_proba"))
-    return states
+    return {key: _merged(states) for key, states in parts.items()}
+
+
+def _merged(states: list[Any]) -> Any:
+    """The states merged pairwise, neighbours first (partition order kept):
+    log2(partitions) rounds, so sorted summaries such as the table of
+    distinct forecasts are merged in O(n log n log P), not O(n P log n)."""
+    while len(states) > 1:
+        pairs = [a.merge(b) for a, b in zip(states[::2], states[1::2])]
+        states = pairs + states[len(pairs) * 2 :]
+    return states[0]
 
 
 def finished(src: Source, template: Any, finish: Callable[[Any], Any]) -> Any:

@@ -9,36 +9,27 @@ and a uniform subsample); the driver merges them and
 :func:`~skbrier.report._merged.report_from_states` -- the one
 report of merged states, Dask's too -- finishes every section from them.
 
-The logistic calibration is fitted on the table of distinct forecasts
-(:class:`~skbrier.states.ForecastTable`, its rows weighted by their counts:
-the same likelihood as the rows, so the same fit) while the table holds every
-forecast (up to 2**20 distinct forecasts per class); beyond, the forecasts
-are rounded in the table, and the fit reads the DataFrame again, one Spark
-job per Newton step (as on Dask), to stay exact.
+C, the CORP decomposition and the logistic calibration come from the exact
+table of distinct forecasts (:class:`~skbrier.states.ForecastTable` with
+``resolution=None``, never rounded, also for continuous forecasts): each
+partition reduces its rows to its sorted distinct forecasts per class with
+their weights and counts, the driver merges these sorted summaries, and the
+logistic fit reads the merged table, its rows weighted by their counts (the
+same likelihood as the rows, so the same fit).  So every exact section takes
+the one job, at the price of a driver memory of about 24 bytes per distinct
+forecast and class.
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import functools
 import inspect
-import pickle
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-from ._spark_reduce import (
-    Source,
-    _batch,
-    _col,
-    _numpy,
-    doc,
-    partition_states,
-    per_group,
-    source,
-)
+from ._spark_reduce import doc, partition_states, per_group, source
 
 __all__ = ["calibration_report"]
 
@@ -120,10 +111,10 @@ def calibration_report(
 
     Notes
     -----
-    The logistic calibration is fitted on the merged table of distinct
-    forecasts (the same likelihood as the rows); when a class has more than
-    2**20 distinct forecasts the table is rounded and the fit reads the
-    DataFrame again, one Spark job per Newton step.
+    C, the CORP decomposition and the logistic calibration are computed from
+    the merged table of the distinct forecasts (the same likelihood as the
+    rows), exact for continuous forecasts too; the driver holds that table
+    (about 24 bytes per distinct forecast and class).
 
     Examples
     --------
@@ -135,7 +126,7 @@ def calibration_report(
     from .._core.progress import task
     from ..report._compute import check_options
     from ..report._merged import STEPS, templates
-    from ..states import StateBundle
+    from ..states import ForecastTable, StateBundle
 
     opts = check_options(
         thresholds, cov_type, confidence_level, n_bins, strategy, random_state,
@@ -149,25 +140,22 @@ def calibration_report(
         )
     src = source(df, y, p, weight, group_by)
     seed = int(opts.rng.integers(2**63 - 1))
-    tmpl = StateBundle(templates(opts, seed, pos_label), pos_label=pos_label)
+    members = templates(opts, seed, pos_label)
+    members["table"] = ForecastTable(pos_label=pos_label)  # exact: never rounded
+    tmpl = StateBundle(members, pos_label=pos_label)
     with task("calibration report (Spark)", total=len(STEPS)) as run:
         run.step("one pass over the data")
         bundles = partition_states(src, tmpl)
         reports = {
-            key: _report(src, key, bundle, copy.deepcopy(opts), run)
+            key: _report(bundle, copy.deepcopy(opts), run)
             for key, bundle in bundles.items()
         }
     return per_group(src, reports, tmpl)
 
 
-def _report(src: Source, key: tuple, bundle: Any, opts: Any, run: Any) -> Any:
+def _report(bundle: Any, opts: Any, run: Any) -> Any:
     """The report of one group's merged bundle."""
-    from ..report._merged import (
-        Sections,
-        add_rounded_note,
-        checked_totals,
-        report_from_states,
-    )
+    from ..report._merged import Sections, checked_totals, report_from_states
 
     sample = bundle.state("sample")
     totals = checked_totals(sample)
@@ -175,16 +163,14 @@ def _report(src: Source, key: tuple, bundle: Any, opts: Any, run: Any) -> Any:
     sec = Sections(
         inference=functools.partial(_inference, st.get("moments")),
         brier_score=st["brier"].finalize,
-        logistic=functools.partial(_logistic, src, key, st["fit"], st["table"]),
+        logistic=functools.partial(_logistic, st["fit"], st["table"]),
         spiegelhalter=functools.partial(_spiegelhalter, st["spiegelhalter"]),
         ece=functools.partial(st["binned"].calibration_error, "l1"),
         c_statistic=st["table"].c_statistic,
         decomposition=functools.partial(_decomposition, st["table"], st["binned"]),
         decision_curve=functools.partial(_curve, st.get("thresholds"), opts),
     )
-    report = report_from_states(sec, totals, sample, opts, run, engine="Spark")
-    add_rounded_note(report, st["table"], "Spark")
-    return report
+    return report_from_states(sec, totals, sample, opts, run, engine="Spark")
 
 
 def _inference(state: Any, **kwds: Any) -> Any:
@@ -227,24 +213,17 @@ def _curve(state: Any, opts: Any) -> Any:
 # --------------------------------------------------------------------------
 
 
-def _logistic(src: Source, key: tuple, fit: Any, table: Any) -> Any:
-    """``calibration_intercept_slope`` of the rows: on the table of distinct
-    forecasts when it is exact, else one Spark job per step of the solver."""
+def _logistic(fit: Any, table: Any) -> Any:
+    """``calibration_intercept_slope`` of the rows, fitted on the exact table
+    of distinct forecasts."""
     from .._core.kernels.logistic import logistic_calibration_rows
     from ..metrics.calibration import _check_fit_counts, _logistic_result, _warn_excluded
 
-    pos, n_used, n_excl, scale, single = fit.finalize()
+    _, n_used, n_excl, scale, single = fit.finalize()
     _check_fit_counts(n_used, single)
     if not fit.weighted:
         scale = 1.0
-    if table.rounded_to is None:
-        stats = logistic_calibration_rows(_table_rows(table, scale), scale)
-    else:
-        rows = SparkRows(src, key, pos, scale)
-        try:
-            stats = logistic_calibration_rows(rows, scale)
-        finally:
-            rows.release()
+    stats = logistic_calibration_rows(_table_rows(table, scale), scale)
     res = _logistic_result(stats, n_used, n_excl, stacklevel=5)
     _warn_excluded(res)
     return res
@@ -263,73 +242,3 @@ def _table_rows(table: Any, scale: float) -> Any:
     w = np.concatenate([t.w for _, t in parts])
     keep = (x > 0.0) & (x < 1.0)
     return ArrayRows(y[keep], special.logit(x[keep]), w[keep] / scale)
-
-
-class SparkRows:
-    """The rows of a logistic fit in a Spark DataFrame: ``reduce(fn, *args)``
-    is one Spark job that maps ``fn`` over the partitions' rows
-    ``(y01, logit p, w / scale)`` (``0 < p < 1``, ``w > 0``) and adds the sums
-    on the driver (the distributed :class:`~skbrier._core.kernels.logistic.ArrayRows`).
-
-    The columns of the fit are cached by Spark (``persist``: memory, then
-    disk) from the first job on, so the later steps do not read the source
-    again; :meth:`release` unpersists them."""
-
-    def __init__(self, src: Source, key: tuple, pos: Any, scale: float) -> None:
-        from pyspark.sql import functions as F
-
-        frame = src.df
-        for k, v in zip(src.keys, key):
-            frame = frame.filter(_col(k).eqNullSafe(F.lit(v)))
-        cols = [_col(src.y).alias("y"), _col(src.p).alias("p")]
-        if src.w is not None:
-            cols.append(_col(src.w).alias("w"))
-        self.frame = frame.select(*cols).persist()
-        self.pos, self.scale, self.weighted = pos, scale, src.w is not None
-        self.n_reductions = 0
-
-    def release(self) -> None:
-        """Unpersist the cached columns."""
-        self.frame.unpersist()
-
-    def reduce(self, fn: Any, *args: Any) -> Any:
-        from .._core.kernels.logistic import combine_row_sums
-
-        self.n_reductions += 1
-        call = _FitRows(fn, args, self.pos, self.scale, self.weighted)
-        out = self.frame.mapInArrow(call, "kind int, key binary, payload binary").collect()
-        parts = [pickle.loads(r["payload"]) for r in out]
-        return functools.reduce(combine_row_sums, parts)
-
-
-@dataclasses.dataclass
-class _FitRows:
-    """The ``mapInArrow`` function of :meth:`SparkRows.reduce`."""
-
-    fn: Any
-    args: tuple
-    pos: Any
-    scale: float
-    weighted: bool
-
-    def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-        from scipy import special
-
-        kept = [b for b in batches if b.num_rows]
-        if not kept:
-            return
-        tbl = pa.Table.from_batches(kept)
-        y = _numpy(tbl.column("y"))
-        p = np.asarray(_numpy(tbl.column("p")), dtype=np.float64)
-        keep = (p > 0.0) & (p < 1.0)
-        w = None
-        if self.weighted:
-            w = np.asarray(_numpy(tbl.column("w")), dtype=np.float64)
-            keep &= w > 0.0
-            w = w[keep] / self.scale
-        if not keep.any():
-            return
-        y01 = (y[keep] == self.pos).astype(np.float64)
-        out = self.fn(y01, special.logit(p[keep]), w, *self.args)
-        yield _batch(0, b"", pickle.dumps(out))

@@ -15,7 +15,7 @@ from ..states import (
     MomentState,
     ThresholdState,
 )
-from ._spark_reduce import doc, finished, source
+from ._spark_reduce import doc, finished, source, spark_function
 
 __all__ = ["brier_inference", "compare_brier", "decision_curve", "net_benefit"]
 
@@ -24,56 +24,26 @@ __all__ = ["brier_inference", "compare_brier", "decision_curve", "net_benefit"]
 # --------------------------------------------------------------------------
 
 
-@doc
-def net_benefit(
-    df: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    threshold: float,
-    prevalence: float | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Net benefit at one threshold of a Spark DataFrame's rows.
-
-    :math:`\mathrm{NB}(p_t) = TP/W - FP/W \cdot p_t / (1 - p_t)`: the value
-    of :func:`skbrier.metrics.net_benefit.net_benefit`.
-
-    Parameters
-    ----------
-    {{inputs}}
-    threshold : float
-        The threshold probability, in (0, 1).
-    prevalence : float, default=None
-        Event rate of the target population (case-control data).
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        The net benefit; with ``group_by`` a dict.
-
-    {{raises}}
-
-    See Also
-    --------
-    skbrier.metrics.net_benefit.net_benefit : The same on arrays.
-
-    Examples
-    --------
-    {{spark}}
-    >>> sbs.net_benefit(df, threshold=0.5)  # doctest: +SKIP
-    0.5
-    """
+def _net_benefit(a: Any) -> Any:
     from ..metrics._decision_curve import check_prevalence
 
-    t = check_scalar_probability(threshold, name="threshold", open_interval=True)
-    prev = check_prevalence(prevalence)
-    src = source(df, y, p, weight, group_by)
-    tmpl = ThresholdState(np.array([t]), pos_label=pos_label)
+    t = check_scalar_probability(a.threshold, name="threshold", open_interval=True)
+    prev = check_prevalence(a.prevalence)
+    src = source(a.df, a.y, a.p, a.weight, a.group_by)
+    tmpl = ThresholdState(np.array([t]), pos_label=a.pos_label)
     return finished(src, tmpl, lambda st: float(st.net_benefit(0, prev)[0]))
+
+
+net_benefit = spark_function(
+    "net_benefit",
+    _net_benefit,
+    notes="The value of :func:`skbrier.metrics.net_benefit.net_benefit` on the same rows.",
+    see_also="skbrier.metrics.net_benefit.net_benefit : The same on arrays.",
+    examples="""\
+{{spark}}
+>>> sbs.net_benefit(df, threshold=0.5)  # doctest: +SKIP
+0.5""",
+)
 
 
 def _models(p: Any) -> tuple[dict[str, str], bool]:
@@ -98,73 +68,38 @@ def _models(p: Any) -> tuple[dict[str, str], bool]:
     return models, False
 
 
-@doc
-def decision_curve(
-    df: Any,
-    y: str = "y",
-    p: Any = "p",
-    weight: str | None = None,
-    *,
-    thresholds: Any = None,
-    prevalence: float | None = None,
-    harm: Any = None,
-    confidence_level: float = 0.95,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Decision curve (net benefit over thresholds) of one or several models.
-
-    The value of :func:`skbrier.metrics.net_benefit.decision_curve` on the
-    same rows (without resampling), with the treat-all and treat-none
-    strategies.
-
-    Parameters
-    ----------
-    {{inputs}}
-        Several models: a list of columns (each named by its column) or a
-        dict ``{model name: column}``.
-    thresholds : array-like, default=None
-        Threshold probabilities in [0, 1) (None: skbrier's default grid).
-    prevalence : float, default=None
-        Event rate of the target population (case-control data).
-    harm : float or dict, default=None
-        Harm of each model, in net-benefit units.
-    confidence_level : float, default=0.95
-        Kept on the result (no resampling here).
-    {{group_by}}
-
-    Returns
-    -------
-    DecisionCurveResult or dict
-        The curve; with ``group_by`` a dict.
-
-    {{raises}}
-
-    See Also
-    --------
-    skbrier.metrics.net_benefit.decision_curve : The same on arrays.
-
-    Examples
-    --------
-    {{spark}}
-    >>> sbs.decision_curve(df, thresholds=[0.1, 0.5]).net_benefit  # doctest: +SKIP
-    array([0.44444444, 0.5       ])
-    """
+def _decision_curve(a: Any) -> Any:
     from ..metrics._decision_curve import check_harm
     from ..metrics.net_benefit import _state_curve, curve_options
 
-    models, single = _models(p)
+    models, single = _models(a.p)
     t, prev, _, level, _, _ = curve_options(
-        thresholds, prevalence, 0, confidence_level, None, None
+        a.thresholds, a.prevalence, 0, a.confidence_level, None, None
     )
     names = list(models)
-    harms = check_harm(harm, names)
+    harms = check_harm(a.harm, names)
     first = models[names[0]]
     extra = {name: models[name] for name in names[1:]}
-    src = source(df, y, first, weight, group_by, extra, p_name=_pname(names[0], single))
-    tmpl = ThresholdState(t, models=names, single=single, pos_label=pos_label)
+    p_name = _pname(names[0], single)
+    src = source(a.df, a.y, first, a.weight, a.group_by, extra, p_name=p_name)
+    tmpl = ThresholdState(t, models=names, single=single, pos_label=a.pos_label)
 
     return finished(src, tmpl, lambda st: _state_curve(st, prev, harms, level))
+
+
+decision_curve = spark_function(
+    "decision_curve",
+    _decision_curve,
+    notes="""\
+One or several models: the value of
+:func:`skbrier.metrics.net_benefit.decision_curve` on the same rows (without
+resampling), with the treat-all and treat-none strategies.""",
+    see_also="skbrier.metrics.net_benefit.decision_curve : The same on arrays.",
+    examples="""\
+{{spark}}
+>>> sbs.decision_curve(df, thresholds=[0.1, 0.5]).net_benefit  # doctest: +SKIP
+array([0.44444444, 0.5       ])""",
+)
 
 
 def _pname(model: str, single: bool) -> str:
@@ -185,64 +120,34 @@ def _iid_only(cov_type: Any) -> None:
         )
 
 
-@doc
-def brier_inference(
-    df: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    reference: Any = None,
-    cov_type: str = "iid",
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier score, skill score and Brier Index with their iid covariance.
-
-    The merged centred moments of the squared errors
-    (:class:`~skbrier.states.MomentState`, Chan et al.'s update) give the
-    iid covariance :math:`M_2 / ((W - 1) W)` of the mean losses: the value
-    of :func:`skbrier.stats.brier_inference` with ``cov_type="iid"``.
-
-    Parameters
-    ----------
-    {{inputs}}
-    reference : None, float or str, default=None
-        The skill score's reference: climatology, a constant rate or a
-        column of reference forecasts.
-    cov_type : {"iid"}, default="iid"
-        Only iid intervals are mergeable.
-    {{group_by}}
-
-    Returns
-    -------
-    BrierInferenceResult or dict
-        With ``confidence_interval()``; with ``group_by`` a dict.
-
-    {{raises}}
-
-    See Also
-    --------
-    skbrier.stats.brier_inference : The same on arrays.
-
-    Examples
-    --------
-    {{spark}}
-    >>> res = sbs.brier_inference(df)  # doctest: +SKIP
-    >>> round(res.brier_score, 4)  # doctest: +SKIP
-    0.075
-    """
+def _brier_inference(a: Any) -> Any:
     from ..stats._merged import constant_reference, inference_from_moments
 
-    _iid_only(cov_type)
+    _iid_only(a.cov_type)
     extra, constant = {}, None
-    if isinstance(reference, str):
-        extra = {"reference": reference}
-    elif reference is not None:
-        constant = constant_reference(reference)
-    src = source(df, y, p, weight, group_by, extra)
-    tmpl = MomentState(tuple(extra), pos_label=pos_label)
+    if isinstance(a.reference, str):
+        extra = {"reference": a.reference}
+    elif a.reference is not None:
+        constant = constant_reference(a.reference)
+    src = source(a.df, a.y, a.p, a.weight, a.group_by, extra)
+    tmpl = MomentState(tuple(extra), pos_label=a.pos_label)
     return finished(src, tmpl, functools.partial(inference_from_moments, constant=constant))
+
+
+brier_inference = spark_function(
+    "brier_inference",
+    _brier_inference,
+    notes=r"""\
+The merged centred moments of the squared errors
+(:class:`~skbrier.states.MomentState`, Chan et al.'s update) give the iid
+covariance :math:`M_2 / ((W - 1) W)` of the mean losses.""",
+    see_also="skbrier.stats.brier_inference : The same on arrays.",
+    examples="""\
+{{spark}}
+>>> res = sbs.brier_inference(df)  # doctest: +SKIP
+>>> round(res.brier_score, 4)  # doctest: +SKIP
+0.075""",
+)
 
 
 @doc

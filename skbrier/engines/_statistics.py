@@ -18,26 +18,25 @@ from .._core.kernels.brier import (
     BrierSums,
     brier_finish,
     brier_index_from_score,
-    check_losses_vary,
-    check_skill_defined,
     skill_finish,
     warn_undefined_skill,
 )
 from .._core.kernels.calibration_error import BinSums, calibration_finish
-from .._core.kernels.moments import metric_values
 from .._core.kernels.net_benefit import ThresholdSums, net_benefit_finish
-from .._core.params import DEFAULT_N_BINS, DEFAULT_STRATEGY, check_min_samples
+from .._core.params import DEFAULT_N_BINS, DEFAULT_STRATEGY
 from . import _plans
 from ._common import BIN, GivenStatistic, Statistic
 from ._plans import Term, col, lit
 
 __all__ = [
+    "EXPRESSIONS",
     "STATISTICS",
     "Planned",
     "binned",
     "brier",
     "calibration_given",
     "edges_option",
+    "given_plan",
     "inference",
     "inference_finish",
     "net_benefit_given",
@@ -312,44 +311,23 @@ def inference(
         MomentState(("reference",) if extra else (), pos_label=pos_label),
         _plans.moment_aggs(h, w, ok, weighted),
         part,
-        lambda state: inference_finish(state, reference is None, rate),
+        lambda state: inference_finish(state, rate),
         weighted,
         extra={"reference": "r"} if extra else {},
     )
 
 
-def inference_finish(state: Any, climatology: bool, rate: float | None) -> Any:
+def inference_finish(state: Any, rate: float | None) -> Any:
     """The iid :class:`~skbrier.results.BrierInferenceResult` of a merged
-    :class:`~skbrier.states.MomentState` (as the Dask adapter finishes it)."""
-    from ..stats.inference import BrierInferenceResult
+    :class:`~skbrier.states.MomentState` (as Dask and Spark finish it,
+    :func:`skbrier.stats._merged.inference_from_moments`): the reference is
+    climatology, the constant ``rate`` or the state's reference column."""
+    from ..stats._merged import inference_from_moments
 
-    constant = None
-    if rate is not None:
-        constant = (rate * rate, (1.0 - rate) ** 2)
-    elif climatology:
-        w0, w1 = state.class_weights()
-        zbar = w1 / (w0 + w1)
-        constant = (zbar * zbar, (1.0 - zbar) ** 2)
-    n, w, mean, m2, lo, hi = state.class_moments(constant)
-    check_min_samples(n, w if state.weighted else None)
-    total = float(w if state.weighted else n)
-    bs, bs0 = float(mean[0]), float(mean[-1] if constant is not None else mean[1])
-    check_skill_defined(bs0, climatology)
-    check_losses_vary(hi[0] > lo[0])
-    j = m2.shape[0] - 1 if constant is not None else 1
-    sel = [0, j]
-    cov = m2[np.ix_(sel, sel)] / ((w - 1.0) * w)
-    return BrierInferenceResult(
-        **metric_values(bs, bs0, 1.0),
-        covariance=cov,
-        n=n,
-        total_weight=total,
-        cov_type="iid",
-        _index_scale=1.0,
-    )
+    constant = None if rate is None else (rate * rate, (1.0 - rate) ** 2)
+    return inference_from_moments(state, constant)
 
 
-# ----------------------------------------------------------------- options
 def edges_option(n_bins: Any, strategy: Any, engine: str) -> np.ndarray:
     """The fixed bin edges of ``n_bins`` and ``strategy`` (``"uniform"`` or
     explicit edges); equal-mass bins need every forecast and are refused."""
@@ -527,3 +505,36 @@ def plan(
             columns["r"] = o["reference"]
         stat = inference(weighted=weighted, pos_label=pos_label, reference=ref)
     return Planned(stat, given, columns)
+
+
+#: the statistics of the Polars expressions (0/1 outcomes, the given plans)
+EXPRESSIONS = (
+    "brier_score",
+    "brier_index",
+    "brier_skill_score",
+    "calibration_error",
+    "net_benefit",
+)
+
+
+def given_plan(
+    name: str, *, weighted: bool, engine: str, **options: Any
+) -> tuple[GivenStatistic, dict[str, Any]]:
+    """The given plan of statistic ``name`` of :data:`EXPRESSIONS` (0/1
+    outcomes) with its options checked as in memory, and the extra columns
+    it reads (``{"r": reference column}`` or none)."""
+    from .._core.params import check_bool, check_option
+
+    o = {**STATISTICS[name], **options}
+    if name == "calibration_error":
+        norm = check_option(o["norm"], "norm", ("l1", "l2", "max"))
+        edges = edges_option(o["n_bins"], "uniform", engine)
+        return calibration_given(edges, check_bool(o["right"], "right"), weighted, norm), {}
+    if name == "net_benefit":
+        t, prev = net_benefit_options(o["threshold"], o["prevalence"])
+        return net_benefit_given(float(t[0]), weighted, prev), {}
+    ref = reference_option(o.get("reference"))
+    kind = {"brier_score": "score", "brier_index": "index"}.get(name, "skill")
+    given = brier(kind, weighted=weighted, reference=ref)[1]
+    assert given is not None
+    return given, ({"r": o["reference"]} if ref == "r" else {})

@@ -20,28 +20,19 @@ finishes its rows, for other engines.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from .._core.params import DEFAULT_N_BINS
-from . import _common, _statistics
-from ._common import with_pieces
+from . import _common, _functions, _statistics
 from ._sql import StatisticsQuery, ident, projection, query, statistics_query, value
 
 __all__ = [
     "StatisticsQuery",
-    "brier_index",
-    "brier_inference",
-    "brier_score",
-    "brier_skill_score",
-    "calibration_bins",
-    "calibration_error",
+    *_statistics.STATISTICS,  # the functions of the statistics (below)
     "calibration_report",
-    "decision_curve",
-    "murphy_decomposition",
-    "net_benefit",
     "statistics_query",
 ]
 
@@ -85,18 +76,15 @@ group_by : str, list of str or None, default=None
     value (a tuple for several columns).
 pos_label : int, float, bool or str, default=None
     The positive class (scikit-learn's rule over each group's labels).""",
+    #: the examples' table
+    "setup": """\
+>>> import duckdb
+>>> from skbrier.engines import duckdb as sbd
+>>> con = duckdb.connect()
+>>> _ = con.execute(
+...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
+...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")""",
 }
-_doc = with_pieces(_PIECES)
-
-
-def _duckdb() -> Any:
-    try:
-        import duckdb
-    except ImportError as exc:  # pragma: no cover - duckdb is an extra
-        raise ImportError(
-            "skbrier.engines.duckdb needs duckdb: pip install 'skbrier[duckdb]'."
-        ) from exc
-    return duckdb
 
 
 # ----------------------------------------------------------------- the source
@@ -113,7 +101,7 @@ class _Source:
         group_by: Any,
         extra: Mapping[str, Any] | None = None,
     ) -> None:
-        duckdb = _duckdb()
+        duckdb = _common.engine("duckdb")
         if isinstance(data, duckdb.DuckDBPyConnection):
             if not isinstance(table, str):
                 raise TypeError(
@@ -174,13 +162,8 @@ class _Source:
         }
 
     def note(self, key: tuple) -> str:
-        if not self.keys:
-            return ""
-        shown = key[0] if len(key) == 1 else key
-        return (
-            f"(Positions and counts are within the group {self.keys}={shown!r} of "
-            f"the {_ENGINE} input, in the order DuckDB returned its rows.)"
-        )
+        where = f"the {_ENGINE} input, in the order DuckDB returned its rows"
+        return _common.group_note(self.keys, key, where)
 
 
 def _filled(arr: Any) -> np.ndarray:
@@ -192,434 +175,80 @@ def _filled(arr: Any) -> np.ndarray:
     return np.ma.filled(arr.astype(object), None)
 
 
-def _run(
-    name: str,
-    data: Any,
-    table: Any,
-    y: Any,
-    p: Any,
-    weight: Any,
-    group_by: Any,
-    pos_label: Any,
-    **options: Any,
-) -> Any:
-    """Statistic ``name`` of the DuckDB input (:func:`skbrier.engines._statistics.plan`)."""
-    planned = _statistics.plan(
-        name, p, weighted=weight is not None, pos_label=pos_label, engine=_ENGINE, **options
-    )
-    extra = dict(planned.columns)
-    src = _Source(data, table, y, extra.pop("p"), weight, group_by, extra)
-    return _common.compute(src, planned.stat, planned.given)
-
-
 # ----------------------------------------------------------------- the statistics
+_TABLE = _functions.Engine(
+    "a DuckDB table",
+    (("data", inspect.Parameter.empty, "Any"), ("y", "y", "str"), ("p", "p", "str"),
+     ("weight", None, "str | None")),
+    _PIECES,
+    keywords=(("table", None, "str | None"),),
+    reference=("str | float | None", "str"),
+)  # fmt: skip
 
 
-@_doc
-def brier_score(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier score of a DuckDB table, computed in SQL (per group with ``group_by``).
+#: the paragraph after a function's summary, where DuckDB's way says more
+_NOTES = {
+    "brier_score": """\
+DuckDB sums the squared errors and the weights (0/1 outcomes: one pass, no
+grouping by label) and the kernel's finish divides.""",
+    "calibration_error": """\
+DuckDB computes the bin of each row (the numpy kernel's rule, bit for bit)
+and the counts and sums per label and bin; the kernel finishes them.""",
+    "decision_curve": "The weights below and at or above every threshold, per label, summed in SQL.",
+    "brier_inference": """\
+The centred moments of the squared errors per label: DuckDB takes the means
+with window sums, then the centred cross-products, minima and maxima.""",
+}
 
-    :math:`\mathrm{BS} = \sum_i w_i (p_i - y_i)^2 / \sum_i w_i`: DuckDB sums
-    the squared errors and the weights (0/1 outcomes: one pass, no grouping
-    by label) and the kernel's finish divides.
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.brier_score` of the rows; ``{group: score}`` with
-        ``group_by``.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.brier_score(con, table="scores"), 4)
-    0.075
-    >>> rel = con.table("scores")
-    >>> {k: round(v, 4) for k, v in sorted(sbd.brier_score(rel, group_by="g").items())}
-    {'a': 0.065, 'b': 0.085}
-    """
-    return _run("brier_score", data, table, y, p, weight, group_by, pos_label)
+#: each function's example, on the table of ``{{setup}}``
+_EXAMPLES = {
+    "brier_score": """\
+>>> round(sbd.brier_score(con, table="scores"), 4)
+0.075
+>>> rel = con.table("scores")
+>>> {k: round(v, 4) for k, v in sorted(sbd.brier_score(rel, group_by="g").items())}
+{'a': 0.065, 'b': 0.085}""",
+    "brier_index": '>>> round(sbd.brier_index(con, table="scores"), 2)\n72.61',
+    "brier_skill_score": '>>> round(sbd.brier_skill_score(con, table="scores"), 4)\n0.7',
+    "calibration_error": (
+        '>>> round(sbd.calibration_error(con, table="scores", n_bins=2), 4)\n0.25'
+    ),
+    "calibration_bins": (
+        '>>> sbd.calibration_bins(con, table="scores", n_bins=2).count\narray([2, 2])'
+    ),
+    "murphy_decomposition": '>>> round(sbd.murphy_decomposition(con, table="scores", '
+    "n_bins=2).reliability, 4)\n0.065",
+    "net_benefit": '>>> round(sbd.net_benefit(con, table="scores", threshold=0.3), 4)\n0.3929',
+    "decision_curve": """\
+>>> sbd.decision_curve(con, table="scores", thresholds=[0.3, 0.5]).net_benefit.round(4)
+array([0.3929, 0.5   ])""",
+    "brier_inference": """\
+>>> res = sbd.brier_inference(con, table="scores")
+>>> round(res.brier_score, 4), round(res.standard_error(), 4)
+(0.075, 0.0328)""",
+}
 
 
-@_doc
-def brier_index(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier Index :math:`100 (1 - \sqrt{\mathrm{BS}})` of a DuckDB table.
+def _function(name: str) -> Any:
+    """The public function of statistic ``name`` (declared in :mod:`._functions`)."""
 
-    Parameters
-    ----------
-    {{inputs}}
-    {{group_by}}
+    def function(*args: Any, **kwargs: Any) -> Any:
+        a = _functions.arguments(function, args, kwargs)
 
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.brier_index` of the rows.
+        def source(p: Any, extra: dict[str, Any]) -> _Source:
+            return _Source(
+                a["data"], a["table"], a["y"], p, a["weight"], a["group_by"], extra
+            )
 
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.brier_index(con, table="scores"), 2)
-    72.61
-    """
-    return _run("brier_index", data, table, y, p, weight, group_by, pos_label)
+        return _functions.run(name, _ENGINE, a, source)
+
+    examples = "{{setup}}\n" + _EXAMPLES[name]
+    return _functions.define(function, _TABLE, name, _NOTES.get(name, ""), examples)
 
 
-@_doc
-def brier_skill_score(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    reference: str | float | None = None,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier skill score :math:`1 - \mathrm{BS} / \mathrm{BS}_\mathrm{ref}` of a DuckDB table.
-
-    Parameters
-    ----------
-    {{inputs}}
-    reference : str, float or None, default=None
-        None: climatology (each group's event rate); a float: the constant
-        forecast of that rate; a column name: reference forecasts.
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.brier_skill_score` of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.brier_skill_score(con, table="scores"), 4)
-    0.7
-    """
-    opts = {"reference": reference}
-    return _run("brier_skill_score", data, table, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def calibration_error(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    n_bins: int = DEFAULT_N_BINS,
-    norm: str = "l1",
-    right: bool = True,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Binned calibration error of a DuckDB table on ``n_bins`` uniform bins.
-
-    DuckDB computes the bin of each row (the numpy kernel's rule, bit for
-    bit) and the counts and sums per label and bin; the kernel finishes
-    :math:`\sum_k \frac{W_k}{W} |\bar p_k - \bar y_k|` (``"l1"``).
-
-    Parameters
-    ----------
-    {{inputs}}
-    n_bins : int, default=10
-        Number of equal-width bins on [0, 1].
-    norm : {"l1", "l2", "max"}, default="l1"
-        The norm of the bin gaps.
-    right : bool, default=True
-        A forecast on an inner edge goes to the lower bin (True) or the upper.
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.calibration_error` (``kind="binary"``) of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.calibration_error(con, table="scores", n_bins=2), 4)
-    0.25
-    """
-    opts = {"n_bins": n_bins, "norm": norm, "right": right}
-    return _run("calibration_error", data, table, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def calibration_bins(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    n_bins: int = 10,
-    strategy: Any = "uniform",
-    right: bool = True,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    """Per-bin counts and sums of a DuckDB table: the calibration bins.
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{uniform_bins}}
-    {{group_by}}
-
-    Returns
-    -------
-    BinStatistics or dict
-        ``binned_statistics`` of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> sbd.calibration_bins(con, table="scores", n_bins=2).count
-    array([2, 2])
-    """
-    opts = {"n_bins": n_bins, "strategy": strategy, "right": right}
-    return _run("calibration_bins", data, table, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def murphy_decomposition(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    n_bins: int = 10,
-    strategy: Any = "uniform",
-    right: bool = True,
-    bias_correction: bool = False,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    """Binned (Murphy) decomposition of the Brier score of a DuckDB table.
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{uniform_bins}}
-    bias_correction : bool, default=False
-        Ferro and Fricker's finite-sample correction.
-    {{group_by}}
-
-    Returns
-    -------
-    MurphyDecomposition or dict
-        :func:`skbrier.murphy_decomposition` of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.murphy_decomposition(con, table="scores", n_bins=2).reliability, 4)
-    0.065
-    """
-    opts = {"n_bins": n_bins, "strategy": strategy, "right": right}
-    opts["bias_correction"] = bias_correction
-    return _run(
-        "murphy_decomposition", data, table, y, p, weight, group_by, pos_label, **opts
-    )
-
-
-@_doc
-def net_benefit(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    threshold: float,
-    prevalence: float | None = None,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Net benefit :math:`TP/W - FP/W \cdot p_t / (1 - p_t)` of a DuckDB table.
-
-    Parameters
-    ----------
-    {{inputs}}
-    threshold : float
-        The threshold probability :math:`p_t`, in (0, 1).
-    prevalence : float or None, default=None
-        The prevalence of a case-control sample (None: the sample's).
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.net_benefit` of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> round(sbd.net_benefit(con, table="scores", threshold=0.3), 4)
-    0.3929
-    """
-    opts = {"threshold": threshold, "prevalence": prevalence}
-    return _run("net_benefit", data, table, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def decision_curve(
-    data: Any,
-    y: str = "y",
-    p: Any = "p",
-    weight: str | None = None,
-    *,
-    thresholds: Any = None,
-    prevalence: float | None = None,
-    harm: Any = None,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    """Decision curve of a DuckDB table: the weights below and at or above
-    every threshold, per label, summed in SQL.
-
-    Parameters
-    ----------
-    {{inputs}}
-        A list of column names, or a dict ``{model name: column}``, gives
-        several models.
-    thresholds : array-like or None, default=None
-        Thresholds in [0, 1) (None: :func:`skbrier.decision_curve`'s grid).
-    prevalence : float or None, default=None
-        The prevalence of a case-control sample (None: the sample's).
-    harm : float, dict or None, default=None
-        Harm of each model, in units of net benefit.
-    {{group_by}}
-
-    Returns
-    -------
-    DecisionCurveResult or dict
-        :func:`skbrier.decision_curve` of the rows.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> sbd.decision_curve(con, table="scores", thresholds=[0.3, 0.5]).net_benefit.round(4)
-    array([0.3929, 0.5   ])
-    """
-    opts = {"thresholds": thresholds, "prevalence": prevalence, "harm": harm}
-    return _run("decision_curve", data, table, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def brier_inference(
-    data: Any,
-    y: str = "y",
-    p: str = "p",
-    weight: str | None = None,
-    *,
-    reference: str | float | None = None,
-    table: str | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    """iid inference on the Brier score, skill score and Brier Index of a DuckDB table.
-
-    The centred moments of the squared errors per label: DuckDB takes the
-    means with window sums, then the centred cross-products, minima and
-    maxima; finished as :func:`skbrier.brier_inference` with
-    ``cov_type="iid"``.
-
-    Parameters
-    ----------
-    {{inputs}}
-    reference : str, float or None, default=None
-        None: climatology; a float: a constant forecast; a column name:
-        reference forecasts.
-    {{group_by}}
-
-    Returns
-    -------
-    BrierInferenceResult or dict
-        Estimates, their covariance and ``confidence_interval()``.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> from skbrier.engines import duckdb as sbd
-    >>> con = duckdb.connect()
-    >>> _ = con.execute(
-    ...     "CREATE TABLE scores AS SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.7, 'a'), "
-    ...     "(1, 0.9, 'b'), (0, 0.4, 'b')) AS t(y, p, g)")
-    >>> res = sbd.brier_inference(con, table="scores")
-    >>> round(res.brier_score, 4), round(res.standard_error(), 4)
-    (0.075, 0.0328)
-    """
-    opts = {"reference": reference}
-    return _run("brier_inference", data, table, y, p, weight, group_by, pos_label, **opts)
+#: the functions of the statistics, one per statistic of
+#: :data:`._statistics.STATISTICS` (``brier_score``, ``brier_index``, ...)
+globals().update({name: _function(name) for name in _statistics.STATISTICS})
 
 
 def calibration_report(

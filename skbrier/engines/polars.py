@@ -15,39 +15,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._core.params import DEFAULT_N_BINS
-from . import _common, _statistics
-from ._common import BIN, LABEL, with_pieces
-from ._polars_expr import (
-    WINDOW,
-    _column,
-    _pl,
-    brier_index_expr,
-    brier_score_expr,
-    brier_skill_score_expr,
-    calibration_error_expr,
-    group_mean,
-    net_benefit_expr,
-    render,
-    render_aggs,
-)
+from . import _common, _functions, _statistics
+from ._common import BIN, LABEL
+from ._polars_expr import WINDOW, _column, _pl, expression, group_mean, render, render_aggs
 
 __all__ = [
-    "brier_index",
-    "brier_index_expr",
-    "brier_inference",
-    "brier_score",
-    "brier_score_expr",
-    "brier_skill_score",
-    "brier_skill_score_expr",
-    "calibration_bins",
-    "calibration_error",
-    "calibration_error_expr",
+    *_statistics.STATISTICS,  # the functions of the statistics (below)
+    *(f"{name}_expr" for name in _statistics.EXPRESSIONS),
     "calibration_report",
-    "decision_curve",
-    "murphy_decomposition",
-    "net_benefit",
-    "net_benefit_expr",
 ]
 
 _ENGINE = "Polars"
@@ -71,8 +46,22 @@ group_by : str, list of str or None, default=None
     the group's value (a tuple for several columns).
 pos_label : int, float, bool or str, default=None
     The positive class (scikit-learn's rule over each group's labels).""",
+    "expr_inputs": """\
+y : str or polars.Expr, default="y"
+    0/1 outcomes (integers, floats or booleans).
+p : str or polars.Expr, default="p"
+    Probabilities of the outcome 1.
+weight : str, polars.Expr or None, default=None
+    Non-negative frequency weights.""",
+    #: the examples' imports, and with the frame of most examples
+    "setup": """\
+>>> import polars as pl
+>>> from skbrier.engines import polars as sbp""",
+    "frame": """\
+>>> import polars as pl
+>>> from skbrier.engines import polars as sbp
+>>> df = pl.DataFrame({"y": [0, 1, 1, 0], "p": [0.2, 0.7, 0.9, 0.4]})""",
 }
-_doc = with_pieces(_PIECES)
 
 
 # ----------------------------------------------------------------- the source
@@ -167,412 +156,120 @@ class _Source:
         }
 
     def note(self, key: tuple) -> str:
-        if not self.keys:
-            return ""
-        shown = key[0] if len(key) == 1 else key
-        return (
-            f"(Positions and counts are within the group {self.keys}={shown!r} of "
-            f"the {_ENGINE} input.)"
-        )
+        return _common.group_note(self.keys, key, f"the {_ENGINE} input")
 
 
-def _run(
-    name: str,
-    data: Any,
-    y: Any,
-    p: Any,
-    weight: Any,
-    group_by: Any,
-    pos_label: Any,
-    **options: Any,
-) -> Any:
-    """Statistic ``name`` of the Polars input (:func:`skbrier.engines._statistics.plan`)."""
-    planned = _statistics.plan(
-        name, p, weighted=weight is not None, pos_label=pos_label, engine=_ENGINE, **options
-    )
-    extra = dict(planned.columns)
-    src = _Source(data, y, extra.pop("p"), weight, group_by, extra)
-    return _common.compute(src, planned.stat, planned.given)
+# ----------------------------------------------------------------- the statistics
+_FRAME = _functions.Engine(
+    "a Polars frame",
+    (("data", None, "Any"), ("y", "y", "Any"), ("p", "p", "Any"), ("weight", None, "Any")),
+    _PIECES,
+)
+_EXPRESSION = _functions.Engine(
+    "a Polars expression of 0/1 outcomes",
+    (("y", "y", "Any"), ("p", "p", "Any"), ("weight", None, "Any")),
+    {**_PIECES, "inputs": _PIECES["expr_inputs"]},
+    grouped=False,
+)
 
 
-# ----------------------------------------------------------------- the Brier family
-@_doc
-def brier_score(
-    data: Any = None,
-    y: Any = "y",
-    p: Any = "p",
-    weight: Any = None,
-    *,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier score of the rows of a Polars frame (per group with ``group_by``).
+#: the paragraph after a function's summary, where Polars' way says more
+_NOTES = {
+    "brier_score": """\
+From the sums of :func:`skbrier._core.kernels.brier.brier_reduce` computed by
+Polars (one pass; 0/1 outcomes take a fast path without grouping by label).""",
+    "calibration_error": "From the per-bin sums that Polars groups by label and bin.",
+    "calibration_bins": r"""\
+Counts and the sums of :math:`w`, :math:`wp`, :math:`wy`, :math:`wp^2`,
+:math:`wpy`, :math:`w^2` per bin (the reliability diagram's).""",
+    "murphy_decomposition": "From the per-bin sums.",
+    "brier_inference": """\
+The centred moments of the squared errors (two passes inside Polars: the
+group's means, then the cross-products).""",
+    "brier_score_expr": """\
+Usable in ``select``, ``group_by(...).agg(...)`` and ``over(...)``: Polars
+computes the sums of each group, the kernel's finish gives the score.
+Invalid rows in a group raise a ValueError.""",
+}
 
-    :math:`\mathrm{BS} = \sum_i w_i (p_i - y_i)^2 / \sum_i w_i`, from the sums
-    of :func:`skbrier._core.kernels.brier.brier_reduce` computed by Polars
-    (one pass; 0/1 outcomes take a fast path without grouping by label).
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        The Brier score of :func:`skbrier.brier_score` on the same rows; a
-        dict ``{group: score}`` with ``group_by``.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from skbrier.engines import polars as sbp
-    >>> df = pl.DataFrame({"g": [1, 1, 2], "y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
-    >>> round(sbp.brier_score(df), 4)
-    0.0467
-    >>> {k: round(v, 4) for k, v in sorted(sbp.brier_score(df, group_by="g").items())}
-    {1: 0.065, 2: 0.01}
-    """
-    return _run("brier_score", data, y, p, weight, group_by, pos_label)
-
-
-@_doc
-def brier_index(
-    data: Any = None,
-    y: Any = "y",
-    p: Any = "p",
-    weight: Any = None,
-    *,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier Index :math:`100 (1 - \sqrt{\mathrm{BS}})` of a Polars frame.
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.brier_index` of the rows (a dict with ``group_by``).
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from skbrier.engines import polars as sbp
-    >>> df = pl.DataFrame({"y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
-    >>> round(sbp.brier_index(df), 2)
-    78.4
-    """
-    return _run("brier_index", data, y, p, weight, group_by, pos_label)
-
-
-@_doc
-def brier_skill_score(
-    data: Any = None,
-    y: Any = "y",
-    p: Any = "p",
-    weight: Any = None,
-    *,
-    reference: Any = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Brier skill score :math:`1 - \mathrm{BS} / \mathrm{BS}_\mathrm{ref}` of a Polars frame.
-
-    Parameters
-    ----------
-    {{inputs}}
-    reference : str, polars.Expr, float or None, default=None
-        None: climatology (each group's event rate); a float: the constant
-        forecast of that rate; a column: reference forecasts.
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.brier_skill_score` of the rows (NaN with an
-        ``UndefinedMetricWarning`` when the reference scores 0).
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from skbrier.engines import polars as sbp
-    >>> df = pl.DataFrame({"y": [0, 1, 1, 0], "p": [0.2, 0.7, 0.9, 0.4]})
-    >>> round(sbp.brier_skill_score(df), 4)
-    0.7
-    """
-    return _run(
-        "brier_skill_score", data, y, p, weight, group_by, pos_label, reference=reference
-    )
+#: each function's example; ``{{frame}}``: the imports and a frame of four rows
+_EXAMPLES = {
+    "brier_score": """\
+{{setup}}
+>>> df = pl.DataFrame({"g": [1, 1, 2], "y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
+>>> round(sbp.brier_score(df), 4)
+0.0467
+>>> {k: round(v, 4) for k, v in sorted(sbp.brier_score(df, group_by="g").items())}
+{1: 0.065, 2: 0.01}""",
+    "brier_index": """\
+{{setup}}
+>>> df = pl.DataFrame({"y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
+>>> round(sbp.brier_index(df), 2)
+78.4""",
+    "brier_skill_score": "{{frame}}\n>>> round(sbp.brier_skill_score(df), 4)\n0.7",
+    "calibration_error": "{{frame}}\n>>> round(sbp.calibration_error(df, n_bins=2), 4)\n0.25",
+    "calibration_bins": "{{frame}}\n>>> sbp.calibration_bins(df, n_bins=2).sum_wy\narray([0., 2.])",
+    "murphy_decomposition": (
+        "{{frame}}\n>>> round(sbp.murphy_decomposition(df, n_bins=2).reliability, 4)\n0.065"
+    ),
+    "net_benefit": "{{frame}}\n>>> round(sbp.net_benefit(df, threshold=0.3), 4)\n0.3929",
+    "decision_curve": """\
+{{frame}}
+>>> res = sbp.decision_curve(df, thresholds=[0.3, 0.5])
+>>> res.net_benefit.round(4)
+array([0.3929, 0.5   ])""",
+    "brier_inference": """\
+{{setup}}
+>>> df = pl.DataFrame({"y": [0, 1, 1, 0, 1], "p": [0.2, 0.7, 0.9, 0.4, 0.6]})
+>>> res = sbp.brier_inference(df)
+>>> round(res.brier_score, 4), round(res.standard_error(), 4)
+(0.092, 0.0306)""",
+    "brier_score_expr": """\
+{{setup}}
+>>> df = pl.DataFrame({"g": [1, 1, 2], "y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
+>>> df.group_by("g").agg(sbp.brier_score_expr()).sort("g")["brier_score"].round(4).to_list()
+[0.065, 0.01]""",
+    "brier_index_expr": """\
+{{setup}}
+>>> df = pl.DataFrame({"y": [0, 1, 1], "p": [0.2, 0.7, 0.9]})
+>>> round(df.select(sbp.brier_index_expr()).item(), 2)
+78.4""",
+    "brier_skill_score_expr": (
+        "{{frame}}\n>>> round(df.select(sbp.brier_skill_score_expr()).item(), 4)\n0.7"
+    ),
+    "calibration_error_expr": (
+        "{{frame}}\n>>> round(df.select(sbp.calibration_error_expr(n_bins=2)).item(), 4)\n0.25"
+    ),
+    "net_benefit_expr": (
+        "{{frame}}\n>>> round(df.select(sbp.net_benefit_expr(threshold=0.3)).item(), 4)\n0.3929"
+    ),
+}
 
 
-# ----------------------------------------------------------------- bins
-@_doc
-def calibration_error(
-    data: Any = None,
-    y: Any = "y",
-    p: Any = "p",
-    weight: Any = None,
-    *,
-    n_bins: int = DEFAULT_N_BINS,
-    norm: str = "l1",
-    right: bool = True,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Binned calibration error of a Polars frame on ``n_bins`` uniform bins.
+def _function(name: str, engine: Any = _FRAME) -> Any:
+    """The public function of statistic ``name`` (declared in :mod:`._functions`);
+    with ``engine=_EXPRESSION``, its expression ``<name>_expr``."""
+    key = name if engine.grouped else name + "_expr"
 
-    ``norm="l1"`` is the ECE :math:`\sum_k \frac{W_k}{W} |\bar p_k - \bar y_k|`
-    (``"l2"``: the root of the weighted squares, ``"max"``: the MCE), from the
-    per-bin sums that Polars groups by label and bin.
+    def function(*args: Any, **kwargs: Any) -> Any:
+        a = _functions.arguments(function, args, kwargs)
+        if not engine.grouped:
+            return expression(name, **a)
 
-    Parameters
-    ----------
-    {{inputs}}
-    n_bins : int, default=10
-        Number of equal-width bins on [0, 1].
-    norm : {"l1", "l2", "max"}, default="l1"
-        The norm of the bin gaps.
-    right : bool, default=True
-        A forecast on an inner edge goes to the lower bin (True) or the upper.
-    {{group_by}}
+        def source(p: Any, extra: dict[str, Any]) -> _Source:
+            return _Source(a["data"], a["y"], p, a["weight"], a["group_by"], extra)
 
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.calibration_error` (``kind="binary"``) of the rows.
+        return _functions.run(name, _ENGINE, a, source)
 
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from skbrier.engines import polars as sbp
-    >>> df = pl.DataFrame({"y": [0, 1, 1, 0], "p": [0.2, 0.7, 0.9, 0.4]})
-    >>> round(sbp.calibration_error(df, n_bins=2), 4)
-    0.25
-    """
-    opts = {"n_bins": n_bins, "norm": norm, "right": right}
-    return _run("calibration_error", data, y, p, weight, group_by, pos_label, **opts)
+    notes = _NOTES.get(key, "" if engine.grouped else "See :func:`brier_score_expr`.")
+    return _functions.define(function, engine, name, notes, _EXAMPLES[key])
 
 
-@_doc
-def calibration_bins(
-    data: Any = None,
-    y: Any = "y",
-    p: Any = "p",
-    weight: Any = None,
-    *,
-    n_bins: int = 10,
-    strategy: Any = "uniform",
-    right: bool = True,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    """Per-bin sums of a Polars frame: the calibration bins (reliability diagram).
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{uniform_bins}}
-    {{group_by}}
-
-    Returns
-    -------
-    BinStatistics or dict
-        Counts and the sums of :math:`w`, :math:`wp`, :math:`wy`,
-        :math:`wp^2`, :math:`wpy`, :math:`w^2` per bin
-        (``binned_statistics`` of the rows);
-        ``to_frame()`` gives the table.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from skbrier.engines import polars as sbp
-    >>> df = pl.DataFrame({"y": [0, 1, 1, 0], "p": [0.2, 0.7, 0.9, 0.4]})
-    >>> sbp.calibration_bins(df, n_bins=2).sum_wy
-    array([0., 2.])
-    """
-    opts = {"n_bins": n_bins, "strategy": strategy, "right": right}
-    return _run("calibration_bins", data, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def murphy_decomposition(
-    data: Any = None,
-    y: Any = "y",
-    p: Any = "p",
-    weight: Any = None,
-    *,
-    n_bins: int = 10,
-    strategy: Any = "uniform",
-    right: bool = True,
-    bias_correction: bool = False,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Binned (Murphy) decomposition of the Brier score of a Polars frame.
-
-    :math:`\mathrm{BS} = \mathrm{REL} - \mathrm{RES} + \mathrm{UNC} +
-    \mathrm{WBV} - \mathrm{WBC}` from the per-bin sums.
-
-    Parameters
-    ----------
-    {{inputs}}
-    {{uniform_bins}}
-    bias_correction : bool, default=False
-        Ferro and Fricker's finite-sample correction.
-    {{group_by}}
-
-    Returns
-    -------
-    MurphyDecomposition or dict
-        :func:`skbrier.murphy_decomposition` of the rows.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from skbrier.engines import polars as sbp
-    >>> df = pl.DataFrame({"y": [0, 1, 1, 0], "p": [0.2, 0.7, 0.9, 0.4]})
-    >>> round(sbp.murphy_decomposition(df, n_bins=2).reliability, 4)
-    0.065
-    """
-    opts = {"n_bins": n_bins, "strategy": strategy, "right": right}
-    opts["bias_correction"] = bias_correction
-    return _run("murphy_decomposition", data, y, p, weight, group_by, pos_label, **opts)
-
-
-# ----------------------------------------------------------------- decisions
-@_doc
-def net_benefit(
-    data: Any = None,
-    y: Any = "y",
-    p: Any = "p",
-    weight: Any = None,
-    *,
-    threshold: float,
-    prevalence: float | None = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    r"""Net benefit :math:`TP/W - FP/W \cdot p_t / (1 - p_t)` of a Polars frame.
-
-    Parameters
-    ----------
-    {{inputs}}
-    threshold : float
-        The threshold probability :math:`p_t`, in (0, 1).
-    prevalence : float or None, default=None
-        The prevalence of a case-control sample (None: the sample's).
-    {{group_by}}
-
-    Returns
-    -------
-    float or dict
-        :func:`skbrier.net_benefit` of the rows.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from skbrier.engines import polars as sbp
-    >>> df = pl.DataFrame({"y": [0, 1, 1, 0], "p": [0.2, 0.7, 0.9, 0.4]})
-    >>> round(sbp.net_benefit(df, threshold=0.3), 4)
-    0.3929
-    """
-    opts = {"threshold": threshold, "prevalence": prevalence}
-    return _run("net_benefit", data, y, p, weight, group_by, pos_label, **opts)
-
-
-@_doc
-def decision_curve(
-    data: Any = None,
-    y: Any = "y",
-    p: Any = "p",
-    weight: Any = None,
-    *,
-    thresholds: Any = None,
-    prevalence: float | None = None,
-    harm: Any = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    """Decision curve (net benefit at a grid of thresholds) of a Polars frame.
-
-    Parameters
-    ----------
-    {{inputs}}
-        A list of columns, or a dict ``{model name: column}``, gives several
-        models.
-    thresholds : array-like or None, default=None
-        Thresholds in [0, 1) (None: :func:`skbrier.decision_curve`'s grid).
-    prevalence : float or None, default=None
-        The prevalence of a case-control sample (None: the sample's).
-    harm : float, dict or None, default=None
-        Harm of each model, in units of net benefit.
-    {{group_by}}
-
-    Returns
-    -------
-    DecisionCurveResult or dict
-        :func:`skbrier.decision_curve` of the rows.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from skbrier.engines import polars as sbp
-    >>> df = pl.DataFrame({"y": [0, 1, 1, 0], "p": [0.2, 0.7, 0.9, 0.4]})
-    >>> res = sbp.decision_curve(df, thresholds=[0.3, 0.5])
-    >>> res.net_benefit.round(4)
-    array([0.3929, 0.5   ])
-    """
-    opts = {"thresholds": thresholds, "prevalence": prevalence, "harm": harm}
-    return _run("decision_curve", data, y, p, weight, group_by, pos_label, **opts)
-
-
-# ----------------------------------------------------------------- inference, report
-@_doc
-def brier_inference(
-    data: Any = None,
-    y: Any = "y",
-    p: Any = "p",
-    weight: Any = None,
-    *,
-    reference: Any = None,
-    group_by: Any = None,
-    pos_label: Any = None,
-) -> Any:
-    """iid inference on the Brier score, skill score and Brier Index of a Polars frame.
-
-    The centred moments of the squared errors (two passes inside Polars:
-    the group's means, then the cross-products) finished as
-    :func:`skbrier.brier_inference` with ``cov_type="iid"``.
-
-    Parameters
-    ----------
-    {{inputs}}
-    reference : str, polars.Expr, float or None, default=None
-        None: climatology; a float: a constant forecast; a column: reference
-        forecasts.
-    {{group_by}}
-
-    Returns
-    -------
-    BrierInferenceResult or dict
-        Estimates, their covariance and ``confidence_interval()``.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from skbrier.engines import polars as sbp
-    >>> df = pl.DataFrame({"y": [0, 1, 1, 0, 1], "p": [0.2, 0.7, 0.9, 0.4, 0.6]})
-    >>> res = sbp.brier_inference(df)
-    >>> round(res.brier_score, 4), round(res.standard_error(), 4)
-    (0.092, 0.0306)
-    """
-    return _run(
-        "brier_inference", data, y, p, weight, group_by, pos_label, reference=reference
-    )
+#: the functions of the statistics, one per statistic of
+#: :data:`._statistics.STATISTICS` (``brier_score``, ``brier_index``, ...), and
+#: the expressions of those of :data:`._statistics.EXPRESSIONS` (``*_expr``)
+globals().update({name: _function(name) for name in _statistics.STATISTICS})
+globals().update({f"{n}_expr": _function(n, _EXPRESSION) for n in _statistics.EXPRESSIONS})
 
 
 def calibration_report(
