@@ -19,12 +19,21 @@ import dataclasses
 import inspect
 import textwrap
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from ._common import compute, with_pieces
 from ._statistics import STATISTICS, plan
 
-__all__ = ["DECLARED", "OPTIONS", "Declared", "Engine", "arguments", "define", "run"]
+__all__ = [
+    "DECLARED",
+    "OPTIONS",
+    "Declared",
+    "Engine",
+    "TableFunction",
+    "arguments",
+    "define",
+    "run",
+]
 
 _KW = inspect.Parameter.KEYWORD_ONLY
 _POS = inspect.Parameter.POSITIONAL_OR_KEYWORD
@@ -315,6 +324,16 @@ class Engine:
             "Examples\n--------\n" + examples.strip("\n"),
         )
         return "\n\n".join(s for s in sections if s) + "\n"
+
+
+class TableFunction(Protocol):
+    """The type of an engine's function of a statistic, as type checkers see
+    it: the full signature is :func:`inspect.signature`'s (declared in the
+    statistics table; ``help()`` and the docs show it)."""
+
+    __name__: str
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
 def define(

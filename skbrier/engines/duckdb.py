@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import _common, _functions, _statistics
+from ._functions import TableFunction
 from ._sql import StatisticsQuery, ident, projection, query, statistics_query, value
 
 __all__ = [
@@ -247,8 +248,17 @@ def _function(name: str) -> Any:
 
 
 #: the functions of the statistics, one per statistic of
-#: :data:`._statistics.STATISTICS` (``brier_score``, ``brier_index``, ...)
-globals().update({name: _function(name) for name in _statistics.STATISTICS})
+#: :data:`._statistics.STATISTICS` (named here so that type checkers and
+#: editors see them; tests/test_engine_signatures.py checks the list)
+brier_score: TableFunction = _function("brier_score")
+brier_index: TableFunction = _function("brier_index")
+brier_skill_score: TableFunction = _function("brier_skill_score")
+calibration_error: TableFunction = _function("calibration_error")
+calibration_bins: TableFunction = _function("calibration_bins")
+murphy_decomposition: TableFunction = _function("murphy_decomposition")
+net_benefit: TableFunction = _function("net_benefit")
+decision_curve: TableFunction = _function("decision_curve")
+brier_inference: TableFunction = _function("brier_inference")
 
 
 def calibration_report(

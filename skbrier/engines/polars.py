@@ -17,6 +17,7 @@ from typing import Any
 
 from . import _common, _functions, _statistics
 from ._common import BIN, LABEL
+from ._functions import TableFunction
 from ._polars_expr import WINDOW, _column, _pl, expression, group_mean, render, render_aggs
 
 __all__ = [
@@ -268,8 +269,20 @@ def _function(name: str, engine: Any = _FRAME) -> Any:
 #: the functions of the statistics, one per statistic of
 #: :data:`._statistics.STATISTICS` (``brier_score``, ``brier_index``, ...), and
 #: the expressions of those of :data:`._statistics.EXPRESSIONS` (``*_expr``)
-globals().update({name: _function(name) for name in _statistics.STATISTICS})
-globals().update({f"{n}_expr": _function(n, _EXPRESSION) for n in _statistics.EXPRESSIONS})
+brier_score: TableFunction = _function("brier_score")
+brier_index: TableFunction = _function("brier_index")
+brier_skill_score: TableFunction = _function("brier_skill_score")
+calibration_error: TableFunction = _function("calibration_error")
+calibration_bins: TableFunction = _function("calibration_bins")
+murphy_decomposition: TableFunction = _function("murphy_decomposition")
+net_benefit: TableFunction = _function("net_benefit")
+decision_curve: TableFunction = _function("decision_curve")
+brier_inference: TableFunction = _function("brier_inference")
+brier_score_expr: TableFunction = _function("brier_score", _EXPRESSION)
+brier_index_expr: TableFunction = _function("brier_index", _EXPRESSION)
+brier_skill_score_expr: TableFunction = _function("brier_skill_score", _EXPRESSION)
+calibration_error_expr: TableFunction = _function("calibration_error", _EXPRESSION)
+net_benefit_expr: TableFunction = _function("net_benefit", _EXPRESSION)
 
 
 def calibration_report(
