@@ -20,6 +20,7 @@ from ._common import (
     _write,
 )
 from ._read import is_missing, label_mixup, outcomes, probabilities, read_table, weights
+from ._subgroups import note_unavailable, subgroup_columns, subgroup_notes
 
 
 def _compute_kwds(args) -> dict:
@@ -45,17 +46,20 @@ def _compute_kwds(args) -> dict:
     return kwds
 
 
-def _make_reports(jobs, args, run: Task | None = None) -> dict:
-    """``jobs``: list of ``(name, y, p, w)`` or ``(name, y, p, w, rows_key)``
-    (``rows_key``: which rows of the input the audit scores, see
-    :func:`_rows_key`).  ``run``: the progress display's task of the command
-    (one step per job), else a task of its own.  Returns {name: CalibrationReport}."""
+def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
+    """``jobs``: list of ``(name, y, p, w)`` or ``(name, y, p, w, rows_key,
+    rows)`` (``rows_key``: which rows of the input the audit scores, see
+    :func:`_rows_key`; ``rows``: those rows, a mask or None for all).
+    ``run``: the progress display's task of the command (one step per job),
+    else a task of its own; ``subgroups``: the ``--subgroup-col`` columns
+    (:func:`._subgroups.subgroup_columns`).  Returns {name: CalibrationReport}."""
     from .._core.progress import task
     from ..exceptions import HardForecastWarning
+    from ._subgroups import subgroup_kwds
 
     if run is None:
         with task("models" if args_group(args) is None else "groups", len(jobs)) as own:
-            return _make_reports(jobs, args, own)
+            return _make_reports(jobs, args, own, subgroups)
     from ..report import calibration_report
 
     extra = _compute_kwds(args)
@@ -63,6 +67,7 @@ def _make_reports(jobs, args, run: Task | None = None) -> dict:
     checked: list = []  # the arrays already validated (the jobs share y and w)
     for name, y, p, w, *key in jobs:
         run.step(str(name))
+        by = subgroup_kwds(subgroups, key[1] if len(key) > 1 else None)
         try:
             with warnings.catch_warnings():
                 # given by _warn_mixups with the column's name
@@ -79,6 +84,7 @@ def _make_reports(jobs, args, run: Task | None = None) -> dict:
                         random_state=getattr(args, "random_state", None),
                         prevalence=args.prevalence,
                         name=name,
+                        **by,
                         **extra,
                     )
         except (ValueError, TypeError) as exc:
@@ -137,6 +143,9 @@ def _multi_text(reports: dict) -> str:
     comparison = comparison_text(reports)
     if comparison:
         parts.append(comparison)
+    for name, rep in reports.items():
+        if rep.subgroups is not None:
+            parts.append("\n".join([f"{name}:", *rep.subgroups.text()[1:]]))
     common = set.intersection(*(set(rep.notes) for rep in reports.values()))
     lines = [f"Note: {n}" for n in sorted(common)]
     for name, rep in reports.items():
@@ -208,6 +217,7 @@ def _load(args):
         numeric.append(args.weight_col)
     if args.group_col is not None:
         roles.append(args.group_col)
+    roles += getattr(args, "subgroup_col", None) or []
     table = read_table(
         args.file,
         roles,
@@ -311,6 +321,7 @@ def _jobs(table, y, p, w, args) -> tuple[list, dict, dict, dict]:
         common_key = _rows_key(common)
         y_common = _take(y, common, n_common == len(y))
         w_common = _take(w, common, n_common == len(y))
+        common_rows = None if n_common == len(y) else common
         for c in args.p_col:
             if grp is None:
                 name = c
@@ -326,6 +337,7 @@ def _jobs(table, y, p, w, args) -> tuple[list, dict, dict, dict]:
                     _take(p[c], keep, all_kept),
                     _take(w, keep, all_kept),
                     _rows_key(keep),
+                    None if all_kept else keep,
                 )
             else:
                 n_keep = n_common
@@ -335,6 +347,7 @@ def _jobs(table, y, p, w, args) -> tuple[list, dict, dict, dict]:
                     _take(p[c], common, n_keep == len(y)),
                     w_common,
                     common_key,
+                    common_rows,
                 )
             jobs.append(job)
             used[name] = n_keep
@@ -372,7 +385,7 @@ def _rows_note(name: str, used: dict, dropped: dict, causes: dict) -> str | None
 def _warn_mixups(jobs, args) -> None:
     from .._core.diagnose import HardForecastWarning, hard_forecast_message, is_hard
 
-    for name, y, p, w, _ in jobs:
+    for name, y, p, w, *_ in jobs:
         who = f"'{name}'" if len(jobs) > 1 else f"column '{args.p_col[0]}'"
         if is_hard(p):  # the API's warning, naming the column (see _make_reports)
             warnings.warn(
@@ -431,6 +444,7 @@ def _provenance(table, args, used: dict, dropped: dict, causes: dict) -> dict:
             "forecast": list(args.p_col),
             "weight": args.weight_col,
             "group": args.group_col,
+            "subgroups": getattr(args, "subgroup_col", None),
         },
         "options": {k: v for k, v in options.items() if v is not None},
         "command": command,
@@ -469,6 +483,7 @@ def _report_dask(args: argparse.Namespace) -> int:
                 )
             except (ValueError, TypeError) as exc:
                 raise CLIError(f"{args.file}: {name}: {exc}") from None
+        note_unavailable(reports, args, "dask")
         if args.html is not None:
             run.step("writing the HTML page")
         text = _render(reports, args)
@@ -492,15 +507,16 @@ def _report(args: argparse.Namespace) -> int:
         run.step(f"reading {args.file}")
         table, y, p, w = _load(args)
         jobs, used, dropped, causes = _jobs(table, y, p, w, args)
+        subgroups = subgroup_columns(table, args)
         table.columns.clear()  # the arrays of the jobs are all that is needed now
         del y, p, w
         _warn_mixups(jobs, args)
         run.set_total(1 + len(jobs) + (args.html is not None))
-        reports = _make_reports(jobs, args, run)
+        reports = _make_reports(jobs, args, run, subgroups)
         for name, rep in reports.items():
             note = _rows_note(name, used, dropped, causes)
-            if note:
-                rep.notes.append(note)
+            rep.notes.extend([note] if note else [])
+            rep.notes.extend(subgroup_notes(subgroups))
         if args.html is not None:
             run.step("writing the HTML page")
         provenance = _provenance(table, args, used, dropped, causes)
@@ -565,7 +581,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         "audit several forecasters",
     )
     cols.add_argument(
-        "--group-col", metavar="COL", help="one audit (table row) per value of this column"
+        "--group-col",
+        metavar="COL",
+        help="one audit per value of this column (a table with one row per group)",
+    )
+    cols.add_argument(
+        "--subgroup-col",
+        action="append",
+        metavar="COL",
+        help="add the subgroup section to each audit: per value of the first "
+        "--subgroup-col n, events, O/E, calibration in the large, slope, ICI and "
+        "Brier with intervals, Holm-adjusted tests, the worst group, the "
+        "heterogeneity of O/E and the cumulative calibration tests; repeat the "
+        "option for the multicalibration error over all of them (a missing "
+        "value is a group of its own)",
     )
     cols.add_argument(
         "--weight-col",

@@ -319,8 +319,10 @@ def _common_numbers(logistic, df, sz, lowess: tuple, ece, opts: Options) -> dict
 
 
 def _calibration_numbers(
-    y, p, w, opts: Options, notes: _Notes, inference, run: Task = NO_TASK
+    y, p, w, opts: Options, notes: _Notes, inference, run: Task = NO_TASK, order=None
 ) -> dict:
+    """The calibration and discrimination numbers (``order``: the stable
+    order of ``p`` when the caller has it)."""
     from ._valprob import valprob_extras
 
     run.step("Spiegelhalter test")
@@ -332,14 +334,16 @@ def _calibration_numbers(
     # one sort of the forecasts for lowess and C (unweighted rows), kept
     # only while they need it
     run.step("sorting the forecasts")
-    sorted_yp = order = None
+    sorted_yp = None
     if w is None:
         from .._core.kernels.lowess import stable_argsort
 
-        order = stable_argsort(p)
+        order = stable_argsort(p) if order is None else order
         sorted_yp = (y[order], p[order])
         if opts.cov_type != "bootstrap":  # the bootstrap's refits bin the sorted rows
             order = None
+    else:
+        order = None
     run.step("lowess calibration")
     emax, e90, eavg, curve = _lowess(y, p, w, notes, sorted_yp)
     run.step("C statistic and val.prob's indexes")
@@ -365,11 +369,17 @@ def _calibration_numbers(
 
 
 @one_warning_per_call
-@backends(dask="skbrier._backends._dask._adapters:calibration_report", array_api=HOST)
+@backends(
+    arrays=("y_true", "y_proba", "sample_weight", "groups", "segments"),
+    dask="skbrier._backends._dask._adapters:calibration_report",
+    array_api=HOST,
+)
 def calibration_report(
     y_true: ArrayLike,
     y_proba: ArrayLike,
     *,
+    groups: ArrayLike | None = None,
+    segments: Any = None,
     thresholds: float | Sequence[float] | None = None,
     cov_type: str = "iid",
     sample_weight: ArrayLike | None = None,
@@ -394,6 +404,17 @@ def calibration_report(
     calibration error, the Brier score decomposition and net benefit at
     the decision thresholds of interest.
 
+    With ``groups`` (and ``segments``) the report has a subgroup section
+    (:attr:`CalibrationReport.subgroups`): per group n, events, O/E,
+    calibration in the large, slope and Brier with intervals, the ICI, the
+    worst-group gap, Cochran's test of heterogeneity of O/E across the groups
+    and Holm-adjusted p-values (all from
+    :func:`skbrier.metrics.calibration_by_group`), the binning-free cumulative
+    calibration tests overall and per group
+    (:func:`skbrier.metrics.cumulative_calibration`) and, over several
+    segmenting columns, the multicalibration error
+    (:func:`skbrier.metrics.multicalibration_error`).
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
@@ -401,6 +422,15 @@ def calibration_report(
     y_proba : array-like of shape (n_samples,) or (n_samples, 2)
         Predicted probabilities of ``pos_label``, or ``predict_proba``
         output with one column per sorted class.
+    groups : array-like of shape (n_samples,), default=None
+        A group per sample (a subgroup, a site, a protected attribute): adds
+        the subgroup section.  Missing labels are refused (give them a label
+        of their own).
+    segments : DataFrame, dict of array-like or array-like, default=None
+        Segmenting columns (each distinct value of each column is a segment):
+        adds the multicalibration error to the subgroup section.  Without
+        ``groups``, the first column groups the section's table.  Dask
+        input has no subgroup section (a note says why).
     thresholds : float or sequence of float, default=None
         Decision thresholds in (0, 1) for the net benefit table (none if
         None).
@@ -547,12 +577,15 @@ def calibration_report(
         n_jobs,
     )
     with task("calibration report", total=len(STEPS)) as run:
-        return _in_memory(y_true, y_proba, sample_weight, pos_label, opts, run)
+        return _in_memory(
+            y_true, y_proba, sample_weight, pos_label, opts, run, (groups, segments)
+        )
 
 
 #: the steps of the in-memory report, as the progress display names them
 STEPS = (
     "checking the data",
+    "subgroups",
     "confidence intervals",
     "Brier score",
     "Spiegelhalter test",
@@ -566,30 +599,48 @@ STEPS = (
 )
 
 
-def _in_memory(y_true, y_proba, sample_weight, pos_label, opts: Options, run: Task):
-    """The report of in-memory input (``run``: the progress display's task).
+def _in_memory(
+    y_true, y_proba, sample_weight, pos_label, opts: Options, run: Task, by=(None, None)
+):
+    """The report of in-memory input (``run``: the progress display's task;
+    ``by``: ``(groups, segments)`` of the subgroup section).
 
     The data are checked once here; every section reads the validated arrays
     without checking them again (:func:`skbrier._core.validation.validated`)."""
     run.step("checking the data")
     y, p, w, base_rate = _binary_forecast(y_true, y_proba, sample_weight, pos_label)
     with validated(y, p, w):
-        return _sections(y, p, w, base_rate, opts, run)
+        return _sections(y, p, w, base_rate, opts, run, by)
 
 
-def _sections(y, p, w, base_rate: float, opts: Options, run: Task) -> CalibrationReport:
-    """The report of validated ``(y01, p, w)``."""
+def _sections(
+    y, p, w, base_rate: float, opts: Options, run: Task, by=(None, None)
+) -> CalibrationReport:
+    """The report of validated ``(y01, p, w)`` (``by``: see :func:`_in_memory`)."""
+    from ._subgroups import subgroup_section
+
     if opts.cov_type == "bootstrap" and opts.n_resamples is None:
         n_pos = int(p.shape[0] if w is None else np.count_nonzero(w))
         opts = dataclasses.replace(opts, n_resamples=adaptive_n_resamples(n_pos))
     notes = _Notes()
+    # the subgroups first: a bad groups= or segments= fails before the rest;
+    # they sort the forecasts as the lowess curve and C do, once for all
+    run.step("subgroups")
+    order = None
+    if any(b is not None for b in by):
+        from .._core.kernels.lowess import stable_argsort
+
+        order = stable_argsort(p)
+    subgroups = subgroup_section(y, p, w, *by, opts.confidence_level, notes, order)
     # the intervals first: an invalid inference option fails before the rest
     run.step("confidence intervals")
     intervals, inference = _intervals(y, p, w, opts, notes)
     run.step("Brier score")
     bs = _brier_score(y, p, w)
-    numbers = _calibration_numbers(y, p, w, opts, notes, inference, run)
+    numbers = _calibration_numbers(y, p, w, opts, notes, inference, run, order)
+    del order
     specs = numbers.pop("_specs")
+    numbers["subgroups"] = subgroups
     return _assemble(
         (y, p, w),
         opts,

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import _figures, _io, _text
+from . import _figures, _io, _subgroups, _text
 from ._compare import paired_comparison, row_sets
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -446,6 +446,8 @@ def report_section_html(
     parts += _summary_table(rep)
     if rep.net_benefit:
         parts += _net_benefit_table(rep)
+    if rep.subgroups is not None:
+        parts += _subgroups.section_html(rep.subgroups)
     if figures:
         parts += _figures_html({label: rep})[1:-1]
     if rep.notes:
