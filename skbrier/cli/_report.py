@@ -46,6 +46,21 @@ def _compute_kwds(args) -> dict:
     return kwds
 
 
+def _options(args) -> dict:
+    """The keywords of ``calibration_report`` that the command line sets,
+    besides the columns, ``pos_label``, ``name`` and the subgroups (every
+    engine's report takes them alike)."""
+    return {
+        "thresholds": args.thresholds,
+        "cov_type": args.cov,
+        "confidence_level": args.confidence_level,
+        "n_bins": args.n_bins,
+        "random_state": getattr(args, "random_state", None),
+        "prevalence": args.prevalence,
+        **_compute_kwds(args),
+    }
+
+
 def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
     """``jobs``: list of ``(name, y, p, w)`` or ``(name, y, p, w, rows_key,
     rows)`` (``rows_key``: which rows of the input the audit scores, see
@@ -62,7 +77,7 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
             return _make_reports(jobs, args, own, subgroups)
     from ..report import calibration_report
 
-    extra = _compute_kwds(args)
+    extra = _options(args)
     reports = {}
     checked: list = []  # the arrays already validated (the jobs share y and w)
     for name, y, p, w, *key in jobs:
@@ -74,18 +89,7 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
                 warnings.simplefilter("ignore", HardForecastWarning)
                 with _validated_once(y, p, w, checked):
                     reports[name] = calibration_report(
-                        y,
-                        p,
-                        thresholds=args.thresholds,
-                        cov_type=args.cov,
-                        sample_weight=w,
-                        confidence_level=args.confidence_level,
-                        n_bins=args.n_bins,
-                        random_state=getattr(args, "random_state", None),
-                        prevalence=args.prevalence,
-                        name=name,
-                        **by,
-                        **extra,
+                        y, p, sample_weight=w, name=name, **by, **extra
                     )
         except (ValueError, TypeError) as exc:
             where = f"{name}: " if len(jobs) > 1 else ""
@@ -452,38 +456,42 @@ def _provenance(table, args, used: dict, dropped: dict, causes: dict) -> dict:
     }
 
 
-def _report_dask(args: argparse.Namespace) -> int:
+def _dask_reports(args: argparse.Namespace, run: Task) -> dict:
     """--engine dask: dask.dataframe columns, one report per --p-col."""
-    from .._core.progress import task
     from ..report import calibration_report
     from ._dask_input import dask_columns
 
-    with _progress_display(args), task("skbrier report (dask)") as run:
+    jobs, kw = dask_columns(args)
+    options = _options(args)
+    run.set_total(1 + len(jobs) + (args.html is not None))
+    reports = {}
+    for name, y, p, w in jobs:
+        run.step(str(name))
+        try:
+            reports[name] = calibration_report(
+                y, p, sample_weight=w, pos_label=kw["pos_label"], name=name, **options
+            )
+        except (ValueError, TypeError) as exc:
+            raise CLIError(f"{args.file}: {name}: {exc}") from None
+    return reports
+
+
+def _report_engine(args: argparse.Namespace, engine: str) -> int:
+    """--engine dask, polars, duckdb or spark: the engine reads the file and
+    computes one report per --p-col."""
+    from .._core.progress import task
+    from ._engines import engine_reports
+
+    with _progress_display(args), task(f"skbrier report ({engine})") as run:
         run.step(f"reading {args.file}")
-        jobs, kw = dask_columns(args)
-        extra = _compute_kwds(args)
-        run.set_total(1 + len(jobs) + (args.html is not None))
-        reports = {}
-        for name, y, p, w in jobs:
-            run.step(str(name))
+        if engine == "dask":
+            reports = _dask_reports(args, run)
+        else:
             try:
-                reports[name] = calibration_report(
-                    y,
-                    p,
-                    thresholds=args.thresholds,
-                    cov_type=args.cov,
-                    sample_weight=w,
-                    pos_label=kw["pos_label"],
-                    confidence_level=args.confidence_level,
-                    n_bins=args.n_bins,
-                    random_state=getattr(args, "random_state", None),
-                    prevalence=args.prevalence,
-                    name=name,
-                    **extra,
-                )
+                reports = engine_reports(args, engine, _options(args))
             except (ValueError, TypeError) as exc:
-                raise CLIError(f"{args.file}: {name}: {exc}") from None
-        note_unavailable(reports, args, "dask")
+                raise CLIError(f"{args.file}: {exc}") from None
+        note_unavailable(reports, args, engine)
         if args.html is not None:
             run.step("writing the HTML page")
         text = _render(reports, args)
@@ -499,8 +507,8 @@ def _report(args: argparse.Namespace) -> int:
     engine, why = choose_engine(args)
     if why is not None and not getattr(args, "quiet", False):
         print(f"skbrier: {why} (--engine memory to read it in memory).", file=sys.stderr)
-    if engine == "dask":
-        return _report_dask(args)
+    if engine != "memory":
+        return _report_engine(args, engine)
     from .._core.progress import task
 
     with _progress_display(args), task("skbrier report") as run:
@@ -660,14 +668,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     rep.add_argument(
         "--engine",
-        choices=["auto", "memory", "dask"],
+        choices=["auto", "memory", "dask", "polars", "duckdb", "spark"],
         default="auto",
         help="dask: read a Parquet dataset directory or a CSV glob through "
         "dask.dataframe (only the needed columns) and compute the report in one "
         "pass, the mergeable sections exactly, lowess/HAC/bootstrap on a uniform "
-        "subsample of at most 200,000 rows; memory: read the file in memory; "
-        "auto (default): dask for a directory, a glob or a file larger than a "
-        "quarter of the available memory (when dask is installed), else memory",
+        "subsample of at most 200,000 rows; polars: polars.scan_parquet/scan_csv "
+        "(lazy, only the needed columns), every section exactly; duckdb: DuckDB's "
+        "read_parquet/read_csv_auto, only the needed columns, every section "
+        "exactly; spark: spark.read.parquet/csv in a local session, one Spark job "
+        "(sections as with dask); memory: read the file in memory; auto (default): "
+        "dask for a directory, a glob or a file larger than a quarter of the "
+        "available memory (when dask is installed), else memory.  Only memory has "
+        "--group-col and the --subgroup-col section",
     )
     rep.add_argument(
         "--progress",
