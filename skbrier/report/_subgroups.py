@@ -316,7 +316,7 @@ def section_html(sec: SubgroupSection) -> list[str]:
     from ._html import _e, _table, _td
 
     head = sec.header()
-    ci_cols = {j for j, h in enumerate(head) if h.endswith("CI")}
+    ci_cols = {j for j, h in enumerate(head) if h.endswith("% CI")}
     cells = "".join(
         f'<th class="ci">{_e(h)}</th>' if j in ci_cols else f"<th>{_e(h)}</th>"
         for j, h in enumerate(head)
