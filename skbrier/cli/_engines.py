@@ -144,17 +144,31 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _is_text(args: Any) -> bool:
+    """Whether --pos-label is a text label (not a number)."""
+    try:
+        float(args.pos_label)
+    except (TypeError, ValueError):
+        return args.pos_label is not None
+    return False
+
+
 def _duckdb(args: Any, options: dict) -> dict:
     import duckdb
 
     from ..engines import duckdb as sbd
 
-    path = args.file.replace("'", "''")
-    nulls = ", ".join("'" + v.replace("'", "''") + "'" for v in NA_VALUES)
+    nulls = ", ".join(_literal(v) for v in NA_VALUES)
+    # a text label (--pos-label yes) stays text: DuckDB would read yes/no as booleans
+    text_y = f", types = {{{_literal(args.y_col)}: 'VARCHAR'}}" if _is_text(args) else ""
     source = (
-        f"read_parquet('{path}')"
+        f"read_parquet({_literal(args.file)})"
         if _is_parquet(args.file)
-        else f"read_csv_auto('{path}', nullstr = [{nulls}])"
+        else f"read_csv_auto({_literal(args.file)}, nullstr = [{nulls}]{text_y})"
     )
     con = duckdb.connect()
     try:
@@ -171,7 +185,9 @@ def _duckdb(args: Any, options: dict) -> dict:
             return f"({q} IS NULL OR isnan({q}))" if floats else f"{q} IS NULL"
 
         def count_missing(c: str) -> int:
-            row = con.sql(f"SELECT count(*) FROM {source} WHERE {missing(c)}").fetchone()
+            row = con.execute(
+                f"SELECT count(*) FROM {source} WHERE {missing(c)}"
+            ).fetchone()
             return int(row[0]) if row else 0
 
         _refuse_missing(args, count_missing)
