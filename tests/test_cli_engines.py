@@ -131,19 +131,19 @@ def test_text_html_and_errors(files, tmp_path, capsys):
     assert any("not computed for --engine polars" in n for n in d["notes"])
 
 
-def test_spark_equal_to_memory(files, capsys):
-    """One session for CSV and Parquet (a session costs ~20 s here)."""
-    from spark_session import require_spark
+@pytest.fixture(scope="module")
+def spark():
+    from spark_session import session
 
-    require_spark()
+    yield from session()
+
+
+def test_spark_equal_to_memory(spark, files, capsys):
+    """One session (the tests' own, which the command reuses) for CSV and
+    Parquet: a session costs ~20 s here."""
     for fmt, extra in (("csv", ("--weight-col", "w")), ("parquet", ())):
         path = files / f"f.{fmt}"
         want = _run(capsys, path, "memory", *extra)
         got = _run(capsys, path, "spark", *extra)
         for g, w in zip(got["reports"], want["reports"]):
             _same(g, w, EXACT)
-    from pyspark.sql import SparkSession
-
-    active = SparkSession.getActiveSession()
-    if active is not None:
-        active.stop()

@@ -216,8 +216,13 @@ def _duckdb(args: Any, options: dict) -> dict:
 
 # --------------------------------------------------------------------------- spark
 def _spark_session() -> Any:
+    """The active session, or a local two-core one whose Python workers run
+    this interpreter."""
+    import sys
+
     from pyspark.sql import SparkSession
 
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     return (
         SparkSession.builder.master("local[2]")
         .appName("skbrier report")
