@@ -11,12 +11,12 @@ import math
 import numpy as np
 import pytest
 
-from skbrier.metrics import (
-    calibration_by_group,
-    cumulative_calibration,
-    multicalibration_error,
-)
+from skbrier import metrics
 from skbrier.report import calibration_report
+
+calibration_by_group = metrics.calibration_by_group
+cumulative_calibration = metrics.cumulative_calibration
+multicalibration_error = metrics.multicalibration_error
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,10 @@ from ._common import (
     _add_output_options,
     _check_output,
     _seed,
+    _sep,  # noqa: F401 - the leaderboard command imports it from here
     _thresholds,
     _write,
+    add_reader_options,
 )
 from ._read import is_missing, label_mixup, outcomes, probabilities, read_table, weights
 from ._subgroups import note_unavailable, subgroup_columns, subgroup_notes
@@ -448,7 +450,7 @@ def _provenance(table, args, used: dict, dropped: dict, causes: dict) -> dict:
             "forecast": list(args.p_col),
             "weight": args.weight_col,
             "group": args.group_col,
-            "subgroups": getattr(args, "subgroup_col", None),
+            **({"subgroups": args.subgroup_col} if args.subgroup_col else {}),
         },
         "options": {k: v for k, v in options.items() if v is not None},
         "command": command,
@@ -533,24 +535,6 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sep(text: str) -> str:
-    """argparse type of --sep: one character, or 'tab'."""
-    value = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}.get(
-        text.lower(), text
-    )
-    if len(value) != 1 or value in '\r\n"':
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a separator (one character such as , ; | or 'tab')"
-        )
-    return value
-
-
-def _comment(text: str) -> str:
-    if len(text) != 1 or text.isspace() or text == '"':
-        raise argparse.ArgumentTypeError(f"{text!r}: give one character such as '#'")
-    return text
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand to ``skbrier``'s parser."""
     rep = sub.add_parser(
@@ -616,31 +600,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "larger numeric label)",
     )
     read = rep.add_argument_group("reading the file")
-    read.add_argument(
-        "--sep",
-        type=_sep,
-        metavar="CHAR",
-        help="field separator (default: detected among , ; tab |); 'tab' for a tab",
-    )
-    read.add_argument(
-        "--decimal",
-        choices=[".", ","],
-        default=".",
-        metavar="MARK",
-        help="decimal mark of the numbers (',' for European exports; default '.')",
-    )
-    read.add_argument(
-        "--encoding",
-        default="auto",
-        metavar="NAME",
-        help="text encoding (default auto: UTF-8 with or without BOM, UTF-16 with "
-        "BOM, else cp1252 with a note); any name Python knows, e.g. latin-1",
-    )
-    read.add_argument(
-        "--comment",
-        type=_comment,
-        metavar="CHAR",
-        help="skip lines that start with this character, e.g. '#'",
+    add_reader_options(
+        read,
+        "text encoding (default auto: UTF-8 with or without BOM, UTF-16 with BOM, "
+        "else cp1252 with a note); any name Python knows, e.g. latin-1",
+        comment=True,
     )
     read.add_argument(
         "--na",

@@ -25,7 +25,12 @@ from .._core.kernels.brier import brier_index_from_score, skill_score, weighted_
 from .._core.progress import NO_TASK, Task, task
 from .._core.results import ConfidenceInterval
 from .._core.validation import binary_forecast, validated
-from ._options import OPTION_NAMES, Options, check_options
+from ._options import (
+    OPTION_NAMES,
+    Options,
+    check_options,  # noqa: F401 - the Dask and Spark adapters import it here
+    check_report_options,
+)
 from ._result import INTERVAL_METRICS, CalibrationReport
 from ._text import DECOMPOSITION_TERMS
 from ._valprob import adaptive_n_resamples
@@ -563,19 +568,7 @@ def calibration_report(
     >>> print(rep.summary())  # doctest: +ELLIPSIS
     Calibration report: model_b ...
     """
-    opts = check_options(
-        thresholds,
-        cov_type,
-        confidence_level,
-        n_bins,
-        strategy,
-        random_state,
-        prevalence,
-        inference_kwds,
-        name,
-        n_resamples,
-        n_jobs,
-    )
+    opts = check_report_options(locals())  # the arguments, before anything else
     with task("calibration report", total=len(STEPS)) as run:
         return _in_memory(
             y_true, y_proba, sample_weight, pos_label, opts, run, (groups, segments)

@@ -38,6 +38,22 @@ TESTS = (
 )
 
 
+#: the numbers of the JSON view taken as they are from the metrics' results
+HETEROGENEITY = ("q", "q_pvalue", "i2", "tau2", "estimate")
+CUMULATIVE = (
+    *("ks", "kuiper", "sigma", "ks_statistic", "kuiper_statistic"),
+    *("ks_pvalue", "kuiper_pvalue"),
+)
+MULTICALIBRATION = (
+    *("mce_sigma", "pvalue", "mce", "mce_relative"),
+    *("worst_segment", "n_segments", "max_depth"),
+)
+
+
+def _fields(result: Any, names: tuple[str, ...]) -> dict:
+    return {k: getattr(result, k) for k in names}
+
+
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
 class SubgroupSection:
     """The results the subgroup section shows (see :func:`subgroup_section`).
@@ -99,34 +115,9 @@ class SubgroupSection:
                 "worst_group_gap": res.worst_group_gap,
                 "heterogeneity": None
                 if het is None
-                else {
-                    "q": het.q,
-                    "df": het.k - 1,
-                    "q_pvalue": het.q_pvalue,
-                    "i2": het.i2,
-                    "tau2": het.tau2,
-                    "pooled_observed_expected": het.estimate,
-                },
-                "cumulative": {
-                    k: getattr(cum, k)
-                    for k in ("ks", "kuiper", "sigma", "ks_statistic", "kuiper_statistic")
-                }
-                | {
-                    "ks_pvalue": cum.ks_pvalue,
-                    "kuiper_pvalue": cum.kuiper_pvalue,
-                    "worst_group": cum.worst_group,
-                },
-                "multicalibration": None
-                if mce is None
-                else {
-                    "mce_sigma": mce.mce_sigma,
-                    "pvalue": mce.pvalue,
-                    "mce": mce.mce,
-                    "mce_relative": mce.mce_relative,
-                    "worst_segment": mce.worst_segment,
-                    "n_segments": mce.n_segments,
-                    "max_depth": mce.max_depth,
-                },
+                else {"df": het.k - 1, **_fields(het, HETEROGENEITY)},
+                "cumulative": _fields(cum, CUMULATIVE),
+                "multicalibration": None if mce is None else _fields(mce, MULTICALIBRATION),
             }
         )
 
