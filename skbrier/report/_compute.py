@@ -624,7 +624,10 @@ def _sections(
         from .._core.kernels.lowess import stable_argsort
 
         order = stable_argsort(p)
-    subgroups = subgroup_section(y, p, w, *by, opts.confidence_level, notes, order)
+    groups, segments = by
+    subgroups = subgroup_section(
+        y, p, w, groups, segments, opts.confidence_level, notes, order
+    )
     # the intervals first: an invalid inference option fails before the rest
     run.step("confidence intervals")
     intervals, inference = _intervals(y, p, w, opts, notes)
