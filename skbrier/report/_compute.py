@@ -567,18 +567,26 @@ def calibration_report(
     (0.983, -0.9...)
     >>> print(rep.summary())  # doctest: +ELLIPSIS
     Calibration report: model_b ...
+
+    With groups, the subgroup section:
+
+    >>> import numpy as np
+    >>> site = np.where(np.arange(len(d["y"])) % 3 == 0, "A", "B")
+    >>> rep = calibration_report(d["y"], d["model_b"], groups=site)
+    >>> rep.subgroups.by_group.groups.tolist(), rep.to_dict()["subgroups"]["n_groups"]
+    (['A', 'B'], 2)
     """
     opts = check_report_options(locals())  # the arguments, before anything else
-    with task("calibration report", total=len(STEPS)) as run:
-        return _in_memory(
-            y_true, y_proba, sample_weight, pos_label, opts, run, (groups, segments)
-        )
+    by = (groups, segments)
+    # one more step with the subgroup section
+    total = len(STEPS) + any(b is not None for b in by)
+    with task("calibration report", total=total) as run:
+        return _in_memory(y_true, y_proba, sample_weight, pos_label, opts, run, by)
 
 
 #: the steps of the in-memory report, as the progress display names them
 STEPS = (
     "checking the data",
-    "subgroups",
     "confidence intervals",
     "Brier score",
     "Spiegelhalter test",
@@ -618,11 +626,11 @@ def _sections(
     notes = _Notes()
     # the subgroups first: a bad groups= or segments= fails before the rest;
     # they sort the forecasts as the lowess curve and C do, once for all
-    run.step("subgroups")
     order = None
     if any(b is not None for b in by):
         from .._core.kernels.lowess import stable_argsort
 
+        run.step("subgroups")
         order = stable_argsort(p)
     groups, segments = by
     subgroups = subgroup_section(
