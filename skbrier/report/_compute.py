@@ -14,7 +14,7 @@ import functools
 import math
 import warnings
 from collections.abc import Iterator, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -32,7 +32,7 @@ from ._options import (
     check_report_options,
 )
 from ._result import INTERVAL_METRICS, CalibrationReport
-from ._text import DECOMPOSITION_TERMS
+from ._sections import _decomposition, _net_benefit
 from ._valprob import adaptive_n_resamples
 
 __all__ = ["calibration_report"]
@@ -196,86 +196,6 @@ def _lowess(y, p, w, notes: _Notes, sorted_yp=None):
         kx, ky = kx[pick.astype(int)], ky[pick.astype(int)]
     curve = {"x": tuple(kx.tolist()), "y": tuple(ky.tolist())}
     return emax, e90, eavg, curve
-
-
-def _decomposition(
-    y,
-    p,
-    w,
-    opts: Options,
-    notes: _Notes,
-    corp_kwds: dict | None = None,
-    compute: Any = None,
-) -> dict | None:
-    """The CORP and binned decompositions (``corp_kwds``: e.g. the resolution
-    of dask input; ``compute(func, kwds)``: ``func``'s result computed
-    another way)."""
-    from ..metrics.decomposition import corp_decomposition, murphy_decomposition
-
-    out = {}
-    murphy_kwds: dict[str, Any] = {"n_bins": opts.n_bins, "strategy": opts.strategy}
-    for key, func, extra in (
-        ("corp", corp_decomposition, corp_kwds or {}),
-        ("murphy", murphy_decomposition, murphy_kwds),
-    ):
-        try:
-            with notes.catching(func.__name__):
-                res = (
-                    func(y, p, sample_weight=w, **extra)
-                    if compute is None
-                    else compute(func, extra)
-                )
-        except ValueError as exc:
-            notes.add(f"{func.__name__} not available: {exc}")
-            continue
-        terms = {}
-        for field_name in DECOMPOSITION_TERMS[key]:
-            v = getattr(res, field_name, None)
-            if v is not None:
-                terms[field_name] = float(v)
-        out[key] = terms
-        del res  # its per-forecast arrays are not kept while the next one runs
-    return out or None
-
-
-def _net_benefit(y, p, w, opts: Options, notes: _Notes, compute: Any = None) -> list | None:
-    """One :func:`decision_curve` call for every threshold (``compute()``: its
-    result computed another way)."""
-    from ..metrics.net_benefit import decision_curve
-
-    if opts.thresholds is None:
-        return None
-    with notes.catching("Net benefit"):
-        res = (
-            decision_curve(
-                y,
-                p,
-                thresholds=opts.thresholds,
-                sample_weight=w,
-                prevalence=opts.prevalence,
-            )
-            if compute is None
-            else compute()
-        )
-    # one model (p is an array): the per-model curves are arrays, not dicts
-    net_benefit = cast(np.ndarray, res.net_benefit)
-    standardized = cast(np.ndarray, res.standardized_net_benefit)
-    avoided = cast(np.ndarray, res.net_interventions_avoided)
-    rows = []
-    for j, t in enumerate(opts.thresholds):
-        rows.append(
-            {
-                "threshold": t,
-                "model": float(net_benefit[j]),
-                "treat_all": float(res.treat_all[j]),
-                "treat_none": 0.0,
-                # Kerr et al.'s standardized net benefit, Vickers et al.'s net
-                # interventions avoided per 100 patients
-                "standardized": float(standardized[j]),
-                "interventions_avoided_per_100": float(avoided[j]),
-            }
-        )
-    return rows
 
 
 def _spiegelhalter(y, p, w, notes: _Notes, compute: Any = None):
