@@ -103,7 +103,13 @@ class SubgroupSection:
         return out
 
     def to_dict(self) -> dict:
-        """The section as JSON-ready data (NaN becomes None)."""
+        """The section as JSON-ready data (NaN becomes None).
+
+        ``groups``: :meth:`rows`; ``heterogeneity``: Cochran's ``q`` with its
+        ``df`` and ``q_pvalue``, ``i2``, ``tau2`` and ``estimate`` (the
+        pooled O/E) of the random-effects meta-analysis of the groups' log
+        O/E; ``cumulative``: the whole sample's tests; ``multicalibration``:
+        the multicalibration error, its p-value and worst segment."""
         res, cum, mce = self.by_group, self.cumulative, self.multicalibration
         het = res.heterogeneity
         return jsonable(
