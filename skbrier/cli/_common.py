@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import Any
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BINS, MAX_BINS
 
@@ -83,6 +84,48 @@ def _seed(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {value}")
     return value
+
+
+def _sep(text: str) -> str:
+    """argparse type of --sep: one character, or 'tab'."""
+    value = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}.get(
+        text.lower(), text
+    )
+    if len(value) != 1 or value in '\r\n"':
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a separator (one character such as , ; | or 'tab')"
+        )
+    return value
+
+
+def _comment(text: str) -> str:
+    """argparse type of --comment: one character that is not a blank or a quote."""
+    if len(text) != 1 or text.isspace() or text == '"':
+        raise argparse.ArgumentTypeError(f"{text!r}: give one character such as '#'")
+    return text
+
+
+#: ``(option, keywords of add_argument)`` of the text-table reader's options
+_READER_OPTIONS = (
+    ("--sep", {"type": _sep, "metavar": "CHAR", "help": "field separator (default: "
+     "detected among , ; tab |); 'tab' for a tab"}),
+    ("--decimal", {"choices": [".", ","], "default": ".", "metavar": "MARK", "help":
+     "decimal mark of the numbers (',' for European exports; default '.')"}),
+    ("--encoding", {"default": "auto", "metavar": "NAME"}),
+    ("--comment", {"type": _comment, "metavar": "CHAR", "help": "skip lines that "
+     "start with this character, e.g. '#'"}),
+)  # fmt: skip
+
+
+def add_reader_options(group: Any, encoding_help: str, *, comment: bool = False) -> None:
+    """Add ``--sep``, ``--decimal``, ``--encoding`` (with ``encoding_help``)
+    and, with ``comment``, ``--comment`` to an argument group of a command
+    that reads a text table."""
+    for option, kwds in _READER_OPTIONS:
+        if option == "--comment" and not comment:
+            continue
+        extra = {"help": encoding_help} if option == "--encoding" else {}
+        group.add_argument(option, **kwds, **extra)
 
 
 def _add_output_options(sp: argparse.ArgumentParser) -> None:

@@ -17,10 +17,13 @@ from ._common import (
     _add_output_options,
     _check_output,
     _seed,
+    _sep,  # noqa: F401 - the leaderboard command imports it from here
     _thresholds,
     _write,
+    add_reader_options,
 )
 from ._read import is_missing, label_mixup, outcomes, probabilities, read_table, weights
+from ._subgroups import note_unavailable, subgroup_columns, subgroup_notes
 
 
 def _compute_kwds(args) -> dict:
@@ -46,41 +49,50 @@ def _compute_kwds(args) -> dict:
     return kwds
 
 
-def _make_reports(jobs, args, run: Task | None = None) -> dict:
-    """``jobs``: list of ``(name, y, p, w)`` or ``(name, y, p, w, rows_key)``
-    (``rows_key``: which rows of the input the audit scores, see
-    :func:`_rows_key`).  ``run``: the progress display's task of the command
-    (one step per job), else a task of its own.  Returns {name: CalibrationReport}."""
+def _options(args) -> dict:
+    """The keywords of ``calibration_report`` that the command line sets,
+    besides the columns, ``pos_label``, ``name`` and the subgroups (every
+    engine's report takes them alike)."""
+    return {
+        "thresholds": args.thresholds,
+        "cov_type": args.cov,
+        "confidence_level": args.confidence_level,
+        "n_bins": args.n_bins,
+        "random_state": getattr(args, "random_state", None),
+        "prevalence": args.prevalence,
+        **_compute_kwds(args),
+    }
+
+
+def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
+    """``jobs``: list of ``(name, y, p, w)`` or ``(name, y, p, w, rows_key,
+    rows)`` (``rows_key``: which rows of the input the audit scores, see
+    :func:`_rows_key`; ``rows``: those rows, a mask or None for all).
+    ``run``: the progress display's task of the command (one step per job),
+    else a task of its own; ``subgroups``: the ``--subgroup-col`` columns
+    (:func:`._subgroups.subgroup_columns`).  Returns {name: CalibrationReport}."""
     from .._core.progress import task
     from ..exceptions import HardForecastWarning
+    from ._subgroups import subgroup_kwds
 
     if run is None:
         with task("models" if args_group(args) is None else "groups", len(jobs)) as own:
-            return _make_reports(jobs, args, own)
+            return _make_reports(jobs, args, own, subgroups)
     from ..report import calibration_report
 
-    extra = _compute_kwds(args)
+    extra = _options(args)
     reports = {}
     checked: list = []  # the arrays already validated (the jobs share y and w)
     for name, y, p, w, *key in jobs:
         run.step(str(name))
+        by = subgroup_kwds(subgroups, key[1] if len(key) > 1 else None)
         try:
             with warnings.catch_warnings():
                 # given by _warn_mixups with the column's name
                 warnings.simplefilter("ignore", HardForecastWarning)
                 with _validated_once(y, p, w, checked):
                     reports[name] = calibration_report(
-                        y,
-                        p,
-                        thresholds=args.thresholds,
-                        cov_type=args.cov,
-                        sample_weight=w,
-                        confidence_level=args.confidence_level,
-                        n_bins=args.n_bins,
-                        random_state=getattr(args, "random_state", None),
-                        prevalence=args.prevalence,
-                        name=name,
-                        **extra,
+                        y, p, sample_weight=w, name=name, **by, **extra
                     )
         except (ValueError, TypeError) as exc:
             where = f"{name}: " if len(jobs) > 1 else ""
@@ -138,6 +150,9 @@ def _multi_text(reports: dict) -> str:
     comparison = comparison_text(reports)
     if comparison:
         parts.append(comparison)
+    for name, rep in reports.items():
+        if rep.subgroups is not None:
+            parts.append("\n".join([f"{name}:", *rep.subgroups.text()[1:]]))
     common = set.intersection(*(set(rep.notes) for rep in reports.values()))
     lines = [f"Note: {n}" for n in sorted(common)]
     for name, rep in reports.items():
@@ -212,6 +227,7 @@ def _load(args):
         numeric.append(args.weight_col)
     if args.group_col is not None:
         roles.append(args.group_col)
+    roles += getattr(args, "subgroup_col", None) or []
     table = read_table(
         args.file,
         roles,
@@ -315,6 +331,7 @@ def _jobs(table, y, p, w, args) -> tuple[list, dict, dict, dict]:
         common_key = _rows_key(common)
         y_common = _take(y, common, n_common == len(y))
         w_common = _take(w, common, n_common == len(y))
+        common_rows = None if n_common == len(y) else common
         for c in args.p_col:
             if grp is None:
                 name = c
@@ -330,6 +347,7 @@ def _jobs(table, y, p, w, args) -> tuple[list, dict, dict, dict]:
                     _take(p[c], keep, all_kept),
                     _take(w, keep, all_kept),
                     _rows_key(keep),
+                    None if all_kept else keep,
                 )
             else:
                 n_keep = n_common
@@ -339,6 +357,7 @@ def _jobs(table, y, p, w, args) -> tuple[list, dict, dict, dict]:
                     _take(p[c], common, n_keep == len(y)),
                     w_common,
                     common_key,
+                    common_rows,
                 )
             jobs.append(job)
             used[name] = n_keep
@@ -376,7 +395,7 @@ def _rows_note(name: str, used: dict, dropped: dict, causes: dict) -> str | None
 def _warn_mixups(jobs, args) -> None:
     from .._core.diagnose import HardForecastWarning, hard_forecast_message, is_hard
 
-    for name, y, p, w, _ in jobs:
+    for name, y, p, w, *_ in jobs:
         who = f"'{name}'" if len(jobs) > 1 else f"column '{args.p_col[0]}'"
         if is_hard(p):  # the API's warning, naming the column (see _make_reports)
             warnings.warn(
@@ -435,6 +454,7 @@ def _provenance(table, args, used: dict, dropped: dict, causes: dict) -> dict:
             "forecast": list(args.p_col),
             "weight": args.weight_col,
             "group": args.group_col,
+            **({"subgroups": args.subgroup_col} if args.subgroup_col else {}),
         },
         "options": {k: v for k, v in options.items() if v is not None},
         "command": command,
@@ -442,37 +462,42 @@ def _provenance(table, args, used: dict, dropped: dict, causes: dict) -> dict:
     }
 
 
-def _report_dask(args: argparse.Namespace) -> int:
+def _dask_reports(args: argparse.Namespace, run: Task) -> dict:
     """--engine dask: dask.dataframe columns, one report per --p-col."""
-    from .._core.progress import task
     from ..report import calibration_report
     from ._dask_input import dask_columns
 
-    with _progress_display(args), task("skbrier report (dask)") as run:
+    jobs, kw = dask_columns(args)
+    options = _options(args)
+    run.set_total(1 + len(jobs) + (args.html is not None))
+    reports = {}
+    for name, y, p, w in jobs:
+        run.step(str(name))
+        try:
+            reports[name] = calibration_report(
+                y, p, sample_weight=w, pos_label=kw["pos_label"], name=name, **options
+            )
+        except (ValueError, TypeError) as exc:
+            raise CLIError(f"{args.file}: {name}: {exc}") from None
+    return reports
+
+
+def _report_engine(args: argparse.Namespace, engine: str) -> int:
+    """--engine dask, polars, duckdb or spark: the engine reads the file and
+    computes one report per --p-col."""
+    from .._core.progress import task
+    from ._engines import engine_reports
+
+    with _progress_display(args), task(f"skbrier report ({engine})") as run:
         run.step(f"reading {args.file}")
-        jobs, kw = dask_columns(args)
-        extra = _compute_kwds(args)
-        run.set_total(1 + len(jobs) + (args.html is not None))
-        reports = {}
-        for name, y, p, w in jobs:
-            run.step(str(name))
+        if engine == "dask":
+            reports = _dask_reports(args, run)
+        else:
             try:
-                reports[name] = calibration_report(
-                    y,
-                    p,
-                    thresholds=args.thresholds,
-                    cov_type=args.cov,
-                    sample_weight=w,
-                    pos_label=kw["pos_label"],
-                    confidence_level=args.confidence_level,
-                    n_bins=args.n_bins,
-                    random_state=getattr(args, "random_state", None),
-                    prevalence=args.prevalence,
-                    name=name,
-                    **extra,
-                )
+                reports = engine_reports(args, engine, _options(args))
             except (ValueError, TypeError) as exc:
-                raise CLIError(f"{args.file}: {name}: {exc}") from None
+                raise CLIError(f"{args.file}: {exc}") from None
+        note_unavailable(reports, args, engine)
         if args.html is not None:
             run.step("writing the HTML page")
         text = _render(reports, args)
@@ -489,8 +514,8 @@ def _report(args: argparse.Namespace) -> int:
     engine, why = choose_engine(args)
     if why is not None and not getattr(args, "quiet", False):
         print(f"skbrier: {why} (--engine memory to read it in memory).", file=sys.stderr)
-    if engine == "dask":
-        return _report_dask(args)
+    if engine != "memory":
+        return _report_engine(args, engine)
     from .._core.progress import task
 
     with _progress_display(args), task("skbrier report") as run:
@@ -498,16 +523,17 @@ def _report(args: argparse.Namespace) -> int:
         table, y, p, w = _load(args)
         jobs, used, dropped, causes = _jobs(table, y, p, w, args)
         whole = _tripod.whole_sample_jobs(table, y, p, w, args, _jobs)
+        subgroups = subgroup_columns(table, args)
         table.columns.clear()  # the arrays of the jobs are all that is needed now
         del y, p, w
         _warn_mixups(jobs, args)
         n_whole = 0 if whole is None else len(whole[0])
         run.set_total(1 + len(jobs) + n_whole + (args.html is not None))
-        reports = _make_reports(jobs, args, run)
+        reports = _make_reports(jobs, args, run, subgroups)
         for name, rep in reports.items():
             note = _rows_note(name, used, dropped, causes)
-            if note:
-                rep.notes.append(note)
+            rep.notes.extend([note] if note else [])
+            rep.notes.extend(subgroup_notes(subgroups))
         if args.html is not None:
             run.step("writing the HTML page")
         provenance = _provenance(table, args, used, dropped, causes)
@@ -515,24 +541,6 @@ def _report(args: argparse.Namespace) -> int:
         text = _render(reports, args, provenance=provenance, whole=whole)
     _print(text, args)
     return 0
-
-
-def _sep(text: str) -> str:
-    """argparse type of --sep: one character, or 'tab'."""
-    value = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}.get(
-        text.lower(), text
-    )
-    if len(value) != 1 or value in '\r\n"':
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a separator (one character such as , ; | or 'tab')"
-        )
-    return value
-
-
-def _comment(text: str) -> str:
-    if len(text) != 1 or text.isspace() or text == '"':
-        raise argparse.ArgumentTypeError(f"{text!r}: give one character such as '#'")
-    return text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -573,7 +581,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         "audit several forecasters",
     )
     cols.add_argument(
-        "--group-col", metavar="COL", help="one audit (table row) per value of this column"
+        "--group-col",
+        metavar="COL",
+        help="one audit per value of this column (a table with one row per group)",
+    )
+    cols.add_argument(
+        "--subgroup-col",
+        action="append",
+        metavar="COL",
+        help="add the subgroup section to each audit: per value of the first "
+        "--subgroup-col n, events, O/E, calibration in the large, slope, ICI and "
+        "Brier with intervals, Holm-adjusted tests, the worst group, the "
+        "heterogeneity of O/E and the cumulative calibration tests; repeat the "
+        "option for the multicalibration error over all of them (a missing "
+        "value is a group of its own)",
     )
     cols.add_argument(
         "--weight-col",
@@ -587,31 +608,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "larger numeric label)",
     )
     read = rep.add_argument_group("reading the file")
-    read.add_argument(
-        "--sep",
-        type=_sep,
-        metavar="CHAR",
-        help="field separator (default: detected among , ; tab |); 'tab' for a tab",
-    )
-    read.add_argument(
-        "--decimal",
-        choices=[".", ","],
-        default=".",
-        metavar="MARK",
-        help="decimal mark of the numbers (',' for European exports; default '.')",
-    )
-    read.add_argument(
-        "--encoding",
-        default="auto",
-        metavar="NAME",
-        help="text encoding (default auto: UTF-8 with or without BOM, UTF-16 with "
-        "BOM, else cp1252 with a note); any name Python knows, e.g. latin-1",
-    )
-    read.add_argument(
-        "--comment",
-        type=_comment,
-        metavar="CHAR",
-        help="skip lines that start with this character, e.g. '#'",
+    add_reader_options(
+        read,
+        "text encoding (default auto: UTF-8 with or without BOM, UTF-16 with BOM, "
+        "else cp1252 with a note); any name Python knows, e.g. latin-1",
+        comment=True,
     )
     read.add_argument(
         "--na",
@@ -639,14 +640,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     rep.add_argument(
         "--engine",
-        choices=["auto", "memory", "dask"],
+        choices=["auto", "memory", "dask", "polars", "duckdb", "spark"],
         default="auto",
         help="dask: read a Parquet dataset directory or a CSV glob through "
         "dask.dataframe (only the needed columns) and compute the report in one "
         "pass, the mergeable sections exactly, lowess/HAC/bootstrap on a uniform "
-        "subsample of at most 200,000 rows; memory: read the file in memory; "
-        "auto (default): dask for a directory, a glob or a file larger than a "
-        "quarter of the available memory (when dask is installed), else memory",
+        "subsample of at most 200,000 rows; polars: polars.scan_parquet/scan_csv "
+        "(lazy, only the needed columns), every section exactly; duckdb: DuckDB's "
+        "read_parquet/read_csv_auto, only the needed columns, every section "
+        "exactly; spark: spark.read.parquet/csv in a local session, one Spark job "
+        "(sections as with dask); memory: read the file in memory; auto (default): "
+        "dask for a directory, a glob or a file larger than a quarter of the "
+        "available memory (when dask is installed), else memory.  Only memory has "
+        "--group-col and the --subgroup-col section",
     )
     rep.add_argument(
         "--progress",

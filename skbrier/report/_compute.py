@@ -14,7 +14,7 @@ import functools
 import math
 import warnings
 from collections.abc import Iterator, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -25,9 +25,14 @@ from .._core.kernels.brier import brier_index_from_score, skill_score, weighted_
 from .._core.progress import NO_TASK, Task, task
 from .._core.results import ConfidenceInterval
 from .._core.validation import binary_forecast, validated
-from ._options import OPTION_NAMES, Options, check_options
+from ._options import (
+    OPTION_NAMES,
+    Options,
+    check_options,  # noqa: F401 - the Dask and Spark adapters import it here
+    check_report_options,
+)
 from ._result import INTERVAL_METRICS, CalibrationReport
-from ._text import DECOMPOSITION_TERMS
+from ._sections import _decomposition, _net_benefit
 from ._valprob import adaptive_n_resamples
 
 __all__ = ["calibration_report"]
@@ -193,86 +198,6 @@ def _lowess(y, p, w, notes: _Notes, sorted_yp=None):
     return emax, e90, eavg, curve
 
 
-def _decomposition(
-    y,
-    p,
-    w,
-    opts: Options,
-    notes: _Notes,
-    corp_kwds: dict | None = None,
-    compute: Any = None,
-) -> dict | None:
-    """The CORP and binned decompositions (``corp_kwds``: e.g. the resolution
-    of dask input; ``compute(func, kwds)``: ``func``'s result computed
-    another way)."""
-    from ..metrics.decomposition import corp_decomposition, murphy_decomposition
-
-    out = {}
-    murphy_kwds: dict[str, Any] = {"n_bins": opts.n_bins, "strategy": opts.strategy}
-    for key, func, extra in (
-        ("corp", corp_decomposition, corp_kwds or {}),
-        ("murphy", murphy_decomposition, murphy_kwds),
-    ):
-        try:
-            with notes.catching(func.__name__):
-                res = (
-                    func(y, p, sample_weight=w, **extra)
-                    if compute is None
-                    else compute(func, extra)
-                )
-        except ValueError as exc:
-            notes.add(f"{func.__name__} not available: {exc}")
-            continue
-        terms = {}
-        for field_name in DECOMPOSITION_TERMS[key]:
-            v = getattr(res, field_name, None)
-            if v is not None:
-                terms[field_name] = float(v)
-        out[key] = terms
-        del res  # its per-forecast arrays are not kept while the next one runs
-    return out or None
-
-
-def _net_benefit(y, p, w, opts: Options, notes: _Notes, compute: Any = None) -> list | None:
-    """One :func:`decision_curve` call for every threshold (``compute()``: its
-    result computed another way)."""
-    from ..metrics.net_benefit import decision_curve
-
-    if opts.thresholds is None:
-        return None
-    with notes.catching("Net benefit"):
-        res = (
-            decision_curve(
-                y,
-                p,
-                thresholds=opts.thresholds,
-                sample_weight=w,
-                prevalence=opts.prevalence,
-            )
-            if compute is None
-            else compute()
-        )
-    # one model (p is an array): the per-model curves are arrays, not dicts
-    net_benefit = cast(np.ndarray, res.net_benefit)
-    standardized = cast(np.ndarray, res.standardized_net_benefit)
-    avoided = cast(np.ndarray, res.net_interventions_avoided)
-    rows = []
-    for j, t in enumerate(opts.thresholds):
-        rows.append(
-            {
-                "threshold": t,
-                "model": float(net_benefit[j]),
-                "treat_all": float(res.treat_all[j]),
-                "treat_none": 0.0,
-                # Kerr et al.'s standardized net benefit, Vickers et al.'s net
-                # interventions avoided per 100 patients
-                "standardized": float(standardized[j]),
-                "interventions_avoided_per_100": float(avoided[j]),
-            }
-        )
-    return rows
-
-
 def _spiegelhalter(y, p, w, notes: _Notes, compute: Any = None):
     """Spiegelhalter's z test (its warnings as notes; ``compute()``: the test
     computed another way)."""
@@ -319,8 +244,10 @@ def _common_numbers(logistic, df, sz, lowess: tuple, ece, opts: Options) -> dict
 
 
 def _calibration_numbers(
-    y, p, w, opts: Options, notes: _Notes, inference, run: Task = NO_TASK
+    y, p, w, opts: Options, notes: _Notes, inference, run: Task = NO_TASK, order=None
 ) -> dict:
+    """The calibration and discrimination numbers (``order``: the stable
+    order of ``p`` when the caller has it)."""
     from ._valprob import valprob_extras
 
     run.step("Spiegelhalter test")
@@ -332,14 +259,16 @@ def _calibration_numbers(
     # one sort of the forecasts for lowess and C (unweighted rows), kept
     # only while they need it
     run.step("sorting the forecasts")
-    sorted_yp = order = None
+    sorted_yp = None
     if w is None:
         from .._core.kernels.lowess import stable_argsort
 
-        order = stable_argsort(p)
+        order = stable_argsort(p) if order is None else order
         sorted_yp = (y[order], p[order])
         if opts.cov_type != "bootstrap":  # the bootstrap's refits bin the sorted rows
             order = None
+    else:
+        order = None
     run.step("lowess calibration")
     emax, e90, eavg, curve = _lowess(y, p, w, notes, sorted_yp)
     run.step("C statistic and val.prob's indexes")
@@ -365,11 +294,17 @@ def _calibration_numbers(
 
 
 @one_warning_per_call
-@backends(dask="skbrier._backends._dask._adapters:calibration_report", array_api=HOST)
+@backends(
+    arrays=("y_true", "y_proba", "sample_weight", "groups", "segments"),
+    dask="skbrier._backends._dask._adapters:calibration_report",
+    array_api=HOST,
+)
 def calibration_report(
     y_true: ArrayLike,
     y_proba: ArrayLike,
     *,
+    groups: ArrayLike | None = None,
+    segments: Any = None,
     thresholds: float | Sequence[float] | None = None,
     cov_type: str = "iid",
     sample_weight: ArrayLike | None = None,
@@ -394,6 +329,17 @@ def calibration_report(
     calibration error, the Brier score decomposition and net benefit at
     the decision thresholds of interest.
 
+    With ``groups`` (and ``segments``) the report has a subgroup section
+    (:attr:`CalibrationReport.subgroups`): per group n, events, O/E,
+    calibration in the large, slope and Brier with intervals, the ICI, the
+    worst-group gap, Cochran's test of heterogeneity of O/E across the groups
+    and Holm-adjusted p-values (all from
+    :func:`skbrier.metrics.calibration_by_group`), the binning-free cumulative
+    calibration tests overall and per group
+    (:func:`skbrier.metrics.cumulative_calibration`) and, over several
+    segmenting columns, the multicalibration error
+    (:func:`skbrier.metrics.multicalibration_error`).
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
@@ -401,6 +347,15 @@ def calibration_report(
     y_proba : array-like of shape (n_samples,) or (n_samples, 2)
         Predicted probabilities of ``pos_label``, or ``predict_proba``
         output with one column per sorted class.
+    groups : array-like of shape (n_samples,), default=None
+        A group per sample (a subgroup, a site, a protected attribute): adds
+        the subgroup section.  Missing labels are refused (give them a label
+        of their own).
+    segments : DataFrame, dict of array-like or array-like, default=None
+        Segmenting columns (each distinct value of each column is a segment):
+        adds the multicalibration error to the subgroup section.  Without
+        ``groups``, the first column groups the section's table.  Dask
+        input has no subgroup section (a note says why).
     thresholds : float or sequence of float, default=None
         Decision thresholds in (0, 1) for the net benefit table (none if
         None).
@@ -532,22 +487,21 @@ def calibration_report(
     (0.983, -0.9...)
     >>> print(rep.summary())  # doctest: +ELLIPSIS
     Calibration report: model_b ...
+
+    With groups, the subgroup section:
+
+    >>> import numpy as np
+    >>> site = np.where(np.arange(len(d["y"])) % 3 == 0, "A", "B")
+    >>> rep = calibration_report(d["y"], d["model_b"], groups=site)
+    >>> rep.subgroups.by_group.groups.tolist(), rep.to_dict()["subgroups"]["n_groups"]
+    (['A', 'B'], 2)
     """
-    opts = check_options(
-        thresholds,
-        cov_type,
-        confidence_level,
-        n_bins,
-        strategy,
-        random_state,
-        prevalence,
-        inference_kwds,
-        name,
-        n_resamples,
-        n_jobs,
-    )
-    with task("calibration report", total=len(STEPS)) as run:
-        return _in_memory(y_true, y_proba, sample_weight, pos_label, opts, run)
+    opts = check_report_options(locals())  # the arguments, before anything else
+    by = (groups, segments)
+    # one more step with the subgroup section
+    total = len(STEPS) + any(b is not None for b in by)
+    with task("calibration report", total=total) as run:
+        return _in_memory(y_true, y_proba, sample_weight, pos_label, opts, run, by)
 
 
 #: the steps of the in-memory report, as the progress display names them
@@ -566,30 +520,51 @@ STEPS = (
 )
 
 
-def _in_memory(y_true, y_proba, sample_weight, pos_label, opts: Options, run: Task):
-    """The report of in-memory input (``run``: the progress display's task).
+def _in_memory(
+    y_true, y_proba, sample_weight, pos_label, opts: Options, run: Task, by=(None, None)
+):
+    """The report of in-memory input (``run``: the progress display's task;
+    ``by``: ``(groups, segments)`` of the subgroup section).
 
     The data are checked once here; every section reads the validated arrays
     without checking them again (:func:`skbrier._core.validation.validated`)."""
     run.step("checking the data")
     y, p, w, base_rate = _binary_forecast(y_true, y_proba, sample_weight, pos_label)
     with validated(y, p, w):
-        return _sections(y, p, w, base_rate, opts, run)
+        return _sections(y, p, w, base_rate, opts, run, by)
 
 
-def _sections(y, p, w, base_rate: float, opts: Options, run: Task) -> CalibrationReport:
-    """The report of validated ``(y01, p, w)``."""
+def _sections(
+    y, p, w, base_rate: float, opts: Options, run: Task, by=(None, None)
+) -> CalibrationReport:
+    """The report of validated ``(y01, p, w)`` (``by``: see :func:`_in_memory`)."""
+    from ._subgroups import subgroup_section
+
     if opts.cov_type == "bootstrap" and opts.n_resamples is None:
         n_pos = int(p.shape[0] if w is None else np.count_nonzero(w))
         opts = dataclasses.replace(opts, n_resamples=adaptive_n_resamples(n_pos))
     notes = _Notes()
+    # the subgroups first: a bad groups= or segments= fails before the rest;
+    # they sort the forecasts as the lowess curve and C do, once for all
+    order = None
+    if any(b is not None for b in by):
+        from .._core.kernels.lowess import stable_argsort
+
+        run.step("subgroups")
+        order = stable_argsort(p)
+    groups, segments = by
+    subgroups = subgroup_section(
+        y, p, w, groups, segments, opts.confidence_level, notes, order
+    )
     # the intervals first: an invalid inference option fails before the rest
     run.step("confidence intervals")
     intervals, inference = _intervals(y, p, w, opts, notes)
     run.step("Brier score")
     bs = _brier_score(y, p, w)
-    numbers = _calibration_numbers(y, p, w, opts, notes, inference, run)
+    numbers = _calibration_numbers(y, p, w, opts, notes, inference, run, order)
+    del order
     specs = numbers.pop("_specs")
+    numbers["subgroups"] = subgroups
     return _assemble(
         (y, p, w),
         opts,

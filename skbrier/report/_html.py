@@ -132,6 +132,13 @@ _READ = {
         "miscalibration (MCB, lower is better), discrimination (DSC, higher "
         "is better) and the uncertainty of the outcome (UNC)."
     ),
+    "subgroups": (
+        "One row per group. A group is well calibrated when its O/E interval "
+        "contains 1, calibration in the large (CITL) is near 0 and the slope near "
+        "1; the p-values test these (O/E = 1, slope = 1) and the group's "
+        "cumulative calibration (Kuiper, no bins), each adjusted for the number "
+        "of groups (Holm). Cochran's Q tests whether O/E differs between groups."
+    ),
     "net_benefit": (
         "Net benefit at each threshold, in true positives per patient net of "
         "false positives weighted by the threshold odds; 'interventions "
@@ -432,6 +439,32 @@ def _net_benefit_table(rep: CalibrationReport) -> list[str]:
     return ["<h3>Net benefit</h3>", _read("net_benefit"), *_table(rows)]
 
 
+def _subgroups_html(sec: Any) -> list[str]:
+    """The subgroup section (:class:`._subgroups.SubgroupSection`): a table
+    that scrolls sideways inside its own container (intervals never wrap),
+    then the findings."""
+    head = sec.header()
+    ci_cols = {j for j, h in enumerate(head) if h.endswith("% CI")}
+    cells = "".join(
+        f'<th class="ci">{_e(h)}</th>' if j in ci_cols else f"<th>{_e(h)}</th>"
+        for j, h in enumerate(head)
+    )
+    rows = [f"<tr>{cells}</tr>"]
+    for row in sec.table_rows():
+        tds = (
+            _td(c, "ci" if j in ci_cols else (None if j == 0 else "num"))
+            for j, c in enumerate(row)
+        )
+        rows.append(f"<tr>{''.join(tds)}</tr>")
+    findings = "".join(f"<li>{_prose(s)}</li>" for s in sec.findings())
+    return [
+        '<h3 class="subgroups">Subgroups</h3>',
+        _read("subgroups"),
+        *_table(rows, "wide"),
+        f'<ul class="notes">{findings}</ul>',
+    ]
+
+
 def report_section_html(
     rep: CalibrationReport, *, figures: bool = True, name: str | None = None
 ) -> str:
@@ -446,6 +479,8 @@ def report_section_html(
     parts += _summary_table(rep)
     if rep.net_benefit:
         parts += _net_benefit_table(rep)
+    if rep.subgroups is not None:
+        parts += _subgroups_html(rep.subgroups)
     if figures:
         parts += _figures_html({label: rep})[1:-1]
     if rep.notes:

@@ -109,6 +109,7 @@ def report_to_dict(rep: CalibrationReport) -> dict:
             "val_prob": _val_prob(rep),
             "decomposition": rep.decomposition,
             "net_benefit": rep.net_benefit,
+            "subgroups": None if rep.subgroups is None else rep.subgroups.to_dict(),
             "notes": list(rep.notes),
         }
     )

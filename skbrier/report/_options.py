@@ -23,7 +23,15 @@ from .._core.params import (
 if TYPE_CHECKING:
     from ..stats.inference import CovType
 
-__all__ = ["COV_TYPES", "INFERENCE_KEYS", "OPTION_NAMES", "Options", "check_options"]
+__all__ = [
+    "COV_TYPES",
+    "INFERENCE_KEYS",
+    "OPTION_NAMES",
+    "REPORT_OPTIONS",
+    "Options",
+    "check_options",
+    "check_report_options",
+]
 
 COV_TYPES: tuple[CovType, ...] = ("iid", "hac", "bootstrap")
 STRATEGIES = ("uniform", "quantile")
@@ -137,6 +145,20 @@ def _check_resampling(n_resamples, n_jobs, kwds: dict) -> tuple[int | None, int 
             )
         out.append(check(value) if value is not None else kwds.pop(key, None))
     return out[0], out[1]
+
+
+#: the parameters of ``calibration_report`` that :func:`check_options` checks,
+#: in its order
+REPORT_OPTIONS = (
+    *("thresholds", "cov_type", "confidence_level", "n_bins", "strategy"),
+    *("random_state", "prevalence", "inference_kwds", "name", "n_resamples", "n_jobs"),
+)
+
+
+def check_report_options(arguments: Mapping[str, Any]) -> Options:
+    """:func:`check_options` of a call's arguments by name (every engine's
+    ``calibration_report`` checks its options so)."""
+    return check_options(*(arguments.get(k) for k in REPORT_OPTIONS))
 
 
 def check_options(

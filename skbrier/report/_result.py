@@ -111,6 +111,14 @@ class CalibrationReport(Result):
         most 512 points); None with sample weights.
     n_resamples : int or None
         Bootstrap resamples (``cov_type="bootstrap"``), None otherwise.
+    subgroups : SubgroupSection or None
+        With ``groups=`` (or ``segments=``): ``by_group``
+        (:func:`skbrier.metrics.calibration_by_group`), ``cumulative``
+        (:func:`skbrier.metrics.cumulative_calibration` overall and per
+        group) and ``multicalibration``
+        (:func:`skbrier.metrics.multicalibration_error`, None without
+        ``segments``); its ``to_dict()`` is the ``"subgroups"`` entry of
+        :meth:`to_dict`.  None without groups.
 
     Examples
     --------
@@ -155,6 +163,7 @@ class CalibrationReport(Result):
     observed_expected: float | None = None
     lowess_curve: dict | None = field(default=None, compare=False)
     n_resamples: int | None = None
+    subgroups: Any = field(default=None, compare=False)
     # what the figures and intervals at other levels need (not part of the
     # numbers; set once by calibration_report through _attach)
     _data: tuple | None = field(default=None, init=False, repr=False, compare=False)

@@ -285,6 +285,8 @@ def summary_text(rep: CalibrationReport) -> str:
         lines.append(f"Bootstrap: {rep.n_resamples} resamples.")
     if rep.net_benefit:
         lines.extend(_net_benefit_lines(rep))
+    if rep.subgroups is not None:
+        lines.extend(rep.subgroups.text())
     if rep.notes:
         lines.append("")
         lines.extend(f"Note: {n}" for n in rep.notes)

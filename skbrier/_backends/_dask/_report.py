@@ -79,7 +79,12 @@ def calibration_report(c: Any) -> Any:
         )
     _check_1d(y_proba)
     with task("calibration report (dask)", total=len(STEPS)) as run:
-        return _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, run)
+        report = _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, run)
+    if c.groups is not None or c.segments is not None:
+        from ...report._subgroups import unavailable_note
+
+        report.notes.append(unavailable_note("dask input"))
+    return report
 
 
 def _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, run):

@@ -1,0 +1,136 @@
+"""``skbrier report --engine polars|duckdb|spark``: each engine reads the CSV
+or Parquet file its own way and gives the numbers of ``--engine memory``
+(--weight-col, --pos-label, --na drop and per-model, --percent), in text,
+JSON and HTML."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from skbrier.cli import main
+
+#: Spark's exact sections (the others come from a subsample of the rows)
+SPARK_EXACT = (
+    *("n_samples", "n_events", "brier_score", "brier_index", "observed_expected"),
+    *("calibration_slope", "spiegelhalter", "ece", "decomposition", "net_benefit"),
+)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    import pandas as pd
+
+    rng = np.random.default_rng(3)
+    n = 1500
+    p = rng.uniform(0.02, 0.98, n)
+    frame = pd.DataFrame(
+        {
+            "outcome": np.where(rng.uniform(size=n) < p**1.1, "yes", "no"),
+            "risk a": 100 * p,  # a name with a space; percentages (--percent)
+            "b": 100 * np.clip(0.8 * p + 0.1, 0, 1),
+            "w": rng.integers(1, 4, n).astype(float),
+            "other": rng.normal(size=n),
+        }
+    )
+    frame.loc[[3, 50], "risk a"] = np.nan
+    frame.loc[[7], "b"] = np.nan
+    d = tmp_path_factory.mktemp("engines")
+    frame.to_csv(d / "f.csv", index=False)
+    frame.to_parquet(d / "f.parquet")
+    return d
+
+
+def _run(capsys, path, engine, *extra):
+    args = ["report", str(path), "--y-col", "outcome", "--pos-label", "yes"]
+    args += ["--p-col", "risk a", "--p-col", "b", "--percent", "--json"]
+    assert main([*args, "--engine", engine, "--threshold", "0.2", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _same(got, want, keys):
+    for key in keys:
+        a, b = got[key], want[key]
+        if isinstance(b, float):
+            assert a == pytest.approx(b, rel=1e-10, abs=1e-13), key
+        elif isinstance(b, dict) and "estimate" in b:
+            assert a["estimate"] == pytest.approx(b["estimate"], rel=1e-10), key
+            if b["ci_low"] is not None:
+                assert a["ci_low"] == pytest.approx(b["ci_low"], rel=1e-9), key
+        else:
+            np.testing.assert_allclose(
+                _numbers(a), _numbers(b), rtol=1e-9, atol=1e-12, err_msg=key
+            )
+
+
+def _numbers(obj):
+    if isinstance(obj, dict):
+        return [x for k in sorted(obj) for x in _numbers(obj[k])]
+    if isinstance(obj, list):
+        return [x for v in obj for x in _numbers(v)]
+    if isinstance(obj, bool) or obj is None or isinstance(obj, str):
+        return []
+    return [float(obj)]
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+@pytest.mark.parametrize("extra", [(), ("--weight-col", "w"), ("--na", "per-model")])
+def test_equal_to_memory(files, engine, fmt, extra, capsys):
+    pytest.importorskip(engine)
+    path = files / f"f.{fmt}"
+    want = _run(capsys, path, "memory", *extra)
+    got = _run(capsys, path, engine, *extra)
+    assert [r["name"] for r in got["reports"]] == ["risk a", "b"]
+    keys = set(want["reports"][0]) - {"notes"}  # every number
+    rows = [1498, 1499] if "per-model" in extra else [1497, 1497]
+    for g, w, n in zip(got["reports"], want["reports"], rows):
+        assert g["n_samples"] == w["n_samples"] == n
+        _same(g, w, keys)
+    # the paired comparison of the models scored on the same rows
+    if "per-model" not in extra:
+        a, b = got["comparison"]["pairs"][0], want["comparison"]["pairs"][0]
+        assert a["pvalue"] == pytest.approx(b["pvalue"], rel=1e-9)
+
+
+def test_text_html_and_errors(files, tmp_path, capsys):
+    pytest.importorskip("polars")
+    html = tmp_path / "r.html"
+    args = ["report", str(files / "f.parquet"), "--y-col", "outcome", "--pos-label", "yes"]
+    args += ["--percent", "--p-col", "risk a"]
+    assert main([*args, "--engine", "polars", "--html", str(html)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Calibration report: risk a") and "Brier score" in out
+    assert "<h2>risk a</h2>" in html.read_text(encoding="utf-8")
+    # --na error names the column; unknown columns and options are refused
+    assert main([*args, "--engine", "duckdb", "--na", "error"]) == 2
+    assert "column 'risk a' has 2 missing values" in capsys.readouterr().err
+    assert main([*args[:-1], "nope", "--engine", "polars"]) == 2
+    assert "no column named 'nope'" in capsys.readouterr().err
+    assert main([*args, "--engine", "duckdb", "--group-col", "outcome"]) == 2
+    assert "--group-col is not available with --engine duckdb" in capsys.readouterr().err
+    # --subgroup-col: the engines' reports say why they have no section
+    assert main([*args, "--engine", "polars", "--subgroup-col", "outcome", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["subgroups"] is None
+    assert any("not computed for --engine polars" in n for n in d["notes"])
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from spark_session import session
+
+    yield from session()
+
+
+def test_spark_equal_to_memory(spark, files, capsys):
+    """One session (the tests' own, which the command reuses) for CSV and
+    Parquet: a session costs ~20 s here."""
+    for fmt, extra in (("csv", ("--weight-col", "w")), ("parquet", ())):
+        path = files / f"f.{fmt}"
+        want = _run(capsys, path, "memory", *extra)
+        got = _run(capsys, path, "spark", *extra)
+        for g, w in zip(got["reports"], want["reports"]):
+            _same(g, w, SPARK_EXACT)
