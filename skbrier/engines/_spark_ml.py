@@ -76,7 +76,15 @@ def _classes() -> dict[str, type]:
     from pyspark.ml.param.shared import HasLabelCol, HasProbabilityCol, HasWeightCol
     from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
-    from . import spark
+    from . import _spark_bins, _spark_brier, _spark_stats
+
+    # the functions of skbrier.engines.spark, from the modules that define them
+    # (that module imports this one)
+    spark = {
+        name: getattr(module, name)
+        for module in (_spark_brier, _spark_bins, _spark_stats)
+        for name in getattr(module, "__all__", ())
+    }
     from ._spark_reduce import _col
 
     def given(kwargs: dict) -> dict:
@@ -126,7 +134,7 @@ def _classes() -> dict[str, type]:
 
         def _evaluate(self, dataset: Any) -> float:
             df, y, p, w = self._frame(dataset)
-            function = getattr(spark, self._function)
+            function = spark[self._function]
             return float(function(df, y, p, w, **self._options()))
 
         def _options(self) -> dict[str, Any]:
