@@ -74,10 +74,8 @@ class ClusteredCalibrationCurve(Result):
     >>> import numpy as np
     >>> from skbrier.stats import clustered_calibration_curve
     >>> rng = np.random.default_rng(0)
-    >>> centre = np.repeat(["A", "B", "C", "D"], 300)
-    >>> p = rng.uniform(0.05, 0.9, 1200)
-    >>> y = (rng.uniform(size=1200) < p).astype(int)
-    >>> res = clustered_calibration_curve(y, p, groups=centre, grid=5)
+    >>> p = rng.beta(2.0, 5.0, 1200)
+    >>> res = clustered_calibration_curve(rng.binomial(1, p), p, groups=np.arange(1200) % 4, grid=5)
     >>> res.to_frame().shape
     (5, 7)
     """
@@ -136,14 +134,14 @@ class ClusteredCalibrationCurve(Result):
             }
         )
 
+    @shared_doc
     def plot(self, ax: Any = None, *, cluster_curves: bool = False) -> Any:
         """Draw the pooled curve, its confidence and prediction bands, the
         diagonal and the spike histogram of the forecasts.
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
+        {{ax}}
         cluster_curves : bool, default=False
             Also draw each centre's curve (thin lines).
 
@@ -153,14 +151,12 @@ class ClusteredCalibrationCurve(Result):
 
         Examples
         --------
-        >>> import matplotlib
-        >>> matplotlib.use("Agg")
-        >>> import numpy as np
+        >>> import numpy as np, matplotlib
         >>> from skbrier.stats import clustered_calibration_curve
+        >>> matplotlib.use("Agg")
         >>> rng = np.random.default_rng(1)
-        >>> p = rng.uniform(0.05, 0.9, 900)
-        >>> y = (rng.uniform(size=900) < p).astype(int)
-        >>> res = clustered_calibration_curve(y, p, groups=np.repeat([1, 2, 3], 300))
+        >>> p = rng.beta(2.0, 3.0, 900)
+        >>> res = clustered_calibration_curve(rng.binomial(1, p), p, groups=np.arange(900) % 3)
         >>> res.plot(cluster_curves=True).get_xlabel()
         'Predicted probability'
         """
@@ -323,13 +319,15 @@ def clustered_calibration_curve(
 
     Examples
     --------
+    Five centres of 300 patients, forecasts calibrated in each:
+
     >>> import numpy as np
     >>> from skbrier.stats import clustered_calibration_curve
-    >>> rng = np.random.default_rng(0)
-    >>> centre = np.repeat(["A", "B", "C", "D", "E"], 300)
-    >>> p = rng.uniform(0.05, 0.9, 1500)
-    >>> y = (rng.uniform(size=1500) < p).astype(int)
-    >>> res = clustered_calibration_curve(y, p, groups=centre, grid=[0.2, 0.5, 0.8])
+    >>> p = np.random.default_rng(0).uniform(0.05, 0.9, (5, 300))
+    >>> y = np.random.default_rng(1).binomial(1, p)
+    >>> res = clustered_calibration_curve(
+    ...     y.ravel(), p.ravel(), groups=np.repeat(np.arange(5), 300), grid=[0.2, 0.5, 0.8]
+    ... )
     >>> bool(np.all(res.prediction_lower <= res.lower))
     True
     >>> bool(np.all(np.abs(res.estimate - res.grid) < 0.1))
