@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.docstrings import shared_doc
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._core.results import Result, check_metric, format_number
 from . import bootstrap as _bs
@@ -282,6 +283,7 @@ class BrierComparisonResult(Result):
         field = COMPARISON_METRICS[check_metric(self, metric)]
         return float(getattr(self, f"{field}_standard_error"))
 
+    @shared_doc
     def confidence_interval(
         self,
         confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
@@ -293,8 +295,7 @@ class BrierComparisonResult(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            Coverage probability.
+        {{confidence_level}}
         metric : {"brier_score", "brier_index"}, default="brier_score"
             ``brier_score_a - brier_score_b`` (the field ``difference``), or
             ``brier_index_a - brier_index_b`` in index points (the field

@@ -13,6 +13,7 @@ import numpy as np
 from scipy import special
 
 from .._core.arrays import as_array, validated
+from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.kernels.calibration import auc_delong, observed_expected
 from .._core.results import ConfidenceInterval, Result, check_metric
@@ -130,6 +131,7 @@ class _PooledMeasures(Result):
     def _summary_rows(self) -> list[tuple[str, str]]:
         return [(k, format_number(v.estimate)) for k, v in self.pooled.items()]
 
+    @shared_doc
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
@@ -141,8 +143,7 @@ class _PooledMeasures(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
+        {{confidence_level}}
         metric : str, default="c_statistic"
             One of the measures of ``pooled``.
         method : str, default=None

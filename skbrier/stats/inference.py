@@ -25,6 +25,7 @@ from numpy.typing import ArrayLike
 
 from .._core.diagnose import one_warning_per_call
 from .._core.dispatch import backends
+from .._core.docstrings import shared_doc
 from .._core.kernels.brier import check_losses_vary, check_skill_defined
 from .._core.kernels.moments import (
     METRICS,
@@ -290,6 +291,7 @@ class BrierInferenceResult(Result):
             return float("nan")
         return se
 
+    @shared_doc
     def confidence_interval(
         self,
         confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
@@ -301,8 +303,7 @@ class BrierInferenceResult(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            Coverage probability.
+        {{confidence_level}}
         metric : {"brier_score", "brier_skill_score", "brier_index", "reference_brier_score"}
             The score (default ``"brier_score"``).
         method : {"percentile", "basic", "bca"}, default=None

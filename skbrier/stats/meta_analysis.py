@@ -138,6 +138,7 @@ class MetaAnalysisResult(Result):
             return float(stats.t.ppf(0.5 + level / 2.0, df))
         return float(stats.norm.ppf(0.5 + level / 2.0))
 
+    @shared_doc
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
@@ -149,8 +150,7 @@ class MetaAnalysisResult(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
+        {{confidence_level}}
         metric : {"statistic"}, default=None
             The pooled statistic.
         method : {"wald"}, default=None

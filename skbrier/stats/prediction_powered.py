@@ -75,6 +75,7 @@ class PredictionPoweredResult(Result):
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("accuracy", "brier_score")
 
+    @shared_doc
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
@@ -86,8 +87,7 @@ class PredictionPoweredResult(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
+        {{confidence_level}}
         metric : {"accuracy", "brier_score"}, default=None
             The estimated quantity (``None``: the result's ``metric``; the
             other name is an error).

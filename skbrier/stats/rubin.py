@@ -93,6 +93,7 @@ class RubinPooledResult(Result):
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
 
+    @shared_doc
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
@@ -104,8 +105,7 @@ class RubinPooledResult(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
+        {{confidence_level}}
         metric : {"statistic"}, default=None
             The pooled statistic (the only one).
         method : {"rubin"}, default=None
@@ -260,13 +260,12 @@ class PooledValidationResult(_PooledMeasures):
 
     Examples
     --------
-    >>> import numpy as np
+    The forecasts of two imputed data sets (here two models' forecasts):
+
+    >>> from skbrier.datasets import load_forecasts
     >>> from skbrier.stats import pooled_validation
-    >>> rng = np.random.default_rng(0)
-    >>> p = rng.uniform(0.05, 0.95, 300)
-    >>> y = (rng.uniform(size=300) < p).astype(int)
-    >>> imputed = [np.clip(p + rng.normal(0, 0.03, 300), 0.01, 0.99) for _ in range(5)]
-    >>> res = pooled_validation(y, imputed)
+    >>> d = load_forecasts()
+    >>> res = pooled_validation(d["y"], [d["model_a"], d["model_b"]])
     >>> sorted(res.pooled)[:2]
     ['brier_score', 'c_statistic']
     """
