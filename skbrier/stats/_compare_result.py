@@ -313,32 +313,17 @@ class BrierComparisonResult(Result):
             interval of the same replicates.
         """
         field = COMPARISON_METRICS[check_metric(self, metric)]
-        confidence_level = check_confidence_level(confidence_level)
+        level = check_confidence_level(confidence_level)
         estimate = getattr(self, field)
         se = self.standard_error(metric)
-        if self._boot is None:
-            if method is not None:
-                raise ValueError(
-                    f"method applies to bootstrap results only (cov_type={self.cov_type!r})."
-                )
-            return normal_interval(
-                estimate, se / self._hln_factor, confidence_level, self.df
-            )
-        boot = self._boot
-        method = _bs._stored_ci_method(boot, method)
-        replicates = (
-            self.bootstrap_distribution
-            if field == "difference"
-            else boot.get("index_replicates")
-        )
-        if replicates is None:
-            raise ValueError("this result carries no bootstrap replicates.")
-        ci = _bs.confidence_interval_from_distribution(
-            boot["data"],
-            boot["statistics"][field],
-            replicates,
-            confidence_level=confidence_level,
-            method=method,
-            estimate=estimate,
-        )
-        return ConfidenceInterval(float(ci.low), float(ci.high))
+
+        def replicates(boot: dict[str, Any]) -> tuple[Any, Any]:
+            if field == "difference":
+                return boot["statistics"][field], self.bootstrap_distribution
+            return boot["statistics"][field], boot.get("index_replicates")
+
+        return _bs.stored_interval(
+            self._boot, method, level, cov_type=self.cov_type,
+            wald=lambda: normal_interval(estimate, se / self._hln_factor, level, self.df),
+            from_replicates=replicates, estimate=estimate,
+        )  # fmt: skip

@@ -320,33 +320,23 @@ class BrierInferenceResult(Result):
             the score, as in Lahiri & Yang).
         """
         metric = check_metric(self, metric)
-        confidence_level = check_confidence_level(confidence_level)
-        if self._boot is None:
-            if method is not None:
-                raise ValueError(
-                    f"method applies to bootstrap results only (cov_type={self.cov_type!r})."
-                )
-            return normal_interval(
-                float(getattr(self, metric)), self.standard_error(metric), confidence_level
-            )
-        boot = self._boot
-        method = _bs._stored_ci_method(boot, method)
-        row = self._boot_row(metric)
+        level = check_confidence_level(confidence_level)
+        estimate = float(getattr(self, metric))
         i = METRICS.index(metric)
-        stat = boot["statistic"]
 
-        def one(*cols, axis=-1):
-            return stat(*cols, axis=axis)[i]
+        def replicates(boot: dict[str, Any]) -> tuple[Any, Any]:
+            stat = boot["statistic"]
 
-        ci = _bs.confidence_interval_from_distribution(
-            boot["data"],
-            one,
-            row,
-            confidence_level=confidence_level,
-            method=method,
-            estimate=float(getattr(self, metric)),
-        )
-        return ConfidenceInterval(float(ci.low), float(ci.high))
+            def one(*cols, axis=-1):
+                return stat(*cols, axis=axis)[i]
+
+            return one, self._boot_row(metric)
+
+        return _bs.stored_interval(
+            self._boot, method, level, cov_type=self.cov_type,
+            wald=lambda: normal_interval(estimate, self.standard_error(metric), level),
+            from_replicates=replicates, estimate=estimate,
+        )  # fmt: skip
 
 
 def check_inference_options(
