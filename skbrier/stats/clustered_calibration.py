@@ -73,11 +73,11 @@ class ClusteredCalibrationCurve(Result):
     --------
     >>> import numpy as np
     >>> from skbrier.stats import clustered_calibration_curve
-    >>> rng = np.random.default_rng(0)
-    >>> p = rng.beta(2.0, 5.0, 1200)
-    >>> res = clustered_calibration_curve(rng.binomial(1, p), p, groups=np.arange(1200) % 4, grid=5)
-    >>> res.to_frame().shape
-    (5, 7)
+    >>> p = np.random.default_rng(0).beta(2.0, 5.0, 1200)
+    >>> y = np.random.default_rng(1).binomial(1, p)
+    >>> res = clustered_calibration_curve(y, p, groups=np.arange(1200) % 4, grid=5)
+    >>> res.to_frame().shape, res.to_frame(per_cluster=True).shape
+    ((5, 7), (20, 4))
     """
 
     grid: np.ndarray
