@@ -16,12 +16,12 @@ import numpy as np
 from .._core.docstrings import shared_doc
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._core.results import Result, check_metric, format_number
-from . import bootstrap as _bs
 from ._ci import (
     ConfidenceInterval,
     check_confidence_level,
     normal_interval,
     public_fields,
+    stored_interval,
 )
 
 __all__ = ["BrierComparisonResult"]
@@ -322,7 +322,7 @@ class BrierComparisonResult(Result):
                 return boot["statistics"][field], self.bootstrap_distribution
             return boot["statistics"][field], boot.get("index_replicates")
 
-        return _bs.stored_interval(
+        return stored_interval(
             self._boot, method, level, cov_type=self.cov_type,
             wald=lambda: normal_interval(estimate, se / self._hln_factor, level, self.df),
             from_replicates=replicates, estimate=estimate,

@@ -214,37 +214,6 @@ def _stored_ci_method(boot: dict[str, Any], method: Any) -> CIMethod:
     return method
 
 
-def stored_interval(
-    boot: dict[str, Any] | None,
-    method: Any,
-    confidence_level: float,
-    *,
-    cov_type: str,
-    wald: Callable[[], ConfidenceInterval],
-    from_replicates: Callable[[dict[str, Any]], tuple[Callable[..., Any], Any]],
-    estimate: float,
-) -> ConfidenceInterval:
-    """The interval of an inference result: ``wald()`` when it holds no
-    bootstrap (``boot`` None; ``method`` is then an error), else the interval
-    of its stored replicates, ``from_replicates(boot) -> (statistic,
-    replicates)`` (``method=None``: the type the result was made with)."""
-    if boot is None:
-        if method is not None:
-            raise ValueError(
-                f"method applies to bootstrap results only (cov_type={cov_type!r})."
-            )
-        return wald()
-    method = _stored_ci_method(boot, method)
-    statistic, replicates = from_replicates(boot)
-    if replicates is None:
-        raise ValueError("this result carries no bootstrap replicates.")
-    ci = confidence_interval_from_distribution(
-        boot["data"], statistic, replicates, confidence_level=confidence_level,
-        method=method, estimate=estimate,
-    )  # fmt: skip
-    return ConfidenceInterval(float(ci.low), float(ci.high))
-
-
 def _check_block_length(block_length: Any, n: int, scheme: str) -> float:
     if block_length is None:
         return float(default_block_length(n))

@@ -54,6 +54,7 @@ from ._ci import (
     check_confidence_level,
     normal_interval,
     public_fields,
+    stored_interval,
 )
 from .long_run_covariance import long_run_covariance
 
@@ -332,7 +333,7 @@ class BrierInferenceResult(Result):
 
             return one, self._boot_row(metric)
 
-        return _bs.stored_interval(
+        return stored_interval(
             self._boot, method, level, cov_type=self.cov_type,
             wald=lambda: normal_interval(estimate, self.standard_error(metric), level),
             from_replicates=replicates, estimate=estimate,
