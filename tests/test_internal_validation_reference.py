@@ -136,3 +136,70 @@ def test_monte_carlo_agreement_without_shared_indices():
         assert res.corrected_632[name] == pytest.approx(
             mc["dot632"]["corrected"][r_name], abs=tol * oob_sd[k] + 1e-12
         ), name
+
+
+CV_FIXTURE = json.loads(
+    (Path(__file__).parent / "fixtures" / "pminternal_cv_fixtures.json").read_text()
+)
+
+
+@pytest.mark.parametrize("case", CV_FIXTURE["cases"], ids=lambda c: f"k={c['k']}")
+def test_cv_optimism_equals_pminternal_crossval(case):
+    X, y = _data()
+    res = internal_validation(
+        _model(), X, y, n_bootstrap=case["k"], correction="cv_optimism",
+        thresholds=FIXTURE["thresholds"],
+    )  # fmt: skip
+    assert res.correction == "cv_optimism" and res.n_bootstrap == case["k"]
+    # pROC::auc's direction="auto" reports 1 - C on a fold whose events have a
+    # lower median forecast than its non-events; skbrier's C is that of the
+    # fold's model, so the comparison flips it there
+    c = res.measures.index("c_statistic")
+    test = res.replicates["test"].copy()
+    for i, rows in enumerate(case["folds"]):
+        p, yy = res.stability.bootstrap[i][rows], y[rows]
+        if np.median(p[yy == 1]) < np.median(p[yy == 0]):
+            test[i, c] = 1.0 - test[i, c]
+    cv_average = dict(zip(res.measures, test.mean(axis=0)))
+    optimism = dict(zip(res.measures, (res.replicates["train"] - test).mean(axis=0)))
+    _close(res.apparent, case["apparent"])
+    _close(optimism, case["optimism"])
+    _close(cv_average, case["cv_average"])
+    for r_name, name in NAMES.items():
+        if r_name != "C":
+            assert res.corrected[name] == pytest.approx(
+                case["corrected"][r_name], rel=1e-10, abs=ATOL.get(r_name, 1e-12)
+            )
+            assert res.cv_average[name] == pytest.approx(cv_average[name], rel=1e-12)
+    assert set(res.n_valid.values()) == {case["k"]}
+    sizes = [len(f) for f in case["folds"]]
+    assert res.stability.bootstrap.shape == (case["k"], len(y)) and sum(sizes) == len(y)
+
+
+def test_cv_optimism_needs_two_rows_per_fold():
+    X, y = _data()
+    with pytest.raises(ValueError, match="fewer than 2 rows per fold"):
+        internal_validation(_model(), X, y, n_bootstrap=150, correction="cv_optimism")
+
+
+def test_cv_optimism_takes_no_bootstrap_indices():
+    X, y = _data()
+    with pytest.raises(ValueError, match="indices are bootstrap resamples"):
+        internal_validation(
+            _model(), X, y, n_bootstrap=5, correction="cv_optimism",
+            indices=np.zeros((5, len(y)), dtype=int),
+        )  # fmt: skip
+
+
+def test_cv_optimism_table_and_weights():
+    X, y = _data()
+    w = np.where(np.arange(len(y)) % 3 == 0, 2.0, 1.0)
+    res = internal_validation(
+        _model(), X, y, n_bootstrap=5, correction="cv_optimism", sample_weight=w,
+        measures=["brier_score", "c_statistic"],
+    )  # fmt: skip
+    assert res.to_frame().columns.tolist() == [
+        "measure", "apparent", "optimism", "corrected", "cv_average", "n_valid"
+    ]  # fmt: skip
+    assert res.corrected["brier_score"] > res.apparent["brier_score"]
+    assert res.replicates["optimism"].shape == (5, 2)

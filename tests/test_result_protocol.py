@@ -291,6 +291,10 @@ def _build(name):  # noqa: C901 (one branch per class)
 
         res = clustered_validation(y, p, groups=np.arange(60) % 3)
         return res if name == "ClusteredValidationResult" else res.pooled["c_statistic"]
+    if name == "ClusteredCalibrationCurve":
+        from skbrier.stats import clustered_calibration_curve
+
+        return clustered_calibration_curve(y, p, groups=np.arange(60) % 3, grid=5)
     if name in ("RubinPooledResult", "PooledValidationResult"):
         from skbrier.stats import pooled_validation
 

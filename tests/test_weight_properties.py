@@ -954,6 +954,8 @@ ELSEWHERE = {
     "repeated rows are refused): tests/test_leaderboard_properties.py",
     "difficulty_adjusted_brier": "long-format panels: tests/test_leaderboard_properties.py",
     "clustered_validation": "needs groups=: tests/test_meta_analysis.py",
+    "clustered_calibration_curve": "needs groups= (a curve per centre); integer weights "
+    "equal repeated rows: tests/test_clustered_calibration.py",
     "calibration_by_group": "needs groups= (per-group fits): tests/test_subgroups.py",
     "pooled_validation": "one forecast per imputed data set: tests/test_rubin.py",
     "achieved_precision": "validation_measures' estimators (covered here through "

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.docstrings import shared_doc
 from .._core.params import check_confidence_level
 from .._core.results import ConfidenceInterval, Result, check_metric
 from .._response import positive_column
@@ -82,6 +83,8 @@ class CrossValBrierResult(Result):
 
     Examples
     --------
+    Four folds, their scores and the pooled one:
+
     >>> from sklearn.datasets import make_classification
     >>> from sklearn.linear_model import LogisticRegression
     >>> from skbrier.model_selection import cross_val_brier
@@ -151,6 +154,7 @@ class CrossValBrierResult(Result):
         col, _ = positive_column(self.classes, self.pos_label)
         return self.y_proba[:, col]
 
+    @shared_doc
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
@@ -169,8 +173,7 @@ class CrossValBrierResult(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            The confidence level.
+        {{confidence_level}}
         metric : {"brier_index", "brier_score", "brier_skill_score"}, default="brier_index"
             The score.
         method : str, default=None

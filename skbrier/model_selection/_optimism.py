@@ -36,7 +36,7 @@ from .cross_validation import _take_rows
 
 __all__ = ["InternalValidationResult", "internal_validation"]
 
-_CORRECTIONS: tuple[str, ...] = ("harrell", "632plus", "both")
+_CORRECTIONS: tuple[str, ...] = ("harrell", "632plus", "both", "cv_optimism")
 _RESAMPLE: tuple[str, ...] = ("rows", "weights")
 #: resamples per chunk of the engine (fixed: results do not depend on n_jobs)
 _CHUNK = 4
@@ -59,12 +59,14 @@ class InternalValidationResult(Result):
     correction : str
         The corrections computed: ``"harrell"``, ``"632plus"`` or ``"both"``.
     n_bootstrap : int
-        The number of resamples.
+        The number of resamples (of folds with ``"cv_optimism"``).
     apparent : dict
         Each measure of the model fitted on all rows, on those rows.
     optimism : dict or None
         Harrell's optimism: the mean over resamples of (the bootstrap model
-        on its resample) - (the bootstrap model on the original rows).
+        on its resample) - (the bootstrap model on the original rows); with
+        ``"cv_optimism"`` the mean over folds of (the fold's model on its
+        training rows) - (on its held-out fold).
     corrected : dict or None
         ``apparent - optimism``.
     simple_bootstrap : dict or None
@@ -83,11 +85,15 @@ class InternalValidationResult(Result):
         (pminternal's ``".632"``).
     corrected_632plus : dict or None
         Efron and Tibshirani's .632+ estimate.
+    cv_average : dict or None
+        ``"cv_optimism"``: the mean over folds of each fold's model on its
+        held-out fold (pminternal's "cv_average", Steyerberg et al. 2001).
     n_valid : dict
         The number of resamples where the measure was defined (its refit
         succeeded and the rows held both classes).
     replicates : dict of str to ndarray of shape (n_bootstrap, n_measures)
-        Per resample: ``"bootstrap"`` (the bootstrap model on its resample),
+        With ``"cv_optimism"``: ``"train"``, ``"test"`` and ``"optimism"``
+        per fold; otherwise, per resample: ``"bootstrap"`` (the bootstrap model on its resample),
         ``"original"`` (on the original rows), ``"out_of_bag"`` (on the rows
         left out) and ``"optimism"``; ``"weight_632"`` (shape
         ``(n_bootstrap,)``) holds Harrell's .632 weights.
@@ -129,6 +135,7 @@ class InternalValidationResult(Result):
     n_valid: dict
     replicates: dict
     stability: StabilityResult
+    cv_average: dict | None = None
 
     _COLUMNS: ClassVar[tuple[str, ...]] = (
         "apparent",
@@ -140,6 +147,7 @@ class InternalValidationResult(Result):
         "relative_overfitting",
         "corrected_632",
         "corrected_632plus",
+        "cv_average",
         "n_valid",
     )
 
@@ -258,6 +266,98 @@ def _means(values: np.ndarray) -> np.ndarray:
         return np.nanmean(values, axis=0)
 
 
+def _named(names: list[str], values: np.ndarray, kind: type = float) -> dict[str, Any]:
+    return {k: kind(v) for k, v in zip(names, values)}
+
+
+def _check_failures(errors: list[str], total: int, what: str) -> None:
+    """A ValueError when every refit failed, a RuntimeWarning when some did
+    (their resamples or folds are left out, as pminternal)."""
+    if len(errors) == total:
+        raise ValueError(
+            f"every one of the {total} {what} refits failed; the first error: {errors[0]}"
+        )
+    if errors:
+        warnings.warn(
+            f"{len(errors)} of {total} {what} refits failed and are left out (the first "
+            f"error: {errors[0]}).",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
+def _pminternal_folds(n: int, k: int) -> list[np.ndarray]:
+    """pminternal's folds: contiguous blocks, fold ``i`` (1-based) the rows
+    ``round((i - 1) n / k) .. round(i n / k) - 1`` (0-based; R's rounding,
+    half to even, as numpy's)."""
+    if n / k < 2:
+        raise ValueError(
+            f"n_bootstrap={k} folds of {n} rows leave fewer than 2 rows per fold "
+            "(correction='cv_optimism'): decrease n_bootstrap."
+        )
+    edges = np.round(np.arange(k + 1) * (n / k)).astype(np.intp)
+    return [np.arange(edges[i], edges[i + 1]) for i in range(k)]
+
+
+def _cv_optimism(
+    refits: _Refits,
+    spec: MeasureSet,
+    y01: np.ndarray,
+    w: np.ndarray | None,
+    folds: list[np.ndarray],
+) -> dict[str, np.ndarray]:
+    """Each fold's model scored on its training rows and on its held-out fold
+    (``"train"``, ``"test"``, shape ``(k, n_measures)``) and its predictions
+    of every row (``"predictions"``, ``(k, n)``)."""
+    n, m = y01.shape[0], len(spec)
+    train = np.full((len(folds), m), np.nan)
+    test = np.full_like(train, np.nan)
+    preds = np.empty((len(folds), n))
+    for i, rows in enumerate(folds):
+        fit_rows = np.setdiff1d(np.arange(n), rows)
+        fit_w = None if w is None else w[fit_rows]
+        preds[i] = p = refits.resample(fit_rows, fit_w)
+        if not np.isnan(p).any():
+            train[i] = spec(y01[fit_rows], p[fit_rows], fit_w)
+            test[i] = spec(y01[rows], p[rows], None if w is None else w[rows])
+    return {"train": train, "test": test, "predictions": preds}
+
+
+def _cv_result(
+    refits: _Refits,
+    spec: MeasureSet,
+    y01: np.ndarray,
+    w: np.ndarray | None,
+    apparent: np.ndarray,
+    p_app: np.ndarray,
+    k: int,
+) -> InternalValidationResult:
+    """``correction="cv_optimism"``: pminternal's ``crossval`` on ``k`` folds."""
+    cv = _cv_optimism(refits, spec, y01, w, _pminternal_folds(y01.shape[0], k))
+    _check_failures(refits.errors, k, "cross-validation")
+    opt = cv["train"] - cv["test"]
+    optimism = _means(opt)
+    ok = ~np.isnan(opt[:, 0])
+    return InternalValidationResult(
+        measures=tuple(spec.names),
+        correction="cv_optimism",
+        n_bootstrap=k,
+        apparent=_named(spec.names, apparent),
+        optimism=_named(spec.names, optimism),
+        corrected=_named(spec.names, apparent - optimism),
+        simple_bootstrap=None,
+        out_of_bag=None,
+        no_information=None,
+        relative_overfitting=None,
+        corrected_632=None,
+        corrected_632plus=None,
+        n_valid=_named(spec.names, (~np.isnan(opt)).sum(axis=0), int),
+        replicates={"train": cv["train"], "test": cv["test"], "optimism": opt},
+        stability=StabilityResult(y01, p_app, cv["predictions"][ok], w),
+        cv_average=_named(spec.names, _means(cv["test"])),
+    )
+
+
 # --------------------------------------------------------------------------- public
 def internal_validation(
     estimator: Any,
@@ -265,7 +365,7 @@ def internal_validation(
     y: ArrayLike,
     *,
     n_bootstrap: int = 200,
-    correction: Literal["harrell", "632plus", "both"] = "harrell",
+    correction: Literal["harrell", "632plus", "both", "cv_optimism"] = "harrell",
     measures: list[str] | None = None,
     thresholds: ArrayLike | None = None,
     sample_weight: ArrayLike | None = None,
@@ -303,10 +403,22 @@ def internal_validation(
     y : array-like of shape (n_samples,)
         Binary outcomes.
     n_bootstrap : int, default=200
-        The number of bootstrap resamples (at least 2).
-    correction : {"harrell", "632plus", "both"}, default="harrell"
+        The number of bootstrap resamples (at least 2); with
+        ``correction="cv_optimism"`` the number of folds (pminternal's ``B``
+        of ``validate``, its ``k`` of ``crossval``).
+    correction : {"harrell", "632plus", "both", "cv_optimism"}, default="harrell"
         Which corrected estimates to report (``"632plus"`` reports Harrell's
-        .632 as well).
+        .632 as well).  ``"cv_optimism"``: the optimism of
+        ``n_bootstrap``-fold cross-validation (pminternal's
+        ``validate(method = "cv_optimism")``, ``rms::validate(method =
+        "crossvalidation")``): the folds are pminternal's contiguous blocks
+        of rows, fold :math:`i` the rows :math:`\mathrm{round}((i-1)n/k)`
+        to :math:`\mathrm{round}(i n/k) - 1` (shuffle the rows first for
+        random folds); a model fitted without fold :math:`i` is scored on
+        its training rows and on fold :math:`i`; ``optimism`` is the mean
+        difference, ``cv_average`` the mean held-out score, and
+        ``stability`` holds the fold models' predictions.  ``indices``,
+        ``random_state`` and ``n_jobs`` are not used.
     measures : list of str, default=None
         Among ``"brier_score"``, ``"brier_index"``, ``"c_statistic"``,
         ``"calibration_intercept"`` (of the joint logistic recalibration,
@@ -398,7 +510,13 @@ def internal_validation(
     ``pminternal::boot_optimism`` (methods ``"boot"`` and ``".632"``, with
     ``calib_args = list(smooth = "lowess", transf = "none")`` for the ICI)
     for a model that both fit identically, e.g. ``glm`` and
-    ``LogisticRegression(penalty=None)``.
+    ``LogisticRegression(penalty=None)``.  ``"cv_optimism"`` equals
+    pminternal's ``crossval`` (its apparent, optimism, corrected and
+    cv_average scores) once two of its quirks are set aside: its helper
+    scores the apparent model on every fold (``fit`` for ``model``: a
+    one-word fix, made in the fixture script), and ``pROC``'s
+    ``direction = "auto"`` reports :math:`1 - C` on a fold whose events have
+    the lower median forecast.
 
     References
     ----------
@@ -470,6 +588,11 @@ def internal_validation(
                 w[keep],
                 keep.size,
             )
+    if indices is not None and how == "cv_optimism":
+        raise ValueError(
+            "indices are bootstrap resamples: correction='cv_optimism' uses "
+            "pminternal's folds (shuffle the rows of X and y for random folds)."
+        )
     if indices is not None:
         idx_all = _check_indices(indices, B, n)
         seed: Any = np.random.SeedSequence(0)  # chunk j is named by its spawn key
@@ -481,6 +604,8 @@ def internal_validation(
     p_app = refits.fit_predict(None, w)
     apparent = spec(y01, p_app, w)
     m = len(spec)
+    if how == "cv_optimism":
+        return _cv_result(refits, spec, y01, w, apparent, p_app, B)
     draw = None if w is None else frequency_resampler(w, n)
 
     def task(size: int, rng: np.random.Generator) -> np.ndarray:
@@ -520,26 +645,14 @@ def internal_validation(
         task, B, random_state=seed, n_jobs=n_jobs, chunk_size=_CHUNK,
         desc="internal validation",
     )  # fmt: skip
-    failed = len(refits.errors)
-    if failed == B:
-        raise ValueError(
-            f"every one of the {B} bootstrap refits failed; the first error: "
-            f"{refits.errors[0]}"
-        )
-    if failed:
-        warnings.warn(
-            f"{failed} of {B} bootstrap refits failed and are left out (the first "
-            f"error: {refits.errors[0]}).",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+    _check_failures(refits.errors, B, "bootstrap")
     boot, orig, oob = reps[:, :m], reps[:, m : 2 * m], reps[:, 2 * m : 3 * m]
     counts_all, preds = reps[:, 3 * m : 3 * m + n], reps[:, 3 * m + n :]
     opt_b = boot - orig
     names = spec.names
 
     def named(values: np.ndarray) -> dict[str, float]:
-        return {k: float(v) for k, v in zip(names, values)}
+        return _named(names, values)
 
     harrell = how in ("harrell", "both")
     plus = how in ("632plus", "both")
@@ -573,7 +686,7 @@ def internal_validation(
         correction=how,
         n_bootstrap=B,
         apparent=named(apparent),
-        n_valid={k: int(v) for k, v in zip(names, valid.sum(axis=0))},
+        n_valid=_named(names, valid.sum(axis=0), int),
         replicates={
             "bootstrap": boot,
             "original": orig,

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.docstrings import with_pieces
 from .._core.kernels.brier import binary_squared_errors, multiclass_squared_errors
 from .._core.params import check_int
 from .._core.validation import Forecast, check_forecast
@@ -21,6 +22,23 @@ from .._response import as_numeric, scorer_pos_label
 from ..scorers import _brier_score_for_scorer, brier_index_score
 
 __all__ = ["brier_sum", "class_weight_sum", "weight_sum"]
+
+#: the parameters of a fold's sum, described once for every sum
+_PIECES = {
+    "fold_labels": """\
+y_true : array-like of shape (n_samples,)
+    True labels of the test fold.""",
+    "fold_proba": """\
+y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+    Predicted probabilities (validated, otherwise unused).""",
+    "fold_options": """\
+sample_weight : array-like of shape (n_samples,), default=None
+    Non-negative frequency weights (all zero: a removed fold, every sum 0).
+labels : array-like of shape (n_classes,), default=None
+    Classes of the columns of 2-D ``y_proba``.
+pos_label : int, float, bool or str, default=None
+    Class whose probability a 1-D ``y_proba`` holds.""",
+}
 
 
 def _all_zero_weights(sample_weight: Any, n: int) -> bool:
@@ -54,6 +72,7 @@ def _fold_forecast(y_true, y_proba, sample_weight, labels, pos_label) -> Forecas
     return fc
 
 
+@with_pieces(_PIECES)
 def brier_sum(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -73,16 +92,10 @@ def brier_sum(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
+    {{fold_labels}}
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predicted probabilities (1-D: the probability of ``pos_label``).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative sample weights.
-    labels : array-like of shape (n_classes,), default=None
-        Classes of the columns of 2-D ``y_proba``.
-    pos_label : int, float, bool or str, default=None
-        Class whose probability a 1-D ``y_proba`` holds.
+    {{fold_options}}
 
     Returns
     -------
@@ -110,6 +123,7 @@ def brier_sum(
     )  # unit weights == none, bit for bit
 
 
+@with_pieces(_PIECES)
 def weight_sum(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -122,16 +136,9 @@ def weight_sum(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
-    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Predicted probabilities (validated, otherwise unused).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative sample weights.
-    labels : array-like of shape (n_classes,), default=None
-        Classes of the columns of 2-D ``y_proba``.
-    pos_label : int, float, bool or str, default=None
-        Class whose probability a 1-D ``y_proba`` holds.
+    {{fold_labels}}
+    {{fold_proba}}
+    {{fold_options}}
 
     Returns
     -------
@@ -154,6 +161,7 @@ def weight_sum(
     return float(fc.sample_weight.sum())
 
 
+@with_pieces(_PIECES)
 def class_weight_sum(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -171,18 +179,11 @@ def class_weight_sum(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
-    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Predicted probabilities (validated, otherwise unused).
+    {{fold_labels}}
+    {{fold_proba}}
     class_index : int, default=1
         Which class to count (see above).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative sample weights.
-    labels : array-like of shape (n_classes,), default=None
-        Classes of the columns of 2-D ``y_proba``.
-    pos_label : int, float, bool or str, default=None
-        Class whose probability a 1-D ``y_proba`` holds.
+    {{fold_options}}
 
     Returns
     -------

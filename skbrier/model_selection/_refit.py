@@ -241,6 +241,8 @@ def pooled_refit(
 
     Examples
     --------
+    The simplest model within one standard error of the best:
+
     >>> from sklearn.datasets import make_classification
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn.model_selection import GridSearchCV

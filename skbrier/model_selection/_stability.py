@@ -90,12 +90,12 @@ class StabilityResult(Result):
 
     Examples
     --------
-    >>> from scipy.special import logit
+    >>> import scipy.special
     >>> from sklearn.linear_model import LogisticRegression
     >>> from skbrier.datasets import make_logistic_cohort
     >>> from skbrier.model_selection import internal_validation
     >>> y, p = make_logistic_cohort(150)
-    >>> X = logit(p)[:, None]  # the cohort's one predictor
+    >>> X = scipy.special.logit(p)[:, None]  # the cohort's one predictor
     >>> stab = internal_validation(LogisticRegression(), X, y, n_bootstrap=20,
     ...                            measures=["brier_score"], random_state=0).stability
     >>> stab.bootstrap.shape

@@ -126,6 +126,7 @@ def _fold_scores(fc: Forecast, test: np.ndarray) -> tuple[float, float, float, f
 
 
 def _check_options(
+    *,
     estimator,
     n_jobs,
     cov_type,
@@ -325,14 +326,14 @@ def cross_val_brier(
     77.3
     """
     opts = _check_options(
-        estimator,
-        n_jobs,
-        cov_type,
-        inference_kwds,
-        decompose,
-        return_estimators,
-        verbose,
-        params,
+        estimator=estimator,
+        n_jobs=n_jobs,
+        cov_type=cov_type,
+        inference_kwds=inference_kwds,
+        decompose=decompose,
+        return_estimators=return_estimators,
+        verbose=verbose,
+        params=params,
     )
     codes, classes, pos_label = _classes_and_pos_label(y, pos_label)
     n = codes.shape[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,7 @@ _DIRECTIONS = {
 }
 
 
+@dataclasses.dataclass(eq=False, repr=False)
 class BrierObjective:
     """Optuna objective: the pooled cross-validated Brier metric of a trial.
 
@@ -59,21 +61,12 @@ class BrierObjective:
     'maximize'
     """
 
-    def __init__(
-        self,
-        estimator: Any,
-        X: ArrayLike,
-        y: ArrayLike,
-        param_space: Callable[[Any], dict] | None,
-        metric: str,
-        cv_kwargs: dict[str, Any],
-    ) -> None:
-        self.estimator = estimator
-        self.X = X
-        self.y = y
-        self.param_space = param_space
-        self.metric = metric
-        self.cv_kwargs = cv_kwargs
+    estimator: Any
+    X: ArrayLike
+    y: ArrayLike
+    param_space: Callable[[Any], dict] | None
+    metric: str
+    cv_kwargs: dict[str, Any]
 
     @property
     def direction(self) -> str:
@@ -104,11 +97,8 @@ class BrierObjective:
         Returns
         -------
         optuna.study.Study
-
-        Raises
-        ------
-        ValueError
-            If ``direction`` (or ``directions``) contradicts the metric.
+            A ``direction`` (or ``directions``) contradicting the metric raises
+            a ValueError (see :func:`create_study`).
         """
         return create_study(self.metric, **kwargs)
 

@@ -16,7 +16,10 @@
 * :func:`pool_rubin`, :func:`pooled_validation`: performance on multiply
   imputed data pooled by Rubin's rules.
 * :func:`random_effects_meta`, :func:`clustered_validation`: validation
-  measures per centre pooled by random-effects meta-analysis (metafor).
+  measures per centre pooled by random-effects meta-analysis (metafor);
+  :func:`clustered_calibration_curve`: the calibration curve pooled over
+  centres with its confidence and prediction bands (CalibrationCurves'
+  ``valProbCluster``).
 """
 
 from .block_length import optimal_block_length
@@ -25,6 +28,10 @@ from .bootstrap import (
     block_bootstrap,
     bootstrap_indices,
     default_block_length,
+)
+from .clustered_calibration import (
+    ClusteredCalibrationCurve,
+    clustered_calibration_curve,
 )
 from .compare import BrierComparisonResult, compare_brier
 from .inference import BrierInferenceResult, ConfidenceInterval, brier_inference
@@ -51,6 +58,7 @@ __all__ = [
     "BootstrapResult",
     "BrierComparisonResult",
     "BrierInferenceResult",
+    "ClusteredCalibrationCurve",
     "ClusteredValidationResult",
     "ConfidenceInterval",
     "MetaAnalysisResult",
@@ -60,6 +68,7 @@ __all__ = [
     "block_bootstrap",
     "bootstrap_indices",
     "brier_inference",
+    "clustered_calibration_curve",
     "clustered_validation",
     "compare_brier",
     "default_block_length",

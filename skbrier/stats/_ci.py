@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from scipy.stats import norm
@@ -10,12 +11,14 @@ from scipy.stats import t as student_t
 
 from .._core.params import check_confidence_level
 from .._core.results import ConfidenceInterval
+from .bootstrap import _stored_ci_method, confidence_interval_from_distribution
 
 __all__ = [
     "ConfidenceInterval",
     "check_confidence_level",
     "normal_interval",
     "public_fields",
+    "stored_interval",
 ]
 
 
@@ -32,3 +35,34 @@ def normal_interval(
 def public_fields(obj: Any) -> list[str]:
     """The dataclass fields of ``obj`` whose names do not start with ``_``."""
     return [f.name for f in dataclasses.fields(obj) if not f.name.startswith("_")]
+
+
+def stored_interval(
+    boot: dict[str, Any] | None,
+    method: Any,
+    confidence_level: float,
+    *,
+    cov_type: str,
+    wald: Callable[[], ConfidenceInterval],
+    from_replicates: Callable[[dict[str, Any]], tuple[Callable[..., Any], Any]],
+    estimate: float,
+) -> ConfidenceInterval:
+    """The interval of an inference result: ``wald()`` when it holds no
+    bootstrap (``boot`` None; ``method`` is then an error), else the interval
+    of its stored replicates, ``from_replicates(boot) -> (statistic,
+    replicates)`` (``method=None``: the type the result was made with)."""
+    if boot is None:
+        if method is not None:
+            raise ValueError(
+                f"method applies to bootstrap results only (cov_type={cov_type!r})."
+            )
+        return wald()
+    method = _stored_ci_method(boot, method)
+    statistic, replicates = from_replicates(boot)
+    if replicates is None:
+        raise ValueError("this result carries no bootstrap replicates.")
+    ci = confidence_interval_from_distribution(
+        boot["data"], statistic, replicates, confidence_level=confidence_level,
+        method=method, estimate=estimate,
+    )  # fmt: skip
+    return ConfidenceInterval(float(ci.low), float(ci.high))

@@ -13,14 +13,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.docstrings import shared_doc
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._core.results import Result, check_metric, format_number
-from . import bootstrap as _bs
 from ._ci import (
     ConfidenceInterval,
     check_confidence_level,
     normal_interval,
     public_fields,
+    stored_interval,
 )
 
 __all__ = ["BrierComparisonResult"]
@@ -282,6 +283,7 @@ class BrierComparisonResult(Result):
         field = COMPARISON_METRICS[check_metric(self, metric)]
         return float(getattr(self, f"{field}_standard_error"))
 
+    @shared_doc
     def confidence_interval(
         self,
         confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
@@ -293,8 +295,7 @@ class BrierComparisonResult(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            Coverage probability.
+        {{confidence_level}}
         metric : {"brier_score", "brier_index"}, default="brier_score"
             ``brier_score_a - brier_score_b`` (the field ``difference``), or
             ``brier_index_a - brier_index_b`` in index points (the field
@@ -312,32 +313,17 @@ class BrierComparisonResult(Result):
             interval of the same replicates.
         """
         field = COMPARISON_METRICS[check_metric(self, metric)]
-        confidence_level = check_confidence_level(confidence_level)
+        level = check_confidence_level(confidence_level)
         estimate = getattr(self, field)
         se = self.standard_error(metric)
-        if self._boot is None:
-            if method is not None:
-                raise ValueError(
-                    f"method applies to bootstrap results only (cov_type={self.cov_type!r})."
-                )
-            return normal_interval(
-                estimate, se / self._hln_factor, confidence_level, self.df
-            )
-        boot = self._boot
-        method = _bs._stored_ci_method(boot, method)
-        replicates = (
-            self.bootstrap_distribution
-            if field == "difference"
-            else boot.get("index_replicates")
-        )
-        if replicates is None:
-            raise ValueError("this result carries no bootstrap replicates.")
-        ci = _bs.confidence_interval_from_distribution(
-            boot["data"],
-            boot["statistics"][field],
-            replicates,
-            confidence_level=confidence_level,
-            method=method,
-            estimate=estimate,
-        )
-        return ConfidenceInterval(float(ci.low), float(ci.high))
+
+        def replicates(boot: dict[str, Any]) -> tuple[Any, Any]:
+            if field == "difference":
+                return boot["statistics"][field], self.bootstrap_distribution
+            return boot["statistics"][field], boot.get("index_replicates")
+
+        return stored_interval(
+            self._boot, method, level, cov_type=self.cov_type,
+            wald=lambda: normal_interval(estimate, se / self._hln_factor, level, self.df),
+            from_replicates=replicates, estimate=estimate,
+        )  # fmt: skip

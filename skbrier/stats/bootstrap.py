@@ -43,6 +43,7 @@ from typing import Any, ClassVar, Literal, cast
 import numpy as np
 import scipy.stats
 
+from .._core.docstrings import with_pieces
 from .._core.kernels.moments import replicate_std
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -61,6 +62,15 @@ from .._core.resampling import (
 )
 from .._core.results import ConfidenceInterval, Result, check_metric
 from .block_length import optimal_block_length
+
+#: the references of the block bootstraps, cited by both public functions
+_PIECES = {
+    "block_references": """\
+.. [1] H. R. Künsch, "The jackknife and the bootstrap for general stationary
+   observations", Annals of Statistics 17(3), 1217-1241, 1989.
+.. [2] D. N. Politis and J. P. Romano, "The stationary bootstrap", JASA
+   89(428), 1303-1313, 1994.""",
+}
 
 __all__ = [
     "BOOTSTRAP_SCHEMES",
@@ -132,6 +142,7 @@ class BootstrapResult(Result):
     def _fields(self) -> list[str]:
         return [f.name for f in dataclasses.fields(self) if not f.name.startswith("_")]
 
+    @with_pieces(_PIECES)
     def confidence_interval(
         self,
         confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
@@ -143,8 +154,7 @@ class BootstrapResult(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            Confidence level.
+        {{confidence_level}}
         metric : {"statistic"}, default="statistic"
             The statistic given to :func:`block_bootstrap`.
         method : {"percentile", "basic", "bca"}, default=None
@@ -294,6 +304,7 @@ def _indices(
     return resample_indices(rng, n, b, scheme, block_length)
 
 
+@with_pieces(_PIECES)
 def bootstrap_indices(
     n_samples: int,
     n_resamples: int,
@@ -343,10 +354,7 @@ def bootstrap_indices(
 
     References
     ----------
-    .. [1] H. R. Künsch, "The jackknife and the bootstrap for general stationary
-       observations", Annals of Statistics 17(3), 1217-1241, 1989.
-    .. [2] D. N. Politis and J. P. Romano, "The stationary bootstrap", JASA
-       89(428), 1303-1313, 1994.
+    {{block_references}}
 
     Examples
     --------
@@ -510,6 +518,7 @@ def prepare_frequency_weights(
     return list(data), w, max(round(total), 2)
 
 
+@with_pieces(_PIECES)
 def block_bootstrap(
     data: Sequence[Any],
     statistic: Callable[..., Any],
@@ -596,10 +605,7 @@ def block_bootstrap(
 
     References
     ----------
-    .. [1] H. R. Künsch, "The jackknife and the bootstrap for general stationary
-       observations", Annals of Statistics 17(3), 1217-1241, 1989.
-    .. [2] D. N. Politis and J. P. Romano, "The stationary bootstrap", JASA
-       89(428), 1303-1313, 1994.
+    {{block_references}}
     .. [3] S. N. Lahiri, *Resampling Methods for Dependent Data*, Springer, 2003.
 
     Examples

@@ -25,6 +25,7 @@ from numpy.typing import ArrayLike
 
 from .._core.diagnose import one_warning_per_call
 from .._core.dispatch import backends
+from .._core.docstrings import shared_doc
 from .._core.kernels.brier import check_losses_vary, check_skill_defined
 from .._core.kernels.moments import (
     METRICS,
@@ -53,6 +54,7 @@ from ._ci import (
     check_confidence_level,
     normal_interval,
     public_fields,
+    stored_interval,
 )
 from .long_run_covariance import long_run_covariance
 
@@ -290,6 +292,7 @@ class BrierInferenceResult(Result):
             return float("nan")
         return se
 
+    @shared_doc
     def confidence_interval(
         self,
         confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
@@ -301,8 +304,7 @@ class BrierInferenceResult(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            Coverage probability.
+        {{confidence_level}}
         metric : {"brier_score", "brier_skill_score", "brier_index", "reference_brier_score"}
             The score (default ``"brier_score"``).
         method : {"percentile", "basic", "bca"}, default=None
@@ -319,33 +321,23 @@ class BrierInferenceResult(Result):
             the score, as in Lahiri & Yang).
         """
         metric = check_metric(self, metric)
-        confidence_level = check_confidence_level(confidence_level)
-        if self._boot is None:
-            if method is not None:
-                raise ValueError(
-                    f"method applies to bootstrap results only (cov_type={self.cov_type!r})."
-                )
-            return normal_interval(
-                float(getattr(self, metric)), self.standard_error(metric), confidence_level
-            )
-        boot = self._boot
-        method = _bs._stored_ci_method(boot, method)
-        row = self._boot_row(metric)
+        level = check_confidence_level(confidence_level)
+        estimate = float(getattr(self, metric))
         i = METRICS.index(metric)
-        stat = boot["statistic"]
 
-        def one(*cols, axis=-1):
-            return stat(*cols, axis=axis)[i]
+        def replicates(boot: dict[str, Any]) -> tuple[Any, Any]:
+            stat = boot["statistic"]
 
-        ci = _bs.confidence_interval_from_distribution(
-            boot["data"],
-            one,
-            row,
-            confidence_level=confidence_level,
-            method=method,
-            estimate=float(getattr(self, metric)),
-        )
-        return ConfidenceInterval(float(ci.low), float(ci.high))
+            def one(*cols, axis=-1):
+                return stat(*cols, axis=axis)[i]
+
+            return one, self._boot_row(metric)
+
+        return stored_interval(
+            self._boot, method, level, cov_type=self.cov_type,
+            wald=lambda: normal_interval(estimate, self.standard_error(metric), level),
+            from_replicates=replicates, estimate=estimate,
+        )  # fmt: skip
 
 
 def check_inference_options(

@@ -19,12 +19,13 @@ from scipy import optimize, stats
 from .._core.docstrings import shared_doc
 from .._core.labels import check_groups
 from .._core.params import check_confidence_level, check_option
-from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.results import ConfidenceInterval
 from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
     Transform,
     _PooledMeasures,
+    _ScaledInterval,
     check_estimates,
     from_scale,
     to_scale,
@@ -77,7 +78,7 @@ def _tau2(y: np.ndarray, v: np.ndarray, method: str) -> float:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class MetaAnalysisResult(Result):
+class MetaAnalysisResult(_ScaledInterval):
     """A random-effects meta-analysis (one estimate per study or centre).
 
     Attributes
@@ -133,52 +134,14 @@ class MetaAnalysisResult(Result):
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
 
+    def _interval_parts(self, level: float) -> tuple[float, float, Transform]:
+        half = self._crit(level, self.k - 1) * self.standard_error
+        return self.pooled_scale, half, self.transform
+
     def _crit(self, level: float, df: int) -> float:
         if self.test == "knha":
             return float(stats.t.ppf(0.5 + level / 2.0, df))
         return float(stats.norm.ppf(0.5 + level / 2.0))
-
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str | None = None,
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """The interval of the pooled mean (``metafor``'s ``ci.lb``, ``ci.ub``).
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
-        metric : {"statistic"}, default=None
-            The pooled statistic.
-        method : {"wald"}, default=None
-            The interval (``test="knha"`` uses :math:`t_{k-1}`).
-
-        Returns
-        -------
-        ConfidenceInterval
-            Back on the natural scale.
-
-        Examples
-        --------
-        >>> from skbrier.stats import random_effects_meta
-        >>> lo, hi = random_effects_meta([0.9, 1.1, 1.3], [0.01, 0.02, 0.015]).confidence_interval()
-        >>> bool(lo < hi)
-        True
-        """
-        check_metric(self, "statistic" if metric is None else metric)
-        if method is not None:
-            check_option(method, "method", ("wald",))
-        half = (
-            self._crit(check_confidence_level(confidence_level), self.k - 1)
-            * self.standard_error
-        )
-        return ConfidenceInterval(
-            from_scale(self.pooled_scale - half, self.transform),
-            from_scale(self.pooled_scale + half, self.transform),
-        )
 
     def prediction_interval(
         self,

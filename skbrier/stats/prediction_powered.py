@@ -19,9 +19,9 @@ from scipy import stats
 from .._core.arrays import as_array
 from .._core.docstrings import shared_doc
 from .._core.kernels.ppi import ppi_mean
-from .._core.params import check_confidence_level, check_option
-from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.params import check_confidence_level
 from .._core.validation import check_probabilities, check_sample_weight
+from ._validation_measures import Transform, _ScaledInterval
 
 __all__ = [
     "PredictionPoweredResult",
@@ -31,7 +31,7 @@ __all__ = [
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PredictionPoweredResult(Result):
+class PredictionPoweredResult(_ScaledInterval):
     """A prediction-powered estimate (PPI++) of a mean over judge-labelled items.
 
     Attributes
@@ -75,43 +75,12 @@ class PredictionPoweredResult(Result):
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("accuracy", "brier_score")
 
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str | None = None,
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Normal (Wald) interval of the estimate, as ``ppi_py.ppi_mean_ci``.
+    def _default_metric(self) -> str:
+        return self.metric
 
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
-        metric : {"accuracy", "brier_score"}, default=None
-            The estimated quantity (``None``: the result's ``metric``; the
-            other name is an error).
-        method : {"wald"}, default=None
-            The interval (``None``: ``"wald"``, the only one).
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``estimate -/+ z * standard_error``.
-
-        Examples
-        --------
-        >>> from skbrier.stats import prediction_powered_accuracy
-        >>> res = prediction_powered_accuracy([1, 0, 1, None, None], [1, 1, 1, 0, 1])
-        >>> res.confidence_interval(0.9).low < res.estimate
-        True
-        """
-        check_metric(self, self.metric if metric is None else metric, names=(self.metric,))
-        if method is not None:
-            check_option(method, "method", ("wald",))
-        z = stats.norm.ppf(0.5 + check_confidence_level(confidence_level) / 2.0)
-        half = float(z) * self.standard_error
-        return ConfidenceInterval(self.estimate - half, self.estimate + half)
+    def _interval_parts(self, level: float) -> tuple[float, float, Transform]:
+        half = float(stats.norm.ppf(0.5 + level / 2.0)) * self.standard_error
+        return self.estimate, half, "identity"
 
 
 def _check_lam(lam: Any) -> float | None:

@@ -21,12 +21,12 @@ from scipy import stats
 
 from .._core.docstrings import shared_doc
 from .._core.params import check_confidence_level, check_option
-from .._core.results import ConfidenceInterval, Result, check_metric
 from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
     Transform,
     _PooledMeasures,
+    _ScaledInterval,
     check_estimates,
     from_scale,
     to_scale,
@@ -44,7 +44,7 @@ _TRANSFORMS: tuple[Transform, ...] = ("identity", "logit", "log")
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class RubinPooledResult(Result):
+class RubinPooledResult(_ScaledInterval):
     """An estimate pooled over imputed data sets by Rubin's rules.
 
     Attributes
@@ -92,47 +92,13 @@ class RubinPooledResult(Result):
     confidence_level: float = 0.95
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
+    _interval_method: ClassVar[str] = "rubin"
 
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str | None = None,
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """The pooled interval :math:`\\bar Q \\pm t_{\\nu} \\sqrt{T}`, back-transformed.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
-        metric : {"statistic"}, default=None
-            The pooled statistic (the only one).
-        method : {"rubin"}, default=None
-            Rubin's rules (the only method).
-
-        Returns
-        -------
-        ConfidenceInterval
-
-        Examples
-        --------
-        >>> from skbrier.stats import pool_rubin
-        >>> lo, hi = pool_rubin([1.0, 1.2, 1.1], [0.01, 0.012, 0.011]).confidence_interval()
-        >>> bool(lo < 1.1 < hi)
-        True
-        """
-        check_metric(self, "statistic" if metric is None else metric)
-        if method is not None:
-            check_option(method, "method", ("rubin",))
-        level = check_confidence_level(confidence_level)
+    def _interval_parts(self, level: float) -> tuple[float, float, Transform]:
         half = float(stats.t.ppf(0.5 + level / 2.0, self.df)) * math.sqrt(
             self.total_variance
         )
-        return ConfidenceInterval(
-            from_scale(self.pooled_scale - half, self.transform),
-            from_scale(self.pooled_scale + half, self.transform),
-        )
+        return self.pooled_scale, half, self.transform
 
 
 def pool_rubin(
@@ -260,13 +226,12 @@ class PooledValidationResult(_PooledMeasures):
 
     Examples
     --------
-    >>> import numpy as np
+    The forecasts of two imputed data sets (here two models' forecasts):
+
+    >>> from skbrier.datasets import load_forecasts
     >>> from skbrier.stats import pooled_validation
-    >>> rng = np.random.default_rng(0)
-    >>> p = rng.uniform(0.05, 0.95, 300)
-    >>> y = (rng.uniform(size=300) < p).astype(int)
-    >>> imputed = [np.clip(p + rng.normal(0, 0.03, 300), 0.01, 0.99) for _ in range(5)]
-    >>> res = pooled_validation(y, imputed)
+    >>> d = load_forecasts()
+    >>> res = pooled_validation(d["y"], [d["model_a"], d["model_b"]])
     >>> sorted(res.pooled)[:2]
     ['brier_score', 'c_statistic']
     """

@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
@@ -83,16 +84,14 @@ class NetBenefitComparisonResult(Result):
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from skbrier.datasets import load_forecasts
     >>> from skbrier.validation import compare_net_benefit
-    >>> rng = np.random.default_rng(0)
-    >>> risk = rng.uniform(0.02, 0.6, 400)
-    >>> y = rng.uniform(size=400) < risk
-    >>> res = compare_net_benefit(y, {"new": risk, "old": np.sqrt(risk) * 0.7},
-    ...                           thresholds=[0.1, 0.2], n_resamples=200,
-    ...                           random_state=0)
-    >>> res.p_useful["old"]
-    array([0.635, 1.   ])
+    >>> d = load_forecasts()
+    >>> forecasts = {"a": d["model_a"], "b": d["model_b"]}
+    >>> res = compare_net_benefit(d["y"], forecasts, thresholds=[0.2, 0.4],
+    ...                           n_resamples=100, random_state=0)
+    >>> res.reference, res.p_useful["b"]
+    ('a', array([1., 0.]))
     """
 
     curve: DecisionCurveResult
@@ -172,6 +171,7 @@ class NetBenefitComparisonResult(Result):
             frames.append(pd.DataFrame(cols))
         return pd.concat(frames, ignore_index=True)
 
+    @shared_doc
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
@@ -184,8 +184,7 @@ class NetBenefitComparisonResult(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
+        {{confidence_level}}
         metric : {"net_benefit"}, default="net_benefit"
             The net benefit (on a comparison: its difference).
         method : {"percentile", "basic"}, default=None
@@ -207,16 +206,15 @@ class NetBenefitComparisonResult(Result):
 
         Examples
         --------
-        >>> import numpy as np
+        The 90% band of ``NB[a] - NB[b]`` at two thresholds:
+
+        >>> from skbrier.datasets import load_forecasts
         >>> from skbrier.validation import compare_net_benefit
-        >>> rng = np.random.default_rng(0)
-        >>> risk = rng.uniform(0.02, 0.6, 400)
-        >>> y = rng.uniform(size=400) < risk
-        >>> res = compare_net_benefit(y, {"new": risk, "old": risk ** 2},
-        ...                           thresholds=[0.1, 0.2], n_resamples=200,
-        ...                           random_state=0)
-        >>> low, high = res.confidence_interval()
-        >>> bool(np.all(low < high))
+        >>> d = load_forecasts()
+        >>> res = compare_net_benefit(d["y"], {"a": d["model_a"], "b": d["model_b"]},
+        ...                           thresholds=[0.1, 0.3], n_resamples=100, random_state=0)
+        >>> low, high = res.confidence_interval(0.9)
+        >>> bool((low < res.difference["b"]).all() and (res.difference["b"] < high).all())
         True
         """
         check_metric(self, metric)

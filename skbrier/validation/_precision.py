@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
@@ -176,6 +177,7 @@ class AchievedPrecisionResult(Result):
             )
         return pd.DataFrame(rows)
 
+    @shared_doc
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
@@ -187,8 +189,7 @@ class AchievedPrecisionResult(Result):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
+        {{confidence_level}}
         metric : str, default="calibration_slope"
             ``"observed_expected"`` (Wald on the log scale),
             ``"calibration_slope"``, ``"c_statistic"`` (Wald; DeLong's
