@@ -160,8 +160,9 @@ class ClusteredCalibrationCurve(Result):
         >>> res.plot(cluster_curves=True).get_xlabel()
         'Predicted probability'
         """
+        from ..plotting._calibration_parts import draw_spikes, histogram_bottom
+        from ..plotting._flexible_draw import DIAGONAL_GID
         from ..plotting._pyplot import import_pyplot
-        from ..plotting.flexible_calibration import DIAGONAL_GID, _spikes
 
         plt = import_pyplot("ClusteredCalibrationCurve.plot")
         if ax is None:
@@ -180,9 +181,9 @@ class ClusteredCalibrationCurve(Result):
                         label="centres" if i == 0 else None)  # fmt: skip
         ax.plot(self.grid, self.estimate, color="black", linewidth=1.8, label="pooled")
         if self._data is not None:
-            _spikes(ax, *self._data)
+            draw_spikes(ax, *self._data)
         ax.set_xlim(-0.02, 1.02)
-        ax.set_ylim(-0.2, 1.02)
+        ax.set_ylim(histogram_bottom(1), 1.02)
         ax.set_xlabel("Predicted probability")
         ax.set_ylabel("Observed frequency")
         ax.legend(loc="upper left", fontsize="small", framealpha=0.9)
