@@ -24,7 +24,7 @@ from .._core.kernels.brier import (
     warn_undefined_skill,
 )
 from .._core.kernels.calibration_error import BinSums, calibration_finish
-from .._core.kernels.moments import metric_values
+from .._core.kernels.moments import mean_covariance, metric_values
 from .._core.kernels.net_benefit import ThresholdSums, net_benefit_finish
 from .._core.params import DEFAULT_N_BINS, DEFAULT_STRATEGY, check_min_samples
 from . import _plans
@@ -338,7 +338,7 @@ def inference_finish(state: Any, climatology: bool, rate: float | None) -> Any:
     check_losses_vary(hi[0] > lo[0])
     j = m2.shape[0] - 1 if constant is not None else 1
     sel = [0, j]
-    cov = m2[np.ix_(sel, sel)] / ((w - 1.0) * w)
+    cov = mean_covariance((n, w, mean, m2, lo, hi))[np.ix_(sel, sel)]
     return BrierInferenceResult(
         **metric_values(bs, bs0, 1.0),
         covariance=cov,

@@ -14,7 +14,7 @@ from .._core.kernels.brier import (
     reference_finish,
     skill_finish,
 )
-from .._core.kernels.calibration import spiegelhalter_from_sums
+from .._core.kernels.calibration import spiegelhalter_from_sums, spiegelhalter_reduce
 from .._core.labels import _is_one, _only_zeros_and_ones
 from .._core.validation import _as_array, _probabilities_shown_valid, check_probabilities
 from ._base import BinaryState
@@ -206,10 +206,11 @@ class BrierState(BinaryState):
 class SpiegelhalterState(BinaryState):
     r"""Mergeable state of Spiegelhalter's z.
 
-    Per label: :math:`\sum w`, :math:`\sum w (1 - p)(1 - 2p)`,
-    :math:`-\sum w p (1 - 2p)` (the numerator terms for an outcome of 1 and
-    of 0) and :math:`\sum w (1 - 2p)^2 p (1 - p)`; ``finalize`` calls the
-    in-memory kernel's :func:`~skbrier._core.kernels.calibration.spiegelhalter_from_sums`.
+    Per label, the hypotheses form of the in-memory kernel's sums
+    (:func:`~skbrier._core.kernels.calibration.spiegelhalter_reduce`):
+    :math:`\sum w`, the numerators for an outcome of 0 and of 1 and
+    :math:`\sum w (1 - 2p)^2 p (1 - p)`; ``finalize`` calls its finish,
+    :func:`~skbrier._core.kernels.calibration.spiegelhalter_from_sums`.
 
     .. math::
 
@@ -232,21 +233,13 @@ class SpiegelhalterState(BinaryState):
     """
 
     def _chunk(self, p, w, extra):
-        a = 1.0 - 2.0 * p
-        return np.array(
-            [
-                float(p.shape[0]) if w is None else float(w.sum()),
-                _wsum((1.0 - p) * a, w),
-                -_wsum(p * a, w),
-                _wsum(a * a * p * (1.0 - p), w),
-            ]
-        )
+        return spiegelhalter_reduce(np, None, p, w)
 
     def finalize(self) -> tuple[float, float]:
         """``(z, two-sided p-value)``."""
         num = 0.0
         den = 0.0
         for y01, s in self.encoded():
-            num += s[1] if y01 == 1.0 else s[2]
+            num += s[2] if y01 == 1.0 else s[1]
             den += s[3]
         return spiegelhalter_from_sums(num, den, 1.0)

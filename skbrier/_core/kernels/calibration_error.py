@@ -352,7 +352,8 @@ def xp_bin_columns(
 ) -> np.ndarray:
     """Host ``(n_bins, m)`` per-bin sums of ``[w, w c_1, ..., w c_m]`` in an
     Array API namespace (with ``products``: the binned decomposition's
-    ``[1, w, w p, w y, w p^2, w p y, w^2]`` of ``columns = [p, y]``): one-hot
+    per-code ``[1, w, w p, w p^2, w^2]`` of ``columns = [p]``,
+    :func:`~skbrier._core.kernels.decomposition.binned_sums`): one-hot
     products over blocks of rows, in float64 where the device has it."""
     from ..array_api import to_numpy, wide_float
 
@@ -367,9 +368,8 @@ def xp_bin_columns(
         sl = slice(start, min(start + rows, n))
         wb = ww[sl]
         if products:
-            pb, yb = cols[0][sl], cols[1][sl]
-            wp = wb * pb
-            parts = [xp.ones_like(wb), wb, wp, wb * yb, wp * pb, wp * yb, wb * wb]
+            wp = wb * cols[0][sl]
+            parts = [xp.ones_like(wb), wb, wp, wp * cols[0][sl], wb * wb]
         else:
             parts = [wb] + [wb * c[sl] for c in cols]
         oh = xp.astype(ids[sl][:, None] == bins[None, :], dt)
