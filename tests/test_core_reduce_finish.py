@@ -40,9 +40,7 @@ def test_moments_state_and_numpy_path_share_the_reduce(weighted):
     g = np.column_stack([(p - y) ** 2, (0.3 - y) ** 2])
     state = MomentState().update(y, p, w)
     m = state.class_moments((0.09, 0.49))
-    np.testing.assert_allclose(
-        mean_covariance(m), iid_mean_covariance(g, w), rtol=1e-12
-    )
+    np.testing.assert_allclose(mean_covariance(m), iid_mean_covariance(g, w), rtol=1e-12)
 
 
 def test_merge_moments_equals_one_reduce():
@@ -127,3 +125,49 @@ def test_binned_sums_in_another_namespace_equal_numpy(weighted):
     assert got[0].dtype == np.int64
     for a, b in zip(got, want):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("chunks", [1, 2, 4])
+def test_dask_one_hot_multiple_choice_warns_as_numpy(chunks):
+    """numpy and Array API input warn of one-hot ``y_score``; Dask did not."""
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    from skbrier import multiple_choice_brier_score
+    from skbrier.exceptions import HardForecastWarning
+
+    s = np.eye(3)[[0, 1, 2, 0]]
+    y = np.array([0, 1, 1, 0])
+    with pytest.warns(HardForecastWarning, match="one-hot answers") as want:
+        v0 = multiple_choice_brier_score(y, s)
+    dy, ds = da.from_array(y, chunks=chunks), da.from_array(s, chunks=(chunks, 3))
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.warns(HardForecastWarning, match="one-hot answers") as got:
+            v1 = multiple_choice_brier_score(dy, ds)
+    assert v1 == pytest.approx(v0)
+    assert [str(r.message) for r in got if r.category is HardForecastWarning] == [
+        str(r.message) for r in want if r.category is HardForecastWarning
+    ]
+
+
+def test_dask_multiple_choice_does_not_warn_when_not_one_hot():
+    da = pytest.importorskip("dask.array")
+    import warnings
+
+    import dask
+
+    from skbrier import multiple_choice_brier_score
+
+    # one chunk one-hot, the other soft; log-probabilities never warn
+    s = np.r_[np.eye(3)[[0, 1]], [[0.5, 0.25, 0.25], [0.2, 0.3, 0.5]]]
+    y = np.array([0, 1, 1, 0])
+    with dask.config.set(scheduler="synchronous"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        multiple_choice_brier_score(
+            da.from_array(y, chunks=2), da.from_array(s, chunks=(2, 3))
+        )
+        multiple_choice_brier_score(
+            da.from_array(y, chunks=2),
+            da.from_array(np.log(np.eye(3)[[0, 1, 2, 0]] * 0.9 + 0.05), chunks=(2, 3)),
+            from_logprobs=True,
+        )

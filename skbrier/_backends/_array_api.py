@@ -91,13 +91,10 @@ def multiple_choice_brier_score(c: Call) -> Any:
     from .._core.array_api import array_api_choices
     from .._core.kernels.multiple_choice import choice_finish, choice_reduce
     from .._core.params import check_bool, check_option
-    from ..metrics.multiple_choice import ONE_HOT_ADVICE
 
     convention = check_option(c.convention, "convention", ("per_example", "bigbench"))
     from_logprobs = check_bool(c.from_logprobs, "from_logprobs")
-    checked = array_api_choices(
-        c.y_true, c.y_score, from_logprobs, c.sample_weight, hard_advice=ONE_HOT_ADVICE
-    )
+    checked = array_api_choices(c.y_true, c.y_score, from_logprobs, c.sample_weight)
     if checked is None:
         return NotImplemented
     xp, proba, targets, w = checked

@@ -410,7 +410,7 @@ def binary_columns(fc: XPForecast, pos_label: Any) -> list[tuple[Any, Any]]:
 
 
 def array_api_choices(
-    y_true: Any, y_score: Any, from_logprobs: bool, sample_weight: Any, *, hard_advice: str
+    y_true: Any, y_score: Any, from_logprobs: bool, sample_weight: Any
 ) -> tuple[Any, Any, Any, Any] | None:
     """``(xp, proba, targets, weights)`` of rectangular ``(n, K)`` multiple-choice
     scores validated in their namespace (log-probabilities softmaxed, gold
@@ -419,7 +419,7 @@ def array_api_choices(
 
     Warns as the host does: rows of probabilities that do not sum to one
     (``UserWarning``) and one-hot scores
-    (:class:`~skbrier.exceptions.HardForecastWarning` with ``hard_advice``).
+    (:func:`~skbrier._core.kernels.multiple_choice.warn_one_hot`).
     """
     ns = dispatch_namespace(y_score)
     if ns is None:
@@ -471,14 +471,14 @@ def array_api_choices(
         if not bool(xp.all(xp.isfinite(w)) & xp.all(w >= 0) & (xp.sum(w) > 0)):
             return None
     if not from_logprobs:
-        _warn_choices(xp, s, device, k, hard_advice)
+        _warn_choices(xp, s, device, k)
     return xp, proba, t, w
 
 
-def _warn_choices(xp: Any, s: Any, device: Any, k: int, advice: str) -> None:
+def _warn_choices(xp: Any, s: Any, device: Any, k: int) -> None:
     """The host's warnings on probabilities given directly: rows that do not
     sum to one, and one-hot scores (every score exactly 0 or 1)."""
-    from .diagnose import HardForecastWarning, hard_forecast_message, warn_once
+    from .kernels.multiple_choice import one_hot_scores, warn_one_hot
 
     wide = wide_float(xp, device)
     rows = xp.sum(xp.astype(s, wide), axis=1)
@@ -489,5 +489,4 @@ def _warn_choices(xp: Any, s: Any, device: Any, k: int, advice: str) -> None:
             UserWarning,
             stacklevel=4,
         )
-    if k > 1 and bool(xp.all((s == 0) | (s == 1))):
-        warn_once(hard_forecast_message("y_score", advice=advice), HardForecastWarning)
+    warn_one_hot(one_hot_scores(xp, s), k)

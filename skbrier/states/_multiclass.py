@@ -446,6 +446,8 @@ class MultipleChoiceState(MergeableState):
         self.from_logprobs = from_logprobs
         self.n_samples = 0
         self.rows_sum_to_one = True
+        self.one_hot = True  # every score 0 or 1 (probabilities given directly)
+        self.max_choices = 0
         self.sums = mc.ChoiceSums(0.0, 0.0)  # the kernel's sufficient statistics
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None):
@@ -463,6 +465,9 @@ class MultipleChoiceState(MergeableState):
                 proba = check_scores(values, starts, lengths, False)
         else:
             proba = check_scores(values, starts, lengths, self.from_logprobs)
+        if not self.from_logprobs:  # warned once, in finalize (mc.warn_one_hot)
+            self.one_hot = self.one_hot and mc.one_hot_scores(np, values)
+            self.max_choices = max(self.max_choices, int(lengths.max()))
         targets = check_targets(_as_array(y_true, "y_true"), starts, lengths)
         w = _chunk_weights(sample_weight, n)
         part = mc.choice_reduce(
@@ -475,6 +480,8 @@ class MultipleChoiceState(MergeableState):
     def _merge(self, other: MultipleChoiceState) -> None:
         self.n_samples += other.n_samples
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
+        self.one_hot = self.one_hot and other.one_hot
+        self.max_choices = max(self.max_choices, other.max_choices)
         self.sums = self.sums + other.sums
 
     def finalize(self) -> float:
@@ -485,4 +492,5 @@ class MultipleChoiceState(MergeableState):
             raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
         if not self.rows_sum_to_one:
             warn_rows_do_not_sum_to_one(stacklevel=5)
+        mc.warn_one_hot(self.one_hot, self.max_choices)
         return mc.choice_finish(self.sums)
