@@ -190,15 +190,10 @@ def moment_reduce(xp: Any, h: Any, w: Any = None) -> Moments:
 
 
 def merge_moments(a: tuple, b: tuple) -> Moments:
-    """Chan et al.'s pairwise update of two :class:`Moments` ``(n, W, mean,
-    M2, min, max)``; the weight products are taken as ``W_a (W_b / W)``, so
-    that huge frequency weights do not overflow.
-
-    References
-    ----------
-    .. [1] T. F. Chan, G. H. Golub and R. J. LeVeque, "Algorithms for
-       computing the sample variance", The American Statistician 37,
-       242-247, 1983.
+    """Chan, Golub and LeVeque's (1983) pairwise update of two
+    :class:`Moments` ``(n, W, mean, M2, min, max)``; the weight products are
+    taken as ``W_a (W_b / W)``, so that huge frequency weights do not
+    overflow.
 
     Examples
     --------
