@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from .validation import ForecastFields
+
 __all__ = [
     "XPForecast",
     "array_api_forecast",
@@ -136,7 +138,7 @@ def _float_dtype(xp: Any, x: Any, device: Any) -> Any:
     return wide_float(xp, device)
 
 
-class XPForecast:
+class XPForecast(ForecastFields):
     """A validated forecast in an Array API namespace (the counterpart of
     :class:`skbrier._core.validation.Forecast`).
 
@@ -146,20 +148,12 @@ class XPForecast:
     and ``device``.
     """
 
-    __slots__ = ("binary_1d", "classes", "device", "proba", "sample_weight", "xp", "y")
+    __slots__ = ("device", "xp")
 
     def __init__(self, xp, device, y, proba, sample_weight, classes, binary_1d):
+        super().__init__(y, proba, sample_weight, classes, binary_1d)
         self.xp = xp
         self.device = device
-        self.y = y
-        self.proba = proba
-        self.sample_weight = sample_weight
-        self.classes = classes
-        self.binary_1d = binary_1d
-
-    @property
-    def n_columns(self) -> int:
-        return 1 if self.binary_1d else int(self.proba.shape[1])
 
     def total_weight(self) -> float:
         if self.sample_weight is None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..._core.binning import uniform_edges
 from ..._core.params import check_bool, check_n_bins, check_option, check_resolution
-from ..._core.validation import _target_array, check_scalar_probability
+from ..._core.validation import check_binary_labels, check_scalar_probability
 from ...metrics._calibration_results import SpiegelhalterResult
 from ...metrics._decomposition_core import check_strategy
 from ...states import (
@@ -41,16 +41,6 @@ __all__ = [
 ]
 
 
-def _check_1d_labels(labels: Any) -> None:
-    if labels is not None:
-        lab = _target_array(labels, "labels")
-        if np.unique(lab).shape[0] > 2:
-            raise ValueError(
-                f"labels names {np.unique(lab).shape[0]} classes but y_proba "
-                "is 1-D (the probability of one class)."
-            )
-
-
 def _check_1d(y_proba: Any) -> None:
     if getattr(y_proba, "ndim", 1) != 1:
         raise ValueError(
@@ -70,7 +60,7 @@ def _no_resampling(n_resamples: Any) -> None:
 
 def _brier_state(y_true, y_proba, sample_weight, labels, pos_label, reference=None):
     _check_1d(y_proba)
-    _check_1d_labels(labels)
+    check_binary_labels(labels)
     tmpl = BrierState(pos_label=pos_label, with_reference=reference is not None)
     cols = {} if reference is None else {"reference": reference}
     return reduce_state(tmpl, y_true, y_proba, sample_weight, **cols)
@@ -141,7 +131,7 @@ def _unresampled_1d(y_proba: Any, labels: Any, n_resamples: Any) -> None:
     """The checks of the decompositions: no bootstrap, 1-D binary forecasts."""
     _no_resampling(n_resamples)
     _check_1d(y_proba)
-    _check_1d_labels(labels)
+    check_binary_labels(labels)
 
 
 def murphy_decomposition(
