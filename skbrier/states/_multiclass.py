@@ -52,13 +52,13 @@ from ..metrics._multiple_choice_checks import (
     flatten_ragged,
     warn_rows_do_not_sum_to_one,
 )
-from ._base import MergeableState, _chunk_weights
+from ._base import MergeableState, _chunk_weights, _LabelSums
 from ._base import label_key as _key
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
 
 
-class _LabelColumns(MergeableState):
+class _LabelColumns(_LabelSums):
     """Base of the label-keyed states of 2-D forecasts.
 
     Subclasses define ``_chunk(p, w, inv, m, extra)`` (a list of the sums of
@@ -70,13 +70,9 @@ class _LabelColumns(MergeableState):
 
     def __init__(self, *, labels: Any = None) -> None:
         self.labels = labels
-        self.n_samples = 0
-        self.total_weight = 0.0
-        self.weighted = False
+        self._init_sums()
         self.n_columns: int | None = None
         self.rows_sum_to_one = True
-        self._sums: dict[Any, Any] = {}
-        self._rows: dict[Any, int] = {}  # rows per label (for the messages)
 
     def _chunk(self, p, w, inv, m, extra) -> list:
         raise NotImplementedError
@@ -110,12 +106,7 @@ class _LabelColumns(MergeableState):
         extra = self._extra(p, **columns)
         if not _rows_sum_to_one(p @ np.ones(k)):
             self.rows_sum_to_one = False
-        self.n_samples += n
-        if w is not None:
-            self.weighted = True
-            self.total_weight += float(w.sum())
-        else:
-            self.total_weight += float(n)
+        self._count(n, w)
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
         parts = self._chunk(p, w, inv, classes.shape[0], extra)
         n_rows = np.bincount(inv, minlength=classes.shape[0])
@@ -132,22 +123,11 @@ class _LabelColumns(MergeableState):
                 f"{self.n_columns} in another."
             )
 
-    def _put(self, label: Any, part: Any, rows: int) -> None:
-        if label in self._sums:
-            self._sums[label] = self._sums[label] + part
-        else:
-            self._sums[label] = part
-        self._rows[label] = self._rows.get(label, 0) + rows
-
     def _merge(self, other: _LabelColumns) -> None:
         assert other.n_columns is not None
         self._set_columns(other.n_columns)
-        self.n_samples += other.n_samples
-        self.total_weight += other.total_weight
-        self.weighted = self.weighted or other.weighted
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
-        for label, part in other._sums.items():
-            self._put(label, part, other._rows[label])
+        self._merge_sums(other)
 
     def _sorted_labels(self) -> Any:
         """The classes of the columns as the in-memory check reads them (a
@@ -174,10 +154,7 @@ class _LabelColumns(MergeableState):
         )
         if not self.rows_sum_to_one:
             _warn_rows(self.proba_name, stacklevel=4)
-        if not self.total_weight > 0:
-            raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
-        if self.total_weight == np.inf:
-            raise ValueError("sample_weight contains infinity (or sums to infinity).")
+        self._check_total_weight()
         return keys, fc.y, fc.classes
 
     def column_shape(self) -> Forecast:
