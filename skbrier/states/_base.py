@@ -259,6 +259,25 @@ def _chunk_weights(sample_weight: Any, n: int) -> np.ndarray | None:
     return check_sample_weight(w, n, ref_name="y_proba")
 
 
+def forecast_columns(
+    columns: Mapping[str, Any], names: Any, n: int, shown: Any = None
+) -> dict[str, np.ndarray]:
+    """The further forecast columns ``names`` of a chunk of ``n`` rows (the
+    keyword columns of ``update``), each validated as 1-D probabilities;
+    ``shown(name)``: the name in the messages (default: the name)."""
+    out = {}
+    for name in names:
+        label = name if shown is None else shown(name)
+        q = check_probabilities(_as_array(columns[name], label), name=label)
+        if q.shape != (n,):
+            raise ValueError(
+                f"{label} has shape {q.shape} but y_proba has shape ({n},); every "
+                "forecast needs one probability per sample, as y_proba."
+            )
+        out[name] = q
+    return out
+
+
 def _plain_rows(y: Any, p: Any, w: Any) -> bool:
     """Whether the inputs of a chunk are 1-D numpy arrays of one length with
     float64 ``p`` (and ``w``) and numeric labels: the fused path may take them."""

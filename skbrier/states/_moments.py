@@ -7,8 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._core.kernels.moments import Moments, merge_moments, moment_reduce
-from .._core.validation import _as_array, check_probabilities
-from ._base import BinaryState
+from ._base import BinaryState, forecast_columns
 
 __all__ = ["MomentState", "merge_moments"]
 
@@ -56,16 +55,7 @@ class MomentState(BinaryState):
         self.columns = tuple(columns)
 
     def _extra(self, n: int, **columns: Any) -> dict:
-        out = {}
-        for name in self.columns:
-            q = check_probabilities(_as_array(columns[name], name), name=name)
-            if q.shape != (n,):
-                raise ValueError(
-                    f"{name} has shape {q.shape} but y_proba has shape ({n},); "
-                    "the forecasts must have the same shape."
-                )
-            out[name] = q
-        return out
+        return forecast_columns(columns, self.columns, n)
 
     def _chunk(self, p, w, extra):
         sq = [p * p, (p - 1.0) * (p - 1.0)]

@@ -16,8 +16,8 @@ from .._core.kernels.brier import (
 )
 from .._core.kernels.calibration import spiegelhalter_from_sums, spiegelhalter_reduce
 from .._core.labels import _is_one, _only_zeros_and_ones
-from .._core.validation import _as_array, _probabilities_shown_valid, check_probabilities
-from ._base import BinaryState
+from .._core.validation import _probabilities_shown_valid
+from ._base import BinaryState, forecast_columns
 
 __all__ = ["BrierState", "SpiegelhalterState"]
 
@@ -129,17 +129,8 @@ class BrierState(BinaryState):
         self.with_reference = with_reference
 
     def _extra(self, n: int, **columns: Any) -> dict:
-        if not self.with_reference:
-            return {}
-        ref = check_probabilities(
-            _as_array(columns["reference"], "reference"), name="reference"
-        )
-        if ref.shape != (n,):
-            raise ValueError(
-                f"reference has shape {ref.shape} but y_proba has shape ({n},); "
-                "reference forecasts must have the same shape as y_proba."
-            )
-        return {"reference": ref}
+        names = ("reference",) if self.with_reference else ()
+        return forecast_columns(columns, names, n)
 
     def _reduce_01(self, y, p, w):
         # one fused pass (sums_01) giving the kernel's hypotheses form

@@ -431,30 +431,17 @@ def calibration_finish(
     norm: str,
     *,
     classwise: bool = False,
-    debias: bool = False,
-    total: float | None = None,
-    skip: np.ndarray | None = None,
-    singleton_rule: str = "kumar",
     squared: bool = False,
+    **options: Any,
 ) -> float:
     """The calibration error of the :class:`BinSums` of one pair, or of every
     class (``classwise``: the mean (l1), the root mean square (l2: Kumar's
     marginal calibration error) or the maximum of the per-class errors), by
-    :func:`binned_error`; ``squared`` (l2): the square, the sum before the
-    root."""
+    :func:`binned_error` with its ``options`` (``debias``, ``total``,
+    ``skip``, ``singleton_rule``); ``squared`` (l2): the square, the sum
+    before the root."""
     vals = [
-        binned_error(
-            s.wsum,
-            s.psum,
-            s.ysum,
-            norm,
-            debias=debias,
-            total=total,
-            skip=skip,
-            singleton_rule=singleton_rule,
-            squared=squared,
-        )
-        for s in sums
+        binned_error(s.wsum, s.psum, s.ysum, norm, squared=squared, **options) for s in sums
     ]
     if not classwise:
         return vals[0]
