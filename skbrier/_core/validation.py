@@ -230,11 +230,8 @@ class ForecastFields:
     __slots__ = ("binary_1d", "classes", "proba", "sample_weight", "y")
 
     def __init__(self, y, proba, sample_weight, classes, binary_1d):
-        self.y = y
-        self.proba = proba
-        self.sample_weight = sample_weight
-        self.classes = classes
-        self.binary_1d = binary_1d
+        self.y, self.proba, self.sample_weight = y, proba, sample_weight
+        self.classes, self.binary_1d = classes, binary_1d
 
     @property
     def n_columns(self) -> int:
