@@ -208,10 +208,10 @@ class SpiegelhalterState(BinaryState):
         z = \frac{\sum_i w_i (y_i - p_i)(1 - 2 p_i)}
                  {\sqrt{\sum_i w_i (1 - 2 p_i)^2 p_i (1 - p_i)}}
 
-    References
-    ----------
-    .. [1] D. J. Spiegelhalter, "Probabilistic prediction in patient
-       management and clinical trials", Statistics in Medicine 5, 421-433, 1986.
+    See Also
+    --------
+    skbrier.metrics.calibration.spiegelhalter_z : The test on arrays, with
+        its reference (Spiegelhalter 1986).
 
     Examples
     --------
