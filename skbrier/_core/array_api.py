@@ -161,14 +161,18 @@ class XPForecast(ForecastFields):
         return float(self.xp.sum(self.sample_weight))
 
 
+def _in_namespace(x: Any, xp: Any) -> bool:
+    """Whether ``x`` is an array of the namespace ``xp``."""
+    try:
+        return _compat().array_namespace(x) is xp
+    except TypeError:
+        return False
+
+
 def _move(x: Any, xp: Any, device: Any) -> Any:
     """``x`` as an array of namespace ``xp`` on ``device`` (host data is copied there)."""
     compat = _compat()
-    try:
-        same = compat.array_namespace(x) is xp
-    except TypeError:
-        same = False
-    if same:
+    if _in_namespace(x, xp):
         if compat.device(x) != device:
             x = compat.to_device(x, device)
         return x
@@ -180,12 +184,7 @@ def _host_labels(y_true: Any, xp: Any) -> tuple[Any, np.ndarray | None, Any]:
     """``(y, uniques, host_y)``: the labels as an ``xp`` array with their
     distinct values on the host, or (None, None, host array) for labels that
     only the host can hold (strings, objects)."""
-    compat = _compat()
-    try:
-        own = compat.array_namespace(y_true) is xp
-    except TypeError:
-        own = False
-    if own:
+    if _in_namespace(y_true, xp):
         if y_true.ndim != 1:
             return None, None, to_numpy(y_true)
         return y_true, _distinct(xp, y_true), None
