@@ -48,6 +48,19 @@ __all__ = [
     "same_value",
 ]
 
+#: the docstring pieces of the states (``with_pieces``)
+STATE_PIECES = {
+    "with_reference": """\
+with_reference : bool, default=False
+    Whether :meth:`update` receives a ``reference`` column of reference
+    forecasts (shaped as ``y_proba``) for a skill score.""",
+    "brier_reference": """\
+References
+----------
+.. [1] G. W. Brier, "Verification of forecasts expressed in terms of
+   probability", Monthly Weather Review 78, 1-3, 1950.""",
+}
+
 _S = TypeVar("_S", bound="MergeableState")
 
 

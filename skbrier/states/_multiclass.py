@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._core.binning import assign_bins
+from .._core.docstrings import with_pieces
 from .._core.kernels import multiple_choice as mc
 from .._core.kernels.bin_statistics import BinStatistics
 from .._core.kernels.brier import (
@@ -52,7 +53,7 @@ from ..metrics._multiple_choice_checks import (
     flatten_ragged,
     warn_rows_do_not_sum_to_one,
 )
-from ._base import MergeableState, _chunk_weights, _LabelSums
+from ._base import STATE_PIECES, MergeableState, _chunk_weights, _LabelSums
 from ._base import label_key as _key
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
@@ -223,6 +224,7 @@ class _KernelColumns(_LabelColumns):
         return total
 
 
+@with_pieces(STATE_PIECES)
 class MulticlassBrierState(_KernelColumns):
     r"""Mergeable state of the multiclass Brier score and skill score.
 
@@ -247,14 +249,9 @@ class MulticlassBrierState(_KernelColumns):
     labels : array-like, default=None
         The classes of the columns (sorted); None: the distinct labels of
         all of ``y_true``, as in memory.
-    with_reference : bool, default=False
-        Whether :meth:`update` receives a ``reference`` column of reference
-        forecasts (same shape as ``y_proba``) for a skill score.
+    {{with_reference}}
 
-    References
-    ----------
-    .. [1] G. W. Brier, "Verification of forecasts expressed in terms of
-       probability", Monthly Weather Review 78, 1-3, 1950.
+    {{brier_reference}}
 
     Examples
     --------

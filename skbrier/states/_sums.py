@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.docstrings import with_pieces
 from .._core.kernels.brier import (
     BrierSums,
     brier_finish,
@@ -17,7 +18,7 @@ from .._core.kernels.brier import (
 from .._core.kernels.calibration import spiegelhalter_from_sums, spiegelhalter_reduce
 from .._core.labels import _is_one, _only_zeros_and_ones
 from .._core.validation import _probabilities_shown_valid
-from ._base import BinaryState, forecast_columns
+from ._base import STATE_PIECES, BinaryState, forecast_columns
 
 __all__ = ["BrierState", "SpiegelhalterState"]
 
@@ -84,6 +85,7 @@ def _weights_shown_valid(w: np.ndarray) -> bool:
     return bool(w.view(np.uint64).max() < np.uint64(0x7FF0000000000000))
 
 
+@with_pieces(STATE_PIECES)
 class BrierState(BinaryState):
     r"""Mergeable state of the binary Brier score and skill score.
 
@@ -105,14 +107,9 @@ class BrierState(BinaryState):
     ----------
     pos_label : int, float, bool or str, default=None
         The positive class (scikit-learn's rule over all labels when None).
-    with_reference : bool, default=False
-        Whether :meth:`update` receives a ``reference`` column (reference
-        forecasts of a skill score).
+    {{with_reference}}
 
-    References
-    ----------
-    .. [1] G. W. Brier, "Verification of forecasts expressed in terms of
-       probability", Monthly Weather Review 78, 1-3, 1950.
+    {{brier_reference}}
 
     Examples
     --------
