@@ -172,7 +172,8 @@ def _xp_binned_sums(
     if w is not None and exponent != 0:
         w = w * (2.0**exponent)
     host = xp_bin_columns(xp, codes, [p], w, 2 * k, products=True)
-    return _fold_codes(*(host[:, j] for j in range(5)), w is None)
+    s_n, s_w, s_wp, s_wpp, s_ww = (host[:, j] for j in range(5))
+    return _fold_codes(s_n, s_w, s_wp, s_wpp, s_ww, w is None)
 
 
 def _fold_codes(

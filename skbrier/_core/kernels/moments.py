@@ -181,12 +181,11 @@ def moment_reduce(xp: Any, h: Any, w: Any = None) -> Moments:
         mean = rel @ h
         c = h - mean
         m2 = ((c * rel[:, None]).T @ c) * total
-    host = (np.asarray(to_numpy(a), dtype=np.float64) for a in (mean, m2))
-    lo, hi = (
+    mean, m2, lo, hi = (
         np.asarray(to_numpy(a), dtype=np.float64)
-        for a in (xp.min(h, axis=0), xp.max(h, axis=0))
+        for a in (mean, m2, xp.min(h, axis=0), xp.max(h, axis=0))
     )
-    return Moments(n, total, *host, lo, hi)
+    return Moments(n, total, mean, m2, lo, hi)
 
 
 def merge_moments(a: tuple, b: tuple) -> Moments:
