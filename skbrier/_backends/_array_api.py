@@ -91,13 +91,10 @@ def multiple_choice_brier_score(c: Call) -> Any:
     from .._core.array_api import array_api_choices
     from .._core.kernels.multiple_choice import choice_finish, choice_reduce
     from .._core.params import check_bool, check_option
-    from ..metrics.multiple_choice import ONE_HOT_ADVICE
 
     convention = check_option(c.convention, "convention", ("per_example", "bigbench"))
     from_logprobs = check_bool(c.from_logprobs, "from_logprobs")
-    checked = array_api_choices(
-        c.y_true, c.y_score, from_logprobs, c.sample_weight, hard_advice=ONE_HOT_ADVICE
-    )
+    checked = array_api_choices(c.y_true, c.y_score, from_logprobs, c.sample_weight)
     if checked is None:
         return NotImplemented
     xp, proba, targets, w = checked
@@ -254,17 +251,14 @@ def decision_curve(c: Call) -> Any:
     )
 
 
-def _scaled_weights(fc: XPForecast) -> tuple[Any, int]:
-    """Weights times an exact power of two (largest in [0.5, 1)), and the exponent."""
+def _weight_exponent(fc: XPForecast) -> int:
+    """The power of two that puts the largest weight in [0.5, 1) (0 without weights)."""
     import numpy as np
 
     from .._core.kernels.decomposition import pow2_exponent
 
     w = fc.sample_weight
-    if w is None:
-        return None, 0
-    e = pow2_exponent(np.array([float(fc.xp.max(w))]))
-    return (w * (2.0**e) if e else w), e
+    return 0 if w is None else pow2_exponent(np.array([float(fc.xp.max(w))]))
 
 
 def _murphy(
@@ -278,11 +272,10 @@ def _murphy(
     """Binned decompositions (uniform bins) of each binary problem, or None."""
     import dataclasses
 
-    import numpy as np
-
     from .._core.binning import uniform_edges
     from .._core.kernels.bin_statistics import BinStatistics
-    from .._core.kernels.calibration_error import edge_bin_ids, xp_bin_columns
+    from .._core.kernels.calibration_error import edge_bin_ids
+    from .._core.kernels.decomposition import binned_sums
     from ..metrics._decomposition_core import murphy_result
 
     try:
@@ -290,16 +283,12 @@ def _murphy(
     except ValueError:
         return None
     edges = uniform_edges(n_bins)
-    ws, exponent = _scaled_weights(fc)
+    w, exponent = fc.sample_weight, _weight_exponent(fc)
     out = []
     for y01, p in pairs:
         ids = edge_bin_ids(fc.xp, p, edges, right)
-        host = xp_bin_columns(fc.xp, ids, [p, y01], ws, n_bins, products=True)
-        count = np.rint(host[:, 0]).astype(np.int64)
-        sw, swp, swy, swpp, swpy, sww = (
-            np.ascontiguousarray(host[:, j]) for j in range(1, 7)
-        )
-        scaled = BinStatistics(edges, count, sw, swp, swy, swpp, swpy, sww, right=right)
+        sums = binned_sums(ids, n_bins, y01, p, w, exponent=exponent, xp=fc.xp)
+        scaled = BinStatistics(edges, *sums, right=right)
         d = murphy_result(scaled, bias_correction, exponent)
         stats = scaled.scaled(-exponent)
         out.append(

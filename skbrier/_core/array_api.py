@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from .validation import ForecastFields
+
 __all__ = [
     "XPForecast",
     "array_api_forecast",
@@ -136,7 +138,7 @@ def _float_dtype(xp: Any, x: Any, device: Any) -> Any:
     return wide_float(xp, device)
 
 
-class XPForecast:
+class XPForecast(ForecastFields):
     """A validated forecast in an Array API namespace (the counterpart of
     :class:`skbrier._core.validation.Forecast`).
 
@@ -146,20 +148,12 @@ class XPForecast:
     and ``device``.
     """
 
-    __slots__ = ("binary_1d", "classes", "device", "proba", "sample_weight", "xp", "y")
+    __slots__ = ("device", "xp")
 
     def __init__(self, xp, device, y, proba, sample_weight, classes, binary_1d):
+        super().__init__(y, proba, sample_weight, classes, binary_1d)
         self.xp = xp
         self.device = device
-        self.y = y
-        self.proba = proba
-        self.sample_weight = sample_weight
-        self.classes = classes
-        self.binary_1d = binary_1d
-
-    @property
-    def n_columns(self) -> int:
-        return 1 if self.binary_1d else int(self.proba.shape[1])
 
     def total_weight(self) -> float:
         if self.sample_weight is None:
@@ -167,14 +161,18 @@ class XPForecast:
         return float(self.xp.sum(self.sample_weight))
 
 
+def _in_namespace(x: Any, xp: Any) -> bool:
+    """Whether ``x`` is an array of the namespace ``xp``."""
+    try:
+        return _compat().array_namespace(x) is xp
+    except TypeError:
+        return False
+
+
 def _move(x: Any, xp: Any, device: Any) -> Any:
     """``x`` as an array of namespace ``xp`` on ``device`` (host data is copied there)."""
     compat = _compat()
-    try:
-        same = compat.array_namespace(x) is xp
-    except TypeError:
-        same = False
-    if same:
+    if _in_namespace(x, xp):
         if compat.device(x) != device:
             x = compat.to_device(x, device)
         return x
@@ -186,12 +184,7 @@ def _host_labels(y_true: Any, xp: Any) -> tuple[Any, np.ndarray | None, Any]:
     """``(y, uniques, host_y)``: the labels as an ``xp`` array with their
     distinct values on the host, or (None, None, host array) for labels that
     only the host can hold (strings, objects)."""
-    compat = _compat()
-    try:
-        own = compat.array_namespace(y_true) is xp
-    except TypeError:
-        own = False
-    if own:
+    if _in_namespace(y_true, xp):
         if y_true.ndim != 1:
             return None, None, to_numpy(y_true)
         return y_true, _distinct(xp, y_true), None
@@ -410,7 +403,7 @@ def binary_columns(fc: XPForecast, pos_label: Any) -> list[tuple[Any, Any]]:
 
 
 def array_api_choices(
-    y_true: Any, y_score: Any, from_logprobs: bool, sample_weight: Any, *, hard_advice: str
+    y_true: Any, y_score: Any, from_logprobs: bool, sample_weight: Any
 ) -> tuple[Any, Any, Any, Any] | None:
     """``(xp, proba, targets, weights)`` of rectangular ``(n, K)`` multiple-choice
     scores validated in their namespace (log-probabilities softmaxed, gold
@@ -419,7 +412,7 @@ def array_api_choices(
 
     Warns as the host does: rows of probabilities that do not sum to one
     (``UserWarning``) and one-hot scores
-    (:class:`~skbrier.exceptions.HardForecastWarning` with ``hard_advice``).
+    (:func:`~skbrier._core.kernels.multiple_choice.warn_one_hot`).
     """
     ns = dispatch_namespace(y_score)
     if ns is None:
@@ -471,14 +464,14 @@ def array_api_choices(
         if not bool(xp.all(xp.isfinite(w)) & xp.all(w >= 0) & (xp.sum(w) > 0)):
             return None
     if not from_logprobs:
-        _warn_choices(xp, s, device, k, hard_advice)
+        _warn_choices(xp, s, device, k)
     return xp, proba, t, w
 
 
-def _warn_choices(xp: Any, s: Any, device: Any, k: int, advice: str) -> None:
+def _warn_choices(xp: Any, s: Any, device: Any, k: int) -> None:
     """The host's warnings on probabilities given directly: rows that do not
     sum to one, and one-hot scores (every score exactly 0 or 1)."""
-    from .diagnose import HardForecastWarning, hard_forecast_message, warn_once
+    from .kernels.multiple_choice import one_hot_scores, warn_one_hot
 
     wide = wide_float(xp, device)
     rows = xp.sum(xp.astype(s, wide), axis=1)
@@ -489,5 +482,4 @@ def _warn_choices(xp: Any, s: Any, device: Any, k: int, advice: str) -> None:
             UserWarning,
             stacklevel=4,
         )
-    if k > 1 and bool(xp.all((s == 0) | (s == 1))):
-        warn_once(hard_forecast_message("y_score", advice=advice), HardForecastWarning)
+    warn_one_hot(one_hot_scores(xp, s), k)

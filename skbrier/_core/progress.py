@@ -66,23 +66,23 @@ _LOG_INTERVAL = 5.0
 
 
 @contextlib.contextmanager
-def quiet(silent: bool = True) -> Iterator[None]:
+def _setting(var: ContextVar[bool], value: bool) -> Iterator[None]:
+    """``var`` set to ``value`` inside the block."""
+    token = var.set(bool(value))
+    try:
+        yield
+    finally:
+        var.reset(token)
+
+
+def quiet(silent: bool = True) -> contextlib.AbstractContextManager[None]:
     """Silence (``silent=True``) or re-enable the progress display inside the block."""
-    token = _QUIET.set(bool(silent))
-    try:
-        yield
-    finally:
-        _QUIET.reset(token)
+    return _setting(_QUIET, silent)
 
 
-@contextlib.contextmanager
-def force_progress(force: bool = True) -> Iterator[None]:
+def force_progress(force: bool = True) -> contextlib.AbstractContextManager[None]:
     """Draw the display even when stderr is not a terminal (``--progress``, tests)."""
-    token = _FORCE.set(bool(force))
-    try:
-        yield
-    finally:
-        _FORCE.reset(token)
+    return _setting(_FORCE, force)
 
 
 def _env_flag(name: str) -> bool:

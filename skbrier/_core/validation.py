@@ -222,7 +222,23 @@ def _warn_rows(name: str, stacklevel: int) -> None:
     )
 
 
-class Forecast:
+class ForecastFields:
+    """The fields of a validated forecast, in any array namespace: ``y``,
+    ``proba``, ``sample_weight``, ``classes``, ``binary_1d`` (the base of
+    :class:`Forecast` and :class:`skbrier._core.array_api.XPForecast`)."""
+
+    __slots__ = ("binary_1d", "classes", "proba", "sample_weight", "y")
+
+    def __init__(self, y, proba, sample_weight, classes, binary_1d):
+        self.y, self.proba, self.sample_weight = y, proba, sample_weight
+        self.classes, self.binary_1d = classes, binary_1d
+
+    @property
+    def n_columns(self) -> int:
+        return 1 if self.binary_1d else int(self.proba.shape[1])
+
+
+class Forecast(ForecastFields):
     """Validated forecast: what the maths modules receive.
 
     Attributes
@@ -243,21 +259,13 @@ class Forecast:
         precision.  None for every other input.
     """
 
-    __slots__ = ("binary_1d", "classes", "native_dtype", "proba", "sample_weight", "y")
+    __slots__ = ("native_dtype",)
 
     def __init__(self, y, proba, sample_weight, classes, binary_1d, native_dtype=None):
-        self.y = y
-        self.proba = proba
-        self.sample_weight = sample_weight
-        self.classes = classes
-        self.binary_1d = binary_1d
+        super().__init__(y, proba, sample_weight, classes, binary_1d)
         # float32/float16 input: the dtype scikit-learn computes the score in
         # (None for float64, the usual case); see check_forecast
         self.native_dtype = native_dtype
-
-    @property
-    def n_columns(self) -> int:
-        return 1 if self.binary_1d else self.proba.shape[1]
 
 
 def _native_dtype(raw_proba: np.ndarray, sample_weight: Any):
@@ -272,6 +280,28 @@ def _native_dtype(raw_proba: np.ndarray, sample_weight: Any):
     if sample_weight is None:
         return raw_proba.dtype, None
     return raw_proba.dtype, _arrays.as_array(sample_weight, "sample_weight").dtype
+
+
+def check_binary_labels(labels: Any, proba_name: str = "y_proba") -> None:
+    """Refuse ``labels`` naming more than two classes for 1-D probabilities
+    (those of one class).
+
+    Examples
+    --------
+    >>> check_binary_labels(["no", "yes"])
+    >>> check_binary_labels([0, 1, 2])
+    Traceback (most recent call last):
+    ...
+    ValueError: labels names 3 classes but y_proba is 1-D (the probability of one class).
+    """
+    if labels is None:
+        return
+    k = np.unique(_target_array(labels, "labels")).shape[0]
+    if k > 2:
+        raise ValueError(
+            f"labels names {k} classes but {proba_name} is 1-D (the probability "
+            "of one class)."
+        )
 
 
 def check_forecast(
@@ -325,13 +355,7 @@ def check_forecast(
     n = p.shape[0]
     native = _native_dtype(raw, sample_weight)
     if p.ndim == 1:
-        if labels is not None:
-            lab = _target_array(labels, "labels")
-            if np.unique(lab).shape[0] > 2:
-                raise ValueError(
-                    f"labels names {np.unique(lab).shape[0]} classes but {proba_name} "
-                    "is 1-D (the probability of one class)."
-                )
+        check_binary_labels(labels, proba_name)
         y = binary_target(
             y_true,
             pos_label,

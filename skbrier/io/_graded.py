@@ -16,6 +16,7 @@ from ._parse import (
     get,
     open_binary,
     parse_json,
+    reader_doc,
     show,
     to_float,
 )
@@ -72,6 +73,7 @@ def _records(path: str) -> list[tuple[str, Any]]:
     return out
 
 
+@reader_doc
 def read_graded(
     path: str | os.PathLike[str],
     *,
@@ -103,8 +105,7 @@ def read_graded(
         Records not attempted may leave it out; their confidence is NaN.
     confidence_scale : float, default=1.0
         The scale of the stated confidence (100 for percentages).
-    skip_invalid : bool, default=False
-        Skip (and count) malformed records instead of raising.
+    {{skip_invalid}}
 
     Returns
     -------
@@ -115,8 +116,7 @@ def read_graded(
     ------
     EvalLogError
         A malformed record (file, line and field are named).
-    FileNotFoundError, IsADirectoryError, OSError
-        The file cannot be read (the message names it).
+    {{unreadable}}
 
     See Also
     --------

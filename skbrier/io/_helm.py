@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._core.params import check_bool
-from ._parse import Bad, at, check_path, get, load_json_file, to_float
+from ._parse import Bad, at, check_path, get, load_json_file, reader_doc, to_float
 from ._records import EvalLogError, EvalRecords
 
 __all__ = ["read_helm_run"]
@@ -42,6 +42,7 @@ def _model(run_dir: str) -> str | None:
     return model if isinstance(model, str) else None
 
 
+@reader_doc
 def read_helm_run(
     path: str | os.PathLike[str],
     *,
@@ -65,12 +66,12 @@ def read_helm_run(
         The run directory or its ``per_instance_stats.json``.
     correct_stat : str, default="exact_match"
         The stat whose mean (0 or 1) says whether the answer was correct.
-    skip_invalid : bool, default=False
-        Skip (and count) malformed entries instead of raising.
+    {{skip_invalid}}
 
     Returns
     -------
     EvalRecords
+        One record per instance, ``correct`` from ``correct_stat``.
 
     Raises
     ------

@@ -22,6 +22,7 @@ from ._parse import (
     load_json_file,
     open_binary,
     parse_json,
+    reader_doc,
     show,
     to_float,
 )
@@ -189,6 +190,7 @@ def _check_options(
     return mode, scale
 
 
+@reader_doc
 def read_inspect_log(
     path: str | os.PathLike[str],
     *,
@@ -249,8 +251,7 @@ def read_inspect_log(
         What a stated confidence of certainty reads (100 for percentages,
         1 for probabilities); values outside ``[0, confidence_scale]`` are
         malformed.
-    skip_invalid : bool, default=False
-        Skip (and count) malformed samples instead of raising.
+    {{skip_invalid}}
 
     Returns
     -------
@@ -265,8 +266,7 @@ def read_inspect_log(
     ValueError, TypeError
         An option is wrong (the message names it), e.g. a ``scorer`` no
         sample holds, or several scores and no ``scorer``.
-    FileNotFoundError, IsADirectoryError, OSError
-        The file cannot be read (the message names it).
+    {{unreadable}}
 
     Examples
     --------

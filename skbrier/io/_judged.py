@@ -7,12 +7,13 @@ import os
 import numpy as np
 
 from .._core.params import check_bool, check_real
-from ._parse import Bad, at, check_path, get, load_json_file, show, to_float
+from ._parse import Bad, at, check_path, get, load_json_file, reader_doc, show, to_float
 from ._records import EvalLogError, EvalRecords
 
 __all__ = ["read_judged"]
 
 
+@reader_doc
 def read_judged(
     path: str | os.PathLike[str],
     *,
@@ -33,19 +34,18 @@ def read_judged(
     confidence_scale : float, default=100.0
         The scale of the stated confidence (a finite number > 0: 100 for
         percentages, 1 for probabilities).
-    skip_invalid : bool, default=False
-        Skip (and count) malformed entries instead of raising.
+    {{skip_invalid}}
 
     Returns
     -------
     EvalRecords
+        Each question's ``correct`` and stated ``confidence``.
 
     Raises
     ------
     EvalLogError
         A malformed entry (file, question id and field are named).
-    FileNotFoundError, IsADirectoryError, OSError
-        The file cannot be read (the message names it).
+    {{unreadable}}
 
     Examples
     --------

@@ -17,6 +17,7 @@ from ._parse import (
     get,
     open_binary,
     parse_json,
+    reader_doc,
     show,
     to_float,
 )
@@ -97,6 +98,7 @@ def _record(rec: Any, length_normalize: bool) -> tuple[str, list[float], int]:
     return str(doc_id), lls, gold
 
 
+@reader_doc
 def read_lm_eval_samples(
     path: str | os.PathLike[str],
     *,
@@ -126,8 +128,7 @@ def read_lm_eval_samples(
         The JSONL file.
     length_normalize : bool, default=False
         Normalize by choice length (``acc_norm``).
-    skip_invalid : bool, default=False
-        Skip (and count) malformed lines instead of raising.
+    {{skip_invalid}}
 
     Returns
     -------
@@ -139,8 +140,7 @@ def read_lm_eval_samples(
     EvalLogError
         A malformed line (the message names file, line and field), or a file
         with no valid line.
-    FileNotFoundError, IsADirectoryError, OSError
-        The file cannot be read (the message names it).
+    {{unreadable}}
 
     Examples
     --------

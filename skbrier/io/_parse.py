@@ -25,9 +25,11 @@ import math
 import os
 from typing import Any, BinaryIO
 
+from .._core.docstrings import with_pieces
 from ._records import EvalLogError
 
 __all__ = [
+    "reader_doc",
     "Bad",
     "at",
     "check_path",
@@ -40,6 +42,19 @@ __all__ = [
     "show",
     "to_float",
 ]
+
+#: the docstring lines every reader of evaluation logs shares
+_READER_PIECES = {
+    "skip_invalid": """\
+skip_invalid : bool, default=False
+    Skip (and count) malformed entries instead of raising.""",
+    "unreadable": """\
+FileNotFoundError, IsADirectoryError, OSError
+    The file cannot be read (the message names it).""",
+}
+
+#: decorator filling a reader's ``{{skip_invalid}}`` and ``{{unreadable}}`` lines
+reader_doc = with_pieces(_READER_PIECES)
 
 
 class Bad(Exception):

@@ -12,23 +12,20 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._core.diagnose import one_warning_per_call, warn_if_hard
+from .._core.diagnose import one_warning_per_call
 from .._core.dispatch import backends
-from .._core.kernels.multiple_choice import choice_finish, choice_reduce, segment_starts
+from .._core.kernels.multiple_choice import (
+    choice_finish,
+    choice_reduce,
+    one_hot_scores,
+    segment_starts,
+    warn_one_hot,
+)
 from .._core.params import check_bool, check_option
 from .._core.validation import check_sample_weight
 from ._multiple_choice_checks import check_scores, check_targets, flatten_ragged
 
 __all__ = ["multiple_choice_brier_score"]
-
-#: the advice of the HardForecastWarning of one-hot ``y_score`` (numpy and
-#: Array API input)
-ONE_HOT_ADVICE = (
-    "These look like one-hot answers (the chosen choice) rather than "
-    "probabilities; the multiple-choice Brier score of one-hot answers only "
-    "counts the wrong ones. Pass per-choice probabilities, or per-choice "
-    "log-probabilities (log-likelihoods) with from_logprobs=True."
-)
 
 
 @backends(
@@ -153,8 +150,8 @@ def multiple_choice_brier_score(
     n = lengths.shape[0]
     starts = segment_starts(lengths)
     proba = check_scores(values, starts, lengths, from_logprobs)
-    if not from_logprobs and lengths.max() > 1:  # one choice: probability 1 is forced
-        warn_if_hard(values, "y_score", advice=ONE_HOT_ADVICE)
+    if not from_logprobs:
+        warn_one_hot(one_hot_scores(np, values), int(lengths.max()))
     targets = check_targets(y_true, starts, lengths)
     w = check_sample_weight(sample_weight, n)
     sums = choice_reduce(np, proba, targets, w, convention=convention, lengths=lengths)

@@ -48,6 +48,19 @@ __all__ = [
     "same_value",
 ]
 
+#: the docstring pieces of the states (``with_pieces``)
+STATE_PIECES = {
+    "with_reference": """\
+with_reference : bool, default=False
+    Whether :meth:`update` receives a ``reference`` column of reference
+    forecasts (shaped as ``y_proba``) for a skill score.""",
+    "brier_reference": """\
+References
+----------
+.. [1] G. W. Brier, "Verification of forecasts expressed in terms of
+   probability", Monthly Weather Review 78, 1-3, 1950.""",
+}
+
 _S = TypeVar("_S", bound="MergeableState")
 
 
@@ -259,6 +272,25 @@ def _chunk_weights(sample_weight: Any, n: int) -> np.ndarray | None:
     return check_sample_weight(w, n, ref_name="y_proba")
 
 
+def forecast_columns(
+    columns: Mapping[str, Any], names: Any, n: int, shown: Any = None
+) -> dict[str, np.ndarray]:
+    """The further forecast columns ``names`` of a chunk of ``n`` rows (the
+    keyword columns of ``update``), each validated as 1-D probabilities;
+    ``shown(name)``: the name in the messages (default: the name)."""
+    out = {}
+    for name in names:
+        label = name if shown is None else shown(name)
+        q = check_probabilities(_as_array(columns[name], label), name=label)
+        if q.shape != (n,):
+            raise ValueError(
+                f"{label} has shape {q.shape} but y_proba has shape ({n},); every "
+                "forecast needs one probability per sample, as y_proba."
+            )
+        out[name] = q
+    return out
+
+
 def _plain_rows(y: Any, p: Any, w: Any) -> bool:
     """Whether the inputs of a chunk are 1-D numpy arrays of one length with
     float64 ``p`` (and ``w``) and numeric labels: the fused path may take them."""
@@ -299,7 +331,53 @@ def _chunk_labels(y: np.ndarray) -> tuple[list[Any], list[np.ndarray | None]]:
     return [classes[0], classes[1]], [~is_hi, is_hi]
 
 
-class BinaryState(MergeableState):
+class _LabelSums(MergeableState):
+    """Base of the label-keyed states: the sums of each distinct label of
+    ``y_true`` (``_sums``) and its row count (``_rows``, for the messages),
+    with the totals of rows and weight.  Sums are added with ``_add``."""
+
+    def _init_sums(self) -> None:
+        self.n_samples = 0
+        self.total_weight = 0.0
+        self.weighted = False
+        self._sums: dict[Any, Any] = {}
+        self._rows: dict[Any, int] = {}  # rows per label (for the messages)
+
+    def _add(self, a: Any, b: Any) -> Any:
+        return a + b
+
+    def _count(self, n: int, w: np.ndarray | None) -> None:
+        """Count a chunk of ``n`` rows of weights ``w`` (None: unit weights)."""
+        self.n_samples += n
+        if w is not None:
+            self.weighted = True
+            self.total_weight += float(w.sum())
+        else:
+            self.total_weight += float(n)
+
+    def _put(self, label: Any, part: Any, rows: int) -> None:
+        if label in self._sums:
+            self._sums[label] = self._add(self._sums[label], part)
+        else:
+            self._sums[label] = part
+        self._rows[label] = self._rows.get(label, 0) + rows
+
+    def _merge_sums(self, other: _LabelSums) -> None:
+        self.n_samples += other.n_samples
+        self.total_weight += other.total_weight
+        self.weighted = self.weighted or other.weighted
+        for label, part in other._sums.items():
+            self._put(label, part, other._rows[label])
+
+    def _check_total_weight(self) -> None:
+        """The in-memory errors of weights summing to zero or to infinity."""
+        if not self.total_weight > 0:
+            raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
+        if self.total_weight == np.inf:
+            raise ValueError("sample_weight contains infinity (or sums to infinity).")
+
+
+class BinaryState(_LabelSums):
     """Base of the mergeable states of binary forecasts.
 
     Subclasses define ``_chunk(p, w, extra)`` (the sums of one label's rows
@@ -318,19 +396,12 @@ class BinaryState(MergeableState):
 
     def __init__(self, *, pos_label: Any = None) -> None:
         self.pos_label = pos_label
-        self.n_samples = 0
-        self.total_weight = 0.0
-        self.weighted = False
+        self._init_sums()
         self._label_dtype: np.dtype | None = None
-        self._sums: dict[Any, Any] = {}
-        self._rows: dict[Any, int] = {}  # rows per label (for the messages)
 
     # -- subclass hooks -----------------------------------------------------
     def _chunk(self, p: np.ndarray, w: np.ndarray | None, extra: dict) -> Any:
         raise NotImplementedError
-
-    def _add(self, a: Any, b: Any) -> Any:
-        return a + b
 
     def _extra(self, n: int, **columns: Any) -> dict:
         return {}
@@ -389,12 +460,7 @@ class BinaryState(MergeableState):
         y = _target_array(y_arr, check_finite=False)
         if self._label_dtype is None:
             self._label_dtype = y.dtype
-        self.n_samples += n
-        if w is not None:
-            self.weighted = True
-            self.total_weight += float(w.sum())
-        else:
-            self.total_weight += float(n)
+        self._count(n, w)
         labels, masks = _chunk_labels(y)
         for label, mask in zip(labels, masks):
             if mask is None:
@@ -409,23 +475,12 @@ class BinaryState(MergeableState):
             self._put(label, part, rows)
         return self
 
-    def _put(self, label: Any, part: Any, rows: int) -> None:
-        if label in self._sums:
-            self._sums[label] = self._add(self._sums[label], part)
-        else:
-            self._sums[label] = part
-        self._rows[label] = self._rows.get(label, 0) + rows
-
     def _merge(self, other: BinaryState) -> None:
         if self._label_dtype is None:
             self._label_dtype = other._label_dtype
         elif other._label_dtype is not None and other._label_dtype != self._label_dtype:
             self._label_dtype = np.result_type(self._label_dtype, other._label_dtype)
-        self.n_samples += other.n_samples
-        self.total_weight += other.total_weight
-        self.weighted = self.weighted or other.weighted
-        for label, part in other._sums.items():
-            self._put(label, part, other._rows[label])
+        self._merge_sums(other)
 
     def _labels_01(self) -> list[tuple[float, Any]]:
         labels = list(self._sums)
@@ -445,10 +500,7 @@ class BinaryState(MergeableState):
         if self.n_samples == 0:
             _target_array(np.empty(0))  # "y_true is empty"
         pairs = self._labels_01()  # the labels first, as in memory
-        if not self.total_weight > 0:
-            raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
-        if self.total_weight == np.inf:
-            raise ValueError("sample_weight contains infinity (or sums to infinity).")
+        self._check_total_weight()
         return pairs
 
     def as_binary(self) -> BinaryState:

@@ -91,12 +91,10 @@ class CalibrationBinsState(MergeableState):
     pos_label : label, default=None
     confidence_scale : float, default=1.0
 
-    References
-    ----------
-    .. [1] C. Guo, G. Pleiss, Y. Sun and K. Q. Weinberger, "On calibration of
-       modern neural networks", ICML 2017.
-    .. [2] A. Kumar, P. Liang and T. Ma, "Verified uncertainty calibration",
-       NeurIPS 2019.
+    See Also
+    --------
+    skbrier.metrics.calibration_error.calibration_error : The error on
+        arrays, with its references (Guo et al. 2017, Kumar et al. 2019).
 
     Examples
     --------

@@ -6,49 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from .._core.validation import _as_array, check_probabilities
-from ._base import BinaryState
+from .._core.kernels.moments import Moments, merge_moments, moment_reduce
+from ._base import BinaryState, forecast_columns
 
 __all__ = ["MomentState", "merge_moments"]
-
-
-def merge_moments(a: tuple, b: tuple) -> tuple:
-    """Chan et al.'s pairwise update of ``(n, W, mean, M2, min, max)`` where
-    ``M2 = sum w (h - mean)(h - mean)'`` over the rows of positive weight."""
-    na, wa, ma, sa, loa, hia = a
-    nb, wb, mb, sb, lob, hib = b
-    if wb == 0.0:
-        return a
-    if wa == 0.0:
-        return b
-    w = wa + wb
-    d = mb - ma
-    mean = ma + d * (wb / w)
-    m2 = sa + sb + np.outer(d, d) * (wa * wb / w)
-    return na + nb, w, mean, m2, np.minimum(loa, lob), np.maximum(hia, hib)
-
-
-def _moments(h: np.ndarray, w: np.ndarray | None) -> tuple:
-    """``(n, W, mean, M2, min, max)`` of the rows ``h`` (n, k) of positive weight."""
-    k = h.shape[1]
-    if w is not None:
-        pos = w > 0.0
-        h, w = h[pos], w[pos]
-    n = h.shape[0]
-    if n == 0:
-        inf = np.full(k, np.inf)
-        return 0, 0.0, np.zeros(k), np.zeros((k, k)), inf, -inf
-    if w is None:
-        total = float(n)
-        mean = h.mean(axis=0)
-        c = h - mean
-        m2 = c.T @ c
-    else:
-        total = float(w.sum())
-        mean = (w / total) @ h
-        c = h - mean
-        m2 = (c * w[:, None]).T @ c
-    return n, total, mean, m2, h.min(axis=0), h.max(axis=0)
 
 
 class MomentState(BinaryState):
@@ -94,16 +55,7 @@ class MomentState(BinaryState):
         self.columns = tuple(columns)
 
     def _extra(self, n: int, **columns: Any) -> dict:
-        out = {}
-        for name in self.columns:
-            q = check_probabilities(_as_array(columns[name], name), name=name)
-            if q.shape != (n,):
-                raise ValueError(
-                    f"{name} has shape {q.shape} but y_proba has shape ({n},); "
-                    "the forecasts must have the same shape."
-                )
-            out[name] = q
-        return out
+        return forecast_columns(columns, self.columns, n)
 
     def _chunk(self, p, w, extra):
         sq = [p * p, (p - 1.0) * (p - 1.0)]
@@ -112,7 +64,7 @@ class MomentState(BinaryState):
             sq += [q * q, (q - 1.0) * (q - 1.0)]
         for j in range(1, len(self.columns) + 1):
             sq += [sq[0] - sq[2 * j], sq[1] - sq[2 * j + 1]]
-        return _moments(np.column_stack(sq), w)
+        return moment_reduce(np, np.column_stack(sq), w)
 
     def _add(self, a, b):
         return merge_moments(a, b)
@@ -120,7 +72,7 @@ class MomentState(BinaryState):
     def _weight_of(self, sums: Any) -> float:
         return float(sums[1])
 
-    def class_moments(self, constant: tuple[float, float] | None = None) -> tuple:
+    def class_moments(self, constant: tuple[float, float] | None = None) -> Moments:
         """Pooled ``(n, W, mean, M2, min, max)`` of the losses: the columns
         ``[loss of y_proba, loss of each column, each difference]``.
 
@@ -132,13 +84,13 @@ class MomentState(BinaryState):
             cols = [int(y01) + 2 * j for j in range(k + 1)] + [
                 2 * (k + 1) + 2 * j + int(y01) for j in range(k)
             ]
-            part = (n, w, mean[cols], m2[np.ix_(cols, cols)], lo[cols], hi[cols])
+            part = Moments(n, w, mean[cols], m2[np.ix_(cols, cols)], lo[cols], hi[cols])
             if constant is not None:
                 v = constant[int(y01)]
                 m = len(cols)
                 m2c = np.zeros((m + 1, m + 1))
                 m2c[:m, :m] = part[3]
-                part = (
+                part = Moments(
                     n,
                     w,
                     np.append(part[2], v),

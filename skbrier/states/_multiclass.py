@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._core.binning import assign_bins
+from .._core.docstrings import with_pieces
 from .._core.kernels import multiple_choice as mc
 from .._core.kernels.bin_statistics import BinStatistics
 from .._core.kernels.brier import (
@@ -52,13 +53,13 @@ from ..metrics._multiple_choice_checks import (
     flatten_ragged,
     warn_rows_do_not_sum_to_one,
 )
-from ._base import MergeableState, _chunk_weights
+from ._base import STATE_PIECES, MergeableState, _chunk_weights, _LabelSums
 from ._base import label_key as _key
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
 
 
-class _LabelColumns(MergeableState):
+class _LabelColumns(_LabelSums):
     """Base of the label-keyed states of 2-D forecasts.
 
     Subclasses define ``_chunk(p, w, inv, m, extra)`` (a list of the sums of
@@ -70,13 +71,9 @@ class _LabelColumns(MergeableState):
 
     def __init__(self, *, labels: Any = None) -> None:
         self.labels = labels
-        self.n_samples = 0
-        self.total_weight = 0.0
-        self.weighted = False
+        self._init_sums()
         self.n_columns: int | None = None
         self.rows_sum_to_one = True
-        self._sums: dict[Any, Any] = {}
-        self._rows: dict[Any, int] = {}  # rows per label (for the messages)
 
     def _chunk(self, p, w, inv, m, extra) -> list:
         raise NotImplementedError
@@ -110,12 +107,7 @@ class _LabelColumns(MergeableState):
         extra = self._extra(p, **columns)
         if not _rows_sum_to_one(p @ np.ones(k)):
             self.rows_sum_to_one = False
-        self.n_samples += n
-        if w is not None:
-            self.weighted = True
-            self.total_weight += float(w.sum())
-        else:
-            self.total_weight += float(n)
+        self._count(n, w)
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
         parts = self._chunk(p, w, inv, classes.shape[0], extra)
         n_rows = np.bincount(inv, minlength=classes.shape[0])
@@ -132,22 +124,11 @@ class _LabelColumns(MergeableState):
                 f"{self.n_columns} in another."
             )
 
-    def _put(self, label: Any, part: Any, rows: int) -> None:
-        if label in self._sums:
-            self._sums[label] = self._sums[label] + part
-        else:
-            self._sums[label] = part
-        self._rows[label] = self._rows.get(label, 0) + rows
-
     def _merge(self, other: _LabelColumns) -> None:
         assert other.n_columns is not None
         self._set_columns(other.n_columns)
-        self.n_samples += other.n_samples
-        self.total_weight += other.total_weight
-        self.weighted = self.weighted or other.weighted
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
-        for label, part in other._sums.items():
-            self._put(label, part, other._rows[label])
+        self._merge_sums(other)
 
     def _sorted_labels(self) -> Any:
         """The classes of the columns as the in-memory check reads them (a
@@ -174,10 +155,7 @@ class _LabelColumns(MergeableState):
         )
         if not self.rows_sum_to_one:
             _warn_rows(self.proba_name, stacklevel=4)
-        if not self.total_weight > 0:
-            raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
-        if self.total_weight == np.inf:
-            raise ValueError("sample_weight contains infinity (or sums to infinity).")
+        self._check_total_weight()
         return keys, fc.y, fc.classes
 
     def column_shape(self) -> Forecast:
@@ -246,6 +224,7 @@ class _KernelColumns(_LabelColumns):
         return total
 
 
+@with_pieces(STATE_PIECES)
 class MulticlassBrierState(_KernelColumns):
     r"""Mergeable state of the multiclass Brier score and skill score.
 
@@ -270,14 +249,9 @@ class MulticlassBrierState(_KernelColumns):
     labels : array-like, default=None
         The classes of the columns (sorted); None: the distinct labels of
         all of ``y_true``, as in memory.
-    with_reference : bool, default=False
-        Whether :meth:`update` receives a ``reference`` column of reference
-        forecasts (same shape as ``y_proba``) for a skill score.
+    {{with_reference}}
 
-    References
-    ----------
-    .. [1] G. W. Brier, "Verification of forecasts expressed in terms of
-       probability", Monthly Weather Review 78, 1-3, 1950.
+    {{brier_reference}}
 
     Examples
     --------
@@ -446,6 +420,8 @@ class MultipleChoiceState(MergeableState):
         self.from_logprobs = from_logprobs
         self.n_samples = 0
         self.rows_sum_to_one = True
+        self.one_hot = True  # every score 0 or 1 (probabilities given directly)
+        self.max_choices = 0
         self.sums = mc.ChoiceSums(0.0, 0.0)  # the kernel's sufficient statistics
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None):
@@ -463,6 +439,9 @@ class MultipleChoiceState(MergeableState):
                 proba = check_scores(values, starts, lengths, False)
         else:
             proba = check_scores(values, starts, lengths, self.from_logprobs)
+        if not self.from_logprobs:  # warned once, in finalize (mc.warn_one_hot)
+            self.one_hot = self.one_hot and mc.one_hot_scores(np, values)
+            self.max_choices = max(self.max_choices, int(lengths.max()))
         targets = check_targets(_as_array(y_true, "y_true"), starts, lengths)
         w = _chunk_weights(sample_weight, n)
         part = mc.choice_reduce(
@@ -475,6 +454,8 @@ class MultipleChoiceState(MergeableState):
     def _merge(self, other: MultipleChoiceState) -> None:
         self.n_samples += other.n_samples
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
+        self.one_hot = self.one_hot and other.one_hot
+        self.max_choices = max(self.max_choices, other.max_choices)
         self.sums = self.sums + other.sums
 
     def finalize(self) -> float:
@@ -485,4 +466,5 @@ class MultipleChoiceState(MergeableState):
             raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
         if not self.rows_sum_to_one:
             warn_rows_do_not_sum_to_one(stacklevel=5)
+        mc.warn_one_hot(self.one_hot, self.max_choices)
         return mc.choice_finish(self.sums)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.docstrings import with_pieces
 from .._core.kernels.brier import warn_undefined_skill
 from .._core.kernels.ranked import (
     ranked_finish,
@@ -22,11 +23,13 @@ from .._core.kernels.ranked import (
     ranked_reference_finish,
     ranked_skill_finish,
 )
+from ._base import STATE_PIECES
 from ._multiclass import _KernelColumns
 
 __all__ = ["RankedProbabilityState"]
 
 
+@with_pieces(STATE_PIECES)
 class RankedProbabilityState(_KernelColumns):
     r"""Mergeable state of the ranked probability score and its skill score.
 
@@ -46,9 +49,7 @@ class RankedProbabilityState(_KernelColumns):
     labels : array-like, default=None
         The categories in their order (the columns of ``y_proba``); None:
         the sorted labels of all of ``y_true``, as in memory.
-    with_reference : bool, default=False
-        Whether :meth:`update` receives a ``reference`` column of reference
-        forecasts (same shape as ``y_proba``) for a skill score.
+    {{with_reference}}
 
     References
     ----------

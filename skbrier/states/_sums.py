@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.docstrings import with_pieces
 from .._core.kernels.brier import (
     BrierSums,
     brier_finish,
@@ -14,10 +15,10 @@ from .._core.kernels.brier import (
     reference_finish,
     skill_finish,
 )
-from .._core.kernels.calibration import spiegelhalter_from_sums
+from .._core.kernels.calibration import spiegelhalter_from_sums, spiegelhalter_reduce
 from .._core.labels import _is_one, _only_zeros_and_ones
-from .._core.validation import _as_array, _probabilities_shown_valid, check_probabilities
-from ._base import BinaryState
+from .._core.validation import _probabilities_shown_valid
+from ._base import STATE_PIECES, BinaryState, forecast_columns
 
 __all__ = ["BrierState", "SpiegelhalterState"]
 
@@ -84,6 +85,7 @@ def _weights_shown_valid(w: np.ndarray) -> bool:
     return bool(w.view(np.uint64).max() < np.uint64(0x7FF0000000000000))
 
 
+@with_pieces(STATE_PIECES)
 class BrierState(BinaryState):
     r"""Mergeable state of the binary Brier score and skill score.
 
@@ -105,14 +107,9 @@ class BrierState(BinaryState):
     ----------
     pos_label : int, float, bool or str, default=None
         The positive class (scikit-learn's rule over all labels when None).
-    with_reference : bool, default=False
-        Whether :meth:`update` receives a ``reference`` column (reference
-        forecasts of a skill score).
+    {{with_reference}}
 
-    References
-    ----------
-    .. [1] G. W. Brier, "Verification of forecasts expressed in terms of
-       probability", Monthly Weather Review 78, 1-3, 1950.
+    {{brier_reference}}
 
     Examples
     --------
@@ -129,17 +126,8 @@ class BrierState(BinaryState):
         self.with_reference = with_reference
 
     def _extra(self, n: int, **columns: Any) -> dict:
-        if not self.with_reference:
-            return {}
-        ref = check_probabilities(
-            _as_array(columns["reference"], "reference"), name="reference"
-        )
-        if ref.shape != (n,):
-            raise ValueError(
-                f"reference has shape {ref.shape} but y_proba has shape ({n},); "
-                "reference forecasts must have the same shape as y_proba."
-            )
-        return {"reference": ref}
+        names = ("reference",) if self.with_reference else ()
+        return forecast_columns(columns, names, n)
 
     def _reduce_01(self, y, p, w):
         # one fused pass (sums_01) giving the kernel's hypotheses form
@@ -206,20 +194,21 @@ class BrierState(BinaryState):
 class SpiegelhalterState(BinaryState):
     r"""Mergeable state of Spiegelhalter's z.
 
-    Per label: :math:`\sum w`, :math:`\sum w (1 - p)(1 - 2p)`,
-    :math:`-\sum w p (1 - 2p)` (the numerator terms for an outcome of 1 and
-    of 0) and :math:`\sum w (1 - 2p)^2 p (1 - p)`; ``finalize`` calls the
-    in-memory kernel's :func:`~skbrier._core.kernels.calibration.spiegelhalter_from_sums`.
+    Per label, the hypotheses form of the in-memory kernel's sums
+    (:func:`~skbrier._core.kernels.calibration.spiegelhalter_reduce`):
+    :math:`\sum w`, the numerators for an outcome of 0 and of 1 and
+    :math:`\sum w (1 - 2p)^2 p (1 - p)`; ``finalize`` calls its finish,
+    :func:`~skbrier._core.kernels.calibration.spiegelhalter_from_sums`.
 
     .. math::
 
         z = \frac{\sum_i w_i (y_i - p_i)(1 - 2 p_i)}
                  {\sqrt{\sum_i w_i (1 - 2 p_i)^2 p_i (1 - p_i)}}
 
-    References
-    ----------
-    .. [1] D. J. Spiegelhalter, "Probabilistic prediction in patient
-       management and clinical trials", Statistics in Medicine 5, 421-433, 1986.
+    See Also
+    --------
+    skbrier.metrics.calibration.spiegelhalter_z : The test on arrays, with
+        its reference (Spiegelhalter 1986).
 
     Examples
     --------
@@ -232,21 +221,13 @@ class SpiegelhalterState(BinaryState):
     """
 
     def _chunk(self, p, w, extra):
-        a = 1.0 - 2.0 * p
-        return np.array(
-            [
-                float(p.shape[0]) if w is None else float(w.sum()),
-                _wsum((1.0 - p) * a, w),
-                -_wsum(p * a, w),
-                _wsum(a * a * p * (1.0 - p), w),
-            ]
-        )
+        return spiegelhalter_reduce(np, None, p, w)
 
     def finalize(self) -> tuple[float, float]:
         """``(z, two-sided p-value)``."""
         num = 0.0
         den = 0.0
         for y01, s in self.encoded():
-            num += s[1] if y01 == 1.0 else s[2]
+            num += s[2] if y01 == 1.0 else s[1]
             den += s[3]
         return spiegelhalter_from_sums(num, den, 1.0)

@@ -13,9 +13,8 @@ from .._core.kernels.net_benefit import (
     threshold_reduce,
     threshold_shares,
 )
-from .._core.validation import _as_array, check_probabilities
 from ..metrics._decision_curve import check_events, check_nonevents
-from ._base import BinaryState
+from ._base import BinaryState, forecast_columns
 
 __all__ = ["ThresholdState"]
 
@@ -84,17 +83,7 @@ class ThresholdState(BinaryState):
         return "y_proba" if self.single else f"y_proba[{model!r}]"
 
     def _extra(self, n: int, **columns: Any) -> dict:
-        out = {}
-        for name in self.models[1:]:
-            pname = self._name(name)
-            p = check_probabilities(_as_array(columns[name], pname), name=pname)
-            if p.ndim != 1 or p.shape[0] != n:
-                raise ValueError(
-                    f"{pname} has shape {p.shape} but y_true has {n} samples; "
-                    "every model needs one probability per sample."
-                )
-            out[name] = p
-        return out
+        return forecast_columns(columns, self.models[1:], n, self._name)
 
     def _chunk(self, p, w, extra):
         # the kernel's hypotheses form of each model: weight below / at or above

@@ -15,7 +15,7 @@ from .._core.kernels.brier import (
     check_skill_defined,
     comparison_fields,
 )
-from .._core.kernels.moments import metric_values
+from .._core.kernels.moments import mean_covariance, metric_values
 from .._core.validation import check_scalar_probability
 from ..states import MomentState
 from .compare import BrierComparisonResult, _asymptotic_result, _check_lead_time
@@ -55,7 +55,7 @@ def inference_from_moments(
     check_losses_vary(hi[0] > lo[0])
     j = m2.shape[0] - 1 if constant is not None else 1
     sel = [0, j]
-    cov = m2[np.ix_(sel, sel)] / ((w - 1.0) * w)
+    cov = mean_covariance((n, w, mean, m2, lo, hi))[np.ix_(sel, sel)]
     return BrierInferenceResult(
         **metric_values(bs, bs0, 1.0),
         covariance=cov,
@@ -82,7 +82,7 @@ def comparison_from_moments(
     lead_time = _check_lead_time(lead_time, max(n, 2))
     check_differential_varies(hi[2] > lo[2])
     bs_a, bs_b, diff = (float(v) for v in mean)
-    cov = m2 / ((w - float(ddof)) * w)
+    cov = mean_covariance((n, w, mean, m2, lo, hi), ddof)
     common = comparison_fields(
         bs_a,
         bs_b,

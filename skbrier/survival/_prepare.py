@@ -19,6 +19,7 @@ from ._checks import (
 )
 
 __all__ = [
+    "SURVIVAL_PIECES",
     "CONVENTIONS",
     "Convention",
     "Prepared",
@@ -32,6 +33,26 @@ __all__ = [
     "prepare",
     "unpack",
 ]
+
+#: the docstring pieces the survival functions share (``with_pieces``)
+SURVIVAL_PIECES = {
+    "survival_inputs": """\
+y_event : array-like of shape (n_samples,), structured array or estimator
+    Event indicator, a structured array or a fitted survival estimator
+    (see :func:`brier_score_survival`).
+y_time : array-like of shape (n_samples,)
+    Observed times.
+surv_proba : array-like of shape (n_samples, n_times) or sequence of callables
+    Predicted survival probabilities at ``times`` (or survival functions).""",
+    "survival_training": """\
+train_event, train_time : array-like, default=None
+    Training outcome for ``convention="sksurv"``.""",
+    "graf_reference": """\
+References
+----------
+.. [1] Graf, E., Schmoor, C., Sauerbrei, W. & Schumacher, M. (1999).
+   Statistics in Medicine 18, 2529--2545.""",
+}
 
 CENSORING_MODELS = ("km",)
 CONVENTIONS = ("riskRegression", "sksurv")

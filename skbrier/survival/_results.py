@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy.stats import norm
 
+from .._core.docstrings import with_pieces
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level, check_option
 from .._core.resampling import interval_from_replicates
 from .._core.results import Result, check_metric, format_number
@@ -30,6 +31,20 @@ def _check_method(method: Any) -> str:
     return check_option(
         "wald" if method is None else method, "method", ("wald", "percentile", "basic")
     )
+
+
+#: the docstring pieces of the ``confidence_interval`` methods
+_INTERVAL_PIECES = {
+    "survival_level": """\
+confidence_level : float, default=0.95
+    The confidence level.""",
+    "survival_interval": """\
+Returns
+-------
+SurvivalInterval
+    The bounds with the horizons (or the time range) they apply to;
+    unpacks as ``low, high``.""",
+}
 
 
 def _span(time_range: tuple[float, float]) -> str:
@@ -184,6 +199,18 @@ class _PerHorizon(Result):
             t = [*t[: _REPR_HORIZONS - 1], "...", t[-1]]
         return "[" + ", ".join(t) + "]"
 
+    def _checked_interval(
+        self, confidence_level: float, metric: str, method: str | None
+    ) -> SurvivalInterval:
+        """``confidence_interval`` with its arguments checked: the class's
+        :meth:`_interval_of` the metric."""
+        level = check_confidence_level(confidence_level)
+        check_metric(self, metric)
+        return self._interval_of(metric, level, _check_method(method))
+
+    def _interval_of(self, metric: str, level: float, method: str) -> SurvivalInterval:
+        raise NotImplementedError
+
     def _interval(
         self,
         metric: str,
@@ -332,6 +359,7 @@ class SurvivalIPAResult(_PerHorizon):
             )
         return f"SurvivalIPAResult({body})"
 
+    @with_pieces(_INTERVAL_PIECES)
     def confidence_interval(
         self,
         confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
@@ -343,8 +371,7 @@ class SurvivalIPAResult(_PerHorizon):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            The confidence level.
+        {{survival_level}}
         metric : {"ipa", "brier_score", "integrated_ipa", "integrated_brier_score"}
             The quantity (default ``"ipa"``): per horizon (:attr:`ipa`,
             :attr:`brier`), or integrated over ``time_range``
@@ -355,15 +382,11 @@ class SurvivalIPAResult(_PerHorizon):
             ``"percentile"``/``"basic"``: bootstrap intervals (needs
             ``n_resamples`` when the result was made).
 
-        Returns
-        -------
-        SurvivalInterval
-            The bounds with the horizons (or the time range) they apply to;
-            unpacks as ``low, high``.
+        {{survival_interval}}
         """
-        level = check_confidence_level(confidence_level)
-        check_metric(self, metric)
-        method = _check_method(method)
+        return self._checked_interval(confidence_level, metric, method)
+
+    def _interval_of(self, metric: str, level: float, method: str) -> SurvivalInterval:
         j = 1 if metric in ("ipa", "integrated_ipa") else 0
         maker = "index_of_prediction_accuracy"
         if metric in ("ipa", "brier_score"):
@@ -459,6 +482,7 @@ class SurvivalComparisonResult(_PerHorizon):
             f"times={self._times_repr()})"
         )
 
+    @with_pieces(_INTERVAL_PIECES)
     def confidence_interval(
         self,
         confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
@@ -470,21 +494,17 @@ class SurvivalComparisonResult(_PerHorizon):
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
-            The confidence level.
+        {{survival_level}}
         metric : {"brier_score"}, default="brier_score"
             The difference of the Brier scores, :attr:`difference`.
         method : {"wald", "percentile", "basic"}, default=None
             Wald (riskRegression's; None) or bootstrap intervals.
 
-        Returns
-        -------
-        SurvivalInterval
-            The bounds with the horizons they apply to; unpacks as ``low, high``.
+        {{survival_interval}}
         """
-        level = check_confidence_level(confidence_level)
-        check_metric(self, metric)
-        method = _check_method(method)
+        return self._checked_interval(confidence_level, metric, method)
+
+    def _interval_of(self, metric: str, level: float, method: str) -> SurvivalInterval:
         return self._interval(
             "brier_score",
             level,

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm
 
+from .._core.docstrings import with_pieces
 from .._core.params import (
     check_bool,
     check_n_jobs,
@@ -18,6 +19,7 @@ from .._core.resampling import chunk_size_for, resample_counts, run_replicates
 from . import _survival_math as sm
 from ._checks import SurvivalData
 from ._prepare import (
+    SURVIVAL_PIECES,
     Convention,
     brier_only,
     censoring_weights,
@@ -109,6 +111,7 @@ def _bootstrap(
     )
 
 
+@with_pieces(SURVIVAL_PIECES)
 def index_of_prediction_accuracy(
     y_event: Any,
     y_time: Any,
@@ -152,21 +155,14 @@ def index_of_prediction_accuracy(
 
     Parameters
     ----------
-    y_event : array-like of shape (n_samples,), structured array or estimator
-        Event indicator, a structured array or a fitted survival estimator
-        (see :func:`brier_score_survival`).
-    y_time : array-like of shape (n_samples,)
-        Observed times.
-    surv_proba : array-like of shape (n_samples, n_times) or sequence of callables
-        Predicted survival probabilities at ``times`` (or survival functions).
+    {{survival_inputs}}
     times : float or array-like of shape (n_times,)
         Horizons.
     convention : {"riskRegression", "sksurv"}, default="riskRegression"
         Whose Brier score and integration rule (see :func:`brier_score_survival`).
     integration : {"step", "trapezoid"}, default=None
         Rule of the integrated scores; None: the convention's.
-    train_event, train_time : array-like, default=None
-        Training outcome for ``convention="sksurv"``.
+    {{survival_training}}
     conservative : bool, default=False
         Ignore the variability of the censoring model in the standard errors
         (riskRegression's convention; with ``"sksurv"`` it is always ignored).
@@ -269,6 +265,7 @@ def index_of_prediction_accuracy(
     )
 
 
+@with_pieces(SURVIVAL_PIECES)
 def compare_brier_survival(
     y_event: Any,
     y_time: Any,
@@ -310,8 +307,7 @@ def compare_brier_survival(
         Horizons: time points of the survival outcome.
     convention : {"riskRegression", "sksurv"}, default="riskRegression"
         Whose Brier score (see :func:`brier_score_survival`).
-    train_event, train_time : array-like, default=None
-        Training outcome for ``convention="sksurv"``.
+    {{survival_training}}
     conservative : bool, default=False
         Ignore the variability of the censoring model (riskRegression's
         convention; with ``"sksurv"`` it is always ignored).

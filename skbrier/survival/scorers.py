@@ -7,9 +7,10 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import make_scorer
 
+from .._core.docstrings import with_pieces
 from .._core.params import check_option
 from ._checks import check_horizon_values, is_structured, survival_matrix
-from ._prepare import CONVENTIONS, Convention, check_integration
+from ._prepare import CONVENTIONS, SURVIVAL_PIECES, Convention, check_integration
 from .scores import brier_score_survival, integrated_brier_score
 
 __all__ = ["make_survival_scorer", "survival_matrix"]
@@ -42,6 +43,7 @@ def _score(
     return integrated_brier_score(y_true, surv, t, integration=integration, **kw)
 
 
+@with_pieces(SURVIVAL_PIECES)
 def make_survival_scorer(
     times: Any,
     *,
@@ -87,10 +89,7 @@ def make_survival_scorer(
     scorer : callable
         ``scorer(estimator, X, y)``, built with :func:`sklearn.metrics.make_scorer`.
 
-    References
-    ----------
-    .. [1] Graf, E., Schmoor, C., Sauerbrei, W. & Schumacher, M. (1999).
-       Statistics in Medicine 18, 2529--2545.
+    {{graf_reference}}
 
     Examples
     --------

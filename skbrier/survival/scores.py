@@ -10,7 +10,9 @@ from typing import Any
 
 import numpy as np
 
+from .._core.docstrings import with_pieces
 from ._prepare import (
+    SURVIVAL_PIECES,
     brier_only,
     censoring_weights,
     check_convention,
@@ -145,6 +147,7 @@ def brier_score_survival(
     return float(bs[0]) if prep.scalar_times else bs
 
 
+@with_pieces(SURVIVAL_PIECES)
 def integrated_brier_score(
     y_event: Any,
     y_time: Any,
@@ -181,21 +184,14 @@ def integrated_brier_score(
 
     Parameters
     ----------
-    y_event : array-like of shape (n_samples,), structured array or estimator
-        Event indicator, a structured array or a fitted survival estimator
-        (see :func:`brier_score_survival`).
-    y_time : array-like of shape (n_samples,)
-        Observed times.
-    surv_proba : array-like of shape (n_samples, n_times) or sequence of callables
-        Predicted survival probabilities at ``times`` (or survival functions).
+    {{survival_inputs}}
     times : array-like of shape (n_times,)
         At least two strictly increasing horizons.
     convention : {"riskRegression", "sksurv"}, default="riskRegression"
         Whose Brier score and integration rule (see :func:`brier_score_survival`).
     integration : {"step", "trapezoid"}, default=None
         The rule of the integral; None: the convention's.
-    train_event, train_time : array-like, default=None
-        Training outcome for ``convention="sksurv"``.
+    {{survival_training}}
     censoring : {"km"}, default="km"
         Censoring model.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -206,10 +202,7 @@ def integrated_brier_score(
     float
         The integrated Brier score.
 
-    References
-    ----------
-    .. [1] Graf, E., Schmoor, C., Sauerbrei, W. & Schumacher, M. (1999).
-       Statistics in Medicine 18, 2529--2545.
+    {{graf_reference}}
 
     Examples
     --------

@@ -146,35 +146,23 @@ def calibration_error(c: Call) -> float:
     )
 
 
+#: the options the decompositions check on dask input
+_CHECKED = ("labels", "n_resamples")
+
+
+def _options(c: Call, names: tuple[str, ...]) -> dict[str, Any]:
+    """The call's arguments ``names`` by name, with those of :func:`_binary`."""
+    return {name: getattr(c, name) for name in names} | _binary(c)
+
+
 def murphy_decomposition(c: Call) -> Any:
-    return _metrics.murphy_decomposition(
-        c.y_true,
-        c.y_proba,
-        n_bins=c.n_bins,
-        strategy=c.strategy,
-        right=c.right,
-        bias_correction=c.bias_correction,
-        labels=c.labels,
-        n_resamples=c.n_resamples,
-        confidence_level=c.confidence_level,
-        random_state=c.random_state,
-        n_jobs=c.n_jobs,
-        **_binary(c),
-    )
+    names = ("n_bins", "strategy", "right", "bias_correction") + _CHECKED
+    return _metrics.murphy_decomposition(c.y_true, c.y_proba, **_options(c, names))
 
 
 def corp_decomposition(c: Call) -> Any:
-    return _metrics.corp_decomposition(
-        c.y_true,
-        c.y_proba,
-        labels=c.labels,
-        n_resamples=c.n_resamples,
-        confidence_level=c.confidence_level,
-        random_state=c.random_state,
-        n_jobs=c.n_jobs,
-        resolution=c.resolution,
-        **_binary(c),
-    )
+    names = _CHECKED + ("resolution",)
+    return _metrics.corp_decomposition(c.y_true, c.y_proba, **_options(c, names))
 
 
 def fit_decomposition(c: Call) -> Any:

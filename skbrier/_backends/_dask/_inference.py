@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._core.validation import check_binary_labels
 from ...states import MomentState
 from ._graph import reduce_state
-from ._metrics import _check_1d, _check_1d_labels
+from ._metrics import _check_1d
 
 __all__ = ["brier_inference", "compare_brier"]
 
@@ -39,7 +40,7 @@ def brier_inference(
 
     _iid_only(cov_type)
     _check_1d(y_proba)
-    _check_1d_labels(labels)
+    check_binary_labels(labels)
     cols = {}
     constant = None
     if reference is not None and np.ndim(reference) == 0:
@@ -78,7 +79,7 @@ def compare_brier(
     _iid_only(cov_type)
     _check_1d(y_proba_a)
     _check_1d(y_proba_b)
-    _check_1d_labels(labels)
+    check_binary_labels(labels)
     # dask arrays of known shape; DataFrame columns are checked per partition
     known = all(
         type(x).__module__.startswith("dask.array") and not any(d != d for d in x.shape)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..._core.binning import uniform_edges
 from ..._core.params import check_bool, check_n_bins, check_option, check_resolution
-from ..._core.validation import _target_array, check_scalar_probability
+from ..._core.validation import check_binary_labels, check_scalar_probability
 from ...metrics._calibration_results import SpiegelhalterResult
 from ...metrics._decomposition_core import check_strategy
 from ...states import (
@@ -41,16 +41,6 @@ __all__ = [
 ]
 
 
-def _check_1d_labels(labels: Any) -> None:
-    if labels is not None:
-        lab = _target_array(labels, "labels")
-        if np.unique(lab).shape[0] > 2:
-            raise ValueError(
-                f"labels names {np.unique(lab).shape[0]} classes but y_proba "
-                "is 1-D (the probability of one class)."
-            )
-
-
 def _check_1d(y_proba: Any) -> None:
     if getattr(y_proba, "ndim", 1) != 1:
         raise ValueError(
@@ -70,7 +60,7 @@ def _no_resampling(n_resamples: Any) -> None:
 
 def _brier_state(y_true, y_proba, sample_weight, labels, pos_label, reference=None):
     _check_1d(y_proba)
-    _check_1d_labels(labels)
+    check_binary_labels(labels)
     tmpl = BrierState(pos_label=pos_label, with_reference=reference is not None)
     cols = {} if reference is None else {"reference": reference}
     return reduce_state(tmpl, y_true, y_proba, sample_weight, **cols)
@@ -137,31 +127,23 @@ def _edges(n_bins: Any, strategy: Any) -> np.ndarray:
     return strategy
 
 
-def murphy_decomposition(
-    y_true,
-    y_proba,
-    *,
-    n_bins=10,
-    strategy="uniform",
-    right=True,
-    sample_weight=None,
-    bias_correction=False,
-    labels=None,
-    pos_label=None,
-    n_resamples=0,
-    confidence_level=0.95,
-    random_state=None,
-    n_jobs=None,
-):
-    check_n_bins(n_bins)
-    edges = _edges(n_bins, strategy)
-    right = check_bool(right, "right")
-    bias_correction = check_bool(bias_correction, "bias_correction")
+def _unresampled_1d(y_proba: Any, labels: Any, n_resamples: Any) -> None:
+    """The checks of the decompositions: no bootstrap, 1-D binary forecasts."""
     _no_resampling(n_resamples)
     _check_1d(y_proba)
-    _check_1d_labels(labels)
-    tmpl = BinnedState(edges, right=right, pos_label=pos_label)
-    state = reduce_state(tmpl, y_true, y_proba, sample_weight)
+    check_binary_labels(labels)
+
+
+def murphy_decomposition(
+    y_true, y_proba, *, n_bins, strategy, right, bias_correction, **kw
+):
+    """``kw``: ``sample_weight``, ``pos_label``, ``labels`` and ``n_resamples``."""
+    edges = _edges(check_n_bins(n_bins), strategy)
+    right = check_bool(right, "right")
+    bias_correction = check_bool(bias_correction, "bias_correction")
+    _unresampled_1d(y_proba, kw["labels"], kw["n_resamples"])
+    tmpl = BinnedState(edges, right=right, pos_label=kw["pos_label"])
+    state = reduce_state(tmpl, y_true, y_proba, kw["sample_weight"])
     return state.murphy(bias_correction=bias_correction)
 
 
@@ -176,24 +158,11 @@ def binary_calibration_error(
     return reduce_state(tmpl, y_true, y_proba, sample_weight).calibration_error(norm)
 
 
-def corp_decomposition(
-    y_true,
-    y_proba,
-    *,
-    sample_weight=None,
-    labels=None,
-    pos_label=None,
-    n_resamples=0,
-    confidence_level=0.95,
-    random_state=None,
-    n_jobs=None,
-    resolution=None,
-):
-    _no_resampling(n_resamples)
-    _check_1d(y_proba)
-    _check_1d_labels(labels)
-    tmpl = ForecastTable(resolution=check_resolution(resolution), pos_label=pos_label)
-    return reduce_state(tmpl, y_true, y_proba, sample_weight).corp()
+def corp_decomposition(y_true, y_proba, *, resolution, **kw):
+    """``kw``: ``sample_weight``, ``pos_label``, ``labels`` and ``n_resamples``."""
+    _unresampled_1d(y_proba, kw["labels"], kw["n_resamples"])
+    tmpl = ForecastTable(resolution=check_resolution(resolution), pos_label=kw["pos_label"])
+    return reduce_state(tmpl, y_true, y_proba, kw["sample_weight"]).corp()
 
 
 def c_statistic(y_true, y_proba, *, sample_weight=None, pos_label=None, resolution=None):

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..._core.binning import uniform_edges
 from ..._core.params import check_bool, check_option
-from ..._core.validation import Forecast, check_reference
+from ..._core.validation import Forecast, check_binary_labels, check_reference
 from ...metrics._calibration_error_core import (
     _KINDS,
     DATA_BINS_PRESETS,
@@ -34,7 +34,6 @@ from ...states import (
     MultipleChoiceState,
 )
 from ._graph import reduce_state
-from ._metrics import _check_1d_labels
 
 __all__ = [
     "brier_index",
@@ -177,7 +176,7 @@ def fit_decomposition(est: Any, y_true, y_proba, sample_weight=None) -> Any:
     if k == 1 and is_2d(y_proba):
         y_proba = _one_column(y_proba)
     if k == 1:
-        _check_1d_labels(est.labels)
+        check_binary_labels(est.labels)
     if opts["method"] == "corp":
         if k > 1:
             raise ValueError(

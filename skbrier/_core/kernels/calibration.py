@@ -10,6 +10,7 @@ in :mod:`skbrier._core.kernels.logistic` and are re-exported here.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from scipy import stats
@@ -46,6 +47,7 @@ __all__ = [
     "separated",
     "spiegelhalter",
     "spiegelhalter_from_sums",
+    "spiegelhalter_reduce",
     "valprob_indexes",
 ]
 
@@ -63,6 +65,32 @@ def valprob_indexes(
     return d, u, d - u
 
 
+def spiegelhalter_reduce(xp: Any, y: Any, p: Any, w: Any = None) -> np.ndarray:
+    r"""Reduce a chunk of rows to the sums of Spiegelhalter's z (host floats).
+
+    ``[W, num, den]`` with :math:`W = \sum w`,
+    :math:`\mathrm{num} = \sum w (y - p)(1 - 2p)` and
+    :math:`\mathrm{den} = \sum w (1 - 2p)^2 p (1 - p)` (mergeable: they add
+    over chunks).  ``y`` None gives the hypotheses form of the label-keyed
+    states, ``[W, num if every y were 0, num if every y were 1, den]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w, num, den = spiegelhalter_reduce(np, np.array([0.0, 1.0]), np.array([0.25, 0.5]))
+    >>> float(w), float(num), float(den)
+    (2.0, -0.125, 0.046875)
+    """
+    a = 1.0 - 2.0 * p
+    den = a * a * p * (1.0 - p)
+    nums = [-(p * a), (1.0 - p) * a] if y is None else [(y - p) * a]
+    if w is None:
+        sums = [float(p.shape[0])] + [float(xp.sum(t)) for t in nums + [den]]
+    else:
+        sums = [float(xp.sum(w))] + [float(xp.sum(w * t)) for t in nums + [den]]
+    return np.array(sums)
+
+
 def spiegelhalter(
     y: np.ndarray, p: np.ndarray, w: np.ndarray | None
 ) -> tuple[float, float]:
@@ -71,18 +99,12 @@ def spiegelhalter(
     ``z = sum w (y - p)(1 - 2p) / sqrt(sum w (1 - 2p)^2 p (1 - p))``; weights
     act as frequency weights (a weight of 2 equals a repeated row), so ``z``
     scales with the square root of the total weight.  NaN when the variance
-    is zero (every forecast 0, 1/2 or 1).
+    is zero (every forecast 0, 1/2 or 1).  The sums of
+    :func:`spiegelhalter_reduce` (with the weights over their largest) and
+    :func:`spiegelhalter_from_sums`.
     """
     wn, scale = normalise_weights(w)
-    a = 1.0 - 2.0 * p
-    num_terms = (y - p) * a
-    den_terms = a * a * p * (1.0 - p)
-    if wn is None:
-        num = num_terms.sum()
-        den = den_terms.sum()
-    else:
-        num = np.sum(wn * num_terms)
-        den = np.sum(wn * den_terms)
+    _, num, den = spiegelhalter_reduce(np, y, p, wn)
     return spiegelhalter_from_sums(float(num), float(den), scale)
 
 

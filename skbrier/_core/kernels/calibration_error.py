@@ -352,7 +352,8 @@ def xp_bin_columns(
 ) -> np.ndarray:
     """Host ``(n_bins, m)`` per-bin sums of ``[w, w c_1, ..., w c_m]`` in an
     Array API namespace (with ``products``: the binned decomposition's
-    ``[1, w, w p, w y, w p^2, w p y, w^2]`` of ``columns = [p, y]``): one-hot
+    per-code ``[1, w, w p, w p^2, w^2]`` of ``columns = [p]``,
+    :func:`~skbrier._core.kernels.decomposition.binned_sums`): one-hot
     products over blocks of rows, in float64 where the device has it."""
     from ..array_api import to_numpy, wide_float
 
@@ -367,9 +368,8 @@ def xp_bin_columns(
         sl = slice(start, min(start + rows, n))
         wb = ww[sl]
         if products:
-            pb, yb = cols[0][sl], cols[1][sl]
-            wp = wb * pb
-            parts = [xp.ones_like(wb), wb, wp, wb * yb, wp * pb, wp * yb, wb * wb]
+            wp = wb * cols[0][sl]
+            parts = [xp.ones_like(wb), wb, wp, wp * cols[0][sl], wb * wb]
         else:
             parts = [wb] + [wb * c[sl] for c in cols]
         oh = xp.astype(ids[sl][:, None] == bins[None, :], dt)
@@ -431,30 +431,17 @@ def calibration_finish(
     norm: str,
     *,
     classwise: bool = False,
-    debias: bool = False,
-    total: float | None = None,
-    skip: np.ndarray | None = None,
-    singleton_rule: str = "kumar",
     squared: bool = False,
+    **options: Any,
 ) -> float:
     """The calibration error of the :class:`BinSums` of one pair, or of every
     class (``classwise``: the mean (l1), the root mean square (l2: Kumar's
     marginal calibration error) or the maximum of the per-class errors), by
-    :func:`binned_error`; ``squared`` (l2): the square, the sum before the
-    root."""
+    :func:`binned_error` with its ``options`` (``debias``, ``total``,
+    ``skip``, ``singleton_rule``); ``squared`` (l2): the square, the sum
+    before the root."""
     vals = [
-        binned_error(
-            s.wsum,
-            s.psum,
-            s.ysum,
-            norm,
-            debias=debias,
-            total=total,
-            skip=skip,
-            singleton_rule=singleton_rule,
-            squared=squared,
-        )
-        for s in sums
+        binned_error(s.wsum, s.psum, s.ysum, norm, squared=squared, **options) for s in sums
     ]
     if not classwise:
         return vals[0]

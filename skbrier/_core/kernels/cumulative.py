@@ -34,7 +34,7 @@ non-negative weights or None.
 from __future__ import annotations
 
 import math
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from scipy.special import ndtr
@@ -234,23 +234,35 @@ def brownian_max_abs_sf(x: np.ndarray | float) -> np.ndarray:
     (-1)^{k-1} \bar\Phi((2k - 1) x)` (reflection), accurate far below the
     1e-16 where one minus the distribution function rounds to zero.
     """
-    x = np.asarray(x, dtype=np.float64)
-    out = np.ones_like(x)
-    with np.errstate(all="ignore"):
-        lo = (x >= 0.05) & (x < 1.0)
-        if lo.any():
-            t = x[lo][..., None]
-            cdf = (4.0 / math.pi) * np.sum(
+    return _series_sf(
+        x,
+        1.0,
+        lambda t: (
+            (4.0 / math.pi)
+            * np.sum(
                 (-1.0) ** _J
                 / (2 * _J + 1)
                 * np.exp(-((2 * _J + 1) ** 2) * math.pi**2 / (8 * t * t)),
                 axis=-1,
             )
-            out[lo] = 1.0 - cdf
-        hi = x >= 1.0
+        ),
+        lambda t: 4.0 * np.sum((-1.0) ** (_K - 1) * ndtr(-(2 * _K - 1) * t), axis=-1),
+    )
+
+
+def _series_sf(x: Any, split: float, cdf: Any, tail: Any) -> np.ndarray:
+    """A survival function from two series: ``1 - cdf(x)`` for ``0.05 <= x <
+    split``, ``tail(x)`` from ``split`` on, 1 below 0.05 and NaN for NaN
+    (``cdf`` and ``tail`` take ``x`` with a trailing axis to sum over)."""
+    x = np.asarray(x, dtype=np.float64)
+    out = np.ones_like(x)
+    with np.errstate(all="ignore"):
+        lo = (x >= 0.05) & (x < split)
+        if lo.any():
+            out[lo] = 1.0 - cdf(x[lo][..., None])
+        hi = x >= split
         if hi.any():
-            t = x[hi][..., None]
-            out[hi] = 4.0 * np.sum((-1.0) ** (_K - 1) * ndtr(-(2 * _K - 1) * t), axis=-1)
+            out[hi] = tail(x[hi][..., None])
     out[np.isnan(x)] = np.nan
     return out
 
@@ -266,25 +278,17 @@ def brownian_range_sf(x: np.ndarray | float) -> np.ndarray:
     Feller's density :math:`8 \sum_{k \ge 1} (-1)^{k-1} k^2 \varphi(k x)`,
     :math:`8 \sum_{k \ge 1} (-1)^{k-1} k\, \bar\Phi(k x)`.
     """
-    x = np.asarray(x, dtype=np.float64)
-    out = np.ones_like(x)
-    with np.errstate(all="ignore"):
-        lo = (x >= 0.05) & (x < 1.5)
-        if lo.any():
-            t = x[lo][..., None]
-            h = (_J + 0.5) ** 2
-            cdf = np.sum(
-                (8.0 / (t * t) + 2.0 / (h * math.pi**2))
-                * np.exp(-2.0 * h * math.pi**2 / (t * t)),
-                axis=-1,
-            )
-            out[lo] = 1.0 - cdf
-        hi = x >= 1.5
-        if hi.any():
-            t = x[hi][..., None]
-            out[hi] = 8.0 * np.sum((-1.0) ** (_K - 1) * _K * ndtr(-_K * t), axis=-1)
-    out[np.isnan(x)] = np.nan
-    return out
+    h = (_J + 0.5) ** 2
+    return _series_sf(
+        x,
+        1.5,
+        lambda t: np.sum(
+            (8.0 / (t * t) + 2.0 / (h * math.pi**2))
+            * np.exp(-2.0 * h * math.pi**2 / (t * t)),
+            axis=-1,
+        ),
+        lambda t: 8.0 * np.sum((-1.0) ** (_K - 1) * _K * ndtr(-_K * t), axis=-1),
+    )
 
 
 # --------------------------------------------------------------------------- multiple tests

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ..array_api import is_numpy
 from ..binning import BLOCK_ROWS, BlockBinner
 from ..resampling import interval_from_replicates
 
@@ -82,6 +83,7 @@ def binned_sums(
     bin_into: BlockBinner | None = None,
     exponent: int = 0,
     extras: bool = True,
+    xp: Any = None,
 ) -> BinSums:
     """Per-bin ``(count, sum_w, sum_wp, sum_wy, sum_wpp, sum_wpy, sum_ww)``
     in one pass over the rows.
@@ -100,7 +102,23 @@ def binned_sums(
     skips the counts and ``sum w^2`` of weighted rows (a resample needs
     neither; they are returned as zeros).  ``count`` is int64, the sums
     float64.
+
+    ``xp``: the namespace of the rows (None: numpy).  Another namespace sums
+    the same per-code columns ``[1, w, w p, w p^2, w^2]`` on its device
+    (one-hot products over blocks of rows,
+    :func:`~skbrier._core.kernels.calibration_error.xp_bin_columns`; ``idx``
+    required) and only the sums come to the host.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y, p = np.array([0.0, 1.0, 1.0]), np.array([0.2, 0.7, 0.9])
+    >>> count, sum_w, sum_wp, sum_wy, *_ = binned_sums(np.array([0, 1, 1]), 2, y, p, None)
+    >>> count.tolist(), sum_wp.tolist(), sum_wy.tolist()
+    ([1, 2], [0.2, 1.6], [0.0, 2.0])
     """
+    if xp is not None and not is_numpy(xp):
+        return _xp_binned_sums(xp, idx, k, y01, p, w, exponent)
     n = p.shape[0]
     k2 = 2 * k
     size = max(min(n, BLOCK_ROWS), 1)
@@ -139,8 +157,38 @@ def binned_sums(
             s_wp += np.bincount(jb, weights=gb, minlength=k2)
             gb *= pb
         s_wpp += np.bincount(jb, weights=gb, minlength=k2)
-    count = (s_n[0::2] + s_n[1::2]).astype(np.int64)
-    if w is None:
+    return _fold_codes(s_n, s_w, s_wp, s_wpp, s_ww, w is None)
+
+
+def _xp_binned_sums(
+    xp: Any, idx: Any, k: int, y01: Any, p: Any, w: Any, exponent: int
+) -> BinSums:
+    """:func:`binned_sums` of rows in another Array API namespace."""
+    from .calibration_error import xp_bin_columns
+
+    if idx is None:
+        raise TypeError("binned_sums needs idx for rows outside numpy.")
+    codes = 2 * xp.astype(idx, xp.int64) + xp.astype(y01, xp.int64)
+    if w is not None and exponent != 0:
+        w = w * (2.0**exponent)
+    host = xp_bin_columns(xp, codes, [p], w, 2 * k, products=True)
+    s_n, s_w, s_wp, s_wpp, s_ww = (host[:, j] for j in range(5))
+    return _fold_codes(s_n, s_w, s_wp, s_wpp, s_ww, w is None)
+
+
+def _fold_codes(
+    s_n: np.ndarray,
+    s_w: np.ndarray,
+    s_wp: np.ndarray,
+    s_wpp: np.ndarray,
+    s_ww: np.ndarray,
+    unweighted: bool,
+) -> BinSums:
+    """The per-bin sums from the per-code sums (code ``2 * bin + y``) of
+    ``[1, w, w p, w p^2, w^2]``: the outcome 1 codes give ``sum w y`` and
+    ``sum w p y``."""
+    count = np.rint(s_n[0::2] + s_n[1::2]).astype(np.int64)
+    if unweighted:
         sum_w, sum_wy = count.astype(np.float64), s_n[1::2].copy()
         sum_ww = sum_w.copy()
     else:

@@ -73,17 +73,30 @@ def log_likelihood(y: np.ndarray, eta: np.ndarray, w: np.ndarray | None) -> floa
     return float(np.sum(w * ll))
 
 
-def _residual_and_variance(y: np.ndarray, eta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``y - mu`` and ``mu (1 - mu)`` without cancellation for ``mu`` near 0 or 1."""
-    # one exponential: with e = exp(-|eta|), the smaller of mu and 1 - mu is
-    # e / (1 + e) and the larger 1 / (1 + e) (both to full relative accuracy)
+def sigmoid_pair(eta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(mu, 1 - mu)`` of the logistic function, both to full relative accuracy.
+
+    One exponential: with ``e = exp(-|eta|)``, the smaller of ``mu`` and
+    ``1 - mu`` is ``e / (1 + e)`` and the larger ``1 / (1 + e)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mu, rest = sigmoid_pair(np.array([0.0, -800.0]))
+    >>> mu.tolist(), rest.tolist()
+    ([0.5, 0.0], [0.5, 1.0])
+    """
     e = np.exp(-np.abs(eta))
     big = 1.0 / (1.0 + e)
     small = e * big
     pos = eta >= 0.0
-    mu = np.where(pos, big, small)
-    one_minus_mu = np.where(pos, small, big)
-    return y * one_minus_mu - (1.0 - y) * mu, small * big
+    return np.where(pos, big, small), np.where(pos, small, big)
+
+
+def _residual_and_variance(y: np.ndarray, eta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``y - mu`` and ``mu (1 - mu)`` without cancellation for ``mu`` near 0 or 1."""
+    mu, one_minus_mu = sigmoid_pair(eta)
+    return y * one_minus_mu - (1.0 - y) * mu, mu * one_minus_mu
 
 
 #: rows per block of :func:`logistic_sums` (its buffers stay in cache)

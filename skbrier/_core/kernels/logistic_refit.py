@@ -39,7 +39,7 @@ import math
 
 import numpy as np
 
-from .logistic import _EPS
+from .logistic import _EPS, sigmoid_pair
 
 __all__ = ["BinnedRefits", "sigmoid_taylor"]
 
@@ -75,12 +75,7 @@ def sigmoid_taylor(eta: np.ndarray, order: int) -> tuple[list[np.ndarray], np.nd
     >>> [float(c[0]) for c in a]
     [0.5, 0.25, 0.0, -0.020833333333333332]
     """
-    e = np.exp(-np.abs(eta))
-    big = 1.0 / (1.0 + e)
-    small = e * big
-    pos = eta >= 0.0
-    s = np.where(pos, big, small)
-    t = np.where(pos, small, big)
+    s, t = sigmoid_pair(eta)
     a, b = [s], [t]
     for j in range(order):
         nxt = a[0] * b[j]

@@ -33,6 +33,7 @@ relative (tested); the cost is ``O(n)`` for the moments plus
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -135,11 +136,26 @@ def _block_sums(
     )
 
 
+class _Window(NamedTuple):
+    """The tricube window at ``xs`` of half-width ``h``, with the C code's
+    cut-offs ``h1 = 0.001 h`` (weight 1 within) and ``h9 = 0.999 h`` (0 beyond)."""
+
+    xs: float
+    h: float
+    h1: float
+    h9: float
+
+
+def _window(xs: float, h: float) -> _Window:
+    return _Window(xs, h, 0.001 * h, 0.999 * h)
+
+
 def _tricube(
-    x: np.ndarray, lo: int, hi: int, xs: float, h: float, h1: float, h9: float
+    x: np.ndarray, lo: int, hi: int, win: _Window
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(eps, w)`` over ``x[lo:hi]``: the scaled distances ``(x - xs) / h`` and
     the tricube weights with the C code's rule (1 within ``h1``, 0 beyond ``h9``)."""
+    xs, h, h1, h9 = win
     d = x[lo:hi] - xs
     r = np.abs(d)
     eps = d / h
@@ -153,57 +169,40 @@ def _tricube(
 
 
 def _direct_sums(
-    x: np.ndarray,
-    y: np.ndarray,
-    lo: int,
-    hi: int,
-    xs: float,
-    h: float,
-    h1: float,
-    h9: float,
-    shift: float,
+    x: np.ndarray, y: np.ndarray, lo: int, hi: int, win: _Window, shift: float
 ) -> np.ndarray:
     """The five sums over ``x[lo:hi]`` with the C code's weight rule."""
     if hi <= lo:
         return np.zeros(5)
-    eps, w = _tricube(x, lo, hi, xs, h, h1, h9)
+    eps, w = _tricube(x, lo, hi, win)
     yy = y[lo:hi]
     c = eps - shift
     wc = w * c
     return np.array([w.sum(), wc.sum(), np.dot(wc, c), np.dot(w, yy), np.dot(wc, yy)])
 
 
-def _zone_sums(
-    x, y, mom, lo: int, hi: int, xs: float, h: float, h1: float, h9: float, sign, shift
-) -> np.ndarray:
+def _zone_sums(x, y, mom, lo: int, hi: int, win: _Window, sign, shift) -> np.ndarray:
     """Sums over the tricube zone ``x[lo:hi]``: whole blocks by moments, the
     rest directly."""
     if mom is None or hi - lo < 2 * BLOCK:
-        return _direct_sums(x, y, lo, hi, xs, h, h1, h9, shift)
+        return _direct_sums(x, y, lo, hi, win, shift)
     b0 = -(-lo // BLOCK)
     b1 = min(hi // BLOCK, mom.nb)
     if b1 <= b0:
-        return _direct_sums(x, y, lo, hi, xs, h, h1, h9, shift)
+        return _direct_sums(x, y, lo, hi, win, shift)
     return (
-        _direct_sums(x, y, lo, b0 * BLOCK, xs, h, h1, h9, shift)
-        + _block_sums(mom, b0, b1, xs, h, sign, shift)
-        + _direct_sums(x, y, b1 * BLOCK, hi, xs, h, h1, h9, shift)
+        _direct_sums(x, y, lo, b0 * BLOCK, win, shift)
+        + _block_sums(mom, b0, b1, win.xs, win.h, sign, shift)
+        + _direct_sums(x, y, b1 * BLOCK, hi, win, shift)
     )
 
 
 def _direct_fit(
-    x: np.ndarray,
-    y: np.ndarray,
-    lo: int,
-    hi: int,
-    xs: float,
-    h: float,
-    h1: float,
-    h9: float,
-    rng: float,
+    x: np.ndarray, y: np.ndarray, lo: int, hi: int, win: _Window, rng: float
 ) -> tuple[float, bool]:
     """``lowest`` summed point by point over ``x[lo:hi]`` (small windows)."""
-    eps, w = _tricube(x, lo, hi, xs, h, h1, h9)
+    eps, w = _tricube(x, lo, hi, win)
+    h = win.h
     s0 = w.sum()
     if not s0 > 0.0:
         return 0.0, False
@@ -225,8 +224,8 @@ def _local_fit(
     n = x.shape[0]
     xs = float(x[i])
     h = max(xs - x[nleft], x[nright] - xs)
-    h9 = 0.999 * h
-    h1 = 0.001 * h
+    win = _window(xs, h)
+    h1, h9 = win.h1, win.h9
     # the C loop runs from nleft and stops at the first point to the right
     # farther than h9 (points to the left farther than h9 get weight 0)
     end = _first(x, xs, h9, True, nleft, n)
@@ -236,15 +235,15 @@ def _local_fit(
         return float(np.mean(y[start:end])), True
     start = _first(x, xs, -h9, False, nleft, end)
     if mom is None or end - start < _DIRECT_MAX:
-        return _direct_fit(x, y, start, end, xs, h, h1, h9, rng)
+        return _direct_fit(x, y, start, end, win, rng)
     c0 = _first(x, xs, -h1, False, start, end)
     c1 = _first(x, xs, h1, True, c0, end)
 
     def sums(shift: float) -> np.ndarray:
         return (
-            _zone_sums(x, y, mom, start, c0, xs, h, h1, h9, -1.0, shift)
-            + _direct_sums(x, y, c0, c1, xs, h, h1, h9, shift)
-            + _zone_sums(x, y, mom, c1, end, xs, h, h1, h9, 1.0, shift)
+            _zone_sums(x, y, mom, start, c0, win, -1.0, shift)
+            + _direct_sums(x, y, c0, c1, win, shift)
+            + _zone_sums(x, y, mom, c1, end, win, 1.0, shift)
         )
 
     s0, s1, _, t0, _ = sums(0.0)

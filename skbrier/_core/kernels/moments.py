@@ -15,7 +15,7 @@ per-observation quantities:
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 import numpy as np
 
@@ -128,25 +128,120 @@ def replicate_std(x: np.ndarray, axis: int = -1) -> np.ndarray | float:
     return float(out) if np.ndim(out) == 0 else out
 
 
-def iid_mean_covariance(g: np.ndarray, w: np.ndarray | None, ddof: int = 1) -> np.ndarray:
-    """Covariance of the (weighted) column means of ``g`` for independent rows.
+class Moments(NamedTuple):
+    r"""Mergeable centred moments of the rows ``h`` (n, k) of positive weight.
 
-    Unweighted: ``cov(g) / T`` with the ``T - ddof`` denominator (``ddof=1``:
-    R's ``cov``, as in Lahiri & Yang).  Weighted, with *frequency* weights (the
-    total weight ``W`` is the sample size):
-    ``sum_t w_t (g_t - gbar_w)(g_t - gbar_w)' / ((W - ddof) W)``, exactly the
-    unweighted value of the data with row ``t`` repeated ``w_t`` times.  The
-    caller ensures ``W > ddof``.  Computed with the relative weights
-    ``w / W`` so that extreme weights neither overflow nor underflow.
+    ``M2`` is :math:`\sum_i w_i (h_i - \bar h)(h_i - \bar h)'` about the
+    weighted mean :math:`\bar h`; :func:`moment_reduce` makes them from rows,
+    :func:`merge_moments` pools two, :func:`mean_covariance` finishes them.
     """
+
+    n: int
+    weight: float
+    mean: np.ndarray
+    m2: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+
+def moment_reduce(xp: Any, h: Any, w: Any = None) -> Moments:
+    """Reduce the rows ``h`` (n, k) of positive weight ``w`` to their
+    :class:`Moments` (host arrays), in the namespace ``xp`` of the rows.
+
+    The weighted cross-products are summed with the relative weights
+    ``w / W`` and scaled back, so that frequency weights of any finite scale
+    neither overflow nor underflow.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> m = moment_reduce(np, np.array([[0.0], [1.0], [2.0]]))
+    >>> m.n, m.weight, float(m.mean[0]), float(m.m2[0, 0])
+    (3, 3.0, 1.0, 2.0)
+    """
+    from ..array_api import to_numpy
+
+    k = int(h.shape[1])
+    if w is not None:
+        pos = w > 0.0
+        if not bool(xp.all(pos)):
+            h, w = h[pos, ...], w[pos]
+    n = int(h.shape[0])
+    if n == 0:
+        inf = np.full(k, np.inf)
+        return Moments(0, 0.0, np.zeros(k), np.zeros((k, k)), inf, -inf)
     if w is None:
-        t = g.shape[0]
-        c = g - g.mean(axis=0)
-        return (c.T @ c) / ((t - float(ddof)) * t)
-    total = float(w.sum())
-    rel = w / total
-    c = g - rel @ g
-    return ((c * rel[:, None]).T @ c) / (total - float(ddof))
+        total = float(n)
+        mean = xp.mean(h, axis=0)
+        c = h - mean
+        m2 = c.T @ c
+    else:
+        total = float(xp.sum(w))
+        rel = w / total
+        mean = rel @ h
+        c = h - mean
+        m2 = ((c * rel[:, None]).T @ c) * total
+    mean, m2, lo, hi = (
+        np.asarray(to_numpy(a), dtype=np.float64)
+        for a in (mean, m2, xp.min(h, axis=0), xp.max(h, axis=0))
+    )
+    return Moments(n, total, mean, m2, lo, hi)
+
+
+def merge_moments(a: tuple, b: tuple) -> Moments:
+    """Chan, Golub and LeVeque's (1983) pairwise update of two
+    :class:`Moments` ``(n, W, mean, M2, min, max)``; the weight products are
+    taken as ``W_a (W_b / W)``, so that huge frequency weights do not
+    overflow.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> h = np.array([[0.0], [1.0], [2.0], [5.0]])
+    >>> m = merge_moments(moment_reduce(np, h[:1]), moment_reduce(np, h[1:]))
+    >>> float(m.m2[0, 0]) == float(moment_reduce(np, h).m2[0, 0])
+    True
+    """
+    na, wa, ma, sa, loa, hia = a
+    nb, wb, mb, sb, lob, hib = b
+    if wb == 0.0:
+        return Moments(*a)
+    if wa == 0.0:
+        return Moments(*b)
+    w = wa + wb
+    share = wb / w
+    d = mb - ma
+    m2 = sa + sb + np.outer(d, d) * (wa * share)
+    return Moments(
+        na + nb, w, ma + d * share, m2, np.minimum(loa, lob), np.maximum(hia, hib)
+    )
+
+
+def mean_covariance(moments: tuple, ddof: int = 1) -> np.ndarray:
+    r"""Covariance of the (weighted) column means for independent rows,
+    :math:`M_2 / ((W - \mathrm{ddof}) W)` of :class:`Moments` (taken as
+    :math:`(M_2 / W) / (W - \mathrm{ddof})`: no overflow for huge weights).
+
+    With *frequency* weights (the total weight ``W`` is the sample size) it is
+    exactly the unweighted value of the data with row ``t`` repeated ``w_t``
+    times; ``ddof=1`` is R's ``cov``, as in Lahiri & Yang.  The caller
+    ensures ``W > ddof``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> m = moment_reduce(np, np.array([[0.0], [1.0], [2.0]]))
+    >>> float(mean_covariance(m)[0, 0])  # var 1 over 3 rows
+    0.3333333333333333
+    """
+    w = float(moments[1])
+    return (moments[3] / w) / (w - float(ddof))
+
+
+def iid_mean_covariance(g: np.ndarray, w: np.ndarray | None, ddof: int = 1) -> np.ndarray:
+    """Covariance of the (weighted) column means of ``g`` for independent
+    rows: :func:`mean_covariance` of :func:`moment_reduce` (one chunk)."""
+    return mean_covariance(moment_reduce(np, g, w), ddof)
 
 
 def weighted_scores(g: np.ndarray, w: np.ndarray | None) -> np.ndarray:
