@@ -30,8 +30,9 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from .docstrings import shared_doc
 from .format import format_number
-from .params import check_option
+from .params import check_confidence_level, check_option
 
 __all__ = ["INTERVAL_METRICS", "ConfidenceInterval", "Result", "check_metric"]
 
@@ -236,3 +237,153 @@ def check_metric(result: Any, metric: Any, names: Sequence[str] | None = None) -
     """
     valid = type(result)._interval_metrics if names is None else names
     return check_option(metric, "metric", valid)
+
+
+class _IntervalResult(Result):
+    """Mixin of the results that compute intervals: one ``confidence_interval``.
+
+    A subclass lists its ``metric=`` names in ``_interval_metrics`` (the first
+    is the default, or override ``_default_metric``) and its ``method=`` names
+    in ``_interval_methods`` (the first is the default), and computes the
+    interval of one checked metric, level and method in ``_interval``.
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> from skbrier._core.results import ConfidenceInterval, _IntervalResult
+    >>> @dataclasses.dataclass(frozen=True, repr=False)
+    ... class Mean(_IntervalResult):
+    ...     brier_score: float
+    ...     stderr: float
+    ...     _interval_metrics = ("brier_score",)
+    ...     _interval_methods = ("wald",)
+    ...     def _interval(self, metric, level, method):
+    ...         return ConfidenceInterval(self.brier_score - 2 * self.stderr,
+    ...                                   self.brier_score + 2 * self.stderr)
+    >>> Mean(0.5, 0.125).confidence_interval()
+    ConfidenceInterval(low=0.25, high=0.75)
+    """
+
+    #: the ``method=`` names of ``confidence_interval`` (the first: the default)
+    _interval_methods: ClassVar[tuple[str, ...]] = ("percentile", "basic")
+
+    def _default_metric(self) -> str:
+        return self._interval_metrics[0]
+
+    @shared_doc
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str | None = None,
+        method: str | None = None,
+    ) -> ConfidenceInterval:
+        """Confidence interval of one of the result's numbers.
+
+        Parameters
+        ----------
+        {{confidence_level}}
+        metric : str, default=None
+            The number: one of the result's interval metrics (its class
+            docstring lists them; the names of :data:`INTERVAL_METRICS`).
+            None: the result's headline number, the first listed.
+        method : str, default=None
+            The interval: ``"percentile"`` or ``"basic"`` (the quantiles of
+            the bootstrap replicates reflected around the estimate) on a
+            bootstrap result, ``"wald"`` on a Wald one; None: the first of
+            them.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``: floats, or arrays for a pointwise band (one
+            bound per threshold, group or class).
+
+        Raises
+        ------
+        ValueError
+            For an unknown metric or method, a level outside (0, 1), or a
+            bootstrap result built without resamples (``n_resamples=0``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skbrier.metrics.selective import risk_coverage_curve
+        >>> rng = np.random.default_rng(0)
+        >>> conf = rng.uniform(size=300)
+        >>> right = rng.uniform(size=300) < conf
+        >>> res = risk_coverage_curve(right, conf, n_resamples=200, random_state=0)
+        >>> low, high = res.confidence_interval(metric="aurc")
+        >>> bool(low < res.aurc < high)
+        True
+        """
+        name = check_metric(self, self._default_metric() if metric is None else metric)
+        level = check_confidence_level(confidence_level)
+        how = self._interval_methods[0] if method is None else method
+        return self._interval(name, level, check_option(how, "method", self._interval_methods))
+
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
+        raise NotImplementedError
+
+
+class _BootstrapResult(_IntervalResult):
+    """Mixin of the results holding bootstrap replicates of their numbers.
+
+    The dataclass declares the fields ``n_resamples``, ``confidence_level``
+    and ``bootstrap_replicates`` (a dict of metric name to replicates, None
+    without a bootstrap).  A subclass names the function that builds it in
+    ``_builder`` (for the error without a bootstrap), the metric of its
+    pointwise band in ``_band_metric`` (``bands``), and the keys of
+    ``to_dict`` that replace the replicates in ``_dict_intervals``.
+
+    Examples
+    --------
+    >>> from skbrier.metrics.selective import risk_coverage_curve
+    >>> res = risk_coverage_curve([1, 0, 1, 1], [0.9, 0.8, 0.7, 0.6])
+    >>> res.bands is None, res.to_dict()["aurc_interval"] is None
+    (True, True)
+    """
+
+    bootstrap_replicates: dict[str, np.ndarray] | None
+    confidence_level: float
+    #: the public function that builds the result
+    _builder: ClassVar[str] = ""
+    #: the metric of :attr:`bands`
+    _band_metric: ClassVar[str] = ""
+    #: ``to_dict`` key -> metric of the intervals that replace the replicates
+    _dict_intervals: ClassVar[dict[str, str]] = {}
+
+    def _estimate(self, metric: str) -> Any:
+        return getattr(self, metric)
+
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
+        from .resampling import interval_from_replicates
+
+        if self.bootstrap_replicates is None:
+            raise ValueError(f"no bootstrap: call {self._builder} with n_resamples > 0.")
+        return interval_from_replicates(
+            self.bootstrap_replicates[metric],
+            level,
+            method=method,
+            estimate=self._estimate(metric),
+        )
+
+    @property
+    def bands(self) -> ConfidenceInterval | None:
+        """Pointwise bootstrap band at ``confidence_level`` (None without a bootstrap)."""
+        if self.bootstrap_replicates is None:
+            return None
+        return self.confidence_interval(self.confidence_level, metric=self._band_metric)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready values, the bootstrap replicates replaced by
+        their intervals at ``confidence_level`` (None without a bootstrap)."""
+        out = {k: to_builtin(getattr(self, k)) for k in self._fields()}
+        del out["bootstrap_replicates"]
+        for key, metric in self._dict_intervals.items():
+            out[key] = (
+                None
+                if self.bootstrap_replicates is None
+                else to_builtin(self.confidence_interval(self.confidence_level, metric=metric))
+            )
+        return out

@@ -9,9 +9,7 @@ import numpy as np
 
 from .._core.format import format_number
 from .._core.kernels.net_benefit import treat_all_curve
-from .._core.params import check_confidence_level, check_option
-from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
-from .._core.results import ConfidenceInterval, Result, check_metric, to_builtin
+from .._core.results import _BootstrapResult, Result
 
 __all__ = ["AbstentionResult", "AbstentionUtilityComparison", "AbstentionUtilityResult"]
 
@@ -65,10 +63,14 @@ class AbstentionResult(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class AbstentionUtilityResult(Result):
+class AbstentionUtilityResult(_BootstrapResult):
     r"""The answer-or-abstain utility curve of one confidence, and its area.
 
     Returned by :func:`~skbrier.metrics.abstention.abstention_utility`.
+    ``confidence_interval(metric=...)`` gives the bootstrap interval of the
+    area (``"utility_area"``, the default) or the pointwise band of the
+    utility (``"utility"``), ``method="percentile"`` (default) or
+    ``"basic"``.
 
     Attributes
     ----------
@@ -114,6 +116,14 @@ class AbstentionUtilityResult(Result):
     ...                          thresholds=[0.5, 0.7])
     >>> res.utility
     array([ 0.25      , -0.33333333])
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> conf = rng.uniform(0, 0.95, 400)
+    >>> right = rng.uniform(size=400) < conf
+    >>> res = abstention_utility(right, conf, n_resamples=200, random_state=0)
+    >>> low, high = res.confidence_interval()
+    >>> bool(low < res.area < high)
+    True
     """
 
     thresholds: np.ndarray
@@ -128,58 +138,19 @@ class AbstentionUtilityResult(Result):
     bootstrap_replicates: dict[str, np.ndarray] | None = None
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
+    _builder: ClassVar[str] = "abstention_utility"
+    _band_metric: ClassVar[str] = "utility"
+    _dict_intervals: ClassVar[dict[str, str]] = {
+        "area_interval": "utility_area",
+        "bands": "utility",
+    }
 
     @property
     def answer_all(self) -> np.ndarray:
         return treat_all_curve(self.accuracy, self.thresholds)
 
-    @property
-    def bands(self) -> ConfidenceInterval | None:
-        if self.bootstrap_replicates is None:
-            return None
-        return self.confidence_interval(self.confidence_level, metric="utility")
-
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "utility_area",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Bootstrap interval of the area, or pointwise band of the utility.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Level in (0, 1).
-        metric : {"utility_area", "utility"}, default="utility_area"
-            The area, or the utility at each threshold.
-        method : {"percentile", "basic"}, default=None
-            Percentile interval (None) or the basic one.
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)``: floats, or arrays over the thresholds.
-
-        Raises
-        ------
-        ValueError
-            If no bootstrap was run or an option is out of range.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from skbrier.metrics.abstention import abstention_utility
-        >>> rng = np.random.default_rng(0)
-        >>> conf = rng.uniform(0, 0.95, 400)
-        >>> right = rng.uniform(size=400) < conf
-        >>> res = abstention_utility(right, conf, n_resamples=200, random_state=0)
-        >>> low, high = res.confidence_interval()
-        >>> bool(low < res.area < high)
-        True
-        """
-        return _interval(self, confidence_level, metric, method, self.utility, self.area)
+    def _estimate(self, metric: str) -> Any:
+        return self.utility if metric == "utility" else self.area
 
     def _headline(self) -> dict[str, Any]:
         return {
@@ -190,12 +161,6 @@ class AbstentionUtilityResult(Result):
             "n_thresholds": int(self.thresholds.shape[0]),
             "n_resamples": self.n_resamples,
         }
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as JSON-ready values, the replicates replaced by
-        ``area_interval`` and ``bands`` at ``confidence_level`` (None without
-        a bootstrap)."""
-        return _without_replicates(self, "area_interval")
 
     def to_frame(self) -> Any:
         """One row per threshold: ``threshold``, ``utility``, ``answer_rate``,
@@ -229,13 +194,16 @@ class AbstentionUtilityResult(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class AbstentionUtilityComparison(Result):
+class AbstentionUtilityComparison(_BootstrapResult):
     r"""Paired comparison of two models' answer-or-abstain utility on the same questions.
 
     Returned by
     :func:`~skbrier.metrics.abstention.compare_abstention_utility`.  Every
     difference is model a minus model b; the bootstrap resamples the
-    questions, the same ones for both models.
+    questions, the same ones for both models: ``confidence_interval`` gives
+    the interval of the area difference (``metric="utility_area"``, the
+    default) or the pointwise band of the utility difference
+    (``"utility"``).
 
     Attributes
     ----------
@@ -275,6 +243,15 @@ class AbstentionUtilityComparison(Result):
     ...                                  thresholds=[0.5], n_resamples=0)
     >>> res.difference
     array([1.])
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> p = rng.uniform(0, 0.9, 300)
+    >>> right = rng.uniform(size=300) < p
+    >>> res = compare_abstention_utility(right, p, right, np.full(300, 0.5),
+    ...                                  n_resamples=200, random_state=0)
+    >>> low, high = res.confidence_interval()
+    >>> bool(low > 0)
+    True
     """
 
     thresholds: np.ndarray
@@ -289,6 +266,12 @@ class AbstentionUtilityComparison(Result):
     bootstrap_replicates: dict[str, np.ndarray] | None = None
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
+    _builder: ClassVar[str] = "compare_abstention_utility"
+    _band_metric: ClassVar[str] = "utility"
+    _dict_intervals: ClassVar[dict[str, str]] = {
+        "area_difference_interval": "utility_area",
+        "bands": "utility",
+    }
 
     @property
     def difference(self) -> np.ndarray:
@@ -298,57 +281,8 @@ class AbstentionUtilityComparison(Result):
     def area_difference(self) -> float:
         return float(self.area_a - self.area_b)
 
-    @property
-    def bands(self) -> ConfidenceInterval | None:
-        if self.bootstrap_replicates is None:
-            return None
-        return self.confidence_interval(self.confidence_level, metric="utility")
-
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "utility_area",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Bootstrap interval of the area difference, or band of the utility difference.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Level in (0, 1).
-        metric : {"utility_area", "utility"}, default="utility_area"
-            The difference of the areas, or of the utilities at each
-            threshold.
-        method : {"percentile", "basic"}, default=None
-            Percentile interval (None) or the basic one.
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)`` of model a minus model b.
-
-        Raises
-        ------
-        ValueError
-            If no bootstrap was run or an option is out of range.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from skbrier.metrics.abstention import compare_abstention_utility
-        >>> rng = np.random.default_rng(1)
-        >>> p = rng.uniform(0, 0.9, 300)
-        >>> right = rng.uniform(size=300) < p
-        >>> res = compare_abstention_utility(right, p, right, np.full(300, 0.5),
-        ...                                  n_resamples=200, random_state=0)
-        >>> low, high = res.confidence_interval()
-        >>> bool(low > 0)
-        True
-        """
-        return _interval(
-            self, confidence_level, metric, method, self.difference, self.area_difference
-        )
+    def _estimate(self, metric: str) -> Any:
+        return self.difference if metric == "utility" else self.area_difference
 
     def _headline(self) -> dict[str, Any]:
         return {
@@ -371,11 +305,6 @@ class AbstentionUtilityComparison(Result):
                 )
             )
         return rows
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as JSON-ready values, the replicates replaced by
-        ``area_difference_interval`` and ``bands`` (None without a bootstrap)."""
-        return _without_replicates(self, "area_difference_interval")
 
     def to_frame(self) -> Any:
         """One row per threshold: ``threshold``, ``utility_a``, ``utility_b``,
@@ -406,40 +335,3 @@ class AbstentionUtilityComparison(Result):
         if bands is not None:
             cols["difference_low"], cols["difference_high"] = bands.low, bands.high
         return pd.DataFrame(cols)
-
-
-# --------------------------------------------------------------------------- shared
-def _interval(
-    result: Any,
-    confidence_level: float,
-    metric: str,
-    method: str | None,
-    curve: np.ndarray,
-    area: float,
-) -> ConfidenceInterval:
-    """The one ``confidence_interval`` of the two utility results."""
-    metric = check_metric(result, metric)
-    level = check_confidence_level(confidence_level)
-    method = check_option(
-        "percentile" if method is None else method, "method", INTERVAL_METHODS
-    )
-    if result.bootstrap_replicates is None:
-        raise ValueError("no bootstrap: call it with n_resamples > 0.")
-    estimate = curve if metric == "utility" else area
-    return interval_from_replicates(
-        result.bootstrap_replicates[metric], level, method=method, estimate=estimate
-    )
-
-
-def _without_replicates(result: Any, interval_key: str) -> dict[str, Any]:
-    out = {
-        k: to_builtin(getattr(result, k))
-        for k in result._fields()
-        if k != "bootstrap_replicates"
-    }
-    boot = result.bootstrap_replicates is not None
-    out[interval_key] = (
-        to_builtin(result.confidence_interval(result.confidence_level)) if boot else None
-    )
-    out["bands"] = to_builtin(result.bands) if boot else None
-    return out
