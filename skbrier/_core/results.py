@@ -320,7 +320,9 @@ class _IntervalResult(Result):
         name = check_metric(self, self._default_metric() if metric is None else metric)
         level = check_confidence_level(confidence_level)
         how = self._interval_methods[0] if method is None else method
-        return self._interval(name, level, check_option(how, "method", self._interval_methods))
+        return self._interval(
+            name, level, check_option(how, "method", self._interval_methods)
+        )
 
     def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         raise NotImplementedError
@@ -384,6 +386,8 @@ class _BootstrapResult(_IntervalResult):
             out[key] = (
                 None
                 if self.bootstrap_replicates is None
-                else to_builtin(self.confidence_interval(self.confidence_level, metric=metric))
+                else to_builtin(
+                    self.confidence_interval(self.confidence_level, metric=metric)
+                )
             )
         return out

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._core.format import format_number
 from .._core.kernels.net_benefit import treat_all_curve
-from .._core.results import _BootstrapResult, Result
+from .._core.results import Result, _BootstrapResult
 
 __all__ = ["AbstentionResult", "AbstentionUtilityComparison", "AbstentionUtilityResult"]
 
