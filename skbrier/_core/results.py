@@ -243,7 +243,8 @@ class _IntervalResult(Result):
     """Mixin of the results that compute intervals: one ``confidence_interval``.
 
     A subclass lists its ``metric=`` names in ``_interval_metrics`` (the first
-    is the default, or override ``_default_metric``) and its ``method=`` names
+    is the default; ``_default_metric`` and ``_valid_metrics`` may narrow them
+    by instance) and its ``method=`` names
     in ``_interval_methods`` (the first is the default), and computes the
     interval of one checked metric, level and method in ``_interval``.
 
@@ -269,6 +270,9 @@ class _IntervalResult(Result):
 
     def _default_metric(self) -> str:
         return self._interval_metrics[0]
+
+    def _valid_metrics(self) -> Sequence[str]:
+        return self._interval_metrics
 
     @shared_doc
     def confidence_interval(
@@ -307,17 +311,15 @@ class _IntervalResult(Result):
 
         Examples
         --------
-        >>> import numpy as np
         >>> from skbrier.metrics.selective import risk_coverage_curve
-        >>> rng = np.random.default_rng(0)
-        >>> conf = rng.uniform(size=300)
-        >>> right = rng.uniform(size=300) < conf
-        >>> res = risk_coverage_curve(right, conf, n_resamples=200, random_state=0)
-        >>> low, high = res.confidence_interval(metric="aurc")
+        >>> right, conf = [1, 0, 1, 1, 0, 1] * 20, [i / 130 for i in range(120)]
+        >>> res = risk_coverage_curve(right, conf, n_resamples=99, random_state=0)
+        >>> low, high = res.confidence_interval()  # metric="aurc", its first
         >>> bool(low < res.aurc < high)
         True
         """
-        name = check_metric(self, self._default_metric() if metric is None else metric)
+        name = self._default_metric() if metric is None else metric
+        name = check_metric(self, name, self._valid_metrics())
         level = check_confidence_level(confidence_level)
         how = self._interval_methods[0] if method is None else method
         return self._interval(

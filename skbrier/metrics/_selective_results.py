@@ -79,14 +79,6 @@ class RiskCoverageResult(_BootstrapResult):
        coverage      risk  accuracy  threshold
     0       0.5  0.500000  0.500000        0.8
     1       1.0  0.250000  0.750000        0.6
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> conf = rng.uniform(size=300)
-    >>> right = rng.uniform(size=300) < conf
-    >>> res = risk_coverage_curve(right, conf, n_resamples=200, random_state=0)
-    >>> low, high = res.confidence_interval(metric="aurc")
-    >>> bool(low < res.aurc < high)
-    True
     """
 
     thresholds: np.ndarray
