@@ -62,8 +62,56 @@ class AbstentionResult(Result):
     n: float
 
 
+class _UtilityCurves(_BootstrapResult):
+    """What the two utility results share: the intervals and the table."""
+
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
+    _band_metric: ClassVar[str] = "utility"
+    #: ``to_frame``'s names of the band's bounds
+    _band_columns: ClassVar[tuple[str, str]]
+
+    def _curve_and_area(self) -> tuple[np.ndarray, float]:
+        raise NotImplementedError
+
+    def _columns(self) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def _estimate(self, metric: str) -> Any:
+        curve, area = self._curve_and_area()
+        return curve if metric == "utility" else area
+
+    def to_frame(self) -> Any:
+        """One row per threshold, with a bootstrap the band's bounds too.
+
+        The columns: ``threshold``, ``utility``, ``answer_rate`` and
+        ``answer_all`` (and the band ``utility_low``/``utility_high``) for one
+        model; ``threshold``, ``utility_a``, ``utility_b`` and ``difference``
+        (and ``difference_low``/``difference_high``) for a comparison.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The table.
+
+        Examples
+        --------
+        >>> from skbrier.metrics.abstention import abstention_utility
+        >>> res = abstention_utility([1, 0, 1, 1], [0.9, 0.8, 0.6, 0.3],
+        ...                          thresholds=[0.5])
+        >>> res.to_frame().columns.tolist()
+        ['threshold', 'utility', 'answer_rate', 'answer_all']
+        """
+        import pandas as pd
+
+        cols = self._columns()
+        bands = self.bands
+        if bands is not None:
+            cols[self._band_columns[0]], cols[self._band_columns[1]] = bands
+        return pd.DataFrame(cols)
+
+
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class AbstentionUtilityResult(_BootstrapResult):
+class AbstentionUtilityResult(_UtilityCurves):
     r"""The answer-or-abstain utility curve of one confidence, and its area.
 
     Returned by :func:`~skbrier.metrics.abstention.abstention_utility`.
@@ -137,9 +185,8 @@ class AbstentionUtilityResult(_BootstrapResult):
     confidence_level: float = 0.95
     bootstrap_replicates: dict[str, np.ndarray] | None = None
 
-    _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
     _builder: ClassVar[str] = "abstention_utility"
-    _band_metric: ClassVar[str] = "utility"
+    _band_columns: ClassVar[tuple[str, str]] = ("utility_low", "utility_high")
     _dict_intervals: ClassVar[dict[str, str]] = {
         "area_interval": "utility_area",
         "bands": "utility",
@@ -149,8 +196,16 @@ class AbstentionUtilityResult(_BootstrapResult):
     def answer_all(self) -> np.ndarray:
         return treat_all_curve(self.accuracy, self.thresholds)
 
-    def _estimate(self, metric: str) -> Any:
-        return self.utility if metric == "utility" else self.area
+    def _curve_and_area(self) -> tuple[np.ndarray, float]:
+        return self.utility, self.area
+
+    def _columns(self) -> dict[str, np.ndarray]:
+        return {
+            "threshold": self.thresholds,
+            "utility": self.utility,
+            "answer_rate": self.answer_rate,
+            "answer_all": self.answer_all,
+        }
 
     def _headline(self) -> dict[str, Any]:
         return {
@@ -162,39 +217,9 @@ class AbstentionUtilityResult(_BootstrapResult):
             "n_resamples": self.n_resamples,
         }
 
-    def to_frame(self) -> Any:
-        """One row per threshold: ``threshold``, ``utility``, ``answer_rate``,
-        ``answer_all`` and, with a bootstrap, ``utility_low``/``utility_high``.
-
-        Returns
-        -------
-        pandas.DataFrame
-            The table.
-
-        Examples
-        --------
-        >>> from skbrier.metrics.abstention import abstention_utility
-        >>> res = abstention_utility([1, 0, 1, 1], [0.9, 0.8, 0.6, 0.3],
-        ...                          thresholds=[0.5])
-        >>> res.to_frame().columns.tolist()
-        ['threshold', 'utility', 'answer_rate', 'answer_all']
-        """
-        import pandas as pd
-
-        cols = {
-            "threshold": self.thresholds,
-            "utility": self.utility,
-            "answer_rate": self.answer_rate,
-            "answer_all": self.answer_all,
-        }
-        bands = self.bands
-        if bands is not None:
-            cols["utility_low"], cols["utility_high"] = bands.low, bands.high
-        return pd.DataFrame(cols)
-
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class AbstentionUtilityComparison(_BootstrapResult):
+class AbstentionUtilityComparison(_UtilityCurves):
     r"""Paired comparison of two models' answer-or-abstain utility on the same questions.
 
     Returned by
@@ -243,6 +268,8 @@ class AbstentionUtilityComparison(_BootstrapResult):
     ...                                  thresholds=[0.5], n_resamples=0)
     >>> res.difference
     array([1.])
+    >>> res.to_frame()["difference"].tolist()
+    [1.0]
     >>> import numpy as np
     >>> rng = np.random.default_rng(1)
     >>> p = rng.uniform(0, 0.9, 300)
@@ -265,9 +292,8 @@ class AbstentionUtilityComparison(_BootstrapResult):
     confidence_level: float = 0.95
     bootstrap_replicates: dict[str, np.ndarray] | None = None
 
-    _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
     _builder: ClassVar[str] = "compare_abstention_utility"
-    _band_metric: ClassVar[str] = "utility"
+    _band_columns: ClassVar[tuple[str, str]] = ("difference_low", "difference_high")
     _dict_intervals: ClassVar[dict[str, str]] = {
         "area_difference_interval": "utility_area",
         "bands": "utility",
@@ -281,8 +307,16 @@ class AbstentionUtilityComparison(_BootstrapResult):
     def area_difference(self) -> float:
         return float(self.area_a - self.area_b)
 
-    def _estimate(self, metric: str) -> Any:
-        return self.difference if metric == "utility" else self.area_difference
+    def _curve_and_area(self) -> tuple[np.ndarray, float]:
+        return self.difference, self.area_difference
+
+    def _columns(self) -> dict[str, np.ndarray]:
+        return {
+            "threshold": self.thresholds,
+            "utility_a": self.utility_a,
+            "utility_b": self.utility_b,
+            "difference": self.difference,
+        }
 
     def _headline(self) -> dict[str, Any]:
         return {
@@ -305,33 +339,3 @@ class AbstentionUtilityComparison(_BootstrapResult):
                 )
             )
         return rows
-
-    def to_frame(self) -> Any:
-        """One row per threshold: ``threshold``, ``utility_a``, ``utility_b``,
-        ``difference`` and, with a bootstrap, ``difference_low``/``difference_high``.
-
-        Returns
-        -------
-        pandas.DataFrame
-            The table.
-
-        Examples
-        --------
-        >>> from skbrier.metrics.abstention import compare_abstention_utility
-        >>> res = compare_abstention_utility([1, 0], [0.9, 0.2], [1, 1], [0.5, 0.6],
-        ...                                  thresholds=[0.5], n_resamples=0)
-        >>> res.to_frame()["difference"].tolist()
-        [-0.5]
-        """
-        import pandas as pd
-
-        cols = {
-            "threshold": self.thresholds,
-            "utility_a": self.utility_a,
-            "utility_b": self.utility_b,
-            "difference": self.difference,
-        }
-        bands = self.bands
-        if bands is not None:
-            cols["difference_low"], cols["difference_high"] = bands.low, bands.high
-        return pd.DataFrame(cols)
