@@ -67,13 +67,11 @@ class _UtilityCurves(_BootstrapResult):
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
     _band_metric: ClassVar[str] = "utility"
-    #: ``to_frame``'s names of the band's bounds
+    #: ``to_frame``'s columns (the attribute of each), then the band's bounds
+    _columns: ClassVar[dict[str, str]]
     _band_columns: ClassVar[tuple[str, str]]
 
     def _curve_and_area(self) -> tuple[np.ndarray, float]:
-        raise NotImplementedError
-
-    def _columns(self) -> dict[str, np.ndarray]:
         raise NotImplementedError
 
     def _estimate(self, metric: str) -> Any:
@@ -91,7 +89,7 @@ class _UtilityCurves(_BootstrapResult):
         Returns
         -------
         pandas.DataFrame
-            The table.
+            A row per threshold.
 
         Examples
         --------
@@ -103,7 +101,7 @@ class _UtilityCurves(_BootstrapResult):
         """
         import pandas as pd
 
-        cols = self._columns()
+        cols = {name: getattr(self, attr) for name, attr in self._columns.items()}
         bands = self.bands
         if bands is not None:
             cols[self._band_columns[0]], cols[self._band_columns[1]] = bands
@@ -186,6 +184,12 @@ class AbstentionUtilityResult(_UtilityCurves):
     bootstrap_replicates: dict[str, np.ndarray] | None = None
 
     _builder: ClassVar[str] = "abstention_utility"
+    _columns: ClassVar[dict[str, str]] = {
+        "threshold": "thresholds",
+        "utility": "utility",
+        "answer_rate": "answer_rate",
+        "answer_all": "answer_all",
+    }
     _band_columns: ClassVar[tuple[str, str]] = ("utility_low", "utility_high")
     _dict_intervals: ClassVar[dict[str, str]] = {
         "area_interval": "utility_area",
@@ -198,14 +202,6 @@ class AbstentionUtilityResult(_UtilityCurves):
 
     def _curve_and_area(self) -> tuple[np.ndarray, float]:
         return self.utility, self.area
-
-    def _columns(self) -> dict[str, np.ndarray]:
-        return {
-            "threshold": self.thresholds,
-            "utility": self.utility,
-            "answer_rate": self.answer_rate,
-            "answer_all": self.answer_all,
-        }
 
     def _headline(self) -> dict[str, Any]:
         return {
@@ -266,10 +262,8 @@ class AbstentionUtilityComparison(_UtilityCurves):
     >>> res = compare_abstention_utility([1, 0, 1], [0.9, 0.2, 0.6],
     ...                                  [1, 1, 0], [0.5, 0.6, 0.9],
     ...                                  thresholds=[0.5], n_resamples=0)
-    >>> res.difference
-    array([1.])
-    >>> res.to_frame()["difference"].tolist()
-    [1.0]
+    >>> res.to_frame()["difference"].round(4).tolist()
+    [0.3333]
     >>> import numpy as np
     >>> rng = np.random.default_rng(1)
     >>> p = rng.uniform(0, 0.9, 300)
@@ -293,6 +287,12 @@ class AbstentionUtilityComparison(_UtilityCurves):
     bootstrap_replicates: dict[str, np.ndarray] | None = None
 
     _builder: ClassVar[str] = "compare_abstention_utility"
+    _columns: ClassVar[dict[str, str]] = {
+        "threshold": "thresholds",
+        "utility_a": "utility_a",
+        "utility_b": "utility_b",
+        "difference": "difference",
+    }
     _band_columns: ClassVar[tuple[str, str]] = ("difference_low", "difference_high")
     _dict_intervals: ClassVar[dict[str, str]] = {
         "area_difference_interval": "utility_area",
@@ -309,14 +309,6 @@ class AbstentionUtilityComparison(_UtilityCurves):
 
     def _curve_and_area(self) -> tuple[np.ndarray, float]:
         return self.difference, self.area_difference
-
-    def _columns(self) -> dict[str, np.ndarray]:
-        return {
-            "threshold": self.thresholds,
-            "utility_a": self.utility_a,
-            "utility_b": self.utility_b,
-            "difference": self.difference,
-        }
 
     def _headline(self) -> dict[str, Any]:
         return {
