@@ -338,7 +338,8 @@ class _BootstrapResult(_IntervalResult):
     without a bootstrap).  A subclass names the function that builds it in
     ``_builder`` (for the error without a bootstrap), the metric of its
     pointwise band in ``_band_metric`` (``bands``), and the keys of
-    ``to_dict`` that replace the replicates in ``_dict_intervals``.
+    ``to_dict`` that replace the replicates in ``_dict_intervals``
+    (key -> metric).
 
     Examples
     --------
@@ -354,11 +355,12 @@ class _BootstrapResult(_IntervalResult):
     _builder: ClassVar[str] = ""
     #: the metric of :attr:`bands`
     _band_metric: ClassVar[str] = ""
-    #: ``to_dict`` key -> metric of the intervals that replace the replicates
-    _dict_intervals: ClassVar[dict[str, str]] = {}
 
     def _estimate(self, metric: str) -> Any:
         return getattr(self, metric)
+
+    def _dict_intervals(self) -> dict[str, str]:
+        raise NotImplementedError
 
     def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         from .resampling import interval_from_replicates
@@ -384,7 +386,7 @@ class _BootstrapResult(_IntervalResult):
         their intervals at ``confidence_level`` (None without a bootstrap)."""
         out = {k: to_builtin(getattr(self, k)) for k in self._fields()}
         del out["bootstrap_replicates"]
-        for key, metric in self._dict_intervals.items():
+        for key, metric in self._dict_intervals().items():
             out[key] = (
                 None
                 if self.bootstrap_replicates is None

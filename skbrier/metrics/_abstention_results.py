@@ -67,16 +67,17 @@ class _UtilityCurves(_BootstrapResult):
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
     _band_metric: ClassVar[str] = "utility"
-    #: ``to_frame``'s columns (the attribute of each), then the band's bounds
-    _columns: ClassVar[dict[str, str]]
-    _band_columns: ClassVar[tuple[str, str]]
-
-    def _curve_and_area(self) -> tuple[np.ndarray, float]:
-        raise NotImplementedError
+    #: the attributes of the band's curve and of the area's estimate
+    _curve: ClassVar[str]
+    _area: ClassVar[str]
+    #: ``to_frame``'s columns after ``threshold``
+    _columns: ClassVar[tuple[str, ...]]
 
     def _estimate(self, metric: str) -> Any:
-        curve, area = self._curve_and_area()
-        return curve if metric == "utility" else area
+        return getattr(self, self._curve if metric == "utility" else self._area)
+
+    def _dict_intervals(self) -> dict[str, str]:
+        return {f"{self._area}_interval": "utility_area", "bands": "utility"}
 
     def to_frame(self) -> Any:
         """One row per threshold, with a bootstrap the band's bounds too.
@@ -101,10 +102,11 @@ class _UtilityCurves(_BootstrapResult):
         """
         import pandas as pd
 
-        cols = {name: getattr(self, attr) for name, attr in self._columns.items()}
+        cols = {"threshold": self.thresholds}
+        cols.update((name, getattr(self, name)) for name in self._columns)
         bands = self.bands
         if bands is not None:
-            cols[self._band_columns[0]], cols[self._band_columns[1]] = bands
+            cols[f"{self._curve}_low"], cols[f"{self._curve}_high"] = bands
         return pd.DataFrame(cols)
 
 
@@ -184,24 +186,13 @@ class AbstentionUtilityResult(_UtilityCurves):
     bootstrap_replicates: dict[str, np.ndarray] | None = None
 
     _builder: ClassVar[str] = "abstention_utility"
-    _columns: ClassVar[dict[str, str]] = {
-        "threshold": "thresholds",
-        "utility": "utility",
-        "answer_rate": "answer_rate",
-        "answer_all": "answer_all",
-    }
-    _band_columns: ClassVar[tuple[str, str]] = ("utility_low", "utility_high")
-    _dict_intervals: ClassVar[dict[str, str]] = {
-        "area_interval": "utility_area",
-        "bands": "utility",
-    }
+    _curve: ClassVar[str] = "utility"
+    _area: ClassVar[str] = "area"
+    _columns: ClassVar[tuple[str, ...]] = ("utility", "answer_rate", "answer_all")
 
     @property
     def answer_all(self) -> np.ndarray:
         return treat_all_curve(self.accuracy, self.thresholds)
-
-    def _curve_and_area(self) -> tuple[np.ndarray, float]:
-        return self.utility, self.area
 
     def _headline(self) -> dict[str, Any]:
         return {
@@ -287,17 +278,9 @@ class AbstentionUtilityComparison(_UtilityCurves):
     bootstrap_replicates: dict[str, np.ndarray] | None = None
 
     _builder: ClassVar[str] = "compare_abstention_utility"
-    _columns: ClassVar[dict[str, str]] = {
-        "threshold": "thresholds",
-        "utility_a": "utility_a",
-        "utility_b": "utility_b",
-        "difference": "difference",
-    }
-    _band_columns: ClassVar[tuple[str, str]] = ("difference_low", "difference_high")
-    _dict_intervals: ClassVar[dict[str, str]] = {
-        "area_difference_interval": "utility_area",
-        "bands": "utility",
-    }
+    _curve: ClassVar[str] = "difference"
+    _area: ClassVar[str] = "area_difference"
+    _columns: ClassVar[tuple[str, ...]] = ("utility_a", "utility_b", "difference")
 
     @property
     def difference(self) -> np.ndarray:
@@ -306,9 +289,6 @@ class AbstentionUtilityComparison(_UtilityCurves):
     @property
     def area_difference(self) -> float:
         return float(self.area_a - self.area_b)
-
-    def _curve_and_area(self) -> tuple[np.ndarray, float]:
-        return self.difference, self.area_difference
 
     def _headline(self) -> dict[str, Any]:
         return {

@@ -94,11 +94,6 @@ class RiskCoverageResult(_BootstrapResult):
     _interval_metrics: ClassVar[tuple[str, ...]] = ("aurc", "e_aurc", "selective_risk")
     _builder: ClassVar[str] = "risk_coverage_curve"
     _band_metric: ClassVar[str] = "selective_risk"
-    _dict_intervals: ClassVar[dict[str, str]] = {
-        "aurc_interval": "aurc",
-        "e_aurc_interval": "e_aurc",
-        "selective_risk_band": "selective_risk",
-    }
 
     # ------------------------------------------------------------------ values
     @property
@@ -144,6 +139,13 @@ class RiskCoverageResult(_BootstrapResult):
         cov = check_coverage(coverage)
         acc = accuracy_at_coverage(self._curve(), cov)
         return float(acc[0]) if np.ndim(coverage) == 0 else acc
+
+    def _dict_intervals(self) -> dict[str, str]:
+        return {
+            "aurc_interval": "aurc",
+            "e_aurc_interval": "e_aurc",
+            "selective_risk_band": "selective_risk",
+        }
 
     def _estimate(self, metric: str) -> Any:
         if metric == "selective_risk":
