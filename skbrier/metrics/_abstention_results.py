@@ -7,9 +7,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.bootstrap_results import _BootstrapResult
 from .._core.format import format_number
 from .._core.kernels.net_benefit import treat_all_curve
-from .._core.results import Result, _BootstrapResult
+from .._core.results import Result
 
 __all__ = ["AbstentionResult", "AbstentionUtilityComparison", "AbstentionUtilityResult"]
 

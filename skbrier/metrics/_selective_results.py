@@ -10,9 +10,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.bootstrap_results import _BootstrapResult
 from .._core.kernels.selective import RiskCoverage, accuracy_at_coverage, risk_coverage
 from .._core.params import check_thresholds
-from .._core.results import _BootstrapResult
 
 __all__ = ["RiskCoverageResult", "check_coverage"]
 
