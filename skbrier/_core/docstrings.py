@@ -36,6 +36,11 @@ sample_weight : array-like of shape (n_samples,), default=None
     "pos_label": """\
 pos_label : int, float, bool or str, default=None
     The positive class.""",
+    "correctness_inputs": """\
+y_correct : array-like of shape (n_samples,)
+    1 (or True) where the answer is right, 0 where it is wrong.
+confidence : array-like of shape (n_samples,)
+    The confidence of each answer, in [0, 1].""",
     "ax": """\
 ax : matplotlib Axes, default=None
     Axes to draw on; a new figure if None.""",

@@ -46,6 +46,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.dispatch import HOST, backends
+from .._core.docstrings import shared_doc
 from .._core.kernels.net_benefit import bootstrap_net_benefit, class_shares, threshold_odds
 from .._core.kernels.selective import simpleqa_aggregate, utility_area_scores
 from .._core.params import DEFAULT_N_RESAMPLES, check_min_samples, check_real
@@ -242,6 +243,7 @@ def _bootstrap(
     dask=IN_MEMORY,
     array_api=HOST,
 )
+@shared_doc
 def abstention_utility(
     y_correct: ArrayLike,
     confidence: ArrayLike,
@@ -258,10 +260,7 @@ def abstention_utility(
 
     Parameters
     ----------
-    y_correct : array-like of shape (n_samples,)
-        1 (or True) where the answer is right, 0 where it is wrong.
-    confidence : array-like of shape (n_samples,)
-        The confidence of each answer, in [0, 1].
+    {{correctness_inputs}}
     thresholds : array-like of shape (n_thresholds,), default=None
         Thresholds :math:`t` in [0, 1) of the curve (0.01, ..., 0.99 by
         default), as :func:`~skbrier.metrics.net_benefit.decision_curve`.
