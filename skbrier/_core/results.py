@@ -245,7 +245,8 @@ class _IntervalResult(Result):
     A subclass lists its ``metric=`` names in ``_interval_metrics`` (the first
     is the default; ``_default_metric`` and ``_valid_metrics`` may narrow them
     by instance) and its ``method=`` names
-    in ``_interval_methods`` (the first is the default), and computes the
+    in ``_interval_methods`` (the first is the default, or
+    ``_default_method``), and computes the
     interval of one checked metric, level and method in ``_interval``.
 
     Examples
@@ -273,6 +274,9 @@ class _IntervalResult(Result):
 
     def _valid_metrics(self) -> Sequence[str]:
         return self._interval_metrics
+
+    def _default_method(self) -> str:
+        return self._interval_methods[0]
 
     @shared_doc
     def confidence_interval(
@@ -321,7 +325,7 @@ class _IntervalResult(Result):
         name = self._default_metric() if metric is None else metric
         name = check_metric(self, name, self._valid_metrics())
         level = check_confidence_level(confidence_level)
-        how = self._interval_methods[0] if method is None else method
+        how = self._default_method() if method is None else method
         return self._interval(
             name, level, check_option(how, "method", self._interval_methods)
         )
