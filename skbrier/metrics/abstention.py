@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.dispatch import HOST, backends
-from .._core.docstrings import shared_doc
+from .._core.docstrings import with_pieces
 from .._core.kernels.net_benefit import bootstrap_net_benefit, class_shares, threshold_odds
 from .._core.kernels.selective import simpleqa_aggregate, utility_area_scores
 from .._core.params import DEFAULT_N_RESAMPLES, check_min_samples, check_real
@@ -68,6 +68,19 @@ __all__ = [
     "abstention_utility",
     "compare_abstention_utility",
 ]
+
+#: the bootstrap options that both utility functions describe alike
+_doc = with_pieces(
+    {
+        "bootstrap_run": """\
+confidence_level : float, default=0.95
+    Level of the result's ``bands``.
+random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
+    Seed of the bootstrap.
+n_jobs : int, default=None
+    joblib threads for the bootstrap.""",
+    }
+)
 
 
 # --------------------------------------------------------------------------- scores
@@ -243,7 +256,7 @@ def _bootstrap(
     dask=IN_MEMORY,
     array_api=HOST,
 )
-@shared_doc
+@_doc
 def abstention_utility(
     y_correct: ArrayLike,
     confidence: ArrayLike,
@@ -271,12 +284,7 @@ def abstention_utility(
         Frequency weights (integer weights equal repeated rows).
     n_resamples : int, default=0
         Bootstrap resamples for the intervals (0: none; otherwise >= 2).
-    confidence_level : float, default=0.95
-        Level of the result's ``bands``.
-    random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
-        Seed of the bootstrap.
-    n_jobs : int, default=None
-        joblib threads for the bootstrap.
+    {{bootstrap_run}}
 
     Returns
     -------
@@ -361,6 +369,7 @@ def abstention_utility(
     dask=IN_MEMORY,
     array_api=HOST,
 )
+@_doc
 def compare_abstention_utility(
     y_correct_a: ArrayLike,
     confidence_a: ArrayLike,
@@ -393,12 +402,7 @@ def compare_abstention_utility(
     n_resamples : int, default=1999
         Bootstrap resamples of the questions (0: differences without
         intervals).
-    confidence_level : float, default=0.95
-        Level of the result's ``bands``.
-    random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
-        Seed of the bootstrap.
-    n_jobs : int, default=None
-        joblib threads for the bootstrap.
+    {{bootstrap_run}}
 
     Returns
     -------
