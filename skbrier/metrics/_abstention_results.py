@@ -68,6 +68,7 @@ class _UtilityCurves(_BootstrapResult):
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
     _band_metric: ClassVar[str] = "utility"
+    thresholds: np.ndarray
     #: the attributes of the band's curve and of the area's estimate
     _curve: ClassVar[str]
     _area: ClassVar[str]
