@@ -11,10 +11,27 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from ._core.docstrings import with_pieces
 from ._decomposition_options import estimator_proba
 from .metrics._decomposition_bootstrap import CORP_COMPONENTS
 from .metrics._decomposition_results import ESTIMATOR_MURPHY_NAMES as _MURPHY_NAMES
 from .metrics._decomposition_results import components_of
+
+#: the weights, options and return value both constructors describe alike
+_doc = with_pieces(
+    {
+        "fitted": """\
+sample_weight : array-like of shape (n_samples,), default=None
+    Non-negative sample weights.
+**params : dict
+    Parameters of :class:`BrierDecomposition`.
+
+Returns
+-------
+BrierDecomposition
+    Fitted.""",
+    }
+)
 
 __all__ = [
     "DecompositionReportMixin",
@@ -219,6 +236,7 @@ class DecompositionReportMixin:
 
     # ------------------------------------------------------- constructors
     @classmethod
+    @_doc
     def from_predictions(
         cls,
         y_true: Any,
@@ -235,15 +253,7 @@ class DecompositionReportMixin:
             True labels.
         y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
             Predicted probabilities.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights.
-        **params : dict
-            Parameters of :class:`BrierDecomposition`.
-
-        Returns
-        -------
-        BrierDecomposition
-            Fitted.
+        {{fitted}}
 
         Examples
         --------
@@ -255,6 +265,7 @@ class DecompositionReportMixin:
         return cls(**params).fit(y_true, y_proba, sample_weight=sample_weight)
 
     @classmethod
+    @_doc
     def from_estimator(
         cls,
         estimator: Any,
@@ -278,15 +289,7 @@ class DecompositionReportMixin:
             Inputs.
         y : array-like of shape (n_samples,)
             True labels.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights.
-        **params : dict
-            Parameters of :class:`BrierDecomposition`.
-
-        Returns
-        -------
-        BrierDecomposition
-            Fitted.
+        {{fitted}}
 
         Raises
         ------
