@@ -574,14 +574,8 @@ def corp_decomposition(
         Seed of the resampling.  Results do not depend on ``n_jobs``.
     n_jobs : int, default=None
         Number of joblib workers for the resampling (None: 1, -1: all).
-    resolution : float, "auto" or None, default=None
-        Round the forecasts to multiples of ``resolution`` first (None: exact).
-        ``"auto"``: exact while the events and the non-events each have at
-        most ``2**20`` distinct forecasts, rounded to multiples of ``1e-6``
-        beyond.  This bounds the memory of the distributed (dask) table of
-        distinct forecasts for continuous forecasts with billions of
-        distinct values; rounding never reverses two forecasts, it only ties
-        those closer than the step (see Notes).
+    {{resolution}}
+        See Notes.
 
     Returns
     -------
