@@ -161,6 +161,7 @@ def _logistic_result(
 @backends(
     dask="skbrier._backends._dask._adapters:calibration_intercept_slope", array_api=HOST
 )
+@shared_doc
 def calibration_intercept_slope(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -184,11 +185,7 @@ def calibration_intercept_slope(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        Binary outcomes.
-    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
-        Predicted probabilities of ``pos_label``, or ``predict_proba``
-        output with one column per sorted class.
+    {{binary_forecast}}
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights (a weight of 2 counts the row twice).
     pos_label : int, float, bool or str, default=None
