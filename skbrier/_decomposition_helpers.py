@@ -17,7 +17,7 @@ from .metrics._decomposition_bootstrap import CORP_COMPONENTS
 from .metrics._decomposition_results import ESTIMATOR_MURPHY_NAMES as _MURPHY_NAMES
 from .metrics._decomposition_results import components_of
 
-#: the weights, options and return value both constructors describe alike
+#: the parts of the docstrings that the methods share
 _doc = with_pieces(
     {
         "fitted": """\
@@ -30,6 +30,11 @@ Returns
 -------
 BrierDecomposition
     Fitted.""",
+        "not_fitted": """\
+Raises
+------
+sklearn.exceptions.NotFittedError
+    Before :meth:`fit`.""",
     }
 )
 
@@ -320,6 +325,7 @@ class DecompositionReportMixin:
         return cls(**params).fit(y, proba, sample_weight=sample_weight)
 
     # ------------------------------------------------------------- reports
+    @_doc
     def summary(self) -> str:
         """A readable text report of the decomposition.
 
@@ -330,10 +336,7 @@ class DecompositionReportMixin:
             resampling, the confidence intervals; per-class rows for
             multiclass.
 
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            Before :meth:`fit`.
+        {{not_fitted}}
 
         Examples
         --------
@@ -403,6 +406,7 @@ class DecompositionReportMixin:
             return pd.DataFrame(self.table_)
         return components_frame(self, self._method, self._class_names)
 
+    @_doc
     def plot(self, ax: Any = None, *, name: str | None = None, **kwargs: Any):
         """Reliability diagram with band, forecast histogram and component bar.
 
@@ -428,10 +432,7 @@ class DecompositionReportMixin:
         ReliabilityDisplay
             The display, with its matplotlib artists.
 
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            Before :meth:`fit`.
+        {{not_fitted}}
 
         Examples
         --------

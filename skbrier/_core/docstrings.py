@@ -51,6 +51,13 @@ y_correct : array-like of shape (n_samples,)
     1 (or True) where the answer is right, 0 where it is wrong.
 confidence : array-like of shape (n_samples,)
     The confidence of each answer, in [0, 1].""",
+    "brier_index_reference": """\
+.. [1] S. Kučinskas, H. Bastani and M. Reynolds, "Making forecasting
+   scores easier to interpret: introducing the Brier Index",
+   ForecastBench, 2025.""",
+    "spiegelhalter_reference": """\
+.. [1] D. J. Spiegelhalter, "Probabilistic prediction in patient
+   management and clinical trials", Statistics in Medicine 5, 421-433, 1986.""",
     "ax": """\
 ax : matplotlib Axes, default=None
     Axes to draw on; a new figure if None.""",

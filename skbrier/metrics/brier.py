@@ -284,9 +284,7 @@ def brier_index(
 
     References
     ----------
-    .. [1] S. Kučinskas, H. Bastani and M. Reynolds, "Making forecasting
-       scores easier to interpret: introducing the Brier Index",
-       ForecastBench, 2025.
+    {{brier_index_reference}}
 
     Examples
     --------

@@ -380,8 +380,7 @@ def spiegelhalter_z(
 
     References
     ----------
-    .. [1] D. J. Spiegelhalter, "Probabilistic prediction in patient
-       management and clinical trials", Statistics in Medicine 5, 421-433, 1986.
+    {{spiegelhalter_reference}}
 
     Examples
     --------
