@@ -293,8 +293,8 @@ class _IntervalResult(Result):
         {{confidence_level}}
         metric : str, default=None
             The number: one of the result's interval metrics (its class
-            docstring lists them; the names of :data:`INTERVAL_METRICS`).
-            None: the result's headline number, the first listed.
+            docstring lists them; names from the package-wide vocabulary).
+            None: the result's headline number (named there as the default).
         method : str, default=None
             The interval: ``"percentile"`` or ``"basic"`` (the quantiles of
             the bootstrap replicates reflected around the estimate) on a
