@@ -7,6 +7,10 @@ scikit-learn scorers.  The objects the functions return are documented in
 :mod:`skbrier.results`.
 """
 
+# The metric functions come from skbrier.metrics' __all__ (listed there once);
+# __all__ below names the ones re-exported here.
+# ruff: noqa: F405
+
 from . import results as results  # the result classes (skbrier.results)
 from ._sklearn_registration import register_sklearn_scorers as _register_sklearn_scorers
 from ._version import __version__ as __version__
@@ -25,50 +29,7 @@ from .leaderboards import (
     parity_date,
     peer_score,
 )
-from .metrics.abstention import (
-    abstention_scores,
-    abstention_utility,
-    compare_abstention_utility,
-)
-from .metrics.brier import brier_index, brier_score, brier_skill_score
-from .metrics.calibration import (
-    c_statistic,
-    calibration_in_the_large,
-    calibration_intercept_slope,
-    lowess_calibration_error,
-    spiegelhalter_z,
-)
-from .metrics.calibration_curves import flexible_calibration_curve
-from .metrics.calibration_error import (
-    calibration_error,
-    calibration_error_interval,
-    smooth_calibration_error,
-)
-from .metrics.cumulative import cumulative_calibration, multicalibration_error
-from .metrics.decomposition import (
-    corp_decomposition,
-    murphy_decomposition,
-)
-from .metrics.multiple_choice import multiple_choice_brier_score
-from .metrics.net_benefit import (
-    binary_test_probabilities,
-    decision_curve,
-    net_benefit,
-)
-from .metrics.ranked import (
-    ranked_probability_decomposition,
-    ranked_probability_score,
-    ranked_probability_skill_score,
-)
-from .metrics.selective import (
-    aurc,
-    e_aurc,
-    risk_coverage_curve,
-    selective_accuracy,
-    selective_accuracy_at_top,
-    selective_coverage_accuracy_area,
-)
-from .metrics.subgroups import calibration_by_group
+from .metrics import *  # noqa: F403
 from .model_selection import (
     PooledRefit,
     cross_val_brier,

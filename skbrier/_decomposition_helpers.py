@@ -11,10 +11,32 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from ._core.docstrings import with_pieces
 from ._decomposition_options import estimator_proba
 from .metrics._decomposition_bootstrap import CORP_COMPONENTS
 from .metrics._decomposition_results import ESTIMATOR_MURPHY_NAMES as _MURPHY_NAMES
 from .metrics._decomposition_results import components_of
+
+#: the parts of the docstrings that the methods share
+_doc = with_pieces(
+    {
+        "fitted": """\
+sample_weight : array-like of shape (n_samples,), default=None
+    Non-negative sample weights.
+**params : dict
+    Parameters of :class:`BrierDecomposition`.
+
+Returns
+-------
+BrierDecomposition
+    Fitted.""",
+        "not_fitted": """\
+Raises
+------
+sklearn.exceptions.NotFittedError
+    Before :meth:`fit`.""",
+    }
+)
 
 __all__ = [
     "DecompositionReportMixin",
@@ -219,6 +241,7 @@ class DecompositionReportMixin:
 
     # ------------------------------------------------------- constructors
     @classmethod
+    @_doc
     def from_predictions(
         cls,
         y_true: Any,
@@ -235,15 +258,7 @@ class DecompositionReportMixin:
             True labels.
         y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
             Predicted probabilities.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights.
-        **params : dict
-            Parameters of :class:`BrierDecomposition`.
-
-        Returns
-        -------
-        BrierDecomposition
-            Fitted.
+        {{fitted}}
 
         Examples
         --------
@@ -255,6 +270,7 @@ class DecompositionReportMixin:
         return cls(**params).fit(y_true, y_proba, sample_weight=sample_weight)
 
     @classmethod
+    @_doc
     def from_estimator(
         cls,
         estimator: Any,
@@ -278,15 +294,7 @@ class DecompositionReportMixin:
             Inputs.
         y : array-like of shape (n_samples,)
             True labels.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights.
-        **params : dict
-            Parameters of :class:`BrierDecomposition`.
-
-        Returns
-        -------
-        BrierDecomposition
-            Fitted.
+        {{fitted}}
 
         Raises
         ------
@@ -317,6 +325,7 @@ class DecompositionReportMixin:
         return cls(**params).fit(y, proba, sample_weight=sample_weight)
 
     # ------------------------------------------------------------- reports
+    @_doc
     def summary(self) -> str:
         """A readable text report of the decomposition.
 
@@ -327,10 +336,7 @@ class DecompositionReportMixin:
             resampling, the confidence intervals; per-class rows for
             multiclass.
 
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            Before :meth:`fit`.
+        {{not_fitted}}
 
         Examples
         --------
@@ -400,6 +406,7 @@ class DecompositionReportMixin:
             return pd.DataFrame(self.table_)
         return components_frame(self, self._method, self._class_names)
 
+    @_doc
     def plot(self, ax: Any = None, *, name: str | None = None, **kwargs: Any):
         """Reliability diagram with band, forecast histogram and component bar.
 
@@ -425,10 +432,7 @@ class DecompositionReportMixin:
         ReliabilityDisplay
             The display, with its matplotlib artists.
 
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            Before :meth:`fit`.
+        {{not_fitted}}
 
         Examples
         --------

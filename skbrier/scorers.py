@@ -59,6 +59,7 @@ from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
+from ._core.docstrings import shared_doc
 from ._core.validation import check_scalar_probability
 from ._ordinal_scorers import make_ranked_probability_score_scorer
 from ._response import (
@@ -275,6 +276,7 @@ def _net_benefit_for_scorer(
 
 
 # --------------------------------------------------------------------------- factories
+@shared_doc
 def make_brier_index_scorer(
     *, pos_label: Any = None, labels: ArrayLike | None = None
 ) -> Callable:
@@ -315,9 +317,7 @@ def make_brier_index_scorer(
 
     References
     ----------
-    .. [1] S. Kučinskas, H. Bastani and M. Reynolds, "Making forecasting
-       scores easier to interpret: introducing the Brier Index",
-       ForecastBench, 2025.
+    {{brier_index_reference}}
 
     Examples
     --------

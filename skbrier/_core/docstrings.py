@@ -19,23 +19,45 @@ __all__ = ["PIECES", "shared_doc", "with_pieces"]
 
 _T = TypeVar("_T", bound=Callable[..., object] | type)
 
-PIECES: dict[str, str] = {
-    "binary_inputs": """\
+_BINARY_FORECAST = """\
 y_true : array-like of shape (n_samples,)
     Binary outcomes.
 y_proba : array-like of shape (n_samples,) or (n_samples, 2)
     Predicted probabilities of ``pos_label`` (or two-column
-    ``predict_proba`` output).
+    ``predict_proba`` output)."""
+_SAMPLE_WEIGHT = """\
 sample_weight : array-like of shape (n_samples,), default=None
-    Non-negative frequency weights.
+    Non-negative frequency weights."""
+_POS_LABEL = """\
 pos_label : int, float, bool or str, default=None
-    The positive class.""",
-    "sample_weight": """\
-sample_weight : array-like of shape (n_samples,), default=None
-    Non-negative frequency weights.""",
-    "pos_label": """\
-pos_label : int, float, bool or str, default=None
-    The positive class.""",
+    The positive class."""
+
+PIECES: dict[str, str] = {
+    "binary_forecast": _BINARY_FORECAST,
+    "binary_inputs": "\n".join((_BINARY_FORECAST, _SAMPLE_WEIGHT, _POS_LABEL)),
+    "resolution": """\
+resolution : float, "auto" or None, default=None
+    Round the forecasts to multiples of ``resolution`` first (None: exact).
+    ``"auto"``: exact while the events and the non-events each have at
+    most ``2**20`` distinct forecasts, rounded to multiples of ``1e-6``
+    beyond.  This bounds the memory of the distributed (dask) table of
+    distinct forecasts for continuous forecasts with billions of
+    distinct values; rounding never reverses two forecasts, it only ties
+    those closer than the step.""",
+    "sample_weight": _SAMPLE_WEIGHT,
+    "pos_label": _POS_LABEL,
+    "correctness_inputs": """\
+y_correct : array-like of shape (n_samples,)
+    1 (or True) where the answer is right, 0 where it is wrong.
+confidence : array-like of shape (n_samples,)
+    The confidence of each answer, in [0, 1].""",
+    "brier_index_reference": """\
+.. [1] S. Kučinskas, H. Bastani and M. Reynolds, "Making forecasting
+   scores easier to interpret: introducing the Brier Index",
+   ForecastBench, 2025.""",
+    "spiegelhalter_reference": """\
+.. [1] D. J. Spiegelhalter, "Probabilistic prediction in patient
+   management and clinical trials", Statistics in Medicine 5, 421-433, 1986.""",
     "ax": """\
 ax : matplotlib Axes, default=None
     Axes to draw on; a new figure if None.""",

@@ -30,8 +30,9 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from .docstrings import shared_doc
 from .format import format_number
-from .params import check_option
+from .params import check_confidence_level, check_option
 
 __all__ = ["INTERVAL_METRICS", "ConfidenceInterval", "Result", "check_metric"]
 
@@ -236,3 +237,98 @@ def check_metric(result: Any, metric: Any, names: Sequence[str] | None = None) -
     """
     valid = type(result)._interval_metrics if names is None else names
     return check_option(metric, "metric", valid)
+
+
+class _IntervalResult(Result):
+    """Mixin of the results that compute intervals: one ``confidence_interval``.
+
+    A subclass lists its ``metric=`` names in ``_interval_metrics`` (the first
+    is the default; ``_default_metric`` and ``_valid_metrics`` may narrow them
+    by instance) and its ``method=`` names
+    in ``_interval_methods`` (the first is the default, or
+    ``_default_method``), and computes the
+    interval of one checked metric, level and method in ``_interval``.
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> from skbrier._core.results import ConfidenceInterval, _IntervalResult
+    >>> @dataclasses.dataclass(frozen=True, repr=False)
+    ... class Mean(_IntervalResult):
+    ...     brier_score: float
+    ...     stderr: float
+    ...     _interval_metrics = ("brier_score",)
+    ...     _interval_methods = ("wald",)
+    ...     def _interval(self, metric, level, method):
+    ...         return ConfidenceInterval(self.brier_score - 2 * self.stderr,
+    ...                                   self.brier_score + 2 * self.stderr)
+    >>> Mean(0.5, 0.125).confidence_interval()
+    ConfidenceInterval(low=0.25, high=0.75)
+    """
+
+    #: the ``method=`` names of ``confidence_interval`` (the first: the default)
+    _interval_methods: ClassVar[tuple[str, ...]] = ("percentile", "basic")
+
+    def _default_metric(self) -> str:
+        return self._interval_metrics[0]
+
+    def _valid_metrics(self) -> Sequence[str]:
+        return self._interval_metrics
+
+    def _default_method(self) -> str:
+        return self._interval_methods[0]
+
+    @shared_doc
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str | None = None,
+        method: str | None = None,
+    ) -> ConfidenceInterval:
+        """Confidence interval of one of the result's numbers.
+
+        Parameters
+        ----------
+        {{confidence_level}}
+        metric : str, default=None
+            The number: one of the result's interval metrics (its class
+            docstring lists them; names from the package-wide vocabulary).
+            None: the result's headline number (named there as the default).
+        method : str, default=None
+            The interval: ``"percentile"`` or ``"basic"`` (the quantiles of
+            the bootstrap replicates reflected around the estimate) on a
+            bootstrap result, ``"wald"`` on a Wald one; None: the first of
+            them.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``: floats, or arrays for a pointwise band (one
+            bound per threshold, group or class).
+
+        Raises
+        ------
+        ValueError
+            For an unknown metric or method, a level outside (0, 1), or a
+            bootstrap result built without resamples (``n_resamples=0``).
+
+        Examples
+        --------
+        >>> from skbrier.metrics.selective import risk_coverage_curve
+        >>> right, conf = [1, 0, 1, 1, 0, 1] * 20, [i / 130 for i in range(120)]
+        >>> res = risk_coverage_curve(right, conf, n_resamples=99, random_state=0)
+        >>> low, high = res.confidence_interval()  # metric="aurc", its first
+        >>> bool(low < res.aurc < high)
+        True
+        """
+        name = self._default_metric() if metric is None else metric
+        name = check_metric(self, name, self._valid_metrics())
+        level = check_confidence_level(confidence_level)
+        how = self._default_method() if method is None else method
+        return self._interval(
+            name, level, check_option(how, "method", self._interval_methods)
+        )
+
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
+        raise NotImplementedError

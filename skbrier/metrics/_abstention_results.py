@@ -7,11 +7,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.bootstrap_results import _BootstrapResult
 from .._core.format import format_number
 from .._core.kernels.net_benefit import treat_all_curve
-from .._core.params import check_confidence_level, check_option
-from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
-from .._core.results import ConfidenceInterval, Result, check_metric, to_builtin
+from .._core.results import Result
 
 __all__ = ["AbstentionResult", "AbstentionUtilityComparison", "AbstentionUtilityResult"]
 
@@ -64,11 +63,64 @@ class AbstentionResult(Result):
     n: float
 
 
+class _UtilityCurves(_BootstrapResult):
+    """What the two utility results share: the intervals and the table."""
+
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
+    _band_metric: ClassVar[str] = "utility"
+    thresholds: np.ndarray
+    #: the attributes of the band's curve and of the area's estimate
+    _curve: ClassVar[str]
+    _area: ClassVar[str]
+    #: ``to_frame``'s columns after ``threshold``
+    _columns: ClassVar[tuple[str, ...]]
+
+    def _estimate(self, metric: str) -> Any:
+        return getattr(self, self._curve if metric == "utility" else self._area)
+
+    def _dict_intervals(self) -> dict[str, str]:
+        return {f"{self._area}_interval": "utility_area", "bands": "utility"}
+
+    def to_frame(self) -> Any:
+        """One row per threshold, with a bootstrap the band's bounds too.
+
+        The columns: ``threshold``, ``utility``, ``answer_rate`` and
+        ``answer_all`` (and the band ``utility_low``/``utility_high``) for one
+        model; ``threshold``, ``utility_a``, ``utility_b`` and ``difference``
+        (and ``difference_low``/``difference_high``) for a comparison.
+
+        Returns
+        -------
+        pandas.DataFrame
+            A row per threshold.
+
+        Examples
+        --------
+        >>> from skbrier.metrics.abstention import abstention_utility
+        >>> res = abstention_utility([1, 0, 1, 1], [0.9, 0.8, 0.6, 0.3],
+        ...                          thresholds=[0.5])
+        >>> res.to_frame().columns.tolist()
+        ['threshold', 'utility', 'answer_rate', 'answer_all']
+        """
+        import pandas as pd
+
+        cols = {"threshold": self.thresholds}
+        cols.update((name, getattr(self, name)) for name in self._columns)
+        bands = self.bands
+        if bands is not None:
+            cols[f"{self._curve}_low"], cols[f"{self._curve}_high"] = bands
+        return pd.DataFrame(cols)
+
+
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class AbstentionUtilityResult(Result):
+class AbstentionUtilityResult(_UtilityCurves):
     r"""The answer-or-abstain utility curve of one confidence, and its area.
 
     Returned by :func:`~skbrier.metrics.abstention.abstention_utility`.
+    ``confidence_interval(metric=...)`` gives the bootstrap interval of the
+    area (``"utility_area"``, the default) or the pointwise band of the
+    utility (``"utility"``), ``method="percentile"`` (default) or
+    ``"basic"``.
 
     Attributes
     ----------
@@ -114,6 +166,14 @@ class AbstentionUtilityResult(Result):
     ...                          thresholds=[0.5, 0.7])
     >>> res.utility
     array([ 0.25      , -0.33333333])
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> conf = rng.uniform(0, 0.95, 400)
+    >>> right = rng.uniform(size=400) < conf
+    >>> res = abstention_utility(right, conf, n_resamples=200, random_state=0)
+    >>> low, high = res.confidence_interval()
+    >>> bool(low < res.area < high)
+    True
     """
 
     thresholds: np.ndarray
@@ -127,59 +187,14 @@ class AbstentionUtilityResult(Result):
     confidence_level: float = 0.95
     bootstrap_replicates: dict[str, np.ndarray] | None = None
 
-    _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
+    _builder: ClassVar[str] = "abstention_utility"
+    _curve: ClassVar[str] = "utility"
+    _area: ClassVar[str] = "area"
+    _columns: ClassVar[tuple[str, ...]] = ("utility", "answer_rate", "answer_all")
 
     @property
     def answer_all(self) -> np.ndarray:
         return treat_all_curve(self.accuracy, self.thresholds)
-
-    @property
-    def bands(self) -> ConfidenceInterval | None:
-        if self.bootstrap_replicates is None:
-            return None
-        return self.confidence_interval(self.confidence_level, metric="utility")
-
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "utility_area",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Bootstrap interval of the area, or pointwise band of the utility.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Level in (0, 1).
-        metric : {"utility_area", "utility"}, default="utility_area"
-            The area, or the utility at each threshold.
-        method : {"percentile", "basic"}, default=None
-            Percentile interval (None) or the basic one.
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)``: floats, or arrays over the thresholds.
-
-        Raises
-        ------
-        ValueError
-            If no bootstrap was run or an option is out of range.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from skbrier.metrics.abstention import abstention_utility
-        >>> rng = np.random.default_rng(0)
-        >>> conf = rng.uniform(0, 0.95, 400)
-        >>> right = rng.uniform(size=400) < conf
-        >>> res = abstention_utility(right, conf, n_resamples=200, random_state=0)
-        >>> low, high = res.confidence_interval()
-        >>> bool(low < res.area < high)
-        True
-        """
-        return _interval(self, confidence_level, metric, method, self.utility, self.area)
 
     def _headline(self) -> dict[str, Any]:
         return {
@@ -191,51 +206,18 @@ class AbstentionUtilityResult(Result):
             "n_resamples": self.n_resamples,
         }
 
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as JSON-ready values, the replicates replaced by
-        ``area_interval`` and ``bands`` at ``confidence_level`` (None without
-        a bootstrap)."""
-        return _without_replicates(self, "area_interval")
-
-    def to_frame(self) -> Any:
-        """One row per threshold: ``threshold``, ``utility``, ``answer_rate``,
-        ``answer_all`` and, with a bootstrap, ``utility_low``/``utility_high``.
-
-        Returns
-        -------
-        pandas.DataFrame
-            The table.
-
-        Examples
-        --------
-        >>> from skbrier.metrics.abstention import abstention_utility
-        >>> res = abstention_utility([1, 0, 1, 1], [0.9, 0.8, 0.6, 0.3],
-        ...                          thresholds=[0.5])
-        >>> res.to_frame().columns.tolist()
-        ['threshold', 'utility', 'answer_rate', 'answer_all']
-        """
-        import pandas as pd
-
-        cols = {
-            "threshold": self.thresholds,
-            "utility": self.utility,
-            "answer_rate": self.answer_rate,
-            "answer_all": self.answer_all,
-        }
-        bands = self.bands
-        if bands is not None:
-            cols["utility_low"], cols["utility_high"] = bands.low, bands.high
-        return pd.DataFrame(cols)
-
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class AbstentionUtilityComparison(Result):
+class AbstentionUtilityComparison(_UtilityCurves):
     r"""Paired comparison of two models' answer-or-abstain utility on the same questions.
 
     Returned by
     :func:`~skbrier.metrics.abstention.compare_abstention_utility`.  Every
     difference is model a minus model b; the bootstrap resamples the
-    questions, the same ones for both models.
+    questions, the same ones for both models: ``confidence_interval`` gives
+    the interval of the area difference (``metric="utility_area"``, the
+    default) or the pointwise band of the utility difference
+    (``"utility"``).
 
     Attributes
     ----------
@@ -273,8 +255,17 @@ class AbstentionUtilityComparison(Result):
     >>> res = compare_abstention_utility([1, 0, 1], [0.9, 0.2, 0.6],
     ...                                  [1, 1, 0], [0.5, 0.6, 0.9],
     ...                                  thresholds=[0.5], n_resamples=0)
-    >>> res.difference
-    array([1.])
+    >>> res.to_frame()["difference"].round(4).tolist()
+    [0.3333]
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> p = rng.uniform(0, 0.9, 300)
+    >>> right = rng.uniform(size=300) < p
+    >>> res = compare_abstention_utility(right, p, right, np.full(300, 0.5),
+    ...                                  n_resamples=200, random_state=0)
+    >>> low, high = res.confidence_interval()
+    >>> bool(low > 0)
+    True
     """
 
     thresholds: np.ndarray
@@ -288,7 +279,10 @@ class AbstentionUtilityComparison(Result):
     confidence_level: float = 0.95
     bootstrap_replicates: dict[str, np.ndarray] | None = None
 
-    _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
+    _builder: ClassVar[str] = "compare_abstention_utility"
+    _curve: ClassVar[str] = "difference"
+    _area: ClassVar[str] = "area_difference"
+    _columns: ClassVar[tuple[str, ...]] = ("utility_a", "utility_b", "difference")
 
     @property
     def difference(self) -> np.ndarray:
@@ -297,58 +291,6 @@ class AbstentionUtilityComparison(Result):
     @property
     def area_difference(self) -> float:
         return float(self.area_a - self.area_b)
-
-    @property
-    def bands(self) -> ConfidenceInterval | None:
-        if self.bootstrap_replicates is None:
-            return None
-        return self.confidence_interval(self.confidence_level, metric="utility")
-
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "utility_area",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Bootstrap interval of the area difference, or band of the utility difference.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Level in (0, 1).
-        metric : {"utility_area", "utility"}, default="utility_area"
-            The difference of the areas, or of the utilities at each
-            threshold.
-        method : {"percentile", "basic"}, default=None
-            Percentile interval (None) or the basic one.
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)`` of model a minus model b.
-
-        Raises
-        ------
-        ValueError
-            If no bootstrap was run or an option is out of range.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from skbrier.metrics.abstention import compare_abstention_utility
-        >>> rng = np.random.default_rng(1)
-        >>> p = rng.uniform(0, 0.9, 300)
-        >>> right = rng.uniform(size=300) < p
-        >>> res = compare_abstention_utility(right, p, right, np.full(300, 0.5),
-        ...                                  n_resamples=200, random_state=0)
-        >>> low, high = res.confidence_interval()
-        >>> bool(low > 0)
-        True
-        """
-        return _interval(
-            self, confidence_level, metric, method, self.difference, self.area_difference
-        )
 
     def _headline(self) -> dict[str, Any]:
         return {
@@ -371,75 +313,3 @@ class AbstentionUtilityComparison(Result):
                 )
             )
         return rows
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as JSON-ready values, the replicates replaced by
-        ``area_difference_interval`` and ``bands`` (None without a bootstrap)."""
-        return _without_replicates(self, "area_difference_interval")
-
-    def to_frame(self) -> Any:
-        """One row per threshold: ``threshold``, ``utility_a``, ``utility_b``,
-        ``difference`` and, with a bootstrap, ``difference_low``/``difference_high``.
-
-        Returns
-        -------
-        pandas.DataFrame
-            The table.
-
-        Examples
-        --------
-        >>> from skbrier.metrics.abstention import compare_abstention_utility
-        >>> res = compare_abstention_utility([1, 0], [0.9, 0.2], [1, 1], [0.5, 0.6],
-        ...                                  thresholds=[0.5], n_resamples=0)
-        >>> res.to_frame()["difference"].tolist()
-        [-0.5]
-        """
-        import pandas as pd
-
-        cols = {
-            "threshold": self.thresholds,
-            "utility_a": self.utility_a,
-            "utility_b": self.utility_b,
-            "difference": self.difference,
-        }
-        bands = self.bands
-        if bands is not None:
-            cols["difference_low"], cols["difference_high"] = bands.low, bands.high
-        return pd.DataFrame(cols)
-
-
-# --------------------------------------------------------------------------- shared
-def _interval(
-    result: Any,
-    confidence_level: float,
-    metric: str,
-    method: str | None,
-    curve: np.ndarray,
-    area: float,
-) -> ConfidenceInterval:
-    """The one ``confidence_interval`` of the two utility results."""
-    metric = check_metric(result, metric)
-    level = check_confidence_level(confidence_level)
-    method = check_option(
-        "percentile" if method is None else method, "method", INTERVAL_METHODS
-    )
-    if result.bootstrap_replicates is None:
-        raise ValueError("no bootstrap: call it with n_resamples > 0.")
-    estimate = curve if metric == "utility" else area
-    return interval_from_replicates(
-        result.bootstrap_replicates[metric], level, method=method, estimate=estimate
-    )
-
-
-def _without_replicates(result: Any, interval_key: str) -> dict[str, Any]:
-    out = {
-        k: to_builtin(getattr(result, k))
-        for k in result._fields()
-        if k != "bootstrap_replicates"
-    }
-    boot = result.bootstrap_replicates is not None
-    out[interval_key] = (
-        to_builtin(result.confidence_interval(result.confidence_level)) if boot else None
-    )
-    out["bands"] = to_builtin(result.bands) if boot else None
-    return out

@@ -18,8 +18,7 @@ from typing import Any, ClassVar
 from scipy import stats
 
 from .._core.kernels.calibration import valprob_indexes
-from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
-from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.results import ConfidenceInterval, Result, _IntervalResult
 
 __all__ = ["LogisticCalibrationResult", "LowessCalibrationError", "SpiegelhalterResult"]
 
@@ -52,12 +51,16 @@ _COEFFICIENTS = {
 
 
 @dataclass(frozen=True, repr=False)
-class LogisticCalibrationResult(Result):
+class LogisticCalibrationResult(_IntervalResult):
     """Result of :func:`~skbrier.metrics.calibration.calibration_intercept_slope`.
 
     Unpacks to ``(intercept, slope)``.  The fields are set by
     :func:`~skbrier.metrics.calibration.calibration_intercept_slope`; users
-    do not build this object.
+    do not build this object.  ``confidence_interval(metric=...)`` gives the
+    Wald interval ``estimate ± z * stderr`` (R's ``confint.default`` on the
+    ``glm`` fit; NaN bounds when the estimate or its standard error is not
+    finite) of ``"calibration_slope"`` (the default),
+    ``"calibration_intercept"`` or ``"calibration_in_the_large"``.
 
     Parameters
     ----------
@@ -144,6 +147,7 @@ class LogisticCalibrationResult(Result):
         "converged",
     )
     _interval_metrics: ClassVar[tuple[str, ...]] = tuple(_COEFFICIENTS)
+    _interval_methods: ClassVar[tuple[str, ...]] = ("wald",)
 
     def __iter__(self) -> Iterator[float]:
         return iter((self.intercept, self.slope))
@@ -169,43 +173,12 @@ class LogisticCalibrationResult(Result):
         """Quality index Q of val.prob: ``D - U``."""
         return self._indexes()[2]
 
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str = "calibration_slope",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Wald confidence interval of one coefficient.
-
-        The interval is ``estimate ± z * stderr`` with ``z`` the normal
-        quantile, as R's ``confint.default`` on the ``glm`` fit.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Coverage of the interval.
-        metric : {"calibration_slope", "calibration_intercept", \
-"calibration_in_the_large"}, default="calibration_slope"
-            The coefficient: :attr:`slope`, :attr:`intercept` or
-            :attr:`calibration_in_the_large`.
-        method : {"wald"}, default=None
-            The only interval of this result (None: ``"wald"``).
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)``: estimate ± z × standard error (NaN bounds when
-            the estimate or its standard error is not finite).
-        """
-        c = check_confidence_level(confidence_level)
-        est_name, se_name = _COEFFICIENTS[check_metric(self, metric)]
-        if method not in (None, "wald"):
-            raise ValueError(f"method must be 'wald' (or None), got {method!r}.")
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
+        est_name, se_name = _COEFFICIENTS[metric]
         est, se = getattr(self, est_name), getattr(self, se_name)
         if not (math.isfinite(est) and math.isfinite(se)):
             return ConfidenceInterval(math.nan, math.nan)
-        z = float(stats.norm.ppf(0.5 + c / 2.0))
+        z = float(stats.norm.ppf(0.5 + level / 2.0))
         return ConfidenceInterval(float(est - z * se), float(est + z * se))
 
 

@@ -19,7 +19,11 @@ from .._core.kernels.bin_statistics import BinStatistics, frame
 from .._core.kernels.decomposition import wilson_interval
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
 from .._core.resampling import interval_from_replicates
-from .._core.results import ConfidenceInterval, Result, check_metric, format_number
+from .._core.results import (
+    ConfidenceInterval,
+    _IntervalResult,
+    format_number,
+)
 from ._decomposition_bootstrap import CORP_COMPONENTS, MURPHY_COMPONENTS
 
 __all__ = [
@@ -47,30 +51,37 @@ def components_of(result: Any, method: str) -> dict[str, float]:
     return {k: float(getattr(result, k)) for k in CORP_COMPONENTS}
 
 
-def _bootstrap_interval(result, metric, level, method, func) -> ConfidenceInterval:
-    """Percentile or basic interval of one component from the stored replicates."""
-    names = type(result)._interval_metrics
-    check_metric(result, metric)
-    if method is None:
-        method = "percentile"
-    if method not in ("percentile", "basic"):
-        raise ValueError(f"method must be 'percentile' or 'basic', got {method!r}.")
-    level = check_confidence_level(level)
-    boot = result.bootstrap_distribution
-    if boot is None:
-        raise ValueError(f"no bootstrap replicates: call {func} with n_resamples > 0.")
-    estimate = getattr(result, metric)
-    ci = interval_from_replicates(
-        boot[:, names.index(metric)], level, method=method, estimate=estimate
-    )
-    lo, hi = float(ci.low), float(ci.high)
-    if method == "basic" and metric != "within_bin_covariance":
-        lo = max(lo, 0.0)  # every other component is non-negative
-    return ConfidenceInterval(lo, hi)
+class _ComponentIntervals(_IntervalResult):
+    """The bootstrap intervals of the components of one binary decomposition.
+
+    ``bootstrap_distribution`` holds one column per ``_interval_metrics``;
+    ``method="basic"`` clips the bounds of the non-negative components at 0.
+    """
+
+    bootstrap_distribution: np.ndarray | None
+    #: the function that builds the result (named when there is no bootstrap)
+    _builder: ClassVar[str]
+
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
+        boot = self.bootstrap_distribution
+        if boot is None:
+            raise ValueError(
+                f"no bootstrap replicates: call {self._builder} with n_resamples > 0."
+            )
+        ci = interval_from_replicates(
+            boot[:, self._interval_metrics.index(metric)],
+            level,
+            method=method,
+            estimate=getattr(self, metric),
+        )
+        lo, hi = float(ci.low), float(ci.high)
+        if method == "basic" and metric != "within_bin_covariance":
+            lo = max(lo, 0.0)  # every other component is non-negative
+        return ConfidenceInterval(lo, hi)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class MurphyDecomposition(Result):
+class MurphyDecomposition(_ComponentIntervals):
     r"""Result of :func:`murphy_decomposition` (the binned decomposition).
 
     The components satisfy exactly (to rounding)
@@ -79,6 +90,14 @@ class MurphyDecomposition(Result):
 
         \mathrm{BS} = \mathrm{REL} - \mathrm{RES} + \mathrm{UNC}
                       + \mathrm{WBV} - \mathrm{WBC}.
+
+    ``confidence_interval(metric=...)`` gives the bootstrap interval of one
+    component (default ``"reliability"``; any of ``components``).
+    ``method="percentile"`` (default): quantiles of the bootstrap
+    distribution; ``"basic"``: those quantiles reflected around the
+    estimate, which corrects the upward bias of resampled reliability (it
+    may then lie below the biased estimate); clipped at 0 for the
+    non-negative components.
 
     Attributes
     ----------
@@ -156,6 +175,7 @@ class MurphyDecomposition(Result):
 
     _summary_fields: ClassVar[tuple[str, ...]] = MURPHY_COMPONENTS + ("n_samples",)
     _interval_metrics: ClassVar[tuple[str, ...]] = MURPHY_COMPONENTS
+    _builder: ClassVar[str] = "murphy_decomposition"
 
     @property
     def n_bins(self) -> int:
@@ -167,44 +187,8 @@ class MurphyDecomposition(Result):
         """The scalar components as a dict (brier_score first)."""
         return {name: getattr(self, name) for name in MURPHY_COMPONENTS}
 
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str = "reliability",
-        method: Literal["percentile", "basic"] | None = None,
-    ) -> ConfidenceInterval:
-        """Bootstrap confidence interval of one component.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Level in (0, 1).
-        metric : str, default="reliability"
-            One of ``brier_score``, ``reliability``, ``resolution``,
-            ``uncertainty``, ``within_bin_variance``, ``within_bin_covariance``.
-        method : {"percentile", "basic"}, default=None
-            None is ``"percentile"``.
-            ``"percentile"``: quantiles of the bootstrap distribution.
-            ``"basic"``: those quantiles reflected around the estimate,
-            which corrects the upward bias of resampled reliability (it may
-            then lie below the biased estimate); clipped at 0 for the
-            non-negative components.
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)`` with attributes ``low`` and ``high``.
-
-        Raises
-        ------
-        ValueError
-            If no resamples were drawn (``n_resamples=0``), or for an
-            unknown component, method or a level outside (0, 1).
-        """
-        return _bootstrap_interval(
-            self, metric, confidence_level, method, "murphy_decomposition"
-        )
+    def _default_metric(self) -> str:
+        return "reliability"
 
     def observed_frequency_interval(
         self, confidence_level: float | None = None
@@ -257,12 +241,21 @@ class MurphyDecomposition(Result):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class CORPDecomposition(Result):
+class CORPDecomposition(_ComponentIntervals):
     r"""Result of :func:`corp_decomposition` (the CORP decomposition).
 
     .. math::
 
         \mathrm{BS} = \mathrm{MCB} - \mathrm{DSC} + \mathrm{UNC}.
+
+    ``confidence_interval(metric=...)`` gives the bootstrap interval of
+    ``"brier_score"``, ``"miscalibration"`` (the default),
+    ``"discrimination"`` or ``"uncertainty"``.  ``method="percentile"``
+    (default) or ``"basic"`` (reflected around the estimate).
+    Miscalibration is biased upward (the isotonic fit also fits the noise),
+    and so are its resamples: for a well calibrated forecast the percentile
+    interval can lie entirely above the estimate; the basic interval
+    corrects that bias (clipped at 0).
 
     Attributes
     ----------
@@ -341,6 +334,7 @@ class CORPDecomposition(Result):
         "miscalibration_pvalue",
     )
     _interval_metrics: ClassVar[tuple[str, ...]] = CORP_COMPONENTS
+    _builder: ClassVar[str] = "corp_decomposition"
 
     @property
     def components(self) -> dict[str, float]:
@@ -382,45 +376,8 @@ class CORPDecomposition(Result):
         np.clip(i, 0, x.shape[0] - 1, out=i)
         return c[i]
 
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str = "miscalibration",
-        method: Literal["percentile", "basic"] | None = None,
-    ) -> ConfidenceInterval:
-        """Bootstrap confidence interval of one component.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Level in (0, 1).
-        metric : str, default="miscalibration"
-            One of ``"brier_score"``, ``"miscalibration"``,
-            ``"discrimination"``, ``"uncertainty"``.
-        method : {"percentile", "basic"}, default=None
-            None is ``"percentile"``.
-            ``"percentile"``: quantiles of the bootstrap distribution.
-            ``"basic"``: those quantiles reflected around the estimate.
-            Miscalibration is biased upward (the isotonic fit also fits the
-            noise), and so are its resamples: for a well calibrated forecast
-            the percentile interval can lie entirely above the estimate; the
-            basic interval corrects that bias (clipped at 0).
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)`` with attributes ``low`` and ``high``.
-
-        Raises
-        ------
-        ValueError
-            If no resamples were drawn (``n_resamples=0``), or for an
-            unknown component, method or a level outside (0, 1).
-        """
-        return _bootstrap_interval(
-            self, metric, confidence_level, method, "corp_decomposition"
-        )
+    def _default_metric(self) -> str:
+        return "miscalibration"
 
     def to_frame(self):
         """The recalibration step function as a pandas DataFrame (lazy import).
@@ -450,7 +407,7 @@ class CORPDecomposition(Result):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class MulticlassDecomposition(Result):
+class MulticlassDecomposition(_IntervalResult):
     r"""One-vs-rest decompositions of a multiclass Brier score.
 
     scikit-learn's multiclass Brier score (the [0, 2] scale) is the sum over
@@ -466,7 +423,9 @@ class MulticlassDecomposition(Result):
     ``within_bin_covariance`` for ``decomposition_method="murphy"``).
 
     Resampling results (bands, intervals, p-values) are per class:
-    ``confidence_interval()`` gives one bound per class, and
+    ``confidence_interval()`` gives one bound per class (default metric:
+    ``"reliability"`` for ``decomposition_method="murphy"``,
+    ``"miscalibration"`` for ``"corp"``), and
     ``per_class[k]`` holds everything else.
 
     Attributes
@@ -528,40 +487,15 @@ class MulticlassDecomposition(Result):
             f"n_classes={len(self.per_class)}, {body})"
         )
 
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str | None = None,
-        method: Literal["percentile", "basic"] | None = None,
-    ) -> ConfidenceInterval:
-        """Bootstrap confidence interval of one component for every class.
+    def _default_metric(self) -> str:
+        return self.per_class[0]._default_metric()
 
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Level in (0, 1).
-        metric : str, default=None
-            A component of the per-class decompositions; None: their default
-            (``"reliability"`` for ``decomposition_method="murphy"``,
-            ``"miscalibration"`` for ``decomposition_method="corp"``).
-        method : {"percentile", "basic"}, default=None
-            As for the per-class results.
+    def _valid_metrics(self) -> tuple[str, ...]:
+        return self.per_class[0]._interval_metrics
 
-        Returns
-        -------
-        ConfidenceInterval
-            Arrays ``low`` and ``high`` with one bound per class (in the
-            order of ``classes``).
-        """
-        first = self.per_class[0]
-        if metric is None:
-            metric = (
-                "reliability" if self.decomposition_method == "murphy" else "miscalibration"
-            )
-        check_metric(self, metric, type(first)._interval_metrics)
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         cis = [
-            d.confidence_interval(confidence_level, metric=metric, method=method)
+            d.confidence_interval(level, metric=metric, method=method)
             for d in self.per_class
         ]
         return ConfidenceInterval(

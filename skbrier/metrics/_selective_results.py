@@ -10,21 +10,24 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.bootstrap_results import _BootstrapResult
 from .._core.kernels.selective import RiskCoverage, accuracy_at_coverage, risk_coverage
-from .._core.params import check_confidence_level, check_option, check_thresholds
-from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
-from .._core.results import ConfidenceInterval, Result, check_metric, to_builtin
+from .._core.params import check_thresholds
 
 __all__ = ["RiskCoverageResult", "check_coverage"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class RiskCoverageResult(Result):
+class RiskCoverageResult(_BootstrapResult):
     r"""The risk--coverage curve of one confidence: a point per distinct threshold.
 
     Returned by :func:`~skbrier.metrics.selective.risk_coverage_curve`; not
     meant to be built by hand.  Ties are grouped: the point of threshold
     :math:`t` answers every answer of confidence :math:`\ge t`.
+    ``confidence_interval(metric=...)`` gives the bootstrap interval of
+    ``"aurc"`` (the default) or ``"e_aurc"``, or the pointwise band of
+    ``"selective_risk"`` over ``coverage_grid``; ``method="percentile"``
+    (default) or ``"basic"`` (reflected).
 
     Attributes
     ----------
@@ -89,6 +92,8 @@ class RiskCoverageResult(Result):
     bootstrap_replicates: dict[str, np.ndarray] | None = None
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("aurc", "e_aurc", "selective_risk")
+    _builder: ClassVar[str] = "risk_coverage_curve"
+    _band_metric: ClassVar[str] = "selective_risk"
 
     # ------------------------------------------------------------------ values
     @property
@@ -135,70 +140,17 @@ class RiskCoverageResult(Result):
         acc = accuracy_at_coverage(self._curve(), cov)
         return float(acc[0]) if np.ndim(coverage) == 0 else acc
 
-    # ------------------------------------------------------------------ intervals
-    @property
-    def bands(self) -> ConfidenceInterval | None:
-        if self.bootstrap_replicates is None:
-            return None
-        return self.confidence_interval(self.confidence_level, metric="selective_risk")
+    def _dict_intervals(self) -> dict[str, str]:
+        return {
+            "aurc_interval": "aurc",
+            "e_aurc_interval": "e_aurc",
+            "selective_risk_band": "selective_risk",
+        }
 
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "aurc",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Bootstrap interval of the AURC or E-AURC, or band of the selective risk.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Level in (0, 1).
-        metric : {"aurc", "e_aurc", "selective_risk"}, default="aurc"
-            The quantity; ``"selective_risk"`` gives a pointwise band over
-            ``coverage_grid``.
-        method : {"percentile", "basic"}, default=None
-            Percentile interval (None) or the basic (reflected) one.
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)``: floats, or arrays over ``coverage_grid``.
-
-        Raises
-        ------
-        ValueError
-            If no bootstrap was run (``n_resamples=0``) or an option is out
-            of range.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from skbrier.metrics.selective import risk_coverage_curve
-        >>> rng = np.random.default_rng(0)
-        >>> conf = rng.uniform(size=300)
-        >>> right = rng.uniform(size=300) < conf
-        >>> res = risk_coverage_curve(right, conf, n_resamples=200, random_state=0)
-        >>> low, high = res.confidence_interval(metric="aurc")
-        >>> bool(low < res.aurc < high)
-        True
-        """
-        metric = check_metric(self, metric)
-        level = check_confidence_level(confidence_level)
-        method = check_option(
-            "percentile" if method is None else method, "method", INTERVAL_METHODS
-        )
-        if self.bootstrap_replicates is None:
-            raise ValueError("no bootstrap: call risk_coverage_curve with n_resamples > 0.")
-        estimate: Any
+    def _estimate(self, metric: str) -> Any:
         if metric == "selective_risk":
-            estimate = 1.0 - accuracy_at_coverage(self._curve(), self.coverage_grid)
-        else:
-            estimate = getattr(self, metric)
-        return interval_from_replicates(
-            self.bootstrap_replicates[metric], level, method=method, estimate=estimate
-        )
+            return 1.0 - accuracy_at_coverage(self._curve(), self.coverage_grid)
+        return getattr(self, metric)
 
     # ------------------------------------------------------------------ protocol
     def _headline(self) -> dict[str, Any]:
@@ -210,28 +162,6 @@ class RiskCoverageResult(Result):
             "n_points": int(self.thresholds.shape[0]),
             "n_resamples": self.n_resamples,
         }
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as JSON-ready values, the bootstrap replicates replaced by
-        the intervals at ``confidence_level`` (``aurc_interval``,
-        ``e_aurc_interval``, ``selective_risk_band``; None without a bootstrap)."""
-        out = {
-            k: to_builtin(getattr(self, k))
-            for k in self._fields()
-            if k != "bootstrap_replicates"
-        }
-        boot = self.bootstrap_replicates is not None
-        for key, metric in (
-            ("aurc_interval", "aurc"),
-            ("e_aurc_interval", "e_aurc"),
-            ("selective_risk_band", "selective_risk"),
-        ):
-            out[key] = (
-                to_builtin(self.confidence_interval(self.confidence_level, metric=metric))
-                if boot
-                else None
-            )
-        return out
 
     def to_frame(self, coverage: Any = None) -> Any:
         """The curve as a ``pandas.DataFrame``: a row per point, or per coverage level.

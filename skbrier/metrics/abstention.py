@@ -46,6 +46,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.dispatch import HOST, backends
+from .._core.docstrings import with_pieces
 from .._core.kernels.net_benefit import bootstrap_net_benefit, class_shares, threshold_odds
 from .._core.kernels.selective import simpleqa_aggregate, utility_area_scores
 from .._core.params import DEFAULT_N_RESAMPLES, check_min_samples, check_real
@@ -67,6 +68,19 @@ __all__ = [
     "abstention_utility",
     "compare_abstention_utility",
 ]
+
+#: the bootstrap options that both utility functions describe alike
+_doc = with_pieces(
+    {
+        "bootstrap_run": """\
+confidence_level : float, default=0.95
+    Level of the result's ``bands``.
+random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
+    Seed of the bootstrap.
+n_jobs : int, default=None
+    joblib threads for the bootstrap.""",
+    }
+)
 
 
 # --------------------------------------------------------------------------- scores
@@ -242,6 +256,7 @@ def _bootstrap(
     dask=IN_MEMORY,
     array_api=HOST,
 )
+@_doc
 def abstention_utility(
     y_correct: ArrayLike,
     confidence: ArrayLike,
@@ -258,10 +273,7 @@ def abstention_utility(
 
     Parameters
     ----------
-    y_correct : array-like of shape (n_samples,)
-        1 (or True) where the answer is right, 0 where it is wrong.
-    confidence : array-like of shape (n_samples,)
-        The confidence of each answer, in [0, 1].
+    {{correctness_inputs}}
     thresholds : array-like of shape (n_thresholds,), default=None
         Thresholds :math:`t` in [0, 1) of the curve (0.01, ..., 0.99 by
         default), as :func:`~skbrier.metrics.net_benefit.decision_curve`.
@@ -272,12 +284,7 @@ def abstention_utility(
         Frequency weights (integer weights equal repeated rows).
     n_resamples : int, default=0
         Bootstrap resamples for the intervals (0: none; otherwise >= 2).
-    confidence_level : float, default=0.95
-        Level of the result's ``bands``.
-    random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
-        Seed of the bootstrap.
-    n_jobs : int, default=None
-        joblib threads for the bootstrap.
+    {{bootstrap_run}}
 
     Returns
     -------
@@ -362,6 +369,7 @@ def abstention_utility(
     dask=IN_MEMORY,
     array_api=HOST,
 )
+@_doc
 def compare_abstention_utility(
     y_correct_a: ArrayLike,
     confidence_a: ArrayLike,
@@ -394,12 +402,7 @@ def compare_abstention_utility(
     n_resamples : int, default=1999
         Bootstrap resamples of the questions (0: differences without
         intervals).
-    confidence_level : float, default=0.95
-        Level of the result's ``bands``.
-    random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
-        Seed of the bootstrap.
-    n_jobs : int, default=None
-        joblib threads for the bootstrap.
+    {{bootstrap_run}}
 
     Returns
     -------

@@ -9,6 +9,7 @@ from numpy.typing import ArrayLike
 
 from .._core.diagnose import one_warning_per_call, warn_if_hard
 from .._core.dispatch import BODY, backends
+from .._core.docstrings import with_pieces
 from .._core.kernels.brier import (
     binary_brier_guarded,
     brier_finish,
@@ -95,6 +96,23 @@ def _forecast(
         pos_label=pos_label,
         float_target=float_target,
     )
+
+
+#: the parameters that brier_index and brier_skill_score describe alike
+_doc = with_pieces(
+    {
+        "scored_inputs": """\
+y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+    True labels, or a multilabel indicator matrix.
+y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+    Predicted probabilities, as for :func:`brier_score`.""",
+        "columns": """\
+labels : array-like of shape (n_classes,), default=None
+    Classes of the columns of 2-D ``y_proba``.
+pos_label : int, float, bool or str, default=None
+    Class whose probability a 1-D ``y_proba`` holds.""",
+    }
+)
 
 
 @backends(
@@ -212,6 +230,7 @@ def brier_score(
 
 
 @backends(dask=BODY, array_api=BODY)
+@_doc
 def brier_index(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -242,16 +261,10 @@ def brier_index(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
-        True labels, or a multilabel indicator matrix.
-    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Predicted probabilities, as for :func:`brier_score`.
+    {{scored_inputs}}
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
-    labels : array-like of shape (n_classes,), default=None
-        Classes of the columns of 2-D ``y_proba``.
-    pos_label : int, float, bool or str, default=None
-        Class whose probability a 1-D ``y_proba`` holds.
+    {{columns}}
 
     Returns
     -------
@@ -271,9 +284,7 @@ def brier_index(
 
     References
     ----------
-    .. [1] S. Kučinskas, H. Bastani and M. Reynolds, "Making forecasting
-       scores easier to interpret: introducing the Brier Index",
-       ForecastBench, 2025.
+    {{brier_index_reference}}
 
     Examples
     --------
@@ -304,6 +315,7 @@ def brier_index(
     dask="skbrier._backends._dask._adapters:brier_skill_score",
     array_api="skbrier._backends._array_api:brier_skill_score",
 )
+@_doc
 def brier_skill_score(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -335,18 +347,12 @@ def brier_skill_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
-        True labels, or a multilabel indicator matrix.
-    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Predicted probabilities, as for :func:`brier_score`.
+    {{scored_inputs}}
     reference : None, float or array-like, default=None
         The reference forecast (see above).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights, used for both scores (and the base rate).
-    labels : array-like of shape (n_classes,), default=None
-        Classes of the columns of 2-D ``y_proba``.
-    pos_label : int, float, bool or str, default=None
-        Class whose probability a 1-D ``y_proba`` holds.
+    {{columns}}
 
     Returns
     -------

@@ -161,6 +161,7 @@ def _logistic_result(
 @backends(
     dask="skbrier._backends._dask._adapters:calibration_intercept_slope", array_api=HOST
 )
+@shared_doc
 def calibration_intercept_slope(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -184,11 +185,7 @@ def calibration_intercept_slope(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        Binary outcomes.
-    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
-        Predicted probabilities of ``pos_label``, or ``predict_proba``
-        output with one column per sorted class.
+    {{binary_forecast}}
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights (a weight of 2 counts the row twice).
     pos_label : int, float, bool or str, default=None
@@ -383,8 +380,7 @@ def spiegelhalter_z(
 
     References
     ----------
-    .. [1] D. J. Spiegelhalter, "Probabilistic prediction in patient
-       management and clinical trials", Statistics in Medicine 5, 421-433, 1986.
+    {{spiegelhalter_reference}}
 
     Examples
     --------
@@ -397,6 +393,7 @@ def spiegelhalter_z(
     return SpiegelhalterResult(*spiegelhalter(y, p, w))
 
 
+@shared_doc
 def lowess_calibration_error(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -413,11 +410,7 @@ def lowess_calibration_error(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        Binary outcomes.
-    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
-        Predicted probabilities of ``pos_label`` (or two-column
-        ``predict_proba`` output).
+    {{binary_forecast}}
     pos_label : int, float, bool or str, default=None
         The positive class.
 
@@ -464,6 +457,7 @@ def lowess_calibration_error(
 
 
 @backends(dask="skbrier._backends._dask._adapters:c_statistic", array_api=HOST)
+@shared_doc
 def c_statistic(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -483,24 +477,14 @@ def c_statistic(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        Binary outcomes.
-    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
-        Predicted probabilities of ``pos_label`` (or two-column
-        ``predict_proba`` output).
+    {{binary_forecast}}
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights (rows of zero weight are left out).
     pos_label : int, float, bool or str, default=None
         The positive class.
-    resolution : float, "auto" or None, default=None
-        Round the forecasts to multiples of ``resolution`` first (None: exact).
-        ``"auto"``: exact while the events and the non-events each have at
-        most ``2**20`` distinct forecasts, rounded to multiples of ``1e-6``
-        beyond.  This bounds the memory of the distributed (dask) table of
-        distinct forecasts for continuous forecasts with billions of
-        distinct values; rounding never reverses two forecasts, it only ties
-        those closer than the step (C changes by at most half the weighted share of
-        event/non-event pairs closer than the step).
+    {{resolution}}
+        C changes by at most half the weighted share of event/non-event
+        pairs closer than the step.
 
     Returns
     -------

@@ -33,6 +33,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._core.binning import weighted_quantile
 from .._core.dispatch import HOST, Refused, backends
+from .._core.docstrings import shared_doc
 from .._core.kernels.loess import loess_fit, loess_predict
 from .._core.kernels.lowess import lowess_knots
 from .._core.kernels.splines import ns_knots, r_seq, rcs_knots, spline_logistic_curve
@@ -288,6 +289,7 @@ def _bootstrap(
         "on a uniform subsample, e.g. df.sample(frac=0.01).compute()"
     ),
 )
+@shared_doc
 def flexible_calibration_curve(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -321,11 +323,7 @@ def flexible_calibration_curve(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        Binary outcomes.
-    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
-        Predicted probabilities of ``pos_label`` (or two-column
-        ``predict_proba`` output).
+    {{binary_forecast}}
     smoother : {"loess", "rcs", "ns", "lowess"}, default="loess"
         ``"loess"``: R's ``loess`` (``span``, ``degree``, ``surface``);
         ``"rcs"``: logistic regression on a restricted cubic spline with

@@ -84,12 +84,11 @@ from .._core.params import (
     check_option,
 )
 from .._core.resampling import (
-    INTERVAL_METHODS,
     frequency_resampler,
     interval_from_replicates,
     run_replicates,
 )
-from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.results import ConfidenceInterval, _IntervalResult
 from ._calibration_error_core import (
     BINNING_PRESETS,
     Pairs,
@@ -379,8 +378,13 @@ def smooth_calibration_error(
 
 # --------------------------------------------------------------------------- intervals
 @dataclasses.dataclass(frozen=True, repr=False)
-class CalibrationErrorInterval(Result):
+class CalibrationErrorInterval(_IntervalResult):
     """A calibration error with its bootstrap interval.
+
+    ``confidence_interval(confidence_level)`` recomputes the interval at
+    another level from the stored replicates (``metric``: None or the one
+    computed; ``method``: None, the one computed, or the other of
+    ``"percentile"`` and ``"basic"``).
 
     Parameters
     ----------
@@ -429,37 +433,18 @@ class CalibrationErrorInterval(Result):
         "smooth_calibration_error",
     )
 
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str | None = None,
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """The interval at ``confidence_level`` from the stored replicates.
+    def _default_metric(self) -> str:
+        return self.metric
 
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            The level.
-        metric : {"calibration_error", "smooth_calibration_error"}, default=None
-            The statistic: None or the one computed (:attr:`metric`).
-        method : {"percentile", "basic"}, default=None
-            None: the one computed.
+    def _valid_metrics(self) -> tuple[str, ...]:
+        return (self.metric,)
 
-        Returns
-        -------
-        ConfidenceInterval
-        """
-        check_metric(self, self.metric if metric is None else metric, (self.metric,))
-        level = check_confidence_level(confidence_level)
-        m = (
-            self.method
-            if method is None
-            else check_option(method, "method", INTERVAL_METHODS)
-        )
+    def _default_method(self) -> str:
+        return self.method
+
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         ci = interval_from_replicates(
-            self.replicates, level, method=m, estimate=self.estimate
+            self.replicates, level, method=method, estimate=self.estimate
         )
         return ConfidenceInterval(float(ci.low), float(ci.high))
 

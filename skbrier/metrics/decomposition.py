@@ -46,6 +46,7 @@ from .._core.binning import (
     uniform_edges,
 )
 from .._core.dispatch import HOST, backends
+from .._core.docstrings import with_pieces
 from .._core.kernels.bin_statistics import BinStatistics, check_edges
 from .._core.kernels.decomposition import binned_sums
 from .._core.params import (
@@ -89,6 +90,19 @@ __all__ = [
     "murphy_decomposition",
     "murphy_from_statistics",
 ]
+
+#: the inputs that both decompositions describe alike
+_doc = with_pieces(
+    {
+        "decomposed_inputs": """\
+y_true : array-like of shape (n_samples,)
+    True labels.
+y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+    Predicted probabilities: of ``pos_label`` if 1-D, one column per
+    sorted class if 2-D.""",
+    }
+)
+
 
 _check_edges = check_edges  # older private name
 
@@ -346,6 +360,7 @@ def murphy_options(
     dask="skbrier._backends._dask._adapters:murphy_decomposition",
     array_api="skbrier._backends._array_api:murphy_decomposition",
 )
+@_doc
 def murphy_decomposition(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -378,11 +393,7 @@ def murphy_decomposition(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
-    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Predicted probabilities: of ``pos_label`` if 1-D, one column per
-        sorted class if 2-D.
+    {{decomposed_inputs}}
     n_bins : int, default=10
         Number of bins for the ``"uniform"`` and ``"quantile"`` strategies
         (at most 100,000).
@@ -512,6 +523,7 @@ def murphy_decomposition(
 
 
 @backends(dask="skbrier._backends._dask._adapters:corp_decomposition", array_api=HOST)
+@_doc
 def corp_decomposition(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -544,11 +556,7 @@ def corp_decomposition(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
-    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Predicted probabilities: of ``pos_label`` if 1-D, one column per
-        sorted class if 2-D.
+    {{decomposed_inputs}}
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights (integer weights give the same
         components as repeated rows).
@@ -566,14 +574,8 @@ def corp_decomposition(
         Seed of the resampling.  Results do not depend on ``n_jobs``.
     n_jobs : int, default=None
         Number of joblib workers for the resampling (None: 1, -1: all).
-    resolution : float, "auto" or None, default=None
-        Round the forecasts to multiples of ``resolution`` first (None: exact).
-        ``"auto"``: exact while the events and the non-events each have at
-        most ``2**20`` distinct forecasts, rounded to multiples of ``1e-6``
-        beyond.  This bounds the memory of the distributed (dask) table of
-        distinct forecasts for continuous forecasts with billions of
-        distinct values; rounding never reverses two forecasts, it only ties
-        those closer than the step (see Notes).
+    {{resolution}}
+        See Notes.
 
     Returns
     -------

@@ -40,6 +40,7 @@ from numpy.typing import ArrayLike
 
 from .._core.arrays import as_array
 from .._core.dispatch import HOST, Refused, backends
+from .._core.docstrings import shared_doc
 from .._core.kernels.selective import (
     RiskCoverage,
     accuracy_at_coverage,
@@ -245,6 +246,7 @@ def aurc(
 
 
 @backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
+@shared_doc
 def e_aurc(
     y_correct: ArrayLike,
     confidence: ArrayLike,
@@ -255,12 +257,8 @@ def e_aurc(
 
     Parameters
     ----------
-    y_correct : array-like of shape (n_samples,)
-        1 (or True) where the answer is right, 0 where it is wrong.
-    confidence : array-like of shape (n_samples,)
-        The confidence of each answer, in [0, 1].
-    sample_weight : array-like of shape (n_samples,), default=None
-        Frequency weights.
+    {{correctness_inputs}}
+    {{sample_weight}}
 
     Returns
     -------
@@ -301,6 +299,7 @@ def e_aurc(
 
 
 @backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
+@shared_doc
 def risk_coverage_curve(
     y_correct: ArrayLike,
     confidence: ArrayLike,
@@ -316,10 +315,7 @@ def risk_coverage_curve(
 
     Parameters
     ----------
-    y_correct : array-like of shape (n_samples,)
-        1 (or True) where the answer is right, 0 where it is wrong.
-    confidence : array-like of shape (n_samples,)
-        The confidence of each answer, in [0, 1].
+    {{correctness_inputs}}
     sample_weight : array-like of shape (n_samples,), default=None
         Frequency weights (integer weights equal repeated rows; the
         bootstrap draws observations, see Notes).
@@ -428,6 +424,7 @@ def risk_coverage_curve(
 
 # --------------------------------------------------------------------------- accuracy
 @backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
+@shared_doc
 def selective_accuracy(
     y_correct: ArrayLike,
     confidence: ArrayLike,
@@ -439,14 +436,10 @@ def selective_accuracy(
 
     Parameters
     ----------
-    y_correct : array-like of shape (n_samples,)
-        1 (or True) where the answer is right, 0 where it is wrong.
-    confidence : array-like of shape (n_samples,)
-        The confidence of each answer, in [0, 1].
+    {{correctness_inputs}}
     coverage : float or array-like of shape (n_coverages,)
         The share of the answers kept, in (0, 1] (1: the plain accuracy).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Frequency weights.
+    {{sample_weight}}
 
     Returns
     -------
@@ -547,6 +540,7 @@ def selective_coverage_accuracy_area(
 
 
 @backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
+@shared_doc
 def selective_accuracy_at_top(
     y_correct: ArrayLike,
     confidence: ArrayLike,
@@ -558,10 +552,7 @@ def selective_accuracy_at_top(
 
     Parameters
     ----------
-    y_correct : array-like of shape (n_samples,)
-        1 (or True) where the answer is right, 0 where it is wrong.
-    confidence : array-like of shape (n_samples,)
-        The confidence of each answer, in [0, 1].
+    {{correctness_inputs}}
     fraction : float, default=0.1
         The share in [0, 1) of HELM's index: the accuracy of the
         ``int(fraction * n) + 1`` most confident answers.

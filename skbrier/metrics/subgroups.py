@@ -26,8 +26,8 @@ from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.kernels.cumulative import holm
 from .._core.labels import check_groups
-from .._core.params import check_confidence_level, check_min_samples, check_option
-from .._core.results import ConfidenceInterval, Result, check_metric, to_builtin
+from .._core.params import check_confidence_level, check_min_samples
+from .._core.results import ConfidenceInterval, _IntervalResult, to_builtin
 from .._core.validation import binary_forecast
 from ..stats._validation_measures import (
     MEASURES,
@@ -48,11 +48,16 @@ _TRANSFORMS = dict(MEASURES)
 
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class GroupCalibrationResult(Result):
+class GroupCalibrationResult(_IntervalResult):
     r"""Calibration measures per group, their tests and their heterogeneity.
 
     Returned by :func:`~skbrier.metrics.subgroups.calibration_by_group`; not
-    meant to be built by hand.
+    meant to be built by hand.  ``confidence_interval(metric=...)`` gives the
+    Wald intervals of one measure, one bound per group (NaN where the group
+    gives no estimate): ``"observed_expected"`` (the default, on the log
+    scale), ``"c_statistic"`` (logit scale), ``"calibration_in_the_large"``,
+    ``"calibration_intercept"``, ``"calibration_slope"`` or
+    ``"brier_score"``.
 
     Attributes
     ----------
@@ -119,6 +124,7 @@ class GroupCalibrationResult(Result):
     confidence_level: float = 0.95
 
     _interval_metrics: ClassVar[tuple[str, ...]] = tuple(name for name, _ in MEASURES)
+    _interval_methods: ClassVar[tuple[str, ...]] = ("wald",)
 
     def _summary_rows(self) -> list[tuple[str, str]]:
         het = self.heterogeneity
@@ -134,49 +140,10 @@ class GroupCalibrationResult(Result):
             rows.append((f"min_pvalue_holm_{test}", format_number(_nanmin(p))))
         return rows
 
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "observed_expected",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Wald intervals of one measure, per group.
+    def _default_metric(self) -> str:
+        return "observed_expected"
 
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            The confidence level, in (0, 1).
-        metric : str, default="observed_expected"
-            ``"observed_expected"`` (on the log scale), ``"c_statistic"``
-            (logit scale), ``"calibration_in_the_large"``,
-            ``"calibration_intercept"``, ``"calibration_slope"`` or
-            ``"brier_score"``.
-        method : {"wald"}, default=None
-            The interval.
-
-        Returns
-        -------
-        ConfidenceInterval
-            Arrays of bounds, one per group (NaN where the group gives no
-            estimate).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from skbrier.metrics import calibration_by_group
-        >>> rng = np.random.default_rng(1)
-        >>> p = rng.uniform(0.1, 0.9, 800)
-        >>> y = rng.uniform(size=800) < p
-        >>> res = calibration_by_group(y, p, groups=np.arange(800) % 2)
-        >>> lo, hi = res.confidence_interval(metric="calibration_slope")
-        >>> bool(np.all(lo < hi))
-        True
-        """
-        metric = check_metric(self, metric)
-        level = check_confidence_level(confidence_level)
-        if method is not None:
-            check_option(method, "method", ("wald",))
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         z = float(stats.norm.ppf(0.5 + level / 2.0))
         transform = _TRANSFORMS[metric]
         with np.errstate(all="ignore"):
