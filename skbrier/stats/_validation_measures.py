@@ -7,6 +7,7 @@ compute on each part before pooling it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -16,8 +17,7 @@ from .._core.arrays import as_array, validated
 from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.kernels.calibration import auc_delong, observed_expected
-from .._core.params import check_confidence_level, check_option
-from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.results import ConfidenceInterval, Result, _IntervalResult, check_metric
 from ..metrics.calibration import _logistic_calibration
 from .inference import brier_inference
 
@@ -123,70 +123,32 @@ def check_estimates(
     return q, u
 
 
-class _ScaledInterval(Result):
-    """Mixin of the results with one estimate and one interval, symmetric on
+class _ScaledInterval(_IntervalResult):
+    r"""Mixin of the results with one estimate and one interval, symmetric on
     its pooling scale (a random-effects mean, Rubin's pooled estimate, a
     prediction-powered mean).
 
-    A subclass names its interval method (``_interval_method``) and gives
-    :meth:`_interval_parts`: the centre on the pooling scale, the
-    half-width at a level and the pooling scale.
+    The interval is :math:`\hat\theta \pm c\,s` on the pooling scale, back on
+    the natural scale: for a random-effects mean :math:`s` is
+    :math:`\mathrm{SE}(\hat\mu)` and :math:`c` the normal quantile
+    (:math:`t_{k-1}` with Knapp-Hartung; ``metafor``'s ``ci.lb``, ``ci.ub``);
+    for Rubin's rules :math:`s = \sqrt{T}` and :math:`c = t_\nu` (method
+    ``"rubin"``); for a prediction-powered mean the Wald interval of
+    ``ppi_py.ppi_mean_ci``.  A subclass names its method
+    (``_interval_methods``) and gives :meth:`_interval_parts`: the centre on
+    the pooling scale, the half-width at a level and the pooling scale.
     """
 
-    _interval_method: ClassVar[str] = "wald"
+    _interval_methods: ClassVar[tuple[str, ...]] = ("wald",)
 
-    def _default_metric(self) -> str:
-        return self._interval_metrics[0]
+    def _valid_metrics(self) -> Sequence[str]:
+        return (self._default_metric(),)  # the estimated quantity only
 
     def _interval_parts(self, level: float) -> tuple[float, float, Transform]:
         raise NotImplementedError  # pragma: no cover - every subclass defines it
 
-    @shared_doc
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str | None = None,
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        r"""The interval of the estimate at any level.
-
-        :math:`\hat\theta \pm c\,s` on the pooling scale, back on the
-        natural scale: for a random-effects mean :math:`s` is
-        :math:`\mathrm{SE}(\hat\mu)` and :math:`c` the normal quantile
-        (:math:`t_{k-1}` with Knapp-Hartung; ``metafor``'s ``ci.lb``,
-        ``ci.ub``); for Rubin's rules :math:`s = \sqrt{T}` and :math:`c =
-        t_\nu`; for a prediction-powered mean the Wald interval of
-        ``ppi_py.ppi_mean_ci``.
-
-        Parameters
-        ----------
-        {{confidence_level}}
-        metric : str, default=None
-            The estimated quantity (None: the result's; another is an error).
-        method : str, default=None
-            The interval: ``"rubin"`` for Rubin's rules, ``"wald"`` otherwise
-            (None: that one, the only one).
-
-        Returns
-        -------
-        ConfidenceInterval
-            On the natural scale.
-
-        Examples
-        --------
-        >>> from skbrier.stats import pool_rubin
-        >>> lo, hi = pool_rubin([1.0, 1.2, 1.1], [0.01, 0.012, 0.011]).confidence_interval()
-        >>> bool(lo < 1.1 < hi)
-        True
-        """
-        default = self._default_metric()
-        check_metric(self, default if metric is None else metric, names=(default,))
-        if method is not None:
-            check_option(method, "method", (self._interval_method,))
-        centre, half, transform = self._interval_parts(
-            check_confidence_level(confidence_level)
-        )
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
+        centre, half, transform = self._interval_parts(level)
         return ConfidenceInterval(
             from_scale(centre - half, transform), from_scale(centre + half, transform)
         )

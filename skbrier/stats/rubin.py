@@ -92,7 +92,7 @@ class RubinPooledResult(_ScaledInterval):
     confidence_level: float = 0.95
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
-    _interval_method: ClassVar[str] = "rubin"
+    _interval_methods: ClassVar[tuple[str, ...]] = ("rubin",)
 
     def _interval_parts(self, level: float) -> tuple[float, float, Transform]:
         half = float(stats.t.ppf(0.5 + level / 2.0, self.df)) * math.sqrt(
