@@ -120,7 +120,25 @@ def test_checklist_schema_is_stable(trip):
         "sample_size",
         "risk_distribution",
         "missing",
+        "subgroup_section",
     }
+
+
+def test_report_subgroup_section_answers_23a():
+    """A report with its own subgroup section (``groups=``): the TRIPOD page
+    shows that section, its JSON is the report's, and item 23a is answered."""
+    y, p = _data(600, seed=3)
+    sex = np.where(np.arange(600) % 3 == 0, "women", "men")
+    rep = calibration_report(y, p, groups=sex, random_state=0, name="model")
+    trip = tripod_report(rep)
+    status = {it["id"]: it for it in trip.checklist()}
+    assert status["23a"]["to_supply"] is None
+    d = json.loads(trip.to_json())
+    assert d["models"]["model"]["subgroup_section"] == json.loads(
+        json.dumps(rep.to_dict()["subgroups"])
+    )
+    page = trip.to_html()
+    assert '<section id="subgroups">' in page and "women" in page and "men" in page
 
 
 def test_status_follows_what_is_given(rep, trip):

@@ -100,14 +100,14 @@ _READ = {
         "chance, 1 is perfect)."
     ),
     "reliability": (
-        "Reliability diagram: for each forecast probability (x), the event "
-        "rate actually observed (y), estimated by isotonic regression. A "
-        "well-calibrated model lies on the dashed diagonal. Above the "
-        "diagonal the model under-forecasts risk; below it over-forecasts. "
-        "The shaded band shows where the curve of a perfectly calibrated "
-        "model would fall by chance; a curve leaving it is evidence of "
-        "miscalibration. The bars at the bottom show how many forecasts "
-        "fall at each probability."
+        "Calibration curve: for each forecast probability (x), the event "
+        "rate actually observed (y), estimated by a smooth (loess) curve with "
+        "its 95% band, and the observed rate in each tenth of the forecasts "
+        "(points, with their intervals). A well-calibrated model lies on the "
+        "dashed diagonal. Above the diagonal the model under-forecasts risk; "
+        "below it over-forecasts; a band that leaves the diagonal is evidence "
+        "of miscalibration. The spikes at the bottom show the forecasts of "
+        "events (up) and non-events (down) at each probability."
     ),
     "decision_curve": (
         "Decision curve: the net benefit of acting on the model at each "
@@ -553,16 +553,18 @@ def reports_to_html(
 
     Notes
     -----
-    The consistency band of the reliability diagram is resampled (200
-    resamples, R reliabilitydiag's rule) on forecasts rounded to 1/1000 when
-    there are more distinct forecasts than that; the caption says so.  The
-    curve itself is the exact isotonic fit.  The paired comparison's
-    variance is the report's (``"hac"``) or iid.
+    The calibration figure is :class:`~skbrier.CalibrationCurveDisplay`'s:
+    the loess curve of ``val.prob.ci.2`` with its pointwise band, deciles
+    with Wilson intervals and the spike histogram of events and non-events
+    (the caption says so).  The paired comparison's variance is the
+    report's (``"hac"``) or iid.
 
     References
     ----------
-    .. [1] T. Dimitriadis, T. Gneiting and A. I. Jordan, "Stable reliability
-       diagrams for probabilistic classifiers", PNAS 118(8), e2016191118, 2021.
+    .. [1] B. Van Calster, D. Nieboer, Y. Vergouwe, B. De Cock, M. J. Pencina
+       and E. W. Steyerberg, "A calibration hierarchy for risk models was
+       defined: from utopia to empirical data", Journal of Clinical
+       Epidemiology 74, 167-176, 2016.
     .. [2] F. X. Diebold and R. S. Mariano, "Comparing predictive accuracy",
        Journal of Business & Economic Statistics 13(3), 253-263, 1995.
 

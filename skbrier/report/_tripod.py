@@ -165,7 +165,7 @@ class TripodReport(Result):
         for item in ITEMS:
             section = item.section if answered.get(item.id, True) else None
             to_supply = item.to_supply
-            if item.id == "23a" and self.subgroups:
+            if item.id == "23a" and self.has_subgroups():
                 to_supply = None
             if section is None and item.id in answered:
                 to_supply = _UNANSWERED[item.id]
@@ -204,7 +204,16 @@ class TripodReport(Result):
             },
             "risk_distribution": risk_distribution(rep),
             "missing": missing,
+            # the report's own subgroup section (calibration_report(groups=...))
+            "subgroup_section": None if rep.subgroups is None else rep.subgroups.to_dict(),
         }
+
+    def has_subgroups(self) -> bool:
+        """Whether the page has a subgroup section: reports of subgroups were
+        given, or a report has its own (``calibration_report(groups=...)``)."""
+        return bool(self.subgroups) or any(
+            r.subgroups is not None for r in self.reports.values()
+        )
 
     def to_dict(self) -> dict:
         """The sections' numbers and the checklist as a JSON-ready dict.
@@ -215,7 +224,9 @@ class TripodReport(Result):
             ``schema``, ``guideline`` (name, citation, url), ``models`` and
             ``subgroups`` (``{name: {"n_samples", "n_events", "prevalence",
             "confidence_level", "performance", "net_benefit", "sample_size",
-            "risk_distribution", "missing"}}``; ``performance`` holds, per
+            "risk_distribution", "missing", "subgroup_section"}}``;
+            ``subgroup_section`` is the report's own subgroup section
+            (``calibration_report(groups=...)``) or None; ``performance`` holds, per
             measure, the report's own ``estimate``, ``ci_low``, ``ci_high``
             and ``ci_method``), ``checklist`` and ``provenance``.
         """

@@ -23,7 +23,6 @@ from ._tripod_measures import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ._result import CalibrationReport
     from ._tripod import TripodReport
 
 __all__ = ["tripod_html"]
@@ -56,8 +55,10 @@ _READ = {
         "(O/E, calibration in the large, slope and the ICI of the flexible curve)."
     ),
     "calibration": (
-        "The calibration curve with its band (see the figure's note) and the "
-        "lowess curve (dotted), with the numbers of the calibration hierarchy: "
+        "The smooth calibration curve with its band, the grouped observed "
+        "frequencies with their intervals and the spikes of the risks of patients "
+        "with (up) and without (down) the outcome, with the numbers of the "
+        "calibration hierarchy: "
         "mean (O/E, calibration in the large), weak (intercept and slope) and "
         "moderate (the curve)."
     ),
@@ -265,19 +266,29 @@ def _risk_distribution(trip: TripodReport) -> list[str]:
     return parts
 
 
-def _subgroups(subgroups: dict[str, CalibrationReport]) -> list[str]:
+def _subgroups(trip: TripodReport) -> list[str]:
+    """The reports of subgroups given (one row each), then each report's own
+    subgroup section (``calibration_report(groups=...)``)."""
     parts = _open("subgroups")
-    metrics = ("observed_expected", "calibration_slope", "c_statistic", "brier_index")
-    labels = [PERFORMANCE_MEASURES[m] for m in metrics]
-    rows = [_header_row("subgroup", "n", "events", *labels)]
-    for name, rep in subgroups.items():
-        d = rep.to_dict()
-        cells = [
-            f"{_text.fmt(d[m]['estimate'], 3)} {_ci_cell(d[m]['ci_low'], d[m]['ci_high'], 3)}"
-            for m in metrics
-        ]
-        rows.append(_row(str(rep.n_samples), f"{rep.n_events:g}", *cells, first=name))
-    parts += [*_html._table(rows, "wide"), "</section>"]
+    if trip.subgroups:
+        metrics = ("observed_expected", "calibration_slope", "c_statistic", "brier_index")
+        labels = [PERFORMANCE_MEASURES[m] for m in metrics]
+        rows = [_header_row("subgroup", "n", "events", *labels)]
+        for name, rep in trip.subgroups.items():
+            d = rep.to_dict()
+            cells = [
+                f"{_text.fmt(d[m]['estimate'], 3)} "
+                f"{_ci_cell(d[m]['ci_low'], d[m]['ci_high'], 3)}"
+                for m in metrics
+            ]
+            rows.append(_row(str(rep.n_samples), f"{rep.n_events:g}", *cells, first=name))
+        parts += _html._table(rows, "wide")
+    for name, rep in trip.reports.items():
+        if rep.subgroups is not None:
+            if len(trip.reports) > 1:
+                parts.append(f"<h3>{_e(name)}</h3>")
+            parts += _html._subgroups_html(rep.subgroups)
+    parts.append("</section>")
     return parts
 
 
@@ -325,8 +336,8 @@ def tripod_html(trip: TripodReport) -> str:
     body += _participants(trip) + _sample_size(trip) + _missing(trip)
     body += _performance(trip) + _calibration(trip, svgs, notes)
     body += _clinical_utility(trip, svgs) + _risk_distribution(trip)
-    if trip.subgroups:
-        body += _subgroups(trip.subgroups)
+    if trip.has_subgroups():
+        body += _subgroups(trip)
     body += _checklist(trip) + _html._provenance_html(trip.provenance)
     head = (
         '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
