@@ -114,8 +114,11 @@ def _reliability_figure(reports: Mapping[str, CalibrationReport]) -> tuple[Any, 
         except ValueError as exc:
             notes.append(f"{name}: no calibration curve ({exc})")
             continue
+    drawn = [name for name in reports if plain_text_label(name) in parts]
+    if drawn:
+        who = f"{drawn[0]}: " if len(reports) == 1 else "Each model: "
         notes.append(
-            f"{name}: loess calibration curve (on the probabilities, span 0.75) with its "
+            f"{who}loess calibration curve (on the probabilities, span 0.75) with its "
             "95% pointwise band; deciles of the forecasts with 95% Wilson intervals."
         )
     fig = Figure(figsize=(FIG_WIDTH_IN, 1.1 * FIG_WIDTH_IN), layout="constrained")
@@ -130,8 +133,14 @@ def _reliability_figure(reports: Mapping[str, CalibrationReport]) -> tuple[Any, 
             "ytick.labelsize": MIN_FONT_PT,
         }
         with matplotlib.rc_context(sizes):  # type: ignore[arg-type]
-            disp = CalibrationCurveDisplay({None: parts}).plot(ax=ax)
+            # several models: their statistics are the overview table's (a box
+            # holding them all would cover the curves)
+            disp = CalibrationCurveDisplay({None: parts}).plot(
+                ax=ax, statistics=len(parts) == 1
+            )
         notes += [f"{note}." for note in disp.notes_]
+        if len(parts) > 1:
+            notes.append("The statistics of each model are in the overview table.")
     fig.suptitle("Calibration" + (" (all models)" if len(reports) > 1 else ""))
     return legible(fig), notes
 

@@ -313,7 +313,7 @@ def _figures_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
             "own treat-all line."
         )
     captions = {
-        "reliability": "Reliability diagram. " + " ".join(notes),
+        "reliability": "Calibration curve. " + " ".join(notes),
         "decision_curve": dca,
     }
     parts.append('<div class="figures">')
