@@ -713,6 +713,9 @@ NOT_Y_P = {
     # tests/test_decision_value.py
     "compare_net_benefit",
     "internal_validation",  # (estimator, X, y): tests/test_internal_validation*.py
+    "clustered_calibration_curve",  # needs groups= (tests/test_clustered_calibration.py)
+    # scores of forecast histories, not (y, p): tests/test_history_leaderboard.py
+    "history_leaderboard",
 }
 
 

@@ -90,7 +90,12 @@ FAMILIES: dict[str, set[Any]] = {
 #: where a sentinel of FAMILIES may appear (qualified-name prefixes)
 SENTINEL_HOMES: dict[tuple[str, Any], tuple[str, ...]] = {
     ("n_bins", "cube_root"): ("skbrier.plotting.reliability.ReliabilityDisplay.",),
-    ("strategy", "quantile"): ("skbrier.plotting.reliability.ReliabilityDisplay.",),
+    ("strategy", "quantile"): (
+        "skbrier.plotting.reliability.ReliabilityDisplay.",
+        # the grouped points of a clinical calibration figure are deciles of the
+        # forecasts (rms::val.prob, CalibrationCurves::val.prob.ci.2 g = 10)
+        "skbrier.plotting.flexible_calibration.CalibrationCurveDisplay.",
+    ),
     ("n_resamples", "auto"): ("skbrier.plotting.reliability.ReliabilityDisplay.",),
     ("n_resamples", None): ("skbrier.report.",),
 }

@@ -35,11 +35,13 @@ from ..exceptions import HardForecastWarning
 from .format import format_number as fmt
 
 __all__ = [
+    "ONE_HOT_ADVICE",
     "SWAP_HINT",
     "HardForecastWarning",
     "column_names",
     "label_counts",
     "non_numeric_problem",
+    "one_hot_scores",
     "too_many_classes",
     "fmt",
     "hard_forecast_message",
@@ -52,6 +54,7 @@ __all__ = [
     "text_problem",
     "warn_if_hard",
     "warn_once",
+    "warn_one_hot",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -563,3 +566,52 @@ def too_many_classes(
             "(as predict_proba returns)."
         ),
     )
+
+
+# --------------------------------------------------------- one-hot answers
+#: the advice of the HardForecastWarning of one-hot ``y_score``
+ONE_HOT_ADVICE = (
+    "These look like one-hot answers (the chosen choice) rather than "
+    "probabilities; the multiple-choice Brier score of one-hot answers only "
+    "counts the wrong ones. Pass per-choice probabilities, or per-choice "
+    "log-probabilities (log-likelihoods) with from_logprobs=True."
+)
+
+
+def one_hot_scores(xp: Any, values: Any) -> bool:
+    """Whether every score given as a probability is exactly 0 or 1 (a
+    chunk's part of the check of :func:`warn_one_hot`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier._core.diagnose import one_hot_scores
+    >>> one_hot_scores(np, np.array([0.0, 1.0, 0.0])), one_hot_scores(np, np.array([0.5]))
+    (True, False)
+    """
+    if isinstance(values, np.ndarray) and values.size > 1:
+        return is_hard(values)  # O(1) for the usual probabilistic scores
+    return bool(xp.all((values == 0) | (values == 1)))
+
+
+def warn_one_hot(one_hot: bool, max_choices: int) -> None:
+    """The :class:`~skbrier.exceptions.HardForecastWarning` of probabilities
+    that are one-hot answers: every score 0 or 1 (:func:`one_hot_scores` of
+    all examples) while some example has two or more choices (one choice
+    forces the probability 1).  The one check of numpy, Array API and
+    chunked (:class:`~skbrier.states.MultipleChoiceState`, Dask) input.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from skbrier._core.diagnose import warn_one_hot
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     warn_one_hot(True, 1)  # one choice: nothing to warn of
+    >>> seen
+    []
+    """
+    if one_hot and max_choices > 1:
+        warn_once(
+            hard_forecast_message("y_score", advice=ONE_HOT_ADVICE), HardForecastWarning
+        )

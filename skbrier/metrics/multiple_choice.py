@@ -12,14 +12,12 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._core.diagnose import one_warning_per_call
+from .._core.diagnose import one_hot_scores, one_warning_per_call, warn_one_hot
 from .._core.dispatch import backends
 from .._core.kernels.multiple_choice import (
     choice_finish,
     choice_reduce,
-    one_hot_scores,
     segment_starts,
-    warn_one_hot,
 )
 from .._core.params import check_bool, check_option
 from .._core.validation import check_sample_weight

@@ -390,9 +390,30 @@ class CalibrationReport(Result):
         return _html.reports_to_html({self.name or "forecast": self}, path)
 
     def tripod(self, **kwargs: Any) -> Any:
-        """The TRIPOD+AI report of this audit: :func:`~skbrier.report.tripod_report`
-        with its keywords (``subgroups``, ``missing``, ``provenance``, the
-        target widths); returns a :class:`~skbrier.results.TripodReport`."""
+        """The TRIPOD+AI report of this audit.
+
+        Parameters
+        ----------
+        **kwargs
+            The keywords of :func:`~skbrier.report.tripod_report`
+            (``subgroups``, ``missing``, ``provenance``, the target widths).
+
+        Returns
+        -------
+        TripodReport
+            Its sections, checklist and ``to_html()``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skbrier import calibration_report
+        >>> rng = np.random.default_rng(0)
+        >>> p = rng.uniform(0.05, 0.6, 300)
+        >>> rep = calibration_report(rng.uniform(size=300) < p, p, random_state=0)
+        >>> trip = rep.tripod(missing={"missing outcome": 3})
+        >>> [it["status"] for it in trip.checklist() if it["id"] == "11"]
+        ['answered']
+        """
         from ._tripod import tripod_report
 
         return tripod_report({self.name or "forecast": self}, **kwargs)

@@ -119,6 +119,16 @@ class TripodReport(Result):
         ``{model: {cause: rows left out}}``; None when not given.
     provenance : dict
         Where the numbers come from (input, rows, options, date, versions).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier.report import calibration_report, tripod_report
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.uniform(0.05, 0.6, 300)
+    >>> trip = tripod_report(calibration_report(rng.uniform(size=300) < p, p))
+    >>> trip.n_models, trip.n_answered + trip.n_to_supply
+    (1, 26)
     """
 
     reports: dict

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._core.binning import assign_bins
+from .._core.diagnose import one_hot_scores, warn_one_hot
 from .._core.docstrings import with_pieces
 from .._core.kernels import multiple_choice as mc
 from .._core.kernels.bin_statistics import BinStatistics
@@ -439,8 +440,8 @@ class MultipleChoiceState(MergeableState):
                 proba = check_scores(values, starts, lengths, False)
         else:
             proba = check_scores(values, starts, lengths, self.from_logprobs)
-        if not self.from_logprobs:  # warned once, in finalize (mc.warn_one_hot)
-            self.one_hot = self.one_hot and mc.one_hot_scores(np, values)
+        if not self.from_logprobs:  # warned once, in finalize (warn_one_hot)
+            self.one_hot = self.one_hot and one_hot_scores(np, values)
             self.max_choices = max(self.max_choices, int(lengths.max()))
         targets = check_targets(_as_array(y_true, "y_true"), starts, lengths)
         w = _chunk_weights(sample_weight, n)
@@ -466,5 +467,5 @@ class MultipleChoiceState(MergeableState):
             raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
         if not self.rows_sum_to_one:
             warn_rows_do_not_sum_to_one(stacklevel=5)
-        mc.warn_one_hot(self.one_hot, self.max_choices)
+        warn_one_hot(self.one_hot, self.max_choices)
         return mc.choice_finish(self.sums)

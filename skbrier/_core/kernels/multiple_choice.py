@@ -20,70 +20,20 @@ from typing import Any
 
 import numpy as np
 
-from ...exceptions import HardForecastWarning
 from ..array_api import is_numpy
-from ..diagnose import hard_forecast_message, is_hard, warn_once
 
 __all__ = [
-    "ONE_HOT_ADVICE",
     "ChoiceSums",
     "bigbench_per_example",
     "choice_finish",
     "choice_reduce",
     "normalise_targets",
-    "one_hot_scores",
     "per_example_squared_error",
     "segment_starts",
     "segment_sum",
     "softmax_segments",
-    "warn_one_hot",
     "weighted_mean",
 ]
-
-#: the advice of the HardForecastWarning of one-hot ``y_score``
-ONE_HOT_ADVICE = (
-    "These look like one-hot answers (the chosen choice) rather than "
-    "probabilities; the multiple-choice Brier score of one-hot answers only "
-    "counts the wrong ones. Pass per-choice probabilities, or per-choice "
-    "log-probabilities (log-likelihoods) with from_logprobs=True."
-)
-
-
-def one_hot_scores(xp: Any, values: Any) -> bool:
-    """Whether every score given as a probability is exactly 0 or 1 (a
-    chunk's part of the check of :func:`warn_one_hot`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> one_hot_scores(np, np.array([0.0, 1.0, 0.0])), one_hot_scores(np, np.array([0.5]))
-    (True, False)
-    """
-    if is_numpy(xp) and values.size > 1:
-        return is_hard(values)  # O(1) for the usual probabilistic scores
-    return bool(xp.all((values == 0) | (values == 1)))
-
-
-def warn_one_hot(one_hot: bool, max_choices: int) -> None:
-    """The :class:`~skbrier.exceptions.HardForecastWarning` of probabilities
-    that are one-hot answers: every score 0 or 1 (:func:`one_hot_scores` of
-    all examples) while some example has two or more choices (one choice
-    forces the probability 1).  The one check of numpy, Array API and
-    chunked (:class:`~skbrier.states.MultipleChoiceState`, Dask) input.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as seen:
-    ...     warnings.simplefilter("always")
-    ...     warn_one_hot(True, 1)  # one choice: nothing to warn of
-    >>> seen
-    []
-    """
-    if one_hot and max_choices > 1:
-        warn_once(
-            hard_forecast_message("y_score", advice=ONE_HOT_ADVICE), HardForecastWarning
-        )
 
 
 def segment_starts(lengths: np.ndarray) -> np.ndarray:
