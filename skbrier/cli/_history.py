@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ._common import CLIError, _check_output
-from ._leaderboard import _OPTIONS, _anchor, _labels, fit_forecasters, show
-from ._read import _numbers, outcomes, probabilities, read_table, weights
+from ._common import CLIError
+from ._leaderboard import _OPTIONS, _labels, check_board_options, fit_forecasters, show
+from ._read import _is_number, _numbers, outcomes, probabilities, read_table, weights
 from ._table import Codes
 
 _SCORES = ("daily-brier", "brier-at", "baseline", "peer")
@@ -71,21 +71,30 @@ def _times(col: Any, name: str, path: str, decimal: str) -> np.ndarray:
     """
     if not isinstance(col, Codes):
         return np.asarray(col, dtype=float)
-    try:
+    first = np.full(len(col.levels), col.codes.shape[0])
+    np.minimum.at(first, col.codes[col.codes >= 0], np.flatnonzero(col.codes >= 0))
+    numbers = [_is_number(v.replace(",", ".") if decimal == "," else v) for v in col.levels]
+    parsed = [None if n else _iso(v) for n, v in zip(numbers, col.levels)]
+    bad = [k for k, (n, t) in enumerate(zip(numbers, parsed)) if not n and t is None]
+    if bad:
+        k = min(bad, key=lambda k: first[k])
+        raise CLIError(
+            f"{path}: column '{name}' row {int(first[k]) + 2}: {col.levels[k]!r} is neither "
+            "a number nor an ISO 8601 date or time (e.g. 2024-05-01 or 2024-05-01T12:00:00Z)."
+        )
+    if any(numbers) and not all(numbers):
+        k = min((k for k, n in enumerate(numbers) if n), key=lambda k: first[k])
+        raise CLIError(
+            f"{path}: column '{name}' mixes numbers and dates (row {int(first[k]) + 2} "
+            f"holds the number {col.levels[k]!r}); give every time one way."
+        )
+    if all(numbers):
         return _numbers(col, name, path, decimal)
-    except CLIError:
-        pass
     stamps = np.empty(len(col.levels) + 1, dtype="datetime64[ns]")
     stamps[-1] = np.datetime64("NaT")
     aware = set()
-    for k, v in enumerate(col.levels):
-        t = _iso(v)
-        if t is None:
-            i = int(np.flatnonzero(col.codes == k)[0])
-            raise CLIError(
-                f"{path}: column '{name}' row {i + 2}: {v!r} is neither a number nor an "
-                "ISO 8601 date or time (e.g. 2024-05-01 or 2024-05-01T12:00:00Z)."
-            )
+    for k, t in enumerate(parsed):
+        assert t is not None
         aware.add(t.tzinfo is not None)
         if t.tzinfo is not None:
             t = t.astimezone(_dt.timezone.utc).replace(tzinfo=None)
@@ -230,12 +239,7 @@ def _score(history: Any, args: argparse.Namespace) -> Any:
 def _history(args: argparse.Namespace) -> int:
     from ..leaderboards import forecast_history, history_leaderboard
 
-    _check_output(args.html, args.force, "--html")
-    if args.n_resamples < 0 or args.n_resamples == 1:
-        raise CLIError(
-            f"--n-resamples must be at least 2 (or 0 for none), got {args.n_resamples}."
-        )
-    anchor = _anchor(args.anchor)
+    anchor = check_board_options(args)
     qpath, qs = _read_questions(args)
     fpath, fc = _read_forecasts(args)
     q_ok = _complete(qs, qpath, "questions", args)
@@ -248,7 +252,10 @@ def _history(args: argparse.Namespace) -> int:
             f"left out with their {int(orphan.sum())} forecast(s) (--na {args.na})"
         )
     if not f_ok.all():
-        notes.append(f"{int((~f_ok).sum())} forecast row(s) with a missing value left out")
+        notes.append(
+            f"{int((~f_ok).sum())} forecast row(s) with a missing value left out "
+            f"(--na {args.na})"
+        )
     f_keep = np.flatnonzero(f_ok & ~orphan)
     q_keep = np.flatnonzero(q_ok)
     for line in notes:
@@ -290,7 +297,7 @@ _SHARED = (
     "--json", "--force", "--quiet",
 )  # fmt: skip
 
-_COLUMNS = {
+_COLUMNS: dict[str, dict[str, tuple[str | None, str]]] = {
     "forecasts": {
         "--forecaster-col": ("forecaster", "column of forecasters"),
         "--question-col": ("question", "column of questions (in both files)"),
@@ -345,18 +352,18 @@ _SCORING: dict[str, dict[str, Any]] = {
 }
 
 
+_HELP = "leaderboard of forecasters scored over their forecast histories"
+_DESCRIPTION = (
+    "Score every forecaster's updates on every question (Good Judgment Open's daily "
+    "Brier score, the Brier score at a lead time, Metaculus's baseline and peer "
+    "scores), adjust for question difficulty and rank them with question-bootstrap "
+    "rank intervals, paired intervals and tie groups."
+)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand to ``skbrier``'s parser."""
-    sp = sub.add_parser(
-        "history",
-        help="leaderboard of forecasters scored over their forecast histories",
-        description=(
-            "Score every forecaster's updates on every question (Good Judgment Open's "
-            "daily Brier score, the Brier score at a lead time, Metaculus's baseline "
-            "and peer scores), adjust for question difficulty and rank them with "
-            "question-bootstrap rank intervals, paired intervals and tie groups."
-        ),
-    )
+    sp = sub.add_parser("history", help=_HELP, description=_DESCRIPTION)
     sp.add_argument("file", metavar="FORECASTS", help="table of updates: one row per "
                     "forecaster, question, time and probability ('-': stdin)")  # fmt: skip
     sp.add_argument("--questions", required=True, metavar="FILE",

@@ -132,11 +132,7 @@ def _subset(c: dict[str, Any], keep: np.ndarray) -> dict[str, Any]:
 def _leaderboard(args: argparse.Namespace) -> int:
     from ..leaderboards import forecastbench_rows, leaderboard, read_question_effects
 
-    _check_output(args.html, args.force, "--html")
-    if args.n_resamples < 0 or args.n_resamples == 1:
-        raise CLIError(
-            f"--n-resamples must be at least 2 (or 0 for none), got {args.n_resamples}."
-        )
+    anchor = check_board_options(args)
     if args.latest_per_org is not None and (
         args.organization_col is None or args.release_date_col is None
     ):
@@ -147,7 +143,6 @@ def _leaderboard(args: argparse.Namespace) -> int:
         raise CLIError(
             "--parity-target needs --release-date-col (one date per forecaster)."
         )
-    anchor = _anchor(args.anchor)
     path, c, note = _read(args)
     if note and not args.quiet:
         print(f"skbrier: note: {note}", file=sys.stderr)
@@ -211,6 +206,16 @@ def _leaderboard(args: argparse.Namespace) -> int:
         raise CLIError(str(exc)) from None
     show(res, args, parity)
     return 0
+
+
+def check_board_options(args: argparse.Namespace) -> tuple[str, float] | None:
+    """Check --html and --n-resamples before any work; returns --anchor."""
+    _check_output(args.html, args.force, "--html")
+    if args.n_resamples < 0 or args.n_resamples == 1:
+        raise CLIError(
+            f"--n-resamples must be at least 2 (or 0 for none), got {args.n_resamples}."
+        )
+    return _anchor(args.anchor)
 
 
 def fit_forecasters(names: np.ndarray, excluded: list[str] | None) -> list[Any] | None:

@@ -297,8 +297,6 @@ def _summarise(
         brier_index_low=ci_low,
         brier_index_high=ci_high.copy(),
         rank=rank_matrix(point.adjusted_brier[None, :])[0],
-        rank_low=ri.rank_low,
-        rank_high=ri.rank_high,
         p_value=nan.copy()
         if reference is None or not reps.shape[0]
         else p_values(reps, reference),
@@ -308,12 +306,8 @@ def _summarise(
         n_resamples=int(reps.shape[0]),
         n_disconnected=n_disconnected,
         reference=reference_name,
-        contains_best=ri.contains_best,
-        tie_group=ri.tie_group,
-        difference_low=ri.difference_low,
-        difference_high=ri.difference_high,
-        better=ri.better,
         simultaneous=simultaneous,
+        **ri._asdict(),  # rank intervals, top set, paired intervals, tie groups
     )
 
 
