@@ -103,6 +103,27 @@ def test_numbers_equal_the_python_api(tmp_path, capsys, cli, score, board):
     same(got, res)
 
 
+def test_resolve_column_and_spot_scores(tmp_path, capsys):
+    rows, questions = simulate(9)
+    rows = [r for r in rows if r[1] != "q01" or r[2] <= 6.0]  # q01 resolves at day 6
+    f, q = write(tmp_path, rows, questions)
+    lines = q.read_text().splitlines()
+    q.write_text("\n".join([lines[0] + ",res"] + [
+        line + ("," + ("6.0" if line.startswith("q01") else "12.0")) for line in lines[1:]
+    ]) + "\n")  # fmt: skip
+    got = run_json(capsys, [str(f), "--questions", str(q), *COLS, "--resolve-col", "res",
+                            "--score", "baseline", "--lead-time", "midpoint",
+                            "--n-resamples", "0"])  # fmt: skip
+    fq, qq, t, p = map(list, zip(*rows))
+    qn, o, c, y, w, _ = map(list, zip(*questions))
+    h = sk.forecast_history(
+        {"forecaster": fq, "question": qq, "timestamp": t, "probability": p},
+        {"question": qn, "open_time": o, "close_time": c, "outcome": y, "weight": w,
+         "resolve_time": [6.0 if n == "q01" else 12.0 for n in qn]}, weight="weight",
+    )  # fmt: skip
+    same(got, sk.history_leaderboard(sk.baseline_score(h, at="midpoint"), n_resamples=0))
+
+
 def test_strata_exclude_anchor_and_text_output(tmp_path, capsys):
     rows, questions = simulate(1)
     f, q = write(tmp_path, rows, questions)
