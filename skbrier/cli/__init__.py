@@ -26,7 +26,7 @@ __all__ = ["main"]
 
 #: the subcommand modules, in the order ``skbrier --help`` lists them; each
 #: has ``register(subparsers)``
-_COMMANDS = ("_report", "_demo", "_leaderboard", "_llm")
+_COMMANDS = ("_report", "_demo", "_leaderboard", "_history", "_llm")
 
 
 def _build_parser() -> argparse.ArgumentParser:

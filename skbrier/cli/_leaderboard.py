@@ -132,11 +132,7 @@ def _subset(c: dict[str, Any], keep: np.ndarray) -> dict[str, Any]:
 def _leaderboard(args: argparse.Namespace) -> int:
     from ..leaderboards import forecastbench_rows, leaderboard, read_question_effects
 
-    _check_output(args.html, args.force, "--html")
-    if args.n_resamples < 0 or args.n_resamples == 1:
-        raise CLIError(
-            f"--n-resamples must be at least 2 (or 0 for none), got {args.n_resamples}."
-        )
+    anchor = check_board_options(args)
     if args.latest_per_org is not None and (
         args.organization_col is None or args.release_date_col is None
     ):
@@ -147,7 +143,6 @@ def _leaderboard(args: argparse.Namespace) -> int:
         raise CLIError(
             "--parity-target needs --release-date-col (one date per forecaster)."
         )
-    anchor = _anchor(args.anchor)
     path, c, note = _read(args)
     if note and not args.quiet:
         print(f"skbrier: note: {note}", file=sys.stderr)
@@ -198,27 +193,61 @@ def _leaderboard(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise CLIError(f"--question-effects: {exc}") from None
     f = c["forecaster"]
-    fit = None
-    if args.exclude_from_fit:
-        excluded = set(args.exclude_from_fit)
-        names = sorted(set(f.tolist()), key=str)
-        unknown = sorted(excluded - set(names))
-        if unknown:
-            raise CLIError(f"--exclude-from-fit: unknown forecaster {unknown[0]!r}.")
-        fit = [n for n in names if n not in excluded]
     try:
         res = leaderboard(
             c["y"], c["p"], forecaster=f, question=c["question"],
             sample_weight=c.get("weight"), anchor=anchor, reference=args.reference,
-            fit_forecasters=fit, n_resamples=args.n_resamples,
-            confidence_level=args.confidence_level, random_state=args.random_state,
-            **extra,
+            fit_forecasters=fit_forecasters(f, args.exclude_from_fit),
+            n_resamples=args.n_resamples, confidence_level=args.confidence_level,
+            simultaneous=not args.marginal, random_state=args.random_state, **extra,
         )  # fmt: skip
         parity = None if args.parity_target is None else _parity(res, c, args)
     except (ValueError, TypeError) as exc:
         raise CLIError(str(exc)) from None
+    show(res, args, parity)
+    return 0
+
+
+def check_board_options(args: argparse.Namespace) -> tuple[str, float] | None:
+    """Check --html and --n-resamples before any work; returns --anchor."""
+    _check_output(args.html, args.force, "--html")
+    if args.n_resamples < 0 or args.n_resamples == 1:
+        raise CLIError(
+            f"--n-resamples must be at least 2 (or 0 for none), got {args.n_resamples}."
+        )
+    return _anchor(args.anchor)
+
+
+def fit_forecasters(names: np.ndarray, excluded: list[str] | None) -> list[Any] | None:
+    """The forecasters that estimate the question effects with ``--exclude-from-fit``."""
+    if not excluded:
+        return None
+    present = sorted(set(names.tolist()), key=str)
+    unknown = sorted(set(excluded) - set(present))
+    if unknown:
+        raise CLIError(f"--exclude-from-fit: unknown forecaster {unknown[0]!r}.")
+    return [n for n in present if n not in set(excluded)]
+
+
+def tie_lines(res: Any) -> list[str]:
+    """The top set and the tie groups of a leaderboard, as lines of text."""
+    if not res.n_resamples:
+        return []
+    groups = " | ".join(
+        f"{g}: {', '.join(map(str, names))}" for g, names in res.groups.items()
+    )
+    return [
+        f"top set (rank interval contains 1): {', '.join(map(str, res.top_set))}",
+        f"tie groups (1 + the number significantly better): {groups}",
+    ]
+
+
+def show(res: Any, args: argparse.Namespace, parity: Any = None) -> None:
+    """Print a leaderboard (table or --json) and write --html."""
+    from ..leaderboards._html import leaderboard_html
+
     if args.html is not None:
-        _write(args.html, res.to_html(title=args.title), "--html", args.force)
+        _write(args.html, leaderboard_html(res, title=args.title), "--html", args.force)
     if args.json:
         out: Any = _records(res)
         if parity is not None:
@@ -226,12 +255,13 @@ def _leaderboard(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2, allow_nan=False, default=str))
     else:
         print(res.summary())
+        for line in tie_lines(res):
+            print(line)
         if parity is not None:
             print()
             print(parity.summary())
     if args.html is not None:
         print(f"HTML leaderboard written to {args.html}", file=sys.stderr)
-    return 0
 
 
 def _parity(res: Any, c: dict[str, Any], args: argparse.Namespace) -> Any:
@@ -258,7 +288,10 @@ def _parity(res: Any, c: dict[str, Any], args: argparse.Namespace) -> Any:
 
 def _records(res: Any) -> list[dict[str, Any]]:
     """One JSON-ready record per forecaster, best first (NaN becomes null)."""
-    rows = res._rows(res._columns)
+    from ..leaderboards import DifficultyAdjustedResult
+
+    is_snapshot = isinstance(res, DifficultyAdjustedResult)
+    rows = res._rows(res._columns) if is_snapshot else res._rows()
     return [
         {k: (None if isinstance(v, float) and v != v else v) for k, v in r.items()}
         for r in rows
@@ -309,6 +342,11 @@ _OPTIONS: dict[str | None, dict[str, dict[str, Any]]] = {
             "type": float,
             "default": DEFAULT_CONFIDENCE_LEVEL,
             "metavar": "LEVEL",
+        },
+        "--marginal": {
+            "action": "store_true",
+            "help": "tie groups from paired intervals at the confidence level each, not "
+            "Bonferroni-adjusted over the pairs (the default: all hold together)",
         },
         "--random-state": {"type": _seed, "default": None},
         "--html": {"metavar": "OUT.html", "help": "also write an HTML leaderboard page"},

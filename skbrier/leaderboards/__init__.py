@@ -3,8 +3,9 @@
 For benchmarks in which forecasters answer overlapping sets of questions
 (ForecastBench and the like): an exact two-way fixed-effects adjustment for
 question difficulty (:func:`difficulty_adjusted_brier`), a question
-bootstrap with intervals, p-values, rank intervals and the share of
-replicates each forecaster is best (:func:`leaderboard`), combined
+bootstrap with intervals, p-values, rank intervals, the top set, groups of
+statistically tied forecasters and the share of replicates each forecaster
+is best (:func:`leaderboard`), combined
 leaderboards over question types (:func:`combine_leaderboards`) and the
 projected date at which the state of the art reaches a target
 (:func:`parity_date`).

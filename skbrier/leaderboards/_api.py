@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
+    check_bool,
     check_confidence_level,
 )
 from .._core.resampling import interval_from_replicates
@@ -32,6 +33,7 @@ from ._boot import (
 from ._docs import leaderboard_doc
 from ._frozen import check_question_effects, frozen_bootstrap, frozen_point
 from ._panel import check_anchor, check_name, check_panel
+from ._ranking import rank_inference
 from ._result import DifficultyAdjustedResult, LeaderboardResult
 
 __all__ = ["combine_leaderboards", "difficulty_adjusted_brier", "leaderboard"]
@@ -275,43 +277,37 @@ def _summarise(
     reps: np.ndarray,
     *,
     confidence_level: float,
+    simultaneous: bool,
     reference: int | None,
     n_disconnected: int,
     reference_name: Any,
 ) -> LeaderboardResult:
     k = reps.shape[1]
-    rank = rank_matrix(point.adjusted_brier[None, :])[0]
-    if reps.shape[0] == 0:  # n_resamples=0: the point estimates, no intervals
-        nan = np.full(k, np.nan)
-        return LeaderboardResult(
-            **{f.name: getattr(point, f.name) for f in dataclasses.fields(point)},
-            brier_index_low=nan, brier_index_high=nan.copy(), rank=rank,
-            rank_low=nan.copy(), rank_high=nan.copy(), p_value=nan.copy(),
-            share_best=nan.copy(), replicates=reps, confidence_level=confidence_level,
-            n_resamples=0, n_disconnected=0, reference=reference_name,
-        )  # fmt: skip
-    bi = brier_index_of(reps)
-    ci = interval_from_replicates(bi, confidence_level, axis=0)
-    ranks = rank_matrix(reps)
-    rci = interval_from_replicates(ranks, confidence_level, axis=0)
-    pv = np.full(k, np.nan) if reference is None else p_values(reps, reference)
+    nan = np.full(k, np.nan)
+    ri = rank_inference(reps, confidence_level, simultaneous)
+    ci_low = ci_high = nan
+    if reps.shape[0]:
+        ci = interval_from_replicates(brier_index_of(reps), confidence_level, axis=0)
+        ci_low, ci_high = np.asarray(ci.low), np.asarray(ci.high)
     fields = {
         f.name: getattr(point, f.name) for f in dataclasses.fields(DifficultyAdjustedResult)
     }
     return LeaderboardResult(
         **fields,
-        brier_index_low=np.asarray(ci.low),
-        brier_index_high=np.asarray(ci.high),
-        rank=rank,
-        rank_low=np.floor(np.asarray(rci.low)),
-        rank_high=np.ceil(np.asarray(rci.high)),
-        p_value=pv,
-        share_best=best_shares(reps),
+        brier_index_low=ci_low,
+        brier_index_high=ci_high.copy(),
+        rank=rank_matrix(point.adjusted_brier[None, :])[0],
+        p_value=nan.copy()
+        if reference is None or not reps.shape[0]
+        else p_values(reps, reference),
+        share_best=best_shares(reps) if reps.shape[0] else nan.copy(),
         replicates=reps,
         confidence_level=confidence_level,
         n_resamples=int(reps.shape[0]),
         n_disconnected=n_disconnected,
         reference=reference_name,
+        simultaneous=simultaneous,
+        **ri._asdict(),  # rank intervals, top set, paired intervals, tie groups
     )
 
 
@@ -325,6 +321,7 @@ def leaderboard(
     strata: ArrayLike | None = None,
     n_resamples: int = DEFAULT_N_RESAMPLES,
     confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
+    simultaneous: bool = True,
     reference: Any = None,
     anchor: tuple[Any, float] | None = None,
     fit_forecasters: Sequence[Any] | None = None,
@@ -349,8 +346,16 @@ def leaderboard(
       estimate need not lie inside it: every replicate is a refit);
     * the one-sided p-value :math:`\#\{r: BI_i^{(r)} \ge BI_{ref}^{(r)}\} / R`
       that a forecaster is at least as good as ``reference``;
-    * rank intervals (1 = best) and the share of replicates in which each
-      forecaster is best.
+    * rank intervals (1 = best), rounded outward (Hall & Miller [3]_), the
+      *top set* ``contains_best`` (the forecasters whose rank interval
+      contains 1) and the share of replicates in which each forecaster is
+      best;
+    * paired intervals of the differences of adjusted Brier scores
+      (``difference_low``, ``difference_high``) and *tie groups*:
+      ``tie_group`` is one plus the number of forecasters significantly
+      better (the paired interval excludes 0), as in
+      :func:`skbrier.history_leaderboard`, which computes them with the
+      same function.
 
     Parameters
     ----------
@@ -362,6 +367,9 @@ def leaderboard(
         Bootstrap replicates; 0: none (the point estimates and ranks, with
         NaN intervals, p-values and shares).
     confidence_level : float, default=0.95
+    simultaneous : bool, default=True
+        Bonferroni-adjust the paired intervals over the :math:`K(K-1)/2`
+        pairs (and so the tie groups), as :func:`skbrier.history_leaderboard`.
     reference : object, optional
         Forecaster the p-values compare with (e.g. superforecasters).
     anchor, fit_forecasters, sample_weight, pos_label, combine, singletons
@@ -392,6 +400,9 @@ def leaderboard(
     {{references_forecastbench}}
     .. [2] Efron, B. & Tibshirani, R. (1993). An Introduction to the
        Bootstrap. Chapman & Hall.
+    .. [3] Hall, P. & Miller, H. (2009). Using the bootstrap to quantify the
+       authority of an empirical ranking. Annals of Statistics 37(6B),
+       3929-3959.
 
     Examples
     --------
@@ -409,10 +420,13 @@ def leaderboard(
     (['a', 'b', 'c'], [1.0, 2.0, 3.0])
     >>> float(res.p_value[0]) > 0.9
     True
+    >>> res.top_set, res.tie_group.tolist()
+    (['a'], [1, 2, 3])
     """
     n_resamples, confidence_level, n_jobs = check_bootstrap(
         n_resamples, confidence_level, random_state, n_jobs
     )
+    simultaneous = check_bool(simultaneous, "simultaneous")
     board = _prepare(
         y_true, y_proba, forecaster=forecaster, question=question,
         fit_forecasters=fit_forecasters,
@@ -430,8 +444,8 @@ def leaderboard(
         gamma = check_question_effects(question_effects, board.lp)
     point, reps, n_bad = fit_board(board, gamma, n_resamples, random_state, n_jobs)
     return _summarise(
-        point, reps, confidence_level=confidence_level, reference=ref,
-        n_disconnected=n_bad,
+        point, reps, confidence_level=confidence_level, simultaneous=simultaneous,
+        reference=ref, n_disconnected=n_bad,
         reference_name=None if ref is None else to_builtin(point.forecasters[ref]),
     )  # fmt: skip
 
@@ -460,7 +474,8 @@ def combine_leaderboards(
     reference : object, optional
         Reference of the p-values (default: the first input's).
     confidence_level : float, optional
-        Default: the first input's.
+        Default: the first input's (the paired intervals and tie groups
+        take its ``simultaneous``).
 
     Returns
     -------
@@ -533,7 +548,7 @@ def combine_leaderboards(
     ref = None if reference is None else check_name(reference, names, "reference")
     level = boards[0].confidence_level if confidence_level is None else confidence_level
     return _summarise(
-        point, reps, confidence_level=check_confidence_level(level), reference=ref,
-        n_disconnected=int(np.sum([r.n_disconnected for r in boards])),
+        point, reps, confidence_level=check_confidence_level(level),
+        simultaneous=boards[0].simultaneous, reference=ref, n_disconnected=int(np.sum([r.n_disconnected for r in boards])),
         reference_name=None if ref is None else to_builtin(names[ref]),
     )  # fmt: skip

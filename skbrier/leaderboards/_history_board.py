@@ -22,7 +22,7 @@ from ._frozen import check_question_effects
 from ._history_board_result import HistoryLeaderboardResult
 from ._history_result import HistoryScoreResult
 from ._panel import check_anchor, check_name, score_panel
-from ._ranking import pairwise_intervals, tie_groups
+from ._ranking import rank_inference
 
 __all__ = ["history_leaderboard"]
 
@@ -211,15 +211,12 @@ def history_leaderboard(
     point, reps, n_bad = fit_board(board, gamma, n_resamples, random_state, n_jobs)
     k = lp.forecasters.shape[0]
     nan = np.full(k, np.nan)
-    score_ci = rank_lo = rank_hi = (nan, nan)
-    diff_low = diff_high = np.full((k, k), np.nan)
+    score_ci = (nan, nan)
     if reps.shape[0]:
         ci = interval_from_replicates(reps, level, axis=0, nan_policy="omit")
         score_ci = (np.asarray(ci.low), np.asarray(ci.high))
-        rci = interval_from_replicates(rank_matrix(reps), level, axis=0, nan_policy="omit")
-        rank_lo, rank_hi = np.floor(rci.low), np.ceil(rci.high)
-        diff_low, diff_high = pairwise_intervals(reps, level, simultaneous)
-    better, group = tie_groups(diff_high)
+    ri = rank_inference(reps, level, simultaneous)
+    diff_low, diff_high = ri.difference_low, ri.difference_high
     if sign < 0:  # back to the score's orientation: intervals flip
         score_ci = (-score_ci[1], -score_ci[0])
         diff_low, diff_high = -diff_high, -diff_low
@@ -236,15 +233,8 @@ def history_leaderboard(
         score_low=score_ci[0],
         score_high=score_ci[1],
         rank=rank_matrix(point.adjusted_brier[None, :])[0],
-        rank_low=np.asarray(rank_lo, dtype=np.float64),
-        rank_high=np.asarray(rank_hi, dtype=np.float64),
-        contains_best=np.asarray(rank_lo) == 1.0,
-        tie_group=group,
         p_value=nan.copy() if ref is None or not reps.shape[0] else p_values(reps, ref),
         share_best=best_shares(reps) if reps.shape[0] else nan.copy(),
-        difference_low=diff_low,
-        difference_high=diff_high,
-        better=better,
         replicates=sign * reps,
         confidence_level=level,
         simultaneous=simultaneous,
@@ -253,4 +243,5 @@ def history_leaderboard(
         reference=None if ref is None else to_builtin(lp.forecasters[ref]),
         adjustment="frozen" if question_effects is not None else adjustment,
         anchor=None if anc is None else (to_builtin(lp.forecasters[anc[0]]), anc[1]),
+        **(ri._asdict() | {"difference_low": diff_low, "difference_high": diff_high}),
     )

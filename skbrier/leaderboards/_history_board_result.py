@@ -9,14 +9,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
-from .._core.results import to_builtin
 from ._history_result import _ForecasterTable
+from ._ranking import RankedResult
 
 __all__ = ["HistoryLeaderboardResult"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class HistoryLeaderboardResult(_ForecasterTable):
+class HistoryLeaderboardResult(RankedResult, _ForecasterTable):
     r"""A leaderboard of scores over forecast histories, with paired bootstrap inference.
 
     Returned by :func:`skbrier.history_leaderboard`.  Scores keep the
@@ -142,45 +142,3 @@ class HistoryLeaderboardResult(_ForecasterTable):
     reference: Any = None
     adjustment: str = "fixed_effects"
     anchor: tuple[Any, float] | None = None
-
-    @property
-    def top_set(self) -> list[Any]:
-        """Forecasters whose rank interval contains rank 1, best first."""
-        return [
-            to_builtin(self.forecasters[i]) for i in self._order() if self.contains_best[i]
-        ]
-
-    @property
-    def groups(self) -> dict[int, list[Any]]:
-        """The forecasters of each ``tie_group``, best first within a group."""
-        out: dict[int, list[Any]] = {}
-        for i in self._order():
-            out.setdefault(int(self.tie_group[i]), []).append(
-                to_builtin(self.forecasters[i])
-            )
-        return dict(sorted(out.items()))
-
-    def pairwise_frame(self) -> Any:
-        """One row per ordered pair of forecasters: the paired interval of their difference.
-
-        Returns
-        -------
-        pandas.DataFrame
-            Columns ``forecaster``, ``other``, ``difference`` (of the
-            adjusted scores), ``low``, ``high`` and ``better`` (forecaster
-            significantly better than other).
-        """
-        import pandas as pd
-
-        k = self.forecasters.shape[0]
-        i, j = np.nonzero(~np.eye(k, dtype=bool))
-        return pd.DataFrame(
-            {
-                "forecaster": self.forecasters[i],
-                "other": self.forecasters[j],
-                "difference": self.adjusted_score[i] - self.adjusted_score[j],
-                "low": self.difference_low[i, j],
-                "high": self.difference_high[i, j],
-                "better": self.better[i, j],
-            }
-        )

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.format import format_number
 from .._core.results import to_builtin
 
 __all__ = ["leaderboard_html", "leaderboard_table"]
@@ -44,15 +45,15 @@ def _ticks(a: float, b: float) -> list[float]:
     return [first + k * step for k in range(int((b - first) / step + 1e-9) + 1)]
 
 
-def _axis(scale: tuple[float, float]) -> str:
-    """The forest plot's axis (Brier Index), drawn as the header of the bar column."""
+def _axis(scale: tuple[float, float], label: str) -> str:
+    """The forest plot's axis (of ``label``), drawn as the header of the bar column."""
     a, b = scale
 
     def px(v: float) -> float:
         return 4.0 + (_WIDTH - 8.0) * (v - a) / (b - a) if b > a else _WIDTH / 2.0
 
     parts = [
-        f'<svg width="{_WIDTH}" height="24" role="img" aria-label="Brier Index axis">',
+        f'<svg width="{_WIDTH}" height="24" role="img" aria-label="{html.escape(label)} axis">',
         f'<line x1="4" x2="{_WIDTH - 4}" y1="20" y2="20" stroke="#555"/>',
     ]
     for t in _ticks(a, b):
@@ -65,11 +66,35 @@ def _axis(scale: tuple[float, float]) -> str:
     return "".join(parts)
 
 
+def _layout(res: Any) -> tuple[str, str, str, str, list[tuple[str, str]]]:
+    """The plotted score (field, low, high, label) and the other score columns of ``res``."""
+    if hasattr(res, "brier_index"):  # the snapshot leaderboard: the Brier Index
+        cols = [("adjusted_brier", "adjusted Brier"), ("raw_brier", "raw Brier")]
+        return "brier_index", "brier_index_low", "brier_index_high", "Brier Index", cols
+    label = f"adjusted {res.score_name}" if res.adjustment != "none" else res.score_name
+    return "adjusted_score", "score_low", "score_high", label, [("raw_score", "raw score")]
+
+
+def _text(res: Any, column: str, value: Any) -> str:
+    """A value as the result's text table shows it."""
+    cell = getattr(res, "_cell", None)
+    if cell is not None:
+        return str(cell(column, to_builtin(value)))
+    return format_number(to_builtin(value))
+
+
 def leaderboard_table(res: Any) -> str:
-    """The leaderboard as an HTML table, best first, with an interval bar per row."""
-    bi = np.asarray(res.brier_index, dtype=float)
-    lo = np.asarray(res.brier_index_low, dtype=float)
-    hi = np.asarray(res.brier_index_high, dtype=float)
+    """The leaderboard as an HTML table, best first, with an interval bar per row.
+
+    ``res`` is a :class:`~skbrier.leaderboards.LeaderboardResult` (the Brier
+    Index is plotted) or a :class:`~skbrier.leaderboards.HistoryLeaderboardResult`
+    (its adjusted score); both show the rank interval, the tie group and
+    the top set (a star).
+    """
+    field, low, high, label, others = _layout(res)
+    bi = np.asarray(getattr(res, field), dtype=float)
+    lo = np.asarray(getattr(res, low), dtype=float)
+    hi = np.asarray(getattr(res, high), dtype=float)
     vals = np.concatenate([bi, lo, hi])
     vals = vals[np.isfinite(vals)]
     scale = (float(vals.min()), float(vals.max())) if vals.size else (0.0, 100.0)
@@ -77,45 +102,32 @@ def leaderboard_table(res: Any) -> str:
         t = _ticks(*scale)
         step = t[1] - t[0] if len(t) > 1 else 1.0
         scale = (math.floor(scale[0] / step) * step, math.ceil(scale[1] / step) * step)
-    order = np.argsort(
-        np.where(np.isfinite(res.adjusted_brier), res.adjusted_brier, np.inf), kind="stable"
-    )
     pct = f"{res.confidence_level:.0%}"
-    head = [
-        "",
-        "forecaster",
-        "Brier Index",
-        f"{pct} interval",
-        "",
-        "adjusted Brier",
-        "raw Brier",
-        "questions",
-        "rank interval",
-        "p-value",
-        "share best",
-    ]
+    head = ["", "forecaster", label, f"{pct} interval", "", *(h for _, h in others),
+            "questions", "rank interval", "tie group", "p-value", "share best"]  # fmt: skip
     rows = []
-    for k, i in enumerate(order):
+    for k, i in enumerate(res._by_rank()):
 
         def cell(col: str, v: Any) -> str:
-            return html.escape(res._cell(col, to_builtin(v)))
+            return html.escape(_text(res, col, v))
 
+        star = " &#9733;" if res.contains_best[i] else ""
         cells = [
             str(k + 1),
-            html.escape(str(to_builtin(res.forecasters[i]))),
-            cell("brier_index", bi[i]),
-            f"[{cell('brier_index_low', lo[i])}, {cell('brier_index_high', hi[i])}]",
+            html.escape(str(to_builtin(res.forecasters[i]))) + star,
+            cell(field, bi[i]),
+            f"[{cell(low, lo[i])}, {cell(high, hi[i])}]",
             _bar(lo[i], bi[i], hi[i], scale),
-            cell("adjusted_brier", res.adjusted_brier[i]),
-            cell("raw_brier", res.raw_brier[i]),
+            *(cell(c, getattr(res, c)[i]) for c, _ in others),
             str(int(res.n_questions[i])),
             f"{cell('rank_low', res.rank_low[i])}&ndash;{cell('rank_high', res.rank_high[i])}",
+            str(int(res.tie_group[i])),
             cell("p_value", res.p_value[i]),
             cell("share_best", res.share_best[i]),
         ]
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     ths = [html.escape(h) for h in head]
-    ths[4] = _axis(scale)
+    ths[4] = _axis(scale, label)
     thead = "<tr>" + "".join(f"<th>{h}</th>" for h in ths) + "</tr>"
     return (
         '<table class="skbrier-leaderboard"><thead>'
@@ -126,14 +138,29 @@ def leaderboard_table(res: Any) -> str:
     )
 
 
+def _what(res: Any) -> str:
+    """The first sentence of the page's note: what is ranked."""
+    if hasattr(res, "brier_index"):
+        return "Difficulty-adjusted Brier Index (two-way fixed effects)"
+    how = {
+        "fixed_effects": "difficulty-adjusted (two-way fixed effects)",
+        "frozen": "adjusted by frozen question effects",
+        "none": "not adjusted for difficulty",
+    }[res.adjustment]
+    better = "higher" if res.higher_is_better else "lower"
+    return (
+        f"{html.escape(res.score_name)} over forecast histories ({better} is better), {how}"
+    )
+
+
 def leaderboard_html(res: Any, *, title: str = "Leaderboard") -> str:
-    """A complete HTML page (no external resources)."""
+    """A complete HTML page (no external resources) of either leaderboard result."""
     ref = (
         ""
         if res.reference is None
         else (
-            f" p-value: share of replicates in which the forecaster's index is at least "
-            f"{html.escape(str(res.reference))}'s."
+            f" p-value: share of replicates in which the forecaster scores at least as "
+            f"well as {html.escape(str(res.reference))}."
         )
     )
     anchor = (
@@ -144,17 +171,17 @@ def leaderboard_html(res: Any, *, title: str = "Leaderboard") -> str:
             f"{res.anchor[1]:g}."
         )
     )
+    paired = "Bonferroni-adjusted " if res.simultaneous else ""
     boot = (
         f"{res.n_resamples} question-bootstrap replicates, "
         f"{res.confidence_level:.0%} percentile intervals (bar: interval; dot: "
-        "estimate)."
+        "estimate). Tie group: one plus the number of forecasters significantly "
+        f"better ({paired}paired intervals of the differences); &#9733;: the top set, "
+        "whose rank interval contains 1."
         if res.n_resamples
         else "no bootstrap (n_resamples=0): no intervals."
     )
-    note = (
-        f"Difficulty-adjusted Brier Index (two-way fixed effects), {boot}{anchor}"
-        f"{ref if res.n_resamples else ''}"
-    )
+    note = f"{_what(res)}, {boot}{anchor}{ref if res.n_resamples else ''}"
     if res.n_disconnected:
         note += f" {res.n_disconnected} disconnected replicates were left out."
     style = (

@@ -10,17 +10,30 @@ of their difference.  From the ``(n_resamples, n_forecasters)`` replicates
 * :func:`tie_groups`: Chatbot Arena's rank, one plus the number of
   forecasters significantly better, whose equal values group the
   forecasters that are statistically tied;
-* the top set (rank interval containing 1, Hall & Miller) is read from
-  the rank intervals of :func:`~._boot.rank_matrix`.
+* :func:`rank_inference`: both, with the rank intervals (Hall & Miller)
+  and the top set (the forecasters whose rank interval contains 1) -- what
+  :func:`skbrier.leaderboard` and :func:`skbrier.history_leaderboard` report;
+* :class:`RankedResult`: ``top_set``, ``groups`` and ``pairwise_frame`` of
+  their results.
 """
 
 from __future__ import annotations
 
+from typing import Any, ClassVar, NamedTuple
+
 import numpy as np
 
 from .._core.resampling import interval_from_replicates
+from .._core.results import to_builtin
+from ._boot import rank_matrix
 
-__all__ = ["pairwise_intervals", "tie_groups"]
+__all__ = [
+    "RankInference",
+    "RankedResult",
+    "pairwise_intervals",
+    "rank_inference",
+    "tie_groups",
+]
 
 
 def pairwise_intervals(
@@ -61,3 +74,113 @@ def tie_groups(high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     better = np.asarray(high < 0.0)
     return better, 1 + better.sum(axis=0).astype(np.int64)
+
+
+class RankInference(NamedTuple):
+    """Rank intervals, paired intervals and tie groups of the forecasters (see :func:`rank_inference`)."""
+
+    rank_low: np.ndarray
+    rank_high: np.ndarray
+    contains_best: np.ndarray
+    difference_low: np.ndarray
+    difference_high: np.ndarray
+    better: np.ndarray
+    tie_group: np.ndarray
+
+
+def rank_inference(
+    reps: np.ndarray, confidence_level: float, simultaneous: bool
+) -> RankInference:
+    """Rank intervals, top set, paired intervals and tie groups from the replicates.
+
+    ``reps`` has shape ``(n_resamples, k)``, lower is better, NaN where
+    undefined.  The rank interval is the percentile interval of the
+    replicate ranks rounded outward (Hall & Miller); ``contains_best`` is
+    ``rank_low == 1``; the paired intervals and groups are those of
+    :func:`pairwise_intervals` and :func:`tie_groups`.  Without replicates
+    the intervals are NaN, the top set is empty and every forecaster is in
+    group 1.
+    """
+    k = reps.shape[1]
+    if reps.shape[0]:
+        rci = interval_from_replicates(rank_matrix(reps), confidence_level, axis=0,
+                                       nan_policy="omit")  # fmt: skip
+        low, high = np.floor(np.asarray(rci.low)), np.ceil(np.asarray(rci.high))
+        diff_low, diff_high = pairwise_intervals(reps, confidence_level, simultaneous)
+    else:
+        low, high = np.full(k, np.nan), np.full(k, np.nan)
+        diff_low, diff_high = np.full((k, k), np.nan), np.full((k, k), np.nan)
+    better, group = tie_groups(diff_high)
+    return RankInference(
+        np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64),
+        low == 1.0, diff_low, diff_high, better, group,
+    )  # fmt: skip
+
+
+class RankedResult:
+    """Mixin of the leaderboard results with tie groups: ``top_set``, ``groups``, ``pairwise_frame``.
+
+    The result has the fields of :class:`RankInference`, ``forecasters``,
+    ``rank`` (of the point estimates, 1 = best) and names the field whose
+    differences the paired intervals bound (``_score_field``).
+    """
+
+    # fields of the dataclasses that use the mixin
+    forecasters: np.ndarray
+    rank: np.ndarray
+    contains_best: np.ndarray
+    tie_group: np.ndarray
+    difference_low: np.ndarray
+    difference_high: np.ndarray
+    better: np.ndarray
+    _score_field: ClassVar[str]
+
+    def _by_rank(self) -> np.ndarray:
+        """Best first, NaN last, ties by position."""
+        r = np.asarray(self.rank, dtype=np.float64)
+        return np.argsort(np.where(np.isnan(r), np.inf, r), kind="stable")
+
+    @property
+    def top_set(self) -> list[Any]:
+        """Forecasters whose rank interval contains rank 1, best first."""
+        return [
+            to_builtin(self.forecasters[i])
+            for i in self._by_rank()
+            if self.contains_best[i]
+        ]
+
+    @property
+    def groups(self) -> dict[int, list[Any]]:
+        """The forecasters of each ``tie_group``, best first within a group."""
+        out: dict[int, list[Any]] = {}
+        for i in self._by_rank():
+            out.setdefault(int(self.tie_group[i]), []).append(
+                to_builtin(self.forecasters[i])
+            )
+        return dict(sorted(out.items()))
+
+    def pairwise_frame(self) -> Any:
+        """One row per ordered pair of forecasters: the paired interval of their difference.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``forecaster``, ``other``, ``difference`` (of the
+            point scores the leaderboard ranks), ``low``, ``high`` and
+            ``better`` (forecaster significantly better than other).
+        """
+        import pandas as pd
+
+        k = self.forecasters.shape[0]
+        i, j = np.nonzero(~np.eye(k, dtype=bool))
+        score = getattr(self, self._score_field)
+        return pd.DataFrame(
+            {
+                "forecaster": self.forecasters[i],
+                "other": self.forecasters[j],
+                "difference": score[i] - score[j],
+                "low": self.difference_low[i, j],
+                "high": self.difference_high[i, j],
+                "better": self.better[i, j],
+            }
+        )

@@ -17,6 +17,7 @@ from .._core.results import (
     to_builtin,
 )
 from ._boot import brier_index_of, rank_matrix
+from ._ranking import RankedResult
 
 __all__ = ["DifficultyAdjustedResult", "LeaderboardResult"]
 
@@ -39,7 +40,7 @@ def _order(scores: np.ndarray) -> np.ndarray:
 _DECIMALS = {
     "brier_index": 2, "brier_index_low": 2, "brier_index_high": 2,
     "adjusted_brier": 4, "raw_brier": 4, "n_questions": 0, "rank": 0,
-    "rank_low": 0, "rank_high": 0, "p_value": 4, "share_best": 3,
+    "rank_low": 0, "rank_high": 0, "p_value": 4, "share_best": 3, "tie_group": 0,
 }  # fmt: skip
 
 
@@ -159,7 +160,7 @@ class DifficultyAdjustedResult(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class LeaderboardResult(DifficultyAdjustedResult):
+class LeaderboardResult(RankedResult, DifficultyAdjustedResult):
     """A leaderboard: difficulty-adjusted scores with question-bootstrap inference.
 
     Returned by :func:`skbrier.leaderboard` and
@@ -190,6 +191,17 @@ class LeaderboardResult(DifficultyAdjustedResult):
         effects are not identified there: all NaN, left out).
     reference : object or None
         The reference forecaster of the p-values.
+    contains_best : ndarray of bool
+        ``rank_low == 1``: the rank interval contains rank 1 (``top_set``).
+    tie_group : ndarray of int
+        One plus the number of forecasters significantly better (``groups``;
+        computed as in :func:`skbrier.history_leaderboard`).
+    difference_low, difference_high : ndarray of shape (n_forecasters, n_forecasters)
+        Paired bootstrap interval of ``adjusted_brier[i] - adjusted_brier[j]``.
+    better : ndarray of bool, shape (n_forecasters, n_forecasters)
+        ``better[i, j]``: ``i`` is significantly better than ``j``.
+    simultaneous : bool
+        Whether the paired intervals are Bonferroni-adjusted.
 
     Examples
     --------
@@ -217,7 +229,16 @@ class LeaderboardResult(DifficultyAdjustedResult):
     n_resamples: int = 0
     n_disconnected: int = 0
     reference: Any = None
+    contains_best: np.ndarray = dataclasses.field(default_factory=lambda: np.empty(0, bool))
+    tie_group: np.ndarray = dataclasses.field(default_factory=lambda: np.empty(0, int))
+    difference_low: np.ndarray = dataclasses.field(default_factory=lambda: np.empty((0, 0)))
+    difference_high: np.ndarray = dataclasses.field(
+        default_factory=lambda: np.empty((0, 0))
+    )
+    better: np.ndarray = dataclasses.field(default_factory=lambda: np.empty((0, 0), bool))
+    simultaneous: bool = True
 
+    _score_field: ClassVar[str] = "adjusted_brier"
     _columns: ClassVar[tuple[str, ...]] = (
         "brier_index",
         "brier_index_low",
@@ -227,6 +248,8 @@ class LeaderboardResult(DifficultyAdjustedResult):
         "n_questions",
         "rank_low",
         "rank_high",
+        "tie_group",
+        "contains_best",
         "p_value",
         "share_best",
     )
