@@ -196,6 +196,7 @@ def test_outer_resamples_do_not_depend_on_nested_or_n_jobs():
     for key, reps in nested.interval_replicates.items():
         np.testing.assert_array_equal(reps, parallel.interval_replicates[key])
     assert shifted.n_resamples == 5 and not shifted.nested and nested.nested
+    assert "5 (nested)" in nested.summary() and "n_resamples" not in plain.summary()
     assert set(nested.interval_replicates) == {"apparent", "corrected"}
     assert shifted.confidence_interval() == nested.confidence_interval(method="shifted")
 

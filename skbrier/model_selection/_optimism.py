@@ -198,6 +198,9 @@ class InternalValidationResult(_IntervalResult):
     def _summary_rows(self) -> list[tuple[str, str]]:
         best = "corrected" if self.corrected is not None else "corrected_632plus"
         rows = [("correction", self.correction), ("n_bootstrap", str(self.n_bootstrap))]
+        if self.n_resamples:
+            kind = "nested" if self.nested else "apparent only"
+            rows.append(("n_resamples", f"{self.n_resamples} ({kind})"))
         for m in self.measures:
             rows.append(
                 (
