@@ -265,6 +265,20 @@ def test_weights_resampling_uses_the_same_draws():
         np.testing.assert_allclose(weights.interval_replicates[key], reps, rtol=1e-9)
 
 
+def test_integer_weights_equal_repeated_rows():
+    """Frequency weights draw the outer and inner resamples of the repeated rows."""
+    X, y = _small(n=40)
+    w = np.random.default_rng(3).integers(1, 4, y.size).astype(float)
+    rep = np.repeat(np.arange(y.size), w.astype(int))
+    kw = {**SMALL, "n_bootstrap": 4, "n_resamples": 3, "nested": True}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # small resamples may separate the outcomes
+        weighted = internal_validation(_model(), X, y, sample_weight=w, **kw)
+        repeated = internal_validation(_model(), X[rep], y[rep], resample="weights", **kw)
+    for key, reps in weighted.interval_replicates.items():
+        np.testing.assert_allclose(repeated.interval_replicates[key], reps, rtol=1e-7)
+
+
 def test_progress_shows_the_outer_bootstrap(capsys):
     X, y = _small()
     with force_progress():
