@@ -293,7 +293,8 @@ def test_result_table_and_methods():
     )
     assert plus.corrected is None and plus.optimism is None
     assert "corrected_632plus" in plus.to_frame().columns
-    assert not hasattr(plus, "confidence_interval")
+    with pytest.raises(ValueError, match="n_resamples > 0"):
+        plus.confidence_interval()
     assert plus.apparent == harrell.apparent
     assert "corrected_632plus" in plus.summary()
     assert harrell.corrected["brier_score"] == pytest.approx(

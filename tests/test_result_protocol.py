@@ -328,7 +328,7 @@ def _build(name):  # noqa: C901 (one branch per class)
 
         res = internal_validation(
             LogisticRegression(), np.column_stack([p, q]), y, n_bootstrap=20,
-            correction="both", random_state=0,
+            correction="both", random_state=0, n_resamples=20,
         )  # fmt: skip
         return res if name == "InternalValidationResult" else res.stability
     raise AssertionError(f"no instance of {name}: add one to _build")

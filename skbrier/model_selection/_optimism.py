@@ -12,25 +12,40 @@ models on the original rows give the stability checks of
 from __future__ import annotations
 
 import dataclasses
-import threading
-import warnings
 from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn import get_config
-from sklearn.base import clone
-from sklearn.pipeline import Pipeline
-from sklearn.utils.validation import has_fit_parameter
 
+from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.labels import binary_target
-from .._core.params import check_int, check_n_jobs, check_option, validate_random_state
-from .._core.resampling import frequency_resampler, resample_indices, run_replicates
-from .._core.results import Result
+from .._core.params import (
+    check_int,
+    check_n_jobs,
+    check_n_resamples,
+    check_option,
+    check_random_state,
+    validate_random_state,
+)
+from .._core.results import ConfidenceInterval, _IntervalResult
 from .._core.validation import check_sample_weight
-from .._response import check_pos_label, forecasts_from_estimator
-from ._optimism_measures import MeasureSet, combine_632, harrell_632_weights
+from .._response import check_pos_label
+from ._optimism_ci import (
+    INTERVAL_METHODS,
+    corrected_interval,
+    default_method,
+    interval_replicates,
+)
+from ._optimism_core import (
+    Sample,
+    Settings,
+    check_failures,
+    check_indices,
+    n_rows,
+    validate,
+)
+from ._optimism_measures import BASE_MEASURES, MeasureSet
 from ._stability import StabilityResult
 from .cross_validation import _take_rows
 
@@ -38,19 +53,21 @@ __all__ = ["InternalValidationResult", "internal_validation"]
 
 _CORRECTIONS: tuple[str, ...] = ("harrell", "632plus", "both", "cv_optimism")
 _RESAMPLE: tuple[str, ...] = ("rows", "weights")
-#: resamples per chunk of the engine (fixed: results do not depend on n_jobs)
-_CHUNK = 4
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class InternalValidationResult(Result):
+class InternalValidationResult(_IntervalResult):
     r"""Apparent, optimism and optimism-corrected performance of a refitted model.
 
     Returned by :func:`internal_validation`; not meant to be built by hand.
     Every per-measure field is a dict keyed by measure name (``measures``),
-    or None when ``correction`` did not compute it.  There is no
-    ``confidence_interval``: an optimism-corrected estimate has no standard
-    interval.
+    or None when ``correction`` did not compute it.
+    ``confidence_interval`` bootstraps the corrected estimates (Noma et al.
+    2021) from the outer resamples of ``internal_validation(n_resamples=...)``;
+    its metrics are the measures (``"net_benefit"``: one bound per threshold),
+    its methods ``"shifted"`` and ``"twostage"`` (of ``corrected``),
+    ``"shifted_632"``, ``"twostage_632"``, ``"shifted_632plus"`` and
+    ``"twostage_632plus"``.
 
     Attributes
     ----------
@@ -100,6 +117,15 @@ class InternalValidationResult(Result):
     stability : StabilityResult
         Predictions of the original and of every bootstrap model on the
         original rows, with the instability checks and plots.
+    n_resamples : int
+        The outer resamples of the intervals (0: none).
+    nested : bool
+        Whether the validation was run on each outer resample (two-stage).
+    interval_replicates : dict of str to ndarray of shape (n_resamples, n_measures) or None
+        Per outer resample: ``"apparent"``, and with ``nested`` the
+        corrected estimates (``"corrected"``, ``"corrected_632"``,
+        ``"corrected_632plus"`` as ``correction`` computes them); NaN rows
+        for outer resamples that failed.
 
     See Also
     --------
@@ -136,6 +162,12 @@ class InternalValidationResult(Result):
     replicates: dict
     stability: StabilityResult
     cv_average: dict | None = None
+    n_resamples: int = 0
+    nested: bool = False
+    interval_replicates: dict | None = None
+
+    _interval_metrics: ClassVar[tuple[str, ...]] = (*BASE_MEASURES, "net_benefit")
+    _interval_methods: ClassVar[tuple[str, ...]] = tuple(INTERVAL_METHODS)
 
     _COLUMNS: ClassVar[tuple[str, ...]] = (
         "apparent",
@@ -166,6 +198,9 @@ class InternalValidationResult(Result):
     def _summary_rows(self) -> list[tuple[str, str]]:
         best = "corrected" if self.corrected is not None else "corrected_632plus"
         rows = [("correction", self.correction), ("n_bootstrap", str(self.n_bootstrap))]
+        if self.n_resamples:
+            kind = "nested" if self.nested else "apparent only"
+            rows.append(("n_resamples", f"{self.n_resamples} ({kind})"))
         for m in self.measures:
             rows.append(
                 (
@@ -176,6 +211,107 @@ class InternalValidationResult(Result):
             )
         return rows
 
+    # ------------------------------------------------------------------ intervals
+    def _valid_metrics(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(k.split("@")[0] for k in self.measures))
+
+    def _default_metric(self) -> str:
+        return self._valid_metrics()[0]
+
+    def _default_method(self) -> str:
+        return default_method(self)
+
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
+        return corrected_interval(self, metric, level, method)
+
+    @shared_doc
+    def confidence_interval(self, confidence_level: float = 0.95, *,
+                            metric: str | None = None,
+                            method: str | None = None) -> ConfidenceInterval:  # fmt: skip
+        r"""Bootstrap interval of an optimism-corrected measure (Noma et al. 2021).
+
+        Needs the outer resamples of ``internal_validation(n_resamples=...)``
+        (and ``nested=True`` for the two-stage intervals).  With
+        :math:`q_{lo}, q_{hi}` the percentiles of the apparent measure over
+        the outer resamples and :math:`\hat O = \text{apparent} -
+        \text{corrected}` the estimate's optimism, the location-shifted
+        interval is :math:`[q_{lo} - \hat O, q_{hi} - \hat O]`; the
+        two-stage interval is the percentile interval of the corrected
+        estimates of the validations run in the outer resamples.
+
+        Parameters
+        ----------
+        {{confidence_level}}
+        metric : str, default=None
+            A measure of the result (``"net_benefit"``: one bound per
+            threshold); None: the first measure.
+        method : str, default=None
+            The interval and the estimate it covers:
+
+            * ``"shifted"``, ``"twostage"``: of ``corrected`` (Harrell's
+              optimism, or the ``"cv_optimism"`` one): pminternal's
+              ``confint(method = "shifted" / "twostage", ci_type = "perc")``
+              of ``validate(method = "boot_optimism")`` (or
+              ``"cv_optimism"``);
+            * ``"shifted_632"``, ``"twostage_632"``: of ``corrected_632``,
+              pminternal's for ``validate(method = ".632")``;
+            * ``"shifted_632plus"``, ``"twostage_632plus"``: of
+              ``corrected_632plus`` (Noma et al.'s third estimator; not in
+              pminternal).
+
+            None: ``"twostage"`` after ``nested=True``, else ``"shifted"``,
+            of ``corrected`` when computed, else of ``corrected_632plus``.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``: floats, or arrays over the thresholds.
+
+        Raises
+        ------
+        ValueError
+            For an unknown metric or method, a level outside (0, 1), a result
+            without outer resamples (``n_resamples=0``), a two-stage method
+            without ``nested=True`` or an estimate ``correction`` did not
+            compute.
+
+        Warns
+        -----
+        RuntimeWarning
+            When some outer resamples failed (their replicates are NaN and
+            left out).
+
+        Notes
+        -----
+        A calibration slope or intercept of a model refitted by maximum
+        likelihood is 1 or 0 on its own rows, so its apparent replicates do
+        not vary and the shifted interval has zero width (pminternal's
+        warning too); use the two-stage interval for them.
+
+        References
+        ----------
+        .. [1] H. Noma, T. Shinozaki, K. Iba, S. Teramukai and T. A. Furukawa,
+           "Confidence intervals of prediction accuracy measures for
+           multivariable prediction models based on the bootstrap-based
+           optimism correction methods", Statistics in Medicine 40,
+           5691-5701, 2021.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from skbrier.model_selection import internal_validation
+        >>> X, y = make_classification(120, n_features=3, n_informative=2,
+        ...                            n_redundant=0, random_state=1)
+        >>> res = internal_validation(LogisticRegression(), X, y, n_bootstrap=10,
+        ...                           measures=["c_statistic"], n_resamples=20,
+        ...                           random_state=0)
+        >>> low, high = res.confidence_interval(metric="c_statistic")
+        >>> bool(low < res.corrected["c_statistic"] < high)
+        True
+        """
+        return super().confidence_interval(confidence_level, metric=metric, method=method)
+
     def __repr__(self) -> str:
         return (
             f"InternalValidationResult(correction={self.correction!r}, "
@@ -183,179 +319,8 @@ class InternalValidationResult(Result):
         )
 
 
-# --------------------------------------------------------------------------- refits
-def _n_rows(X: Any) -> int:
-    shape = getattr(X, "shape", None)
-    return int(shape[0]) if shape is not None else len(X)
-
-
-def _weight_param(estimator: Any) -> str:
-    """The ``fit`` keyword that carries the weights to the estimator.
-
-    ``sample_weight``; for a :class:`~sklearn.pipeline.Pipeline` without
-    metadata routing, its final step's ``<step>__sample_weight``.  A
-    TypeError naming ``sample_weight`` when the estimator takes none.
-    """
-    final = estimator
-    name = "sample_weight"
-    if isinstance(estimator, Pipeline) and not get_config().get("enable_metadata_routing"):
-        step, final = estimator.steps[-1]
-        name = f"{step}__sample_weight"
-    if (
-        final is not None
-        and final != "passthrough"
-        and not has_fit_parameter(final, "sample_weight")
-    ):
-        raise TypeError(
-            f"sample_weight (or resample='weights') needs an estimator whose fit "
-            f"takes sample_weight; {type(final).__name__}.fit does not: resample "
-            "rows instead (resample='rows', without sample_weight)."
-        )
-    return name
-
-
-class _Refits:
-    """Fits clones of the estimator on resamples and predicts the original rows."""
-
-    def __init__(self, estimator: Any, X: Any, y: np.ndarray, pos_label: Any,
-                 weighted: bool) -> None:  # fmt: skip
-        self.estimator, self.X, self.y, self.pos_label = estimator, X, y, pos_label
-        self.weight_param = _weight_param(estimator) if weighted else ""
-        self.errors: list[str] = []
-        self.lock = threading.Lock()
-
-    def fit_predict(
-        self, rows: np.ndarray | None, weights: np.ndarray | None
-    ) -> np.ndarray:
-        """Predictions on all original rows of a clone fitted on ``rows`` (with ``weights``)."""
-        X, y = self.X, self.y
-        if rows is not None:
-            X, y = _take_rows(X, rows), y[rows]
-        kw = {} if weights is None else {self.weight_param: weights}
-        model = clone(self.estimator).fit(X, y, **kw)
-        p = forecasts_from_estimator(model, self.X, pos_label=self.pos_label).y_proba
-        return np.asarray(p, dtype=np.float64)
-
-    def resample(self, rows: np.ndarray | None, weights: np.ndarray | None) -> np.ndarray:
-        """:meth:`fit_predict`, NaN (with the error kept) when the refit fails."""
-        try:
-            return self.fit_predict(rows, weights)
-        except Exception as exc:  # noqa: BLE001 (a failed refit is a missing resample, as pminternal)
-            with self.lock:
-                self.errors.append(f"{type(exc).__name__}: {exc}")
-            return np.full(_n_rows(self.X), np.nan)
-
-
-def _check_indices(indices: Any, n_bootstrap: int, n: int) -> np.ndarray:
-    idx = np.asarray(indices)
-    if idx.dtype.kind not in "iu":
-        raise TypeError(f"indices must hold integer row numbers, got dtype {idx.dtype}.")
-    if idx.ndim != 2 or idx.shape != (n_bootstrap, n):
-        raise ValueError(
-            f"indices must have shape (n_bootstrap, n_samples) = ({n_bootstrap}, {n}), "
-            f"got {idx.shape}."
-        )
-    if idx.size and (idx.min() < 0 or idx.max() >= n):
-        raise ValueError(f"indices must be row numbers in [0, {n - 1}] (0-based).")
-    return idx.astype(np.intp)
-
-
-def _means(values: np.ndarray) -> np.ndarray:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all NaN: NaN
-        return np.nanmean(values, axis=0)
-
-
 def _named(names: list[str], values: np.ndarray, kind: type = float) -> dict[str, Any]:
     return {k: kind(v) for k, v in zip(names, values)}
-
-
-def _check_failures(errors: list[str], total: int, what: str) -> None:
-    """A ValueError when every refit failed, a RuntimeWarning when some did
-    (their resamples or folds are left out, as pminternal)."""
-    if len(errors) == total:
-        raise ValueError(
-            f"every one of the {total} {what} refits failed; the first error: {errors[0]}"
-        )
-    if errors:
-        warnings.warn(
-            f"{len(errors)} of {total} {what} refits failed and are left out (the first "
-            f"error: {errors[0]}).",
-            RuntimeWarning,
-            stacklevel=3,
-        )
-
-
-def _pminternal_folds(n: int, k: int) -> list[np.ndarray]:
-    """pminternal's folds: contiguous blocks, fold ``i`` (1-based) the rows
-    ``round((i - 1) n / k) .. round(i n / k) - 1`` (0-based; R's rounding,
-    half to even, as numpy's)."""
-    if n / k < 2:
-        raise ValueError(
-            f"n_bootstrap={k} folds of {n} rows leave fewer than 2 rows per fold "
-            "(correction='cv_optimism'): decrease n_bootstrap."
-        )
-    edges = np.round(np.arange(k + 1) * (n / k)).astype(np.intp)
-    return [np.arange(edges[i], edges[i + 1]) for i in range(k)]
-
-
-def _cv_optimism(
-    refits: _Refits,
-    spec: MeasureSet,
-    y01: np.ndarray,
-    w: np.ndarray | None,
-    folds: list[np.ndarray],
-) -> dict[str, np.ndarray]:
-    """Each fold's model scored on its training rows and on its held-out fold
-    (``"train"``, ``"test"``, shape ``(k, n_measures)``) and its predictions
-    of every row (``"predictions"``, ``(k, n)``)."""
-    n, m = y01.shape[0], len(spec)
-    train = np.full((len(folds), m), np.nan)
-    test = np.full_like(train, np.nan)
-    preds = np.empty((len(folds), n))
-    for i, rows in enumerate(folds):
-        fit_rows = np.setdiff1d(np.arange(n), rows)
-        fit_w = None if w is None else w[fit_rows]
-        preds[i] = p = refits.resample(fit_rows, fit_w)
-        if not np.isnan(p).any():
-            train[i] = spec(y01[fit_rows], p[fit_rows], fit_w)
-            test[i] = spec(y01[rows], p[rows], None if w is None else w[rows])
-    return {"train": train, "test": test, "predictions": preds}
-
-
-def _cv_result(
-    refits: _Refits,
-    spec: MeasureSet,
-    y01: np.ndarray,
-    w: np.ndarray | None,
-    apparent: np.ndarray,
-    p_app: np.ndarray,
-    k: int,
-) -> InternalValidationResult:
-    """``correction="cv_optimism"``: pminternal's ``crossval`` on ``k`` folds."""
-    cv = _cv_optimism(refits, spec, y01, w, _pminternal_folds(y01.shape[0], k))
-    _check_failures(refits.errors, k, "cross-validation")
-    opt = cv["train"] - cv["test"]
-    optimism = _means(opt)
-    ok = ~np.isnan(opt[:, 0])
-    return InternalValidationResult(
-        measures=tuple(spec.names),
-        correction="cv_optimism",
-        n_bootstrap=k,
-        apparent=_named(spec.names, apparent),
-        optimism=_named(spec.names, optimism),
-        corrected=_named(spec.names, apparent - optimism),
-        simple_bootstrap=None,
-        out_of_bag=None,
-        no_information=None,
-        relative_overfitting=None,
-        corrected_632=None,
-        corrected_632plus=None,
-        n_valid=_named(spec.names, (~np.isnan(opt)).sum(axis=0), int),
-        replicates={"train": cv["train"], "test": cv["test"], "optimism": opt},
-        stability=StabilityResult(y01, p_app, cv["predictions"][ok], w),
-        cv_average=_named(spec.names, _means(cv["test"])),
-    )
 
 
 # --------------------------------------------------------------------------- public
@@ -374,6 +339,9 @@ def internal_validation(
     indices: ArrayLike | None = None,
     random_state: int | np.random.Generator | np.random.RandomState | None = None,
     n_jobs: int | None = None,
+    n_resamples: int = 0,
+    nested: bool = False,
+    interval_indices: ArrayLike | None = None,
 ) -> InternalValidationResult:
     r"""Bootstrap internal validation: optimism-corrected performance and stability.
 
@@ -392,6 +360,10 @@ def internal_validation(
       :math:`\hat R`; see :class:`InternalValidationResult`;
     * the **stability** of the predictions across bootstrap models (Riley &
       Collins 2023): :class:`StabilityResult`.
+    * with ``n_resamples``, **confidence intervals** of the corrected
+      measures by an outer bootstrap (Noma et al. 2021; location-shifted,
+      or two-stage with ``nested=True``):
+      :meth:`InternalValidationResult.confidence_interval`.
 
     Parameters
     ----------
@@ -459,6 +431,22 @@ def internal_validation(
         ``n_jobs``; the estimator's own randomness is its ``random_state``).
     n_jobs : int, default=None
         joblib threads running the refits (None: 1; -1: all CPUs).
+    n_resamples : int, default=0
+        Outer bootstrap resamples for the intervals of
+        :meth:`InternalValidationResult.confidence_interval` (Noma et al.
+        2021): the estimator is refitted on each and its apparent measures
+        kept (the location-shifted intervals; pminternal's ``confint``
+        draws ``R = 1000``).  0: none, and no intervals.
+    nested : bool, default=False
+        Also run the whole validation (``n_bootstrap`` inner resamples or
+        folds) on each outer resample, for the two-stage intervals:
+        ``n_resamples * n_bootstrap`` refits.  The outer resamples are the
+        same as without it.
+    interval_indices : array-like of shape (n_resamples, n_samples), default=None
+        The outer resamples' 0-based row numbers (as ``indices``); with
+        ``nested=True`` shape ``(n_resamples, 1 + n_bootstrap, n_samples)``
+        may hold each outer resample's own inner resamples after it, as
+        0-based positions in it (R's draws of pminternal's ``confint``).
 
     Returns
     -------
@@ -552,12 +540,14 @@ def internal_validation(
             f"got {type(estimator).__name__}."
         )
     B = check_int(n_bootstrap, "n_bootstrap", minimum=2)
+    if not isinstance(nested, (bool, np.bool_)):
+        raise TypeError(f"nested must be True or False, got {nested!r}.")
     how: str = check_option(correction, "correction", _CORRECTIONS)
     n_jobs = check_n_jobs(n_jobs)
     pos_label = check_pos_label(pos_label)
     spec = MeasureSet(measures, thresholds)
     labels = np.asarray(y)
-    n = _n_rows(X)
+    n = n_rows(X)
     if labels.ndim != 1 or labels.shape[0] != n:
         raise ValueError(
             f"y must be 1-D with one label per row of X ({n}), got {labels.shape}."
@@ -588,112 +578,63 @@ def internal_validation(
                 w[keep],
                 keep.size,
             )
-    if indices is not None and how == "cv_optimism":
+    if how == "cv_optimism" and indices is not None:
         raise ValueError(
             "indices are bootstrap resamples: correction='cv_optimism' uses "
             "pminternal's folds (shuffle the rows of X and y for random folds)."
         )
-    if indices is not None:
-        idx_all = _check_indices(indices, B, n)
-        seed: Any = np.random.SeedSequence(0)  # chunk j is named by its spawn key
-    else:
-        idx_all = None
-        seed = validate_random_state(random_state)
-
-    refits = _Refits(estimator, X, labels, pos_label, mode == "weights")
-    p_app = refits.fit_predict(None, w)
-    apparent = spec(y01, p_app, w)
-    m = len(spec)
-    if how == "cv_optimism":
-        return _cv_result(refits, spec, y01, w, apparent, p_app, B)
-    draw = None if w is None else frequency_resampler(w, n)
-
-    def task(size: int, rng: np.random.Generator) -> np.ndarray:
-        if idx_all is not None:
-            j = rng.bit_generator.seed_seq.spawn_key[-1] * _CHUNK  # type: ignore[attr-defined]
-            rows_chunk: list[np.ndarray | None] = list(idx_all[j : j + size])
-        elif draw is None:
-            rows_chunk = list(resample_indices(rng, n, size))
-        else:
-            rows_chunk = [None] * size
-        out = np.empty((size, 3 * m + 2 * n))
-        for k, rows in enumerate(rows_chunk):
-            if rows is None:
-                assert draw is not None
-                counts = draw(rng)
-            else:
-                counts = np.bincount(rows, minlength=n).astype(np.float64)
-            used = np.flatnonzero(counts)
-            if mode == "rows":
-                p = refits.resample(rows, None)
-            else:
-                p = refits.resample(used, counts[used])
-            oob = counts == 0
-            if np.isnan(p).any():
-                out[k, : 3 * m] = np.nan
-            else:
-                out[k, :m] = spec(y01[used], p[used], counts[used])
-                out[k, m : 2 * m] = spec(y01, p, w)
-                out[k, 2 * m : 3 * m] = spec(
-                    y01[oob], p[oob], None if w is None else w[oob]
-                )
-            out[k, 3 * m : 3 * m + n] = counts
-            out[k, 3 * m + n :] = p
-        return out
-
-    reps = run_replicates(
-        task, B, random_state=seed, n_jobs=n_jobs, chunk_size=_CHUNK,
-        desc="internal validation",
-    )  # fmt: skip
-    _check_failures(refits.errors, B, "bootstrap")
-    boot, orig, oob = reps[:, :m], reps[:, m : 2 * m], reps[:, 2 * m : 3 * m]
-    counts_all, preds = reps[:, 3 * m : 3 * m + n], reps[:, 3 * m + n :]
-    opt_b = boot - orig
-    names = spec.names
-
-    def named(values: np.ndarray) -> dict[str, float]:
-        return _named(names, values)
-
-    harrell = how in ("harrell", "both")
-    plus = how in ("632plus", "both")
-    optimism = _means(opt_b)
-    result: dict[str, Any] = {
-        "optimism": named(optimism) if harrell else None,
-        "corrected": named(apparent - optimism) if harrell else None,
-        "simple_bootstrap": named(_means(orig)) if harrell else None,
-        "out_of_bag": None,
-        "no_information": None,
-        "relative_overfitting": None,
-        "corrected_632": None,
-        "corrected_632plus": None,
-    }
-    weight = harrell_632_weights(counts_all == 0) if plus else np.full(B, np.nan)
-    if plus:
-        e1 = _means(weight[:, None] * oob)
-        gamma = spec.no_information(y01, p_app, w)
-        r, c632, c632p = combine_632(apparent, e1, gamma, spec.sense)
-        result.update(
-            out_of_bag=named(e1),
-            no_information=named(gamma),
-            relative_overfitting=named(r),
-            corrected_632=named(c632),
-            corrected_632plus=named(c632p),
+    R = check_n_resamples(n_resamples, allow_zero=True)
+    if nested and R == 0:
+        raise ValueError("nested=True runs the validation in each of n_resamples "
+                         "outer resamples: give n_resamples > 0.")  # fmt: skip
+    if (indices is not None or interval_indices is not None) and w is not None:
+        raise ValueError(
+            "indices and interval_indices cannot be combined with sample_weight."
         )
-    valid = ~np.isnan(opt_b) if harrell else ~np.isnan(oob)
-    ok = ~np.isnan(preds).any(axis=1)
+    idx_all = None
+    if indices is not None:
+        idx_all = check_indices(indices, "indices", n, {"(n_bootstrap, n_samples)": (B, n)})
+    outer_idx = None
+    if interval_indices is not None:
+        shapes: dict[str, tuple[int, ...]] = {"(n_resamples, n_samples)": (R, n)}
+        if nested and how != "cv_optimism":
+            shapes["(n_resamples, 1 + n_bootstrap, n_samples)"] = (R, 1 + B, n)
+        outer_idx = check_indices(interval_indices, "interval_indices", n, shapes)
+    validate_random_state(random_state)
+    # one generator: the resamples of the intervals follow those of the validation
+    rng = None
+    if idx_all is None or (R and outer_idx is None):
+        rng = check_random_state(random_state)
+    settings = Settings(estimator, pos_label, spec, how, B, mode)
+    sample = Sample(X, labels, y01, w)
+    fit = validate(
+        settings,
+        sample,
+        indices=idx_all,
+        # with indices, chunk j is named by its spawn key
+        seed=np.random.SeedSequence(0) if idx_all is not None else rng,
+        n_jobs=n_jobs,
+    )
+    check_failures(
+        fit.errors, B, "cross-validation" if how == "cv_optimism" else "bootstrap"
+    )
+    outer = None
+    if R:
+        outer, errors = interval_replicates(
+            settings, sample, R, nested=nested, indices=outer_idx, rng=rng, n_jobs=n_jobs
+        )
+        check_failures(errors, R, "outer bootstrap")
+    names = spec.names
     return InternalValidationResult(
         measures=tuple(names),
         correction=how,
         n_bootstrap=B,
-        apparent=named(apparent),
-        n_valid=_named(names, valid.sum(axis=0), int),
-        replicates={
-            "bootstrap": boot,
-            "original": orig,
-            "out_of_bag": oob,
-            "optimism": opt_b,
-            "weight_632": weight,
-        },
-        stability=StabilityResult(y01, p_app, preds[ok], w),
-        **result,
+        apparent=_named(names, fit.apparent),
+        n_valid=_named(names, fit.n_valid, int),
+        replicates=fit.replicates,
+        stability=StabilityResult(y01, fit.p_app, fit.predictions, w),
+        **{k: None if v is None else _named(names, v) for k, v in fit.estimates.items()},
+        n_resamples=R,
+        nested=bool(nested),
+        interval_replicates=outer,
     )
