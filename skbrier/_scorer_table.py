@@ -39,6 +39,7 @@ from ._response import hard_label_decisions, scorer_pos_label
 
 __all__ = [
     "ScorerSpec",
+    "as_given",
     "decisions_or_pos_label",
     "infer_pos_label",
     "registry",
@@ -47,6 +48,19 @@ __all__ = [
 
 #: ``prepare(y_true, y_proba, options) -> (y_proba, options)``
 Prepare = Callable[[Any, Any, dict[str, Any]], tuple[Any, dict[str, Any]]]
+
+
+def as_given(
+    y_true: Any, y_proba: Any, options: dict[str, Any]
+) -> tuple[Any, dict[str, Any]]:
+    """Preparation that changes nothing (the function validates its input itself).
+
+    Examples
+    --------
+    >>> as_given([0, 1], [0.2, 0.9], {"labels": None})
+    ([0.2, 0.9], {'labels': None})
+    """
+    return y_proba, options
 
 
 def infer_pos_label(

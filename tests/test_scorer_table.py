@@ -144,3 +144,21 @@ def test_signature_shows_the_metric_options(name):
     with sklearn.config_context(enable_metadata_routing=True):
         requests = spec.build().get_metadata_routing().score.requests
     assert set(requests) == kw
+
+
+POOLED_SHOWN = {
+    "brier_sum": {"labels", "pos_label"},
+    "weight_sum": {"labels", "pos_label"},
+    "positive_weight_sum": {"labels", "pos_label"},
+    "class_weight_sum_0": {"class_index", "labels", "pos_label"},
+    "brier_index": set(),
+    "neg_brier_score": set(),
+}
+
+
+@pytest.mark.parametrize("key", list(POOLED_SHOWN))
+def test_pooled_score_functions_show_their_options(key):
+    scoring = pooled_scoring() | pooled_scoring(labels=[0, 1, 2])
+    params = inspect.signature(scoring[key]._score_func).parameters
+    kw = {n for n, p in params.items() if p.kind is p.KEYWORD_ONLY}
+    assert kw == POOLED_SHOWN[key] | {"sample_weight"}
