@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._core.docstrings import with_pieces
 from ._core.params import check_bool
 from ._response import check_labels, scorer_pos_label
-from ._scorer_table import ScorerSpec, score_function
+from ._scorer_table import SCORER_PIECES, ScorerSpec, score_function
 from .metrics.ranked import ranked_probability_score, ranked_probability_skill_score
 
 __all__ = [
@@ -82,6 +83,7 @@ RANKED_PROBABILITY_SKILL_SCORE = ScorerSpec(
 )
 
 
+@with_pieces(SCORER_PIECES)
 def make_ranked_probability_score_scorer(
     *, labels: ArrayLike | None = None, normalize: bool = False, skill: bool = False
 ) -> Callable:
@@ -104,10 +106,7 @@ def make_ranked_probability_score_scorer(
         Score the skill :math:`1 - \mathrm{RPS} / \mathrm{RPS}_\mathrm{clim}`
         instead (``normalize`` does not change it).
 
-    Returns
-    -------
-    scorer : callable
-        A :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.
+    {{scorer_returns}}
 
     Raises
     ------

@@ -38,6 +38,7 @@ from sklearn.metrics import make_scorer
 from ._response import hard_label_decisions, scorer_pos_label
 
 __all__ = [
+    "SCORER_PIECES",
     "ScorerSpec",
     "as_given",
     "decisions_or_pos_label",
@@ -45,6 +46,22 @@ __all__ = [
     "registry",
     "score_function",
 ]
+
+#: the descriptions the scorer factories share (``with_pieces(SCORER_PIECES)``)
+SCORER_PIECES = {
+    "scorer_returns": """\
+Returns
+-------
+scorer : callable
+    A :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.""",
+    "scorer_pos_label": """\
+pos_label : label, default=None
+    For binary classifiers, the class whose probability is scored
+    (``None``: ``predict_proba(X)[:, 1]``).""",
+    "scorer_labels": """\
+labels : array-like, default=None
+    For multiclass classifiers, all classes.""",
+}
 
 #: ``prepare(y_true, y_proba, options) -> (y_proba, options)``
 Prepare = Callable[[Any, Any, dict[str, Any]], tuple[Any, dict[str, Any]]]

@@ -58,7 +58,7 @@ from numpy.typing import ArrayLike
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 
-from ._core.docstrings import shared_doc
+from ._core.docstrings import shared_doc, with_pieces
 from ._core.validation import check_scalar_probability
 from ._ordinal_scorers import (
     RANKED_PROBABILITY_SCORE,
@@ -66,7 +66,13 @@ from ._ordinal_scorers import (
     make_ranked_probability_score_scorer,
 )
 from ._response import check_labels, check_pos_label
-from ._scorer_table import ScorerSpec, decisions_or_pos_label, registry, score_function
+from ._scorer_table import (
+    SCORER_PIECES,
+    ScorerSpec,
+    decisions_or_pos_label,
+    registry,
+    score_function,
+)
 from .metrics.brier import brier_index, brier_score, brier_skill_score
 from .metrics.calibration_error import calibration_error, smooth_calibration_error
 from .metrics.net_benefit import net_benefit
@@ -311,6 +317,7 @@ def make_brier_index_scorer(
     return _SPEC["brier_index"].build(pos_label=pos_label, labels=labels)
 
 
+@with_pieces(SCORER_PIECES)
 def make_brier_skill_score_scorer(
     reference: float | None = None,
     *,
@@ -328,16 +335,10 @@ def make_brier_skill_score_scorer(
         example the prevalence in the training population).  Arrays of
         reference forecasts cannot follow the CV folds; compute those skill
         scores with :func:`~skbrier.metrics.brier.brier_skill_score`.
-    pos_label : label, default=None
-        For binary classifiers, the class whose probability is scored
-        (``None``: ``predict_proba(X)[:, 1]``).
-    labels : array-like, default=None
-        For multiclass classifiers, all classes.
+    {{scorer_pos_label}}
+    {{scorer_labels}}
 
-    Returns
-    -------
-    scorer : callable
-        A :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.
+    {{scorer_returns}}
 
     Raises
     ------
@@ -376,6 +377,7 @@ def make_brier_skill_score_scorer(
     )
 
 
+@with_pieces(SCORER_PIECES)
 def make_brier_score_scorer(
     *,
     pos_label: Any = None,
@@ -390,10 +392,8 @@ def make_brier_score_scorer(
 
     Parameters
     ----------
-    pos_label : label, default=None
-        For binary classifiers, the class whose probability is scored.
-    labels : array-like, default=None
-        For multiclass classifiers, all classes.
+    {{scorer_pos_label}}
+    {{scorer_labels}}
     scale_by_half : bool or "auto", default="auto"
         As in :func:`~skbrier.metrics.brier.brier_score`.
 
@@ -423,6 +423,7 @@ def make_brier_score_scorer(
     )
 
 
+@with_pieces(SCORER_PIECES)
 def make_net_benefit_scorer(
     threshold: float, *, pos_label: Any = None, prevalence: float | None = None
 ) -> Callable:
@@ -446,10 +447,7 @@ def make_net_benefit_scorer(
         Population prevalence for case-control samples (see
         :func:`~skbrier.metrics.net_benefit.net_benefit`).
 
-    Returns
-    -------
-    scorer : callable
-        A :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.
+    {{scorer_returns}}
 
     Raises
     ------
