@@ -1,5 +1,5 @@
 """Scorers of the ranked probability score (ordinal classes), re-exported by
-:mod:`skbrier.scorers` (whose registry names them).
+:mod:`skbrier.scorers` (whose ``SCORER_TABLE`` holds their two declarations).
 
 ``predict_proba``'s columns follow the sorted classes (``estimator.classes_``);
 the scorers put them in the order of ``labels`` first.
@@ -12,17 +12,24 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.metrics import make_scorer
 
+from ._core.docstrings import with_pieces
 from ._core.params import check_bool
 from ._response import check_labels, scorer_pos_label
+from ._scorer_table import SCORER_PIECES, ScorerSpec, score_function
 from .metrics.ranked import ranked_probability_score, ranked_probability_skill_score
 
-__all__ = ["make_ranked_probability_score_scorer"]
+__all__ = [
+    "RANKED_PROBABILITY_SCORE",
+    "RANKED_PROBABILITY_SKILL_SCORE",
+    "make_ranked_probability_score_scorer",
+]
 
 
-def _ordered_columns(y_true: Any, y_proba: ArrayLike, labels: ArrayLike | None) -> Any:
-    """``predict_proba`` output with its columns in the order of ``labels``.
+def _ordered_columns(
+    y_true: Any, y_proba: ArrayLike, options: dict[str, Any]
+) -> tuple[Any, dict[str, Any]]:
+    """Preparation: ``predict_proba`` output with its columns in the order of ``labels``.
 
     Its columns follow the sorted classes (``estimator.classes_``); a binary
     classifier's 1-D probability of the larger class becomes the two columns
@@ -32,58 +39,51 @@ def _ordered_columns(y_true: Any, y_proba: ArrayLike, labels: ArrayLike | None) 
     if p.ndim == 1:
         scorer_pos_label(y_true, p, None)  # a one-class fold of string labels raises
         p = np.column_stack([1.0 - p, p])
+    labels = options.get("labels")
     if labels is None:
-        return p
+        return p, options
     order = np.asarray(labels)
-    return p[:, np.searchsorted(np.sort(order), order)]
+    return p[:, np.searchsorted(np.sort(order), order)], options
 
 
-def _ranked_probability_score_for_scorer(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    sample_weight: ArrayLike | None = None,
-    labels: ArrayLike | None = None,
-    normalize: bool = False,
-) -> float:
-    """Ranked probability score of scorer output (columns put in the order of ``labels``).
+_ranked_probability_score_for_scorer = score_function(
+    "_ranked_probability_score_for_scorer",
+    ranked_probability_score,
+    module=__name__,
+    prepare=_ordered_columns,
+    doc="""Ranked probability score of scorer output (columns put in the order of ``labels``).
 
     >>> from skbrier._ordinal_scorers import _ranked_probability_score_for_scorer as f
     >>> f(
     ...     ["high", "low"], [[0.9, 0.1], [0.2, 0.8]], labels=["low", "high"])
     0.025
-    """
-    return ranked_probability_score(
-        y_true,
-        _ordered_columns(y_true, y_proba, labels),
-        labels=labels,
-        sample_weight=sample_weight,
-        normalize=normalize,
-    )
-
-
-def _ranked_probability_skill_score_for_scorer(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    sample_weight: ArrayLike | None = None,
-    labels: ArrayLike | None = None,
-) -> float:
-    """Ranked probability skill score (climatology of the fold) of scorer output.
+    """,
+)
+_ranked_probability_skill_score_for_scorer = score_function(
+    "_ranked_probability_skill_score_for_scorer",
+    ranked_probability_skill_score,
+    module=__name__,
+    prepare=_ordered_columns,
+    shown=("labels",),
+    doc="""Ranked probability skill score (climatology of the fold) of scorer output.
 
     >>> from skbrier._ordinal_scorers import (
     ...     _ranked_probability_skill_score_for_scorer as f)
     >>> f([0, 1, 2], [[.8, .1, .1], [.1, .8, .1], [.1, .1, .8]])
     0.91
-    """
-    return ranked_probability_skill_score(
-        y_true,
-        _ordered_columns(y_true, y_proba, labels),
-        labels=labels,
-        sample_weight=sample_weight,
-    )
+    """,
+)
+
+#: the declarations of the two ordinal scorers (in ``skbrier.scorers.SCORER_TABLE``)
+RANKED_PROBABILITY_SCORE = ScorerSpec(
+    "neg_ranked_probability_score", _ranked_probability_score_for_scorer, False
+)
+RANKED_PROBABILITY_SKILL_SCORE = ScorerSpec(
+    "ranked_probability_skill_score", _ranked_probability_skill_score_for_scorer
+)
 
 
+@with_pieces(SCORER_PIECES)
 def make_ranked_probability_score_scorer(
     *, labels: ArrayLike | None = None, normalize: bool = False, skill: bool = False
 ) -> Callable:
@@ -106,10 +106,7 @@ def make_ranked_probability_score_scorer(
         Score the skill :math:`1 - \mathrm{RPS} / \mathrm{RPS}_\mathrm{clim}`
         instead (``normalize`` does not change it).
 
-    Returns
-    -------
-    scorer : callable
-        A :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.
+    {{scorer_returns}}
 
     Raises
     ------
@@ -130,19 +127,6 @@ def make_ranked_probability_score_scorer(
     normalize = check_bool(normalize, "normalize")
     skill = check_bool(skill, "skill")
     labels = check_labels(labels)
-    opts: dict[str, Any] = {} if labels is None else {"labels": labels}
     if skill:
-        return make_scorer(
-            _ranked_probability_skill_score_for_scorer,
-            response_method="predict_proba",
-            greater_is_better=True,
-            **opts,
-        )
-    if normalize:
-        opts["normalize"] = True
-    return make_scorer(
-        _ranked_probability_score_for_scorer,
-        response_method="predict_proba",
-        greater_is_better=False,
-        **opts,
-    )
+        return RANKED_PROBABILITY_SKILL_SCORE.build(labels=labels)
+    return RANKED_PROBABILITY_SCORE.build(labels=labels, normalize=normalize or None)

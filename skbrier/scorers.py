@@ -57,16 +57,21 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
-from sklearn.metrics import make_scorer
 
-from ._core.docstrings import shared_doc
+from ._core.docstrings import shared_doc, with_pieces
 from ._core.validation import check_scalar_probability
-from ._ordinal_scorers import make_ranked_probability_score_scorer
-from ._response import (
-    check_labels,
-    check_pos_label,
-    hard_label_decisions,
-    scorer_pos_label,
+from ._ordinal_scorers import (
+    RANKED_PROBABILITY_SCORE,
+    RANKED_PROBABILITY_SKILL_SCORE,
+    make_ranked_probability_score_scorer,
+)
+from ._response import check_labels, check_pos_label
+from ._scorer_table import (
+    SCORER_PIECES,
+    ScorerSpec,
+    decisions_or_pos_label,
+    registry,
+    score_function,
 )
 from .metrics.brier import brier_index, brier_score, brier_skill_score
 from .metrics.calibration_error import calibration_error, smooth_calibration_error
@@ -95,29 +100,9 @@ SKLEARN_CALIBRATION_SCORERS: dict[str, dict[str, Any]] = {
     "neg_l2_squared_calibration_error": {"norm": "l2", "squared": True},
     "neg_max_calibration_error": {"norm": "max"},
 }
-_SKLEARN_LACKS = tuple(
-    n for n in SKLEARN_CALIBRATION_SCORERS if n not in _sklearn_get_scorer_names()
-)
-
-#: The scoring names skbrier adds (registered with scikit-learn on import).
-SCORER_NAMES: tuple[str, ...] = (
-    "brier_index",
-    "brier_skill_score",
-    "net_benefit",
-    "neg_calibration_error",
-    "neg_ranked_probability_score",
-    "neg_smooth_calibration_error",
-    "ranked_probability_skill_score",
-    *_SKLEARN_LACKS,
-)
 
 
 # --------------------------------------------------------------------------- helpers
-def _options(**kwargs: Any) -> dict[str, Any]:
-    """Keep only the options that were set (clean reprs, sklearn's pos_label lookup)."""
-    return {k: v for k, v in kwargs.items() if v is not None}
-
-
 def _check_scale_by_half(scale_by_half: Any) -> Any:
     if isinstance(scale_by_half, str) and scale_by_half == "auto":
         return "auto"
@@ -128,18 +113,13 @@ def _check_scale_by_half(scale_by_half: Any) -> Any:
 
 
 # ------------------------------------------------------------------------ score functions
-# The second parameter is named ``y_proba`` so that scikit-learn's metadata
-# routing does not treat it as requestable metadata.  These functions are
-# module-level so that scorers pickle by reference into joblib workers.
-def brier_index_score(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    sample_weight: ArrayLike | None = None,
-    labels: ArrayLike | None = None,
-    pos_label: Any = None,
-) -> float:
-    """Brier Index of scorer output: :func:`~skbrier.metrics.brier.brier_index`
+# Module-level functions made by ``score_function`` (see skbrier._scorer_table):
+# they pickle by reference and name ``sample_weight`` for metadata routing.
+brier_index_score = score_function(
+    "brier_index_score",
+    brier_index,
+    module=__name__,
+    doc="""Brier Index of scorer output: :func:`~skbrier.metrics.brier.brier_index`
     with ``pos_label`` inferred as scikit-learn's scorers choose the column.
 
     Parameters
@@ -156,6 +136,8 @@ def brier_index_score(
     pos_label : label, default=None
         Class whose probability a 1-D ``y_proba`` holds; ``None`` means the
         larger of the labels, as ``predict_proba(X)[:, 1]``.
+    **options
+        Passed to :func:`brier_index` (none other than those above).
 
     Returns
     -------
@@ -179,73 +161,34 @@ def brier_index_score(
     >>> from skbrier.scorers import brier_index_score
     >>> brier_index_score(["no", "yes", "yes"], [0.2, 0.9, 0.6])
     73.54...
-    """
-    pos_label = scorer_pos_label(y_true, y_proba, pos_label)
-    return brier_index(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
-    )
-
-
-def _brier_skill_score_for_scorer(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    reference: float | None = None,
-    sample_weight: ArrayLike | None = None,
-    labels: ArrayLike | None = None,
-    pos_label: Any = None,
-) -> float:
-    """Brier skill score of scorer output (``pos_label`` inferred as for scorers).
+    """,
+)
+_brier_skill_score_for_scorer = score_function(
+    "_brier_skill_score_for_scorer",
+    brier_skill_score,
+    module=__name__,
+    doc="""Brier skill score of scorer output (``pos_label`` inferred as for scorers).
 
     >>> _brier_skill_score_for_scorer(["a", "a", "b", "b"], [0.1, 0.2, 0.7, 0.9])
     0.85
-    """
-    pos_label = scorer_pos_label(y_true, y_proba, pos_label)
-    return brier_skill_score(
-        y_true,
-        y_proba,
-        reference=reference,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-    )
-
-
-def _brier_score_for_scorer(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    sample_weight: ArrayLike | None = None,
-    labels: ArrayLike | None = None,
-    pos_label: Any = None,
-    scale_by_half: Any = "auto",
-) -> float:
-    """Brier score of scorer output (``pos_label`` inferred as for scorers).
+    """,
+)
+_brier_score_for_scorer = score_function(
+    "_brier_score_for_scorer",
+    brier_score,
+    module=__name__,
+    doc="""Brier score of scorer output (``pos_label`` inferred as for scorers).
 
     >>> _brier_score_for_scorer(["ham", "spam"], [0.25, 0.5])
     0.15625
-    """
-    pos_label = scorer_pos_label(y_true, y_proba, pos_label)
-    return brier_score(
-        y_true,
-        y_proba,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-        scale_by_half=scale_by_half,
-    )
-
-
-def _net_benefit_for_scorer(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    threshold: float,
-    sample_weight: ArrayLike | None = None,
-    pos_label: Any = None,
-    prevalence: float | None = None,
-) -> float:
-    """Net benefit of scorer output: probabilities or thresholded class labels.
+    """,
+)
+_net_benefit_for_scorer = score_function(
+    "_net_benefit_for_scorer",
+    net_benefit,
+    module=__name__,
+    prepare=decisions_or_pos_label,
+    doc="""Net benefit of scorer output: probabilities or thresholded class labels.
 
     A plain scorer passes the probability of the positive class (treated
     when at least ``threshold``);
@@ -259,20 +202,58 @@ def _net_benefit_for_scorer(
     0.25
     >>> _net_benefit_for_scorer(y, ["no", "yes", "yes", "yes"], threshold=0.5)
     0.25
-    """
-    decided = hard_label_decisions(y_true, y_proba, pos_label)
-    if decided is not None:
-        y_proba, pos_label = decided
-    else:
-        pos_label = scorer_pos_label(y_true, y_proba, pos_label)
-    return net_benefit(
-        y_true,
-        y_proba,
-        threshold=threshold,
-        sample_weight=sample_weight,
-        pos_label=pos_label,
-        prevalence=prevalence,
+    """,
+)
+# ``pos_label`` inferred as for the other scorers; binary classifiers get the
+# binary error, multiclass ones the top-label error.  No ``labels`` shown:
+# LogisticRegressionCV would pass its classes.
+_CALIBRATION_EXAMPLES: dict[Callable[..., float], str] = {
+    calibration_error: """
+    >>> _calibration_error_for_scorer(["ham", "spam"], [0.25, 0.75], n_bins=2)
+    0.25
+    """,
+    smooth_calibration_error: """
+    >>> round(_smooth_calibration_error_for_scorer([0, 1, 1], [0.2, 0.9, 0.6]), 3)
+    0.184
+    """,
+}
+_calibration_error_for_scorer, _smooth_calibration_error_for_scorer = (
+    score_function(
+        f"_{metric.__name__}_for_scorer",
+        metric,
+        module=__name__,
+        shown=("pos_label",),
+        doc=f":func:`~skbrier.metrics.calibration_error.{metric.__name__}` of scorer "
+        f"output.\n{example}",
     )
+    for metric, example in _CALIBRATION_EXAMPLES.items()
+)
+
+#: Every scorer of skbrier, declared once (the ordinal ones in
+#: ``skbrier._ordinal_scorers``); the names skbrier registers are built from it.
+SCORER_TABLE: tuple[ScorerSpec, ...] = (
+    ScorerSpec("brier_index", brier_index_score),
+    ScorerSpec("brier_skill_score", _brier_skill_score_for_scorer),
+    ScorerSpec("net_benefit", _net_benefit_for_scorer, options={"threshold": 0.5}),
+    ScorerSpec("neg_calibration_error", _calibration_error_for_scorer, False),
+    RANKED_PROBABILITY_SCORE,
+    ScorerSpec("neg_smooth_calibration_error", _smooth_calibration_error_for_scorer, False),
+    RANKED_PROBABILITY_SKILL_SCORE,
+    # scikit-learn's own names: skbrier's scorers serve while it lacks them
+    ScorerSpec("neg_brier_score", _brier_score_for_scorer, False, defer_to_sklearn=True),
+    *(
+        # binary, calibration_curve's 10 uniform bins (binning="sklearn")
+        ScorerSpec(
+            name,
+            _calibration_error_for_scorer,
+            False,
+            options={"kind": "binary", "binning": "sklearn", "n_bins": 10, **opts},
+            defer_to_sklearn=True,
+        )
+        for name, opts in SKLEARN_CALIBRATION_SCORERS.items()
+    ),
+)
+_SPEC = {spec.name: spec for spec in SCORER_TABLE}
 
 
 # --------------------------------------------------------------------------- factories
@@ -333,14 +314,10 @@ def make_brier_index_scorer(
     """
     labels = check_labels(labels)
     pos_label = check_pos_label(pos_label)
-    return make_scorer(
-        brier_index_score,
-        response_method="predict_proba",
-        greater_is_better=True,
-        **_options(pos_label=pos_label, labels=labels),
-    )
+    return _SPEC["brier_index"].build(pos_label=pos_label, labels=labels)
 
 
+@with_pieces(SCORER_PIECES)
 def make_brier_skill_score_scorer(
     reference: float | None = None,
     *,
@@ -358,16 +335,10 @@ def make_brier_skill_score_scorer(
         example the prevalence in the training population).  Arrays of
         reference forecasts cannot follow the CV folds; compute those skill
         scores with :func:`~skbrier.metrics.brier.brier_skill_score`.
-    pos_label : label, default=None
-        For binary classifiers, the class whose probability is scored
-        (``None``: ``predict_proba(X)[:, 1]``).
-    labels : array-like, default=None
-        For multiclass classifiers, all classes.
+    {{scorer_pos_label}}
+    {{scorer_labels}}
 
-    Returns
-    -------
-    scorer : callable
-        A :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.
+    {{scorer_returns}}
 
     Raises
     ------
@@ -401,14 +372,12 @@ def make_brier_skill_score_scorer(
         reference = check_scalar_probability(reference, name="reference")
     labels = check_labels(labels)
     pos_label = check_pos_label(pos_label)
-    return make_scorer(
-        _brier_skill_score_for_scorer,
-        response_method="predict_proba",
-        greater_is_better=True,
-        **_options(reference=reference, pos_label=pos_label, labels=labels),
+    return _SPEC["brier_skill_score"].build(
+        reference=reference, pos_label=pos_label, labels=labels
     )
 
 
+@with_pieces(SCORER_PIECES)
 def make_brier_score_scorer(
     *,
     pos_label: Any = None,
@@ -423,10 +392,8 @@ def make_brier_score_scorer(
 
     Parameters
     ----------
-    pos_label : label, default=None
-        For binary classifiers, the class whose probability is scored.
-    labels : array-like, default=None
-        For multiclass classifiers, all classes.
+    {{scorer_pos_label}}
+    {{scorer_labels}}
     scale_by_half : bool or "auto", default="auto"
         As in :func:`~skbrier.metrics.brier.brier_score`.
 
@@ -448,17 +415,15 @@ def make_brier_score_scorer(
     """
     labels = check_labels(labels)
     pos_label = check_pos_label(pos_label)
-    opts = _options(pos_label=pos_label, labels=labels)
-    if _check_scale_by_half(scale_by_half) != "auto":
-        opts["scale_by_half"] = bool(scale_by_half)
-    return make_scorer(
-        _brier_score_for_scorer,
-        response_method="predict_proba",
-        greater_is_better=False,
-        **opts,
+    scale_by_half = _check_scale_by_half(scale_by_half)
+    return _SPEC["neg_brier_score"].build(
+        pos_label=pos_label,
+        labels=labels,
+        scale_by_half=None if scale_by_half == "auto" else scale_by_half,
     )
 
 
+@with_pieces(SCORER_PIECES)
 def make_net_benefit_scorer(
     threshold: float, *, pos_label: Any = None, prevalence: float | None = None
 ) -> Callable:
@@ -482,10 +447,7 @@ def make_net_benefit_scorer(
         Population prevalence for case-control samples (see
         :func:`~skbrier.metrics.net_benefit.net_benefit`).
 
-    Returns
-    -------
-    scorer : callable
-        A :func:`sklearn.metrics.make_scorer` object using ``predict_proba``.
+    {{scorer_returns}}
 
     Raises
     ------
@@ -529,60 +491,8 @@ def make_net_benefit_scorer(
         prevalence = check_scalar_probability(
             prevalence, name="prevalence", open_interval=True
         )
-    return make_scorer(
-        _net_benefit_for_scorer,
-        response_method="predict_proba",
-        greater_is_better=True,
-        threshold=threshold,
-        **_options(pos_label=pos_label, prevalence=prevalence),
-    )
-
-
-def _calibration_error_for_scorer(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    sample_weight: ArrayLike | None = None,
-    pos_label: Any = None,
-    **kwargs: Any,
-) -> float:
-    """:func:`~skbrier.metrics.calibration_error.calibration_error` of scorer output.
-
-    ``pos_label`` is inferred as for the other scorers; binary classifiers
-    get the binary ECE, multiclass ones the top-label ECE (10 bins, the default).
-    ``sample_weight`` is named so that metadata routing can request it.
-
-    Examples
-    --------
-    >>> from skbrier.scorers import _calibration_error_for_scorer
-    >>> _calibration_error_for_scorer(["ham", "spam"], [0.25, 0.75], n_bins=2)
-    0.25
-    """
-    pos_label = scorer_pos_label(y_true, y_proba, pos_label)
-    return calibration_error(
-        y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label, **kwargs
-    )
-
-
-def _smooth_calibration_error_for_scorer(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    sample_weight: ArrayLike | None = None,
-    pos_label: Any = None,
-    **kwargs: Any,
-) -> float:
-    """:func:`~skbrier.metrics.calibration_error.smooth_calibration_error` of scorer output.
-
-    Examples
-    --------
-    >>> from skbrier.scorers import _smooth_calibration_error_for_scorer
-    >>> round(_smooth_calibration_error_for_scorer([0, 1, 1], [0.2, 0.9, 0.6]), 3)
-    0.184
-    """
-    pos_label = scorer_pos_label(y_true, y_proba, pos_label)
-    return smooth_calibration_error(
-        y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label, **kwargs
+    return _SPEC["net_benefit"].build(
+        threshold=threshold, pos_label=pos_label, prevalence=prevalence
     )
 
 
@@ -595,43 +505,12 @@ brier_skill_score_scorer = make_brier_skill_score_scorer()
 net_benefit_scorer = make_net_benefit_scorer(0.5)
 
 
-def _registry() -> dict[str, Callable]:
-    """The scorers behind the names: instances of their own, so that
-    ``brier_index_scorer.set_score_request(...)`` (which changes the object
-    in place) never changes what ``scoring="brier_index"`` requests."""
-    return {
-        "brier_index": make_brier_index_scorer(),
-        "brier_skill_score": make_brier_skill_score_scorer(),
-        "net_benefit": make_net_benefit_scorer(0.5),
-        "neg_calibration_error": make_scorer(
-            _calibration_error_for_scorer,
-            response_method="predict_proba",
-            greater_is_better=False,
-        ),
-        "neg_smooth_calibration_error": make_scorer(
-            _smooth_calibration_error_for_scorer,
-            response_method="predict_proba",
-            greater_is_better=False,
-        ),
-        "neg_ranked_probability_score": make_ranked_probability_score_scorer(),
-        "ranked_probability_skill_score": make_ranked_probability_score_scorer(skill=True),
-        # binary, calibration_curve's 10 uniform bins (binning="sklearn")
-        **{
-            name: make_scorer(
-                _calibration_error_for_scorer,
-                response_method="predict_proba",
-                greater_is_better=False,
-                kind="binary",
-                binning="sklearn",
-                n_bins=10,
-                **SKLEARN_CALIBRATION_SCORERS[name],
-            )
-            for name in _SKLEARN_LACKS
-        },
-    }
-
-
-_SKBRIER_SCORERS: dict[str, Callable] = _registry()
+#: The scorers behind the names: objects of their own, so that
+#: ``brier_index_scorer.set_score_request(...)`` (which changes the object in
+#: place) never changes what ``scoring="brier_index"`` requests.
+_SKBRIER_SCORERS: dict[str, Callable] = registry(SCORER_TABLE)
+#: The scoring names skbrier adds (registered with scikit-learn on import).
+SCORER_NAMES: tuple[str, ...] = tuple(_SKBRIER_SCORERS)
 
 
 def get_scorer(scoring: Any) -> Any:

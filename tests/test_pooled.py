@@ -27,16 +27,9 @@ from skbrier.model_selection import (
 )
 from skbrier.model_selection.pooled import brier_sum, class_weight_sum, weight_sum
 
-KEYS = (
-    "brier_score",
-    "brier_index",
-    "brier_skill_score",
-    "se_brier_score",
-    "se_brier_index",
-    "se_brier_skill_score",
-    "mean_fold_brier_index",
-    "rank_brier_index",
-)
+#: the per-candidate arrays of PooledCVResult (its summary fields but n_splits)
+KEYS = tuple(k for k in PooledCVResult._summary_fields if k != "n_splits")
+assert "brier_index" in KEYS and "se_brier_index" in KEYS and len(KEYS) == 8
 
 
 def _results_from_folds(folds):

@@ -9,6 +9,8 @@ zero weight a removed row -- a fold whose weights are all zero adds nothing
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,6 +21,7 @@ from .._core.kernels.brier import binary_squared_errors, multiclass_squared_erro
 from .._core.params import check_int
 from .._core.validation import Forecast, check_forecast
 from .._response import as_numeric, scorer_pos_label
+from .._scorer_table import as_given, score_function
 from ..scorers import _brier_score_for_scorer, brier_index_score
 
 __all__ = ["brier_sum", "class_weight_sum", "weight_sum"]
@@ -72,15 +75,82 @@ def _fold_forecast(y_true, y_proba, sample_weight, labels, pos_label) -> Forecas
     return fc
 
 
-@with_pieces(_PIECES)
-def brier_sum(
+def _fold_sum(
     y_true: ArrayLike,
     y_proba: ArrayLike,
     *,
+    statistic: str,
     sample_weight: ArrayLike | None = None,
     labels: ArrayLike | None = None,
     pos_label: Any = None,
+    class_index: int = 1,
 ) -> float:
+    """One sum of a fold: ``statistic`` is "brier", "weight", "class" or "positive".
+
+    The one implementation of :func:`brier_sum`, :func:`weight_sum`,
+    :func:`class_weight_sum` and the positive-class count (which refuses
+    multiclass forecasts).
+    """
+    if statistic == "positive":
+        if np.ndim(y_proba) == 2 and np.shape(y_proba)[1] > 2:
+            raise ValueError(
+                f"y_proba has {np.shape(y_proba)[1]} columns: pass labels= (all classes) "
+                "to pooled_scoring for multiclass problems."
+            )
+        statistic, class_index = "class", 1
+    fc = _fold_forecast(y_true, y_proba, sample_weight, labels, pos_label)
+    w = fc.sample_weight
+    if statistic == "weight":
+        return float(fc.proba.shape[0] if w is None else w.sum())
+    if statistic == "brier":
+        per_row = (
+            binary_squared_errors(fc.y, fc.proba)
+            if fc.binary_1d
+            else 0.5 * multiclass_squared_errors(fc.y, fc.proba)
+        )
+    else:
+        per_row = _class_hits(fc, check_int(class_index, "class_index", minimum=0))
+    return float(
+        per_row.sum() if w is None else np.sum(w * per_row)
+    )  # unit weights == none
+
+
+def _class_hits(fc: Forecast, class_index: int) -> np.ndarray:
+    """1.0 where a row's outcome is the class ``class_index`` counts."""
+    if fc.binary_1d:
+        if class_index not in (0, 1):
+            raise ValueError(
+                f"class_index must be 0 or 1 for binary forecasts, got {class_index!r}."
+            )
+        return fc.y if class_index == 1 else 1.0 - fc.y
+    k = fc.proba.shape[1]
+    if not 0 <= class_index < k:
+        raise ValueError(
+            f"class_index must lie in [0, {k - 1}] for {k} columns, got {class_index!r}."
+        )
+    return (fc.y == class_index).astype(np.float64)
+
+
+_OPTIONS = ("labels", "pos_label")
+
+
+def _sum_function(name: str, statistic: str, doc: str) -> Callable[..., float]:
+    """The public sum ``name`` (a module-level score function of :func:`_fold_sum`)."""
+    return with_pieces(_PIECES)(
+        score_function(
+            name,
+            functools.partial(_fold_sum, statistic=statistic),
+            module=__name__,
+            prepare=as_given,
+            shown=("class_index", *_OPTIONS) if statistic == "class" else _OPTIONS,
+            doc=doc,
+        )
+    )
+
+
+brier_sum = _sum_function(
+    "brier_sum",
+    "brier",
     r"""Weighted sum of squared errors on the [0, 1] Brier scale.
 
     For 1-D ``y_proba`` (the probability of ``pos_label``)
@@ -111,28 +181,12 @@ def brier_sum(
     >>> from skbrier.model_selection.pooled import brier_sum
     >>> brier_sum([0, 1, 1], [0.2, 0.6, 1.0])
     0.2
-    """
-    fc = _fold_forecast(y_true, y_proba, sample_weight, labels, pos_label)
-    if fc.binary_1d:
-        se = binary_squared_errors(fc.y, fc.proba)
-    else:
-        se = 0.5 * multiclass_squared_errors(fc.y, fc.proba)
-    w = fc.sample_weight
-    return float(
-        se.sum() if w is None else np.sum(w * se)
-    )  # unit weights == none, bit for bit
-
-
-@with_pieces(_PIECES)
-def weight_sum(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    sample_weight: ArrayLike | None = None,
-    labels: ArrayLike | None = None,
-    pos_label: Any = None,
-) -> float:
-    """Total sample weight of a fold (the number of samples without weights).
+    """,
+)
+weight_sum = _sum_function(
+    "weight_sum",
+    "weight",
+    r"""Total sample weight of a fold (the number of samples without weights).
 
     Parameters
     ----------
@@ -143,7 +197,7 @@ def weight_sum(
     Returns
     -------
     float
-        :math:`\\sum_i w_i`.
+        :math:`\sum_i w_i`.
 
     See Also
     --------
@@ -154,24 +208,12 @@ def weight_sum(
     >>> from skbrier.model_selection.pooled import weight_sum
     >>> weight_sum([0, 1, 1], [0.2, 0.6, 1.0], sample_weight=[1, 2, 0.5])
     3.5
-    """
-    fc = _fold_forecast(y_true, y_proba, sample_weight, labels, pos_label)
-    if fc.sample_weight is None:
-        return float(fc.proba.shape[0])
-    return float(fc.sample_weight.sum())
-
-
-@with_pieces(_PIECES)
-def class_weight_sum(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    class_index: int = 1,
-    sample_weight: ArrayLike | None = None,
-    labels: ArrayLike | None = None,
-    pos_label: Any = None,
-) -> float:
-    """Weighted count of one class in a fold.
+    """,
+)
+class_weight_sum = _sum_function(
+    "class_weight_sum",
+    "class",
+    r"""Weighted count of one class in a fold.
 
     For 1-D ``y_proba`` (binary) ``class_index=1`` counts ``pos_label`` and
     ``class_index=0`` the other class; for 2-D input it counts the class of
@@ -188,7 +230,7 @@ def class_weight_sum(
     Returns
     -------
     float
-        :math:`\\sum_i w_i 1[y_i = c]`.
+        :math:`\sum_i w_i 1[y_i = c]`.
 
     Raises
     ------
@@ -205,49 +247,13 @@ def class_weight_sum(
     >>> from skbrier.model_selection.pooled import class_weight_sum
     >>> class_weight_sum([0, 1, 1], [0.2, 0.6, 1.0], sample_weight=[1, 2, 0.5])
     2.5
-    """
-    fc = _fold_forecast(y_true, y_proba, sample_weight, labels, pos_label)
-    class_index = check_int(class_index, "class_index", minimum=0)
-    if fc.binary_1d:
-        if class_index not in (0, 1):
-            raise ValueError(
-                f"class_index must be 0 or 1 for binary forecasts, got {class_index!r}."
-            )
-        hit = fc.y if class_index == 1 else 1.0 - fc.y
-    else:
-        k = fc.proba.shape[1]
-        if not 0 <= class_index < k:
-            raise ValueError(
-                f"class_index must lie in [0, {k - 1}] for {k} columns, "
-                f"got {class_index!r}."
-            )
-        hit = (fc.y == class_index).astype(np.float64)
-    w = fc.sample_weight
-    return float(hit.sum() if w is None else np.sum(w * hit))
-
-
-def _positive_weight_sum(
-    y_true: ArrayLike,
-    y_proba: ArrayLike,
-    *,
-    sample_weight: ArrayLike | None = None,
-    labels: ArrayLike | None = None,
-    pos_label: Any = None,
-) -> float:
-    """Weighted count of the positive class; refuses multiclass forecasts."""
-    if np.ndim(y_proba) == 2 and np.shape(y_proba)[1] > 2:
-        raise ValueError(
-            f"y_proba has {np.shape(y_proba)[1]} columns: pass labels= (all classes) "
-            "to pooled_scoring for multiclass problems."
-        )
-    return class_weight_sum(
-        y_true,
-        y_proba,
-        class_index=1,
-        sample_weight=sample_weight,
-        labels=labels,
-        pos_label=pos_label,
-    )
+    """,
+)
+_positive_weight_sum = _sum_function(
+    "_positive_weight_sum",
+    "positive",
+    """Weighted count of the positive class; refuses multiclass forecasts.""",
+)
 
 
 def _fold_score(func, y_true, y_proba, sample_weight, **kwargs) -> float:

@@ -27,9 +27,9 @@ from typing import Any, Literal
 import numpy as np
 import sklearn
 from numpy.typing import ArrayLike
-from sklearn.metrics import make_scorer
 
 from .._response import check_labels, check_pos_label, positive_column
+from .._scorer_table import ScorerSpec
 from ._pooled_scores import PooledCVResult, check_prefix, pooled_cv_scores
 from ._pooled_sums import (
     _positive_weight_sum,
@@ -221,13 +221,7 @@ def pooled_scoring(
     kwargs, n_classes = _scoring_options(pos_label, labels)
 
     def scorer(func: Callable, greater: bool = True, **extra: Any) -> Callable:
-        s = make_scorer(
-            func,
-            response_method="predict_proba",
-            greater_is_better=greater,
-            **kwargs,
-            **extra,
-        )
+        s = ScorerSpec(func.__name__, func, greater, options=kwargs).build(**extra)
         if request:
             s = s.set_score_request(sample_weight=True)
         return s
