@@ -367,6 +367,59 @@ def test_parquet_and_table_functions(tmp_path):
     assert rep.to_dict() == mem.to_dict()
 
 
+def test_report_subgroups_equal_memory(tmp_path):
+    """groups= and segments= name columns, fetched in the one query with y,
+    p and w: the subgroup section is the in-memory report's, digit for digit."""
+    df = _data(n=900, seed=9)
+    df["site"] = np.array(["A", "B", "C"])[np.arange(900) % 3]
+    path = tmp_path / "s.parquet"
+    df.to_parquet(path)
+    con = duckdb.connect()
+    got = sbd.calibration_report(
+        con,
+        table=f"read_parquet('{path}')",
+        weight="w",
+        groups="site",
+        segments=["site", "g"],
+        n_bins=5,
+    )
+    expected = skbrier.calibration_report(
+        df["y"].to_numpy(),
+        df["p"].to_numpy(),
+        sample_weight=df["w"].to_numpy(),
+        groups=df["site"].to_numpy(),
+        segments={"site": df["site"].to_numpy(), "g": df["g"].to_numpy()},
+        n_bins=5,
+    )
+    assert got.subgroups is not None
+    assert got.to_dict() == expected.to_dict()
+    seg = sbd.calibration_report(_table(df), table="t", segments="g").to_dict()
+    seg = seg["subgroups"]
+    assert [r["group"] for r in seg["groups"]] == [0, 1, 2]
+
+
+def test_report_subgroups_errors():
+    df = _data(n=200)
+    df["site"] = ["a", None] * 100
+    con = _table(df)
+    with pytest.raises(ValueError, match="groups='nope' is not a column"):
+        sbd.calibration_report(con, table="t", groups="nope")
+    with pytest.raises(ValueError, match="segments='nope' is not a column"):
+        sbd.calibration_report(con, table="t", segments=["g", "nope"])
+    with pytest.raises(ValueError) as eng:  # a NULL group: the in-memory error
+        sbd.calibration_report(con, table="t", groups="site")
+    with pytest.raises(ValueError) as mem:
+        skbrier.calibration_report(df["y"], df["p"], groups=df["site"].to_numpy())
+    assert str(eng.value) == str(mem.value)
+
+
+def test_null_text_label_is_missing():
+    """A NULL text label is None (the in-memory error), not numpy's fill "?"."""
+    rel = duckdb.sql("SELECT * FROM (VALUES ('a', 0.2), (NULL, 0.3), ('b', 0.5)) t(y, p)")
+    with pytest.raises(ValueError, match="y_true contains missing values"):
+        sbd.brier_score(rel, pos_label="a")
+
+
 def test_options_and_inputs_are_checked():
     con = _table(_data())
     with pytest.raises(ValueError, match="p='prob' is not a column"):

@@ -464,6 +464,53 @@ def test_report_of_a_lazyframe_reads_only_its_columns(tmp_path):
     )
 
 
+def test_report_subgroups_equal_memory(tmp_path):
+    """groups= and segments= name columns, fetched in the one collect with
+    y, p and w: the subgroup section is the in-memory report's, digit for digit."""
+    df = _frame(n=900, seed=9).with_columns(
+        site=pl.Series(np.array(["A", "B", "C"])[np.arange(900) % 3]),
+    )
+    got = sbp.calibration_report(
+        df.lazy(), "y", "p", "w", groups="site", segments=["site", "g"], n_bins=5
+    )
+    expected = skbrier.calibration_report(
+        df["y"].to_numpy(),
+        df["p"].to_numpy(),
+        sample_weight=df["w"].to_numpy(),
+        groups=df["site"].to_numpy(),
+        segments={"site": df["site"].to_numpy(), "g": df["g"].to_numpy()},
+        n_bins=5,
+    )
+    assert got.subgroups is not None
+    assert got.to_dict() == expected.to_dict()
+    # segments only: the first one groups the table
+    seg = sbp.calibration_report(df, segments="g").to_dict()["subgroups"]
+    assert [r["group"] for r in seg["groups"]] == [0, 1, 2]
+    # only the needed columns are read
+    path = tmp_path / "s.parquet"
+    df.write_parquet(path)
+    src = sbp._Source(pl.scan_parquet(path), "y", "p", None, ["site", "g"])
+    assert "PROJECT 4/7 COLUMNS" in src.lf.explain()
+
+
+def test_report_subgroups_errors():
+    df = _frame(n=200).with_columns(site=pl.Series(["a", None] * 100))
+    with pytest.raises(ValueError, match="groups='nope' is not a column"):
+        sbp.calibration_report(df, groups="nope")
+    with pytest.raises(ValueError, match="segments='nope' is not a column"):
+        sbp.calibration_report(df, segments=["g", "nope"])
+    with pytest.raises(TypeError, match="segments must be a column name"):
+        sbp.calibration_report(df, segments=3)
+    with pytest.raises(TypeError, match="groups and segments name columns of data"):
+        sbp.calibration_report(None, df["y"], df["p"], groups="g")
+    # a null group: the in-memory report's own error
+    with pytest.raises(ValueError) as eng:
+        sbp.calibration_report(df, groups="site")
+    with pytest.raises(ValueError) as mem:
+        skbrier.calibration_report(df["y"], df["p"], groups=df["site"].to_numpy())
+    assert str(eng.value) == str(mem.value)
+
+
 # ----------------------------------------------------------------- docs
 @pytest.mark.parametrize("name", sbp.__all__)
 def test_numpydoc(name):

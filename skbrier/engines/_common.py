@@ -45,6 +45,8 @@ __all__ = [
     "finish_given",
     "group_note",
     "group_states",
+    "report_subgroups",
+    "subgroup_keys",
     "with_pieces",
 ]
 
@@ -86,6 +88,40 @@ def check_group_by(group_by: Any, columns: Sequence[str] | None) -> list[str]:
     for k in keys:
         check_column(k, "group_by", columns)
     return keys
+
+
+def subgroup_keys(groups: Any, segments: Any, columns: Sequence[str]) -> list[str]:
+    """The columns of a report's ``groups`` (one name) and ``segments`` (a
+    name or a list of them), checked, in order and without repeats: the
+    columns to fetch with ``y``, ``p`` and the weights."""
+    if groups is not None:
+        check_column(groups, "groups", columns)
+    names = (
+        [] if segments is None else [segments] if isinstance(segments, str) else segments
+    )
+    if not isinstance(names, list | tuple):
+        raise TypeError(
+            "segments must be a column name or a list of them, got "
+            f"{type(segments).__name__}."
+        )
+    if segments is not None and not names:
+        raise ValueError("segments is empty: give a column name, a list of them or None.")
+    for name in names:
+        check_column(name, "segments", columns)
+    return list(dict.fromkeys([*([] if groups is None else [groups]), *names]))
+
+
+def report_subgroups(columns: Mapping[str, Any], groups: Any, segments: Any) -> dict:
+    """``groups=`` and ``segments=`` of the in-memory report from the fetched
+    ``columns`` (``{name: values}``): the ``groups`` column, and ``segments``
+    as ``{name: values}`` (the names shown by the multicalibration error)."""
+    out: dict[str, Any] = {}
+    if groups is not None:
+        out["groups"] = columns[groups]
+    if segments is not None:
+        names = [segments] if isinstance(segments, str) else segments
+        out["segments"] = {name: columns[name] for name in names}
+    return out
 
 
 # ----------------------------------------------------------------- statistics

@@ -148,6 +148,12 @@ class _Source:
         return [dict(zip(names, row)) for row in res.fetchall()]
 
     def fetch(self, key: tuple) -> dict[str, Any]:
+        return self.arrays(key)[0]
+
+    def arrays(self, key: tuple = ()) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The rows of group ``key`` (all rows without ``group_by``), one
+        query: the logical columns (``y``, ``p``, ``w``, extras) and the
+        ``group_by`` columns by name, as numpy arrays (NULL: NaN or None)."""
         where = [
             f"{ident(k)} IS NULL" if v is None else f"{ident(k)} = {value(v)}"
             for k, v in zip(self.keys, key)
@@ -156,11 +162,12 @@ class _Source:
         if where:
             sql += " WHERE " + " AND ".join(where)
         arrays = self.rel.query(_INPUT, sql).fetchnumpy()
-        return {
+        logical = {
             name[len(_PREFIX) :]: _filled(arr)
             for name, arr in arrays.items()
             if name.startswith(_PREFIX)
         }
+        return logical, {k: _filled(arrays[k]) for k in self.keys}
 
     def note(self, key: tuple) -> str:
         where = f"the {_ENGINE} input, in the order DuckDB returned its rows"
@@ -173,7 +180,9 @@ def _filled(arr: Any) -> np.ndarray:
         return np.asarray(arr)
     if arr.dtype.kind in "iufb":
         return np.ma.filled(arr.astype(np.float64), np.nan)
-    return np.ma.filled(arr.astype(object), None)
+    out = np.array(arr.data, dtype=object)  # np.ma.filled(..., None) fills "?"
+    out[np.ma.getmaskarray(arr)] = None
+    return out
 
 
 # ----------------------------------------------------------------- the statistics
@@ -268,13 +277,16 @@ def calibration_report(
     weight: str | None = None,
     *,
     table: str | None = None,
+    groups: str | None = None,
+    segments: str | list[str] | None = None,
     **kwargs: Any,
 ) -> Any:
     """:func:`skbrier.calibration_report` of a DuckDB table, reading only its columns.
 
-    One query selects ``y``, ``p`` and ``weight`` (DuckDB reads no other
-    column of the table or Parquet files), the columns come back as numpy
-    arrays, and the in-memory report computes every section exactly.
+    One query selects ``y``, ``p``, ``weight`` and the ``groups`` and
+    ``segments`` columns (DuckDB reads no other column of the table or
+    Parquet files), the columns come back as numpy arrays, and the in-memory
+    report computes every section exactly, the subgroup section included.
 
     Parameters
     ----------
@@ -284,6 +296,13 @@ def calibration_report(
         The outcome, probability and weight columns (see :func:`brier_score`).
     table : str or None, default=None
         With a connection: what follows ``FROM``, inserted as written.
+    groups : str or None, default=None
+        The column of each row's group: adds the subgroup section
+        (``groups=`` of :func:`skbrier.calibration_report`, the column's
+        values as DuckDB returns them; a NULL is refused there).
+    segments : str, list of str or None, default=None
+        Segmenting columns: the multicalibration error over them
+        (``segments=``, a dict keyed by the column names).
     **kwargs
         The options of :func:`skbrier.calibration_report`.
 
@@ -298,12 +317,21 @@ def calibration_report(
     >>> con = duckdb.connect()
     >>> _ = con.execute(
     ...     "CREATE TABLE s AS SELECT (range * 7) % 10 < 3 AS y, "
-    ...     "0.05 + 0.9 * (range % 97) / 96.0 AS p, 'unused' AS note FROM range(400)")
+    ...     "0.05 + 0.9 * (range % 97) / 96.0 AS p, range % 2 AS site, "
+    ...     "'unused' AS note FROM range(400)")
     >>> report = sbd.calibration_report(con, table="s", n_bins=5)
     >>> report.n_samples
     400
+    >>> report = sbd.calibration_report(con, table="s", groups="site")
+    >>> report.subgroups.by_group.groups.tolist()
+    [0, 1]
     """
     from ..report import calibration_report as report
 
-    cols = _Source(data, table, y, p, weight, None).fetch(())
-    return report(cols["y"], cols["p"], sample_weight=cols.get("w"), **kwargs)
+    src = _Source(data, table, y, p, weight, None)
+    keys = _common.subgroup_keys(groups, segments, list(src.rel.columns))
+    if keys:
+        src = _Source(src.rel, None, y, p, weight, keys)
+    cols, by = src.arrays()
+    by = _common.report_subgroups(by, groups, segments)
+    return report(cols["y"], cols["p"], sample_weight=cols.get("w"), **by, **kwargs)

@@ -151,10 +151,17 @@ class _Source:
         return lf.collect()
 
     def fetch(self, key: tuple) -> dict[str, Any]:
+        return self.arrays(key)[0]
+
+    def arrays(self, key: tuple = ()) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The rows of group ``key`` (all rows without ``group_by``), one
+        collect: the logical columns (``y``, ``p``, ``w``, extras) and the
+        ``group_by`` columns by name, as numpy arrays."""
         df = self._rows(key)
-        return {
+        logical = {
             c[len(_PREFIX) :]: df[c].to_numpy() for c in df.columns if c.startswith(_PREFIX)
         }
+        return logical, {k: df[k].to_numpy() for k in self.keys}
 
     def note(self, key: tuple) -> str:
         return _common.group_note(self.keys, key, f"the {_ENGINE} input")
@@ -286,15 +293,23 @@ net_benefit_expr: TableFunction = _function("net_benefit", _EXPRESSION)
 
 
 def calibration_report(
-    data: Any = None, y: Any = "y", p: Any = "p", weight: Any = None, **kwargs: Any
+    data: Any = None,
+    y: Any = "y",
+    p: Any = "p",
+    weight: Any = None,
+    *,
+    groups: str | None = None,
+    segments: str | list[str] | None = None,
+    **kwargs: Any,
 ) -> Any:
     """:func:`skbrier.calibration_report` of a Polars frame, reading only its columns.
 
-    A LazyFrame is collected once with only ``y``, ``p`` and ``weight``
-    selected (Polars pushes the projection into the scan: a Parquet file's
-    other columns are not read), the columns go to numpy without a copy
-    where their type allows, and the in-memory report computes every
-    section exactly.
+    A LazyFrame is collected once with only ``y``, ``p``, ``weight`` and the
+    ``groups`` and ``segments`` columns selected (Polars pushes the
+    projection into the scan: a Parquet file's other columns are not read),
+    the columns go to numpy without a copy where their type allows, and the
+    in-memory report computes every section exactly, the subgroup section
+    included.
 
     Parameters
     ----------
@@ -302,6 +317,13 @@ def calibration_report(
         The rows (None when ``y``, ``p`` and ``weight`` are Series).
     y, p, weight : str, polars.Expr or polars.Series
         The outcome, probability and weight columns (see :func:`brier_score`).
+    groups : str or None, default=None
+        The column of each row's group: adds the subgroup section
+        (``groups=`` of :func:`skbrier.calibration_report`, the column's
+        values as numpy gives them; a null is refused there).
+    segments : str, list of str or None, default=None
+        Segmenting columns: the multicalibration error over them
+        (``segments=``, a dict keyed by the column names).
     **kwargs
         The options of :func:`skbrier.calibration_report` (``thresholds``,
         ``cov_type``, ``n_bins``, ``pos_label``, ``name``, ...).
@@ -320,9 +342,28 @@ def calibration_report(
     >>> report = sbp.calibration_report(lf, n_bins=5)
     >>> report.n_samples
     500
+    >>> lf = lf.with_columns(site=pl.Series(np.where(p < 0.5, "A", "B")))
+    >>> sbp.calibration_report(lf, groups="site").subgroups.by_group.groups.tolist()
+    ['A', 'B']
     """
     from ..report import calibration_report as report
 
-    src = _Source(data, y, p, weight, None)
-    cols = src.fetch(())
-    return report(cols["y"], cols["p"], sample_weight=cols.get("w"), **kwargs)
+    keys = _subgroup_keys(data, groups, segments)
+    cols, by = _Source(data, y, p, weight, keys or None).arrays()
+    by = _common.report_subgroups(by, groups, segments)
+    return report(cols["y"], cols["p"], sample_weight=cols.get("w"), **by, **kwargs)
+
+
+def _subgroup_keys(data: Any, groups: Any, segments: Any) -> list[str]:
+    """The ``groups`` and ``segments`` columns of ``data`` (checked; a bad
+    ``data`` is the source's error)."""
+    pl = _pl()
+    if data is None and (groups is not None or segments is not None):
+        raise TypeError(
+            "groups and segments name columns of data: pass a DataFrame or LazyFrame "
+            "as data."
+        )
+    frame = isinstance(data, pl.DataFrame | pl.LazyFrame)
+    return _common.subgroup_keys(
+        groups, segments, data.collect_schema().names() if frame else None
+    )
