@@ -1,7 +1,8 @@
 """``skbrier report --engine polars|duckdb|spark``: each engine reads the CSV
 or Parquet file its own way and gives the numbers of ``--engine memory``
 (--weight-col, --pos-label, --na drop and per-model, --percent), in text,
-JSON and HTML."""
+JSON and HTML; Polars and DuckDB the subgroup section of --subgroup-col,
+Spark the audits per group of --group-col."""
 
 from __future__ import annotations
 
@@ -33,10 +34,18 @@ def files(tmp_path_factory):
             "b": 100 * np.clip(0.8 * p + 0.1, 0, 1),
             "w": rng.integers(1, 4, n).astype(float),
             "other": rng.normal(size=n),
+            # subgroups: text (blanks stripped, as in memory; missing values),
+            # integers, tiny numbers (numpy prints 1e-05, Polars 0.00001) and
+            # booleans (CSV: their text; Parquet: true/false)
+            "site": rng.choice([" north", "south ", "east"], n).astype(object),
+            "arm": rng.integers(1, 4, n),
+            "dose": rng.choice([0.5, 1e-05], n),
+            "flag": rng.uniform(size=n) < 0.4,
         }
     )
     frame.loc[[3, 50], "risk a"] = np.nan
     frame.loc[[7], "b"] = np.nan
+    frame.loc[[11, 12], "site"] = None
     d = tmp_path_factory.mktemp("engines")
     frame.to_csv(d / "f.csv", index=False)
     frame.to_parquet(d / "f.parquet")
@@ -95,6 +104,32 @@ def test_equal_to_memory(files, engine, fmt, extra, capsys):
         assert a["pvalue"] == pytest.approx(b["pvalue"], rel=1e-9)
 
 
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_subgroup_col_equal_to_memory(files, engine, fmt, capsys):
+    """The subgroup section of each model, its labels and its notes are
+    those of --engine memory, digit for digit (a subgroup column may be the
+    outcome column too)."""
+    pytest.importorskip(engine)
+    path = files / f"f.{fmt}"
+    extra = ["--weight-col", "w", "--subgroup-col", "site"]
+    for col in ("arm", "dose", "flag", "outcome"):
+        extra += ["--subgroup-col", col]
+    want = _run(capsys, path, "memory", *extra)
+    got = _run(capsys, path, engine, *extra)
+    for g, w in zip(got["reports"], want["reports"]):
+        assert g["subgroups"] is not None
+        assert g["subgroups"] == w["subgroups"]
+        assert [n for n in g["notes"] if n.startswith("Subgroups")] == [
+            n for n in w["notes"] if n.startswith("Subgroups")
+        ]
+    sub = got["reports"][0]["subgroups"]
+    assert [r["group"] for r in sub["groups"]] == ["(missing)", "east", "north", "south"]
+    assert any(
+        "2 rows with no value in column 'site'" in n for n in got["reports"][0]["notes"]
+    )
+
+
 def test_text_html_and_errors(files, tmp_path, capsys):
     pytest.importorskip("polars")
     html = tmp_path / "r.html"
@@ -111,11 +146,16 @@ def test_text_html_and_errors(files, tmp_path, capsys):
     assert "no column named 'nope'" in capsys.readouterr().err
     assert main([*args, "--engine", "duckdb", "--group-col", "outcome"]) == 2
     assert "--group-col is not available with --engine duckdb" in capsys.readouterr().err
-    # --subgroup-col: the engines' reports say why they have no section
-    assert main([*args, "--engine", "polars", "--subgroup-col", "outcome", "--json"]) == 0
-    d = json.loads(capsys.readouterr().out)
-    assert d["subgroups"] is None
-    assert any("not computed for --engine polars" in n for n in d["notes"])
+    assert main([*args, "--engine", "polars", "--subgroup-col", "nope"]) == 2
+    assert "no column named 'nope'" in capsys.readouterr().err
+    # --na error: a subgroup column with missing values stops, as in memory
+    na = [*args[:-1], "other", "--subgroup-col", "site", "--na", "error"]
+    for engine in ("polars", "duckdb"):
+        assert main([*na, "--engine", engine]) == 2
+        assert "column 'site' has 2 missing values" in capsys.readouterr().err
+    # --subgroup-col: the section, in the text too
+    assert main([*args, "--engine", "duckdb", "--subgroup-col", "site"]) == 0
+    assert "Subgroups (4 groups" in capsys.readouterr().out
 
 
 @pytest.fixture(scope="module")
@@ -127,10 +167,25 @@ def spark():
 
 def test_spark_equal_to_memory(spark, files, capsys):
     """One session (the tests' own, which the command reuses) for CSV and
-    Parquet: a session costs ~20 s here."""
+    Parquet: a session costs ~20 s here.  With --group-col: one audit per
+    group and model, named as in memory, from the one Spark job of
+    ``group_by=`` per model; rows with no group are left out with memory's
+    warning; --subgroup-col has no section on Spark (a note says why)."""
     for fmt, extra in (("csv", ("--weight-col", "w")), ("parquet", ())):
         path = files / f"f.{fmt}"
         want = _run(capsys, path, "memory", *extra)
         got = _run(capsys, path, "spark", *extra)
         for g, w in zip(got["reports"], want["reports"]):
             _same(g, w, SPARK_EXACT)
+    extra = ("--group-col", "site", "--subgroup-col", "arm")
+    with pytest.warns(UserWarning, match="2 rows with a missing value in column 'site'"):
+        want = _run(capsys, files / "f.parquet", "memory", *extra)
+    with pytest.warns(UserWarning, match="2 rows with a missing value in column 'site'"):
+        got = _run(capsys, files / "f.parquet", "spark", *extra)
+    want = {r["name"]: r for r in want["reports"]}
+    got = {r["name"]: r for r in got["reports"]}
+    assert sorted(got) == sorted(want) and "north / risk a" in got
+    for name, w in want.items():
+        _same(got[name], w, SPARK_EXACT)
+        assert got[name]["subgroups"] is None
+        assert any("not computed for --engine spark" in n for n in got[name]["notes"])

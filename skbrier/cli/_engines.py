@@ -17,17 +17,32 @@ Missing values (null, and NaN in a number column; in CSV the spellings of
 :data:`._table.NA_VALUES` for Polars and DuckDB, the empty field for Spark)
 are dropped as ``--na`` says (``drop``: a row missing any model's forecast
 for every model; ``per-model``: per model; ``error``: stop, naming the
-column).  ``--group-col``, ``--sep``, ``--comment``, ``--decimal ,`` and
-``--encoding`` are not available; ``--subgroup-col`` adds a note (the
-engines' reports have no subgroup section).
+column).
+
+``--subgroup-col`` (Polars and DuckDB): the subgroup section, as with
+``--engine memory``.  The labels are made in the engine's query by
+:func:`._subgroups.labels` (a Polars ``map_batches``, a DuckDB Python
+function), from the columns as ``--engine memory`` reads them (a CSV
+column as its text, a Parquet column as its numbers or text), and go to
+the engine's ``calibration_report(groups=, segments=)`` with the other
+columns.  Spark's report has no subgroup section (a note says why: its
+sections come from merged states, and the section needs each group's rows
+in the driver's memory, which a Spark input is meant not to need).
+
+``--group-col`` (Spark): one audit per group, all in the one Spark job of
+``calibration_report(group_by=)``; rows with no group are left out with a
+warning, as in memory.  ``--group-col`` with Polars or DuckDB, ``--sep``,
+``--comment``, ``--decimal ,`` and ``--encoding`` are not available.
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 from ._common import CLIError
+from ._subgroups import MISSING, labels, missing_note
 from ._table import NA_VALUES
 
 __all__ = ["ENGINES", "engine_reports"]
@@ -44,12 +59,18 @@ def _is_parquet(path: str) -> bool:
     return os.path.isdir(path) or path.lower().endswith((".parquet", ".parq", ".pq"))
 
 
+#: the names of the outcome, forecast and weight in the engines' frames (a
+#: subgroup column keeps its own name: it may be one of these columns too)
+_Y, _P, _W = "__skbrier_cli_y", "__skbrier_cli_p", "__skbrier_cli_w"
+#: the ``--group-col`` labels in Spark's frame
+_G = "__skbrier_cli_group"
+
+
 def _check_args(args: Any, engine: str) -> None:
-    for key, opt in (
-        ("group_col", "--group-col"),
-        ("sep", "--sep"),
-        ("comment", "--comment"),
-    ):
+    options = [("sep", "--sep"), ("comment", "--comment")]
+    if engine != "spark":
+        options.append(("group_col", "--group-col"))
+    for key, opt in options:
         if getattr(args, key, None) is not None:
             raise CLIError(f"{opt} is not available with --engine {engine}.")
     if args.decimal != "." or args.encoding != "auto":
@@ -65,9 +86,44 @@ def _check_args(args: Any, engine: str) -> None:
 
 
 def _check_columns(args: Any, names: list[str]) -> None:
-    for c in _needed(args):
+    for c in [*_needed(args), *_roles(args)]:
         if c not in names:
             raise CLIError(f"{args.file}: no column named {c!r}.")
+
+
+def _subgroups(args: Any) -> list[str]:
+    """The ``--subgroup-col`` columns, each once."""
+    return list(dict.fromkeys(getattr(args, "subgroup_col", None) or []))
+
+
+def _roles(args: Any) -> list[str]:
+    """The ``--group-col`` and ``--subgroup-col`` columns."""
+    group = getattr(args, "group_col", None)
+    return list(dict.fromkeys([*([group] if group else []), *_subgroups(args)]))
+
+
+def _subgroup_kwds(args: Any) -> dict:
+    """``groups=`` and ``segments=`` of the engines' reports (the label
+    columns keep the names of the subgroup columns)."""
+    subs = _subgroups(args)
+    return {"groups": subs[0], "segments": subs} if subs else {}
+
+
+def _as_text(args: Any) -> list[str]:
+    """The subgroup columns a CSV file gives as their text (as in memory;
+    the outcome, forecast and weight columns keep their types)."""
+    if _is_parquet(args.file):
+        return []
+    needed = _needed(args)
+    return [c for c in _subgroups(args) if c not in needed]
+
+
+def _label_notes(reports: dict, args: Any, count: Any) -> None:
+    """The note of each subgroup column with rows labelled :data:`MISSING`
+    (``count(c)``: how many rows of the file)."""
+    notes = [missing_note(c, n) for c in _subgroups(args) for n in [count(c)] if n]
+    for rep in reports.values():
+        rep.notes.extend(notes)
 
 
 def _needed(args: Any) -> list[str]:
@@ -97,23 +153,45 @@ def _pos_label(args: Any, numeric: bool) -> Any:
 
 
 # --------------------------------------------------------------------------- polars
+def _polars_labels(c: str, numeric: bool) -> Any:
+    """The subgroup labels of column ``c`` (:func:`._subgroups.labels` of its
+    numbers as float64, or of its text)."""
+    import polars as pl
+
+    col = pl.col(c).cast(pl.Float64 if numeric else pl.String)
+    return col.map_batches(
+        lambda s: pl.Series(labels(s.to_numpy()), dtype=pl.String), return_dtype=pl.String
+    )
+
+
 def _polars(args: Any, options: dict) -> dict:
     import polars as pl
 
     from ..engines import polars as sbp
 
     path = args.file
-    lf = (
-        pl.scan_parquet(path)
-        if _is_parquet(path)
-        else pl.scan_csv(path, null_values=list(NA_VALUES), infer_schema_length=100_000)
-    )
+
+    def scan(text: list[str]) -> Any:
+        if _is_parquet(path):
+            return pl.scan_parquet(path)
+        return pl.scan_csv(
+            path,
+            null_values=list(NA_VALUES),
+            infer_schema_length=100_000,
+            schema_overrides=dict.fromkeys(text, pl.String),
+        )
+
+    lf = scan(_as_text(args))
     try:
         schema = lf.collect_schema()
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise CLIError(f"{path}: cannot read: {exc}") from None
     _check_columns(args, schema.names())
-    lf = lf.select(_needed(args))
+    parquet = _is_parquet(path)  # a CSV column: its text, as in memory
+    subs = {
+        c: _polars_labels(c, parquet and schema[c].is_numeric()) for c in _subgroups(args)
+    }
+    lf = lf.select(list(dict.fromkeys([*_needed(args), *subs])))
 
     def missing(c: str) -> Any:
         e = pl.col(c).is_null()
@@ -128,14 +206,23 @@ def _polars(args: Any, options: dict) -> dict:
     for name, need in _models(args):
         sub = lf.filter(~pl.any_horizontal(*(missing(c) for c in need)))
         p = pl.col(name).cast(pl.Float64)
-        reports[name] = sbp.calibration_report(
-            sub,
-            y=args.y_col,
-            p=p / 100.0 if args.percent else p,
-            weight=args.weight_col,
-            name=name,
-            **kw,
+        if args.percent:  # numpy's division, as in memory (Polars multiplies by 0.01)
+            p = p.map_batches(lambda s: pl.Series(s.to_numpy() / 100.0), pl.Float64)
+        w = [] if args.weight_col is None else [pl.col(args.weight_col).alias(_W)]
+        frame = sub.select(
+            pl.col(args.y_col).alias(_Y),
+            p.alias(_P),
+            *w,
+            *(e.alias(c) for c, e in subs.items()),
         )
+        reports[name] = sbp.calibration_report(
+            frame, _Y, _P, _W if w else None, name=name, **_subgroup_kwds(args), **kw
+        )
+
+    def count_labels(c: str) -> int:
+        return int(lf.select((subs[c] == MISSING).sum()).collect().item())
+
+    _label_notes(reports, args, count_labels)
     return reports
 
 
@@ -157,18 +244,51 @@ def _is_text(args: Any) -> bool:
     return False
 
 
+#: the DuckDB Python functions of the subgroup labels, by the SQL type they take
+_LABELS = {"DOUBLE": "__skbrier_number_labels", "VARCHAR": "__skbrier_text_labels"}
+
+
+def _duckdb_labels(con: Any, types: dict[str, str], numbers: bool) -> dict[str, str]:
+    """``{column: SQL of its subgroup labels}``: :func:`._subgroups.labels`
+    as DuckDB Python functions (Arrow batches) of the numbers as doubles
+    (``numbers``: a Parquet file), or of the text (booleans as
+    ``true``/``false``, as pyarrow writes them)."""
+    import pyarrow as pa
+
+    from ..engines.duckdb import _NUMERIC
+
+    def label(arr: Any) -> Any:
+        return pa.array(labels(arr.to_numpy(zero_copy_only=False)).tolist(), pa.string())
+
+    for sql_type, fn in _LABELS.items():
+        con.create_function(
+            fn, label, [sql_type], "VARCHAR", type="arrow", null_handling="special"
+        )
+    out = {}
+    for c, t in types.items():
+        number = t != "BOOLEAN" and (t in _NUMERIC or t.startswith("DECIMAL"))
+        sql_type = "DOUBLE" if numbers and number else "VARCHAR"
+        out[c] = f"{_LABELS[sql_type]}(CAST({_quote(c)} AS {sql_type}))"
+    return out
+
+
 def _duckdb(args: Any, options: dict) -> dict:
     import duckdb
 
     from ..engines import duckdb as sbd
 
     nulls = ", ".join(_literal(v) for v in NA_VALUES)
-    # a text label (--pos-label yes) stays text: DuckDB would read yes/no as booleans
-    text_y = f", types = {{{_literal(args.y_col)}: 'VARCHAR'}}" if _is_text(args) else ""
+    # a text label (--pos-label yes) stays text: DuckDB would read yes/no as booleans;
+    # a subgroup column of a CSV file is its text, as in memory
+    text = [args.y_col] if _is_text(args) else []
+    text = list(dict.fromkeys([*text, *_as_text(args)]))
+    as_text = ", ".join(f"{_literal(c)}: 'VARCHAR'" for c in text)
     source = (
         f"read_parquet({_literal(args.file)})"
         if _is_parquet(args.file)
-        else f"read_csv_auto({_literal(args.file)}, nullstr = [{nulls}]{text_y})"
+        else f"read_csv_auto({_literal(args.file)}, nullstr = [{nulls}]"
+        + (f", types = {{{as_text}}}" if text else "")
+        + ")"
     )
     con = duckdb.connect()
     try:
@@ -178,37 +298,41 @@ def _duckdb(args: Any, options: dict) -> dict:
         except duckdb.Error as exc:
             raise CLIError(f"{args.file}: cannot read: {exc}") from None
         _check_columns(args, list(types))
+        subs = _duckdb_labels(
+            con, {c: types[c] for c in _subgroups(args)}, _is_parquet(args.file)
+        )
 
         def missing(c: str) -> str:
             q = _quote(c)
             floats = types[c] in ("DOUBLE", "FLOAT", "REAL")
             return f"({q} IS NULL OR isnan({q}))" if floats else f"{q} IS NULL"
 
-        def count_missing(c: str) -> int:
-            row = con.execute(
-                f"SELECT count(*) FROM {source} WHERE {missing(c)}"
-            ).fetchone()
+        def count(where: str) -> int:
+            row = con.execute(f"SELECT count(*) FROM {source} WHERE {where}").fetchone()
             return int(row[0]) if row else 0
 
-        _refuse_missing(args, count_missing)
+        _refuse_missing(args, lambda c: count(missing(c)))
         numeric = types[args.y_col] not in ("VARCHAR", "BOOLEAN")
         kw = dict(options, pos_label=_pos_label(args, numeric))
         reports = {}
         for name, need in _models(args):
             p = f"CAST({_quote(name)} AS DOUBLE)" + (" / 100.0" if args.percent else "")
-            w = (
-                ""
-                if args.weight_col is None
-                else f", CAST({_quote(args.weight_col)} AS DOUBLE) AS w"
-            )
+            cols = [f"{_quote(args.y_col)} AS {_quote(_Y)}", f"{p} AS {_quote(_P)}"]
+            if args.weight_col is not None:
+                cols.append(f"CAST({_quote(args.weight_col)} AS DOUBLE) AS {_quote(_W)}")
+            cols += [f"{e} AS {_quote(c)}" for c, e in subs.items()]
             where = " OR ".join(missing(c) for c in need)
-            sub = con.sql(
-                f"SELECT {_quote(args.y_col)} AS y, {p} AS p{w} FROM {source} "
-                f"WHERE NOT ({where})"
-            )
+            sub = con.sql(f"SELECT {', '.join(cols)} FROM {source} WHERE NOT ({where})")
             reports[name] = sbd.calibration_report(
-                sub, "y", "p", None if args.weight_col is None else "w", name=name, **kw
+                sub,
+                _Y,
+                _P,
+                None if args.weight_col is None else _W,
+                name=name,
+                **_subgroup_kwds(args),
+                **kw,
             )
+        _label_notes(reports, args, lambda c: count(f"{subs[c]} = {_literal(MISSING)}"))
         return reports
     finally:
         con.close()
@@ -232,6 +356,25 @@ def _spark_session() -> Any:
     )
 
 
+def _spark_groups(args: Any, df: Any) -> Any:
+    """``df`` with the ``--group-col`` labels as the column :data:`_G` (the
+    text, stripped; an NA spelling is missing), the rows with no group left
+    out with a warning, as in memory."""
+    from pyspark.sql import functions as F
+
+    text = F.trim(F.col(f"`{args.group_col}`").cast("string"))
+    df = df.withColumn(_G, F.when(text.isin(list(NA_VALUES)), None).otherwise(text))
+    n_missing = df.filter(F.col(_G).isNull()).count()
+    if n_missing:
+        warnings.warn(
+            f"{n_missing} rows with a missing value in column '{args.group_col}' "
+            "are left out.",
+            UserWarning,
+            stacklevel=4,
+        )
+    return df.filter(F.col(_G).isNotNull())
+
+
 def _spark(args: Any, options: dict) -> dict:
     from pyspark.sql import functions as F
     from pyspark.sql.types import NumericType
@@ -249,7 +392,9 @@ def _spark(args: Any, options: dict) -> dict:
     except Exception as exc:  # Spark's AnalysisException and the JVM's errors
         raise CLIError(f"{path}: cannot read: {exc}") from None
     _check_columns(args, df.columns)
-    df = df.select(*[F.col(f"`{c}`") for c in _needed(args)])
+    df = df.select(
+        *[F.col(f"`{c}`") for c in dict.fromkeys([*_needed(args), *_roles(args)])]
+    )
     fields = {f.name: f.dataType for f in df.schema.fields}
 
     def missing(c: str) -> Any:
@@ -261,6 +406,9 @@ def _spark(args: Any, options: dict) -> dict:
         return int(df.filter(missing(c)).count())
 
     _refuse_missing(args, count_missing)
+    grouped = args.group_col is not None
+    if grouped:
+        df = _spark_groups(args, df)
     kw = dict(
         options, pos_label=_pos_label(args, isinstance(fields[args.y_col], NumericType))
     )
@@ -271,25 +419,44 @@ def _spark(args: Any, options: dict) -> dict:
             cond = cond | missing(c)
         p = F.col(f"`{name}`").cast("double")
         sub = df.filter(~cond).select(
-            F.col(f"`{args.y_col}`").alias("y"),
-            (p / 100.0 if args.percent else p).alias("p"),
-            *(
-                []
-                if args.weight_col is None
-                else [F.col(f"`{args.weight_col}`").cast("double").alias("w")]
-            ),
+            F.col(f"`{args.y_col}`").alias(_Y),
+            (p / 100.0 if args.percent else p).alias(_P),
+            *([] if args.weight_col is None else [F.col(f"`{args.weight_col}`").alias(_W)]),
+            *([F.col(_G)] if grouped else []),
         )
         reports[name] = sbs.calibration_report(
-            sub, "y", "p", None if args.weight_col is None else "w", name=name, **kw
+            sub,
+            _Y,
+            _P,
+            None if args.weight_col is None else _W,
+            name=name,
+            group_by=_G if grouped else None,
+            **kw,
         )
-    return reports
+    return _by_group(reports, len(args.p_col)) if grouped else reports
+
+
+def _by_group(reports: dict, n_models: int) -> dict:
+    """``{model: {group: report}}`` as the reports of ``--group-col`` in
+    memory: one per group (and model), named by the group (``group /
+    model`` with several models), the models of a group together."""
+    out = {}
+    for group in dict.fromkeys(g for per_group in reports.values() for g in per_group):
+        for model, per_group in reports.items():
+            if group in per_group:
+                name = group if n_models == 1 else f"{group} / {model}"
+                rep = per_group[group]
+                object.__setattr__(rep, "name", name)  # a fresh report of this call
+                out[name] = rep
+    return out
 
 
 def _refuse_missing(args: Any, count_missing: Any) -> None:
-    """``--na error``: stop at the first needed column with a missing value."""
+    """``--na error``: stop at the first needed column with a missing value
+    (the group and subgroup columns too, as in memory)."""
     if args.na != "error":
         return
-    for c in _needed(args):
+    for c in dict.fromkeys([*_needed(args), *_roles(args)]):
         n = count_missing(c)
         if n:
             raise CLIError(

@@ -252,7 +252,8 @@ def _load(args):
     if args.weight_col is not None:
         w = weights(cols[args.weight_col], args.weight_col, path, decimal=args.decimal)
     # the columns read are not kept beside the arrays made of them
-    for c in {args.y_col, *p_cols, args.weight_col} - {args.group_col, None}:
+    kept = {args.group_col, None, *(getattr(args, "subgroup_col", None) or [])}
+    for c in {args.y_col, *p_cols, args.weight_col} - kept:
         del cols[c]
     return table, y, p, w
 

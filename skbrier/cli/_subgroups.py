@@ -4,7 +4,9 @@ The first ``--subgroup-col`` is the ``groups=`` of
 :func:`skbrier.report.calibration_report` (one row per value in the
 subgroup table), and all of them together its ``segments=`` (the
 multicalibration error).  A missing value is a group of its own,
-``(missing)``, so the report keeps every row; a note says how many.
+``(missing)``, so the report keeps every row; a note says how many.  The
+labels are the file's text (stripped) or the numbers as numpy prints a
+float64 (:func:`labels`), whichever engine reads the file.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import numpy as np
 
 __all__ = [
     "MISSING",
+    "labels",
+    "missing_note",
     "note_unavailable",
     "subgroup_columns",
     "subgroup_kwds",
@@ -23,6 +27,25 @@ __all__ = [
 
 #: the label of the rows with no value in a subgroup column
 MISSING = "(missing)"
+#: the engines whose reports have the subgroup section (the others note why not)
+SECTION_ENGINES = ("memory", "polars", "duckdb")
+
+
+def labels(values: np.ndarray) -> np.ndarray:
+    """The subgroup labels of a column's values: numbers as numpy prints them
+    as float64 (``1.0``), text stripped; a missing value (NaN, None, an NA
+    spelling of :data:`._table.NA_VALUES`) is :data:`MISSING`."""
+    from ._table import NA_VALUES
+
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iuf":
+        arr = arr.astype(np.float64)
+        return np.where(np.isnan(arr), MISSING, arr.astype(str))
+    text = np.array(
+        ["" if v is None else str(v).strip() for v in arr.tolist()], dtype=object
+    )
+    text[np.isin(text, NA_VALUES)] = MISSING
+    return text.astype(str)
 
 
 def subgroup_columns(table: Any, args: Any) -> dict[str, np.ndarray]:
@@ -33,7 +56,7 @@ def subgroup_columns(table: Any, args: Any) -> dict[str, np.ndarray]:
         if hasattr(c, "codes"):  # text: levels and codes (-1: missing)
             out[col] = np.asarray([*map(str, c.levels), MISSING])[c.codes]
         else:  # numbers
-            out[col] = np.where(np.isnan(c), MISSING, c.astype(str))
+            out[col] = labels(c)
     return out
 
 
@@ -48,20 +71,19 @@ def subgroup_kwds(columns: dict[str, np.ndarray] | None, rows: Any = None) -> di
 
 def subgroup_notes(columns: dict[str, np.ndarray]) -> list[str]:
     """A note per subgroup column with missing values."""
-    notes = []
-    for col, labels in columns.items():
-        n = int(np.count_nonzero(labels == MISSING))
-        if n:
-            notes.append(
-                f"Subgroups: {n} rows with no value in column '{col}' form the "
-                f"group '{MISSING}'."
-            )
-    return notes
+    counts = {col: int(np.count_nonzero(v == MISSING)) for col, v in columns.items()}
+    return [missing_note(col, n) for col, n in counts.items() if n]
+
+
+def missing_note(column: str, n: int) -> str:
+    """The note of ``n`` rows with no value in subgroup column ``column``."""
+    return f"Subgroups: {n} rows with no value in column '{column}' form the group '{MISSING}'."
 
 
 def note_unavailable(reports: dict, args: Any, engine: str) -> None:
-    """Say in each report that ``--subgroup-col`` has no section with ``engine``."""
-    if getattr(args, "subgroup_col", None):
+    """Say in each report that ``--subgroup-col`` has no section with
+    ``engine`` (one not in :data:`SECTION_ENGINES`)."""
+    if getattr(args, "subgroup_col", None) and engine not in SECTION_ENGINES:
         from ..report._subgroups import unavailable_note
 
         for rep in reports.values():
