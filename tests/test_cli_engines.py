@@ -177,13 +177,16 @@ def test_spark_equal_to_memory(spark, files, capsys):
         got = _run(capsys, path, "spark", *extra)
         for g, w in zip(got["reports"], want["reports"]):
             _same(g, w, SPARK_EXACT)
-    extra = ("--group-col", "site", "--subgroup-col", "arm")
-    with pytest.warns(UserWarning, match="2 rows with a missing value in column 'site'"):
-        want = _run(capsys, files / "f.parquet", "memory", *extra)
-    with pytest.warns(UserWarning, match="2 rows with a missing value in column 'site'"):
-        got = _run(capsys, files / "f.parquet", "spark", *extra)
-    want = {r["name"]: r for r in want["reports"]}
-    got = {r["name"]: r for r in got["reports"]}
+    args = ["report", str(files / "f.parquet"), "--y-col", "outcome", "--pos-label"]
+    args += ["yes", "--p-col", "risk a", "--p-col", "b", "--percent", "--json"]
+    args += ["--group-col", "site", "--subgroup-col", "arm"]
+    out = {}
+    for engine in ("memory", "spark"):
+        assert main([*args, "--engine", engine]) == 0
+        res = capsys.readouterr()
+        assert "2 rows with a missing value in column 'site' are left out" in res.err
+        out[engine] = {r["name"]: r for r in json.loads(res.out)["reports"]}
+    want, got = out["memory"], out["spark"]
     assert sorted(got) == sorted(want) and "north / risk a" in got
     for name, w in want.items():
         _same(got[name], w, SPARK_EXACT)

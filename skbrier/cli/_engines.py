@@ -170,18 +170,16 @@ def _polars(args: Any, options: dict) -> dict:
     from ..engines import polars as sbp
 
     path = args.file
-
-    def scan(text: list[str]) -> Any:
-        if _is_parquet(path):
-            return pl.scan_parquet(path)
-        return pl.scan_csv(
+    lf = (
+        pl.scan_parquet(path)
+        if _is_parquet(path)
+        else pl.scan_csv(
             path,
             null_values=list(NA_VALUES),
             infer_schema_length=100_000,
-            schema_overrides=dict.fromkeys(text, pl.String),
+            schema_overrides=dict.fromkeys(_as_text(args), pl.String),
         )
-
-    lf = scan(_as_text(args))
+    )
     try:
         schema = lf.collect_schema()
     except (OSError, pl.exceptions.PolarsError) as exc:

@@ -652,8 +652,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "exactly; spark: spark.read.parquet/csv in a local session, one Spark job "
         "(sections as with dask); memory: read the file in memory; auto (default): "
         "dask for a directory, a glob or a file larger than a quarter of the "
-        "available memory (when dask is installed), else memory.  Only memory has "
-        "--group-col and the --subgroup-col section",
+        "available memory (when dask is installed), else memory.  --group-col: "
+        "memory and spark; the --subgroup-col section: memory, polars and duckdb",
     )
     rep.add_argument(
         "--progress",

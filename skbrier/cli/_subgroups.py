@@ -34,7 +34,16 @@ SECTION_ENGINES = ("memory", "polars", "duckdb")
 def labels(values: np.ndarray) -> np.ndarray:
     """The subgroup labels of a column's values: numbers as numpy prints them
     as float64 (``1.0``), text stripped; a missing value (NaN, None, an NA
-    spelling of :data:`._table.NA_VALUES`) is :data:`MISSING`."""
+    spelling of :data:`._table.NA_VALUES`) is :data:`MISSING`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> labels(np.array([1, 2])).tolist(), labels(np.array([1e-05, np.nan])).tolist()
+    (['1.0', '2.0'], ['1e-05', '(missing)'])
+    >>> labels(np.array([" a", "NA", None], dtype=object)).tolist()
+    ['a', '(missing)', '(missing)']
+    """
     from ._table import NA_VALUES
 
     arr = np.asarray(values)

@@ -317,6 +317,14 @@ def finish_given(given: GivenStatistic, rows: Any, weighted: bool) -> list[Any]:
 
 #: the options the engines' functions share, described once
 OPTION_PIECES = {
+    "report_subgroups": """\
+groups : str or None, default=None
+    The column of each row's group: adds the subgroup section (``groups=``
+    of :func:`skbrier.calibration_report`, the column's values as fetched;
+    a missing value is refused there, as in memory).
+segments : str, list of str or None, default=None
+    Segmenting columns: the multicalibration error over them (``segments=``,
+    a dict keyed by the column names).""",
     "uniform_bins": """\
 n_bins : int, default=10
     Number of equal-width bins (``strategy="uniform"``).

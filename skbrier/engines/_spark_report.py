@@ -116,6 +116,15 @@ def calibration_report(
     rows), exact for continuous forecasts too; the driver holds that table
     (about 24 bytes per distinct forecast and class).
 
+    There is no subgroup section (``groups=``/``segments=`` of
+    :func:`skbrier.calibration_report`): its per-group logistic fits, lowess
+    ICI and cumulative tests need each group's rows sorted in the driver's
+    memory, which no mergeable state holds, and a Spark input is meant not
+    to fit there.  For a few groups' worth of rows, collect the columns
+    (``df.select(y, p, g).toPandas()``) and call
+    :func:`skbrier.calibration_report` with ``groups=``; for one report per
+    group, ``group_by=`` (all groups in the one job).
+
     Examples
     --------
     {{spark}}

@@ -270,6 +270,7 @@ decision_curve: TableFunction = _function("decision_curve")
 brier_inference: TableFunction = _function("brier_inference")
 
 
+@_common.with_pieces({})
 def calibration_report(
     data: Any,
     y: str = "y",
@@ -296,13 +297,7 @@ def calibration_report(
         The outcome, probability and weight columns (see :func:`brier_score`).
     table : str or None, default=None
         With a connection: what follows ``FROM``, inserted as written.
-    groups : str or None, default=None
-        The column of each row's group: adds the subgroup section
-        (``groups=`` of :func:`skbrier.calibration_report`, the column's
-        values as DuckDB returns them; a NULL is refused there).
-    segments : str, list of str or None, default=None
-        Segmenting columns: the multicalibration error over them
-        (``segments=``, a dict keyed by the column names).
+    {{report_subgroups}}
     **kwargs
         The options of :func:`skbrier.calibration_report`.
 

@@ -292,6 +292,7 @@ calibration_error_expr: TableFunction = _function("calibration_error", _EXPRESSI
 net_benefit_expr: TableFunction = _function("net_benefit", _EXPRESSION)
 
 
+@_common.with_pieces({})
 def calibration_report(
     data: Any = None,
     y: Any = "y",
@@ -317,13 +318,7 @@ def calibration_report(
         The rows (None when ``y``, ``p`` and ``weight`` are Series).
     y, p, weight : str, polars.Expr or polars.Series
         The outcome, probability and weight columns (see :func:`brier_score`).
-    groups : str or None, default=None
-        The column of each row's group: adds the subgroup section
-        (``groups=`` of :func:`skbrier.calibration_report`, the column's
-        values as numpy gives them; a null is refused there).
-    segments : str, list of str or None, default=None
-        Segmenting columns: the multicalibration error over them
-        (``segments=``, a dict keyed by the column names).
+    {{report_subgroups}}
     **kwargs
         The options of :func:`skbrier.calibration_report` (``thresholds``,
         ``cov_type``, ``n_bins``, ``pos_label``, ``name``, ...).
