@@ -90,10 +90,11 @@ def check_group_by(group_by: Any, columns: Sequence[str] | None) -> list[str]:
     return keys
 
 
-def subgroup_keys(groups: Any, segments: Any, columns: Sequence[str]) -> list[str]:
+def subgroup_keys(groups: Any, segments: Any, columns: Sequence[str] | None) -> list[str]:
     """The columns of a report's ``groups`` (one name) and ``segments`` (a
     name or a list of them), checked, in order and without repeats: the
-    columns to fetch with ``y``, ``p`` and the weights."""
+    columns to fetch with ``y``, ``p`` and the weights (``columns`` None:
+    not known yet)."""
     if groups is not None:
         check_column(groups, "groups", columns)
     names = (
