@@ -251,6 +251,8 @@ def _duckdb_labels(con: Any, types: dict[str, str], numbers: bool) -> dict[str, 
     as DuckDB Python functions (Arrow batches) of the numbers as doubles
     (``numbers``: a Parquet file), or of the text (booleans as
     ``true``/``false``, as pyarrow writes them)."""
+    if not types:
+        return {}
     import pyarrow as pa
 
     from ..engines.duckdb import _NUMERIC
