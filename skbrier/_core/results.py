@@ -25,14 +25,16 @@ from __future__ import annotations
 import dataclasses
 import html
 import numbers
-from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 import numpy as np
 
-from .docstrings import shared_doc
+from .docstrings import with_pieces
 from .format import format_number
 from .params import check_confidence_level, check_option
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 __all__ = ["INTERVAL_METRICS", "ConfidenceInterval", "Result", "check_metric"]
 
@@ -239,15 +241,127 @@ def check_metric(result: Any, metric: Any, names: Sequence[str] | None = None) -
     return check_option(metric, "metric", valid)
 
 
-class _IntervalResult(Result):
+_CI = TypeVar("_CI")
+
+#: the docstring of ``confidence_interval``; ``{{interval_selection}}`` is the
+#: ``method`` parameter, followed by ``model`` on the results holding several models
+_CONFIDENCE_INTERVAL_DOC = """Confidence interval of one of the result's numbers.
+
+        Parameters
+        ----------
+        {{confidence_level}}
+        metric : str, default=None
+            The number: one of the result's interval metrics (its class
+            docstring lists them; names from the package-wide vocabulary).
+            None: the result's headline number (named there as the default).
+        {{interval_selection}}
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``: floats, or arrays for a pointwise band (one
+            bound per threshold, group, class or model).  A survival result
+            returns a :class:`~skbrier.results.SurvivalInterval`, which
+            unpacks the same way and carries its horizons; a calibration
+            report returns None where an interval is undefined.
+
+        Raises
+        ------
+        ValueError
+            For an unknown metric, method or model, a level outside (0, 1),
+            or a bootstrap result built without resamples (``n_resamples=0``).
+
+        Examples
+        --------
+        >>> from skbrier.metrics.selective import risk_coverage_curve
+        >>> right, conf = [1, 0, 1, 1, 0, 1] * 20, [i / 130 for i in range(120)]
+        >>> res = risk_coverage_curve(right, conf, n_resamples=99, random_state=0)
+        >>> low, high = res.confidence_interval()  # metric="aurc", its first
+        >>> bool(low < res.aurc < high)
+        True
+        """
+
+_METHOD_DOC = """\
+method : str, default=None
+    The interval: ``"percentile"``, ``"basic"`` (the quantiles of the
+    bootstrap replicates reflected around the estimate) or ``"bca"`` on a
+    bootstrap result, ``"wald"`` on an asymptotic one (its class docstring
+    lists them; some depend on the metric or on how the result was made).
+    None: the result's default (named there)."""
+
+_MODEL_DOC = """\
+model : str, default=None
+    The model (forecaster, strategy) whose interval is asked for, one of
+    the result's names; None: the only model, or every model (its class
+    docstring says which)."""
+
+
+def _interval_doc(selection: str) -> Callable[[_F], _F]:
+    """Give a ``confidence_interval`` the one docstring, with ``selection``
+    as the pieces after ``metric``."""
+
+    def deco(func: _F) -> _F:
+        func.__doc__ = _CONFIDENCE_INTERVAL_DOC
+        return with_pieces({"interval_selection": selection})(func)
+
+    return deco
+
+
+class _Intervals(Result, Generic[_CI]):
     """Mixin of the results that compute intervals: one ``confidence_interval``.
 
-    A subclass lists its ``metric=`` names in ``_interval_metrics`` (the first
+    ``_CI`` is the type of the interval (:class:`ConfidenceInterval` on
+    every result but the survival ones and the calibration report).  A
+    subclass lists its ``metric=`` names in ``_interval_metrics`` (the first
     is the default; ``_default_metric`` and ``_valid_metrics`` may narrow them
-    by instance) and its ``method=`` names
-    in ``_interval_methods`` (the first is the default, or
-    ``_default_method``), and computes the
-    interval of one checked metric, level and method in ``_interval``.
+    by instance) and its ``method=`` names in ``_interval_methods`` (the first
+    is the default; ``_default_method`` and ``_valid_methods`` may choose and
+    narrow them by instance and metric), and computes the interval of one
+    checked metric, level and method in ``_interval``.
+    """
+
+    #: the ``method=`` names of ``confidence_interval`` (the first: the default)
+    _interval_methods: ClassVar[tuple[str, ...]] = ("percentile", "basic")
+
+    def _default_metric(self) -> str:
+        return self._interval_metrics[0]
+
+    def _valid_metrics(self) -> Sequence[str]:
+        return self._interval_metrics
+
+    def _valid_methods(self, metric: str) -> Sequence[str]:
+        return self._interval_methods
+
+    def _default_method(self, metric: str) -> str:
+        return self._valid_methods(metric)[0]
+
+    @_interval_doc(_METHOD_DOC)
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        metric: str | None = None,
+        method: str | None = None,
+    ) -> _CI:
+        return self._checked_interval(confidence_level, metric, method)
+
+    def _checked_interval(
+        self, confidence_level: float, metric: Any, method: Any, **selection: Any
+    ) -> _CI:
+        """The arguments checked, then ``_interval(metric, level, method, **selection)``."""
+        name = self._default_metric() if metric is None else metric
+        name = check_metric(self, name, self._valid_metrics())
+        level = check_confidence_level(confidence_level)
+        how = self._default_method(name) if method is None else method
+        how = check_option(how, "method", self._valid_methods(name))
+        return self._interval(name, level, how, **selection)
+
+    def _interval(self, metric: str, level: float, method: str) -> _CI:
+        raise NotImplementedError
+
+
+class _IntervalResult(_Intervals[ConfidenceInterval]):
+    """Mixin of the results whose intervals are :class:`ConfidenceInterval` objects.
 
     Examples
     --------
@@ -266,69 +380,42 @@ class _IntervalResult(Result):
     ConfidenceInterval(low=0.25, high=0.75)
     """
 
-    #: the ``method=`` names of ``confidence_interval`` (the first: the default)
-    _interval_methods: ClassVar[tuple[str, ...]] = ("percentile", "basic")
 
-    def _default_metric(self) -> str:
-        return self._interval_metrics[0]
+class _ModelIntervalResult(_IntervalResult):
+    """Mixin of the results holding several models: ``confidence_interval``
+    also takes ``model=``, passed on to ``_interval(..., model=model)``."""
 
-    def _valid_metrics(self) -> Sequence[str]:
-        return self._interval_metrics
-
-    def _default_method(self) -> str:
-        return self._interval_methods[0]
-
-    @shared_doc
-    def confidence_interval(
+    @_interval_doc(_METHOD_DOC + "\n" + _MODEL_DOC)
+    def confidence_interval(  # noqa: D102 (the one docstring, set by _interval_doc)
         self,
         confidence_level: float = 0.95,
         *,
         metric: str | None = None,
         method: str | None = None,
+        model: Any = None,
     ) -> ConfidenceInterval:
-        """Confidence interval of one of the result's numbers.
+        return self._checked_interval(confidence_level, metric, method, model=model)
 
-        Parameters
-        ----------
-        {{confidence_level}}
-        metric : str, default=None
-            The number: one of the result's interval metrics (its class
-            docstring lists them; names from the package-wide vocabulary).
-            None: the result's headline number (named there as the default).
-        method : str, default=None
-            The interval: ``"percentile"`` or ``"basic"`` (the quantiles of
-            the bootstrap replicates reflected around the estimate) on a
-            bootstrap result, ``"wald"`` on a Wald one; None: the first of
-            them.
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)``: floats, or arrays for a pointwise band (one
-            bound per threshold, group or class).
-
-        Raises
-        ------
-        ValueError
-            For an unknown metric or method, a level outside (0, 1), or a
-            bootstrap result built without resamples (``n_resamples=0``).
-
-        Examples
-        --------
-        >>> from skbrier.metrics.selective import risk_coverage_curve
-        >>> right, conf = [1, 0, 1, 1, 0, 1] * 20, [i / 130 for i in range(120)]
-        >>> res = risk_coverage_curve(right, conf, n_resamples=99, random_state=0)
-        >>> low, high = res.confidence_interval()  # metric="aurc", its first
-        >>> bool(low < res.aurc < high)
-        True
-        """
-        name = self._default_metric() if metric is None else metric
-        name = check_metric(self, name, self._valid_metrics())
-        level = check_confidence_level(confidence_level)
-        how = self._default_method() if method is None else method
-        return self._interval(
-            name, level, check_option(how, "method", self._interval_methods)
-        )
-
-    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
+    def _interval(
+        self, metric: str, level: float, method: str, model: Any = None
+    ) -> ConfidenceInterval:
         raise NotImplementedError
+
+    @staticmethod
+    def _model_named(
+        model: Any, names: Sequence[str], what: str = "models", extra: Sequence[str] = ()
+    ) -> str:
+        """``model`` if it is one of ``names`` or ``extra`` (names never taken
+        by default); None: the only one of ``names``.  ``what`` says what the
+        names are in the error when there are several."""
+        if model is None:
+            if len(names) != 1:
+                hint = "".join(f" (or {e!r})" for e in extra)
+                raise ValueError(
+                    f"this result holds {len(names)} {what}: model must name one of "
+                    f"{list(names)}{hint}."
+                )
+            return names[0]
+        if not isinstance(model, str) or model not in (*names, *extra):
+            raise ValueError(f"model must be one of {[*names, *extra]}, got {model!r}.")
+        return model

@@ -14,17 +14,10 @@ from numpy.typing import ArrayLike
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     check_confidence_level,
-    check_option,
     check_real,
 )
 from .._core.resampling import interval_from_replicates
-from .._core.results import (
-    ConfidenceInterval,
-    Result,
-    check_metric,
-    format_number,
-    to_builtin,
-)
+from .._core.results import ConfidenceInterval, _IntervalResult, format_number, to_builtin
 from ._boot import brier_index_of
 from ._docs import leaderboard_doc
 from ._panel import check_name
@@ -36,8 +29,13 @@ _EPOCH_ORDINAL = _dt.date(1970, 1, 1).toordinal()
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class ParityDateResult(Result):
+class ParityDateResult(_IntervalResult):
     """When the frontier's linear trend reaches the target (see :func:`skbrier.parity_date`).
+
+    ``confidence_interval()`` is the ``method="percentile"`` interval (its
+    only one) of the valid replicate crossings, ``metric="parity_date"`` (the
+    crossing :attr:`date`), at any level: dates (or numbers), NaT / NaN
+    without valid replicates.  It is conditional, as ``low`` and ``high``.
 
     Attributes
     ----------
@@ -158,32 +156,9 @@ class ParityDateResult(Result):
         return "\n".join(lines)
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("parity_date",)
+    _interval_methods: ClassVar[tuple[str, ...]] = ("percentile",)
 
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str = "parity_date",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Percentile interval of the valid replicate crossings (conditional).
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-        metric : {"parity_date"}, default="parity_date"
-            The crossing (:attr:`date`).
-        method : {"percentile"}, default=None
-            The only interval of this result (None: ``"percentile"``).
-
-        Returns
-        -------
-        ConfidenceInterval
-            Dates (or numbers); NaT/NaN without valid replicates.
-        """
-        level = check_confidence_level(confidence_level)
-        check_metric(self, metric)
-        check_option("percentile" if method is None else method, "method", ("percentile",))
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         if not np.isfinite(self.replicate_crossings).any():
             return ConfidenceInterval(self._out(np.nan), self._out(np.nan))
         # replicates without a crossing are NaN, counted in n_valid

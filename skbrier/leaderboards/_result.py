@@ -7,12 +7,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level, check_option
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._core.resampling import interval_from_replicates
 from .._core.results import (
     ConfidenceInterval,
     Result,
-    check_metric,
+    _ModelIntervalResult,
     format_number,
     to_builtin,
 )
@@ -160,11 +160,15 @@ class DifficultyAdjustedResult(Result):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class LeaderboardResult(RankedResult, DifficultyAdjustedResult):
+class LeaderboardResult(RankedResult, _ModelIntervalResult, DifficultyAdjustedResult):
     """A leaderboard: difficulty-adjusted scores with question-bootstrap inference.
 
     Returned by :func:`skbrier.leaderboard` and
-    :func:`skbrier.combine_leaderboards`.  Besides the fields of
+    :func:`skbrier.combine_leaderboards`.  ``confidence_interval`` is the
+    ``method="percentile"`` interval (its only one) over the replicates of
+    ``metric="brier_index"`` (the default), ``"adjusted_brier"`` or
+    ``"rank"`` (rounded outward to integers): arrays over the forecasters,
+    or floats for the one named by ``model=``.  Besides the fields of
     :class:`DifficultyAdjustedResult`:
 
     Attributes
@@ -255,34 +259,11 @@ class LeaderboardResult(RankedResult, DifficultyAdjustedResult):
     )
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("brier_index", "adjusted_brier", "rank")
+    _interval_methods: ClassVar[tuple[str, ...]] = ("percentile",)
 
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str = "brier_index",
-        method: str | None = None,
-        model: Any = None,
+    def _interval(
+        self, metric: str, level: float, method: str, model: Any = None
     ) -> ConfidenceInterval:
-        """Percentile interval over the replicates.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-        metric : {"brier_index", "adjusted_brier", "rank"}, default="brier_index"
-            Ranks are rounded outward to integers.
-        method : {"percentile"}, default=None
-            The only interval of a leaderboard (None: ``"percentile"``).
-        model : object, optional
-            One forecaster's name: float bounds; default: arrays for all.
-
-        Returns
-        -------
-        ConfidenceInterval
-        """
-        level = check_confidence_level(confidence_level)
-        metric = check_metric(self, metric)
-        check_option("percentile" if method is None else method, "method", ("percentile",))
         reps = self.replicates
         if reps.shape[0] == 0:
             raise ValueError(

@@ -11,9 +11,8 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import special, stats
 
-from .._core.params import check_confidence_level
 from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
-from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.results import ConfidenceInterval, _IntervalResult
 
 __all__ = ["CURVE_METRICS", "FlexibleCalibrationCurve", "band_from_standard_error"]
 
@@ -39,12 +38,24 @@ def band_from_standard_error(
 
 
 @dataclass(frozen=True, repr=False)
-class FlexibleCalibrationCurve(Result):
+class FlexibleCalibrationCurve(_IntervalResult):
     """A flexible calibration curve with its pointwise band and the ICI family.
 
     Returned by
     :func:`~skbrier.metrics.calibration_curves.flexible_calibration_curve`;
     users do not build it.
+
+    ``confidence_interval(metric=...)`` gives the bootstrap interval of a
+    summary, ``"ici"`` (the default), ``"e50"``, ``"e90"``, ``"emax"`` or
+    ``"eci"``, from the curve refitted on each bootstrap resample (as
+    ``pmcalibration(ci = "boot")``: the knots are placed again on each
+    resample unless they were given; with an analytic band the bootstrap
+    runs on the first call, with the function's ``n_resamples`` and
+    ``random_state``, and is kept), by ``method="percentile"`` (the default,
+    as pmcalibration) or ``"basic"``.  ``"calibration_curve"`` is the
+    pointwise band at :attr:`grid` (arrays): ``method="wald"`` (its only one)
+    for an analytic band, at any level; the bootstrap band
+    (``"percentile"`` or ``"basic"``) otherwise.
 
     Parameters
     ----------
@@ -100,6 +111,9 @@ class FlexibleCalibrationCurve(Result):
     >>> list(frame.columns)
     ['grid', 'estimate', 'lower', 'upper']
     >>> bool(curve.ici > 0)
+    True
+    >>> low, high = curve.confidence_interval(metric="calibration_curve")  # "wald"
+    >>> bool((low <= curve.estimate).all() and (curve.estimate <= high).all())
     True
     """
 
@@ -170,63 +184,12 @@ class FlexibleCalibrationCurve(Result):
             return boot
         return self._boot
 
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "ici",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Bootstrap interval of a summary, or the pointwise band of the curve.
+    def _valid_methods(self, metric: str) -> tuple[str, ...]:
+        analytic = metric == "calibration_curve" and self.band == "analytic"
+        return ("wald",) if analytic else INTERVAL_METHODS
 
-        The summaries (``"ici"``, ``"e50"``, ``"e90"``, ``"emax"``,
-        ``"eci"``) take the curve refitted on each bootstrap resample (as
-        ``pmcalibration(ci = "boot")``: the knots are placed again on each
-        resample unless they were given); with an analytic band the bootstrap
-        runs on the first call (``n_resamples`` and ``random_state`` of the
-        function) and is kept.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Coverage of the interval.
-        metric : {"ici", "e50", "e90", "emax", "eci", "calibration_curve"}, \
-default="ici"
-            A summary, or ``"calibration_curve"`` for the pointwise band at
-            :attr:`grid` (the Wald band of an analytic band at any level; the
-            bootstrap band otherwise).
-        method : {"percentile", "basic"}, default=None
-            Bootstrap interval type (None: ``"percentile"``, as
-            pmcalibration).  Must be None for an analytic band.
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)``: floats for a summary, arrays for the band.
-
-        Examples
-        --------
-        >>> from skbrier.datasets import load_forecasts
-        >>> from skbrier.metrics import flexible_calibration_curve
-        >>> d = load_forecasts()
-        >>> curve = flexible_calibration_curve(
-        ...     d["y"], d["model_b"], smoother="rcs", n_resamples=50, random_state=0)
-        >>> low, high = curve.confidence_interval(metric="ici")
-        >>> bool(low <= high)
-        True
-        """
-        level = check_confidence_level(confidence_level)
-        metric = check_metric(self, metric)
-        if method is not None and method not in INTERVAL_METHODS:
-            raise ValueError(
-                f"method must be one of {INTERVAL_METHODS} or None, got {method!r}."
-            )
-        if metric == "calibration_curve" and self.band == "analytic":
-            if method is not None:
-                raise ValueError(
-                    "method applies to bootstrap intervals; the band of this curve is "
-                    "analytic (Wald): leave method=None."
-                )
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
+        if method == "wald":
             assert self.standard_error is not None
             return band_from_standard_error(
                 self.estimate, self.standard_error, self._eta, level
@@ -239,13 +202,13 @@ default="ici"
         boot = self._replicates()
         if metric == "calibration_curve":
             return interval_from_replicates(
-                boot["curve"], level, method=method or "percentile",
-                estimate=self.estimate, nan_policy="omit",
+                boot["curve"], level, method=method, estimate=self.estimate,
+                nan_policy="omit",
             )  # fmt: skip
         j = CURVE_METRICS.index(metric)
         est = getattr(self, metric)
         ci = interval_from_replicates(
-            boot["metrics"][:, j], level, method=method or "percentile", estimate=est
+            boot["metrics"][:, j], level, method=method, estimate=est
         )
         return ConfidenceInterval(float(ci.low), float(ci.high))
 

@@ -20,12 +20,10 @@ from .._core.kernels.net_benefit import (
 )
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
-    check_confidence_level,
-    check_option,
     check_real,
 )
-from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
-from .._core.results import ConfidenceInterval, Result, check_metric, format_number
+from .._core.resampling import interval_from_replicates
+from .._core.results import ConfidenceInterval, _ModelIntervalResult, format_number
 from .._core.validation import (
     binary_target,
     check_probabilities,
@@ -167,12 +165,18 @@ def check_harm(harm: Any, names: list[str]) -> dict[str, float]:
 
 # --------------------------------------------------------------------------- result
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class DecisionCurveResult(Result):
+class DecisionCurveResult(_ModelIntervalResult):
     r"""Net benefit of one or several models over a grid of threshold probabilities.
 
     Returned by :func:`decision_curve`; not meant to be built by hand.  A
     frozen dataclass following the result protocol of skbrier
     (``to_dict``, ``to_frame``, ``summary``, ``confidence_interval``).
+    ``confidence_interval(model=...)`` is the pointwise bootstrap band of a
+    model's net benefit (``metric="net_benefit"``, the only quantity the
+    bootstrap holds; arrays over the thresholds) at any level (:attr:`bands`
+    uses ``confidence_level``): ``method="percentile"`` (the default), or
+    the ``"basic"`` band reflected around the estimate.  ``model``: a model
+    name or ``"all"`` for treat-all; it may be omitted with one model.
 
     Attributes
     ----------
@@ -235,6 +239,11 @@ class DecisionCurveResult(Result):
     array([0.375, 0. ])
     >>> res
     DecisionCurveResult(models=['model'], n_thresholds=2, prevalence=0.5, n_resamples=0)
+    >>> boot = decision_curve([0, 0, 1, 1] * 25, [0.1, 0.4, 0.35, 0.8] * 25,
+    ...                       thresholds=[0.2, 0.5], n_resamples=99, random_state=0)
+    >>> low, high = boot.confidence_interval(0.9)
+    >>> bool((low <= boot.net_benefit).all() and (boot.net_benefit <= high).all())
+    True
     """
 
     thresholds: np.ndarray
@@ -315,74 +324,14 @@ class DecisionCurveResult(Result):
             for k in self.bootstrap_replicates
         }
 
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str = "net_benefit",
-        method: str | None = None,
-        model: str | None = None,
+    def _interval(
+        self, metric: str, level: float, method: str, model: Any = None
     ) -> ConfidenceInterval:
-        """Pointwise bootstrap confidence band of a model's net benefit.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Confidence level in (0, 1) (:attr:`bands` uses the level given
-            to :func:`decision_curve`).
-        metric : {"net_benefit"}, default="net_benefit"
-            The quantity (the bootstrap holds the net benefit only).
-        method : {"percentile", "basic"}, default=None
-            Percentile band (None), or the basic (reflected) band around the
-            estimate.
-        model : str, default=None
-            Model name, or ``"all"`` for the treat-all strategy.  May be
-            omitted when there is only one model.
-
-        Returns
-        -------
-        ConfidenceInterval
-            Named tuple ``(low, high)`` of arrays over the thresholds.
-
-        Raises
-        ------
-        ValueError
-            If no bootstrap was run (``n_resamples=0``), the model is unknown
-            or an option is out of range.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from skbrier.metrics.net_benefit import decision_curve
-        >>> rng = np.random.default_rng(0)
-        >>> p = rng.uniform(size=200)
-        >>> y = (rng.uniform(size=200) < p).astype(int)
-        >>> res = decision_curve(y, p, thresholds=[0.2, 0.5], n_resamples=99,
-        ...                      random_state=0)
-        >>> low, high = res.confidence_interval(0.9)
-        >>> bool(np.all(low <= res.net_benefit)) and bool(np.all(res.net_benefit <= high))
-        True
-        """
-        check_metric(self, metric)
-        level = check_confidence_level(confidence_level)
-        method = check_option(
-            "percentile" if method is None else method, "method", INTERVAL_METHODS
-        )
         if self.bootstrap_replicates is None:
             raise ValueError(
                 "no confidence bands: call decision_curve with n_resamples > 0."
             )
-        if model is None:
-            if len(self.net_benefit_by_model) != 1:
-                raise ValueError(
-                    f"this result holds {len(self.model_names)} models: model must "
-                    f"name one of {self.model_names} (or 'all' for treat-all)."
-                )
-            model = self.model_names[0]
-        if not isinstance(model, str) or model not in self.bootstrap_replicates:
-            raise ValueError(
-                f"model must be one of {list(self.bootstrap_replicates)}, got {model!r}."
-            )
+        model = self._model_named(model, self.model_names, extra=("all",))
         estimate = self.treat_all if model == "all" else self.net_benefit_by_model[model]
         return interval_from_replicates(
             self.bootstrap_replicates[model], level, method=method, estimate=estimate

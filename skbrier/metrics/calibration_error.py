@@ -439,7 +439,7 @@ class CalibrationErrorInterval(_IntervalResult):
     def _valid_metrics(self) -> tuple[str, ...]:
         return (self.metric,)
 
-    def _default_method(self) -> str:
+    def _default_method(self, metric: str) -> str:
         return self.method
 
     def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
-from .._core.docstrings import shared_doc
-from .._core.params import check_confidence_level
-from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.results import ConfidenceInterval, _IntervalResult
 from .._response import positive_column
 
 __all__ = ["CrossValBrierResult"]
@@ -18,10 +17,22 @@ _CI_METRICS = ("brier_score", "brier_index", "brier_skill_score")
 
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class CrossValBrierResult(Result):
+class CrossValBrierResult(_IntervalResult):
     """Result of :func:`cross_val_brier`: pooled and per-fold Brier scores.
 
     Built by :func:`cross_val_brier`, not by users.
+    ``confidence_interval(metric=...)`` is the interval of a pooled score,
+    ``"brier_index"`` (the default), ``"brier_score"`` or
+    ``"brier_skill_score"``, computed by :func:`skbrier.stats.brier_inference`
+    on the pooled out-of-fold forecasts with the ``cov_type`` given to
+    :func:`cross_val_brier` (``method``: ``"wald"``, or for
+    ``cov_type="bootstrap"`` ``"percentile"``, ``"basic"`` or ``"bca"``, as
+    :class:`~skbrier.stats.BrierInferenceResult`).  It treats the
+    out-of-fold predictions as fixed forecasts and ignores the variability
+    of refitting the model on other training sets, so it describes the
+    forecasts at hand rather than the modelling procedure [1]_; it raises a
+    ValueError when no interval could be computed (for example perfect
+    forecasts: no variance to estimate).
 
     Attributes
     ----------
@@ -81,6 +92,12 @@ class CrossValBrierResult(Result):
     --------
     cross_val_brier
 
+    References
+    ----------
+    .. [1] S. Bates, T. Hastie and R. Tibshirani, "Cross-validation: what
+       does it estimate and how well does it do it?", Journal of the
+       American Statistical Association 119(546), 2024.
+
     Examples
     --------
     Four folds, their scores and the pooled one:
@@ -131,6 +148,7 @@ class CrossValBrierResult(Result):
         "n_splits",
     )
     _interval_metrics: ClassVar[tuple[str, ...]] = _CI_METRICS
+    _interval_methods: ClassVar[tuple[str, ...]] = ("wald", "percentile", "basic", "bca")
 
     @property
     def n_splits(self) -> int:
@@ -154,62 +172,27 @@ class CrossValBrierResult(Result):
         col, _ = positive_column(self.classes, self.pos_label)
         return self.y_proba[:, col]
 
-    @shared_doc
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "brier_index",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Confidence interval of a pooled score.
+    def _default_metric(self) -> str:
+        return "brier_index"
 
-        Computed by :func:`skbrier.stats.brier_inference` on the pooled
-        out-of-fold forecasts with the ``cov_type`` given to
-        :func:`cross_val_brier`.  It treats the out-of-fold predictions as
-        fixed forecasts and ignores the variability of refitting the model on
-        other training sets, so it describes the forecasts at hand rather
-        than the modelling procedure (Bates, Hastie and Tibshirani, 2024).
+    def _valid_methods(self, metric: str) -> Sequence[str]:
+        if self.inference is None:
+            return self._interval_methods
+        return self.inference._valid_methods(metric)
 
-        Parameters
-        ----------
-        {{confidence_level}}
-        metric : {"brier_index", "brier_score", "brier_skill_score"}, default="brier_index"
-            The score.
-        method : str, default=None
-            Bootstrap intervals only (``cov_type="bootstrap"``): the
-            interval type, as in
-            :meth:`~skbrier.stats.BrierInferenceResult.confidence_interval`.
+    def _default_method(self, metric: str) -> str:
+        if self.inference is None:
+            return "wald"
+        return self.inference._default_method(metric)
 
-        Returns
-        -------
-        ConfidenceInterval
-            Named tuple ``(low, high)``.
-
-        Raises
-        ------
-        ValueError
-            For an unknown ``metric``, or when no interval could be computed
-            (for example perfect forecasts: no variance to estimate).
-
-        References
-        ----------
-        .. [1] S. Bates, T. Hastie and R. Tibshirani, "Cross-validation: what
-           does it estimate and how well does it do it?", Journal of the
-           American Statistical Association 119(546), 2024.
-        """
-        metric = check_metric(self, metric)
-        confidence_level = check_confidence_level(confidence_level)
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         if self.inference is None:
             raise ValueError(
                 "No confidence interval: skbrier.stats.brier_inference was not "
                 "available or undefined for these forecasts (see the warning raised "
                 "by cross_val_brier)."
             )
-        extra = {} if method is None else {"method": method}
-        ci = self.inference.confidence_interval(
-            metric=metric, confidence_level=confidence_level, **extra
-        )
+        ci = self.inference.confidence_interval(level, metric=metric, method=method)
         return ConfidenceInterval(float(ci[0]), float(ci[1]))
 
     def to_dict(self) -> dict[str, Any]:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .._core.params import check_confidence_level, check_option
-from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.params import check_option
+from .._core.results import ConfidenceInterval, _Intervals
 from . import _figures, _html, _json, _text
 from ._valprob import interval_at
 
@@ -41,7 +42,7 @@ ALL_INTERVAL_METRICS = (
 
 
 @dataclass(frozen=True, repr=False)
-class CalibrationReport(Result):
+class CalibrationReport(_Intervals[ConfidenceInterval | None]):
     r"""Calibration audit of binary probability forecasts.
 
     Made by :func:`calibration_report` (users do not build it).  Numbers are
@@ -50,6 +51,20 @@ class CalibrationReport(Result):
     skbrier: :meth:`summary`, :meth:`to_dict`, :meth:`to_frame`,
     :meth:`confidence_interval`, a short ``repr`` and an HTML view in
     notebooks; :meth:`to_json`, :meth:`to_html` and :meth:`figures` render it.
+
+    ``confidence_interval(metric=...)`` gives the interval of one metric at
+    any level (the report's tables use :attr:`confidence_level`), or None
+    when it is undefined for these data (:attr:`notes` say why):
+    ``"brier_score"`` (the default), ``"brier_index"`` or
+    ``"brier_skill_score"`` by the methods of
+    :func:`skbrier.stats.brier_inference` with the report's
+    :attr:`cov_type` (``"wald"``, or ``"percentile"``, ``"basic"`` and
+    ``"bca"`` for a bootstrap, by default the one the report was made
+    with); ``"observed_expected"``, ``"calibration_in_the_large"``,
+    ``"calibration_intercept"``, ``"calibration_slope"`` and
+    ``"c_statistic"`` each by its one method (:attr:`interval_methods`:
+    ``"wald"`` for the iid Wald, HAC sandwich and DeLong intervals,
+    ``"percentile"`` for the bootstrap ones).
 
     Parameters
     ----------
@@ -231,51 +246,33 @@ class CalibrationReport(Result):
         return None if self.logistic is None else self.logistic.slope
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ALL_INTERVAL_METRICS
+    _interval_methods: ClassVar[tuple[str, ...]] = ("wald", "percentile", "basic", "bca")
 
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "brier_score",
-        method: str | None = None,
-    ) -> ConfidenceInterval | None:
-        """Confidence interval of one metric.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Coverage, strictly between 0 and 1 (the report's tables use its
-            :attr:`confidence_level`).
-        metric : str, default="brier_score"
-            ``"brier_score"``, ``"brier_index"`` or ``"brier_skill_score"``
-            (intervals of type :attr:`cov_type` from
-            :func:`skbrier.stats.brier_inference`), or
-            ``"observed_expected"``, ``"calibration_in_the_large"``,
-            ``"calibration_intercept"``, ``"calibration_slope"``,
-            ``"c_statistic"`` (each with the method of
-            :attr:`interval_methods`: iid Wald, HAC sandwich or bootstrap for
-            the logistic fits, DeLong for C).
-        method : str, default=None
-            Bootstrap interval type (``"percentile"``, ``"basic"``,
-            ``"bca"``) for ``cov_type="bootstrap"`` and a Brier metric; None
-            uses the one the report was made with.
-
-        Returns
-        -------
-        ConfidenceInterval or None
-            ``(low, high)``, or ``None`` when the interval is undefined for
-            these data (the report's :attr:`notes` say why).
-        """
-        check_metric(self, metric)
-        level = check_confidence_level(confidence_level)
+    def _valid_methods(self, metric: str) -> Sequence[str]:
         if metric in INTERVAL_METRICS:
-            if method is None and level == self.confidence_level:
+            inference = self._inference
+            return (
+                self._interval_methods
+                if inference is None
+                else inference._valid_methods(metric)
+            )
+        spec = self._specs.get(metric)
+        return (
+            ("percentile",) if spec is not None and spec.kind == "replicates" else ("wald",)
+        )
+
+    def _default_method(self, metric: str) -> str:
+        if metric in INTERVAL_METRICS and self._inference is not None:
+            return str(self._inference._default_method(metric))
+        return self._valid_methods(metric)[0]
+
+    def _interval(
+        self, metric: str, level: float, method: str
+    ) -> ConfidenceInterval | None:
+        if metric in INTERVAL_METRICS:
+            if level == self.confidence_level and method == self._default_method(metric):
                 return self.intervals.get(metric)
             return _brier_interval(self._inference, metric, level, method)
-        if method is not None:
-            raise ValueError(
-                "method applies to the Brier metrics with cov_type='bootstrap' only."
-            )
         return interval_at(self._specs.get(metric), level)
 
     @property
@@ -434,17 +431,16 @@ def _brier_method(rep: CalibrationReport) -> str:
     return f"bootstrap {kind}" if scheme == "iid" else f"{scheme} bootstrap {kind}"
 
 
-def _brier_interval(inference: Any, metric: str, level: float, method: str | None):
+def _brier_interval(
+    inference: Any, metric: str, level: float, method: str
+) -> ConfidenceInterval | None:
     """Interval of a Brier metric from the stored inference result (None if undefined)."""
     if inference is None:
         return None
-    kwargs = {} if method is None else {"method": method}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ci = inference.confidence_interval(
-                metric=metric, confidence_level=level, **kwargs
-            )
+            ci = inference.confidence_interval(level, metric=metric, method=method)
     except ValueError as exc:
         if str(exc).startswith("method"):
             raise

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
 from .._core.params import check_confidence_level
-from .._core.results import ConfidenceInterval
+from .._core.results import ConfidenceInterval, _IntervalResult
 from .bootstrap import _stored_ci_method, confidence_interval_from_distribution
 
 __all__ = [
@@ -18,7 +18,6 @@ __all__ = [
     "check_confidence_level",
     "normal_interval",
     "public_fields",
-    "stored_interval",
 ]
 
 
@@ -37,32 +36,46 @@ def public_fields(obj: Any) -> list[str]:
     return [f.name for f in dataclasses.fields(obj) if not f.name.startswith("_")]
 
 
-def stored_interval(
-    boot: dict[str, Any] | None,
-    method: Any,
-    confidence_level: float,
-    *,
-    cov_type: str,
-    wald: Callable[[], ConfidenceInterval],
-    from_replicates: Callable[[dict[str, Any]], tuple[Callable[..., Any], Any]],
-    estimate: float,
-) -> ConfidenceInterval:
-    """The interval of an inference result: ``wald()`` when it holds no
-    bootstrap (``boot`` None; ``method`` is then an error), else the interval
-    of its stored replicates, ``from_replicates(boot) -> (statistic,
-    replicates)`` (``method=None``: the type the result was made with)."""
-    if boot is None:
-        if method is not None:
-            raise ValueError(
-                f"method applies to bootstrap results only (cov_type={cov_type!r})."
-            )
-        return wald()
-    method = _stored_ci_method(boot, method)
-    statistic, replicates = from_replicates(boot)
-    if replicates is None:
-        raise ValueError("this result carries no bootstrap replicates.")
-    ci = confidence_interval_from_distribution(
-        boot["data"], statistic, replicates, confidence_level=confidence_level,
-        method=method, estimate=estimate,
-    )  # fmt: skip
-    return ConfidenceInterval(float(ci.low), float(ci.high))
+class _StoredIntervals(_IntervalResult):
+    """Mixin of the inference results: Wald intervals, or those of the
+    bootstrap replicates they store in ``_boot`` (None: no bootstrap).
+
+    The methods are ``"wald"`` without a bootstrap, ``"percentile"``,
+    ``"basic"`` and ``"bca"`` with one (default: the type the result was made
+    with); a subclass gives :meth:`_stored_interval` its Wald interval and
+    its replicates.
+    """
+
+    _boot: dict[str, Any] | None
+    _interval_methods: ClassVar[tuple[str, ...]] = ("wald", "percentile", "basic", "bca")
+
+    def _valid_methods(self, metric: str) -> tuple[str, ...]:
+        return (
+            self._interval_methods[:1] if self._boot is None else self._interval_methods[1:]
+        )
+
+    def _default_method(self, metric: str) -> str:
+        return "wald" if self._boot is None else str(self._boot["method"])
+
+    def _stored_interval(
+        self,
+        method: str,
+        confidence_level: float,
+        *,
+        wald: Callable[[], ConfidenceInterval],
+        from_replicates: Callable[[dict[str, Any]], tuple[Callable[..., Any], Any]],
+        estimate: float,
+    ) -> ConfidenceInterval:
+        """``wald()`` for ``method="wald"``, else the interval of the stored
+        replicates, ``from_replicates(boot) -> (statistic, replicates)``."""
+        boot = self._boot
+        if method == "wald" or boot is None:
+            return wald()
+        statistic, replicates = from_replicates(boot)
+        if replicates is None:
+            raise ValueError("this result carries no bootstrap replicates.")
+        ci = confidence_interval_from_distribution(
+            boot["data"], statistic, replicates, confidence_level=confidence_level,
+            method=_stored_ci_method(boot, method), estimate=estimate,
+        )  # fmt: skip
+        return ConfidenceInterval(float(ci.low), float(ci.high))

@@ -13,16 +13,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._core.docstrings import shared_doc
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
-from .._core.results import Result, check_metric, format_number
-from ._ci import (
-    ConfidenceInterval,
-    check_confidence_level,
-    normal_interval,
-    public_fields,
-    stored_interval,
-)
+from .._core.results import check_metric, format_number
+from ._ci import ConfidenceInterval, _StoredIntervals, normal_interval, public_fields
 
 __all__ = ["BrierComparisonResult"]
 
@@ -35,14 +28,21 @@ COMPARISON_METRICS = {
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class BrierComparisonResult(Result):
+class BrierComparisonResult(_StoredIntervals):
     r"""Difference of two Brier scores (and Brier Indices) with test and intervals.
 
     Returned by :func:`compare_brier`; not meant to be built directly.
     Follows the result protocol of skbrier (``summary()``, ``to_dict()``,
-    ``to_frame()``, ``confidence_interval(confidence_level, *, metric=...)``,
-    where ``metric="brier_score"`` is the difference of the Brier scores and
-    ``metric="brier_index"`` that of the Brier Indices).
+    ``to_frame()``, ``confidence_interval(confidence_level, *, metric=...,
+    method=...)``).  ``metric``: ``"brier_score"`` (the default), the
+    difference of the Brier scores (the field ``difference``), or
+    ``"brier_index"``, that of the Brier Indices in index points
+    (``brier_index_difference``); both two-sided.  ``method``: ``"wald"``,
+    ``estimate -/+ q * standard_error`` with the normal quantile (Student t
+    with ``df`` under the HLN correction, whose standard error is the DM one
+    divided by the HLN factor), for the iid and HAC results;
+    ``"percentile"``, ``"basic"`` or ``"bca"`` of the same replicates for the
+    bootstrap ones, the ``method`` given to :func:`compare_brier` by default.
 
     Attributes
     ----------
@@ -283,37 +283,8 @@ class BrierComparisonResult(Result):
         field = COMPARISON_METRICS[check_metric(self, metric)]
         return float(getattr(self, f"{field}_standard_error"))
 
-    @shared_doc
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str = "brier_score",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Two-sided confidence interval of a difference.
-
-        Parameters
-        ----------
-        {{confidence_level}}
-        metric : {"brier_score", "brier_index"}, default="brier_score"
-            ``brier_score_a - brier_score_b`` (the field ``difference``), or
-            ``brier_index_a - brier_index_b`` in index points (the field
-            ``brier_index_difference``).
-        method : {"percentile", "basic", "bca"}, default=None
-            Bootstrap results only: the interval type (default: the one given
-            to :func:`compare_brier`).
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``estimate -/+ q * standard_error`` with the normal quantile
-            (Student t with ``df`` under the HLN correction, whose standard
-            error is the DM one divided by the HLN factor), or the bootstrap
-            interval of the same replicates.
-        """
-        field = COMPARISON_METRICS[check_metric(self, metric)]
-        level = check_confidence_level(confidence_level)
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
+        field = COMPARISON_METRICS[metric]
         estimate = getattr(self, field)
         se = self.standard_error(metric)
 
@@ -322,8 +293,7 @@ class BrierComparisonResult(Result):
                 return boot["statistics"][field], self.bootstrap_distribution
             return boot["statistics"][field], boot.get("index_replicates")
 
-        return stored_interval(
-            self._boot, method, level, cov_type=self.cov_type,
+        return self._stored_interval(
+            method, level, estimate=estimate, from_replicates=replicates,
             wald=lambda: normal_interval(estimate, se / self._hln_factor, level, self.df),
-            from_replicates=replicates, estimate=estimate,
         )  # fmt: skip

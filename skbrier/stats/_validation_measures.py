@@ -14,10 +14,9 @@ import numpy as np
 from scipy import special
 
 from .._core.arrays import as_array, validated
-from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.kernels.calibration import auc_delong, observed_expected
-from .._core.results import ConfidenceInterval, Result, _IntervalResult, check_metric
+from .._core.results import ConfidenceInterval, _IntervalResult
 from ..metrics.calibration import _logistic_calibration
 from .inference import brier_inference
 
@@ -154,9 +153,14 @@ class _ScaledInterval(_IntervalResult):
         )
 
 
-class _PooledMeasures(Result):
+class _PooledMeasures(_IntervalResult):
     """Mixin of the results that pool each validation measure (``pooled``:
-    measure name -> a result with ``estimate`` and ``confidence_interval``)."""
+    measure name -> a result with ``estimate`` and ``confidence_interval``).
+
+    ``confidence_interval(metric=...)`` is the interval of the pooled
+    estimate of one measure (default ``"c_statistic"``), back on the
+    measure's natural scale, by the pooled result's only method.
+    """
 
     pooled: dict
     _interval_metrics: ClassVar[tuple[str, ...]] = tuple(name for name, _ in MEASURES)
@@ -164,29 +168,8 @@ class _PooledMeasures(Result):
     def _summary_rows(self) -> list[tuple[str, str]]:
         return [(k, format_number(v.estimate)) for k, v in self.pooled.items()]
 
-    @shared_doc
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "c_statistic",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """The interval of the pooled estimate of one measure.
+    def _valid_methods(self, metric: str) -> tuple[str, ...]:
+        return type(self.pooled[metric])._interval_methods  # the pooled result's only one
 
-        Parameters
-        ----------
-        {{confidence_level}}
-        metric : str, default="c_statistic"
-            One of the measures of ``pooled``.
-        method : str, default=None
-            The pooled result's interval method (its only one).
-
-        Returns
-        -------
-        ConfidenceInterval
-            Back on the measure's natural scale.
-        """
-        return self.pooled[check_metric(self, metric)].confidence_interval(
-            confidence_level, method=method
-        )
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
+        return self.pooled[metric].confidence_interval(level, method=method)

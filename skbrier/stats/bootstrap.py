@@ -46,9 +46,7 @@ import scipy.stats
 from .._core.docstrings import with_pieces
 from .._core.kernels.moments import replicate_std
 from .._core.params import (
-    DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
-    check_confidence_level,
     check_n_jobs,
     check_n_resamples,
     check_random_state,
@@ -60,7 +58,7 @@ from .._core.resampling import (
     resample_indices,
     run_replicates,
 )
-from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.results import ConfidenceInterval, _IntervalResult
 from .block_length import optimal_block_length
 
 #: the references of the block bootstraps, cited by both public functions
@@ -93,12 +91,16 @@ _MAX_DRAWS = 2**62
 
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class BootstrapResult(Result):
+class BootstrapResult(_IntervalResult):
     """Result of :func:`block_bootstrap`: the replicates and their intervals.
 
     The attributes ``bootstrap_distribution`` and ``standard_error`` are
     those of :func:`scipy.stats.bootstrap`'s result; the interval is the
-    method :meth:`confidence_interval` of the result protocol of skbrier.
+    method :meth:`confidence_interval` of the result protocol of skbrier:
+    ``metric``: ``"statistic"`` (the statistic given to
+    :func:`block_bootstrap`, floats or arrays for stacked statistics);
+    ``method``: ``"percentile"``, ``"basic"`` or ``"bca"`` (iid scheme
+    only), by default the one given to :func:`block_bootstrap`.
 
     Attributes
     ----------
@@ -138,43 +140,21 @@ class BootstrapResult(Result):
 
     _summary_fields: ClassVar[tuple[str, ...]] = ("method", "alternative")
     _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
+    _interval_methods: ClassVar[tuple[str, ...]] = _CI_METHODS
 
     def _fields(self) -> list[str]:
         return [f.name for f in dataclasses.fields(self) if not f.name.startswith("_")]
 
-    @with_pieces(_PIECES)
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str = "statistic",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Bootstrap confidence interval of the statistic.
+    def _default_method(self, metric: str) -> str:
+        return self.method
 
-        Parameters
-        ----------
-        {{confidence_level}}
-        metric : {"statistic"}, default="statistic"
-            The statistic given to :func:`block_bootstrap`.
-        method : {"percentile", "basic", "bca"}, default=None
-            Interval type; None: the one given to :func:`block_bootstrap`.
-            ``"bca"`` needs the iid scheme.
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)``: floats, or arrays for stacked statistics.
-        """
-        check_metric(self, metric)
-        level = check_confidence_level(confidence_level)
-        method = _check_ci_method(self.method if method is None else method, self._scheme)
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         return confidence_interval_from_distribution(
             self._data,
             self._statistic,
             self.bootstrap_distribution,
             confidence_level=level,
-            method=method,
+            method=_check_ci_method(method, self._scheme),
             alternative=self.alternative,
         )
 

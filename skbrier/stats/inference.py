@@ -25,7 +25,6 @@ from numpy.typing import ArrayLike
 
 from .._core.diagnose import one_warning_per_call
 from .._core.dispatch import backends
-from .._core.docstrings import shared_doc
 from .._core.kernels.brier import check_losses_vary, check_skill_defined
 from .._core.kernels.moments import (
     METRICS,
@@ -38,7 +37,6 @@ from .._core.kernels.moments import (
     weighted_scores,
 )
 from .._core.params import (
-    DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
     check_min_samples,
     check_n_jobs,
@@ -46,16 +44,10 @@ from .._core.params import (
     check_random_state,
     validate_random_state,
 )
-from .._core.results import Result, check_metric
+from .._core.results import check_metric
 from .._core.validation import Forecast, check_forecast, check_reference
 from . import bootstrap as _bs
-from ._ci import (
-    ConfidenceInterval,
-    check_confidence_level,
-    normal_interval,
-    public_fields,
-    stored_interval,
-)
+from ._ci import ConfidenceInterval, _StoredIntervals, normal_interval, public_fields
 from .long_run_covariance import long_run_covariance
 
 __all__ = ["BrierInferenceResult", "ConfidenceInterval", "brier_inference"]
@@ -133,12 +125,20 @@ def hac_mean_covariance(g: np.ndarray, w: np.ndarray | None, hac_kwds: dict) -> 
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class BrierInferenceResult(Result):
+class BrierInferenceResult(_StoredIntervals):
     """Brier score, skill score and Brier Index with their sampling uncertainty.
 
     Returned by :func:`brier_inference`; not meant to be built directly.
     Follows the result protocol of skbrier (``summary()``, ``to_dict()``,
-    ``to_frame()``, ``confidence_interval(confidence_level, *, metric=...)``).
+    ``to_frame()``, ``confidence_interval(confidence_level, *, metric=...,
+    method=...)``).  ``metric``: ``"brier_score"`` (the default),
+    ``"reference_brier_score"``, ``"brier_skill_score"`` or
+    ``"brier_index"``.  ``method``: ``"wald"``, ``estimate -/+ z *
+    standard_error`` (not clipped to the range of the score, as in Lahiri &
+    Yang), for the iid and HAC results; ``"percentile"``, ``"basic"`` or
+    ``"bca"`` (computed by :func:`scipy.stats.bootstrap` from the stored
+    replicates) for the bootstrap ones, the ``method`` given to
+    :func:`brier_inference` by default.
 
     Attributes
     ----------
@@ -292,36 +292,7 @@ class BrierInferenceResult(Result):
             return float("nan")
         return se
 
-    @shared_doc
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str = "brier_score",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """Confidence interval of ``metric``.
-
-        Parameters
-        ----------
-        {{confidence_level}}
-        metric : {"brier_score", "brier_skill_score", "brier_index", "reference_brier_score"}
-            The score (default ``"brier_score"``).
-        method : {"percentile", "basic", "bca"}, default=None
-            Bootstrap results only: interval type (default: the ``method``
-            given to :func:`brier_inference`).  Percentile and basic
-            intervals are quantiles of the stored replicates; BCa is
-            computed by :func:`scipy.stats.bootstrap` from them.
-
-        Returns
-        -------
-        ConfidenceInterval
-            Named tuple ``(low, high)`` of floats.  Asymptotic intervals are
-            ``estimate -/+ z * standard_error`` (not clipped to the range of
-            the score, as in Lahiri & Yang).
-        """
-        metric = check_metric(self, metric)
-        level = check_confidence_level(confidence_level)
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         estimate = float(getattr(self, metric))
         i = METRICS.index(metric)
 
@@ -333,10 +304,9 @@ class BrierInferenceResult(Result):
 
             return one, self._boot_row(metric)
 
-        return stored_interval(
-            self._boot, method, level, cov_type=self.cov_type,
+        return self._stored_interval(
+            method, level, estimate=estimate, from_replicates=replicates,
             wald=lambda: normal_interval(estimate, self.standard_error(metric), level),
-            from_replicates=replicates, estimate=estimate,
         )  # fmt: skip
 
 

@@ -81,6 +81,11 @@ def _tau2(y: np.ndarray, v: np.ndarray, method: str) -> float:
 class MetaAnalysisResult(_ScaledInterval):
     """A random-effects meta-analysis (one estimate per study or centre).
 
+    ``confidence_interval()`` is the interval of the pooled mean,
+    ``metric="statistic"`` (its only one), by ``method="wald"``: the normal
+    quantile, or :math:`t_{k-1}` with Knapp-Hartung, on the pooling scale,
+    back on the natural scale (metafor's ``ci.lb``, ``ci.ub``).
+
     Attributes
     ----------
     estimate : float
@@ -312,6 +317,12 @@ def random_effects_meta(
 @dataclasses.dataclass(frozen=True, repr=False)
 class ClusteredValidationResult(_PooledMeasures):
     """Validation measures per centre and their random-effects meta-analyses.
+
+    ``confidence_interval(metric=...)`` is the interval of the pooled mean of
+    one measure, ``"c_statistic"`` (the default), ``"observed_expected"``,
+    ``"calibration_in_the_large"``, ``"calibration_intercept"``,
+    ``"calibration_slope"`` or ``"brier_score"``, by ``method="wald"`` (the
+    interval of its :class:`MetaAnalysisResult`).
 
     Attributes
     ----------

@@ -47,6 +47,11 @@ _TRANSFORMS: tuple[Transform, ...] = ("identity", "logit", "log")
 class RubinPooledResult(_ScaledInterval):
     """An estimate pooled over imputed data sets by Rubin's rules.
 
+    ``confidence_interval()`` is the interval of the pooled estimate,
+    ``metric="statistic"`` (its only one), by ``method="rubin"``:
+    :math:`\\bar Q \\pm t_\\nu \\sqrt{T}` on the pooling scale, back on the
+    natural scale.
+
     Attributes
     ----------
     estimate : float
@@ -211,6 +216,13 @@ def pool_rubin(
 @dataclasses.dataclass(frozen=True, repr=False)
 class PooledValidationResult(_PooledMeasures):
     """Validation measures pooled over imputed data sets (one row per measure).
+
+    ``confidence_interval(metric=...)`` is the interval of the pooled
+    estimate of one measure, ``"c_statistic"`` (the default),
+    ``"observed_expected"``, ``"calibration_in_the_large"``,
+    ``"calibration_intercept"``, ``"calibration_slope"`` or
+    ``"brier_score"``, by ``method="rubin"`` (that of its
+    :class:`RubinPooledResult`).
 
     Attributes
     ----------

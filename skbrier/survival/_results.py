@@ -10,10 +10,8 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy.stats import norm
 
-from .._core.docstrings import with_pieces
-from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level, check_option
 from .._core.resampling import interval_from_replicates
-from .._core.results import Result, check_metric, format_number
+from .._core.results import Result, _Intervals, format_number
 
 __all__ = ["SurvivalComparisonResult", "SurvivalIPAResult", "SurvivalInterval"]
 
@@ -24,27 +22,6 @@ _REPR_HORIZONS = 4
 def _wald(est: Any, se: Any, level: float) -> tuple[Any, Any]:
     z = norm.ppf(1.0 - (1.0 - level) / 2.0)
     return est - z * se, est + z * se
-
-
-def _check_method(method: Any) -> str:
-    """``method`` of ``confidence_interval``: None is ``"wald"``."""
-    return check_option(
-        "wald" if method is None else method, "method", ("wald", "percentile", "basic")
-    )
-
-
-#: the docstring pieces of the ``confidence_interval`` methods
-_INTERVAL_PIECES = {
-    "survival_level": """\
-confidence_level : float, default=0.95
-    The confidence level.""",
-    "survival_interval": """\
-Returns
--------
-SurvivalInterval
-    The bounds with the horizons (or the time range) they apply to;
-    unpacks as ``low, high``.""",
-}
 
 
 def _span(time_range: tuple[float, float]) -> str:
@@ -166,10 +143,12 @@ class SurvivalInterval(Result):
         return f"SurvivalInterval({self.metric!r}, {level}%, {', '.join(parts)})"
 
 
-class _PerHorizon(Result):
-    """Tables with one row per horizon."""
+class _PerHorizon(_Intervals[SurvivalInterval]):
+    """Tables with one row per horizon, with Wald (riskRegression's) or
+    bootstrap intervals labelled with their horizons."""
 
     _columns: ClassVar[tuple[str, ...]] = ()
+    _interval_methods: ClassVar[tuple[str, ...]] = ("wald", "percentile", "basic")
 
     def _rows(self) -> list[dict[str, Any]]:
         cols = {c: np.asarray(getattr(self, c)) for c in self._columns}
@@ -199,19 +178,7 @@ class _PerHorizon(Result):
             t = [*t[: _REPR_HORIZONS - 1], "...", t[-1]]
         return "[" + ", ".join(t) + "]"
 
-    def _checked_interval(
-        self, confidence_level: float, metric: str, method: str | None
-    ) -> SurvivalInterval:
-        """``confidence_interval`` with its arguments checked: the class's
-        :meth:`_interval_of` the metric."""
-        level = check_confidence_level(confidence_level)
-        check_metric(self, metric)
-        return self._interval_of(metric, level, _check_method(method))
-
-    def _interval_of(self, metric: str, level: float, method: str) -> SurvivalInterval:
-        raise NotImplementedError
-
-    def _interval(
+    def _horizon_interval(
         self,
         metric: str,
         level: float,
@@ -256,6 +223,15 @@ class SurvivalIPAResult(_PerHorizon):
     """Brier scores and index of prediction accuracy per horizon and integrated.
 
     Built by :func:`skbrier.survival.index_of_prediction_accuracy`.
+    ``confidence_interval(metric=...)`` gives pointwise intervals per horizon
+    of ``"ipa"`` (the default, :attr:`ipa`) or ``"brier_score"``
+    (:attr:`brier`), or the interval of a score integrated over
+    ``time_range``, ``"integrated_ipa"`` (:attr:`integrated_ipa`) or
+    ``"integrated_brier_score"`` (:attr:`ibs`; both need two horizons), as a
+    :class:`SurvivalInterval`.  ``method``: ``"wald"`` (the default),
+    estimate +/- z se with the Brier bounds cut to [0, 1] as riskRegression's
+    ``Score`` does, or ``"percentile"`` and ``"basic"`` bootstrap intervals
+    (the function called with ``n_resamples``).
 
     Attributes
     ----------
@@ -359,40 +335,13 @@ class SurvivalIPAResult(_PerHorizon):
             )
         return f"SurvivalIPAResult({body})"
 
-    @with_pieces(_INTERVAL_PIECES)
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str = "ipa",
-        method: str | None = None,
-    ) -> SurvivalInterval:
-        """Pointwise intervals per horizon, or the interval of an integrated score.
-
-        Parameters
-        ----------
-        {{survival_level}}
-        metric : {"ipa", "brier_score", "integrated_ipa", "integrated_brier_score"}
-            The quantity (default ``"ipa"``): per horizon (:attr:`ipa`,
-            :attr:`brier`), or integrated over ``time_range``
-            (:attr:`integrated_ipa`, :attr:`ibs`).
-        method : {"wald", "percentile", "basic"}, default=None
-            ``"wald"`` (None): estimate +/- z se, the Brier bounds cut to
-            [0, 1] as riskRegression's ``Score`` does;
-            ``"percentile"``/``"basic"``: bootstrap intervals (needs
-            ``n_resamples`` when the result was made).
-
-        {{survival_interval}}
-        """
-        return self._checked_interval(confidence_level, metric, method)
-
-    def _interval_of(self, metric: str, level: float, method: str) -> SurvivalInterval:
+    def _interval(self, metric: str, level: float, method: str) -> SurvivalInterval:
         j = 1 if metric in ("ipa", "integrated_ipa") else 0
         maker = "index_of_prediction_accuracy"
         if metric in ("ipa", "brier_score"):
             est, se = (self.ipa, self.se_ipa) if j else (self.brier, self.se_brier)
             reps = None if self.bootstrap is None else self.bootstrap[:, j, :-1]
-            return self._interval(
+            return self._horizon_interval(
                 metric, level, method, est, se, reps, bounded=not j, maker=maker
             )
         if self.time_range is None or math.isnan(self.ibs):
@@ -404,7 +353,7 @@ class SurvivalIPAResult(_PerHorizon):
         else:
             est_f, se_f = self.ibs, self.se_ibs
         reps = None if self.bootstrap is None else self.bootstrap[:, j, -1]
-        return self._interval(
+        return self._horizon_interval(
             metric,
             level,
             method,
@@ -422,6 +371,10 @@ class SurvivalComparisonResult(_PerHorizon):
     """Paired comparison of two models' Brier scores at each horizon.
 
     Built by :func:`skbrier.survival.compare_brier_survival`.
+    ``confidence_interval()`` gives pointwise intervals per horizon of
+    ``metric="brier_score"``, the difference :attr:`difference`, as a
+    :class:`SurvivalInterval`: ``method="wald"`` (riskRegression's, the
+    default), or ``"percentile"`` and ``"basic"`` bootstrap intervals.
 
     Attributes
     ----------
@@ -482,30 +435,8 @@ class SurvivalComparisonResult(_PerHorizon):
             f"times={self._times_repr()})"
         )
 
-    @with_pieces(_INTERVAL_PIECES)
-    def confidence_interval(
-        self,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        *,
-        metric: str = "brier_score",
-        method: str | None = None,
-    ) -> SurvivalInterval:
-        """Pointwise intervals of ``difference`` per horizon.
-
-        Parameters
-        ----------
-        {{survival_level}}
-        metric : {"brier_score"}, default="brier_score"
-            The difference of the Brier scores, :attr:`difference`.
-        method : {"wald", "percentile", "basic"}, default=None
-            Wald (riskRegression's; None) or bootstrap intervals.
-
-        {{survival_interval}}
-        """
-        return self._checked_interval(confidence_level, metric, method)
-
-    def _interval_of(self, metric: str, level: float, method: str) -> SurvivalInterval:
-        return self._interval(
+    def _interval(self, metric: str, level: float, method: str) -> SurvivalInterval:
+        return self._horizon_interval(
             "brier_score",
             level,
             method,

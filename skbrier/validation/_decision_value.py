@@ -30,24 +30,29 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
-    check_confidence_level,
     check_n_resamples,
-    check_option,
 )
-from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
-from .._core.results import ConfidenceInterval, Result, check_metric, to_builtin
+from .._core.resampling import interval_from_replicates
+from .._core.results import ConfidenceInterval, _ModelIntervalResult, to_builtin
 from ..metrics.net_benefit import DecisionCurveResult, decision_curve
 
 __all__ = ["NetBenefitComparisonResult", "compare_net_benefit"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
-class NetBenefitComparisonResult(Result):
+class NetBenefitComparisonResult(_ModelIntervalResult):
     r"""Models compared for decisions on the same patients, at every threshold.
+
+    ``confidence_interval(model=...)`` is the pointwise interval (arrays over
+    the thresholds) of the paired difference ``NB[reference] - NB[model]``,
+    ``metric="net_benefit"`` (its only one; on a comparison it means the
+    difference): ``method="percentile"`` (the default) interval of the
+    paired replicates, or the ``"basic"`` one around the difference.
+    ``model`` may be omitted with two models; a single model has no
+    difference (its band is ``curve.confidence_interval()``).
 
     Attributes
     ----------
@@ -92,6 +97,9 @@ class NetBenefitComparisonResult(Result):
     ...                           n_resamples=100, random_state=0)
     >>> res.reference, res.p_useful["b"]
     ('a', array([1., 0.]))
+    >>> low, high = res.confidence_interval(0.9)  # NB[a] - NB[b], 90%
+    >>> bool((low < res.difference["b"]).all() and (res.difference["b"] < high).all())
+    True
     """
 
     curve: DecisionCurveResult
@@ -171,72 +179,16 @@ class NetBenefitComparisonResult(Result):
             frames.append(pd.DataFrame(cols))
         return pd.concat(frames, ignore_index=True)
 
-    @shared_doc
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "net_benefit",
-        method: str | None = None,
-        model: str | None = None,
+    def _interval(
+        self, metric: str, level: float, method: str, model: Any = None
     ) -> ConfidenceInterval:
-        """Pointwise interval of the paired difference ``NB[reference] - NB[model]``.
-
-        Parameters
-        ----------
-        {{confidence_level}}
-        metric : {"net_benefit"}, default="net_benefit"
-            The net benefit (on a comparison: its difference).
-        method : {"percentile", "basic"}, default=None
-            Percentile interval of the paired replicates (None), or the basic
-            one around the difference.
-        model : str, default=None
-            The model compared with the reference (may be omitted with two
-            models).
-
-        Returns
-        -------
-        ConfidenceInterval
-            Arrays over the thresholds.
-
-        Raises
-        ------
-        ValueError
-            With a single model (nothing to compare), or an unknown model.
-
-        Examples
-        --------
-        The 90% band of ``NB[a] - NB[b]`` at two thresholds:
-
-        >>> from skbrier.datasets import load_forecasts
-        >>> from skbrier.validation import compare_net_benefit
-        >>> d = load_forecasts()
-        >>> res = compare_net_benefit(d["y"], {"a": d["model_a"], "b": d["model_b"]},
-        ...                           thresholds=[0.1, 0.3], n_resamples=100, random_state=0)
-        >>> low, high = res.confidence_interval(0.9)
-        >>> bool((low < res.difference["b"]).all() and (res.difference["b"] < high).all())
-        True
-        """
-        check_metric(self, metric)
-        level = check_confidence_level(confidence_level)
-        method = check_option(
-            "percentile" if method is None else method, "method", INTERVAL_METHODS
-        )
         others = list(self.difference)
         if not others:
             raise ValueError(
                 "this comparison holds one model: there is no difference; its net "
                 "benefit band is curve.confidence_interval()."
             )
-        if model is None:
-            if len(others) != 1:
-                raise ValueError(
-                    f"model must name the model compared with {self.reference!r}, one of "
-                    f"{others}."
-                )
-            model = others[0]
-        if not isinstance(model, str) or model not in self.difference:
-            raise ValueError(f"model must be one of {others}, got {model!r}.")
+        model = self._model_named(model, others, f"models compared with {self.reference!r}")
         reps = self.curve.bootstrap_replicates
         assert reps is not None and self.reference is not None
         return interval_from_replicates(

@@ -20,17 +20,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
     check_confidence_level,
     check_n_resamples,
-    check_option,
     validate_random_state,
 )
 from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
-from .._core.results import ConfidenceInterval, Result, check_metric
+from .._core.results import ConfidenceInterval, _IntervalResult
 from .._core.validation import binary_forecast, check_scalar_probability
 from ..metrics.net_benefit import decision_curve
 from ..stats._validation_measures import from_scale, to_scale, validation_measures
@@ -47,8 +45,15 @@ _SCALES = {
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class AchievedPrecisionResult(Result):
+class AchievedPrecisionResult(_IntervalResult):
     """The interval widths a validation sample achieved, against targets.
+
+    ``confidence_interval(metric=...)`` gives the interval of one measure at
+    any level: ``"calibration_slope"`` (the default) and ``"c_statistic"``
+    (DeLong's standard error) by ``method="wald"``, ``"observed_expected"``
+    by ``"wald"`` on the log scale, and ``"standardized_net_benefit"`` (with
+    a threshold and a bootstrap) by ``"percentile"`` (its default) or
+    ``"basic"``.
 
     Attributes
     ----------
@@ -118,6 +123,7 @@ class AchievedPrecisionResult(Result):
         "c_statistic",
         "standardized_net_benefit",
     )
+    _interval_methods: ClassVar[tuple[str, ...]] = ("wald", *INTERVAL_METHODS)
 
     @property
     def statements(self) -> list[str]:
@@ -177,62 +183,26 @@ class AchievedPrecisionResult(Result):
             )
         return pd.DataFrame(rows)
 
-    @shared_doc
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        metric: str = "calibration_slope",
-        method: str | None = None,
-    ) -> ConfidenceInterval:
-        """The interval of one measure at any level.
+    def _default_metric(self) -> str:
+        return "calibration_slope"
 
-        Parameters
-        ----------
-        {{confidence_level}}
-        metric : str, default="calibration_slope"
-            ``"observed_expected"`` (Wald on the log scale),
-            ``"calibration_slope"``, ``"c_statistic"`` (Wald; DeLong's
-            standard error) or ``"standardized_net_benefit"`` (bootstrap;
-            needs the threshold).
-        method : str, default=None
-            ``"wald"`` (the default but for the net benefit), or
-            ``"percentile"`` (its default) or ``"basic"`` for the net benefit.
+    def _valid_methods(self, metric: str) -> tuple[str, ...]:
+        nb = metric == "standardized_net_benefit"
+        return self._interval_methods[1:] if nb else self._interval_methods[:1]
 
-        Returns
-        -------
-        ConfidenceInterval
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from skbrier.validation import achieved_precision
-        >>> rng = np.random.default_rng(0)
-        >>> p = rng.uniform(0.05, 0.6, 300)
-        >>> y = rng.uniform(size=300) < p
-        >>> lo, hi = achieved_precision(y, p).confidence_interval(metric="c_statistic")
-        >>> bool(lo < hi)
-        True
-        """
-        metric = check_metric(self, metric)
-        level = check_confidence_level(confidence_level)
+    def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         if metric == "standardized_net_benefit":
             if self.net_benefit_replicates is None:
                 raise ValueError(
                     "no net benefit: call achieved_precision with threshold= and "
                     "n_resamples > 0."
                 )
-            method = check_option(
-                "percentile" if method is None else method, "method", INTERVAL_METHODS
-            )
             return interval_from_replicates(
                 self.net_benefit_replicates,
                 level,
                 method=method,
                 estimate=self.estimates[metric],
             )
-        if method is not None:
-            check_option(method, "method", ("wald",))
         z = float(stats.norm.ppf(0.5 + level / 2))
         return _wald(
             self.estimates[metric], self.standard_errors[metric], z, _SCALES[metric]
