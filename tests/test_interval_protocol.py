@@ -148,3 +148,14 @@ def test_the_report_keeps_its_intervals_and_methods(instances):
     report = instances["CalibrationReport"]
     assert report.confidence_interval() == report.intervals["brier_score"]
     assert report.confidence_interval(metric="calibration_slope") is not None
+
+
+@pytest.mark.parametrize("name", RESULT_NAMES)
+def test_private_fields_stay_out_of_dicts_and_reprs(name):
+    # one home for "the public fields": Result._fields (a clustered curve's
+    # to_dict held its raw data under "_data")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = _build(name)
+    assert not [k for k in res.to_dict() if k.startswith("_")], name
+    assert "=_" not in repr(res) and ", _" not in repr(res), name

@@ -162,9 +162,13 @@ class Result:
     _interval_metrics: ClassVar[tuple[str, ...]] = ()
 
     def _fields(self) -> list[str]:
-        if dataclasses.is_dataclass(self):
-            return [f.name for f in dataclasses.fields(self)]
-        return [k for k in vars(self) if not k.startswith("_")]
+        """The public fields (those not starting with ``_``)."""
+        names = (
+            [f.name for f in dataclasses.fields(self)]
+            if dataclasses.is_dataclass(self)
+            else list(vars(self))
+        )
+        return [k for k in names if not k.startswith("_")]
 
     def _headline(self) -> dict[str, Any]:
         if self._summary_fields is not None:

@@ -155,9 +155,6 @@ class FlexibleCalibrationCurve(_IntervalResult):
     )
     _interval_metrics: ClassVar[tuple[str, ...]] = (*CURVE_METRICS, "calibration_curve")
 
-    def _fields(self) -> list[str]:
-        return [f.name for f in dataclasses.fields(self) if not f.name.startswith("_")]
-
     def to_frame(self) -> Any:
         """The curve as a :class:`pandas.DataFrame` (needs pandas): one row per
         point of :attr:`grid` with ``estimate``, ``lower`` and ``upper``."""

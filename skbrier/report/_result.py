@@ -3,7 +3,6 @@ in :mod:`._text`, :mod:`._html`, :mod:`._json` and :mod:`._figures`)."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import warnings
 from collections.abc import Sequence
@@ -225,9 +224,6 @@ class CalibrationReport(_Intervals[ConfidenceInterval | None]):
         """Record which rows of the input the report scores (see :mod:`._compare`)."""
         object.__setattr__(self, "_rows_key", key)
         return self
-
-    def _fields(self) -> list[str]:
-        return [f.name for f in dataclasses.fields(self) if not f.name.startswith("_")]
 
     # -- convenience ---------------------------------------------------------
     @property

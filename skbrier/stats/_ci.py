@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -17,7 +16,6 @@ __all__ = [
     "ConfidenceInterval",
     "check_confidence_level",
     "normal_interval",
-    "public_fields",
 ]
 
 
@@ -29,11 +27,6 @@ def normal_interval(
     q = norm.ppf(p) if df is None else student_t.ppf(p, df)
     half = float(q * standard_error)
     return ConfidenceInterval(float(estimate - half), float(estimate + half))
-
-
-def public_fields(obj: Any) -> list[str]:
-    """The dataclass fields of ``obj`` whose names do not start with ``_``."""
-    return [f.name for f in dataclasses.fields(obj) if not f.name.startswith("_")]
 
 
 class _StoredIntervals(_IntervalResult):

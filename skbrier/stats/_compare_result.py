@@ -15,7 +15,7 @@ import numpy as np
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._core.results import check_metric, format_number
-from ._ci import ConfidenceInterval, _StoredIntervals, normal_interval, public_fields
+from ._ci import ConfidenceInterval, _StoredIntervals, normal_interval
 
 __all__ = ["BrierComparisonResult"]
 
@@ -148,9 +148,6 @@ class BrierComparisonResult(_StoredIntervals):
         "alternative",
     )
     _interval_metrics: ClassVar[tuple[str, ...]] = tuple(COMPARISON_METRICS)
-
-    def _fields(self) -> list[str]:
-        return public_fields(self)
 
     # ------------------------------------------------------------------ reading
     @property

@@ -142,9 +142,6 @@ class BootstrapResult(_IntervalResult):
     _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
     _interval_methods: ClassVar[tuple[str, ...]] = _CI_METHODS
 
-    def _fields(self) -> list[str]:
-        return [f.name for f in dataclasses.fields(self) if not f.name.startswith("_")]
-
     def _default_method(self, metric: str) -> str:
         return self.method
 

@@ -47,7 +47,7 @@ from .._core.params import (
 from .._core.results import check_metric
 from .._core.validation import Forecast, check_forecast, check_reference
 from . import bootstrap as _bs
-from ._ci import ConfidenceInterval, _StoredIntervals, normal_interval, public_fields
+from ._ci import ConfidenceInterval, _StoredIntervals, normal_interval
 from .long_run_covariance import long_run_covariance
 
 __all__ = ["BrierInferenceResult", "ConfidenceInterval", "brier_inference"]
@@ -206,9 +206,6 @@ class BrierInferenceResult(_StoredIntervals):
         "cov_type",
     )
     _interval_metrics: ClassVar[tuple[str, ...]] = METRICS
-
-    def _fields(self) -> list[str]:
-        return public_fields(self)
 
     def _summary_rows(self) -> list[tuple[str, str]]:
         rows = super()._summary_rows()
