@@ -288,10 +288,7 @@ def _parity(res: Any, c: dict[str, Any], args: argparse.Namespace) -> Any:
 
 def _records(res: Any) -> list[dict[str, Any]]:
     """One JSON-ready record per forecaster, best first (NaN becomes null)."""
-    from ..leaderboards import DifficultyAdjustedResult
-
-    is_snapshot = isinstance(res, DifficultyAdjustedResult)
-    rows = res._rows(res._columns) if is_snapshot else res._rows()
+    rows = res._rows()
     return [
         {k: (None if isinstance(v, float) and v != v else v) for k, v in r.items()}
         for r in rows

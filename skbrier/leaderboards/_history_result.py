@@ -7,13 +7,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._core.results import Result, format_number, to_builtin
-from ._result import _table
+from .._core.results import to_builtin
+from ._result import _RankedTable
 
 __all__ = ["HistoryScoreResult", "summarise"]
 
 
-class _ForecasterTable(Result):
+class _ForecasterTable(_RankedTable):
     """Mixin of the per-forecaster tables of history scores: best first, one row each.
 
     A subclass names the field ranked (``_score_field``, oriented by the
@@ -29,11 +29,11 @@ class _ForecasterTable(Result):
     _columns: ClassVar[tuple[str, ...]] = ()
     _score_field: ClassVar[str] = "score"
 
-    def _order(self) -> np.ndarray:
-        """Best first, NaN last, ties by position."""
-        score = getattr(self, self._score_field)
-        key = -score if self.higher_is_better else score
-        return np.argsort(np.where(np.isfinite(key), key, np.inf), kind="stable")
+    def _ranked(self) -> tuple[np.ndarray, bool]:
+        return getattr(self, self._score_field), self.higher_is_better
+
+    def _title(self) -> str:
+        return f"{type(self).__name__}: {self.score_name}"
 
     def _headline(self) -> dict[str, Any]:
         best = int(self._order()[0])
@@ -45,36 +45,6 @@ class _ForecasterTable(Result):
             "best": to_builtin(names[best]),
             "best_score": float(getattr(self, self._score_field)[best]),
         }
-
-    def _rows(self) -> list[dict[str, Any]]:
-        cols = [c for c in self._columns if getattr(self, c) is not None]
-        names = self.forecasters
-        return [
-            {"forecaster": to_builtin(names[i])}
-            | {c: to_builtin(getattr(self, c)[i]) for c in cols}
-            for i in self._order()
-        ]
-
-    def to_frame(self) -> Any:
-        """One row per forecaster, best first (needs pandas).
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
-        import pandas as pd
-
-        return pd.DataFrame(self._rows())
-
-    def summary(self) -> str:
-        """A plain-text table, best first."""
-        rows = self._rows()
-        header = ["rank", "forecaster", *[k for k in rows[0] if k != "forecaster"]]
-        body = [
-            [str(k + 1), str(r["forecaster"])] + [format_number(r[c]) for c in header[2:]]
-            for k, r in enumerate(rows)
-        ]
-        return _table(f"{type(self).__name__}: {self.score_name}", header, body)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)

@@ -30,11 +30,6 @@ def _table(title: str, header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def _order(scores: np.ndarray) -> np.ndarray:
-    """Best (lowest adjusted score) first, NaN last, ties by position."""
-    return np.argsort(np.where(np.isfinite(scores), scores, np.inf), kind="stable")
-
-
 # decimals of each column in summaries and HTML tables (ForecastBench shows the
 # index with one decimal); counts and ranks are whole numbers
 _DECIMALS = {
@@ -44,8 +39,62 @@ _DECIMALS = {
 }  # fmt: skip
 
 
+class _RankedTable(Result):
+    """Mixin of the per-forecaster tables: one row per forecaster, best first.
+
+    A subclass gives the ranked scores and their orientation (``_ranked``),
+    its table's ``_columns`` (a column whose field is None is left out), and
+    may format a column's cells (``_cell``) and title the table (``_title``).
+    """
+
+    forecasters: np.ndarray
+    _columns: ClassVar[tuple[str, ...]] = ()
+
+    def _ranked(self) -> tuple[np.ndarray, bool]:
+        """``(scores, higher_is_better)``."""
+        raise NotImplementedError
+
+    def _order(self) -> np.ndarray:
+        """Best first, NaN last, ties by position."""
+        scores, higher_is_better = self._ranked()
+        key = -scores if higher_is_better else scores
+        return np.argsort(np.where(np.isfinite(key), key, np.inf), kind="stable")
+
+    def _present(self) -> list[str]:
+        return [c for c in self._columns if getattr(self, c) is not None]
+
+    def _rows(self) -> list[dict[str, Any]]:
+        cols = self._present()
+        return [
+            {"forecaster": to_builtin(self.forecasters[i])}
+            | {c: to_builtin(getattr(self, c)[i]) for c in cols}
+            for i in self._order()
+        ]
+
+    def to_frame(self) -> Any:
+        """One row per forecaster, best first (needs pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame(self._rows())
+
+    def _cell(self, column: str, value: Any) -> str:
+        return format_number(value)
+
+    def _title(self) -> str:
+        return type(self).__name__
+
+    def summary(self) -> str:
+        """A plain-text table, best first."""
+        cols = self._present()
+        body = [
+            [str(k + 1), str(r["forecaster"])] + [self._cell(c, r[c]) for c in cols]
+            for k, r in enumerate(self._rows())
+        ]
+        return _table(self._title(), ["rank", "forecaster", *cols], body)
+
+
 @dataclasses.dataclass(frozen=True, repr=False)
-class DifficultyAdjustedResult(Result):
+class DifficultyAdjustedResult(_RankedTable):
     """Difficulty-adjusted Brier scores of the forecasters of a panel.
 
     Returned by :func:`skbrier.difficulty_adjusted_brier`; see there for the
@@ -114,29 +163,17 @@ class DifficultyAdjustedResult(Result):
         "n_questions",
     )
 
+    def _ranked(self) -> tuple[np.ndarray, bool]:
+        return self.adjusted_brier, False
+
     def _headline(self) -> dict[str, Any]:
-        order = _order(self.adjusted_brier)
+        best = self._order()[0]
         return {
             "n_forecasters": int(self.forecasters.shape[0]),
             "n_questions": int(self.questions.shape[0]),
-            "best": to_builtin(self.forecasters[order[0]]),
-            "best_brier_index": float(self.brier_index[order[0]]),
+            "best": to_builtin(self.forecasters[best]),
+            "best_brier_index": float(self.brier_index[best]),
         }
-
-    def _rows(self, columns: tuple[str, ...]) -> list[dict[str, Any]]:
-        rows = []
-        for i in _order(self.adjusted_brier):
-            row: dict[str, Any] = {"forecaster": to_builtin(self.forecasters[i])}
-            for c in columns:
-                row[c] = to_builtin(getattr(self, c)[i])
-            rows.append(row)
-        return rows
-
-    def to_frame(self) -> Any:
-        """One row per forecaster, best first (needs pandas)."""
-        import pandas as pd
-
-        return pd.DataFrame(self._rows(self._columns))
 
     def _cell(self, column: str, value: Any) -> str:
         """One column's value as text, with the column's one precision."""
@@ -146,17 +183,6 @@ class DifficultyAdjustedResult(Result):
         if digits is None:
             return format_number(value)
         return f"{float(value):.{digits}f}"
-
-    def summary(self) -> str:
-        """A plain-text leaderboard, best first (one precision per column)."""
-        rows = self._rows(self._columns)
-        header = ["rank", "forecaster", *self._columns]
-        body = [
-            [str(k + 1), str(r["forecaster"])]
-            + [self._cell(c, r[c]) for c in self._columns]
-            for k, r in enumerate(rows)
-        ]
-        return _table(type(self).__name__, header, body)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
