@@ -130,10 +130,7 @@ class NetBenefitComparisonResult(_ModelIntervalResult):
 
     def _summary_rows(self) -> list[tuple[str, str]]:
         t = self.thresholds
-        rows = [
-            (k, format_number(v) if not isinstance(v, list) else str(v))
-            for k, v in self._headline().items()
-        ]
+        rows = super()._summary_rows()
         k = int(np.argmax(self.evpi))
         rows.append(("max EVPI", f"{format_number(self.evpi[k])} at {format_number(t[k])}"))
         for name, p in self.p_useful.items():
@@ -144,8 +141,7 @@ class NetBenefitComparisonResult(_ModelIntervalResult):
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as JSON-ready values (the curve without its replicates)."""
-        out = {k: to_builtin(getattr(self, k)) for k in self._fields() if k != "curve"}
-        out["curve"] = self.curve.to_dict()
+        out = super().to_dict()  # the curve by its own to_dict
         out["thresholds"] = to_builtin(self.thresholds)
         return out
 

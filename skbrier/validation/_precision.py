@@ -158,7 +158,7 @@ class AchievedPrecisionResult(_IntervalResult):
         return out
 
     def _summary_rows(self) -> list[tuple[str, str]]:
-        rows = [(k, format_number(v)) for k, v in self._headline().items()]
+        rows = super()._summary_rows()
         rows += [(LABELS[k], s) for k, s in zip(self.widths, self.statements)]
         return rows
 
