@@ -17,7 +17,6 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.labels import binary_target
 from .._core.params import (
@@ -63,11 +62,30 @@ class InternalValidationResult(_IntervalResult):
     Every per-measure field is a dict keyed by measure name (``measures``),
     or None when ``correction`` did not compute it.
     ``confidence_interval`` bootstraps the corrected estimates (Noma et al.
-    2021) from the outer resamples of ``internal_validation(n_resamples=...)``;
-    its metrics are the measures (``"net_benefit"``: one bound per threshold),
-    its methods ``"shifted"`` and ``"twostage"`` (of ``corrected``),
-    ``"shifted_632"``, ``"twostage_632"``, ``"shifted_632plus"`` and
-    ``"twostage_632plus"``.
+    2021 [1]_) from the outer resamples of
+    ``internal_validation(n_resamples=...)`` (and ``nested=True`` for the
+    two-stage intervals).  Its metrics are the measures computed
+    (``"brier_score"``, ``"brier_index"``, ``"c_statistic"``,
+    ``"calibration_intercept"``, ``"calibration_slope"``,
+    ``"calibration_in_the_large"``, ``"ici"``, ``"net_benefit"``: one bound per
+    threshold; default: the first measure).  With
+    :math:`q_{lo}, q_{hi}` the percentiles of the apparent measure over the
+    outer resamples and :math:`\hat O = \text{apparent} -
+    \text{corrected}` the estimate's optimism, the location-shifted interval
+    is :math:`[q_{lo} - \hat O, q_{hi} - \hat O]`; the two-stage interval is
+    the percentile interval of the corrected estimates of the validations run
+    in the outer resamples.  Its methods give the interval and the estimate
+    it covers: ``"shifted"``, ``"twostage"``: of ``corrected`` (Harrell's
+    optimism, or the ``"cv_optimism"`` one), pminternal's
+    ``confint(method = "shifted" / "twostage", ci_type = "perc")`` of
+    ``validate(method = "boot_optimism")`` (or ``"cv_optimism"``);
+    ``"shifted_632"``, ``"twostage_632"``: of ``corrected_632``,
+    pminternal's for ``validate(method = ".632")``; ``"shifted_632plus"``,
+    ``"twostage_632plus"``: of ``corrected_632plus`` (Noma et al.'s third
+    estimator; not in pminternal).  Default: ``"twostage"`` after
+    ``nested=True``, else ``"shifted"``, of ``corrected`` when computed, else
+    of ``corrected_632plus``.  It warns (RuntimeWarning) when some outer
+    resamples failed (their replicates are NaN and left out).
 
     Attributes
     ----------
@@ -131,6 +149,21 @@ class InternalValidationResult(_IntervalResult):
     --------
     internal_validation : Builds this object.
 
+    Notes
+    -----
+    A calibration slope or intercept of a model refitted by maximum
+    likelihood is 1 or 0 on its own rows, so its apparent replicates do not
+    vary and the shifted interval has zero width (pminternal's warning too);
+    use the two-stage interval for them.
+
+    References
+    ----------
+    .. [1] H. Noma, T. Shinozaki, K. Iba, S. Teramukai and T. A. Furukawa,
+       "Confidence intervals of prediction accuracy measures for
+       multivariable prediction models based on the bootstrap-based
+       optimism correction methods", Statistics in Medicine 40,
+       5691-5701, 2021.
+
     Examples
     --------
     >>> from sklearn.datasets import make_classification
@@ -143,6 +176,18 @@ class InternalValidationResult(_IntervalResult):
     >>> res.measures
     ('brier_score', 'c_statistic')
     >>> bool(res.corrected["c_statistic"] < res.apparent["c_statistic"])
+    True
+
+    An interval needs the outer resamples:
+
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, y = make_classification(120, n_features=3, n_informative=2,
+    ...                            n_redundant=0, random_state=1)
+    >>> res = internal_validation(LogisticRegression(), X, y, n_bootstrap=10,
+    ...                           measures=["c_statistic"], n_resamples=20,
+    ...                           random_state=0)
+    >>> low, high = res.confidence_interval(metric="c_statistic")
+    >>> bool(low < res.corrected["c_statistic"] < high)
     True
     """
 
@@ -218,99 +263,11 @@ class InternalValidationResult(_IntervalResult):
     def _default_metric(self) -> str:
         return self._valid_metrics()[0]
 
-    def _default_method(self) -> str:
+    def _default_method(self, metric: str) -> str:
         return default_method(self)
 
     def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         return corrected_interval(self, metric, level, method)
-
-    @shared_doc
-    def confidence_interval(self, confidence_level: float = 0.95, *,
-                            metric: str | None = None,
-                            method: str | None = None) -> ConfidenceInterval:  # fmt: skip
-        r"""Bootstrap interval of an optimism-corrected measure (Noma et al. 2021).
-
-        Needs the outer resamples of ``internal_validation(n_resamples=...)``
-        (and ``nested=True`` for the two-stage intervals).  With
-        :math:`q_{lo}, q_{hi}` the percentiles of the apparent measure over
-        the outer resamples and :math:`\hat O = \text{apparent} -
-        \text{corrected}` the estimate's optimism, the location-shifted
-        interval is :math:`[q_{lo} - \hat O, q_{hi} - \hat O]`; the
-        two-stage interval is the percentile interval of the corrected
-        estimates of the validations run in the outer resamples.
-
-        Parameters
-        ----------
-        {{confidence_level}}
-        metric : str, default=None
-            A measure of the result (``"net_benefit"``: one bound per
-            threshold); None: the first measure.
-        method : str, default=None
-            The interval and the estimate it covers:
-
-            * ``"shifted"``, ``"twostage"``: of ``corrected`` (Harrell's
-              optimism, or the ``"cv_optimism"`` one): pminternal's
-              ``confint(method = "shifted" / "twostage", ci_type = "perc")``
-              of ``validate(method = "boot_optimism")`` (or
-              ``"cv_optimism"``);
-            * ``"shifted_632"``, ``"twostage_632"``: of ``corrected_632``,
-              pminternal's for ``validate(method = ".632")``;
-            * ``"shifted_632plus"``, ``"twostage_632plus"``: of
-              ``corrected_632plus`` (Noma et al.'s third estimator; not in
-              pminternal).
-
-            None: ``"twostage"`` after ``nested=True``, else ``"shifted"``,
-            of ``corrected`` when computed, else of ``corrected_632plus``.
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)``: floats, or arrays over the thresholds.
-
-        Raises
-        ------
-        ValueError
-            For an unknown metric or method, a level outside (0, 1), a result
-            without outer resamples (``n_resamples=0``), a two-stage method
-            without ``nested=True`` or an estimate ``correction`` did not
-            compute.
-
-        Warns
-        -----
-        RuntimeWarning
-            When some outer resamples failed (their replicates are NaN and
-            left out).
-
-        Notes
-        -----
-        A calibration slope or intercept of a model refitted by maximum
-        likelihood is 1 or 0 on its own rows, so its apparent replicates do
-        not vary and the shifted interval has zero width (pminternal's
-        warning too); use the two-stage interval for them.
-
-        References
-        ----------
-        .. [1] H. Noma, T. Shinozaki, K. Iba, S. Teramukai and T. A. Furukawa,
-           "Confidence intervals of prediction accuracy measures for
-           multivariable prediction models based on the bootstrap-based
-           optimism correction methods", Statistics in Medicine 40,
-           5691-5701, 2021.
-
-        Examples
-        --------
-        >>> from sklearn.datasets import make_classification
-        >>> from sklearn.linear_model import LogisticRegression
-        >>> from skbrier.model_selection import internal_validation
-        >>> X, y = make_classification(120, n_features=3, n_informative=2,
-        ...                            n_redundant=0, random_state=1)
-        >>> res = internal_validation(LogisticRegression(), X, y, n_bootstrap=10,
-        ...                           measures=["c_statistic"], n_resamples=20,
-        ...                           random_state=0)
-        >>> low, high = res.confidence_interval(metric="c_statistic")
-        >>> bool(low < res.corrected["c_statistic"] < high)
-        True
-        """
-        return super().confidence_interval(confidence_level, metric=metric, method=method)
 
     def __repr__(self) -> str:
         return (
