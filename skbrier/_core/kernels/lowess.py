@@ -51,17 +51,18 @@ def _first(x: np.ndarray, xs: float, t: float, strict: bool, lo: int, hi: int) -
     """First index ``j`` in ``[lo, hi]`` with ``x[j] - xs > t`` (``>= t`` when not
     ``strict``), computed in floating point as the C code does; ``hi`` if none.
     ``x[j] - xs`` is non-decreasing in ``j``, so the predicate is monotone."""
-
-    def pred(j: int) -> bool:
-        d = x[j] - xs
-        return bool(d > t) if strict else bool(d >= t)
-
-    k = int(np.searchsorted(x, xs + t, side="right" if strict else "left"))
+    k = int(x.searchsorted(xs + t, "right" if strict else "left"))
     k = min(max(k, lo), hi)
-    while k > lo and pred(k - 1):
-        k -= 1
-    while k < hi and not pred(k):
-        k += 1
+    if strict:
+        while k > lo and x[k - 1] - xs > t:
+            k -= 1
+        while k < hi and not x[k] - xs > t:
+            k += 1
+    else:
+        while k > lo and x[k - 1] - xs >= t:
+            k -= 1
+        while k < hi and not x[k] - xs >= t:
+            k += 1
     return k
 
 
@@ -154,17 +155,31 @@ def _tricube(
     x: np.ndarray, lo: int, hi: int, win: _Window
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(eps, w)`` over ``x[lo:hi]``: the scaled distances ``(x - xs) / h`` and
-    the tricube weights with the C code's rule (1 within ``h1``, 0 beyond ``h9``)."""
+    the tricube weights with the C code's rule (1 within ``h1``, 0 beyond ``h9``).
+
+    ``x`` is sorted, so the points within ``h1`` and those beyond ``h9`` are
+    index ranges (found by :func:`_first` with the C code's comparisons):
+    the weights are set there by slices, and the rest is computed in place,
+    operation by operation as ``(1 - |eps|^3)^3`` (the same roundings)."""
     xs, h, h1, h9 = win
-    d = x[lo:hi] - xs
-    r = np.abs(d)
-    eps = d / h
-    q = np.abs(eps)
-    q = q * q * q
-    w = 1.0 - q
-    w = w * w * w
-    w[r <= h1] = 1.0
-    w[r > h9] = 0.0
+    eps = np.subtract(x[lo:hi], xs)
+    np.divide(eps, h, out=eps)
+    w = np.abs(eps)
+    q = np.multiply(w, w)
+    np.multiply(q, w, out=q)
+    np.subtract(1.0, q, out=q)
+    np.multiply(q, q, out=w)
+    np.multiply(w, q, out=w)
+    # d < -h9 before left, |d| <= h1 in c0 .. c1 - 1, d > h9 from right (the
+    # windows of the callers hold no point beyond h9: two comparisons say so)
+    inside = hi > lo and x[lo] - xs >= -h9 and not x[hi - 1] - xs > h9
+    left = lo if inside else _first(x, xs, -h9, False, lo, hi)
+    c0 = _first(x, xs, -h1, False, left, hi)
+    c1 = _first(x, xs, h1, True, c0, hi)
+    right = hi if inside else _first(x, xs, h9, True, c1, hi)
+    w[: left - lo] = 0.0
+    w[c0 - lo : c1 - lo] = 1.0
+    w[right - lo :] = 0.0
     return eps, w
 
 
@@ -200,7 +215,8 @@ def _zone_sums(x, y, mom, lo: int, hi: int, win: _Window, sign, shift) -> np.nda
 def _direct_fit(
     x: np.ndarray, y: np.ndarray, lo: int, hi: int, win: _Window, rng: float
 ) -> tuple[float, bool]:
-    """``lowest`` summed point by point over ``x[lo:hi]`` (small windows)."""
+    """``lowest`` summed point by point over ``x[lo:hi]`` (small windows);
+    in place (no temporaries beyond the three of :func:`_tricube`)."""
     eps, w = _tricube(x, lo, hi, win)
     h = win.h
     s0 = w.sum()
@@ -210,10 +226,11 @@ def _direct_fit(
     yy = y[lo:hi]
     fit = float(np.dot(w, yy))
     m = float(np.dot(w, eps))
-    c = eps - m
-    var = float(np.dot(w, c * c))
+    c = np.subtract(eps, m, out=eps)
+    tmp = np.multiply(c, c)
+    var = float(np.dot(w, tmp))
     if math.sqrt(var) * h > 0.001 * rng:
-        fit += (-m / var) * float(np.dot(w * c, yy))
+        fit += (-m / var) * float(np.dot(np.multiply(w, c, out=tmp), yy))
     return fit, True
 
 
@@ -346,8 +363,8 @@ def _knots_sorted(
         ky.append(val if ok else float(ys_all[i]))
         last = i
         cut = xs_all[last] + delta
-        i_break = max(int(np.searchsorted(xs_all, cut, side="right")), last + 1)
-        tie_end = int(np.searchsorted(xs_all, xs_all[last], side="right")) - 1
+        i_break = max(int(xs_all.searchsorted(cut, "right")), last + 1)
+        tie_end = int(xs_all.searchsorted(xs_all[last], "right")) - 1
         last = max(last, tie_end)
         i = max(last + 1, i_break - 1)
         if last >= n - 1:
