@@ -25,7 +25,7 @@ from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.kernels.calibration import lowess_calibration
-from .._core.kernels.cumulative import holm
+from .._core.kernels.cumulative import holm, order_by_part
 from .._core.labels import check_groups
 from .._core.params import check_confidence_level, check_min_samples
 from .._core.results import ConfidenceInterval, _IntervalResult, to_builtin
@@ -328,7 +328,7 @@ def calibration_by_group(
     est = {name: np.full(k, np.nan) for name, _ in MEASURES}
     var = {name: np.full(k, np.nan) for name, _ in MEASURES}
     ici = np.full(k, np.nan)
-    order = np.argsort(codes, kind="stable")
+    order = order_by_part(codes, k)
     bounds = np.r_[0, np.cumsum(n)]
     # rows sorted by forecast (as the report passes them) leave every group
     # sorted: its lowess curve and C statistic skip their sorts

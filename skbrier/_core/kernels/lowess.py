@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -49,7 +48,9 @@ _DEG = 11
 _DIRECT_MAX = 32 * BLOCK
 
 
-def _first(x: Sequence[float], xs: float, t: float, strict: bool, lo: int, hi: int) -> int:
+def _first(
+    x: np.ndarray | list[float], xs: float, t: float, strict: bool, lo: int, hi: int
+) -> int:
     """First index ``j`` in ``[lo, hi]`` with ``x[j] - xs > t`` (``>= t`` when not
     ``strict``), computed in floating point as the C code does; ``hi`` if none.
     ``x[j] - xs`` is non-decreasing in ``j``, so the predicate is monotone.
@@ -159,7 +160,7 @@ class _Sorted(NamedTuple):
     the block moments (None: every window is summed directly)."""
 
     x: np.ndarray
-    xl: Sequence[float]
+    xl: np.ndarray | list[float]
     y: np.ndarray
     mom: _Moments | None
 
