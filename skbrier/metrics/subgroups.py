@@ -24,7 +24,8 @@ from .._core.arrays import validated
 from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.format import format_number
-from .._core.kernels.cumulative import holm
+from .._core.kernels.calibration import lowess_calibration
+from .._core.kernels.cumulative import holm, order_by_part
 from .._core.labels import check_groups
 from .._core.params import check_confidence_level, check_min_samples
 from .._core.results import ConfidenceInterval, _IntervalResult, to_builtin
@@ -96,6 +97,10 @@ class GroupCalibrationResult(_IntervalResult):
         Its gap (observed rate minus mean forecast).
     confidence_level : float
         The default level of the intervals.
+    cumulative : CumulativeCalibrationResult
+        :func:`~skbrier.metrics.cumulative_calibration` of all the rows with
+        ``groups``: the whole sample's tests and, in ``by_group``, each
+        group's (whose Kuiper p-values are ``pvalues["cumulative"]``).
 
     Examples
     --------
@@ -122,6 +127,7 @@ class GroupCalibrationResult(_IntervalResult):
     worst_group: Any
     worst_group_gap: float
     confidence_level: float = 0.95
+    cumulative: Any = None
 
     _interval_metrics: ClassVar[tuple[str, ...]] = tuple(name for name, _ in MEASURES)
     _interval_methods: ClassVar[tuple[str, ...]] = ("wald",)
@@ -322,8 +328,11 @@ def calibration_by_group(
     est = {name: np.full(k, np.nan) for name, _ in MEASURES}
     var = {name: np.full(k, np.nan) for name, _ in MEASURES}
     ici = np.full(k, np.nan)
-    order = np.argsort(codes, kind="stable")
+    order = order_by_part(codes, k)
     bounds = np.r_[0, np.cumsum(n)]
+    # rows sorted by forecast (as the report passes them) leave every group
+    # sorted: its lowess curve and C statistic skip their sorts
+    presorted = bool(np.all(p[1:] >= p[:-1]))
     for j in range(k):
         rows = order[bounds[j] : bounds[j + 1]]
         yj, pj, wj = y[rows], p[rows], None if w is None else w[rows]
@@ -331,11 +340,15 @@ def calibration_by_group(
             continue  # a single outcome class: no fit, no C statistic
         with validated(yj, pj, wj):
             try:
-                measures = validation_measures(yj, pj, wj)
+                measures = validation_measures(yj, pj, wj, presorted=presorted)
             except ValueError:  # e.g. every forecast of the group is 0 or 1
                 continue
             if w is None:
-                ici[j] = lowess_calibration_error(yj, pj).eavg
+                ici[j] = (
+                    lowess_calibration(yj, pj, sorted_yp=(yj, pj))[2]
+                    if presorted
+                    else lowess_calibration_error(yj, pj).eavg
+                )
         for name, (e, v) in measures.items():
             est[name][j], var[name][j] = e, v
     with validated(y, p, w):
@@ -378,4 +391,5 @@ def calibration_by_group(
         else labels[worst],
         worst_group_gap=float(gap[worst]),
         confidence_level=level,
+        cumulative=cumulative,
     )

@@ -64,8 +64,8 @@ class SubgroupSection:
         :func:`skbrier.metrics.calibration_by_group` of the report's rows.
     cumulative : CumulativeCalibrationResult
         :func:`skbrier.metrics.cumulative_calibration`: the tests of the
-        whole sample (each group's Kuiper test is ``by_group``'s
-        ``pvalues["cumulative"]``, the same function's).
+        whole sample (``by_group.cumulative``, the one call that also gives
+        each group's Kuiper test, ``by_group``'s ``pvalues["cumulative"]``).
     multicalibration : MulticalibrationResult or None
         :func:`skbrier.metrics.multicalibration_error` over ``segments``
         (None without them).
@@ -245,7 +245,7 @@ def subgroup_section(
     times faster, and their results do not depend on the order of the rows."""
     from .._core.kernels.lowess import stable_argsort
     from .._core.validation import validated
-    from ..metrics import calibration_by_group, cumulative_calibration
+    from ..metrics import calibration_by_group
     from ..metrics import multicalibration_error as mce
 
     if groups is None and segments is None:
@@ -260,9 +260,8 @@ def subgroup_section(
         by_group = calibration_by_group(
             y, p, groups=groups, sample_weight=w, confidence_level=confidence_level
         )
-        cumulative = cumulative_calibration(y, p, sample_weight=w)
         multi = None if segments is None else mce(y, p, segments=segments, sample_weight=w)
-    return SubgroupSection(by_group, cumulative, multi)
+    return SubgroupSection(by_group, by_group.cumulative, multi)
 
 
 def _rows(column: Any, order: np.ndarray) -> Any:

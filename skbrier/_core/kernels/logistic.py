@@ -604,6 +604,11 @@ def _newton_sums(rows, c: float):
     return sums
 
 
+#: the largest ``|logit(p)|`` at which the joint fit starts from calibration
+#: in the large (beyond, from the base rate; see :func:`_joint_fit`)
+_WARM_START_MAX_LOGIT = 30.0
+
+
 def _joint_fit(rows, mom: RowMoments, citl: float):
     """``(a, b, var_a, var_b, loglik, status)`` of ``logit P = a + b lg`` (normalised weights).
 
@@ -621,9 +626,15 @@ def _joint_fit(rows, mom: RowMoments, citl: float):
     # diag(W ybar (1 - ybar), sum w (lg - c)^2 ybar (1 - ybar)), well
     # conditioned whatever the forecasts; at val.prob's start (0, 1) or at
     # (citl, 1) it is numerically singular when the log-odds reach +-300
-    # (every mu(1 - mu) below 1e-100) and the first Newton step is 1e30
-    base = math.log(mom.ybar) - math.log1p(-mom.ybar)
-    beta, cov, ll, ok, near_01 = newton_fit(_newton_sums(rows, c), np.array([base, 0.0]))
+    # (every mu(1 - mu) below 1e-100) and the first Newton step is 1e30.
+    # With moderate log-odds the calibration-in-the-large fit is the nearer
+    # start (a calibrated forecast is its own recalibration): about half the
+    # Newton steps, each a pass over the rows
+    if max(-mom.lg_min, mom.lg_max) <= _WARM_START_MAX_LOGIT:
+        start = np.array([citl + c, 1.0])
+    else:
+        start = np.array([math.log(mom.ybar) - math.log1p(-mom.ybar), 0.0])
+    beta, cov, ll, ok, near_01 = newton_fit(_newton_sums(rows, c), start)
     b = float(beta[1])
     a = float(beta[0] - b * c)
     var_a = float(cov[0, 0] - 2.0 * c * cov[0, 1] + c * c * cov[1, 1])

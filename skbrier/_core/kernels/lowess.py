@@ -32,6 +32,7 @@ relative (tested); the cost is ``O(n)`` for the moments plus
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import NamedTuple
 
@@ -47,21 +48,24 @@ _DEG = 11
 _DIRECT_MAX = 32 * BLOCK
 
 
-def _first(x: np.ndarray, xs: float, t: float, strict: bool, lo: int, hi: int) -> int:
+def _first(
+    x: np.ndarray | list[float], xs: float, t: float, strict: bool, lo: int, hi: int
+) -> int:
     """First index ``j`` in ``[lo, hi]`` with ``x[j] - xs > t`` (``>= t`` when not
     ``strict``), computed in floating point as the C code does; ``hi`` if none.
-    ``x[j] - xs`` is non-decreasing in ``j``, so the predicate is monotone."""
-
-    def pred(j: int) -> bool:
-        d = x[j] - xs
-        return bool(d > t) if strict else bool(d >= t)
-
-    k = int(np.searchsorted(x, xs + t, side="right" if strict else "left"))
-    k = min(max(k, lo), hi)
-    while k > lo and pred(k - 1):
-        k -= 1
-    while k < hi and not pred(k):
-        k += 1
+    ``x[j] - xs`` is non-decreasing in ``j``, so the predicate is monotone.
+    ``x``: the sorted data as a list (fast scalar access) or an array."""
+    k = (bisect.bisect_right if strict else bisect.bisect_left)(x, xs + t, lo, hi)
+    if strict:
+        while k > lo and x[k - 1] - xs > t:
+            k -= 1
+        while k < hi and not x[k] - xs > t:
+            k += 1
+    else:
+        while k > lo and x[k - 1] - xs >= t:
+            k -= 1
+        while k < hi and not x[k] - xs >= t:
+            k += 1
     return k
 
 
@@ -150,78 +154,103 @@ def _window(xs: float, h: float) -> _Window:
     return _Window(xs, h, 0.001 * h, 0.999 * h)
 
 
-def _tricube(
-    x: np.ndarray, lo: int, hi: int, win: _Window
-) -> tuple[np.ndarray, np.ndarray]:
+class _Sorted(NamedTuple):
+    """The sorted data: ``x`` and ``y`` as arrays, ``xl`` the same ``x`` for
+    scalar access (a list when the direct fits read it often, else ``x``) and
+    the block moments (None: every window is summed directly)."""
+
+    x: np.ndarray
+    xl: np.ndarray | list[float]
+    y: np.ndarray
+    mom: _Moments | None
+
+
+def _tricube(d: _Sorted, lo: int, hi: int, win: _Window) -> tuple[np.ndarray, np.ndarray]:
     """``(eps, w)`` over ``x[lo:hi]``: the scaled distances ``(x - xs) / h`` and
-    the tricube weights with the C code's rule (1 within ``h1``, 0 beyond ``h9``)."""
+    the tricube weights with the C code's rule (1 within ``h1``, 0 beyond ``h9``).
+
+    ``x`` is sorted, so the points within ``h1`` and those beyond ``h9`` are
+    index ranges (found by :func:`_first` with the C code's comparisons):
+    the weights are set there by slices, and the rest is computed in place,
+    operation by operation as ``(1 - |eps|^3)^3`` (the same roundings)."""
     xs, h, h1, h9 = win
-    d = x[lo:hi] - xs
-    r = np.abs(d)
-    eps = d / h
-    q = np.abs(eps)
-    q = q * q * q
-    w = 1.0 - q
-    w = w * w * w
-    w[r <= h1] = 1.0
-    w[r > h9] = 0.0
+    x = d.xl
+    eps = np.subtract(d.x[lo:hi], xs)
+    np.divide(eps, h, out=eps)
+    w = np.abs(eps)
+    q = np.multiply(w, w)
+    np.multiply(q, w, out=q)
+    np.subtract(1.0, q, out=q)
+    np.multiply(q, q, out=w)
+    np.multiply(w, q, out=w)
+    # d < -h9 before left, |d| <= h1 in c0 .. c1 - 1, d > h9 from right (the
+    # windows of the callers hold no point beyond h9: two comparisons say so)
+    inside = hi > lo and x[lo] - xs >= -h9 and not x[hi - 1] - xs > h9
+    left = lo if inside else _first(x, xs, -h9, False, lo, hi)
+    c0 = _first(x, xs, -h1, False, left, hi)
+    c1 = _first(x, xs, h1, True, c0, hi)
+    right = hi if inside else _first(x, xs, h9, True, c1, hi)
+    w[: left - lo] = 0.0
+    w[c0 - lo : c1 - lo] = 1.0
+    w[right - lo :] = 0.0
     return eps, w
 
 
-def _direct_sums(
-    x: np.ndarray, y: np.ndarray, lo: int, hi: int, win: _Window, shift: float
-) -> np.ndarray:
+def _direct_sums(d: _Sorted, lo: int, hi: int, win: _Window, shift: float) -> np.ndarray:
     """The five sums over ``x[lo:hi]`` with the C code's weight rule."""
     if hi <= lo:
         return np.zeros(5)
-    eps, w = _tricube(x, lo, hi, win)
-    yy = y[lo:hi]
+    eps, w = _tricube(d, lo, hi, win)
+    yy = d.y[lo:hi]
     c = eps - shift
     wc = w * c
     return np.array([w.sum(), wc.sum(), np.dot(wc, c), np.dot(w, yy), np.dot(wc, yy)])
 
 
-def _zone_sums(x, y, mom, lo: int, hi: int, win: _Window, sign, shift) -> np.ndarray:
+def _zone_sums(d: _Sorted, lo: int, hi: int, win: _Window, sign, shift) -> np.ndarray:
     """Sums over the tricube zone ``x[lo:hi]``: whole blocks by moments, the
     rest directly."""
+    mom = d.mom
     if mom is None or hi - lo < 2 * BLOCK:
-        return _direct_sums(x, y, lo, hi, win, shift)
+        return _direct_sums(d, lo, hi, win, shift)
     b0 = -(-lo // BLOCK)
     b1 = min(hi // BLOCK, mom.nb)
     if b1 <= b0:
-        return _direct_sums(x, y, lo, hi, win, shift)
+        return _direct_sums(d, lo, hi, win, shift)
     return (
-        _direct_sums(x, y, lo, b0 * BLOCK, win, shift)
+        _direct_sums(d, lo, b0 * BLOCK, win, shift)
         + _block_sums(mom, b0, b1, win.xs, win.h, sign, shift)
-        + _direct_sums(x, y, b1 * BLOCK, hi, win, shift)
+        + _direct_sums(d, b1 * BLOCK, hi, win, shift)
     )
 
 
 def _direct_fit(
-    x: np.ndarray, y: np.ndarray, lo: int, hi: int, win: _Window, rng: float
+    d: _Sorted, lo: int, hi: int, win: _Window, rng: float
 ) -> tuple[float, bool]:
-    """``lowest`` summed point by point over ``x[lo:hi]`` (small windows)."""
-    eps, w = _tricube(x, lo, hi, win)
+    """``lowest`` summed point by point over ``x[lo:hi]`` (small windows);
+    in place (no temporaries beyond the three of :func:`_tricube`)."""
+    eps, w = _tricube(d, lo, hi, win)
     h = win.h
     s0 = w.sum()
     if not s0 > 0.0:
         return 0.0, False
     w /= s0
-    yy = y[lo:hi]
+    yy = d.y[lo:hi]
     fit = float(np.dot(w, yy))
     m = float(np.dot(w, eps))
-    c = eps - m
-    var = float(np.dot(w, c * c))
+    c = np.subtract(eps, m, out=eps)
+    tmp = np.multiply(c, c)
+    var = float(np.dot(w, tmp))
     if math.sqrt(var) * h > 0.001 * rng:
-        fit += (-m / var) * float(np.dot(w * c, yy))
+        fit += (-m / var) * float(np.dot(np.multiply(w, c, out=tmp), yy))
     return fit, True
 
 
 def _local_fit(
-    x: np.ndarray, y: np.ndarray, mom, i: int, nleft: int, nright: int, rng: float
+    d: _Sorted, i: int, nleft: int, nright: int, rng: float
 ) -> tuple[float, bool]:
     """``lowest`` of lowess.c at ``x[i]`` (0-based window ``nleft .. nright``)."""
-    n = x.shape[0]
+    x, n = d.xl, d.x.shape[0]
     xs = float(x[i])
     h = max(xs - x[nleft], x[nright] - xs)
     win = _window(xs, h)
@@ -232,18 +261,18 @@ def _local_fit(
     if h <= 0.0:
         # every point of the window ties with xs: weights 1, no linear term
         start = _first(x, xs, 0.0, False, nleft, end)
-        return float(np.mean(y[start:end])), True
+        return float(np.mean(d.y[start:end])), True
     start = _first(x, xs, -h9, False, nleft, end)
-    if mom is None or end - start < _DIRECT_MAX:
-        return _direct_fit(x, y, start, end, win, rng)
+    if d.mom is None or end - start < _DIRECT_MAX:
+        return _direct_fit(d, start, end, win, rng)
     c0 = _first(x, xs, -h1, False, start, end)
     c1 = _first(x, xs, h1, True, c0, end)
 
     def sums(shift: float) -> np.ndarray:
         return (
-            _zone_sums(x, y, mom, start, c0, win, -1.0, shift)
-            + _direct_sums(x, y, c0, c1, win, shift)
-            + _zone_sums(x, y, mom, c1, end, win, 1.0, shift)
+            _zone_sums(d, start, c0, win, -1.0, shift)
+            + _direct_sums(d, c0, c1, win, shift)
+            + _zone_sums(d, c1, end, win, 1.0, shift)
         )
 
     s0, s1, _, t0, _ = sums(0.0)
@@ -325,6 +354,10 @@ def _knots_sorted(
         delta = 0.01 * rng
     ns = max(2, min(n, int(f * n + 1e-7)))
     mom = _Moments(xs_all, ys_all) if n * f > _DIRECT_MAX else None
+    # the direct fits read x often (bisections, cut-offs): Python floats
+    # there, the same values and comparisons as numpy's
+    x = xs_all if mom is not None else xs_all.tolist()
+    d = _Sorted(xs_all, x, ys_all, mom)
     kx: list[float] = []
     ky: list[float] = []
     nleft, last, i = 0, -1, 0
@@ -332,22 +365,22 @@ def _knots_sorted(
         if nleft + ns - 1 < n - 1:
             # the C code moves the window right while
             # x[i] - x[nleft] > x[nright + 1] - x[i]; bisect for the same stop
-            xi = xs_all[i]
+            xi = x[i]
             lo, hi = nleft, n - ns
             while lo < hi:
                 mid = (lo + hi) // 2
-                if xi - xs_all[mid] > xs_all[mid + ns] - xi:
+                if xi - x[mid] > x[mid + ns] - xi:
                     lo = mid + 1
                 else:
                     hi = mid
             nleft = lo
-        val, ok = _local_fit(xs_all, ys_all, mom, i, nleft, nleft + ns - 1, rng)
-        kx.append(float(xs_all[i]))
+        val, ok = _local_fit(d, i, nleft, nleft + ns - 1, rng)
+        kx.append(float(x[i]))
         ky.append(val if ok else float(ys_all[i]))
         last = i
-        cut = xs_all[last] + delta
-        i_break = max(int(np.searchsorted(xs_all, cut, side="right")), last + 1)
-        tie_end = int(np.searchsorted(xs_all, xs_all[last], side="right")) - 1
+        cut = x[last] + delta
+        i_break = max(bisect.bisect_right(x, cut), last + 1)
+        tie_end = bisect.bisect_right(x, x[last]) - 1
         last = max(last, tie_end)
         i = max(last + 1, i_break - 1)
         if last >= n - 1:
