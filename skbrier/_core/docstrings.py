@@ -58,6 +58,9 @@ confidence : array-like of shape (n_samples,)
     "spiegelhalter_reference": """\
 .. [1] D. J. Spiegelhalter, "Probabilistic prediction in patient
    management and clinical trials", Statistics in Medicine 5, 421-433, 1986.""",
+    "vickers_reference": """\
+.. [1] Vickers AJ, Elkin EB. Decision curve analysis: a novel method for
+   evaluating prediction models. Med Decis Making 2006;26:565-574.""",
     "ax": """\
 ax : matplotlib Axes, default=None
     Axes to draw on; a new figure if None.""",

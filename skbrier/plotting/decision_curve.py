@@ -36,6 +36,14 @@ def _padded(low: float, high: float, pad: float = 0.05) -> tuple[float, float]:
     return low - pad * span, high + pad * span
 
 
+def _add_finite_range(values: Any, lows: list[float], highs: list[float]) -> None:
+    """Append the least and the greatest finite value of ``values`` (if any)."""
+    finite = np.asarray(values)[np.isfinite(values)]
+    if finite.size:
+        lows.append(float(finite.min()))
+        highs.append(float(finite.max()))
+
+
 def cost_benefit_label(threshold: float) -> str:
     """Harm-to-benefit ratio implied by a threshold probability, as ``"1:19"``.
 
@@ -115,6 +123,7 @@ def _check_thresholds_of_interest(values: Any) -> np.ndarray | None:
     return arr
 
 
+@display_doc
 class DecisionCurveDisplay:
     """Decision curve visualization: net benefit of models, treat-all, treat-none.
 
@@ -166,8 +175,7 @@ class DecisionCurveDisplay:
 
     References
     ----------
-    .. [1] Vickers AJ, Elkin EB. Decision curve analysis: a novel method for
-       evaluating prediction models. Med Decis Making 2006;26:565-574.
+    {{vickers_reference}}
 
     Examples
     --------
@@ -395,12 +403,9 @@ confidence_level, random_state, harm, n_jobs
         model value, with a margin, so that a harmful model is never hidden.
         """
         highs = [self.prevalence]
-        lows = []
+        lows: list[float] = []
         for k, v in self.net_benefit.items():
-            finite = np.asarray(v)[np.isfinite(v)]
-            if finite.size:
-                highs.append(float(finite.max()))
-                lows.append(float(finite.min()))
+            _add_finite_range(v, lows, highs)
             if self.bands is not None and k in self.bands:
                 highs.append(np.nanmax(self.bands[k].high))
         top = 1.1 * max(h for h in highs if np.isfinite(h))
@@ -573,13 +578,11 @@ confidence_level, random_state, harm, n_jobs
         self, ax: Any, t: np.ndarray, order: np.ndarray, per: float, ylim: Any
     ) -> None:
         values = self._interventions_avoided(per)
-        lows, highs = [], []
+        lows: list[float] = []
+        highs: list[float] = []
         for name, v in values.items():
             self._model_line(ax, name, t, np.asarray(v)[order])
-            finite = np.asarray(v)[np.isfinite(v)]
-            if finite.size:
-                lows.append(float(finite.min()))
-                highs.append(float(finite.max()))
+            _add_finite_range(v, lows, highs)
         ax.axhline(0.0, color="0.5", linewidth=0.8)
         label = "patient" if per == 1 else f"{per:g} patients"
         ax.set_ylabel(f"Net interventions avoided per {label}")
