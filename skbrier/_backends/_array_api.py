@@ -25,7 +25,7 @@ from .._core.dispatch import Call
 from .._core.kernels.brier import (
     brier_finish,
     brier_reduce,
-    skill_finish,
+    skill_reduce,
     warn_undefined_skill,
 )
 from .._core.validation import is_multilabel
@@ -72,16 +72,7 @@ def brier_skill_score(c: Call) -> Any:
         return NotImplemented  # a multilabel indicator: the host copies
     fc = _forecast(c)
     ref = array_api_reference(fc, c.reference)
-    array = ref is not None and not isinstance(ref, float)
-    sums = brier_reduce(
-        fc.xp,
-        fc.y,
-        fc.proba,
-        fc.sample_weight,
-        reference=ref if array else None,
-        class_weight=not array,
-    )
-    score, bs_ref = skill_finish(sums, ref if isinstance(ref, float) else None)
+    score, bs_ref = skill_reduce(fc.xp, fc.y, fc.proba, fc.sample_weight, ref)
     if bs_ref == 0.0:
         warn_undefined_skill()
     return score

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._core.bootstrap_results import _BootstrapResult
+from .._core.docstrings import with_pieces
 from .._core.format import format_number
 from .._core.kernels.net_benefit import treat_all_curve
 from .._core.results import Result
@@ -112,7 +113,22 @@ class _UtilityCurves(_BootstrapResult):
         return pd.DataFrame(cols)
 
 
+#: the attributes after ``max_threshold`` that both utility results describe
+_doc = with_pieces(
+    {
+        "area_sampling": """\
+n : float
+    Number of questions (total weight).
+n_resamples : int
+    Bootstrap resamples (0: none).
+confidence_level : float
+    Level of :attr:`bands`."""
+    }
+)
+
+
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
+@_doc
 class AbstentionUtilityResult(_UtilityCurves):
     r"""The answer-or-abstain utility curve of one confidence, and its area.
 
@@ -140,12 +156,7 @@ class AbstentionUtilityResult(_UtilityCurves):
         has confidence 1).
     max_threshold : float
         Upper end :math:`T` of the area.
-    n : float
-        Number of questions (total weight).
-    n_resamples : int
-        Bootstrap resamples (0: none).
-    confidence_level : float
-        Level of :attr:`bands`.
+    {{area_sampling}}
     bootstrap_replicates : dict of str to ndarray or None
         ``"utility"`` (n_resamples, n_thresholds), ``"utility_area"``
         (n_resamples,).
@@ -208,6 +219,7 @@ class AbstentionUtilityResult(_UtilityCurves):
 
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
+@_doc
 class AbstentionUtilityComparison(_UtilityCurves):
     r"""Paired comparison of two models' answer-or-abstain utility on the same questions.
 
@@ -229,12 +241,7 @@ class AbstentionUtilityComparison(_UtilityCurves):
         Each model's area :math:`\int_0^T U(t)\,dt`.
     max_threshold : float
         :math:`T`.
-    n : float
-        Number of questions (total weight).
-    n_resamples : int
-        Bootstrap resamples (0: none).
-    confidence_level : float
-        Level of :attr:`bands`.
+    {{area_sampling}}
     bootstrap_replicates : dict of str to ndarray or None
         Differences: ``"utility"`` (n_resamples, n_thresholds),
         ``"utility_area"`` (n_resamples,).

@@ -14,9 +14,8 @@ from .._core.kernels.brier import (
     binary_brier_guarded,
     brier_finish,
     brier_index_from_score,
-    brier_reduce,
     forecast_brier,
-    skill_finish,
+    skill_reduce,
     warn_undefined_skill,
 )
 from .._core.validation import (
@@ -413,16 +412,7 @@ def brier_skill_score(
             "multilabel y_true; a single float is a binary base rate."
         )
     ref = check_reference(reference, fc)
-    array = ref is not None and not isinstance(ref, float)
-    sums = brier_reduce(
-        np,
-        fc.y,
-        fc.proba,
-        fc.sample_weight,
-        reference=ref if array else None,
-        class_weight=not array,
-    )
-    score, bs_ref = skill_finish(sums, ref if isinstance(ref, float) else None)
+    score, bs_ref = skill_reduce(np, fc.y, fc.proba, fc.sample_weight, ref)
     if bs_ref == 0.0:
         warn_undefined_skill()
     return score

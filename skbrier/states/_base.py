@@ -272,6 +272,18 @@ def _chunk_weights(sample_weight: Any, n: int) -> np.ndarray | None:
     return check_sample_weight(w, n, ref_name="y_proba")
 
 
+def _chunk_targets(y_true: Any, n: int, proba_name: str = "y_proba") -> np.ndarray:
+    """The labels of a chunk of ``n`` rows, read as the in-memory check reads
+    them (one per row of ``proba_name``)."""
+    y = _target_array(y_true)
+    if y.shape[0] != n:
+        raise ValueError(
+            f"y_true has {y.shape[0]} samples but {proba_name} has {n}; "
+            "all inputs must have the same number of samples."
+        )
+    return y
+
+
 def forecast_columns(
     columns: Mapping[str, Any], names: Any, n: int, shown: Any = None
 ) -> dict[str, np.ndarray]:

@@ -16,7 +16,6 @@ from .._core.validation import (
     _as_array,
     _numeric_objects,
     _rows_sum_to_one,
-    _target_array,
     _warn_rows,
     check_forecast,
     check_probabilities,
@@ -29,7 +28,7 @@ from ..metrics._calibration_error_core import (
     prepare,
     rescale,
 )
-from ._base import MergeableState, _chunk_weights
+from ._base import MergeableState, _chunk_targets, _chunk_weights
 from ._base import label_key as _key
 
 __all__ = ["CalibrationBinsState"]
@@ -153,12 +152,7 @@ class CalibrationBinsState(MergeableState):
                 f"y_proba has {k} columns in one chunk but {self.n_columns} in another."
             )
         self.n_columns = k
-        y = _target_array(y_true)
-        if y.shape[0] != n:
-            raise ValueError(
-                f"y_true has {y.shape[0]} samples but y_proba has {n}; "
-                "all inputs must have the same number of samples."
-            )
+        y = _chunk_targets(y_true, n)
         w = np.ones(n) if (ww := _chunk_weights(sample_weight, n)) is None else ww
         if k > 1 and not _rows_sum_to_one(p @ np.ones(k)):
             self.rows_sum_to_one = False

@@ -41,7 +41,6 @@ from .._core.validation import (
     _as_array,
     _numeric_objects,
     _rows_sum_to_one,
-    _target_array,
     _warn_rows,
     check_forecast,
     check_probabilities,
@@ -54,7 +53,7 @@ from ..metrics._multiple_choice_checks import (
     flatten_ragged,
     warn_rows_do_not_sum_to_one,
 )
-from ._base import STATE_PIECES, MergeableState, _chunk_weights, _LabelSums
+from ._base import STATE_PIECES, MergeableState, _chunk_targets, _chunk_weights, _LabelSums
 from ._base import label_key as _key
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
@@ -98,12 +97,7 @@ class _LabelColumns(_LabelSums):
             )
         n, k = p.shape
         self._set_columns(k)
-        y = _target_array(y_true)
-        if y.shape[0] != n:
-            raise ValueError(
-                f"y_true has {y.shape[0]} samples but {self.proba_name} has {n}; "
-                "all inputs must have the same number of samples."
-            )
+        y = _chunk_targets(y_true, n, self.proba_name)
         w = _chunk_weights(sample_weight, n)
         extra = self._extra(p, **columns)
         if not _rows_sum_to_one(p @ np.ones(k)):

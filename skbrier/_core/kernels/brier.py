@@ -363,6 +363,15 @@ def class_weights(xp: Any, y: Any, p: Any, w: Any) -> np.ndarray:
     return np.asarray(to_numpy(xp.sum(oh, axis=0)), dtype=np.float64)
 
 
+def _squares_sums(xp: Any, w: Any, x: Any) -> np.ndarray:
+    """The (``w``-weighted) sums of ``x * x`` over the rows, as 1-D host float64."""
+    from ..array_api import to_numpy
+
+    x = x * x
+    s = xp.sum(x, axis=0) if w is None else xp.matmul(w, x)
+    return np.atleast_1d(np.asarray(to_numpy(s), dtype=np.float64))
+
+
 def _hypotheses(xp: Any, p: Any, w: Any, reference: Any) -> BrierSums:
     r"""The hypotheses form: with :math:`A_k = \sum w p_k^2` and
     :math:`B_k = \sum w (1 - p_k)^2`, the loss of outcome ``c`` is
@@ -370,17 +379,8 @@ def _hypotheses(xp: Any, p: Any, w: Any, reference: Any) -> BrierSums:
     non-negative terms (no cancellation)."""
 
     def losses(q: Any) -> np.ndarray:
-        a = q * q
         b = 1.0 - q
-        b = b * b
-        if w is None:
-            sa, sb = xp.sum(a, axis=0), xp.sum(b, axis=0)
-        else:
-            sa, sb = xp.matmul(w, a), xp.matmul(w, b)
-        from ..array_api import to_numpy
-
-        sa = np.atleast_1d(np.asarray(to_numpy(sa), dtype=np.float64))
-        sb = np.atleast_1d(np.asarray(to_numpy(sb), dtype=np.float64))
+        sa, sb = _squares_sums(xp, w, q), _squares_sums(xp, w, b)
         if q.ndim == 1:
             return 2.0 * np.concatenate([sa, sb])
         before = np.concatenate([[0.0], np.cumsum(sa)[:-1]])
@@ -441,6 +441,17 @@ def skill_finish(s: BrierSums, rate: float | None = None) -> tuple[float, float]
     when the reference scores 0; the caller warns)."""
     bs_ref = reference_finish(s, rate)
     return skill_score(_mean(s, s.loss), bs_ref), bs_ref
+
+
+def skill_reduce(xp: Any, y: Any, proba: Any, w: Any, ref: Any) -> tuple[float, float]:
+    """:func:`skill_finish` of a chunk of rows against ``ref``: a checked
+    reference (a float rate, an array of reference forecasts) or None
+    (climatology)."""
+    array = ref is not None and not isinstance(ref, float)
+    sums = brier_reduce(
+        xp, y, proba, w, reference=ref if array else None, class_weight=not array
+    )
+    return skill_finish(sums, ref if isinstance(ref, float) else None)
 
 
 def native_precision_brier(fc, half: bool) -> float:

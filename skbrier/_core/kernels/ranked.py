@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..array_api import is_numpy
-from .brier import BrierSums, class_weights, skill_score
+from .brier import BrierSums, _squares_sums, class_weights, skill_score
 
 __all__ = [
     "ranked_finish",
@@ -95,19 +95,10 @@ def _hypotheses(xp: Any, p: Any, w: Any, reference: Any) -> BrierSums:
     :math:`B_k = \sum w (1 - F_k)^2`, the loss of outcome ``c`` is
     :math:`\sum_{k < c} A_k + \sum_{k \ge c} B_k`, a sum of non-negative
     terms (no cancellation)."""
-    from ..array_api import to_numpy
 
     def losses(q: Any) -> np.ndarray:
         f = np.cumsum(q, axis=1) if is_numpy(xp) else _xp_cumsum(xp, q)
-        a = f * f
-        b = 1.0 - f
-        b = b * b
-        if w is None:
-            sa, sb = xp.sum(a, axis=0), xp.sum(b, axis=0)
-        else:
-            sa, sb = xp.matmul(w, a), xp.matmul(w, b)
-        sa = np.asarray(to_numpy(sa), dtype=np.float64)
-        sb = np.asarray(to_numpy(sb), dtype=np.float64)
+        sa, sb = _squares_sums(xp, w, f), _squares_sums(xp, w, 1.0 - f)
         before = np.concatenate([[0.0], np.cumsum(sa)[:-1]])
         after = np.cumsum(sb[::-1])[::-1]
         return before + after
