@@ -34,6 +34,10 @@ __all__ = [
     "unpack",
 ]
 
+_TRAINING = """\
+train_event, train_time : array-like, default=None
+    Training outcome for ``convention="sksurv"``."""
+
 #: the docstring pieces the survival functions share (``with_pieces``)
 SURVIVAL_PIECES = {
     "survival_inputs": """\
@@ -44,9 +48,27 @@ y_time : array-like of shape (n_samples,)
     Observed times.
 surv_proba : array-like of shape (n_samples, n_times) or sequence of callables
     Predicted survival probabilities at ``times`` (or survival functions).""",
-    "survival_training": """\
-train_event, train_time : array-like, default=None
-    Training outcome for ``convention="sksurv"``.""",
+    "survival_training": _TRAINING,
+    "survival_integration": """\
+convention : {"riskRegression", "sksurv"}, default="riskRegression"
+    Whose Brier score and integration rule (see :func:`brier_score_survival`).
+integration : {"step", "trapezoid"}, default=None
+    The rule of the integrated scores; None: the convention's.
+"""
+    + _TRAINING,
+    "survival_inference": """\
+conservative : bool, default=False
+    Ignore the variability of the censoring model in the standard errors
+    (riskRegression's convention; with ``"sksurv"`` it is always ignored).
+sample_weight : array-like of shape (n_samples,), default=None
+    Frequency weights.
+n_resamples : int, default=0
+    Bootstrap resamples of subjects, every score of a replicate on the same
+    resample (0: none).
+random_state : None, int, Generator, RandomState or SeedSequence, default=None
+    Seed of the bootstrap.
+n_jobs : int, default=None
+    Threads for the bootstrap (results do not depend on it).""",
     "graf_reference": """\
 References
 ----------

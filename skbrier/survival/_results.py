@@ -148,6 +148,8 @@ class _PerHorizon(_Intervals[SurvivalInterval]):
     bootstrap intervals labelled with their horizons."""
 
     _columns: ClassVar[tuple[str, ...]] = ()
+    #: the function that builds the result (named when bootstrap replicates are missing)
+    _maker: ClassVar[str] = ""
     _interval_methods: ClassVar[tuple[str, ...]] = ("wald", "percentile", "basic")
 
     def _rows(self) -> list[dict[str, Any]]:
@@ -189,7 +191,6 @@ class _PerHorizon(_Intervals[SurvivalInterval]):
         *,
         bounded: bool,
         time_range: tuple[float, float] | None = None,
-        maker: str,
     ) -> SurvivalInterval:
         """Wald (``bounded``: cut to [0, 1]) or bootstrap interval, labelled with its horizons."""
         if method == "wald":
@@ -199,7 +200,7 @@ class _PerHorizon(_Intervals[SurvivalInterval]):
         else:
             if replicates is None:
                 raise ValueError(
-                    f"no bootstrap replicates: call {maker} with n_resamples > 0."
+                    f"no bootstrap replicates: call {self._maker} with n_resamples > 0."
                 )
             lo, hi = interval_from_replicates(
                 replicates, level, method=method, estimate=est
@@ -297,6 +298,7 @@ class SurvivalIPAResult(_PerHorizon):
     se_integrated_ipa: float
     bootstrap: np.ndarray | None = None
 
+    _maker: ClassVar[str] = "index_of_prediction_accuracy"
     _columns: ClassVar[tuple[str, ...]] = (
         "times",
         "brier",
@@ -336,33 +338,24 @@ class SurvivalIPAResult(_PerHorizon):
         return f"SurvivalIPAResult({body})"
 
     def _interval(self, metric: str, level: float, method: str) -> SurvivalInterval:
-        j = 1 if metric in ("ipa", "integrated_ipa") else 0
-        maker = "index_of_prediction_accuracy"
-        if metric in ("ipa", "brier_score"):
-            est, se = (self.ipa, self.se_ipa) if j else (self.brier, self.se_brier)
-            reps = None if self.bootstrap is None else self.bootstrap[:, j, :-1]
-            return self._horizon_interval(
-                metric, level, method, est, se, reps, bounded=not j, maker=maker
-            )
-        if self.time_range is None or math.isnan(self.ibs):
+        pointwise = metric in ("ipa", "brier_score")
+        if not pointwise and (self.time_range is None or math.isnan(self.ibs)):
             raise ValueError(
                 f"metric={metric!r} needs at least two horizons (an integrated score)."
             )
-        if j:
-            est_f, se_f = self.integrated_ipa, self.se_integrated_ipa
-        else:
-            est_f, se_f = self.ibs, self.se_ibs
-        reps = None if self.bootstrap is None else self.bootstrap[:, j, -1]
+        est, se = {
+            "ipa": (self.ipa, self.se_ipa),
+            "brier_score": (self.brier, self.se_brier),
+            "integrated_ipa": (self.integrated_ipa, self.se_integrated_ipa),
+            "integrated_brier_score": (self.ibs, self.se_ibs),
+        }[metric]
+        j = 1 if metric in ("ipa", "integrated_ipa") else 0
+        reps = None
+        if self.bootstrap is not None:  # the last column holds the integrated scores
+            reps = self.bootstrap[:, j, :-1] if pointwise else self.bootstrap[:, j, -1]
+        span = None if pointwise else self.time_range
         return self._horizon_interval(
-            metric,
-            level,
-            method,
-            est_f,
-            se_f,
-            reps,
-            bounded=not j,
-            time_range=self.time_range,
-            maker=maker,
+            metric, level, method, est, se, reps, bounded=not j, time_range=span
         )
 
 
@@ -419,6 +412,7 @@ class SurvivalComparisonResult(_PerHorizon):
     convention: str
     bootstrap: np.ndarray | None = None
 
+    _maker: ClassVar[str] = "compare_brier_survival"
     _columns: ClassVar[tuple[str, ...]] = (
         "times",
         "brier_a",
@@ -444,5 +438,4 @@ class SurvivalComparisonResult(_PerHorizon):
             self.se,
             self.bootstrap,
             bounded=False,
-            maker="compare_brier_survival",
         )

@@ -35,6 +35,24 @@ from ._results import SurvivalComparisonResult, SurvivalIPAResult
 __all__ = ["compare_brier_survival", "index_of_prediction_accuracy"]
 
 
+def _check_inference(
+    convention: Any,
+    train_event: Any,
+    train_time: Any,
+    conservative: Any,
+    n_resamples: Any,
+    random_state: Any,
+    n_jobs: Any,
+) -> tuple[Convention, bool, int, int | None]:
+    """The checked convention, ``conservative``, resamples and threads of the
+    functions with standard errors and a bootstrap."""
+    conv = check_convention(convention, train_event, train_time)
+    cons = check_bool(conservative, "conservative")
+    n_res = check_n_resamples(n_resamples, allow_zero=True)
+    validate_random_state(random_state)
+    return conv, cons, n_res, check_n_jobs(n_jobs)
+
+
 def _influences(
     data: SurvivalData,
     mats: list[np.ndarray],
@@ -158,22 +176,8 @@ def index_of_prediction_accuracy(
     {{survival_inputs}}
     times : float or array-like of shape (n_times,)
         Horizons.
-    convention : {"riskRegression", "sksurv"}, default="riskRegression"
-        Whose Brier score and integration rule (see :func:`brier_score_survival`).
-    integration : {"step", "trapezoid"}, default=None
-        Rule of the integrated scores; None: the convention's.
-    {{survival_training}}
-    conservative : bool, default=False
-        Ignore the variability of the censoring model in the standard errors
-        (riskRegression's convention; with ``"sksurv"`` it is always ignored).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Frequency weights.
-    n_resamples : int, default=0
-        Bootstrap resamples (0: none).
-    random_state : None, int, Generator, RandomState or SeedSequence, default=None
-        Seed of the bootstrap.
-    n_jobs : int, default=None
-        Threads for the bootstrap (results do not depend on it).
+    {{survival_integration}}
+    {{survival_inference}}
 
     Returns
     -------
@@ -208,12 +212,10 @@ def index_of_prediction_accuracy(
     SurvivalInterval('integrated_ipa', 95%, [0, 6]: [0.1263, 0.7241])
     """
     y_event, y_time, (surv_proba, times) = unpack(y_event, y_time, (surv_proba, times))
-    conv = check_convention(convention, train_event, train_time)
+    conv, cons, n_res, jobs = _check_inference(
+        convention, train_event, train_time, conservative, n_resamples, random_state, n_jobs
+    )
     rule = check_integration(integration, conv)
-    cons = check_bool(conservative, "conservative")
-    n_res = check_n_resamples(n_resamples, allow_zero=True)
-    validate_random_state(random_state)
-    jobs = check_n_jobs(n_jobs)
     prep = prepare(y_event, y_time, [surv_proba], times, sample_weight=sample_weight)
     data, t = prep.data, prep.times
     n, n_t = data.time.shape[0], t.shape[0]
@@ -308,17 +310,7 @@ def compare_brier_survival(
     convention : {"riskRegression", "sksurv"}, default="riskRegression"
         Whose Brier score (see :func:`brier_score_survival`).
     {{survival_training}}
-    conservative : bool, default=False
-        Ignore the variability of the censoring model (riskRegression's
-        convention; with ``"sksurv"`` it is always ignored).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Frequency weights.
-    n_resamples : int, default=0
-        Paired bootstrap resamples of subjects (0: none).
-    random_state : None, int, Generator, RandomState or SeedSequence, default=None
-        Seed of the bootstrap.
-    n_jobs : int, default=None
-        Threads for the bootstrap.
+    {{survival_inference}}
 
     Returns
     -------
@@ -344,11 +336,9 @@ def compare_brier_survival(
     y_event, y_time, (surv_proba_a, surv_proba_b, times) = unpack(
         y_event, y_time, (surv_proba_a, surv_proba_b, times), estimator=False
     )
-    conv = check_convention(convention, train_event, train_time)
-    cons = check_bool(conservative, "conservative")
-    n_res = check_n_resamples(n_resamples, allow_zero=True)
-    validate_random_state(random_state)
-    jobs = check_n_jobs(n_jobs)
+    conv, cons, n_res, jobs = _check_inference(
+        convention, train_event, train_time, conservative, n_resamples, random_state, n_jobs
+    )
     prep = prepare(
         y_event,
         y_time,

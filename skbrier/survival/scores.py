@@ -187,11 +187,7 @@ def integrated_brier_score(
     {{survival_inputs}}
     times : array-like of shape (n_times,)
         At least two strictly increasing horizons.
-    convention : {"riskRegression", "sksurv"}, default="riskRegression"
-        Whose Brier score and integration rule (see :func:`brier_score_survival`).
-    integration : {"step", "trapezoid"}, default=None
-        The rule of the integral; None: the convention's.
-    {{survival_training}}
+    {{survival_integration}}
     censoring : {"km"}, default="km"
         Censoring model.
     sample_weight : array-like of shape (n_samples,), default=None
