@@ -38,6 +38,7 @@ __all__ = [
     "GivenStatistic",
     "Source",
     "Statistic",
+    "TableSource",
     "check_column",
     "check_group_by",
     "compute",
@@ -178,6 +179,51 @@ class Source(Protocol):
 
     def note(self, key: tuple) -> str:
         """What a message about the rows of group ``key`` appends."""
+
+
+class TableSource:
+    """What the DuckDB and Polars sources share (their ``__init__`` opens
+    the input): the logical columns of a call (:meth:`given`), a group's
+    columns (:meth:`fetch`, from the engine's :meth:`arrays`) and note, and
+    the in-memory report of the columns (:meth:`report`)."""
+
+    #: the parameter that names each logical column (its messages say it;
+    #: an extra column is named as ``p``)
+    PARAMETERS = {"y": "y", "p": "p", "w": "weight", "r": "reference"}
+    #: the input as a group's note names it
+    where = ""
+    keys: list[str]
+    numeric_labels: bool
+    weighted: bool
+
+    @staticmethod
+    def given(y: Any, p: Any, weight: Any, extra: Mapping[str, Any] | None) -> dict:
+        """The logical columns of a call that are given (not None): ``y``,
+        ``p``, ``w`` (``weight``) and the plan's extra columns."""
+        inputs = {"y": y, "p": p, "w": weight, **(extra or {})}
+        return {k: v for k, v in inputs.items() if v is not None}
+
+    def arrays(self, key: tuple = ()) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The rows of group ``key`` (all rows without ``group_by``): the
+        logical columns and the ``group_by`` columns by name, as numpy arrays."""
+        raise NotImplementedError
+
+    def fetch(self, key: tuple) -> dict[str, Any]:
+        return self.arrays(key)[0]
+
+    def note(self, key: tuple) -> str:
+        return group_note(self.keys, key, self.where)
+
+    def report(self, groups: Any, segments: Any, kwargs: Mapping[str, Any]) -> Any:
+        """:func:`skbrier.calibration_report` of all rows, its ``groups`` and
+        ``segments`` from the ``group_by`` columns (the report's ``kwargs``)."""
+        from ..report import calibration_report
+
+        cols, by = self.arrays()
+        by = report_subgroups(by, groups, segments)
+        return calibration_report(
+            cols["y"], cols["p"], sample_weight=cols.get("w"), **by, **kwargs
+        )
 
 
 def group_note(keys: list[str], key: tuple, where: str) -> str:

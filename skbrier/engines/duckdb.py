@@ -89,8 +89,10 @@ pos_label : int, float, bool or str, default=None
 
 
 # ----------------------------------------------------------------- the source
-class _Source:
+class _Source(_common.TableSource):
     """The DuckDB input of a call: a relation and the columns chosen."""
+
+    where = f"the {_ENGINE} input, in the order DuckDB returned its rows"
 
     def __init__(
         self,
@@ -121,11 +123,9 @@ class _Source:
         self.rel = data
         names = list(data.columns)
         types = dict(zip(names, (str(t) for t in data.types)))
-        inputs = {"y": y, "p": p, "w": weight, **(extra or {})}
-        self.columns = {k: v for k, v in inputs.items() if v is not None}
-        params = {"y": "y", "p": "p", "w": "weight", "r": "reference"}
+        self.columns = self.given(y, p, weight, extra)
         for k, v in self.columns.items():
-            _common.check_column(v, params.get(k, "p"), names)
+            _common.check_column(v, self.PARAMETERS.get(k, "p"), names)
         self.keys = _common.check_group_by(group_by, names)
         ytype = types[self.columns["y"]]
         self.numeric_labels = ytype in _NUMERIC or ytype.startswith("DECIMAL")
@@ -147,9 +147,6 @@ class _Source:
         names = res.columns
         return [dict(zip(names, row)) for row in res.fetchall()]
 
-    def fetch(self, key: tuple) -> dict[str, Any]:
-        return self.arrays(key)[0]
-
     def arrays(self, key: tuple = ()) -> tuple[dict[str, Any], dict[str, Any]]:
         """The rows of group ``key`` (all rows without ``group_by``), one
         query: the logical columns (``y``, ``p``, ``w``, extras) and the
@@ -168,10 +165,6 @@ class _Source:
             if name.startswith(_PREFIX)
         }
         return logical, {k: _filled(arrays[k]) for k in self.keys}
-
-    def note(self, key: tuple) -> str:
-        where = f"the {_ENGINE} input, in the order DuckDB returned its rows"
-        return _common.group_note(self.keys, key, where)
 
 
 def _filled(arr: Any) -> np.ndarray:
@@ -321,12 +314,8 @@ def calibration_report(
     >>> report.subgroups.by_group.groups.tolist()
     [0, 1]
     """
-    from ..report import calibration_report as report
-
     src = _Source(data, table, y, p, weight, None)
     keys = _common.subgroup_keys(groups, segments, list(src.rel.columns))
     if keys:
         src = _Source(src.rel, None, y, p, weight, keys)
-    cols, by = src.arrays()
-    by = _common.report_subgroups(by, groups, segments)
-    return report(cols["y"], cols["p"], sample_weight=cols.get("w"), **by, **kwargs)
+    return src.report(groups, segments, kwargs)

@@ -66,9 +66,11 @@ weight : str, polars.Expr or None, default=None
 
 
 # ----------------------------------------------------------------- the source
-class _Source:
+class _Source(_common.TableSource):
     """The Polars input of a call: one LazyFrame of the group columns and the
     logical columns (``y``, ``p``, ``w``, extras) under reserved names."""
+
+    where = f"the {_ENGINE} input"
 
     def __init__(
         self,
@@ -80,8 +82,7 @@ class _Source:
         extra: Mapping[str, Any] | None = None,
     ) -> None:
         pl = _pl()
-        inputs = {"y": y, "p": p, "w": weight, **(extra or {})}
-        inputs = {k: v for k, v in inputs.items() if v is not None}
+        inputs = self.given(y, p, weight, extra)
         if data is None:
             series = {k: v for k, v in inputs.items() if isinstance(v, pl.Series)}
             if len(series) != len(inputs):
@@ -105,9 +106,8 @@ class _Source:
                 f"got {type(data).__name__}."
             )
         names = data.collect_schema().names()
-        params = {"y": "y", "p": "p", "w": "weight", "r": "reference"}
         exprs = {
-            k: _column(v, params.get(k, "p"), names).alias(_PREFIX + k)
+            k: _column(v, self.PARAMETERS.get(k, "p"), names).alias(_PREFIX + k)
             for k, v in inputs.items()
         }
         self.keys = _common.check_group_by(group_by, names)
@@ -150,9 +150,6 @@ class _Source:
             lf = lf.filter(pl.col(k).eq_missing(v))
         return lf.collect()
 
-    def fetch(self, key: tuple) -> dict[str, Any]:
-        return self.arrays(key)[0]
-
     def arrays(self, key: tuple = ()) -> tuple[dict[str, Any], dict[str, Any]]:
         """The rows of group ``key`` (all rows without ``group_by``), one
         collect: the logical columns (``y``, ``p``, ``w``, extras) and the
@@ -162,9 +159,6 @@ class _Source:
             c[len(_PREFIX) :]: df[c].to_numpy() for c in df.columns if c.startswith(_PREFIX)
         }
         return logical, {k: df[k].to_numpy() for k in self.keys}
-
-    def note(self, key: tuple) -> str:
-        return _common.group_note(self.keys, key, f"the {_ENGINE} input")
 
 
 # ----------------------------------------------------------------- the statistics
@@ -341,12 +335,8 @@ def calibration_report(
     >>> sbp.calibration_report(lf, groups="site").subgroups.by_group.groups.tolist()
     ['A', 'B']
     """
-    from ..report import calibration_report as report
-
     keys = _subgroup_keys(data, groups, segments)
-    cols, by = _Source(data, y, p, weight, keys or None).arrays()
-    by = _common.report_subgroups(by, groups, segments)
-    return report(cols["y"], cols["p"], sample_weight=cols.get("w"), **by, **kwargs)
+    return _Source(data, y, p, weight, keys or None).report(groups, segments, kwargs)
 
 
 def _subgroup_keys(data: Any, groups: Any, segments: Any) -> list[str]:

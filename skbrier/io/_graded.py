@@ -12,10 +12,10 @@ from ._parse import (
     Bad,
     at,
     check_path,
-    decode,
     get,
-    open_binary,
+    load_json_file,
     parse_json,
+    read_text,
     reader_doc,
     show,
     to_float,
@@ -49,19 +49,9 @@ def _grade(value: Any, field: str) -> tuple[bool, bool]:
 
 def _records(path: str) -> list[tuple[str, Any]]:
     """``(place, record)`` of a JSON Lines file, or of a JSON array of objects."""
-    with open_binary(path) as fh:
-        data = fh.read()
-    try:
-        text = decode(data, "(file)")
-    except Bad as bad:
-        raise EvalLogError(f"{path}: {bad.problem}.") from None
-    if not text.strip():
-        raise EvalLogError(f"{path}: the file is empty.")
+    text = read_text(path)
     if text.lstrip().startswith("["):
-        try:
-            doc = parse_json(text, "(file)")
-        except Bad as bad:
-            raise EvalLogError(f"{path}: {bad.problem}.") from None
+        doc = load_json_file(path, text=text)
         return [(f"record {i}", rec) for i, rec in enumerate(doc)]
     out: list[tuple[str, Any]] = []
     for lineno, line in enumerate(text.splitlines(), 1):

@@ -3,7 +3,7 @@
 One home for each check at the boundary:
 
 * :func:`check_path` -- the ``path`` argument (a path-like naming a file);
-* :func:`open_binary` and :func:`read_bytes` -- opening a file: a missing file, a directory or an
+* :func:`open_binary`, :func:`read_bytes` and :func:`read_text` -- opening a file: a missing file, a directory or an
   unreadable file raise ``FileNotFoundError`` / ``IsADirectoryError`` /
   ``OSError`` whose message is one line naming the path;
 * :func:`decode` and :func:`parse_json` -- text and JSON: invalid UTF-8,
@@ -39,6 +39,7 @@ __all__ = [
     "open_binary",
     "parse_json",
     "read_bytes",
+    "read_text",
     "show",
     "to_float",
 ]
@@ -166,14 +167,26 @@ def parse_json(text: str | bytes, field: str = "(line)") -> Any:
         raise Bad(field, f"invalid JSON ({exc})") from None
 
 
-def load_json_file(path: str, what: str = "log file") -> Any:
-    """The JSON document in file ``path``: empty files, bad text and bad JSON
-    raise :class:`~skbrier.io.EvalLogError` naming the file."""
+def read_text(path: str, what: str = "log file") -> str:
+    """The text of file ``path``: an empty file and bad text raise
+    :class:`~skbrier.io.EvalLogError` naming the file."""
     data = read_bytes(path, what)
     try:
         text = decode(data, "(file)")
         if not text.strip():
             raise Bad("(file)", "the file is empty")
+    except Bad as bad:
+        raise EvalLogError(f"{path}: {bad.problem}.") from None
+    return text
+
+
+def load_json_file(path: str, what: str = "log file", text: str | None = None) -> Any:
+    """The JSON document in file ``path`` (``text``: the file's text, read
+    by :func:`read_text`): empty files, bad text and bad JSON raise
+    :class:`~skbrier.io.EvalLogError` naming the file."""
+    if text is None:
+        text = read_text(path, what)
+    try:
         return parse_json(text, "(file)")
     except Bad as bad:
         raise EvalLogError(f"{path}: {bad.problem}.") from None
