@@ -249,9 +249,9 @@ def _function(name: str) -> Any:
     return _functions.define(function, _TABLE, name, _NOTES.get(name, ""), examples)
 
 
-#: the functions of the statistics, one per statistic of
-#: :data:`._statistics.STATISTICS` (named here so that type checkers and
-#: editors see them; tests/test_engine_signatures.py checks the list)
+# the functions of the statistics, one per statistic of
+# ._statistics.STATISTICS (named here so that type checkers and
+# editors see them; tests/test_engine_signatures.py checks the list)
 brier_score: TableFunction = _function("brier_score")
 brier_index: TableFunction = _function("brier_index")
 brier_skill_score: TableFunction = _function("brier_skill_score")

@@ -267,9 +267,9 @@ def _function(name: str, engine: Any = _FRAME) -> Any:
     return _functions.define(function, engine, name, notes, _EXAMPLES[key])
 
 
-#: the functions of the statistics, one per statistic of
-#: :data:`._statistics.STATISTICS` (``brier_score``, ``brier_index``, ...), and
-#: the expressions of those of :data:`._statistics.EXPRESSIONS` (``*_expr``)
+# the functions of the statistics, one per statistic of
+# ._statistics.STATISTICS (``brier_score``, ``brier_index``, ...), and
+# the expressions of those of ._statistics.EXPRESSIONS (``*_expr``)
 brier_score: TableFunction = _function("brier_score")
 brier_index: TableFunction = _function("brier_index")
 brier_skill_score: TableFunction = _function("brier_skill_score")

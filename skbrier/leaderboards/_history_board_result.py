@@ -6,7 +6,6 @@ import dataclasses
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from ._history_result import _ForecasterTable
@@ -115,26 +114,26 @@ class HistoryLeaderboardResult(RankedResult, _ForecasterTable):
 
     score_name: str
     higher_is_better: bool
-    forecasters: NDArray[Any]
-    adjusted_score: NDArray[np.float64]
-    raw_score: NDArray[np.float64]
-    n_questions: NDArray[np.int64]
-    fitted: NDArray[np.bool_]
-    questions: NDArray[Any]
-    question_effects: NDArray[np.float64]
-    score_low: NDArray[np.float64]
-    score_high: NDArray[np.float64]
-    rank: NDArray[np.float64]
-    rank_low: NDArray[np.float64]
-    rank_high: NDArray[np.float64]
-    contains_best: NDArray[np.bool_]
-    tie_group: NDArray[np.int64]
-    p_value: NDArray[np.float64]
-    share_best: NDArray[np.float64]
-    difference_low: NDArray[np.float64]
-    difference_high: NDArray[np.float64]
-    better: NDArray[np.bool_]
-    replicates: NDArray[np.float64]
+    forecasters: np.ndarray
+    adjusted_score: np.ndarray
+    raw_score: np.ndarray
+    n_questions: np.ndarray
+    fitted: np.ndarray
+    questions: np.ndarray
+    question_effects: np.ndarray
+    score_low: np.ndarray
+    score_high: np.ndarray
+    rank: np.ndarray
+    rank_low: np.ndarray
+    rank_high: np.ndarray
+    contains_best: np.ndarray
+    tie_group: np.ndarray
+    p_value: np.ndarray
+    share_best: np.ndarray
+    difference_low: np.ndarray
+    difference_high: np.ndarray
+    better: np.ndarray
+    replicates: np.ndarray
     confidence_level: float = DEFAULT_CONFIDENCE_LEVEL
     simultaneous: bool = True
     n_resamples: int = 0

@@ -481,7 +481,7 @@ confidence_level, random_state, harm, n_jobs
             are the ticks of the x axis (and of the cost:benefit axis).
         smooth_frac : float, default=0.0
             Draw each model's curve smoothed as dcurves' ``plot_graphs(
-            smooth_frac=)`` does (:func:`smooth_curve`: statsmodels'
+            smooth_frac=)`` does (``smooth_curve``: statsmodels'
             lowess with this ``frac``; needs statsmodels); 0 draws the
             curves as computed.  The default strategies and the bands are
             not smoothed.

@@ -76,7 +76,7 @@ class CalibrationCurveDisplay:
     the corner of the panel with the fewest data; the legend takes the next
     emptiest corner.  Several models get distinct line styles and markers,
     points offset sideways and one histogram baseline each (up to
-    :data:`MAX_HISTOGRAMS`; with more the histograms are left out and the
+    three; with more the histograms are left out and the
     panel says so).  ``groups=`` draws small multiples: one panel per
     subgroup or centre, sharing the axes, with n and the events in each
     title.
@@ -337,7 +337,7 @@ class CalibrationCurveDisplay:
             None (a grid of panels sharing the axes with ``groups``).
         histogram : bool, default=True
             Draw the spike histograms under the curve area (stacked, one
-            baseline per model, up to :data:`MAX_HISTOGRAMS` models).
+            baseline per model, up to three models).
         statistics : bool, default=True
             Print the key statistics in the emptiest corner of each panel.
         points : bool, default=True

@@ -330,7 +330,7 @@ def calibration_report(
     the decision thresholds of interest.
 
     With ``groups`` (and ``segments``) the report has a subgroup section
-    (:attr:`CalibrationReport.subgroups`): per group n, events, O/E,
+    (``CalibrationReport.subgroups``): per group n, events, O/E,
     calibration in the large, slope and Brier with intervals, the ICI, the
     worst-group gap, Cochran's test of heterogeneity of O/E across the groups
     and Holm-adjusted p-values (all from

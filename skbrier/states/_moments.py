@@ -98,6 +98,6 @@ class MomentState(BinaryState):
                     np.append(part[4], v),
                     np.append(part[5], v),
                 )
-            pooled = part if pooled is None else merge_moments(pooled, part)
+            pooled = part if pooled is None else Moments(*merge_moments(pooled, part))
         assert pooled is not None  # encoded() raises when there are no rows
         return pooled

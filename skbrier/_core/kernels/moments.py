@@ -188,9 +188,9 @@ def moment_reduce(xp: Any, h: Any, w: Any = None) -> Moments:
     return Moments(n, total, mean, m2, lo, hi)
 
 
-def merge_moments(a: tuple, b: tuple) -> Moments:
-    """Chan, Golub and LeVeque's (1983) pairwise update of two
-    :class:`Moments` ``(n, W, mean, M2, min, max)``; the weight products are
+def merge_moments(a: tuple, b: tuple) -> tuple:
+    """Chan, Golub and LeVeque's (1983) pairwise update of two moment tuples
+    ``(n, W, mean, M2, min, max)``; the weight products are
     taken as ``W_a (W_b / W)``, so that huge frequency weights do not
     overflow.
 
