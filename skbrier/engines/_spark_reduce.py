@@ -149,6 +149,10 @@ def spark_function(name: str, compute: Callable[[Any], Any], **texts: str) -> An
 
 #: the kinds of the rows a partition sends back
 _STATE, _ERROR = 0, 1
+#: the last row of every partition (its partition id): the driver checks that
+#: every partition's rows arrived (a collect cut short by the driver's memory
+#: returns fewer rows without an error in PySpark)
+_DONE = 2
 #: the schema of those rows
 _SCHEMA = "kind int, key binary, payload binary"
 
@@ -320,6 +324,14 @@ class _PartitionStates:
         self.extra = extra
 
     def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
+        yield from self._states(batches)
+        from pyspark import TaskContext
+
+        ctx = TaskContext.get()
+        part = -1 if ctx is None else int(ctx.partitionId())
+        yield _batch(_DONE, b"", pickle.dumps(part))
+
+    def _states(self, batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
         kept = [b for b in batches if b.num_rows]
@@ -391,11 +403,18 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
     cols += [_col(c).alias(f"x{j}") for j, c in enumerate(src.extra.values())]
     cols += [_col(k).alias(f"k{j}") for j, k in enumerate(src.keys)]
     fn = _PartitionStates(template, len(src.keys), src.w is not None, tuple(src.extra))
-    rows = src.df.select(*cols).mapInArrow(fn, _SCHEMA).collect()
+    mapped = src.df.select(*cols).mapInArrow(fn, _SCHEMA)
+    rows = mapped.collect()
+    check_complete(
+        [pickle.loads(r["payload"]) for r in rows if r["kind"] == _DONE],
+        mapped.rdd.getNumPartitions(),
+    )
     parts: dict[tuple, list[Any]] = {}
     counts: dict[tuple, list[int]] = {}
     seen: dict[tuple, None] = {}
     for row in rows:
+        if row["kind"] == _DONE:
+            continue
         if row["kind"] == _ERROR:
             _raise(pickle.loads(row["payload"]), src)
         key = pickle.loads(row["key"])
@@ -410,6 +429,35 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
     for n, hard in counts.values():
         _warn_hard(n, hard, getattr(template, "proba_name", "y_proba"))
     return {key: _merged(states) for key, states in parts.items()}
+
+
+def check_complete(done: list[int], n_partitions: int) -> None:
+    """Raise when the rows of some partition did not reach the driver.
+
+    PySpark's ``collect`` ends quietly when the JVM thread serving the rows
+    dies (e.g. ``OutOfMemoryError: Java heap space`` on the driver), so the
+    states of the partitions served after it would be missing from the merge:
+    a number computed on part of the data.  Every partition ends with its id
+    (``_DONE``); all ``n_partitions`` ids must be there.
+
+    Examples
+    --------
+    >>> check_complete([0, 1, 2], 3)
+    >>> check_complete([0], 3)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: Spark returned the states of 1 of 3 partitions: ...
+    """
+    got = len(set(done))
+    if got < n_partitions:
+        raise RuntimeError(
+            f"Spark returned the states of {got} of {n_partitions} partitions: the "
+            "driver did not receive them all (see the Spark log: e.g. 'Java heap "
+            "space' on the driver). Nothing is computed on part of the data. The "
+            "report of continuous forecasts collects an exact table of the distinct "
+            "forecasts (about 24 bytes per distinct forecast and class): raise "
+            "spark.driver.memory or round the forecasts (e.g. F.round(p, 4))."
+        )
 
 
 def _merged(states: list[Any]) -> Any:
