@@ -403,11 +403,13 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
     cols += [_col(c).alias(f"x{j}") for j, c in enumerate(src.extra.values())]
     cols += [_col(k).alias(f"k{j}") for j, k in enumerate(src.keys)]
     fn = _PartitionStates(template, len(src.keys), src.w is not None, tuple(src.extra))
-    mapped = src.df.select(*cols).mapInArrow(fn, _SCHEMA)
+    # one RDD for the partition count and the collect: a shuffled input is
+    # planned (and, under adaptive execution, its shuffle run) once
+    mapped = src.df.select(*cols).mapInArrow(fn, _SCHEMA).rdd
     rows = mapped.collect()
     check_complete(
         [pickle.loads(r["payload"]) for r in rows if r["kind"] == _DONE],
-        mapped.rdd.getNumPartitions(),
+        mapped.getNumPartitions(),
     )
     parts: dict[tuple, list[Any]] = {}
     counts: dict[tuple, list[int]] = {}
