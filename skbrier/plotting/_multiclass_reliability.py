@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -20,6 +21,7 @@ __all__ = [
 MULTICLASS = ("top_label", "classwise", "one_vs_rest")
 
 
+@dataclass(repr=False, eq=False)
 class MulticlassReliabilityDisplay:
     r"""Reliability diagram of top-label or classwise calibration.
 
@@ -66,21 +68,12 @@ class MulticlassReliabilityDisplay:
     True
     """
 
-    def __init__(
-        self,
-        confidence: np.ndarray,
-        accuracy: np.ndarray,
-        weight: np.ndarray,
-        ece: float,
-        kind: str,
-        name: str | None = None,
-    ) -> None:
-        self.confidence = confidence
-        self.accuracy = accuracy
-        self.weight = weight
-        self.ece = ece
-        self.kind = kind
-        self.name = name
+    confidence: np.ndarray
+    accuracy: np.ndarray
+    weight: np.ndarray
+    ece: float
+    kind: str
+    name: str | None = None
 
     @classmethod
     def from_predictions(

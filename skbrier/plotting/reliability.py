@@ -7,6 +7,7 @@ matplotlib is optional: it is imported only when something is drawn.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from numpy.typing import ArrayLike
@@ -38,6 +39,7 @@ from ._reliability_models import (
 __all__ = ["ReliabilityDisplay"]
 
 
+@dataclass(repr=False, eq=False)
 class ReliabilityDisplay:
     r"""Reliability diagram of probability forecasts.
 
@@ -163,40 +165,23 @@ class ReliabilityDisplay:
     (6, 2)
     """
 
-    def __init__(
-        self,
-        forecast: ArrayLike | Sequence[ArrayLike],
-        observed: ArrayLike | Sequence[ArrayLike],
-        *,
-        band_forecast: ArrayLike | Sequence[ArrayLike] | None = None,
-        band_lower: ArrayLike | Sequence[ArrayLike] | None = None,
-        band_upper: ArrayLike | Sequence[ArrayLike] | None = None,
-        band_kind: str = "consistency",
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        decomposition_method: str = "corp",
-        hist_edges: ArrayLike | None = None,
-        hist_weights: ArrayLike | Sequence[ArrayLike] | None = None,
-        components: dict | None = None,
-        curve_labels: Sequence[str] | None = None,
-        estimator_name: str | None = None,
-        pos_label: Any = None,
-        curve_kind: str = "class",
-    ) -> None:
-        self.forecast = forecast
-        self.observed = observed
-        self.band_forecast = band_forecast
-        self.band_lower = band_lower
-        self.band_upper = band_upper
-        self.band_kind = band_kind
-        self.confidence_level = confidence_level
-        self.decomposition_method = decomposition_method
-        self.hist_edges = hist_edges
-        self.hist_weights = hist_weights
-        self.components = components
-        self.curve_labels = curve_labels
-        self.estimator_name = estimator_name
-        self.pos_label = pos_label
-        self.curve_kind = curve_kind
+    # the parameters, stored as given (the constructor only stores data)
+    forecast: ArrayLike | Sequence[ArrayLike]
+    observed: ArrayLike | Sequence[ArrayLike]
+    _: KW_ONLY
+    band_forecast: ArrayLike | Sequence[ArrayLike] | None = None
+    band_lower: ArrayLike | Sequence[ArrayLike] | None = None
+    band_upper: ArrayLike | Sequence[ArrayLike] | None = None
+    band_kind: str = "consistency"
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL
+    decomposition_method: str = "corp"
+    hist_edges: ArrayLike | None = None
+    hist_weights: ArrayLike | Sequence[ArrayLike] | None = None
+    components: dict | None = None
+    curve_labels: Sequence[str] | None = None
+    estimator_name: str | None = None
+    pos_label: Any = None
+    curve_kind: str = "class"
 
     def plot(
         self,
