@@ -72,3 +72,65 @@ def test_positional_and_keyword_only_calls():
         ReliabilityDisplay([0.1], [0.2], None)  # band_forecast is keyword-only
     multi = MulticlassReliabilityDisplay(np.ones(2), np.ones(2), np.ones(2), 0.0, "binary")
     assert multi.name is None and multi.kind == "binary"
+
+
+# ----------------------------------------------------------- shared drawing rules
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+
+
+def _forecasts(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0.02, 0.98, n)
+    return (rng.uniform(size=n) < p).astype(int), p
+
+
+def test_calibration_panels_share_the_unit_square():
+    import matplotlib.pyplot as plt
+
+    from skbrier.metrics import flexible_calibration_curve
+    from skbrier.plotting import CalibrationCurveDisplay
+
+    y, p = _forecasts()
+    disp = CalibrationCurveDisplay.from_predictions(y, p)
+    ax = flexible_calibration_curve(y, p).plot(histogram=False)
+    for axk in (disp.ax_, ax):
+        assert axk.get_xlim() == (-0.02, 1.02)
+        assert axk.get_ylim()[1] == 1.02
+        assert axk.get_xlabel() == "Predicted probability"
+        assert axk.get_ylabel() == "Observed frequency"
+    assert ax.get_ylim()[0] == -0.02
+    np.testing.assert_allclose(disp.ax_.get_yticks(), np.linspace(0.0, 1.0, 6))
+    plt.close("all")
+
+
+@pytest.mark.parametrize(
+    ("display", "kind"),
+    [("DecisionCurveDisplay", "DecisionCurveResult"), ("RiskCoverageDisplay", "RiskCoverageResult")],
+)
+def test_from_result_names_the_result_it_needs(display, kind):
+    import skbrier.plotting as plotting
+
+    with pytest.raises(TypeError, match=rf"^result must be a {kind}, got dict\.$"):
+        getattr(plotting, display).from_result({})
+
+
+@pytest.mark.parametrize("curve", ["net_benefit", "net_intervention_avoided"])
+def test_decision_curve_ylim_rule_is_one_for_both_curves(curve):
+    import matplotlib.pyplot as plt
+
+    from skbrier.plotting import DecisionCurveDisplay
+
+    y, p = _forecasts()
+    disp = DecisionCurveDisplay.from_predictions(y, {"m": p}, curve=curve)
+    auto = disp.ax_.get_ylim()
+    assert auto[0] < 0.0 < auto[1]
+    _, ax = plt.subplots()
+    disp.plot(ax=ax, curve=curve, ylim=(-0.3, 0.7))
+    assert ax.get_ylim() == (-0.3, 0.7)
+    _, ax = plt.subplots()
+    ax.set_ylim(-5.0, 5.0)
+    ax.set_autoscaley_on(False)
+    disp.plot(ax=ax, curve=curve, ylim=None)  # None keeps the axes' limits
+    assert ax.get_ylim() == (-5.0, 5.0)
+    plt.close("all")

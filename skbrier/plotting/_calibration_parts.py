@@ -24,6 +24,7 @@ __all__ = [
     "emptiest_corner",
     "histogram_bottom",
     "statistics_lines",
+    "unit_square",
 ]
 
 #: the first baseline of the spike histogram, the height of its tallest
@@ -102,6 +103,15 @@ def corner_anchor(ax: Any) -> tuple[float, float, float, float]:
 def histogram_bottom(n_models: int) -> float:
     """The lowest y of the spike histograms of ``n_models`` models (a margin added)."""
     return BASE - STEP * (n_models - 1) - HEIGHT - 0.02
+
+
+def unit_square(ax: Any, bottom: float) -> None:
+    """Limits and labels of a calibration panel: the unit square, from ``bottom``
+    (room for the spike histograms under it) up."""
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(bottom, 1.02)
+    ax.set_xlabel("Predicted probability")
+    ax.set_ylabel("Observed frequency")
 
 
 def draw_spikes(

@@ -1,6 +1,7 @@
 """What the Displays of skbrier share: new axes, the stored axes, the
-diagonal, a filled band, the checked legend name, the binary classifiers of
-``from_estimator`` and the docstring pieces of the ``from_*`` constructors.
+diagonal, a filled band, the checked legend name and ``from_result`` input,
+the binary classifiers of ``from_estimator`` and the docstring pieces of the
+``from_*`` constructors.
 
 matplotlib is imported only when something is drawn.
 """
@@ -18,6 +19,7 @@ from ._pyplot import import_pyplot
 __all__ = [
     "binary_estimator_forecasts",
     "check_name",
+    "check_result",
     "display_doc",
     "draw_diagonal",
     "fill_band",
@@ -102,6 +104,12 @@ def check_name(name: Any) -> str | None:
     if name is not None and not isinstance(name, str):
         raise TypeError(f"name must be a string, got {name!r}.")
     return name
+
+
+def check_result(result: Any, kind: type) -> None:
+    """The ``result`` of a ``from_result`` constructor: a ``kind`` instance."""
+    if not isinstance(result, kind):
+        raise TypeError(f"result must be a {kind.__name__}, got {type(result).__name__}.")
 
 
 def binary_estimator_forecasts(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._calibration_parts import corner_anchor, draw_spikes, histogram_bottom
+from ._calibration_parts import corner_anchor, draw_spikes, histogram_bottom, unit_square
 from ._common import display_doc, draw_diagonal, fill_band, new_axes
 
 __all__ = ["DIAGONAL_GID", "plot_flexible_calibration"]
@@ -89,10 +89,7 @@ def plot_flexible_calibration(
                 va="top", ha="left", fontsize="small", color=line.get_color(),
                 gid="skbrier-flexible-stats")  # fmt: skip
     low = histogram_bottom(1) if histogram else -0.02
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(min(low, ax.get_ylim()[0]) if not first else low, 1.02)
-    ax.set_xlabel("Predicted probability")
-    ax.set_ylabel("Observed frequency")
+    unit_square(ax, min(low, ax.get_ylim()[0]) if not first else low)
     # the legend in the lower right corner of the unit square, above the histogram
     ax.legend(loc="lower right", bbox_to_anchor=corner_anchor(ax),
               fontsize="small", framealpha=0.9)  # fmt: skip

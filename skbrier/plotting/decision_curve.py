@@ -17,6 +17,7 @@ from ..metrics.net_benefit import DecisionCurveResult, decision_curve
 from ._common import (
     binary_estimator_forecasts,
     check_name,
+    check_result,
     display_doc,
     fill_band,
     new_axes,
@@ -236,10 +237,7 @@ class DecisionCurveDisplay:
         The bands drawn are those at the result's ``confidence_level`` (the
         level given to :func:`~skbrier.metrics.net_benefit.decision_curve`).
         """
-        if not isinstance(result, DecisionCurveResult):
-            raise TypeError(
-                f"result must be a DecisionCurveResult, got {type(result).__name__}."
-            )
+        check_result(result, DecisionCurveResult)
         bands = result.bands
         disp = cls(
             thresholds=result.thresholds,
@@ -394,16 +392,27 @@ confidence_level, random_state, harm, n_jobs
         )
 
     # ------------------------------------------------------------------ drawing
-    def _auto_ylim(self) -> tuple[float, float]:
-        """Every model's whole curve, and treat-all down to a little below zero.
+    def _auto_ylim(self, curve: str, per: float) -> tuple[float, float] | None:
+        """The y limits of ``ylim="auto"`` (None: matplotlib's).
 
-        The top is 1.1 times the highest model curve (or band, or the
-        prevalence); the bottom is ``-0.15 * top`` (where treat-all leaves
-        the useful range) unless a model curve dips lower: then the lowest
-        model value, with a margin, so that a harmful model is never hidden.
+        Net benefit: every model's whole curve, and treat-all down to a
+        little below zero.  The top is 1.1 times the highest model curve (or
+        band, or the prevalence); the bottom is ``-0.15 * top`` (where
+        treat-all leaves the useful range) unless a model curve dips lower:
+        then the lowest model value, with a margin, so that a harmful model
+        is never hidden.  Net interventions avoided: the finite range of the
+        curves and zero, with a margin of 5 %.
         """
+        if curve == "net_intervention_avoided":
+            lows: list[float] = []
+            highs: list[float] = []
+            for v in self._interventions_avoided(per).values():
+                _add_finite_range(v, lows, highs)
+            if not lows:
+                return None
+            return _padded(min(min(lows), 0.0), max(max(highs), 0.0))
         highs = [self.prevalence]
-        lows: list[float] = []
+        lows = []
         for k, v in self.net_benefit.items():
             _add_finite_range(v, lows, highs)
             if self.bands is not None and k in self.bands:
@@ -535,11 +544,15 @@ confidence_level, random_state, harm, n_jobs
         self.treat_none_line_ = None
         self.curve_ = curve
         if curve == "net_intervention_avoided":
-            self._plot_interventions(ax, t, order, per, ylim)
+            self._plot_interventions(ax, t, order, per)
         else:
             self._plot_net_benefit(
-                ax, t, order, ylim, band_alpha, show_treat_all, show_treat_none
+                ax, t, order, band_alpha, show_treat_all, show_treat_none
             )
+        if ylim == "auto":
+            ylim = self._auto_ylim(curve, per)
+        if ylim is not None:
+            ax.set_ylim(*ylim)
         ax.set_xlabel("Threshold probability")
         if t[-1] > t[0]:
             ax.set_xlim(float(t[0]), float(t[-1]))
@@ -575,28 +588,19 @@ confidence_level, random_state, harm, n_jobs
         return line
 
     def _plot_interventions(
-        self, ax: Any, t: np.ndarray, order: np.ndarray, per: float, ylim: Any
+        self, ax: Any, t: np.ndarray, order: np.ndarray, per: float
     ) -> None:
-        values = self._interventions_avoided(per)
-        lows: list[float] = []
-        highs: list[float] = []
-        for name, v in values.items():
+        for name, v in self._interventions_avoided(per).items():
             self._model_line(ax, name, t, np.asarray(v)[order])
-            _add_finite_range(v, lows, highs)
         ax.axhline(0.0, color="0.5", linewidth=0.8)
         label = "patient" if per == 1 else f"{per:g} patients"
         ax.set_ylabel(f"Net interventions avoided per {label}")
-        if ylim == "auto" and lows:
-            ax.set_ylim(*_padded(min(min(lows), 0.0), max(max(highs), 0.0)))
-        elif ylim is not None and ylim != "auto":
-            ax.set_ylim(*ylim)
 
     def _plot_net_benefit(
         self,
         ax: Any,
         t: np.ndarray,
         order: np.ndarray,
-        ylim: Any,
         band_alpha: float,
         show_treat_all: bool,
         show_treat_none: bool,
@@ -623,7 +627,3 @@ confidence_level, random_state, harm, n_jobs
                 label="Treat none",
             )
         ax.set_ylabel("Net benefit")
-        if ylim == "auto":
-            ax.set_ylim(*self._auto_ylim())
-        elif ylim is not None:
-            ax.set_ylim(*ylim)

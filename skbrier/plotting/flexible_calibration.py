@@ -27,6 +27,7 @@ from ._calibration_parts import (
     emptiest_corner,
     histogram_bottom,
     statistics_lines,
+    unit_square,
 )
 from ._common import (
     binary_estimator_forecasts,
@@ -49,15 +50,6 @@ _MARKERS = ("o", "s", "^", "D", "v")
 MAX_HISTOGRAMS = 3
 #: horizontal offset between the grouped points of two models
 _OFFSET = 0.008
-
-
-def _unit_square(ax: Any, bottom: float) -> None:
-    """Limits, ticks and labels of a panel: the unit square above the histogram."""
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(bottom, 1.02)
-    ax.set_yticks(np.linspace(0.0, 1.0, 6))
-    ax.set_xlabel("Predicted probability")
-    ax.set_ylabel("Observed frequency")
 
 
 @display_doc
@@ -457,7 +449,8 @@ class CalibrationCurveDisplay:
             note = f"histograms left out: more than {MAX_HISTOGRAMS} models"
             self.notes_.append(note)
             ax.text(0.5, -0.06, note, ha="center", va="center", fontsize="x-small")
-        _unit_square(ax, histogram_bottom(len(models)) if stacked else -0.1)
+        unit_square(ax, histogram_bottom(len(models)) if stacked else -0.1)
+        ax.set_yticks(np.linspace(0.0, 1.0, 6))
         if group is not None:
             n, ev = (next(iter(models.values())).n, next(iter(models.values())).events)
             ax.set_title(f"{group} (n = {n:g}, events = {ev:g})", fontsize="small")

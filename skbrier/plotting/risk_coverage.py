@@ -14,7 +14,7 @@ from .._core.params import check_bool, check_option, check_real
 from .._core.results import ConfidenceInterval
 from .._response import response_from_estimator
 from ..metrics.selective import RiskCoverageResult, risk_coverage_curve
-from ._common import check_name, display_doc, fill_band, new_axes, store_axes
+from ._common import check_name, check_result, display_doc, fill_band, new_axes, store_axes
 
 __all__ = ["RiskCoverageDisplay"]
 
@@ -125,10 +125,7 @@ class RiskCoverageDisplay:
         -------
         RiskCoverageDisplay
         """
-        if not isinstance(result, RiskCoverageResult):
-            raise TypeError(
-                f"result must be a RiskCoverageResult, got {type(result).__name__}."
-            )
+        check_result(result, RiskCoverageResult)
         disp = cls(
             coverage=result.coverage,
             selective_risk=result.selective_risk,
