@@ -106,7 +106,10 @@ def test_calibration_panels_share_the_unit_square():
 
 @pytest.mark.parametrize(
     ("display", "kind"),
-    [("DecisionCurveDisplay", "DecisionCurveResult"), ("RiskCoverageDisplay", "RiskCoverageResult")],
+    [
+        ("DecisionCurveDisplay", "DecisionCurveResult"),
+        ("RiskCoverageDisplay", "RiskCoverageResult"),
+    ],
 )
 def test_from_result_names_the_result_it_needs(display, kind):
     import skbrier.plotting as plotting
