@@ -112,3 +112,17 @@ def test_survival_docstrings_share_a_piece(piece, functions):
     text = SURVIVAL_PIECES[piece]
     for func in functions:
         assert text in inspect.getdoc(func), func.__name__
+
+
+# -- the Kaplan--Meier rule of a group: NaN when its follow-up ends early --------------
+
+
+def test_a_bin_whose_follow_up_ends_before_the_horizon_is_nan():
+    event, time = [1, 1, 1, 0, 0, 0], [1.0, 2.0, 4.0, 1.5, 2.5, 3.0]
+    surv = [0.9, 0.8, 0.7, 0.6, 0.2, 0.1]
+    res = calibration_at_horizon(event, time, surv, 3.5, n_bins=2, strategy="quantile")
+    np.testing.assert_allclose(res.observed, [2.0 / 3.0, np.nan])
+    np.testing.assert_allclose(res.observed_low, [0.0, np.nan])
+    np.testing.assert_allclose(res.observed_high, [0.9327216, np.nan], rtol=1e-6)
+    curve = decision_curve_survival(event, time, surv, 3.5, thresholds=[0.2, 0.5])
+    np.testing.assert_allclose(curve.net_benefit, [-1.0 / 6.0, np.nan])

@@ -142,9 +142,9 @@ class SurvivalCalibrationResult(Result):
 def _km_bin(
     data: SurvivalData, mask: np.ndarray, horizon: float, z: float
 ) -> tuple[float, float, float]:
-    """(risk, low, high) of the Kaplan--Meier estimate within ``mask``."""
-    km = sm.kaplan_meier(data.time[mask], data.event[mask], data.weight[mask])
-    if km.times[-1] < horizon and km.surv[-1] > 0:
+    """(risk, low, high) of the Kaplan--Meier estimate within ``mask``; NaN
+    where :func:`_km_risk_at` is."""
+    if np.isnan(_km_risk_at(data, mask, horizon)):
         return float("nan"), float("nan"), float("nan")
     s, lo, hi = pm.km_log_interval(
         data.time[mask], data.event[mask], data.weight[mask], horizon, z
