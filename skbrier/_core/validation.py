@@ -137,15 +137,16 @@ def check_scalar_probability(
     return v
 
 
-def check_consistent_length(n: int, **arrays: Any) -> None:
-    """Raise a ValueError naming the parameter whose first dimension is not ``n``."""
+def check_consistent_length(n: int, *, ref_name: str = "y_proba", **arrays: Any) -> None:
+    """Raise a ValueError naming the parameter whose first dimension is not ``n``
+    (the length of ``ref_name``); None entries are skipped."""
     for name, arr in arrays.items():
         if arr is None:
             continue
         m = arr.shape[0]
         if m != n:
             raise ValueError(
-                f"{name} has {m} samples but y_proba has {n}; "
+                f"{name} has {m} samples but {ref_name} has {n}; "
                 "all inputs must have the same number of samples."
             )
 
@@ -170,11 +171,7 @@ def check_sample_weight(
         raise ValueError("sample_weight must be a 1-D array, got a scalar.")
     if w.ndim != 1:
         raise ValueError(f"sample_weight must be a 1-D array, got shape {w.shape}.")
-    if w.shape[0] != n:
-        raise ValueError(
-            f"sample_weight has {w.shape[0]} samples but {ref_name} has {n}; "
-            "all inputs must have the same number of samples."
-        )
+    check_consistent_length(n, ref_name=ref_name, sample_weight=w)
     w = w.astype(np.float64, copy=False)
     lo = w.min()
     if not (lo >= 0.0):

@@ -15,6 +15,7 @@ from .._core.params import (
 )
 from ..plotting._common import display_doc, draw_diagonal, new_axes, store_axes
 from ..plotting._pyplot import check_line_kwargs
+from ._prepare import unpack
 from .horizon import SurvivalCalibrationResult, calibration_at_horizon
 
 __all__ = ["SurvivalCalibrationDisplay"]
@@ -146,9 +147,9 @@ class SurvivalCalibrationDisplay:
         -------
         SurvivalCalibrationDisplay
         """
-        if isinstance(y_event, np.ndarray) and y_event.dtype.names is not None:
-            if y_time is not None:
-                y_time, surv_proba, horizon = None, y_time, surv_proba
+        y_event, y_time, (surv_proba, horizon) = unpack(
+            y_event, y_time, (surv_proba, horizon)
+        )
         models = surv_proba if isinstance(surv_proba, Mapping) else {name: surv_proba}
         results = {
             str(k): calibration_at_horizon(

@@ -69,6 +69,11 @@ random_state : None, int, Generator, RandomState or SeedSequence, default=None
     Seed of the bootstrap.
 n_jobs : int, default=None
     Threads for the bootstrap (results do not depend on it).""",
+    "gerds_kattan_reference": """\
+References
+----------
+.. [1] Gerds, T. A. & Kattan, M. W. (2021). Medical Risk Prediction Models:
+   With Ties to Machine Learning. Chapman and Hall/CRC.""",
     "graf_reference": """\
 References
 ----------

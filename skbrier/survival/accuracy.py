@@ -185,13 +185,10 @@ def index_of_prediction_accuracy(
         Per-horizon and integrated Brier scores, IPA and standard errors;
         its ``confidence_interval`` states the horizons or the time range.
 
-    References
-    ----------
-    .. [1] Kattan, M. W. & Gerds, T. A. (2018). The index of prediction
+    {{gerds_kattan_reference}}
+    .. [2] Kattan, M. W. & Gerds, T. A. (2018). The index of prediction
        accuracy: an intuitive measure useful for evaluating risk prediction
        models. Diagnostic and Prognostic Research 2, 7.
-    .. [2] Gerds, T. A. & Kattan, M. W. (2021). Medical Risk Prediction Models:
-       With Ties to Machine Learning. Chapman and Hall/CRC.
 
     Examples
     --------
@@ -317,10 +314,7 @@ def compare_brier_survival(
     SurvivalComparisonResult
         Per-horizon difference, standard error and p-value.
 
-    References
-    ----------
-    .. [1] Gerds, T. A. & Kattan, M. W. (2021). Medical Risk Prediction Models:
-       With Ties to Machine Learning. Chapman and Hall/CRC.
+    {{gerds_kattan_reference}}
 
     Examples
     --------

@@ -27,6 +27,7 @@ from ._checks import (
     check_horizons,
     check_survival_outcome,
     check_survival_proba,
+    survival_matrix,
 )
 from ._prepare import unpack
 
@@ -57,7 +58,9 @@ def _one_horizon(
         raise TypeError(f"horizon must be one number, got {horizon!r}.")
     data = check_survival_outcome(y_event, y_time, sample_weight=sample_weight)
     t = check_horizons(horizon, data, name="horizon")
-    s = np.asarray(surv_proba) if not isinstance(surv_proba, (str, bytes)) else surv_proba
+    # survival functions (a fitted estimator's, see ``unpack``) are read at the horizon
+    s = survival_matrix(surv_proba, t)
+    s = np.asarray(s) if not isinstance(s, (str, bytes)) else s
     if isinstance(s, np.ndarray) and s.ndim == 2 and s.shape[1] == 1:
         s = s[:, 0]
     risk = 1.0 - check_survival_proba(s, data.time.shape[0], 1)[:, 0]
@@ -139,9 +142,9 @@ class SurvivalCalibrationResult(Result):
 def _km_bin(
     data: SurvivalData, mask: np.ndarray, horizon: float, z: float
 ) -> tuple[float, float, float]:
-    """(risk, low, high) of the Kaplan--Meier estimate within ``mask``."""
-    km = sm.kaplan_meier(data.time[mask], data.event[mask], data.weight[mask])
-    if km.times[-1] < horizon and km.surv[-1] > 0:
+    """(risk, low, high) of the Kaplan--Meier estimate within ``mask``; NaN
+    where :func:`_km_risk_at` is."""
+    if np.isnan(_km_risk_at(data, mask, horizon)):
         return float("nan"), float("nan"), float("nan")
     s, lo, hi = pm.km_log_interval(
         data.time[mask], data.event[mask], data.weight[mask], horizon, z

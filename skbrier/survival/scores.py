@@ -13,6 +13,8 @@ import numpy as np
 from .._core.docstrings import with_pieces
 from ._prepare import (
     SURVIVAL_PIECES,
+    Convention,
+    Prepared,
     brier_only,
     censoring_weights,
     check_convention,
@@ -23,6 +25,12 @@ from ._prepare import (
 )
 
 __all__ = ["brier_score_survival", "integrated_brier_score"]
+
+
+def _ipcw_brier(prep: Prepared, conv: Convention, censoring: str) -> np.ndarray:
+    """The IPCW Brier scores (K,) of the one prepared matrix at its horizons."""
+    g_sub, g_hor = censoring_weights(prep.data, prep.times, conv, censoring=censoring)
+    return brier_only(prep.data, prep.surv[0], prep.times, g_sub, g_hor)
 
 
 def brier_score_survival(
@@ -142,8 +150,7 @@ def brier_score_survival(
     y_event, y_time, (surv_proba, times) = unpack(y_event, y_time, (surv_proba, times))
     conv = check_convention(convention, train_event, train_time)
     prep = prepare(y_event, y_time, [surv_proba], times, sample_weight=sample_weight)
-    g_sub, g_hor = censoring_weights(prep.data, prep.times, conv, censoring=censoring)
-    bs = brier_only(prep.data, prep.surv[0], prep.times, g_sub, g_hor)
+    bs = _ipcw_brier(prep, conv, censoring)
     return float(bs[0]) if prep.scalar_times else bs
 
 
@@ -221,6 +228,4 @@ def integrated_brier_score(
         y_event, y_time, [surv_proba], times, sample_weight=sample_weight, integrated=True
     )
     weights, _ = integration_weights(prep.times, rule)
-    g_sub, g_hor = censoring_weights(prep.data, prep.times, conv, censoring=censoring)
-    bs = brier_only(prep.data, prep.surv[0], prep.times, g_sub, g_hor)
-    return float(weights @ bs)
+    return float(weights @ _ipcw_brier(prep, conv, censoring))

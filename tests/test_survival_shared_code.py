@@ -1,0 +1,128 @@
+"""Ideas of skbrier.survival and of skbrier._core.validation said once: the
+length check of the weights, the reading of a fitted estimator at one
+horizon, and the shared docstring pieces of the survival functions."""
+
+import inspect
+
+import numpy as np
+import pytest
+
+from skbrier._core.validation import check_consistent_length, check_sample_weight
+from skbrier.survival import (
+    calibration_at_horizon,
+    compare_brier_survival,
+    decision_curve_survival,
+    index_of_prediction_accuracy,
+)
+from skbrier.survival._prepare import SURVIVAL_PIECES
+
+EVENT = np.array([1, 0, 1, 1, 0, 1, 0, 1])
+TIME = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
+RATE = np.array([0.9, 0.2, 0.6, 0.4, 0.2, 0.3, 0.1, 0.4])
+
+
+class _Exponential:
+    """A fitted survival model: ``predict_survival_function`` as scikit-survival's."""
+
+    def predict_survival_function(self, X):
+        return [lambda t, r=r: np.exp(-r * np.asarray(t, dtype=float)) for r in X]
+
+
+def _structured():
+    y = np.empty(EVENT.shape[0], dtype=[("event", "?"), ("time", "f8")])
+    y["event"], y["time"] = EVENT.astype(bool), TIME
+    return y
+
+
+# -- the length check: one home, naming the reference array --------------------------
+
+
+def test_consistent_length_names_the_reference():
+    with pytest.raises(ValueError, match="^w has 3 samples but y_true has 4; all inputs"):
+        check_consistent_length(4, ref_name="y_true", w=np.ones(3))
+    with pytest.raises(ValueError, match="^w has 3 samples but y_proba has 4;"):
+        check_consistent_length(4, w=np.ones(3))
+    check_consistent_length(4, w=np.ones(4), v=None)
+
+
+def test_sample_weight_length_message_is_unchanged():
+    msg = (
+        "sample_weight has 3 samples but y_time has 4; all inputs must have the same "
+        "number of samples."
+    )
+    with pytest.raises(ValueError) as err:
+        check_sample_weight([1.0, 1.0, 1.0], 4, ref_name="y_time")
+    assert str(err.value) == msg
+
+
+# -- a fitted estimator first, at one horizon -------------------------------------------
+
+
+def test_calibration_at_horizon_reads_a_fitted_estimator():
+    surv = np.exp(-RATE * 3.5)
+    want = calibration_at_horizon(EVENT, TIME, surv, 3.5, n_bins=2)
+    got = calibration_at_horizon(_Exponential(), RATE, _structured(), 3.5, n_bins=2)
+    np.testing.assert_allclose(got.predicted, want.predicted)
+    np.testing.assert_allclose(got.observed, want.observed)
+
+
+def test_decision_curve_survival_reads_a_fitted_estimator():
+    surv = np.exp(-RATE * 3.5)
+    want = decision_curve_survival(EVENT, TIME, surv, 3.5, thresholds=[0.2, 0.5])
+    got = decision_curve_survival(
+        _Exponential(), RATE, _structured(), 3.5, thresholds=[0.2, 0.5]
+    )
+    np.testing.assert_allclose(got.net_benefit, want.net_benefit)
+
+
+def test_display_from_predictions_reads_a_fitted_estimator():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from skbrier.survival import SurvivalCalibrationDisplay
+
+    try:
+        disp = SurvivalCalibrationDisplay.from_predictions(
+            _Exponential(), RATE, _structured(), 3.5, n_bins=2
+        )
+        want = calibration_at_horizon(EVENT, TIME, np.exp(-RATE * 3.5), 3.5, n_bins=2)
+        np.testing.assert_allclose(disp.results["model"].observed, want.observed)
+        by_struct = SurvivalCalibrationDisplay.from_predictions(
+            _structured(), {"a": np.exp(-RATE * 3.5)}, 3.5, n_bins=2
+        )
+        np.testing.assert_allclose(by_struct.results["a"].observed, want.observed)
+    finally:
+        plt.close("all")
+
+
+# -- docstring pieces: each description written once -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("piece", "functions"),
+    [
+        (
+            "gerds_kattan_reference",
+            [index_of_prediction_accuracy, compare_brier_survival],
+        ),
+    ],
+)
+def test_survival_docstrings_share_a_piece(piece, functions):
+    text = SURVIVAL_PIECES[piece]
+    for func in functions:
+        assert text in inspect.getdoc(func), func.__name__
+
+
+# -- the Kaplan--Meier rule of a group: NaN when its follow-up ends early --------------
+
+
+def test_a_bin_whose_follow_up_ends_before_the_horizon_is_nan():
+    event, time = [1, 1, 1, 0, 0, 0], [1.0, 2.0, 4.0, 1.5, 2.5, 3.0]
+    surv = [0.9, 0.8, 0.7, 0.6, 0.2, 0.1]
+    res = calibration_at_horizon(event, time, surv, 3.5, n_bins=2, strategy="quantile")
+    np.testing.assert_allclose(res.observed, [2.0 / 3.0, np.nan])
+    np.testing.assert_allclose(res.observed_low, [0.0, np.nan])
+    np.testing.assert_allclose(res.observed_high, [0.9327216, np.nan], rtol=1e-6)
+    curve = decision_curve_survival(event, time, surv, 3.5, thresholds=[0.2, 0.5])
+    np.testing.assert_allclose(curve.net_benefit, [-1.0 / 6.0, np.nan])
