@@ -254,10 +254,7 @@ class DecompositionReportMixin:
 
         Parameters
         ----------
-        y_true : array-like of shape (n_samples,)
-            True labels.
-        y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-            Predicted probabilities.
+        {{decomposed_inputs}}
         {{fitted}}
 
         Examples

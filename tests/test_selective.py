@@ -338,3 +338,32 @@ def test_booleans_and_top_level_exports():
     y, c = _data(50, 8)
     assert skbrier.aurc(y.astype(bool), c) == aurc(y, c)
     assert skbrier.results.RiskCoverageResult is type(risk_coverage_curve(y, c))
+
+
+def test_bootstrap_replicate_is_the_curve_of_its_resample():
+    """Replicate ``b`` is the statistic of the ``b``-th resample that
+    ``frequency_replicates`` draws: the rows' multiplicities as weights."""
+    from skbrier._core.params import check_random_state
+    from skbrier._core.resampling import chunk_size_for, frequency_resampler
+    from skbrier.metrics.abstention import abstention_utility
+
+    rng = np.random.default_rng(4)
+    n, B = 150, 40
+    conf = rng.uniform(0.05, 0.95, n)
+    right = rng.uniform(size=n) < conf
+    w = rng.integers(1, 4, n).astype(float)
+    assert chunk_size_for(n) >= B  # one chunk: child 0 of the seed draws it all
+    draw = frequency_resampler(w, n)
+    child = check_random_state(5).spawn(1)[0]
+    counts = np.stack([draw(child) for _ in range(B)])
+    rc = risk_coverage_curve(right, conf, sample_weight=w, n_resamples=B, random_state=5)
+    au = abstention_utility(right, conf, sample_weight=w, n_resamples=B, random_state=5)
+    for b in (0, 17, B - 1):
+        keep = counts[b] > 0
+        wb, yb, cb = counts[b][keep], right[keep], conf[keep]
+        assert rc.bootstrap_replicates["aurc"][b] == pytest.approx(
+            aurc(yb, cb, sample_weight=wb), abs=1e-14
+        )
+        assert au.bootstrap_replicates["utility_area"][b] == pytest.approx(
+            abstention_utility(yb, cb, sample_weight=wb).area, abs=1e-14
+        )

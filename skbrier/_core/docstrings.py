@@ -67,6 +67,12 @@ ax : matplotlib Axes, default=None
     "confidence_level": """\
 confidence_level : float, default=0.95
     The confidence level, in (0, 1).""",
+    "decomposed_inputs": """\
+y_true : array-like of shape (n_samples,)
+    True labels.
+y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+    Predicted probabilities: of ``pos_label`` if 1-D, one column per
+    sorted class if 2-D.""",
 }
 
 _TOKEN = re.compile(r"^(?P<indent>[ \t]*)\{\{(?P<name>[a-z_]+)\}\}[ \t]*$", re.MULTILINE)

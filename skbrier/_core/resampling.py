@@ -4,7 +4,8 @@ Every bootstrap in the package (inference, comparisons, decompositions,
 consistency bands, decision curves, the report) runs through
 :func:`run_replicates`, draws its indices with :func:`resample_indices` or
 :func:`resample_counts` (frequency weights: :func:`frequency_resampler`, the
-total weight being the sample size), and turns replicates into an interval
+total weight being the sample size; :func:`frequency_replicates` runs a
+statistic of such multiplicities), and turns replicates into an interval
 with :func:`interval_from_replicates`.  Hence:
 
 * one ``random_state`` converter (:func:`skbrier._core.params.check_random_state`);
@@ -228,6 +229,38 @@ def frequency_resampler(
     draws = frequency_draws(total)
     probs = w / total
     return lambda rng: rng.multinomial(draws, probs).astype(np.float64)
+
+
+def frequency_replicates(
+    statistic: Callable[[np.ndarray], np.ndarray],
+    w: np.ndarray | None,
+    n: int,
+    n_resamples: int,
+    *,
+    random_state: Any,
+    n_jobs: int | None,
+    desc: str,
+) -> np.ndarray:
+    """``statistic(counts)`` of ``n_resamples`` iid resamples of ``n`` rows.
+
+    ``counts`` stacks a chunk's multiplicities ``(size, n)``, each drawn by
+    :func:`frequency_resampler` (frequency weights ``w``); the chunks have
+    :func:`chunk_size_for` ``n`` resamples, as every bootstrap of ``n`` rows,
+    so the same seed gives the same draws.
+    """
+    draw = frequency_resampler(w, n)
+
+    def task(size: int, rng: np.random.Generator) -> np.ndarray:
+        return statistic(np.stack([draw(rng) for _ in range(size)]))
+
+    return run_replicates(
+        task,
+        n_resamples,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        chunk_size=chunk_size_for(n),
+        desc=desc,
+    )
 
 
 def _report_nan(r: np.ndarray, axis: int, nan_policy: str) -> None:

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._core.bootstrap_results import _BootstrapResult
-from .._core.kernels.selective import RiskCoverage, accuracy_at_coverage, risk_coverage
+from .._core.kernels.selective import RiskCoverage, accuracy_at_coverage
 from .._core.params import check_thresholds
 
 __all__ = ["RiskCoverageResult", "check_coverage"]
@@ -96,26 +96,30 @@ class RiskCoverageResult(_BootstrapResult):
     _band_metric: ClassVar[str] = "selective_risk"
 
     # ------------------------------------------------------------------ values
+    def _curve(self) -> RiskCoverage:
+        """The running sums as the kernel's curve (which has the formulas)."""
+        return RiskCoverage(
+            np.diff(self.n_answered, prepend=0.0),
+            np.diff(self.n_correct, prepend=0.0),
+            self.n_answered,
+            self.n_correct,
+        )
+
     @property
     def coverage(self) -> np.ndarray:
-        return self.n_answered / self.n_answered[-1]
+        return self._curve().coverage
 
     @property
     def selective_risk(self) -> np.ndarray:
-        return (self.n_answered - self.n_correct) / self.n_answered
+        return self._curve().risk
 
     @property
     def accuracy(self) -> float:
-        return float(self.n_correct[-1] / self.n_answered[-1])
+        return self._curve().accuracy
 
     @property
     def n(self) -> float:
-        return float(self.n_answered[-1])
-
-    def _curve(self) -> RiskCoverage:
-        return risk_coverage(
-            np.diff(self.n_answered, prepend=0.0), np.diff(self.n_correct, prepend=0.0)
-        )
+        return self._curve().total
 
     def accuracy_at(self, coverage: Any) -> float | np.ndarray:
         """Accuracy of the most confident share ``coverage`` (ties entered at random).

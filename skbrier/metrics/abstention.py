@@ -50,7 +50,7 @@ from .._core.docstrings import with_pieces
 from .._core.kernels.net_benefit import bootstrap_net_benefit, class_shares, threshold_odds
 from .._core.kernels.selective import simpleqa_aggregate, utility_area_scores
 from .._core.params import DEFAULT_N_RESAMPLES, check_min_samples, check_real
-from .._core.resampling import chunk_size_for, frequency_resampler, run_replicates
+from .._core.resampling import frequency_replicates
 from .._core.validation import check_sample_weight
 from ._abstention_results import (
     AbstentionResult,
@@ -226,12 +226,10 @@ def _bootstrap(
     on the same resampled questions."""
     n = models[0][0].shape[0]
     check_min_samples(n, None if w is None else float(w.sum()))
-    draw = frequency_resampler(w, n)
     curves = [bootstrap_net_benefit(y, {"m": c}, t, None, {"m": 0.0}) for y, c, _ in models]
 
-    def task(size: int, rng: np.random.Generator) -> np.ndarray:
-        counts = np.stack([draw(rng) for _ in range(size)])
-        out = np.empty((size, len(models), t.shape[0] + 1))
+    def statistic(counts: np.ndarray) -> np.ndarray:
+        out = np.empty((counts.shape[0], len(models), t.shape[0] + 1))
         total = counts.sum(axis=1)
         for j, ((_, _, scores), curve) in enumerate(zip(models, curves)):
             out[:, j, :-1] = curve(counts)[:, 0]
@@ -239,12 +237,13 @@ def _bootstrap(
                 out[:, j, -1] = np.where(counts > 0, counts * scores, 0.0).sum(1) / total
         return out if len(models) == 1 else out[:, :1] - out[:, 1:]
 
-    reps = run_replicates(
-        task,
+    reps = frequency_replicates(
+        statistic,
+        w,
+        n,
         n_resamples,
         random_state=random_state,
         n_jobs=n_jobs,
-        chunk_size=chunk_size_for(n),
         desc="utility bootstrap",
     )[:, 0]
     return {"utility": reps[:, :-1], "utility_area": reps[:, -1]}

@@ -46,7 +46,7 @@ from .._core.binning import (
     uniform_edges,
 )
 from .._core.dispatch import HOST, backends
-from .._core.docstrings import with_pieces
+from .._core.docstrings import shared_doc
 from .._core.kernels.bin_statistics import BinStatistics, check_edges
 from .._core.kernels.decomposition import binned_sums
 from .._core.params import (
@@ -92,18 +92,6 @@ __all__ = [
 ]
 
 #: the inputs that both decompositions describe alike
-_doc = with_pieces(
-    {
-        "decomposed_inputs": """\
-y_true : array-like of shape (n_samples,)
-    True labels.
-y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-    Predicted probabilities: of ``pos_label`` if 1-D, one column per
-    sorted class if 2-D.""",
-    }
-)
-
-
 _check_edges = check_edges  # older private name
 
 
@@ -360,7 +348,7 @@ def murphy_options(
     dask="skbrier._backends._dask._adapters:murphy_decomposition",
     array_api="skbrier._backends._array_api:murphy_decomposition",
 )
-@_doc
+@shared_doc
 def murphy_decomposition(
     y_true: ArrayLike,
     y_proba: ArrayLike,
@@ -523,7 +511,7 @@ def murphy_decomposition(
 
 
 @backends(dask="skbrier._backends._dask._adapters:corp_decomposition", array_api=HOST)
-@_doc
+@shared_doc
 def corp_decomposition(
     y_true: ArrayLike,
     y_proba: ArrayLike,

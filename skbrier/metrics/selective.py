@@ -63,7 +63,7 @@ from .._core.params import (
     check_real,
     validate_random_state,
 )
-from .._core.resampling import chunk_size_for, frequency_resampler, run_replicates
+from .._core.resampling import frequency_replicates
 from .._core.validation import binary_target, check_probabilities, check_sample_weight
 from ._selective_results import RiskCoverageResult, check_coverage
 
@@ -394,18 +394,13 @@ def risk_coverage_curve(
         n = y.shape[0]
         groups = confidence_groups(c)
         check_min_samples(n, None if w is None else float(w.sum()))
-        draw = frequency_resampler(w, n)
-        statistic = bootstrap_risk_coverage(groups, y, grid)
-
-        def task(size: int, rng: np.random.Generator) -> np.ndarray:
-            return statistic(np.stack([draw(rng) for _ in range(size)]))
-
-        out = run_replicates(
-            task,
+        out = frequency_replicates(
+            bootstrap_risk_coverage(groups, y, grid),
+            w,
+            n,
             n_resamples,
             random_state=check_random_state(random_state),
             n_jobs=n_jobs,
-            chunk_size=chunk_size_for(n),
             desc="risk-coverage bootstrap",
         )
         reps = {"aurc": out[:, 0], "e_aurc": out[:, 1], "selective_risk": out[:, 2:]}
