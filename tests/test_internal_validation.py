@@ -361,7 +361,10 @@ def test_stability_plots_draw_the_same_elements():
         np.testing.assert_array_equal(points.get_ydata(), values)
     assert list(ax.lines[-1].get_xdata()) == [0.4, 0.4]  # the threshold line
     plt.close("all")
-    for ax in (s.plot_calibration(n_points=20), s.plot_decision_curve(thresholds=[0.1, 0.3])):
+    for ax in (
+        s.plot_calibration(n_points=20),
+        s.plot_decision_curve(thresholds=[0.1, 0.3]),
+    ):
         grey = [ln for ln in ax.lines if ln.get_color() == (0.5, 0.5, 0.5, 0.3)]
         assert len(grey) == s.n_models + 1  # the curves and the legend's entry
         assert [t.get_text() for t in ax.get_legend().get_texts()] == [
