@@ -306,3 +306,44 @@ def test_option_checks(kw, error, match):
     kw = {"cov_type": "bootstrap", **kw}
     with pytest.raises(error, match=match):
         compare_brier(c["y_true"], c["y_proba"], c["y_proba_b"], **kw)
+
+
+@pytest.mark.parametrize(
+    "cov_type, weights, match",
+    [
+        # frequency weights count by their total (iid)
+        ("iid", [1.0, 0.5, 0.5, 0.0], "at least 3 observations"),
+        # weights of time points count by Kish's effective number (HAC)
+        ("hac", [1.0, 1.0, 0.0, 0.0, 0.0, 0.0], "effective number of observations"),
+    ],
+)
+def test_sample_size_check_shared_with_brier_inference(cov_type, weights, match):
+    """compare_brier and brier_inference count observations by the one rule."""
+    from skbrier.stats.inference import brier_inference
+
+    n = len(weights)
+    y = np.arange(n) % 2
+    pa, pb = np.linspace(0.2, 0.8, n), np.full(n, 0.5)
+    messages = []
+    for call in (
+        lambda: compare_brier(y, pa, pb, cov_type=cov_type, sample_weight=weights),
+        lambda: brier_inference(y, pa, cov_type=cov_type, sample_weight=weights),
+    ):
+        with pytest.raises(ValueError, match=match) as info:
+            call()
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_bootstrap_options_checked_only_for_the_bootstrap():
+    """An unknown scheme fails the bootstrap in both functions, not the iid interval."""
+    from skbrier.stats.inference import brier_inference
+
+    c = CASES[0]
+    for call in (
+        lambda **kw: compare_brier(c["y_true"], c["y_proba"], c["y_proba_b"], **kw),
+        lambda **kw: brier_inference(c["y_true"], c["y_proba"], **kw),
+    ):
+        call(cov_type="iid", bootstrap="nope")
+        with pytest.raises(ValueError, match="^bootstrap"):
+            call(cov_type="bootstrap", bootstrap="nope", n_resamples=9)

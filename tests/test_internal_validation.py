@@ -337,3 +337,38 @@ def test_stability_numbers_and_plots():
         s.prediction_bounds(95)
     with pytest.raises(ValueError, match="threshold"):
         s.classification_instability(1.0)
+
+
+def test_stability_plots_draw_the_same_elements():
+    """The individual plots and the curve plots keep their labels, points and legends."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    X, y = _data()
+    s = internal_validation(_lr(), X, y, **FAST).stability
+    for ax, ylabel, values in (
+        (s.plot_mape(), "MAPE", s.individual_mape),
+        (s.plot_classification(0.4), "Classification instability index",
+         s.classification_instability(0.4)),
+    ):  # fmt: skip
+        assert ax.get_xlabel() == "Estimated risk from development model"
+        assert ax.get_ylabel() == ylabel
+        points = ax.lines[0]
+        assert points.get_marker() == "." and points.get_color() == (0.5, 0.5, 0.5, 0.5)
+        np.testing.assert_array_equal(points.get_ydata(), values)
+    assert list(ax.lines[-1].get_xdata()) == [0.4, 0.4]  # the threshold line
+    plt.close("all")
+    for ax in (
+        s.plot_calibration(n_points=20),
+        s.plot_decision_curve(thresholds=[0.1, 0.3]),
+    ):
+        grey = [ln for ln in ax.lines if ln.get_color() == (0.5, 0.5, 0.5, 0.3)]
+        assert len(grey) == s.n_models + 1  # the curves and the legend's entry
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+            "Original", f"Bootstrap (n = {s.n_models})"]  # fmt: skip
+        original = [ln for ln in ax.lines if ln.get_label() == "Original"]
+        assert len(original) == 1 and original[0].get_linestyle() == "--"
+    plt.close("all")

@@ -115,3 +115,23 @@ def test_cli_leaderboard_shows_ties(tmp_path, capsys):
     page = html.read_text()
     assert "tie group" in page and "&#9733;" in page and "Brier Index axis" in page
     assert "Bonferroni" not in page  # --marginal
+
+
+def test_tables_end_with_the_same_rank_columns():
+    """Both leaderboards' tables: their scores, then the bootstrap columns in one order."""
+    f, q, y, p = panel()
+    res = snapshot_leaderboard(y, p, forecaster=f, question=q, n_resamples=19,
+                               random_state=1)  # fmt: skip
+    h = forecast_history(
+        {"forecaster": f, "question": q, "timestamp": np.zeros(f.size), "probability": p},
+        {"question": np.unique(q), "open_time": np.zeros(40), "close_time": np.ones(40),
+         "outcome": [y[q == s][0] for s in np.unique(q)]}, resolve_time=None,
+    )  # fmt: skip
+    hist = history_leaderboard(brier_at(h), n_resamples=19, random_state=1)
+    tail = ["n_questions", "rank_low", "rank_high", "tie_group", "contains_best",
+            "p_value", "share_best"]  # fmt: skip
+    assert list(res.to_frame().columns) == [
+        "forecaster", "brier_index", "brier_index_low", "brier_index_high",
+        "adjusted_brier", "raw_brier", *tail]  # fmt: skip
+    assert list(hist.to_frame().columns) == [
+        "forecaster", "adjusted_score", "score_low", "score_high", "raw_score", *tail]  # fmt: skip

@@ -97,18 +97,8 @@ class HistoryLeaderboardResult(RankedResult, _ForecasterTable):
     """
 
     _columns: ClassVar[tuple[str, ...]] = (
-        "adjusted_score",
-        "score_low",
-        "score_high",
-        "raw_score",
-        "n_questions",
-        "rank_low",
-        "rank_high",
-        "tie_group",
-        "contains_best",
-        "p_value",
-        "share_best",
-    )
+        "adjusted_score", "score_low", "score_high", "raw_score", *RankedResult._rank_columns
+    )  # fmt: skip
 
     _score_field: ClassVar[str] = "adjusted_score"
 

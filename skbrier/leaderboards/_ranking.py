@@ -122,8 +122,20 @@ class RankedResult:
 
     The result has the fields of :class:`RankInference`, ``forecasters``,
     ``rank`` (of the point estimates, 1 = best) and names the field whose
-    differences the paired intervals bound (``_score_field``).
+    differences the paired intervals bound (``_score_field``).  Its table
+    ends with the columns of the question bootstrap (``_rank_columns``).
     """
+
+    #: the last columns of the table: the question counts and the bootstrap's ranks
+    _rank_columns: ClassVar[tuple[str, ...]] = (
+        "n_questions",
+        "rank_low",
+        "rank_high",
+        "tie_group",
+        "contains_best",
+        "p_value",
+        "share_best",
+    )
 
     # fields of the dataclasses that use the mixin
     forecasters: np.ndarray

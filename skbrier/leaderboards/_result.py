@@ -270,19 +270,9 @@ class LeaderboardResult(RankedResult, _ModelIntervalResult, DifficultyAdjustedRe
 
     _score_field: ClassVar[str] = "adjusted_brier"
     _columns: ClassVar[tuple[str, ...]] = (
-        "brier_index",
-        "brier_index_low",
-        "brier_index_high",
-        "adjusted_brier",
-        "raw_brier",
-        "n_questions",
-        "rank_low",
-        "rank_high",
-        "tie_group",
-        "contains_best",
-        "p_value",
-        "share_best",
-    )
+        "brier_index", "brier_index_low", "brier_index_high", "adjusted_brier", "raw_brier",
+        *RankedResult._rank_columns,
+    )  # fmt: skip
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("brier_index", "adjusted_brier", "rank")
     _interval_methods: ClassVar[tuple[str, ...]] = ("percentile",)

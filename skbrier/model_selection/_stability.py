@@ -238,6 +238,20 @@ class StabilityResult(Result):
         )
 
     # ------------------------------------------------------------------ plots
+    def _plot_individuals(self, values: np.ndarray, ylabel: str, ax: Any) -> Any:
+        """Each individual's ``values`` against its original prediction (grey dots)."""
+        ax = _axes(ax)
+        ax.plot(self.original, values, ".", color=(0.5, 0.5, 0.5, 0.5))
+        ax.set_xlabel("Estimated risk from development model")
+        ax.set_ylabel(ylabel)
+        return ax
+
+    def _plot_curves(self, ax: Any, bootstrap: tuple, original: tuple) -> None:
+        """The ``(x, y)`` curves of the bootstrap models in grey, the original's dashed."""
+        ax.plot(*bootstrap, color=_GREY, lw=1)
+        ax.plot(*original, "k--", lw=2, label="Original")
+        ax.plot([], [], color=_GREY, label=f"Bootstrap (n = {self.n_models})")
+
     @shared_doc
     def plot_predictions(self, *, coverage: float | None = 0.95, ax: Any = None) -> Any:
         """Prediction instability plot: bootstrap predictions against the original ones.
@@ -277,10 +291,7 @@ class StabilityResult(Result):
         -------
         matplotlib Axes
         """
-        ax = _axes(ax)
-        ax.plot(self.original, self.individual_mape, ".", color=(0.5, 0.5, 0.5, 0.5))
-        ax.set_xlabel("Estimated risk from development model")
-        ax.set_ylabel("MAPE")
+        ax = self._plot_individuals(self.individual_mape, "MAPE", ax)
         ax.set_title(f"Average MAPE = {format_number(self.average_mape)}")
         return ax
 
@@ -300,9 +311,7 @@ class StabilityResult(Result):
         """
         ax = _axes(ax)
         xs, ys = self.calibration_curves(n_points)
-        ax.plot(xs[1:].T, ys[1:].T, color=_GREY, lw=1)
-        ax.plot(xs[0], ys[0], "k--", lw=2, label="Original")
-        ax.plot([], [], color=_GREY, label=f"Bootstrap (n = {self.n_models})")
+        self._plot_curves(ax, (xs[1:].T, ys[1:].T), (xs[0], ys[0]))
         ax.plot([0, 1], [0, 1], color="0.3", lw=0.8)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
@@ -326,11 +335,8 @@ class StabilityResult(Result):
         matplotlib Axes
         """
         cii = self.classification_instability(threshold)
-        ax = _axes(ax)
-        ax.plot(self.original, cii, ".", color=(0.5, 0.5, 0.5, 0.5))
+        ax = self._plot_individuals(cii, "Classification instability index", ax)
         ax.axvline(threshold, color="k", ls="--", lw=1)
-        ax.set_xlabel("Estimated risk from development model")
-        ax.set_ylabel("Classification instability index")
         return ax
 
     @shared_doc
@@ -353,9 +359,9 @@ class StabilityResult(Result):
         order = np.argsort(t, kind="stable")
         nb = res.net_benefit_by_model
         boot = np.array([nb[str(b + 1)] for b in range(self.n_models)])
-        ax.plot(t[order], boot[:, order].T, color=_GREY, lw=1)
-        ax.plot(t[order], nb["original"][order], "k--", lw=2, label="Original")
-        ax.plot([], [], color=_GREY, label=f"Bootstrap (n = {self.n_models})")
+        self._plot_curves(
+            ax, (t[order], boot[:, order].T), (t[order], nb["original"][order])
+        )
         ax.axhline(0.0, color="k", ls=":", lw=1)
         ax.set_xlabel("Threshold probability")
         ax.set_ylabel("Net benefit")

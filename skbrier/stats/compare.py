@@ -30,7 +30,6 @@ from .._core.params import (
     check_bool,
     check_int,
     check_option,
-    check_random_state,
 )
 from .._core.validation import check_forecast, check_probabilities
 from . import bootstrap as _bs
@@ -39,9 +38,9 @@ from .inference import (
     CovType,
     _check_bca_weights,
     check_inference_options,
-    check_min_samples,
+    check_resampling,
+    check_weighted_samples,
     drop_zero_weight_rows,
-    frequency_weighted,
     hac_mean_covariance,
 )
 
@@ -293,17 +292,13 @@ def compare_brier(
         pos_label=pos_label,
         proba_name="y_proba_b",
     )
-    if cov_type == "bootstrap":
-        if small_sample_correction:
-            raise ValueError(
-                "small_sample_correction applies to cov_type 'hac' and 'iid' only."
-            )
-        scheme = _bs._check_scheme(bootstrap)
-        method = _bs._check_ci_method(method, scheme)
-        random_state = check_random_state(random_state)
-    else:
-        scheme = "iid"
-    frequency = frequency_weighted(cov_type, scheme)
+    if cov_type == "bootstrap" and small_sample_correction:
+        raise ValueError(
+            "small_sample_correction applies to cov_type 'hac' and 'iid' only."
+        )
+    scheme, method, random_state, frequency = check_resampling(
+        cov_type, bootstrap, method, random_state
+    )
     if frequency:
         fa, _ = drop_zero_weight_rows(fa)
         fb, _ = drop_zero_weight_rows(fb)
@@ -311,12 +306,7 @@ def compare_brier(
     lb = brier_losses(fb)[0]
     n = la.shape[0]
     w = fa.sample_weight
-    total = float(n if w is None else w.sum())
-    check_min_samples(
-        n,
-        total if (frequency and w is not None) else None,
-        time_weights=None if frequency else w,
-    )
+    total = check_weighted_samples(n, w, frequency)
     lead_time = _check_lead_time(lead_time, max(n, 2))
     dd = la - lb
     d_pos = dd if w is None else dd[w > 0.0]

@@ -84,6 +84,40 @@ def frequency_weighted(cov_type: str, scheme: str) -> bool:
     return cov_type == "iid" or (cov_type == "bootstrap" and scheme == "iid")
 
 
+def check_resampling(
+    cov_type: str, bootstrap: Any, method: Any, random_state: Any
+) -> tuple[str, Any, Any, bool]:
+    """``(scheme, method, random_state, frequency)`` for ``cov_type``.
+
+    With ``cov_type="bootstrap"`` the resampling scheme, the interval method
+    and the generator are checked; otherwise the scheme is ``"iid"`` and the
+    others are returned as given.  ``frequency``: the weights are frequency
+    weights (:func:`frequency_weighted`).
+    """
+    if cov_type == "bootstrap":
+        scheme = _bs._check_scheme(bootstrap)
+        method = _bs._check_ci_method(method, scheme)
+        random_state = check_random_state(random_state)
+    else:
+        scheme = "iid"
+    return scheme, method, random_state, frequency_weighted(cov_type, scheme)
+
+
+def check_weighted_samples(n: int, w: np.ndarray | None, frequency: bool) -> float:
+    """The total weight (``n`` without weights), once there are enough observations.
+
+    Frequency weights count by their total, weights of time points by Kish's
+    effective number (:func:`~skbrier._core.params.check_min_samples`).
+    """
+    total = float(n if w is None else w.sum())
+    check_min_samples(
+        n,
+        total if (frequency and w is not None) else None,
+        time_weights=None if frequency else w,
+    )
+    return total
+
+
 def drop_zero_weight_rows(fc: Forecast, *others: Any) -> tuple[Forecast, list[Any]]:
     """``fc`` (and the arrays in ``others``) without the zero-weight rows."""
     w = fc.sample_weight
@@ -511,24 +545,15 @@ def brier_inference(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
     )
     ref = check_reference(reference, fc)
-    if cov_type == "bootstrap":
-        scheme = _bs._check_scheme(bootstrap)
-        method = _bs._check_ci_method(method, scheme)
-        random_state = check_random_state(random_state)
-    else:
-        scheme = "iid"
-    frequency = frequency_weighted(cov_type, scheme)
+    scheme, method, random_state, frequency = check_resampling(
+        cov_type, bootstrap, method, random_state
+    )
     if frequency:
         # frequency weights: zero-weight rows are removed rows
         fc, (ref,) = drop_zero_weight_rows(fc, ref)
     design = Design(fc, ref)
     w = design.w
-    total = float(design.n if w is None else w.sum())
-    check_min_samples(
-        design.n,
-        total if (frequency and w is not None) else None,
-        time_weights=None if frequency else w,
-    )
+    total = check_weighted_samples(design.n, w, frequency)
     g = design.g
     bs, bs0 = (float(v) for v in weighted_column_means(g, w))
     _check_defined(design, g, w, bs0)
