@@ -223,7 +223,7 @@ def test_result_protocol():
 @pytest.mark.parametrize(
     "kw,match",
     [
-        ({"smoother": "gam"}, "smoother must be one of"),
+        ({"smoother": "glm"}, "smoother must be one of"),
         ({"transform": "probit"}, "transform must be 'logit' or None"),
         ({"band": "sim"}, "band must be one of"),
         ({"band_scale": "log"}, "band_scale must be one of"),

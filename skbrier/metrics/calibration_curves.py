@@ -12,6 +12,10 @@ by a smoother of the outcomes on the forecasts (or on their logit):
   Harrell's knots (``rms::rcs``, pmcalibration's ``smooth = "rcs"``);
 * ``"ns"`` -- the same on a natural spline with the knots of
   ``splines::ns(df = n_knots + 1)`` (pmcalibration's ``smooth = "ns"``);
+* ``"gam"`` -- a logistic thin plate regression spline with its
+  smoothing parameter chosen by the UBRE score (``mgcv::gam(y ~ s(x),
+  family = binomial, method = "GCV.Cp")``, pmcalibration's default
+  ``smooth = "gam"``; :mod:`skbrier._core.kernels.tprs`);
 * ``"lowess"`` -- R's ``lowess(iter = 0)`` (as ``rms::val.prob``).
 
 The summaries ICI (Eavg), E50, E90, Emax and ECI are those of Austin and
@@ -36,7 +40,14 @@ from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.kernels.loess import loess_fit, loess_predict
 from .._core.kernels.lowess import lowess_knots
-from .._core.kernels.splines import ns_knots, r_seq, rcs_knots, spline_logistic_curve
+from .._core.kernels.splines import (
+    SplineCurve,
+    ns_knots,
+    r_seq,
+    rcs_knots,
+    spline_logistic_curve,
+)
+from .._core.kernels.tprs import GamCurve, gam_logistic_curve
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
     check_confidence_level,
@@ -58,7 +69,9 @@ from ._calibration_curve_result import (
 
 __all__ = ["FlexibleCalibrationCurve", "flexible_calibration_curve"]
 
-SMOOTHERS = ("loess", "rcs", "ns", "lowess")
+SMOOTHERS = ("loess", "rcs", "ns", "gam", "lowess")
+#: the default ``n_knots`` of each smoother that has one (gam: the basis dimension)
+DEFAULT_N_KNOTS = {"rcs": 5, "ns": 5, "gam": 10}
 BAND_SCALES = ("logit", "probability")
 SURFACES = ("interpolate", "direct")
 
@@ -96,15 +109,19 @@ def _fit(
 ) -> _Fit:
     """One curve on validated rows: ``x`` the (transformed) forecasts, ``w``
     frequency weights (None or positive), ``xg`` the grid on ``x``'s scale."""
-    if spec.smoother in ("rcs", "ns"):
+    if spec.smoother in ("rcs", "ns", "gam"):
         knots = spec.knots
-        if knots is None:
-            knots = (
-                rcs_knots(x, w, spec.n_knots)
-                if spec.smoother == "rcs"
-                else ns_knots(x, w, spec.n_knots)
-            )
-        cur, _ = spline_logistic_curve(y, x, w, knots, xg)
+        cur: GamCurve | SplineCurve
+        if spec.smoother == "gam":
+            cur = gam_logistic_curve(y, x, w, xg, k=spec.n_knots)
+        else:
+            if knots is None:
+                knots = (
+                    rcs_knots(x, w, spec.n_knots)
+                    if spec.smoother == "rcs"
+                    else ns_knots(x, w, spec.n_knots)
+                )
+            cur = spline_logistic_curve(y, x, w, knots, xg)[0]
         if not cur.converged:
             # no maximum (the spline separates the outcomes): the iterate where
             # the solver stopped is arbitrary, so is every number read from it
@@ -171,8 +188,10 @@ def _check_spec(
     smoother = check_option(smoother, "smoother", SMOOTHERS)
     if transform is not None and transform != "logit":
         raise ValueError(f"transform must be 'logit' or None, got {transform!r}.")
+    if n_knots is None:
+        n_knots = DEFAULT_N_KNOTS.get(smoother, 5)
     n_knots = check_int(
-        n_knots, "n_knots", minimum=3 if smoother == "rcs" else 0, maximum=50
+        n_knots, "n_knots", minimum={"rcs": 3, "gam": 3}.get(smoother, 0), maximum=50
     )
     k = None
     if knots is not None:
@@ -294,9 +313,9 @@ def flexible_calibration_curve(
     y_true: ArrayLike,
     y_proba: ArrayLike,
     *,
-    smoother: Literal["loess", "rcs", "ns", "lowess"] = "loess",
+    smoother: Literal["loess", "rcs", "ns", "gam", "lowess"] = "loess",
     transform: Literal["logit"] | None = "logit",
-    n_knots: int = 5,
+    n_knots: int | None = None,
     knots: ArrayLike | None = None,
     span: float = 0.75,
     degree: int = 2,
@@ -324,21 +343,27 @@ def flexible_calibration_curve(
     Parameters
     ----------
     {{binary_forecast}}
-    smoother : {"loess", "rcs", "ns", "lowess"}, default="loess"
+    smoother : {"loess", "rcs", "ns", "gam", "lowess"}, default="loess"
         ``"loess"``: R's ``loess`` (``span``, ``degree``, ``surface``);
         ``"rcs"``: logistic regression on a restricted cubic spline with
         ``n_knots`` knots at Harrell's default quantiles (``rms::rcs``);
         ``"ns"``: the same on a natural spline with ``n_knots`` interior knots
         at the quantiles ``i / (n_knots + 1)`` and boundary knots at the range
-        (``splines::ns(df = n_knots + 1)``); ``"lowess"``: R's
+        (``splines::ns(df = n_knots + 1)``); ``"gam"``: penalised logistic
+        regression on a thin plate regression spline of ``n_knots`` basis
+        functions, the penalty chosen by the UBRE score (mgcv's ``gam``
+        with ``method = "GCV.Cp"``, pmcalibration's default), with the
+        Bayesian standard errors of ``predict.gam``; ``"lowess"``: R's
         ``lowess(iter = 0)`` (no analytic band).
     transform : {"logit"} or None, default="logit"
         Fit on ``logit(p)`` (pmcalibration's default ``transf``) or on ``p``
         (None: ``val.prob.ci.2``, ``rms::val.prob``).  Under the logit, rows
         with ``p`` exactly 0 or 1 are left out (``n_excluded``).
-    n_knots : int, default=5
-        ``"rcs"``: number of knots (pmcalibration's ``nk``); ``"ns"``: number
-        of interior knots (5 is pmcalibration's default ``df = 6``).
+    n_knots : int, default=None
+        ``"rcs"``: number of knots (pmcalibration's ``nk``; default 5);
+        ``"ns"``: number of interior knots (default 5, pmcalibration's
+        ``df = 6``); ``"gam"``: the basis dimension (mgcv's ``k``; default 10,
+        mgcv's for one covariate).
     knots : array-like, default=None
         Knots on the scale of the fit (all knots for ``"rcs"``; for ``"ns"``
         the boundary knots are the smallest and largest given).  Kept for the
@@ -406,7 +431,15 @@ def flexible_calibration_curve(
     ``smooth = "ns"``, ``ci = "pw"``; ``band_scale="probability"``) with the
     same knots; the fit is run to convergence, where R's ``glm`` stops when
     the deviance changes by less than 1e-8, so the two agree to about 1e-7
-    (to 1e-10 with ``glm.control(epsilon = 1e-15)``).  ``"loess"`` equals
+    (to 1e-10 with ``glm.control(epsilon = 1e-15)``).  ``"gam"`` builds
+    mgcv's basis (the distinct forecasts as knots; beyond 2,000 of them the
+    sample mgcv draws with R's ``set.seed(1)``) and minimises the UBRE score
+    over the smoothing parameter; it equals mgcv's fit at the minimum of
+    mgcv's own score to about 1e-6.  mgcv's Newton iteration can stop at a
+    local minimum or short of a flat one: then pmcalibration's curve is
+    another (higher-UBRE) fit (tested: both cases).  With ``sample_weight``
+    the score counts :math:`n = \sum w` (the repeated rows); mgcv's
+    ``weights`` leave :math:`n` the number of rows.  ``"loess"`` equals
     R's ``loess`` and ``predict(se = TRUE)`` to about 1e-13 on both surfaces
     (``val.prob.ci.2``: ``transform=None``; pmcalibration: ``"logit"``).
     ``"lowess"`` equals ``lowess(iter = 0)``.  Differences from the

@@ -16,7 +16,7 @@ __all__ = ["DIAGONAL_GID", "plot_flexible_calibration"]
 DIAGONAL_GID = "skbrier-flexible-diagonal"
 
 _NAMES = {"loess": "loess", "rcs": "restricted cubic spline", "ns": "natural spline",
-          "lowess": "lowess"}  # fmt: skip
+          "gam": "thin plate spline (gam)", "lowess": "lowess"}  # fmt: skip
 
 
 def _first_draw(ax: Any) -> bool:

@@ -193,7 +193,7 @@ class CalibrationCurveDisplay:
             (sorted), sharing the axes.
         {{sample_weight}}
         {{pos_label}}
-        smoother : {"loess", "rcs", "ns", "lowess"}, default="loess"
+        smoother : {"loess", "rcs", "ns", "gam", "lowess"}, default="loess"
             The smoother of
             :func:`~skbrier.metrics.flexible_calibration_curve`.
         transform : {"logit"} or None, default=None

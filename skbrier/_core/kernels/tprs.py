@@ -1,0 +1,314 @@
+r"""A penalised logistic regression on a thin plate regression spline, as
+``mgcv::gam(y ~ s(x), family = binomial, method = "GCV.Cp")`` fits it (the
+``smooth = "gam"`` curve of pmcalibration).
+
+The basis (Wood 2003) of a one-dimensional thin plate spline of order
+:math:`m = 2`: with the distinct values :math:`u_1, \dots, u_K` of ``x`` as
+knots (a sample of 2,000 of them, drawn as mgcv draws it, when there are
+more), :math:`E_{ij} = \eta(|u_i - u_j|)` with :math:`\eta(r) = r^3 / 12`
+and :math:`T = [1, u]`.  The ``k`` eigenvectors :math:`U_k` of :math:`E` with
+the largest eigenvalues in magnitude (:math:`D_k`) span the truncated basis;
+the constraint :math:`T' U_k \delta = 0` leaves :math:`\delta = Z \gamma`, and
+
+.. math::
+
+    f(x) = \alpha_0 + \alpha_1 x + g(x)' U_k Z \gamma, \qquad
+    g(x)_j = \eta(|x - u_j|),
+
+with the penalty :math:`\lambda \gamma' Z' D_k Z \gamma`.  For a fixed
+:math:`\lambda` the coefficients maximise the penalised log-likelihood
+(Newton's method: :math:`(X'WX + \lambda S)\,\Delta = X'(y - \mu) - \lambda S
+\beta`); :math:`\lambda` minimises the UBRE score of the fit,
+
+.. math::
+
+    \mathcal{V}_u(\lambda) = D(\hat\beta_\lambda) / n + 2 \tau_\lambda / n - 1,
+    \qquad \tau_\lambda = \operatorname{tr}\{(X'WX + \lambda S)^{-1} X'WX\},
+
+mgcv's ``"GCV.Cp"`` criterion for a known scale (Wood 2017, sec. 6.2).  The
+covariance of the coefficients is the Bayesian one, :math:`(X'WX + \lambda
+S)^{-1}` (mgcv's ``Vp``), which ``predict(se.fit = TRUE)`` uses.
+
+With frequency weights :math:`w`, :math:`D`, :math:`X'WX` and :math:`n =
+\sum w` are those of the repeated rows (mgcv's ``weights`` are prior weights
+and leave :math:`n` the number of rows).
+
+References
+----------
+Wood, S. N. (2003). Thin plate regression splines. *Journal of the Royal
+Statistical Society B*, 65(1), 95-114.
+
+Wood, S. N. (2017). *Generalized Additive Models: An Introduction with R*,
+2nd ed. Chapman and Hall/CRC.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from scipy import linalg, optimize, special
+from scipy.sparse import linalg as sparse_linalg
+
+__all__ = ["GamCurve", "gam_logistic_curve", "r_sample", "tprs_knots"]
+
+#: mgcv's ``max.knots``: beyond this many distinct values the knots are a sample
+MAX_KNOTS = 2000
+
+_R_UNIF = 2.3283064365386963e-10  # 1 / 2**32, R's MT_genrand scale
+
+
+def _r_mersenne_twister(seed: int) -> np.random.MT19937:
+    """The Mersenne Twister in the state R's ``set.seed(seed)`` leaves it."""
+    s = seed & 0xFFFFFFFF
+    for _ in range(50):  # R's initial scrambling
+        s = (69069 * s + 1) & 0xFFFFFFFF
+    key = np.empty(625, dtype=np.uint32)
+    for j in range(625):
+        s = (69069 * s + 1) & 0xFFFFFFFF
+        key[j] = s
+    bg = np.random.MT19937()
+    # key[0] is R's ``mti`` slot, reset to 624 (regenerate on the first draw)
+    bg.state = {"bit_generator": "MT19937", "state": {"key": key[1:], "pos": 624}}
+    return bg
+
+
+def r_sample(n: int, size: int, seed: int = 1) -> np.ndarray:
+    """R's ``set.seed(seed); sample(n, size)`` (R >= 3.6: Mersenne Twister,
+    rejection sampling), as 0-based indices.
+
+    Examples
+    --------
+    >>> r_sample(10, 3).tolist()  # R: set.seed(1); sample(10, 3) - 1
+    [8, 3, 6]
+    """
+    bg = _r_mersenne_twister(seed)
+
+    def unif() -> float:
+        return float(bg.random_raw()) * _R_UNIF
+
+    pool = list(range(n))
+    out = np.empty(size, dtype=np.intp)
+    m = n
+    for i in range(size):
+        bits = math.ceil(math.log2(m)) if m > 1 else 0
+        while True:  # R_unif_index: rejection sampling on ``bits`` random bits
+            v = 0
+            for _ in range(0, bits + 1, 16):
+                v = 65536 * v + int(math.floor(unif() * 65536))
+            dv = v & ((1 << bits) - 1)
+            if dv < m:
+                break
+        out[i] = pool[dv]
+        m -= 1
+        pool[dv] = pool[m]
+    return out
+
+
+def tprs_knots(x: np.ndarray, w: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """The knots of mgcv's basis on the centred ``x`` and the centre.
+
+    The distinct values of ``x - mean(x)``; beyond :data:`MAX_KNOTS` of them,
+    the sample ``xu[sample(nu, 2000)]`` of the sorted distinct values that
+    mgcv draws with ``set.seed(1)``.  ``w`` (frequency weights) only enters
+    the mean.
+    """
+    shift = float(np.mean(x) if w is None else np.dot(w, x) / w.sum())
+    xu = np.unique(x - shift)
+    if xu.shape[0] > MAX_KNOTS:
+        xu = xu[r_sample(xu.shape[0], MAX_KNOTS)]
+    return xu, shift
+
+
+def _eta(r: np.ndarray) -> np.ndarray:
+    """The radial function of a one-dimensional spline of order 2."""
+    return r * r * r / 12.0
+
+
+class _Basis(NamedTuple):
+    knots: np.ndarray  # centred knots u
+    shift: float
+    uz: np.ndarray  # U_k Z: knots x (k - 2)
+    penalty: np.ndarray  # Z' D_k Z
+    scale: np.ndarray  # column scales of the design [x, spline columns]
+
+
+def _basis(x: np.ndarray, w: np.ndarray | None, k: int) -> _Basis:
+    u, shift = tprs_knots(x, w)
+    nu = u.shape[0]
+    if nu < k:
+        raise ValueError(
+            f"y_proba has {nu} distinct values: the gam smoother needs at least "
+            f"k={k} (mgcv: 'fewer unique covariate combinations than specified "
+            "maximum degrees of freedom'); use fewer basis functions (k) or another smoother."
+        )
+    E = _eta(np.abs(u[:, None] - u[None, :]))
+    if nu == k:
+        vals, vecs = np.zeros(k), np.eye(k)  # a pure knot basis: no eigen step
+        pen_full = E
+    else:
+        if nu <= 4 * k + 40:
+            vals, vecs = linalg.eigh(E)
+        else:  # Lanczos, as mgcv: only the k of largest magnitude
+            vals, vecs = sparse_linalg.eigsh(E, k=k, which="LM", tol=0.0, v0=np.ones(nu))
+        top = np.argsort(-np.abs(vals), kind="stable")[:k]
+        vals, vecs = vals[top], vecs[:, top]
+        pen_full = np.diag(vals)
+    T = np.column_stack([np.ones(nu), u])
+    # Z: the null space of (T' U_k), so that T' U_k Z gamma = 0
+    q, _ = np.linalg.qr((T.T @ vecs).T, mode="complete")
+    Z = q[:, 2:]
+    uz = vecs @ Z
+    penalty = Z.T @ pen_full @ Z
+    penalty = (penalty + penalty.T) / 2.0
+    return _Basis(u, shift, uz, penalty, np.ones(k - 1))
+
+
+def _design(b: _Basis, x: np.ndarray) -> np.ndarray:
+    """``[x - shift, g(x)' U_k Z]`` (without the intercept)."""
+    xc = x - b.shift
+    cols = np.empty((x.shape[0], b.uz.shape[1] + 1))
+    cols[:, 0] = xc
+    step = max(1, 2_000_000 // max(1, b.knots.shape[0]))
+    for lo in range(0, x.shape[0], step):  # in blocks: g(x) is n x knots
+        g = _eta(np.abs(xc[lo : lo + step, None] - b.knots[None, :]))
+        cols[lo : lo + step, 1:] = g @ b.uz
+    return cols
+
+
+class GamCurve(NamedTuple):
+    """The fitted curve: ``eta``/``se_eta`` (linear predictor and its
+    standard error from the Bayesian covariance) at the evaluation points,
+    ``fitted`` the probability at each row, ``edf`` the effective degrees of
+    freedom, ``log_sp`` the log smoothing parameter (on this module's scaling
+    of the penalty), ``ubre`` the UBRE score, ``converged`` the status."""
+
+    eta: np.ndarray
+    se_eta: np.ndarray
+    fitted: np.ndarray
+    edf: float
+    log_sp: float
+    ubre: float
+    converged: bool
+
+
+class _PirlsFit(NamedTuple):
+    beta: np.ndarray
+    deviance: float
+    info: np.ndarray  # X'WX
+    converged: bool
+
+
+def _deviance(y: np.ndarray, eta: np.ndarray, w: np.ndarray | None) -> float:
+    # -2 log-likelihood of 0/1 outcomes (the saturated model's is 0)
+    ll = y * eta - np.logaddexp(0.0, eta)
+    return float(-2.0 * (ll.sum() if w is None else np.dot(w, ll)))
+
+
+def _pirls(
+    y: np.ndarray,
+    X: np.ndarray,
+    w: np.ndarray | None,
+    S: np.ndarray,
+    beta: np.ndarray,
+) -> _PirlsFit:
+    """Maximise the penalised log-likelihood ``-D/2 - beta' S beta / 2`` by
+    Newton's method with step halving."""
+    eta = X @ beta
+    obj = _deviance(y, eta, w) + beta @ S @ beta
+    for _ in range(200):
+        mu = special.expit(eta)
+        v = mu * (1.0 - mu)
+        r = y - mu
+        if w is not None:
+            v, r = v * w, r * w
+        info = (X * v[:, None]).T @ X
+        grad = X.T @ r - S @ beta
+        H = info + S
+        try:
+            step = linalg.solve(H, grad, assume_a="pos")
+        except (linalg.LinAlgError, ValueError):
+            step = np.linalg.lstsq(H, grad, rcond=None)[0]
+        if float(grad @ step) <= 1e-14 * (1.0 + abs(obj)):
+            # the Newton decrement: one full step from the maximum
+            beta = beta + step
+            eta = X @ beta
+            mu = special.expit(eta)
+            v = mu * (1.0 - mu) * (1.0 if w is None else w)
+            info = (X * v[:, None]).T @ X
+            return _PirlsFit(beta, _deviance(y, eta, w), info, True)
+        t = 1.0
+        while True:
+            cand = beta + t * step
+            eta_c = X @ cand
+            obj_c = _deviance(y, eta_c, w) + cand @ S @ cand
+            if obj_c <= obj + 1e-12 * abs(obj) or t < 1e-10:
+                break
+            t /= 2.0
+        beta, eta, obj = cand, eta_c, obj_c
+    return _PirlsFit(beta, _deviance(y, eta, w), info, False)
+
+
+def gam_logistic_curve(
+    y: np.ndarray,
+    x: np.ndarray,
+    w: np.ndarray | None,
+    x_eval: np.ndarray,
+    *,
+    k: int = 10,
+) -> GamCurve:
+    """The logistic thin plate regression spline of ``y`` on ``x`` with
+    ``k`` basis functions and its UBRE-chosen smoothing parameter (mgcv's
+    ``gam(y ~ s(x, k = k), family = binomial, method = "GCV.Cp")``),
+    evaluated at ``x_eval``.  ``w``: frequency weights (None or positive)."""
+    b = _basis(x, w, k)
+    B = _design(b, x)
+    scale = np.sqrt(np.mean(B**2, axis=0))  # mgcv: rms 1 per column
+    scale[~(scale > 0.0)] = 1.0
+    X = np.column_stack([np.ones(x.shape[0]), B / scale])
+    S0 = np.zeros((k, k))
+    S0[2:, 2:] = b.penalty / np.outer(scale[1:], scale[1:])
+    S0 /= np.linalg.norm(S0, 2) / max(1.0, float(np.linalg.norm(X, 2) ** 2) / X.shape[0])
+    n = float(x.shape[0] if w is None else w.sum())
+    ybar = float(np.mean(y) if w is None else np.dot(w, y) / n)
+    start = np.zeros(k)
+    start[0] = math.log(ybar) - math.log1p(-ybar)
+    cache: dict[float, _PirlsFit] = {}
+    warm = [start]
+
+    def fit(rho: float) -> _PirlsFit:
+        if rho not in cache:
+            res = _pirls(y, X, w, math.exp(rho) * S0, warm[0])
+            if res.converged:
+                warm[0] = res.beta
+            cache[rho] = res
+        return cache[rho]
+
+    def score(rho: float) -> float:
+        f = fit(rho)
+        H = f.info + math.exp(rho) * S0
+        tau = float(np.trace(linalg.solve(H, f.info, assume_a="pos")))
+        return f.deviance / n + 2.0 * tau / n - 1.0
+
+    grid = np.linspace(-24.0, 24.0, 25)
+    scores = np.array([score(float(r)) for r in grid])
+    i = int(np.argmin(scores))
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.shape[0] - 1)]
+    if lo < hi:
+        opt = optimize.minimize_scalar(
+            score, bounds=(lo, hi), method="bounded",
+            options={"xatol": 1e-9, "maxiter": 200},
+        )  # fmt: skip
+        rho = float(opt.x) if opt.fun <= scores[i] else float(grid[i])
+    else:
+        rho = float(grid[i])
+    f = fit(rho)
+    H = f.info + math.exp(rho) * S0
+    Vb = linalg.inv(H)
+    Vb = (Vb + Vb.T) / 2.0
+    edf = float(np.trace(Vb @ f.info))
+    Xe = np.column_stack([np.ones(x_eval.shape[0]), _design(b, x_eval) / scale])
+    eta = Xe @ f.beta
+    se = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", Xe, Vb, Xe), 0.0))
+    return GamCurve(eta, se, special.expit(X @ f.beta), edf, rho, score(rho), f.converged)
