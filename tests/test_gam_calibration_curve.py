@@ -162,3 +162,29 @@ def test_too_few_distinct_forecasts_and_bad_basis_dimension():
         flexible_calibration_curve(y, p, smoother="gam", n_knots=2)
     with pytest.raises(ValueError, match="knots applies"):
         flexible_calibration_curve(y, p, smoother="gam", knots=[0.1, 0.5, 0.9])
+
+
+def test_separated_outcomes_give_nan_curve_and_a_warning():
+    # a threshold on the forecast separates the outcomes: the unpenalised
+    # straight line of the basis has no finite maximum (mgcv reports fitted
+    # probabilities of 0 and 1); no LinAlgError, no number from a runaway fit
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(1)
+    p = rng.uniform(0.01, 0.99, 300)
+    y = (p > 0.5).astype(float)
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        curve = flexible_calibration_curve(y, p, smoother="gam")
+    assert not curve.converged
+    assert np.isnan(curve.estimate).all() and np.isnan(curve.ici)
+
+
+def test_bootstrap_band_and_summary_intervals_run():
+    y, p, _ = _data("sim400")
+    curve = flexible_calibration_curve(
+        y, p, smoother="gam", band="bootstrap", n_resamples=30, random_state=0
+    )
+    assert np.all(curve.lower <= curve.estimate + 1e-12)
+    assert np.all(curve.estimate <= curve.upper + 1e-12)
+    lo, hi = curve.confidence_interval(metric="ici")
+    assert lo <= curve.ici <= hi

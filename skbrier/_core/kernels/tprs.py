@@ -250,6 +250,16 @@ def _pirls(
     return _PirlsFit(beta, _deviance(y, eta, w), info, False)
 
 
+def _linearly_separated(y: np.ndarray, x: np.ndarray, w: np.ndarray | None) -> bool:
+    """Whether a threshold on ``x`` separates the outcomes (quasi-completely):
+    then the logistic fit on ``[1, x]`` has no finite maximum."""
+    if w is not None:
+        keep = w > 0
+        y, x = y[keep], x[keep]
+    x0, x1 = x[y == 0], x[y == 1]
+    return bool(x0.max() <= x1.min() or x1.max() <= x0.min())
+
+
 def gam_logistic_curve(
     y: np.ndarray,
     x: np.ndarray,
@@ -261,7 +271,17 @@ def gam_logistic_curve(
     """The logistic thin plate regression spline of ``y`` on ``x`` with
     ``k`` basis functions and its UBRE-chosen smoothing parameter (mgcv's
     ``gam(y ~ s(x, k = k), family = binomial, method = "GCV.Cp")``),
-    evaluated at ``x_eval``.  ``w``: frequency weights (None or positive)."""
+    evaluated at ``x_eval``.  ``w``: frequency weights (None or positive).
+
+    Not converged (NaN curve) when a threshold on ``x`` separates the
+    outcomes: the unpenalised straight line then has no finite maximum
+    (mgcv reports fitted probabilities of 0 and 1 instead)."""
+    if _linearly_separated(y, x, w):
+        # no finite maximum for any smoothing parameter: the unpenalised
+        # straight line of the basis separates the outcomes
+        nan_e = np.full(x_eval.shape, np.nan)
+        return GamCurve(nan_e, nan_e, np.full(x.shape, np.nan), math.nan, math.nan,
+                        math.nan, False)  # fmt: skip
     b = _basis(x, w, k)
     B = _design(b, x)
     scale = np.sqrt(np.mean(B**2, axis=0))  # mgcv: rms 1 per column
@@ -287,12 +307,21 @@ def gam_logistic_curve(
 
     def score(rho: float) -> float:
         f = fit(rho)
+        if not f.converged:
+            return math.inf
         H = f.info + math.exp(rho) * S0
-        tau = float(np.trace(linalg.solve(H, f.info, assume_a="pos")))
+        try:
+            tau = float(np.trace(linalg.solve(H, f.info, assume_a="pos")))
+        except (linalg.LinAlgError, ValueError):
+            return math.inf
         return f.deviance / n + 2.0 * tau / n - 1.0
 
     grid = np.linspace(-24.0, 24.0, 25)
     scores = np.array([score(float(r)) for r in grid])
+    if not np.any(np.isfinite(scores)):
+        nan_e = np.full(x_eval.shape, np.nan)
+        return GamCurve(nan_e, nan_e, np.full(x.shape, np.nan), math.nan, math.nan,
+                        math.nan, False)  # fmt: skip
     i = int(np.argmin(scores))
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.shape[0] - 1)]
     if lo < hi:
