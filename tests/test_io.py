@@ -225,3 +225,5 @@ def test_readers_skip_or_raise_the_malformed_records_alike(tmp_path):
         assert (
             str(info.value) == f"{path}: no valid {what} (1 malformed {records} skipped)."
         )
+        with pytest.raises(TypeError, match="skip_invalid"):
+            read(path, skip_invalid="yes")

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.params import check_bool, check_real
+from .._core.params import check_real
 from ._parse import (
     Bad,
     Malformed,
@@ -136,12 +136,11 @@ def read_graded(
     scale = check_real(
         confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
     )
-    skip_invalid = check_bool(skip_invalid, "skip_invalid")
+    malformed = Malformed(path, skip_invalid)
     ids: list[str] = []
     correct: list[bool] = []
     attempted: list[bool] = []
     conf: list[float] = []
-    malformed = Malformed(path, skip_invalid)
     for i, (place, rec) in enumerate(_records(path)):
         try:
             if isinstance(rec, Bad):

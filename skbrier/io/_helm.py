@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from .._core.params import check_bool
 from ._parse import Bad, Malformed, check_path, get, load_json_file, reader_doc, to_float
 from ._records import EvalLogError, EvalRecords
 
@@ -100,10 +99,10 @@ def read_helm_run(
         raise TypeError(
             f"correct_stat must be a stat name (a string), got {correct_stat!r}."
         )
-    skip_invalid = check_bool(skip_invalid, "skip_invalid")
     is_dir = os.path.isdir(path)
     run_dir = path if is_dir else os.path.dirname(path)
     file = os.path.join(path, "per_instance_stats.json") if is_dir else path
+    malformed = Malformed(file, skip_invalid)
     if is_dir and not os.path.exists(file):
         raise FileNotFoundError(
             f"{path}: no per_instance_stats.json in this directory (pass a HELM run "
@@ -113,7 +112,6 @@ def read_helm_run(
     if not isinstance(data, list):
         raise EvalLogError(f"{file}: expected a JSON list of per-instance entries.")
     ids, correct, conf = [], [], []
-    malformed = Malformed(file, skip_invalid)
     seen_stat = False
     for i, entry in enumerate(data):
         try:

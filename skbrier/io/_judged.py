@@ -6,7 +6,7 @@ import os
 
 import numpy as np
 
-from .._core.params import check_bool, check_real
+from .._core.params import check_real
 from ._parse import (
     Bad,
     Malformed,
@@ -72,7 +72,7 @@ def read_judged(
     scale = check_real(
         confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
     )
-    skip_invalid = check_bool(skip_invalid, "skip_invalid")
+    malformed = Malformed(path, skip_invalid)
     data = load_json_file(path)
     if not isinstance(data, dict):
         raise EvalLogError(f"{path}: expected a JSON object {{question_id: prediction}}.")
@@ -80,7 +80,6 @@ def read_judged(
         raise EvalLogError(f"{path}: the JSON object holds no entry.")
     ids, correct, conf = [], [], []
     models: set[str] = set()
-    malformed = Malformed(path, skip_invalid)
     for qid, pred in data.items():
         try:
             if not isinstance(pred, dict):

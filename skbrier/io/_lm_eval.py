@@ -157,12 +157,11 @@ def read_lm_eval_samples(
     """
     path = check_path(path)
     length_normalize = check_bool(length_normalize, "length_normalize")
-    skip_invalid = check_bool(skip_invalid, "skip_invalid")
+    malformed = Malformed(path, skip_invalid)
     ids: list[str] = []
     flat: list[float] = []
     counts: list[int] = []
     golds: list[int] = []
-    malformed = Malformed(path, skip_invalid)
     blank = True
     with open_binary(path) as fh:
         for lineno, raw in enumerate(fh, 1):

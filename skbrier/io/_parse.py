@@ -26,6 +26,7 @@ import os
 from typing import Any, BinaryIO
 
 from .._core.docstrings import with_pieces
+from .._core.params import check_bool
 from ._records import EvalLogError
 
 __all__ = [
@@ -75,12 +76,13 @@ def at(path: str, place: str, bad: Bad) -> EvalLogError:
 
 class Malformed:
     """The malformed records of a log file: each raises the EvalLogError
-    naming the file and its place in it, or with ``skip_invalid`` is skipped
-    and counted (``count``, the records' ``n_skipped``)."""
+    naming the file and its place in it, or with ``skip_invalid`` (checked
+    here: a TypeError unless a bool) is skipped and counted (``count``, the
+    records' ``n_skipped``)."""
 
-    def __init__(self, path: str, skip_invalid: bool) -> None:
+    def __init__(self, path: str, skip_invalid: Any) -> None:
         self.path = path
-        self.skip_invalid = skip_invalid
+        self.skip_invalid = check_bool(skip_invalid, "skip_invalid")
         self.count = 0
 
     def found(self, place: str, bad: Bad) -> None:
