@@ -438,3 +438,24 @@ def test_multilabel_indicator_is_scored_on_host_copies(xp_case):
         calibration_error(Y, Pn, kind="classwise", n_bins=4),
         dt,
     )
+
+
+def test_decision_curve_table_as_numpy(xp_case, data):
+    # the device path builds the same result as the host (one builder): the
+    # table's true/false positive rates and n are filled, not NaN
+    conv, dt = xp_case
+    y, p, w, y3, P = data
+    t = [0.1, 0.3, 0.5]
+    for weights in (None, w):
+        a = decision_curve(
+            conv(y), conv(p), thresholds=t,
+            sample_weight=None if weights is None else conv(weights),
+        )  # fmt: skip
+        b = decision_curve(y, _proba(p, dt), thresholds=t, sample_weight=weights)
+        fa, fb = a.to_frame(), b.to_frame()
+        assert list(fa.columns) == list(fb.columns)
+        for col in fb.columns:
+            if fb[col].dtype.kind == "f":
+                _close(fa[col].to_numpy(), fb[col].to_numpy(), dt)
+            else:
+                assert fa[col].tolist() == fb[col].tolist(), col

@@ -224,3 +224,24 @@ def test_bootstrap_on_sorted_rows_equals_the_records_order(tmp_path):
         assert main([*argv, "--json", str(out)]) == 0
         outs.append(json.loads(out.read_text())[0]["intervals"])
     assert outs[0] == outs[1]
+
+
+def test_format_detection_reads_the_head(tmp_path):
+    # one reader of a file's head for both kinds of log; --confidence takes
+    # the values of read_inspect_log(confidence=...), declared once in io
+    from skbrier.cli import _llm
+    from skbrier.cli._common import CLIError
+    from skbrier.io._inspect import CONFIDENCE_SOURCES
+
+    assert _llm.CONFIDENCE_SOURCES is CONFIDENCE_SOURCES
+    graded = tmp_path / "g.jsonl"
+    graded.write_text('{"id": "1", "grade": "A"}\n{"doc_id": 1}\n')
+    assert _llm._detect(str(graded)) == "graded"
+    judged = tmp_path / "j.json"
+    judged.write_text('{"q1": {"judge_response": {}}}')
+    assert _llm._detect(str(judged)) == "judged"
+    for name in ("x.jsonl", "x.json"):
+        link = tmp_path / name
+        link.symlink_to(tmp_path / "gone")  # named like a log, cannot be opened
+        with pytest.raises(CLIError, match=f"{name}: cannot read"):
+            _llm._detect(str(link))

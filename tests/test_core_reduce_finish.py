@@ -171,3 +171,23 @@ def test_dask_multiple_choice_does_not_warn_when_not_one_hot():
             da.from_array(np.log(np.eye(3)[[0, 1, 2, 0]] * 0.9 + 0.05), chunks=(2, 3)),
             from_logprobs=True,
         )
+
+
+def test_sums_add_field_by_field():
+    # one rule for every kernel's sums: add each field, None where a side lacks it
+    from skbrier._core.kernels.brier import BrierSums
+    from skbrier._core.kernels.net_benefit import ThresholdSums
+
+    a = BrierSums(2.0, 0.5, np.array([1.0, 1.0]), 0.3, 2, True, False)
+    b = BrierSums(1.0, 0.25, np.array([0.0, 1.0]), None, 2, False, False)
+    s = a + b
+    assert (s.weight, s.loss, s.reference_loss, s.n_columns, s.exact32) == (
+        3.0, 0.75, None, 2, False
+    )  # fmt: skip
+    np.testing.assert_array_equal(s.class_weight, [1.0, 2.0])
+    assert (a + a).exact32 and (a + a).reference_loss == 0.6
+    one, two = np.array([1.0, 2.0]), np.array([3.0, 4.0])
+    t = ThresholdSums(one, two, one, two) + ThresholdSums(two, one, None, one)
+    np.testing.assert_array_equal(t.fn, [4.0, 6.0])
+    np.testing.assert_array_equal(t.fp, [4.0, 6.0])
+    assert t.tn is None

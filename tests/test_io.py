@@ -4,6 +4,7 @@ with the serialization of each harness's own writer)."""
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -191,3 +192,38 @@ def test_judged_errors(tmp_path):
     f.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(EvalLogError, match="UTF-8"):
         read_judged(f)
+
+
+def test_readers_skip_or_raise_the_malformed_records_alike(tmp_path):
+    # one rule for every reader: raise naming the place, or skip and count
+    import json
+
+    from skbrier.io import read_graded, read_helm_run, read_judged, read_lm_eval_samples
+
+    (tmp_path / "g.jsonl").write_text('{"id": "1"}\n')
+    (tmp_path / "samples_x.jsonl").write_text('{"doc_id": 0}\n')
+    (tmp_path / "j.json").write_text(
+        json.dumps({"q1": {"judge_response": {"correct": "maybe", "confidence": 50}}})
+    )
+    (tmp_path / "per_instance_stats.json").write_text(
+        json.dumps([{"instance_id": "a", "stats": []}])
+    )
+    cases = [
+        (read_graded, "g.jsonl", "line 1: field 'grade'", "record", "records"),
+        (read_lm_eval_samples, "samples_x.jsonl", "line 1: field", "record", "lines"),
+        (read_judged, "j.json", "entry 'q1': field", "entry", "entries"),
+        (read_helm_run, "per_instance_stats.json",
+         "entry 0: field 'stats[exact_match]': is missing (correct_stat=",
+         "unperturbed instance", "entries"),
+    ]  # fmt: skip
+    for read, name, place, what, records in cases:
+        path = str(tmp_path / name)
+        with pytest.raises(EvalLogError, match=re.escape(f"{path}: {place}")):
+            read(path)
+        with pytest.raises(EvalLogError) as info:
+            read(path, skip_invalid=True)
+        assert (
+            str(info.value) == f"{path}: no valid {what} (1 malformed {records} skipped)."
+        )
+        with pytest.raises(TypeError, match="skip_invalid"):
+            read(path, skip_invalid="yes")

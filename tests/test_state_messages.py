@@ -154,3 +154,19 @@ def test_dask_counts_every_partition():
                 "(rows counted over all chunks): 0 (37 rows), 1 (150 rows), 2 (213 rows)"
                 in msg
             )
+
+
+@pytest.mark.parametrize(
+    "make, p",
+    [
+        (BrierState, [0.2]),
+        (lambda: CalibrationBinsState(OPTIONS), [0.2]),
+        (MulticlassBrierState, [[0.8, 0.2]]),
+    ],
+)
+def test_weights_summing_to_infinity_over_chunks(make, p):
+    # every label-keyed state checks its total weight the same way (one check)
+    a = make().update([0], p, [1e308])
+    b = make().update([1], p, [1e308])
+    msg = _error(lambda: a.merge(b).finalize())
+    assert msg == "sample_weight contains infinity (or sums to infinity).", msg

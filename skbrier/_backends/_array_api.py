@@ -199,21 +199,17 @@ def murphy_decomposition(c: Call) -> Any:
 
 def decision_curve(c: Call) -> Any:
     """The curves on the device; the bootstrap (and any doubt) on the host."""
-    from .._core.kernels.net_benefit import (
-        decision_finish,
-        threshold_reduce,
-        threshold_shares,
-    )
-    from ..metrics._decision_curve import DecisionCurveResult, check_harm, check_models
-    from ..metrics.net_benefit import call_curve_options
+    from .._core.kernels.net_benefit import threshold_reduce, threshold_shares
+    from ..metrics._decision_curve import check_harm, check_models
+    from ..metrics.net_benefit import _curve_result, call_curve_options
 
     t, prev, n_resamples, level, _, _ = call_curve_options(c)
     if n_resamples:
         return NotImplemented
     models, single = check_models(c.y_proba, c.y_true)
     harms = check_harm(c.harm, list(models))
-    nb, nia = {}, {}
-    prev_used = None
+    shares = {}
+    prev_used = n = None
     for name, proba in models.items():
         fc = array_api_forecast(
             c.y_true, proba, sample_weight=c.sample_weight, pos_label=c.pos_label
@@ -226,20 +222,11 @@ def decision_curve(c: Call) -> Any:
             return NotImplemented  # the host raises
         if prev_used is None:
             prev_used = float(w1 / (w0 + w1)) if prev is None else prev
-        nb[name], nia[name] = decision_finish(threshold_shares(sums, prev), t, harms[name])
-    if prev_used is None:
+            n = int(fc.y.shape[0]) if fc.sample_weight is None else float(w0 + w1)
+        shares[name] = threshold_shares(sums, prev)
+    if prev_used is None or n is None:
         return NotImplemented
-    return DecisionCurveResult(
-        thresholds=t,
-        prevalence=prev_used,
-        net_benefit_by_model=nb,
-        interventions_avoided_by_model=nia,
-        harm=harms,
-        single=single,
-        n_resamples=0,
-        confidence_level=level,
-        bootstrap_replicates=None,
-    )
+    return _curve_result(shares, t, prev_used, harms, single, level, 0, None, n)
 
 
 def _weight_exponent(fc: XPForecast) -> int:

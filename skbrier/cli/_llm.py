@@ -14,6 +14,7 @@ from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
 )
+from ..io._inspect import CONFIDENCE_SOURCES  # the values of --confidence
 from ..report._json import dumps
 from ._common import CLIError, _check_output, _seed, _write
 from ._llm_measures import Scored, point_estimates, statistics
@@ -27,8 +28,16 @@ AUTO_LARGE_N_RESAMPLES = 200
 AUTO_LARGE_RECORDS = 10_000
 
 FORMATS = ("auto", "lm-eval", "helm", "inspect", "judged", "graded")
-#: values of --confidence (those of read_inspect_log's confidence=)
-CONFIDENCE_SOURCES = ("auto", "logprobs", "stated", "none")
+
+
+def _head(path: str, *, line: bool = False) -> str:
+    """The first 64 KiB of the file (its first line within them, ``line=True``)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.readline(1 << 16) if line else fh.read(1 << 16)
+    except OSError as exc:
+        raise CLIError(f"{path}: cannot read ({exc.strerror or exc}).") from None
+    return raw.decode("utf-8", errors="replace")
 
 
 def _detect(path: str) -> str:
@@ -38,19 +47,11 @@ def _detect(path: str) -> str:
     if base.endswith(".eval"):
         return "inspect"
     if base.endswith(".jsonl"):
-        try:
-            with open(path, "rb") as fh:
-                first = fh.readline(1 << 16).decode("utf-8", errors="replace")
-        except OSError as exc:
-            raise CLIError(f"{path}: cannot read ({exc.strerror or exc}).") from None
+        first = _head(path, line=True)
         # SimpleQA-style grades (read_graded's default field), else lm-eval samples
         return "graded" if '"grade"' in first and '"doc_id"' not in first else "lm-eval"
     if base.endswith(".json"):
-        try:
-            with open(path, "rb") as fh:
-                head = fh.read(1 << 16).decode("utf-8", errors="replace")
-        except OSError as exc:
-            raise CLIError(f"{path}: cannot read ({exc.strerror or exc}).") from None
+        head = _head(path)
         if '"eval"' in head and ('"samples"' in head or '"status"' in head):
             return "inspect"
         if '"judge_response"' in head:

@@ -36,11 +36,8 @@ COLUMNS = (
     ("brier_index", "BI", "Brier Index, 100 (1 - sqrt(Brier)), higher is better"),
     ("mc_brier_lm_eval", "MC Brier", "multiple-choice Brier, lm-eval (sum over choices)"),
     ("mc_brier_bigbench", "MC Brier BB", "multiple-choice Brier, BIG-bench (per choice)"),
-    (
-        "ece",
-        "ECE",
-        f"ECE ({DEFAULT_N_BINS} equal-width bins)",
-    ),  # calibration_error's default
+    # calibration_error's default bins
+    ("ece", "ECE", f"ECE ({DEFAULT_N_BINS} equal-width bins)"),
     ("ece_helm", "ECE HELM", "ECE (HELM, 10 equal-mass bins)"),
     ("smece", "smECE", "smooth ECE (Blasiok and Nakkiran)"),
     ("rms_ce", "RMS-CE", "RMS calibration error (HLE, bins of 100)"),

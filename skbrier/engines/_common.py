@@ -41,6 +41,7 @@ __all__ = [
     "TableSource",
     "check_column",
     "check_group_by",
+    "column_inputs",
     "compute",
     "engine",
     "finish_given",
@@ -362,8 +363,28 @@ def finish_given(given: GivenStatistic, rows: Any, weighted: bool) -> list[Any]:
     return out
 
 
+def column_inputs(column: str, weight: str) -> str:
+    """The docstring lines of the ``y``, ``p`` and ``weight`` parameters of
+    an engine's functions: ``column``, the type of a column parameter as
+    the engine takes it, ``weight`` that of ``weight`` (with None)."""
+    return f"""\
+y : {column}, default="y"
+    The outcome column: two labels (0/1, booleans, strings with
+    ``pos_label``), as ``y_true`` of the in-memory functions.
+p : {column}, default="p"
+    The probability of the positive class, as ``y_proba``.
+weight : {weight}, default=None
+    Non-negative frequency weights, as ``sample_weight``."""
+
+
 #: the options the engines' functions share, described once
 OPTION_PIECES = {
+    "group_by": """\
+group_by : str, list of str or None, default=None
+    Columns: one result per group, returned as a dict keyed by the group's
+    value (a tuple for several columns).
+pos_label : int, float, bool or str, default=None
+    The positive class (scikit-learn's rule over each group's labels).""",
     "report_subgroups": """\
 groups : str or None, default=None
     The column of each row's group: adds the subgroup section (``groups=``

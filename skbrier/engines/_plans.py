@@ -51,6 +51,26 @@ __all__ = [
 MAX_DOUBLE = float(np.finfo(np.float64).max)
 
 
+def _operator(op: str, *, reflected: bool = False) -> Callable[[Term, Any], Term]:
+    """The method ``self <op> other`` of :class:`Term` (``other <op> self``
+    when ``reflected``); a number ``other`` becomes a literal."""
+
+    def method(self: Term, other: Any) -> Term:
+        o = _term(other)
+        return Term(op, o, self) if reflected else Term(op, self, o)
+
+    return method
+
+
+def _function(op: str) -> Callable[[Term], Term]:
+    """The method ``op(self)`` of :class:`Term` (``not_null``, ``ceil``, ``floor``)."""
+
+    def method(self: Term) -> Term:
+        return Term(op, self)
+
+    return method
+
+
 class Term:
     """A row expression: a column, a literal, arithmetic, a comparison, a
     conditional, ``ceil``/``floor``, or the group's weighted mean of a term
@@ -70,17 +90,11 @@ class Term:
         self.args = args
 
     # -- arithmetic ---------------------------------------------------------
-    def __add__(self, other: Any) -> Term:
-        return Term("+", self, _term(other))
-
-    def __radd__(self, other: Any) -> Term:
-        return Term("+", _term(other), self)
-
-    def __sub__(self, other: Any) -> Term:
-        return Term("-", self, _term(other))
-
-    def __rsub__(self, other: Any) -> Term:
-        return Term("-", _term(other), self)
+    __add__ = _operator("+")
+    __radd__ = _operator("+", reflected=True)
+    __sub__ = _operator("-")
+    __rsub__ = _operator("-", reflected=True)
+    __truediv__ = _operator("/")
 
     def __mul__(self, other: Any) -> Term:
         o = _term(other)
@@ -93,39 +107,17 @@ class Term:
     def __rmul__(self, other: Any) -> Term:
         return _term(other) * self
 
-    def __truediv__(self, other: Any) -> Term:
-        return Term("/", self, _term(other))
-
-    # -- comparisons and logic ----------------------------------------------
-    def ge(self, other: Any) -> Term:
-        return Term(">=", self, _term(other))
-
-    def gt(self, other: Any) -> Term:
-        return Term(">", self, _term(other))
-
-    def le(self, other: Any) -> Term:
-        return Term("<=", self, _term(other))
-
-    def lt(self, other: Any) -> Term:
-        return Term("<", self, _term(other))
-
-    def eq(self, other: Any) -> Term:
-        return Term("==", self, _term(other))
-
-    def __and__(self, other: Term) -> Term:
-        return Term("and", self, other)
-
-    def __or__(self, other: Term) -> Term:
-        return Term("or", self, other)
-
-    def not_null(self) -> Term:
-        return Term("not_null", self)
-
-    def ceil(self) -> Term:
-        return Term("ceil", self)
-
-    def floor(self) -> Term:
-        return Term("floor", self)
+    # -- comparisons, logic and functions -------------------------------------
+    ge = _operator(">=")
+    gt = _operator(">")
+    le = _operator("<=")
+    lt = _operator("<")
+    eq = _operator("==")
+    __and__ = _operator("and")
+    __or__ = _operator("or")
+    not_null = _function("not_null")
+    ceil = _function("ceil")
+    floor = _function("floor")
 
     def __repr__(self) -> str:  # for debugging and test messages
         return f"{self.op}{self.args!r}"

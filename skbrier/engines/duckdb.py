@@ -57,26 +57,19 @@ _NUMERIC = {
 }
 
 _PIECES = {
-    "inputs": """\
+    "inputs": "\n".join(
+        [
+            """\
 data : duckdb.DuckDBPyRelation or duckdb.DuckDBPyConnection
-    The rows: a relation, or a connection with ``table`` naming them.
-y : str, default="y"
-    The outcome column: two labels (0/1, booleans, strings with
-    ``pos_label``), as ``y_true`` of the in-memory functions.
-p : str, default="p"
-    The probability of the positive class, as ``y_proba``.
-weight : str or None, default=None
-    Non-negative frequency weights, as ``sample_weight``.
+    The rows: a relation, or a connection with ``table`` naming them.""",
+            _common.column_inputs("str", "str or None"),
+            """\
 table : str or None, default=None
     With a connection: what follows ``FROM`` (a table or view name, or a
     table function such as ``read_parquet('scores/*.parquet')``), inserted
     as written.""",
-    "group_by": """\
-group_by : str, list of str or None, default=None
-    Columns: one result per group, returned as a dict keyed by the group's
-    value (a tuple for several columns).
-pos_label : int, float, bool or str, default=None
-    The positive class (scikit-learn's rule over each group's labels).""",
+        ]
+    ),  # fmt: skip
     #: the examples' table
     "setup": """\
 >>> import duckdb

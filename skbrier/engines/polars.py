@@ -34,19 +34,10 @@ _PIECES = {
 data : polars.DataFrame, polars.LazyFrame or None
     The rows (a LazyFrame is collected once, reading only the columns used);
     None when ``y`` and ``p`` (and ``weight``) are Series of the same length.
-y : str, polars.Expr or polars.Series, default="y"
-    The outcome column: two labels (0/1, booleans, strings with
-    ``pos_label``), as ``y_true`` of the in-memory functions.
-p : str, polars.Expr or polars.Series, default="p"
-    The probability of the positive class, as ``y_proba``.
-weight : str, polars.Expr, polars.Series or None, default=None
-    Non-negative frequency weights, as ``sample_weight``.""",
-    "group_by": """\
-group_by : str, list of str or None, default=None
-    Columns of ``data``: one result per group, returned as a dict keyed by
-    the group's value (a tuple for several columns).
-pos_label : int, float, bool or str, default=None
-    The positive class (scikit-learn's rule over each group's labels).""",
+"""
+    + _common.column_inputs(
+        "str, polars.Expr or polars.Series", "str, polars.Expr, polars.Series or None"
+    ),
     "expr_inputs": """\
 y : str or polars.Expr, default="y"
     0/1 outcomes (integers, floats or booleans).

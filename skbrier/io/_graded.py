@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .._core.params import check_bool, check_real
+from .._core.params import check_real
 from ._parse import (
     Bad,
-    at,
+    Malformed,
     check_path,
     get,
     load_json_file,
@@ -20,7 +20,7 @@ from ._parse import (
     show,
     to_float,
 )
-from ._records import EvalLogError, EvalRecords
+from ._records import EvalRecords
 
 __all__ = ["read_graded"]
 
@@ -136,12 +136,11 @@ def read_graded(
     scale = check_real(
         confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
     )
-    skip_invalid = check_bool(skip_invalid, "skip_invalid")
+    malformed = Malformed(path, skip_invalid)
     ids: list[str] = []
     correct: list[bool] = []
     attempted: list[bool] = []
     conf: list[float] = []
-    skipped = 0
     for i, (place, rec) in enumerate(_records(path)):
         try:
             if isinstance(rec, Bad):
@@ -160,18 +159,14 @@ def read_graded(
                     )
                 c /= scale
         except Bad as bad:
-            if skip_invalid:
-                skipped += 1
-                continue
-            raise at(path, place, bad) from None
+            malformed.found(place, bad)
+            continue
         ids.append(qid)
         correct.append(ok)
         attempted.append(tried)
         conf.append(c)
     if not ids:
-        raise EvalLogError(
-            f"{path}: no valid record ({skipped} malformed records skipped)."
-        )
+        raise malformed.none_valid("record", "records")
     return EvalRecords(
         format="graded",
         path=path,
@@ -182,6 +177,6 @@ def read_graded(
         gold=None,
         choice_logprobs=None,
         n_choices=None,
-        n_skipped=skipped,
+        n_skipped=malformed.count,
         attempted=np.asarray(attempted, dtype=bool),
     )

@@ -7,8 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.params import check_bool
-from ._parse import Bad, at, check_path, get, load_json_file, reader_doc, to_float
+from ._parse import Bad, Malformed, check_path, get, load_json_file, reader_doc, to_float
 from ._records import EvalLogError, EvalRecords
 
 __all__ = ["read_helm_run"]
@@ -100,10 +99,10 @@ def read_helm_run(
         raise TypeError(
             f"correct_stat must be a stat name (a string), got {correct_stat!r}."
         )
-    skip_invalid = check_bool(skip_invalid, "skip_invalid")
     is_dir = os.path.isdir(path)
     run_dir = path if is_dir else os.path.dirname(path)
     file = os.path.join(path, "per_instance_stats.json") if is_dir else path
+    malformed = Malformed(file, skip_invalid)
     if is_dir and not os.path.exists(file):
         raise FileNotFoundError(
             f"{path}: no per_instance_stats.json in this directory (pass a HELM run "
@@ -113,7 +112,6 @@ def read_helm_run(
     if not isinstance(data, list):
         raise EvalLogError(f"{file}: expected a JSON list of per-instance entries.")
     ids, correct, conf = [], [], []
-    skipped = 0
     seen_stat = False
     for i, entry in enumerate(data):
         try:
@@ -140,23 +138,19 @@ def read_helm_run(
             if not 0.0 <= p <= 1.0:
                 raise Bad("stats[max_prob]", f"{p!r} is not a probability")
         except Bad as bad:
-            if skip_invalid:
-                skipped += 1
-                continue
             if not seen_stat and bad.field == f"stats[{correct_stat}]":
                 # the first entry lacks the stat: maybe the option is wrong
                 bad.problem += f" (correct_stat={correct_stat!r}; HELM's is 'exact_match')"
-            raise at(file, f"entry {i}", bad) from None
+            malformed.found(f"entry {i}", bad)
+            continue
         ids.append(f"{iid}#{entry.get('train_trial_index', 0)}")
         correct.append(c == 1.0)
         conf.append(p)
     if not data:
         raise EvalLogError(f"{file}: the list of per-instance entries is empty.")
     if not ids:
-        raise EvalLogError(
-            f"{file}: no valid unperturbed instance ({skipped} malformed entries skipped)."
-        )
+        raise malformed.none_valid("unperturbed instance", "entries")
     return EvalRecords(
         "helm", file, _model(run_dir), np.asarray(ids, dtype=object), np.asarray(correct),
-        np.asarray(conf, dtype=np.float64), None, None, None, skipped,
+        np.asarray(conf, dtype=np.float64), None, None, None, malformed.count,
     )  # fmt: skip

@@ -6,8 +6,17 @@ import os
 
 import numpy as np
 
-from .._core.params import check_bool, check_real
-from ._parse import Bad, at, check_path, get, load_json_file, reader_doc, show, to_float
+from .._core.params import check_real
+from ._parse import (
+    Bad,
+    Malformed,
+    check_path,
+    get,
+    load_json_file,
+    reader_doc,
+    show,
+    to_float,
+)
 from ._records import EvalLogError, EvalRecords
 
 __all__ = ["read_judged"]
@@ -63,7 +72,7 @@ def read_judged(
     scale = check_real(
         confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
     )
-    skip_invalid = check_bool(skip_invalid, "skip_invalid")
+    malformed = Malformed(path, skip_invalid)
     data = load_json_file(path)
     if not isinstance(data, dict):
         raise EvalLogError(f"{path}: expected a JSON object {{question_id: prediction}}.")
@@ -71,7 +80,6 @@ def read_judged(
         raise EvalLogError(f"{path}: the JSON object holds no entry.")
     ids, correct, conf = [], [], []
     models: set[str] = set()
-    skipped = 0
     for qid, pred in data.items():
         try:
             if not isinstance(pred, dict):
@@ -90,19 +98,17 @@ def read_judged(
                     f"{v!r} outside [0, {scale:g}] (confidence_scale={scale:g})",
                 )
         except Bad as bad:
-            if skip_invalid:
-                skipped += 1
-                continue
-            raise at(path, f"entry {qid!r}", bad) from None
+            malformed.found(f"entry {qid!r}", bad)
+            continue
         if isinstance(pred.get("model"), str):
             models.add(pred["model"])
         ids.append(str(qid))
         correct.append(c.strip().lower() == "yes")
         conf.append(v / scale)
     if not ids:
-        raise EvalLogError(f"{path}: no valid entry ({skipped} malformed entries skipped).")
+        raise malformed.none_valid("entry", "entries")
     model = next(iter(models)) if len(models) == 1 else None
     return EvalRecords(
         "judged", path, model, np.asarray(ids, dtype=object), np.asarray(correct),
-        np.asarray(conf, dtype=np.float64), None, None, None, skipped,
+        np.asarray(conf, dtype=np.float64), None, None, None, malformed.count,
     )  # fmt: skip

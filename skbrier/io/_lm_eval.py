@@ -11,7 +11,7 @@ import numpy as np
 from .._core.params import check_bool
 from ._parse import (
     Bad,
-    at,
+    Malformed,
     check_path,
     decode,
     get,
@@ -157,12 +157,11 @@ def read_lm_eval_samples(
     """
     path = check_path(path)
     length_normalize = check_bool(length_normalize, "length_normalize")
-    skip_invalid = check_bool(skip_invalid, "skip_invalid")
+    malformed = Malformed(path, skip_invalid)
     ids: list[str] = []
     flat: list[float] = []
     counts: list[int] = []
     golds: list[int] = []
-    skipped = 0
     blank = True
     with open_binary(path) as fh:
         for lineno, raw in enumerate(fh, 1):
@@ -173,10 +172,8 @@ def read_lm_eval_samples(
                 rec = parse_json(decode(raw))
                 doc_id, lls, gold = _record(rec, length_normalize)
             except Bad as bad:
-                if skip_invalid:
-                    skipped += 1
-                    continue
-                raise at(path, f"line {lineno}", bad) from None
+                malformed.found(f"line {lineno}", bad)
+                continue
             ids.append(doc_id)
             flat.extend(lls)
             counts.append(len(lls))
@@ -184,7 +181,7 @@ def read_lm_eval_samples(
     if blank:
         raise EvalLogError(f"{path}: the file is empty (no JSON line).")
     if not ids:
-        raise EvalLogError(f"{path}: no valid record ({skipped} malformed lines skipped).")
+        raise malformed.none_valid("record", "lines")
     ll = np.asarray(flat, dtype=np.float64)
     n = np.asarray(counts, dtype=np.intp)
     g = np.asarray(golds, dtype=np.intp)
@@ -207,5 +204,5 @@ def read_lm_eval_samples(
         gold=g,
         choice_logprobs=ll,
         n_choices=n,
-        n_skipped=skipped,
+        n_skipped=malformed.count,
     )

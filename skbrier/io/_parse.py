@@ -26,11 +26,13 @@ import os
 from typing import Any, BinaryIO
 
 from .._core.docstrings import with_pieces
+from .._core.params import check_bool
 from ._records import EvalLogError
 
 __all__ = [
     "reader_doc",
     "Bad",
+    "Malformed",
     "at",
     "check_path",
     "decode",
@@ -70,6 +72,32 @@ class Bad(Exception):
 def at(path: str, place: str, bad: Bad) -> EvalLogError:
     """The EvalLogError of ``bad`` in record ``place`` of file ``path``."""
     return EvalLogError(f"{path}: {place}: field {bad.field!r}: {bad.problem}")
+
+
+class Malformed:
+    """The malformed records of a log file: each raises the EvalLogError
+    naming the file and its place in it, or with ``skip_invalid`` (checked
+    here: a TypeError unless a bool) is skipped and counted (``count``, the
+    records' ``n_skipped``)."""
+
+    def __init__(self, path: str, skip_invalid: Any) -> None:
+        self.path = path
+        self.skip_invalid = check_bool(skip_invalid, "skip_invalid")
+        self.count = 0
+
+    def found(self, place: str, bad: Bad) -> None:
+        """Record ``place`` (``"line 3"``, ``"entry 'q1'"``) is malformed:
+        raise (naming the field), or count it when skipping."""
+        if not self.skip_invalid:
+            raise at(self.path, place, bad) from None
+        self.count += 1
+
+    def none_valid(self, what: str, records: str) -> EvalLogError:
+        """The error of a file without a valid ``what`` (``"record"``), its
+        malformed ``records`` (``"lines"``) counted."""
+        return EvalLogError(
+            f"{self.path}: no valid {what} ({self.count} malformed {records} skipped)."
+        )
 
 
 def show(value: Any, limit: int = 60) -> str:

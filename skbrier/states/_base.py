@@ -34,6 +34,8 @@ from .._core.diagnose import warn_if_hard
 from .._core.validation import (
     _as_array,
     _check_finite_labels,
+    _numeric_objects,
+    _rows_sum_to_one,
     _target_array,
     binary_target,
     check_probabilities,
@@ -272,6 +274,18 @@ def _chunk_weights(sample_weight: Any, n: int) -> np.ndarray | None:
     return check_sample_weight(w, n, ref_name="y_proba")
 
 
+def check_columns(name: str, k: int, n_columns: int | None) -> None:
+    """Raise the ValueError of a chunk (or a state) of ``k`` columns of
+    ``name`` after chunks of ``n_columns`` (None: the first chunk)."""
+    if n_columns is not None and k != n_columns:
+        raise ValueError(f"{name} has {k} columns in one chunk but {n_columns} in another.")
+
+
+def rows_sum_to_one(p: np.ndarray) -> bool:
+    """Whether every row of the 2-D forecasts ``p`` sums to one (to rounding)."""
+    return bool(_rows_sum_to_one(p @ np.ones(p.shape[1])))
+
+
 def _chunk_targets(y_true: Any, n: int, proba_name: str = "y_proba") -> np.ndarray:
     """The labels of a chunk of ``n`` rows, read as the in-memory check reads
     them (one per row of ``proba_name``)."""
@@ -380,6 +394,13 @@ class _LabelSums(MergeableState):
         self.weighted = self.weighted or other.weighted
         for label, part in other._sums.items():
             self._put(label, part, other._rows[label])
+
+    def _labels(self) -> tuple[list[Any], np.ndarray, list[int]]:
+        """The distinct labels (the keys of the sums), as the array of labels
+        the in-memory checks read, and the rows of each (for the messages)."""
+        keys = list(self._sums)
+        y = _numeric_objects(np.array(keys, dtype=object)) if keys else np.empty(0)
+        return keys, y, [self._rows[key] for key in keys]
 
     def _check_total_weight(self) -> None:
         """The in-memory errors of weights summing to zero or to infinity."""

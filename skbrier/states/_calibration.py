@@ -14,8 +14,6 @@ from .._core.kernels.calibration_error import (
 )
 from .._core.validation import (
     _as_array,
-    _numeric_objects,
-    _rows_sum_to_one,
     _warn_rows,
     check_forecast,
     check_probabilities,
@@ -28,7 +26,13 @@ from ..metrics._calibration_error_core import (
     prepare,
     rescale,
 )
-from ._base import MergeableState, _chunk_targets, _chunk_weights
+from ._base import (
+    _chunk_targets,
+    _chunk_weights,
+    _LabelSums,
+    check_columns,
+    rows_sum_to_one,
+)
 from ._base import label_key as _key
 
 __all__ = ["CalibrationBinsState"]
@@ -60,7 +64,7 @@ class _Sparse:
         return _Sparse.of(np.concatenate([self.keys, other.keys]), s[:, 0], s[:, 1])
 
 
-class CalibrationBinsState(MergeableState):
+class CalibrationBinsState(_LabelSums):
     r"""Mergeable state of :func:`~skbrier.metrics.calibration_error.calibration_error`.
 
     Per label of ``y_true`` it keeps sparse per-(bin, column) sums of
@@ -121,14 +125,11 @@ class CalibrationBinsState(MergeableState):
         self.labels = labels
         self.pos_label = pos_label
         self.confidence_scale = confidence_scale
-        self.n_samples = 0
-        self.total_weight = 0.0
+        self._init_sums()  # a _Sparse per label
         self.n_columns: int | None = None  # 1 for 1-D y_proba
         self.n_bins: int | None = None
         self.rule = "kumar"
         self.rows_sum_to_one = True
-        self._sums: dict[Any, _Sparse] = {}
-        self._rows: dict[Any, int] = {}  # rows per label (for the messages)
 
     def _bins(self, p: np.ndarray) -> np.ndarray:
         fixed = fixed_bin_ids(p, self.options)
@@ -147,15 +148,13 @@ class CalibrationBinsState(MergeableState):
         p = check_probabilities(raw)
         n = p.shape[0]
         k = 1 if p.ndim == 1 else p.shape[1]
-        if self.n_columns is not None and k != self.n_columns:
-            raise ValueError(
-                f"y_proba has {k} columns in one chunk but {self.n_columns} in another."
-            )
+        check_columns("y_proba", k, self.n_columns)
         self.n_columns = k
         y = _chunk_targets(y_true, n)
-        w = np.ones(n) if (ww := _chunk_weights(sample_weight, n)) is None else ww
-        if k > 1 and not _rows_sum_to_one(p @ np.ones(k)):
-            self.rows_sum_to_one = False
+        ww = _chunk_weights(sample_weight, n)
+        w = np.ones(n) if ww is None else ww
+        if k > 1:
+            self.rows_sum_to_one = self.rows_sum_to_one and rows_sum_to_one(p)
         if k == 1:
             keys, pw, rows = self._bins(p), p * w, np.arange(n)
         elif self.kind == "top_label":
@@ -165,8 +164,7 @@ class CalibrationBinsState(MergeableState):
             flat = p.reshape(-1)
             keys = self._bins(flat) * k + np.tile(np.arange(k), n)
             pw, rows = flat * np.repeat(w, k), np.repeat(np.arange(n), k)
-        self.n_samples += n
-        self.total_weight += float(w.sum())
+        self._count(n, ww)
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
         n_rows = np.bincount(inv, minlength=classes.shape[0])
         inv = inv[rows]
@@ -176,33 +174,22 @@ class CalibrationBinsState(MergeableState):
         for i, label in enumerate(classes):
             sel = label_of == i
             part = _Sparse(both.keys[sel] - i * span, both.sums[sel])
-            key = _key(label)
-            self._sums[key] = part if key not in self._sums else self._sums[key] + part
-            self._rows[key] = self._rows.get(key, 0) + int(n_rows[i])
+            self._put(_key(label), part, int(n_rows[i]))
         return self
 
     def _merge(self, other: CalibrationBinsState) -> None:
-        if self.n_columns is not None and other.n_columns != self.n_columns:
-            raise ValueError(
-                f"y_proba has {other.n_columns} columns in one chunk but "
-                f"{self.n_columns} in another."
-            )
+        assert other.n_columns is not None
+        check_columns("y_proba", other.n_columns, self.n_columns)
         self.n_columns, self.n_bins, self.rule = other.n_columns, other.n_bins, other.rule
-        self.n_samples += other.n_samples
-        self.total_weight += other.total_weight
         self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
-        for key, part in other._sums.items():
-            self._sums[key] = part if key not in self._sums else self._sums[key] + part
-            self._rows[key] = self._rows.get(key, 0) + other._rows[key]
+        self._merge_sums(other)
 
     def _outcomes(self) -> tuple[list[Any], np.ndarray, list[int]]:
         """``(labels, the column of each label, the columns to score)`` by the
         in-memory rule (``prepare`` on the distinct labels: the same errors)."""
-        keys = list(self._sums)
+        keys, y, rows = self._labels()
         k = self.n_columns or 1
-        y = _numeric_objects(np.array(keys, dtype=object)) if keys else np.empty(0)
         dummy = np.full((len(keys), k), 1.0 / k) if k > 1 else np.full(len(keys), 0.5)
-        rows = [self._rows[key] for key in keys]
         pairs = prepare(
             y, dummy, self.kind, None, self.labels, self.pos_label, 1.0, label_rows=rows
         )
@@ -221,8 +208,7 @@ class CalibrationBinsState(MergeableState):
                 targets = list(range(k))
         if not self.rows_sum_to_one:
             _warn_rows("y_proba", stacklevel=5)
-        if not self.total_weight > 0:
-            raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
+        self._check_total_weight()
         return keys, cols, targets
 
     def finalize(self) -> float:

@@ -34,12 +34,10 @@ from .._core.kernels.brier import (
     brier_index_from_score,
     brier_reduce,
     reference_finish,
-    skill_finish,
 )
 from .._core.validation import (
     Forecast,
     _as_array,
-    _numeric_objects,
     _rows_sum_to_one,
     _warn_rows,
     check_forecast,
@@ -53,8 +51,17 @@ from ..metrics._multiple_choice_checks import (
     flatten_ragged,
     warn_rows_do_not_sum_to_one,
 )
-from ._base import STATE_PIECES, MergeableState, _chunk_targets, _chunk_weights, _LabelSums
+from ._base import (
+    STATE_PIECES,
+    MergeableState,
+    _chunk_targets,
+    _chunk_weights,
+    _LabelSums,
+    check_columns,
+    rows_sum_to_one,
+)
 from ._base import label_key as _key
+from ._sums import BrierSkill
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
 
@@ -100,8 +107,7 @@ class _LabelColumns(_LabelSums):
         y = _chunk_targets(y_true, n, self.proba_name)
         w = _chunk_weights(sample_weight, n)
         extra = self._extra(p, **columns)
-        if not _rows_sum_to_one(p @ np.ones(k)):
-            self.rows_sum_to_one = False
+        self.rows_sum_to_one = self.rows_sum_to_one and rows_sum_to_one(p)
         self._count(n, w)
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
         parts = self._chunk(p, w, inv, classes.shape[0], extra)
@@ -111,13 +117,8 @@ class _LabelColumns(_LabelSums):
         return self
 
     def _set_columns(self, k: int) -> None:
-        if self.n_columns is None:
-            self.n_columns = k
-        elif k != self.n_columns:
-            raise ValueError(
-                f"{self.proba_name} has {k} columns in one chunk but "
-                f"{self.n_columns} in another."
-            )
+        check_columns(self.proba_name, k, self.n_columns)
+        self.n_columns = k
 
     def _merge(self, other: _LabelColumns) -> None:
         assert other.n_columns is not None
@@ -138,15 +139,14 @@ class _LabelColumns(_LabelSums):
         then the checks of the total weight, and the in-memory warning when
         some rows of ``y_proba`` do not sum to one.
         """
-        keys = list(self._sums)
+        keys, y, rows = self._labels()
         k = self.n_columns or 2
-        y = _numeric_objects(np.array(keys, dtype=object)) if keys else np.empty(0)
         fc = check_forecast(
             y,
             np.full((len(keys), k), 1.0 / k),
             labels=self._sorted_labels(),
             proba_name=self.proba_name,
-            label_rows=[self._rows[key] for key in keys],
+            label_rows=rows,
         )
         if not self.rows_sum_to_one:
             _warn_rows(self.proba_name, stacklevel=4)
@@ -220,7 +220,7 @@ class _KernelColumns(_LabelColumns):
 
 
 @with_pieces(STATE_PIECES)
-class MulticlassBrierState(_KernelColumns):
+class MulticlassBrierState(_KernelColumns, BrierSkill):
     r"""Mergeable state of the multiclass Brier score and skill score.
 
     For each label :math:`L` of ``y_true`` it keeps the sufficient
@@ -278,10 +278,6 @@ class MulticlassBrierState(_KernelColumns):
         binary forecast ``reference`` (two columns), or the ``reference``
         column given to :meth:`update`."""
         return reference_finish(self.sums(), reference)
-
-    def skill(self, reference: float | None = None) -> float:
-        """The skill score ``1 - BS / BS_ref`` (NaN when ``BS_ref`` is 0)."""
-        return skill_finish(self.sums(), reference)[0]
 
 
 class ClasswiseBinnedState(_LabelColumns):

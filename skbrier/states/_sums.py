@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -86,7 +87,18 @@ def _weights_shown_valid(w: np.ndarray) -> bool:
 
 
 @with_pieces(STATE_PIECES)
-class BrierState(BinaryState):
+class BrierSkill:
+    """The skill score of a state whose ``sums()`` are the Brier kernel's
+    (:class:`BrierState`, :class:`~skbrier.states.MulticlassBrierState`)."""
+
+    sums: Callable[[], BrierSums]
+
+    def skill(self, reference: float | None = None) -> float:
+        """The skill score ``1 - BS / BS_ref`` (NaN when ``BS_ref`` is 0)."""
+        return skill_finish(self.sums(), reference)[0]
+
+
+class BrierState(BrierSkill, BinaryState):
     r"""Mergeable state of the binary Brier score and skill score.
 
     Keeps, per label of ``y_true``, the sufficient statistics of the one
@@ -185,10 +197,6 @@ class BrierState(BinaryState):
         (None), a constant rate, or the ``reference`` column given to
         :meth:`update`."""
         return reference_finish(self.sums(), reference) / 2.0
-
-    def skill(self, reference: float | None = None) -> float:
-        """The skill score ``1 - BS / BS_ref`` (NaN when ``BS_ref`` is 0)."""
-        return skill_finish(self.sums(), reference)[0]
 
 
 class SpiegelhalterState(BinaryState):

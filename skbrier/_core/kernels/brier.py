@@ -22,6 +22,7 @@ import numpy as np
 
 from ..array_api import is_numpy
 from ..validation import _only_zeros_and_ones, _probabilities_shown_valid
+from . import add_fields
 
 
 def weighted_mean(x: np.ndarray, w: np.ndarray | None) -> float:
@@ -214,17 +215,13 @@ class BrierSums:
     multilabel: bool = False
 
     def __add__(self, other: BrierSums) -> BrierSums:
-        def add(a: Any, b: Any) -> Any:
-            return None if a is None or b is None else a + b
-
-        return BrierSums(
-            self.weight + other.weight,
-            self.loss + other.loss,
-            add(self.class_weight, other.class_weight),
-            add(self.reference_loss, other.reference_loss),
-            self.n_columns,
-            self.exact32 and other.exact32,
-            self.multilabel,
+        exact32 = self.exact32 and other.exact32
+        return add_fields(
+            self,
+            other,
+            n_columns=self.n_columns,
+            exact32=exact32,
+            multilabel=self.multilabel,
         )
 
     def given(self, outcome: int) -> BrierSums:

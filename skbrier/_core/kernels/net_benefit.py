@@ -33,6 +33,7 @@ import numpy as np
 
 from ..array_api import is_numpy
 from ..resampling import stratified_indices
+from . import add_fields
 
 __all__ = [
     "ClassShares",
@@ -111,15 +112,7 @@ class ThresholdSums:
     fp: np.ndarray | None = None
 
     def __add__(self, other: ThresholdSums) -> ThresholdSums:
-        def add(a: Any, b: Any) -> Any:
-            return None if a is None or b is None else a + b
-
-        return ThresholdSums(
-            self.fn + other.fn,
-            self.tp + other.tp,
-            add(self.tn, other.tn),
-            add(self.fp, other.fp),
-        )
+        return add_fields(self, other)
 
     def given(self, outcome: float) -> ThresholdSums:
         """The sums of the hypotheses form when every row has ``outcome`` (0/1)."""
