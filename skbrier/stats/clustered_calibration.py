@@ -214,13 +214,15 @@ def _grid(grid: Any, p: np.ndarray) -> np.ndarray:
 
 
 def _centre_curve(
-    y: np.ndarray, p: np.ndarray, w: np.ndarray | None, grid: np.ndarray
+    y: np.ndarray, p: np.ndarray, w: np.ndarray | None, grid: np.ndarray, centre_fit: str
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """One centre's linear predictor and its standard error at ``grid``: the
     3-knot restricted cubic spline, or (MAC2's fallback when the spline's
-    fit fails) the linear logistic fit, a natural spline without interior
-    knots.  Returns ``(eta, se, knots)``."""
+    fit fails, and ``centre_fit="logistic"``) the linear logistic fit, a
+    natural spline without interior knots.  Returns ``(eta, se, knots)``."""
     fits: tuple[tuple[Literal["rcs", "ns"], int], ...] = (("rcs", 3), ("ns", 0))
+    if centre_fit == "logistic":
+        fits = fits[1:]
     for smoother, n_knots in fits:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -242,6 +244,7 @@ def _mac2(
     kept: np.ndarray,
     grid: np.ndarray,
     level: float,
+    centre_fit: str,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """MAC2: each kept centre's spline curve at ``grid``, pooled point by
     point.  Returns the rows ``(estimate, lower, upper, prediction_lower,
@@ -253,7 +256,7 @@ def _mac2(
     for i, j in enumerate(kept):
         rows = codes == j
         eta[i], se[i], knots[i] = _centre_curve(
-            y[rows], p[rows], None if w is None else w[rows], grid
+            y[rows], p[rows], None if w is None else w[rows], grid, centre_fit
         )
     ok = np.isfinite(eta[:, 0])
     pooled = np.full((6, grid.shape[0]), np.nan)
@@ -332,6 +335,7 @@ def clustered_calibration_curve(
     pos_label: Any = None,
     approach: Literal["MAC2", "MIXC"] = "MAC2",
     random_effects: Literal["slope", "intercept"] = "slope",
+    centre_fit: Literal["spline", "logistic"] = "spline",
 ) -> ClusteredCalibrationCurve:
     r"""The meta-analytic calibration curve of forecasts from several centres.
 
@@ -384,6 +388,11 @@ def clustered_calibration_curve(
     random_effects : {"slope", "intercept"}, default="slope"
         MIXC's random effects: on all the spline coefficients, or on the
         intercept only (``MIXC``'s ``method``).  Ignored by MAC2.
+    centre_fit : {"spline", "logistic"}, default="spline"
+        MAC2's curve of each centre: the 3-knot spline (with the linear
+        fallback), or the linear logistic calibration curve on
+        :math:`\mathrm{logit}(p)` (``MAC2``'s ``method_choice = "log"``).
+        Ignored by MIXC.
 
     Returns
     -------
@@ -484,6 +493,7 @@ def clustered_calibration_curve(
     level = check_confidence_level(confidence_level)
     approach = check_option(approach, "approach", ("MAC2", "MIXC"))
     random_effects = check_option(random_effects, "random_effects", ("slope", "intercept"))
+    centre_fit = check_option(centre_fit, "centre_fit", ("spline", "logistic"))
     y, p, w = binary_forecast(
         y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
     )
@@ -520,7 +530,9 @@ def clustered_calibration_curve(
         cluster_se = np.full_like(cluster_curves, np.nan)
         knots = np.full(kept.shape[0], 3, dtype=np.intp)
     else:
-        pooled, cluster_curves, cluster_se, knots = _mac2(y, p, w, codes, kept, g, level)
+        pooled, cluster_curves, cluster_se, knots = _mac2(
+            y, p, w, codes, kept, g, level, centre_fit
+        )
     keep = (ww > 0) & np.isin(codes, kept)
     est, lo, hi, pl, ph, tau2 = pooled
     labels = np.asarray(labels)
