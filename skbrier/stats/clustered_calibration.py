@@ -447,7 +447,9 @@ def clustered_calibration_curve(
     ``include.resid.var = TRUE``); the band here is the limit of its
     quantiles, and its median is the curve.  The glmer fit is matched to
     about 1e-5 (random intercept) and 1e-4 (singular random-slope fits,
-    where glmer's Nelder-Mead stops short of the optimum); with
+    where glmer's Nelder-Mead stops short of the optimum); where glmer
+    stops far from it (its convergence warnings, a variance stuck at 0)
+    this fit reaches a lower deviance and its curve differs; with
     ``random_effects="intercept"`` MIXC's own band fails in R (a
     1 :math:`\times` 1 covariance times the 3-column basis), here
     :math:`\hat D` is the intercept's variance.  Not here:
