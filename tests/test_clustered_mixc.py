@@ -105,7 +105,7 @@ def test_mixc_errors_and_result():
     with pytest.raises(ValueError, match="6 distinct grid points"):
         clustered_calibration_curve(d["y"], d["p"], grid=[0.2, 0.4, 0.6], **kw)
     with pytest.raises(ValueError, match="approach"):
-        clustered_calibration_curve(d["y"], d["p"], groups=kw["groups"], approach="CGC")
+        clustered_calibration_curve(d["y"], d["p"], groups=kw["groups"], approach="loess")
     with pytest.raises(ValueError, match="random_effects"):
         clustered_calibration_curve(d["y"], d["p"], random_effects="both", **kw)
     res = clustered_calibration_curve(

@@ -10,7 +10,8 @@ centres' linear predictors are pooled by a random-effects meta-analysis
 (:func:`~skbrier.stats.random_effects_meta`), which gives the pooled curve,
 its confidence band and the prediction band for a new centre.  With
 ``approach="MIXC"`` the curve comes from one logistic mixed model instead
-(``valProbCluster``'s MIXC; the Laplace fit is in :mod:`._glmm`).
+(``valProbCluster``'s MIXC; the Laplace fit is in :mod:`._glmm`), with
+``approach="CGC"`` from groups of forecasts (:mod:`._cgc`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .._core.params import check_confidence_level, check_int, check_option
 from .._core.results import Result
 from .._core.validation import binary_forecast, check_probabilities
 from ..metrics.calibration_curves import flexible_calibration_curve
+from ._cgc import grouped_calibration
 from ._glmm import fit_logistic_glmm
 from .meta_analysis import random_effects_meta
 
@@ -73,8 +75,12 @@ class ClusteredCalibrationCurve(Result):
     confidence_level : float
         The level of both bands.
     approach : str
-        ``"MAC2"`` (the centres' curves pooled) or ``"MIXC"`` (the mixed
-        model).
+        ``"MAC2"`` (the centres' curves pooled), ``"MIXC"`` (the mixed
+        model) or ``"CGC"`` (groups of forecasts pooled).
+    grid_intervals : ndarray of shape (4, n_grid) or None
+        CGC only: the confidence and prediction intervals of the pooled
+        forecasts :attr:`grid` (lower, upper, prediction lower, prediction
+        upper).
 
     Examples
     --------
@@ -102,6 +108,7 @@ class ClusteredCalibrationCurve(Result):
     removed_clusters: np.ndarray
     confidence_level: float = 0.95
     approach: str = "MAC2"
+    grid_intervals: np.ndarray | None = None
     _data: tuple | None = dataclasses.field(default=None, compare=False)
 
     def to_frame(self, per_cluster: bool = False) -> Any:
@@ -270,6 +277,14 @@ def _mac2(
     return out, special.expit(eta), se, knots
 
 
+def _no_weights(w: np.ndarray | None, approach: str) -> None:
+    if w is not None:
+        raise ValueError(
+            f"sample_weight: approach={approach!r} is unweighted (as in CalibrationCurves); "
+            "leave sample_weight out or use approach='MAC2'."
+        )
+
+
 def _mixc(
     y: np.ndarray,
     p: np.ndarray,
@@ -333,9 +348,10 @@ def clustered_calibration_curve(
     confidence_level: float = 0.95,
     sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
-    approach: Literal["MAC2", "MIXC"] = "MAC2",
+    approach: Literal["MAC2", "MIXC", "CGC"] = "MAC2",
     random_effects: Literal["slope", "intercept"] = "slope",
     centre_fit: Literal["spline", "logistic"] = "spline",
+    n_bins: int = 10,
 ) -> ClusteredCalibrationCurve:
     r"""The meta-analytic calibration curve of forecasts from several centres.
 
@@ -382,9 +398,10 @@ def clustered_calibration_curve(
         the probabilities themselves.
     {{confidence_level}}
         Of both bands.
-    approach : {"MAC2", "MIXC"}, default="MAC2"
-        The centres' spline curves pooled point by point (MAC2), or the
-        mixed-effects model (MIXC); ``valProbCluster``'s ``approach``.
+    approach : {"MAC2", "MIXC", "CGC"}, default="MAC2"
+        The centres' spline curves pooled point by point (MAC2), the
+        mixed-effects model (MIXC), or groups of forecasts pooled by a
+        bivariate meta-analysis (CGC); ``valProbCluster``'s ``approach``.
     random_effects : {"slope", "intercept"}, default="slope"
         MIXC's random effects: on all the spline coefficients, or on the
         intercept only (``MIXC``'s ``method``).  Ignored by MAC2.
@@ -392,7 +409,10 @@ def clustered_calibration_curve(
         MAC2's curve of each centre: the 3-knot spline (with the linear
         fallback), or the linear logistic calibration curve on
         :math:`\mathrm{logit}(p)` (``MAC2``'s ``method_choice = "log"``).
-        Ignored by MIXC.
+        Ignored by MIXC and CGC.
+    n_bins : int, default=10
+        CGC's number of groups of equal size in each centre (``ntiles``),
+        at least 5.  Ignored by MAC2 and MIXC (whose points are ``grid``).
 
     Returns
     -------
@@ -404,8 +424,8 @@ def clustered_calibration_curve(
     ------
     ValueError
         Fewer than 2 centres with both outcome classes, ``sample_weight``
-        with MIXC, a MIXC grid of fewer than 6 points, or the usual input
-        errors.
+        with MIXC or CGC, a MIXC grid of fewer than 6 points, or the usual
+        input errors.
 
     Warns
     -----
@@ -452,10 +472,25 @@ def clustered_calibration_curve(
     this fit reaches a lower deviance and its curve differs; with
     ``random_effects="intercept"`` MIXC's own band fails in R (a
     1 :math:`\times` 1 covariance times the 3-column basis), here
-    :math:`\hat D` is the intercept's variance.  Not here:
-    ``valProbCluster``'s grouped approach ``CGC`` (a bivariate
-    meta-analysis per decile of forecasts) and MIXC's ``CI_method =
-    "delta"``.
+    :math:`\hat D` is the intercept's variance.  Not here: MIXC's
+    ``CI_method = "delta"``.
+
+    ``approach="CGC"`` is ``valProbCluster(approach = "CGC")`` with its
+    defaults (``method = "grouped"``, ``univariate = FALSE``): in each
+    centre ``n_bins`` groups of the forecasts (``dplyr::ntile``); per group
+    the centres' logits of the mean forecast and of the observed proportion
+    (``escalc(measure = "PLO")``) pooled by a bivariate random-effects model
+    (REML, unstructured between-centre covariance, ``rma.mv``).
+    :attr:`~ClusteredCalibrationCurve.grid` is then the pooled forecast of
+    each group (``te_x``; its intervals in ``grid_intervals``), the curve
+    and bands the pooled observed proportion (``te_y`` and its normal
+    confidence and :math:`t_{k-2}` prediction intervals), ``tau2`` its
+    between-centre variance and ``cluster_estimate`` each centre's observed
+    proportion in each group (at the centre's own mean forecast).  The
+    between-centre correlation is often on its boundary (:math:`\pm 1`),
+    where the package's optimiser stops early: agreement to about 1e-4.  A
+    group held by a single centre is left out, as CGC does.  Not here: its
+    ``method = "interval"`` and ``univariate = TRUE`` (``meta::metaprop``).
 
     References
     ----------
@@ -493,7 +528,8 @@ def clustered_calibration_curve(
     ((5, 10), True)
     """
     level = check_confidence_level(confidence_level)
-    approach = check_option(approach, "approach", ("MAC2", "MIXC"))
+    approach = check_option(approach, "approach", ("MAC2", "MIXC", "CGC"))
+    bins = check_int(n_bins, "n_bins", minimum=5, maximum=1000)
     random_effects = check_option(random_effects, "random_effects", ("slope", "intercept"))
     centre_fit = check_option(centre_fit, "centre_fit", ("spline", "logistic"))
     y, p, w = binary_forecast(
@@ -518,19 +554,25 @@ def clustered_calibration_curve(
         )
     g = _grid(grid, p[(ww > 0) & np.isin(codes, np.flatnonzero(both))])
     kept = np.flatnonzero(both)
+    grid_intervals = None
+    index = np.cumsum(both) - 1  # centre code -> position among the kept
+    if approach != "MAC2":
+        _no_weights(w, approach)
     if approach == "MIXC":
-        if w is not None:
-            raise ValueError(
-                "sample_weight: approach='MIXC' fits an unweighted mixed model (as "
-                "CalibrationCurves does); leave sample_weight out or use approach='MAC2'."
-            )
         rows = np.isin(codes, kept) & (p > 0.0) & (p < 1.0)
-        index = np.cumsum(both) - 1  # centre code -> position among the kept
         pooled, cluster_curves = _mixc(
             y[rows], p[rows], index[codes[rows]], kept.shape[0], g, random_effects, level
         )
         cluster_se = np.full_like(cluster_curves, np.nan)
         knots = np.full(kept.shape[0], 3, dtype=np.intp)
+    elif approach == "CGC":
+        rows = np.isin(codes, kept)
+        pooled, grid_intervals, cluster_curves = grouped_calibration(
+            y[rows], p[rows], index[codes[rows]], kept.shape[0], bins, level
+        )
+        g, pooled = pooled[0], pooled[1:]
+        cluster_se = np.full_like(cluster_curves, np.nan)
+        knots = np.zeros(kept.shape[0], dtype=np.intp)
     else:
         pooled, cluster_curves, cluster_se, knots = _mac2(
             y, p, w, codes, kept, g, level, centre_fit
@@ -543,5 +585,5 @@ def clustered_calibration_curve(
         prediction_upper=ph, tau2=tau2, clusters=labels[kept],
         cluster_estimate=cluster_curves, cluster_standard_error=cluster_se, n=n[kept],
         n_knots=knots, removed_clusters=labels[~both], confidence_level=level,
-        approach=approach, _data=(y[keep], p[keep], None if w is None else w[keep]),
+        approach=approach, grid_intervals=grid_intervals, _data=(y[keep], p[keep], None if w is None else w[keep]),
     )  # fmt: skip
