@@ -19,6 +19,7 @@ FIX = pathlib.Path(__file__).parent / "fixtures" / "clustered_calibration"
 CASES = {
     c["name"]: c for c in json.loads((FIX / "valprobcluster_reference.json").read_text())
 }
+LOG_CASES = json.loads((FIX / "mac2_log_reference.json").read_text())
 
 
 def _data(name: str) -> pd.DataFrame:
@@ -50,16 +51,45 @@ def test_equals_valprobcluster_default(name):
         np.testing.assert_allclose(ours, cur[theirs], atol=2e-7, err_msg=theirs)
     np.testing.assert_allclose(res.tau2, cur["tau"], atol=2e-6)
     cl = ref["clusters"]
+    for i, rows in _centre_rows(res, cl, "splines", atol=1e-5):
+        assert res.n_knots[i] == np.asarray(cl["knots_used"])[rows][0]
+        assert res.n[i] == np.asarray(cl["nsample"])[rows][0]
+
+
+def _centre_rows(res, cl, key, atol):
+    """Check each centre's curve and its SE against R's ``key``, ``key_se``;
+    yield each centre's position and its rows in ``cl``."""
     labels = np.asarray(cl["cluster"])
     for i, c in enumerate(res.clusters):
         rows = labels == c
         eta = np.log(res.cluster_estimate[i] / (1 - res.cluster_estimate[i]))
-        np.testing.assert_allclose(eta, np.asarray(cl["splines"])[rows], atol=1e-5)
+        np.testing.assert_allclose(eta, np.asarray(cl[key])[rows], atol=atol)
+        se = np.asarray(cl[f"{key}_se"])[rows]
+        np.testing.assert_allclose(res.cluster_standard_error[i], se, atol=1e-6)
+        yield i, rows
+
+
+@pytest.mark.parametrize("ref", LOG_CASES, ids=[c["name"] for c in LOG_CASES])
+def test_equals_mac2_logistic_centre_curves(ref):
+    """centre_fit="logistic": MAC2's method_choice = "log" (fixture made by
+    tests/fixtures/make_mac2_fixtures.R)."""
+    d = _data(ref["name"])
+    res = clustered_calibration_curve(
+        d["y"], d["p"], groups=d["cluster"].astype(str), confidence_level=ref["cl_level"],
+        centre_fit="logistic",
+    )  # fmt: skip
+    cur = ref["curve"]
+    np.testing.assert_allclose(res.grid, cur["x"], rtol=1e-14)
+    bands = ["estimate", "lower", "upper", "prediction_lower", "prediction_upper"]
+    for ours, theirs in zip(bands, ["y", "lower", "upper", "low_pre", "up_pre"]):
         np.testing.assert_allclose(
-            res.cluster_standard_error[i], np.asarray(cl["splines_se"])[rows], atol=1e-6
+            getattr(res, ours), cur[theirs], atol=2e-7, err_msg=theirs
         )
-        assert res.n_knots[i] == np.asarray(cl["knots_used"])[rows][0]
-        assert res.n[i] == np.asarray(cl["nsample"])[rows][0]
+    np.testing.assert_allclose(res.tau2, cur["tau"], atol=2e-6)
+    assert (res.n_knots == 0).all()
+    assert len(list(_centre_rows(res, ref["clusters"], "log", atol=1e-6))) == len(
+        res.clusters
+    )
 
 
 def test_fallback_centre_is_linear():

@@ -113,7 +113,8 @@ class MetaAnalysisResult(_ScaledInterval):
     test : str
         ``"z"`` or ``"knha"`` (Knapp-Hartung).
     confidence_level : float
-        The default level of the intervals.
+        The level asked for when fitting (the interval methods take theirs
+        as an argument, 0.95 by default).
 
     Examples
     --------
@@ -233,7 +234,8 @@ def random_effects_meta(
     test : {"z", "knha"}, default="z"
         Normal intervals, or the Knapp-Hartung adjustment with :math:`t_{k-1}`.
     confidence_level : float, default=0.95
-        The default level of the intervals.
+        Stored on the result as ``confidence_level``; its interval methods
+        take their own level (0.95 unless given).
 
     Returns
     -------
@@ -253,6 +255,15 @@ def random_effects_meta(
     equation to machine precision, which ``control = list(threshold =
     1e-12)`` reproduces).  :math:`I^2` and :math:`H^2` use metafor's
     typical within-study variance.
+
+    metamisc's ``valmeta`` pools with ``rma`` too, with ``test="knha"`` by
+    default and always the :math:`t_{k-2}` prediction interval: its
+    ``est``, ``ci.lb``, ``ci.ub``, ``pi.lb``, ``pi.ub`` are ``estimate``,
+    ``confidence_interval(level)`` and ``prediction_interval(level,
+    distribution="t")`` of ``random_effects_meta(..., test="knha")``, with
+    O/E (``transform="log"``, its ``"normal/log"``) from O, E and N given
+    the variance :math:`O(1 - O/N)/E^2` and C (``"logit"``) its squared
+    standard error.
 
     References
     ----------
@@ -425,7 +436,9 @@ def clustered_validation(
     -----
     A centre whose rows hold a single outcome class has no C statistic and
     no calibration fit: it is left out of those meta-analyses (and counted
-    in the others), as ``metamisc::valmeta`` does.
+    in the others), as ``metamisc::valmeta`` does.  ``test="knha"`` and
+    ``prediction_interval(distribution="t")`` of the pooled O/E and C give
+    valmeta's default numbers (see :func:`random_effects_meta`).
 
     References
     ----------
