@@ -107,7 +107,7 @@ def test_flexible_curve_names_its_analytic_band_wald():
     with pytest.raises(ValueError, match=r"^method must be one of \('wald',\)"):
         curve.confidence_interval(metric="calibration_curve", method="percentile")
     with pytest.raises(
-        ValueError, match=r"^method must be one of \('percentile', 'basic'\)"
+        ValueError, match=r"^method must be one of \('percentile', 'basic', 'simulation'\)"
     ):
         curve.confidence_interval(metric="ici", method="wald")
 

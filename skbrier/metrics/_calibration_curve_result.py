@@ -52,10 +52,14 @@ class FlexibleCalibrationCurve(_IntervalResult):
     resample unless they were given; with an analytic band the bootstrap
     runs on the first call, with the function's ``n_resamples`` and
     ``random_state``, and is kept), by ``method="percentile"`` (the default,
-    as pmcalibration) or ``"basic"``.  ``"calibration_curve"`` is the
-    pointwise band at :attr:`grid` (arrays): ``method="wald"`` (its only one)
-    for an analytic band, at any level; the bootstrap band
-    (``"percentile"`` or ``"basic"``) otherwise.
+    as pmcalibration) or ``"basic"``, or from coefficient draws with
+    ``method="simulation"`` (``"rcs"``, ``"ns"``, ``"gam"``: pmcalibration's
+    ``ci = "sim"``, drawn on the first call unless the band drew them, then
+    kept; a ValueError for ``"loess"`` and ``"lowess"``).
+    ``"calibration_curve"`` is the pointwise band at :attr:`grid` (arrays):
+    ``method="wald"`` (its only one) for an analytic band,
+    ``"simulation"`` (its only one) for a simulation band, at any level;
+    the bootstrap band (``"percentile"`` or ``"basic"``) otherwise.
 
     Parameters
     ----------
@@ -73,11 +77,11 @@ class FlexibleCalibrationCurve(_IntervalResult):
         ICI = Eavg (their mean), their median, 90th percentile (R's type 7)
         and maximum, and ECI = 100 times the mean of :math:`d_i^2`.
     smoother : str
-        ``"loess"``, ``"rcs"``, ``"ns"`` or ``"lowess"``.
+        ``"loess"``, ``"rcs"``, ``"ns"``, ``"gam"`` or ``"lowess"``.
     transform : str or None
         ``"logit"`` when the curve was fitted on ``logit(p)``, None on ``p``.
     band : str or None
-        ``"analytic"``, ``"bootstrap"`` or None.
+        ``"analytic"``, ``"bootstrap"``, ``"simulation"`` or None.
     band_scale : str or None
         Scale of the analytic Wald band: ``"logit"`` (on the linear predictor
         of a spline fit, then mapped back) or ``"probability"``.
@@ -97,6 +101,9 @@ class FlexibleCalibrationCurve(_IntervalResult):
     n_resamples : int
         Bootstrap resamples behind the band and the intervals of the
         summaries (0 until a bootstrap has run).
+    n_simulations : int
+        Coefficient draws behind a simulation band and the
+        ``method="simulation"`` intervals (0 until drawn).
     converged : bool
         Whether the fit converged (the logistic fit of a spline; always True
         for the local smoothers).
@@ -136,10 +143,13 @@ class FlexibleCalibrationCurve(_IntervalResult):
     n: float
     n_excluded: int = 0
     n_resamples: int = 0
+    n_simulations: int = 0
     converged: bool = True
     _eta: np.ndarray | None = dataclasses.field(default=None, compare=False)
     _boot: dict | None = dataclasses.field(default=None, compare=False)
     _resample: Callable[[], dict] | None = dataclasses.field(default=None, compare=False)
+    _sim: dict | None = dataclasses.field(default=None, compare=False)
+    _simulate: Callable[[], dict] | None = dataclasses.field(default=None, compare=False)
     _data: tuple | None = dataclasses.field(default=None, compare=False)
 
     _summary_fields: ClassVar[tuple[str, ...]] = (
@@ -170,20 +180,36 @@ class FlexibleCalibrationCurve(_IntervalResult):
             }
         )
 
-    def _replicates(self) -> dict:
-        """The bootstrap replicates (run now, once, when the band was analytic)."""
-        if self._boot is None:
-            if self._resample is None:  # pragma: no cover - always set by the function
-                raise ValueError("this curve holds no data to resample.")
-            boot = self._resample()
-            object.__setattr__(self, "_boot", boot)
-            object.__setattr__(self, "n_resamples", int(boot["metrics"].shape[0]))
-            return boot
-        return self._boot
+    def _replicates(self, method: str) -> dict:
+        """The bootstrap replicates, or the simulated curves for
+        ``method="simulation"`` (run now, once, unless the band made them)."""
+        simulation = method == "simulation"
+        kept, field = (self._sim, "_sim") if simulation else (self._boot, "_boot")
+        if kept is not None:
+            return kept
+        run = self._simulate if simulation else self._resample
+        if run is None:
+            if simulation:
+                raise ValueError(
+                    "method='simulation' draws the coefficients of a regression "
+                    f"smoother ('rcs', 'ns' or 'gam'); smoother={self.smoother!r} has "
+                    "none. Use method='percentile' or 'basic' (the bootstrap)."
+                )
+            raise ValueError(  # pragma: no cover - always set by the function
+                "this curve holds no data to resample."
+            )
+        reps = run()
+        object.__setattr__(self, field, reps)
+        count = "n_simulations" if simulation else "n_resamples"
+        object.__setattr__(self, count, int(reps["metrics"].shape[0]))
+        return reps
 
     def _valid_methods(self, metric: str) -> tuple[str, ...]:
-        analytic = metric == "calibration_curve" and self.band == "analytic"
-        return ("wald",) if analytic else INTERVAL_METHODS
+        if metric != "calibration_curve":
+            return (*INTERVAL_METHODS, "simulation")
+        if self.band == "analytic":
+            return ("wald",)
+        return ("simulation",) if self.band == "simulation" else INTERVAL_METHODS
 
     def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         if method == "wald":
@@ -196,16 +222,25 @@ class FlexibleCalibrationCurve(_IntervalResult):
                 "this curve has no band (band=None); fit it with band='analytic' or "
                 "band='bootstrap'."
             )
-        boot = self._replicates()
+        if method == "simulation" and not self.converged:
+            # no maximum to draw around: NaN (warned at the fit)
+            if metric != "calibration_curve":
+                return ConfidenceInterval(math.nan, math.nan)
+            return ConfidenceInterval(
+                np.full(self.grid.shape, np.nan), np.full(self.grid.shape, np.nan)
+            )
+        reps = self._replicates(method)
+        # the simulated curves: percentiles, as pmcalibration's summary()
+        how = "percentile" if method == "simulation" else method
         if metric == "calibration_curve":
             return interval_from_replicates(
-                boot["curve"], level, method=method, estimate=self.estimate,
+                reps["curve"], level, method=how, estimate=self.estimate,
                 nan_policy="omit",
             )  # fmt: skip
         j = CURVE_METRICS.index(metric)
         est = getattr(self, metric)
         ci = interval_from_replicates(
-            boot["metrics"][:, j], level, method=method, estimate=est
+            reps["metrics"][:, j], level, method=how, estimate=est
         )
         return ConfidenceInterval(float(ci.low), float(ci.high))
 

@@ -59,7 +59,7 @@ from .._core.params import (
     check_real,
     validate_random_state,
 )
-from .._core.resampling import frequency_resampler, run_replicates
+from .._core.resampling import chunk_size_for, frequency_resampler, run_replicates
 from .._core.validation import binary_forecast, check_probabilities
 from ._calibration_curve_result import (
     CURVE_METRICS,
@@ -70,6 +70,9 @@ from ._calibration_curve_result import (
 __all__ = ["FlexibleCalibrationCurve", "flexible_calibration_curve"]
 
 SMOOTHERS = ("loess", "rcs", "ns", "gam", "lowess")
+#: the smoothers fitted by a (penalised) logistic regression: coefficients to draw
+REGRESSION_SMOOTHERS = ("rcs", "ns", "gam")
+BANDS = ("analytic", "bootstrap", "simulation")
 #: the default ``n_knots`` of each smoother that has one (gam: the basis dimension)
 DEFAULT_N_KNOTS = {"rcs": 5, "ns": 5, "gam": 10}
 BAND_SCALES = ("logit", "probability")
@@ -96,6 +99,9 @@ class _Fit(NamedTuple):
     eta: np.ndarray | None  # linear predictor at the grid (logit-scale band)
     knots: np.ndarray | None
     converged: bool
+    # the logistic fit of a regression smoother (converged): coefficients, their
+    # covariance, the design at the rows and at the grid (what ci = "sim" draws)
+    linear: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def _fit(
@@ -109,7 +115,7 @@ def _fit(
 ) -> _Fit:
     """One curve on validated rows: ``x`` the (transformed) forecasts, ``w``
     frequency weights (None or positive), ``xg`` the grid on ``x``'s scale."""
-    if spec.smoother in ("rcs", "ns", "gam"):
+    if spec.smoother in REGRESSION_SMOOTHERS:
         knots = spec.knots
         cur: GamCurve | SplineCurve
         if spec.smoother == "gam":
@@ -129,11 +135,13 @@ def _fit(
             return _Fit(np.full(x.shape, np.nan), nan_g, nan_g if band else None,
                         nan_g, knots, False)  # fmt: skip
         est = special.expit(cur.eta)
+        linear = (cur.coef, cur.cov, cur.design, cur.design_eval)
         if spec.band_scale == "logit":
-            return _Fit(cur.fitted, est, cur.se_eta if band else None, cur.eta, knots, True)
+            se = cur.se_eta if band else None
+            return _Fit(cur.fitted, est, se, cur.eta, knots, True, linear)
         # R's predict(type = "response", se.fit = TRUE): the delta method
         se_p = est * (1.0 - est) * cur.se_eta
-        return _Fit(cur.fitted, est, se_p if band else None, None, knots, True)
+        return _Fit(cur.fitted, est, se_p if band else None, None, knots, True, linear)
     if spec.smoother == "loess":
         total = float(x.shape[0] if w is None else w.sum())
         if not math.floor(total * spec.span + 1e-5) > 0:
@@ -164,15 +172,21 @@ def _fit(
 
 def _summaries(p: np.ndarray, p_c: np.ndarray, w: np.ndarray | None) -> np.ndarray:
     """``[ICI, E50, E90, Emax, ECI]`` of ``d = |p - p_c|`` (frequency weights
-    ``w``: those of the repeated rows)."""
+    ``w``: those of the repeated rows); ``p_c`` of shape ``(n,)``, or ``(R,
+    n)`` for ``R`` curves at once (then ``(5, R)``)."""
     d = np.abs(p - p_c)
-    e50, e90 = weighted_quantile(d, np.array([0.5, 0.9]), w)
+    probs = np.array([0.5, 0.9])
     if w is None:
-        mean, mean2 = float(d.mean()), float(np.dot(d, d) / d.shape[0])
+        e50, e90 = np.quantile(d, probs, axis=-1)
+        mean, mean2 = d.mean(axis=-1), np.einsum("...i,...i->...", d, d) / d.shape[-1]
     else:
+        if d.ndim == 1:
+            e50, e90 = weighted_quantile(d, probs, w)
+        else:
+            e50, e90 = np.stack([weighted_quantile(r, probs, w) for r in d], axis=1)
         tot = float(w.sum())
-        mean, mean2 = float(np.dot(w, d) / tot), float(np.dot(w * d, d) / tot)
-    return np.array([mean, e50, e90, float(d.max()), 100.0 * mean2])
+        mean, mean2 = (d @ w) / tot, ((d * d) @ w) / tot
+    return np.array([mean, e50, e90, d.max(axis=-1), 100.0 * mean2], dtype=np.float64)
 
 
 def _check_spec(
@@ -301,6 +315,61 @@ def _bootstrap(
     return run
 
 
+def _mvrnorm(
+    rng: np.random.Generator, mean: np.ndarray, cov: np.ndarray, size: int
+) -> np.ndarray:
+    """``size`` draws (rows) of :math:`N(\\mu, \\Sigma)` as ``MASS::mvrnorm``
+    makes them: :math:`\\mu + V \\operatorname{diag}(\\sqrt{\\max(\\lambda,
+    0)})\\, z` with :math:`\\Sigma = V \\Lambda V'` (eigenvalues clipped at 0)
+    and :math:`z` standard normal."""
+    vals, vecs = np.linalg.eigh((cov + cov.T) / 2.0)
+    z = rng.standard_normal((size, mean.shape[0]))
+    return mean + (z * np.sqrt(np.maximum(vals, 0.0))) @ vecs.T
+
+
+def _simulation(
+    spec: _Spec,
+    y: np.ndarray,
+    p: np.ndarray,
+    w: np.ndarray | None,
+    grid: np.ndarray,
+    n_draws: int,
+    random_state: Any,
+    n_jobs: int | None,
+    fit: _Fit | None = None,
+) -> Callable[[], dict]:
+    """A function drawing the curve and its summaries once, as pmcalibration's
+    ``ci = "sim"``: coefficients from :math:`N(\\hat\\beta, \\hat V)` of the
+    logistic fit (``fit``, else fitted again), the curve at the rows and at
+    the grid for each draw (no refit)."""
+    m = len(CURVE_METRICS)
+
+    def run() -> dict:
+        tf = special.logit if spec.logit else (lambda v: v)
+        f = _fit(spec, y, tf(p), w, tf(grid), band=False) if fit is None else fit
+        if f.linear is None:  # no maximum: nothing to draw around
+            nan = np.full((n_draws, m + grid.shape[0]), np.nan)
+            return {"metrics": nan[:, :m], "curve": nan[:, m:]}
+        coef, cov, X, Xg = f.linear
+        # chunks of the repeated rows' count: integer weights draw as they do
+        rows = max(p.shape[0], math.ceil(float(w.sum()))) if w is not None else p.shape[0]
+
+        def task(size: int, rng: np.random.Generator) -> np.ndarray:
+            b = _mvrnorm(rng, coef, cov, size)
+            out = np.empty((size, m + grid.shape[0]))
+            out[:, :m] = _summaries(p, special.expit(b @ X.T), w).T
+            out[:, m:] = special.expit(b @ Xg.T)
+            return out
+
+        reps = run_replicates(
+            task, n_draws, random_state=random_state, n_jobs=n_jobs,
+            chunk_size=chunk_size_for(rows), desc="calibration curve simulation",
+        )  # fmt: skip
+        return {"metrics": reps[:, :m], "curve": reps[:, m:]}
+
+    return run
+
+
 @backends(
     array_api=HOST,
     dask=Refused(
@@ -321,7 +390,7 @@ def flexible_calibration_curve(
     degree: int = 2,
     surface: Literal["interpolate", "direct"] = "interpolate",
     grid: int | ArrayLike = 100,
-    band: Literal["analytic", "bootstrap"] | None = "analytic",
+    band: Literal["analytic", "bootstrap", "simulation"] | None = "analytic",
     band_scale: Literal["logit", "probability"] = "logit",
     confidence_level: float = 0.95,
     n_resamples: int = DEFAULT_N_RESAMPLES,
@@ -380,10 +449,11 @@ def flexible_calibration_curve(
         Where the curve is evaluated: a number of points equally spaced from
         the smallest to the largest forecast (pmcalibration's ``eval``), or
         the probabilities themselves.
-    band : {"analytic", "bootstrap"} or None, default="analytic"
+    band : {"analytic", "bootstrap", "simulation"} or None, default="analytic"
         Pointwise band: Wald (the splines' logistic fit, loess's standard
         errors; not for ``"lowess"``), percentile bootstrap of refitted curves
-        (``n_resamples``), or none.
+        (``n_resamples``), simulation (``"rcs"``, ``"ns"``, ``"gam"``:
+        pmcalibration's default ``ci = "sim"``, see Notes), or none.
     band_scale : {"logit", "probability"}, default="logit"
         Scale of the splines' Wald band: on the linear predictor, mapped back
         by the inverse logit (``val.prob.ci.2``'s ``rcs`` band, inside [0, 1]),
@@ -393,11 +463,14 @@ def flexible_calibration_curve(
         Level of the band.
     n_resamples : int, default=1999
         Bootstrap resamples for ``band="bootstrap"`` and for the intervals of
-        the summaries (:meth:`FlexibleCalibrationCurve.confidence_interval`).
+        the summaries (:meth:`FlexibleCalibrationCurve.confidence_interval`);
+        the number of coefficient draws of ``band="simulation"`` and
+        ``method="simulation"`` (pmcalibration's ``n``).
     random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
-        Seed of the bootstrap.
+        Seed of the bootstrap and of the simulation.
     n_jobs : int, default=None
-        Threads for the bootstrap (results do not depend on it).
+        Threads for the bootstrap and the simulation (results do not depend
+        on it).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights: integer weights give the curve of the
         repeated rows (knots, loess neighbourhoods and k-d tree included).
@@ -415,8 +488,9 @@ def flexible_calibration_curve(
     ------
     ValueError
         For invalid input, a single outcome class, a constant forecast, too
-        few observations for the knots or the span, or ``band="analytic"``
-        with ``"lowess"``.
+        few observations for the knots or the span, ``band="analytic"``
+        with ``"lowess"``, or ``band="simulation"`` with ``"loess"`` or
+        ``"lowess"`` (no coefficients to draw).
 
     See Also
     --------
@@ -449,6 +523,19 @@ def flexible_calibration_curve(
     weights: with ``sample_weight`` this curve is R's loess of the repeated
     rows, not R's weighted loess.
 
+    ``band="simulation"`` (and ``confidence_interval(method="simulation")``)
+    is pmcalibration's ``ci = "sim"``: ``n_resamples`` coefficient vectors
+    are drawn from :math:`N(\hat\beta, \hat V)` of the logistic fit
+    (:math:`\hat V` the inverse information; the gam's Bayesian covariance)
+    as ``MASS::mvrnorm`` draws them, :math:`\hat\beta_r = \hat\beta +
+    V \Lambda_+^{1/2} z_r` with :math:`\hat V = V \Lambda V'`, and for each
+    the curve :math:`\mathrm{expit}(X \hat\beta_r)` is recomputed at the
+    rows (its ICI, E50, E90, Emax, ECI) and at the grid, without a refit.
+    The band and the intervals are the :math:`(1 \mp \text{level}) / 2`
+    quantiles of the draws (type 7) on the probability scale, as its
+    ``summary()``; equal to pmcalibration's in distribution (its random
+    numbers are R's).
+
     References
     ----------
     .. [1] P. C. Austin and E. W. Steyerberg, "The Integrated Calibration
@@ -473,16 +560,28 @@ def flexible_calibration_curve(
     ((100,), (100,))
     >>> bool(0 <= curve.e50 <= curve.e90 <= curve.emax)
     True
+    >>> sim = flexible_calibration_curve(d["y"], d["model_b"], smoother="rcs",
+    ...                                  band="simulation", random_state=0)
+    >>> low, high = sim.confidence_interval(metric="e90", method="simulation")
+    >>> bool(low < sim.e90 < high)
+    True
     """
     spec = _check_spec(
         smoother, transform, n_knots, knots, span, degree, surface, band_scale
     )
     if band is not None:
-        check_option(band, "band", ("analytic", "bootstrap"))
+        check_option(band, "band", BANDS)
     if band == "analytic" and spec.smoother == "lowess":
         raise ValueError(
             "band='analytic' is not available for smoother='lowess' (lowess has no "
             "standard errors); use band='bootstrap' or band=None."
+        )
+    if band == "simulation" and spec.smoother not in REGRESSION_SMOOTHERS:
+        raise ValueError(
+            f"band='simulation' draws the coefficients of a regression smoother "
+            f"({', '.join(map(repr, REGRESSION_SMOOTHERS))}); smoother="
+            f"{spec.smoother!r} has none. Use band='bootstrap' (or 'analytic' for "
+            "'loess')."
         )
     level = check_confidence_level(confidence_level)
     n_resamples = check_n_resamples(n_resamples)
@@ -519,6 +618,14 @@ def flexible_calibration_curve(
     stats_ = _summaries(p, fit.p_c, w)
     resample = _bootstrap(spec, y, p, w, g, n_resamples, random_state, n_jobs)
     boot = resample() if band == "bootstrap" else None
+    simulate = sim = None
+    if spec.smoother in REGRESSION_SMOOTHERS:
+        # drawn now around this fit for the band; else on the first interval
+        # (fitted again: the result does not keep the design matrices)
+        args = (spec, y, p, w, g, n_resamples, random_state, n_jobs)
+        simulate = _simulation(*args)
+        if band == "simulation":
+            sim = _simulation(*args, fit)()
     lower = upper = None
     if band == "analytic":
         assert fit.se is not None
@@ -543,13 +650,16 @@ def flexible_calibration_curve(
         n=float(p.shape[0] if w is None else w.sum()),
         n_excluded=n_excl,
         n_resamples=0 if boot is None else n_resamples,
+        n_simulations=0 if sim is None else n_resamples,
         converged=fit.converged,
         _eta=fit.eta if band == "analytic" else None,
         _boot=boot,
         _resample=resample,
+        _sim=sim,
+        _simulate=simulate,
         _data=(y, p, w),
     )
-    if boot is not None:
+    if boot is not None or sim is not None:
         lo, hi = res.confidence_interval(level, metric="calibration_curve")
         object.__setattr__(res, "lower", lo)
         object.__setattr__(res, "upper", hi)

@@ -200,8 +200,9 @@ class CalibrationCurveDisplay:
             Smooth on ``logit(p)``, or on ``p`` (None: ``val.prob.ci.2``).
         span : float, default=0.75
             Fraction of the observations in each local fit of loess.
-        band : {"analytic", "bootstrap"} or None, default="analytic"
-            The curve's pointwise band (None: none).
+        band : {"analytic", "bootstrap", "simulation"} or None, default="analytic"
+            The curve's pointwise band (None: none; ``"simulation"``: for
+            ``"rcs"``, ``"ns"`` and ``"gam"``).
         confidence_level : float, default=0.95
             Level of the band, of the intervals of the points and of the
             statistics.

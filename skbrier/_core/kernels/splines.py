@@ -207,13 +207,21 @@ class SplineCurve(NamedTuple):
     ``eta``/``se_eta``: linear predictor and its Wald standard error (R's
     ``predict(glm, type = "link", se.fit = TRUE)``) at ``x_eval``;
     ``fitted``: the fitted probability of each row; ``converged`` the fit's
-    status.
+    status.  ``coef`` and ``cov``: the coefficients and their covariance
+    (the inverse information, R's ``vcov``); ``design`` and
+    ``design_eval``: the design matrices (intercept first) at the rows and at
+    ``x_eval``, so that ``eta = design_eval @ coef`` and ``fitted =
+    expit(design @ coef)`` (pmcalibration's ``ci = "sim"`` draws ``coef``).
     """
 
     eta: np.ndarray
     se_eta: np.ndarray
     fitted: np.ndarray
     converged: bool
+    coef: np.ndarray
+    cov: np.ndarray
+    design: np.ndarray
+    design_eval: np.ndarray
 
 
 def _standardise(B: np.ndarray, w: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -413,4 +421,4 @@ def spline_logistic_curve(
     eta = Xe @ beta
     var = np.einsum("ij,jk,ik->i", Xe, cov, Xe)
     se = np.sqrt(np.maximum(var, 0.0))
-    return SplineCurve(eta, se, fitted, bool(converged)), beta
+    return SplineCurve(eta, se, fitted, bool(converged), beta, cov, X, Xe), beta

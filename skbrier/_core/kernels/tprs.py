@@ -182,7 +182,11 @@ class GamCurve(NamedTuple):
     standard error from the Bayesian covariance) at the evaluation points,
     ``fitted`` the probability at each row, ``edf`` the effective degrees of
     freedom, ``log_sp`` the log smoothing parameter (on this module's scaling
-    of the penalty), ``ubre`` the UBRE score, ``converged`` the status."""
+    of the penalty), ``ubre`` the UBRE score, ``converged`` the status;
+    ``coef`` and ``cov`` the coefficients and their Bayesian covariance
+    (mgcv's ``Vp``, ``vcov.gam``), ``design`` and ``design_eval`` the design
+    matrices (mgcv's ``lpmatrix``) at the rows and at the evaluation points
+    (empty when the fit did not converge)."""
 
     eta: np.ndarray
     se_eta: np.ndarray
@@ -191,6 +195,17 @@ class GamCurve(NamedTuple):
     log_sp: float
     ubre: float
     converged: bool
+    coef: np.ndarray
+    cov: np.ndarray
+    design: np.ndarray
+    design_eval: np.ndarray
+
+
+def _failed(n: int, n_eval: int) -> GamCurve:
+    """The curve of a fit without a maximum: NaN everywhere."""
+    nan_e, none = np.full(n_eval, np.nan), np.empty((0, 0))
+    return GamCurve(nan_e, nan_e, np.full(n, np.nan), math.nan, math.nan, math.nan,
+                    False, np.empty(0), none, none, none)  # fmt: skip
 
 
 class _PirlsFit(NamedTuple):
@@ -279,18 +294,20 @@ def gam_logistic_curve(
     if _linearly_separated(y, x, w):
         # no finite maximum for any smoothing parameter: the unpenalised
         # straight line of the basis separates the outcomes
-        nan_e = np.full(x_eval.shape, np.nan)
-        return GamCurve(nan_e, nan_e, np.full(x.shape, np.nan), math.nan, math.nan,
-                        math.nan, False)  # fmt: skip
+        return _failed(x.shape[0], x_eval.shape[0])
     b = _basis(x, w, k)
     B = _design(b, x)
-    scale = np.sqrt(np.mean(B**2, axis=0))  # mgcv: rms 1 per column
+    # mgcv: rms 1 per column; those of the repeated rows, so that integer
+    # weights give the same coefficients (and the same draws of them)
+    n = float(x.shape[0] if w is None else w.sum())
+    ww = np.ones(x.shape[0]) if w is None else w
+    scale = np.sqrt((ww @ B**2) / n)
     scale[~(scale > 0.0)] = 1.0
     X = np.column_stack([np.ones(x.shape[0]), B / scale])
     S0 = np.zeros((k, k))
     S0[2:, 2:] = b.penalty / np.outer(scale[1:], scale[1:])
-    S0 /= np.linalg.norm(S0, 2) / max(1.0, float(np.linalg.norm(X, 2) ** 2) / X.shape[0])
-    n = float(x.shape[0] if w is None else w.sum())
+    xtx = float(np.linalg.norm(X * np.sqrt(ww)[:, None], 2) ** 2)
+    S0 /= np.linalg.norm(S0, 2) / max(1.0, xtx / n)
     ybar = float(np.mean(y) if w is None else np.dot(w, y) / n)
     start = np.zeros(k)
     start[0] = math.log(ybar) - math.log1p(-ybar)
@@ -319,9 +336,7 @@ def gam_logistic_curve(
     grid = np.linspace(-24.0, 24.0, 25)
     scores = np.array([score(float(r)) for r in grid])
     if not np.any(np.isfinite(scores)):
-        nan_e = np.full(x_eval.shape, np.nan)
-        return GamCurve(nan_e, nan_e, np.full(x.shape, np.nan), math.nan, math.nan,
-                        math.nan, False)  # fmt: skip
+        return _failed(x.shape[0], x_eval.shape[0])
     i = int(np.argmin(scores))
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.shape[0] - 1)]
     if lo < hi:
@@ -340,4 +355,5 @@ def gam_logistic_curve(
     Xe = np.column_stack([np.ones(x_eval.shape[0]), _design(b, x_eval) / scale])
     eta = Xe @ f.beta
     se = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", Xe, Vb, Xe), 0.0))
-    return GamCurve(eta, se, special.expit(X @ f.beta), edf, rho, score(rho), f.converged)
+    return GamCurve(eta, se, special.expit(X @ f.beta), edf, rho, score(rho), f.converged,
+                    f.beta, Vb, X, Xe)  # fmt: skip
