@@ -86,7 +86,6 @@ def _weights_shown_valid(w: np.ndarray) -> bool:
     return bool(w.view(np.uint64).max() < np.uint64(0x7FF0000000000000))
 
 
-@with_pieces(STATE_PIECES)
 class BrierSkill:
     """The skill score of a state whose ``sums()`` are the Brier kernel's
     (:class:`BrierState`, :class:`~skbrier.states.MulticlassBrierState`)."""
@@ -98,6 +97,7 @@ class BrierSkill:
         return skill_finish(self.sums(), reference)[0]
 
 
+@with_pieces(STATE_PIECES)
 class BrierState(BrierSkill, BinaryState):
     r"""Mergeable state of the binary Brier score and skill score.
 
