@@ -481,7 +481,7 @@ def clustered_calibration_curve(
     the centres' logits of the mean forecast and of the observed proportion
     (``escalc(measure = "PLO")``) pooled by a bivariate random-effects model
     (REML, unstructured between-centre covariance, ``rma.mv``).
-    :attr:`~ClusteredCalibrationCurve.grid` is then the pooled forecast of
+    ``grid`` (of the result) is then the pooled forecast of
     each group (``te_x``; its intervals in ``grid_intervals``), the curve
     and bands the pooled observed proportion (``te_y`` and its normal
     confidence and :math:`t_{k-2}` prediction intervals), ``tau2`` its
