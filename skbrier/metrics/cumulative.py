@@ -303,9 +303,8 @@ def cumulative_calibration(
     if codes is None:
         ps, d, ws = _k.sort_rows(y, p, w)
     else:
-        order = np.argsort(p)
-        ps, ws = p[order], None if w is None else w[order]
-        d = y[order] - ps if ws is None else ws * (y[order] - ps)
+        ps, ys, ws, codes = _k.by_forecast(p, y, w, codes)
+        d = ys - ps if ws is None else ws * (ys - ps)
     curve = _k.cumulative_curve(ps, d, ws, total)
     ks, kuiper = _ranges(curve.difference.min(), curve.difference.max(), convention)
     overall = _tests(
@@ -314,7 +313,7 @@ def cumulative_calibration(
     )
     by_group = worst = None
     if codes is not None and labels is not None:
-        by_group = _part_tests(ps, d, ws, codes[order], len(labels), convention)
+        by_group = _part_tests(ps, d, ws, codes, len(labels), convention)
         by_group["ks_pvalue_holm"] = _k.holm(by_group["ks_pvalue"])
         by_group["kuiper_pvalue_holm"] = _k.holm(by_group["kuiper_pvalue"])
         ok = np.flatnonzero(np.isfinite(by_group["kuiper_pvalue"]))
@@ -517,10 +516,9 @@ def multicalibration_error(
             "observations (rows, or the total of sample_weight): no segment can be tested."
         )
     # everything in forecast order: each part's rows are then read in memory order
-    order = np.argsort(p)
-    ps, ws = p[order], None if w is None else w[order]
-    ds = y[order] - ps if ws is None else ws * (y[order] - ps)
-    columns = [(nm, lab, c[order]) for nm, lab, c in columns]
+    ps, ys, ws, *sorted_codes = _k.by_forecast(p, y, w, *(c for _, _, c in columns))
+    ds = ys - ps if ws is None else ws * (ys - ps)
+    columns = [(nm, lab, c) for (nm, lab, _), c in zip(columns, sorted_codes)]
     found: list[dict] = [{}]
     parts = [_part_tests(ps, ds, ws, None, 1, convention)]
     for depth in range(1, min(max_depth, len(columns)) + 1):

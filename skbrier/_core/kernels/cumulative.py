@@ -43,6 +43,7 @@ __all__ = [
     "CumulativeCurve",
     "brownian_max_abs_sf",
     "brownian_range_sf",
+    "by_forecast",
     "cumulative_curve",
     "holm",
     "order_by_part",
@@ -85,6 +86,20 @@ def sort_rows(
     np.subtract(d, ps, out=d)
     np.multiply(d, ws, out=d)
     return ps, d, ws
+
+
+def by_forecast(p: np.ndarray, *arrays: np.ndarray | None) -> list[Any]:
+    """``p`` and ``arrays`` (None stays None) in the order of increasing ``p``.
+
+    Already sorted forecasts (the calibration report passes its rows
+    sorted) are returned as they are: one comparison of neighbours instead
+    of a sort and a gather of every array.  Otherwise ``np.argsort(p)``
+    (tied rows in any order: the curves are read after each run of ties).
+    """
+    if p.shape[0] < 2 or bool(np.all(p[1:] >= p[:-1])):
+        return [p, *arrays]
+    order = np.argsort(p)
+    return [p[order], *(None if a is None else a[order] for a in arrays)]
 
 
 def order_by_part(codes: np.ndarray, n_parts: int) -> np.ndarray:
@@ -175,9 +190,12 @@ def part_extremes(
     pos = np.flatnonzero(run_ends(ps, starts))
     before = np.zeros(starts.shape[0])
     before[1:] = cs[starts[1:] - 1]
-    part = np.searchsorted(starts, pos, side="right") - 1
-    vals = cs[pos] - before[part]
     first = np.searchsorted(pos, starts)
+    # the sums before each part, repeated over its read rows (the parts are
+    # consecutive: no search per row)
+    before = np.repeat(before, np.diff(first, append=pos.shape[0]))
+    vals = cs if pos.shape[0] == cs.shape[0] else cs[pos]  # no ties: every row
+    vals -= before
     return np.minimum.reduceat(vals, first), np.maximum.reduceat(vals, first)
 
 
