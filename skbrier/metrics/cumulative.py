@@ -162,7 +162,9 @@ def _part_tests(
         perm = _k.order_by_part(codes, k)
         starts = np.zeros(k, dtype=np.intp)
         np.cumsum(rows[:-1], out=starts[1:])
-        lo, hi = _k.part_extremes(ps[perm], ds[perm], starts)
+        # distinct forecasts (no ties within any part): no need to move them
+        tied = bool(np.any(ps[1:] == ps[:-1]))
+        lo, hi = _k.part_extremes(ps[perm] if tied else None, ds[perm], starts)
     ks, kuiper = _ranges(lo / weight, hi / weight, convention)
     stats = {"n": rows, "weight": weight, "ks": ks, "kuiper": kuiper}
     stats["sigma"] = _sigma(ps, ws, codes, k, convention)

@@ -176,7 +176,7 @@ def ranges(lo: np.ndarray | float, hi: np.ndarray | float) -> tuple[np.ndarray, 
 
 
 def part_extremes(
-    ps: np.ndarray, d: np.ndarray, starts: np.ndarray
+    ps: np.ndarray | None, d: np.ndarray, starts: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per part, the minimum and maximum of its own curve (unnormalised, origin excluded).
 
@@ -184,18 +184,24 @@ def part_extremes(
     by forecast within a part (:func:`order_by_part`); ``starts`` are the
     first rows of the parts, all non-empty.  Each part's cumulative sums
     restart at its first row; they are read after the last row of each run
-    of equal forecasts.
+    of equal forecasts.  ``ps`` None: no two forecasts are equal (every
+    row is read; the caller need not order the forecasts).
     """
     cs = np.cumsum(d)
-    pos = np.flatnonzero(run_ends(ps, starts))
+    if ps is None:  # no ties: every row ends its run
+        first = starts
+        vals = cs
+        counts = np.diff(starts, append=cs.shape[0])
+    else:
+        pos = np.flatnonzero(run_ends(ps, starts))
+        first = np.searchsorted(pos, starts)
+        vals = cs[pos]
+        counts = np.diff(first, append=pos.shape[0])
     before = np.zeros(starts.shape[0])
     before[1:] = cs[starts[1:] - 1]
-    first = np.searchsorted(pos, starts)
     # the sums before each part, repeated over its read rows (the parts are
     # consecutive: no search per row)
-    before = np.repeat(before, np.diff(first, append=pos.shape[0]))
-    vals = cs if pos.shape[0] == cs.shape[0] else cs[pos]  # no ties: every row
-    vals -= before
+    vals -= np.repeat(before, counts)
     return np.minimum.reduceat(vals, first), np.maximum.reduceat(vals, first)
 
 
