@@ -172,17 +172,13 @@ def _tricube(d: _Sorted, lo: int, hi: int, win: _Window) -> tuple[np.ndarray, np
     ``x`` is sorted, so the points within ``h1`` and those beyond ``h9`` are
     index ranges (found by :func:`_first` with the C code's comparisons):
     the weights are set there by slices, and the rest is computed in place,
-    operation by operation as ``(1 - |eps|^3)^3`` (the same roundings)."""
+    operation by operation as ``(1 - |eps|^3)^3`` (the same roundings).
+    ``eps`` is negative before ``c0`` and positive from ``c1``, so
+    ``1 - |eps|^3`` is ``1 + eps^3`` there and ``1 - eps^3`` here: the same
+    floating-point numbers (rounding is symmetric in the sign) without a
+    pass for ``|eps|``."""
     xs, h, h1, h9 = win
     x = d.xl
-    eps = np.subtract(d.x[lo:hi], xs)
-    np.divide(eps, h, out=eps)
-    w = np.abs(eps)
-    q = np.multiply(w, w)
-    np.multiply(q, w, out=q)
-    np.subtract(1.0, q, out=q)
-    np.multiply(q, q, out=w)
-    np.multiply(w, q, out=w)
     # d < -h9 before left, |d| <= h1 in c0 .. c1 - 1, d > h9 from right (the
     # windows of the callers hold no point beyond h9: two comparisons say so)
     inside = hi > lo and x[lo] - xs >= -h9 and not x[hi - 1] - xs > h9
@@ -190,6 +186,14 @@ def _tricube(d: _Sorted, lo: int, hi: int, win: _Window) -> tuple[np.ndarray, np
     c0 = _first(x, xs, -h1, False, left, hi)
     c1 = _first(x, xs, h1, True, c0, hi)
     right = hi if inside else _first(x, xs, h9, True, c1, hi)
+    eps = np.subtract(d.x[lo:hi], xs)
+    np.divide(eps, h, out=eps)
+    q = np.multiply(eps, eps)
+    np.multiply(q, eps, out=q)  # eps^3: -|eps|^3 before c0, |eps|^3 from c1
+    np.add(1.0, q[: c0 - lo], out=q[: c0 - lo])
+    np.subtract(1.0, q[c1 - lo :], out=q[c1 - lo :])
+    w = np.multiply(q, q)
+    np.multiply(w, q, out=w)
     w[: left - lo] = 0.0
     w[c0 - lo : c1 - lo] = 1.0
     w[right - lo :] = 0.0
