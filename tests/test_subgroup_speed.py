@@ -71,18 +71,22 @@ def test_the_section_runs_the_cumulative_test_once(monkeypatch):
     from skbrier.report._subgroups import subgroup_section
 
     calls = []
-    real = sg.cumulative_calibration
+    real = sg._cumulative
 
     def counting(*args, **kwargs):
-        calls.append(kwargs.get("groups") is not None)
+        calls.append(args[4] is not None)  # with the groups' codes
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(sg, "cumulative_calibration", counting)
-    monkeypatch.setattr(skbrier.metrics, "cumulative_calibration", counting)
+    def public(*args, **kwargs):
+        calls.append("public")
+        return skbrier.metrics.cumulative.cumulative_calibration(*args, **kwargs)
+
+    monkeypatch.setattr(sg, "_cumulative", counting)
+    monkeypatch.setattr(skbrier.metrics, "cumulative_calibration", public)
     y, p, g, _ = DATA["small"]
     sec = subgroup_section(y, p, None, g, None, 0.95, _Notes())
     assert calls == [True]
-    whole = real(y, p)
+    whole = skbrier.metrics.cumulative_calibration(y, p)
     assert sec.cumulative is sec.by_group.cumulative
     for key in ("ks", "kuiper", "ks_pvalue", "kuiper_pvalue"):
         assert getattr(sec.cumulative, key) == pytest.approx(getattr(whole, key), rel=1e-12)

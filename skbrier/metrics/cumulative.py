@@ -141,14 +141,15 @@ def _part_tests(
     codes: np.ndarray | None,
     k: int,
     convention: str,
+    perm: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """The tests of each part's own curve.
 
     ``ps``, ``ds`` (``w (y - p)``) and ``ws`` are sorted by forecast and
     ``codes`` (in ``0..k-1``, no part empty; None: one part) are the parts
     of those rows; a stable sort of the codes groups the parts
-    (:func:`order_by_part`).  A part with fewer than 3 observations gets
-    NaN p-values.
+    (:func:`order_by_part`; ``perm`` when the caller has it).  A part with
+    fewer than 3 observations gets NaN p-values.
     """
     if codes is None:
         rows = np.array([ps.shape[0]])
@@ -159,7 +160,7 @@ def _part_tests(
         weight = (
             rows.astype(np.float64) if ws is None else np.bincount(codes, ws, minlength=k)
         )
-        perm = _k.order_by_part(codes, k)
+        perm = _k.order_by_part(codes, k) if perm is None else perm
         starts = np.zeros(k, dtype=np.intp)
         np.cumsum(rows[:-1], out=starts[1:])
         # distinct forecasts (no ties within any part): no need to move them
@@ -293,12 +294,35 @@ def cumulative_calibration(
         y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
     )
     labels = codes = None
-    if groups is None:
+    if groups is not None:
+        labels, codes = check_groups(groups, y.shape[0])
+    return _cumulative(y, p, w, labels, codes, convention)
+
+
+def _cumulative(
+    y: np.ndarray,
+    p: np.ndarray,
+    w: np.ndarray | None,
+    labels: np.ndarray | None,
+    codes: np.ndarray | None,
+    convention: str,
+    part_order: np.ndarray | None = None,
+) -> CumulativeCalibrationResult:
+    """:func:`cumulative_calibration` of validated rows, ``labels`` and
+    ``codes`` from :func:`check_groups` (None: no groups).
+
+    ``part_order``: :func:`~skbrier._core.kernels.cumulative.order_by_part`
+    of ``codes`` when the caller has it (used only when the rows are already
+    sorted by forecast and none has zero weight: then it is the order the
+    per-group tests need, not computed again)."""
+    if codes is None or labels is None:
         y, p, w = _positive_rows(y, p, w)
     else:
-        labels, codes = check_groups(groups, y.shape[0])
+        given = p
         y, p, w, codes = _positive_rows(y, p, w, codes)
-        labels, codes = _compact(labels, codes)
+        labels, codes = _compact(labels, codes)  # renumbers in order: same order
+        if p is not given:
+            part_order = None
     n = y.shape[0]
     total = float(n if w is None else w.sum())
     _check_observations(n, w, total, convention, "the cumulative calibration test")
@@ -307,6 +331,8 @@ def cumulative_calibration(
     else:
         ps, ys, ws, codes = _k.by_forecast(p, y, w, codes)
         d = ys - ps if ws is None else ws * (ys - ps)
+        if ps is not p:  # sorted here: another order of the parts
+            part_order = None
     curve = _k.cumulative_curve(ps, d, ws, total)
     ks, kuiper = _ranges(curve.difference.min(), curve.difference.max(), convention)
     overall = _tests(
@@ -315,7 +341,7 @@ def cumulative_calibration(
     )
     by_group = worst = None
     if codes is not None and labels is not None:
-        by_group = _part_tests(ps, d, ws, codes, len(labels), convention)
+        by_group = _part_tests(ps, d, ws, codes, len(labels), convention, part_order)
         by_group["ks_pvalue_holm"] = _k.holm(by_group["ks_pvalue"])
         by_group["kuiper_pvalue_holm"] = _k.holm(by_group["kuiper_pvalue"])
         ok = np.flatnonzero(np.isfinite(by_group["kuiper_pvalue"]))

@@ -223,7 +223,8 @@ def variance_sums(
     :math:`\sqrt{\sum p (1 - p)} / n`.  Zero for a part whose forecasts are
     all 0 or 1.
     """
-    v = p * (1.0 - p)
+    v = np.subtract(1.0, p)
+    v *= p  # p (1 - p), one temporary
     den_x: np.ndarray | None
     if w is None:
         num_x, den_x = v, None
