@@ -310,3 +310,33 @@ def test_tricube_weights_without_the_absolute_value():
         want[(x - xs < -win.h9) | (x - xs > win.h9)] = 0.0
         np.testing.assert_array_equal(eps, e)
         np.testing.assert_array_equal(w, want)
+
+
+def test_the_section_multicalibration_reuses_the_group_tests(monkeypatch):
+    """A segmenting column that is the groups takes the per-group cumulative
+    tests of calibration_by_group (not computed again); the result equals
+    multicalibration_error's."""
+    import skbrier.metrics.cumulative as cumulative
+    from skbrier.metrics import multicalibration_error
+    from skbrier.report._compute import _Notes
+    from skbrier.report._subgroups import subgroup_section
+
+    calls = []
+    real = cumulative._part_tests
+
+    def counting(*args, **kwargs):
+        calls.append(args[3] is None)  # the whole sample
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cumulative, "_part_tests", counting)
+    y, p, g, _ = DATA["distinct"]
+    segments = {"g": g, "h": g % 2}
+    sec = subgroup_section(y, p, None, g, segments, 0.95, _Notes())
+    # the groups (cumulative_calibration), the whole sample and h: not g again
+    assert sorted(calls) == [False, False, True]
+    want = multicalibration_error(y, p, segments=segments)
+    got = sec.multicalibration
+    assert got.segments == want.segments and got.worst_segment == want.worst_segment
+    for key, values in want.by_segment.items():
+        np.testing.assert_allclose(got.by_segment[key], values, rtol=1e-12, err_msg=key)
+    assert got.mce_sigma == pytest.approx(want.mce_sigma, rel=1e-12)

@@ -362,6 +362,11 @@ def _cumulative(
 
 
 # --------------------------------------------------------------------------- segments
+#: the defaults of :func:`multicalibration_error` (the report's too)
+MAX_DEPTH = 1
+MIN_SEGMENT_SAMPLES = 10.0
+
+
 def _segment_columns(segments: Any, n: int) -> list[tuple[str, np.ndarray, np.ndarray]]:
     """``(name, labels, codes)`` of each segmenting column (one ``check_groups`` each)."""
     if hasattr(segments, "columns") and hasattr(segments, "iloc"):  # a DataFrame
@@ -432,8 +437,8 @@ def multicalibration_error(
     segments: Any,
     sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
-    max_depth: int = 1,
-    min_samples: float = 10,
+    max_depth: int = MAX_DEPTH,
+    min_samples: float = MIN_SEGMENT_SAMPLES,
     convention: Literal["paper", "mcgrad"] = "paper",
 ) -> MulticalibrationResult:
     r"""The multicalibration error: the worst normalised ECCE over segments.
@@ -531,7 +536,32 @@ def multicalibration_error(
     y, p, w = binary_forecast(
         y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
     )
+    return _multicalibration(y, p, w, segments, max_depth, min_samples, convention)
+
+
+def _multicalibration(
+    y: np.ndarray,
+    p: np.ndarray,
+    w: np.ndarray | None,
+    segments: Any,
+    max_depth: int = MAX_DEPTH,
+    min_samples: float = MIN_SEGMENT_SAMPLES,
+    convention: str = "paper",
+    known: tuple[Any, dict] | None = None,
+) -> MulticalibrationResult:
+    """:func:`multicalibration_error` of validated rows and checked options.
+
+    ``known``: ``(column, tests)`` where ``column`` is one of the values of
+    a dict ``segments`` (the same object) and ``tests`` the ``by_group`` of
+    :func:`cumulative_calibration` of these rows with ``groups=column``
+    (convention ``"paper"``): the segments of that column take those tests
+    (the same numbers) instead of computing them again.
+    """
     columns = _segment_columns(segments, y.shape[0])
+    shared = None
+    if known is not None and convention == "paper" and isinstance(segments, Mapping):
+        values = list(segments.values())
+        shared = next((j for j, v in enumerate(values) if v is known[0]), None)
     y, p, w, *kept = _positive_rows(y, p, w, *(c for _, _, c in columns))
     columns = [(nm, *_compact(lab, c)) for (nm, lab, _), c in zip(columns, kept)]
     n = y.shape[0]
@@ -551,8 +581,19 @@ def multicalibration_error(
     parts = [_part_tests(ps, ds, ws, None, 1, convention)]
     for depth in range(1, min(max_depth, len(columns)) + 1):
         for combo in itertools.combinations(columns, depth):
-            codes, k, first = _intersect([c for _, _, c in combo])
-            parts.append(_part_tests(ps, ds, ws, codes, k, convention))
+            k = len(combo[0][1])  # the column's values (depth 1)
+            if (
+                known is not None
+                and shared is not None
+                and len(combo) == 1
+                and combo[0] is columns[shared]
+                and known[1]["n"].shape[0] == k
+            ):
+                first = [np.arange(k)]
+                parts.append(known[1])
+            else:
+                codes, k, first = _intersect([c for _, _, c in combo])
+                parts.append(_part_tests(ps, ds, ws, codes, k, convention))
             found += [
                 {nm: _python(lab[f[i]]) for (nm, lab, _), f in zip(combo, first)}
                 for i in range(k)

@@ -248,7 +248,7 @@ def subgroup_section(
     from .._core.kernels.lowess import stable_argsort
     from .._core.validation import validated
     from ..metrics import calibration_by_group
-    from ..metrics import multicalibration_error as mce
+    from ..metrics.cumulative import _multicalibration
 
     if groups is None and segments is None:
         return None
@@ -264,7 +264,12 @@ def subgroup_section(
         by_group = calibration_by_group(
             y, p, groups=groups, sample_weight=w, confidence_level=confidence_level
         )
-        multi = None if segments is None else mce(y, p, segments=segments, sample_weight=w)
+        # multicalibration_error with its defaults; a segmenting column that
+        # is the groups takes the per-group cumulative tests already computed
+        known = (groups, by_group.cumulative.by_group)
+        multi = (
+            None if segments is None else _multicalibration(y, p, w, segments, known=known)
+        )
     return SubgroupSection(by_group, by_group.cumulative, multi)
 
 
