@@ -190,13 +190,17 @@ def _tricube(d: _Sorted, lo: int, hi: int, win: _Window) -> tuple[np.ndarray, np
     np.divide(eps, h, out=eps)
     q = np.multiply(eps, eps)
     np.multiply(q, eps, out=q)  # eps^3: -|eps|^3 before c0, |eps|^3 from c1
-    np.add(1.0, q[: c0 - lo], out=q[: c0 - lo])
-    np.subtract(1.0, q[c1 - lo :], out=q[c1 - lo :])
+    if c0 > lo:  # (the calls on empty slices cost more than a short window)
+        np.add(1.0, q[: c0 - lo], out=q[: c0 - lo])
+    if c1 < hi:
+        np.subtract(1.0, q[c1 - lo :], out=q[c1 - lo :])
     w = np.multiply(q, q)
     np.multiply(w, q, out=w)
-    w[: left - lo] = 0.0
+    if left > lo:
+        w[: left - lo] = 0.0
     w[c0 - lo : c1 - lo] = 1.0
-    w[right - lo :] = 0.0
+    if right < hi:
+        w[right - lo :] = 0.0
     return eps, w
 
 
@@ -235,18 +239,20 @@ def _direct_fit(
     in place (no temporaries beyond the three of :func:`_tricube`)."""
     eps, w = _tricube(d, lo, hi, win)
     h = win.h
-    s0 = w.sum()
+    # (the ufunc reduction and the dot method themselves: ``w.sum()`` and
+    # ``np.dot`` add a layer of calls per fit, the same sums)
+    s0 = np.add.reduce(w)
     if not s0 > 0.0:
         return 0.0, False
     w /= s0
     yy = d.y[lo:hi]
-    fit = float(np.dot(w, yy))
-    m = float(np.dot(w, eps))
+    fit = float(w.dot(yy))
+    m = float(w.dot(eps))
     c = np.subtract(eps, m, out=eps)
     tmp = np.multiply(c, c)
-    var = float(np.dot(w, tmp))
+    var = float(w.dot(tmp))
     if math.sqrt(var) * h > 0.001 * rng:
-        fit += (-m / var) * float(np.dot(np.multiply(w, c, out=tmp), yy))
+        fit += (-m / var) * float(np.multiply(w, c, out=tmp).dot(yy))
     return fit, True
 
 
