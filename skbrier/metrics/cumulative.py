@@ -151,10 +151,12 @@ def _part_tests(
     (:func:`order_by_part`; ``perm`` when the caller has it).  A part with
     fewer than 3 observations gets NaN p-values.
     """
+    # distinct forecasts (no ties within any part): no need to move them
+    tied = bool(np.any(ps[1:] == ps[:-1]))
     if codes is None:
         rows = np.array([ps.shape[0]])
         weight = rows.astype(np.float64) if ws is None else np.array([ws.sum()])
-        lo, hi = _k.part_extremes(ps, ds, np.zeros(1, dtype=np.intp))
+        lo, hi = _k.part_extremes(ps if tied else None, ds, np.zeros(1, dtype=np.intp))
     else:
         rows = np.bincount(codes, minlength=k)
         weight = (
@@ -163,8 +165,6 @@ def _part_tests(
         perm = _k.order_by_part(codes, k) if perm is None else perm
         starts = np.zeros(k, dtype=np.intp)
         np.cumsum(rows[:-1], out=starts[1:])
-        # distinct forecasts (no ties within any part): no need to move them
-        tied = bool(np.any(ps[1:] == ps[:-1]))
         lo, hi = _k.part_extremes(ps[perm] if tied else None, ds[perm], starts)
     ks, kuiper = _ranges(lo / weight, hi / weight, convention)
     stats = {"n": rows, "weight": weight, "ks": ks, "kuiper": kuiper}
@@ -405,6 +405,8 @@ def _intersect(codes: Sequence[np.ndarray]) -> tuple[np.ndarray, int, list[np.nd
     if math.prod(levels) <= max(4 * codes[0].shape[0], 1 << 20):  # O(n): a bincount
         combined = np.ravel_multi_index(tuple(codes), levels)
         present = np.flatnonzero(np.bincount(combined, minlength=math.prod(levels)))
+        if present.shape[0] == math.prod(levels):  # every combination: no renumbering
+            return combined, present.shape[0], list(np.unravel_index(present, levels))
         lookup = np.empty(math.prod(levels), dtype=np.intp)
         lookup[present] = np.arange(present.shape[0])
         return lookup[combined], present.shape[0], list(np.unravel_index(present, levels))
