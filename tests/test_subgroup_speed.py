@@ -35,6 +35,21 @@ def _floats(values: list[str]) -> np.ndarray:
     return np.array([float.fromhex(v) for v in values])
 
 
+def _counting(monkeypatch, module, name, *also, record=lambda *a, **k: 1):
+    """Replace ``module.name`` (and the same name in ``also``) by a wrapper
+    that appends ``record(*args, **kwargs)`` to the returned list per call."""
+    calls: list = []
+    real = getattr(module, name)
+
+    def wrapper(*args, **kwargs):
+        calls.append(record(*args, **kwargs))
+        return real(*args, **kwargs)
+
+    for where in (module, *also):
+        monkeypatch.setattr(where, name, wrapper)
+    return calls
+
+
 @pytest.mark.parametrize("name", sorted(FIXTURES))
 def test_lowess_knots_are_unchanged(name):
     y, p, g, _ = DATA[name]
@@ -70,18 +85,13 @@ def test_the_section_runs_the_cumulative_test_once(monkeypatch):
     from skbrier.report._compute import _Notes
     from skbrier.report._subgroups import subgroup_section
 
-    calls = []
-    real = sg._cumulative
-
-    def counting(*args, **kwargs):
-        calls.append(args[4] is not None)  # with the groups' codes
-        return real(*args, **kwargs)
+    # with the groups' codes
+    calls = _counting(monkeypatch, sg, "_cumulative", record=lambda *a: a[4] is not None)
 
     def public(*args, **kwargs):
         calls.append("public")
         return skbrier.metrics.cumulative.cumulative_calibration(*args, **kwargs)
 
-    monkeypatch.setattr(sg, "_cumulative", counting)
     monkeypatch.setattr(skbrier.metrics, "cumulative_calibration", public)
     y, p, g, _ = DATA["small"]
     sec = subgroup_section(y, p, None, g, None, 0.95, _Notes())
@@ -99,14 +109,7 @@ def test_the_joint_fit_starts_from_calibration_in_the_large(monkeypatch):
     from skbrier._core.kernels import logistic
     from skbrier.metrics.calibration import _logistic_calibration
 
-    passes = []
-    real = logistic.newton_rows
-
-    def counting(*args):
-        passes.append(1)
-        return real(*args)
-
-    monkeypatch.setattr(logistic, "newton_rows", counting)
+    passes = _counting(monkeypatch, logistic, "newton_rows")
     y, p, g, _ = DATA["distinct"]
     warm = logistic._WARM_START_MAX_LOGIT
     for label in range(7):
@@ -231,15 +234,7 @@ def test_the_groups_are_sorted_once(monkeypatch):
     import skbrier._core.kernels.cumulative as kc
     import skbrier.metrics.subgroups as sg
 
-    calls = []
-    real = kc.order_by_part
-
-    def counting(*args):
-        calls.append(1)
-        return real(*args)
-
-    monkeypatch.setattr(kc, "order_by_part", counting)
-    monkeypatch.setattr(sg, "order_by_part", counting)
+    calls = _counting(monkeypatch, kc, "order_by_part", sg)
     y, p, g, _ = DATA["distinct_sorted"]
     res = calibration_by_group(y, p, groups=g)
     assert len(calls) == 1
@@ -321,14 +316,10 @@ def test_the_section_multicalibration_reuses_the_group_tests(monkeypatch):
     from skbrier.report._compute import _Notes
     from skbrier.report._subgroups import subgroup_section
 
-    calls = []
-    real = cumulative._part_tests
-
-    def counting(*args, **kwargs):
-        calls.append(args[3] is None)  # the whole sample
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(cumulative, "_part_tests", counting)
+    # True: the whole sample
+    calls = _counting(
+        monkeypatch, cumulative, "_part_tests", record=lambda *a: a[3] is None
+    )
     y, p, g, _ = DATA["distinct"]
     segments = {"g": g, "h": g % 2}
     sec = subgroup_section(y, p, None, g, segments, 0.95, _Notes())
