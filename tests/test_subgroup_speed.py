@@ -331,3 +331,20 @@ def test_the_section_multicalibration_reuses_the_group_tests(monkeypatch):
     for key, values in want.by_segment.items():
         np.testing.assert_allclose(got.by_segment[key], values, rtol=1e-12, err_msg=key)
     assert got.mce_sigma == pytest.approx(want.mce_sigma, rel=1e-12)
+
+
+def test_class_extremes_of_the_moment_pass():
+    """The extremes of logit(p) overall and per class (the separation check
+    and the brackets of the fits), -inf/+inf for an absent class."""
+    from skbrier._core.kernels.logistic import _max_or_ninf, _min_or_inf, moment_rows
+
+    rng = np.random.default_rng(4)
+    lg = rng.normal(size=500)
+    for y in (rng.uniform(size=500) < 0.3, np.ones(500, bool), np.zeros(500, bool)):
+        y = y.astype(float)
+        _, m = moment_rows(y, lg, None)
+        want = []
+        for part in (lg, lg[y == 1], lg[y == 0]):
+            want += [part.max(), -part.min()] if part.size else [-np.inf, -np.inf]
+        np.testing.assert_array_equal(m, want)
+    assert _max_or_ninf(np.empty(0)) == -np.inf and _min_or_inf(np.empty(0)) == np.inf

@@ -262,17 +262,21 @@ def combine_row_sums(a: tuple, b: tuple) -> tuple:
 
 
 def _max_or_ninf(x: np.ndarray, where: np.ndarray | None = None) -> float:
-    """The maximum of ``x`` (of ``x[where]``); -inf when empty."""
-    if where is None:
-        return float(x.max()) if x.shape[0] else -math.inf
-    return float(np.max(x, where=where, initial=-math.inf))
+    """The maximum of ``x`` (of ``x[where]``); -inf when empty.
+
+    ``where`` by ``np.where`` and a plain maximum: a reduction with
+    ``where=`` takes some thirty times longer."""
+    if not x.shape[0]:
+        return -math.inf
+    return float((x if where is None else np.where(where, x, -math.inf)).max())
 
 
 def _min_or_inf(x: np.ndarray, where: np.ndarray | None = None) -> float:
-    """The minimum of ``x`` (of ``x[where]``); +inf when empty."""
-    if where is None:
-        return float(x.min()) if x.shape[0] else math.inf
-    return float(np.min(x, where=where, initial=math.inf))
+    """The minimum of ``x`` (of ``x[where]``); +inf when empty (see
+    :func:`_max_or_ninf`)."""
+    if not x.shape[0]:
+        return math.inf
+    return float((x if where is None else np.where(where, x, math.inf)).min())
 
 
 def moment_rows(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None):
@@ -290,7 +294,8 @@ def moment_rows(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None):
             float(logistic_sums(y, lg, w, 0.0, 1.0, slope=False)[0]),
         ]
     )
-    # the extremes in place (no copies of lg per class): max(-x) is -min(x)
+    # the extremes (one temporary at a time, not a copy of lg per class):
+    # max(-x) is -min(x)
     maxima = np.array(
         [
             _max_or_ninf(lg),
