@@ -165,9 +165,12 @@ class _Sorted(NamedTuple):
     mom: _Moments | None
 
 
-def _tricube(d: _Sorted, lo: int, hi: int, win: _Window) -> tuple[np.ndarray, np.ndarray]:
-    """``(eps, w)`` over ``x[lo:hi]``: the scaled distances ``(x - xs) / h`` and
-    the tricube weights with the C code's rule (1 within ``h1``, 0 beyond ``h9``).
+def _tricube(
+    d: _Sorted, lo: int, hi: int, win: _Window
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(eps, w, scratch)`` over ``x[lo:hi]``: the scaled distances ``(x - xs) / h``
+    and the tricube weights with the C code's rule (1 within ``h1``, 0 beyond
+    ``h9``), and a free buffer of their length (fewer arrays in cache).
 
     ``x`` is sorted, so the points within ``h1`` and those beyond ``h9`` are
     index ranges (found by :func:`_first` with the C code's comparisons):
@@ -201,14 +204,14 @@ def _tricube(d: _Sorted, lo: int, hi: int, win: _Window) -> tuple[np.ndarray, np
     w[c0 - lo : c1 - lo] = 1.0
     if right < hi:
         w[right - lo :] = 0.0
-    return eps, w
+    return eps, w, q
 
 
 def _direct_sums(d: _Sorted, lo: int, hi: int, win: _Window, shift: float) -> np.ndarray:
     """The five sums over ``x[lo:hi]`` with the C code's weight rule."""
     if hi <= lo:
         return np.zeros(5)
-    eps, w = _tricube(d, lo, hi, win)
+    eps, w, _ = _tricube(d, lo, hi, win)
     yy = d.y[lo:hi]
     c = eps - shift
     wc = w * c
@@ -237,7 +240,7 @@ def _direct_fit(
 ) -> tuple[float, bool]:
     """``lowest`` summed point by point over ``x[lo:hi]`` (small windows);
     in place (no temporaries beyond the three of :func:`_tricube`)."""
-    eps, w = _tricube(d, lo, hi, win)
+    eps, w, tmp = _tricube(d, lo, hi, win)
     h = win.h
     # (the ufunc reduction and the dot method themselves: ``w.sum()`` and
     # ``np.dot`` add a layer of calls per fit, the same sums)
@@ -249,7 +252,7 @@ def _direct_fit(
     fit = float(w.dot(yy))
     m = float(w.dot(eps))
     c = np.subtract(eps, m, out=eps)
-    tmp = np.multiply(c, c)
+    np.multiply(c, c, out=tmp)
     var = float(w.dot(tmp))
     if math.sqrt(var) * h > 0.001 * rng:
         fit += (-m / var) * float(np.multiply(w, c, out=tmp).dot(yy))
