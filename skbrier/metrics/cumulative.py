@@ -549,19 +549,22 @@ def _multicalibration(
     max_depth: int = MAX_DEPTH,
     min_samples: float = MIN_SEGMENT_SAMPLES,
     convention: str = "paper",
-    known: tuple[Any, dict] | None = None,
+    known: tuple[Any, CumulativeCalibrationResult] | None = None,
 ) -> MulticalibrationResult:
     """:func:`multicalibration_error` of validated rows and checked options.
 
-    ``known``: ``(column, tests)`` where ``column`` is one of the values of
-    a dict ``segments`` (the same object) and ``tests`` the ``by_group`` of
-    :func:`cumulative_calibration` of these rows with ``groups=column``
-    (convention ``"paper"``): the segments of that column take those tests
-    (the same numbers) instead of computing them again.
+    ``known``: ``(column, result)`` where ``result`` is
+    :func:`cumulative_calibration` of these rows (convention ``"paper"``)
+    with ``groups=column``, ``column`` being one of the values of a dict
+    ``segments`` (the same object): the segments of that column take its
+    per-group tests, and with rows already sorted by forecast the whole
+    sample its tests (the same numbers), instead of computing them again.
     """
     columns = _segment_columns(segments, y.shape[0])
     shared = None
-    if known is not None and convention == "paper" and isinstance(segments, Mapping):
+    if known is not None and convention != "paper":
+        known = None
+    if known is not None and isinstance(segments, Mapping):
         values = list(segments.values())
         shared = next((j for j, v in enumerate(values) if v is known[0]), None)
     y, p, w, *kept = _positive_rows(y, p, w, *(c for _, _, c in columns))
@@ -580,7 +583,17 @@ def _multicalibration(
     ds = ys - ps if ws is None else ws * (ys - ps)
     columns = [(nm, lab, c) for (nm, lab, _), c in zip(columns, sorted_codes)]
     found: list[dict] = [{}]
-    parts = [_part_tests(ps, ds, ws, None, 1, convention)]
+    if known is not None and ps is p:  # the same rows in the same order
+        whole = known[1]
+        parts = [
+            {
+                "n": np.array([whole.n]),
+                "weight": np.array([whole.total_weight]),
+                **{key: np.array([getattr(whole, key)]) for key in _STATISTICS},
+            }
+        ]
+    else:
+        parts = [_part_tests(ps, ds, ws, None, 1, convention)]
     for depth in range(1, min(max_depth, len(columns)) + 1):
         for combo in itertools.combinations(columns, depth):
             k = len(combo[0][1])  # the column's values (depth 1)
@@ -589,10 +602,11 @@ def _multicalibration(
                 and shared is not None
                 and len(combo) == 1
                 and combo[0] is columns[shared]
-                and known[1]["n"].shape[0] == k
+                and known[1].by_group is not None
+                and known[1].by_group["n"].shape[0] == k
             ):
                 first = [np.arange(k)]
-                parts.append(known[1])
+                parts.append(known[1].by_group)
             else:
                 codes, k, first = _intersect([c for _, _, c in combo])
                 parts.append(_part_tests(ps, ds, ws, codes, k, convention))

@@ -266,7 +266,7 @@ def subgroup_section(
         )
         # multicalibration_error with its defaults; a segmenting column that
         # is the groups takes the per-group cumulative tests already computed
-        known = (groups, by_group.cumulative.by_group)
+        known = (groups, by_group.cumulative)
         multi = (
             None if segments is None else _multicalibration(y, p, w, segments, known=known)
         )
