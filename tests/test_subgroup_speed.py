@@ -293,7 +293,7 @@ def test_tricube_weights_without_the_absolute_value():
 
     rng = np.random.default_rng(3)
     x = np.sort(np.r_[rng.uniform(0, 1, 2000), 0.5, 0.5 + 1e-300, 0.5 - 1e-300])
-    d = lowess._Sorted(x, x.tolist(), np.zeros_like(x), None)
+    d = lowess._Sorted(x, memoryview(x), np.zeros_like(x), None)
     for xs, h in ((0.5, 0.3), (0.1, 0.25), (0.9, 0.05), (0.5, 1e-3)):
         win = lowess._window(xs, h)
         eps, w, _ = lowess._tricube(d, 0, x.shape[0], win)

@@ -49,12 +49,12 @@ _DIRECT_MAX = 32 * BLOCK
 
 
 def _first(
-    x: np.ndarray | list[float], xs: float, t: float, strict: bool, lo: int, hi: int
+    x: np.ndarray | memoryview, xs: float, t: float, strict: bool, lo: int, hi: int
 ) -> int:
     """First index ``j`` in ``[lo, hi]`` with ``x[j] - xs > t`` (``>= t`` when not
     ``strict``), computed in floating point as the C code does; ``hi`` if none.
     ``x[j] - xs`` is non-decreasing in ``j``, so the predicate is monotone.
-    ``x``: the sorted data as a list (fast scalar access) or an array."""
+    ``x``: the sorted data as a memoryview (fast scalar access) or an array."""
     k = (bisect.bisect_right if strict else bisect.bisect_left)(x, xs + t, lo, hi)
     if strict:
         while k > lo and x[k - 1] - xs > t:
@@ -156,11 +156,11 @@ def _window(xs: float, h: float) -> _Window:
 
 class _Sorted(NamedTuple):
     """The sorted data: ``x`` and ``y`` as arrays, ``xl`` the same ``x`` for
-    scalar access (a list when the direct fits read it often, else ``x``) and
+    scalar access (a memoryview when the direct fits read it often, else ``x``) and
     the block moments (None: every window is summed directly)."""
 
     x: np.ndarray
-    xl: np.ndarray | list[float]
+    xl: np.ndarray | memoryview
     y: np.ndarray
     mom: _Moments | None
 
@@ -368,8 +368,9 @@ def _knots_sorted(
     ns = max(2, min(n, int(f * n + 1e-7)))
     mom = _Moments(xs_all, ys_all) if n * f > _DIRECT_MAX else None
     # the direct fits read x often (bisections, cut-offs): Python floats
-    # there, the same values and comparisons as numpy's
-    x = xs_all if mom is not None else xs_all.tolist()
+    # there, the same values and comparisons as numpy's (a memoryview makes
+    # them as they are read: no list of every value of each group)
+    x = xs_all if mom is not None else xs_all.data
     d = _Sorted(xs_all, x, ys_all, mom)
     kx: list[float] = []
     ky: list[float] = []
