@@ -353,3 +353,22 @@ def test_class_extremes_of_the_moment_pass():
             want += [part.max(), -part.min()] if part.size else [-np.inf, -np.inf]
         np.testing.assert_array_equal(m, want)
     assert _max_or_ninf(np.empty(0)) == -np.inf and _min_or_inf(np.empty(0)) == np.inf
+
+
+def test_the_group_fits_skip_the_likelihood_ratio_pass(monkeypatch):
+    """The per-group (per-centre) measures need the fits, not val.prob's
+    likelihood-ratio statistics: a pass over the rows fewer, the same fits."""
+    from skbrier._core.kernels import logistic
+    from skbrier.metrics.calibration import _logistic_calibration
+
+    passes = _counting(monkeypatch, logistic, "logistic_sums")
+    y, p, g, _ = DATA["distinct"]
+    m = g == 2
+    full = _logistic_calibration(y[m], p[m], None)
+    n_full = len(passes)
+    fits = _logistic_calibration(y[m], p[m], None, lr=False)
+    assert len(passes) - n_full == n_full - 1
+    for name in ("intercept", "slope", "intercept_stderr", "slope_stderr"):
+        assert getattr(fits, name) == getattr(full, name)
+    assert fits.calibration_in_the_large == full.calibration_in_the_large
+    assert np.isnan(fits.lr_chi2) and np.isnan(fits.unreliability_chi2)

@@ -62,7 +62,7 @@ def validation_measures(
     o, n = float(np.dot(ww, y)), float(ww.sum())
     # the variance of log(O/E) of observed_expected, moved to O/E by the delta method
     oe_var = oe**2 * max(1.0 - o / n, 0.0) / o if o > 0 else float("nan")
-    fit = _logistic_calibration(y, p, w, stacklevel=5)
+    fit = _logistic_calibration(y, p, w, stacklevel=5, lr=False)  # the fits only
     bs, bs_var = _brier(y, p, w)
     return {
         "c_statistic": (c, c_var),

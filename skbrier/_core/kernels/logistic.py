@@ -273,9 +273,10 @@ def _min_or_inf(x: np.ndarray, where: np.ndarray | None = None) -> float:
     return float((x if where is None else np.where(where, x, math.inf)).min())
 
 
-def moment_rows(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None):
+def moment_rows(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None, ll: bool = True):
     """Sums ``[n, sum w, sum w y, sum w lg, loglik(lg)]`` and maxima
-    ``[max lg, -min lg]`` overall, among ``y = 1`` and among ``y = 0``."""
+    ``[max lg, -min lg]`` overall, among ``y = 1`` and among ``y = 0``
+    (``ll=False``: the log-likelihood NaN, a pass fewer)."""
     n = float(y.shape[0])
     pos = y == 1.0
     neg = ~pos
@@ -285,7 +286,7 @@ def moment_rows(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None):
             n if w is None else float(w.sum()),
             float(y.sum() if w is None else np.sum(w * y)),
             float(lg.sum() if w is None else np.sum(w * lg)),
-            float(logistic_sums(y, lg, w, 0.0, 1.0, slope=False)[0]),
+            float(logistic_sums(y, lg, w, 0.0, 1.0, slope=False)[0]) if ll else math.nan,
         ]
     )
     # the extremes (no copy of lg per class): max(-x) is -min(x)
@@ -318,8 +319,8 @@ class RowMoments(NamedTuple):
     lg0_max: float
 
     @classmethod
-    def of(cls, rows) -> RowMoments:
-        s, m = rows.reduce(moment_rows)
+    def of(cls, rows, ll: bool = True) -> RowMoments:
+        s, m = rows.reduce(moment_rows) if ll else rows.reduce(moment_rows, False)
         return cls(
             s[0], s[1], s[2] / s[1], s[3] / s[1], s[4],
             -m[1], m[0], -m[3], m[2], -m[5], m[4],
@@ -648,7 +649,7 @@ def _joint_fit(rows, mom: RowMoments, citl: float):
 
 
 def logistic_calibration(
-    y: np.ndarray, p: np.ndarray, w: np.ndarray | None
+    y: np.ndarray, p: np.ndarray, w: np.ndarray | None, lr: bool = True
 ) -> LogisticCalibrationStats:
     """Logistic recalibration and val.prob's likelihood-ratio statistics.
 
@@ -656,10 +657,12 @@ def logistic_calibration(
     :func:`logistic_calibration_rows`.
     """
     wn, scale = normalise_weights(w)
-    return logistic_calibration_rows(ArrayRows(y, special.logit(p), wn), scale)
+    return logistic_calibration_rows(ArrayRows(y, special.logit(p), wn), scale, lr)
 
 
-def logistic_calibration_rows(rows, scale: float) -> LogisticCalibrationStats:
+def logistic_calibration_rows(
+    rows, scale: float, lr: bool = True
+) -> LogisticCalibrationStats:
     """Logistic recalibration and val.prob's likelihood-ratio statistics.
 
     ``rows`` (:class:`ArrayRows` or the distributed equivalent) hold 0/1 ``y``
@@ -670,9 +673,10 @@ def logistic_calibration_rows(rows, scale: float) -> LogisticCalibrationStats:
     base rate, ``L01`` of the forecasts as they are and ``L_recal`` of the
     joint fit; Nagelkerke's R².  A constant forecast follows val.prob's
     special case: intercept ``logit(ybar)``, slope 0, ``lr_chi2 = 0``,
-    ``R2 = 0`` and U on 1 degree of freedom.
+    ``R2 = 0`` and U on 1 degree of freedom.  ``lr=False``: the fits only
+    (the likelihood-ratio statistics and R² NaN; a pass fewer).
     """
-    mom = RowMoments.of(rows)
+    mom = RowMoments.of(rows, lr)
     nwn, ybar, ll01 = float(mom.weight), float(mom.ybar), float(mom.loglik)
     ll0 = nwn * (ybar * math.log(ybar) + (1.0 - ybar) * math.log1p(-ybar))
     citl, citl_var, _ = offset_intercept_solve(rows, ybar, mom.lg_min, mom.lg_max)
