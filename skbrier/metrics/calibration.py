@@ -117,14 +117,19 @@ _STATUS_WARNINGS = {
 
 
 def _logistic_calibration(
-    y: np.ndarray, p: np.ndarray, w: np.ndarray | None, *, stacklevel: int = 3
+    y: np.ndarray,
+    p: np.ndarray,
+    w: np.ndarray | None,
+    *,
+    stacklevel: int = 3,
+    lr: bool = True,
 ) -> LogisticCalibrationResult:
     """:func:`calibration_intercept_slope` on validated 0/1 ``y`` and ``p``
     (no validation).  Raises ``ValueError`` when the fit is undefined and
     warns (``ConvergenceWarning``) when the joint fit has no reliable finite
-    estimate."""
+    estimate.  ``lr=False``: the fits only (no likelihood-ratio statistics)."""
     yk, pk, wk, n_excl = _fit_sample(y, p, w)
-    st = logistic_calibration(yk, pk, wk)
+    st = logistic_calibration(yk, pk, wk, lr)
     return _logistic_result(st, int(yk.shape[0]), n_excl, stacklevel=stacklevel + 1)
 
 

@@ -141,28 +141,31 @@ def _part_tests(
     codes: np.ndarray | None,
     k: int,
     convention: str,
+    perm: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """The tests of each part's own curve.
 
     ``ps``, ``ds`` (``w (y - p)``) and ``ws`` are sorted by forecast and
     ``codes`` (in ``0..k-1``, no part empty; None: one part) are the parts
     of those rows; a stable sort of the codes groups the parts
-    (:func:`order_by_part`).  A part with fewer than 3 observations gets
-    NaN p-values.
+    (:func:`order_by_part`; ``perm`` when the caller has it).  A part with
+    fewer than 3 observations gets NaN p-values.
     """
+    # distinct forecasts (no ties within any part): no need to move them
+    tied = bool(np.any(ps[1:] == ps[:-1]))
     if codes is None:
         rows = np.array([ps.shape[0]])
         weight = rows.astype(np.float64) if ws is None else np.array([ws.sum()])
-        lo, hi = _k.part_extremes(ps, ds, np.zeros(1, dtype=np.intp))
+        lo, hi = _k.part_extremes(ps if tied else None, ds, np.zeros(1, dtype=np.intp))
     else:
         rows = np.bincount(codes, minlength=k)
         weight = (
             rows.astype(np.float64) if ws is None else np.bincount(codes, ws, minlength=k)
         )
-        perm = _k.order_by_part(codes, k)
+        perm = _k.order_by_part(codes, k) if perm is None else perm
         starts = np.zeros(k, dtype=np.intp)
         np.cumsum(rows[:-1], out=starts[1:])
-        lo, hi = _k.part_extremes(ps[perm], ds[perm], starts)
+        lo, hi = _k.part_extremes(ps[perm] if tied else None, ds[perm], starts)
     ks, kuiper = _ranges(lo / weight, hi / weight, convention)
     stats = {"n": rows, "weight": weight, "ks": ks, "kuiper": kuiper}
     stats["sigma"] = _sigma(ps, ws, codes, k, convention)
@@ -291,21 +294,45 @@ def cumulative_calibration(
         y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
     )
     labels = codes = None
-    if groups is None:
+    if groups is not None:
+        labels, codes = check_groups(groups, y.shape[0])
+    return _cumulative(y, p, w, labels, codes, convention)
+
+
+def _cumulative(
+    y: np.ndarray,
+    p: np.ndarray,
+    w: np.ndarray | None,
+    labels: np.ndarray | None,
+    codes: np.ndarray | None,
+    convention: str,
+    part_order: np.ndarray | None = None,
+) -> CumulativeCalibrationResult:
+    """:func:`cumulative_calibration` of validated rows, ``labels`` and
+    ``codes`` from :func:`check_groups` (None: no groups).
+
+    ``part_order``: :func:`~skbrier._core.kernels.cumulative.order_by_part`
+    of ``codes`` when the caller has it (used only when the rows are already
+    sorted by forecast and none has zero weight: then it is the order the
+    per-group tests need, not computed again)."""
+    if codes is None or labels is None:
         y, p, w = _positive_rows(y, p, w)
     else:
-        labels, codes = check_groups(groups, y.shape[0])
+        given = p
         y, p, w, codes = _positive_rows(y, p, w, codes)
-        labels, codes = _compact(labels, codes)
+        labels, codes = _compact(labels, codes)  # renumbers in order: same order
+        if p is not given:
+            part_order = None
     n = y.shape[0]
     total = float(n if w is None else w.sum())
     _check_observations(n, w, total, convention, "the cumulative calibration test")
     if codes is None:
         ps, d, ws = _k.sort_rows(y, p, w)
     else:
-        order = np.argsort(p)
-        ps, ws = p[order], None if w is None else w[order]
-        d = y[order] - ps if ws is None else ws * (y[order] - ps)
+        ps, ys, ws, codes = _k.by_forecast(p, y, w, codes)
+        d = ys - ps if ws is None else ws * (ys - ps)
+        if ps is not p:  # sorted here: another order of the parts
+            part_order = None
     curve = _k.cumulative_curve(ps, d, ws, total)
     ks, kuiper = _ranges(curve.difference.min(), curve.difference.max(), convention)
     overall = _tests(
@@ -314,7 +341,7 @@ def cumulative_calibration(
     )
     by_group = worst = None
     if codes is not None and labels is not None:
-        by_group = _part_tests(ps, d, ws, codes[order], len(labels), convention)
+        by_group = _part_tests(ps, d, ws, codes, len(labels), convention, part_order)
         by_group["ks_pvalue_holm"] = _k.holm(by_group["ks_pvalue"])
         by_group["kuiper_pvalue_holm"] = _k.holm(by_group["kuiper_pvalue"])
         ok = np.flatnonzero(np.isfinite(by_group["kuiper_pvalue"]))
@@ -335,6 +362,11 @@ def cumulative_calibration(
 
 
 # --------------------------------------------------------------------------- segments
+#: the defaults of :func:`multicalibration_error` (the report's too)
+MAX_DEPTH = 1
+MIN_SEGMENT_SAMPLES = 10.0
+
+
 def _segment_columns(segments: Any, n: int) -> list[tuple[str, np.ndarray, np.ndarray]]:
     """``(name, labels, codes)`` of each segmenting column (one ``check_groups`` each)."""
     if hasattr(segments, "columns") and hasattr(segments, "iloc"):  # a DataFrame
@@ -373,6 +405,8 @@ def _intersect(codes: Sequence[np.ndarray]) -> tuple[np.ndarray, int, list[np.nd
     if math.prod(levels) <= max(4 * codes[0].shape[0], 1 << 20):  # O(n): a bincount
         combined = np.ravel_multi_index(tuple(codes), levels)
         present = np.flatnonzero(np.bincount(combined, minlength=math.prod(levels)))
+        if present.shape[0] == math.prod(levels):  # every combination: no renumbering
+            return combined, present.shape[0], list(np.unravel_index(present, levels))
         lookup = np.empty(math.prod(levels), dtype=np.intp)
         lookup[present] = np.arange(present.shape[0])
         return lookup[combined], present.shape[0], list(np.unravel_index(present, levels))
@@ -405,8 +439,8 @@ def multicalibration_error(
     segments: Any,
     sample_weight: ArrayLike | None = None,
     pos_label: Any = None,
-    max_depth: int = 1,
-    min_samples: float = 10,
+    max_depth: int = MAX_DEPTH,
+    min_samples: float = MIN_SEGMENT_SAMPLES,
     convention: Literal["paper", "mcgrad"] = "paper",
 ) -> MulticalibrationResult:
     r"""The multicalibration error: the worst normalised ECCE over segments.
@@ -504,7 +538,35 @@ def multicalibration_error(
     y, p, w = binary_forecast(
         y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label
     )
+    return _multicalibration(y, p, w, segments, max_depth, min_samples, convention)
+
+
+def _multicalibration(
+    y: np.ndarray,
+    p: np.ndarray,
+    w: np.ndarray | None,
+    segments: Any,
+    max_depth: int = MAX_DEPTH,
+    min_samples: float = MIN_SEGMENT_SAMPLES,
+    convention: str = "paper",
+    known: tuple[Any, CumulativeCalibrationResult] | None = None,
+) -> MulticalibrationResult:
+    """:func:`multicalibration_error` of validated rows and checked options.
+
+    ``known``: ``(column, result)`` where ``result`` is
+    :func:`cumulative_calibration` of these rows (convention ``"paper"``)
+    with ``groups=column``, ``column`` being one of the values of a dict
+    ``segments`` (the same object): the segments of that column take its
+    per-group tests, and with rows already sorted by forecast the whole
+    sample its tests (the same numbers), instead of computing them again.
+    """
     columns = _segment_columns(segments, y.shape[0])
+    shared = None
+    if known is not None and convention != "paper":
+        known = None
+    if known is not None and isinstance(segments, Mapping):
+        values = list(segments.values())
+        shared = next((j for j, v in enumerate(values) if v is known[0]), None)
     y, p, w, *kept = _positive_rows(y, p, w, *(c for _, _, c in columns))
     columns = [(nm, *_compact(lab, c)) for (nm, lab, _), c in zip(columns, kept)]
     n = y.shape[0]
@@ -517,16 +579,37 @@ def multicalibration_error(
             "observations (rows, or the total of sample_weight): no segment can be tested."
         )
     # everything in forecast order: each part's rows are then read in memory order
-    order = np.argsort(p)
-    ps, ws = p[order], None if w is None else w[order]
-    ds = y[order] - ps if ws is None else ws * (y[order] - ps)
-    columns = [(nm, lab, c[order]) for nm, lab, c in columns]
+    ps, ys, ws, *sorted_codes = _k.by_forecast(p, y, w, *(c for _, _, c in columns))
+    ds = ys - ps if ws is None else ws * (ys - ps)
+    columns = [(nm, lab, c) for (nm, lab, _), c in zip(columns, sorted_codes)]
     found: list[dict] = [{}]
-    parts = [_part_tests(ps, ds, ws, None, 1, convention)]
+    if known is not None and ps is p:  # the same rows in the same order
+        whole = known[1]
+        parts = [
+            {
+                "n": np.array([whole.n]),
+                "weight": np.array([whole.total_weight]),
+                **{key: np.array([getattr(whole, key)]) for key in _STATISTICS},
+            }
+        ]
+    else:
+        parts = [_part_tests(ps, ds, ws, None, 1, convention)]
     for depth in range(1, min(max_depth, len(columns)) + 1):
         for combo in itertools.combinations(columns, depth):
-            codes, k, first = _intersect([c for _, _, c in combo])
-            parts.append(_part_tests(ps, ds, ws, codes, k, convention))
+            k = len(combo[0][1])  # the column's values (depth 1)
+            if (
+                known is not None
+                and shared is not None
+                and len(combo) == 1
+                and combo[0] is columns[shared]
+                and known[1].by_group is not None
+                and known[1].by_group["n"].shape[0] == k
+            ):
+                first = [np.arange(k)]
+                parts.append(known[1].by_group)
+            else:
+                codes, k, first = _intersect([c for _, _, c in combo])
+                parts.append(_part_tests(ps, ds, ws, codes, k, convention))
             found += [
                 {nm: _python(lab[f[i]]) for (nm, lab, _), f in zip(combo, first)}
                 for i in range(k)

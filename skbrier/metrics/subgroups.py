@@ -39,7 +39,7 @@ from ..stats._validation_measures import (
 )
 from ..stats.meta_analysis import MetaAnalysisResult, random_effects_meta
 from .calibration import lowess_calibration_error
-from .cumulative import cumulative_calibration
+from .cumulative import _cumulative
 
 __all__ = ["GroupCalibrationResult", "calibration_by_group"]
 
@@ -351,8 +351,11 @@ def calibration_by_group(
                 )
         for name, (e, v) in measures.items():
             est[name][j], var[name][j] = e, v
-    with validated(y, p, w):
-        cumulative = cumulative_calibration(y, p, sample_weight=w, groups=codes)
+    # the groups of the cumulative tests are the codes (its by_group indexes
+    # them); each group's rows in forecast order are, with sorted rows, the
+    # order of the loop above
+    part_order = order if presorted else None
+    cumulative = _cumulative(y, p, w, np.arange(k), codes, "paper", part_order)
     assert cumulative.by_group is not None
     kuiper_p = np.full(k, np.nan)
     kuiper_p[np.asarray(cumulative.groups)] = cumulative.by_group["kuiper_pvalue"]

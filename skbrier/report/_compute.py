@@ -244,10 +244,19 @@ def _common_numbers(logistic, df, sz, lowess: tuple, ece, opts: Options) -> dict
 
 
 def _calibration_numbers(
-    y, p, w, opts: Options, notes: _Notes, inference, run: Task = NO_TASK, order=None
+    y,
+    p,
+    w,
+    opts: Options,
+    notes: _Notes,
+    inference,
+    run: Task = NO_TASK,
+    order=None,
+    sorted_yp=None,
 ) -> dict:
     """The calibration and discrimination numbers (``order``: the stable
-    order of ``p`` when the caller has it)."""
+    order of ``p`` when the caller has it; ``sorted_yp``: ``(y[order],
+    p[order])`` too)."""
     from ._valprob import valprob_extras
 
     run.step("Spiegelhalter test")
@@ -259,12 +268,12 @@ def _calibration_numbers(
     # one sort of the forecasts for lowess and C (unweighted rows), kept
     # only while they need it
     run.step("sorting the forecasts")
-    sorted_yp = None
     if w is None:
         from .._core.kernels.lowess import stable_argsort
 
         order = stable_argsort(p) if order is None else order
-        sorted_yp = (y[order], p[order])
+        if sorted_yp is None:
+            sorted_yp = (y[order], p[order])
         if opts.cov_type != "bootstrap":  # the bootstrap's refits bin the sorted rows
             order = None
     else:
@@ -546,23 +555,26 @@ def _sections(
     notes = _Notes()
     # the subgroups first: a bad groups= or segments= fails before the rest;
     # they sort the forecasts as the lowess curve and C do, once for all
-    order = None
+    order = sorted_yp = None
     if any(b is not None for b in by):
         from .._core.kernels.lowess import stable_argsort
 
         run.step("subgroups")
         order = stable_argsort(p)
+        sorted_yp = (y[order], p[order])  # the section's rows and lowess's alike
     groups, segments = by
     subgroups = subgroup_section(
-        y, p, w, groups, segments, opts.confidence_level, notes, order
+        y, p, w, groups, segments, opts.confidence_level, notes, order, sorted_yp
     )
     # the intervals first: an invalid inference option fails before the rest
     run.step("confidence intervals")
     intervals, inference = _intervals(y, p, w, opts, notes)
     run.step("Brier score")
     bs = _brier_score(y, p, w)
-    numbers = _calibration_numbers(y, p, w, opts, notes, inference, run, order)
-    del order
+    numbers = _calibration_numbers(
+        y, p, w, opts, notes, inference, run, order, None if w is not None else sorted_yp
+    )
+    del order, sorted_yp
     specs = numbers.pop("_specs")
     numbers["subgroups"] = subgroups
     return _assemble(

@@ -233,6 +233,7 @@ def subgroup_section(
     confidence_level: float,
     notes: Any,
     order: np.ndarray | None = None,
+    sorted_yp: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> SubgroupSection | None:
     """The section of validated ``(y01, p, w)`` (None without ``groups`` and
     ``segments``); warnings become ``notes``.  With ``segments`` only, the
@@ -242,11 +243,12 @@ def subgroup_section(
     :func:`~skbrier._core.kernels.lowess.stable_argsort`) first: every
     function of the section sorts them (each group's lowess fit and C
     statistic, the cumulative curves), a sorted input sorts some thirty
-    times faster, and their results do not depend on the order of the rows."""
+    times faster, and their results do not depend on the order of the rows.
+    ``sorted_yp``: ``(y[order], p[order])`` when the caller has them."""
     from .._core.kernels.lowess import stable_argsort
     from .._core.validation import validated
     from ..metrics import calibration_by_group
-    from ..metrics import multicalibration_error as mce
+    from ..metrics.cumulative import _multicalibration
 
     if groups is None and segments is None:
         return None
@@ -254,27 +256,40 @@ def subgroup_section(
         groups = _first_segment(segments)
     if order is None:
         order = stable_argsort(p)
-    y, p, w = y[order], p[order], None if w is None else w[order]
-    groups, segments = _rows(groups, order), _rows(segments, order)
+    y, p = (y[order], p[order]) if sorted_yp is None else sorted_yp
+    w = None if w is None else w[order]
+    done: dict[int, Any] = {}  # a column given twice (groups and a segment) moves once
+    groups, segments = _rows(groups, order, done), _rows(segments, order, done)
     with notes.catching("Subgroups"), validated(y, p, w):
         by_group = calibration_by_group(
             y, p, groups=groups, sample_weight=w, confidence_level=confidence_level
         )
-        multi = None if segments is None else mce(y, p, segments=segments, sample_weight=w)
+        # multicalibration_error with its defaults; a segmenting column that
+        # is the groups takes the per-group cumulative tests already computed
+        known = (groups, by_group.cumulative)
+        multi = (
+            None if segments is None else _multicalibration(y, p, w, segments, known=known)
+        )
     return SubgroupSection(by_group, by_group.cumulative, multi)
 
 
-def _rows(column: Any, order: np.ndarray) -> Any:
+def _rows(column: Any, order: np.ndarray, done: dict[int, Any]) -> Any:
     """``groups`` or ``segments`` in the rows' ``order`` (as given when its
-    length differs: the metric's own error names it)."""
+    length differs: the metric's own error names it); ``done`` maps the ids
+    of the columns already moved to their moved copies."""
     if column is None:
         return None
-    if hasattr(column, "iloc"):  # a pandas DataFrame or Series
-        return column.iloc[order] if len(column) == order.shape[0] else column
     if isinstance(column, dict):
-        return {k: _rows(v, order) for k, v in column.items()}
-    arr = np.asarray(column)
-    return arr[order] if arr.ndim and arr.shape[0] == order.shape[0] else column
+        return {k: _rows(v, order, done) for k, v in column.items()}
+    if id(column) in done:
+        return done[id(column)][1]
+    if hasattr(column, "iloc"):  # a pandas DataFrame or Series
+        out = column.iloc[order] if len(column) == order.shape[0] else column
+    else:
+        arr = np.asarray(column)
+        out = arr[order] if arr.ndim and arr.shape[0] == order.shape[0] else column
+    done[id(column)] = (column, out)  # the column too: its id stays its own
+    return out
 
 
 def _first_segment(segments: Any) -> Any:

@@ -13,12 +13,14 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from scipy import special
 
-from .._core.arrays import as_array, validated
+from .._core.arrays import as_array
 from .._core.format import format_number
+from .._core.kernels.brier import base_rate, check_losses_vary, check_skill_defined
 from .._core.kernels.calibration import auc_delong, observed_expected
+from .._core.kernels.moments import iid_mean_covariance, weighted_column_means
+from .._core.params import check_min_samples
 from .._core.results import ConfidenceInterval, _IntervalResult
 from ..metrics.calibration import _logistic_calibration
-from .inference import brier_inference
 
 __all__ = [
     "MEASURES",
@@ -60,9 +62,8 @@ def validation_measures(
     o, n = float(np.dot(ww, y)), float(ww.sum())
     # the variance of log(O/E) of observed_expected, moved to O/E by the delta method
     oe_var = oe**2 * max(1.0 - o / n, 0.0) / o if o > 0 else float("nan")
-    fit = _logistic_calibration(y, p, w, stacklevel=5)
-    with validated(y, p, w):
-        bs = brier_inference(y, p, sample_weight=w)
+    fit = _logistic_calibration(y, p, w, stacklevel=5, lr=False)  # the fits only
+    bs, bs_var = _brier(y, p, w)
     return {
         "c_statistic": (c, c_var),
         "observed_expected": (oe, oe_var),
@@ -72,8 +73,24 @@ def validation_measures(
         ),
         "calibration_intercept": (fit.intercept, fit.intercept_stderr**2),
         "calibration_slope": (fit.slope, fit.slope_stderr**2),
-        "brier_score": (bs.brier_score, bs.standard_error("brier_score") ** 2),
+        "brier_score": (bs, bs_var),
     }
+
+
+def _brier(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> tuple[float, float]:
+    """The Brier score and its iid variance: ``brier_inference(y, p,
+    sample_weight=w)``'s ``brier_score`` and ``standard_error()**2``, with
+    its checks, from the one column of losses (not the reference's too: a
+    few hundred times faster on the small parts of the per-group and
+    per-centre measures)."""
+    if w is not None and not w.min() > 0.0:  # frequency weights: zero is no row
+        keep = w > 0.0
+        y, p, w = y[keep], p[keep], w[keep]
+    check_min_samples(y.shape[0], None if w is None else float(w.sum()))
+    check_skill_defined(min(base_rate(y, w)), True)
+    g = np.square(p - y)[:, None]
+    check_losses_vary(g.max() > g.min())
+    return float(weighted_column_means(g, w)[0]), float(iid_mean_covariance(g, w)[0, 0])
 
 
 def to_scale(

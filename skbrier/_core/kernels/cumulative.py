@@ -43,6 +43,7 @@ __all__ = [
     "CumulativeCurve",
     "brownian_max_abs_sf",
     "brownian_range_sf",
+    "by_forecast",
     "cumulative_curve",
     "holm",
     "order_by_part",
@@ -85,6 +86,20 @@ def sort_rows(
     np.subtract(d, ps, out=d)
     np.multiply(d, ws, out=d)
     return ps, d, ws
+
+
+def by_forecast(p: np.ndarray, *arrays: np.ndarray | None) -> list[Any]:
+    """``p`` and ``arrays`` (None stays None) in the order of increasing ``p``.
+
+    Already sorted forecasts (the calibration report passes its rows
+    sorted) are returned as they are: one comparison of neighbours instead
+    of a sort and a gather of every array.  Otherwise ``np.argsort(p)``
+    (tied rows in any order: the curves are read after each run of ties).
+    """
+    if p.shape[0] < 2 or bool(np.all(p[1:] >= p[:-1])):
+        return [p, *arrays]
+    order = np.argsort(p)
+    return [p[order], *(None if a is None else a[order] for a in arrays)]
 
 
 def order_by_part(codes: np.ndarray, n_parts: int) -> np.ndarray:
@@ -161,7 +176,7 @@ def ranges(lo: np.ndarray | float, hi: np.ndarray | float) -> tuple[np.ndarray, 
 
 
 def part_extremes(
-    ps: np.ndarray, d: np.ndarray, starts: np.ndarray
+    ps: np.ndarray | None, d: np.ndarray, starts: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per part, the minimum and maximum of its own curve (unnormalised, origin excluded).
 
@@ -169,15 +184,24 @@ def part_extremes(
     by forecast within a part (:func:`order_by_part`); ``starts`` are the
     first rows of the parts, all non-empty.  Each part's cumulative sums
     restart at its first row; they are read after the last row of each run
-    of equal forecasts.
+    of equal forecasts.  ``ps`` None: no two forecasts are equal (every
+    row is read; the caller need not order the forecasts).
     """
     cs = np.cumsum(d)
-    pos = np.flatnonzero(run_ends(ps, starts))
+    if ps is None:  # no ties: every row ends its run
+        first = starts
+        vals = cs
+        counts = np.diff(starts, append=cs.shape[0])
+    else:
+        pos = np.flatnonzero(run_ends(ps, starts))
+        first = np.searchsorted(pos, starts)
+        vals = cs[pos]
+        counts = np.diff(first, append=pos.shape[0])
     before = np.zeros(starts.shape[0])
     before[1:] = cs[starts[1:] - 1]
-    part = np.searchsorted(starts, pos, side="right") - 1
-    vals = cs[pos] - before[part]
-    first = np.searchsorted(pos, starts)
+    # the sums before each part, repeated over its read rows (the parts are
+    # consecutive: no search per row)
+    vals -= np.repeat(before, counts)
     return np.minimum.reduceat(vals, first), np.maximum.reduceat(vals, first)
 
 
@@ -199,7 +223,8 @@ def variance_sums(
     :math:`\sqrt{\sum p (1 - p)} / n`.  Zero for a part whose forecasts are
     all 0 or 1.
     """
-    v = p * (1.0 - p)
+    v = np.subtract(1.0, p)
+    v *= p  # p (1 - p), one temporary
     den_x: np.ndarray | None
     if w is None:
         num_x, den_x = v, None

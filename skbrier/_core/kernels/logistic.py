@@ -101,6 +101,8 @@ def _residual_and_variance(y: np.ndarray, eta: np.ndarray) -> tuple[np.ndarray, 
 
 #: rows per block of :func:`logistic_sums` (its buffers stay in cache)
 _BLOCK = 1 << 13
+#: up to this many rows (a group's, a centre's) in one block: a fifth faster
+_ONE_BLOCK = 1 << 15
 
 
 def logistic_sums(
@@ -138,12 +140,13 @@ def logistic_sums(
     """
     n = y.shape[0]
     out = np.zeros(11)
-    m = min(n, _BLOCK)
+    block = max(n, 1) if n <= _ONE_BLOCK else _BLOCK
+    m = min(n, block)
     eta, ae, e, big, small, r, t, t2 = (np.empty(m) for _ in range(8))
     pos = np.empty(m, dtype=bool)
     cut = -math.log(_NUMERICALLY_01)
-    for s in range(0, n, _BLOCK):
-        k = min(n - s, _BLOCK)
+    for s in range(0, n, block):
+        k = min(n - s, block)
         if k != m:
             m = k
             eta, ae, e, big, small, r, t, t2 = (
@@ -257,22 +260,23 @@ def combine_row_sums(a: tuple, b: tuple) -> tuple:
 
 
 def _max_or_ninf(x: np.ndarray, where: np.ndarray | None = None) -> float:
-    """The maximum of ``x`` (of ``x[where]``); -inf when empty."""
-    if where is None:
-        return float(x.max()) if x.shape[0] else -math.inf
-    return float(np.max(x, where=where, initial=-math.inf))
+    """The maximum of ``x`` (of ``x[where]``; np.where: ``where=`` is slow); -inf if empty."""
+    if not x.shape[0]:
+        return -math.inf
+    return float((x if where is None else np.where(where, x, -math.inf)).max())
 
 
 def _min_or_inf(x: np.ndarray, where: np.ndarray | None = None) -> float:
     """The minimum of ``x`` (of ``x[where]``); +inf when empty."""
-    if where is None:
-        return float(x.min()) if x.shape[0] else math.inf
-    return float(np.min(x, where=where, initial=math.inf))
+    if not x.shape[0]:
+        return math.inf
+    return float((x if where is None else np.where(where, x, math.inf)).min())
 
 
-def moment_rows(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None):
+def moment_rows(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None, ll: bool = True):
     """Sums ``[n, sum w, sum w y, sum w lg, loglik(lg)]`` and maxima
-    ``[max lg, -min lg]`` overall, among ``y = 1`` and among ``y = 0``."""
+    ``[max lg, -min lg]`` overall, among ``y = 1`` and among ``y = 0``
+    (``ll=False``: the log-likelihood NaN, a pass fewer)."""
     n = float(y.shape[0])
     pos = y == 1.0
     neg = ~pos
@@ -282,10 +286,10 @@ def moment_rows(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None):
             n if w is None else float(w.sum()),
             float(y.sum() if w is None else np.sum(w * y)),
             float(lg.sum() if w is None else np.sum(w * lg)),
-            float(logistic_sums(y, lg, w, 0.0, 1.0, slope=False)[0]),
+            float(logistic_sums(y, lg, w, 0.0, 1.0, slope=False)[0]) if ll else math.nan,
         ]
     )
-    # the extremes in place (no copies of lg per class): max(-x) is -min(x)
+    # the extremes (no copy of lg per class): max(-x) is -min(x)
     maxima = np.array(
         [
             _max_or_ninf(lg),
@@ -315,8 +319,8 @@ class RowMoments(NamedTuple):
     lg0_max: float
 
     @classmethod
-    def of(cls, rows) -> RowMoments:
-        s, m = rows.reduce(moment_rows)
+    def of(cls, rows, ll: bool = True) -> RowMoments:
+        s, m = rows.reduce(moment_rows) if ll else rows.reduce(moment_rows, False)
         return cls(
             s[0], s[1], s[2] / s[1], s[3] / s[1], s[4],
             -m[1], m[0], -m[3], m[2], -m[5], m[4],
@@ -645,7 +649,7 @@ def _joint_fit(rows, mom: RowMoments, citl: float):
 
 
 def logistic_calibration(
-    y: np.ndarray, p: np.ndarray, w: np.ndarray | None
+    y: np.ndarray, p: np.ndarray, w: np.ndarray | None, lr: bool = True
 ) -> LogisticCalibrationStats:
     """Logistic recalibration and val.prob's likelihood-ratio statistics.
 
@@ -653,10 +657,12 @@ def logistic_calibration(
     :func:`logistic_calibration_rows`.
     """
     wn, scale = normalise_weights(w)
-    return logistic_calibration_rows(ArrayRows(y, special.logit(p), wn), scale)
+    return logistic_calibration_rows(ArrayRows(y, special.logit(p), wn), scale, lr)
 
 
-def logistic_calibration_rows(rows, scale: float) -> LogisticCalibrationStats:
+def logistic_calibration_rows(
+    rows, scale: float, lr: bool = True
+) -> LogisticCalibrationStats:
     """Logistic recalibration and val.prob's likelihood-ratio statistics.
 
     ``rows`` (:class:`ArrayRows` or the distributed equivalent) hold 0/1 ``y``
@@ -667,9 +673,10 @@ def logistic_calibration_rows(rows, scale: float) -> LogisticCalibrationStats:
     base rate, ``L01`` of the forecasts as they are and ``L_recal`` of the
     joint fit; Nagelkerke's R².  A constant forecast follows val.prob's
     special case: intercept ``logit(ybar)``, slope 0, ``lr_chi2 = 0``,
-    ``R2 = 0`` and U on 1 degree of freedom.
+    ``R2 = 0`` and U on 1 degree of freedom.  ``lr=False``: the fits only
+    (the likelihood-ratio statistics and R² NaN; a pass fewer).
     """
-    mom = RowMoments.of(rows)
+    mom = RowMoments.of(rows, lr)
     nwn, ybar, ll01 = float(mom.weight), float(mom.ybar), float(mom.loglik)
     ll0 = nwn * (ybar * math.log(ybar) + (1.0 - ybar) * math.log1p(-ybar))
     citl, citl_var, _ = offset_intercept_solve(rows, ybar, mom.lg_min, mom.lg_max)

@@ -49,12 +49,12 @@ _DIRECT_MAX = 32 * BLOCK
 
 
 def _first(
-    x: np.ndarray | list[float], xs: float, t: float, strict: bool, lo: int, hi: int
+    x: np.ndarray | memoryview, xs: float, t: float, strict: bool, lo: int, hi: int
 ) -> int:
     """First index ``j`` in ``[lo, hi]`` with ``x[j] - xs > t`` (``>= t`` when not
     ``strict``), computed in floating point as the C code does; ``hi`` if none.
     ``x[j] - xs`` is non-decreasing in ``j``, so the predicate is monotone.
-    ``x``: the sorted data as a list (fast scalar access) or an array."""
+    ``x``: the sorted data as a memoryview (fast scalar access) or an array."""
     k = (bisect.bisect_right if strict else bisect.bisect_left)(x, xs + t, lo, hi)
     if strict:
         while k > lo and x[k - 1] - xs > t:
@@ -156,33 +156,32 @@ def _window(xs: float, h: float) -> _Window:
 
 class _Sorted(NamedTuple):
     """The sorted data: ``x`` and ``y`` as arrays, ``xl`` the same ``x`` for
-    scalar access (a list when the direct fits read it often, else ``x``) and
+    scalar access (a memoryview when the direct fits read it often, else ``x``) and
     the block moments (None: every window is summed directly)."""
 
     x: np.ndarray
-    xl: np.ndarray | list[float]
+    xl: np.ndarray | memoryview
     y: np.ndarray
     mom: _Moments | None
 
 
-def _tricube(d: _Sorted, lo: int, hi: int, win: _Window) -> tuple[np.ndarray, np.ndarray]:
-    """``(eps, w)`` over ``x[lo:hi]``: the scaled distances ``(x - xs) / h`` and
-    the tricube weights with the C code's rule (1 within ``h1``, 0 beyond ``h9``).
+def _tricube(
+    d: _Sorted, lo: int, hi: int, win: _Window
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(eps, w, scratch)`` over ``x[lo:hi]``: the scaled distances ``(x - xs) / h``
+    and the tricube weights with the C code's rule (1 within ``h1``, 0 beyond
+    ``h9``), and a free buffer of their length (fewer arrays in cache).
 
     ``x`` is sorted, so the points within ``h1`` and those beyond ``h9`` are
     index ranges (found by :func:`_first` with the C code's comparisons):
     the weights are set there by slices, and the rest is computed in place,
-    operation by operation as ``(1 - |eps|^3)^3`` (the same roundings)."""
+    operation by operation as ``(1 - |eps|^3)^3`` (the same roundings).
+    ``eps`` is negative before ``c0`` and positive from ``c1``, so
+    ``1 - |eps|^3`` is ``1 + eps^3`` there and ``1 - eps^3`` here: the same
+    floating-point numbers (rounding is symmetric in the sign) without a
+    pass for ``|eps|``."""
     xs, h, h1, h9 = win
     x = d.xl
-    eps = np.subtract(d.x[lo:hi], xs)
-    np.divide(eps, h, out=eps)
-    w = np.abs(eps)
-    q = np.multiply(w, w)
-    np.multiply(q, w, out=q)
-    np.subtract(1.0, q, out=q)
-    np.multiply(q, q, out=w)
-    np.multiply(w, q, out=w)
     # d < -h9 before left, |d| <= h1 in c0 .. c1 - 1, d > h9 from right (the
     # windows of the callers hold no point beyond h9: two comparisons say so)
     inside = hi > lo and x[lo] - xs >= -h9 and not x[hi - 1] - xs > h9
@@ -190,17 +189,29 @@ def _tricube(d: _Sorted, lo: int, hi: int, win: _Window) -> tuple[np.ndarray, np
     c0 = _first(x, xs, -h1, False, left, hi)
     c1 = _first(x, xs, h1, True, c0, hi)
     right = hi if inside else _first(x, xs, h9, True, c1, hi)
-    w[: left - lo] = 0.0
+    eps = np.subtract(d.x[lo:hi], xs)
+    np.divide(eps, h, out=eps)
+    q = np.multiply(eps, eps)
+    np.multiply(q, eps, out=q)  # eps^3: -|eps|^3 before c0, |eps|^3 from c1
+    if c0 > lo:  # (the calls on empty slices cost more than a short window)
+        np.add(1.0, q[: c0 - lo], out=q[: c0 - lo])
+    if c1 < hi:
+        np.subtract(1.0, q[c1 - lo :], out=q[c1 - lo :])
+    w = np.multiply(q, q)
+    np.multiply(w, q, out=w)
+    if left > lo:
+        w[: left - lo] = 0.0
     w[c0 - lo : c1 - lo] = 1.0
-    w[right - lo :] = 0.0
-    return eps, w
+    if right < hi:
+        w[right - lo :] = 0.0
+    return eps, w, q
 
 
 def _direct_sums(d: _Sorted, lo: int, hi: int, win: _Window, shift: float) -> np.ndarray:
     """The five sums over ``x[lo:hi]`` with the C code's weight rule."""
     if hi <= lo:
         return np.zeros(5)
-    eps, w = _tricube(d, lo, hi, win)
+    eps, w, _ = _tricube(d, lo, hi, win)
     yy = d.y[lo:hi]
     c = eps - shift
     wc = w * c
@@ -229,20 +240,22 @@ def _direct_fit(
 ) -> tuple[float, bool]:
     """``lowest`` summed point by point over ``x[lo:hi]`` (small windows);
     in place (no temporaries beyond the three of :func:`_tricube`)."""
-    eps, w = _tricube(d, lo, hi, win)
+    eps, w, tmp = _tricube(d, lo, hi, win)
     h = win.h
-    s0 = w.sum()
+    # (the ufunc reduction and the dot method themselves: ``w.sum()`` and
+    # ``np.dot`` add a layer of calls per fit, the same sums)
+    s0 = np.add.reduce(w)
     if not s0 > 0.0:
         return 0.0, False
     w /= s0
     yy = d.y[lo:hi]
-    fit = float(np.dot(w, yy))
-    m = float(np.dot(w, eps))
+    fit = float(w.dot(yy))
+    m = float(w.dot(eps))
     c = np.subtract(eps, m, out=eps)
-    tmp = np.multiply(c, c)
-    var = float(np.dot(w, tmp))
+    np.multiply(c, c, out=tmp)
+    var = float(w.dot(tmp))
     if math.sqrt(var) * h > 0.001 * rng:
-        fit += (-m / var) * float(np.dot(np.multiply(w, c, out=tmp), yy))
+        fit += (-m / var) * float(np.multiply(w, c, out=tmp).dot(yy))
     return fit, True
 
 
@@ -355,8 +368,9 @@ def _knots_sorted(
     ns = max(2, min(n, int(f * n + 1e-7)))
     mom = _Moments(xs_all, ys_all) if n * f > _DIRECT_MAX else None
     # the direct fits read x often (bisections, cut-offs): Python floats
-    # there, the same values and comparisons as numpy's
-    x = xs_all if mom is not None else xs_all.tolist()
+    # there, the same values and comparisons as numpy's (a memoryview makes
+    # them as they are read: no list of every value of each group)
+    x = xs_all if mom is not None else xs_all.data
     d = _Sorted(xs_all, x, ys_all, mom)
     kx: list[float] = []
     ky: list[float] = []
