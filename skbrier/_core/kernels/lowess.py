@@ -38,6 +38,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..blas import one_blas_thread
+
 __all__ = ["BLOCK", "lowess_knots", "r_lowess", "stable_argsort"]
 
 #: points per block of the moment sums
@@ -349,11 +351,12 @@ def lowess_knots(
     if presorted:
         xs_all = np.ascontiguousarray(x, dtype=np.float64)
         ys_all = np.ascontiguousarray(y, dtype=np.float64)
+    else:
+        o = stable_argsort(x) if order is None else order
+        xs_all = np.ascontiguousarray(x[o], dtype=np.float64)
+        ys_all = np.ascontiguousarray(y[o], dtype=np.float64)
+    with one_blas_thread():  # many short dot products: threads cost more
         return _knots_sorted(xs_all, ys_all, f, delta)
-    o = stable_argsort(x) if order is None else order
-    xs_all = np.ascontiguousarray(x[o], dtype=np.float64)
-    ys_all = np.ascontiguousarray(y[o], dtype=np.float64)
-    return _knots_sorted(xs_all, ys_all, f, delta)
 
 
 def _knots_sorted(
@@ -414,7 +417,8 @@ def r_lowess(
     o = stable_argsort(x)
     xs_all = np.ascontiguousarray(x[o], dtype=np.float64)
     ys_all = np.ascontiguousarray(y[o], dtype=np.float64)
-    kx, ky = _knots_sorted(xs_all, ys_all, f, delta)
+    with one_blas_thread():
+        kx, ky = _knots_sorted(xs_all, ys_all, f, delta)
     if xs_all.shape[0] < 2:
         return xs_all, ys_all.copy()
     return xs_all, np.interp(xs_all, kx, ky)
