@@ -393,9 +393,11 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
     empty for a DataFrame without rows): one Spark job.
 
     Each partition updates a copy of ``template`` per group with its rows
-    (validated there, as in memory); the states are merged on the driver in
-    partition order (pairwise, :func:`_merged`).  The first partition that
-    fails raises its in-memory error (with :meth:`Source.note`).
+    (validated there, as in memory); the states are merged on the executors,
+    in partition order, in a tree of at most :data:`_FAN` results per task
+    (:func:`_merge_tree`), so the driver receives one merged result: its
+    memory does not grow with the number of partitions.  The first partition
+    that fails raises its in-memory error (with :meth:`Source.note`).
     """
     cols = [_col(src.y).alias("y"), _col(src.p).alias("p")]
     if src.w is not None:
@@ -403,34 +405,97 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
     cols += [_col(c).alias(f"x{j}") for j, c in enumerate(src.extra.values())]
     cols += [_col(k).alias(f"k{j}") for j, k in enumerate(src.keys)]
     fn = _PartitionStates(template, len(src.keys), src.w is not None, tuple(src.extra))
-    # one RDD for the partition count and the collect: a shuffled input is
+    # one RDD for the partition count and the job: a shuffled input is
     # planned (and, under adaptive execution, its shuffle run) once
     mapped = src.df.select(*cols).mapInArrow(fn, _SCHEMA).rdd
-    rows = mapped.collect()
-    check_complete(
-        [pickle.loads(r["payload"]) for r in rows if r["kind"] == _DONE],
-        mapped.getNumPartitions(),
-    )
-    parts: dict[tuple, list[Any]] = {}
-    counts: dict[tuple, list[int]] = {}
-    seen: dict[tuple, None] = {}
-    for row in rows:
-        if row["kind"] == _DONE:
-            continue
-        if row["kind"] == _ERROR:
-            _raise(pickle.loads(row["payload"]), src)
-        key = pickle.loads(row["key"])
-        state, n_rows, n_hard, shown = pickle.loads(row["payload"])
-        parts.setdefault(key, []).append(state)
-        c = counts.setdefault(key, [0, 0])
+    n_parts = mapped.getNumPartitions()
+    got = _merge_tree(mapped.mapPartitionsWithIndex(_Merged.of_rows), n_parts).collect()
+    acc = got[0][1] if got else _Merged()
+    check_complete(sorted(acc.done), n_parts)
+    if acc.error is not None:
+        _raise(pickle.loads(acc.error), src)
+    for category, message in acc.shown:
+        warnings.warn(message, category, stacklevel=3)
+    for n, hard in acc.counts.values():
+        _warn_hard(n, hard, getattr(template, "proba_name", "y_proba"))
+    return acc.states
+
+
+#: the most partition results one task of the merge tree combines
+_FAN = 8
+
+
+@dataclasses.dataclass
+class _Merged:
+    """The rows of some consecutive partitions reduced: ``{key: state}``, the
+    rows and hard forecasts per key, the warnings shown, the ids of the
+    partitions done and the pickled error of the first failing one."""
+
+    states: dict[tuple, Any] = dataclasses.field(default_factory=dict)
+    counts: dict[tuple, list[int]] = dataclasses.field(default_factory=dict)
+    shown: dict[tuple, None] = dataclasses.field(default_factory=dict)
+    done: set[int] = dataclasses.field(default_factory=set)
+    error: bytes | None = None
+
+    @classmethod
+    def of_rows(cls, index: int, rows: Iterator[Any]) -> Iterator[tuple]:
+        """``[(index, _Merged)]`` of one partition's rows (``mapPartitionsWithIndex``)."""
+        acc = cls()
+        for row in rows:
+            if row["kind"] == _DONE:
+                acc.done.add(pickle.loads(row["payload"]))
+            elif row["kind"] == _ERROR:
+                acc.error = acc.error or row["payload"]
+            else:
+                state, n_rows, n_hard, shown = pickle.loads(row["payload"])
+                acc.add(pickle.loads(row["key"]), state, n_rows, n_hard)
+                acc.shown.update(dict.fromkeys(shown))
+        yield index, acc
+
+    def add(self, key: tuple, state: Any, n_rows: int, n_hard: int) -> None:
+        """Merge one group's state (of later rows) into this result."""
+        self.states[key] = self.states[key].merge(state) if key in self.states else state
+        c = self.counts.setdefault(key, [0, 0])
         c[0] += n_rows
         c[1] += n_hard
-        seen.update(dict.fromkeys(shown))
-    for category, message in seen:
-        warnings.warn(message, category, stacklevel=3)
-    for n, hard in counts.values():
-        _warn_hard(n, hard, getattr(template, "proba_name", "y_proba"))
-    return {key: _merged(states) for key, states in parts.items()}
+
+    def merge(self, other: _Merged) -> _Merged:
+        """This result followed by ``other`` (later partitions)."""
+        for key, state in other.states.items():
+            self.add(key, state, *other.counts[key])
+        self.shown.update(other.shown)
+        self.done |= other.done
+        self.error = self.error or other.error
+        return self
+
+
+def _merge_tree(rdd: Any, n: int) -> Any:
+    """The RDD of ``(index, _Merged)``, one per partition, merged level by level
+    on the executors (each task merges at most :data:`_FAN` neighbours, in
+    partition order) down to one partition holding ``(0, merged)``."""
+    while n > 1:
+        n = -(-n // _FAN)
+        rdd = (
+            rdd.map(_parent)
+            .partitionBy(n, _identity)
+            .mapPartitions(_merge_children, preservesPartitioning=True)
+        )
+    return rdd
+
+
+def _parent(item: tuple) -> tuple:
+    return item[0] // _FAN, item
+
+
+def _identity(key: int) -> int:
+    return key
+
+
+def _merge_children(items: Iterator[tuple]) -> Iterator[tuple]:
+    """``(parent, merged)`` of the ``(parent, (index, _Merged))`` of one task."""
+    items = sorted(items, key=lambda kv: kv[1][0])
+    if items:
+        yield items[0][0], _merged([acc for _, (_, acc) in items])
 
 
 def check_complete(done: list[int], n_partitions: int) -> None:

@@ -9,27 +9,34 @@ and a uniform subsample); the driver merges them and
 :func:`~skbrier.report._merged.report_from_states` -- the one
 report of merged states, Dask's too -- finishes every section from them.
 
-C, the CORP decomposition and the logistic calibration come from the exact
-table of distinct forecasts (:class:`~skbrier.states.ForecastTable` with
-``resolution=None``, never rounded, also for continuous forecasts): each
+C, the CORP decomposition and the logistic calibration come from the table
+of distinct forecasts (:class:`~skbrier.states.ForecastTable`): each
 partition reduces its rows to its sorted distinct forecasts per class with
-their weights and counts, the driver merges these sorted summaries, and the
-logistic fit reads the merged table, its rows weighted by their counts (the
-same likelihood as the rows, so the same fit).  So every exact section takes
-the one job, at the price of a driver memory of about 24 bytes per distinct
-forecast and class.
+their weights and counts, the executors merge these sorted summaries (the
+driver receives the merged one, :func:`._spark_reduce.partition_states`),
+and the logistic fit reads the merged table, its rows weighted by their
+counts (the same likelihood as the rows, so the same fit).  With
+``resolution="auto"`` (as on Dask) the table is exact up to 2**20 distinct
+forecasts per class and rounded to multiples of 1e-6 beyond (a partition
+beyond emits its rounded table), so no memory grows with the number of
+distinct forecasts: then C and CORP are those of the rounded forecasts (a
+note says so) and the logistic fit reads the DataFrame again, one Spark job
+per step of the solver, to stay exact.  ``resolution=None`` keeps the table
+exact (one job, a driver memory of about 24 bytes per distinct forecast and
+class).
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import inspect
 from typing import Any
 
 import numpy as np
 
-from ._spark_reduce import doc, partition_states, per_group, source
+from ._spark_reduce import Source, _col, doc, partition_states, per_group, source
 
 __all__ = ["calibration_report"]
 
@@ -54,6 +61,7 @@ def calibration_report(
     n_resamples: int | None = None,
     n_jobs: int | None = None,
     group_by: Any = None,
+    resolution: float | str | None = "auto",
 ) -> Any:
     r"""Calibration audit of a Spark DataFrame's rows in one Spark job.
 
@@ -97,6 +105,18 @@ def calibration_report(
         Threads of the bootstrap.
     group_by : str, list of str or None, default=None
         A report per group (all in the same Spark job).
+    resolution : "auto", None or float, default="auto"
+        The table of distinct forecasts of C, the CORP decomposition and the
+        logistic fit.  "auto" (as on Dask): exact up to 2**20 distinct
+        forecasts per class, rounded to multiples of 1e-6 beyond (a note
+        says so), so that no memory (the executors' nor the driver's) grows
+        with the number of distinct forecasts; the logistic fit then reads
+        the DataFrame once per solver step (about 7 more Spark jobs: cache
+        an expensive DataFrame) and stays exact.  None: never rounded, one
+        Spark job, but the executors and the driver hold the whole table
+        (about 24 bytes per distinct forecast and class: 1.2 GB for 5e7
+        continuous forecasts, more than a 1 GB default driver heap).  A
+        float: round to multiples of it.
 
     Returns
     -------
@@ -113,8 +133,9 @@ def calibration_report(
     -----
     C, the CORP decomposition and the logistic calibration are computed from
     the merged table of the distinct forecasts (the same likelihood as the
-    rows), exact for continuous forecasts too; the driver holds that table
-    (about 24 bytes per distinct forecast and class).
+    rows), exact while it holds every forecast (``resolution``); the
+    executors merge the partitions' states in a tree and the driver receives
+    one merged state per group.
 
     There is no subgroup section (``groups=``/``segments=`` of
     :func:`skbrier.calibration_report`): its per-group logistic fits, lowess
@@ -150,36 +171,44 @@ def calibration_report(
     src = source(df, y, p, weight, group_by)
     seed = int(opts.rng.integers(2**63 - 1))
     members = templates(opts, seed, pos_label)
-    members["table"] = ForecastTable(pos_label=pos_label)  # exact: never rounded
+    members["table"] = ForecastTable(resolution=resolution, pos_label=pos_label)
     tmpl = StateBundle(members, pos_label=pos_label)
     with task("calibration report (Spark)", total=len(STEPS)) as run:
         run.step("one pass over the data")
         bundles = partition_states(src, tmpl)
         reports = {
-            key: _report(bundle, copy.deepcopy(opts), run)
+            key: _report(src, key, bundle, copy.deepcopy(opts), run)
             for key, bundle in bundles.items()
         }
     return per_group(src, reports, tmpl)
 
 
-def _report(bundle: Any, opts: Any, run: Any) -> Any:
+def _report(src: Source, key: tuple, bundle: Any, opts: Any, run: Any) -> Any:
     """The report of one group's merged bundle."""
-    from ..report._merged import Sections, checked_totals, report_from_states
+    from ..report._merged import (
+        Sections,
+        add_rounded_note,
+        checked_totals,
+        report_from_states,
+    )
 
     sample = bundle.state("sample")
     totals = checked_totals(sample)
     st = bundle.finalize()
+    table = bundle.state("table")
     sec = Sections(
         inference=functools.partial(_inference, st.get("moments")),
         brier_score=st["brier"].finalize,
-        logistic=functools.partial(_logistic, st["fit"], st["table"]),
+        logistic=functools.partial(_logistic, st["fit"], table, src, key),
         spiegelhalter=functools.partial(_spiegelhalter, st["spiegelhalter"]),
         ece=functools.partial(st["binned"].calibration_error, "l1"),
         c_statistic=st["table"].c_statistic,
         decomposition=functools.partial(_decomposition, st["table"], st["binned"]),
         decision_curve=functools.partial(_curve, st.get("thresholds"), opts),
     )
-    return report_from_states(sec, totals, sample, opts, run, engine="Spark")
+    report = report_from_states(sec, totals, sample, opts, run, engine="Spark")
+    add_rounded_note(report, table, "Spark")
+    return report
 
 
 def _inference(state: Any, **kwds: Any) -> Any:
@@ -222,17 +251,22 @@ def _curve(state: Any, opts: Any) -> Any:
 # --------------------------------------------------------------------------
 
 
-def _logistic(fit: Any, table: Any) -> Any:
-    """``calibration_intercept_slope`` of the rows, fitted on the exact table
-    of distinct forecasts."""
+def _logistic(fit: Any, table: Any, src: Source, key: tuple) -> Any:
+    """``calibration_intercept_slope`` of the rows: fitted on the table of
+    distinct forecasts when it holds them all, else on the DataFrame's rows
+    (:class:`SparkRows`, one Spark job per step of the solver)."""
     from .._core.kernels.logistic import logistic_calibration_rows
     from ..metrics.calibration import _check_fit_counts, _logistic_result, _warn_excluded
 
-    _, n_used, n_excl, scale, single = fit.finalize()
+    pos, n_used, n_excl, scale, single = fit.finalize()
     _check_fit_counts(n_used, single)
     if not fit.weighted:
         scale = 1.0
-    stats = logistic_calibration_rows(_table_rows(table, scale), scale)
+    if table.rounded_to is None:
+        rows: Any = _table_rows(table, scale)
+    else:
+        rows = SparkRows(src, key, pos, scale)
+    stats = logistic_calibration_rows(rows, scale)
     res = _logistic_result(stats, n_used, n_excl, stacklevel=5)
     _warn_excluded(res)
     return res
@@ -251,3 +285,50 @@ def _table_rows(table: Any, scale: float) -> Any:
     w = np.concatenate([t.w for _, t in parts])
     keep = (x > 0.0) & (x < 1.0)
     return ArrayRows(y[keep], special.logit(x[keep]), w[keep] / scale)
+
+
+class SparkRows:
+    """The rows of a logistic fit in a Spark DataFrame (one group's):
+    ``reduce(fn, *args)`` is one Spark job (:func:`._spark_reduce.partition_states`)
+    that sums ``fn`` of every partition's rows ``(y01, logit p, w / scale)``
+    (:func:`skbrier.states._fit.fit_rows`): the distributed
+    :class:`~skbrier._core.kernels.logistic.ArrayRows`."""
+
+    def __init__(self, src: Source, key: tuple, pos: Any, scale: float) -> None:
+        from pyspark.sql import functions as F
+
+        frame = src.df
+        for k, v in zip(src.keys, key):
+            frame = frame.filter(_col(k).eqNullSafe(F.lit(v)))
+        self.src = dataclasses.replace(src, df=frame, extra={}, keys=[])
+        self.pos, self.scale = pos, scale
+        self.n_reductions = 0
+
+    def reduce(self, fn: Any, *args: Any) -> Any:
+        self.n_reductions += 1
+        step = _FitStep(fn, args, self.pos, self.scale)
+        return partition_states(self.src, step)[()].sums
+
+
+@dataclasses.dataclass
+class _FitStep:
+    """The state of one step of the solver: ``update`` gives ``fn(rows,
+    *args)`` of a partition's rows of the fit, ``merge`` adds two."""
+
+    fn: Any
+    args: tuple
+    pos: Any
+    scale: float
+    sums: Any = None
+
+    def update(self, y: Any, p: Any, w: Any) -> _FitStep:
+        from ..states._fit import fit_rows
+
+        self.sums = self.fn(*fit_rows(y, p, w, self.pos, self.scale), *self.args)
+        return self
+
+    def merge(self, other: _FitStep) -> _FitStep:
+        from .._core.kernels.logistic import combine_row_sums
+
+        self.sums = combine_row_sums(self.sums, other.sums)
+        return self
