@@ -417,8 +417,15 @@ def test_table_cap_travels_with_the_state(monkeypatch):
     assert ForecastTable(resolution="auto").update(np.arange(40) % 2, p).rounded_to is None
 
 
-def test_report_resolution_checked(data):
-    sbs = _sbs()
-    _, df = data
-    with pytest.raises(ValueError, match="resolution"):
-        sbs.calibration_report(df, resolution="fine")
+@pytest.mark.parametrize(
+    ("kw", "exc", "match"),
+    [
+        ({"resolution": "fine"}, ValueError, "resolution"),
+        ({"sample_weight": "w"}, TypeError, "pass weight="),
+        ({"bins": 5}, TypeError, "unexpected keyword argument 'bins'"),
+        ({"strategy": "quantile"}, ValueError, "strategy='quantile' is not available"),
+    ],
+)
+def test_report_options_checked(data, kw, exc, match):
+    with pytest.raises(exc, match=match):
+        _sbs().calibration_report(data[1], **kw)

@@ -48,20 +48,9 @@ def calibration_report(
     p: str = "p",
     weight: str | None = None,
     *,
-    thresholds: Any = None,
-    cov_type: str = "iid",
-    pos_label: Any = None,
-    confidence_level: float = 0.95,
-    n_bins: int = 10,
-    strategy: str = "uniform",
-    random_state: Any = None,
-    prevalence: float | None = None,
-    inference_kwds: dict | None = None,
-    name: str | None = None,
-    n_resamples: int | None = None,
-    n_jobs: int | None = None,
     group_by: Any = None,
     resolution: float | str | None = "auto",
+    **options: Any,
 ) -> Any:
     r"""Calibration audit of a Spark DataFrame's rows in one Spark job.
 
@@ -78,34 +67,9 @@ def calibration_report(
     Parameters
     ----------
     {{inputs}}
-    thresholds : float or sequence of float, default=None
-        Decision thresholds of the net benefit table.
-    cov_type : {"iid", "hac", "bootstrap"}, default="iid"
-        Intervals of the Brier metrics ("hac" and "bootstrap" on the
-        subsample).
-    pos_label : int, float, bool or str, default=None
-        The positive class.
-    confidence_level : float, default=0.95
-        Coverage of every interval.
-    n_bins : int, default=10
-        Uniform bins of the ECE and the binned decomposition.
-    strategy : {"uniform"}, default="uniform"
-        Equal-mass bins are not mergeable: refused.
-    random_state : None, int or Generator, default=None
-        Seed of the subsample, the bootstrap and the consistency band.
-    prevalence : float, default=None
-        Event rate of the target population for net benefit.
-    inference_kwds : dict, default=None
-        Further options of :func:`skbrier.stats.brier_inference`.
-    name : str, default=None
-        Label of the forecaster.
-    n_resamples : int, default=None
-        Bootstrap resamples (``cov_type="bootstrap"``).
-    n_jobs : int, default=None
-        Threads of the bootstrap.
     group_by : str, list of str or None, default=None
         A report per group (all in the same Spark job).
-    resolution : "auto", None or float, default="auto"
+    resolution : float, "auto" or None, default="auto"
         The table of distinct forecasts of C, the CORP decomposition and the
         logistic fit.  "auto" (as on Dask): exact up to 2**20 distinct
         forecasts per class, rounded to multiples of 1e-6 beyond (a note
@@ -117,6 +81,12 @@ def calibration_report(
         (about 24 bytes per distinct forecast and class: 1.2 GB for 5e7
         continuous forecasts, more than a 1 GB default driver heap).  A
         float: round to multiples of it.
+    **options
+        The options of :func:`skbrier.report.calibration_report` (not
+        ``groups``, ``segments`` or ``sample_weight``: see ``group_by``,
+        ``weight`` and the notes).  ``cov_type="hac"`` and ``"bootstrap"``
+        intervals are computed on the subsample; ``strategy="quantile"``
+        (equal-mass bins, not mergeable) is refused.
 
     Returns
     -------
@@ -154,14 +124,10 @@ def calibration_report(
     0.075
     """
     from .._core.progress import task
-    from ..report._compute import check_options
     from ..report._merged import STEPS, templates
     from ..states import ForecastTable, StateBundle
 
-    opts = check_options(
-        thresholds, cov_type, confidence_level, n_bins, strategy, random_state,
-        prevalence, inference_kwds, name, n_resamples, n_jobs,
-    )  # fmt: skip
+    opts, pos_label = _options(options)
     if opts.strategy == "quantile":
         raise ValueError(
             "strategy='quantile' is not available on a Spark DataFrame: equal-mass "
@@ -181,6 +147,37 @@ def calibration_report(
             for key, bundle in bundles.items()
         }
     return per_group(src, reports, tmpl)
+
+
+def _options(options: dict) -> tuple[Any, Any]:
+    """``(checked options, pos_label)`` of the in-memory report's options
+    (TypeError for another name, as Python's; for the in-memory inputs
+    ``groups``, ``segments`` and ``sample_weight``, one saying what to pass)."""
+    from ..report import calibration_report as memory_report
+    from ..report._compute import check_options
+
+    for arg, instead in _INPUTS.items():
+        if arg in options:
+            raise TypeError(f"{arg} is not an option of the Spark report: {instead}.")
+    try:
+        a = inspect.signature(memory_report).bind(None, None, **options)
+    except TypeError as exc:
+        raise TypeError(
+            f"calibration_report() {exc}: its options are those of "
+            "skbrier.calibration_report."
+        ) from None
+    a.apply_defaults()
+    checked = inspect.signature(check_options).parameters
+    opts = check_options(**{k: a.arguments[k] for k in checked})
+    return opts, a.arguments["pos_label"]
+
+
+#: the in-memory report's inputs that a Spark DataFrame gives otherwise
+_INPUTS = {
+    "sample_weight": "pass weight=, the name of the weight column",
+    "groups": "pass group_by= for one report per group (see the notes)",
+    "segments": "see the notes for the subgroup section",
+}
 
 
 def _report(src: Source, key: tuple, bundle: Any, opts: Any, run: Any) -> Any:
