@@ -1,5 +1,5 @@
 """How :mod:`skbrier.engines.spark` reads a Spark DataFrame: the columns,
-one Spark job per statistic, and the states merged on the driver.
+one Spark job per statistic, and the states merged on the executors.
 
 Two ways, both giving the state that the same rows give through ``update``:
 
@@ -8,9 +8,10 @@ Two ways, both giving the state that the same rows give through ``update``:
   into numpy arrays -- to a mergeable state's ``update``
   (:mod:`skbrier.states`: the kernel's reduce, the in-memory checks and
   messages), per group of ``group_by`` within the partition; the pickled
-  states come back to the driver in one job (no shuffle) and are merged
-  there in partition order.  An error of one partition comes back as the
-  in-memory error, with a note naming the columns;
+  states are merged on the executors in a tree, in partition order, and
+  the driver receives the merged state (one job).  An error of one
+  partition comes back as the in-memory error, with a note naming the
+  columns;
 * :func:`native_brier_sums` (the Brier score, Index and skill score of 0/1
   outcomes): the sums of :func:`~skbrier._core.kernels.brier.brier_reduce`
   -- :math:`\\sum w`, :math:`\\sum w (p - y)^2`, the class weights -- as
@@ -493,9 +494,9 @@ def _identity(key: int) -> int:
 
 def _merge_children(items: Iterator[tuple]) -> Iterator[tuple]:
     """``(parent, merged)`` of the ``(parent, (index, _Merged))`` of one task."""
-    items = sorted(items, key=lambda kv: kv[1][0])
-    if items:
-        yield items[0][0], _merged([acc for _, (_, acc) in items])
+    ordered = sorted(items, key=lambda kv: kv[1][0])
+    if ordered:
+        yield ordered[0][0], _merged([acc for _, (_, acc) in ordered])
 
 
 def check_complete(done: list[int], n_partitions: int) -> None:
@@ -520,9 +521,10 @@ def check_complete(done: list[int], n_partitions: int) -> None:
         raise RuntimeError(
             f"Spark returned the states of {got} of {n_partitions} partitions: the "
             "driver did not receive them all (see the Spark log: e.g. 'Java heap "
-            "space' on the driver). Nothing is computed on part of the data. The "
-            "report of continuous forecasts collects an exact table of the distinct "
-            "forecasts (about 24 bytes per distinct forecast and class): raise "
+            "space' on the driver). Nothing is computed on part of the data. An "
+            "exact table of distinct forecasts (c_statistic, corp_decomposition, "
+            "calibration_report with resolution=None) takes about 24 bytes per "
+            "distinct forecast and class: pass resolution='auto', raise "
             "spark.driver.memory or round the forecasts (e.g. F.round(p, 4))."
         )
 

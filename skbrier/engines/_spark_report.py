@@ -5,7 +5,7 @@ One ``mapInArrow`` reduces each partition (each group of ``group_by``) to the
 states of the report of Dask input (a :class:`~skbrier.states.StateBundle`
 of :func:`skbrier.report._merged.templates`: the sums, the binned
 and threshold states, the centred moments, the table of distinct forecasts
-and a uniform subsample); the driver merges them and
+and a uniform subsample); the executors merge them and
 :func:`~skbrier.report._merged.report_from_states` -- the one
 report of merged states, Dask's too -- finishes every section from them.
 
