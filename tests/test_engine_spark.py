@@ -361,6 +361,27 @@ def test_report_continuous_forecasts_rounded(spark, data, monkeypatch, weight):
     assert any("rounded to multiples of 1e-06" in n for n in got.notes)
 
 
+def test_report_rounded_per_group(spark, data, monkeypatch):
+    """``group_by`` with tables beyond the cap: each group's logistic fit reads
+    that group's rows only, equal to the in-memory report of the group."""
+    from pyspark.sql import functions as F
+
+    from skbrier._core import binning
+
+    sbs = _sbs()
+    pdf, df = data
+    monkeypatch.setattr(binning, "AUTO_MAX_DISTINCT", 10)
+    two = df.filter(F.col("g").isin("a", "b"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = sbs.calibration_report(two, "y", "q", "w", group_by="g", random_state=0)
+        for g in ("a", "b"):
+            sub = pdf[pdf.g == g]
+            exp = np_report(sub.y, sub.q, sample_weight=sub.w, random_state=0)
+            _cmp_report(got[g], exp, ("brier_score", "ece"), decomposition=False)
+            assert any("rounded to multiples of" in n for n in got[g].notes)
+
+
 @pytest.mark.parametrize("weight", [None, "w"])
 def test_report_exact_table_one_job(spark, data, monkeypatch, weight):
     """``resolution=None``: the exact table of every distinct forecast, one

@@ -75,7 +75,7 @@ def calibration_report(
         forecasts per class, rounded to multiples of 1e-6 beyond (a note
         says so), so that no memory (the executors' nor the driver's) grows
         with the number of distinct forecasts; the logistic fit then reads
-        the DataFrame once per solver step (about 7 more Spark jobs: cache
+        the DataFrame once per solver step (about 9 more Spark jobs: cache
         an expensive DataFrame) and stays exact.  None: never rounded, one
         Spark job, but the executors and the driver hold the whole table
         (about 24 bytes per distinct forecast and class: 1.2 GB for 5e7
