@@ -442,6 +442,7 @@ def test_table_cap_travels_with_the_state(monkeypatch):
     ("kw", "exc", "match"),
     [
         ({"resolution": "fine"}, ValueError, "resolution"),
+        ({"resolution": 0.01}, TypeError, "resolution must be one of"),
         ({"sample_weight": "w"}, TypeError, "pass weight="),
         ({"bins": 5}, TypeError, "unexpected keyword argument 'bins'"),
         ({"strategy": "quantile"}, ValueError, "strategy='quantile' is not available"),

@@ -49,7 +49,7 @@ def calibration_report(
     weight: str | None = None,
     *,
     group_by: Any = None,
-    resolution: float | str | None = "auto",
+    resolution: str | None = "auto",
     **options: Any,
 ) -> Any:
     r"""Calibration audit of a Spark DataFrame's rows in one Spark job.
@@ -69,7 +69,7 @@ def calibration_report(
     {{inputs}}
     group_by : str, list of str or None, default=None
         A report per group (all in the same Spark job).
-    resolution : float, "auto" or None, default="auto"
+    resolution : "auto" or None, default="auto"
         The table of distinct forecasts of C, the CORP decomposition and the
         logistic fit.  "auto" (as on Dask): exact up to 2**20 distinct
         forecasts per class, rounded to multiples of 1e-6 beyond (a note
@@ -79,8 +79,7 @@ def calibration_report(
         an expensive DataFrame) and stays exact.  None: never rounded, one
         Spark job, but the executors and the driver hold the whole table
         (about 24 bytes per distinct forecast and class: 1.2 GB for 5e7
-        continuous forecasts, more than a 1 GB default driver heap).  A
-        float: round to multiples of it.
+        continuous forecasts, more than a 1 GB default driver heap).
     **options
         The options of :func:`skbrier.report.calibration_report` (not
         ``groups``, ``segments`` or ``sample_weight``: see ``group_by``,
@@ -123,11 +122,14 @@ def calibration_report(
     >>> round(rep.brier_score, 4)  # doctest: +SKIP
     0.075
     """
+    from .._core.params import check_option
     from .._core.progress import task
     from ..report._merged import STEPS, templates
     from ..states import ForecastTable, StateBundle
 
     opts, pos_label = _options(options)
+    if resolution is not None:
+        check_option(resolution, "resolution", ("auto",))
     if opts.strategy == "quantile":
         raise ValueError(
             "strategy='quantile' is not available on a Spark DataFrame: equal-mass "
