@@ -406,6 +406,21 @@ def test_report_exact_table_one_job(spark, data, monkeypatch, weight):
     assert not any("rounded to multiples of" in n for n in got.notes)
 
 
+def test_report_states_sent_in_pieces(spark, data, monkeypatch):
+    """States longer than the row size the JVM is sent are cut into pieces
+    and joined again: the same report."""
+    from skbrier.engines import _spark_reduce
+
+    sbs = _sbs()
+    pdf, df = data
+    monkeypatch.setattr(_spark_reduce, "_CHUNK", 100)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exp = np_report(pdf.y, pdf.p, sample_weight=pdf.w, random_state=0)
+        got = sbs.calibration_report(df, "y", "p", "w", random_state=0)
+    _cmp_report(got, exp)
+
+
 def test_report_many_partitions_merged_on_executors(spark, data):
     """Forty partitions: the states are merged in a tree on the executors (the
     driver receives one merged state), still one job, equal to numpy."""

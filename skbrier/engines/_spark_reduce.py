@@ -154,6 +154,10 @@ _STATE, _ERROR = 0, 1
 #: every partition's rows arrived (a collect cut short by the driver's memory
 #: returns fewer rows without an error in PySpark)
 _DONE = 2
+#: a piece of a longer row (:func:`_pieces`), the rest follows
+_PART = 3
+#: the most bytes of a row's payload
+_CHUNK = 1 << 20
 #: the schema of those rows
 _SCHEMA = "kind int, key binary, payload binary"
 
@@ -313,6 +317,20 @@ def _batch(kind: int, key: bytes, payload: bytes) -> Any:
     )
 
 
+def _pieces(kind: int, key: bytes, payload: bytes, chunk: int) -> Iterator[Any]:
+    """The batches of one row: a payload longer than ``chunk`` bytes is sent
+    as ``_PART`` rows of that size followed by the row of ``kind`` with the
+    rest (the JVM holds, and pickles for ``.rdd``, one small row at a time:
+    a table of a million forecasts is 24 MB); :meth:`_Merged.of_rows`
+    joins them."""
+    ends = range(chunk, len(payload), chunk)
+    start = 0
+    for end in ends:
+        yield _batch(_PART, key, payload[start:end])
+        start = end
+    yield _batch(kind, key, payload[start:])
+
+
 class _PartitionStates:
     """The ``mapInArrow`` function: a partition's record batches to one row
     per group, ``(kind, pickled key, pickled (state, rows, hard, warnings))``
@@ -323,6 +341,7 @@ class _PartitionStates:
         self.n_keys = n_keys
         self.weighted = weighted
         self.extra = extra
+        self.chunk = _CHUNK
 
     def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
         yield from self._states(batches)
@@ -345,9 +364,9 @@ class _PartitionStates:
         extra = {name: _numpy(tbl.column(f"x{j}")) for j, name in enumerate(self.extra)}
         keys = [f"k{j}" for j in range(self.n_keys)]
         for key, idx in _groups(tbl, keys):
-            yield self._state(key, idx, y, p, w, extra)
+            yield from _pieces(*self._state(key, idx, y, p, w, extra), self.chunk)
 
-    def _state(self, key, idx, y, p, w, extra) -> Any:
+    def _state(self, key, idx, y, p, w, extra) -> tuple[int, bytes, bytes]:
         def take(a: Any) -> Any:
             return a if idx is None or a is None else a[idx]
 
@@ -360,7 +379,7 @@ class _PartitionStates:
                     take(y), pg, take(w), **{k: take(v) for k, v in extra.items()}
                 )
         except (ValueError, TypeError) as exc:
-            return _batch(_ERROR, kb, pickle.dumps(exc))
+            return _ERROR, kb, pickle.dumps(exc)
         from ..exceptions import HardForecastWarning
 
         shown = [
@@ -369,7 +388,7 @@ class _PartitionStates:
             if not issubclass(wr.category, HardForecastWarning)
         ]
         info = (state, int(pg.shape[0]), _hard_count(pg), shown)
-        return _batch(_STATE, kb, pickle.dumps(info))
+        return _STATE, kb, pickle.dumps(info)
 
 
 def _raise(exc: BaseException, src: Source) -> None:
@@ -442,13 +461,19 @@ class _Merged:
     def of_rows(cls, index: int, rows: Iterator[Any]) -> Iterator[tuple]:
         """``[(index, _Merged)]`` of one partition's rows (``mapPartitionsWithIndex``)."""
         acc = cls()
+        parts: list[bytes] = []
         for row in rows:
+            if row["kind"] == _PART:
+                parts.append(row["payload"])
+                continue
+            payload = b"".join([*parts, row["payload"]]) if parts else row["payload"]
+            parts = []
             if row["kind"] == _DONE:
-                acc.done.add(pickle.loads(row["payload"]))
+                acc.done.add(pickle.loads(payload))
             elif row["kind"] == _ERROR:
-                acc.error = acc.error or row["payload"]
+                acc.error = acc.error or payload
             else:
-                state, n_rows, n_hard, shown = pickle.loads(row["payload"])
+                state, n_rows, n_hard, shown = pickle.loads(payload)
                 acc.add(pickle.loads(row["key"]), state, n_rows, n_hard)
                 acc.shown.update(dict.fromkeys(shown))
         yield index, acc
