@@ -3,6 +3,8 @@
     python benchmarks/bench_engines_spark.py               # 5e6 rows, local[2]
     python benchmarks/bench_engines_spark.py --rows 5e7    # the issue's size
     python benchmarks/bench_engines_spark.py --quick       # 5e5 rows
+    python benchmarks/bench_engines_spark.py --rows 5e7 --report-only --driver-memory ""
+        # only the report of continuous forecasts, Spark's default driver heap
 
 Writes a Parquet dataset (y, p, w) to a temporary directory and, on a local
 two-core Spark session, times (best of a few rounds, interleaved) on the
@@ -17,7 +19,9 @@ on continuous forecasts and on forecasts with 4 decimals (its exact
 sections in one pass: the number of Spark jobs it ran, counted with the
 status tracker; one job while the table of distinct forecasts holds them
 all, up to 2**20 per class, plus one per step of the logistic fit beyond)
-and the numbers against the numpy path on the same rows.
+and the numbers against the numpy path on the same rows.  Prints the peak
+resident memory of the driver: its JVM (in ``local`` mode the executors
+run in it too) and its Python process.
 """
 
 from __future__ import annotations
@@ -52,6 +56,35 @@ def jobs(spark, func):
     return t, out, len(sc.statusTracker().getJobIdsForGroup(group))
 
 
+def peak_rss_mib() -> dict[str, float]:
+    """Peak resident memory (MiB, Linux ``VmHWM``) of this process and of its
+    child JVM (the Spark driver)."""
+    out = {}
+    me = os.getpid()
+    for pid in [me, *_children(me)]:
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                status = dict(line.split(":", 1) for line in fh if ":" in line)
+            with open(f"/proc/{pid}/comm") as fh:
+                name = "python" if pid == me else fh.read().strip()
+        except OSError:
+            continue
+        kib = float(status.get("VmHWM", "0 kB").split()[0])
+        out[name] = max(out.get(name, 0.0), kib / 1024.0)
+    return out
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as fh:
+                kids += [int(k) for k in fh.read().split()]
+        except OSError:
+            pass
+    return kids
+
+
 def interleaved(funcs, repeat):
     """Best time of each function, the rounds interleaved (same conditions)."""
     best = {name: (np.inf, None) for name in funcs}
@@ -70,6 +103,16 @@ def main() -> None:
     ap.add_argument("--rows", type=float, default=5e6)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument(
+        "--report-only",
+        action="store_true",
+        help="only calibration_report of continuous forecasts (on the Parquet data)",
+    )
+    ap.add_argument(
+        "--driver-memory",
+        default="4g",
+        help='spark.driver.memory ("": Spark\'s default, 1g)',
+    )
     args = ap.parse_args()
     n = int(5e5 if args.quick else args.rows)
 
@@ -81,14 +124,15 @@ def main() -> None:
 
     from skbrier.engines import spark as sbs
 
-    spark = (
+    builder = (
         SparkSession.builder.master("local[2]")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.memory", "4g")
-        .getOrCreate()
     )
+    if args.driver_memory:
+        builder = builder.config("spark.driver.memory", args.driver_memory)
+    spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "forecasts.parquet")
@@ -97,9 +141,22 @@ def main() -> None:
         gen = gen.withColumn("w", F.floor(F.rand(3) * 4).cast("double"))
         gen.write.parquet(data)
         parquet = spark.read.parquet(data)
+        print(f"rows: {n:.3g}, partitions: {parquet.rdd.getNumPartitions()}, local[2]")
+        if args.report_only:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t, rep, k = jobs(
+                    spark, lambda: sbs.calibration_report(parquet, "y", "p", "w")
+                )
+            print(
+                f"[Parquet, p continuous] calibration_report {t:.2f} s, {k} Spark "
+                f"job(s), C {rep.c_statistic:.6f}, slope {rep.calibration_slope:.6f}; "
+                f"peak RSS (MiB): {peak_rss_mib()}"
+            )
+            spark.stop()
+            return
         cached = spark.read.parquet(data).cache()
         cached.count()
-        print(f"rows: {n:.3g}, partitions: {parquet.rdd.getNumPartitions()}, local[2]")
         for label, df in (("Parquet", parquet), ("cached", cached)):
             funcs = {
                 "hand-written avg(pow(p - y, 2))": lambda df=df: df.select(
@@ -133,6 +190,7 @@ def main() -> None:
             print(
                 f"[cached, p {label}] calibration_report {t:.2f} s, {k} Spark job(s){why}"
             )
+        print(f"peak RSS (MiB): {peak_rss_mib()}")
         sub = cached.limit(200_000).toPandas()
         small = spark.createDataFrame(sub).repartition(4)
         with warnings.catch_warnings():

@@ -318,11 +318,24 @@ def test_report_one_job(spark, data, labels):
     assert got.summary()
 
 
+def _dask_report(y, p, w, **kw):
+    da = pytest.importorskip("dask.array")
+    chunks = 100
+    return np_report(
+        da.from_array(np.asarray(y), chunks=chunks),
+        da.from_array(np.asarray(p, dtype=float), chunks=chunks),
+        sample_weight=None if w is None else da.from_array(np.asarray(w), chunks=chunks),
+        **kw,
+    )
+
+
 @pytest.mark.parametrize("weight", [None, "w"])
-def test_report_continuous_forecasts_one_job(spark, data, monkeypatch, weight):
+def test_report_continuous_forecasts_rounded(spark, data, monkeypatch, weight):
     """More distinct forecasts per class than the ``resolution="auto"`` table
-    keeps (continuous forecasts): still one Spark job, and every exact
-    section -- C, CORP and the logistic fit included -- equals numpy's."""
+    keeps (the cap set to 10, so every large partition emits its rounded
+    table): C and CORP equal the in-memory ``resolution="auto"`` numbers and
+    Dask's report, with the note; the logistic fit reads the rows (one job per
+    solver step) and every other section equals the in-memory report."""
     from skbrier._core import binning
 
     sbs = _sbs()
@@ -333,9 +346,123 @@ def test_report_continuous_forecasts_one_job(spark, data, monkeypatch, weight):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         exp = np_report(pdf.y, pdf.q, sample_weight=sw, random_state=0)
+        dsk = _dask_report(pdf.y, pdf.q, sw, random_state=0)
         got, jobs = _jobs(
             spark, lambda: sbs.calibration_report(df, "y", "q", weight, random_state=0)
+        )
+    assert jobs > 1  # one pass for the states, then one per step of the fit
+    rounded = ("c_statistic", "dxy")
+    _cmp_report(got, exp, [f for f in EXACT if f not in rounded], decomposition=False)
+    _close(got.c_statistic, np_c(pdf.y, pdf.q, sample_weight=sw, resolution="auto"))
+    corp = np_corp(pdf.y, pdf.q, sample_weight=sw, resolution="auto")
+    _close(got.decomposition["corp"]["miscalibration"], corp.miscalibration)
+    _close(got.decomposition["corp"]["discrimination"], corp.discrimination)
+    _cmp_report(got, dsk, rounded + ("brier_score",))
+    assert any("rounded to multiples of 1e-06" in n for n in got.notes)
+
+
+def test_report_rounded_per_group(spark, data, monkeypatch):
+    """``group_by`` with tables beyond the cap: each group's logistic fit reads
+    that group's rows only, equal to the in-memory report of the group."""
+    from pyspark.sql import functions as F
+
+    from skbrier._core import binning
+
+    sbs = _sbs()
+    pdf, df = data
+    monkeypatch.setattr(binning, "AUTO_MAX_DISTINCT", 10)
+    two = df.filter(F.col("g").isin("a", "b"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = sbs.calibration_report(two, "y", "q", "w", group_by="g", random_state=0)
+        for g in ("a", "b"):
+            sub = pdf[pdf.g == g]
+            exp = np_report(sub.y, sub.q, sample_weight=sub.w, random_state=0)
+            _cmp_report(got[g], exp, ("brier_score", "ece"), decomposition=False)
+            assert any("rounded to multiples of" in n for n in got[g].notes)
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_report_exact_table_one_job(spark, data, monkeypatch, weight):
+    """``resolution=None``: the exact table of every distinct forecast, one
+    Spark job, every exact section equal to numpy's, no note."""
+    from skbrier._core import binning
+
+    sbs = _sbs()
+    pdf, df = data
+    monkeypatch.setattr(binning, "AUTO_MAX_DISTINCT", 10)
+    sw = None if weight is None else pdf.w
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exp = np_report(pdf.y, pdf.q, sample_weight=sw, random_state=0)
+        got, jobs = _jobs(
+            spark,
+            lambda: sbs.calibration_report(
+                df, "y", "q", weight, random_state=0, resolution=None
+            ),
         )
     assert jobs == 1
     _cmp_report(got, exp)
     assert not any("rounded to multiples of" in n for n in got.notes)
+
+
+def test_report_states_sent_in_pieces(spark, data, monkeypatch):
+    """States longer than the row size the JVM is sent are cut into pieces
+    and joined again: the same report."""
+    from skbrier.engines import _spark_reduce
+
+    sbs = _sbs()
+    pdf, df = data
+    monkeypatch.setattr(_spark_reduce, "_CHUNK", 100)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exp = np_report(pdf.y, pdf.p, sample_weight=pdf.w, random_state=0)
+        got = sbs.calibration_report(df, "y", "p", "w", random_state=0)
+    _cmp_report(got, exp)
+
+
+def test_report_many_partitions_merged_on_executors(spark, data):
+    """Forty partitions: the states are merged in a tree on the executors (the
+    driver receives one merged state), still one job, equal to numpy."""
+    sbs = _sbs()
+    pdf, _ = data
+    many = frame(spark, pdf, (10,) * 40)  # no shuffle: the input is not a job
+    kw = {"thresholds": [0.2], "random_state": 0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exp = np_report(pdf.y, pdf.p, sample_weight=pdf.w, **kw)
+        got, jobs = _jobs(spark, lambda: sbs.calibration_report(many, "y", "p", "w", **kw))
+    assert jobs == 1
+    _cmp_report(got, exp, [f for f in EXACT if f not in ("emax", "e90", "eavg")])
+
+
+def test_table_cap_travels_with_the_state(monkeypatch):
+    """The ``resolution="auto"`` cap is the one in force when the state was
+    made: a pickled state (sent to a Spark worker) keeps it."""
+    import pickle
+
+    from skbrier._core import binning
+    from skbrier.states import ForecastTable
+
+    monkeypatch.setattr(binning, "AUTO_MAX_DISTINCT", 10)
+    blob = pickle.dumps(ForecastTable(resolution="auto"))
+    monkeypatch.setattr(binning, "AUTO_MAX_DISTINCT", 2**20)
+    p = np.linspace(0.1, 0.9, 40) + 1e-9
+    t = pickle.loads(blob).update(np.arange(40) % 2, p)
+    assert t.rounded_to == binning.AUTO_RESOLUTION
+    assert ForecastTable(resolution="auto").update(np.arange(40) % 2, p).rounded_to is None
+
+
+@pytest.mark.parametrize(
+    ("kw", "exc", "match"),
+    [
+        ({"resolution": "fine"}, ValueError, "resolution"),
+        ({"resolution": 0.01}, TypeError, "resolution must be one of"),
+        ({"sample_weight": "w"}, TypeError, "pass weight="),
+        ({"bins": 5}, TypeError, "unexpected keyword argument 'bins'"),
+        ({"strategy": "quantile"}, ValueError, "strategy='quantile' is not available"),
+    ],
+)
+def test_report_options_checked(data, kw, exc, match):
+    with pytest.raises(exc, match=match):
+        _sbs().calibration_report(data[1], **kw)

@@ -153,6 +153,12 @@ def _pos_label(args: Any, numeric: bool) -> Any:
 
 
 # --------------------------------------------------------------------------- polars
+def _report(report: Any, frame: Any, args: Any, name: str, **kw: Any) -> Any:
+    """``report`` (an engine's ``calibration_report``) of the columns
+    :data:`_Y`, :data:`_P` (and :data:`_W` with ``--weight-col``) of ``frame``."""
+    return report(frame, _Y, _P, None if args.weight_col is None else _W, name=name, **kw)
+
+
 def _polars_labels(c: str, numeric: bool) -> Any:
     """The subgroup labels of column ``c`` (:func:`._subgroups.labels` of its
     numbers as float64, or of its text)."""
@@ -213,8 +219,8 @@ def _polars(args: Any, options: dict) -> dict:
             *w,
             *(e.alias(c) for c, e in subs.items()),
         )
-        reports[name] = sbp.calibration_report(
-            frame, _Y, _P, _W if w else None, name=name, **_subgroup_kwds(args), **kw
+        reports[name] = _report(
+            sbp.calibration_report, frame, args, name, **_subgroup_kwds(args), **kw
         )
 
     def count_labels(c: str) -> int:
@@ -323,14 +329,8 @@ def _duckdb(args: Any, options: dict) -> dict:
             cols += [f"{e} AS {_quote(c)}" for c, e in subs.items()]
             where = " OR ".join(missing(c) for c in need)
             sub = con.sql(f"SELECT {', '.join(cols)} FROM {source} WHERE NOT ({where})")
-            reports[name] = sbd.calibration_report(
-                sub,
-                _Y,
-                _P,
-                None if args.weight_col is None else _W,
-                name=name,
-                **_subgroup_kwds(args),
-                **kw,
+            reports[name] = _report(
+                sbd.calibration_report, sub, args, name, **_subgroup_kwds(args), **kw
             )
         _label_notes(reports, args, lambda c: count(f"{subs[c]} = {_literal(MISSING)}"))
         return reports
@@ -424,14 +424,9 @@ def _spark(args: Any, options: dict) -> dict:
             *([] if args.weight_col is None else [F.col(f"`{args.weight_col}`").alias(_W)]),
             *([F.col(_G)] if grouped else []),
         )
-        reports[name] = sbs.calibration_report(
-            sub,
-            _Y,
-            _P,
-            None if args.weight_col is None else _W,
-            name=name,
-            group_by=_G if grouped else None,
-            **kw,
+        group_by = _G if grouped else None
+        reports[name] = _report(
+            sbs.calibration_report, sub, args, name, group_by=group_by, **kw
         )
     return _by_group(reports, len(args.p_col)) if grouped else reports
 

@@ -1,5 +1,5 @@
 """How :mod:`skbrier.engines.spark` reads a Spark DataFrame: the columns,
-one Spark job per statistic, and the states merged on the driver.
+one Spark job per statistic, and the states merged on the executors.
 
 Two ways, both giving the state that the same rows give through ``update``:
 
@@ -8,9 +8,10 @@ Two ways, both giving the state that the same rows give through ``update``:
   into numpy arrays -- to a mergeable state's ``update``
   (:mod:`skbrier.states`: the kernel's reduce, the in-memory checks and
   messages), per group of ``group_by`` within the partition; the pickled
-  states come back to the driver in one job (no shuffle) and are merged
-  there in partition order.  An error of one partition comes back as the
-  in-memory error, with a note naming the columns;
+  states are merged on the executors in a tree, in partition order, and
+  the driver receives the merged state (one job).  An error of one
+  partition comes back as the in-memory error, with a note naming the
+  columns;
 * :func:`native_brier_sums` (the Brier score, Index and skill score of 0/1
   outcomes): the sums of :func:`~skbrier._core.kernels.brier.brier_reduce`
   -- :math:`\\sum w`, :math:`\\sum w (p - y)^2`, the class weights -- as
@@ -153,6 +154,10 @@ _STATE, _ERROR = 0, 1
 #: every partition's rows arrived (a collect cut short by the driver's memory
 #: returns fewer rows without an error in PySpark)
 _DONE = 2
+#: a piece of a longer row (:func:`_pieces`), the rest follows
+_PART = 3
+#: the most bytes of a row's payload
+_CHUNK = 1 << 20
 #: the schema of those rows
 _SCHEMA = "kind int, key binary, payload binary"
 
@@ -312,6 +317,20 @@ def _batch(kind: int, key: bytes, payload: bytes) -> Any:
     )
 
 
+def _pieces(kind: int, key: bytes, payload: bytes, chunk: int) -> Iterator[Any]:
+    """The batches of one row: a payload longer than ``chunk`` bytes is sent
+    as ``_PART`` rows of that size followed by the row of ``kind`` with the
+    rest (the JVM holds, and pickles for ``.rdd``, one small row at a time:
+    a table of a million forecasts is 24 MB); :meth:`_Merged.of_rows`
+    joins them."""
+    ends = range(chunk, len(payload), chunk)
+    start = 0
+    for end in ends:
+        yield _batch(_PART, key, payload[start:end])
+        start = end
+    yield _batch(kind, key, payload[start:])
+
+
 class _PartitionStates:
     """The ``mapInArrow`` function: a partition's record batches to one row
     per group, ``(kind, pickled key, pickled (state, rows, hard, warnings))``
@@ -322,6 +341,7 @@ class _PartitionStates:
         self.n_keys = n_keys
         self.weighted = weighted
         self.extra = extra
+        self.chunk = _CHUNK
 
     def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
         yield from self._states(batches)
@@ -344,9 +364,9 @@ class _PartitionStates:
         extra = {name: _numpy(tbl.column(f"x{j}")) for j, name in enumerate(self.extra)}
         keys = [f"k{j}" for j in range(self.n_keys)]
         for key, idx in _groups(tbl, keys):
-            yield self._state(key, idx, y, p, w, extra)
+            yield from _pieces(*self._state(key, idx, y, p, w, extra), self.chunk)
 
-    def _state(self, key, idx, y, p, w, extra) -> Any:
+    def _state(self, key, idx, y, p, w, extra) -> tuple[int, bytes, bytes]:
         def take(a: Any) -> Any:
             return a if idx is None or a is None else a[idx]
 
@@ -359,7 +379,7 @@ class _PartitionStates:
                     take(y), pg, take(w), **{k: take(v) for k, v in extra.items()}
                 )
         except (ValueError, TypeError) as exc:
-            return _batch(_ERROR, kb, pickle.dumps(exc))
+            return _ERROR, kb, pickle.dumps(exc)
         from ..exceptions import HardForecastWarning
 
         shown = [
@@ -368,7 +388,7 @@ class _PartitionStates:
             if not issubclass(wr.category, HardForecastWarning)
         ]
         info = (state, int(pg.shape[0]), _hard_count(pg), shown)
-        return _batch(_STATE, kb, pickle.dumps(info))
+        return _STATE, kb, pickle.dumps(info)
 
 
 def _raise(exc: BaseException, src: Source) -> None:
@@ -393,9 +413,11 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
     empty for a DataFrame without rows): one Spark job.
 
     Each partition updates a copy of ``template`` per group with its rows
-    (validated there, as in memory); the states are merged on the driver in
-    partition order (pairwise, :func:`_merged`).  The first partition that
-    fails raises its in-memory error (with :meth:`Source.note`).
+    (validated there, as in memory); the states are merged on the executors,
+    in partition order, in a tree of at most :data:`_FAN` results per task
+    (:func:`_merge_tree`), so the driver receives one merged result: its
+    memory does not grow with the number of partitions.  The first partition
+    that fails raises its in-memory error (with :meth:`Source.note`).
     """
     cols = [_col(src.y).alias("y"), _col(src.p).alias("p")]
     if src.w is not None:
@@ -403,34 +425,103 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
     cols += [_col(c).alias(f"x{j}") for j, c in enumerate(src.extra.values())]
     cols += [_col(k).alias(f"k{j}") for j, k in enumerate(src.keys)]
     fn = _PartitionStates(template, len(src.keys), src.w is not None, tuple(src.extra))
-    # one RDD for the partition count and the collect: a shuffled input is
+    # one RDD for the partition count and the job: a shuffled input is
     # planned (and, under adaptive execution, its shuffle run) once
     mapped = src.df.select(*cols).mapInArrow(fn, _SCHEMA).rdd
-    rows = mapped.collect()
-    check_complete(
-        [pickle.loads(r["payload"]) for r in rows if r["kind"] == _DONE],
-        mapped.getNumPartitions(),
-    )
-    parts: dict[tuple, list[Any]] = {}
-    counts: dict[tuple, list[int]] = {}
-    seen: dict[tuple, None] = {}
-    for row in rows:
-        if row["kind"] == _DONE:
-            continue
-        if row["kind"] == _ERROR:
-            _raise(pickle.loads(row["payload"]), src)
-        key = pickle.loads(row["key"])
-        state, n_rows, n_hard, shown = pickle.loads(row["payload"])
-        parts.setdefault(key, []).append(state)
-        c = counts.setdefault(key, [0, 0])
+    n_parts = mapped.getNumPartitions()
+    got = _merge_tree(mapped.mapPartitionsWithIndex(_Merged.of_rows), n_parts).collect()
+    acc = got[0][1] if got else _Merged()
+    check_complete(sorted(acc.done), n_parts)
+    if acc.error is not None:
+        _raise(pickle.loads(acc.error), src)
+    for category, message in acc.shown:
+        warnings.warn(message, category, stacklevel=3)
+    for n, hard in acc.counts.values():
+        _warn_hard(n, hard, getattr(template, "proba_name", "y_proba"))
+    return acc.states
+
+
+#: the most partition results one task of the merge tree combines
+_FAN = 8
+
+
+@dataclasses.dataclass
+class _Merged:
+    """The rows of some consecutive partitions reduced: ``{key: state}``, the
+    rows and hard forecasts per key, the warnings shown, the ids of the
+    partitions done and the pickled error of the first failing one."""
+
+    states: dict[tuple, Any] = dataclasses.field(default_factory=dict)
+    counts: dict[tuple, list[int]] = dataclasses.field(default_factory=dict)
+    shown: dict[tuple, None] = dataclasses.field(default_factory=dict)
+    done: set[int] = dataclasses.field(default_factory=set)
+    error: bytes | None = None
+
+    @classmethod
+    def of_rows(cls, index: int, rows: Iterator[Any]) -> Iterator[tuple]:
+        """``[(index, _Merged)]`` of one partition's rows (``mapPartitionsWithIndex``)."""
+        acc = cls()
+        parts: list[bytes] = []
+        for row in rows:
+            if row["kind"] == _PART:
+                parts.append(row["payload"])
+                continue
+            payload = b"".join([*parts, row["payload"]]) if parts else row["payload"]
+            parts = []
+            if row["kind"] == _DONE:
+                acc.done.add(pickle.loads(payload))
+            elif row["kind"] == _ERROR:
+                acc.error = acc.error or payload
+            else:
+                state, n_rows, n_hard, shown = pickle.loads(payload)
+                acc.add(pickle.loads(row["key"]), state, n_rows, n_hard)
+                acc.shown.update(dict.fromkeys(shown))
+        yield index, acc
+
+    def add(self, key: tuple, state: Any, n_rows: int, n_hard: int) -> None:
+        """Merge one group's state (of later rows) into this result."""
+        self.states[key] = self.states[key].merge(state) if key in self.states else state
+        c = self.counts.setdefault(key, [0, 0])
         c[0] += n_rows
         c[1] += n_hard
-        seen.update(dict.fromkeys(shown))
-    for category, message in seen:
-        warnings.warn(message, category, stacklevel=3)
-    for n, hard in counts.values():
-        _warn_hard(n, hard, getattr(template, "proba_name", "y_proba"))
-    return {key: _merged(states) for key, states in parts.items()}
+
+    def merge(self, other: _Merged) -> _Merged:
+        """This result followed by ``other`` (later partitions)."""
+        for key, state in other.states.items():
+            self.add(key, state, *other.counts[key])
+        self.shown.update(other.shown)
+        self.done |= other.done
+        self.error = self.error or other.error
+        return self
+
+
+def _merge_tree(rdd: Any, n: int) -> Any:
+    """The RDD of ``(index, _Merged)``, one per partition, merged level by level
+    on the executors (each task merges at most :data:`_FAN` neighbours, in
+    partition order) down to one partition holding ``(0, merged)``."""
+    while n > 1:
+        n = -(-n // _FAN)
+        rdd = (
+            rdd.map(_parent)
+            .partitionBy(n, _identity)
+            .mapPartitions(_merge_children, preservesPartitioning=True)
+        )
+    return rdd
+
+
+def _parent(item: tuple) -> tuple:
+    return item[0] // _FAN, item
+
+
+def _identity(key: int) -> int:
+    return key
+
+
+def _merge_children(items: Iterator[tuple]) -> Iterator[tuple]:
+    """``(parent, merged)`` of the ``(parent, (index, _Merged))`` of one task."""
+    ordered = sorted(items, key=lambda kv: kv[1][0])
+    if ordered:
+        yield ordered[0][0], _merged([acc for _, (_, acc) in ordered])
 
 
 def check_complete(done: list[int], n_partitions: int) -> None:
@@ -455,9 +546,10 @@ def check_complete(done: list[int], n_partitions: int) -> None:
         raise RuntimeError(
             f"Spark returned the states of {got} of {n_partitions} partitions: the "
             "driver did not receive them all (see the Spark log: e.g. 'Java heap "
-            "space' on the driver). Nothing is computed on part of the data. The "
-            "report of continuous forecasts collects an exact table of the distinct "
-            "forecasts (about 24 bytes per distinct forecast and class): raise "
+            "space' on the driver). Nothing is computed on part of the data. An "
+            "exact table of distinct forecasts (c_statistic, corp_decomposition, "
+            "calibration_report with resolution=None) takes about 24 bytes per "
+            "distinct forecast and class: pass resolution='auto', raise "
             "spark.driver.memory or round the forecasts (e.g. F.round(p, 4))."
         )
 

@@ -5,31 +5,38 @@ One ``mapInArrow`` reduces each partition (each group of ``group_by``) to the
 states of the report of Dask input (a :class:`~skbrier.states.StateBundle`
 of :func:`skbrier.report._merged.templates`: the sums, the binned
 and threshold states, the centred moments, the table of distinct forecasts
-and a uniform subsample); the driver merges them and
+and a uniform subsample); the executors merge them and
 :func:`~skbrier.report._merged.report_from_states` -- the one
 report of merged states, Dask's too -- finishes every section from them.
 
-C, the CORP decomposition and the logistic calibration come from the exact
-table of distinct forecasts (:class:`~skbrier.states.ForecastTable` with
-``resolution=None``, never rounded, also for continuous forecasts): each
+C, the CORP decomposition and the logistic calibration come from the table
+of distinct forecasts (:class:`~skbrier.states.ForecastTable`): each
 partition reduces its rows to its sorted distinct forecasts per class with
-their weights and counts, the driver merges these sorted summaries, and the
-logistic fit reads the merged table, its rows weighted by their counts (the
-same likelihood as the rows, so the same fit).  So every exact section takes
-the one job, at the price of a driver memory of about 24 bytes per distinct
-forecast and class.
+their weights and counts, the executors merge these sorted summaries (the
+driver receives the merged one, :func:`._spark_reduce.partition_states`),
+and the logistic fit reads the merged table, its rows weighted by their
+counts (the same likelihood as the rows, so the same fit).  With
+``resolution="auto"`` (as on Dask) the table is exact up to 2**20 distinct
+forecasts per class and rounded to multiples of 1e-6 beyond (a partition
+beyond emits its rounded table), so no memory grows with the number of
+distinct forecasts: then C and CORP are those of the rounded forecasts (a
+note says so) and the logistic fit reads the DataFrame again, one Spark job
+per step of the solver, to stay exact.  ``resolution=None`` keeps the table
+exact (one job, a driver memory of about 24 bytes per distinct forecast and
+class).
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import inspect
 from typing import Any
 
 import numpy as np
 
-from ._spark_reduce import doc, partition_states, per_group, source
+from ._spark_reduce import Source, _col, doc, partition_states, per_group, source
 
 __all__ = ["calibration_report"]
 
@@ -41,19 +48,9 @@ def calibration_report(
     p: str = "p",
     weight: str | None = None,
     *,
-    thresholds: Any = None,
-    cov_type: str = "iid",
-    pos_label: Any = None,
-    confidence_level: float = 0.95,
-    n_bins: int = 10,
-    strategy: str = "uniform",
-    random_state: Any = None,
-    prevalence: float | None = None,
-    inference_kwds: dict | None = None,
-    name: str | None = None,
-    n_resamples: int | None = None,
-    n_jobs: int | None = None,
     group_by: Any = None,
+    resolution: str | None = "auto",
+    **options: Any,
 ) -> Any:
     r"""Calibration audit of a Spark DataFrame's rows in one Spark job.
 
@@ -70,33 +67,25 @@ def calibration_report(
     Parameters
     ----------
     {{inputs}}
-    thresholds : float or sequence of float, default=None
-        Decision thresholds of the net benefit table.
-    cov_type : {"iid", "hac", "bootstrap"}, default="iid"
-        Intervals of the Brier metrics ("hac" and "bootstrap" on the
-        subsample).
-    pos_label : int, float, bool or str, default=None
-        The positive class.
-    confidence_level : float, default=0.95
-        Coverage of every interval.
-    n_bins : int, default=10
-        Uniform bins of the ECE and the binned decomposition.
-    strategy : {"uniform"}, default="uniform"
-        Equal-mass bins are not mergeable: refused.
-    random_state : None, int or Generator, default=None
-        Seed of the subsample, the bootstrap and the consistency band.
-    prevalence : float, default=None
-        Event rate of the target population for net benefit.
-    inference_kwds : dict, default=None
-        Further options of :func:`skbrier.stats.brier_inference`.
-    name : str, default=None
-        Label of the forecaster.
-    n_resamples : int, default=None
-        Bootstrap resamples (``cov_type="bootstrap"``).
-    n_jobs : int, default=None
-        Threads of the bootstrap.
     group_by : str, list of str or None, default=None
         A report per group (all in the same Spark job).
+    resolution : "auto" or None, default="auto"
+        The table of distinct forecasts of C, the CORP decomposition and the
+        logistic fit.  "auto" (as on Dask): exact up to 2**20 distinct
+        forecasts per class, rounded to multiples of 1e-6 beyond (a note
+        says so), so that no memory (the executors' nor the driver's) grows
+        with the number of distinct forecasts; the logistic fit then reads
+        the DataFrame once per solver step (about 9 more Spark jobs: cache
+        an expensive DataFrame) and stays exact.  None: never rounded, one
+        Spark job, but the executors and the driver hold the whole table
+        (about 24 bytes per distinct forecast and class: 1.2 GB for 5e7
+        continuous forecasts, more than a 1 GB default driver heap).
+    **options
+        The options of :func:`skbrier.report.calibration_report` (not
+        ``groups``, ``segments`` or ``sample_weight``: see ``group_by``,
+        ``weight`` and the notes).  ``cov_type="hac"`` and ``"bootstrap"``
+        intervals are computed on the subsample; ``strategy="quantile"``
+        (equal-mass bins, not mergeable) is refused.
 
     Returns
     -------
@@ -113,8 +102,9 @@ def calibration_report(
     -----
     C, the CORP decomposition and the logistic calibration are computed from
     the merged table of the distinct forecasts (the same likelihood as the
-    rows), exact for continuous forecasts too; the driver holds that table
-    (about 24 bytes per distinct forecast and class).
+    rows), exact while it holds every forecast (``resolution``); the
+    executors merge the partitions' states in a tree and the driver receives
+    one merged state per group.
 
     There is no subgroup section (``groups=``/``segments=`` of
     :func:`skbrier.calibration_report`): its per-group logistic fits, lowess
@@ -132,15 +122,14 @@ def calibration_report(
     >>> round(rep.brier_score, 4)  # doctest: +SKIP
     0.075
     """
+    from .._core.params import check_option
     from .._core.progress import task
-    from ..report._compute import check_options
     from ..report._merged import STEPS, templates
     from ..states import ForecastTable, StateBundle
 
-    opts = check_options(
-        thresholds, cov_type, confidence_level, n_bins, strategy, random_state,
-        prevalence, inference_kwds, name, n_resamples, n_jobs,
-    )  # fmt: skip
+    opts, pos_label = _options(options)
+    if resolution is not None:
+        check_option(resolution, "resolution", ("auto",))
     if opts.strategy == "quantile":
         raise ValueError(
             "strategy='quantile' is not available on a Spark DataFrame: equal-mass "
@@ -150,36 +139,75 @@ def calibration_report(
     src = source(df, y, p, weight, group_by)
     seed = int(opts.rng.integers(2**63 - 1))
     members = templates(opts, seed, pos_label)
-    members["table"] = ForecastTable(pos_label=pos_label)  # exact: never rounded
+    members["table"] = ForecastTable(resolution=resolution, pos_label=pos_label)
     tmpl = StateBundle(members, pos_label=pos_label)
     with task("calibration report (Spark)", total=len(STEPS)) as run:
         run.step("one pass over the data")
         bundles = partition_states(src, tmpl)
         reports = {
-            key: _report(bundle, copy.deepcopy(opts), run)
+            key: _report(src, key, bundle, copy.deepcopy(opts), run)
             for key, bundle in bundles.items()
         }
     return per_group(src, reports, tmpl)
 
 
-def _report(bundle: Any, opts: Any, run: Any) -> Any:
+def _options(options: dict) -> tuple[Any, Any]:
+    """``(checked options, pos_label)`` of the in-memory report's options
+    (TypeError for another name, as Python's; for the in-memory inputs
+    ``groups``, ``segments`` and ``sample_weight``, one saying what to pass)."""
+    from ..report import calibration_report as memory_report
+    from ..report._compute import check_options
+
+    for arg, instead in _INPUTS.items():
+        if arg in options:
+            raise TypeError(f"{arg} is not an option of the Spark report: {instead}.")
+    try:
+        a = inspect.signature(memory_report).bind(None, None, **options)
+    except TypeError as exc:
+        raise TypeError(
+            f"calibration_report() {exc}: its options are those of "
+            "skbrier.calibration_report."
+        ) from None
+    a.apply_defaults()
+    checked = inspect.signature(check_options).parameters
+    opts = check_options(**{k: a.arguments[k] for k in checked})
+    return opts, a.arguments["pos_label"]
+
+
+#: the in-memory report's inputs that a Spark DataFrame gives otherwise
+_INPUTS = {
+    "sample_weight": "pass weight=, the name of the weight column",
+    "groups": "pass group_by= for one report per group (see the notes)",
+    "segments": "see the notes for the subgroup section",
+}
+
+
+def _report(src: Source, key: tuple, bundle: Any, opts: Any, run: Any) -> Any:
     """The report of one group's merged bundle."""
-    from ..report._merged import Sections, checked_totals, report_from_states
+    from ..report._merged import (
+        Sections,
+        add_rounded_note,
+        checked_totals,
+        report_from_states,
+    )
 
     sample = bundle.state("sample")
     totals = checked_totals(sample)
     st = bundle.finalize()
+    table = bundle.state("table")
     sec = Sections(
         inference=functools.partial(_inference, st.get("moments")),
         brier_score=st["brier"].finalize,
-        logistic=functools.partial(_logistic, st["fit"], st["table"]),
+        logistic=functools.partial(_logistic, st["fit"], table, src, key),
         spiegelhalter=functools.partial(_spiegelhalter, st["spiegelhalter"]),
         ece=functools.partial(st["binned"].calibration_error, "l1"),
         c_statistic=st["table"].c_statistic,
         decomposition=functools.partial(_decomposition, st["table"], st["binned"]),
         decision_curve=functools.partial(_curve, st.get("thresholds"), opts),
     )
-    return report_from_states(sec, totals, sample, opts, run, engine="Spark")
+    report = report_from_states(sec, totals, sample, opts, run, engine="Spark")
+    add_rounded_note(report, table, "Spark")
+    return report
 
 
 def _inference(state: Any, **kwds: Any) -> Any:
@@ -222,17 +250,22 @@ def _curve(state: Any, opts: Any) -> Any:
 # --------------------------------------------------------------------------
 
 
-def _logistic(fit: Any, table: Any) -> Any:
-    """``calibration_intercept_slope`` of the rows, fitted on the exact table
-    of distinct forecasts."""
+def _logistic(fit: Any, table: Any, src: Source, key: tuple) -> Any:
+    """``calibration_intercept_slope`` of the rows: fitted on the table of
+    distinct forecasts when it holds them all, else on the DataFrame's rows
+    (:class:`SparkRows`, one Spark job per step of the solver)."""
     from .._core.kernels.logistic import logistic_calibration_rows
     from ..metrics.calibration import _check_fit_counts, _logistic_result, _warn_excluded
 
-    _, n_used, n_excl, scale, single = fit.finalize()
+    pos, n_used, n_excl, scale, single = fit.finalize()
     _check_fit_counts(n_used, single)
     if not fit.weighted:
         scale = 1.0
-    stats = logistic_calibration_rows(_table_rows(table, scale), scale)
+    if table.rounded_to is None:
+        rows: Any = _table_rows(table, scale)
+    else:
+        rows = SparkRows(src, key, pos, scale)
+    stats = logistic_calibration_rows(rows, scale)
     res = _logistic_result(stats, n_used, n_excl, stacklevel=5)
     _warn_excluded(res)
     return res
@@ -251,3 +284,50 @@ def _table_rows(table: Any, scale: float) -> Any:
     w = np.concatenate([t.w for _, t in parts])
     keep = (x > 0.0) & (x < 1.0)
     return ArrayRows(y[keep], special.logit(x[keep]), w[keep] / scale)
+
+
+class SparkRows:
+    """The rows of a logistic fit in a Spark DataFrame (one group's):
+    ``reduce(fn, *args)`` is one Spark job (:func:`._spark_reduce.partition_states`)
+    that sums ``fn`` of every partition's rows ``(y01, logit p, w / scale)``
+    (:func:`skbrier.states._fit.fit_rows`): the distributed
+    :class:`~skbrier._core.kernels.logistic.ArrayRows`."""
+
+    def __init__(self, src: Source, key: tuple, pos: Any, scale: float) -> None:
+        from pyspark.sql import functions as F
+
+        frame = src.df
+        for k, v in zip(src.keys, key):
+            frame = frame.filter(_col(k).eqNullSafe(F.lit(v)))
+        self.src = dataclasses.replace(src, df=frame, extra={}, keys=[])
+        self.pos, self.scale = pos, scale
+        self.n_reductions = 0
+
+    def reduce(self, fn: Any, *args: Any) -> Any:
+        self.n_reductions += 1
+        step = _FitStep(fn, args, self.pos, self.scale)
+        return partition_states(self.src, step)[()].sums
+
+
+@dataclasses.dataclass
+class _FitStep:
+    """The state of one step of the solver: ``update`` gives ``fn(rows,
+    *args)`` of a partition's rows of the fit, ``merge`` adds two."""
+
+    fn: Any
+    args: tuple
+    pos: Any
+    scale: float
+    sums: Any = None
+
+    def update(self, y: Any, p: Any, w: Any) -> _FitStep:
+        from ..states._fit import fit_rows
+
+        self.sums = self.fn(*fit_rows(y, p, w, self.pos, self.scale), *self.args)
+        return self
+
+    def merge(self, other: _FitStep) -> _FitStep:
+        from .._core.kernels.logistic import combine_row_sums
+
+        self.sums = combine_row_sums(self.sums, other.sums)
+        return self

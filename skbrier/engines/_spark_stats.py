@@ -111,19 +111,10 @@ def _pname(model: str, single: bool) -> str:
 # --------------------------------------------------------------------------
 
 
-def _iid_only(cov_type: Any) -> None:
-    if cov_type != "iid":
-        raise ValueError(
-            f"cov_type={cov_type!r} is not available on a Spark DataFrame: HAC and "
-            "the bootstrap need the whole series in memory, in order (not mergeable); "
-            "use cov_type='iid' or compute on a sample in memory."
-        )
-
-
 def _brier_inference(a: Any) -> Any:
-    from ..stats._merged import constant_reference, inference_from_moments
+    from ..stats._merged import check_iid, constant_reference, inference_from_moments
 
-    _iid_only(a.cov_type)
+    check_iid(a.cov_type, "on a Spark DataFrame")
     extra, constant = {}, None
     if isinstance(a.reference, str):
         extra = {"reference": a.reference}
@@ -213,10 +204,10 @@ def compare_brier(
     >>> from skbrier.engines import spark as sbs  # doctest: +SKIP
     >>> res = sbs.compare_brier(df, "y", "p_a", "p_b")  # doctest: +SKIP
     """
-    from ..stats._merged import comparison_from_moments
+    from ..stats._merged import check_iid, comparison_from_moments
     from ..stats.compare import _two_models, check_compare_options
 
-    _iid_only(cov_type)
+    check_iid(cov_type, "on a Spark DataFrame")
     opts = check_compare_options(
         cov_type, None, alternative, small_sample_correction, ddof, 9999, None, None
     )

@@ -11,7 +11,8 @@ a dict ``{group: result}`` sorted by group, whose key is the group's value
 
 How: every partition reduces its rows to the statistic's mergeable state
 (``skbrier.states``: the kernel's reduce, with the in-memory checks) in a
-``mapInArrow`` -- one Spark job, no shuffle -- and the states are merged and
+``mapInArrow`` -- one Spark job -- the states are merged on the executors
+(in a tree, in partition order: the driver receives one merged state) and
 finished on the driver with the kernel's finish, so the numbers equal the
 numpy path's (to rounding: the sums are added in another order) and bad
 input in any partition raises the in-memory error, with a note naming the

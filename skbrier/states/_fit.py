@@ -9,7 +9,32 @@ import numpy as np
 
 from ._base import BinaryState
 
-__all__ = ["FitState"]
+__all__ = ["FitState", "fit_rows"]
+
+
+def fit_rows(y: Any, p: Any, w: Any, pos: Any, scale: float) -> tuple:
+    """The rows of the logistic calibration fits, ``(y01, logit p, w / scale)``
+    (``w``: None for unit weights), over the rows the fits keep (``0 < p <
+    1``, positive weight) of one chunk; ``pos`` the positive label,
+    ``scale`` the largest weight kept (:meth:`FitState.finalize`).
+
+    Examples
+    --------
+    >>> y01, lg, w = fit_rows([0, 1, 1], [0.5, 1.0, 0.5], None, 1, 1.0)
+    >>> y01.tolist(), lg.tolist(), w
+    ([0.0, 1.0], [0.0, 0.0], None)
+    """
+    from scipy import special
+
+    y, p = np.asarray(y), np.asarray(p, dtype=np.float64)
+    if y.ndim == 2:
+        y = y[:, 0]
+    keep = (p > 0.0) & (p < 1.0)
+    if w is not None:
+        w = np.asarray(w, dtype=np.float64)
+        keep &= w > 0
+    y01 = (y[keep] == pos).astype(np.float64)
+    return y01, special.logit(p[keep]), None if w is None else w[keep] / scale
 
 
 class FitState(BinaryState):

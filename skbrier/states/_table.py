@@ -47,15 +47,17 @@ def _group_grid(x: np.ndarray, w: np.ndarray, c: np.ndarray):
 
 
 class _Table:
-    """The table of one label; ``auto``: round to :data:`AUTO_RESOLUTION`
-    once it holds more than :data:`AUTO_MAX_DISTINCT` values (``rounded``).
+    """The table of one label; ``auto`` (a count, 0: never): round to
+    :data:`AUTO_RESOLUTION` once it holds more than ``auto`` values
+    (``rounded``).  The state's :data:`AUTO_MAX_DISTINCT`, taken when the
+    state is made, travels with it (to the workers of a cluster).
 
     Never changed once built (states share tables after a merge)."""
 
     __slots__ = ("auto", "count", "rounded", "w", "x")
 
-    def __init__(self, x, w, count, *, auto=False, rounded=False):
-        if auto and not rounded and x.shape[0] > _binning.AUTO_MAX_DISTINCT:
+    def __init__(self, x, w, count, *, auto=0, rounded=False):
+        if auto and not rounded and x.shape[0] > auto:
             x, w, count = _group_grid(x, w, count)
             rounded = True
         self.x, self.w, self.count = x, w, count
@@ -66,7 +68,9 @@ class _Table:
         function of the values: the same as rounding the rows first)."""
         if self.rounded:
             return self
-        return _Table(*_group_grid(self.x, self.w, self.count), auto=True, rounded=True)
+        return _Table(
+            *_group_grid(self.x, self.w, self.count), auto=self.auto, rounded=True
+        )
 
     def __add__(self, other: _Table) -> _Table:
         a, b = (
@@ -77,8 +81,8 @@ class _Table:
         x, w = np.concatenate([a.x, b.x]), np.concatenate([a.w, b.w])
         count = np.concatenate([a.count, b.count])
         if a.rounded:  # on the grid: sums by grid index, no sort
-            return _Table(*_group_grid(x, w, count), auto=True, rounded=True)
-        return _Table(*_group(x, w, count), auto=a.auto)
+            return _Table(*_group_grid(x, w, count), auto=a.auto, rounded=True)
+        return _Table(*_group(x, w, count), auto=a.auto or b.auto)
 
 
 class ForecastTable(BinaryState):
@@ -141,11 +145,13 @@ class ForecastTable(BinaryState):
     ) -> None:
         super().__init__(pos_label=pos_label)
         self.resolution = check_resolution(resolution)
+        #: the cap of ``resolution="auto"`` (read now: the state carries it)
+        self._max_distinct = _binning.AUTO_MAX_DISTINCT
 
     def _chunk(self, p, w, extra):
         step = self.resolution
         p = round_to_resolution(p, step) if isinstance(step, float) else p + 0.0
-        auto = step == "auto"
+        auto = self._max_distinct if step == "auto" else 0
         ones = np.ones(p.shape[0], dtype=np.int64)
         if w is None:
             return _Table(*_group(p, ones.astype(np.float64), ones), auto=auto)

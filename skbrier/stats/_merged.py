@@ -21,7 +21,32 @@ from ..states import MomentState
 from .compare import BrierComparisonResult, _asymptotic_result, _check_lead_time
 from .inference import BrierInferenceResult, check_min_samples
 
-__all__ = ["comparison_from_moments", "constant_reference", "inference_from_moments"]
+__all__ = [
+    "check_iid",
+    "comparison_from_moments",
+    "constant_reference",
+    "inference_from_moments",
+]
+
+
+def check_iid(cov_type: Any, where: str) -> None:
+    """Refuse a ``cov_type`` other than "iid" for input reduced to merged
+    moments (``where``: e.g. "for dask input", "on a Spark DataFrame").
+
+    Examples
+    --------
+    >>> check_iid("iid", "for dask input")
+    >>> check_iid("hac", "for dask input")
+    Traceback (most recent call last):
+    ...
+    ValueError: cov_type='hac' is not available for dask input: ...
+    """
+    if cov_type != "iid":
+        raise ValueError(
+            f"cov_type={cov_type!r} is not available {where}: HAC and the bootstrap "
+            "need the whole series in memory, in order (not mergeable); use "
+            "cov_type='iid' or compute on a subsample in memory."
+        )
 
 
 def _sizes(n: int, w: float, weighted: bool) -> float:

@@ -16,9 +16,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import numpy as np
-from scipy import special
-
 from ..._core.kernels.logistic import (
     RowMoments,
     combine_row_sums,
@@ -26,7 +23,7 @@ from ..._core.kernels.logistic import (
     offset_intercept_solve,
 )
 from ..._core.progress import dask_tasks
-from ...states._fit import FitState
+from ...states._fit import FitState, fit_rows
 from ._graph import map_rows, reduce_state, tree_reduce, unwrap
 
 __all__ = ["DaskRows", "calibration_in_the_large", "calibration_intercept_slope"]
@@ -40,15 +37,7 @@ class _Prepare:
         self.pos, self.scale = pos, scale
 
     def __call__(self, y: Any, p: Any, w: Any, cols: dict) -> tuple:
-        y, p = np.asarray(y), np.asarray(p, dtype=np.float64)
-        if y.ndim == 2:
-            y = y[:, 0]
-        keep = (p > 0.0) & (p < 1.0)
-        if w is not None:
-            w = np.asarray(w, dtype=np.float64)
-            keep &= w > 0
-        y01 = (y[keep] == self.pos).astype(np.float64)
-        return y01, special.logit(p[keep]), None if w is None else w[keep] / self.scale
+        return fit_rows(y, p, w, self.pos, self.scale)
 
 
 def _apply_rows(fn: Any, part: Any, args: tuple) -> Any:

@@ -15,15 +15,6 @@ from ._metrics import _check_1d
 __all__ = ["brier_inference", "compare_brier"]
 
 
-def _iid_only(cov_type: str) -> None:
-    if cov_type != "iid":
-        raise ValueError(
-            f"cov_type={cov_type!r} is not available for dask input: HAC and the "
-            "bootstrap need the whole series in memory (not mergeable); use "
-            "cov_type='iid' or compute on a subsample in memory."
-        )
-
-
 def brier_inference(
     y_true,
     y_proba,
@@ -36,9 +27,9 @@ def brier_inference(
 ):
     """The iid result from the merged moments
     (:func:`skbrier.stats._merged.inference_from_moments`)."""
-    from ...stats._merged import constant_reference, inference_from_moments
+    from ...stats._merged import check_iid, constant_reference, inference_from_moments
 
-    _iid_only(cov_type)
+    check_iid(cov_type, "for dask input")
     _check_1d(y_proba)
     check_binary_labels(labels)
     cols = {}
@@ -74,9 +65,9 @@ def compare_brier(
 ):
     """The iid result from the merged moments
     (:func:`skbrier.stats._merged.comparison_from_moments`)."""
-    from ...stats._merged import comparison_from_moments
+    from ...stats._merged import check_iid, comparison_from_moments
 
-    _iid_only(cov_type)
+    check_iid(cov_type, "for dask input")
     _check_1d(y_proba_a)
     _check_1d(y_proba_b)
     check_binary_labels(labels)
