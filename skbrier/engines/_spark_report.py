@@ -262,10 +262,13 @@ def _logistic(fit: Any, table: Any, src: Source, key: tuple) -> Any:
     if not fit.weighted:
         scale = 1.0
     if table.rounded_to is None:
-        rows: Any = _table_rows(table, scale)
+        stats = logistic_calibration_rows(_table_rows(table, scale), scale)
     else:
-        rows = SparkRows(src, key, pos, scale)
-    stats = logistic_calibration_rows(rows, scale)
+        # the fit of the rounded forecasts (in memory) is where the exact fit
+        # on the DataFrame's rows starts: the same maximum in fewer passes
+        near = logistic_calibration_rows(_table_rows(table, scale), scale, lr=False)
+        hint = (near.citl, near.intercept, near.slope)
+        stats = logistic_calibration_rows(SparkRows(src, key, pos, scale), scale, hint=hint)
     res = _logistic_result(stats, n_used, n_excl, stacklevel=5)
     _warn_excluded(res)
     return res
