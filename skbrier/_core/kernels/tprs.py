@@ -166,14 +166,34 @@ def _basis(x: np.ndarray, w: np.ndarray | None, k: int) -> _Basis:
 
 
 def _design(b: _Basis, x: np.ndarray) -> np.ndarray:
-    """``[x - shift, g(x)' U_k Z]`` (without the intercept)."""
+    """``[x - shift, g(x)' U_k Z]`` (without the intercept).
+
+    ``sum_j eta(|x - u_j|) c_j`` for each column ``c`` of ``U_k Z``, in
+    O(n log K): with the knots sorted, the knots below ``x`` give
+    ``x^3 S_0 - 3 x^2 S_1 + 3 x S_2 - S_3`` with the prefix sums
+    ``S_k = sum_{u_j <= x} c_j u_j^k``, those above the same with the
+    remaining sums and the opposite sign (equal to the direct n x K
+    product to about 1e-13 relative).
+    """
     xc = x - b.shift
-    cols = np.empty((x.shape[0], b.uz.shape[1] + 1))
+    o = np.argsort(b.knots, kind="stable")
+    u, c = b.knots[o], b.uz[o]
+    powers = np.stack([np.ones_like(u), u, u * u, u * u * u])  # 4 x K
+    pre = np.zeros((4, u.shape[0] + 1, c.shape[1]))
+    pre[:, 1:, :] = np.cumsum(powers[:, :, None] * c[None, :, :], axis=1)
+    tot = pre[:, -1, :]
+    cols = np.empty((x.shape[0], c.shape[1] + 1))
     cols[:, 0] = xc
-    step = max(1, 2_000_000 // max(1, b.knots.shape[0]))
-    for lo in range(0, x.shape[0], step):  # in blocks: g(x) is n x knots
-        g = _eta(np.abs(xc[lo : lo + step, None] - b.knots[None, :]))
-        cols[lo : lo + step, 1:] = g @ b.uz
+    step = 1 << 17
+    for lo in range(0, x.shape[0], step):  # blocks: 4 x rows x columns sums
+        xs = xc[lo : lo + step]
+        below = pre[:, np.searchsorted(u, xs, side="right"), :]
+        above = tot[:, None, :] - below
+        x1 = xs[:, None]
+        x2 = x1 * x1
+        diff = below - above  # (x - u)^3 below the point, (u - x)^3 above
+        val = x2 * x1 * diff[0] - 3.0 * x2 * diff[1] + 3.0 * x1 * diff[2] - diff[3]
+        cols[lo : lo + step, 1:] = val / 12.0
     return cols
 
 
