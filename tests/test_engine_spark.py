@@ -361,6 +361,7 @@ def test_report_continuous_forecasts_rounded(spark, data, monkeypatch, weight):
     assert any("rounded to multiples of 1e-06" in n for n in got.notes)
 
 
+@pytest.mark.slow  # 12 s: the per-group variant of the test above (CI runs it with -m slow)
 def test_report_rounded_per_group(spark, data, monkeypatch):
     """``group_by`` with tables beyond the cap: each group's logistic fit reads
     that group's rows only, equal to the in-memory report of the group."""
