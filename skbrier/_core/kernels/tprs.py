@@ -131,7 +131,6 @@ class _Basis(NamedTuple):
     shift: float
     uz: np.ndarray  # U_k Z: knots x (k - 2)
     penalty: np.ndarray  # Z' D_k Z
-    scale: np.ndarray  # column scales of the design [x, spline columns]
 
 
 def _basis(x: np.ndarray, w: np.ndarray | None, k: int) -> _Basis:
@@ -145,8 +144,7 @@ def _basis(x: np.ndarray, w: np.ndarray | None, k: int) -> _Basis:
         )
     E = _eta(np.abs(u[:, None] - u[None, :]))
     if nu == k:
-        vals, vecs = np.zeros(k), np.eye(k)  # a pure knot basis: no eigen step
-        pen_full = E
+        vecs, pen_full = np.eye(k), E  # a pure knot basis: no eigen step
     else:
         if nu <= 4 * k + 40:
             vals, vecs = linalg.eigh(E)
@@ -162,7 +160,7 @@ def _basis(x: np.ndarray, w: np.ndarray | None, k: int) -> _Basis:
     uz = vecs @ Z
     penalty = Z.T @ pen_full @ Z
     penalty = (penalty + penalty.T) / 2.0
-    return _Basis(u, shift, uz, penalty, np.ones(k - 1))
+    return _Basis(u, shift, uz, penalty)
 
 
 def _design(b: _Basis, x: np.ndarray) -> np.ndarray:
