@@ -132,3 +132,49 @@ def test_decision_curve_survival_plots_with_decision_curve_display():
     res = decision_curve_survival(event, time, {"cox": good, "flat": flat}, 0.5)
     disp = DecisionCurveDisplay.from_result(res)
     assert sorted(disp.lines_) == ["cox", "flat"]
+
+
+def test_from_predictions_forwards_the_options_of_the_statistic_and_the_drawing():
+    """The options are listed once, by calibration_at_horizon and plot:
+    from_predictions forwards its other keyword arguments to them."""
+    import inspect
+
+    params = inspect.signature(SurvivalCalibrationDisplay.from_predictions).parameters
+    assert list(params) == [
+        "y_event",
+        "y_time",
+        "surv_proba",
+        "horizon",
+        "name",
+        "ax",
+        "kwargs",
+    ]
+    assert params["name"].default == "model"
+    event, time, good, _ = _data()
+    w = np.where(np.arange(event.shape[0]) % 3 == 0, 2.0, 1.0)
+    disp = SurvivalCalibrationDisplay.from_predictions(
+        event,
+        time,
+        good,
+        0.5,
+        n_bins=3,
+        strategy="quantile",
+        confidence_level=0.9,
+        sample_weight=w,
+        hist=False,
+        error_bars=False,
+    )
+    ref = calibration_at_horizon(
+        event,
+        time,
+        good,
+        0.5,
+        n_bins=3,
+        strategy="quantile",
+        confidence_level=0.9,
+        sample_weight=w,
+    )
+    np.testing.assert_allclose(disp.results["model"].observed_low, ref.observed_low)
+    assert disp.hist_ == {} and disp.errorbars_ == {}
+    with pytest.raises(TypeError, match="bins"):
+        SurvivalCalibrationDisplay.from_predictions(event, time, good, 0.5, bins=3)

@@ -19,6 +19,7 @@ saved and loaded with the tuned pipelines.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from typing import Any
 
 #: the evaluators, built by :func:`_classes` on first access (module ``__getattr__``)
@@ -99,13 +100,26 @@ def _classes() -> dict[str, type]:
         DefaultParamsWritable,
     ):
         """The columns of every evaluator; a subclass names its function of
-        :mod:`skbrier.engines.spark` (``_function``), documents its own
-        params (``_parameters``) and gives their values (``_options``)."""
+        :mod:`skbrier.engines.spark` (``_function``), lists its params and
+        their defaults in ``setParams`` (the one place: ``__init__`` forwards
+        to it), documents them (``_parameters``) and gives their values
+        (``_options``)."""
 
         _larger = True
         _function = ""
         _parameters = ""
         _input_kwargs: dict[str, Any]  # set by pyspark's keyword_only
+        setParams: Callable[..., Any]  # each evaluator lists its params there
+
+        def __init__(self, **params: Any) -> None:
+            super().__init__()
+            defaults = {
+                k: v.default
+                for k, v in inspect.signature(self.setParams).parameters.items()
+                if v.default is not None
+            }
+            self._setDefault(**defaults)
+            self.setParams(**params)
 
         def isLargerBetter(self) -> bool:  # noqa: N802 (Spark's name)
             """Whether the tuning maximises the metric."""
@@ -149,21 +163,10 @@ def _classes() -> dict[str, type]:
         _function = "brier_score"
 
         @keyword_only
-        def __init__(
-            self,
-            *,
-            labelCol: str = "label",  # noqa: N803 (Spark's names)
-            probabilityCol: str = "probability",  # noqa: N803
-            weightCol: str | None = None,  # noqa: N803
-        ) -> None:
-            super().__init__()
-            self._set(**given(self._input_kwargs))
-
-        @keyword_only
         def setParams(  # noqa: N802
             self,
             *,
-            labelCol: str = "label",  # noqa: N803
+            labelCol: str = "label",  # noqa: N803 (Spark's names)
             probabilityCol: str = "probability",  # noqa: N803
             weightCol: str | None = None,  # noqa: N803
         ) -> Any:
@@ -198,18 +201,6 @@ threshold : float
             "threshold probability of net benefit, in (0, 1)",
             typeConverter=TypeConverters.toFloat,
         )
-
-        @keyword_only
-        def __init__(
-            self,
-            *,
-            threshold: float | None = None,
-            labelCol: str = "label",  # noqa: N803
-            probabilityCol: str = "probability",  # noqa: N803
-            weightCol: str | None = None,  # noqa: N803
-        ) -> None:
-            super().__init__()
-            self._set(**given(self._input_kwargs))
 
         @keyword_only
         def setParams(  # noqa: N802
@@ -253,20 +244,6 @@ norm : {"l1", "l2", "max"}, default="l1"
         )
 
         @keyword_only
-        def __init__(
-            self,
-            *,
-            nBins: int = 10,  # noqa: N803
-            norm: str = "l1",
-            labelCol: str = "label",  # noqa: N803
-            probabilityCol: str = "probability",  # noqa: N803
-            weightCol: str | None = None,  # noqa: N803
-        ) -> None:
-            super().__init__()
-            self._setDefault(nBins=10, norm="l1")
-            self._set(**given(self._input_kwargs))
-
-        @keyword_only
         def setParams(  # noqa: N802
             self,
             *,
@@ -295,6 +272,11 @@ norm : {"l1", "l2", "max"}, default="l1"
     ):
         name = cls.__name__
         cls.__module__ = __name__
+        # called with the params of setParams (__init__ forwards them there)
+        sig = inspect.signature(cls.setParams)
+        cls.__signature__ = sig.replace(  # type: ignore[union-attr]
+            parameters=list(sig.parameters.values())[1:], return_annotation=None
+        )
         cls.__qualname__ = name
         params = "\n".join(filter(None, [cls._parameters, _COLUMNS]))
         cls.__doc__ = "\n\n".join(

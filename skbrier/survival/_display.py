@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from .._core.params import (
-    DEFAULT_CONFIDENCE_LEVEL,
-    DEFAULT_N_BINS,
-    DEFAULT_STRATEGY,
-    check_bool,
-)
+from .._core.params import check_bool
 from ..plotting._common import display_doc, draw_diagonal, new_axes, store_axes
 from ..plotting._pyplot import check_line_kwargs
 from ._prepare import unpack
@@ -117,14 +113,9 @@ class SurvivalCalibrationDisplay:
         surv_proba: Any = None,
         horizon: Any = None,
         *,
-        n_bins: int = DEFAULT_N_BINS,
-        strategy: str = DEFAULT_STRATEGY,
-        censoring_method: str = "km",
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        sample_weight: Any = None,
         name: str = "model",
         ax: Any = None,
-        **plot_kwargs: Any,
+        **kwargs: Any,
     ) -> SurvivalCalibrationDisplay:
         """Compute :func:`~skbrier.survival.calibration_at_horizon` and plot it.
 
@@ -137,11 +128,14 @@ class SurvivalCalibrationDisplay:
             Predicted survival probability at ``horizon``, of one model or several.
         horizon : float
             The horizon: one time point of the survival outcome.
-        n_bins, strategy, censoring_method, confidence_level, sample_weight
-            As in :func:`~skbrier.survival.calibration_at_horizon`.
         name : str, default="model"
             Legend label of a single model.
-        {{ax_plot_kwargs}}
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure if None.
+        **kwargs
+            Every other keyword argument of
+            :func:`~skbrier.survival.calibration_at_horizon` and of
+            :meth:`plot` (options of the statistic and of the drawing).
 
         Returns
         -------
@@ -150,19 +144,11 @@ class SurvivalCalibrationDisplay:
         y_event, y_time, (surv_proba, horizon) = unpack(
             y_event, y_time, (surv_proba, horizon)
         )
+        drawing = inspect.signature(cls.plot).parameters
+        plot_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in drawing}
         models = surv_proba if isinstance(surv_proba, Mapping) else {name: surv_proba}
         results = {
-            str(k): calibration_at_horizon(
-                y_event,
-                y_time,
-                s,
-                horizon,
-                n_bins=n_bins,
-                strategy=strategy,
-                censoring_method=censoring_method,
-                confidence_level=confidence_level,
-                sample_weight=sample_weight,
-            )
+            str(k): calibration_at_horizon(y_event, y_time, s, horizon, **kwargs)
             for k, s in models.items()
         }
         return cls(results=results).plot(ax=ax, **plot_kwargs)
