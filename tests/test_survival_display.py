@@ -152,28 +152,11 @@ def test_from_predictions_forwards_the_options_of_the_statistic_and_the_drawing(
     assert params["name"].default == "model"
     event, time, good, _ = _data()
     w = np.where(np.arange(event.shape[0]) % 3 == 0, 2.0, 1.0)
+    options = dict(n_bins=3, strategy="quantile", confidence_level=0.9, sample_weight=w)
     disp = SurvivalCalibrationDisplay.from_predictions(
-        event,
-        time,
-        good,
-        0.5,
-        n_bins=3,
-        strategy="quantile",
-        confidence_level=0.9,
-        sample_weight=w,
-        hist=False,
-        error_bars=False,
+        event, time, good, 0.5, hist=False, error_bars=False, **options
     )
-    ref = calibration_at_horizon(
-        event,
-        time,
-        good,
-        0.5,
-        n_bins=3,
-        strategy="quantile",
-        confidence_level=0.9,
-        sample_weight=w,
-    )
+    ref = calibration_at_horizon(event, time, good, 0.5, **options)
     np.testing.assert_allclose(disp.results["model"].observed_low, ref.observed_low)
     assert disp.hist_ == {} and disp.errorbars_ == {}
     with pytest.raises(TypeError, match="bins"):
