@@ -350,11 +350,7 @@ class DecisionCurveDisplay:
             The label of events (default: ``estimator.classes_[1]``).
         name : str, default=None
             Legend label of a single estimator (default: its class name).
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **kwargs
-            Every other keyword argument of :meth:`from_predictions` (options
-            of the statistic and of the drawing).
+        {{ax_forwarded_kwargs}}
 
         Returns
         -------

@@ -577,7 +577,8 @@ or BrierDecomposition
         Parameters
         ----------
         estimator : fitted classifier with ``predict_proba``, dict or list of them
-            The forecaster, or several binary classifiers drawn on one
+            The forecaster (the columns of a multiclass one are its
+            ``classes_``), or several binary classifiers drawn on one
             diagram: ``{name: estimator}``, or a list named by the class
             names (repeated names get `` (2)``, `` (3)``, ...).
         X : array-like of shape (n_samples, n_features)
@@ -590,12 +591,7 @@ or BrierDecomposition
             Positive class of a binary classifier (default: ``classes_[1]``).
         name : str, default=None
             Legend name of one estimator (default: its class name).
-        ax : matplotlib Axes, default=None
-            Axes to draw on.
-        **kwargs
-            Every other keyword argument of :meth:`from_predictions` (options
-            of the statistic and of the drawing); the columns of a multiclass
-            classifier are its ``classes_``.
+        {{ax_forwarded_kwargs}}
 
         Returns
         -------

@@ -222,11 +222,7 @@ class RiskCoverageDisplay:
             Frequency weights.
         name : str, default=None
             Legend label (default: the estimator's class name).
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        **kwargs
-            Every other keyword argument of :meth:`from_predictions` (options
-            of the statistic and of the drawing).
+        {{ax_forwarded_kwargs}}
 
         Returns
         -------
