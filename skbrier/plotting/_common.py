@@ -29,13 +29,22 @@ __all__ = [
 
 _D = TypeVar("_D")
 
+_AX = """\
+ax : matplotlib Axes, default=None
+    Axes to draw on; a new figure if None."""
+
 #: docstring pieces of the ``from_*`` constructors of every Display
 _PIECES = {
-    "ax_plot_kwargs": """\
-ax : matplotlib Axes, default=None
-    Axes to draw on; a new figure if None.
+    "ax_plot_kwargs": _AX
+    + """
 **plot_kwargs
     Passed to :meth:`plot`.""",
+    # from_estimator computes the forecasts and forwards the rest
+    "ax_forwarded_kwargs": _AX
+    + """
+**kwargs
+    Every other keyword argument of :meth:`from_predictions` (options
+    of the statistic and of the drawing).""",
     "bootstrap_band": """\
 n_resamples : int, default=0
     Bootstrap resamples for the pointwise bands (0: none).

@@ -333,36 +333,24 @@ class DecisionCurveDisplay:
         X: ArrayLike,
         y: ArrayLike,
         *,
-        thresholds: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
         pos_label: Any = None,
-        prevalence: float | None = None,
-        n_resamples: int = 0,
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        random_state: Any = None,
-        harm: float | Mapping[str, float] | None = None,
-        n_jobs: int | None = None,
         name: str | None = None,
         ax: Any = None,
-        **plot_kwargs: Any,
+        **kwargs: Any,
     ) -> DecisionCurveDisplay:
         """Decision curve of fitted binary classifier(s) on ``(X, y)``.
 
         Parameters
         ----------
-        estimator : fitted classifier or dict of str to fitted classifier
-            Classifier(s) with ``predict_proba`` and two ``classes_``.
-        X : array-like of shape (n_samples, n_features)
-            Input data.
-        y : array-like of shape (n_samples,)
-            Binary outcomes.
-        thresholds, sample_weight, pos_label, prevalence, n_resamples, \
-confidence_level, random_state, harm, n_jobs
-            See :meth:`from_predictions`.  ``pos_label`` defaults to
-            ``estimator.classes_[1]``.
+        {{estimator_binary}}
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights.
+        pos_label : int, float, bool or str, default=None
+            The label of events (default: ``estimator.classes_[1]``).
         name : str, default=None
             Legend label of a single estimator (default: its class name).
-        {{ax_plot_kwargs}}
+        {{ax_forwarded_kwargs}}
 
         Returns
         -------
@@ -376,19 +364,7 @@ confidence_level, random_state, harm, n_jobs
         """
         probas, pos = binary_estimator_forecasts(estimator, X, pos_label, name)
         return cls.from_predictions(
-            y,
-            probas,
-            thresholds=thresholds,
-            sample_weight=sample_weight,
-            pos_label=pos,
-            prevalence=prevalence,
-            n_resamples=n_resamples,
-            confidence_level=confidence_level,
-            random_state=random_state,
-            harm=harm,
-            n_jobs=n_jobs,
-            ax=ax,
-            **plot_kwargs,
+            y, probas, sample_weight=sample_weight, pos_label=pos, ax=ax, **kwargs
         )
 
     # ------------------------------------------------------------------ drawing

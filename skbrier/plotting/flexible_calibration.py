@@ -290,9 +290,10 @@ class CalibrationCurveDisplay:
         name : str, default=None
             Legend name of a single estimator (default: its class name).
         **kwargs
-            Passed to :meth:`from_predictions`: ``groups``,
-            ``sample_weight``, the curve's and the points' options, ``ax``
-            and those of :meth:`plot`.
+            Every other keyword argument of :meth:`from_predictions` (options
+            of the statistic and of the drawing: ``groups``, ``sample_weight``,
+            the curve's and the points' options, ``ax`` and those of
+            :meth:`plot`).
 
         Returns
         -------

@@ -387,6 +387,7 @@ or BrierDecomposition
         random_state: Any = None,
         n_jobs: int | None = None,
         pos_label: Any = None,
+        labels: ArrayLike | None = None,
         multiclass: str = "top_label",
         name: str | None = None,
         ax: Any = None,
@@ -449,6 +450,10 @@ or BrierDecomposition
             Parallel jobs for the resampling.
         pos_label : int, float, bool or str, default=None
             Class whose probability a 1-D ``y_proba`` holds.
+        labels : array-like of shape (n_classes,), default=None
+            The classes of the columns of a 2-D ``y_proba`` (default: the
+            sorted labels of ``y_true``, which must then hold every class);
+            :meth:`from_estimator` gives the classifier's ``classes_``.
         multiclass : {"top_label", "classwise", "one_vs_rest"}, default="top_label"
             Diagram of a matrix of three or more classes: ``"top_label"`` or
             ``"classwise"`` gives a ``MulticlassReliabilityDisplay`` binned as
@@ -523,7 +528,7 @@ or BrierDecomposition
             "confidence_level": confidence_level,
             "n_jobs": n_jobs,
             "pos_label": pos_label,
-            "labels": None,
+            "labels": labels,
         }
         to_multiclass = multiclass_proba(y_proba, multiclass)  # checks the option
         models = model_forecasts(y_true, y_proba)
@@ -537,7 +542,7 @@ or BrierDecomposition
             )
             return cls(**kw, pos_label=pos_label).plot(ax=ax, ref_line=ref_line, **kwargs)
         if to_multiclass:
-            args = (multiclass, sample_weight, n_bins, strategy, None, name, ax)
+            args = (multiclass, sample_weight, n_bins, strategy, labels, name, ax)
             return multiclass_display(y_true, y_proba, *args, kwargs)
         kw = display_data(
             y_true,
@@ -558,19 +563,9 @@ or BrierDecomposition
         y: ArrayLike,
         *,
         sample_weight: ArrayLike | None = None,
-        decomposition_method: str = "corp",
-        n_bins: int | str = "cube_root",
-        strategy: Any = "quantile",
-        interval: str | None = "wilson",
-        n_resamples: int | str = "auto",
-        confidence_level: float = DEFAULT_CONFIDENCE_LEVEL,
-        random_state: Any = None,
-        n_jobs: int | None = None,
         pos_label: Any = None,
-        multiclass: str = "top_label",
         name: str | None = None,
         ax: Any = None,
-        ref_line: bool = True,
         **kwargs: Any,
     ) -> ReliabilityDisplay | _Multi:
         """Reliability diagram of a fitted classifier's ``predict_proba`` on ``X``.
@@ -582,24 +577,21 @@ or BrierDecomposition
         Parameters
         ----------
         estimator : fitted classifier with ``predict_proba``, dict or list of them
-            The forecaster, or several binary classifiers drawn on one
+            The forecaster (the columns of a multiclass one are its
+            ``classes_``), or several binary classifiers drawn on one
             diagram: ``{name: estimator}``, or a list named by the class
             names (repeated names get `` (2)``, `` (3)``, ...).
         X : array-like of shape (n_samples, n_features)
             Inputs.
         y : array-like of shape (n_samples,)
             True labels.
-        sample_weight, decomposition_method, n_bins, strategy, interval, n_resamples, \
-confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
-            As in :meth:`from_predictions` (``n_resamples="auto"`` counts the
-            rows of ``X``).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative frequency weights, as in :meth:`from_predictions`.
         pos_label : int, float, bool or str, default=None
             Positive class of a binary classifier (default: ``classes_[1]``).
-        multiclass : {"top_label", "classwise", "one_vs_rest"}, default="top_label"
-            Diagram of a classifier of three or more classes, as in
-            :meth:`from_predictions`.
         name : str, default=None
             Legend name of one estimator (default: its class name).
+        {{ax_forwarded_kwargs}}
 
         Returns
         -------
@@ -618,34 +610,16 @@ confidence_level, random_state, n_jobs, ax, ref_line, **kwargs
         >>> disp.line_.get_label()
         'LogisticRegression'
         """
-        options = {
-            "sample_weight": sample_weight,
-            "decomposition_method": resolve_method(decomposition_method),
-            "n_bins": n_bins,
-            "strategy": strategy,
-            "interval": interval,
-            "n_resamples": _auto_resamples(n_resamples, X),
-            "confidence_level": confidence_level,
-            "n_jobs": n_jobs,
-        }
+        proba: Any
         estimators = model_estimators(estimator)
-        if estimators is not None:
-            forecasts, positive = {}, None
+        if estimators is None:  # one classifier, binary or multiclass
+            proba, positive, labels = estimator_proba(estimator, X, pos_label, None)
+            name = type(estimator).__name__ if name is None else name
+        else:  # several binary classifiers, one curve each
+            proba, positive, labels = {}, None, None
             for key, est in estimators.items():
-                forecasts[key], positive, _ = estimator_proba(est, X, pos_label, None)
-            kw = models_data(
-                y, forecasts, random_state=random_state, pos_label=positive, labels=None,
-                **options,
-            )  # fmt: skip
-            return cls(**kw, pos_label=positive).plot(ax=ax, ref_line=ref_line, **kwargs)
-        proba, pos_label, labels = estimator_proba(estimator, X, pos_label, None)
-        name = type(estimator).__name__ if name is None else name
-        if multiclass_proba(proba, multiclass):
-            args = (multiclass, sample_weight, n_bins, strategy, labels, name, ax)
-            return multiclass_display(y, proba, *args, kwargs)
-        kw = display_data(
-            y, proba, random_state=random_state, pos_label=pos_label, labels=labels,
-            **options,
+                proba[key], positive, _ = estimator_proba(est, X, pos_label, None)
+        return cls.from_predictions(
+            y, proba, sample_weight=sample_weight, pos_label=positive, labels=labels,
+            name=name, ax=ax, **kwargs,
         )  # fmt: skip
-        disp = cls(**kw, pos_label=pos_label)
-        return disp.plot(ax=ax, name=name, ref_line=ref_line, **kwargs)

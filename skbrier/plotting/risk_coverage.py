@@ -199,13 +199,9 @@ class RiskCoverageDisplay:
         y: ArrayLike,
         *,
         sample_weight: ArrayLike | None = None,
-        n_resamples: int = 0,
-        confidence_level: float = 0.95,
-        random_state: Any = None,
-        n_jobs: int | None = None,
         name: str | None = None,
         ax: Any = None,
-        **plot_kwargs: Any,
+        **kwargs: Any,
     ) -> RiskCoverageDisplay:
         """Risk--coverage curve of a fitted classifier's top-label predictions.
 
@@ -222,11 +218,11 @@ class RiskCoverageDisplay:
             Input data.
         y : array-like of shape (n_samples,)
             True labels.
-        sample_weight, n_resamples, confidence_level, random_state, n_jobs
-            See :meth:`from_predictions`.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights.
         name : str, default=None
             Legend label (default: the estimator's class name).
-        {{ax_plot_kwargs}}
+        {{ax_forwarded_kwargs}}
 
         Returns
         -------
@@ -251,13 +247,9 @@ class RiskCoverageDisplay:
             classes[top] == labels,
             proba[np.arange(proba.shape[0]), top],
             sample_weight=sample_weight,
-            n_resamples=n_resamples,
-            confidence_level=confidence_level,
-            random_state=random_state,
-            n_jobs=n_jobs,
             name=type(estimator).__name__ if name is None else name,
             ax=ax,
-            **plot_kwargs,
+            **kwargs,
         )
 
     # ------------------------------------------------------------------ drawing
