@@ -62,6 +62,11 @@ class _ComponentIntervals(_IntervalResult):
     #: the function that builds the result (named when there is no bootstrap)
     _builder: ClassVar[str]
 
+    @property
+    def components(self) -> dict[str, float]:
+        """The scalar components as a dict (brier_score first)."""
+        return {name: getattr(self, name) for name in self._interval_metrics}
+
     def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         boot = self.bootstrap_distribution
         if boot is None:
@@ -181,11 +186,6 @@ class MurphyDecomposition(_ComponentIntervals):
     def n_bins(self) -> int:
         """Number of bins (including empty ones)."""
         return int(self.bin_counts.shape[0])
-
-    @property
-    def components(self) -> dict[str, float]:
-        """The scalar components as a dict (brier_score first)."""
-        return {name: getattr(self, name) for name in MURPHY_COMPONENTS}
 
     def _default_metric(self) -> str:
         return "reliability"
@@ -335,11 +335,6 @@ class CORPDecomposition(_ComponentIntervals):
     )
     _interval_metrics: ClassVar[tuple[str, ...]] = CORP_COMPONENTS
     _builder: ClassVar[str] = "corp_decomposition"
-
-    @property
-    def components(self) -> dict[str, float]:
-        """The scalar components as a dict (brier_score first)."""
-        return {name: getattr(self, name) for name in CORP_COMPONENTS}
 
     def predict(
         self, y_proba: ArrayLike, *, interpolation: Literal["step", "linear"] = "step"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -270,21 +271,40 @@ def brier_reduce(
     """
     if y is None:
         return _hypotheses(xp, proba, w, reference)
-    numpy = is_numpy(xp)
-    binary = proba.ndim == 1
-    k = 1 if binary else int(proba.shape[1])
-    if numpy:
-        loss = _numpy_loss(y, proba, w)
-        ref = None if reference is None else _numpy_loss(y, reference, w)
+    sums = reduce_losses(xp, y, proba, w, reference, class_weight, _numpy_loss, _xp_loss)
+    sums.exact32 = is_numpy(xp) and w is None and proba.dtype == np.float32
+    return sums
+
+
+def reduce_losses(
+    xp: Any,
+    y: Any,
+    proba: Any,
+    w: Any,
+    reference: Any,
+    class_weight: bool,
+    numpy_loss: Callable[[Any, Any, Any], Any],
+    xp_loss: Callable[[Any, Any, Any, Any], Any],
+) -> BrierSums:
+    """:class:`BrierSums` of a chunk of rows whose outcomes ``y`` are known.
+
+    The (weighted, summed) loss of ``proba`` and of ``reference`` is
+    ``numpy_loss(y, p, w)`` on numpy input and ``xp_loss(xp, y, p, w)`` in
+    other namespaces: the one reduction of the Brier kernel and the ranked
+    probability kernel, which differ only in their losses.  ``n_columns`` is
+    1 for 1-D ``proba``; 2-D ``y`` is a multilabel indicator.
+    """
+    if is_numpy(xp):
+        loss = numpy_loss(y, proba, w)
+        ref = None if reference is None else numpy_loss(y, reference, w)
         weight = float(proba.shape[0]) if w is None else float(np.sum(w))
-        cw = class_weights(xp, y, proba, w) if class_weight else None
-        exact32 = w is None and proba.dtype == np.float32
-        return BrierSums(weight, loss, cw, ref, k, exact32, y.ndim == 2)
-    loss = _xp_loss(xp, y, proba, w)
-    ref = None if reference is None else _xp_loss(xp, y, reference, w)
-    weight = float(proba.shape[0]) if w is None else float(xp.sum(w))
+    else:
+        loss = xp_loss(xp, y, proba, w)
+        ref = None if reference is None else xp_loss(xp, y, reference, w)
+        weight = float(proba.shape[0]) if w is None else float(xp.sum(w))
     cw = class_weights(xp, y, proba, w) if class_weight else None
-    return BrierSums(weight, loss, cw, ref, k, False, y.ndim == 2)
+    k = 1 if proba.ndim == 1 else int(proba.shape[1])
+    return BrierSums(weight, loss, cw, ref, k, multilabel=y.ndim == 2)
 
 
 def _numpy_loss(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> Any:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..array_api import is_numpy
-from .brier import BrierSums, _squares_sums, class_weights, skill_score
+from .brier import BrierSums, _squares_sums, reduce_losses, skill_score
 
 __all__ = [
     "ranked_finish",
@@ -145,17 +145,7 @@ def ranked_reduce(
     """
     if y is None:
         return _hypotheses(xp, proba, w, reference)
-    k = int(proba.shape[1])
-    if is_numpy(xp):
-        loss = _numpy_loss(y, proba, w)
-        ref = None if reference is None else _numpy_loss(y, reference, w)
-        weight = float(proba.shape[0]) if w is None else float(np.sum(w))
-    else:
-        loss = _xp_loss(xp, y, proba, w)
-        ref = None if reference is None else _xp_loss(xp, y, reference, w)
-        weight = float(proba.shape[0]) if w is None else float(xp.sum(w))
-    cw = class_weights(xp, y, proba, w) if class_weight else None
-    return BrierSums(weight, loss, cw, ref, k)
+    return reduce_losses(xp, y, proba, w, reference, class_weight, _numpy_loss, _xp_loss)
 
 
 def _scale(s: BrierSums, normalize: bool) -> float:
