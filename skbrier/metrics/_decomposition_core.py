@@ -32,13 +32,20 @@ from .._core.kernels.decomposition import (
     pool_ties,
     pow2_exponent,
 )
-from .._core.params import check_min_samples, check_random_state
+from .._core.params import (
+    check_confidence_level,
+    check_min_samples,
+    check_n_jobs,
+    check_n_resamples,
+    check_random_state,
+)
 from .._core.resampling import interval_from_replicates, run_replicates
 from ._decomposition_bootstrap import CHUNK_SIZE, corp_task, murphy_task
 from ._decomposition_results import CORPDecomposition, MurphyDecomposition
 
 __all__ = [
     "binary_columns",
+    "bootstrap_options",
     "class_generators",
     "check_strategy",
     "corp_binary",
@@ -49,6 +56,18 @@ __all__ = [
 
 #: the consistency band is stored at no more than this many forecast values
 MAX_BAND_POINTS = 2000
+
+
+def bootstrap_options(
+    n_resamples: Any, confidence_level: Any, n_jobs: Any
+) -> dict[str, Any]:
+    """The checked bootstrap options that :func:`murphy_binary` and
+    :func:`corp_binary` take: ``n_resamples`` (0: none), ``level``, ``n_jobs``."""
+    return {
+        "n_resamples": check_n_resamples(n_resamples, allow_zero=True),
+        "level": check_confidence_level(confidence_level),
+        "n_jobs": check_n_jobs(n_jobs),
+    }
 
 
 def check_strategy(strategy: Any) -> str | np.ndarray:

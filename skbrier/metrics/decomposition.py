@@ -54,10 +54,7 @@ from .._core.params import (
     DEFAULT_N_BINS,
     DEFAULT_STRATEGY,
     check_bool,
-    check_confidence_level,
     check_n_bins,
-    check_n_jobs,
-    check_n_resamples,
     check_resolution,
     validate_random_state,
 )
@@ -65,6 +62,7 @@ from .._core.results import ConfidenceInterval
 from .._core.validation import check_forecast, check_multilabel, is_multilabel
 from ._decomposition_core import (
     binary_columns,
+    bootstrap_options,
     check_strategy,
     class_generators,
     corp_binary,
@@ -338,9 +336,7 @@ def murphy_options(
         "strategy": check_strategy(strategy),
         "right": check_bool(right, "right"),
         "bias_correction": check_bool(bias_correction, "bias_correction"),
-        "n_resamples": check_n_resamples(n_resamples, allow_zero=True),
-        "level": check_confidence_level(confidence_level),
-        "n_jobs": check_n_jobs(n_jobs),
+        **bootstrap_options(n_resamples, confidence_level, n_jobs),
     }
 
 
@@ -647,11 +643,7 @@ def corp_decomposition(
     True
     """
     resolution = check_resolution(resolution)
-    opts: dict[str, Any] = {
-        "n_resamples": check_n_resamples(n_resamples, allow_zero=True),
-        "level": check_confidence_level(confidence_level),
-        "n_jobs": check_n_jobs(n_jobs),
-    }
+    opts = bootstrap_options(n_resamples, confidence_level, n_jobs)
     return _per_class(
         "corp",
         lambda y01, p, w, r: corp_binary(

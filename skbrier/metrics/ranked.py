@@ -45,16 +45,18 @@ from .._core.kernels.ranked import (
 from .._core.labels import _target_array
 from .._core.params import (
     check_bool,
-    check_confidence_level,
     check_n_bins,
-    check_n_jobs,
-    check_n_resamples,
     check_option,
     validate_random_state,
 )
 from .._core.results import Result
 from .._core.validation import check_forecast, check_probabilities
-from ._decomposition_core import class_generators, corp_binary, murphy_binary
+from ._decomposition_core import (
+    bootstrap_options,
+    class_generators,
+    corp_binary,
+    murphy_binary,
+)
 from .decomposition import murphy_options
 
 __all__ = [
@@ -557,14 +559,9 @@ def ranked_probability_decomposition(
         opts = murphy_options(
             n_bins, "uniform", True, False, n_resamples, confidence_level, n_jobs
         )
-        n_res = opts["n_resamples"]
     else:
-        n_res = check_n_resamples(n_resamples, allow_zero=True)
-        opts = {
-            "n_resamples": n_res,
-            "level": check_confidence_level(confidence_level),
-            "n_jobs": check_n_jobs(n_jobs),
-        }
+        opts = bootstrap_options(n_resamples, confidence_level, n_jobs)
+    n_res = opts["n_resamples"]
     codes, p, w, cats = check_ordinal(y_true, y_proba, sample_weight, labels)
     k = p.shape[1]
     rngs = class_generators(random_state, n_res, k - 1)

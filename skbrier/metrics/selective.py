@@ -176,6 +176,12 @@ def _aurc_pair(rc: RiskCoverage) -> tuple[float, float]:
     return area, area - float(oracle_aurc(rc.accuracy))
 
 
+def _areas(y_correct: Any, confidence: Any, sample_weight: Any) -> tuple[float, float]:
+    """The AURC and the E-AURC of the (unvalidated) answers."""
+    y, c, w = check_correctness(y_correct, confidence, sample_weight)
+    return _aurc_pair(_curve(y, c, w)[1])
+
+
 # --------------------------------------------------------------------------- AURC
 @backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
 def aurc(
@@ -241,8 +247,7 @@ def aurc(
     >>> aurc([1, 1, 0, 1], [0.9, 0.8, 0.7, 0.6])
     0.1145...
     """
-    y, c, w = check_correctness(y_correct, confidence, sample_weight)
-    return _aurc_pair(_curve(y, c, w)[1])[0]
+    return _areas(y_correct, confidence, sample_weight)[0]
 
 
 @backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
@@ -294,8 +299,7 @@ def e_aurc(
     >>> round(e_aurc([1, 1, 0, 1], [0.9, 0.8, 0.7, 0.6]), 4)
     0.0803
     """
-    y, c, w = check_correctness(y_correct, confidence, sample_weight)
-    return _aurc_pair(_curve(y, c, w)[1])[1]
+    return _areas(y_correct, confidence, sample_weight)[1]
 
 
 @backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
