@@ -13,6 +13,7 @@ from skbrier.stats.bootstrap import (
     block_bootstrap,
     bootstrap_indices,
     default_block_length,
+    prepare_frequency_weights,
 )
 from skbrier.stats.inference import brier_inference
 
@@ -288,6 +289,22 @@ def test_brier_bootstrap_iid_bca_weights_and_reference():
     np.testing.assert_allclose(
         dist["brier_skill_score"], 1 - dist["brier_score"] / dist["reference_brier_score"]
     )
+
+
+def test_frequency_weights_are_the_last_sample_and_refuse_bca_with_draws():
+    # one home for what brier_inference and compare_brier do with weights
+    x, w = np.arange(4.0), np.array([1.0, 2.0, 0.5, 1.5])
+    samples, weighted, draws = prepare_frequency_weights([x], w, "iid", "percentile")
+    assert weighted and draws == 5 and samples[-1] is w and len(samples) == 2
+    samples, weighted, draws = prepare_frequency_weights([x], w * 2, "iid", "bca")
+    assert not weighted and draws is None
+    np.testing.assert_array_equal(samples[0], np.repeat(x, [2, 4, 1, 3]))
+    samples, weighted, draws = prepare_frequency_weights([x], w, "moving_block", "bca")
+    assert weighted and draws is None and samples[-1] is w
+    samples, weighted, draws = prepare_frequency_weights([x], None, "iid", "bca")
+    assert not weighted and draws is None and len(samples) == 1
+    with pytest.raises(ValueError, match="method='bca' is not available with non-integer"):
+        prepare_frequency_weights([x], w, "iid", "bca")
 
 
 def test_percentile_and_basic_intervals_are_quantiles_of_the_replicates():

@@ -17,6 +17,7 @@ from scipy import stats
 
 import skbrier
 from skbrier.validation import achieved_precision, validation_sample_size
+from skbrier.validation._sample_size import ValidationSampleSizeResult
 
 Z = float(stats.norm.ppf(0.975))
 
@@ -153,6 +154,24 @@ def test_plan_passes_its_targets_and_level():
         random_state=0,
     )
     assert res.widths == direct.widths
+
+
+def test_plan_forwards_the_options_of_achieved_precision():
+    # one place lists the options (the function); the method forwards the rest
+    import inspect
+
+    params = inspect.signature(ValidationSampleSizeResult.achieved_precision).parameters
+    assert list(params) == ["self", "y_true", "y_proba", "kwargs"]
+    plan = validation_sample_size(
+        prevalence=0.2, c_statistic=0.75, lp_distribution=("normal", -1.6, 1.0)
+    )
+    y, p = _cohort()
+    w = np.where(np.arange(y.shape[0]) % 3 == 0, 2.0, 1.0)
+    res = plan.achieved_precision(y, p, sample_weight=w, pos_label=1)
+    direct = achieved_precision(y, p, sample_weight=w, pos_label=1)
+    assert res.widths == direct.widths
+    with pytest.raises(TypeError, match="slope_ci_width"):
+        plan.achieved_precision(y, p, slope_ci_width=0.5)
 
 
 def test_other_levels_and_methods():

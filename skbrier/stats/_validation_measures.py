@@ -157,10 +157,12 @@ class _ScaledInterval(_IntervalResult):
     for Rubin's rules :math:`s = \sqrt{T}` and :math:`c = t_\nu` (method
     ``"rubin"``); for a prediction-powered mean the Wald interval of
     ``ppi_py.ppi_mean_ci``.  A subclass names its method
-    (``_interval_methods``) and gives :meth:`_interval_parts`: the centre on
+    (``_interval_methods``), its metric where it is not ``"statistic"``
+    (``_interval_metrics``), and gives :meth:`_interval_parts`: the centre on
     the pooling scale, the half-width at a level and the pooling scale.
     """
 
+    _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
     _interval_methods: ClassVar[tuple[str, ...]] = ("wald",)
 
     def _valid_metrics(self) -> Sequence[str]:

@@ -463,36 +463,48 @@ def confidence_interval_from_distribution(
 
 
 def prepare_frequency_weights(
-    data: Sequence[np.ndarray], w: np.ndarray | None, scheme: str
-) -> tuple[list[np.ndarray], np.ndarray | None, int | None]:
+    data: Sequence[np.ndarray], w: np.ndarray | None, scheme: str, method: str
+) -> tuple[list[np.ndarray], bool, int | None]:
     """How a weighted bootstrap resamples frequency weights (validation-free).
 
-    Returns ``(data, weights, draws)``:
+    Returns ``(samples, weighted, draws)``; where ``weighted`` the weights
+    are the last of ``samples`` (weighted statistics take them last):
 
-    * no weights, or a block scheme: ``(data, w, None)`` (block schemes
-      resample the rows together with their weights);
+    * no weights: ``(data, False, None)``;
+    * a block scheme: ``(data + [w], True, None)`` (block schemes resample
+      the rows together with their weights);
     * iid and integer weights with a total up to ``2**24``: the rows repeated
-      ``w_t`` times and no weights, ``(expanded, None, None)``, so that the
+      ``w_t`` times and no weights, ``(expanded, False, None)``, so that the
       bootstrap is exactly the bootstrap of the repeated rows;
-    * iid and other weights: ``(data, w, round(W))``: each resample draws
-      ``round(W)`` rows with probabilities ``w / W`` (multinomial counts), the
-      frequency-weight bootstrap of a sample of size ``W``.
+    * iid and other weights: ``(data + [w], True, round(W))``: each resample
+      draws ``round(W)`` rows with probabilities ``w / W`` (multinomial
+      counts), the frequency-weight bootstrap of a sample of size ``W``;
+      the interval ``method="bca"`` is refused (its jackknife deletes whole
+      rows).
 
     Zero-weight rows must have been removed by the caller (iid).
     """
-    if w is None or scheme != "iid":
-        return list(data), w, None
+    if w is None:
+        return list(data), False, None
+    if scheme != "iid":
+        return [*data, w], True, None
     total = float(w.sum())
     if total <= _EXPAND_LIMIT and np.all(w == np.round(w)):
         counts = w.astype(np.int64)
-        return [np.repeat(d, counts, axis=0) for d in data], None, None
+        return [np.repeat(d, counts, axis=0) for d in data], False, None
     if total >= _MAX_DRAWS:
         raise ValueError(
             f"sample_weight sums to {total:g}: frequency weights that large (the total "
             "weight is the sample size) are beyond the iid bootstrap; use "
             "cov_type='iid'."
         )
-    return list(data), w, max(round(total), 2)
+    if method == "bca":
+        raise ValueError(
+            "method='bca' is not available with non-integer (or very large) frequency "
+            "weights (its jackknife deletes whole rows); use method='percentile' or "
+            "'basic', or integer weights."
+        )
+    return [*data, w], True, max(round(total), 2)
 
 
 @with_pieces(_PIECES)

@@ -36,7 +36,6 @@ from . import bootstrap as _bs
 from ._compare_result import BrierComparisonResult
 from .inference import (
     CovType,
-    _check_bca_weights,
     check_inference_options,
     check_resampling,
     check_weighted_samples,
@@ -340,12 +339,10 @@ def compare_brier(
         t_hln = total if (frequency and w is not None) else float(n)
         return _asymptotic_result(common, var, small_sample_correction, lead_time, t_hln)
     bl = _bs.resolve_block_length(block_length, dd, scheme)
-    data, wts, draws = _bs.prepare_frequency_weights([la, lb], w, scheme)
-    _check_bca_weights(method, draws)
+    data, _, draws = _bs.prepare_frequency_weights([la, lb], w, scheme, method)
     return _bootstrap_result(
         common,
         data,
-        wts,
         draws,
         scheme=scheme,
         block_length=bl,
@@ -437,7 +434,6 @@ def _asymptotic_result(
 def _bootstrap_result(
     common: dict,
     data: list,
-    wts: np.ndarray | None,
     draws: int | None,
     *,
     scheme: str,
@@ -456,8 +452,6 @@ def _bootstrap_result(
     diff = common["difference"]
     alternative = common["alternative"]
     c = index_scale
-    if wts is not None:
-        data = data + [wts]
 
     def means(la, lb, *wt, axis=-1):
         if not wt:

@@ -572,10 +572,10 @@ def brier_inference(
         return BrierInferenceResult(**values, covariance=cov, **common)
     # bootstrap
     bl = _bs.resolve_block_length(block_length, design.boot, scheme)
-    data, wts, draws = _bs.prepare_frequency_weights(design.boot_columns(), w, scheme)
-    _check_bca_weights(method, draws)
-    data = data if wts is None else data + [wts]
-    statistic = design.statistic_for(weighted=wts is not None)
+    data, weighted, draws = _bs.prepare_frequency_weights(
+        design.boot_columns(), w, scheme, method
+    )
+    statistic = design.statistic_for(weighted=weighted)
     dist = _bs.bootstrap_distribution(
         data,
         statistic,
@@ -586,7 +586,7 @@ def brier_inference(
         n_jobs=n_jobs,
         draws=draws,
         # unweighted iid resamples are counted, not gathered (the same draws)
-        counts_statistic=None if wts is not None else design.statistic_for(weighted=True),
+        counts_statistic=None if weighted else design.statistic_for(weighted=True),
     )
     finite = np.isfinite(dist[:2]).all(axis=0)
     cov = np.cov(dist[:2, finite])
@@ -606,15 +606,6 @@ def brier_inference(
         block_length=None if scheme == "iid" else bl,
         _boot=boot,
     )
-
-
-def _check_bca_weights(method: str, draws: int | None) -> None:
-    if method == "bca" and draws is not None:
-        raise ValueError(
-            "method='bca' is not available with non-integer (or very large) frequency "
-            "weights (its jackknife deletes whole rows); use method='percentile' or "
-            "'basic', or integer weights."
-        )
 
 
 def _check_defined(design: Design, g: np.ndarray, w: np.ndarray | None, bs0: float) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -137,8 +137,6 @@ class MetaAnalysisResult(_ScaledInterval):
     transform: Transform
     test: str
     confidence_level: float = 0.95
-
-    _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
 
     def _interval_parts(self, level: float) -> tuple[float, float, Transform]:
         half = self._crit(level, self.k - 1) * self.standard_error

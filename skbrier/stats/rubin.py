@@ -96,7 +96,6 @@ class RubinPooledResult(_ScaledInterval):
     fraction_missing_information: float
     confidence_level: float = 0.95
 
-    _interval_metrics: ClassVar[tuple[str, ...]] = ("statistic",)
     _interval_methods: ClassVar[tuple[str, ...]] = ("rubin",)
 
     def _interval_parts(self, level: float) -> tuple[float, float, Transform]:

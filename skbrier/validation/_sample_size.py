@@ -24,7 +24,6 @@ from scipy import special, stats
 
 from .._core.format import format_number
 from .._core.params import (
-    DEFAULT_N_RESAMPLES,
     check_confidence_level,
     check_int,
     check_option,
@@ -268,14 +267,7 @@ class ValidationSampleSizeResult(Result):
         )
 
     def achieved_precision(
-        self,
-        y_true: ArrayLike,
-        y_proba: ArrayLike,
-        *,
-        sample_weight: ArrayLike | None = None,
-        pos_label: Any = None,
-        n_resamples: int = DEFAULT_N_RESAMPLES,
-        random_state: Any = None,
+        self, y_true: ArrayLike, y_proba: ArrayLike, **kwargs: Any
     ) -> Any:
         """The precision an audit achieved against this result's targets.
 
@@ -288,14 +280,11 @@ class ValidationSampleSizeResult(Result):
             Binary outcomes of the validation sample.
         y_proba : array-like of shape (n_samples,)
             The model's predicted probabilities.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative frequency weights.
-        pos_label : int, float, bool or str, default=None
-            The positive class.
-        n_resamples : int, default=1999
-            Bootstrap resamples of the net benefit's interval (with a threshold).
-        random_state : None, int or numpy Generator, default=None
-            Seed of that bootstrap.
+        **kwargs
+            Every other keyword argument of :func:`~skbrier.achieved_precision`
+            (``sample_weight``, ``pos_label``, ``n_resamples``,
+            ``random_state``) but the targets, threshold and confidence level,
+            which come from this result.
 
         Returns
         -------
@@ -323,11 +312,8 @@ class ValidationSampleSizeResult(Result):
             c_ci_width=self.ci_widths["c_statistic"],
             threshold=self.threshold,
             nb_ci_width=self.ci_widths.get("standardized_net_benefit", 0.2),
-            sample_weight=sample_weight,
-            pos_label=pos_label,
             confidence_level=self.confidence_level,
-            n_resamples=n_resamples,
-            random_state=random_state,
+            **kwargs,
         )
 
 
