@@ -314,6 +314,18 @@ def test_discrete_bins_are_one_per_value():
         calibration_error(y, p, binning="discrete", strategy="quantile")
 
 
+def test_swapped_arguments_are_named_not_taken_for_a_multilabel_indicator():
+    # a 2-D y_true of probabilities got "kind='top_label' needs one class per row"
+    p = np.array([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.2, 0.5, 0.3]])
+    for kind in ("top_label", "classwise"):
+        with pytest.raises(ValueError, match="swapped"):
+            calibration_error(p, [0, 1, 2], kind=kind)
+    # a true multilabel indicator still gets the advice on kind
+    y = np.array([[0, 1], [1, 1], [0, 0]])
+    with pytest.raises(ValueError, match="kind='classwise'"):
+        calibration_error(y, [[0.2, 0.3], [0.1, 0.8], [0.6, 0.2]])
+
+
 def test_hle_all_bins_keeps_the_last_bin():
     y, c = _bins_data("verbal")
     skip = calibration_error(y, c, binning="hle", norm="l2", confidence_scale=100)

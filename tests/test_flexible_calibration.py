@@ -110,6 +110,35 @@ def test_lowess_refuses_non_integer_weights():
 # --------------------------------------------------------------------------
 # bands and intervals
 # --------------------------------------------------------------------------
+@pytest.mark.parametrize("smoother", ["loess", "rcs", "ns", "gam"])
+def test_weights_too_large_to_draw_are_refused_only_by_a_bootstrap(smoother):
+    # weights x 1e200 were refused ("resampled as that many observations")
+    # with the analytic band, which draws nothing
+    y, p, w = _data(120)
+    big = flexible_calibration_curve(y, p, smoother=smoother, sample_weight=w * 1e200)
+    assert np.isfinite(big.estimate).all() and np.isfinite(big.lower).all()
+    with pytest.raises(ValueError, match="sample_weight sums to .*more than can be drawn"):
+        big.confidence_interval(metric="ici")
+    with pytest.raises(ValueError, match="sample_weight sums to .*more than can be drawn"):
+        flexible_calibration_curve(
+            y,
+            p,
+            smoother=smoother,
+            band="bootstrap",
+            n_resamples=5,
+            sample_weight=w * 1e200,
+        )
+
+
+def test_lowess_refuses_more_rows_than_it_can_repeat():
+    # integer weights summing to 2e14 tried to allocate 1.4 PiB (MemoryError)
+    y, p, w = _data(100)
+    with pytest.raises(ValueError, match="sample_weight sums to 2.*at most 2\\*\\*31"):
+        flexible_calibration_curve(
+            y, p, smoother="lowess", band=None, sample_weight=w * 1e12
+        )
+
+
 def test_analytic_band_at_other_levels():
     y, p, _ = _data()
     c = flexible_calibration_curve(y, p, smoother="rcs", confidence_level=0.9)

@@ -107,7 +107,23 @@ def verbal(draw):
     return y, conf, w.astype(np.float64)
 
 
-DATA = {"binary": binary(), "multiclass": multiclass(), "verbal": verbal()}
+@st.composite
+def multilabel(draw, min_n: int = 4, max_n: int = 25, k: int = 3):
+    """A multilabel indicator and the probability of each label."""
+    n = draw(st.integers(min_n, max_n))
+    y = draw(arrays(np.int64, (n, k), elements=st.integers(0, 1)))
+    p = draw(arrays(np.float64, (n, k), elements=st.sampled_from(GRID)))
+    w = draw(arrays(np.int64, n, elements=st.integers(0, 4)))
+    assume(w.sum() >= 3)
+    return y, p, w.astype(np.float64)
+
+
+DATA = {
+    "binary": binary(),
+    "multiclass": multiclass(),
+    "verbal": verbal(),
+    "multilabel": multilabel(),
+}
 
 
 # --------------------------------------------------------------------------- registry
@@ -149,6 +165,16 @@ class Entry:
 
 def _second(p: np.ndarray) -> np.ndarray:
     return np.clip(np.asarray(p, dtype=np.float64) ** 1.5, 0.0, 1.0)
+
+
+#: the reasons of statistics that count observations
+RESAMPLE = "a bootstrap draws the observations: the total weight is the sample size"
+HLE_ROWS = "HLE's bins are 100 consecutive rows (integer weights only)"
+HELM_POSITIONS = "HELM's statistics count positions in the ranking (integer weights)"
+LOWESS_ROWS = "lowess has no weights: integer weights are its repeated rows"
+#: of those, the ones that may refuse weights summing to too many observations
+#: (to draw, repeat or count); any other refusal is of too few
+TOO_MANY = (RESAMPLE, HLE_ROWS, HELM_POSITIONS, LOWESS_ROWS)
 
 
 def _ce(**kw: Any) -> Callable[..., Any]:
@@ -215,7 +241,7 @@ def _ce_entries() -> list[Entry]:
                     f"calibration_error({preset},{norm})",
                     _ce(kind="binary", norm=norm, binning=preset, confidence_scale=100),
                     data="verbal",
-                    counts="HLE's bins are 100 consecutive rows (integer weights only)",
+                    counts=HLE_ROWS,
                     examples=6,
                 )
             )
@@ -255,6 +281,16 @@ def _smooth(kind: str, bandwidth: Any) -> Callable[..., Any]:
     )
 
 
+def _groups(p: np.ndarray) -> np.ndarray:
+    """Three groups by forecast value (a repeated row stays in its group)."""
+    return np.digitize(p, [0.35, 0.7])
+
+
+def _human(y: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Human labels of the rows of some forecast values (NaN: unlabelled)."""
+    return np.where(np.digitize(p, [0.2, 0.4, 0.6, 0.8]) % 2 == 0, y, np.nan)
+
+
 def _murphy(**kw: Any) -> Callable[..., Any]:
     return lambda y, p, w: skbrier.murphy_decomposition(y, p, sample_weight=w, **kw)
 
@@ -291,9 +327,7 @@ CORP_POINT = (
     "recalibrated_values",
 )
 INFERENCE_POINT = ("brier_score", "brier_skill_score", "brier_index", "estimate")
-RESAMPLE = "a bootstrap draws the observations: the total weight is the sample size"
 WILSON = "Wilson intervals of the bins: a bin's weight is its sample size"
-HELM_POSITIONS = "HELM's statistics count positions in the ranking (integer weights)"
 CUMULATIVE = "sigma of the cumulative curve: the total weight is the sample size"
 CUMULATIVE_CURVE = ("ks", "kuiper", "forecast", "share", "cumulative_difference")
 
@@ -387,6 +421,28 @@ REGISTRY: list[Entry] = [
             atol=ATOL if smoother == "loess" else 1e-8,
         )
         for smoother in ("loess", "rcs", "ns")
+    ),
+    Entry(
+        "flexible_calibration_curve(gam)",
+        lambda y, p, w: skbrier.flexible_calibration_curve(
+            y, p, smoother="gam", sample_weight=w
+        ),
+        counts="UBRE's penalty weighs the deviance by the number of observations: "
+        "the total weight with frequency weights",
+        refuses_below=3.0,
+        ignore=("standard_error", "lower", "upper"),
+        # the UBRE score is flat at its minimum: the smoothing parameter, found
+        # by a bounded search, is determined to ~1e-5 and the curve to ~1e-4
+        atol=1e-3,
+        examples=8,
+    ),
+    Entry(
+        "flexible_calibration_curve(lowess)",
+        lambda y, p, w: skbrier.flexible_calibration_curve(
+            y, p, smoother="lowess", band=None, sample_weight=w
+        ),
+        counts=LOWESS_ROWS,
+        refuses_below=3.0,
     ),
     Entry(
         "calibration_in_the_large",
@@ -652,6 +708,145 @@ REGISTRY: list[Entry] = [
         ignore=("emax", "e90", "eavg", "lowess"),
         examples=4,
     ),
+    # multilabel indicators (each label its own binary problem)
+    *(
+        Entry(f"{name}(multilabel)", call, data="multilabel", **kw)
+        for name, call, kw in (
+            ("brier_score", lambda y, p, w: skbrier.brier_score(y, p, sample_weight=w), {}),
+            ("brier_index", lambda y, p, w: skbrier.brier_index(y, p, sample_weight=w), {}),
+            (
+                "brier_skill_score",
+                lambda y, p, w: skbrier.brier_skill_score(y, p, sample_weight=w),
+                {},
+            ),
+            *(
+                (
+                    f"calibration_error[{norm}]",
+                    _ce(kind="classwise", norm=norm, n_bins=5),
+                    {},
+                )
+                for norm in ("l1", "l2", "max")
+            ),
+            (
+                "calibration_error[debias]",
+                _ce(kind="classwise", norm="l2", n_bins=4, debias=True),
+                {
+                    "counts": "the debiased estimator subtracts a variance over W_b - 1",
+                    "refuses_below": 3,
+                    "atol": 1e-8,
+                },
+            ),
+            ("smooth_calibration_error", _smooth("classwise", "auto"), {"examples": 6}),
+            (
+                "murphy_decomposition",
+                _murphy(n_bins=5),
+                {"counts": WILSON, "point": MURPHY_POINT},
+            ),
+            (
+                "corp_decomposition",
+                lambda y, p, w: skbrier.corp_decomposition(y, p, sample_weight=w),
+                {},
+            ),
+        )
+    ),
+    # ordinal outcomes: the order given by labels, and the normalised score
+    Entry(
+        "ranked_probability_score(labels, normalize)",
+        lambda y, p, w: skbrier.ranked_probability_score(
+            y, p, labels=[2, 0, 1], normalize=True, sample_weight=w
+        ),
+        data="multiclass",
+    ),
+    Entry(
+        "ranked_probability_decomposition(murphy, labels)",
+        lambda y, p, w: skbrier.ranked_probability_decomposition(
+            y, p, decomposition_method="murphy", labels=[1, 2, 0], n_bins=4, sample_weight=w
+        ),
+        data="multiclass",
+        counts=WILSON,
+        point=(
+            "ranked_probability_score",
+            "miscalibration",
+            "discrimination",
+            "uncertainty",
+            "remainder",
+        ),
+    ),
+    Entry(
+        "murphy_decomposition(multiclass, bias_correction)",
+        _murphy(n_bins=5, bias_correction=True),
+        data="multiclass",
+        counts="the Ferro-Fricker correction is a finite-sample correction",
+        point=("brier_score", "within_bin_variance", "within_bin_covariance"),
+        refuses_below=3,
+    ),
+    Entry(
+        "BrierDecomposition(murphy, bias_correction)",
+        lambda y, p, w: skbrier.BrierDecomposition(
+            "murphy", n_bins=5, bias_correction=True
+        ).fit(y, p, sample_weight=w),
+        counts="the Ferro-Fricker correction is a finite-sample correction",
+        point=("brier_score_",),
+        refuses_below=3,
+        examples=8,
+    ),
+    # subgroups, centres (groups by forecast value: repeated rows keep them)
+    Entry(
+        "calibration_by_group",
+        lambda y, p, w: metrics.calibration_by_group(
+            y, p, groups=_groups(p), sample_weight=w
+        ),
+        counts="variances, tests and heterogeneity: the total weight is the sample size",
+        point=(
+            "estimates",
+            "cumulative.ks",
+            "cumulative.kuiper",
+            "cumulative.by_group.ks",
+            "cumulative.by_group.kuiper",
+            "worst_group_gap",
+        ),  # fmt: skip
+        # the lowess curve has no weights: ici is NaN with sample_weight (documented)
+        ignore=("ici",),
+        examples=8,
+    ),
+    Entry(
+        "clustered_validation",
+        lambda y, p, w: stats.clustered_validation(
+            y, p, groups=_groups(p), sample_weight=w
+        ),
+        counts="within-centre variances, hence the pooling weights: the total "
+        "weight is the sample size",
+        point=("per_cluster",),
+        examples=8,
+    ),
+    Entry(
+        "clustered_calibration_curve",
+        lambda y, p, w: stats.clustered_calibration_curve(
+            y, p, groups=_groups(p), grid=[0.2, 0.5, 0.8], sample_weight=w
+        ),
+        counts="the centres' curves are pooled by their variances: the total weight "
+        "is the sample size",
+        examples=6,
+    ),
+    # prediction-powered inference: human labels (NaN: unlabelled) and a judge
+    Entry(
+        "prediction_powered_brier_score",
+        lambda y, p, w: stats.prediction_powered_brier_score(
+            _human(y, p), p, judge_correct=(p >= 0.5).astype(float), sample_weight=w
+        ),
+        counts="the power-tuning lambda and the variances use n - 1: the total "
+        "weight is the sample size",
+        point=("classical_estimate",),
+    ),
+    Entry(
+        "prediction_powered_accuracy",
+        lambda y, p, w: stats.prediction_powered_accuracy(
+            _human(y, p), (p >= 0.5).astype(float), sample_weight=w
+        ),
+        counts="the power-tuning lambda and the variances use n - 1: the total "
+        "weight is the sample size",
+        point=("classical_estimate",),
+    ),
     # selective prediction and abstention: (y_correct, confidence)
     Entry("aurc", lambda y, p, w: skbrier.aurc(y, p, sample_weight=w)),
     Entry("e_aurc", lambda y, p, w: skbrier.e_aurc(y, p, sample_weight=w)),
@@ -879,9 +1074,11 @@ def test_multiplying_all_weights_by_a_constant_changes_nothing(entry):
             return
         if got_status == "error":
             # only a statistic that counts observations may refuse a weight
-            # total it cannot count (too few, or too many to draw)
+            # total it cannot count: too few, or (drawn, repeated or counted
+            # one by one) too many
             assert entry.counts is not None, got
             assert "sample_weight" in str(got), got
+            assert scale < 1 or entry.counts in TOO_MANY, got
             return
         keys = _scale_free_keys(entry, ref)
         if keys:
@@ -953,10 +1150,6 @@ ELSEWHERE = {
     "leaderboard": "long-format panels (a row is a forecaster x question pair, so "
     "repeated rows are refused): tests/test_leaderboard_properties.py",
     "difficulty_adjusted_brier": "long-format panels: tests/test_leaderboard_properties.py",
-    "clustered_validation": "needs groups=: tests/test_meta_analysis.py",
-    "clustered_calibration_curve": "needs groups= (a curve per centre); integer weights "
-    "equal repeated rows: tests/test_clustered_calibration.py",
-    "calibration_by_group": "needs groups= (per-group fits): tests/test_subgroups.py",
     "pooled_validation": "one forecast per imputed data set: tests/test_rubin.py",
     "achieved_precision": "validation_measures' estimators (covered here through "
     "calibration_intercept_slope, c_statistic, brier_inference) and decision_curve's "
@@ -964,8 +1157,6 @@ ELSEWHERE = {
     "compare_net_benefit": "decision_curve(n_resamples)'s bootstrap (covered here); "
     "tests/test_decision_value.py",
     "temperature_scaling": "multiple-choice log-likelihoods: tests/test_recalibration.py",
-    "prediction_powered_accuracy": "human labels with NaN: tests/test_prediction_powered.py",
-    "prediction_powered_brier_score": "human labels with NaN: tests/test_prediction_powered.py",
 }
 
 

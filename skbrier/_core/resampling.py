@@ -47,6 +47,7 @@ __all__ = [
     "frequency_draws",
     "frequency_resampler",
     "interval_from_replicates",
+    "repeated_rows",
     "resample_counts",
     "resample_indices",
     "resample_multiplicities",
@@ -185,6 +186,35 @@ def resample_multiplicities(
 MAX_FREQUENCY_DRAWS = 2**62
 #: Integer weights up to this total are resampled as their expanded rows.
 MAX_EXPANDED_ROWS = 2**31
+
+
+def repeated_rows(w: np.ndarray, why: str) -> np.ndarray:
+    """The repetitions (``np.intp``) of rows of integer frequency weights ``w``,
+    for a statistic that repeats each row ``w`` times.
+
+    ``why`` says who repeats the rows (a clause of the messages).  Raises a
+    ValueError naming ``sample_weight`` for weights that are not integers and
+    for a total above :data:`MAX_EXPANDED_ROWS` (rows that cannot be held).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier._core.resampling import repeated_rows
+    >>> repeated_rows(np.array([2.0, 0.0, 1.0]), "lowess has no weights").tolist()
+    [2, 0, 1]
+    """
+    if not np.all(w == np.round(w)):
+        raise ValueError(
+            f"sample_weight must hold integers (integer frequency weights: counts "
+            f"of repeated rows): {why}."
+        )
+    total = float(w.sum())
+    if total > MAX_EXPANDED_ROWS:
+        raise ValueError(
+            f"sample_weight sums to {total:.4g}: {why}, and at most 2**31 rows can "
+            "be repeated. Rescale sample_weight."
+        )
+    return w.astype(np.intp)
 
 
 def frequency_draws(total: float) -> int:

@@ -40,6 +40,7 @@ from .._core.params import (
     check_option,
     check_real,
 )
+from .._core.resampling import repeated_rows
 from .._core.validation import _as_array, check_forecast, check_multilabel, is_multilabel
 
 __all__ = [
@@ -158,13 +159,14 @@ def prepare(
     if scale != 1.0:
         y_proba = rescale(y_proba, scale)
     if is_multilabel(y_true):  # one binary error per label
+        # validated first: a 2-D y_true of fractions is a swap, not a kind
+        fc = check_multilabel(y_true, y_proba, sample_weight=sample_weight, labels=labels)
         if kind != "classwise":
             raise ValueError(
                 f"kind={kind!r} needs one class per row; a multilabel indicator "
                 "y_true is calibrated label by label: pass kind='classwise' (the "
                 "mean, or for norm='max' the maximum, of the per-label errors)."
             )
-        fc = check_multilabel(y_true, y_proba, sample_weight=sample_weight, labels=labels)
         cols = [
             (np.ascontiguousarray(fc.proba[:, j]), fc.y[:, j]) for j in range(fc.n_columns)
         ]
@@ -328,26 +330,13 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
     return bin_sums(np, ids, p, y, w, k), (skip, total, rule)
 
 
-#: The most rows the HLE presets expand integer weights into.
-HLE_MAX_ROWS = 2**31
-
-
 def _repeat_rows(
     p: np.ndarray, y: np.ndarray, w: np.ndarray, preset: str
 ) -> tuple[np.ndarray, np.ndarray]:
     """The rows repeated by integer frequency weights (the HLE presets bin rows)."""
-    if not np.all(w == np.round(w)):
-        raise ValueError(
-            f"binning={preset!r} bins consecutive rows: sample_weight must hold "
-            "integer frequency weights (rows are repeated)."
-        )
-    total = float(w.sum())
-    if total > HLE_MAX_ROWS:
-        raise ValueError(
-            f"binning={preset!r} repeats each row sample_weight times, but "
-            f"sample_weight sums to {total:.4g} rows (at most 2**31)."
-        )
-    reps = w.astype(np.intp)
+    reps = repeated_rows(
+        w, f"binning={preset!r} bins consecutive rows, so each row is repeated"
+    )
     return np.repeat(p, reps), np.repeat(y, reps)
 
 

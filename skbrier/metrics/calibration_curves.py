@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
@@ -59,7 +60,12 @@ from .._core.params import (
     check_real,
     validate_random_state,
 )
-from .._core.resampling import chunk_size_for, frequency_resampler, run_replicates
+from .._core.resampling import (
+    chunk_size_for,
+    frequency_resampler,
+    repeated_rows,
+    run_replicates,
+)
 from .._core.validation import binary_forecast, check_probabilities
 from ._calibration_curve_result import (
     CURVE_METRICS,
@@ -165,7 +171,11 @@ def _fit(
     if w is None:
         kx, ky = lowess_knots(x, y)
     else:
-        reps = w.astype(np.intp)
+        reps = repeated_rows(
+            w,
+            "smoother='lowess' has no weights, so each row is repeated (use "
+            "smoother='loess' for other weights)",
+        )
         kx, ky = lowess_knots(np.repeat(x, reps), np.repeat(y, reps))
     return _Fit(np.interp(x, kx, ky), np.interp(xg, kx, ky), None, None, None, True)
 
@@ -286,10 +296,9 @@ def _bootstrap(
     """A function running the bootstrap of the curve and its summaries once."""
     tf = special.logit if spec.logit else (lambda v: v)
     x, xg = tf(p), tf(grid)
-    draw = frequency_resampler(w, p.shape[0])
     m = len(CURVE_METRICS)
 
-    def task(size: int, rng: np.random.Generator) -> np.ndarray:
+    def task(draw: Callable, size: int, rng: np.random.Generator) -> np.ndarray:
         out = np.full((size, m + grid.shape[0]), np.nan)
         for r in range(size):
             cnt = draw(rng)
@@ -306,9 +315,12 @@ def _bootstrap(
         return out
 
     def run() -> dict:
+        # the resampler is made only when a bootstrap runs: it refuses weights
+        # too large to draw, which the curve and its analytic band take
+        draw = frequency_resampler(w, p.shape[0])
         reps = run_replicates(
-            task, n_resamples, random_state=random_state, n_jobs=n_jobs,
-            chunk_size=16, desc="calibration curve bootstrap",
+            partial(task, draw), n_resamples, random_state=random_state,
+            n_jobs=n_jobs, chunk_size=16, desc="calibration curve bootstrap",
         )  # fmt: skip
         return {"metrics": reps[:, :m], "curve": reps[:, m:]}
 
@@ -597,12 +609,6 @@ def flexible_calibration_curve(
     check_min_samples(
         p.shape[0], None if w is None else float(w.sum()), purpose="a calibration curve"
     )
-    if spec.smoother == "lowess" and w is not None and not np.all(w == np.round(w)):
-        raise ValueError(
-            "sample_weight must hold integers (counts of repeated rows) for "
-            "smoother='lowess': lowess has no weights. Use smoother='loess' for "
-            "other weights."
-        )
     g = _check_grid(grid, p, spec.logit)
     tf = special.logit if spec.logit else (lambda v: v)
     fit = _fit(spec, y, tf(p), w, tf(g), band=band == "analytic")

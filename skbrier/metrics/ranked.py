@@ -80,7 +80,10 @@ def ranked_order(y_true: Any, labels: Any) -> tuple[Any, Any, np.ndarray | None]
     itself); a label given twice raises ValueError.
     """
     dtype: Any = getattr(y_true, "dtype", None)
-    if labels is None and getattr(dtype, "ordered", False) and hasattr(dtype, "categories"):
+    # the categories of an ordered categorical: pandas' ordered Categorical,
+    # polars' Enum (ordered by definition)
+    ordered = getattr(dtype, "ordered", False) or type(dtype).__name__ == "Enum"
+    if labels is None and ordered and hasattr(dtype, "categories"):
         labels = np.asarray(dtype.categories)
         y_true = np.asarray(y_true)
     if labels is None:
@@ -114,6 +117,7 @@ def check_ordinal(
     y_true, order, perm = ranked_order(y_true, labels)
     raw = as_array(y_proba, "y_proba")
     if raw.ndim == 1 or (raw.ndim == 2 and raw.shape[1] == 1):
+        _target_array(y_true)  # a 2-D y_true of probabilities: swapped arguments
         check_probabilities(raw, warn_hard=False)  # bad values first
         raise ValueError(
             "y_proba must be 2-D, one column per category in their order (lowest "

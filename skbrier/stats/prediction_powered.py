@@ -142,11 +142,16 @@ def _estimate(
     w = np.ones(n_items) if w is None else w
     lab = labeled & (w > 0)
     unl = ~labeled & (w > 0)
-    if lab.sum() < 2 or unl.sum() < 2:
+    # an item of integer weight k counts as its k repeated rows (so that
+    # integer weights are refused exactly where their repeated rows are)
+    n_lab = max(float(np.count_nonzero(lab)), float(w[lab].sum()))
+    n_unl = max(float(np.count_nonzero(unl)), float(w[unl].sum()))
+    if n_lab < 2 or n_unl < 2:
         raise ValueError(
             "prediction-powered inference needs at least 2 items with a human label "
-            f"and 2 without (got {lab.sum()} and {unl.sum()}); mark the "
-            "items no human labelled with NaN or None in human_correct."
+            f"and 2 without (got {n_lab:.4g} and {n_unl:.4g}, counting an item of "
+            "sample_weight k as k items); mark the items no human labelled with NaN "
+            "or None in human_correct."
         )
     res = ppi_mean(y_human[lab], yhat[lab], yhat[unl], w[lab], w[unl], lam_value)
     return PredictionPoweredResult(
