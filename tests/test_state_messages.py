@@ -23,6 +23,7 @@ from skbrier.states import (
     CalibrationBinsState,
     ClasswiseBinnedState,
     MulticlassBrierState,
+    SampleState,
     StateBundle,
     ThresholdState,
 )
@@ -170,3 +171,21 @@ def test_weights_summing_to_infinity_over_chunks(make, p):
     b = make().update([1], p, [1e308])
     msg = _error(lambda: a.merge(b).finalize())
     assert msg == "sample_weight contains infinity (or sums to infinity).", msg
+
+
+@pytest.mark.parametrize(
+    "kw, error, match",
+    [
+        ({"size": -1, "seed": 0}, ValueError, "size must be at least 1"),
+        ({"size": 0, "seed": 0}, ValueError, "size must be at least 1"),
+        ({"size": 2.5, "seed": 0}, TypeError, "size must be an integer"),
+        ({"size": 3, "seed": 1.5}, TypeError, "seed must be an integer"),
+        ({"size": 3, "seed": -1}, ValueError, "seed must be at least 0"),
+        ({"size": 3, "seed": np.random.default_rng(0)}, TypeError, "seed must be an"),
+    ],
+)
+def test_sample_state_options_are_checked(kw, error, match):
+    # size=-1 kept one row and size=2.5 two; a Generator seed raised int()'s
+    # TypeError, a negative seed numpy's "expected non-negative integer"
+    with pytest.raises(error, match=match):
+        SampleState(**kw)

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.params import check_int
 from ._base import BinaryState
 
 __all__ = ["SampleState"]
@@ -62,8 +63,8 @@ class SampleState(BinaryState):
 
     def __init__(self, size: int, *, seed: int, pos_label: Any = None) -> None:
         super().__init__(pos_label=pos_label)
-        self.size = int(size)
-        self.seed = int(seed)
+        self.size = check_int(size, "size", minimum=1)
+        self.seed = check_int(seed, "seed", minimum=0)
 
     def _chunk(self, p, w, extra):
         crc = zlib.crc32(np.ascontiguousarray(p).tobytes())
