@@ -421,3 +421,24 @@ def test_netcal_quantile_edges_are_weighted():
     assert got == pytest.approx(
         calibration_error(np.repeat(y, w), np.repeat(p, w), **opts), rel=1e-12
     )
+
+
+def test_bin_edges_given_as_strategy_point_to_binning():
+    # murphy_decomposition takes edges as strategy=; calibration_error said
+    # only "strategy must be one of ('uniform', 'quantile')"
+    y, p = np.array([0, 1, 1, 0]), np.array([0.1, 0.8, 0.6, 0.3])
+    with pytest.raises(TypeError, match="binning=edges"):
+        calibration_error(y, p, strategy=[0.0, 0.5, 1.0])
+    assert calibration_error(y, p, binning=[0.0, 0.5, 1.0]) == pytest.approx(0.25)
+
+
+def test_a_bandwidth_too_narrow_for_the_grid_is_refused():
+    # bandwidth=1e-9 asked for a grid of 2e10 nodes (MemoryError, 74.5 GiB)
+    y, p = np.array([0, 1, 1, 0]), np.array([0.1, 0.8, 0.6, 0.3])
+    with pytest.raises(ValueError, match="bandwidth must be at least 1e-05"):
+        smooth_calibration_error(y, p, bandwidth=1e-9)
+    with pytest.raises(ValueError, match="bandwidth"):
+        calibration_error_interval(
+            y, p, metric="smooth_calibration_error", bandwidth=1e-9, n_resamples=5
+        )
+    assert 0.0 <= smooth_calibration_error(y, p, bandwidth=1e-5) <= 1.0

@@ -241,6 +241,12 @@ def check_options(
             f"calibration error); got norm={norm!r}."
         )
     n_bins = check_n_bins(n_bins)
+    if not isinstance(strategy, str) and np.ndim(strategy) == 1:
+        # murphy_decomposition takes its edges as strategy=
+        raise TypeError(
+            "strategy must be 'uniform' or 'quantile'; got an array: pass bin edges "
+            "as binning=edges."
+        )
     strategy = check_option(strategy, "strategy", ("uniform", "quantile"))
     debias = check_bool(debias, "debias")
     right = check_bool(right, "right")
@@ -452,7 +458,18 @@ def smooth_value(data: Pairs, w: np.ndarray | None, bandwidth: Any) -> float:
     return float(np.mean(vals))
 
 
+#: The narrowest smECE kernel: its grid has ``20 / bandwidth`` nodes (relplot's).
+MIN_BANDWIDTH = 1e-5
+
+
 def check_bandwidth(bandwidth: Any) -> Any:
     if isinstance(bandwidth, str):
         return check_option(bandwidth, "bandwidth", ("auto",))
-    return check_real(bandwidth, "bandwidth", low=0.0, high=1.0, inclusive=(False, True))
+    value = check_real(bandwidth, "bandwidth", low=0.0, high=1.0, inclusive=(False, True))
+    if value < MIN_BANDWIDTH:
+        raise ValueError(
+            f"bandwidth must be at least {MIN_BANDWIDTH:g}, got {value:.4g}: smECE "
+            f"convolves on a grid of 20 / bandwidth nodes ({20 / value:.4g} here). "
+            "Use bandwidth='auto' (never below 0.001) or a wider kernel."
+        )
+    return value

@@ -330,7 +330,8 @@ def smooth_calibration_error(
     kind : {"top_label", "binary", "classwise"}, default="top_label"
         What is calibrated; ``"classwise"`` averages the per-class smECE.
     bandwidth : float or "auto", default="auto"
-        The kernel width :math:`\sigma` in (0, 1], or the automatic one.
+        The kernel width :math:`\sigma` in [1e-5, 1] (the grid has
+        :math:`20 / \sigma` nodes), or the automatic one.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights.
     labels : array-like, default=None
