@@ -20,6 +20,7 @@ from skbrier.metrics.decomposition import (
     BinStatistics,
     CORPDecomposition,
     MulticlassDecomposition,
+    bin_edges,
     binned_statistics,
     corp_decomposition,
     murphy_decomposition,
@@ -863,3 +864,18 @@ def test_basic_interval_corrects_the_upward_bias_of_resampled_miscalibration():
     assert b.high == pytest.approx(2 * m.reliability - q.low)
     with pytest.raises(ValueError, match="method"):
         d.confidence_interval(metric="miscalibration", method="bca")
+
+
+def test_bin_edges_checks_the_weights():
+    # all-zero weights raised a bare IndexError from the quantiles
+    p = np.array([0.1, 0.2, 0.3, 0.9])
+    with pytest.raises(ValueError, match="sample_weight sums to zero"):
+        bin_edges(p, n_bins=2, strategy="quantile", sample_weight=[0, 0, 0, 0])
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        bin_edges(p, n_bins=2, strategy="quantile", sample_weight=[1, -1, 1, 1])
+    # integer weights: the edges of the repeated rows
+    rep = np.repeat(p, [1, 1, 1, 5])
+    np.testing.assert_array_equal(
+        bin_edges(p, n_bins=3, strategy="quantile", sample_weight=[1, 1, 1, 5]),
+        bin_edges(rep, n_bins=3, strategy="quantile"),
+    )

@@ -165,7 +165,8 @@ def prepare(
             raise ValueError(
                 f"kind={kind!r} needs one class per row; a multilabel indicator "
                 "y_true is calibrated label by label: pass kind='classwise' (the "
-                "mean, or for norm='max' the maximum, of the per-label errors)."
+                "per-label errors' mean for norm='l1', root mean square for 'l2', "
+                "maximum for 'max')."
             )
         cols = [
             (np.ascontiguousarray(fc.proba[:, j]), fc.y[:, j]) for j in range(fc.n_columns)

@@ -59,7 +59,12 @@ from .._core.params import (
     validate_random_state,
 )
 from .._core.results import ConfidenceInterval
-from .._core.validation import check_forecast, check_multilabel, is_multilabel
+from .._core.validation import (
+    check_forecast,
+    check_multilabel,
+    check_sample_weight,
+    is_multilabel,
+)
 from ._decomposition_core import (
     binary_columns,
     bootstrap_options,
@@ -151,7 +156,7 @@ def bin_edges(
     array([0.  , 0.25, 0.5 , 0.75, 1.  ])
     """
     p = np.asarray(y_proba, dtype=np.float64)
-    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    w = check_sample_weight(sample_weight, p.shape[0])
     n_bins = check_n_bins(n_bins)
     return edges_for(p, w, n_bins, check_strategy(strategy))
 
