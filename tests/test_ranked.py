@@ -346,3 +346,27 @@ def test_scorers_by_object_and_by_name():
     assert np.all(scores < 0)
     by_name = get_scorer("ranked_probability_skill_score")
     assert by_name(est.fit(X, grade), X, grade) > 0
+
+
+def test_undefined_skill_names_the_ranked_probability_skill_score():
+    # the warning named brier_skill_score and "a Brier score of 0"
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    p = [[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.2, 0.5, 0.3]]
+    with pytest.warns(
+        UndefinedMetricWarning,
+        match="ranked_probability_skill_score .*ranked probability score of 0",
+    ):
+        assert np.isnan(ranked_probability_skill_score([1, 1, 1], p, labels=[0, 1, 2]))
+    state = RankedProbabilityState(labels=[0, 1, 2]).update([1, 1, 1], p)
+    with pytest.warns(UndefinedMetricWarning, match="ranked_probability_skill_score"):
+        assert np.isnan(state.skill())
+
+
+def test_a_constant_reference_that_does_not_sum_to_one_warns():
+    p = [[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.2, 0.5, 0.3]]
+    with pytest.warns(UserWarning, match="reference do not sum to one"):
+        ranked_probability_skill_score([0, 1, 2], p, reference=[0.5, 0.5, 0.5])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ranked_probability_skill_score([0, 1, 2], p, reference=[0.2, 0.3, 0.5])

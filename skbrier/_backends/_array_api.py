@@ -338,5 +338,5 @@ def ranked_probability_skill_score(c: Call) -> Any:
     )
     score, bs_ref = ranked_skill_finish(sums, constant)
     if bs_ref == 0.0:
-        warn_undefined_skill()
+        warn_undefined_skill("ranked_probability_skill_score")
     return score

@@ -50,7 +50,11 @@ from .._core.params import (
     validate_random_state,
 )
 from .._core.results import Result
-from .._core.validation import check_forecast, check_probabilities
+from .._core.validation import (
+    check_forecast,
+    check_probabilities,
+    warn_if_rows_do_not_sum_to_one,
+)
 from ._decomposition_core import (
     bootstrap_options,
     class_generators,
@@ -323,7 +327,7 @@ def ranked_probability_skill_score(
     sums = ranked_reduce(np, codes, p, w, reference=ref, class_weight=ref is None)
     score, bs_ref = ranked_skill_finish(sums, constant)
     if bs_ref == 0.0:
-        warn_undefined_skill()
+        warn_undefined_skill("ranked_probability_skill_score")
     return score
 
 
@@ -346,6 +350,7 @@ def check_ranked_reference(
                 f"reference has {ref.shape[0]} probabilities but y_proba has "
                 f"{shape[1]} categories; give one probability per category."
             )
+        warn_if_rows_do_not_sum_to_one(ref[None, :], "reference")  # as y_proba's rows
         return None, ref
     if ref.shape != tuple(shape):
         raise ValueError(

@@ -94,5 +94,5 @@ class RankedProbabilityState(_KernelColumns):
         the reference scores 0)."""
         score, ref = ranked_skill_finish(self.sums(), constant)
         if ref == 0.0:
-            warn_undefined_skill()
+            warn_undefined_skill("ranked_probability_skill_score")
         return score

@@ -661,18 +661,26 @@ def skill_score(bs: float, bs_ref: float) -> float:
         return float(1.0 - np.float64(bs) / np.float64(bs_ref))
 
 
-def warn_undefined_skill() -> None:
+#: the score whose skill each skill score measures (in the warning)
+_SKILL_OF = {
+    "brier_skill_score": "Brier score",
+    "ranked_probability_skill_score": "ranked probability score",
+}
+
+
+def warn_undefined_skill(statistic: str = "brier_skill_score") -> None:
     """The warning of a skill score whose reference scores 0 (the result is nan).
 
+    ``statistic`` names the skill score (a key of ``_SKILL_OF``).
     ``stacklevel=4`` points at the user's call: this function, the body or
     adapter that calls it, the backend dispatch wrapper, the caller.
     """
     from sklearn.exceptions import UndefinedMetricWarning
 
     warnings.warn(
-        "brier_skill_score is undefined (nan) because the reference forecast has a "
-        "Brier score of 0 (for climatology: only one class of y_true has positive "
-        "weight).",
+        f"{statistic} is undefined (nan) because the reference forecast has a "
+        f"{_SKILL_OF[statistic]} of 0 (for climatology: only one class of y_true "
+        "has positive weight).",
         UndefinedMetricWarning,
         stacklevel=4,
     )
