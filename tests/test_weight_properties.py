@@ -773,6 +773,22 @@ REGISTRY: list[Entry] = [
         ),
     ),
     Entry(
+        "ranked_probability_decomposition(n_resamples)",
+        lambda y, p, w: skbrier.ranked_probability_decomposition(
+            y, p, n_resamples=10, random_state=0, sample_weight=w
+        ),
+        data="multiclass",
+        counts=RESAMPLE,
+        point=(
+            "ranked_probability_score",
+            "miscalibration",
+            "discrimination",
+            "uncertainty",
+            "remainder",
+        ),
+        examples=6,
+    ),
+    Entry(
         "murphy_decomposition(multiclass, bias_correction)",
         _murphy(n_bins=5, bias_correction=True),
         data="multiclass",
