@@ -121,14 +121,8 @@ def test_a_polars_enum_gives_its_order_as_a_pandas_ordered_categorical_does():
     pd = pytest.importorskip("pandas")
     order = ["low", "mid", "high"]
     y = np.array(["low", "high", "mid", "mid", "low"])
-    p = np.array(
-        [
-            [0.7, 0.2, 0.1],
-            [0.1, 0.3, 0.6],
-            [0.2, 0.5, 0.3],
-            [0.3, 0.4, 0.3],
-            [0.5, 0.4, 0.1],
-        ]
+    p = np.reshape(
+        [0.7, 0.2, 0.1, 0.1, 0.3, 0.6, 0.2, 0.5, 0.3, 0.3, 0.4, 0.3, 0.5, 0.4, 0.1], (5, 3)
     )
     want = ranked_probability_score(y, p, labels=order)
     assert want == pytest.approx(0.168, rel=1e-12)  # scoringrules.rps_score, onehot

@@ -172,6 +172,8 @@ RESAMPLE = "a bootstrap draws the observations: the total weight is the sample s
 HLE_ROWS = "HLE's bins are 100 consecutive rows (integer weights only)"
 HELM_POSITIONS = "HELM's statistics count positions in the ranking (integer weights)"
 LOWESS_ROWS = "lowess has no weights: integer weights are its repeated rows"
+FERRO = "the Ferro-Fricker correction is a finite-sample correction"
+DEBIAS = "the debiased estimator subtracts a variance over W_b - 1"
 #: of those, the ones that may refuse weights summing to too many observations
 #: (to draw, repeat or count); any other refusal is of too few
 TOO_MANY = (RESAMPLE, HLE_ROWS, HELM_POSITIONS, LOWESS_ROWS)
@@ -228,7 +230,7 @@ def _ce_entries() -> list[Entry]:
                     f"calibration_error({kind},debias{',' + rule['binning'] if rule else ''})",
                     _ce(kind=kind, norm="l2", debias=True, n_bins=4, **rule),
                     data=data,
-                    counts="the debiased estimator subtracts a variance over W_b - 1",
+                    counts=DEBIAS,
                     refuses_below=3,
                     # sqrt of a clipped difference: rounding of 1e-17 near 0 gives 3e-9
                     atol=1e-8,
@@ -286,6 +288,23 @@ def _groups(p: np.ndarray) -> np.ndarray:
     return np.digitize(p, [0.35, 0.7])
 
 
+def _weighed(call: Callable[..., Any]) -> Callable[..., Any]:
+    """``call`` on the rows of positive weight: a group whose rows all weigh 0
+    is still listed (NaN), as a class of ``y_true`` is, where the repeated
+    rows have no such group."""
+
+    def on_rows(y: Any, p: Any, w: Any) -> Any:
+        keep = slice(None) if w is None else w > 0
+        return call(y[keep], p[keep], None if w is None else w[keep])
+
+    return on_rows
+
+
+def _by_group(fn: Callable[..., Any], **kw: Any) -> Callable[..., Any]:
+    """``fn`` with three groups by forecast value, on the rows of positive weight."""
+    return _weighed(lambda y, p, w: fn(y, p, groups=_groups(p), sample_weight=w, **kw))
+
+
 def _human(y: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Human labels of the rows of some forecast values (NaN: unlabelled)."""
     return np.where(np.digitize(p, [0.2, 0.4, 0.6, 0.8]) % 2 == 0, y, np.nan)
@@ -325,6 +344,13 @@ CORP_POINT = (
     "base_rate",
     "forecast_values",
     "recalibrated_values",
+)
+RANKED_POINT = (
+    "ranked_probability_score",
+    "miscalibration",
+    "discrimination",
+    "uncertainty",
+    "remainder",
 )
 INFERENCE_POINT = ("brier_score", "brier_skill_score", "brier_index", "estimate")
 WILSON = "Wilson intervals of the bins: a bin's weight is its sample size"
@@ -539,7 +565,7 @@ REGISTRY: list[Entry] = [
     Entry(
         "murphy_decomposition(bias_correction)",
         _murphy(n_bins=5, bias_correction=True),
-        counts="the Ferro-Fricker correction is a finite-sample correction",
+        counts=FERRO,
         point=("brier_score", "within_bin_variance", "within_bin_covariance", "base_rate"),
         refuses_below=3,
     ),
@@ -553,7 +579,7 @@ REGISTRY: list[Entry] = [
     Entry(
         "murphy_from_statistics(bias_correction)",
         _chunked_murphy,
-        counts="the Ferro-Fricker correction is a finite-sample correction",
+        counts=FERRO,
         point=("brier_score", "within_bin_variance", "within_bin_covariance", "base_rate"),
         refuses_below=3,
     ),
@@ -731,7 +757,7 @@ REGISTRY: list[Entry] = [
                 "calibration_error[debias]",
                 _ce(kind="classwise", norm="l2", n_bins=4, debias=True),
                 {
-                    "counts": "the debiased estimator subtracts a variance over W_b - 1",
+                    "counts": DEBIAS,
                     "refuses_below": 3,
                     "atol": 1e-8,
                 },
@@ -764,13 +790,7 @@ REGISTRY: list[Entry] = [
         ),
         data="multiclass",
         counts=WILSON,
-        point=(
-            "ranked_probability_score",
-            "miscalibration",
-            "discrimination",
-            "uncertainty",
-            "remainder",
-        ),
+        point=RANKED_POINT,
     ),
     Entry(
         "ranked_probability_decomposition(n_resamples)",
@@ -779,20 +799,14 @@ REGISTRY: list[Entry] = [
         ),
         data="multiclass",
         counts=RESAMPLE,
-        point=(
-            "ranked_probability_score",
-            "miscalibration",
-            "discrimination",
-            "uncertainty",
-            "remainder",
-        ),
+        point=RANKED_POINT,
         examples=6,
     ),
     Entry(
         "murphy_decomposition(multiclass, bias_correction)",
         _murphy(n_bins=5, bias_correction=True),
         data="multiclass",
-        counts="the Ferro-Fricker correction is a finite-sample correction",
+        counts=FERRO,
         point=("brier_score", "within_bin_variance", "within_bin_covariance"),
         refuses_below=3,
     ),
@@ -801,17 +815,15 @@ REGISTRY: list[Entry] = [
         lambda y, p, w: skbrier.BrierDecomposition(
             "murphy", n_bins=5, bias_correction=True
         ).fit(y, p, sample_weight=w),
-        counts="the Ferro-Fricker correction is a finite-sample correction",
-        point=("brier_score_",),
-        refuses_below=3,
         examples=8,
+        refuses_below=3,
+        counts=FERRO,
+        point=("brier_score_",),
     ),
     # subgroups, centres (groups by forecast value: repeated rows keep them)
     Entry(
         "calibration_by_group",
-        lambda y, p, w: metrics.calibration_by_group(
-            y, p, groups=_groups(p), sample_weight=w
-        ),
+        _by_group(metrics.calibration_by_group),
         counts="variances, tests and heterogeneity: the total weight is the sample size",
         point=(
             "estimates",
@@ -827,9 +839,7 @@ REGISTRY: list[Entry] = [
     ),
     Entry(
         "clustered_validation",
-        lambda y, p, w: stats.clustered_validation(
-            y, p, groups=_groups(p), sample_weight=w
-        ),
+        _by_group(stats.clustered_validation),
         counts="within-centre variances, hence the pooling weights: the total "
         "weight is the sample size",
         point=("per_cluster",),
@@ -837,9 +847,7 @@ REGISTRY: list[Entry] = [
     ),
     Entry(
         "clustered_calibration_curve",
-        lambda y, p, w: stats.clustered_calibration_curve(
-            y, p, groups=_groups(p), grid=[0.2, 0.5, 0.8], sample_weight=w
-        ),
+        _by_group(stats.clustered_calibration_curve, grid=[0.2, 0.5, 0.8]),
         counts="the centres' curves are pooled by their variances: the total weight "
         "is the sample size",
         examples=6,
