@@ -79,6 +79,9 @@ def test_abstention_scores_weights_and_labels():
         abstention_scores([1, 0], [1, 1, 0])
     with pytest.raises(TypeError, match="^attempted must hold booleans"):
         abstention_scores([1, 0], ["yes", "no"])
+    # a 1/2 coding is not read as "2 = attempted"
+    with pytest.raises(ValueError, match="^attempted must hold 0/1"):
+        abstention_scores([1, 0, 1], [1, 2, 2])
 
 
 # --------------------------------------------------------------------------- utility

@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import skbrier
@@ -332,6 +333,29 @@ def test_errors_name_the_parameter():
         risk_coverage_curve([1, 0], [0.2, 0.9], coverage_grid=[0.0, 0.5])
     with pytest.raises(TypeError, match="^n_resamples"):
         risk_coverage_curve([1, 0], [0.2, 0.9], n_resamples=2.5)
+
+
+@pytest.mark.parametrize(
+    "labels", [[1, 2, 1, 1, 2], [0, 2, 0, 0, 2], [2, 2, 2, 2, 2], [0.5] * 5, [3, 0, 3, 3, 0]]
+)
+def test_correctness_other_than_0_1_is_refused(labels):
+    # [1, 2] read 2 as "right" and [0.5] * 5 as all right: silent wrong numbers
+    c = [0.9, 0.8, 0.7, 0.6, 0.5]
+    with pytest.raises(ValueError, match="^y_correct must hold 0/1") as info:
+        aurc(labels, c)
+    assert "found" in str(info.value)
+    with pytest.raises(ValueError, match="^y_correct must hold 0/1"):
+        selective_accuracy(labels, c, coverage=0.5)
+
+
+def test_correctness_encodings_agree():
+    y, c = _data(60, 9)
+    ref = aurc(y, c)
+    assert aurc(y.astype(bool), c) == ref
+    assert aurc(y.astype(float), c) == ref
+    assert aurc(np.where(y == 1, 1, -1), c) == ref  # scikit-learn's -1/1
+    assert aurc(pd.Series(y, dtype="Int64"), c) == ref
+    assert aurc(np.ones(5), np.linspace(0.1, 0.9, 5)) == 0.0
 
 
 def test_booleans_and_top_level_exports():
