@@ -245,3 +245,25 @@ def test_format_detection_reads_the_head(tmp_path):
         link.symlink_to(tmp_path / "gone")  # named like a log, cannot be opened
         with pytest.raises(CLIError, match=f"{name}: cannot read"):
             _llm._detect(str(link))
+
+
+def test_length_normalize_and_target_delimiter(tmp_path):
+    # lm-eval's acc_norm divides by len(choice); the continuation is " " + choice
+    line = {
+        "doc_id": 0,
+        "target": "1",
+        "arguments": {
+            "gen_args_0": {"arg_0": "Q:", "arg_1": " a"},
+            "gen_args_1": {"arg_0": "Q:", "arg_1": " bbb"},
+        },
+        "filtered_resps": [["-1.0", "False"], ["-2.5", "False"]],
+    }
+    f = tmp_path / "samples_t.jsonl"
+    f.write_text(json.dumps(line) + "\n")
+    out = tmp_path / "r.json"
+    args = ["llm", str(f), "--n-resamples", "0", "--length-normalize", "--json", str(out)]
+    assert main(args) == 0
+    assert json.loads(out.read_text())[0]["estimates"]["accuracy"] == 1.0
+    assert main([*args, "--force", "--target-delimiter", ""]) == 0
+    assert json.loads(out.read_text())[0]["estimates"]["accuracy"] == 0.0
+    assert main([*args, "--force", "--format", "judged", "--target-delimiter", ""]) == 2

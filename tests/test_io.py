@@ -88,6 +88,38 @@ def test_lm_eval_strict_errors_and_skip(tmp_path):
         read_lm_eval_samples(f, length_normalize=True)
 
 
+def _mc_line(lls, conts, target):
+    return json.dumps(
+        {
+            "doc_id": 0,
+            "target": str(target),
+            "arguments": {
+                f"gen_args_{i}": {"arg_0": "Q:", "arg_1": c} for i, c in enumerate(conts)
+            },
+            "filtered_resps": [[str(v), "False"] for v in lls],
+        }
+    )
+
+
+def test_lm_eval_acc_norm_divides_by_the_choice_not_the_delimiter(tmp_path):
+    # lm-eval: continuation = target_delimiter + choice, acc_norm = argmax(ll / len(choice))
+    # choices "a" (-1.0 / 1) and "bbb" (-2.5 / 3 = -0.83): "bbb" wins; dividing by the
+    # continuations " a" and " bbb" (-0.5 against -0.63) picked "a"
+    f = tmp_path / "samples_t.jsonl"
+    f.write_text(_mc_line([-1.0, -2.5], [" a", " bbb"], 1) + "\n")
+    r = read_lm_eval_samples(f, length_normalize=True)
+    assert r.correct.tolist() == [True]
+    assert r.confidence[0] == pytest.approx(1 / (1 + np.exp(-1.0 + 2.5 / 3)), rel=1e-12)
+    # a task with target_delimiter "" (the choice is the whole continuation)
+    f.write_text(_mc_line([-1.0, -2.5], [" a", " bbb"], 0) + "\n")
+    r = read_lm_eval_samples(f, length_normalize=True, target_delimiter="")
+    assert r.correct.tolist() == [True]  # -1/2 > -2.5/4
+    # without normalization the delimiter changes nothing
+    assert read_lm_eval_samples(f, target_delimiter="").correct.tolist() == [True]
+    with pytest.raises(TypeError, match="^target_delimiter must be a str"):
+        read_lm_eval_samples(f, target_delimiter=None)
+
+
 def test_lm_eval_target_as_choice_text(tmp_path):
     rec = _lines(LM)[0]
     gold = int(rec["target"])

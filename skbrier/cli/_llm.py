@@ -70,6 +70,7 @@ _READER_OPTIONS = {
     "confidence": ("--confidence", ("inspect",)),
     "confidence_field": ("--confidence-field", ("inspect", "graded")),
     "confidence_scale": ("--confidence-scale", ("inspect", "judged", "graded")),
+    "target_delimiter": ("--target-delimiter", ("lm-eval",)),
 }
 
 
@@ -99,7 +100,10 @@ def _read(path: str, args: argparse.Namespace) -> Any:
     try:
         if fmt == "lm-eval":
             return read_lm_eval_samples(
-                path, length_normalize=args.length_normalize, skip_invalid=args.skip_invalid
+                path,
+                length_normalize=args.length_normalize,
+                skip_invalid=args.skip_invalid,
+                **options,
             )
         if fmt == "helm":
             return read_helm_run(path, skip_invalid=args.skip_invalid)
@@ -286,6 +290,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--length-normalize",
         action="store_true",
         help="lm-eval: divide log-likelihoods by choice length (acc_norm)",
+    )
+    sp.add_argument(
+        "--target-delimiter",
+        metavar="TEXT",
+        help="lm-eval: the task's target_delimiter, left out of the choice length "
+        "of --length-normalize (default ' ', lm-eval's; '' for none)",
     )
     sp.add_argument(
         "--scorer", metavar="NAME", help="Inspect: the score to read (when several)"

@@ -40,7 +40,9 @@ def _loglikelihood(value: Any, field: str) -> float:
     return v
 
 
-def _record(rec: Any, length_normalize: bool) -> tuple[str, list[float], int]:
+def _record(
+    rec: Any, length_normalize: bool, delimiter: str
+) -> tuple[str, list[float], int]:
     if not isinstance(rec, dict):
         raise Bad("(line)", f"expected a JSON object, got {type(rec).__name__}")
     doc_id = get(rec, "doc_id")
@@ -91,8 +93,14 @@ def _record(rec: Any, length_normalize: bool) -> tuple[str, list[float], int]:
     if length_normalize:
         if conts is None:
             raise Bad("arguments", "length normalization needs the choice strings (arg_1)")
-        # acc_norm: loglikelihood divided by the length of the choice in characters
-        lls = [ll / max(len(c), 1) for ll, c in zip(lls, conts)]
+        # acc_norm: loglikelihood divided by the length of the choice in
+        # characters, len(doc_to_choice), not of the continuation
+        # target_delimiter + choice that the request (arg_1) holds
+        cut = len(delimiter)
+        lls = [
+            ll / max(len(c) - cut if cut and c.startswith(delimiter) else len(c), 1)
+            for ll, c in zip(lls, conts)
+        ]
     if doc_id is None or isinstance(doc_id, (bool, dict, list)):
         raise Bad("doc_id", f"expected a number or string, got {show(doc_id)}")
     return str(doc_id), lls, gold
@@ -103,6 +111,7 @@ def read_lm_eval_samples(
     path: str | os.PathLike[str],
     *,
     length_normalize: bool = False,
+    target_delimiter: str = " ",
     skip_invalid: bool = False,
 ) -> EvalRecords:
     """Read an lm-evaluation-harness ``samples_<task>_<date>.jsonl`` file.
@@ -118,7 +127,9 @@ def read_lm_eval_samples(
     ``correct`` is ``argmax == gold`` (lm-eval's ``acc``; the first choice
     on ties).  With ``length_normalize=True`` each log-likelihood is first
     divided by the length of its choice string in characters, as
-    ``acc_norm`` does.  A log-likelihood must be a number in
+    ``acc_norm`` does: lm-eval's choice (``doc_to_choice``), which is the
+    request's continuation ``arg_1`` without the task's leading
+    ``target_delimiter``.  A log-likelihood must be a number in
     ``[-inf, 0]``: NaN, ``+inf`` and positive values are malformed, as is a
     question whose choices are all ``-inf``.
 
@@ -128,6 +139,11 @@ def read_lm_eval_samples(
         The JSONL file.
     length_normalize : bool, default=False
         Normalize by choice length (``acc_norm``).
+    target_delimiter : str, default=" "
+        The task's ``target_delimiter`` (lm-eval's default ``" "``), which
+        lm-eval puts before each choice in the continuation and leaves out
+        of the length of ``acc_norm``; ``""`` for a task that sets none.
+        Read only with ``length_normalize=True``.
     {{skip_invalid}}
 
     Returns
@@ -157,6 +173,11 @@ def read_lm_eval_samples(
     """
     path = check_path(path)
     length_normalize = check_bool(length_normalize, "length_normalize")
+    if not isinstance(target_delimiter, str):
+        raise TypeError(
+            "target_delimiter must be a str (the task's target_delimiter, lm-eval's "
+            f"default ' '), got {show(target_delimiter)}."
+        )
     malformed = Malformed(path, skip_invalid)
     ids: list[str] = []
     flat: list[float] = []
@@ -170,7 +191,7 @@ def read_lm_eval_samples(
             blank = False
             try:
                 rec = parse_json(decode(raw))
-                doc_id, lls, gold = _record(rec, length_normalize)
+                doc_id, lls, gold = _record(rec, length_normalize, target_delimiter)
             except Bad as bad:
                 malformed.found(f"line {lineno}", bad)
                 continue
