@@ -226,6 +226,38 @@ def test_judged_errors(tmp_path):
         read_judged(f)
 
 
+def test_judged_duplicate_question_ids_are_refused(tmp_path):
+    # json.loads keeps the last of two equal keys: one question silently lost
+    f = tmp_path / "j.json"
+
+    def entry(correct, confidence):
+        return json.dumps(
+            {"judge_response": {"correct": correct, "confidence": confidence}}
+        )
+
+    f.write_text(
+        f'{{"q1": {entry("yes", 80)}, "q2": {entry("no", 30)}, "q1": {entry("no", 10)}}}'
+    )
+    with pytest.raises(EvalLogError, match="j.json: .*'q1' appears twice"):
+        read_judged(f)
+
+
+@pytest.mark.parametrize("bad_id", [None, {"a": 1}, [1], True])
+def test_record_ids_must_be_strings_or_numbers(tmp_path, bad_id):
+    from skbrier.io import read_graded
+
+    g = tmp_path / "g.jsonl"
+    g.write_text(json.dumps({"id": bad_id, "grade": "A"}) + "\n")
+    with pytest.raises(EvalLogError, match="line 1: field 'id': expected a string or "):
+        read_graded(g)
+    lm = tmp_path / "samples_t.jsonl"
+    lm.write_text(
+        json.dumps({"doc_id": bad_id, "target": "0", "filtered_resps": [["-1", "True"]]})
+    )
+    with pytest.raises(EvalLogError, match="line 1: field 'doc_id': expected a string or "):
+        read_lm_eval_samples(lm)
+
+
 def test_readers_skip_or_raise_the_malformed_records_alike(tmp_path):
     # one rule for every reader: raise naming the place, or skip and count
     import json

@@ -73,6 +73,19 @@ def test_malformed_records_name_line_and_field(tmp_path, rows, match):
         read_graded(_write(tmp_path, rows), confidence_field="confidence")
 
 
+def test_not_attempted_with_a_null_confidence(tmp_path):
+    # writers put null where a value is missing: read as absent (NaN), not malformed
+    rows = [
+        {"id": "q1", "grade": "A", "confidence": 0.8},
+        {"id": "q2", "grade": "NOT_ATTEMPTED", "confidence": None},
+    ]
+    r = read_graded(_write(tmp_path, rows), confidence_field="confidence")
+    assert r.attempted.tolist() == [True, False] and math.isnan(r.confidence[1])
+    rows[0]["confidence"] = None  # attempted: the confidence is needed
+    with pytest.raises(EvalLogError, match="line 1: field 'confidence'"):
+        read_graded(_write(tmp_path, rows), confidence_field="confidence")
+
+
 def test_skip_invalid_counts(tmp_path):
     rows = [{"id": "q1", "grade": "A"}, {"id": "q2", "grade": "??"}, "oops"]
     r = read_graded(_write(tmp_path, rows), skip_invalid=True)

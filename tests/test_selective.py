@@ -336,7 +336,8 @@ def test_errors_name_the_parameter():
 
 
 @pytest.mark.parametrize(
-    "labels", [[1, 2, 1, 1, 2], [0, 2, 0, 0, 2], [2, 2, 2, 2, 2], [0.5] * 5, [3, 0, 3, 3, 0]]
+    "labels",
+    [[1, 2, 1, 1, 2], [0, 2, 0, 0, 2], [2, 2, 2, 2, 2], [0.5] * 5, [3, 0, 3, 3, 0]],
 )
 def test_correctness_other_than_0_1_is_refused(labels):
     # [1, 2] read 2 as "right" and [0.5] * 5 as all right: silent wrong numbers

@@ -23,6 +23,7 @@ from ._parse import (
     open_binary,
     parse_json,
     reader_doc,
+    record_id,
     show,
     to_float,
 )
@@ -301,9 +302,7 @@ def read_inspect_log(
                 raise s
             if not isinstance(s, dict):
                 raise Bad("(sample)", f"expected an object, got {type(s).__name__}")
-            sid = get(s, "id")
-            if isinstance(sid, (bool, dict, list)) or sid is None:
-                raise Bad("id", f"expected a string or integer, got {show(sid)}")
+            sid = record_id(get(s, "id"), "id")
             epoch = s.get("epoch", 1)
             if isinstance(epoch, bool) or not isinstance(epoch, int):
                 raise Bad("epoch", f"expected an integer, got {show(epoch)}")

@@ -73,7 +73,7 @@ def read_judged(
         confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
     )
     malformed = Malformed(path, skip_invalid)
-    data = load_json_file(path)
+    data = load_json_file(path, unique_keys=True)  # one entry per question id
     if not isinstance(data, dict):
         raise EvalLogError(f"{path}: expected a JSON object {{question_id: prediction}}.")
     if not data:

@@ -18,6 +18,7 @@ from ._parse import (
     open_binary,
     parse_json,
     reader_doc,
+    record_id,
     show,
     to_float,
 )
@@ -101,9 +102,7 @@ def _record(
             ll / max(len(c) - cut if cut and c.startswith(delimiter) else len(c), 1)
             for ll, c in zip(lls, conts)
         ]
-    if doc_id is None or isinstance(doc_id, (bool, dict, list)):
-        raise Bad("doc_id", f"expected a number or string, got {show(doc_id)}")
-    return str(doc_id), lls, gold
+    return record_id(doc_id, "doc_id"), lls, gold
 
 
 @reader_doc
