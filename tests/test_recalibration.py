@@ -65,6 +65,34 @@ def test_platt_weights_equal_repeated_rows():
         assert getattr(a, f) == pytest.approx(getattr(b, f), rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.parametrize(
+    ("y", "p"),
+    [
+        ([0, 0, 1, 1, 1], [0.2, 0.3, 0.6, 0.7, 0.9]),  # separated
+        ([0, 0, 1, 0, 1, 1], [0.2, 0.3, 0.5, 0.5, 0.7, 0.9]),  # a tie at the boundary
+        ([1, 0, 1, 0, 1, 0], [0.01, 0.99, 0.01, 0.99, 0.01, 0.99]),  # the wrong way
+    ],
+)
+def test_platt_on_separated_outcomes_takes_the_limit(y, p):
+    # no finite fit: the Platt-scaled confidences tend to the outcomes (to the
+    # tied group's accuracy at the boundary), as HELM's nearly unpenalised fit
+    # approaches; the errors after scaling were NaN
+    with pytest.warns(Warning, match="separated"):
+        res = platt_calibration_error(y, p)
+    assert math.isinf(res.coef) and math.isnan(res.intercept)
+    helm = platt_calibration_error(y, p, solver="helm")
+    assert res.calibration_error == pytest.approx(helm.calibration_error, abs=2e-4)
+    assert res.calibration_error_1_bin == pytest.approx(0.0, abs=1e-15)
+    assert res.calibration_error_before == helm.calibration_error_before
+    w = np.arange(1, len(y) + 1)
+    rep = np.repeat(np.arange(len(y)), w)
+    with pytest.warns(Warning, match="separated"):
+        a = platt_calibration_error(y, p, sample_weight=w, binning=None)
+    with pytest.warns(Warning, match="separated"):
+        b = platt_calibration_error(np.array(y)[rep], np.array(p)[rep], binning=None)
+    assert a.calibration_error == pytest.approx(b.calibration_error, abs=1e-15)
+
+
 def _nll(logp, gold, inv_t):
     return -np.mean(special.log_softmax(logp * inv_t, axis=1)[np.arange(len(gold)), gold])
 

@@ -200,7 +200,11 @@ def platt_calibration_error(
     When every answer is right (or every answer wrong) no finite fit exists:
     the recalibrated confidences tend to the outcomes, and the calibration
     errors after scaling are 0 (HELM reports 0 there too) with NaN
-    coefficients.
+    coefficients.  When the confidences separate right from wrong answers
+    (a ``ConvergenceWarning`` says so) the slope is infinite and the
+    intercept NaN; the errors after scaling are those of the limit, the
+    outcomes themselves (the accuracy of the answers tied at the boundary
+    confidence, for those), which HELM's nearly unpenalised fit approaches.
 
     References
     ----------
@@ -240,11 +244,34 @@ def platt_calibration_error(
     else:
         fit = _logistic_calibration(y, pc, w, stacklevel=3)
         a, b = fit.intercept, fit.slope
-    q = 1.0 / (1.0 + np.exp(-(lp * b + a)))
+    if math.isinf(b):
+        q = _separated_limit(y, lp, w, b)
+    else:
+        q = 1.0 / (1.0 + np.exp(-(lp * b + a)))
     with validated(y, q, w):
         after = calibration_error(y, q, kind="binary", **ece)
         one_bin = calibration_error(y, q, kind="binary", n_bins=1, sample_weight=w)
     return PlattCalibrationResult(b, a, after, one_bin, before, n_bins)
+
+
+def _separated_limit(
+    y: np.ndarray, lp: np.ndarray, w: np.ndarray | None, slope: float
+) -> np.ndarray:
+    """The Platt-scaled confidences when the log-odds separate the outcomes.
+
+    No finite fit exists; along the likelihood's ascent the slope grows
+    without bound and the probabilities tend to the outcomes, except at the
+    boundary log-odds (the least confident right answer's, for a positive
+    slope), where right and wrong answers tie: there they tend to that
+    group's (weighted) accuracy.
+    """
+    ww = np.ones_like(lp) if w is None else w
+    right = lp[(y == 1) & (ww > 0)]
+    edge = right.min() if slope > 0 else right.max()
+    q = y.astype(np.float64)
+    tie = (lp == edge) & (ww > 0)
+    q[tie] = np.dot(ww[tie], q[tie]) / ww[tie].sum()
+    return q
 
 
 class _Choices:
