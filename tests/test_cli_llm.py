@@ -267,3 +267,16 @@ def test_length_normalize_and_target_delimiter(tmp_path):
     assert main([*args, "--force", "--target-delimiter", ""]) == 0
     assert json.loads(out.read_text())[0]["estimates"]["accuracy"] == 0.0
     assert main([*args, "--force", "--format", "judged", "--target-delimiter", ""]) == 2
+
+
+def test_fewer_than_three_questions_have_no_intervals(tmp_path, capsys):
+    # the API refuses a bootstrap of fewer than 3 observations; the command
+    # printed intervals such as [1.0000, 1.0000] from one question
+    j = {f"q{i}": {"judge_response": {"correct": "yes", "confidence": 80}} for i in range(2)}
+    f = tmp_path / "j.json"
+    f.write_text(json.dumps(j))
+    out = tmp_path / "r.json"
+    assert main(["llm", str(f), "--n-resamples", "50", "--json", str(out)]) == 0
+    row = json.loads(out.read_text())[0]
+    assert row["intervals"] == {} and row["estimates"]["n"] == 2
+    assert "at least 3" in capsys.readouterr().out

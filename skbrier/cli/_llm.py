@@ -13,6 +13,7 @@ import numpy as np
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
+    MIN_SAMPLES,
 )
 from ..io._inspect import CONFIDENCE_SOURCES  # the values of --confidence
 from ..report._json import dumps
@@ -154,6 +155,12 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
 
     ci: dict[str, tuple[float, float]] = {}
     n_boot = _resolve_resamples(args.n_resamples, n)
+    no_intervals = None
+    if n_boot and boot and n < MIN_SAMPLES:  # the API's rule (check_min_samples)
+        no_intervals = (
+            f"no intervals: {n} question(s) scored, at least {MIN_SAMPLES} are needed"
+        )
+        n_boot = 0
     if n_boot and boot:
         reps = run_replicates(
             task,
@@ -184,6 +191,7 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
         "attempted_only": sc.subset,
         "estimates": estimates,
         "intervals": ci,
+        "no_intervals": no_intervals,
         "error": None,
     }
 
