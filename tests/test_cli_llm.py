@@ -272,7 +272,9 @@ def test_length_normalize_and_target_delimiter(tmp_path):
 def test_fewer_than_three_questions_have_no_intervals(tmp_path, capsys):
     # the API refuses a bootstrap of fewer than 3 observations; the command
     # printed intervals such as [1.0000, 1.0000] from one question
-    j = {f"q{i}": {"judge_response": {"correct": "yes", "confidence": 80}} for i in range(2)}
+    j = {
+        f"q{i}": {"judge_response": {"correct": "yes", "confidence": 80}} for i in range(2)
+    }
     f = tmp_path / "j.json"
     f.write_text(json.dumps(j))
     out = tmp_path / "r.json"

@@ -218,3 +218,44 @@ def test_temperature_finite_case_is_interior_optimum():
 
     h = 1e-5 * t
     assert abs(nll(t + h) - nll(t - h)) / (2 * h) < 1e-7
+
+
+def test_extreme_log_likelihoods_raise_no_warning_about_y_proba():
+    # softmax of log-likelihoods 1e6 apart is exactly one-hot: that is the
+    # model's output, not predict() passed for predict_proba() (the internal
+    # calibration errors warned of "y_proba")
+    import warnings
+
+    from skbrier.exceptions import HardForecastWarning
+
+    gold, logp = _mc_data(3, n=40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HardForecastWarning)
+        res = temperature_scaling(gold, logp * 1e6)
+    assert np.isfinite(res.brier_score_before)
+    # one-hot probabilities given as such: one warning, naming y_score
+    onehot = np.eye(logp.shape[1])[logp.argmax(axis=1)]
+    with pytest.warns(HardForecastWarning, match="^y_score") as seen:
+        temperature_scaling(onehot.argmax(axis=1), onehot, from_logprobs=False)
+    assert len([w for w in seen if w.category is HardForecastWarning]) == 1
+
+
+@pytest.mark.parametrize(
+    ("gold", "exc", "match"),
+    [
+        ([0, 1.0, 0, 2], None, None),  # a float in a list of indices: the same indices
+        ([0, 1.5, 0, 2], ValueError, "^y_true must hold integer choice indices"),
+        (["0", "1", "0", "2"], TypeError, "^y_true must hold integer choice indices"),
+    ],
+)
+def test_gold_indices_in_a_list(gold, exc, match):
+    logp = [[-0.1, -3.0, -4.0], [-0.2, -2.0, -3.0], [-0.3, -1.5, -4.0], [-1.0, -0.8, -1.2]]
+    if exc is None:
+        ref = temperature_scaling([0, 1, 0, 2], logp)
+        assert temperature_scaling(gold, logp).temperature == ref.temperature
+        assert multiple_choice_brier_score(
+            gold, logp, from_logprobs=True
+        ) == multiple_choice_brier_score([0, 1, 0, 2], logp, from_logprobs=True)
+    else:
+        with pytest.raises(exc, match=match):
+            temperature_scaling(gold, logp)

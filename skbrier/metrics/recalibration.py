@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike
 from scipy import optimize
 
 from .._core.arrays import validated
-from .._core.diagnose import one_warning_per_call
+from .._core.diagnose import one_hot_scores, one_warning_per_call, warn_one_hot
 from .._core.docstrings import shared_doc
 from .._core.kernels.multiple_choice import (
     per_example_squared_error,
@@ -281,6 +281,8 @@ class _Choices:
         values, self.lengths = flatten_ragged(y_score, "y_score")
         self.starts = segment_starts(self.lengths)
         proba = check_scores(values, self.starts, self.lengths, from_logprobs)
+        if not from_logprobs:  # as multiple_choice_brier_score
+            warn_one_hot(one_hot_scores(np, values), int(self.lengths.max()))
         self.logp = values if from_logprobs else np.log(proba)
         self.targets = check_targets(y_true, self.starts, self.lengths)
         n = self.lengths.shape[0]
@@ -348,8 +350,10 @@ class _Choices:
         correct = (self.targets[first] > 0).astype(np.float64)
         kw: dict[str, Any] = {"kind": "binary", "n_bins": n_bins, "sample_weight": self.w}
         with warnings.catch_warnings():
-            if math.isinf(inv_t):  # T = 0 (said once): hard forecasts by construction
-                warnings.simplefilter("ignore", HardForecastWarning)
+            # the top probabilities are hard at T = 0 (said once) or for
+            # log-likelihoods far apart: the model's output, not predict()
+            # output (one-hot y_score is said once, in __init__)
+            warnings.simplefilter("ignore", HardForecastWarning)
             return (
                 self.nll(inv_t),
                 brier,
@@ -407,6 +411,7 @@ def _fit_inverse_temperature(ch: _Choices) -> float:
     return inv_t
 
 
+@one_warning_per_call
 def temperature_scaling(
     y_true: ArrayLike | Sequence[Sequence[float]],
     y_score: ArrayLike | Sequence[Sequence[float]],
