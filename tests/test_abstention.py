@@ -84,6 +84,17 @@ def test_abstention_scores_weights_and_labels():
         abstention_scores([1, 0, 1], [1, 2, 2])
 
 
+@pytest.mark.parametrize("missing", [np.nan, None])
+def test_correctness_may_be_missing_where_not_attempted(missing):
+    # an abstention has no correctness: NaN/None there is natural, and the old
+    # advice ("drop those rows") would have changed the coverage and F-score
+    ref = abstention_scores([1, 0, 1, 0], [1, 1, 1, 0])
+    res = abstention_scores([1, 0, 1, missing], [1, 1, 1, 0])
+    assert res.to_dict() == ref.to_dict()
+    with pytest.raises(ValueError, match="^y_correct is missing .* attempted"):
+        abstention_scores([1, missing, 1, 0], [1, 1, 1, 0])
+
+
 # --------------------------------------------------------------------------- utility
 def test_utility_is_the_net_benefit_of_answering():
     y, c = _data()
