@@ -86,6 +86,15 @@ def test_not_attempted_with_a_null_confidence(tmp_path):
         read_graded(_write(tmp_path, rows), confidence_field="confidence")
 
 
+def test_probabilities_on_a_percent_scale_are_refused(tmp_path):
+    rows = [{"id": "q1", "grade": "A", "confidence": 0.9}, {"id": "q2", "grade": "B"}]
+    rows[1]["confidence"] = 0.4
+    with pytest.raises(ValueError, match=r"confidence_scale=1\b"):
+        read_graded(
+            _write(tmp_path, rows), confidence_field="confidence", confidence_scale=100
+        )
+
+
 def test_skip_invalid_counts(tmp_path):
     rows = [{"id": "q1", "grade": "A"}, {"id": "q2", "grade": "??"}, "oops"]
     r = read_graded(_write(tmp_path, rows), skip_invalid=True)

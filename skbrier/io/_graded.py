@@ -12,6 +12,7 @@ from ._parse import (
     Bad,
     Malformed,
     check_path,
+    check_stated_scale,
     get,
     load_json_file,
     parse_json,
@@ -174,6 +175,8 @@ def read_graded(
         conf.append(c)
     if not ids:
         raise malformed.none_valid("record", "records")
+    if confidence_field is not None:
+        check_stated_scale(conf, scale, path)
     return EvalRecords(
         format="graded",
         path=path,

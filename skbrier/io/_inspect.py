@@ -18,6 +18,7 @@ from ._parse import (
     Bad,
     at,
     check_path,
+    check_stated_scale,
     get,
     load_json_file,
     open_binary,
@@ -385,6 +386,8 @@ def read_inspect_log(
         if with_lp or mode == "stated"
         else None
     )
+    if mode == "stated":
+        check_stated_scale(conf_arr, scale, path)
     return EvalRecords(
         "inspect", path, model, np.asarray([r[1] for r in rows], dtype=object),
         np.asarray([r[2] for r in rows], dtype=bool), conf_arr, None, None, None,

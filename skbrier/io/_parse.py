@@ -12,6 +12,7 @@ One home for each check at the boundary:
   :class:`~skbrier.io.EvalLogError` naming the file), never a raw exception;
 * :func:`to_float` -- a number field: finite, not a bool, not a container;
 * :func:`record_id` -- a record's identifier: a string or a number;
+* :func:`check_stated_scale` -- stated confidences against ``confidence_scale``;
 * :func:`show` -- a value in a message, cut short (and safe on values nested
   too deeply for ``repr``).
 
@@ -26,6 +27,8 @@ import math
 import os
 from typing import Any, BinaryIO
 
+import numpy as np
+
 from .._core.docstrings import with_pieces
 from .._core.params import check_bool
 from ._records import EvalLogError
@@ -36,6 +39,7 @@ __all__ = [
     "Malformed",
     "at",
     "check_path",
+    "check_stated_scale",
     "decode",
     "get",
     "load_json_file",
@@ -134,6 +138,28 @@ def record_id(value: Any, field: str) -> str:
     if value is None or isinstance(value, (bool, dict, list)):
         raise Bad(field, f"expected a string or a number, got {show(value)}")
     return str(value)
+
+
+def check_stated_scale(confidence: Any, scale: float, path: str) -> None:
+    """Refuse probabilities read on a percent scale.
+
+    ``confidence`` holds the stated confidences already divided by
+    ``scale``.  When ``scale`` is above 1 and every stated value lies in
+    [0, 1] with some fraction among them (0.8, not the percentages 0 and
+    1), they are probabilities: divided by ``scale`` every answer would look
+    almost unconfident.  A ``ValueError`` names the option to change.
+    """
+    if scale <= 1.0:
+        return
+    raw = np.asarray(confidence, dtype=np.float64) * scale
+    raw = raw[np.isfinite(raw)]
+    if raw.size and raw.max() <= 1.0 and np.any(raw != np.round(raw)):
+        raise ValueError(
+            f"{path}: every stated confidence lies in [0, 1] (e.g. "
+            f"{float(raw[raw != np.round(raw)][0]):.4g}), which confidence_scale="
+            f"{scale:g} reads as {float(raw.max()) / scale:.4g} at most: they look like "
+            "probabilities; pass confidence_scale=1."
+        )
 
 
 def get(rec: Any, key: str, field: str | None = None) -> Any:
