@@ -282,3 +282,24 @@ def test_fewer_than_three_questions_have_no_intervals(tmp_path, capsys):
     row = json.loads(out.read_text())[0]
     assert row["intervals"] == {} and row["estimates"]["n"] == 2
     assert "at least 3" in capsys.readouterr().out
+
+
+def test_a_gold_choice_of_probability_zero_skips_temperature_only(tmp_path, capsys):
+    # the reader accepts a -inf log-likelihood; temperature_scaling cannot fit it
+    # and its ValueError ended the whole run with a traceback
+    lines = [
+        {
+            "doc_id": i,
+            "target": "0",
+            "filtered_resps": [["-inf" if i == 0 else "-1.5", "False"], ["-0.5", "True"]],
+        }
+        for i in range(5)
+    ]
+    f = tmp_path / "samples_t.jsonl"
+    f.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    out = tmp_path / "r.json"
+    assert main(["llm", str(f), str(JUDGED), "--n-resamples", "0", "--json", str(out)]) == 0
+    lm, jd = json.loads(out.read_text())
+    assert "temperature" not in lm["estimates"] and "mc_brier_lm_eval" in lm["estimates"]
+    assert jd["estimates"]["n"] > 0
+    assert "temperature scaling: y_score gives a gold choice" in capsys.readouterr().out

@@ -178,7 +178,10 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
                 raise CLIError(f"{rec.path}: {k}: {exc}") from None
             ci[k] = (float(c.low), float(c.high))
     estimates = {k: est[k] for k in keys}
-    estimates.update(point_estimates(rec, sc))
+    points, notes = point_estimates(rec, sc)
+    estimates.update(points)
+    if no_intervals:
+        notes.insert(0, no_intervals)
     name = rec.model or os.path.basename(rec.path.rstrip(os.sep))
     return {
         "file": rec.path,
@@ -191,7 +194,7 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
         "attempted_only": sc.subset,
         "estimates": estimates,
         "intervals": ci,
-        "no_intervals": no_intervals,
+        "notes": notes,
         "error": None,
     }
 
