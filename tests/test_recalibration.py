@@ -93,6 +93,22 @@ def test_platt_on_separated_outcomes_takes_the_limit(y, p):
     assert a.calibration_error == pytest.approx(b.calibration_error, abs=1e-15)
 
 
+def test_platt_helm_solver_does_not_depend_on_the_weight_scale():
+    # scikit-learn's fit stopped at once on weights x 1e-200: coef = intercept = 0
+    rng = np.random.default_rng(0)
+    n = 100
+    p = rng.uniform(0.05, 0.95, n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    w = rng.integers(1, 4, n).astype(float)
+    ref = platt_calibration_error(y, p, sample_weight=w, solver="helm", binning=None)
+    for scale in (1e-200, 1e-6, 1e200):
+        res = platt_calibration_error(
+            y, p, sample_weight=w * scale, solver="helm", binning=None
+        )
+        assert res.coef == pytest.approx(ref.coef, rel=1e-6)
+        assert res.intercept == pytest.approx(ref.intercept, rel=1e-5, abs=1e-8)
+
+
 def _nll(logp, gold, inv_t):
     return -np.mean(special.log_softmax(logp * inv_t, axis=1)[np.arange(len(gold)), gold])
 

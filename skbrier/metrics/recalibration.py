@@ -239,7 +239,9 @@ def platt_calibration_error(
         from sklearn.linear_model import LogisticRegression
 
         clf = LogisticRegression(C=1e10, solver="lbfgs")
-        clf.fit(lp[:, None], y, sample_weight=w)
+        # weights of mean 1: lbfgs's tolerance and the penalty are absolute, so
+        # weights x 1e-200 stopped the fit at its start (0, 0)
+        clf.fit(lp[:, None], y, sample_weight=None if w is None else w / w.mean())
         b, a = float(clf.coef_[0][0]), float(clf.intercept_[0])
     else:
         fit = _logistic_calibration(y, pc, w, stacklevel=3)
