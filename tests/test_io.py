@@ -4,6 +4,7 @@ with the serialization of each harness's own writer)."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import zipfile
 from pathlib import Path
@@ -118,6 +119,29 @@ def test_lm_eval_acc_norm_divides_by_the_choice_not_the_delimiter(tmp_path):
     assert read_lm_eval_samples(f, target_delimiter="").correct.tolist() == [True]
     with pytest.raises(TypeError, match="^target_delimiter must be a str"):
         read_lm_eval_samples(f, target_delimiter=None)
+
+
+def test_lm_eval_mutual_info_requests_are_not_choices(tmp_path):
+    # with acc_mutual_info lm-eval adds one unconditional request ("", choice)
+    # per choice after the conditional ones; its acc reads the first half only
+    line = {
+        "doc_id": 0,
+        "target": "0",
+        "arguments": {
+            f"gen_args_{i}": {"arg_0": ctx, "arg_1": c}
+            for i, (ctx, c) in enumerate(
+                [("Q:", " a"), ("Q:", " b"), ("", " a"), ("", " b")]
+            )
+        },
+        "filtered_resps": [["-1.0", "True"], ["-2.0", "False"], ["-0.1", "False"],
+                           ["-3.0", "False"]],
+        "metrics": ["acc", "acc_mutual_info"],
+    }  # fmt: skip
+    f = tmp_path / "samples_t.jsonl"
+    f.write_text(json.dumps(line) + "\n")
+    r = read_lm_eval_samples(f)
+    assert r.n_choices.tolist() == [2] and r.correct.tolist() == [True]
+    assert r.confidence[0] == pytest.approx(1 / (1 + math.exp(-1.0)), rel=1e-12)
 
 
 def test_lm_eval_target_as_choice_text(tmp_path):

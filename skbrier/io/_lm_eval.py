@@ -61,6 +61,11 @@ def _record(
                 f"got {show(r)}",
             )
         lls.append(_loglikelihood(r[0], f"filtered_resps[{i}][0]"))
+    metrics = rec.get("metrics")
+    if isinstance(metrics, list) and "acc_mutual_info" in metrics and len(lls) % 2 == 0:
+        # lm-eval appends one unconditional request per choice for
+        # acc_mutual_info; acc and acc_norm read the conditional half
+        lls = lls[: len(lls) // 2]
     if all(ll == -math.inf for ll in lls):
         raise Bad("filtered_resps", "every choice has log-likelihood -inf")
     conts: list[str] | None = None
@@ -74,7 +79,8 @@ def _record(
                 conts = None
                 break
             conts.append(c)
-    elif isinstance(args, list) and len(args) == len(lls):  # evaluator's raw [ctx, cont]
+    elif isinstance(args, list) and len(args) in (len(lls), 2 * len(lls)):
+        args = args[: len(lls)]  # evaluator's raw [ctx, cont] (conditional ones)
         if all(isinstance(a, list) and len(a) >= 2 and isinstance(a[1], str) for a in args):
             conts = [a[1] for a in args]
     target = get(rec, "target")
@@ -121,6 +127,9 @@ def read_lm_eval_samples(
     (``{"gen_args_i": {"arg_0": context, "arg_1": choice}}``) and
     ``filtered_resps``, one ``[loglikelihood, is_greedy]`` per choice,
     serialized as strings.  Choice counts may differ between questions.
+    A task scored with ``acc_mutual_info`` (``"metrics"`` lists it) holds one
+    more request per choice, unconditional, after the choices: those are
+    left out, as lm-eval's ``acc`` leaves them out.
 
     The probabilities are the softmax of the choice log-likelihoods;
     ``correct`` is ``argmax == gold`` (lm-eval's ``acc``; the first choice
