@@ -392,3 +392,18 @@ def test_bootstrap_replicate_is_the_curve_of_its_resample():
         assert au.bootstrap_replicates["utility_area"][b] == pytest.approx(
             abstention_utility(yb, cb, sample_weight=wb).area, abs=1e-14
         )
+
+
+def test_bootstrap_of_large_integer_weights_does_not_expand_the_rows():
+    # integer weights summing to 1e8 were resampled as 1e8 expanded rows (0.8 GB
+    # and seconds per resample: the call ran for minutes); beyond 2**24 rows the
+    # observations are drawn as multinomial counts (the same law)
+    import time
+
+    y, c = _data(50, 3)
+    w = np.random.default_rng(3).integers(1, 4, 50) * 1e6
+    t0 = time.perf_counter()
+    res = risk_coverage_curve(y, c, sample_weight=w, n_resamples=20, random_state=0)
+    assert time.perf_counter() - t0 < 10.0
+    low, high = res.confidence_interval()
+    assert low <= res.aurc <= high and high - low < 1e-2  # 1e8 observations: narrow
