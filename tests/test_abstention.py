@@ -228,3 +228,20 @@ def test_top_level_exports():
     assert type(skbrier.compare_abstention_utility(y, c, y, c, n_resamples=0)) is (
         skbrier.results.AbstentionUtilityComparison
     )
+
+
+def test_comparison_of_two_infinite_areas_is_refused():
+    # both models answer wrongly with confidence 1: each area is -inf and their
+    # difference was NaN (a numpy "invalid value" warning leaked), its interval
+    # drawn from the resamples that missed those questions
+    y = [0, 1, 1, 0, 1]
+    with pytest.raises(ValueError, match=r"max_threshold < 1"):
+        compare_abstention_utility(
+            y, [1.0, 0.5, 0.3, 0.2, 0.9], y, [1.0, 0.6, 0.3, 0.2, 0.9], n_resamples=0
+        )
+    # one infinite area: the difference is -inf (said by the warning), not NaN
+    with pytest.warns(RuntimeWarning, match="confidence_a: 1 wrong"):
+        res = compare_abstention_utility(
+            y, [1.0, 0.5, 0.3, 0.2, 0.9], y, [0.9, 0.6, 0.3, 0.2, 0.9], n_resamples=0
+        )
+    assert res.area_difference == -np.inf

@@ -446,8 +446,10 @@ def compare_abstention_utility(
     Raises
     ------
     ValueError
-        If an input is invalid (see :func:`abstention_utility`) or the two
-        models do not have one answer per question each.
+        If an input is invalid (see :func:`abstention_utility`), the two
+        models do not have one answer per question each, or both give a
+        wrong answer with confidence 1 while ``max_threshold=1`` (both areas
+        ``-inf``).
     TypeError
         For an option of the wrong type.
 
@@ -498,6 +500,12 @@ def compare_abstention_utility(
     ua, _ = _utility(ya, ca, w, t)
     ub, _ = _utility(yb, cb, w, t)
     sa, sb = utility_area_scores(ya, ca, top), utility_area_scores(yb, cb, top)
+    if np.isneginf(sa).any() and np.isneginf(sb).any():
+        raise ValueError(
+            "both models give wrong answers with confidence 1: with max_threshold=1 "
+            "both areas are -inf and their difference is undefined. Pass "
+            "max_threshold < 1 (e.g. 0.99) to bound the penalty."
+        )
     reps = None
     if n_resamples:
         reps = _bootstrap(
