@@ -356,6 +356,9 @@ def test_correctness_encodings_agree():
     assert aurc(y.astype(float), c) == ref
     assert aurc(np.where(y == 1, 1, -1), c) == ref  # scikit-learn's -1/1
     assert aurc(pd.Series(y, dtype="Int64"), c) == ref
+    # booleans in an object array (a column after NA handling) are booleans,
+    # not "string labels" that need a pos_label
+    assert aurc(y.astype(bool).astype(object), c) == ref
     assert aurc(np.ones(5), np.linspace(0.1, 0.9, 5)) == 0.0
 
 

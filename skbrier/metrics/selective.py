@@ -103,6 +103,10 @@ def correctness_labels(
         y_correct = (
             y_correct if isinstance(y_correct, np.ndarray) else as_array(y_correct, name)
         )
+        if y_correct.dtype.kind == "O" and all(
+            isinstance(v, (bool, np.bool_)) for v in y_correct.ravel()
+        ):
+            y_correct = y_correct.astype(bool)  # booleans kept as objects
         if y_correct.dtype.kind in "US" or (
             y_correct.dtype.kind == "O"
             and y_correct.size
