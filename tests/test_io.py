@@ -142,6 +142,14 @@ def test_lm_eval_mutual_info_requests_are_not_choices(tmp_path):
     r = read_lm_eval_samples(f)
     assert r.n_choices.tolist() == [2] and r.correct.tolist() == [True]
     assert r.confidence[0] == pytest.approx(1 / (1 + math.exp(-1.0)), rel=1e-12)
+    # four real choices (conditional contexts) are kept, whatever "metrics" says
+    for i in (2, 3):
+        line["arguments"][f"gen_args_{i}"]["arg_0"] = "Q:"
+    f.write_text(json.dumps(line) + "\n")
+    assert read_lm_eval_samples(f).n_choices.tolist() == [4]
+    line["arguments"]["gen_args_3"] = "not an object"
+    f.write_text(json.dumps(line) + "\n")
+    assert read_lm_eval_samples(f).n_choices.tolist() == [4]
 
 
 def test_lm_eval_target_as_choice_text(tmp_path):

@@ -62,14 +62,20 @@ def _record(
             )
         lls.append(_loglikelihood(r[0], f"filtered_resps[{i}][0]"))
     metrics = rec.get("metrics")
+    args = rec.get("arguments")
     if isinstance(metrics, list) and "acc_mutual_info" in metrics and len(lls) % 2 == 0:
-        # lm-eval appends one unconditional request per choice for
-        # acc_mutual_info; acc and acc_norm read the conditional half
-        lls = lls[: len(lls) // 2]
+        # lm-eval appends one unconditional request ("", choice) per choice
+        # for acc_mutual_info; acc and acc_norm read the conditional half
+        half = len(lls) // 2
+        contexts = [""]  # without the requests, trust "metrics"
+        if isinstance(args, dict) and args:
+            gen = [args.get(f"gen_args_{i}") for i in range(half, 2 * half)]
+            contexts = [g.get("arg_0") if isinstance(g, dict) else None for g in gen]
+        if all(c == "" for c in contexts):
+            lls = lls[:half]
     if all(ll == -math.inf for ll in lls):
         raise Bad("filtered_resps", "every choice has log-likelihood -inf")
     conts: list[str] | None = None
-    args = rec.get("arguments")
     if isinstance(args, dict):  # evaluation_tracker's {"gen_args_i": {"arg_j": ...}}
         conts = []
         for i in range(len(lls)):
