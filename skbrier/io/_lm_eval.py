@@ -67,7 +67,7 @@ def _record(
         # lm-eval appends one unconditional request ("", choice) per choice
         # for acc_mutual_info; acc and acc_norm read the conditional half
         half = len(lls) // 2
-        contexts = [""]  # without the requests, trust "metrics"
+        contexts: list[Any] = [""]  # without the requests, trust "metrics"
         if isinstance(args, dict) and args:
             gen = [args.get(f"gen_args_{i}") for i in range(half, 2 * half)]
             contexts = [g.get("arg_0") if isinstance(g, dict) else None for g in gen]
