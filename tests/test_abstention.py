@@ -79,6 +79,20 @@ def test_abstention_scores_weights_and_labels():
         abstention_scores([1, 0], [1, 1, 0])
     with pytest.raises(TypeError, match="^attempted must hold booleans"):
         abstention_scores([1, 0], ["yes", "no"])
+    # a 1/2 coding is not read as "2 = attempted"
+    with pytest.raises(ValueError, match="^attempted must hold 0/1"):
+        abstention_scores([1, 0, 1], [1, 2, 2])
+
+
+@pytest.mark.parametrize("missing", [np.nan, None])
+def test_correctness_may_be_missing_where_not_attempted(missing):
+    # an abstention has no correctness: NaN/None there is natural, and the old
+    # advice ("drop those rows") would have changed the coverage and F-score
+    ref = abstention_scores([1, 0, 1, 0], [1, 1, 1, 0])
+    res = abstention_scores([1, 0, 1, missing], [1, 1, 1, 0])
+    assert res.to_dict() == ref.to_dict()
+    with pytest.raises(ValueError, match="^y_correct is missing .* attempted"):
+        abstention_scores([1, missing, 1, 0], [1, 1, 1, 0])
 
 
 # --------------------------------------------------------------------------- utility
@@ -214,3 +228,20 @@ def test_top_level_exports():
     assert type(skbrier.compare_abstention_utility(y, c, y, c, n_resamples=0)) is (
         skbrier.results.AbstentionUtilityComparison
     )
+
+
+def test_comparison_of_two_infinite_areas_is_refused():
+    # both models answer wrongly with confidence 1: each area is -inf and their
+    # difference was NaN (a numpy "invalid value" warning leaked), its interval
+    # drawn from the resamples that missed those questions
+    y = [0, 1, 1, 0, 1]
+    with pytest.raises(ValueError, match=r"max_threshold < 1"):
+        compare_abstention_utility(
+            y, [1.0, 0.5, 0.3, 0.2, 0.9], y, [1.0, 0.6, 0.3, 0.2, 0.9], n_resamples=0
+        )
+    # one infinite area: the difference is -inf (said by the warning), not NaN
+    with pytest.warns(RuntimeWarning, match="confidence_a: 1 wrong"):
+        res = compare_abstention_utility(
+            y, [1.0, 0.5, 0.3, 0.2, 0.9], y, [0.9, 0.6, 0.3, 0.2, 0.9], n_resamples=0
+        )
+    assert res.area_difference == -np.inf

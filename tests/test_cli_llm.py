@@ -245,3 +245,61 @@ def test_format_detection_reads_the_head(tmp_path):
         link.symlink_to(tmp_path / "gone")  # named like a log, cannot be opened
         with pytest.raises(CLIError, match=f"{name}: cannot read"):
             _llm._detect(str(link))
+
+
+def test_length_normalize_and_target_delimiter(tmp_path):
+    # lm-eval's acc_norm divides by len(choice); the continuation is " " + choice
+    line = {
+        "doc_id": 0,
+        "target": "1",
+        "arguments": {
+            "gen_args_0": {"arg_0": "Q:", "arg_1": " a"},
+            "gen_args_1": {"arg_0": "Q:", "arg_1": " bbb"},
+        },
+        "filtered_resps": [["-1.0", "False"], ["-2.5", "False"]],
+    }
+    f = tmp_path / "samples_t.jsonl"
+    f.write_text(json.dumps(line) + "\n")
+    out = tmp_path / "r.json"
+    args = ["llm", str(f), "--n-resamples", "0", "--length-normalize", "--json", str(out)]
+    assert main(args) == 0
+    assert json.loads(out.read_text())[0]["estimates"]["accuracy"] == 1.0
+    assert main([*args, "--force", "--target-delimiter", ""]) == 0
+    assert json.loads(out.read_text())[0]["estimates"]["accuracy"] == 0.0
+    assert main([*args, "--force", "--format", "judged", "--target-delimiter", ""]) == 2
+
+
+def test_fewer_than_three_questions_have_no_intervals(tmp_path, capsys):
+    # the API refuses a bootstrap of fewer than 3 observations; the command
+    # printed intervals such as [1.0000, 1.0000] from one question
+    j = {
+        f"q{i}": {"judge_response": {"correct": "yes", "confidence": 80}} for i in range(2)
+    }
+    f = tmp_path / "j.json"
+    f.write_text(json.dumps(j))
+    out = tmp_path / "r.json"
+    assert main(["llm", str(f), "--n-resamples", "50", "--json", str(out)]) == 0
+    row = json.loads(out.read_text())[0]
+    assert row["intervals"] == {} and row["estimates"]["n"] == 2
+    assert "at least 3" in capsys.readouterr().out
+
+
+def test_a_gold_choice_of_probability_zero_skips_temperature_only(tmp_path, capsys):
+    # the reader accepts a -inf log-likelihood; temperature_scaling cannot fit it
+    # and its ValueError ended the whole run with a traceback
+    lines = [
+        {
+            "doc_id": i,
+            "target": "0",
+            "filtered_resps": [["-inf" if i == 0 else "-1.5", "False"], ["-0.5", "True"]],
+        }
+        for i in range(5)
+    ]
+    f = tmp_path / "samples_t.jsonl"
+    f.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    out = tmp_path / "r.json"
+    assert main(["llm", str(f), str(JUDGED), "--n-resamples", "0", "--json", str(out)]) == 0
+    lm, jd = json.loads(out.read_text())
+    assert "temperature" not in lm["estimates"] and "mc_brier_lm_eval" in lm["estimates"]
+    assert jd["estimates"]["n"] > 0
+    assert "temperature scaling: y_score gives a gold choice" in capsys.readouterr().out

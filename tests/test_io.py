@@ -4,6 +4,7 @@ with the serialization of each harness's own writer)."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import zipfile
 from pathlib import Path
@@ -86,6 +87,69 @@ def test_lm_eval_strict_errors_and_skip(tmp_path):
     f.write_text(json.dumps(h) + "\n")
     with pytest.raises(EvalLogError, match="field 'arguments'"):
         read_lm_eval_samples(f, length_normalize=True)
+
+
+def _mc_line(lls, conts, target):
+    return json.dumps(
+        {
+            "doc_id": 0,
+            "target": str(target),
+            "arguments": {
+                f"gen_args_{i}": {"arg_0": "Q:", "arg_1": c} for i, c in enumerate(conts)
+            },
+            "filtered_resps": [[str(v), "False"] for v in lls],
+        }
+    )
+
+
+def test_lm_eval_acc_norm_divides_by_the_choice_not_the_delimiter(tmp_path):
+    # lm-eval: continuation = target_delimiter + choice, acc_norm = argmax(ll / len(choice))
+    # choices "a" (-1.0 / 1) and "bbb" (-2.5 / 3 = -0.83): "bbb" wins; dividing by the
+    # continuations " a" and " bbb" (-0.5 against -0.63) picked "a"
+    f = tmp_path / "samples_t.jsonl"
+    f.write_text(_mc_line([-1.0, -2.5], [" a", " bbb"], 1) + "\n")
+    r = read_lm_eval_samples(f, length_normalize=True)
+    assert r.correct.tolist() == [True]
+    assert r.confidence[0] == pytest.approx(1 / (1 + np.exp(-1.0 + 2.5 / 3)), rel=1e-12)
+    # a task with target_delimiter "" (the choice is the whole continuation)
+    f.write_text(_mc_line([-1.0, -2.5], [" a", " bbb"], 0) + "\n")
+    r = read_lm_eval_samples(f, length_normalize=True, target_delimiter="")
+    assert r.correct.tolist() == [True]  # -1/2 > -2.5/4
+    # without normalization the delimiter changes nothing
+    assert read_lm_eval_samples(f, target_delimiter="").correct.tolist() == [True]
+    with pytest.raises(TypeError, match="^target_delimiter must be a str"):
+        read_lm_eval_samples(f, target_delimiter=None)
+
+
+def test_lm_eval_mutual_info_requests_are_not_choices(tmp_path):
+    # with acc_mutual_info lm-eval adds one unconditional request ("", choice)
+    # per choice after the conditional ones; its acc reads the first half only
+    line = {
+        "doc_id": 0,
+        "target": "0",
+        "arguments": {
+            f"gen_args_{i}": {"arg_0": ctx, "arg_1": c}
+            for i, (ctx, c) in enumerate(
+                [("Q:", " a"), ("Q:", " b"), ("", " a"), ("", " b")]
+            )
+        },
+        "filtered_resps": [["-1.0", "True"], ["-2.0", "False"], ["-0.1", "False"],
+                           ["-3.0", "False"]],
+        "metrics": ["acc", "acc_mutual_info"],
+    }  # fmt: skip
+    f = tmp_path / "samples_t.jsonl"
+    f.write_text(json.dumps(line) + "\n")
+    r = read_lm_eval_samples(f)
+    assert r.n_choices.tolist() == [2] and r.correct.tolist() == [True]
+    assert r.confidence[0] == pytest.approx(1 / (1 + math.exp(-1.0)), rel=1e-12)
+    # four real choices (conditional contexts) are kept, whatever "metrics" says
+    for i in (2, 3):
+        line["arguments"][f"gen_args_{i}"]["arg_0"] = "Q:"
+    f.write_text(json.dumps(line) + "\n")
+    assert read_lm_eval_samples(f).n_choices.tolist() == [4]
+    line["arguments"]["gen_args_3"] = "not an object"
+    f.write_text(json.dumps(line) + "\n")
+    assert read_lm_eval_samples(f).n_choices.tolist() == [4]
 
 
 def test_lm_eval_target_as_choice_text(tmp_path):
@@ -192,6 +256,38 @@ def test_judged_errors(tmp_path):
     f.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(EvalLogError, match="UTF-8"):
         read_judged(f)
+
+
+def test_judged_duplicate_question_ids_are_refused(tmp_path):
+    # json.loads keeps the last of two equal keys: one question silently lost
+    f = tmp_path / "j.json"
+
+    def entry(correct, confidence):
+        return json.dumps(
+            {"judge_response": {"correct": correct, "confidence": confidence}}
+        )
+
+    f.write_text(
+        f'{{"q1": {entry("yes", 80)}, "q2": {entry("no", 30)}, "q1": {entry("no", 10)}}}'
+    )
+    with pytest.raises(EvalLogError, match="j.json: .*'q1' appears twice"):
+        read_judged(f)
+
+
+@pytest.mark.parametrize("bad_id", [None, {"a": 1}, [1], True])
+def test_record_ids_must_be_strings_or_numbers(tmp_path, bad_id):
+    from skbrier.io import read_graded
+
+    g = tmp_path / "g.jsonl"
+    g.write_text(json.dumps({"id": bad_id, "grade": "A"}) + "\n")
+    with pytest.raises(EvalLogError, match="line 1: field 'id': expected a string or "):
+        read_graded(g)
+    lm = tmp_path / "samples_t.jsonl"
+    lm.write_text(
+        json.dumps({"doc_id": bad_id, "target": "0", "filtered_resps": [["-1", "True"]]})
+    )
+    with pytest.raises(EvalLogError, match="line 1: field 'doc_id': expected a string or "):
+        read_lm_eval_samples(lm)
 
 
 def test_readers_skip_or_raise_the_malformed_records_alike(tmp_path):

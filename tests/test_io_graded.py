@@ -73,6 +73,28 @@ def test_malformed_records_name_line_and_field(tmp_path, rows, match):
         read_graded(_write(tmp_path, rows), confidence_field="confidence")
 
 
+def test_not_attempted_with_a_null_confidence(tmp_path):
+    # writers put null where a value is missing: read as absent (NaN), not malformed
+    rows = [
+        {"id": "q1", "grade": "A", "confidence": 0.8},
+        {"id": "q2", "grade": "NOT_ATTEMPTED", "confidence": None},
+    ]
+    r = read_graded(_write(tmp_path, rows), confidence_field="confidence")
+    assert r.attempted.tolist() == [True, False] and math.isnan(r.confidence[1])
+    rows[0]["confidence"] = None  # attempted: the confidence is needed
+    with pytest.raises(EvalLogError, match="line 1: field 'confidence'"):
+        read_graded(_write(tmp_path, rows), confidence_field="confidence")
+
+
+def test_probabilities_on_a_percent_scale_are_refused(tmp_path):
+    rows = [{"id": "q1", "grade": "A", "confidence": 0.9}, {"id": "q2", "grade": "B"}]
+    rows[1]["confidence"] = 0.4
+    with pytest.raises(ValueError, match=r"confidence_scale=1\b"):
+        read_graded(
+            _write(tmp_path, rows), confidence_field="confidence", confidence_scale=100
+        )
+
+
 def test_skip_invalid_counts(tmp_path):
     rows = [{"id": "q1", "grade": "A"}, {"id": "q2", "grade": "??"}, "oops"]
     r = read_graded(_write(tmp_path, rows), skip_invalid=True)

@@ -92,6 +92,30 @@ def test_probability_scale_and_other_field(tmp_path):
         read_inspect_log(f, confidence_field="stated", confidence_scale=1)
 
 
+def test_probabilities_read_on_a_percent_scale_are_refused(tmp_path):
+    # stated confidences 0.0-1.0 divided by the default scale 100 became
+    # 0.000-0.010: every answer "1 % confident", without a word
+    log = _log()
+    for s in log["samples"]:
+        md = s["scores"]["llm_grader"]["metadata"]
+        md["confidence"] = md["confidence"] / 100
+    f = _write(tmp_path, log)
+    with pytest.raises(ValueError, match=r"confidence_scale=1\b") as e:
+        read_inspect_log(f, confidence_field="confidence")
+    assert not isinstance(e.value, EvalLogError)
+    judged = json.loads((FIX / "judged_hle_o1-mini.json").read_text())
+    for v in judged.values():
+        v["judge_response"]["confidence"] = v["judge_response"]["confidence"] / 100
+    g = _write(tmp_path, judged, "judged.json")
+    with pytest.raises(ValueError, match=r"confidence_scale=1\b"):
+        read_judged(g)
+    assert read_judged(g, confidence_scale=1).n_records == len(judged)
+    # integers 0 and 1 on the percent scale are percentages (no error)
+    for i, v in enumerate(judged.values()):
+        v["judge_response"]["confidence"] = i % 2
+    assert read_judged(_write(tmp_path, judged, "j2.json")).confidence.max() == 0.01
+
+
 def test_malformed_confidence(tmp_path):
     log = _log()
     sc = log["samples"][4]["scores"]["llm_grader"]

@@ -117,6 +117,12 @@ def test_several_letters_and_non_letters_are_refused(tmp_path):
     out_of_range = [_tok("ANSWER", 0.99), _tok(":", 0.99), _tok(" F", 0.5)]
     with pytest.raises(EvalLogError, match="not a choice letter"):
         read_inspect_log(_log(tmp_path, [_sample(out_of_range)]))
+    # Inspect's parse_answers reads no letter in "ANSWER: (B)" (the message
+    # said "the reply's answer '' is not a choice letter")
+    paren = [_tok("ANSWER", 0.99), _tok(":", 0.99), _tok(" (", 0.9), _tok("B", 0.6),
+             _tok(")", 0.9)]  # fmt: skip
+    with pytest.raises(EvalLogError, match=r"no choice letter right after 'ANSWER:'"):
+        read_inspect_log(_log(tmp_path, [_sample(paren)]))
     glued = [_tok("ANSWER: B", 0.5)]
     with pytest.raises(EvalLogError, match="shares the token"):
         read_inspect_log(_log(tmp_path, [_sample(glued)]))

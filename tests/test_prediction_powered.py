@@ -117,3 +117,17 @@ def test_interval_metric_and_method_are_checked():
         res.confidence_interval(metric="brier_score")
     with pytest.raises(ValueError, match="method"):
         res.confidence_interval(method="bootstrap")
+
+
+@pytest.mark.parametrize("dtype", ["boolean", "object", "Int64", "Float64"])
+def test_pandas_missing_values_mark_unlabelled_items(dtype):
+    # pandas writes NA where no human labelled: the same as NaN or None
+    pd = pytest.importorskip("pandas")
+    human = [True, False, True, True, None, None, None, None]
+    judge = [1, 1, 1, 0, 1, 0, 1, 1]
+    ref = prediction_powered_accuracy([1, 0, 1, 1, None, None, None, None], judge)
+    values = [pd.NA if v is None else v for v in human]
+    if dtype in ("Int64", "Float64"):
+        values = [pd.NA if v is None else int(v) for v in human]
+    res = prediction_powered_accuracy(pd.Series(values, dtype=dtype), judge)
+    assert res.estimate == ref.estimate and res.n_labeled == 4

@@ -65,6 +65,50 @@ def test_platt_weights_equal_repeated_rows():
         assert getattr(a, f) == pytest.approx(getattr(b, f), rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.parametrize(
+    ("y", "p"),
+    [
+        ([0, 0, 1, 1, 1], [0.2, 0.3, 0.6, 0.7, 0.9]),  # separated
+        ([0, 0, 1, 0, 1, 1], [0.2, 0.3, 0.5, 0.5, 0.7, 0.9]),  # a tie at the boundary
+        ([1, 0, 1, 0, 1, 0], [0.01, 0.99, 0.01, 0.99, 0.01, 0.99]),  # the wrong way
+    ],
+)
+def test_platt_on_separated_outcomes_takes_the_limit(y, p):
+    # no finite fit: the Platt-scaled confidences tend to the outcomes (to the
+    # tied group's accuracy at the boundary), as HELM's nearly unpenalised fit
+    # approaches; the errors after scaling were NaN
+    with pytest.warns(Warning, match="separated"):
+        res = platt_calibration_error(y, p)
+    assert math.isinf(res.coef) and math.isnan(res.intercept)
+    helm = platt_calibration_error(y, p, solver="helm")
+    assert res.calibration_error == pytest.approx(helm.calibration_error, abs=2e-4)
+    assert res.calibration_error_1_bin == pytest.approx(0.0, abs=1e-15)
+    assert res.calibration_error_before == helm.calibration_error_before
+    w = np.arange(1, len(y) + 1)
+    rep = np.repeat(np.arange(len(y)), w)
+    with pytest.warns(Warning, match="separated"):
+        a = platt_calibration_error(y, p, sample_weight=w, binning=None)
+    with pytest.warns(Warning, match="separated"):
+        b = platt_calibration_error(np.array(y)[rep], np.array(p)[rep], binning=None)
+    assert a.calibration_error == pytest.approx(b.calibration_error, abs=1e-15)
+
+
+def test_platt_helm_solver_does_not_depend_on_the_weight_scale():
+    # scikit-learn's fit stopped at once on weights x 1e-200: coef = intercept = 0
+    rng = np.random.default_rng(0)
+    n = 100
+    p = rng.uniform(0.05, 0.95, n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    w = rng.integers(1, 4, n).astype(float)
+    ref = platt_calibration_error(y, p, sample_weight=w, solver="helm", binning=None)
+    for scale in (1e-200, 1e-6, 1e200):
+        res = platt_calibration_error(
+            y, p, sample_weight=w * scale, solver="helm", binning=None
+        )
+        assert res.coef == pytest.approx(ref.coef, rel=1e-6)
+        assert res.intercept == pytest.approx(ref.intercept, rel=1e-5, abs=1e-8)
+
+
 def _nll(logp, gold, inv_t):
     return -np.mean(special.log_softmax(logp * inv_t, axis=1)[np.arange(len(gold)), gold])
 
@@ -190,3 +234,44 @@ def test_temperature_finite_case_is_interior_optimum():
 
     h = 1e-5 * t
     assert abs(nll(t + h) - nll(t - h)) / (2 * h) < 1e-7
+
+
+def test_extreme_log_likelihoods_raise_no_warning_about_y_proba():
+    # softmax of log-likelihoods 1e6 apart is exactly one-hot: that is the
+    # model's output, not predict() passed for predict_proba() (the internal
+    # calibration errors warned of "y_proba")
+    import warnings
+
+    from skbrier.exceptions import HardForecastWarning
+
+    gold, logp = _mc_data(3, n=40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HardForecastWarning)
+        res = temperature_scaling(gold, logp * 1e6)
+    assert np.isfinite(res.brier_score_before)
+    # one-hot probabilities given as such: one warning, naming y_score
+    onehot = np.eye(logp.shape[1])[logp.argmax(axis=1)]
+    with pytest.warns(HardForecastWarning, match="^y_score") as seen:
+        temperature_scaling(onehot.argmax(axis=1), onehot, from_logprobs=False)
+    assert len([w for w in seen if w.category is HardForecastWarning]) == 1
+
+
+@pytest.mark.parametrize(
+    ("gold", "exc", "match"),
+    [
+        ([0, 1.0, 0, 2], None, None),  # a float in a list of indices: the same indices
+        ([0, 1.5, 0, 2], ValueError, "^y_true must hold integer choice indices"),
+        (["0", "1", "0", "2"], TypeError, "^y_true must hold integer choice indices"),
+    ],
+)
+def test_gold_indices_in_a_list(gold, exc, match):
+    logp = [[-0.1, -3.0, -4.0], [-0.2, -2.0, -3.0], [-0.3, -1.5, -4.0], [-1.0, -0.8, -1.2]]
+    if exc is None:
+        ref = temperature_scaling([0, 1, 0, 2], logp)
+        assert temperature_scaling(gold, logp).temperature == ref.temperature
+        assert multiple_choice_brier_score(
+            gold, logp, from_logprobs=True
+        ) == multiple_choice_brier_score([0, 1, 0, 2], logp, from_logprobs=True)
+    else:
+        with pytest.raises(exc, match=match):
+            temperature_scaling(gold, logp)

@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import skbrier
@@ -334,6 +335,33 @@ def test_errors_name_the_parameter():
         risk_coverage_curve([1, 0], [0.2, 0.9], n_resamples=2.5)
 
 
+@pytest.mark.parametrize(
+    "labels",
+    [[1, 2, 1, 1, 2], [0, 2, 0, 0, 2], [2, 2, 2, 2, 2], [0.5] * 5, [3, 0, 3, 3, 0]],
+)
+def test_correctness_other_than_0_1_is_refused(labels):
+    # [1, 2] read 2 as "right" and [0.5] * 5 as all right: silent wrong numbers
+    c = [0.9, 0.8, 0.7, 0.6, 0.5]
+    with pytest.raises(ValueError, match="^y_correct must hold 0/1") as info:
+        aurc(labels, c)
+    assert "found" in str(info.value)
+    with pytest.raises(ValueError, match="^y_correct must hold 0/1"):
+        selective_accuracy(labels, c, coverage=0.5)
+
+
+def test_correctness_encodings_agree():
+    y, c = _data(60, 9)
+    ref = aurc(y, c)
+    assert aurc(y.astype(bool), c) == ref
+    assert aurc(y.astype(float), c) == ref
+    assert aurc(np.where(y == 1, 1, -1), c) == ref  # scikit-learn's -1/1
+    assert aurc(pd.Series(y, dtype="Int64"), c) == ref
+    # booleans in an object array (a column after NA handling) are booleans,
+    # not "string labels" that need a pos_label
+    assert aurc(y.astype(bool).astype(object), c) == ref
+    assert aurc(np.ones(5), np.linspace(0.1, 0.9, 5)) == 0.0
+
+
 def test_booleans_and_top_level_exports():
     y, c = _data(50, 8)
     assert skbrier.aurc(y.astype(bool), c) == aurc(y, c)
@@ -367,3 +395,18 @@ def test_bootstrap_replicate_is_the_curve_of_its_resample():
         assert au.bootstrap_replicates["utility_area"][b] == pytest.approx(
             abstention_utility(yb, cb, sample_weight=wb).area, abs=1e-14
         )
+
+
+def test_bootstrap_of_large_integer_weights_does_not_expand_the_rows():
+    # integer weights summing to 1e8 were resampled as 1e8 expanded rows (0.8 GB
+    # and seconds per resample: the call ran for minutes); beyond 2**24 rows the
+    # observations are drawn as multinomial counts (the same law)
+    import time
+
+    y, c = _data(50, 3)
+    w = np.random.default_rng(3).integers(1, 4, 50) * 1e6
+    t0 = time.perf_counter()
+    res = risk_coverage_curve(y, c, sample_weight=w, n_resamples=20, random_state=0)
+    assert time.perf_counter() - t0 < 10.0
+    low, high = res.confidence_interval()
+    assert low <= res.aurc <= high and high - low < 1e-2  # 1e8 observations: narrow

@@ -46,6 +46,7 @@ __all__ = [
     "fmt",
     "hard_forecast_message",
     "is_hard",
+    "is_missing",
     "is_number_text",
     "label_problem",
     "missing_problem",
@@ -335,7 +336,7 @@ def is_number_text(value: Any) -> bool:
     return x is not None and x == x and abs(x) != float("inf")
 
 
-def _is_missing(v: Any) -> bool:
+def is_missing(v: Any) -> bool:
     """None, pandas.NA or NaT, or a float NaN (an object array's missing values)."""
     if v is None or type(v).__name__ in ("NAType", "NaTType"):
         return True
@@ -345,7 +346,7 @@ def _is_missing(v: Any) -> bool:
 def missing_problem(values: np.ndarray, name: str, what: str = "values") -> str | None:
     """Missing values (None, pandas.NA, NaN) in an object array: how many, the first."""
     flat = np.asarray(values, dtype=object).reshape(-1)
-    miss = np.fromiter((_is_missing(v) for v in flat), dtype=bool, count=flat.shape[0])
+    miss = np.fromiter((is_missing(v) for v in flat), dtype=bool, count=flat.shape[0])
     if not miss.any():
         return None
     return (

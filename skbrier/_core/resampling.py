@@ -184,8 +184,10 @@ def resample_multiplicities(
 
 #: The most observations a resample of frequency weights draws (int64 counts).
 MAX_FREQUENCY_DRAWS = 2**62
-#: Integer weights up to this total are resampled as their expanded rows.
-MAX_EXPANDED_ROWS = 2**31
+#: Integer weights up to this total are resampled as their expanded rows
+#: (134 MB of row indices; beyond, multinomial counts of the same law: an
+#: expanded resample of 1e8 rows took seconds and 1.6 GB each)
+MAX_EXPANDED_ROWS = 2**24
 
 
 def repeated_rows(w: np.ndarray, why: str) -> np.ndarray:

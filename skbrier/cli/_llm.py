@@ -13,6 +13,7 @@ import numpy as np
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
+    MIN_SAMPLES,
 )
 from ..io._inspect import CONFIDENCE_SOURCES  # the values of --confidence
 from ..report._json import dumps
@@ -70,6 +71,7 @@ _READER_OPTIONS = {
     "confidence": ("--confidence", ("inspect",)),
     "confidence_field": ("--confidence-field", ("inspect", "graded")),
     "confidence_scale": ("--confidence-scale", ("inspect", "judged", "graded")),
+    "target_delimiter": ("--target-delimiter", ("lm-eval",)),
 }
 
 
@@ -99,7 +101,10 @@ def _read(path: str, args: argparse.Namespace) -> Any:
     try:
         if fmt == "lm-eval":
             return read_lm_eval_samples(
-                path, length_normalize=args.length_normalize, skip_invalid=args.skip_invalid
+                path,
+                length_normalize=args.length_normalize,
+                skip_invalid=args.skip_invalid,
+                **options,
             )
         if fmt == "helm":
             return read_helm_run(path, skip_invalid=args.skip_invalid)
@@ -150,6 +155,12 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
 
     ci: dict[str, tuple[float, float]] = {}
     n_boot = _resolve_resamples(args.n_resamples, n)
+    no_intervals = None
+    if n_boot and boot and n < MIN_SAMPLES:  # the API's rule (check_min_samples)
+        no_intervals = (
+            f"no intervals: {n} question(s) scored, at least {MIN_SAMPLES} are needed"
+        )
+        n_boot = 0
     if n_boot and boot:
         reps = run_replicates(
             task,
@@ -167,7 +178,10 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
                 raise CLIError(f"{rec.path}: {k}: {exc}") from None
             ci[k] = (float(c.low), float(c.high))
     estimates = {k: est[k] for k in keys}
-    estimates.update(point_estimates(rec, sc))
+    points, notes = point_estimates(rec, sc)
+    estimates.update(points)
+    if no_intervals:
+        notes.insert(0, no_intervals)
     name = rec.model or os.path.basename(rec.path.rstrip(os.sep))
     return {
         "file": rec.path,
@@ -180,6 +194,7 @@ def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
         "attempted_only": sc.subset,
         "estimates": estimates,
         "intervals": ci,
+        "notes": notes,
         "error": None,
     }
 
@@ -286,6 +301,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--length-normalize",
         action="store_true",
         help="lm-eval: divide log-likelihoods by choice length (acc_norm)",
+    )
+    sp.add_argument(
+        "--target-delimiter",
+        metavar="TEXT",
+        help="lm-eval: the task's target_delimiter, left out of the choice length "
+        "of --length-normalize (default ' ', lm-eval's; '' for none)",
     )
     sp.add_argument(
         "--scorer", metavar="NAME", help="Inspect: the score to read (when several)"

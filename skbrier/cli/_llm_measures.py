@@ -197,14 +197,16 @@ def statistics(
     return stat, keys
 
 
-def point_estimates(rec: Any, sc: Scored) -> dict[str, float]:
-    """The measures without an interval: Platt, temperature, abstention."""
+def point_estimates(rec: Any, sc: Scored) -> tuple[dict[str, float], list[str]]:
+    """The measures without an interval (Platt, temperature, abstention), and
+    the notes of those the log does not allow (a fit that has no answer)."""
     import warnings
 
     from ..metrics.abstention import abstention_scores
     from ..metrics.recalibration import platt_calibration_error, temperature_scaling
 
     out: dict[str, float] = {}
+    notes: list[str] = []
     if sc.p is not None and sc.n >= 2:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -216,12 +218,16 @@ def point_estimates(rec: Any, sc: Scored) -> dict[str, float]:
             platt_intercept=pl.intercept,
         )
     if sc.mc is not None:
-        ts = temperature_scaling(rec.gold, ragged_logprobs(rec))
-        out.update(
-            temperature=ts.temperature,
-            ts_mc_brier=ts.brier_score,
-            ts_rms_ce=ts.rms_calibration_error,
-        )
+        try:
+            ts = temperature_scaling(rec.gold, ragged_logprobs(rec))
+        except ValueError as exc:  # e.g. a gold choice of log-likelihood -inf
+            notes.append(f"no temperature scaling: {exc}")
+        else:
+            out.update(
+                temperature=ts.temperature,
+                ts_mc_brier=ts.brier_score,
+                ts_rms_ce=ts.rms_calibration_error,
+            )
     if rec.attempted is not None:
         ab = abstention_scores(rec.correct, rec.attempted)
         out.update(
@@ -229,7 +235,7 @@ def point_estimates(rec: Any, sc: Scored) -> dict[str, float]:
             accuracy_attempted=ab.accuracy_given_attempted,
             f_score=ab.f_score,
         )
-    return {k: float(v) for k, v in out.items()}
+    return {k: float(v) for k, v in out.items()}, notes
 
 
 def ragged_logprobs(rec: Any) -> list[np.ndarray]:

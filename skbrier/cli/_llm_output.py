@@ -80,8 +80,11 @@ def _notes(row: dict[str, Any]) -> list[str]:
         out.append("no scored sample: nothing to measure")
     elif not row["has_confidence"]:
         out.append("correctness only (no logprobs nor stated confidence): no calibration")
+    out += row.get("notes", [])
     if row.get("attempted_only"):
-        out.append("calibration and selective measures on the attempted answers")
+        out.append(
+            "n, accuracy, calibration and selective measures on the attempted answers"
+        )
     return out
 
 

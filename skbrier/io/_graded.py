@@ -12,11 +12,13 @@ from ._parse import (
     Bad,
     Malformed,
     check_path,
+    check_stated_scale,
     get,
     load_json_file,
     parse_json,
     read_text,
     reader_doc,
+    record_id,
     show,
     to_float,
 )
@@ -92,7 +94,8 @@ def read_graded(
         The field holding the question id (None: the record's position).
     confidence_field : str or None, default=None
         The field holding the stated confidence (None: correctness only).
-        Records not attempted may leave it out; their confidence is NaN.
+        Records not attempted may leave it out (or hold null); their
+        confidence is NaN.
     confidence_scale : float, default=1.0
         The scale of the stated confidence (100 for percentages).
     {{skip_invalid}}
@@ -148,9 +151,14 @@ def read_graded(
             if not isinstance(rec, dict):
                 raise Bad("(record)", f"expected an object, got {type(rec).__name__}")
             ok, tried = _grade(get(rec, grade_field), grade_field)
-            qid = str(get(rec, id_field)) if id_field is not None else str(i)
+            qid = (
+                record_id(get(rec, id_field), id_field) if id_field is not None else str(i)
+            )
             c = float("nan")
-            if confidence_field is not None and (tried or confidence_field in rec):
+            # not attempted: the confidence may be left out (or null)
+            if confidence_field is not None and (
+                tried or rec.get(confidence_field) is not None
+            ):
                 c = to_float(get(rec, confidence_field), confidence_field)
                 if not 0.0 <= c <= scale:
                     raise Bad(
@@ -167,6 +175,8 @@ def read_graded(
         conf.append(c)
     if not ids:
         raise malformed.none_valid("record", "records")
+    if confidence_field is not None:
+        check_stated_scale(conf, scale, path)
     return EvalRecords(
         format="graded",
         path=path,

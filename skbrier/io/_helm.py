@@ -7,7 +7,16 @@ from typing import Any
 
 import numpy as np
 
-from ._parse import Bad, Malformed, check_path, get, load_json_file, reader_doc, to_float
+from ._parse import (
+    Bad,
+    Malformed,
+    check_path,
+    get,
+    load_json_file,
+    reader_doc,
+    record_id,
+    to_float,
+)
 from ._records import EvalLogError, EvalRecords
 
 __all__ = ["read_helm_run"]
@@ -117,9 +126,7 @@ def read_helm_run(
         try:
             if not isinstance(entry, dict):
                 raise Bad("(entry)", f"expected an object, got {type(entry).__name__}")
-            iid = get(entry, "instance_id")
-            if iid is None or isinstance(iid, (bool, dict, list)):
-                raise Bad("instance_id", f"expected a string, got {type(iid).__name__}")
+            iid = record_id(get(entry, "instance_id"), "instance_id")
             if entry.get("perturbation"):
                 continue
             stats = get(entry, "stats")

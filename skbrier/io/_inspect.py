@@ -18,11 +18,13 @@ from ._parse import (
     Bad,
     at,
     check_path,
+    check_stated_scale,
     get,
     load_json_file,
     open_binary,
     parse_json,
     reader_doc,
+    record_id,
     show,
     to_float,
 )
@@ -301,9 +303,7 @@ def read_inspect_log(
                 raise s
             if not isinstance(s, dict):
                 raise Bad("(sample)", f"expected an object, got {type(s).__name__}")
-            sid = get(s, "id")
-            if isinstance(sid, (bool, dict, list)) or sid is None:
-                raise Bad("id", f"expected a string or integer, got {show(sid)}")
+            sid = record_id(get(s, "id"), "id")
             epoch = s.get("epoch", 1)
             if isinstance(epoch, bool) or not isinstance(epoch, int):
                 raise Bad("epoch", f"expected an integer, got {show(epoch)}")
@@ -386,6 +386,8 @@ def read_inspect_log(
         if with_lp or mode == "stated"
         else None
     )
+    if mode == "stated":
+        check_stated_scale(conf_arr, scale, path)
     return EvalRecords(
         "inspect", path, model, np.asarray([r[1] for r in rows], dtype=object),
         np.asarray([r[2] for r in rows], dtype=bool), conf_arr, None, None, None,

@@ -69,8 +69,14 @@ def _by_pattern(tokens: list[str], letters: list[str] | None, base: str) -> int 
     m = found[-1]
     answer = m.group(1).strip().rstrip(".").upper()
     parts = [p for p in re.split(r"[ ,]+|\bAND\b", answer) if p]
+    if not parts:  # e.g. "ANSWER: (B)": Inspect's parse_answers reads no answer
+        raise Bad(
+            base,
+            f"the reply {show(text[m.start() : m.end() + 8])} has no choice letter right "
+            "after 'ANSWER:' (Inspect's parse_answers reads no answer there)",
+        )
     valid = all((p in letters) if letters else len(p) == 1 for p in parts)
-    if not parts or not valid:
+    if not valid:
         raise Bad(
             base,
             f"the reply's answer {show(m.group(1).strip())} is not a choice letter"

@@ -11,6 +11,7 @@ from ._parse import (
     Bad,
     Malformed,
     check_path,
+    check_stated_scale,
     get,
     load_json_file,
     reader_doc,
@@ -73,7 +74,7 @@ def read_judged(
         confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
     )
     malformed = Malformed(path, skip_invalid)
-    data = load_json_file(path)
+    data = load_json_file(path, unique_keys=True)  # one entry per question id
     if not isinstance(data, dict):
         raise EvalLogError(f"{path}: expected a JSON object {{question_id: prediction}}.")
     if not data:
@@ -108,6 +109,7 @@ def read_judged(
     if not ids:
         raise malformed.none_valid("entry", "entries")
     model = next(iter(models)) if len(models) == 1 else None
+    check_stated_scale(conf, scale, path)
     return EvalRecords(
         "judged", path, model, np.asarray(ids, dtype=object), np.asarray(correct),
         np.asarray(conf, dtype=np.float64), None, None, None, malformed.count,

@@ -18,6 +18,7 @@ from ._parse import (
     open_binary,
     parse_json,
     reader_doc,
+    record_id,
     show,
     to_float,
 )
@@ -40,7 +41,9 @@ def _loglikelihood(value: Any, field: str) -> float:
     return v
 
 
-def _record(rec: Any, length_normalize: bool) -> tuple[str, list[float], int]:
+def _record(
+    rec: Any, length_normalize: bool, delimiter: str
+) -> tuple[str, list[float], int]:
     if not isinstance(rec, dict):
         raise Bad("(line)", f"expected a JSON object, got {type(rec).__name__}")
     doc_id = get(rec, "doc_id")
@@ -58,10 +61,21 @@ def _record(rec: Any, length_normalize: bool) -> tuple[str, list[float], int]:
                 f"got {show(r)}",
             )
         lls.append(_loglikelihood(r[0], f"filtered_resps[{i}][0]"))
+    metrics = rec.get("metrics")
+    args = rec.get("arguments")
+    if isinstance(metrics, list) and "acc_mutual_info" in metrics and len(lls) % 2 == 0:
+        # lm-eval appends one unconditional request ("", choice) per choice
+        # for acc_mutual_info; acc and acc_norm read the conditional half
+        half = len(lls) // 2
+        contexts: list[Any] = [""]  # without the requests, trust "metrics"
+        if isinstance(args, dict) and args:
+            gen = [args.get(f"gen_args_{i}") for i in range(half, 2 * half)]
+            contexts = [g.get("arg_0") if isinstance(g, dict) else None for g in gen]
+        if all(c == "" for c in contexts):
+            lls = lls[:half]
     if all(ll == -math.inf for ll in lls):
         raise Bad("filtered_resps", "every choice has log-likelihood -inf")
     conts: list[str] | None = None
-    args = rec.get("arguments")
     if isinstance(args, dict):  # evaluation_tracker's {"gen_args_i": {"arg_j": ...}}
         conts = []
         for i in range(len(lls)):
@@ -71,7 +85,8 @@ def _record(rec: Any, length_normalize: bool) -> tuple[str, list[float], int]:
                 conts = None
                 break
             conts.append(c)
-    elif isinstance(args, list) and len(args) == len(lls):  # evaluator's raw [ctx, cont]
+    elif isinstance(args, list) and len(args) in (len(lls), 2 * len(lls)):
+        args = args[: len(lls)]  # evaluator's raw [ctx, cont] (conditional ones)
         if all(isinstance(a, list) and len(a) >= 2 and isinstance(a[1], str) for a in args):
             conts = [a[1] for a in args]
     target = get(rec, "target")
@@ -91,11 +106,15 @@ def _record(rec: Any, length_normalize: bool) -> tuple[str, list[float], int]:
     if length_normalize:
         if conts is None:
             raise Bad("arguments", "length normalization needs the choice strings (arg_1)")
-        # acc_norm: loglikelihood divided by the length of the choice in characters
-        lls = [ll / max(len(c), 1) for ll, c in zip(lls, conts)]
-    if doc_id is None or isinstance(doc_id, (bool, dict, list)):
-        raise Bad("doc_id", f"expected a number or string, got {show(doc_id)}")
-    return str(doc_id), lls, gold
+        # acc_norm: loglikelihood divided by the length of the choice in
+        # characters, len(doc_to_choice), not of the continuation
+        # target_delimiter + choice that the request (arg_1) holds
+        cut = len(delimiter)
+        lls = [
+            ll / max(len(c) - cut if cut and c.startswith(delimiter) else len(c), 1)
+            for ll, c in zip(lls, conts)
+        ]
+    return record_id(doc_id, "doc_id"), lls, gold
 
 
 @reader_doc
@@ -103,6 +122,7 @@ def read_lm_eval_samples(
     path: str | os.PathLike[str],
     *,
     length_normalize: bool = False,
+    target_delimiter: str = " ",
     skip_invalid: bool = False,
 ) -> EvalRecords:
     """Read an lm-evaluation-harness ``samples_<task>_<date>.jsonl`` file.
@@ -113,12 +133,17 @@ def read_lm_eval_samples(
     (``{"gen_args_i": {"arg_0": context, "arg_1": choice}}``) and
     ``filtered_resps``, one ``[loglikelihood, is_greedy]`` per choice,
     serialized as strings.  Choice counts may differ between questions.
+    A task scored with ``acc_mutual_info`` (``"metrics"`` lists it) holds one
+    more request per choice, unconditional, after the choices: those are
+    left out, as lm-eval's ``acc`` leaves them out.
 
     The probabilities are the softmax of the choice log-likelihoods;
     ``correct`` is ``argmax == gold`` (lm-eval's ``acc``; the first choice
     on ties).  With ``length_normalize=True`` each log-likelihood is first
     divided by the length of its choice string in characters, as
-    ``acc_norm`` does.  A log-likelihood must be a number in
+    ``acc_norm`` does: lm-eval's choice (``doc_to_choice``), which is the
+    request's continuation ``arg_1`` without the task's leading
+    ``target_delimiter``.  A log-likelihood must be a number in
     ``[-inf, 0]``: NaN, ``+inf`` and positive values are malformed, as is a
     question whose choices are all ``-inf``.
 
@@ -128,6 +153,11 @@ def read_lm_eval_samples(
         The JSONL file.
     length_normalize : bool, default=False
         Normalize by choice length (``acc_norm``).
+    target_delimiter : str, default=" "
+        The task's ``target_delimiter`` (lm-eval's default ``" "``), which
+        lm-eval puts before each choice in the continuation and leaves out
+        of the length of ``acc_norm``; ``""`` for a task that sets none.
+        Read only with ``length_normalize=True``.
     {{skip_invalid}}
 
     Returns
@@ -157,6 +187,11 @@ def read_lm_eval_samples(
     """
     path = check_path(path)
     length_normalize = check_bool(length_normalize, "length_normalize")
+    if not isinstance(target_delimiter, str):
+        raise TypeError(
+            "target_delimiter must be a str (the task's target_delimiter, lm-eval's "
+            f"default ' '), got {show(target_delimiter)}."
+        )
     malformed = Malformed(path, skip_invalid)
     ids: list[str] = []
     flat: list[float] = []
@@ -170,7 +205,7 @@ def read_lm_eval_samples(
             blank = False
             try:
                 rec = parse_json(decode(raw))
-                doc_id, lls, gold = _record(rec, length_normalize)
+                doc_id, lls, gold = _record(rec, length_normalize, target_delimiter)
             except Bad as bad:
                 malformed.found(f"line {lineno}", bad)
                 continue

@@ -11,6 +11,8 @@ One home for each check at the boundary:
   integers too long to convert all become a :class:`Bad` field problem (or an
   :class:`~skbrier.io.EvalLogError` naming the file), never a raw exception;
 * :func:`to_float` -- a number field: finite, not a bool, not a container;
+* :func:`record_id` -- a record's identifier: a string or a number;
+* :func:`check_stated_scale` -- stated confidences against ``confidence_scale``;
 * :func:`show` -- a value in a message, cut short (and safe on values nested
   too deeply for ``repr``).
 
@@ -25,6 +27,8 @@ import math
 import os
 from typing import Any, BinaryIO
 
+import numpy as np
+
 from .._core.docstrings import with_pieces
 from .._core.params import check_bool
 from ._records import EvalLogError
@@ -35,12 +39,14 @@ __all__ = [
     "Malformed",
     "at",
     "check_path",
+    "check_stated_scale",
     "decode",
     "get",
     "load_json_file",
     "open_binary",
     "parse_json",
     "read_bytes",
+    "record_id",
     "read_text",
     "show",
     "to_float",
@@ -126,6 +132,36 @@ def to_float(value: Any, field: str) -> float:
     return v
 
 
+def record_id(value: Any, field: str) -> str:
+    """A record's identifier as text: a string or a number (a :class:`Bad` for
+    null, a boolean, an object or a list, which no log uses as an id)."""
+    if value is None or isinstance(value, (bool, dict, list)):
+        raise Bad(field, f"expected a string or a number, got {show(value)}")
+    return str(value)
+
+
+def check_stated_scale(confidence: Any, scale: float, path: str) -> None:
+    """Refuse probabilities read on a percent scale.
+
+    ``confidence`` holds the stated confidences already divided by
+    ``scale``.  When ``scale`` is above 1 and every stated value lies in
+    [0, 1] with some fraction among them (0.8, not the percentages 0 and
+    1), they are probabilities: divided by ``scale`` every answer would look
+    almost unconfident.  A ``ValueError`` names the option to change.
+    """
+    if scale <= 1.0:
+        return
+    raw = np.asarray(confidence, dtype=np.float64) * scale
+    raw = raw[np.isfinite(raw)]
+    if raw.size and raw.max() <= 1.0 and np.any(raw != np.round(raw)):
+        raise ValueError(
+            f"{path}: every stated confidence lies in [0, 1] (e.g. "
+            f"{float(raw[raw != np.round(raw)][0]):.4g}), which confidence_scale="
+            f"{scale:g} reads as {float(raw.max()) / scale:.4g} at most: they look like "
+            "probabilities; pass confidence_scale=1."
+        )
+
+
 def get(rec: Any, key: str, field: str | None = None) -> Any:
     """``rec[key]`` of a JSON object, or a :class:`Bad` naming ``field``."""
     if not isinstance(rec, dict):
@@ -176,13 +212,34 @@ def decode(data: bytes, field: str = "(line)") -> str:
         raise Bad(field, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
-def parse_json(text: str | bytes, field: str = "(line)") -> Any:
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(f"the key {show(key)} appears twice in one object")
+            seen.add(key)
+    return out
+
+
+def parse_json(
+    text: str | bytes, field: str = "(line)", *, unique_keys: bool = False
+) -> Any:
     """``json.loads(text)``; every failure of the parser is a :class:`Bad`.
 
     The position is given as a column for a one-line document (a JSONL
-    line) and as line and column otherwise.
+    line) and as line and column otherwise.  ``unique_keys``: an object
+    with a key twice is malformed (``json.loads`` would keep the last value
+    and lose the other record).
     """
     try:
+        if unique_keys:
+            return json.loads(text, object_pairs_hook=_unique_pairs)
         return json.loads(text)
     except json.JSONDecodeError as exc:
         pos = f"column {exc.colno}"
@@ -191,6 +248,8 @@ def parse_json(text: str | bytes, field: str = "(line)") -> Any:
         raise Bad(field, f"invalid JSON ({exc.msg}; {pos})") from None
     except RecursionError:
         raise Bad(field, "JSON nested too deeply to read") from None
+    except _DuplicateKey as exc:
+        raise Bad(field, str(exc)) from None
     except ValueError as exc:  # e.g. an integer literal over Python's digit limit
         raise Bad(field, f"invalid JSON ({exc})") from None
 
@@ -208,13 +267,20 @@ def read_text(path: str, what: str = "log file") -> str:
     return text
 
 
-def load_json_file(path: str, what: str = "log file", text: str | None = None) -> Any:
+def load_json_file(
+    path: str,
+    what: str = "log file",
+    text: str | None = None,
+    *,
+    unique_keys: bool = False,
+) -> Any:
     """The JSON document in file ``path`` (``text``: the file's text, read
-    by :func:`read_text`): empty files, bad text and bad JSON raise
+    by :func:`read_text`): empty files, bad text and bad JSON (with
+    ``unique_keys``, an object holding a key twice) raise
     :class:`~skbrier.io.EvalLogError` naming the file."""
     if text is None:
         text = read_text(path, what)
     try:
-        return parse_json(text, "(file)")
+        return parse_json(text, "(file)", unique_keys=unique_keys)
     except Bad as bad:
         raise EvalLogError(f"{path}: {bad.problem}.") from None

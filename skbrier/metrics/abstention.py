@@ -45,6 +45,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.arrays import as_array
+from .._core.diagnose import is_missing
 from .._core.dispatch import HOST, backends
 from .._core.docstrings import with_pieces
 from .._core.kernels.net_benefit import bootstrap_net_benefit, class_shares, threshold_odds
@@ -102,7 +104,8 @@ def abstention_scores(
     ----------
     y_correct : array-like of shape (n_samples,)
         1 (or True) where the answer is right; read only where
-        ``attempted`` (SimpleQA grade "correct" vs "incorrect").
+        ``attempted`` (SimpleQA grade "correct" vs "incorrect"), so it may
+        be missing (NaN or None) where not.
     attempted : array-like of shape (n_samples,)
         1 (or True) where the model answered, 0 where it abstained
         (SimpleQA grade "not attempted").
@@ -150,7 +153,7 @@ def abstention_scores(
     """
     att = correctness_labels(attempted, None, "attempted", "y_correct")
     n = att.shape[0]
-    y = correctness_labels(y_correct, n, "y_correct", "attempted")
+    y = correctness_labels(_unread_missing(y_correct, att), n, "y_correct", "attempted")
     w = check_sample_weight(sample_weight, n, ref_name="y_correct")
     right = att * y
     wrong = att - right
@@ -170,6 +173,37 @@ def abstention_scores(
         f_score=f1,
         n=total,
     )
+
+
+def _unread_missing(y_correct: Any, att: np.ndarray) -> Any:
+    """``y_correct`` with missing values (NaN, None, NA) of the questions not
+    attempted set to 0 (they are not read); missing where attempted is an error."""
+    if y_correct is None or isinstance(y_correct, (str, bytes)):
+        return y_correct
+    y = as_array(y_correct, "y_correct")
+    if y.dtype.kind not in "fO" or y.ndim != 1 or y.shape[0] != att.shape[0]:
+        return y  # correctness_labels reports what is wrong
+    if y.dtype.kind == "f":
+        missing = np.isnan(y)
+    else:
+        missing = np.fromiter((is_missing(v) for v in y), dtype=bool, count=y.shape[0])
+    if not missing.any():
+        return y
+    bad = missing & (att > 0)
+    if bad.any():
+        raise ValueError(
+            f"y_correct is missing (NaN or None) for {int(bad.sum())} attempted "
+            f"question(s), the first at index {int(np.argmax(bad))}: only a question "
+            "not attempted may lack its correctness."
+        )
+    y = y.copy()
+    y[missing] = 0
+    if y.dtype.kind == "O":
+        try:
+            return y.astype(np.float64)
+        except (TypeError, ValueError):  # text: correctness_labels says so
+            return y
+    return y
 
 
 # --------------------------------------------------------------------------- utility
@@ -412,8 +446,10 @@ def compare_abstention_utility(
     Raises
     ------
     ValueError
-        If an input is invalid (see :func:`abstention_utility`) or the two
-        models do not have one answer per question each.
+        If an input is invalid (see :func:`abstention_utility`), the two
+        models do not have one answer per question each, or both give a
+        wrong answer with confidence 1 while ``max_threshold=1`` (both areas
+        ``-inf``).
     TypeError
         For an option of the wrong type.
 
@@ -464,6 +500,12 @@ def compare_abstention_utility(
     ua, _ = _utility(ya, ca, w, t)
     ub, _ = _utility(yb, cb, w, t)
     sa, sb = utility_area_scores(ya, ca, top), utility_area_scores(yb, cb, top)
+    if np.isneginf(sa).any() and np.isneginf(sb).any():
+        raise ValueError(
+            "both models give wrong answers with confidence 1: with max_threshold=1 "
+            "both areas are -inf and their difference is undefined. Pass "
+            "max_threshold < 1 (e.g. 0.99) to bound the penalty."
+        )
     reps = None
     if n_resamples:
         reps = _bootstrap(

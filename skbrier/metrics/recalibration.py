@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike
 from scipy import optimize
 
 from .._core.arrays import validated
-from .._core.diagnose import one_warning_per_call
+from .._core.diagnose import one_hot_scores, one_warning_per_call, warn_one_hot
 from .._core.docstrings import shared_doc
 from .._core.kernels.multiple_choice import (
     per_example_squared_error,
@@ -200,7 +200,11 @@ def platt_calibration_error(
     When every answer is right (or every answer wrong) no finite fit exists:
     the recalibrated confidences tend to the outcomes, and the calibration
     errors after scaling are 0 (HELM reports 0 there too) with NaN
-    coefficients.
+    coefficients.  When the confidences separate right from wrong answers
+    (a ``ConvergenceWarning`` says so) the slope is infinite and the
+    intercept NaN; the errors after scaling are those of the limit, the
+    outcomes themselves (the accuracy of the answers tied at the boundary
+    confidence, for those), which HELM's nearly unpenalised fit approaches.
 
     References
     ----------
@@ -235,16 +239,41 @@ def platt_calibration_error(
         from sklearn.linear_model import LogisticRegression
 
         clf = LogisticRegression(C=1e10, solver="lbfgs")
-        clf.fit(lp[:, None], y, sample_weight=w)
+        # weights of mean 1: lbfgs's tolerance and the penalty are absolute, so
+        # weights x 1e-200 stopped the fit at its start (0, 0)
+        clf.fit(lp[:, None], y, sample_weight=None if w is None else w / w.mean())
         b, a = float(clf.coef_[0][0]), float(clf.intercept_[0])
     else:
         fit = _logistic_calibration(y, pc, w, stacklevel=3)
         a, b = fit.intercept, fit.slope
-    q = 1.0 / (1.0 + np.exp(-(lp * b + a)))
+    if math.isinf(b):
+        q = _separated_limit(y, lp, w, b)
+    else:
+        q = 1.0 / (1.0 + np.exp(-(lp * b + a)))
     with validated(y, q, w):
         after = calibration_error(y, q, kind="binary", **ece)
         one_bin = calibration_error(y, q, kind="binary", n_bins=1, sample_weight=w)
     return PlattCalibrationResult(b, a, after, one_bin, before, n_bins)
+
+
+def _separated_limit(
+    y: np.ndarray, lp: np.ndarray, w: np.ndarray | None, slope: float
+) -> np.ndarray:
+    """The Platt-scaled confidences when the log-odds separate the outcomes.
+
+    No finite fit exists; along the likelihood's ascent the slope grows
+    without bound and the probabilities tend to the outcomes, except at the
+    boundary log-odds (the least confident right answer's, for a positive
+    slope), where right and wrong answers tie: there they tend to that
+    group's (weighted) accuracy.
+    """
+    ww = np.ones_like(lp) if w is None else w
+    right = lp[(y == 1) & (ww > 0)]
+    edge = right.min() if slope > 0 else right.max()
+    q = y.astype(np.float64)
+    tie = (lp == edge) & (ww > 0)
+    q[tie] = np.dot(ww[tie], q[tie]) / ww[tie].sum()
+    return q
 
 
 class _Choices:
@@ -254,6 +283,8 @@ class _Choices:
         values, self.lengths = flatten_ragged(y_score, "y_score")
         self.starts = segment_starts(self.lengths)
         proba = check_scores(values, self.starts, self.lengths, from_logprobs)
+        if not from_logprobs:  # as multiple_choice_brier_score
+            warn_one_hot(one_hot_scores(np, values), int(self.lengths.max()))
         self.logp = values if from_logprobs else np.log(proba)
         self.targets = check_targets(y_true, self.starts, self.lengths)
         n = self.lengths.shape[0]
@@ -321,8 +352,10 @@ class _Choices:
         correct = (self.targets[first] > 0).astype(np.float64)
         kw: dict[str, Any] = {"kind": "binary", "n_bins": n_bins, "sample_weight": self.w}
         with warnings.catch_warnings():
-            if math.isinf(inv_t):  # T = 0 (said once): hard forecasts by construction
-                warnings.simplefilter("ignore", HardForecastWarning)
+            # the top probabilities are hard at T = 0 (said once) or for
+            # log-likelihoods far apart: the model's output, not predict()
+            # output (one-hot y_score is said once, in __init__)
+            warnings.simplefilter("ignore", HardForecastWarning)
             return (
                 self.nll(inv_t),
                 brier,
@@ -380,6 +413,7 @@ def _fit_inverse_temperature(ch: _Choices) -> float:
     return inv_t
 
 
+@one_warning_per_call
 def temperature_scaling(
     y_true: ArrayLike | Sequence[Sequence[float]],
     y_score: ArrayLike | Sequence[Sequence[float]],

@@ -39,6 +39,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.arrays import as_array
+from .._core.diagnose import fmt
 from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.kernels.selective import (
@@ -102,6 +103,10 @@ def correctness_labels(
         y_correct = (
             y_correct if isinstance(y_correct, np.ndarray) else as_array(y_correct, name)
         )
+        if y_correct.dtype.kind == "O" and all(
+            isinstance(v, (bool, np.bool_)) for v in y_correct.ravel()
+        ):
+            y_correct = y_correct.astype(bool)  # booleans kept as objects
         if y_correct.dtype.kind in "US" or (
             y_correct.dtype.kind == "O"
             and y_correct.size
@@ -111,7 +116,20 @@ def correctness_labels(
                 f"{name} must hold booleans or 0/1 (1: a right answer), got text such "
                 f"as {str(y_correct.ravel()[0])!r}; convert it, e.g. {name} == 'correct'."
             )
-    return binary_target(y_correct, None, n, name=name, ref_name=ref_name)
+    out = binary_target(y_correct, None, n, name=name, ref_name=ref_name)
+    if isinstance(y_correct, np.ndarray) and y_correct.dtype.kind in "iuf":
+        # binary_target reads any two numbers as a class pair (the larger one
+        # positive); correctness is yes or no: 0/1 (or scikit-learn's -1/1)
+        # (binary_target has checked that at most two values occur)
+        pair = {y_correct.min().item(), y_correct.max().item()}
+        if not (pair <= {0, 1} or pair <= {-1, 1}):
+            found = " and ".join(fmt(v) for v in sorted(pair))
+            raise ValueError(
+                f"{name} must hold 0/1 or booleans (1: a right answer), found the "
+                f"values {found}; map them to 0/1 first, e.g. {name} == <the value "
+                "of a right answer>."
+            )
+    return out
 
 
 def check_correctness(

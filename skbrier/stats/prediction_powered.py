@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from .._core.arrays import as_array
+from .._core.diagnose import is_missing
 from .._core.docstrings import shared_doc
 from .._core.kernels.ppi import ppi_mean
 from .._core.params import check_confidence_level
@@ -101,7 +102,7 @@ def _human_labels(human_correct: Any) -> tuple[np.ndarray, np.ndarray]:
     if arr.dtype.kind == "O":
         if arr.ndim != 1:
             raise ValueError(f"human_correct must be 1-D, got shape {arr.shape}.")
-        arr = np.array([np.nan if v is None else v for v in arr], dtype=object)
+        arr = np.array([np.nan if is_missing(v) else v for v in arr], dtype=object)
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
@@ -211,7 +212,7 @@ def prediction_powered_accuracy(
     ----------
     human_correct : array-like of shape (n_items,)
         The human verdict (1 correct, 0 wrong) where a human labelled the
-        item, NaN or None elsewhere.
+        item, NaN, None or ``pandas.NA`` elsewhere.
     judge_correct : array-like of shape (n_items,)
         The judge's verdict on every item: 0/1, or its probability that the
         answer is correct.
