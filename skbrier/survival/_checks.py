@@ -46,6 +46,14 @@ def split_structured(y: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
             f"{name} must be a structured array with two fields (event, time), "
             f"got fields {names}."
         )
+    kinds = [y.dtype[f].kind for f in names]
+    if kinds[1] == "b" and kinds[0] != "b":
+        raise ValueError(
+            f"{name}: the first field of a structured outcome is the event indicator "
+            f"and the second the time (as scikit-survival's Surv.from_arrays makes), "
+            f"got fields {names} with the boolean second: pass "
+            f"{name}[[{names[1]!r}, {names[0]!r}]]."
+        )
     return np.asarray(y[names[0]]), np.asarray(y[names[1]])
 
 

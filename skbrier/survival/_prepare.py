@@ -61,7 +61,8 @@ conservative : bool, default=False
     Ignore the variability of the censoring model in the standard errors
     (riskRegression's convention; with ``"sksurv"`` it is always ignored).
 sample_weight : array-like of shape (n_samples,), default=None
-    Frequency weights.
+    Frequency weights: the total weight is the sample size, at least 3
+    for the standard errors (weights summing to 1 are refused).
 n_resamples : int, default=0
     Bootstrap resamples of subjects, every score of a replicate on the same
     resample (0: none).

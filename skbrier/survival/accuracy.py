@@ -11,6 +11,7 @@ from scipy.stats import norm
 from .._core.docstrings import with_pieces
 from .._core.params import (
     check_bool,
+    check_min_samples,
     check_n_jobs,
     check_n_resamples,
     validate_random_state,
@@ -59,14 +60,22 @@ def _influences(
     times: np.ndarray,
     conv: Convention,
     conservative: bool,
+    weighted: bool,
     combos: np.ndarray | None = None,
 ) -> sm.InfluenceMoments:
     """Brier scores and influence-function moments of the matrices (riskRegression's).
 
     The censoring term enters only when the censoring model is fitted on the
     scored data (riskRegression's convention, not ``conservative``); a model
-    fitted on training data is held fixed.
+    fitted on training data is held fixed.  Standard errors count
+    observations: at least 3 rows, or a total frequency weight of 3
+    (``weighted``).
     """
+    check_min_samples(
+        data.time.shape[0],
+        float(data.weight.sum()) if weighted else None,
+        purpose="standard errors of the Brier scores",
+    )
     g_sub, g_hor = censoring_weights(data, times, conv)
     residuals = [
         sm.brier_residuals(data.time, data.event, s, times, g_sub, g_hor) for s in mats
@@ -222,7 +231,8 @@ def index_of_prediction_accuracy(
     if n_t >= 2:
         a, span = integration_weights(t, rule)
     # one more column: the integrated scores, a @ BS, and their influence functions
-    mom = _influences(data, [prep.surv[0], null], t, conv, cons, a[:, None])
+    weighted = sample_weight is not None
+    mom = _influences(data, [prep.surv[0], null], t, conv, cons, weighted, a[:, None])
     bm, b0 = mom.brier
     one, zero = np.ones_like(bm), np.zeros_like(bm)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -237,7 +247,10 @@ def index_of_prediction_accuracy(
 
         def stat(bss: list[np.ndarray]) -> np.ndarray:
             ext = [np.append(b, a @ b if span else np.nan) for b in bss]
-            return np.stack([ext[0], 1.0 - ext[0] / ext[1]])
+            # a resample with a null Brier score of 0 has no IPA: NaN, reported
+            # by the interval, not an infinity that makes its quantiles NaN
+            ipa_b = np.where(ext[1] > 0, 1.0 - ext[0] / ext[1], np.nan)
+            return np.stack([ext[0], ipa_b])
 
         boot = _bootstrap(
             data, [prep.surv[0]], t, conv, stat, n_res, random_state, jobs, "IPA bootstrap"
@@ -342,7 +355,7 @@ def compare_brier_survival(
         names=("surv_proba_a", "surv_proba_b"),
     )
     data, t = prep.data, prep.times
-    mom = _influences(data, prep.surv, t, conv, cons)
+    mom = _influences(data, prep.surv, t, conv, cons, sample_weight is not None)
     ba, bb = mom.brier
     difference = ba - bb
     se = mom.se(np.stack([np.ones_like(ba), -np.ones_like(ba)]))
