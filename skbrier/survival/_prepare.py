@@ -171,8 +171,9 @@ def unpack(
     """Accept ``f(y_struct, a, ...)`` and ``f(estimator, X, y_struct, ...)`` as well.
 
     With a structured array first, the following positional arguments move
-    one place to the left (``y_time`` is then the first of them), unless
-    ``y_time`` is None (``f(y_struct, None, a, b)`` is also accepted).  With
+    one place to the left (``y_time`` is then the first of them) and those
+    given by keyword stay (``f(y_struct, a, times=t)``), unless ``y_time``
+    is None (``f(y_struct, None, a, b)`` is also accepted).  With
     a fitted estimator first (anything with ``predict_survival_function``,
     as scikit-survival's estimators), ``y_time`` is its ``X``, the next
     argument the scored outcome ``y`` and its survival functions
@@ -208,8 +209,12 @@ def unpack(
             "f(y_test, estimate, times, convention='sksurv', train_event=y_train)."
         )
     if is_structured(y_event) and y_time is not None:
-        shifted = (y_time, *rest)
-        return y_event, None, shifted[: len(rest)]
+        # the positional arguments move one place left into the first empty
+        # slot; those given by keyword (``times=``) stay where they are
+        shifted = [y_time, *rest]
+        gap = next((k for k, v in enumerate(shifted) if v is None), len(rest))
+        del shifted[gap]
+        return y_event, None, tuple(shifted)
     return y_event, y_time, rest
 
 
