@@ -299,3 +299,21 @@ def test_structured_outcome_with_time_first_is_explained():
     )
     with pytest.raises(ValueError, match=r"first field.*event indicator"):
         brier_score_survival(y, SURV, TIMES)
+
+
+def test_nullable_pandas_predictions_are_numbers():
+    # a DataFrame of pandas' nullable Float64 was "dtype object" (the outcome
+    # columns of the same dtype were read)
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(SURV, dtype="Float64")
+    np.testing.assert_array_equal(
+        brier_score_survival(EVENT, TIME, frame, TIMES),
+        brier_score_survival(EVENT, TIME, SURV, TIMES),
+    )
+    with pytest.raises(TypeError, match="surv_proba must be .* without missing values"):
+        brier_score_survival(EVENT, TIME, frame.mask(frame > 0.9), TIMES)
+    res = calibration_at_horizon(
+        EVENT, TIME, pd.Series(SURV[:, 1], dtype="Float64"), TIMES[1], n_bins=3
+    )
+    ref = calibration_at_horizon(EVENT, TIME, SURV[:, 1], TIMES[1], n_bins=3)
+    np.testing.assert_array_equal(res.observed, ref.observed)

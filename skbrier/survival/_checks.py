@@ -57,17 +57,27 @@ def split_structured(y: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(y[names[0]]), np.asarray(y[names[1]])
 
 
-def _as_numeric_1d(x: Any, name: str) -> np.ndarray:
+def _numeric(x: Any, name: str, what: str = "numbers", kinds: str = "biuf") -> np.ndarray:
+    """``x`` as a numpy array of numbers: object arrays (pandas' nullable
+    columns) become float64, missing values NaN; other dtypes are a TypeError."""
     if isinstance(x, (str, bytes)) or x is None:
-        raise TypeError(f"{name} must be a 1-D array of numbers, got {x!r}.")
+        raise TypeError(f"{name} must be {what}, got {x!r}.")
     arr = np.asarray(x)
     if arr.dtype == object:
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
-            raise TypeError(f"{name} must be numbers, got dtype object.") from None
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be numbers, got dtype {arr.dtype}.")
+            raise TypeError(
+                f"{name} must be {what} without missing values, got dtype object "
+                "(pandas.NA, None or non-numbers)."
+            ) from None
+    if arr.dtype.kind not in kinds:
+        raise TypeError(f"{name} must be {what}, got dtype {arr.dtype}.")
+    return arr
+
+
+def _as_numeric_1d(x: Any, name: str) -> np.ndarray:
+    arr = _numeric(x, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {arr.shape}.")
     if arr.shape[0] == 0:
@@ -213,11 +223,7 @@ def check_survival_proba(
     surv_proba: Any, n: int, n_times: int, *, name: str = "surv_proba"
 ) -> np.ndarray:
     """Predicted survival probabilities, shape (n, len(times)), in [0, 1], non-increasing in t."""
-    if isinstance(surv_proba, (str, bytes)):
-        raise TypeError(f"{name} must be numbers, got {surv_proba!r}.")
-    arr = np.asarray(surv_proba)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be numbers (probabilities), got dtype {arr.dtype}.")
+    arr = _numeric(surv_proba, name, "numbers (probabilities)", kinds="iuf")
     if arr.ndim == 1 and n_times == 1:
         arr = arr[:, None]
     if arr.ndim != 2 or arr.shape != (n, n_times):
