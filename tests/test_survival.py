@@ -317,3 +317,19 @@ def test_nullable_pandas_predictions_are_numbers():
     )
     ref = calibration_at_horizon(EVENT, TIME, SURV[:, 1], TIMES[1], n_bins=3)
     np.testing.assert_array_equal(res.observed, ref.observed)
+
+
+def test_bootstrap_of_integer_weights_is_the_bootstrap_of_repeated_rows():
+    # a weighted row was drawn with all its copies at once (w * counts): a
+    # cluster bootstrap, with wider intervals than the repeated rows'
+    event, time, surv, times, w = _weighted_data(seed=8, n=50)
+    rep = np.repeat(np.arange(50), w.astype(int))
+    kw = dict(n_resamples=60, random_state=3)
+    a = index_of_prediction_accuracy(event, time, surv, times, sample_weight=w, **kw)
+    b = index_of_prediction_accuracy(event[rep], time[rep], surv[rep], times, **kw)
+    np.testing.assert_allclose(a.bootstrap, b.bootstrap, rtol=1e-12, atol=1e-12)
+    c = compare_brier_survival(event, time, surv, surv**2, times, sample_weight=w, **kw)
+    d = compare_brier_survival(
+        event[rep], time[rep], surv[rep], surv[rep] ** 2, times, **kw
+    )
+    np.testing.assert_allclose(c.bootstrap, d.bootstrap, rtol=1e-12, atol=1e-12)

@@ -65,7 +65,7 @@ sample_weight : array-like of shape (n_samples,), default=None
     for the standard errors (weights summing to 1 are refused).
 n_resamples : int, default=0
     Bootstrap resamples of subjects, every score of a replicate on the same
-    resample (0: none).
+    resample (0: none); frequency weights are drawn as their repeated rows.
 random_state : None, int, Generator, RandomState or SeedSequence, default=None
     Seed of the bootstrap.
 n_jobs : int, default=None

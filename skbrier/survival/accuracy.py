@@ -16,7 +16,7 @@ from .._core.params import (
     check_n_resamples,
     validate_random_state,
 )
-from .._core.resampling import chunk_size_for, resample_counts, run_replicates
+from .._core.resampling import chunk_size_for, frequency_resampler, run_replicates
 from . import _survival_math as sm
 from ._checks import SurvivalData
 from ._prepare import (
@@ -101,22 +101,25 @@ def _bootstrap(
     random_state: Any,
     n_jobs: int | None,
     desc: str,
+    weighted: bool,
 ) -> np.ndarray:
     """Replicates of ``statistic(briers, null)`` over iid resamples of subjects.
 
     Each resample refits the null Kaplan--Meier and, in riskRegression's
     convention, the censoring model (frequency weights = the resample's
     multiplicities); a censoring model fitted on training data stays fixed.
+    With frequency weights (``weighted``) the resample draws observations as
+    the repeated rows do (:func:`~skbrier._core.resampling.frequency_resampler`).
     """
     n = data.time.shape[0]
+    draw = frequency_resampler(data.weight if weighted else None, n)
     with np.errstate(divide="ignore", invalid="ignore"):
         shape = np.shape(statistic([np.ones_like(times)] * (len(mats) + 1)))
 
     def task(size: int, rng: np.random.Generator) -> np.ndarray:
         out = []
         for _ in range(size):
-            w = data.weight * resample_counts(rng, n)
-            boot = SurvivalData(data.time, data.event, w)
+            boot = SurvivalData(data.time, data.event, draw(rng))
             try:
                 g_sub, g_hor = censoring_weights(boot, times, conv)
             except ValueError:
@@ -253,7 +256,16 @@ def index_of_prediction_accuracy(
             return np.stack([ext[0], ipa_b])
 
         boot = _bootstrap(
-            data, [prep.surv[0]], t, conv, stat, n_res, random_state, jobs, "IPA bootstrap"
+            data,
+            [prep.surv[0]],
+            t,
+            conv,
+            stat,
+            n_res,
+            random_state,
+            jobs,
+            "IPA bootstrap",
+            weighted,
         )
     return SurvivalIPAResult(
         times=t,
@@ -373,6 +385,7 @@ def compare_brier_survival(
             random_state,
             jobs,
             "paired bootstrap",
+            sample_weight is not None,
         )
     return SurvivalComparisonResult(
         times=t,
