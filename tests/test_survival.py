@@ -35,6 +35,8 @@ SURV_B = np.array(CASE["surv_B"])
     [
         (dict(y_time=-TIME), ValueError, "y_time must be non-negative"),
         (dict(y_event=EVENT * 2), ValueError, "y_event must be 0/1"),
+        (dict(y_event=EVENT + 1), ValueError, r"found 2\. R's Surv coding .* y_event - 1"),
+        (dict(y_event=EVENT - 0.5), ValueError, r"found -?0\.5\.$"),
         (dict(y_event=EVENT.astype(str)), TypeError, "y_event"),
         (
             dict(y_time=np.where(np.arange(len(TIME)) == 3, np.nan, TIME)),

@@ -110,9 +110,16 @@ def check_survival_outcome(
     else:
         ev = event.astype(np.float64)
         if not np.isin(ev, (0.0, 1.0)).all():
-            bad = ev[~np.isin(ev, (0.0, 1.0))][0]
+            bad = float(ev[~np.isin(ev, (0.0, 1.0))][0])
+            hint = (
+                " R's Surv coding 1 = censored, 2 = event? Pass the event indicator "
+                f"{names[0]} - 1."
+                if np.isin(ev, (1.0, 2.0)).all()
+                else ""
+            )
             raise ValueError(
-                f"{names[0]} must be 0/1 or boolean (1 = event, 0 = censored), found {bad!r}."
+                f"{names[0]} must be 0/1 or boolean (1 = event, 0 = censored), "
+                f"found {bad:.4g}.{hint}"
             )
     if time.dtype.kind == "b":
         raise TypeError(f"{names[1]} must be numbers, got booleans.")
