@@ -253,7 +253,7 @@ def test_weights_too_small_to_count_are_refused_for_standard_errors(scale):
         index_of_prediction_accuracy(event, time, surv, times, sample_weight=small)
     with pytest.raises(ValueError, match="sample_weight sums to"):
         compare_brier_survival(event, time, surv, surv**2, times, sample_weight=small)
-    with pytest.raises(ValueError, match="at least 3 observations"):
+    with pytest.raises(ValueError, match="y_time has 2 samples; at least 3 observations"):
         index_of_prediction_accuracy([1, 0], [1.0, 2.0], [[0.5], [0.6]], [1.5])
 
 

@@ -160,7 +160,7 @@ def test_calibration_refuses_weights_too_small_to_count(method):
             calibration_at_horizon(
                 event, time, s, 0.8, censoring_method=method, sample_weight=w
             )
-    with pytest.raises(ValueError, match="at least 3 observations"):
+    with pytest.raises(ValueError, match="y_time has 2 samples; at least 3 observations"):
         calibration_at_horizon([1, 0], [1.0, 2.0], [0.5, 0.6], 1.5, censoring_method=method)
 
 

@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._core.format import format_number
 from .._core.validation import check_sample_weight
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "check_horizons",
     "check_survival_outcome",
     "check_survival_proba",
+    "distinct_numbers",
     "is_structured",
     "split_structured",
     "survival_functions",
@@ -146,11 +148,20 @@ def check_horizons(
     t = check_horizon_values(times, name=name, integrated=integrated)
     last = float(data.time[data.weight > 0].max())
     if t[-1] > last:
+        hor, end = distinct_numbers(float(t[-1]), last)
         raise ValueError(
-            f"{name} must lie within follow-up: {float(t[-1])!r} is beyond the largest "
-            f"observed time {last!r}."
+            f"{name} must lie within follow-up: {hor} is beyond the largest "
+            f"observed time {end}."
         )
     return t
+
+
+def distinct_numbers(a: float, b: float) -> tuple[str, str]:
+    """``a`` and ``b`` with 4 significant digits, or as many more as tell them apart."""
+    digits = 4
+    while format_number(a, digits) == format_number(b, digits) and digits < 17:
+        digits += 1
+    return format_number(a, digits), format_number(b, digits)
 
 
 def check_horizon_values(

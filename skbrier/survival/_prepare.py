@@ -13,6 +13,7 @@ from ._checks import (
     check_horizons,
     check_survival_outcome,
     check_survival_proba,
+    distinct_numbers,
     is_structured,
     survival_functions,
     survival_matrix,
@@ -272,9 +273,10 @@ def censoring_weights(
         train = conv.train
         last = float(train.time.max())
         if times[-1] > last:
+            hor, end = distinct_numbers(float(times[-1]), last)
             raise ValueError(
                 f"times must lie within the follow-up of the training data: "
-                f"{float(times[-1])!r} is beyond {last!r}."
+                f"{hor} is beyond {end}."
             )
         # the scored rows' positions are the censoring model's own when it is fitted
         # on the same times (always with riskRegression; with sksurv when the times are equal)

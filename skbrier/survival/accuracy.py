@@ -75,6 +75,7 @@ def _influences(
         data.time.shape[0],
         float(data.weight.sum()) if weighted else None,
         purpose="standard errors of the Brier scores",
+        name="y_time",
     )
     g_sub, g_hor = censoring_weights(data, times, conv)
     residuals = [

@@ -268,6 +268,7 @@ def calibration_at_horizon(
         data.time.shape[0],
         None if sample_weight is None else float(data.weight.sum()),
         purpose="a calibration curve with confidence limits",
+        name="y_time",
     )
     used = data.weight > 0
     edges = (
