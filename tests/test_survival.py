@@ -1,6 +1,7 @@
 """skbrier.survival: bad input, weights, bootstrap, scorers, protocol."""
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,8 @@ SURV_B = np.array(CASE["surv_B"])
     [
         (dict(y_time=-TIME), ValueError, "y_time must be non-negative"),
         (dict(y_event=EVENT * 2), ValueError, "y_event must be 0/1"),
+        (dict(y_event=EVENT + 1), ValueError, r"found 2\. R's Surv coding .* y_event - 1"),
+        (dict(y_event=EVENT - 0.5), ValueError, r"found -?0\.5\.$"),
         (dict(y_event=EVENT.astype(str)), TypeError, "y_event"),
         (
             dict(y_time=np.where(np.arange(len(TIME)) == 3, np.nan, TIME)),
@@ -224,3 +227,111 @@ def test_decision_curve_dict_and_identity_with_binary_case():
 
     expected = [net_benefit(e, risk, threshold=p) for p in (0.25, 0.55)]
     np.testing.assert_allclose(res.net_benefit["m"], expected, atol=1e-12)
+
+
+# --------------------------------------------------------------------------- audit
+def _weighted_data(seed=4, n=80):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=n)
+    time = np.round(rng.exponential(1.0 / (0.5 * np.exp(0.8 * x))), 1) + 0.1
+    cens = np.round(rng.exponential(2.0, n), 1) + 0.1
+    event = (time <= cens).astype(int)
+    time = np.minimum(time, cens)
+    times = np.array([0.5, 1.0, 2.0])
+    surv = np.exp(-0.45 * np.outer(np.exp(0.7 * x), times))
+    w = rng.integers(1, 4, n).astype(float)
+    return event, time, surv, times, w
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-200])
+def test_weights_too_small_to_count_are_refused_for_standard_errors(scale):
+    # weights summing to 1 (or x1e-200) gave NaN standard errors silently;
+    # frequency weights make the total weight the sample size
+    event, time, surv, times, w = _weighted_data()
+    small = w / w.sum() * scale
+    with pytest.raises(ValueError, match="sample_weight sums to"):
+        index_of_prediction_accuracy(event, time, surv, times, sample_weight=small)
+    with pytest.raises(ValueError, match="sample_weight sums to"):
+        compare_brier_survival(event, time, surv, surv**2, times, sample_weight=small)
+    with pytest.raises(ValueError, match="y_time has 2 samples; at least 3 observations"):
+        index_of_prediction_accuracy([1, 0], [1.0, 2.0], [[0.5], [0.6]], [1.5])
+
+
+@pytest.mark.parametrize("scale", [7.0, 1e200])
+def test_large_weights_keep_the_standard_errors_of_frequency_weights(scale):
+    # weights x1e200 overflowed (W C(u) / Y(u)^2) into NaN and a RuntimeWarning;
+    # with frequency weights var scales as (W - 1) / (c W - 1)
+    event, time, surv, times, w = _weighted_data()
+    total = w.sum()
+    ratio = np.sqrt((total - 1.0) / (scale * total - 1.0))
+    ref = index_of_prediction_accuracy(event, time, surv, times, sample_weight=w)
+    cmp_ref = compare_brier_survival(event, time, surv, surv**2, times, sample_weight=w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = index_of_prediction_accuracy(
+            event, time, surv, times, sample_weight=w * scale
+        )
+        cmp_got = compare_brier_survival(
+            event, time, surv, surv**2, times, sample_weight=w * scale
+        )
+    np.testing.assert_allclose(got.ipa, ref.ipa, rtol=1e-10)
+    np.testing.assert_allclose(got.se_brier, ref.se_brier * ratio, rtol=1e-8)
+    np.testing.assert_allclose(got.se_ipa, ref.se_ipa * ratio, rtol=1e-8)
+    assert got.se_integrated_ipa == pytest.approx(ref.se_integrated_ipa * ratio, rel=1e-8)
+    np.testing.assert_allclose(cmp_got.se, cmp_ref.se * ratio, rtol=1e-8)
+
+
+def test_undefined_bootstrap_ipa_is_reported_not_a_nan_bound():
+    # a resample with no event before the horizon has a null Brier score of 0:
+    # its IPA (-inf) made numpy's interpolated percentile NaN silently
+    event, time, surv, times, _ = _weighted_data(seed=6, n=40)
+    times = np.array([time[event == 1].min(), 1.0, 2.0])
+    surv = np.exp(-0.3 * np.outer(np.ones(40), times)) * np.linspace(1.0, 0.9, 40)[:, None]
+    res = index_of_prediction_accuracy(
+        event, time, surv, times, n_resamples=200, random_state=0
+    )
+    with pytest.warns(RuntimeWarning, match="NaN"):
+        low, high = res.confidence_interval(0.9, method="percentile")
+    assert np.isfinite(low).all() and np.isfinite(high).all()
+
+
+def test_structured_outcome_with_time_first_is_explained():
+    y = np.array(
+        list(zip(TIME, EVENT.astype(bool))), dtype=[("time", float), ("event", bool)]
+    )
+    with pytest.raises(ValueError, match=r"first field.*event indicator"):
+        brier_score_survival(y, SURV, TIMES)
+
+
+def test_nullable_pandas_predictions_are_numbers():
+    # a DataFrame of pandas' nullable Float64 was "dtype object" (the outcome
+    # columns of the same dtype were read)
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(SURV, dtype="Float64")
+    np.testing.assert_array_equal(
+        brier_score_survival(EVENT, TIME, frame, TIMES),
+        brier_score_survival(EVENT, TIME, SURV, TIMES),
+    )
+    with pytest.raises(TypeError, match="surv_proba must be .* without missing values"):
+        brier_score_survival(EVENT, TIME, frame.mask(frame > 0.9), TIMES)
+    res = calibration_at_horizon(
+        EVENT, TIME, pd.Series(SURV[:, 1], dtype="Float64"), TIMES[1], n_bins=3
+    )
+    ref = calibration_at_horizon(EVENT, TIME, SURV[:, 1], TIMES[1], n_bins=3)
+    np.testing.assert_array_equal(res.observed, ref.observed)
+
+
+def test_bootstrap_of_integer_weights_is_the_bootstrap_of_repeated_rows():
+    # a weighted row was drawn with all its copies at once (w * counts): a
+    # cluster bootstrap, with wider intervals than the repeated rows'
+    event, time, surv, times, w = _weighted_data(seed=8, n=50)
+    rep = np.repeat(np.arange(50), w.astype(int))
+    kw = dict(n_resamples=60, random_state=3)
+    a = index_of_prediction_accuracy(event, time, surv, times, sample_weight=w, **kw)
+    b = index_of_prediction_accuracy(event[rep], time[rep], surv[rep], times, **kw)
+    np.testing.assert_allclose(a.bootstrap, b.bootstrap, rtol=1e-12, atol=1e-12)
+    c = compare_brier_survival(event, time, surv, surv**2, times, sample_weight=w, **kw)
+    d = compare_brier_survival(
+        event[rep], time[rep], surv[rep], surv[rep] ** 2, times, **kw
+    )
+    np.testing.assert_allclose(c.bootstrap, d.bootstrap, rtol=1e-12, atol=1e-12)

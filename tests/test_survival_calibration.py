@@ -3,6 +3,7 @@
 tests/fixtures/survival/make_calibration_fixtures.R."""
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -144,3 +145,46 @@ def test_result_fields_and_histogram():
 def test_bad_options(kw, match):
     with pytest.raises(ValueError, match=match):
         calibration_at_horizon([1, 0, 1], [1.0, 2.0, 3.0], [0.5, 0.4, 0.3], 2.0, **kw)
+
+
+@pytest.mark.parametrize("method", ["km", "pseudo"])
+def test_calibration_refuses_weights_too_small_to_count(method):
+    # weights summing to 1 gave pseudo-values of W - 1 < 0 (NaN) and
+    # Greenwood intervals of [0, 1] silently
+    rng = np.random.default_rng(2)
+    time = rng.exponential(1.0, 40)
+    event = (rng.random(40) < 0.6).astype(float)
+    s = rng.uniform(0.2, 0.9, 40)
+    for w in (np.full(40, 1 / 40), np.full(40, 1e-200)):
+        with pytest.raises(ValueError, match="sample_weight sums to"):
+            calibration_at_horizon(
+                event, time, s, 0.8, censoring_method=method, sample_weight=w
+            )
+    with pytest.raises(ValueError, match="y_time has 2 samples; at least 3 observations"):
+        calibration_at_horizon([1, 0], [1.0, 2.0], [0.5, 0.6], 1.5, censoring_method=method)
+
+
+def test_greenwood_limits_of_large_weights_do_not_overflow():
+    # D / (Y (Y - D)) overflowed with weights x1e200 (a RuntimeWarning, and a
+    # variance of 0); frequency weights x c divide the variance by c
+    rng = np.random.default_rng(3)
+    time = rng.exponential(1.0, 60)
+    event = (rng.random(60) < 0.6).astype(float)
+    s = rng.uniform(0.2, 0.9, 60)
+    w = rng.integers(1, 4, 60).astype(float)
+    ref = calibration_at_horizon(event, time, s, 0.8, n_bins=3, sample_weight=w)
+    for scale in (1e6, 1e200):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = calibration_at_horizon(
+                event, time, s, 0.8, n_bins=3, sample_weight=w * scale
+            )
+        np.testing.assert_allclose(got.observed, ref.observed, rtol=1e-10)
+        # z se = log(S / S_low), S_low = 1 - observed_high (log intervals)
+        zse_ref = np.log((1.0 - ref.observed) / (1.0 - ref.observed_high))
+        zse = np.log((1.0 - got.observed) / (1.0 - got.observed_high))
+        if scale < 1e100:
+            np.testing.assert_allclose(zse, zse_ref / np.sqrt(scale), rtol=1e-6)
+        else:  # a sample of 1e200: the limits meet the estimate
+            np.testing.assert_allclose(got.observed_low, got.observed, atol=1e-12)
+            np.testing.assert_allclose(got.observed_high, got.observed, atol=1e-12)

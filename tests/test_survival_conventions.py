@@ -12,7 +12,9 @@ from sklearn.base import BaseEstimator
 from skbrier.survival import (
     SurvivalInterval,
     brier_score_survival,
+    calibration_at_horizon,
     compare_brier_survival,
+    decision_curve_survival,
     index_of_prediction_accuracy,
     integrated_brier_score,
 )
@@ -184,3 +186,37 @@ def test_sksurv_standard_errors_hold_the_training_censoring_model_fixed():
         EVENT, TIME, SURV, TIMES, n_resamples=30, random_state=0, **kw
     )
     assert np.isfinite(boot.bootstrap[:, :, :-1]).all()
+
+
+def test_structured_outcome_with_keyword_horizons():
+    # f(y, surv, times=...) lost the keyword: "times must be given" (and
+    # "horizon must be numbers, got dtype object" for one horizon)
+    event = np.array([1, 0, 1, 1, 0, 1, 0, 1])
+    time = np.array([1.0, 2, 3, 4, 5, 6, 7, 8])
+    surv = np.linspace(0.9, 0.2, 8)[:, None]
+    y = np.array(list(zip(event.astype(bool), time)), dtype=[("e", bool), ("t", float)])
+    ref = brier_score_survival(event, time, surv, 3.5)
+    assert brier_score_survival(y, surv, times=3.5) == ref
+    assert brier_score_survival(y, surv, 3.5) == ref
+    got = compare_brier_survival(y, surv, surv * 0.9, times=[3.5])
+    np.testing.assert_array_equal(
+        got.difference,
+        compare_brier_survival(event, time, surv, surv * 0.9, [3.5]).difference,
+    )
+    got = compare_brier_survival(y, surv, surv_proba_b=surv * 0.9, times=[3.5])
+    np.testing.assert_array_equal(
+        got.difference,
+        compare_brier_survival(event, time, surv, surv * 0.9, [3.5]).difference,
+    )
+    np.testing.assert_array_equal(
+        index_of_prediction_accuracy(y, surv, times=[3.5]).ipa,
+        index_of_prediction_accuracy(event, time, surv, [3.5]).ipa,
+    )
+    np.testing.assert_array_equal(
+        calibration_at_horizon(y, surv[:, 0], horizon=3.5, n_bins=2).observed,
+        calibration_at_horizon(event, time, surv[:, 0], 3.5, n_bins=2).observed,
+    )
+    np.testing.assert_array_equal(
+        decision_curve_survival(y, surv[:, 0], horizon=3.5, thresholds=[0.3]).net_benefit,
+        decision_curve_survival(event, time, surv[:, 0], 3.5, thresholds=[0.3]).net_benefit,
+    )

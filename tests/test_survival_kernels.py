@@ -46,3 +46,19 @@ def test_pseudo_values_equal_leave_one_out_refits():
             km = kaplan_meier(time[keep], event[keep], w[keep])
             brute[i] = n * s_all - (n - 1) * step_at(km, np.array([h]))[0]
         np.testing.assert_allclose(km_pseudo_values(time, event, w, h), brute, atol=1e-12)
+
+
+def test_pseudo_values_of_large_frequency_weights_are_accurate():
+    # W S - (W - 1) S_loo cancelled catastrophically: weights x1e200 gave 1.0
+    # for every subject; the values converge to the infinitesimal jackknife
+    rng = np.random.default_rng(5)
+    time, event = rng.gamma(2.0, 0.5, 50).round(1) + 0.1, rng.binomial(1, 0.7, 50) * 1.0
+    w = rng.choice([1.0, 2.0, 3.0], 50)
+    for h in (0.4, 1.0, 2.0):
+        ref = km_pseudo_values(time, event, w * 1e7, h)
+        for scale in (1e12, 1e200):
+            got = km_pseudo_values(time, event, w * scale, h)
+            np.testing.assert_allclose(got, ref, atol=1e-6)
+        # the mean pseudo-value is the Kaplan--Meier estimate in the limit
+        s = step_at(kaplan_meier(time, event, w), np.array([h]))[0]
+        assert w @ ref / w.sum() == pytest.approx(s, abs=1e-6)

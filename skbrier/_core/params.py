@@ -295,6 +295,7 @@ def check_min_samples(
     *,
     time_weights: np.ndarray | None = None,
     purpose: str = "confidence intervals",
+    name: str = "y_true",
 ) -> None:
     r"""At least 3 observations: rows, or with frequency weights a total weight of 3.
 
@@ -307,12 +308,12 @@ def check_min_samples(
     they are equal).  The one check of every statistic that counts
     observations (intervals, the debiased calibration error, the
     Ferro--Fricker correction); ``purpose`` names what needs them in the
-    message.
+    message, ``name`` the outcome's parameter.
     """
     if total_weight is None:
         if n < MIN_SAMPLES:
             raise ValueError(
-                f"y_true has {n} samples; at least {MIN_SAMPLES} observations "
+                f"{name} has {n} samples; at least {MIN_SAMPLES} observations "
                 f"are needed for {purpose}."
             )
         if time_weights is not None:

@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._core.format import format_number
 from .._core.validation import check_sample_weight
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "check_horizons",
     "check_survival_outcome",
     "check_survival_proba",
+    "distinct_numbers",
     "is_structured",
     "split_structured",
     "survival_functions",
@@ -46,20 +48,38 @@ def split_structured(y: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
             f"{name} must be a structured array with two fields (event, time), "
             f"got fields {names}."
         )
+    kinds = [y.dtype[f].kind for f in names]
+    if kinds[1] == "b" and kinds[0] != "b":
+        raise ValueError(
+            f"{name}: the first field of a structured outcome is the event indicator "
+            f"and the second the time (as scikit-survival's Surv.from_arrays makes), "
+            f"got fields {names} with the boolean second: pass "
+            f"{name}[[{names[1]!r}, {names[0]!r}]]."
+        )
     return np.asarray(y[names[0]]), np.asarray(y[names[1]])
 
 
-def _as_numeric_1d(x: Any, name: str) -> np.ndarray:
+def _numeric(x: Any, name: str, what: str = "numbers", kinds: str = "biuf") -> np.ndarray:
+    """``x`` as a numpy array of numbers: object arrays (pandas' nullable
+    columns) become float64, missing values NaN; other dtypes are a TypeError."""
     if isinstance(x, (str, bytes)) or x is None:
-        raise TypeError(f"{name} must be a 1-D array of numbers, got {x!r}.")
+        raise TypeError(f"{name} must be {what}, got {x!r}.")
     arr = np.asarray(x)
     if arr.dtype == object:
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
-            raise TypeError(f"{name} must be numbers, got dtype object.") from None
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be numbers, got dtype {arr.dtype}.")
+            raise TypeError(
+                f"{name} must be {what} without missing values, got dtype object "
+                "(pandas.NA, None or non-numbers)."
+            ) from None
+    if arr.dtype.kind not in kinds:
+        raise TypeError(f"{name} must be {what}, got dtype {arr.dtype}.")
+    return arr
+
+
+def _as_numeric_1d(x: Any, name: str) -> np.ndarray:
+    arr = _numeric(x, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {arr.shape}.")
     if arr.shape[0] == 0:
@@ -92,9 +112,16 @@ def check_survival_outcome(
     else:
         ev = event.astype(np.float64)
         if not np.isin(ev, (0.0, 1.0)).all():
-            bad = ev[~np.isin(ev, (0.0, 1.0))][0]
+            bad = float(ev[~np.isin(ev, (0.0, 1.0))][0])
+            hint = (
+                " R's Surv coding 1 = censored, 2 = event? Pass the event indicator "
+                f"{names[0]} - 1."
+                if np.isin(ev, (1.0, 2.0)).all()
+                else ""
+            )
             raise ValueError(
-                f"{names[0]} must be 0/1 or boolean (1 = event, 0 = censored), found {bad!r}."
+                f"{names[0]} must be 0/1 or boolean (1 = event, 0 = censored), "
+                f"found {bad:.4g}.{hint}"
             )
     if time.dtype.kind == "b":
         raise TypeError(f"{names[1]} must be numbers, got booleans.")
@@ -121,11 +148,20 @@ def check_horizons(
     t = check_horizon_values(times, name=name, integrated=integrated)
     last = float(data.time[data.weight > 0].max())
     if t[-1] > last:
+        hor, end = distinct_numbers(float(t[-1]), last)
         raise ValueError(
-            f"{name} must lie within follow-up: {float(t[-1])!r} is beyond the largest "
-            f"observed time {last!r}."
+            f"{name} must lie within follow-up: {hor} is beyond the largest "
+            f"observed time {end}."
         )
     return t
+
+
+def distinct_numbers(a: float, b: float) -> tuple[str, str]:
+    """``a`` and ``b`` with 4 significant digits, or as many more as tell them apart."""
+    digits = 4
+    while format_number(a, digits) == format_number(b, digits) and digits < 17:
+        digits += 1
+    return format_number(a, digits), format_number(b, digits)
 
 
 def check_horizon_values(
@@ -205,11 +241,7 @@ def check_survival_proba(
     surv_proba: Any, n: int, n_times: int, *, name: str = "surv_proba"
 ) -> np.ndarray:
     """Predicted survival probabilities, shape (n, len(times)), in [0, 1], non-increasing in t."""
-    if isinstance(surv_proba, (str, bytes)):
-        raise TypeError(f"{name} must be numbers, got {surv_proba!r}.")
-    arr = np.asarray(surv_proba)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be numbers (probabilities), got dtype {arr.dtype}.")
+    arr = _numeric(surv_proba, name, "numbers (probabilities)", kinds="iuf")
     if arr.ndim == 1 and n_times == 1:
         arr = arr[:, None]
     if arr.ndim != 2 or arr.shape != (n, n_times):

@@ -13,6 +13,7 @@ from ._checks import (
     check_horizons,
     check_survival_outcome,
     check_survival_proba,
+    distinct_numbers,
     is_structured,
     survival_functions,
     survival_matrix,
@@ -61,10 +62,11 @@ conservative : bool, default=False
     Ignore the variability of the censoring model in the standard errors
     (riskRegression's convention; with ``"sksurv"`` it is always ignored).
 sample_weight : array-like of shape (n_samples,), default=None
-    Frequency weights.
+    Frequency weights: the total weight is the sample size, at least 3
+    for the standard errors (weights summing to 1 are refused).
 n_resamples : int, default=0
     Bootstrap resamples of subjects, every score of a replicate on the same
-    resample (0: none).
+    resample (0: none); frequency weights are drawn as their repeated rows.
 random_state : None, int, Generator, RandomState or SeedSequence, default=None
     Seed of the bootstrap.
 n_jobs : int, default=None
@@ -170,8 +172,9 @@ def unpack(
     """Accept ``f(y_struct, a, ...)`` and ``f(estimator, X, y_struct, ...)`` as well.
 
     With a structured array first, the following positional arguments move
-    one place to the left (``y_time`` is then the first of them), unless
-    ``y_time`` is None (``f(y_struct, None, a, b)`` is also accepted).  With
+    one place to the left (``y_time`` is then the first of them) and those
+    given by keyword stay (``f(y_struct, a, times=t)``), unless ``y_time``
+    is None (``f(y_struct, None, a, b)`` is also accepted).  With
     a fitted estimator first (anything with ``predict_survival_function``,
     as scikit-survival's estimators), ``y_time`` is its ``X``, the next
     argument the scored outcome ``y`` and its survival functions
@@ -207,8 +210,12 @@ def unpack(
             "f(y_test, estimate, times, convention='sksurv', train_event=y_train)."
         )
     if is_structured(y_event) and y_time is not None:
-        shifted = (y_time, *rest)
-        return y_event, None, shifted[: len(rest)]
+        # the positional arguments move one place left into the first empty
+        # slot; those given by keyword (``times=``) stay where they are
+        shifted = [y_time, *rest]
+        gap = next((k for k, v in enumerate(shifted) if v is None), len(rest))
+        del shifted[gap]
+        return y_event, None, tuple(shifted)
     return y_event, y_time, rest
 
 
@@ -266,9 +273,10 @@ def censoring_weights(
         train = conv.train
         last = float(train.time.max())
         if times[-1] > last:
+            hor, end = distinct_numbers(float(times[-1]), last)
             raise ValueError(
                 f"times must lie within the follow-up of the training data: "
-                f"{float(times[-1])!r} is beyond {last!r}."
+                f"{hor} is beyond {end}."
             )
         # the scored rows' positions are the censoring model's own when it is fitted
         # on the same times (always with riskRegression; with sksurv when the times are equal)

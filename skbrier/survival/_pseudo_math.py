@@ -21,6 +21,8 @@ A factor whose risk set is empty is 1.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ._survival_math import _counts
@@ -77,7 +79,39 @@ def km_pseudo_values(
     loo_log = a_log + np.where(inside, b_log + c_after_log, 0.0)
     loo_zero = a_zero + np.where(inside, b_zero + c_after_zero, 0.0)
     s_loo = np.where(loo_zero > 0.5, 0.0, np.exp(loo_log))
-    return total * s_full - (total - 1.0) * s_loo
+    pseudo = total * s_full - (total - 1.0) * s_loo
+    # without zero factors: S_loo + W (S - S_loo) with S / S_loo from the exact
+    # log-ratios of the factors, no cancellation of W S - (W - 1) S_loo
+    # (large frequency weights gave 1.0 for every subject)
+    ratio = _ratio_log(ev, at_risk, log_c)
+    # own time: an event leaves b = (Y - D) / (Y - 1), so c / b = (Y - 1) / Y
+    y_own = at_risk[pos]
+    own_event = np.where(y_own > 1.0, _log1p_ratio(-1.0, y_own, 1.0), log_c[pos])
+    own = np.where(event > 0, own_event, ratio[pos])
+    diff = _cum_before(ratio, pos) + np.where(inside, own, 0.0)
+    fine = (loo_zero < 0.5) & (full_zero == 0)
+    pseudo[fine] = s_loo[fine] * (1.0 + total * np.expm1(diff[fine]))
+    return pseudo
+
+
+def _log1p_ratio(num: np.ndarray | float, y: np.ndarray, den: Any) -> np.ndarray:
+    """``log1p(num / y / den)`` where ``y, den > 0`` and the result is finite, else 0."""
+    ok = (y > 0) & (np.asarray(den) > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(ok, np.log1p(num / np.where(ok, y, 1.0) / np.where(ok, den, 1.0)), 0.0)
+    return np.where(np.isfinite(r), r, 0.0)
+
+
+def _ratio_log(ev: np.ndarray, at_risk: np.ndarray, log_c: np.ndarray) -> np.ndarray:
+    """``log(c(u) / a(u))`` of the full-data and leave-one-out factors.
+
+    ``c = 1 - D/Y`` and ``a = 1 - D/(Y - 1)`` give
+    ``c / a = 1 + D / (Y (Y - 1 - D))`` exactly; with ``Y <= 1`` the factor
+    ``a`` is 1 (empty risk set) and the ratio is ``c``.  Where ``a <= 0``
+    the rows take the zero-factor path.  ``log_c`` is 0 after the horizon.
+    """
+    r = _log1p_ratio(ev, at_risk, at_risk - 1.0 - ev)
+    return np.where(at_risk > 1.0, np.where(log_c == 0.0, 0.0, r), log_c)
 
 
 def km_log_interval(
@@ -97,7 +131,7 @@ def km_log_interval(
     y, d = at_risk[keep], ev[keep]
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(d > 0, d / y, 0.0)
-        green = np.where(d > 0, d / (y * (y - d)), 0.0)
+        green = np.where(d > 0, d / y / (y - d), 0.0)  # no overflow of Y^2
     s = float(np.prod(1.0 - ratio))
     if s <= 0.0:
         return 0.0, float("nan"), float("nan")

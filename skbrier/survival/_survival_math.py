@@ -262,8 +262,10 @@ def brier_scores(
 class InfluenceMoments(NamedTuple):
     """Brier scores and weighted moments of their influence functions.
 
-    ``brier`` (M, K); ``s1`` (M, K) = ``sum_i w_i IF_mik``; ``s2`` (M, M, K) =
-    ``sum_i w_i IF_mik IF_m'ik``; ``total`` = ``W``.
+    ``brier`` (M, K); ``s1`` (M, K) = ``sum_i w_i IF_mik / W``; ``s2``
+    (M, M, K) = ``sum_i w_i IF_mik IF_m'ik / W``; ``total`` = ``W``.  The
+    moments are means (weights scaled to sum to 1), so that no product of
+    weights overflows or underflows whatever their scale.
     """
 
     brier: np.ndarray
@@ -281,10 +283,10 @@ class InfluenceMoments(NamedTuple):
         total = self.total
         if total <= 1:
             return np.full(self.brier.shape[1], np.nan)
-        mean = np.einsum("mk,mk->k", coef, self.s1) / total
+        mean = np.einsum("mk,mk->k", coef, self.s1)
         second = np.einsum("mk,mjk,jk->k", coef, self.s2, coef)
-        var = (second - total * mean * mean) / (total - 1.0)
-        return np.sqrt(np.maximum(var, 0.0) / total)
+        # var / W with var = W (second - mean^2) / (W - 1)
+        return np.sqrt(np.maximum(second - mean * mean, 0.0) / (total - 1.0))
 
 
 def brier_influence_moments(
@@ -311,11 +313,14 @@ def brier_influence_moments(
     integrated Brier score) and their influence functions, so that their
     standard errors carry the covariance between horizons.
     """
-    total = float(weight.sum())
+    w_total = float(weight.sum())
+    # every formula below is invariant to the scale of the weights: they are
+    # taken to sum to 1 (no overflow of W C(u) / Y(u)^2 with weights of 1e200)
+    weight = weight / w_total
     n_mod = len(residuals)
     n, n_t = residuals[0].shape
     # einsum, not BLAS: a threaded matrix-vector product stalls on a busy machine
-    bs = np.stack([np.einsum("i,ik->k", weight, r) for r in residuals]) / total
+    bs = np.stack([np.einsum("i,ik->k", weight, r) for r in residuals])
     n_out = n_t + (0 if combos is None else combos.shape[1])
     if censoring_term:
         from scipy.sparse import csr_matrix
@@ -323,8 +328,8 @@ def brier_influence_moments(
         uniq, at_risk, _, cens, index = _counts(time, event, weight)
         n_u = uniq.shape[0]
         with np.errstate(divide="ignore", invalid="ignore"):
-            h = np.where(at_risk > 0, total * cens / (at_risk * at_risk), 0.0)
-            jump = np.where(at_risk > 0, total / at_risk, 0.0)
+            h = np.where(at_risk > 0, cens / at_risk / at_risk, 0.0)
+            jump = np.where(at_risk > 0, 1.0 / at_risk, 0.0)
         cum_h = np.cumsum(h)
         cum_h_before = np.concatenate(([0.0], cum_h[:-1]))
         # f_i(T_i): own censoring jump minus the compensator up to T_i
@@ -341,9 +346,9 @@ def brier_influence_moments(
         a_t, after, q_cum = [], [], []
         for r in residuals:
             by_all = np.asarray(sum_all @ r)  # weighted residuals per distinct time
-            by_case = np.asarray(sum_case @ r) * case_at / total  # cases T_j <= t
+            by_case = np.asarray(sum_case @ r) * case_at  # cases T_j <= t
             # controls: A_t f_i(t) where f_i(t) = f_i(T_i) if T_i <= t else -H(t)
-            a_t.append(np.where(case_at, 0.0, by_all).sum(axis=0) / total)
+            a_t.append(np.where(case_at, 0.0, by_all).sum(axis=0))
             # cases j: f_i(T_j-) = f_i(T_i) when T_j > T_i, else -H(T_j-)
             q_cum.append(np.cumsum(by_case * cum_h_before[:, None], axis=0))
             after.append(by_case[::-1].cumsum(axis=0)[::-1] - by_case)
@@ -374,4 +379,4 @@ def brier_influence_moments(
                 s2[j, m] = s2[m, j]
     if combos is not None:
         bs = np.concatenate((bs, bs @ combos), axis=1)
-    return InfluenceMoments(bs, s1, s2, total)
+    return InfluenceMoments(bs, s1, s2, w_total)

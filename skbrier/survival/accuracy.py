@@ -11,11 +11,12 @@ from scipy.stats import norm
 from .._core.docstrings import with_pieces
 from .._core.params import (
     check_bool,
+    check_min_samples,
     check_n_jobs,
     check_n_resamples,
     validate_random_state,
 )
-from .._core.resampling import chunk_size_for, resample_counts, run_replicates
+from .._core.resampling import chunk_size_for, frequency_resampler, run_replicates
 from . import _survival_math as sm
 from ._checks import SurvivalData
 from ._prepare import (
@@ -59,14 +60,23 @@ def _influences(
     times: np.ndarray,
     conv: Convention,
     conservative: bool,
+    weighted: bool,
     combos: np.ndarray | None = None,
 ) -> sm.InfluenceMoments:
     """Brier scores and influence-function moments of the matrices (riskRegression's).
 
     The censoring term enters only when the censoring model is fitted on the
     scored data (riskRegression's convention, not ``conservative``); a model
-    fitted on training data is held fixed.
+    fitted on training data is held fixed.  Standard errors count
+    observations: at least 3 rows, or a total frequency weight of 3
+    (``weighted``).
     """
+    check_min_samples(
+        data.time.shape[0],
+        float(data.weight.sum()) if weighted else None,
+        purpose="standard errors of the Brier scores",
+        name="y_time",
+    )
     g_sub, g_hor = censoring_weights(data, times, conv)
     residuals = [
         sm.brier_residuals(data.time, data.event, s, times, g_sub, g_hor) for s in mats
@@ -92,22 +102,25 @@ def _bootstrap(
     random_state: Any,
     n_jobs: int | None,
     desc: str,
+    weighted: bool,
 ) -> np.ndarray:
     """Replicates of ``statistic(briers, null)`` over iid resamples of subjects.
 
     Each resample refits the null Kaplan--Meier and, in riskRegression's
     convention, the censoring model (frequency weights = the resample's
     multiplicities); a censoring model fitted on training data stays fixed.
+    With frequency weights (``weighted``) the resample draws observations as
+    the repeated rows do (:func:`~skbrier._core.resampling.frequency_resampler`).
     """
     n = data.time.shape[0]
+    draw = frequency_resampler(data.weight if weighted else None, n)
     with np.errstate(divide="ignore", invalid="ignore"):
         shape = np.shape(statistic([np.ones_like(times)] * (len(mats) + 1)))
 
     def task(size: int, rng: np.random.Generator) -> np.ndarray:
         out = []
         for _ in range(size):
-            w = data.weight * resample_counts(rng, n)
-            boot = SurvivalData(data.time, data.event, w)
+            boot = SurvivalData(data.time, data.event, draw(rng))
             try:
                 g_sub, g_hor = censoring_weights(boot, times, conv)
             except ValueError:
@@ -222,7 +235,8 @@ def index_of_prediction_accuracy(
     if n_t >= 2:
         a, span = integration_weights(t, rule)
     # one more column: the integrated scores, a @ BS, and their influence functions
-    mom = _influences(data, [prep.surv[0], null], t, conv, cons, a[:, None])
+    weighted = sample_weight is not None
+    mom = _influences(data, [prep.surv[0], null], t, conv, cons, weighted, a[:, None])
     bm, b0 = mom.brier
     one, zero = np.ones_like(bm), np.zeros_like(bm)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -237,10 +251,22 @@ def index_of_prediction_accuracy(
 
         def stat(bss: list[np.ndarray]) -> np.ndarray:
             ext = [np.append(b, a @ b if span else np.nan) for b in bss]
-            return np.stack([ext[0], 1.0 - ext[0] / ext[1]])
+            # a resample with a null Brier score of 0 has no IPA: NaN, reported
+            # by the interval, not an infinity that makes its quantiles NaN
+            ipa_b = np.where(ext[1] > 0, 1.0 - ext[0] / ext[1], np.nan)
+            return np.stack([ext[0], ipa_b])
 
         boot = _bootstrap(
-            data, [prep.surv[0]], t, conv, stat, n_res, random_state, jobs, "IPA bootstrap"
+            data,
+            [prep.surv[0]],
+            t,
+            conv,
+            stat,
+            n_res,
+            random_state,
+            jobs,
+            "IPA bootstrap",
+            weighted,
         )
     return SurvivalIPAResult(
         times=t,
@@ -342,7 +368,7 @@ def compare_brier_survival(
         names=("surv_proba_a", "surv_proba_b"),
     )
     data, t = prep.data, prep.times
-    mom = _influences(data, prep.surv, t, conv, cons)
+    mom = _influences(data, prep.surv, t, conv, cons, sample_weight is not None)
     ba, bb = mom.brier
     difference = ba - bb
     se = mom.se(np.stack([np.ones_like(ba), -np.ones_like(ba)]))
@@ -360,6 +386,7 @@ def compare_brier_survival(
             random_state,
             jobs,
             "paired bootstrap",
+            sample_weight is not None,
         )
     return SurvivalComparisonResult(
         times=t,

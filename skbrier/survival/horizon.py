@@ -14,6 +14,7 @@ from .._core.params import (
     DEFAULT_N_BINS,
     DEFAULT_STRATEGY,
     check_confidence_level,
+    check_min_samples,
     check_n_bins,
     check_option,
     check_thresholds,
@@ -225,7 +226,8 @@ def calibration_at_horizon(
     confidence_level : float, default=0.95
         Level of the confidence limits of the observed risk.
     sample_weight : array-like of shape (n_samples,), default=None
-        Frequency weights (a pseudo-value leaves out one unit of a row).
+        Frequency weights (a pseudo-value leaves out one unit of a row): the
+        total weight is the sample size, at least 3.
 
     Returns
     -------
@@ -262,6 +264,12 @@ def calibration_at_horizon(
     level = check_confidence_level(confidence_level)
     z = float(norm.ppf(0.5 + level / 2.0))
     data, risk, t = _one_horizon(y_event, y_time, surv_proba, horizon, sample_weight)
+    check_min_samples(
+        data.time.shape[0],
+        None if sample_weight is None else float(data.weight.sum()),
+        purpose="a calibration curve with confidence limits",
+        name="y_time",
+    )
     used = data.weight > 0
     edges = (
         quantile_edges(risk[used], data.weight[used], k)
