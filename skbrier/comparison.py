@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._core.diagnose import one_warning_per_call
+from ._core.diagnose import one_warning_per_call, warn_once
 from ._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
@@ -388,13 +388,26 @@ def _compare(
             if b and comp != "uncertainty":
                 lo, hi = corp.confidence_interval(level, metric=comp)
                 row[f"{comp}_low"], row[f"{comp}_high"] = float(lo), float(hi)
-        cal = calibration_intercept_slope(
-            y_true, p, sample_weight=sample_weight, pos_label=pos_label
-        )
+        try:
+            cal = calibration_intercept_slope(
+                y_true, p, sample_weight=sample_weight, pos_label=pos_label
+            )
+        except ValueError as exc:
+            # no forecast strictly inside (0, 1): hard 0/1 forecasts, whose
+            # logistic calibration is undefined (n/a, as in the report)
+            warn_once(
+                f"y_proba[{name!r}]: logistic calibration not available (NaN): {exc}",
+                UserWarning,
+                key=("logistic", name),
+            )
+            cal = None
         for col, param in (
             ("calibration_intercept", "intercept"),
             ("calibration_slope", "slope"),
         ):
+            if cal is None:
+                row[col] = row[f"{col}_low"] = row[f"{col}_high"] = nan
+                continue
             row[col] = float(getattr(cal, param))
             lo, hi = cal.confidence_interval(level, metric=col)
             row[f"{col}_low"], row[f"{col}_high"] = float(lo), float(hi)

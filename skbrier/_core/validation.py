@@ -457,22 +457,34 @@ def check_multilabel(
 
 
 def binary_forecast(
-    y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None
+    y_true: Any,
+    y_proba: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    proba_name: str = "y_proba",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Validated binary ``(y01, p, w)``: the one home of the two-column pick.
 
     ``y_proba`` is 1-D (the probability of ``pos_label``) or has two columns
     (``predict_proba`` output, sorted classes): then the column of
     ``pos_label`` is used (default: the second, larger class).  ``y01`` is
-    float64 0/1 and ``p`` contiguous float64.
+    float64 0/1 and ``p`` contiguous float64.  ``proba_name``: the name of
+    ``y_proba`` in messages.
     """
-    fc = check_forecast(y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label)
+    fc = check_forecast(
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        proba_name=proba_name,
+    )
     if fc.binary_1d:
         return fc.y, fc.proba, fc.sample_weight
     if fc.proba.shape[1] != 2:
         raise ValueError(
-            "y_proba must be 1-D (the probability of the positive class) or have two "
-            f"columns (binary predict_proba output); got shape {fc.proba.shape}."
+            f"{proba_name} must be 1-D (the probability of the positive class) or have "
+            f"two columns (binary predict_proba output); got shape {fc.proba.shape}."
         )
     classes = list(fc.classes)
     if pos_label is None:
@@ -494,15 +506,22 @@ def binary_forecasts(
 ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray | None]:
     """Validated ``(y01, {name: p}, w)`` of several 1-D forecasts of the same
     outcomes: ``y_true`` and ``sample_weight`` are checked once (with the
-    first forecast), each forecast once (:func:`binary_forecast`)."""
+    first forecast), each forecast once (:func:`binary_forecast`); messages
+    name the forecast as ``y_proba['name']``."""
     first, *rest = models
     y, p, w = binary_forecast(
-        y_true, models[first], sample_weight=sample_weight, pos_label=pos_label
+        y_true,
+        models[first],
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        proba_name=f"y_proba[{first!r}]",
     )
     out = {first: p}
     with validated(y, w):  # the later forecasts read the validated outcomes
         for name in rest:
-            out[name] = binary_forecast(y, models[name], sample_weight=w)[1]
+            out[name] = binary_forecast(
+                y, models[name], sample_weight=w, proba_name=f"y_proba[{name!r}]"
+            )[1]
     return y, out, w
 
 

@@ -1,0 +1,150 @@
+"""Common mistakes found by an audit with new inputs (issue 24 items 7, 8, 13).
+
+Several models in one report that cannot be tested pair by pair (identical
+forecasts, too few positive weights for an interval) say why instead of
+raising; Spiegelhalter's z of forecasts that are all 0, 1/2 or 1 is shown as
+n/a with a note; ``compare_forecasts`` names the model at fault and keeps the
+table of a model of hard 0/1 forecasts (its logistic calibration is n/a, as in
+the report).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+from skbrier import calibration_report, compare_forecasts
+from skbrier.cli import main
+from skbrier.exceptions import HardForecastWarning
+from skbrier.report import _text, reports_to_html
+from skbrier.report._compare import paired_comparison
+from skbrier.stats import compare_brier
+
+pd = pytest.importorskip("pandas")
+
+
+def _data(n=80, seed=11):
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0.05, 0.95, n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    q = np.clip(p + rng.normal(0, 0.1, n), 0.01, 0.99)
+    return y, p, q
+
+
+# --------------------------------------------------------------------------
+# the paired comparison of a report: never a stray exception
+# --------------------------------------------------------------------------
+def test_identical_forecasts_in_a_report_say_why_not(tmp_path, capsys):
+    y, p, q = _data()
+    reps = {
+        "a": calibration_report(y, p, random_state=0),
+        "b": calibration_report(y, p.copy(), random_state=0),
+        "c": calibration_report(y, q, random_state=0),
+    }
+    comp = paired_comparison(reps)
+    assert comp is not None
+    assert [(pc.first, pc.second) for pc in comp.pairs] == [("a", "c"), ("b", "c")]
+    assert "a and b" in (comp.reason or "") and "identical" in (comp.reason or "")
+    text = _text.comparison_text(reps)
+    assert "a and b" in text and "identical" in text
+    assert "a and b" in reports_to_html(reps)
+    # the command line: two columns with the same forecasts
+    f = tmp_path / "dup.csv"
+    pd.DataFrame({"y": y, "pa": p, "pc": p}).to_csv(f, index=False)
+    args = ["report", str(f), "--y-col", "y", "--p-col", "pa", "--p-col", "pc"]
+    assert main([*args, "--random-state", "0"]) == 0
+    assert "pa and pc" in capsys.readouterr().out
+    assert main([*args, "--random-state", "0", "--json"]) == 0
+    comp_json = json.loads(capsys.readouterr().out)["comparison"]
+    assert comp_json["pairs"] == [] and "identical" in comp_json["reason"]
+
+
+@pytest.mark.parametrize("cov", ["iid", "hac"])
+def test_too_few_positive_weights_for_the_pair_test_say_why_not(tmp_path, capsys, cov):
+    y, p, q = _data(8)
+    y[:2] = [0, 1]
+    w = np.zeros(8)
+    w[:2] = 1.0  # two observations: no interval, no test
+    reps = {
+        name: calibration_report(y, f, sample_weight=w, cov_type=cov, random_state=0)
+        for name, f in (("a", p), ("b", q))
+    }
+    comp = paired_comparison(reps)
+    assert comp is not None and comp.pairs == []
+    assert "a and b" in (comp.reason or "") and "sample_weight" in (comp.reason or "")
+    f = tmp_path / "tiny.csv"
+    pd.DataFrame({"y": y, "pa": p, "pb": q, "w": w}).to_csv(f, index=False)
+    args = ["report", str(f), "--y-col", "y", "--p-col", "pa", "--p-col", "pb"]
+    assert main([*args, "--weight-col", "w", "--cov", cov]) == 0
+    assert "No paired comparison: pa and pb" in capsys.readouterr().out
+
+
+def test_a_pair_that_cannot_be_tested_beside_one_that_can():
+    y, p, q = _data()
+    reps = {
+        "a": calibration_report(y, p, random_state=0),
+        "b": calibration_report(y, q, random_state=0),
+        "c": calibration_report(y, q.copy(), random_state=0),
+    }
+    comp = paired_comparison(reps)
+    assert comp is not None and len(comp.pairs) == 2
+    direct = compare_brier(y, p, q)
+    assert comp.pairs[0].difference == pytest.approx(direct.difference, rel=1e-12)
+    assert comp.reason is not None and comp.reason.startswith("1 of 3 pairs")
+    assert "b and c" in comp.reason
+
+
+# --------------------------------------------------------------------------
+# Spiegelhalter's z with zero variance: n/a and a note, not "nan"
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("values", [(0.0, 1.0), (0.0, 0.5, 1.0)])
+def test_spiegelhalter_undefined_is_na_with_a_note(values, tmp_path, capsys):
+    rng = np.random.default_rng(4)
+    p = rng.choice(values, 50)
+    y = (rng.uniform(size=50) < np.clip(p, 0.2, 0.8)).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HardForecastWarning)
+        rep = calibration_report(y, p, random_state=0)
+    text = str(rep)
+    line = next(ln for ln in text.splitlines() if "Spiegelhalter z" in ln)
+    assert "nan" not in line and "n/a" in line
+    assert any("Spiegelhalter" in n for n in rep.notes)
+    f = tmp_path / "h.csv"
+    pd.DataFrame({"y": y, "p": p, "q": np.clip(p, 0.1, 0.9)}).to_csv(f, index=False)
+    assert main(["report", str(f), "--y-col", "y", "--p-col", "p", "--p-col", "q"]) == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out and "Note (p): Spiegelhalter z not available" in out
+
+
+# --------------------------------------------------------------------------
+# compare_forecasts: the model at fault is named; hard forecasts are scored
+# --------------------------------------------------------------------------
+def test_compare_forecasts_names_the_model_in_errors():
+    y, p, q = _data()
+    bad = p.copy()
+    bad[4] = np.nan
+    with pytest.raises(ValueError, match=r"y_proba\['b'\] contains NaN: 1 of 80 .* 4\)"):
+        compare_forecasts(y, {"a": q, "b": bad})
+    frame = pd.DataFrame({"id": np.arange(80) + 100, "a": p, "b": q})
+    with pytest.raises(ValueError, match=r"y_proba\['id'\] must contain probabilities"):
+        compare_forecasts(y, frame)
+    with pytest.raises(ValueError, match=r"y_proba\['a'\] must contain .* percentages"):
+        compare_forecasts(y, {"a": p * 100, "b": q})
+
+
+def test_compare_forecasts_scores_hard_forecasts_with_calibration_na():
+    y, p, q = _data()
+    hard = (p > 0.5).astype(float)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = compare_forecasts(y, {"hard": hard, "soft": q})
+    msgs = [str(w.message) for w in caught]
+    assert any("y_proba['hard']: every forecast is exactly 0 or 1" in m for m in msgs)
+    v = res.values["hard"]
+    assert v["brier_score"] == pytest.approx(np.mean((hard - y) ** 2), rel=1e-12)
+    assert np.isnan(v["calibration_slope"]) and np.isnan(v["calibration_intercept"])
+    alone = compare_forecasts(y, {"soft": q}).values["soft"]
+    assert res.values["soft"] == pytest.approx(alone, nan_ok=True)
