@@ -148,3 +148,86 @@ def test_compare_forecasts_scores_hard_forecasts_with_calibration_na():
     assert np.isnan(v["calibration_slope"]) and np.isnan(v["calibration_intercept"])
     alone = compare_forecasts(y, {"soft": q}).values["soft"]
     assert res.values["soft"] == pytest.approx(alone, nan_ok=True)
+
+
+# --------------------------------------------------------------------------
+# a missing subgroup label: the first position in the rows as given
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("as_segments", [False, True])
+def test_missing_subgroup_label_names_the_row_as_given(as_segments):
+    y, p, _ = _data(100, seed=5)
+    g = np.where(np.arange(100) < 5, np.nan, 1.0)  # rows 0-4 (not the smallest p)
+    g[50:] = 2.0
+    kwargs = {"segments": {"g": g}} if as_segments else {"groups": g}
+    name = r"segments\['g'\]" if as_segments else "groups"
+    with pytest.raises(
+        ValueError, match=name + r" .* 5 of 100 values \(the first at index 0\)"
+    ):
+        calibration_report(y, p, **kwargs)
+    labels = np.array(["a"] * 100, dtype=object)
+    labels[37] = None
+    with pytest.raises(ValueError, match=r"1 of 100 .*the first at index 37\)"):
+        calibration_report(y, p, groups=labels)
+
+
+# --------------------------------------------------------------------------
+# the command line names the column, not the Python parameter
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "frame, extra, expected",
+    [
+        ({"y": [1, 1, 1], "p": [0.2, 0.5, 0.7]}, [], "column 'y' (--y-col) contains"),
+        (
+            {"y": [1, 0, 1], "p": [0.2, 0.5, 0.7], "w": [0.0, 0.0, 0.0]},
+            ["--weight-col", "w"],
+            "column 'w' (--weight-col) sums to zero",
+        ),
+    ],
+)
+def test_cli_errors_name_the_column(tmp_path, capsys, frame, extra, expected):
+    f = tmp_path / "f.csv"
+    pd.DataFrame(frame).to_csv(f, index=False)
+    assert main(["report", str(f), "--y-col", "y", "--p-col", "p", *extra]) != 0
+    err = capsys.readouterr().err
+    assert expected in err and "y_true" not in err and "sample_weight" not in err
+
+
+def test_dask_dataframe_with_extra_columns_names_them():
+    dd = pytest.importorskip("dask.dataframe")
+    y, p, _ = _data(200)
+    frame = pd.DataFrame({"y": y, "p": p, "site": np.where(y == 1, "a", "b")})
+    ddf = dd.from_pandas(frame, npartitions=2)
+    with pytest.raises(ValueError, match=r"columns \['p', 'site'\].*y_proba\['p'\]"):
+        calibration_report(ddf["y"], ddf[["p", "site"]])
+
+
+# --------------------------------------------------------------------------
+# HAC on a short series with the default options: not an error of hac_kwds
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [3, 4])
+def test_hac_on_a_short_series_does_not_blame_hac_kwds(n):
+    from skbrier.stats import brier_inference
+
+    y, p, q = _data(n + 20, seed=8)
+    y, p, q = y[:n], p[:n], q[:n]
+    y[:2] = [0, 1]
+    for call in (
+        lambda: compare_brier(y, p, q, cov_type="hac"),
+        lambda: brier_inference(y, p, cov_type="hac"),
+    ):
+        with pytest.raises(ValueError) as info:
+            call()
+        msg = str(info.value)
+        assert not msg.startswith("hac_kwds"), msg
+        assert f"{n} observations" in msg and "cov_type='iid'" in msg
+    # an option the user gave is still named as such
+    with pytest.raises(ValueError, match=r"^hac_kwds: prewhite=3"):
+        compare_brier(y, p, q, cov_type="hac", hac_kwds={"prewhite": 3})
+
+
+def test_cli_percentages_as_text_say_what_to_do(tmp_path, capsys):
+    f = tmp_path / "pct.csv"
+    f.write_text("y,p\n1,61.3%\n0,12%\n1,80.5%\n")
+    assert main(["report", str(f), "--y-col", "y", "--p-col", "p"]) != 0
+    err = capsys.readouterr().err
+    assert "'61.3%'" in err and "strip the '%'" in err and "--percent" in err
