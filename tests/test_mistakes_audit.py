@@ -27,11 +27,10 @@ pd = pytest.importorskip("pandas")
 
 
 def _data(n=80, seed=11):
+    """Outcomes, a calibrated forecast and a noisy one."""
     rng = np.random.default_rng(seed)
-    p = rng.uniform(0.05, 0.95, n)
-    y = (rng.uniform(size=n) < p).astype(int)
-    q = np.clip(p + rng.normal(0, 0.1, n), 0.01, 0.99)
-    return y, p, q
+    p, u, e = rng.uniform(0.05, 0.95, n), rng.uniform(size=n), rng.normal(0, 0.1, n)
+    return (u < p).astype(int), p, np.clip(p + e, 0.01, 0.99)
 
 
 # --------------------------------------------------------------------------
@@ -231,3 +230,19 @@ def test_cli_percentages_as_text_say_what_to_do(tmp_path, capsys):
     assert main(["report", str(f), "--y-col", "y", "--p-col", "p"]) != 0
     err = capsys.readouterr().err
     assert "'61.3%'" in err and "strip the '%'" in err and "--percent" in err
+
+
+# --------------------------------------------------------------------------
+# frequency weights that sum below 3: no interval anywhere in the report
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("scale", [1e-200, 1e-3])
+def test_report_with_too_little_frequency_weight_has_no_intervals(scale):
+    y, p, _ = _data(120, seed=21)
+    w = np.random.default_rng(2).integers(1, 4, 120) * scale
+    rep = calibration_report(y, p, sample_weight=w, random_state=0)
+    full = calibration_report(y, p, sample_weight=w / scale, random_state=0)
+    text = str(rep)
+    assert "[" not in text.split("\nDecomposition")[0]  # no interval at all
+    assert "[" in str(full).split("\nDecomposition")[0]
+    assert rep.calibration_slope == pytest.approx(full.calibration_slope, rel=1e-9)
+    assert any("at least 3 observations" in n for n in rep.notes)
