@@ -246,3 +246,22 @@ def test_report_with_too_little_frequency_weight_has_no_intervals(scale):
     assert "[" in str(full).split("\nDecomposition")[0]
     assert rep.calibration_slope == pytest.approx(full.calibration_slope, rel=1e-9)
     assert any("at least 3 observations" in n for n in rep.notes)
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_frame_with_a_text_column_names_it(library):
+    lib = pytest.importorskip(library)
+    y, p, _ = _data(50)
+    frame = lib.DataFrame({"p": p, "site": np.where(y == 1, "a", "b")})
+    with pytest.raises(TypeError, match=r"\['site'\] is not numeric.*y_proba\['p'\]"):
+        calibration_report(y, frame)
+
+
+def test_missing_value_in_a_frame_names_row_and_column():
+    frame = pd.DataFrame(
+        {"a": [0.2, 0.4, 0.6], "b": pd.Series([0.8, 0.6, None], dtype="Float64")}
+    )
+    with pytest.raises(
+        ValueError, match=r"1 of 6 values \(the first at row 2, column 'b'\)"
+    ):
+        calibration_report([0, 1, 1], frame)

@@ -96,7 +96,11 @@ def check_probabilities(
     if source is None:
         source = y_proba
     if arr.dtype.kind not in _arrays._NUMERIC_KINDS:
-        missing = missing_problem(arr, name) if arr.dtype.kind == "O" else None
+        missing = (
+            missing_problem(arr, name, columns=column_names(source))
+            if arr.dtype.kind == "O"
+            else None
+        )
         if missing is not None:
             raise ValueError(missing)
         raise TypeError(non_numeric_problem(source, arr, name))
