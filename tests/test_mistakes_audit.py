@@ -265,3 +265,18 @@ def test_missing_value_in_a_frame_names_row_and_column():
         ValueError, match=r"1 of 6 values \(the first at row 2, column 'b'\)"
     ):
         calibration_report([0, 1, 1], frame)
+
+
+def test_tripod_report_of_hard_forecasts(tmp_path, capsys):
+    y, p, q = _data(120)
+    f = tmp_path / "hard.csv"
+    pd.DataFrame({"y": y, "h": (p > 0.5).astype(float), "q": q}).to_csv(f, index=False)
+    html = tmp_path / "t.html"
+    args = ["report", str(f), "--y-col", "y", "--tripod", "--html", str(html)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HardForecastWarning)
+        assert main([*args, "--p-col", "h", "--p-col", "q"]) == 0, capsys.readouterr().err
+    page = html.read_text(encoding="utf-8")
+    assert (
+        "logistic calibration" in page.split('id="sample-size"')[1].split("</section>")[0]
+    )
