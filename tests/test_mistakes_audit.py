@@ -280,3 +280,27 @@ def test_tripod_report_of_hard_forecasts(tmp_path, capsys):
     assert (
         "logistic calibration" in page.split('id="sample-size"')[1].split("</section>")[0]
     )
+
+
+def test_reports_of_the_same_rows_in_another_order_say_so():
+    y, p, q = _data(150)
+    order = np.random.default_rng(1).permutation(150)
+    reps = {
+        "a": calibration_report(y, p, random_state=0),
+        "b": calibration_report(y[order], q[order], random_state=0),
+    }
+    comp = paired_comparison(reps)
+    assert comp is not None and comp.pairs == []
+    assert "in different orders" in (comp.reason or "")
+    assert "forecast different outcomes" not in (comp.reason or "")
+
+
+def test_dask_engine_reports_say_why_their_rows_are_not_paired(tmp_path, capsys):
+    pytest.importorskip("dask.dataframe")
+    y, p, q = _data(150)
+    f = tmp_path / "d.parquet"
+    pd.DataFrame({"y": y, "a": p, "b": q}).to_parquet(f)
+    args = ["report", str(f), "--y-col", "y", "--p-col", "a", "--p-col", "b"]
+    assert main([*args, "--engine", "dask", "--random-state", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "forecast different outcomes" not in out and "in different orders" in out

@@ -74,6 +74,14 @@ def _why_not(name_a: str, ra: Any, name_b: str, rb: Any) -> str | None:
     if (wa is None) != (wb is None):
         return f"{name_a} and {name_b} have different sample weights"
     if ya is not yb and not np.array_equal(ya, yb):
+        if np.array_equal(np.sort(ya), np.sort(yb)) and (
+            wa is None or np.array_equal(np.sort(wa), np.sort(wb))
+        ):
+            return (
+                f"{name_a} and {name_b} hold their rows in different orders (the "
+                "rows of dask or Spark input are kept in a random order), so they "
+                "cannot be paired"
+            )
         return f"{name_a} and {name_b} forecast different outcomes"
     if wa is not None and wa is not wb and not np.array_equal(wa, wb):
         return f"{name_a} and {name_b} have different sample weights"
