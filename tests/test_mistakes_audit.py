@@ -304,3 +304,24 @@ def test_dask_engine_reports_say_why_their_rows_are_not_paired(tmp_path, capsys)
     assert main([*args, "--engine", "dask", "--random-state", "0"]) == 0
     out = capsys.readouterr().out
     assert "forecast different outcomes" not in out and "in different orders" in out
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_engines_name_the_column_of_hard_forecasts(tmp_path, capsys, engine):
+    pytest.importorskip(engine)
+    y, p, q = _data(150)
+    f = tmp_path / "h.parquet"
+    pd.DataFrame({"y": y, "h": (p > 0.5).astype(float), "q": q}).to_parquet(f)
+    args = ["report", str(f), "--y-col", "y", "--p-col", "q", "--p-col", "h"]
+    assert main([*args, "--engine", engine]) == 0
+    err = capsys.readouterr().err
+    assert err.count("every forecast is exactly 0 or 1") == 1
+    assert "'h': every forecast is exactly 0 or 1" in err
+
+
+def test_thresholds_in_percent_say_divide_by_100():
+    y, p, _ = _data()
+    with pytest.raises(ValueError, match=r"thresholds .* got 10 .*divide by 100"):
+        calibration_report(y, p, thresholds=[10, 20])
+    with pytest.raises(ValueError, match=r"thresholds .* got 0\.$"):
+        calibration_report(y, p, thresholds=[0.2, 0.0])
