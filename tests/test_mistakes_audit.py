@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 import pytest
 
-from skbrier import calibration_report, compare_forecasts
+from skbrier import brier_score, calibration_report, compare_forecasts
 from skbrier.cli import main
 from skbrier.exceptions import HardForecastWarning
 from skbrier.report import _text, reports_to_html
@@ -325,3 +325,10 @@ def test_thresholds_in_percent_say_divide_by_100():
         calibration_report(y, p, thresholds=[10, 20])
     with pytest.raises(ValueError, match=r"thresholds .* got 0\.$"):
         calibration_report(y, p, thresholds=[0.2, 0.0])
+
+
+def test_frame_of_a_forecast_and_a_flag_names_the_columns():
+    y, p, _ = _data(100)
+    frame = pd.DataFrame({"p": p, "flag": np.random.default_rng(0).integers(0, 2, 100)})
+    with pytest.warns(UserWarning, match=r"columns \['p', 'flag'\].*y_proba\['p'\]"):
+        brier_score(y, frame)

@@ -208,16 +208,26 @@ def check_sample_weight(
     return w
 
 
-def warn_if_rows_do_not_sum_to_one(y_proba: np.ndarray, name: str = "y_proba") -> None:
+def warn_if_rows_do_not_sum_to_one(
+    y_proba: np.ndarray, name: str = "y_proba", columns: Sequence[Any] | None = None
+) -> None:
     """Warn (as scikit-learn does) when the rows of a 2-D probability array do not sum to 1."""
     s = y_proba @ np.ones(y_proba.shape[1])  # BLAS: much faster than sum(axis=1)
     if not _rows_sum_to_one(s):
-        _warn_rows(name, stacklevel=4)
+        _warn_rows(name, stacklevel=4, columns=columns)
 
 
-def _warn_rows(name: str, stacklevel: int) -> None:
+def _warn_rows(name: str, stacklevel: int, columns: Sequence[Any] | None = None) -> None:
+    """The warning of rows that do not sum to one (``columns``: a DataFrame's
+    names, shown with the advice to pass only the probability column)."""
+    hint = ""
+    if columns is not None:
+        hint = (
+            f" {name} has columns {list(columns)[:20]!r}: for a binary forecast pass "
+            f"only the probability column, e.g. {name}[{list(columns)[0]!r}]."
+        )
     warnings.warn(
-        f"The rows of {name} do not sum to one. Make sure to pass probabilities.",
+        f"The rows of {name} do not sum to one. Make sure to pass probabilities.{hint}",
         UserWarning,
         stacklevel=stacklevel,
     )
@@ -395,9 +405,9 @@ def check_forecast(
     if trusted:
         pass
     elif rows_ok is None:
-        warn_if_rows_do_not_sum_to_one(p, proba_name)
+        warn_if_rows_do_not_sum_to_one(p, proba_name, column_names(y_proba))
     elif not rows_ok:
-        _warn_rows(proba_name, stacklevel=3)
+        _warn_rows(proba_name, stacklevel=3, columns=column_names(y_proba))
     w = check_sample_weight(sample_weight, n, ref_name=proba_name)
     if not trusted:
         warn_if_hard(p, proba_name)
