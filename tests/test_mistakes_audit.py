@@ -332,3 +332,13 @@ def test_frame_of_a_forecast_and_a_flag_names_the_columns():
     frame = pd.DataFrame({"p": p, "flag": np.random.default_rng(0).integers(0, 2, 100)})
     with pytest.warns(UserWarning, match=r"columns \['p', 'flag'\].*y_proba\['p'\]"):
         brier_score(y, frame)
+
+
+def test_cli_infinite_weight_is_called_infinite(tmp_path, capsys):
+    f = tmp_path / "w.csv"
+    f.write_text("y,p,w\n1,0.7,inf\n0,0.2,1\n1,0.6,1\n")
+    assert (
+        main(["report", str(f), "--y-col", "y", "--p-col", "p", "--weight-col", "w"]) != 0
+    )
+    err = capsys.readouterr().err
+    assert "finite" in err and "row 2 has inf" in err

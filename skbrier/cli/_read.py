@@ -93,7 +93,7 @@ def weights(col: Any, name: str, path: str, *, decimal: str = ".") -> np.ndarray
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise CLIError(
-            f"{path}: column '{name}' must hold non-negative weights; "
+            f"{path}: column '{name}' must hold finite non-negative weights; "
             f"row {_row(i)} has {w[i]:g}."
         )
     return w
