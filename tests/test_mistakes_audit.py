@@ -342,3 +342,14 @@ def test_cli_infinite_weight_is_called_infinite(tmp_path, capsys):
     )
     err = capsys.readouterr().err
     assert "finite" in err and "row 2 has inf" in err
+
+
+def test_compare_forecasts_two_column_forecasts_named_and_equal_to_1d():
+    y, p, q = _data(100)
+    labels = np.where(y == 1, "s", "f")
+    two = compare_forecasts(labels, {"a": np.c_[1 - p, p], "b": q}, pos_label="s")
+    one = compare_forecasts(y, {"a": p, "b": q})
+    for name in ("a", "b"):
+        assert two.values[name] == pytest.approx(one.values[name], rel=1e-12, nan_ok=True)
+    with pytest.raises(ValueError, match=r"y_proba\['b'\] must contain .*percentages"):
+        compare_forecasts(y, {"a": np.c_[1 - p, p], "b": q * 100})
