@@ -353,3 +353,13 @@ def test_compare_forecasts_two_column_forecasts_named_and_equal_to_1d():
         assert two.values[name] == pytest.approx(one.values[name], rel=1e-12, nan_ok=True)
     with pytest.raises(ValueError, match=r"y_proba\['b'\] must contain .*percentages"):
         compare_forecasts(y, {"a": np.c_[1 - p, p], "b": q * 100})
+
+
+def test_prevalence_in_percent_says_divide_by_100():
+    y, p, _ = _data()
+    for call in (
+        lambda: calibration_report(y, p, prevalence=15),
+        lambda: calibration_report(y, p, thresholds=0.2, prevalence=15),
+    ):
+        with pytest.raises(ValueError, match=r"prevalence .* got 15 \(a percentage\?"):
+            call()

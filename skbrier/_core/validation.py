@@ -135,9 +135,11 @@ def check_scalar_probability(
     v = float(value)
     if open_interval:
         if not (0.0 < v < 1.0):
-            raise ValueError(f"{name} must lie strictly between 0 and 1, got {fmt(v)}.")
+            raise ValueError(
+                f"{name} must lie strictly between 0 and 1, got {fmt(v)}{_percent_hint(v)}"
+            )
     elif not (0.0 <= v <= 1.0):
-        raise ValueError(f"{name} must lie in [0, 1], got {fmt(v)}.")
+        raise ValueError(f"{name} must lie in [0, 1], got {fmt(v)}{_percent_hint(v)}")
     return v
 
 
@@ -566,6 +568,7 @@ def check_reference(reference: Any, fc: Forecast) -> float | np.ndarray | None:
 
 # Option checks live in ``_params``; re-exported here for older call sites.
 from .params import (  # noqa: E402
+    _percent_hint,
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,
