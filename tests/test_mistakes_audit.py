@@ -363,3 +363,13 @@ def test_prevalence_in_percent_says_divide_by_100():
     ):
         with pytest.raises(ValueError, match=r"prevalence .* got 15 \(a percentage\?"):
             call()
+
+
+def test_hac_report_on_a_short_series_gives_notes_not_an_error(tmp_path, capsys):
+    f = tmp_path / "short.csv"
+    f.write_text("y,p,q\n1,0.7,0.6\n0,0.2,0.3\n1,0.6,0.5\n0,0.4,0.45\n")
+    args = ["report", str(f), "--y-col", "y", "--p-col", "p", "--p-col", "q"]
+    assert main([*args, "--cov", "hac"]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "Confidence intervals not available: y_true has 4 observations" in out
+    assert "No paired comparison: p and q" in out

@@ -153,9 +153,9 @@ def hac_mean_covariance(g: np.ndarray, w: np.ndarray | None, hac_kwds: dict) -> 
         if "rows" in msg:  # a series too short for the default options
             given = f"hac_kwds={hac_kwds!r}" if hac_kwds else "the default hac_kwds"
             raise ValueError(
-                f"cov_type='hac': {g.shape[0]} observations are too few for the HAC "
-                f"covariance with {given}: {msg} If the rows are independent, use "
-                "cov_type='iid'."
+                f"y_true has {g.shape[0]} observations, too few for the HAC covariance "
+                f"(cov_type='hac') with {given}: {msg} If the rows are independent, "
+                "use cov_type='iid'."
             ) from exc
         raise ValueError(
             f"y_proba: the HAC covariance of the per-sample Brier losses failed: {msg}"
