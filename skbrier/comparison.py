@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._core.diagnose import one_warning_per_call
+from ._core.diagnose import one_warning_per_call, warn_once
 from ._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
@@ -322,33 +322,23 @@ def compare_forecasts(
     n_jobs = check_n_jobs(n_jobs)
     validate_random_state(random_state)
     models = _models(y_proba, y_true)
-    if all(np.ndim(p) == 1 for p in models.values()):
-        # validate once: the outcomes and weights once, each forecast once;
-        # every function below reads the validated arrays as they are
-        y_true, p_valid, sample_weight = binary_forecasts(
-            y_true, models, sample_weight=sample_weight, pos_label=pos_label
-        )
-        with validated(y_true, sample_weight, *p_valid.values()):
-            return _compare(
-                y_true,
-                p_valid,
-                sample_weight,
-                None,
-                level,
-                cov_type,
-                b,
-                random_state,
-                n_jobs,
-            )
-    return _compare(
-        y_true, models, sample_weight, pos_label, level, cov_type, b, random_state, n_jobs
+    # validate once: the outcomes and weights once, each forecast once (1-D,
+    # or the pos_label column of two-column predict_proba output); every
+    # function below reads the validated arrays as they are
+    y_true, p_valid, sample_weight = binary_forecasts(
+        y_true, models, sample_weight=sample_weight, pos_label=pos_label
     )
+    with validated(y_true, sample_weight, *p_valid.values()):
+        return _compare(
+            y_true, p_valid, sample_weight, level, cov_type, b, random_state, n_jobs
+        )
 
 
 def _compare(
-    y_true, models, sample_weight, pos_label, level, cov_type, b, random_state, n_jobs
+    y_true, models, sample_weight, level, cov_type, b, random_state, n_jobs
 ) -> ForecastComparisonResult:
-    """The table of :func:`compare_forecasts` (``models``: {name: forecast})."""
+    """The table of :func:`compare_forecasts` (validated 0/1 ``y_true``,
+    ``models``: {name: validated 1-D forecast})."""
     values: dict[str, dict[str, float]] = {}
     n: float = 0
     n_rows = 0
@@ -358,7 +348,6 @@ def _compare(
             y_true,
             p,
             sample_weight=sample_weight,
-            pos_label=pos_label,
             cov_type=cov_type,
             n_resamples=b or DEFAULT_N_RESAMPLES,
             random_state=random_state,
@@ -376,7 +365,6 @@ def _compare(
             y_true,
             p,
             sample_weight=sample_weight,
-            pos_label=pos_label,
             n_resamples=b,
             confidence_level=level,
             random_state=random_state,
@@ -388,19 +376,28 @@ def _compare(
             if b and comp != "uncertainty":
                 lo, hi = corp.confidence_interval(level, metric=comp)
                 row[f"{comp}_low"], row[f"{comp}_high"] = float(lo), float(hi)
-        cal = calibration_intercept_slope(
-            y_true, p, sample_weight=sample_weight, pos_label=pos_label
-        )
+        try:
+            cal = calibration_intercept_slope(y_true, p, sample_weight=sample_weight)
+        except ValueError as exc:
+            # no forecast strictly inside (0, 1): hard 0/1 forecasts, whose
+            # logistic calibration is undefined (n/a, as in the report)
+            warn_once(
+                f"y_proba[{name!r}]: logistic calibration not available (NaN): {exc}",
+                UserWarning,
+                key=("logistic", name),
+            )
+            cal = None
         for col, param in (
             ("calibration_intercept", "intercept"),
             ("calibration_slope", "slope"),
         ):
+            if cal is None:
+                row[col] = row[f"{col}_low"] = row[f"{col}_high"] = nan
+                continue
             row[col] = float(getattr(cal, param))
             lo, hi = cal.confidence_interval(level, metric=col)
             row[f"{col}_low"], row[f"{col}_high"] = float(lo), float(hi)
-        row["c_statistic"] = float(
-            c_statistic(y_true, p, sample_weight=sample_weight, pos_label=pos_label)
-        )
+        row["c_statistic"] = float(c_statistic(y_true, p, sample_weight=sample_weight))
         row["c_statistic_low"] = row["c_statistic_high"] = nan
         values[name] = row
     return ForecastComparisonResult(

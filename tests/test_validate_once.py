@@ -87,7 +87,13 @@ def test_compare_forecasts_checks_each_input_once(checks):
 
     y, a, b, w = _data()
     compare_forecasts(y, {"a": a, "b": b}, sample_weight=w)
-    assert dict(checks) == {"y_true": 1, "y_proba": 2, "sample_weight": 1}
+    # each forecast once, under its name in messages
+    assert dict(checks) == {
+        "y_true": 1,
+        "y_proba['a']": 1,
+        "y_proba['b']": 1,
+        "sample_weight": 1,
+    }
 
 
 def test_compare_forecasts_numbers_unchanged_by_validating_once():

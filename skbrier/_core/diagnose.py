@@ -343,15 +343,23 @@ def is_missing(v: Any) -> bool:
     return isinstance(v, float) and v != v
 
 
-def missing_problem(values: np.ndarray, name: str, what: str = "values") -> str | None:
-    """Missing values (None, pandas.NA, NaN) in an object array: how many, the first."""
-    flat = np.asarray(values, dtype=object).reshape(-1)
+def missing_problem(
+    values: np.ndarray,
+    name: str,
+    what: str = "values",
+    columns: Sequence[Any] | None = None,
+) -> str | None:
+    """Missing values (None, pandas.NA, NaN) in an object array: how many, the
+    first (``row r, column c`` of 2-D input, ``columns``: its names)."""
+    arr = np.asarray(values, dtype=object)
+    flat = arr.reshape(-1)
     miss = np.fromiter((is_missing(v) for v in flat), dtype=bool, count=flat.shape[0])
     if not miss.any():
         return None
+    pos = _default_where(arr.shape, columns)(int(np.argmax(miss)))
     return (
         f"{name} contains missing values (None, NA or NaN): {int(miss.sum())} of "
-        f"{flat.shape[0]} {what} (the first at index {int(np.argmax(miss))}). Drop "
+        f"{flat.shape[0]} {what} (the first at {pos}). Drop "
         "those rows (from every input) or fill them in."
     )
 
@@ -487,12 +495,22 @@ def column_names(x: Any) -> list[Any] | None:
         return None
 
 
+def _numeric_column(frame: Any, column: Any) -> bool:
+    """Whether column ``column`` of a pandas or polars DataFrame holds numbers."""
+    kind = getattr(getattr(frame[column], "dtype", None), "kind", None)
+    if isinstance(kind, str):  # numpy and pandas dtypes (nullable ones too)
+        return kind in "biuf"
+    try:  # polars: through numpy
+        return np.asarray(frame[column]).dtype.kind in "biuf"
+    except (TypeError, ValueError):  # pragma: no cover - exotic columns
+        return False
+
+
 def non_numeric_problem(x: Any, arr: np.ndarray, name: str) -> str:
     """Message for probabilities that are not numbers (text, a mixed DataFrame)."""
     cols = column_names(x)
-    dtypes = getattr(x, "dtypes", None)
-    if cols is not None and dtypes is not None:
-        bad = [c for c, d in zip(cols, dtypes) if getattr(d, "kind", "O") not in "biuf"]
+    if cols is not None:
+        bad = [c for c in cols if not _numeric_column(x, c)]
         if bad and len(bad) < len(cols):
             good = [c for c in cols if c not in bad]
             pick = f"{name}[{good[0]!r}]" if len(good) == 1 else f"{name}[{good!r}]"

@@ -171,9 +171,15 @@ def check_confidence_level(confidence_level: Any) -> float:
     if not (0.0 < c < 1.0):
         raise ValueError(
             f"confidence_level must lie strictly between 0 and 1, got {format_number(c)}"
-            + (" (a percentage? divide by 100)." if 1.0 < c <= 100.0 else ".")
+            + _percent_hint(c)
         )
     return c
+
+
+def _percent_hint(bad: float) -> str:
+    """The end of a message about a value outside (0, 1): a percentage hint
+    for a value in (1, 100]."""
+    return " (a percentage? divide by 100)." if 1.0 < bad <= 100.0 else "."
 
 
 def check_n_resamples(n_resamples: Any, *, allow_zero: bool = False) -> int:
@@ -276,11 +282,13 @@ def check_thresholds(
         raise ValueError(f"{name} must not be empty.")
     if not np.isfinite(t).all():
         raise ValueError(f"{name} must be finite.")
-    if open_unit:
-        if t.min() <= 0.0 or t.max() >= 1.0:
-            raise ValueError(f"{name} must lie strictly between 0 and 1.")
-    elif t.min() < 0.0 or t.max() > 1.0:
-        raise ValueError(f"{name} must lie in [0, 1].")
+    outside = (t <= 0.0) | (t >= 1.0) if open_unit else (t < 0.0) | (t > 1.0)
+    if outside.any():
+        bad = float(t[np.argmax(outside)])
+        where = "strictly between 0 and 1" if open_unit else "in [0, 1]"
+        raise ValueError(
+            f"{name} must lie {where}, got {format_number(bad)}{_percent_hint(bad)}"
+        )
     return t
 
 

@@ -96,7 +96,11 @@ def check_probabilities(
     if source is None:
         source = y_proba
     if arr.dtype.kind not in _arrays._NUMERIC_KINDS:
-        missing = missing_problem(arr, name) if arr.dtype.kind == "O" else None
+        missing = (
+            missing_problem(arr, name, columns=column_names(source))
+            if arr.dtype.kind == "O"
+            else None
+        )
         if missing is not None:
             raise ValueError(missing)
         raise TypeError(non_numeric_problem(source, arr, name))
@@ -131,9 +135,11 @@ def check_scalar_probability(
     v = float(value)
     if open_interval:
         if not (0.0 < v < 1.0):
-            raise ValueError(f"{name} must lie strictly between 0 and 1, got {fmt(v)}.")
+            raise ValueError(
+                f"{name} must lie strictly between 0 and 1, got {fmt(v)}{_percent_hint(v)}"
+            )
     elif not (0.0 <= v <= 1.0):
-        raise ValueError(f"{name} must lie in [0, 1], got {fmt(v)}.")
+        raise ValueError(f"{name} must lie in [0, 1], got {fmt(v)}{_percent_hint(v)}")
     return v
 
 
@@ -204,16 +210,26 @@ def check_sample_weight(
     return w
 
 
-def warn_if_rows_do_not_sum_to_one(y_proba: np.ndarray, name: str = "y_proba") -> None:
+def warn_if_rows_do_not_sum_to_one(
+    y_proba: np.ndarray, name: str = "y_proba", columns: Sequence[Any] | None = None
+) -> None:
     """Warn (as scikit-learn does) when the rows of a 2-D probability array do not sum to 1."""
     s = y_proba @ np.ones(y_proba.shape[1])  # BLAS: much faster than sum(axis=1)
     if not _rows_sum_to_one(s):
-        _warn_rows(name, stacklevel=4)
+        _warn_rows(name, stacklevel=4, columns=columns)
 
 
-def _warn_rows(name: str, stacklevel: int) -> None:
+def _warn_rows(name: str, stacklevel: int, columns: Sequence[Any] | None = None) -> None:
+    """The warning of rows that do not sum to one (``columns``: a DataFrame's
+    names, shown with the advice to pass only the probability column)."""
+    hint = ""
+    if columns is not None:
+        hint = (
+            f" {name} has columns {list(columns)[:20]!r}: for a binary forecast pass "
+            f"only the probability column, e.g. {name}[{list(columns)[0]!r}]."
+        )
     warnings.warn(
-        f"The rows of {name} do not sum to one. Make sure to pass probabilities.",
+        f"The rows of {name} do not sum to one. Make sure to pass probabilities.{hint}",
         UserWarning,
         stacklevel=stacklevel,
     )
@@ -391,9 +407,9 @@ def check_forecast(
     if trusted:
         pass
     elif rows_ok is None:
-        warn_if_rows_do_not_sum_to_one(p, proba_name)
+        warn_if_rows_do_not_sum_to_one(p, proba_name, column_names(y_proba))
     elif not rows_ok:
-        _warn_rows(proba_name, stacklevel=3)
+        _warn_rows(proba_name, stacklevel=3, columns=column_names(y_proba))
     w = check_sample_weight(sample_weight, n, ref_name=proba_name)
     if not trusted:
         warn_if_hard(p, proba_name)
@@ -457,22 +473,34 @@ def check_multilabel(
 
 
 def binary_forecast(
-    y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None
+    y_true: Any,
+    y_proba: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    proba_name: str = "y_proba",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Validated binary ``(y01, p, w)``: the one home of the two-column pick.
 
     ``y_proba`` is 1-D (the probability of ``pos_label``) or has two columns
     (``predict_proba`` output, sorted classes): then the column of
     ``pos_label`` is used (default: the second, larger class).  ``y01`` is
-    float64 0/1 and ``p`` contiguous float64.
+    float64 0/1 and ``p`` contiguous float64.  ``proba_name``: the name of
+    ``y_proba`` in messages.
     """
-    fc = check_forecast(y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label)
+    fc = check_forecast(
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        proba_name=proba_name,
+    )
     if fc.binary_1d:
         return fc.y, fc.proba, fc.sample_weight
     if fc.proba.shape[1] != 2:
         raise ValueError(
-            "y_proba must be 1-D (the probability of the positive class) or have two "
-            f"columns (binary predict_proba output); got shape {fc.proba.shape}."
+            f"{proba_name} must be 1-D (the probability of the positive class) or have "
+            f"two columns (binary predict_proba output); got shape {fc.proba.shape}."
         )
     classes = list(fc.classes)
     if pos_label is None:
@@ -494,15 +522,22 @@ def binary_forecasts(
 ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray | None]:
     """Validated ``(y01, {name: p}, w)`` of several 1-D forecasts of the same
     outcomes: ``y_true`` and ``sample_weight`` are checked once (with the
-    first forecast), each forecast once (:func:`binary_forecast`)."""
+    first forecast), each forecast once (:func:`binary_forecast`); messages
+    name the forecast as ``y_proba['name']``."""
     first, *rest = models
     y, p, w = binary_forecast(
-        y_true, models[first], sample_weight=sample_weight, pos_label=pos_label
+        y_true,
+        models[first],
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        proba_name=f"y_proba[{first!r}]",
     )
     out = {first: p}
     with validated(y, w):  # the later forecasts read the validated outcomes
         for name in rest:
-            out[name] = binary_forecast(y, models[name], sample_weight=w)[1]
+            out[name] = binary_forecast(
+                y, models[name], sample_weight=w, proba_name=f"y_proba[{name!r}]"
+            )[1]
     return y, out, w
 
 
@@ -533,6 +568,7 @@ def check_reference(reference: Any, fc: Forecast) -> float | np.ndarray | None:
 
 # Option checks live in ``_params``; re-exported here for older call sites.
 from .params import (  # noqa: E402
+    _percent_hint,
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,

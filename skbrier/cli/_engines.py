@@ -155,8 +155,21 @@ def _pos_label(args: Any, numeric: bool) -> Any:
 # --------------------------------------------------------------------------- polars
 def _report(report: Any, frame: Any, args: Any, name: str, **kw: Any) -> Any:
     """``report`` (an engine's ``calibration_report``) of the columns
-    :data:`_Y`, :data:`_P` (and :data:`_W` with ``--weight-col``) of ``frame``."""
-    return report(frame, _Y, _P, None if args.weight_col is None else _W, name=name, **kw)
+    :data:`_Y`, :data:`_P` (and :data:`_W` with ``--weight-col``) of ``frame``;
+    its warning of hard 0/1 forecasts names the column, as in memory."""
+    from .._core.diagnose import HardForecastWarning, hard_forecast_message
+
+    w = None if args.weight_col is None else _W
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = report(frame, _Y, _P, w, name=name, **kw)
+    for wr in caught:
+        if issubclass(wr.category, HardForecastWarning):
+            msg = hard_forecast_message(f"'{name}'", "export the predicted probabilities")
+            warnings.warn(msg, HardForecastWarning, stacklevel=2)
+        else:
+            warnings.warn(wr.message, wr.category, stacklevel=2)
+    return out
 
 
 def _polars_labels(c: str, numeric: bool) -> Any:

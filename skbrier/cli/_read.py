@@ -47,6 +47,8 @@ def _numbers(col: Any, name: str, path: str, decimal: str = ".") -> np.ndarray:
             hint = ""
             if decimal == "." and "," in v and _is_number(v.replace(",", ".")):
                 hint = " (for a decimal comma use --decimal ,)"
+            elif v.strip().endswith("%") and _is_number(text.strip()[:-1]):
+                hint = " (percentages written as text: strip the '%' and use --percent)"
             raise CLIError(
                 f"{path}: column '{name}' row {_row(i)}: {v!r} is not a number{hint}."
             ) from None
@@ -91,7 +93,7 @@ def weights(col: Any, name: str, path: str, *, decimal: str = ".") -> np.ndarray
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise CLIError(
-            f"{path}: column '{name}' must hold non-negative weights; "
+            f"{path}: column '{name}' must hold finite non-negative weights; "
             f"row {_row(i)} has {w[i]:g}."
         )
     return w

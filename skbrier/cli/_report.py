@@ -96,10 +96,25 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
                     )
         except (ValueError, TypeError) as exc:
             where = f"{name}: " if len(jobs) > 1 else ""
-            raise CLIError(f"{where}{exc}") from None
+            raise CLIError(f"{where}{_in_columns(str(exc), args)}") from None
         if key:
             reports[name]._set_rows_key(key[0])
     return reports
+
+
+def _in_columns(msg: str, args) -> str:
+    """An error of the Python API (whose messages start with the parameter at
+    fault) in the command line's words: the column and its option."""
+    subjects = {
+        "y_true": f"column {args.y_col!r} (--y-col)",
+        "sample_weight": f"column {args.weight_col!r} (--weight-col)",
+    }
+    if len(args.p_col) == 1:
+        subjects["y_proba"] = f"column {args.p_col[0]!r} (--p-col)"
+    for param, column in subjects.items():
+        if msg.startswith(param + " ") or msg.startswith(param + ":"):
+            return column + msg[len(param) :]
+    return msg
 
 
 @contextlib.contextmanager

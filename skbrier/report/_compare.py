@@ -74,6 +74,14 @@ def _why_not(name_a: str, ra: Any, name_b: str, rb: Any) -> str | None:
     if (wa is None) != (wb is None):
         return f"{name_a} and {name_b} have different sample weights"
     if ya is not yb and not np.array_equal(ya, yb):
+        if np.array_equal(np.sort(ya), np.sort(yb)) and (
+            wa is None or np.array_equal(np.sort(wa), np.sort(wb))
+        ):
+            return (
+                f"{name_a} and {name_b} hold their rows in different orders (the "
+                "rows of dask or Spark input are kept in a random order), so they "
+                "cannot be paired"
+            )
         return f"{name_a} and {name_b} forecast different outcomes"
     if wa is not None and wa is not wb and not np.array_equal(wa, wb):
         return f"{name_a} and {name_b} have different sample weights"
@@ -113,17 +121,36 @@ def _interval(res: Any, metric: str, level: float) -> tuple[float, float] | None
     return (lo, hi) if math.isfinite(lo) and math.isfinite(hi) else None
 
 
-def _pair(name_a: str, name_b: str, ra: Any, rb: Any) -> PairComparison:
+def _untestable(name_a: str, name_b: str, exc: ValueError) -> str:
+    """Why the pair ``name_a``, ``name_b`` (scored on the same rows) has no
+    test: the reason :func:`skbrier.compare_brier` gave, in the pair's names."""
+    msg = str(exc)
+    if msg.startswith("y_proba_b: "):
+        msg = msg[len("y_proba_b: ") :]
+    msg = msg.replace("y_proba_a", name_a).replace("y_proba_b", name_b).rstrip(".")
+    return f"{name_a} and {name_b} are scored on the same rows but cannot be tested: {msg}"
+
+
+def _pair(name_a: str, name_b: str, ra: Any, rb: Any) -> PairComparison | str:
+    """The comparison of a pair scored on the same rows, or why it has none."""
     from .._core.arrays import validated
     from ..stats.compare import compare_brier
 
     ya, pa, w = ra._data
     _, pb, _ = rb._data
+    if pa is pb or np.array_equal(pa, pb):
+        return (
+            f"{name_a} and {name_b} are identical forecasts (the difference is 0; "
+            "no test is possible)"
+        )
     cov = "hac" if ra.cov_type == "hac" else "iid"
     # the reports' arrays were validated by calibration_report: not checked again
-    with warnings.catch_warnings(), validated(ya, pa, pb, w):
-        warnings.simplefilter("ignore")
-        res = compare_brier(ya, pa, pb, sample_weight=w, cov_type=cov)  # type: ignore[arg-type]
+    try:
+        with warnings.catch_warnings(), validated(ya, pa, pb, w):
+            warnings.simplefilter("ignore")
+            res = compare_brier(ya, pa, pb, sample_weight=w, cov_type=cov)  # type: ignore[arg-type]
+    except ValueError as exc:  # too few observations, a constant differential
+        return _untestable(name_a, name_b, exc)
     level = ra.confidence_level
     bi_diff = float(res.brier_index_difference)
     d, p = float(res.difference), float(res.pvalue)
@@ -163,24 +190,38 @@ def paired_comparison(reports: Mapping[str, CalibrationReport]) -> Comparison | 
     """
     if len(reports) < 2:
         return None
-    pairs, refused = [], []
+    pairs: list[PairComparison] = []
+    refused: list[str] = []  # scored on different rows
+    untested: list[str] = []  # the same rows, but no test is possible
     for a, b in itertools.combinations(reports, 2):
         why = _why_not(a, reports[a], b, reports[b])
-        if why is None:
-            pairs.append(_pair(a, b, reports[a], reports[b]))
-        else:
+        if why is not None:
             refused.append(why)
-    reason = None
-    if refused and not pairs:
-        reason = (
+            continue
+        pair = _pair(a, b, reports[a], reports[b])
+        if isinstance(pair, str):
+            untested.append(pair)
+        else:
+            pairs.append(pair)
+    reasons = []
+    if refused and not pairs and not untested:
+        reasons.append(
             f"No paired comparison: {refused[0]}; comparing two models pair by pair "
             "needs both scored on the same rows (the same outcomes and weights)."
         )
     elif refused:
-        reason = (
-            f"{len(refused)} of {len(refused) + len(pairs)} pairs are not compared: "
+        total = len(refused) + len(untested) + len(pairs)
+        reasons.append(
+            f"{len(refused)} of {total} pairs are not compared: "
             f"they are scored on different rows (e.g. {refused[0]})."
         )
+    if untested:
+        lead = "No paired comparison: " if not pairs and not refused else ""
+        if pairs or refused:
+            total = len(refused) + len(untested) + len(pairs)
+            lead = f"{len(untested)} of {total} pairs are not tested: "
+        reasons.append(lead + "; ".join(untested) + ".")
+    reason = " ".join(reasons) or None
     first = next(iter(reports.values()))
     return Comparison(
         pairs=pairs,

@@ -204,7 +204,13 @@ def _spiegelhalter(y, p, w, notes: _Notes, compute: Any = None):
     from ..metrics.calibration import spiegelhalter_z
 
     with notes.catching("Spiegelhalter z"):
-        return spiegelhalter_z(y, p, sample_weight=w) if compute is None else compute()
+        sz = spiegelhalter_z(y, p, sample_weight=w) if compute is None else compute()
+    if math.isnan(sz.statistic):
+        notes.add(
+            "Spiegelhalter z not available: every forecast (of positive weight) is "
+            "0, 1/2 or 1, so its variance under calibration is 0."
+        )
+    return sz
 
 
 def _ece(y, p, w, opts: Options, notes: _Notes, compute: Any = None) -> float:

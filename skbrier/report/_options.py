@@ -19,6 +19,7 @@ from .._core.params import (
     check_real,
     check_thresholds,
 )
+from .._core.validation import check_scalar_probability
 
 if TYPE_CHECKING:
     from ..stats.inference import CovType
@@ -189,9 +190,7 @@ def check_options(
         rng=check_random_state(random_state),
         prevalence=None
         if prevalence is None
-        else check_real(
-            prevalence, "prevalence", low=0.0, high=1.0, inclusive=(False, False)
-        ),
+        else check_scalar_probability(prevalence, name="prevalence", open_interval=True),
         inference_kwds=kwds,
         name=None if name is None else str(name),
         n_resamples=n_resamples,

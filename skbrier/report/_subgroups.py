@@ -252,25 +252,46 @@ def subgroup_section(
 
     if groups is None and segments is None:
         return None
+    given = (groups, segments)
     if groups is None:
         groups = _first_segment(segments)
     if order is None:
         order = stable_argsort(p)
+    n = y.shape[0]
     y, p = (y[order], p[order]) if sorted_yp is None else sorted_yp
     w = None if w is None else w[order]
     done: dict[int, Any] = {}  # a column given twice (groups and a segment) moves once
     groups, segments = _rows(groups, order, done), _rows(segments, order, done)
-    with notes.catching("Subgroups"), validated(y, p, w):
-        by_group = calibration_by_group(
-            y, p, groups=groups, sample_weight=w, confidence_level=confidence_level
-        )
-        # multicalibration_error with its defaults; a segmenting column that
-        # is the groups takes the per-group cumulative tests already computed
-        known = (groups, by_group.cumulative)
-        multi = (
-            None if segments is None else _multicalibration(y, p, w, segments, known=known)
-        )
+    try:
+        with notes.catching("Subgroups"), validated(y, p, w):
+            by_group = calibration_by_group(
+                y, p, groups=groups, sample_weight=w, confidence_level=confidence_level
+            )
+            # multicalibration_error with its defaults; a segmenting column that
+            # is the groups takes the per-group cumulative tests already computed
+            known = (groups, by_group.cumulative)
+            multi = (
+                None
+                if segments is None
+                else _multicalibration(y, p, w, segments, known=known)
+            )
+    except ValueError:
+        _check_as_given(*given, n)  # the same error at the row as given
+        raise
     return SubgroupSection(by_group, by_group.cumulative, multi)
+
+
+def _check_as_given(groups: Any, segments: Any, n: int) -> None:
+    """Check ``groups`` and ``segments`` in the rows' order as given (an error
+    path: the section checks them in the order of the forecasts, whose
+    positions would mean nothing to the user)."""
+    from .._core.labels import check_groups
+    from ..metrics.cumulative import _segment_columns
+
+    if groups is not None:
+        check_groups(groups, n)
+    if segments is not None:
+        _segment_columns(segments, n)
 
 
 def _rows(column: Any, order: np.ndarray, done: dict[int, Any]) -> Any:

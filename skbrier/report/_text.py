@@ -46,14 +46,14 @@ DECOMPOSITION_TERMS = {
 
 
 def fmt(v: Any, digits: int = 4) -> str:
-    """A number with ``digits`` decimals; ``n/a`` for None."""
+    """A number with ``digits`` decimals; ``n/a`` for None or NaN (undefined)."""
     if v is None:
         return "n/a"
     if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
         return str(int(v))
     v = float(v)
     if math.isnan(v):
-        return "nan"
+        return "n/a"
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
     return f"{v:.{digits}f}"

@@ -111,10 +111,11 @@ class TripodReport(Result):
         The models evaluated, each on the whole evaluation sample.
     subgroups : dict of str to CalibrationReport
         The reports of key subgroups (empty: none given).
-    precision : dict of str to AchievedPrecisionResult or None
+    precision : dict of str to AchievedPrecisionResult, str or None
         The precision each model's evaluation achieved against the targets
         of :func:`~skbrier.validation_sample_size` (None where the
-        report keeps no rows).
+        report keeps no rows; why not, a str, where the measures are
+        undefined for the forecasts, e.g. hard 0/1 ones).
     missing : dict or None
         ``{model: {cause: rows left out}}``; None when not given.
     provenance : dict
@@ -168,7 +169,9 @@ class TripodReport(Result):
             ``to_supply`` (what the authors must still write, or None).
         """
         answered = {
-            "10": any(v is not None for v in self.precision.values()),
+            "10": any(
+                v is not None and not isinstance(v, str) for v in self.precision.values()
+            ),
             "11": self.missing is not None,
         }
         out = []
@@ -208,6 +211,8 @@ class TripodReport(Result):
             "net_benefit": d["net_benefit"],
             "sample_size": None
             if prec is None
+            else {"unavailable": prec}
+            if isinstance(prec, str)
             else {
                 "measures": precision_rows(prec),
                 "statements": prec.statements,

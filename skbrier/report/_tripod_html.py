@@ -126,8 +126,9 @@ def _sample_size(trip: TripodReport) -> list[str]:
     parts = _open("sample-size")
     for name, prec in trip.precision.items():
         parts.append(f"<h3>{_e(name)}</h3>")
-        if prec is None:
-            parts.append('<p class="notes">The report keeps no rows to judge it.</p>')
+        if prec is None or isinstance(prec, str):
+            why = "The report keeps no rows to judge it." if prec is None else prec
+            parts.append(f'<p class="notes">Not available: {_e(why)}</p>')
             continue
         pct = f"{100 * prec.confidence_level:g}% CI"
         rows = [_header_row("measure", "estimate", pct, "width", "target", "n needed")]

@@ -85,22 +85,26 @@ def risk_distribution(rep: CalibrationReport) -> dict | None:
 
 def _precision(rep: CalibrationReport, targets: dict[str, Any]) -> Any:
     """:func:`achieved_precision` on the report's rows (None without them), at
-    its first net-benefit threshold and its confidence level."""
+    its first net-benefit threshold and its confidence level; the reason (a
+    str) where it is undefined for these forecasts."""
     from ..validation import achieved_precision
 
     if rep._data is None:
         return None
     y, p, w = rep._data
     rows = rep.net_benefit or []
-    return achieved_precision(
-        y,
-        p,
-        sample_weight=w,
-        threshold=rows[0]["threshold"] if rows else None,
-        confidence_level=rep.confidence_level,
-        random_state=rep._figure_seed,
-        **targets,
-    )
+    try:
+        return achieved_precision(
+            y,
+            p,
+            sample_weight=w,
+            threshold=rows[0]["threshold"] if rows else None,
+            confidence_level=rep.confidence_level,
+            random_state=rep._figure_seed,
+            **targets,
+        )
+    except ValueError as exc:  # e.g. hard 0/1 forecasts: no logistic calibration
+        return str(exc)
 
 
 def precision_rows(prec: Any) -> list[dict]:

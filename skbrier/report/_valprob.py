@@ -391,6 +391,7 @@ def valprob_extras(
     ``observed_expected`` and ``specs`` (``{metric: IntervalSpec or None}``).
     """
     from .._core.kernels.calibration import auc_delong, observed_expected
+    from ..stats.inference import check_weighted_samples
 
     keep = slice(None) if w is None else w > 0.0
     yy, pp = y[keep], p[keep]
@@ -426,6 +427,14 @@ def valprob_extras(
             specs.update(
                 _bootstrap_intervals(y, p, w, lg_res, opts, inference, oe, notes, p_order)
             )
+    if w is not None and opts.cov_type != "hac":
+        # frequency weights: the total weight is the sample size (the one
+        # check of brier_inference); too small a total leaves no interval
+        try:
+            check_weighted_samples(int(yy.shape[0]), ww, True)
+        except ValueError as exc:
+            notes.add(f"Confidence intervals not available: {exc}")
+            specs = dict.fromkeys(specs)
     d_p = None
     if lg_res is not None and math.isfinite(lg_res.lr_chi2):
         d_p = float(stats.chi2.sf(max(lg_res.lr_chi2, 0.0), 1))

@@ -147,8 +147,16 @@ def hac_mean_covariance(g: np.ndarray, w: np.ndarray | None, hac_kwds: dict) -> 
         cov = long_run_covariance(u[:, varying], **hac_kwds)
     except (TypeError, ValueError) as exc:
         msg = str(exc)
-        if msg.startswith(_HAC_KEYS):  # a bad option value
-            raise type(exc)(f"hac_kwds: {msg}") from exc
+        key = msg.split("=", 1)[0]
+        if key in hac_kwds or (msg.startswith(_HAC_KEYS) and "rows" not in msg):
+            raise type(exc)(f"hac_kwds: {msg}") from exc  # a bad option value
+        if "rows" in msg:  # a series too short for the default options
+            given = f"hac_kwds={hac_kwds!r}" if hac_kwds else "the default hac_kwds"
+            raise ValueError(
+                f"y_true has {g.shape[0]} observations, too few for the HAC covariance "
+                f"(cov_type='hac') with {given}: {msg} If the rows are independent, "
+                "use cov_type='iid'."
+            ) from exc
         raise ValueError(
             f"y_proba: the HAC covariance of the per-sample Brier losses failed: {msg}"
         ) from exc

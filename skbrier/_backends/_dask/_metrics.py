@@ -42,6 +42,17 @@ __all__ = [
 
 
 def _check_1d(y_proba: Any) -> None:
+    cols = getattr(y_proba, "columns", None)
+    if cols is not None and len(cols) > 1:  # a dask DataFrame of several columns
+        cols = list(cols)
+        dtypes = list(getattr(y_proba, "dtypes", []))
+        numeric = [c for c, d in zip(cols, dtypes) if getattr(d, "kind", "O") in "biuf"]
+        pick = (numeric or cols)[0]
+        raise ValueError(
+            f"y_proba has columns {cols[:20]!r}; for dask input it must be one column, "
+            "the probability of the positive class: pass only that column, e.g. "
+            f"y_proba[{pick!r}]."
+        )
     if getattr(y_proba, "ndim", 1) != 1:
         raise ValueError(
             "y_proba must be 1-D (the probability of the positive class) for dask "
