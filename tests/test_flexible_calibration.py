@@ -99,6 +99,27 @@ def test_bootstrap_with_integer_weights_equals_repeated_rows():
         )
 
 
+@pytest.mark.parametrize("smoother", ["rcs", "loess"])
+def test_weights_too_large_to_resample_refuse_only_the_bootstrap(smoother):
+    # audit: a total weight beyond 2**62 (x1e150) refused the curve itself and
+    # its analytic band, which need no resampling; the logistic fit of the
+    # splines does not depend on the scale of the weights
+    y, p, w = _data(150)
+    big = flexible_calibration_curve(y, p, smoother=smoother, sample_weight=w * 1e150)
+    assert np.all(np.isfinite(big.estimate)) and np.all(np.isfinite(big.lower))
+    if smoother == "rcs":
+        unit = flexible_calibration_curve(
+            y, p, smoother=smoother, sample_weight=w, knots=big.knots
+        )
+        np.testing.assert_allclose(big.estimate, unit.estimate, rtol=1e-7)
+    with pytest.raises(ValueError, match="Rescale sample_weight"):
+        big.confidence_interval(metric="ici")
+    with pytest.raises(ValueError, match="Rescale sample_weight"):
+        flexible_calibration_curve(
+            y, p, smoother=smoother, sample_weight=w * 1e150, band="bootstrap"
+        )
+
+
 def test_lowess_refuses_non_integer_weights():
     y, p, w = _data(50)
     with pytest.raises(ValueError, match="sample_weight must hold integers"):

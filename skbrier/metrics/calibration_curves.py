@@ -25,6 +25,7 @@ The result is :class:`FlexibleCalibrationCurve`.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Callable
@@ -286,10 +287,13 @@ def _bootstrap(
     """A function running the bootstrap of the curve and its summaries once."""
     tf = special.logit if spec.logit else (lambda v: v)
     x, xg = tf(p), tf(grid)
-    draw = frequency_resampler(w, p.shape[0])
     m = len(CURVE_METRICS)
 
-    def task(size: int, rng: np.random.Generator) -> np.ndarray:
+    def task(
+        draw: Callable[[np.random.Generator], np.ndarray],
+        size: int,
+        rng: np.random.Generator,
+    ) -> np.ndarray:
         out = np.full((size, m + grid.shape[0]), np.nan)
         for r in range(size):
             cnt = draw(rng)
@@ -306,9 +310,12 @@ def _bootstrap(
         return out
 
     def run() -> dict:
+        # the resampler is built here, not with the curve: weights too large
+        # to resample refuse the bootstrap only, not the curve and its band
+        draw = frequency_resampler(w, p.shape[0])
         reps = run_replicates(
-            task, n_resamples, random_state=random_state, n_jobs=n_jobs,
-            chunk_size=16, desc="calibration curve bootstrap",
+            functools.partial(task, draw), n_resamples, random_state=random_state,
+            n_jobs=n_jobs, chunk_size=16, desc="calibration curve bootstrap",
         )  # fmt: skip
         return {"metrics": reps[:, :m], "curve": reps[:, m:]}
 
