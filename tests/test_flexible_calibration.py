@@ -126,6 +126,13 @@ def test_lowess_refuses_non_integer_weights():
         flexible_calibration_curve(
             y, p, smoother="lowess", band=None, sample_weight=w + 0.5
         )
+    # audit: integer weights too many to repeat tried to allocate the rows
+    # (1e12: a MemoryError; 1e200: an overflowing cast)
+    for scale in (1e12, 1e200):
+        with pytest.raises(ValueError, match="Rescale sample_weight"):
+            flexible_calibration_curve(
+                y, p, smoother="lowess", band=None, sample_weight=w * scale
+            )
 
 
 # --------------------------------------------------------------------------

@@ -44,6 +44,7 @@ __all__ = [
     "BOOTSTRAP_SCHEMES",
     "INTERVAL_METHODS",
     "NAN_POLICIES",
+    "check_repeatable",
     "frequency_draws",
     "frequency_resampler",
     "interval_from_replicates",
@@ -185,6 +186,28 @@ def resample_multiplicities(
 MAX_FREQUENCY_DRAWS = 2**62
 #: Integer weights up to this total are resampled as their expanded rows.
 MAX_EXPANDED_ROWS = 2**31
+
+
+def check_repeatable(w: np.ndarray, what: str, alternative: str) -> None:
+    """Refuse frequency weights that cannot be repeated as rows.
+
+    ``what`` (e.g. ``"smoother='lowess' (lowess has no weights)"``) repeats
+    each row ``w`` times: the weights must be integers totalling at most
+    :data:`MAX_EXPANDED_ROWS`; ``alternative`` says what else to do.
+    """
+    if not np.all(w == np.round(w)):
+        raise ValueError(
+            f"sample_weight must hold integers for {what}, which repeats each row "
+            f"sample_weight times: give integer sample_weight (counts of repeated "
+            f"rows) or {alternative}."
+        )
+    total = float(w.sum())
+    if not total <= MAX_EXPANDED_ROWS:
+        raise ValueError(
+            f"sample_weight sums to {total:.4g}: {what} repeats each row "
+            f"sample_weight times, at most 2**31 rows in all. Rescale sample_weight "
+            f"or {alternative}."
+        )
 
 
 def frequency_draws(total: float) -> int:

@@ -60,7 +60,12 @@ from .._core.params import (
     check_real,
     validate_random_state,
 )
-from .._core.resampling import chunk_size_for, frequency_resampler, run_replicates
+from .._core.resampling import (
+    check_repeatable,
+    chunk_size_for,
+    frequency_resampler,
+    run_replicates,
+)
 from .._core.validation import binary_forecast, check_probabilities
 from ._calibration_curve_result import (
     CURVE_METRICS,
@@ -604,11 +609,9 @@ def flexible_calibration_curve(
     check_min_samples(
         p.shape[0], None if w is None else float(w.sum()), purpose="a calibration curve"
     )
-    if spec.smoother == "lowess" and w is not None and not np.all(w == np.round(w)):
-        raise ValueError(
-            "sample_weight must hold integers (counts of repeated rows) for "
-            "smoother='lowess': lowess has no weights. Use smoother='loess' for "
-            "other weights."
+    if spec.smoother == "lowess" and w is not None:
+        check_repeatable(
+            w, "smoother='lowess' (lowess has no weights)", "use smoother='loess'"
         )
     g = _check_grid(grid, p, spec.logit)
     tf = special.logit if spec.logit else (lambda v: v)
