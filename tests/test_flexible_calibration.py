@@ -120,6 +120,18 @@ def test_weights_too_large_to_resample_refuse_only_the_bootstrap(smoother):
         )
 
 
+def test_grid_outside_the_forecasts_is_nan_for_the_local_smoothers():
+    # audit: lowess extended its end values flat beyond the data, where loess
+    # (R's predict.loess) and R's approx(lowess(...), xout) give NA
+    y, p, _ = _data(200)
+    grid = [p.min() / 2, float(np.median(p)), (1 + p.max()) / 2]
+    for smoother, band in (("loess", "analytic"), ("lowess", None)):
+        c = flexible_calibration_curve(y, p, smoother=smoother, grid=grid, band=band)
+        assert np.isnan(c.estimate[[0, 2]]).all() and np.isfinite(c.estimate[1])
+    inside = flexible_calibration_curve(y, p, smoother="lowess", band=None)
+    assert np.isfinite(inside.estimate).all()
+
+
 def test_lowess_refuses_non_integer_weights():
     y, p, w = _data(50)
     with pytest.raises(ValueError, match="sample_weight must hold integers"):

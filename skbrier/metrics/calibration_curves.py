@@ -173,7 +173,9 @@ def _fit(
     else:
         reps = w.astype(np.intp)
         kx, ky = lowess_knots(np.repeat(x, reps), np.repeat(y, reps))
-    return _Fit(np.interp(x, kx, ky), np.interp(xg, kx, ky), None, None, None, True)
+    # outside the forecasts' range: NaN, as loess's and R's approx(rule = 1)
+    at_grid = np.interp(xg, kx, ky, left=np.nan, right=np.nan)
+    return _Fit(np.interp(x, kx, ky), at_grid, None, None, None, True)
 
 
 def _summaries(p: np.ndarray, p_c: np.ndarray, w: np.ndarray | None) -> np.ndarray:
