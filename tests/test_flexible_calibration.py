@@ -132,6 +132,16 @@ def test_grid_outside_the_forecasts_is_nan_for_the_local_smoothers():
     assert np.isfinite(inside.estimate).all()
 
 
+def test_gam_with_too_few_distinct_forecasts_says_so():
+    # audit: 3 or 4 separated rows gave a NaN curve and "did not converge",
+    # 5 to 9 rows the clear error about k; now the clear error for all
+    for n in (3, 4, 6):
+        y = np.arange(n) % 2
+        p = np.linspace(0.1, 0.9, n)
+        with pytest.raises(ValueError, match=f"y_proba has {n} distinct values"):
+            flexible_calibration_curve(y[np.argsort(y)], p, smoother="gam")
+
+
 def test_lowess_refuses_non_integer_weights():
     y, p, w = _data(50)
     with pytest.raises(ValueError, match="sample_weight must hold integers"):
