@@ -103,6 +103,35 @@ def test_fallback_centre_is_linear():
     assert np.allclose(np.diff(eta) / np.diff(x), (eta[-1] - eta[0]) / (x[-1] - x[0]))
 
 
+def test_tiny_and_constant_centres():
+    # audit: a centre of 4 rows raised the spline's "y_proba has 4
+    # observations" instead of MAC2's fallback to the linear logistic fit,
+    # and a centre with one forecast raised "y_proba is constant"
+    from skbrier.metrics import flexible_calibration_curve
+
+    d = _data("simulated")
+    tiny = pd.DataFrame({"p": [0.15, 0.3, 0.5, 0.7], "y": [0, 1, 0, 1], "cluster": "t"})
+    both = pd.concat([d, tiny], ignore_index=True)
+    res = clustered_calibration_curve(both["y"], both["p"], groups=both["cluster"], grid=9)
+    t = list(res.clusters).index("t")
+    assert res.n_knots[t] == 0
+    linear = flexible_calibration_curve(
+        tiny["y"], tiny["p"], smoother="ns", n_knots=0, grid=res.grid
+    )
+    np.testing.assert_allclose(res.cluster_estimate[t], linear.estimate, rtol=1e-12)
+    flat = pd.DataFrame({"p": 0.3, "y": [0, 1, 0, 1, 1], "cluster": "f"})
+    with pytest.warns(UserWarning, match=r"no calibration curve .* \['f'\]"):
+        res = clustered_calibration_curve(
+            pd.concat([d, flat])["y"], pd.concat([d, flat])["p"],
+            groups=pd.concat([d, flat])["cluster"], grid=7,
+        )  # fmt: skip
+    base = clustered_calibration_curve(d["y"], d["p"], groups=d["cluster"], grid=7)
+    np.testing.assert_allclose(res.estimate, base.estimate, rtol=1e-12)
+    two = pd.concat([d[d["cluster"] == "c1"], flat], ignore_index=True)
+    with pytest.raises(ValueError, match="only 1 centre"):
+        clustered_calibration_curve(two["y"], two["p"], groups=two["cluster"], grid=7)
+
+
 def test_single_class_centre_left_out_with_warning():
     d = _data("simulated")
     extra = pd.DataFrame({"p": [0.2, 0.4, 0.6], "y": [0, 0, 0], "cluster": "z"})

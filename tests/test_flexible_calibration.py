@@ -99,12 +99,62 @@ def test_bootstrap_with_integer_weights_equals_repeated_rows():
         )
 
 
+@pytest.mark.parametrize("smoother", ["rcs", "loess"])
+def test_weights_too_large_to_resample_refuse_only_the_bootstrap(smoother):
+    # audit: a total weight beyond 2**62 (x1e150) refused the curve itself and
+    # its analytic band, which need no resampling; the logistic fit of the
+    # splines does not depend on the scale of the weights
+    y, p, w = _data(150)
+    big = flexible_calibration_curve(y, p, smoother=smoother, sample_weight=w * 1e150)
+    assert np.all(np.isfinite(big.estimate)) and np.all(np.isfinite(big.lower))
+    if smoother == "rcs":
+        unit = flexible_calibration_curve(
+            y, p, smoother=smoother, sample_weight=w, knots=big.knots
+        )
+        np.testing.assert_allclose(big.estimate, unit.estimate, rtol=1e-7)
+    with pytest.raises(ValueError, match="Rescale sample_weight"):
+        big.confidence_interval(metric="ici")
+    with pytest.raises(ValueError, match="Rescale sample_weight"):
+        flexible_calibration_curve(
+            y, p, smoother=smoother, sample_weight=w * 1e150, band="bootstrap"
+        )
+
+
+def test_grid_outside_the_forecasts_is_nan_for_the_local_smoothers():
+    # audit: lowess extended its end values flat beyond the data, where loess
+    # (R's predict.loess) and R's approx(lowess(...), xout) give NA
+    y, p, _ = _data(200)
+    grid = [p.min() / 2, float(np.median(p)), (1 + p.max()) / 2]
+    for smoother, band in (("loess", "analytic"), ("lowess", None)):
+        c = flexible_calibration_curve(y, p, smoother=smoother, grid=grid, band=band)
+        assert np.isnan(c.estimate[[0, 2]]).all() and np.isfinite(c.estimate[1])
+    inside = flexible_calibration_curve(y, p, smoother="lowess", band=None)
+    assert np.isfinite(inside.estimate).all()
+
+
+def test_gam_with_too_few_distinct_forecasts_says_so():
+    # audit: 3 or 4 separated rows gave a NaN curve and "did not converge",
+    # 5 to 9 rows the clear error about k; now the clear error for all
+    for n in (3, 4, 6):
+        y = np.arange(n) % 2
+        p = np.linspace(0.1, 0.9, n)
+        with pytest.raises(ValueError, match=f"y_proba has {n} distinct values"):
+            flexible_calibration_curve(y[np.argsort(y)], p, smoother="gam")
+
+
 def test_lowess_refuses_non_integer_weights():
     y, p, w = _data(50)
     with pytest.raises(ValueError, match="sample_weight must hold integers"):
         flexible_calibration_curve(
             y, p, smoother="lowess", band=None, sample_weight=w + 0.5
         )
+    # audit: integer weights too many to repeat tried to allocate the rows
+    # (1e12: a MemoryError; 1e200: an overflowing cast)
+    for scale in (1e12, 1e200):
+        with pytest.raises(ValueError, match="Rescale sample_weight"):
+            flexible_calibration_curve(
+                y, p, smoother="lowess", band=None, sample_weight=w * scale
+            )
 
 
 # --------------------------------------------------------------------------
@@ -133,7 +183,7 @@ def test_weights_too_large_to_draw_are_refused_only_by_a_bootstrap(smoother):
 def test_lowess_refuses_more_rows_than_it_can_repeat():
     # integer weights summing to 2e14 tried to allocate 1.4 PiB (MemoryError)
     y, p, w = _data(100)
-    with pytest.raises(ValueError, match="sample_weight sums to 2.*at most 2\\*\\*31"):
+    with pytest.raises(ValueError, match="sample_weight sums to 2.*at most 2\\*\\*24"):
         flexible_calibration_curve(
             y, p, smoother="lowess", band=None, sample_weight=w * 1e12
         )

@@ -250,6 +250,9 @@ def test_632_needs_every_row_left_out_once():
             "resample='rows'",
         ),
         ({"sample_weight": np.full(120, 0.5)}, ValueError, "integer sample_weight"),
+        # audit: weights x1e200 overflowed the repeated rows of the ICI's lowess
+        # (a numpy cast warning, then a silently NaN ICI)
+        ({"sample_weight": np.full(120, 1e200)}, ValueError, "sums to 1.2e.202.*'ici'"),
         ({"sample_weight": np.ones(5)}, ValueError, "sample_weight has 5 samples"),
     ],
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import warnings
 
 import numpy as np
 import pytest
@@ -63,6 +64,20 @@ def test_dl_is_closed_form_and_homogeneous_studies_have_no_tau():
 def test_bad_input(q, v, kw, match):
     with pytest.raises(ValueError, match=match):
         random_effects_meta(q, v, **kw)
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e-20, 1e20, 1e150])
+@pytest.mark.parametrize("method", ["REML", "ML", "DL"])
+def test_scale_equivariance(scale, method):
+    # audit: squared weights overflowed for tiny variances (tau2 silently 0);
+    # metafor's own iteration (absolute threshold) drifts at these scales
+    q, v = np.array([1.0, 2.0, 3.5, 1.7]), np.array([1.0, 2.0, 1.0, 0.5])
+    ref = random_effects_meta(q, v, tau2_method=method, test="knha")
+    r = random_effects_meta(q * scale, v * scale**2, tau2_method=method, test="knha")
+    assert r.pooled_scale == pytest.approx(ref.pooled_scale * scale, rel=1e-12)
+    assert r.standard_error == pytest.approx(ref.standard_error * scale, rel=1e-12)
+    assert r.tau2 == pytest.approx(ref.tau2 * scale**2, rel=1e-12)
+    assert (r.i2, r.q) == pytest.approx((ref.i2, ref.q), rel=1e-12)
 
 
 def test_t_prediction_interval_needs_three_studies():
@@ -135,3 +150,29 @@ def test_groups_errors_and_weights():
     b = clustered_validation(y[rep], p[rep], groups=centre[rep])
     for name in a.pooled:
         assert a.pooled[name].estimate == pytest.approx(b.pooled[name].estimate, rel=1e-9)
+
+
+def test_huge_frequency_weights_and_too_few_centres_for_a_measure():
+    # audit: weights x1e200 made the within-centre variances ~1e-200 and the
+    # pooling overflowed (numpy warnings, tau2 of 0); a single usable centre
+    # said "pooling needs at least 2 studies" without naming the measure
+    y, p, centre = _centres(3, k=4, n=120)
+    w = np.random.default_rng(1).integers(1, 4, y.shape[0]) * 1e200
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = clustered_validation(y, p, groups=centre, sample_weight=w)
+    for meta in res.pooled.values():
+        assert meta.k == 4
+        assert np.isfinite([meta.estimate, meta.standard_error, meta.tau2]).all()
+    # the variances are 1e-200 those of the unit weights: tau2 dominates
+    unit = clustered_validation(y, p, groups=centre, sample_weight=w / 1e200)
+    assert res.pooled["brier_score"].tau2 == pytest.approx(
+        random_effects_meta(
+            unit.per_cluster["brier_score"],
+            unit.per_cluster_variance["brier_score"] / 1e200,
+        ).tau2,
+        rel=1e-9,
+    )
+    y1 = np.where(centre == "c0", y, 0)
+    with pytest.raises(ValueError, match="groups: 1 of 4 centres give a c_statistic"):
+        clustered_validation(y1, p, groups=centre)

@@ -110,6 +110,18 @@ def test_weights_and_segments_only(data):
     assert math.isfinite(d["multicalibration"]["mce_sigma"])
 
 
+def test_weighted_table_counts_n_and_events_on_one_scale(data):
+    # audit: with sample_weight the table's n counted rows and its events
+    # weights (events could exceed a group's n)
+    y, p, w, sex, _ = data
+    rep = calibration_report(y, p, sample_weight=w, groups=sex)
+    sec = rep.subgroups
+    for cells, g in zip(sec.table_rows(), sec.rows()):
+        assert float(cells[1]) == pytest.approx(g["weight"], rel=1e-5)
+        assert float(cells[2]) <= float(cells[1])
+    assert sec.rows()[0]["weight"] > sec.rows()[0]["n"]
+
+
 def test_bad_groups_fail_first(data):
     y, p, *_ = data
     with pytest.raises(ValueError, match="groups has 3 labels"):

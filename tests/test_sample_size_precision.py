@@ -219,11 +219,21 @@ def test_errors_name_the_parameter(kwargs, error, match):
         achieved_precision(y, p, **kwargs)
 
 
-def test_one_class_is_refused():
+@pytest.mark.parametrize("label", [0, 1])
+def test_one_class_is_refused(label):
+    # audit: all-zero outcomes leaked numpy's "invalid value" warning from the
+    # C statistic before failing; now one clear error, no warning
+    p = np.linspace(0.1, 0.9, 20)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(ValueError, match="y_true"):
-            achieved_precision(np.ones(20), np.linspace(0.1, 0.9, 20))
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="y_true holds a single class"):
+            achieved_precision(np.full(20, label), p)
+        # the other class only on rows of zero weight
+        y = np.full(20, label)
+        y[:3] = 1 - label
+        w = np.r_[np.zeros(3), np.ones(17)]
+        with pytest.raises(ValueError, match="y_true holds a single class"):
+            achieved_precision(y, p, sample_weight=w)
 
 
 def test_needed_grows_as_the_square_of_the_width_ratio():

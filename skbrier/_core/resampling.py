@@ -190,31 +190,35 @@ MAX_FREQUENCY_DRAWS = 2**62
 MAX_EXPANDED_ROWS = 2**24
 
 
-def repeated_rows(w: np.ndarray, why: str) -> np.ndarray:
+def repeated_rows(w: np.ndarray, what: str, alternative: str) -> np.ndarray:
     """The repetitions (``np.intp``) of rows of integer frequency weights ``w``,
-    for a statistic that repeats each row ``w`` times.
+    for ``what``, a statistic that repeats each row ``w`` times.
 
-    ``why`` says who repeats the rows (a clause of the messages).  Raises a
-    ValueError naming ``sample_weight`` for weights that are not integers and
-    for a total above :data:`MAX_EXPANDED_ROWS` (rows that cannot be held).
+    ``what`` (e.g. ``"smoother='lowess' (lowess has no weights)"``) and
+    ``alternative`` (what else to do) are clauses of the messages: a
+    ValueError naming ``sample_weight`` for weights that are not integers
+    and for a total above :data:`MAX_EXPANDED_ROWS` (rows that cannot be
+    held).
 
     Examples
     --------
     >>> import numpy as np
     >>> from skbrier._core.resampling import repeated_rows
-    >>> repeated_rows(np.array([2.0, 0.0, 1.0]), "lowess has no weights").tolist()
+    >>> repeated_rows(np.array([2.0, 0.0, 1.0]), "lowess", "use loess").tolist()
     [2, 0, 1]
     """
     if not np.all(w == np.round(w)):
         raise ValueError(
-            f"sample_weight must hold integers (integer frequency weights: counts "
-            f"of repeated rows): {why}."
+            f"sample_weight must hold integers for {what}, which repeats each row "
+            f"sample_weight times: give integer frequency weights (counts of repeated "
+            f"rows) or {alternative}."
         )
     total = float(w.sum())
-    if total > MAX_EXPANDED_ROWS:
+    if not total <= MAX_EXPANDED_ROWS:
         raise ValueError(
-            f"sample_weight sums to {total:.4g}: {why}, and at most 2**31 rows can "
-            "be repeated. Rescale sample_weight."
+            f"sample_weight sums to {total:.4g}: {what} repeats each row "
+            f"sample_weight times, at most 2**{MAX_EXPANDED_ROWS.bit_length() - 1} "
+            f"rows in all. Rescale sample_weight or {alternative}."
         )
     return w.astype(np.intp)
 

@@ -342,7 +342,7 @@ def _repeat_rows(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The rows repeated by integer frequency weights (the HLE presets bin rows)."""
     reps = repeated_rows(
-        w, f"binning={preset!r} bins consecutive rows, so each row is repeated"
+        w, f"binning={preset!r} (its bins are consecutive rows)", "choose another binning"
     )
     return np.repeat(p, reps), np.repeat(y, reps)
 

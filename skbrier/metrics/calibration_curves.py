@@ -172,12 +172,12 @@ def _fit(
         kx, ky = lowess_knots(x, y)
     else:
         reps = repeated_rows(
-            w,
-            "smoother='lowess' has no weights, so each row is repeated (use "
-            "smoother='loess' for other weights)",
+            w, "smoother='lowess' (lowess has no weights)", "use smoother='loess'"
         )
         kx, ky = lowess_knots(np.repeat(x, reps), np.repeat(y, reps))
-    return _Fit(np.interp(x, kx, ky), np.interp(xg, kx, ky), None, None, None, True)
+    # outside the forecasts' range: NaN, as loess's and R's approx(rule = 1)
+    at_grid = np.interp(xg, kx, ky, left=np.nan, right=np.nan)
+    return _Fit(np.interp(x, kx, ky), at_grid, None, None, None, True)
 
 
 def _summaries(p: np.ndarray, p_c: np.ndarray, w: np.ndarray | None) -> np.ndarray:
@@ -298,7 +298,11 @@ def _bootstrap(
     x, xg = tf(p), tf(grid)
     m = len(CURVE_METRICS)
 
-    def task(draw: Callable, size: int, rng: np.random.Generator) -> np.ndarray:
+    def task(
+        draw: Callable[[np.random.Generator], np.ndarray],
+        size: int,
+        rng: np.random.Generator,
+    ) -> np.ndarray:
         out = np.full((size, m + grid.shape[0]), np.nan)
         for r in range(size):
             cnt = draw(rng)
@@ -315,8 +319,8 @@ def _bootstrap(
         return out
 
     def run() -> dict:
-        # the resampler is made only when a bootstrap runs: it refuses weights
-        # too large to draw, which the curve and its analytic band take
+        # the resampler is built here, not with the curve: weights too large
+        # to resample refuse the bootstrap only, not the curve and its band
         draw = frequency_resampler(w, p.shape[0])
         reps = run_replicates(
             partial(task, draw), n_resamples, random_state=random_state,
@@ -609,6 +613,10 @@ def flexible_calibration_curve(
     check_min_samples(
         p.shape[0], None if w is None else float(w.sum()), purpose="a calibration curve"
     )
+    if spec.smoother == "lowess" and w is not None:  # before any fit
+        repeated_rows(
+            w, "smoother='lowess' (lowess has no weights)", "use smoother='loess'"
+        )
     g = _check_grid(grid, p, spec.logit)
     tf = special.logit if spec.logit else (lambda v: v)
     fit = _fit(spec, y, tf(p), w, tf(g), band=band == "analytic")

@@ -27,6 +27,7 @@ from .._core.params import (
     check_random_state,
     validate_random_state,
 )
+from .._core.resampling import repeated_rows
 from .._core.results import ConfidenceInterval, _IntervalResult
 from .._core.validation import check_sample_weight
 from .._response import check_pos_label
@@ -521,11 +522,11 @@ def internal_validation(
             )
         if indices is not None:
             raise ValueError("indices cannot be combined with sample_weight.")
-        if "ici" in spec.base and not np.all(w == np.round(w)):
-            raise ValueError(
-                "measures include 'ici', whose lowess takes no weights: give integer "
-                "sample_weight (repeated rows) or leave 'ici' out of measures."
-            )
+        if "ici" in spec.base:
+            repeated_rows(
+                w, "the measure 'ici' (its lowess has no weights)",
+                "leave 'ici' out of measures",
+            )  # fmt: skip
         if np.any(w == 0):  # zero weight: not observed
             keep = np.flatnonzero(w > 0)
             X, labels, y01, w, n = (

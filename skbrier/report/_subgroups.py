@@ -142,7 +142,8 @@ class SubgroupSection:
         """The per-group table as text cells (intervals in their own columns)."""
         out = []
         for row in self.rows():
-            cells = [str(row["group"]), str(row["n"]), f"{row['events']:g}"]
+            # n and events on one scale: the total weight (the rows unweighted)
+            cells = [str(row["group"]), f"{row['weight']:g}", f"{row['events']:g}"]
             for m, _, digits in MEASURES:
                 e = row[m]
                 ci = (e["ci_low"], e["ci_high"])

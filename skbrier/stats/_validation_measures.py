@@ -52,14 +52,21 @@ def validation_measures(
     """``{measure: (estimate, variance)}`` on validated 0/1 ``y``, ``p`` and weights ``w``.
 
     ``presorted``: the rows are sorted by forecast (the C statistic skips its
-    sort; the same numbers)."""
+    sort; the same numbers).  A single outcome class (among the rows of
+    positive weight) has no C statistic and no calibration fit: ValueError."""
+    ww = np.ones_like(p) if w is None else w
+    o, n = float(np.dot(ww, y)), float(ww.sum())
+    if not 0.0 < o < n:
+        raise ValueError(
+            "y_true holds a single class (among the rows with positive weight): the "
+            "C statistic, the calibration intercept and slope are undefined; validate "
+            "on data with both outcomes."
+        )
     if presorted:
         c, c_var = auc_delong(y, p, w, order=np.arange(p.shape[0]), sorted_yp=(y, p))
     else:
         c, c_var = auc_delong(y, p, w)
     oe, _, _ = observed_expected(y, p, w, 0.95)
-    ww = np.ones_like(p) if w is None else w
-    o, n = float(np.dot(ww, y)), float(ww.sum())
     # the variance of log(O/E) of observed_expected, moved to O/E by the delta method
     oe_var = oe**2 * max(1.0 - o / n, 0.0) / o if o > 0 else float("nan")
     fit = _logistic_calibration(y, p, w, stacklevel=5, lr=False)  # the fits only

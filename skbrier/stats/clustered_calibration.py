@@ -231,11 +231,16 @@ def _centre_curve(
     if centre_fit == "logistic":
         fits = fits[1:]
     for smoother, n_knots in fits:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            curve = flexible_calibration_curve(
-                y, p, smoother=smoother, n_knots=n_knots, grid=grid, sample_weight=w
-            )
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                curve = flexible_calibration_curve(
+                    y, p, smoother=smoother, n_knots=n_knots, grid=grid, sample_weight=w
+                )
+        except ValueError:
+            # too few rows for the knots, or forecasts that do not vary: the
+            # fit fails, as MAC2's lrm does (then its fallback, then none)
+            continue
         if curve.converged:
             assert curve.standard_error is not None
             return special.logit(curve.estimate), curve.standard_error, n_knots
@@ -249,14 +254,15 @@ def _mac2(
     w: np.ndarray | None,
     codes: np.ndarray,
     kept: np.ndarray,
+    labels: Any,
     grid: np.ndarray,
     level: float,
     centre_fit: str,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """MAC2: each kept centre's spline curve at ``grid``, pooled point by
-    point.  Returns the rows ``(estimate, lower, upper, prediction_lower,
-    prediction_upper, tau2)``, the centres' curves, their standard errors
-    (logit scale) and knots."""
+    point (``labels`` names the centres in messages).  Returns the rows
+    ``(estimate, lower, upper, prediction_lower, prediction_upper, tau2)``,
+    the centres' curves, their standard errors (logit scale) and knots."""
     eta = np.empty((kept.shape[0], grid.shape[0]))
     se = np.empty_like(eta)
     knots = np.empty(kept.shape[0], dtype=np.intp)
@@ -266,6 +272,22 @@ def _mac2(
             y[rows], p[rows], None if w is None else w[rows], grid, centre_fit
         )
     ok = np.isfinite(eta[:, 0])
+    if not ok.all():
+        names = np.asarray(labels)[kept[~ok]].tolist()
+        if np.count_nonzero(ok) < 2:
+            raise ValueError(
+                f"groups: only {np.count_nonzero(ok)} centre(s) give a calibration "
+                f"curve (the centres {names} have too few rows, forecasts that do not "
+                "vary or separated outcomes, even for a linear logistic fit); MAC2 "
+                "needs at least 2. Merge the small centres."
+            )
+        warnings.warn(
+            f"groups: no calibration curve could be fitted in the centres {names} "
+            "(too few rows, forecasts that do not vary or separated outcomes, even "
+            "for a linear logistic fit); they are left out of the pooled curve.",
+            UserWarning,
+            stacklevel=3,
+        )
     pooled = np.full((6, grid.shape[0]), np.nan)
     for t in range(grid.shape[0]):
         meta = random_effects_meta(eta[ok, t], se[ok, t] ** 2)
@@ -543,7 +565,7 @@ def clustered_calibration_curve(
     if not both.all():
         warnings.warn(
             f"groups: the centres {labels[~both].tolist()} hold a single outcome "
-            "class and are left out of the curve.",
+            "class (or no rows of positive weight) and are left out of the curve.",
             UserWarning,
             stacklevel=2,
         )
@@ -575,7 +597,7 @@ def clustered_calibration_curve(
         knots = np.zeros(kept.shape[0], dtype=np.intp)
     else:
         pooled, cluster_curves, cluster_se, knots = _mac2(
-            y, p, w, codes, kept, g, level, centre_fit
+            y, p, w, codes, kept, labels, g, level, centre_fit
         )
     keep = (ww > 0) & np.isin(codes, kept)
     est, lo, hi, pl, ph, tau2 = pooled

@@ -48,11 +48,16 @@ def _fixed(y: np.ndarray, v: np.ndarray, tau2: float) -> tuple[float, np.ndarray
 
 
 def _score(y: np.ndarray, v: np.ndarray, tau2: float, reml: bool) -> float:
-    """Derivative of the (restricted) log-likelihood in tau^2 (times 2)."""
+    """Derivative of the (restricted) log-likelihood in tau^2 (times 2 and
+    divided by the largest squared weight, which keeps its sign and root):
+    with ``u = w / max(w)`` no square under- or overflows when ``tau2``
+    dwarfs the variances."""
     mu, w = _fixed(y, v, tau2)
-    d = float(np.dot(w**2, (y - mu) ** 2) - w.sum())
+    m = float(np.min(v)) + tau2  # 1 / max(w)
+    u = w * m
+    d = float(np.dot(u**2, (y - mu) ** 2) - m * u.sum())
     if reml:
-        d += float(np.dot(w, w) / w.sum())
+        d += m * float(np.dot(u, u) / u.sum())
     return d
 
 
@@ -70,7 +75,7 @@ def _tau2(y: np.ndarray, v: np.ndarray, method: str) -> float:
     hi = max(float(np.var(y)), float(v.max()), 1e-12)
     while _score(y, v, hi, reml) > 0.0:
         hi *= 4.0
-        if hi > 1e300:  # pragma: no cover - unbounded likelihood
+        if not math.isfinite(hi):  # pragma: no cover - unbounded likelihood
             return math.inf
     return float(
         optimize.brentq(lambda t: _score(y, v, t, reml), 0.0, hi, xtol=1e-300, rtol=1e-15)
@@ -296,6 +301,12 @@ def random_effects_meta(
         ),
     )
     y, v = to_scale(q, u, transform)
+    # the model is equivariant in the scale (y / c, v / c**2 give mu / c,
+    # tau2 / c**2, se / c): a power of 2 near the typical standard error
+    # (exact in floating point) keeps 1 / v and its squares finite for
+    # variances as small as 1e-300 or as large as 1e300
+    c = math.ldexp(1.0, round(math.log2(float(np.median(v))) / 2.0))
+    y, v = y / c, v / (c * c)
     k = y.shape[0]
     tau2 = _tau2(y, v, tau2_method)
     mu, w = _fixed(y, v, tau2)
@@ -306,6 +317,7 @@ def random_effects_meta(
     mu0 = float(np.dot(w0, y) / w0.sum())
     cochran = float(np.dot(w0, (y - mu0) ** 2))
     s2 = (k - 1) * w0.sum() / (w0.sum() ** 2 - np.dot(w0, w0))
+    mu, se, tau2, s2 = mu * c, se * c, tau2 * c * c, s2 * c * c
     return MetaAnalysisResult(
         estimate=from_scale(mu, transform),
         pooled_scale=mu,
@@ -477,6 +489,13 @@ def clustered_validation(
     pooled = {}
     for name, transform in MEASURES:
         ok = np.isfinite(est[name]) & np.isfinite(var[name]) & (var[name] > 0)
+        if np.count_nonzero(ok) < 2:
+            raise ValueError(
+                f"groups: {np.count_nonzero(ok)} of {len(labels)} centres give a "
+                f"{name} (a centre needs both outcome classes, forecasts that vary "
+                "and no separation); a meta-analysis needs at least 2. Merge the "
+                "small centres or validate without groups."
+            )
         pooled[name] = random_effects_meta(
             est[name][ok],
             var[name][ok],

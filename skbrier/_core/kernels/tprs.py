@@ -309,11 +309,11 @@ def gam_logistic_curve(
     Not converged (NaN curve) when a threshold on ``x`` separates the
     outcomes: the unpenalised straight line then has no finite maximum
     (mgcv reports fitted probabilities of 0 and 1 instead)."""
+    b = _basis(x, w, k)  # first: too few distinct values is a ValueError
     if _linearly_separated(y, x, w):
         # no finite maximum for any smoothing parameter: the unpenalised
         # straight line of the basis separates the outcomes
         return _failed(x.shape[0], x_eval.shape[0])
-    b = _basis(x, w, k)
     B = _design(b, x)
     # mgcv: rms 1 per column; those of the repeated rows, so that integer
     # weights give the same coefficients (and the same draws of them)
