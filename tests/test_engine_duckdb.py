@@ -408,6 +408,16 @@ def test_report_subgroups_errors():
     assert str(eng.value) == str(mem.value)
 
 
+@pytest.mark.parametrize(
+    "option, instead",
+    [("sample_weight", "weight="), ("y_true", "y="), ("y_proba", "p=")],
+)
+def test_report_refuses_the_in_memory_inputs(option, instead):
+    con = _table(_data(n=50))
+    with pytest.raises(TypeError, match=f"{option} is not an option.*pass {instead}"):
+        sbd.calibration_report(con, table="t", **{option: "w"})
+
+
 def test_null_text_label_is_missing():
     """A NULL text label is None (the in-memory error), not numpy's fill "?"."""
     rel = duckdb.sql("SELECT * FROM (VALUES ('a', 0.2), (NULL, 0.3), ('b', 0.5)) t(y, p)")

@@ -506,6 +506,18 @@ def test_report_subgroups_errors():
     assert str(eng.value) == str(mem.value)
 
 
+@pytest.mark.parametrize(
+    "option, instead",
+    [("sample_weight", "weight="), ("y_true", "y="), ("y_proba", "p=")],
+)
+def test_report_refuses_the_in_memory_inputs(option, instead):
+    # the in-memory report's names of its inputs: a TypeError saying which
+    # parameter names the column (not "got multiple values" from inside)
+    df = _frame(n=50)
+    with pytest.raises(TypeError, match=f"{option} is not an option.*pass {instead}"):
+        sbp.calibration_report(df, **{option: "w"})
+
+
 # ----------------------------------------------------------------- docs
 @pytest.mark.parametrize("name", sbp.__all__)
 def test_numpydoc(name):

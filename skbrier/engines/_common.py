@@ -35,11 +35,13 @@ from ._plans import Agg, Term
 __all__ = [
     "BIN",
     "LABEL",
+    "REPORT_INPUTS",
     "GivenStatistic",
     "Source",
     "Statistic",
     "TableSource",
     "check_column",
+    "check_report_options",
     "check_group_by",
     "column_inputs",
     "compute",
@@ -220,11 +222,32 @@ class TableSource:
         ``segments`` from the ``group_by`` columns (the report's ``kwargs``)."""
         from ..report import calibration_report
 
+        check_report_options(kwargs, REPORT_INPUTS)
         cols, by = self.arrays()
         by = report_subgroups(by, groups, segments)
         return calibration_report(
             cols["y"], cols["p"], sample_weight=cols.get("w"), **by, **kwargs
         )
+
+
+#: the in-memory report's inputs that an engine's report takes as column
+#: names, and what to pass instead
+REPORT_INPUTS = {
+    "y_true": "pass y=, the name of the outcome column",
+    "y_proba": "pass p=, the name of the probability column",
+    "sample_weight": "pass weight=, the name of the weight column",
+}
+
+
+def check_report_options(options: Mapping[str, Any], inputs: Mapping[str, str]) -> None:
+    """Raise the TypeError of an in-memory input of the report passed as an
+    option of an engine's report (``inputs``: its name -> what to pass)."""
+    for arg, instead in inputs.items():
+        if arg in options:
+            raise TypeError(
+                f"{arg} is not an option of calibration_report on an engine's input: "
+                f"{instead}."
+            )
 
 
 def group_note(keys: list[str], key: tuple, where: str) -> str:

@@ -26,6 +26,7 @@ from ...states import (
     ThresholdState,
 )
 from ._graph import reduce_state
+from ._multiclass import is_2d
 
 __all__ = [
     "binary_calibration_error",
@@ -42,7 +43,8 @@ __all__ = [
 
 
 def _check_1d(y_proba: Any) -> None:
-    if getattr(y_proba, "ndim", 1) != 1:
+    """Refuse forecasts of several columns (a single column is 1-D, as in memory)."""
+    if getattr(y_proba, "ndim", 1) > 2 or is_2d(y_proba):
         raise ValueError(
             "y_proba must be 1-D (the probability of the positive class) for dask "
             f"input; got {y_proba.ndim} dimensions (multiclass and two-column "
