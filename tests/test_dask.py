@@ -267,6 +267,18 @@ def test_bad_value_in_one_partition(sync, where, value, match):
             f(dy, dp, sample_weight=dw)
 
 
+def test_counts_of_one_partition_are_said_to_be(sync):
+    # a message that counts rows (not naming an index) counts one partition's
+    y, p, w = _data(seed=6)
+    edges = np.array([0.1, 0.5, 1.0])  # not covering the forecasts
+    with pytest.raises(ValueError, match="must cover the forecasts") as mem:
+        murphy_decomposition(y, p, strategy=edges)
+    assert " of 400 values" in str(mem.value)
+    dy, dp = _dask_arrays(y, p)
+    with pytest.raises(ValueError, match="within one partition of the dask input"):
+        murphy_decomposition(dy, dp, strategy=edges)
+
+
 def test_labels_spread_over_partitions(sync):
     # each partition is a single class, together three: the in-memory error
     y = np.repeat([0, 1, 2], [37, 150, 213])
