@@ -44,13 +44,16 @@ def _numbers(col: Any, name: str, path: str, decimal: str = ".") -> np.ndarray:
             values[k] = float(text)
         except ValueError:
             i = int(np.flatnonzero(col.codes == k)[0])
-            hint = ""
-            if decimal == "." and "," in v and _is_number(v.replace(",", ".")):
-                hint = " (for a decimal comma use --decimal ,)"
-            raise CLIError(
-                f"{path}: column '{name}' row {_row(i)}: {v!r} is not a number{hint}."
-            ) from None
+            raise not_a_number(path, name, i, v, decimal) from None
     return values[col.codes]
+
+
+def not_a_number(path: str, name: str, i: int, v: str, decimal: str = ".") -> CLIError:
+    """The CLIError of text ``v`` in data row ``i`` of a number column."""
+    hint = ""
+    if decimal == "." and "," in v and _is_number(v.replace(",", ".")):
+        hint = " (for a decimal comma use --decimal ,)"
+    return CLIError(f"{path}: column '{name}' row {_row(i)}: {v!r} is not a number{hint}.")
 
 
 def _is_number(text: str) -> bool:
