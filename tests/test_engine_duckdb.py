@@ -511,3 +511,41 @@ def test_numpydoc(name):
         if e[0] in {"GL08", "PR01", "PR02", "EX01"}
     ]
     assert not errors, errors
+
+
+@pytest.mark.parametrize("name", ["w", "rows", "ok", "n", "s_0", "fn_0"])
+@pytest.mark.parametrize(
+    "function, options",
+    [
+        ("brier_score", {}),
+        ("calibration_error", {"n_bins": 4}),
+        ("brier_inference", {}),
+        ("net_benefit", {"threshold": 0.3}),
+    ],
+)
+def test_group_column_named_as_an_aggregate(name, function, options):
+    # a group column whose name is one of the aggregates' (the total weight
+    # "w", "rows", "ok", the moments' "n", "s_0", ...): the keys and sums were
+    # mixed up (DuckDB: wrong keys and numbers, silently; Polars: an error)
+    rng = np.random.default_rng(11)
+    n = 120
+    p = np.round(rng.uniform(0, 1, n), 1)
+    y = (rng.uniform(size=n) < p).astype(np.int64)
+    g = rng.integers(1, 3, n).astype(float)
+    frame = {"y": y, "p": p, name: g, "wt": g + 0.5}
+    got = getattr(sbd, function)(_rel(frame), weight="wt", group_by=name, **options)
+    memory = getattr(skbrier, function)
+    want = {
+        k: memory(y[g == k], p[g == k], sample_weight=g[g == k] + 0.5, **options)
+        for k in (1.0, 2.0)
+    }
+    assert sorted(got) == [1.0, 2.0]
+    for k in want:
+        _close(got[k], want[k])
+
+
+def _rel(columns):
+    import pandas as pd
+
+    df = pd.DataFrame(columns)
+    return duckdb.connect().from_df(df)

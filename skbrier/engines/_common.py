@@ -34,6 +34,7 @@ from ._plans import Agg, Term
 
 __all__ = [
     "BIN",
+    "KEY",
     "LABEL",
     "REPORT_INPUTS",
     "GivenStatistic",
@@ -49,6 +50,7 @@ __all__ = [
     "finish_given",
     "group_note",
     "group_states",
+    "key_names",
     "report_subgroups",
     "subgroup_keys",
     "with_pieces",
@@ -56,6 +58,9 @@ __all__ = [
 
 LABEL = "__skbrier_label"
 BIN = "__skbrier_bin"
+#: the prefix of the group columns in an engine's rows (``__skbrier_key0``,
+#: ...): reserved names, so that a group column may be named as an aggregate
+KEY = "__skbrier_key"
 
 
 def engine(name: str) -> Any:
@@ -175,7 +180,7 @@ class Source(Protocol):
 
     def run(self, aggs: list[Agg], *, by_label: bool, bins: Term | None) -> list[dict]:
         """The aggregates per group (and label, and bin), as dicts with the
-        group columns, :data:`LABEL` and :data:`BIN`."""
+        group columns (named by :func:`key_names`), :data:`LABEL` and :data:`BIN`."""
 
     def fetch(self, key: tuple) -> dict[str, Any]:
         """The logical columns (``y``, ``p``, ``w``, extras) of a group's rows."""
@@ -297,8 +302,13 @@ def _joined(template: Any, states: list[Any]) -> Any:
     return out
 
 
+def key_names(keys: Sequence[str]) -> list[str]:
+    """The reserved names of the ``group_by`` columns in an engine's rows."""
+    return [f"{KEY}{i}" for i in range(len(keys))]
+
+
 def _key(row: Mapping, keys: list[str]) -> tuple:
-    return tuple(row[k] for k in keys)
+    return tuple(row[k] for k in key_names(keys))
 
 
 def _try_given(source: Source, given: GivenStatistic) -> dict[tuple, Any] | None:

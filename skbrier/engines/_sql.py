@@ -141,7 +141,7 @@ def query(
     r = _Renderer(cols)
     agg_sql = [r.agg(a) for a in aggs]
     group = [ident(k) for k in keys]
-    select = list(group)
+    select = [f"{g} AS {ident(k)}" for g, k in zip(group, _common.key_names(keys))]
     if query_id is not None:
         select.append(f"{query_id} AS {ident(QUERY)}")
     if by_label:

@@ -112,7 +112,8 @@ class _Source(_common.TableSource):
 
     def run(self, aggs: list, *, by_label: bool, bins: Any) -> list[dict]:
         pl = _pl()
-        keys = [pl.col(k) for k in self.keys]
+        names = _common.key_names(self.keys)
+        keys = [pl.col(k).alias(n) for k, n in zip(self.keys, names)]
         if by_label:
             keys.append(pl.col(_PREFIX + "y").alias(LABEL))
         if bins is not None:
