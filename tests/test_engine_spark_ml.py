@@ -158,3 +158,16 @@ def test_columns_are_checked(spark, train):
     for params, error, match in cases:
         with pytest.raises(error, match=match):
             sbs.BrierScoreEvaluator(**params).evaluate(frame)
+
+
+def test_bad_params_raise_when_set(spark):
+    # not when a tuner first evaluates (after fitting its first models)
+    sbs = _ev()
+    with pytest.raises(ValueError, match="threshold must lie strictly between 0 and 1"):
+        sbs.NetBenefitEvaluator(threshold=30.0)
+    with pytest.raises(ValueError, match="nBins must be at least 1"):
+        sbs.CalibrationErrorEvaluator(nBins=0)
+    ev = sbs.CalibrationErrorEvaluator(norm="l2")
+    with pytest.raises(ValueError, match="norm must be one of"):
+        ev.setNorm("l3")
+    assert ev.getNorm() == "l2"

@@ -95,6 +95,8 @@ def _classes() -> dict[str, type]:
     from pyspark.ml.param.shared import HasLabelCol, HasProbabilityCol, HasWeightCol
     from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
+    from .._core.params import check_n_bins, check_option
+    from .._core.validation import check_scalar_probability
     from . import _spark_bins, _spark_brier, _spark_stats
 
     # the functions of skbrier.engines.spark, from the modules that define them
@@ -139,12 +141,22 @@ def _classes() -> dict[str, type]:
         def _assign(self, params: dict[str, Any]) -> Any:
             """Set ``params``; None clears a param (``weightCol=None``: no
             weights, ``threshold=None``: unset), as it reads."""
-            for name, value in params.items():
-                if value is None:
-                    self.clear(self.getParam(name))
-                else:
-                    self._set(**{name: value})
+            before = dict(self._paramMap)
+            try:
+                for name, value in params.items():
+                    if value is None:
+                        self.clear(self.getParam(name))
+                    else:
+                        self._set(**{name: value})
+                self._check()
+            except (TypeError, ValueError):
+                self._paramMap = before  # a bad value leaves the params as they were
+                raise
             return self
+
+        def _check(self) -> None:
+            """Raise the error of a bad param value when it is set (not when a
+            tuner first evaluates, after fitting): the in-memory checks."""
 
         def isLargerBetter(self) -> bool:  # noqa: N802 (Spark's name)
             """Whether the tuning maximises the metric."""
@@ -247,6 +259,12 @@ threshold : float
             """Set the threshold and the columns."""
             return self._assign(self._input_kwargs)
 
+        def _check(self) -> None:
+            if self.isDefined(self.threshold):
+                check_scalar_probability(
+                    self.getOrDefault("threshold"), name="threshold", open_interval=True
+                )
+
         def _options(self) -> dict[str, Any]:
             if not self.isDefined(self.threshold):
                 raise ValueError(
@@ -288,6 +306,10 @@ norm : {"l1", "l2", "max"}, default="l1"
         ) -> Any:
             """Set the bins, the norm and the columns."""
             return self._assign(self._input_kwargs)
+
+        def _check(self) -> None:
+            check_n_bins(self.getOrDefault("nBins"), name="nBins")
+            check_option(self.getOrDefault("norm"), "norm", ("l1", "l2", "max"))
 
         def _options(self) -> dict[str, Any]:
             return {"n_bins": self.getOrDefault("nBins"), "norm": self.getOrDefault("norm")}
