@@ -559,3 +559,23 @@ def test_group_column_named_as_an_aggregate(name, function, options):
     assert sorted(got) == [1.0, 2.0]
     for k in want:
         _close(got[k], want[k])
+
+
+def test_models_of_a_list_are_named_by_their_columns():
+    # Series and expressions are named by their names (were their reprs), and
+    # a name given twice is refused (one model was silently dropped)
+    df = _frame(n=80)
+    cols = {c: df[c].to_numpy() for c in df.columns}
+    want = skbrier.decision_curve(cols["y"], {"p": cols["p"], "q": cols["q"]})
+    _close(sbp.decision_curve(None, df["y"], [df["p"], df["q"]]), want)
+    _close(sbp.decision_curve(df, p=[pl.col("p"), pl.col("q")]), want)
+    with pytest.raises(ValueError, match="names the model 'p' twice"):
+        sbp.decision_curve(df, p=["p", "p"])
+    with pytest.raises(ValueError, match="names the model 'p' twice"):
+        sbp.decision_curve(df, p=[pl.col("p"), pl.col("p") * 0.9])
+
+
+def test_group_by_of_series_is_refused():
+    df = _frame(n=20)
+    with pytest.raises(TypeError, match="group_by names columns of data"):
+        sbp.brier_score(None, df["y"], df["p"], group_by="g")

@@ -75,6 +75,11 @@ class _Source(_common.TableSource):
         pl = _pl()
         inputs = self.given(y, p, weight, extra)
         if data is None:
+            if group_by is not None:
+                raise TypeError(
+                    "group_by names columns of data: pass a DataFrame or LazyFrame as "
+                    "data (Series have no group columns)."
+                )
             series = {k: v for k, v in inputs.items() if isinstance(v, pl.Series)}
             if len(series) != len(inputs):
                 raise TypeError(
