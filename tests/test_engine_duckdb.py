@@ -549,3 +549,19 @@ def _rel(columns):
 
     df = pd.DataFrame(columns)
     return duckdb.connect().from_df(df)
+
+
+@pytest.mark.parametrize(
+    "column, option", [("p", "p"), ("w", "weight"), ("r", "reference")]
+)
+def test_text_in_a_number_column_is_refused(column, option):
+    # numbers only, as in memory and on Spark (text was parsed, or DuckDB's
+    # failed cast was raised)
+    df = _data(n=20)
+    for text in (df[column].astype(str), ["x"] * 20):
+        bad = df.assign(**{column: text})
+        rel = _rel({c: bad[c].to_numpy() for c in bad.columns})
+        kw = {"weight": "w"} if option != "reference" else {"reference": "r"}
+        f = sbd.brier_skill_score if option == "reference" else sbd.brier_score
+        with pytest.raises(TypeError, match=f"{option}='{column}' holds text"):
+            f(rel, **kw)

@@ -579,3 +579,18 @@ def test_group_by_of_series_is_refused():
     df = _frame(n=20)
     with pytest.raises(TypeError, match="group_by names columns of data"):
         sbp.brier_score(None, df["y"], df["p"], group_by="g")
+
+
+@pytest.mark.parametrize(
+    "column, option", [("p", "p"), ("w", "weight"), ("r", "reference")]
+)
+def test_text_in_a_number_column_is_refused(column, option):
+    # numbers only, as in memory and on Spark (text was parsed, or an
+    # engine's failed cast was raised)
+    df = _frame(n=20)
+    for text in (df[column].cast(pl.String), pl.Series(["x"] * 20)):
+        bad = df.with_columns(text.alias(column))
+        kw = {"weight": "w"} if option != "reference" else {"reference": "r"}
+        f = sbp.brier_skill_score if option == "reference" else sbp.brier_score
+        with pytest.raises(TypeError, match=f"{option}='{column}' holds text"):
+            f(bad, **kw)

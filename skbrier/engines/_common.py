@@ -44,6 +44,7 @@ __all__ = [
     "check_column",
     "check_report_options",
     "check_group_by",
+    "check_numbers",
     "column_inputs",
     "compute",
     "engine",
@@ -84,6 +85,17 @@ def check_column(value: Any, name: str, columns: Sequence[str] | None) -> None:
         shown = ", ".join(repr(c) for c in list(columns)[:20])
         raise ValueError(
             f"{name}={value!r} is not a column of the input; its columns are {shown}."
+        )
+
+
+def check_numbers(value: Any, name: str, text: bool, type_name: str) -> None:
+    """Raise the TypeError of a forecast, weight or reference column that
+    holds text (``text``; ``type_name``: its type in the engine): numbers
+    only, as in memory (no silent parse of text)."""
+    if text:
+        raise TypeError(
+            f"{name}={value!r} holds text ({type_name}); it must hold numbers: cast the "
+            "column to a number type first."
         )
 
 

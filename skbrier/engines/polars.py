@@ -107,6 +107,12 @@ class _Source(_common.TableSource):
             for k, v in inputs.items()
         }
         self.keys = _common.check_group_by(group_by, names)
+        schema = data.select(*exprs.values()).collect_schema()
+        for k, v in inputs.items():
+            kind = schema[_PREFIX + k]
+            text = kind in (pl.String, pl.Categorical, pl.Enum)
+            if k != "y":
+                _common.check_numbers(v, self.PARAMETERS.get(k, "p"), text, str(kind))
         floats = {k: e.cast(pl.Float64) for k, e in exprs.items() if k != "y"}
         self.lf = data.select(*[pl.col(k) for k in self.keys], exprs["y"], *floats.values())
         ydtype = self.lf.collect_schema()[_PREFIX + "y"]
