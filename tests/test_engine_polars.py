@@ -530,37 +530,6 @@ def test_numpydoc(name):
     assert not errors, errors
 
 
-@pytest.mark.parametrize("name", ["w", "rows", "ok", "n", "s_0", "fn_0"])
-@pytest.mark.parametrize(
-    "function, options",
-    [
-        ("brier_score", {}),
-        ("calibration_error", {"n_bins": 4}),
-        ("brier_inference", {}),
-        ("net_benefit", {"threshold": 0.3}),
-    ],
-)
-def test_group_column_named_as_an_aggregate(name, function, options):
-    # a group column whose name is one of the aggregates' (the total weight
-    # "w", "rows", "ok", the moments' "n", "s_0", ...): the keys and sums were
-    # mixed up (DuckDB: wrong keys and numbers, silently; Polars: an error)
-    rng = np.random.default_rng(11)
-    n = 120
-    p = np.round(rng.uniform(0, 1, n), 1)
-    y = (rng.uniform(size=n) < p).astype(np.int64)
-    g = rng.integers(1, 3, n).astype(float)
-    frame = {"y": y, "p": p, name: g, "wt": g + 0.5}
-    got = getattr(sbp, function)(pl.DataFrame(frame), weight="wt", group_by=name, **options)
-    memory = getattr(skbrier, function)
-    want = {
-        k: memory(y[g == k], p[g == k], sample_weight=g[g == k] + 0.5, **options)
-        for k in (1.0, 2.0)
-    }
-    assert sorted(got) == [1.0, 2.0]
-    for k in want:
-        _close(got[k], want[k])
-
-
 def test_models_of_a_list_are_named_by_their_columns():
     # Series and expressions are named by their names (were their reprs), and
     # a name given twice is refused (one model was silently dropped)
@@ -579,18 +548,3 @@ def test_group_by_of_series_is_refused():
     df = _frame(n=20)
     with pytest.raises(TypeError, match="group_by names columns of data"):
         sbp.brier_score(None, df["y"], df["p"], group_by="g")
-
-
-@pytest.mark.parametrize(
-    "column, option", [("p", "p"), ("w", "weight"), ("r", "reference")]
-)
-def test_text_in_a_number_column_is_refused(column, option):
-    # numbers only, as in memory and on Spark (text was parsed, or an
-    # engine's failed cast was raised)
-    df = _frame(n=20)
-    for text in (df[column].cast(pl.String), pl.Series(["x"] * 20)):
-        bad = df.with_columns(text.alias(column))
-        kw = {"weight": "w"} if option != "reference" else {"reference": "r"}
-        f = sbp.brier_skill_score if option == "reference" else sbp.brier_score
-        with pytest.raises(TypeError, match=f"{option}='{column}' holds text"):
-            f(bad, **kw)
