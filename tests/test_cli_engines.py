@@ -192,3 +192,25 @@ def test_spark_equal_to_memory(spark, files, capsys):
         _same(got[name], w, SPARK_EXACT)
         assert got[name]["subgroups"] is None
         assert any("not computed for --engine spark" in n for n in got[name]["notes"])
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("column", ["p", "w"])
+def test_text_in_a_number_column_is_the_memory_error(tmp_path, engine, column, capsys):
+    # the engine's failed cast (a Polars/DuckDB exception) was raised instead
+    pytest.importorskip(engine)
+    import pandas as pd
+
+    frame = pd.DataFrame(
+        {"y": [0, 1, 1, 0, 1], "p": ["0.2", "0.7", "0.9", "0.4", "0.6"], "w": ["1"] * 5}
+    )
+    frame.loc[3, column] = "n/a?"
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    args = ["report", str(path), "--y-col", "y", "--p-col", "p", "--weight-col", "w"]
+    errors = []
+    for eng in ("memory", engine):
+        assert main([*args, "--engine", eng]) != 0
+        errors.append(capsys.readouterr().err.strip().splitlines()[-1])
+    assert errors[1] == errors[0]
+    assert f"column '{column}' row 5: 'n/a?' is not a number" in errors[0]

@@ -187,6 +187,44 @@ def test_dataframe_columns(sync):
         _close(got, expected)
 
 
+@pytest.mark.parametrize("scale", [1e-200, 1e200])
+def test_extreme_weight_scales_warn_nothing(sync, scale):
+    # the squares of weights of 1e200 overflow unless the per-partition bin
+    # sums are those of the weights times a power of two (as in memory)
+    y, p, w = _data(seed=4)
+    w = (w + 0.5) * scale
+    dy, dp, dw = _dask_arrays(y, p, w)
+    for f in (calibration_error, murphy_decomposition, skbrier.calibration_report):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # the report's notes
+            expected = f(y, p, sample_weight=w)
+            warnings.simplefilter("error", RuntimeWarning)
+            got = f(dy, dp, sample_weight=dw)
+        if f is skbrier.calibration_report:
+            got, expected = (got.ece, got.brier_score), (expected.ece, expected.brier_score)
+        _close(got, expected)
+
+
+@pytest.mark.filterwarnings("ignore:.*left out of the logistic")
+def test_single_column_is_one_dimensional(sync):
+    # a column vector (n, 1) of forecasts or outcomes is 1-D, as in memory:
+    # it was refused as multiclass, and the report's logistic fit gave NaN
+    y, p, w = _data(seed=5)
+    dy, dp, dw = _dask_arrays(y, p, w)
+    frame = dd.from_pandas(pd.DataFrame({"p": p}), npartitions=3)
+    weights = dd.from_pandas(pd.Series(w), npartitions=3)
+    labels = dd.from_pandas(pd.Series(y), npartitions=3)
+    for f, opts in CASES:
+        expected = f(y, p, sample_weight=w, **opts)
+        _close(f(dy, dp[:, None], sample_weight=dw, **opts), expected)
+        _close(f(dy[:, None], dp, sample_weight=dw, **opts), expected)
+        _close(f(labels, frame, sample_weight=weights, **opts), expected)
+    got = skbrier.calibration_report(dy, dp[:, None], sample_weight=dw)
+    expected = skbrier.calibration_report(y, p, sample_weight=w)
+    assert got.calibration_intercept == pytest.approx(expected.calibration_intercept)
+    assert got.calibration_in_the_large == pytest.approx(expected.calibration_in_the_large)
+
+
 def test_single_class_overall(sync):
     y, p, _ = _data()
     y = np.ones_like(y)
@@ -227,6 +265,18 @@ def test_bad_value_in_one_partition(sync, where, value, match):
             f(y, p, sample_weight=w)
         with pytest.raises(ValueError, match=match):
             f(dy, dp, sample_weight=dw)
+
+
+def test_counts_of_one_partition_are_said_to_be(sync):
+    # a message that counts rows (not naming an index) counts one partition's
+    y, p, w = _data(seed=6)
+    edges = np.array([0.1, 0.5, 1.0])  # not covering the forecasts
+    with pytest.raises(ValueError, match="must cover the forecasts") as mem:
+        murphy_decomposition(y, p, strategy=edges)
+    assert " of 400 values" in str(mem.value)
+    dy, dp = _dask_arrays(y, p)
+    with pytest.raises(ValueError, match="within one partition of the dask input"):
+        murphy_decomposition(dy, dp, strategy=edges)
 
 
 def test_labels_spread_over_partitions(sync):

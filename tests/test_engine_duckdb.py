@@ -408,6 +408,34 @@ def test_report_subgroups_errors():
     assert str(eng.value) == str(mem.value)
 
 
+@pytest.mark.parametrize(
+    "option, instead",
+    [("sample_weight", "weight="), ("y_true", "y="), ("y_proba", "p=")],
+)
+def test_report_refuses_the_in_memory_inputs(option, instead):
+    con = _table(_data(n=50))
+    with pytest.raises(TypeError, match=f"{option} is not an option.*pass {instead}"):
+        sbd.calibration_report(con, table="t", **{option: "w"})
+
+
+@pytest.mark.parametrize("key", [float("nan"), float("inf"), -float("inf")])
+def test_non_finite_group_key_with_a_bad_row(key):
+    # the group's rows are fetched by their key for the in-memory error: a
+    # NaN or infinite key is a literal too (was "cannot be written in SQL")
+    rel = duckdb.sql(
+        "SELECT * FROM (VALUES (0, 0.2, 1.0), (1, 1.7, 1.0), (1, 0.9, 2.0), "
+        "(0, 0.4, 2.0)) t(y, p, g)"
+    )
+    rel = rel.project(
+        f"y, p, CASE WHEN g = 1.0 THEN CAST('{key}' AS DOUBLE) ELSE g END AS g"
+    )
+    with pytest.raises(ValueError) as mem:
+        skbrier.brier_score(np.array([0, 1]), np.array([0.2, 1.7]))
+    with pytest.raises(ValueError, match=f"within the group \\['g'\\]={key!r}") as eng:
+        sbd.brier_score(rel, group_by="g")
+    assert str(eng.value).startswith(str(mem.value))
+
+
 def test_null_text_label_is_missing():
     """A NULL text label is None (the in-memory error), not numpy's fill "?"."""
     rel = duckdb.sql("SELECT * FROM (VALUES ('a', 0.2), (NULL, 0.3), ('b', 0.5)) t(y, p)")

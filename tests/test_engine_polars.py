@@ -506,6 +506,18 @@ def test_report_subgroups_errors():
     assert str(eng.value) == str(mem.value)
 
 
+@pytest.mark.parametrize(
+    "option, instead",
+    [("sample_weight", "weight="), ("y_true", "y="), ("y_proba", "p=")],
+)
+def test_report_refuses_the_in_memory_inputs(option, instead):
+    # the in-memory report's names of its inputs: a TypeError saying which
+    # parameter names the column (not "got multiple values" from inside)
+    df = _frame(n=50)
+    with pytest.raises(TypeError, match=f"{option} is not an option.*pass {instead}"):
+        sbp.calibration_report(df, **{option: "w"})
+
+
 # ----------------------------------------------------------------- docs
 @pytest.mark.parametrize("name", sbp.__all__)
 def test_numpydoc(name):
@@ -516,3 +528,23 @@ def test_numpydoc(name):
         if e[0] in {"GL08", "PR01", "PR02", "EX01"}
     ]
     assert not errors, errors
+
+
+def test_models_of_a_list_are_named_by_their_columns():
+    # Series and expressions are named by their names (were their reprs), and
+    # a name given twice is refused (one model was silently dropped)
+    df = _frame(n=80)
+    cols = {c: df[c].to_numpy() for c in df.columns}
+    want = skbrier.decision_curve(cols["y"], {"p": cols["p"], "q": cols["q"]})
+    _close(sbp.decision_curve(None, df["y"], [df["p"], df["q"]]), want)
+    _close(sbp.decision_curve(df, p=[pl.col("p"), pl.col("q")]), want)
+    with pytest.raises(ValueError, match="names the model 'p' twice"):
+        sbp.decision_curve(df, p=["p", "p"])
+    with pytest.raises(ValueError, match="names the model 'p' twice"):
+        sbp.decision_curve(df, p=[pl.col("p"), pl.col("p") * 0.9])
+
+
+def test_group_by_of_series_is_refused():
+    df = _frame(n=20)
+    with pytest.raises(TypeError, match="group_by names columns of data"):
+        sbp.brier_score(None, df["y"], df["p"], group_by="g")

@@ -225,6 +225,16 @@ def test_bad_input_in_one_partition(spark):
         assert _message(got).startswith(_message(memory)), col
         assert "y_proba is column 'p'" in _message(got)
         assert "within one partition" in _message(got) or "index" not in _message(memory)
+    # the same column twice: the in-memory error of identical forecasts
+    with pytest.raises(ValueError) as memory:
+        skbrier.compare_brier(pdf.y, pdf.p, pdf.p)
+    with pytest.raises(ValueError) as got:
+        sbs.compare_brier(frame(spark, pdf, SIZES), "y", "p", "p")
+    assert _message(got).split(":")[1] == _message(memory).split(":")[1]
+    # counts without an index: said to be one partition's too
+    with pytest.raises(ValueError, match="must cover the forecasts") as got:
+        sbs.murphy_decomposition(frame(spark, pdf, SIZES), strategy=[0.1, 0.5, 1.0])
+    assert "within one partition" in _message(got)
     three = pdf.copy()
     three.loc[3, "y"] = 2
     with pytest.raises(ValueError) as memory:

@@ -111,3 +111,63 @@ def test_cross_validator_and_train_validation_split(spark, train, tmp_path):
     ev.save(str(tmp_path / "ev"))
     back = type(ev).load(str(tmp_path / "ev"))
     assert back.getOrDefault("threshold") == 0.25 and back.getWeightCol() == "w"
+
+
+def test_params_follow_spark_conventions(spark, train):
+    # Spark's accessors of every param, setParams as the one place that sets
+    # them (None clears: weightCol=None is unweighted again), copies keep them
+    from pyspark.ml.classification import LogisticRegression
+    from pyspark.ml.functions import vector_to_array
+
+    sbs = _ev()
+    pred = LogisticRegression(maxIter=20).fit(train).transform(train)
+    rows = pred.select("label", vector_to_array("probability")[1].alias("p"), "w")
+    pdf = rows.toPandas()
+    ev = sbs.CalibrationErrorEvaluator(nBins=5)
+    assert (ev.getNBins(), ev.getNorm(), ev.getLabelCol()) == (5, "l1", "label")
+    assert ev.setNorm("max").setWeightCol("w") is ev
+    assert ev.copy({ev.nBins: 7}).getNBins() == 7 and ev.getNBins() == 5
+    got = ev.evaluate(pred)
+    want = np_ece(pdf.label, pdf.p, n_bins=5, norm="max", sample_weight=pdf.w)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    ev.setParams(weightCol=None)
+    assert not ev.isSet(ev.weightCol)
+    want = np_ece(pdf.label, pdf.p, n_bins=5, norm="max")
+    np.testing.assert_allclose(ev.evaluate(pred), want, rtol=1e-12)
+    nb = sbs.NetBenefitEvaluator(threshold=0.3).setLabelCol("label")
+    assert nb.getThreshold() == 0.3
+    with pytest.raises(ValueError, match="threshold is not set"):
+        nb.setThreshold(None).evaluate(pred)
+
+
+def test_columns_are_checked(spark, train):
+    sbs = _ev()
+    frame = train.withColumn("p", train.x0 * 0 + 0.5).withColumn(
+        "s", train.x0.cast("string")
+    )
+    cases = [
+        ({"labelCol": "nope", "probabilityCol": "p"}, ValueError, "labelCol='nope' is not"),
+        ({"probabilityCol": "nope"}, ValueError, "probabilityCol='nope' is not"),
+        (
+            {"probabilityCol": "p", "weightCol": "nope"},
+            ValueError,
+            "weightCol='nope' is not",
+        ),
+        ({"probabilityCol": "s"}, TypeError, "probabilityCol='s' holds string"),
+    ]
+    for params, error, match in cases:
+        with pytest.raises(error, match=match):
+            sbs.BrierScoreEvaluator(**params).evaluate(frame)
+
+
+def test_bad_params_raise_when_set(spark):
+    # not when a tuner first evaluates (after fitting its first models)
+    sbs = _ev()
+    with pytest.raises(ValueError, match="threshold must lie strictly between 0 and 1"):
+        sbs.NetBenefitEvaluator(threshold=30.0)
+    with pytest.raises(ValueError, match="nBins must be at least 1"):
+        sbs.CalibrationErrorEvaluator(nBins=0)
+    ev = sbs.CalibrationErrorEvaluator(norm="l2")
+    with pytest.raises(ValueError, match="norm must be one of"):
+        ev.setNorm("l3")
+    assert ev.getNorm() == "l2"

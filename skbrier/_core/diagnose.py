@@ -25,6 +25,7 @@ import contextvars
 import functools
 import inspect
 import os
+import re
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -40,6 +41,7 @@ __all__ = [
     "HardForecastWarning",
     "column_names",
     "label_counts",
+    "names_rows",
     "non_numeric_problem",
     "one_hot_scores",
     "too_many_classes",
@@ -106,6 +108,19 @@ def _user_stacklevel() -> int:
         frame = frame.f_back
         level += 1
     return outermost + 1
+
+
+def names_rows(message: str) -> bool:
+    """Whether an in-memory message names positions (``index 3``) or counts
+    (``12 of 54 values``) of the rows it checked: raised for one chunk of a
+    larger input (a dask or Spark partition), it must say they are the chunk's.
+
+    Examples
+    --------
+    >>> names_rows("12 of 54 values of y_proba lie outside"), names_rows("y_proba is empty")
+    (True, False)
+    """
+    return "index" in message or re.search(r"\b\d+ of \d+\b", message) is not None
 
 
 def warn_once(message: str, category: type[Warning], key: Any = None) -> None:

@@ -218,6 +218,15 @@ def _polars(args: Any, options: dict) -> dict:
         return int(lf.select(missing(c).sum()).collect().item())
 
     _refuse_missing(args, count_missing)
+
+    def first_text(c: str) -> tuple[int, str] | None:
+        if schema[c] != pl.String:
+            return None
+        bad = pl.col(c).is_not_null() & pl.col(c).cast(pl.Float64, strict=False).is_null()
+        rows = lf.select(pl.col(c)).with_row_index().filter(bad).head(1).collect()
+        return (int(rows["index"][0]), rows[c][0]) if rows.height else None
+
+    _refuse_text(args, first_text)
     kw = dict(options, pos_label=_pos_label(args, schema[args.y_col].is_numeric()))
     reports = {}
     for name, need in _models(args):
@@ -331,6 +340,19 @@ def _duckdb(args: Any, options: dict) -> dict:
             return int(row[0]) if row else 0
 
         _refuse_missing(args, lambda c: count(missing(c)))
+
+        def first_text(c: str) -> tuple[int, str] | None:
+            if types[c] != "VARCHAR":
+                return None
+            q = _quote(c)
+            row = con.execute(
+                f"SELECT i, v FROM (SELECT row_number() OVER () - 1 AS i, {q} AS v "
+                f"FROM {source}) WHERE v IS NOT NULL AND TRY_CAST(v AS DOUBLE) IS NULL "
+                "ORDER BY i LIMIT 1"
+            ).fetchone()
+            return (int(row[0]), str(row[1])) if row else None
+
+        _refuse_text(args, first_text)
         numeric = types[args.y_col] not in ("VARCHAR", "BOOLEAN")
         kw = dict(options, pos_label=_pos_label(args, numeric))
         reports = {}
@@ -471,6 +493,19 @@ def _refuse_missing(args: Any, count_missing: Any) -> None:
                 f"{args.file}: column '{c}' has {n} missing values (--na error; the "
                 "default --na drop leaves such rows out)."
             )
+
+
+def _refuse_text(args: Any, first_text: Any) -> None:
+    """The forecast and weight columns hold numbers: the in-memory error at
+    the first text that is not one (``first_text(c)``: its data row and
+    value, or None), not the engine's failed cast."""
+    from ._read import not_a_number
+
+    numbers = [*args.p_col] + ([args.weight_col] if args.weight_col else [])
+    for c in dict.fromkeys(numbers):
+        bad = first_text(c)
+        if bad is not None:
+            raise not_a_number(args.file, c, *bad)
 
 
 _READERS = {"polars": _polars, "duckdb": _duckdb, "spark": _spark}

@@ -44,15 +44,20 @@ def _numbers(col: Any, name: str, path: str, decimal: str = ".") -> np.ndarray:
             values[k] = float(text)
         except ValueError:
             i = int(np.flatnonzero(col.codes == k)[0])
-            hint = ""
-            if decimal == "." and "," in v and _is_number(v.replace(",", ".")):
-                hint = " (for a decimal comma use --decimal ,)"
-            elif v.strip().endswith("%") and _is_number(text.strip()[:-1]):
-                hint = " (percentages written as text: strip the '%' and use --percent)"
-            raise CLIError(
-                f"{path}: column '{name}' row {_row(i)}: {v!r} is not a number{hint}."
-            ) from None
+            raise not_a_number(path, name, i, v, decimal) from None
     return values[col.codes]
+
+
+def not_a_number(path: str, name: str, i: int, v: str, decimal: str = ".") -> CLIError:
+    """The CLIError of text ``v`` in data row ``i`` of a number column."""
+    hint = ""
+    if decimal == "." and "," in v and _is_number(v.replace(",", ".")):
+        hint = " (for a decimal comma use --decimal ,)"
+    elif v.strip().endswith("%") and _is_number(
+        (v.replace(",", ".") if decimal == "," else v).strip()[:-1]
+    ):
+        hint = " (percentages written as text: strip the '%' and use --percent)"
+    return CLIError(f"{path}: column '{name}' row {_row(i)}: {v!r} is not a number{hint}.")
 
 
 def _is_number(text: str) -> bool:

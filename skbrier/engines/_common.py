@@ -34,19 +34,24 @@ from ._plans import Agg, Term
 
 __all__ = [
     "BIN",
+    "KEY",
     "LABEL",
+    "REPORT_INPUTS",
     "GivenStatistic",
     "Source",
     "Statistic",
     "TableSource",
     "check_column",
+    "check_report_options",
     "check_group_by",
+    "check_numbers",
     "column_inputs",
     "compute",
     "engine",
     "finish_given",
     "group_note",
     "group_states",
+    "key_names",
     "report_subgroups",
     "subgroup_keys",
     "with_pieces",
@@ -54,6 +59,9 @@ __all__ = [
 
 LABEL = "__skbrier_label"
 BIN = "__skbrier_bin"
+#: the prefix of the group columns in an engine's rows (``__skbrier_key0``,
+#: ...): reserved names, so that a group column may be named as an aggregate
+KEY = "__skbrier_key"
 
 
 def engine(name: str) -> Any:
@@ -77,6 +85,17 @@ def check_column(value: Any, name: str, columns: Sequence[str] | None) -> None:
         shown = ", ".join(repr(c) for c in list(columns)[:20])
         raise ValueError(
             f"{name}={value!r} is not a column of the input; its columns are {shown}."
+        )
+
+
+def check_numbers(value: Any, name: str, text: bool, type_name: str) -> None:
+    """Raise the TypeError of a forecast, weight or reference column that
+    holds text (``text``; ``type_name``: its type in the engine): numbers
+    only, as in memory (no silent parse of text)."""
+    if text:
+        raise TypeError(
+            f"{name}={value!r} holds text ({type_name}); it must hold numbers: cast the "
+            "column to a number type first."
         )
 
 
@@ -173,7 +192,7 @@ class Source(Protocol):
 
     def run(self, aggs: list[Agg], *, by_label: bool, bins: Term | None) -> list[dict]:
         """The aggregates per group (and label, and bin), as dicts with the
-        group columns, :data:`LABEL` and :data:`BIN`."""
+        group columns (named by :func:`key_names`), :data:`LABEL` and :data:`BIN`."""
 
     def fetch(self, key: tuple) -> dict[str, Any]:
         """The logical columns (``y``, ``p``, ``w``, extras) of a group's rows."""
@@ -220,11 +239,32 @@ class TableSource:
         ``segments`` from the ``group_by`` columns (the report's ``kwargs``)."""
         from ..report import calibration_report
 
+        check_report_options(kwargs, REPORT_INPUTS)
         cols, by = self.arrays()
         by = report_subgroups(by, groups, segments)
         return calibration_report(
             cols["y"], cols["p"], sample_weight=cols.get("w"), **by, **kwargs
         )
+
+
+#: the in-memory report's inputs that an engine's report takes as column
+#: names, and what to pass instead
+REPORT_INPUTS = {
+    "y_true": "pass y=, the name of the outcome column",
+    "y_proba": "pass p=, the name of the probability column",
+    "sample_weight": "pass weight=, the name of the weight column",
+}
+
+
+def check_report_options(options: Mapping[str, Any], inputs: Mapping[str, str]) -> None:
+    """Raise the TypeError of an in-memory input of the report passed as an
+    option of an engine's report (``inputs``: its name -> what to pass)."""
+    for arg, instead in inputs.items():
+        if arg in options:
+            raise TypeError(
+                f"{arg} is not an option of calibration_report on an engine's input: "
+                f"{instead}."
+            )
 
 
 def group_note(keys: list[str], key: tuple, where: str) -> str:
@@ -274,8 +314,13 @@ def _joined(template: Any, states: list[Any]) -> Any:
     return out
 
 
+def key_names(keys: Sequence[str]) -> list[str]:
+    """The reserved names of the ``group_by`` columns in an engine's rows."""
+    return [f"{KEY}{i}" for i in range(len(keys))]
+
+
 def _key(row: Mapping, keys: list[str]) -> tuple:
-    return tuple(row[k] for k in keys)
+    return tuple(row[k] for k in key_names(keys))
 
 
 def _try_given(source: Source, given: GivenStatistic) -> dict[tuple, Any] | None:

@@ -67,6 +67,24 @@ def __dir__() -> list[str]:
     return sorted(list(globals()) + __all__)
 
 
+def _accessors(cls: type, param: str) -> None:
+    """Spark's ``get<Param>`` and ``set<Param>`` of ``param`` on ``cls``
+    (those the pyspark mixins lack); the setter goes through ``setParams``."""
+    cap = param[0].upper() + param[1:]
+
+    def getter(self: Any) -> Any:
+        return self.getOrDefault(param)
+
+    def setter(self: Any, value: Any) -> Any:
+        return self.setParams(**{param: value})
+
+    for prefix, method in (("get", getter), ("set", setter)):
+        if not hasattr(cls, prefix + cap):
+            method.__name__ = method.__qualname__ = prefix + cap
+            method.__doc__ = f"{prefix.capitalize()} the value of ``{param}``."
+            setattr(cls, prefix + cap, method)
+
+
 def _classes() -> dict[str, type]:
     """The evaluator classes (pyspark imported here, once)."""
     if _CLASSES:
@@ -77,6 +95,8 @@ def _classes() -> dict[str, type]:
     from pyspark.ml.param.shared import HasLabelCol, HasProbabilityCol, HasWeightCol
     from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
+    from .._core.params import check_n_bins, check_option
+    from .._core.validation import check_scalar_probability
     from . import _spark_bins, _spark_brier, _spark_stats
 
     # the functions of skbrier.engines.spark, from the modules that define them
@@ -86,10 +106,7 @@ def _classes() -> dict[str, type]:
         for module in (_spark_brier, _spark_bins, _spark_stats)
         for name in getattr(module, "__all__", ())
     }
-    from ._spark_reduce import _col
-
-    def given(kwargs: dict) -> dict:
-        return {k: v for k, v in kwargs.items() if v is not None}
+    from ._spark_reduce import _check_column, _col
 
     class _SkbrierEvaluator(
         Evaluator,
@@ -121,6 +138,26 @@ def _classes() -> dict[str, type]:
             self._setDefault(**defaults)
             self.setParams(**params)
 
+        def _assign(self, params: dict[str, Any]) -> Any:
+            """Set ``params``; None clears a param (``weightCol=None``: no
+            weights, ``threshold=None``: unset), as it reads."""
+            before = dict(self._paramMap)
+            try:
+                for name, value in params.items():
+                    if value is None:
+                        self.clear(self.getParam(name))
+                    else:
+                        self._set(**{name: value})
+                self._check()
+            except (TypeError, ValueError):
+                self._paramMap = before  # a bad value leaves the params as they were
+                raise
+            return self
+
+        def _check(self) -> None:
+            """Raise the error of a bad param value when it is set (not when a
+            tuner first evaluates, after fitting): the in-memory checks."""
+
         def isLargerBetter(self) -> bool:  # noqa: N802 (Spark's name)
             """Whether the tuning maximises the metric."""
             return self._larger
@@ -132,7 +169,15 @@ def _classes() -> dict[str, type]:
             from pyspark.sql import types as T
 
             label, prob = self.getLabelCol(), self.getProbabilityCol()
+            columns = list(dataset.columns)
+            _check_column(label, "labelCol", columns)
+            _check_column(prob, "probabilityCol", columns)
             kind = dataset.schema[prob].dataType
+            if not isinstance(kind, T.NumericType | T.ArrayType | T.UserDefinedType):
+                raise TypeError(
+                    f"probabilityCol={prob!r} holds {kind.simpleString()}: it must hold "
+                    "probabilities, a vector or array (class 1 is element 1) or numbers."
+                )
             p = _col(prob)
             if isinstance(kind, T.ArrayType):
                 p = p.getItem(1)
@@ -142,7 +187,7 @@ def _classes() -> dict[str, type]:
             cols = [_col(label).alias(label), p.alias(p_name)]
             weight = None
             if self.isDefined(self.weightCol) and self.getWeightCol():
-                weight = self.getWeightCol()
+                weight = _check_column(self.getWeightCol(), "weightCol", columns)
                 cols.append(_col(weight).alias(weight))
             return dataset.select(*cols), label, p_name, weight
 
@@ -171,7 +216,7 @@ def _classes() -> dict[str, type]:
             weightCol: str | None = None,  # noqa: N803
         ) -> Any:
             """Set the columns."""
-            return self._set(**given(self._input_kwargs))
+            return self._assign(self._input_kwargs)
 
     class BrierIndexEvaluator(BrierScoreEvaluator):
         r"""Evaluator of the Brier Index :math:`100 (1 - \sqrt{\mathrm{BS}})`
@@ -212,7 +257,13 @@ threshold : float
             weightCol: str | None = None,  # noqa: N803
         ) -> Any:
             """Set the threshold and the columns."""
-            return self._set(**given(self._input_kwargs))
+            return self._assign(self._input_kwargs)
+
+        def _check(self) -> None:
+            if self.isDefined(self.threshold):
+                check_scalar_probability(
+                    self.getOrDefault("threshold"), name="threshold", open_interval=True
+                )
 
         def _options(self) -> dict[str, Any]:
             if not self.isDefined(self.threshold):
@@ -254,7 +305,11 @@ norm : {"l1", "l2", "max"}, default="l1"
             weightCol: str | None = None,  # noqa: N803
         ) -> Any:
             """Set the bins, the norm and the columns."""
-            return self._set(**given(self._input_kwargs))
+            return self._assign(self._input_kwargs)
+
+        def _check(self) -> None:
+            check_n_bins(self.getOrDefault("nBins"), name="nBins")
+            check_option(self.getOrDefault("norm"), "norm", ("l1", "l2", "max"))
 
         def _options(self) -> dict[str, Any]:
             return {"n_bins": self.getOrDefault("nBins"), "norm": self.getOrDefault("norm")}
@@ -278,6 +333,8 @@ norm : {"l1", "l2", "max"}, default="l1"
             parameters=list(sig.parameters.values())[1:], return_annotation=None
         )
         cls.__qualname__ = name
+        for param in list(sig.parameters)[1:]:
+            _accessors(cls, param)
         params = "\n".join(filter(None, [cls._parameters, _COLUMNS]))
         cls.__doc__ = "\n\n".join(
             [

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.diagnose import names_rows
 from .._core.params import DEFAULT_N_BINS
 from ._common import with_pieces
 from ._functions import Engine, arguments, define
@@ -395,7 +396,9 @@ def _raise(exc: BaseException, src: Source) -> None:
     """Raise the error of a partition: the in-memory message and the note."""
     if type(exc) not in (ValueError, TypeError):
         raise exc
-    where = " Positions and counts are within one partition." if "index" in str(exc) else ""
+    where = (
+        " Positions and counts are within one partition." if names_rows(str(exc)) else ""
+    )
     raise type(exc)(f"{exc} {src.note(where)}") from None
 
 

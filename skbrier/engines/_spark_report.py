@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from ._common import REPORT_INPUTS, check_report_options
 from ._spark_reduce import Source, _col, doc, partition_states, per_group, source
 
 __all__ = ["calibration_report"]
@@ -158,9 +159,7 @@ def _options(options: dict) -> tuple[Any, Any]:
     from ..report import calibration_report as memory_report
     from ..report._compute import check_options
 
-    for arg, instead in _INPUTS.items():
-        if arg in options:
-            raise TypeError(f"{arg} is not an option of the Spark report: {instead}.")
+    check_report_options(options, _INPUTS)
     try:
         a = inspect.signature(memory_report).bind(None, None, **options)
     except TypeError as exc:
@@ -176,7 +175,7 @@ def _options(options: dict) -> tuple[Any, Any]:
 
 #: the in-memory report's inputs that a Spark DataFrame gives otherwise
 _INPUTS = {
-    "sample_weight": "pass weight=, the name of the weight column",
+    **REPORT_INPUTS,
     "groups": "pass group_by= for one report per group (see the notes)",
     "segments": "see the notes for the subgroup section",
 }

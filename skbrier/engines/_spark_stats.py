@@ -213,7 +213,9 @@ def compare_brier(
     )
     if not (isinstance(p_a, str) and isinstance(p_b, str)):
         raise TypeError("p_a and p_b must be column names (str).")
-    _, _, pair = _two_models({p_a: None, p_b: None}, None, names)
+    # the names checked as in memory; by default the two columns' (the same
+    # column twice: the in-memory error of identical forecasts, from the sums)
+    pair = (p_a, p_b) if names is None else _two_models(p_a, p_b, names)[2]
     src = source(df, y, p_a, weight, group_by, {"y_proba_b": p_b}, p_name="y_proba_a")
     tmpl = MomentState(("y_proba_b",), pos_label=pos_label)
     tmpl.proba_name = "y_proba_a"

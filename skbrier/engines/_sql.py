@@ -13,6 +13,7 @@ finishes its rows.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -48,6 +49,8 @@ def value(v: Any) -> str:
     if isinstance(v, int):
         return str(v)
     if isinstance(v, float):
+        if not math.isfinite(v):  # a NaN or infinite key (NaN equals NaN in SQL)
+            return f"CAST('{v!r}' AS DOUBLE PRECISION)"
         return _number(v)
     return "'" + str(v).replace("'", "''") + "'"
 
@@ -138,7 +141,7 @@ def query(
     r = _Renderer(cols)
     agg_sql = [r.agg(a) for a in aggs]
     group = [ident(k) for k in keys]
-    select = list(group)
+    select = [f"{g} AS {ident(k)}" for g, k in zip(group, _common.key_names(keys))]
     if query_id is not None:
         select.append(f"{query_id} AS {ident(QUERY)}")
     if by_label:

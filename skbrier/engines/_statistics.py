@@ -382,8 +382,28 @@ def models_option(p: Any) -> tuple[dict[str, Any], bool]:
     if isinstance(p, (list, tuple)):
         if not p:
             raise ValueError("p is an empty list: give at least one column.")
-        return {str(c): c for c in p}, False
+        names = [_model_name(c) for c in p]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(
+                f"p names the model {twice[0]!r} twice (a model is named by its column): "
+                "pass a dict {model name: column}."
+            )
+        return dict(zip(names, p)), False
     return {"model": p}, True
+
+
+def _model_name(column: Any) -> str:
+    """A model's name in a list of columns: the column's name (a Polars
+    Series' name, an expression's output name)."""
+    if isinstance(column, str):
+        return column
+    if hasattr(column, "meta"):  # a Polars expression
+        try:
+            return str(column.meta.output_name())
+        except Exception:  # noqa: BLE001 - an expression without a single name
+            return str(column)
+    return str(getattr(column, "name", column))
 
 
 def curve_options(

@@ -119,6 +119,9 @@ class _Source(_common.TableSource):
         self.columns = self.given(y, p, weight, extra)
         for k, v in self.columns.items():
             _common.check_column(v, self.PARAMETERS.get(k, "p"), names)
+            if k != "y":
+                text = types[v] == "VARCHAR"
+                _common.check_numbers(v, self.PARAMETERS.get(k, "p"), text, types[v])
         self.keys = _common.check_group_by(group_by, names)
         ytype = types[self.columns["y"]]
         self.numeric_labels = ytype in _NUMERIC or ytype.startswith("DECIMAL")

@@ -75,6 +75,11 @@ class _Source(_common.TableSource):
         pl = _pl()
         inputs = self.given(y, p, weight, extra)
         if data is None:
+            if group_by is not None:
+                raise TypeError(
+                    "group_by names columns of data: pass a DataFrame or LazyFrame as "
+                    "data (Series have no group columns)."
+                )
             series = {k: v for k, v in inputs.items() if isinstance(v, pl.Series)}
             if len(series) != len(inputs):
                 raise TypeError(
@@ -102,6 +107,12 @@ class _Source(_common.TableSource):
             for k, v in inputs.items()
         }
         self.keys = _common.check_group_by(group_by, names)
+        schema = data.select(*exprs.values()).collect_schema()
+        for k, v in inputs.items():
+            kind = schema[_PREFIX + k]
+            text = kind in (pl.String, pl.Categorical, pl.Enum)
+            if k != "y":
+                _common.check_numbers(v, self.PARAMETERS.get(k, "p"), text, str(kind))
         floats = {k: e.cast(pl.Float64) for k, e in exprs.items() if k != "y"}
         self.lf = data.select(*[pl.col(k) for k in self.keys], exprs["y"], *floats.values())
         ydtype = self.lf.collect_schema()[_PREFIX + "y"]
@@ -112,7 +123,8 @@ class _Source(_common.TableSource):
 
     def run(self, aggs: list, *, by_label: bool, bins: Any) -> list[dict]:
         pl = _pl()
-        keys = [pl.col(k) for k in self.keys]
+        names = _common.key_names(self.keys)
+        keys = [pl.col(k).alias(n) for k, n in zip(self.keys, names)]
         if by_label:
             keys.append(pl.col(_PREFIX + "y").alias(LABEL))
         if bins is not None:

@@ -10,7 +10,7 @@ import numpy as np
 from .._core.binning import assign_bins
 from .._core.kernels.bin_statistics import BinStatistics
 from .._core.kernels.calibration_error import BinSums, calibration_finish
-from .._core.kernels.decomposition import binned_sums
+from .._core.kernels.decomposition import binned_sums, pow2_exponent
 from ..metrics._decomposition_core import edges_for, murphy_result
 from ..metrics._decomposition_results import MurphyDecomposition
 from ._base import BinaryState
@@ -73,8 +73,11 @@ class BinnedState(BinaryState):
     def _chunk(self, p, w, extra):
         e = edges_for(p, w, self.edges.shape[0] - 1, self.edges)  # raises if not covered
         idx = assign_bins(p, e, right=self.right)
-        sums = binned_sums(idx, e.shape[0] - 1, np.zeros_like(p), p, w)
-        return BinStatistics(e, *sums, right=self.right)
+        # the sums of the weights times a power of two (exact), as in memory,
+        # so that the squares of tiny or huge weights neither under- nor overflow
+        exponent = 0 if w is None else pow2_exponent(w)
+        sums = binned_sums(idx, e.shape[0] - 1, np.zeros_like(p), p, w, exponent=exponent)
+        return BinStatistics(e, *sums, right=self.right).scaled(-exponent)
 
     def _weight_of(self, sums: Any) -> float:
         return float(sums.sum_w.sum())

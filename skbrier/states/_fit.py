@@ -27,8 +27,10 @@ def fit_rows(y: Any, p: Any, w: Any, pos: Any, scale: float) -> tuple:
     from scipy import special
 
     y, p = np.asarray(y), np.asarray(p, dtype=np.float64)
-    if y.ndim == 2:
+    if y.ndim == 2:  # a single column (the chunk's validation checked it)
         y = y[:, 0]
+    if p.ndim == 2:
+        p = p[:, 0]
     keep = (p > 0.0) & (p < 1.0)
     if w is not None:
         w = np.asarray(w, dtype=np.float64)

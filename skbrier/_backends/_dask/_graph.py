@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..._core.diagnose import one_warning_per_call
+from ..._core.diagnose import names_rows, one_warning_per_call
 from ..._core.progress import dask_tasks
 from . import is_dask_input
 
@@ -86,7 +86,7 @@ class _Update:
         try:
             return copy.deepcopy(self.template).update(y, p, w, **cols)
         except (ValueError, TypeError) as exc:
-            if type(exc) not in (ValueError, TypeError) or "index" not in str(exc):
+            if type(exc) not in (ValueError, TypeError) or not names_rows(str(exc)):
                 raise
             # the in-memory message, whose positions and counts are the partition's
             raise type(exc)(

@@ -26,6 +26,7 @@ from ...states import (
     ThresholdState,
 )
 from ._graph import reduce_state
+from ._multiclass import is_2d
 
 __all__ = [
     "binary_calibration_error",
@@ -42,6 +43,7 @@ __all__ = [
 
 
 def _check_1d(y_proba: Any) -> None:
+    """Refuse forecasts of several columns (a single column is 1-D, as in memory)."""
     cols = getattr(y_proba, "columns", None)
     if cols is not None and len(cols) > 1:  # a dask DataFrame of several columns
         cols = list(cols)
@@ -53,7 +55,7 @@ def _check_1d(y_proba: Any) -> None:
             "the probability of the positive class: pass only that column, e.g. "
             f"y_proba[{pick!r}]."
         )
-    if getattr(y_proba, "ndim", 1) != 1:
+    if getattr(y_proba, "ndim", 1) > 2 or is_2d(y_proba):
         raise ValueError(
             "y_proba must be 1-D (the probability of the positive class) for dask "
             f"input; got {y_proba.ndim} dimensions (multiclass and two-column "

@@ -47,8 +47,11 @@ __all__ = [
 
 
 def is_2d(x: Any) -> bool:
-    """Whether a collection has rows and columns (2-D array or DataFrame)."""
-    return getattr(x, "ndim", 1) == 2
+    """Whether a collection has rows and several columns (2-D array or
+    DataFrame); a single column, shape ``(n, 1)``, is 1-D, as in memory."""
+    if getattr(x, "ndim", 1) != 2:
+        return False
+    return (len(x.columns) if hasattr(x, "columns") else x.shape[1]) != 1
 
 
 def _n_columns(x: Any) -> int:
@@ -172,8 +175,8 @@ def fit_decomposition(est: Any, y_true, y_proba, sample_weight=None) -> Any:
             "n_resamples must be 0 for dask input: bootstrap intervals resample rows "
             "and are not mergeable (compute them on a subsample in memory)."
         )
-    k = _n_columns(y_proba) if is_2d(y_proba) else 1
-    if k == 1 and is_2d(y_proba):
+    k = _n_columns(y_proba) if getattr(y_proba, "ndim", 1) == 2 else 1
+    if k == 1 and getattr(y_proba, "ndim", 1) == 2:
         y_proba = _one_column(y_proba)
     if k == 1:
         check_binary_labels(est.labels)
