@@ -294,7 +294,7 @@ ODD = {
     "negative_weight": ("y,p,w\n0,0.2,-1\n1,0.5,1\n", "non-negative"),
     # a missing weight drops its row (leaving a single class here)
     "nan_weight": ("y,p,w\n0,0.2,nan\n1,0.5,1\n", "single class"),
-    "zero_weights": ("y,p,w\n0,0.2,0\n1,0.5,0\n", "sample_weight"),
+    "zero_weights": ("y,p,w\n0,0.2,0\n1,0.5,0\n", "--weight-col"),
     "unclosed_quote": ('y,p\n1,"0.2\n0,0.5\n', "malformed CSV"),
     "quoted_newline_in_header": ('"y\nz",p\n1,0.2\n0,0.5\n', "no column"),
 }
