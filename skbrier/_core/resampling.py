@@ -210,8 +210,8 @@ def repeated_rows(w: np.ndarray, what: str, alternative: str) -> np.ndarray:
     if not np.all(w == np.round(w)):
         raise ValueError(
             f"sample_weight must hold integers for {what}, which repeats each row "
-            f"sample_weight times: give integer frequency weights (counts of repeated "
-            f"rows) or {alternative}."
+            f"sample_weight times: give integer sample_weight (integer frequency "
+            f"weights: counts of repeated rows) or {alternative}."
         )
     total = float(w.sum())
     if not total <= MAX_EXPANDED_ROWS:
