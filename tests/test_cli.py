@@ -371,11 +371,34 @@ def test_directory_and_usage_errors(tmp_path, run_main):
     assert_one_line_error(run_main("frobnicate"), "frobnicate")
 
 
-def test_group_with_single_class_names_the_group(tmp_path, run_main):
+def test_group_with_single_class_is_left_out_and_named(tmp_path, run_main):
+    # a site without events is left out with a warning naming it; the other
+    # sites are reported, equal to their own report (it stopped the whole run)
+    rng = np.random.default_rng(5)
+    pa = rng.uniform(0.05, 0.95, 60)
+    ya = (rng.uniform(size=60) < pa).astype(int)
+    rows = [f"a,{y},{p!r}" for y, p in zip(ya.tolist(), pa.tolist())]
+    rows += ["b,1,0.3", "b,1,0.9", "c,0,0.1"]
     f = tmp_path / "g.csv"
-    f.write_text("g,y,p\na,0,0.2\na,1,0.7\na,0,0.4\nb,1,0.3\nb,1,0.9\n")
+    f.write_text("g,y,p\n" + "\n".join(rows) + "\n")
+    res = run_main(
+        "report", str(f), "--y-col", "y", "--p-col", "p", "--group-col", "g", "--json"
+    )
+    assert res.returncode == 0, res.stderr
+    assert "left out" in res.stderr and "(b, c)" in res.stderr, res.stderr
+    out = json.loads(res.stdout)
+    got = out["reports"][0] if "reports" in out else out
+    g = tmp_path / "a.csv"
+    g.write_text("y,p\n" + "\n".join(r[2:] for r in rows[:60]) + "\n")
+    alone = json.loads(
+        run_main("report", str(g), "--y-col", "y", "--p-col", "p", "--json").stdout
+    )
+    assert got["n_samples"] == 60
+    assert got["brier_score"] == alone["brier_score"]
+    # every group of one class: one clear error
+    f.write_text("g,y,p\nb,1,0.3\nb,1,0.9\nc,0,0.1\nc,0,0.4\n")
     res = run_main("report", str(f), "--y-col", "y", "--p-col", "p", "--group-col", "g")
-    assert_one_line_error(res, "b:", "single class")
+    assert_one_line_error(res, "every group", "--group-col", "single class")
 
 
 def test_help_exits_0():

@@ -79,10 +79,12 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
         with task("models" if args_group(args) is None else "groups", len(jobs)) as own:
             return _make_reports(jobs, args, own, subgroups)
     from ..report import calibration_report
+    from ..report._compute import SingleClassError
 
     extra = _options(args)
     reports = {}
     checked: list = []  # the arrays already validated (the jobs share y and w)
+    skipped = []
     for name, y, p, w, *key in jobs:
         run.step(str(name))
         by = subgroup_kwds(subgroups, key[1] if len(key) > 1 else None)
@@ -94,11 +96,31 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
                     reports[name] = calibration_report(
                         y, p, sample_weight=w, name=name, **by, **extra
                     )
+        except SingleClassError as exc:
+            if args_group(args) is None or len(jobs) == 1:
+                where = f"{name}: " if len(jobs) > 1 else ""
+                raise CLIError(f"{where}{_in_columns(str(exc), args)}") from None
+            skipped.append(str(name))  # one group without events (or non-events)
+            continue
         except (ValueError, TypeError) as exc:
             where = f"{name}: " if len(jobs) > 1 else ""
             raise CLIError(f"{where}{_in_columns(str(exc), args)}") from None
         if key:
             reports[name]._set_rows_key(key[0])
+    if skipped:
+        if not reports:
+            raise CLIError(
+                f"every group of column {args.group_col!r} (--group-col) holds a single "
+                "class of the outcome: a calibration report needs both events and "
+                "non-events."
+            )
+        warnings.warn(
+            f"{len(skipped)} audit(s) of column {args.group_col!r} (--group-col) left out: "
+            f"their rows hold a single class of the outcome ({', '.join(skipped[:10])}"
+            f"{', ...' if len(skipped) > 10 else ''}).",
+            UserWarning,
+            stacklevel=2,
+        )
     return reports
 
 

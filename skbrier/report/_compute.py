@@ -73,11 +73,19 @@ def _binary_forecast(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: A
     # a mean of ones to 0.9999999999999999)
     seen = y if w is None else y[w > 0]
     if seen.shape[0] == 0 or bool(np.all(seen == seen[0])):
-        raise ValueError(
+        raise SingleClassError()
+    return y, p, w, base_rate
+
+
+class SingleClassError(ValueError):
+    """Outcomes of one class: no calibration report (the command line skips
+    such a group of ``--group-col`` and reports the others)."""
+
+    def __init__(self) -> None:
+        super().__init__(
             "y_true contains a single class (among the samples with positive weight): "
             "a calibration report needs both events and non-events."
         )
-    return y, p, w, base_rate
 
 
 # --------------------------------------------------------------------------

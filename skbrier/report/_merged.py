@@ -44,6 +44,7 @@ from ..states import (
 )
 from ..states._fit import FitState
 from ._compute import (
+    SingleClassError,
     _assemble,
     _brier_score,
     _common_numbers,
@@ -110,10 +111,7 @@ def checked_totals(state: SampleState) -> tuple:
     in-memory errors of the labels and of a single class."""
     n, wt, wy, wp, ptp = state.totals()  # raises the in-memory label errors
     if wy / wt in (0.0, 1.0):  # before looking for the positive label: maybe none
-        raise ValueError(
-            "y_true contains a single class (among the samples with positive weight): "
-            "a calibration report needs both events and non-events."
-        )
+        raise SingleClassError()
     return n, wt, wy, wp, ptp
 
 
