@@ -107,6 +107,12 @@ class Convention(NamedTuple):
         return self.name == "riskRegression"
 
     @property
+    def snap(self) -> float:
+        """How far below a time of the censoring model a time is read at it
+        (``step_at``): machine epsilon for scikit-survival, 0 (exact) for R."""
+        return float(np.finfo(np.float64).eps) if self.name == "sksurv" else 0.0
+
+    @property
     def integration(self) -> str:
         return "step" if self.name == "riskRegression" else "trapezoid"
 
@@ -279,8 +285,13 @@ def censoring_weights(
                 f"{hor} is beyond {end}."
             )
         # the scored rows' positions are the censoring model's own when it is fitted
-        # on the same times (always with riskRegression; with sksurv when the times are equal)
-        own = train.time.shape == data.time.shape and np.array_equal(train.time, data.time)
+        # on the same times (always with riskRegression; with sksurv when the times
+        # are equal and none lies within ``snap`` below another)
+        own = (
+            train.time.shape == data.time.shape
+            and np.array_equal(train.time, data.time)
+            and not _has_near_ties(train.time, conv.snap)
+        )
         km = sm.kaplan_meier(
             train.time, train.event, train.weight, reverse=True, row_index=own
         )
@@ -289,8 +300,8 @@ def censoring_weights(
         values = np.concatenate(([1.0], km.surv))
         g_subject = values[km.row_index if left else km.row_index + 1]
     else:
-        g_subject = sm.step_at(km, data.time, left=left)
-    g_horizon = sm.step_at(km, times)
+        g_subject = sm.step_at(km, data.time, left=left, snap=conv.snap)
+    g_horizon = sm.step_at(km, times, snap=conv.snap)
     used = data.weight > 0
     cases = used & (data.event > 0) & (data.time <= times[-1])
     if (g_subject[cases] <= 0).any():
@@ -309,6 +320,14 @@ def censoring_weights(
                 "subjects are still at risk: choose an earlier horizon."
             )
     return g_subject, g_horizon
+
+
+def _has_near_ties(time: np.ndarray, snap: float) -> bool:
+    """Whether two distinct times lie less than ``snap`` apart."""
+    if snap <= 0.0:
+        return False
+    gaps = np.diff(np.unique(time))
+    return bool((gaps < snap).any())
 
 
 def brier_from_weights(
