@@ -335,3 +335,29 @@ def test_bootstrap_of_integer_weights_is_the_bootstrap_of_repeated_rows():
         event[rep], time[rep], surv[rep], surv[rep] ** 2, times, **kw
     )
     np.testing.assert_allclose(c.bootstrap, d.bootstrap, rtol=1e-12, atol=1e-12)
+
+
+def test_ipa_before_the_first_event_is_undefined_not_minus_infinity():
+    # a horizon before the first event: the null model's Brier score is 0 and
+    # the IPA was -inf silently (the bootstrap replicates gave NaN); a skill
+    # relative to a perfect reference is undefined (brier_skill_score's rule)
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    event = np.array([0, 1, 0, 1, 1, 0, 1, 0, 1, 1])
+    time = np.array([0.5, 2.0, 1.5, 3.0, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0])
+    times = np.array([1.0, 3.5, 6.5])
+    surv = np.exp(-0.2 * np.outer(np.linspace(0.5, 1.5, 10), times))
+    with pytest.warns(
+        UndefinedMetricWarning, match=r"undefined \(nan\) at times \[1\]: the null model"
+    ):
+        res = index_of_prediction_accuracy(
+            event, time, surv, times, n_resamples=20, random_state=0
+        )
+    assert res.brier[0] > 0 and res.brier_null[0] == 0
+    assert np.isnan(res.ipa[0]) and np.isnan(res.se_ipa[0])
+    assert np.isfinite(res.ipa[1:]).all() and np.isfinite(res.integrated_ipa)
+    assert np.isnan(res.bootstrap[:, 1, 0]).all()
+    # no event at all before the last horizon: every IPA, the integrated one too
+    with pytest.warns(UndefinedMetricWarning, match="integrated"):
+        none = index_of_prediction_accuracy(np.zeros(10), time, surv, times)
+    assert np.isnan(none.ipa).all() and np.isnan(none.integrated_ipa)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from scipy.stats import norm
+from sklearn.exceptions import UndefinedMetricWarning
 
 from .._core.docstrings import with_pieces
+from .._core.format import format_number
+from .._core.kernels.brier import skill_score
 from .._core.params import (
     check_bool,
     check_min_samples,
@@ -142,6 +146,35 @@ def _bootstrap(
     )
 
 
+def _ipa(brier: np.ndarray, brier_null: np.ndarray) -> np.ndarray:
+    """``1 - brier / brier_null`` elementwise: NaN where the null model's
+    Brier score is 0 (:func:`~skbrier._core.kernels.brier.skill_score`)."""
+    return np.array([skill_score(m, z) for m, z in zip(brier, brier_null)])
+
+
+def _warn_undefined_ipa(
+    times: np.ndarray, brier_null: np.ndarray, integrated: bool
+) -> None:
+    """Warn of the IPAs that are NaN because the null model's Brier score is 0.
+
+    ``brier_null`` holds the horizons' scores and, last, the integrated one
+    (used when ``integrated``).
+    """
+    zero = brier_null[: times.shape[0]] == 0.0
+    whole = integrated and brier_null[-1] == 0.0
+    if not (zero.any() or whole):
+        return
+    where = "[" + ", ".join(format_number(float(v)) for v in times[zero]) + "]"
+    what = f"at times {where}" + (" and integrated" if whole else "")
+    warnings.warn(
+        f"the IPA is undefined (nan) {what}: the null model (marginal Kaplan--Meier) "
+        "has a Brier score of 0 there (no event up to the horizon), so no skill can "
+        "be measured against it; choose horizons after the first event.",
+        UndefinedMetricWarning,
+        stacklevel=3,
+    )
+
+
 @with_pieces(SURVIVAL_PIECES)
 def index_of_prediction_accuracy(
     y_event: Any,
@@ -239,8 +272,9 @@ def index_of_prediction_accuracy(
     mom = _influences(data, [prep.surv[0], null], t, conv, cons, weighted, a[:, None])
     bm, b0 = mom.brier
     one, zero = np.ones_like(bm), np.zeros_like(bm)
+    ipa = _ipa(bm, b0)
+    _warn_undefined_ipa(t, b0, span is not None)
     with np.errstate(divide="ignore", invalid="ignore"):
-        ipa = 1.0 - bm / b0
         # delta method: IF_ipa = -IF_m / B_0 + B_m / B_0^2 IF_0
         se_ipa = mom.se(np.stack([-1.0 / b0, bm / (b0 * b0)]))
     se_bm, se_b0 = mom.se(np.stack([one, zero])), mom.se(np.stack([zero, one]))
@@ -253,8 +287,7 @@ def index_of_prediction_accuracy(
             ext = [np.append(b, a @ b if span else np.nan) for b in bss]
             # a resample with a null Brier score of 0 has no IPA: NaN, reported
             # by the interval, not an infinity that makes its quantiles NaN
-            ipa_b = np.where(ext[1] > 0, 1.0 - ext[0] / ext[1], np.nan)
-            return np.stack([ext[0], ipa_b])
+            return np.stack([ext[0], _ipa(ext[0], ext[1])])
 
         boot = _bootstrap(
             data,
