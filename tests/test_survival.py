@@ -361,3 +361,29 @@ def test_ipa_before_the_first_event_is_undefined_not_minus_infinity():
     with pytest.warns(UndefinedMetricWarning, match="integrated"):
         none = index_of_prediction_accuracy(np.zeros(10), time, surv, times)
     assert np.isnan(none.ipa).all() and np.isnan(none.integrated_ipa)
+
+
+def test_common_outcome_mistakes_are_explained():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"event": EVENT.astype(bool), "time": TIME})
+    # an (event, time) table or tuple in place of y: "times must be given"
+    with pytest.raises(ValueError, match=r"y_event must be 1-D.*y_event=.*y_time="):
+        brier_score_survival(frame, SURV, TIMES)
+    with pytest.raises(ValueError, match=r"y_event must be 1-D.*structured array"):
+        brier_score_survival((EVENT, TIME), SURV, TIMES)
+    # a structured outcome with the time first and an integer status: "found 0.763"
+    y = np.array(list(zip(TIME, EVENT)), dtype=[("time", float), ("status", int)])
+    with pytest.raises(ValueError, match=r"first field.*\[\['status', 'time'\]\]"):
+        brier_score_survival(y, SURV, TIMES)
+    # competing risks (cause codes 0/1/2) are not supported: say so
+    causes = np.where(EVENT == 1, 1 + (np.arange(len(EVENT)) % 2), 0)
+    with pytest.raises(ValueError, match="found 2.*competing risks"):
+        brier_score_survival(causes, TIME, SURV, TIMES)
+
+
+@pytest.mark.parametrize("func", [calibration_at_horizon, decision_curve_survival])
+def test_a_matrix_for_one_horizon_is_explained(func):
+    # "surv_proba must have shape (n_samples, n_times) = (n, 1)": a function
+    # of one horizon takes one column
+    with pytest.raises(ValueError, match=r"one horizon.*surv_proba\[:, k\]"):
+        func(EVENT, TIME, SURV, TIMES[1])

@@ -56,7 +56,22 @@ def split_structured(y: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
             f"got fields {names} with the boolean second: pass "
             f"{name}[[{names[1]!r}, {names[0]!r}]]."
         )
-    return np.asarray(y[names[0]]), np.asarray(y[names[1]])
+    event, time = np.asarray(y[names[0]]), np.asarray(y[names[1]])
+    if _is_indicator(time) and not _is_indicator(event):
+        raise ValueError(
+            f"{name}: the first field of a structured outcome is the event indicator "
+            f"and the second the time (as scikit-survival's Surv.from_arrays makes), "
+            f"got fields {names} with 0/1 values in the second: pass "
+            f"{name}[[{names[1]!r}, {names[0]!r}]]."
+        )
+    return event, time
+
+
+def _is_indicator(x: np.ndarray) -> bool:
+    """Whether ``x`` holds booleans or numbers that are all 0 or 1."""
+    if x.dtype.kind == "b":
+        return True
+    return x.dtype.kind in "iuf" and bool(np.isin(x, (0, 1)).all())
 
 
 def _numeric(x: Any, name: str, what: str = "numbers", kinds: str = "biuf") -> np.ndarray:
@@ -78,10 +93,17 @@ def _numeric(x: Any, name: str, what: str = "numbers", kinds: str = "biuf") -> n
     return arr
 
 
-def _as_numeric_1d(x: Any, name: str) -> np.ndarray:
+def _as_numeric_1d(x: Any, name: str, names: tuple[str, str]) -> np.ndarray:
     arr = _numeric(x, name)
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {arr.shape}.")
+        hint = (
+            f" An (event, time) table? Pass {names[0]}=its event column and "
+            f"{names[1]}=its time column, or one structured array (event, time) "
+            "as sksurv.util.Surv.from_arrays makes."
+            if arr.ndim == 2 and 2 in arr.shape
+            else ""
+        )
+        raise ValueError(f"{name} must be 1-D, got shape {arr.shape}.{hint}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty: at least one sample is required.")
     return arr
@@ -101,8 +123,8 @@ def check_survival_outcome(
                 f"{names[0]} is a structured array (event, time): pass {names[1]}=None."
             )
         y_event, y_time = split_structured(y_event, names[0])
-    event = _as_numeric_1d(y_event, names[0])
-    time = _as_numeric_1d(y_time, names[1])
+    event = _as_numeric_1d(y_event, names[0], names)
+    time = _as_numeric_1d(y_time, names[1], names)
     if event.shape[0] != time.shape[0]:
         raise ValueError(
             f"{names[0]} has {event.shape[0]} samples but {names[1]} has {time.shape[0]}."
@@ -113,12 +135,18 @@ def check_survival_outcome(
         ev = event.astype(np.float64)
         if not np.isin(ev, (0.0, 1.0)).all():
             bad = float(ev[~np.isin(ev, (0.0, 1.0))][0])
-            hint = (
-                " R's Surv coding 1 = censored, 2 = event? Pass the event indicator "
-                f"{names[0]} - 1."
-                if np.isin(ev, (1.0, 2.0)).all()
-                else ""
-            )
+            hint = ""
+            if np.isin(ev, (1.0, 2.0)).all():
+                hint = (
+                    " R's Surv coding 1 = censored, 2 = event? Pass the event "
+                    f"indicator {names[0]} - 1."
+                )
+            elif (ev >= 0).all() and (ev == np.round(ev)).all():
+                hint = (
+                    " Cause codes of competing risks (0 = censored, 1, 2, ... = "
+                    "causes)? Competing risks are not supported: these scores are for "
+                    "one event type (riskRegression's Score(..., cause =) handles them)."
+                )
             raise ValueError(
                 f"{names[0]} must be 0/1 or boolean (1 = event, 0 = censored), "
                 f"found {bad:.4g}.{hint}"

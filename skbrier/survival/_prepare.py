@@ -243,9 +243,9 @@ def prepare(
     time, as ``predict_survival_function`` returns); they are evaluated at
     the horizons.
     """
+    data = check_survival_outcome(y_event, y_time, sample_weight=sample_weight)
     if times is None:
         raise TypeError("times must be given (the horizons of the predictions).")
-    data = check_survival_outcome(y_event, y_time, sample_weight=sample_weight)
     t = check_horizons(times, data, integrated=integrated)
     n = data.time.shape[0]
     mats = []

@@ -62,7 +62,13 @@ def _one_horizon(
     # survival functions (a fitted estimator's, see ``unpack``) are read at the horizon
     s = survival_matrix(surv_proba, t)
     s = np.asarray(s) if not isinstance(s, (str, bytes)) else s
-    if isinstance(s, np.ndarray) and s.ndim == 2 and s.shape[1] == 1:
+    if isinstance(s, np.ndarray) and s.ndim == 2:
+        if s.shape[1] != 1:
+            raise ValueError(
+                f"surv_proba must hold the survival probabilities at the one horizon, "
+                f"shape (n_samples,); got shape {s.shape}: pass the column of the "
+                "horizon, surv_proba[:, k]."
+            )
         s = s[:, 0]
     risk = 1.0 - check_survival_proba(s, data.time.shape[0], 1)[:, 0]
     return data, risk, float(t[0])
