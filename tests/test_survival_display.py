@@ -161,3 +161,16 @@ def test_from_predictions_forwards_the_options_of_the_statistic_and_the_drawing(
     assert disp.hist_ == {} and disp.errorbars_ == {}
     with pytest.raises(TypeError, match="bins"):
         SurvivalCalibrationDisplay.from_predictions(event, time, good, 0.5, bins=3)
+
+
+def test_results_at_different_horizons_are_refused():
+    # the axes are labelled with one horizon: a second result at another
+    # horizon was drawn under the first one's label
+    event, time, good, flat = _data(n=200)
+    early = calibration_at_horizon(event, time, good, 0.5, n_bins=4)
+    late = calibration_at_horizon(event, time, flat, 1.0, n_bins=4)
+    with pytest.raises(ValueError, match=r"one horizon.*0\.5.*1"):
+        SurvivalCalibrationDisplay.from_result({"early": early, "late": late})
+    same = calibration_at_horizon(event, time, flat, 0.5, n_bins=4)
+    disp = SurvivalCalibrationDisplay.from_result({"good": early, "flat": same})
+    assert disp.ax_.get_xlabel() == "Predicted risk by t = 0.5"

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.format import format_number
 from .._core.params import check_bool
 from ..plotting._common import display_doc, draw_diagonal, new_axes, store_axes
 from ..plotting._pyplot import check_line_kwargs
@@ -75,6 +76,13 @@ class SurvivalCalibrationDisplay:
                     f"results[{name!r}] must be a SurvivalCalibrationResult, "
                     f"got {type(res).__name__}."
                 )
+        horizons = sorted({float(res.horizon) for res in results.values()})
+        if len(horizons) > 1:
+            shown = ", ".join(format_number(h) for h in horizons)
+            raise ValueError(
+                f"results must be at one horizon (the axes are labelled with it), got "
+                f"horizons {shown}: draw each horizon on its own axes."
+            )
         self.results = {str(k): v for k, v in results.items()}
 
     @classmethod
