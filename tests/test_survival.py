@@ -387,3 +387,14 @@ def test_a_matrix_for_one_horizon_is_explained(func):
     # of one horizon takes one column
     with pytest.raises(ValueError, match=r"one horizon.*surv_proba\[:, k\]"):
         func(EVENT, TIME, SURV, TIMES[1])
+
+
+def test_transposed_predictions_and_a_missing_horizon_are_explained():
+    pd = pytest.importorskip("pandas")
+    # lifelines and pycox return survival with the times as rows
+    frame = pd.DataFrame(SURV.T, index=TIMES)
+    with pytest.raises(ValueError, match=r"got \(5, 250\).*times as rows.*\.T"):
+        brier_score_survival(EVENT, TIME, frame, TIMES)
+    for func in (calibration_at_horizon, decision_curve_survival):
+        with pytest.raises(TypeError, match="horizon must be given"):
+            func(EVENT, TIME, SURV[:, 1])

@@ -273,8 +273,14 @@ def check_survival_proba(
     if arr.ndim == 1 and n_times == 1:
         arr = arr[:, None]
     if arr.ndim != 2 or arr.shape != (n, n_times):
+        hint = (
+            f" The times as rows (as lifelines and pycox return survival)? Pass {name}.T."
+            if arr.shape == (n_times, n) and n != n_times
+            else ""
+        )
         raise ValueError(
-            f"{name} must have shape (n_samples, n_times) = ({n}, {n_times}), got {arr.shape}."
+            f"{name} must have shape (n_samples, n_times) = ({n}, {n_times}), "
+            f"got {arr.shape}.{hint}"
         )
     s = np.ascontiguousarray(arr, dtype=np.float64)
     # in row blocks: the temporaries of the range and monotonicity checks stay in cache

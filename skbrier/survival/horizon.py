@@ -55,6 +55,8 @@ def _km_risk_at(
 def _one_horizon(
     y_event: Any, y_time: Any, surv_proba: Any, horizon: Any, sample_weight: Any
 ) -> tuple[SurvivalData, np.ndarray, float]:
+    if horizon is None:
+        raise TypeError("horizon must be given (the time point of the predictions).")
     if isinstance(horizon, (str, bytes)) or np.ndim(horizon) != 0:
         raise TypeError(f"horizon must be one number, got {horizon!r}.")
     data = check_survival_outcome(y_event, y_time, sample_weight=sample_weight)
