@@ -357,6 +357,15 @@ def test_ipa_before_the_first_event_is_undefined_not_minus_infinity():
     assert np.isnan(res.ipa[0]) and np.isnan(res.se_ipa[0])
     assert np.isfinite(res.ipa[1:]).all() and np.isfinite(res.integrated_ipa)
     assert np.isnan(res.bootstrap[:, 1, 0]).all()
+    # its bootstrap bounds are NaN with skbrier's count of NaN replicates, not
+    # numpy's "All-NaN slice encountered" as well
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        low, high = res.confidence_interval(method="percentile")
+    assert np.isnan(low[0]) and np.isnan(high[0]) and np.isfinite(low[1:]).all()
+    messages = [str(w.message) for w in caught]
+    assert any("bootstrap replicates are NaN" in m for m in messages)
+    assert not any("All-NaN" in m for m in messages), messages
     # no event at all before the last horizon: every IPA, the integrated one too
     with pytest.warns(UndefinedMetricWarning, match="integrated"):
         none = index_of_prediction_accuracy(np.zeros(10), time, surv, times)

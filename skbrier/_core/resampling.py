@@ -362,7 +362,9 @@ def interval_from_replicates(
         raise ValueError(
             f"alternative must be 'two-sided', 'less' or 'greater', got {alternative!r}."
         )
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        # an all-NaN column has NaN bounds, reported above (not numpy's warning too)
+        warnings.filterwarnings("ignore", "All-NaN slice", RuntimeWarning)
         lo, hi = np.nanquantile(r, qs, axis=axis) if r.size else (np.nan, np.nan)
     lo = np.asarray(lo, dtype=np.float64)
     hi = np.asarray(hi, dtype=np.float64)
