@@ -407,3 +407,17 @@ def test_transposed_predictions_and_a_missing_horizon_are_explained():
     for func in (calibration_at_horizon, decision_curve_survival):
         with pytest.raises(TypeError, match="horizon must be given"):
             func(EVENT, TIME, SURV[:, 1])
+
+
+def test_comparing_a_model_with_itself_is_refused():
+    # the same predictions twice gave a difference of 0 with se 0 and NaN
+    # p-values silently (compare_brier refuses a constant loss differential)
+    with pytest.raises(ValueError, match="surv_proba_b is identical to surv_proba_a"):
+        compare_brier_survival(EVENT, TIME, SURV, SURV.copy(), TIMES)
+    # equal at one horizon only: that horizon's test is undefined (NaN), the
+    # others are computed
+    other = SURV.copy()
+    other[:, 1:] = SURV[:, 1:] ** 1.1
+    res = compare_brier_survival(EVENT, TIME, SURV, other, TIMES)
+    assert res.difference[0] == 0 and np.isnan(res.p_value[0])
+    assert np.isfinite(res.p_value[1:]).all()

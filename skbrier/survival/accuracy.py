@@ -371,7 +371,13 @@ def compare_brier_survival(
     Returns
     -------
     SurvivalComparisonResult
-        Per-horizon difference, standard error and p-value.
+        Per-horizon difference, standard error and p-value (NaN at a horizon
+        where the two models predict the same for every subject).
+
+    Raises
+    ------
+    ValueError
+        When the two models' predictions are identical at every horizon.
 
     {{gerds_kattan_reference}}
 
@@ -401,6 +407,11 @@ def compare_brier_survival(
         names=("surv_proba_a", "surv_proba_b"),
     )
     data, t = prep.data, prep.times
+    if np.array_equal(prep.surv[0], prep.surv[1]):
+        raise ValueError(
+            "surv_proba_b is identical to surv_proba_a: their paired difference is 0 "
+            "with no variance at every horizon, so no test is possible."
+        )
     mom = _influences(data, prep.surv, t, conv, cons, sample_weight is not None)
     ba, bb = mom.brier
     difference = ba - bb
