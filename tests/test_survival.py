@@ -421,3 +421,16 @@ def test_comparing_a_model_with_itself_is_refused():
     res = compare_brier_survival(EVENT, TIME, SURV, other, TIMES)
     assert res.difference[0] == 0 and np.isnan(res.p_value[0])
     assert np.isfinite(res.p_value[1:]).all()
+
+
+def test_survival_functions_in_a_pandas_series_are_evaluated():
+    # a Series of step functions was "dtype object (pandas.NA, None or non-numbers)"
+    pd = pytest.importorskip("pandas")
+
+    def step(row):
+        return lambda t: np.interp(t, TIMES, row)
+
+    funcs = [step(row) for row in SURV]
+    ref = brier_score_survival(EVENT, TIME, SURV, TIMES)
+    got = brier_score_survival(EVENT, TIME, pd.Series(funcs), TIMES)
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-15)

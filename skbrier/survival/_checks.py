@@ -223,10 +223,10 @@ def check_horizon_values(
 def survival_functions(pred: Any) -> Any:
     """The sequence of survival functions in ``pred``, or None when it holds numbers."""
     seq: Any = None
-    if isinstance(pred, np.ndarray):
-        seq = pred if pred.dtype == object and pred.ndim == 1 else None
-    elif isinstance(pred, (list, tuple)):
+    if isinstance(pred, (list, tuple)):
         seq = pred
+    elif getattr(pred, "ndim", None) == 1 and str(getattr(pred, "dtype", "")) == "object":
+        seq = np.asarray(pred)  # an array or a pandas Series of step functions
     if seq is None or len(seq) == 0 or not callable(seq[0]):
         return None
     return seq
@@ -279,8 +279,8 @@ def check_survival_proba(
             else ""
         )
         raise ValueError(
-            f"{name} must have shape (n_samples, n_times) = ({n}, {n_times}), "
-            f"got {arr.shape}.{hint}"
+            f"{name} must have shape (n_samples, n_times) = ({n}, {n_times}), one "
+            f"column per horizon, got {arr.shape}.{hint}"
         )
     s = np.ascontiguousarray(arr, dtype=np.float64)
     # in row blocks: the temporaries of the range and monotonicity checks stay in cache
