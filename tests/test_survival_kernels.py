@@ -1,5 +1,7 @@
 """Kernels of skbrier.survival against their definitions (brute force on small data)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -62,3 +64,35 @@ def test_pseudo_values_of_large_frequency_weights_are_accurate():
         # the mean pseudo-value is the Kaplan--Meier estimate in the limit
         s = step_at(kaplan_meier(time, event, w), np.array([h]))[0]
         assert w @ ref / w.sum() == pytest.approx(s, abs=1e-6)
+
+
+@pytest.mark.parametrize("unit", [1e-310, 1e-300, 1e300])
+def test_riskregression_scores_do_not_depend_on_the_time_unit(unit):
+    from skbrier.survival import index_of_prediction_accuracy
+
+    rng = np.random.default_rng(4)
+    time = rng.integers(1, 6, 200).astype(float)
+    event = rng.integers(0, 2, 200)
+    times = np.array([1.5, 2.0, 3.5])
+    surv = np.exp(-0.2 * np.outer(rng.uniform(0.5, 1.5, 200), times))
+    ref = index_of_prediction_accuracy(event, time, surv, times)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = index_of_prediction_accuracy(event, time * unit, surv, times * unit)
+    np.testing.assert_allclose(got.brier, ref.brier, rtol=1e-12)
+    np.testing.assert_allclose(got.se_ipa, ref.se_ipa, rtol=1e-10)
+    assert got.integrated_ipa == pytest.approx(ref.integrated_ipa, rel=1e-10)
+
+
+def test_search_sorted_of_subnormal_times():
+    # a range of subnormal times overflowed the bucket scale: NaN buckets gave
+    # an IndexError and numpy warnings (reached by convention="sksurv", whose
+    # censoring model is read at every scored time)
+    table = np.array([0.0, 1e-311, 3e-311, 1e-310, 5e-310])
+    x = np.r_[np.repeat(table, 20), 2e-311, 1.0, -1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for side in ("left", "right"):
+            np.testing.assert_array_equal(
+                search_sorted(table, x, side), np.searchsorted(table, x, side)
+            )

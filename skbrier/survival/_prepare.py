@@ -109,7 +109,11 @@ class Convention(NamedTuple):
     @property
     def snap(self) -> float:
         """How far below a time of the censoring model a time is read at it
-        (``step_at``): machine epsilon for scikit-survival, 0 (exact) for R."""
+        (``step_at``): machine epsilon for scikit-survival, 0 (exact) for R.
+
+        scikit-survival's tolerance is absolute, so with times in units of
+        about 1e-16 or less its scores (and these) depend on the unit.
+        """
         return float(np.finfo(np.float64).eps) if self.name == "sksurv" else 0.0
 
     @property

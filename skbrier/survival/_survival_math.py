@@ -135,10 +135,11 @@ def search_sorted(
     """
     n_u, n = table.shape[0], x.shape[0]
     lo, hi = (float(table[0]), float(table[-1])) if n_u else (0.0, 0.0)
-    if n < 8 * n_u or n_u < 2 or not hi > lo or not np.isfinite(hi - lo):
-        return np.searchsorted(table, x, side=side)
     n_b = 2 * n_u
-    scale = n_b / (hi - lo)
+    # a subnormal range has no finite bucket scale (Python floats: inf, no error)
+    scale = n_b / (hi - lo) if hi > lo else np.inf
+    if n < 8 * n_u or n_u < 2 or not 0.0 < scale < np.inf:
+        return np.searchsorted(table, x, side=side)
     edges = lo + np.arange(n_b) / scale
     # lower bound of the answer: the count at the left edge of the previous bucket
     start = np.concatenate((np.zeros(1, np.intp), np.searchsorted(table, edges, side=side)))
