@@ -215,7 +215,10 @@ def index_of_prediction_accuracy(
     model, fitted on the training outcome, is held fixed (no censoring term).
     With ``n_resamples > 0`` subjects are also resampled (refitting the null
     model, and the censoring model when it is fitted on the scored data) for
-    bootstrap intervals.
+    bootstrap intervals.  At a horizon with no event up to it the null
+    model's Brier score is 0 and the IPA is undefined: NaN with an
+    :class:`~sklearn.exceptions.UndefinedMetricWarning` (riskRegression
+    reports ``-Inf``), as :func:`skbrier.brier_skill_score` does.
 
     Parameters
     ----------
