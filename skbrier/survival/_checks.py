@@ -133,6 +133,12 @@ def check_survival_outcome(
         ev = event.astype(np.float64)
     else:
         ev = event.astype(np.float64)
+        if np.isnan(ev).any():
+            raise ValueError(
+                f"{names[0]} has a missing value (NaN, None or pandas.NA) at index "
+                f"{int(np.flatnonzero(np.isnan(ev))[0])}: every subject needs an event "
+                "indicator."
+            )
         if not np.isin(ev, (0.0, 1.0)).all():
             bad = float(ev[~np.isin(ev, (0.0, 1.0))][0])
             hint = ""
