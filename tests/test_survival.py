@@ -438,3 +438,17 @@ def test_survival_functions_in_a_pandas_series_are_evaluated():
     ref = brier_score_survival(EVENT, TIME, SURV, TIMES)
     got = brier_score_survival(EVENT, TIME, pd.Series(funcs), TIMES)
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-15)
+
+
+def test_numbers_in_messages_have_four_significant_digits():
+    # the range of bad predictions was written with 17 digits
+    with pytest.raises(ValueError, match=r"found values in \[0\.01784, 3\.677\]\.$"):
+        brier_score_survival(
+            [1, 0, 1],
+            [1.0, 2.0, 3.0],
+            [[0.01783960353019378], [3.677100249084637], [1.0]],
+            1.0,
+        )
+    # ... with as many more as show a value just above 1
+    with pytest.raises(ValueError, match=r"found values in \[0\.5, 1\.000000000001\]"):
+        brier_score_survival([1, 0, 1], [1.0, 2.0, 3.0], [[0.5], [1 + 1e-12], [1.0]], 1.0)

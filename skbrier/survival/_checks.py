@@ -163,7 +163,9 @@ def check_survival_outcome(
     if not np.isfinite(t).all():
         raise ValueError(f"{names[1]} must be finite (no NaN or infinity).")
     if t.min() < 0.0:
-        raise ValueError(f"{names[1]} must be non-negative, found {float(t.min())!r}.")
+        raise ValueError(
+            f"{names[1]} must be non-negative, found {format_number(float(t.min()))}."
+        )
     w = check_sample_weight(sample_weight, t.shape[0], ref_name=names[1])
     if w is None:
         w = np.ones_like(t)
@@ -216,7 +218,9 @@ def check_horizon_values(
     if not np.isfinite(t).all():
         raise ValueError(f"{name} must be finite.")
     if t.min() < 0.0:
-        raise ValueError(f"{name} must be non-negative, found {float(t.min())!r}.")
+        raise ValueError(
+            f"{name} must be non-negative, found {format_number(float(t.min()))}."
+        )
     if t.size > 1 and not (np.diff(t) > 0).all():
         raise ValueError(
             f"{name} must be strictly increasing (sorted, without duplicates)."
@@ -260,7 +264,8 @@ def survival_matrix(pred: Any, times: np.ndarray, *, name: str = "surv_proba") -
         except (TypeError, ValueError) as err:
             raise ValueError(
                 f"{name}: a survival function could not be evaluated at times "
-                f"(within [{float(times[0])!r}, {float(times[-1])!r}]): {err}"
+                f"(within [{format_number(float(times[0]))}, "
+                f"{format_number(float(times[-1]))}]): {err}"
             ) from err
         if row.shape != times.shape:
             raise ValueError(
@@ -301,9 +306,11 @@ def check_survival_proba(
             if up.any():
                 bad_row = start + int(np.flatnonzero(up.any(axis=1))[0])
     if not (lo >= 0.0 and hi <= 1.0):
+        # 4 digits, or as many more as show a value just above 1
+        shown_high = distinct_numbers(hi, 1.0)[0] if hi > 1.0 else format_number(hi)
         raise ValueError(
             f"{name} must be survival probabilities in [0, 1] (no NaN); "
-            f"found values in [{lo!r}, {hi!r}]."
+            f"found values in [{format_number(lo)}, {shown_high}]."
         )
     if bad_row >= 0:
         raise ValueError(

@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._core.format import format_number
 from .._core.params import check_option
 from . import _survival_math as sm
 from ._checks import (
@@ -311,7 +312,7 @@ def censoring_weights(
     if (g_subject[cases] <= 0).any():
         bad = float(data.time[cases & (g_subject <= 0)][0])
         raise ValueError(
-            f"the censoring survivor function is 0 at the event time {bad!r}: the IPCW "
+            f"the censoring survivor function is 0 at the event time {format_number(bad)}: the IPCW "
             "weight is undefined there (scikit-survival would give this case weight 0). "
             "Use convention='riskRegression', or choose horizons before the end of the "
             "censoring model's follow-up."
@@ -320,7 +321,7 @@ def censoring_weights(
     for k, t in enumerate(times):
         if g_horizon[k] <= 0 and last > t:
             raise ValueError(
-                f"the censoring survivor function is 0 at the horizon {float(t)!r} while "
+                f"the censoring survivor function is 0 at the horizon {format_number(float(t))} while "
                 "subjects are still at risk: choose an earlier horizon."
             )
     return g_subject, g_horizon
