@@ -452,3 +452,17 @@ def test_numbers_in_messages_have_four_significant_digits():
     # ... with as many more as show a value just above 1
     with pytest.raises(ValueError, match=r"found values in \[0\.5, 1\.000000000001\]"):
         brier_score_survival([1, 0, 1], [1.0, 2.0, 3.0], [[0.5], [1 + 1e-12], [1.0]], 1.0)
+
+
+def test_decision_curve_without_an_event_by_the_horizon_is_refused():
+    # the Kaplan--Meier prevalence was 0: the standardized net benefit of
+    # to_frame() divided by it (numpy warnings, inf); decision_curve refuses
+    # data without events the same way
+    event = np.array([0, 0, 1, 0, 1, 1, 0, 1])
+    time = np.arange(1.0, 9.0)
+    with pytest.raises(ValueError, match=r"no event up to the horizon 2\.5.*undefined"):
+        decision_curve_survival(event, time, np.linspace(0.9, 0.2, 8), 2.5)
+    res = decision_curve_survival(event, time, np.linspace(0.9, 0.2, 8), 3.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert res.to_frame().shape[0] > 0

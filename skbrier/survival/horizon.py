@@ -9,6 +9,7 @@ import numpy as np
 from scipy.stats import norm
 
 from .._core.binning import assign_bins, quantile_edges, uniform_edges
+from .._core.format import format_number
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_BINS,
@@ -365,6 +366,13 @@ def decision_curve_survival(
         The decision curve (plot it with
         :meth:`skbrier.plotting.decision_curve.DecisionCurveDisplay.from_result`).
 
+    Raises
+    ------
+    ValueError
+        When no event occurs up to the horizon (a Kaplan--Meier risk of 0):
+        the net benefit is undefined, as :func:`skbrier.decision_curve`
+        refuses outcomes without events.
+
     References
     ----------
     .. [1] Vickers, A. J., Cronin, A. M., Elkin, E. B. & Gonen, M. (2008).
@@ -399,6 +407,11 @@ def decision_curve_survival(
         used = data.weight > 0
         total = data.weight[used].sum()
         prevalence = _km_risk_at(data, used, t)
+        if not prevalence > 0.0:
+            raise ValueError(
+                f"no event up to the horizon {format_number(t)} (its Kaplan--Meier risk "
+                "is 0): net benefit is undefined; choose a later horizon."
+            )
         nb = np.empty(pts.shape[0])
         for j, pt in enumerate(pts):
             pos = used & (risk >= pt)
