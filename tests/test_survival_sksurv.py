@@ -168,3 +168,27 @@ def test_live_user_guide_example_with_the_estimator(dataset):
         est, X_te, y_te, times, convention="sksurv", train_event=y_tr
     )
     assert res.ibs == pytest.approx(ref, rel=0, abs=1e-12)
+
+
+def test_a_time_of_the_censoring_model_is_read_at_itself_not_at_a_near_one():
+    # scikit-survival reads a time within machine epsilon below a censoring
+    # time at that time, but a time that is itself a censoring time at itself:
+    # with both 0.3 and 0.1 + 0.2 among the training times, 0.3 was read at
+    # 0.1 + 0.2
+    sksurv_metrics = pytest.importorskip("sksurv.metrics")
+    rng = np.random.default_rng(12)
+    near = 0.1 + 0.2
+    train_time = np.r_[0.3, near, 0.3, near, rng.uniform(0.05, 2.0, 40)]
+    train_event = np.r_[0, 0, 1, 0, rng.integers(0, 2, 40)]
+    time = np.r_[0.3, near, 0.3, rng.uniform(0.05, 1.9, 30)]
+    event = np.r_[1, 1, 0, rng.integers(0, 2, 30)]
+    times = np.array([0.3, 0.8, 1.5])
+    surv = np.exp(-np.outer(rng.uniform(0.3, 1.0, len(time)), times))
+    y_tr, y_te = _structured(train_event, train_time), _structured(event, time)
+    _, expected = sksurv_metrics.brier_score(y_tr, y_te, surv, times)
+    got = brier_score_survival(y_te, surv, times, convention="sksurv", train_event=y_tr)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-14)
+    # the censoring model fitted on the scored data itself (a scorer's case)
+    _, expected = sksurv_metrics.brier_score(y_te, y_te, surv, times)
+    got = brier_score_survival(y_te, surv, times, convention="sksurv", train_event=y_te)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-14)

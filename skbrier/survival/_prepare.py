@@ -290,13 +290,9 @@ def censoring_weights(
                 f"{hor} is beyond {end}."
             )
         # the scored rows' positions are the censoring model's own when it is fitted
-        # on the same times (always with riskRegression; with sksurv when the times
-        # are equal and none lies within ``snap`` below another)
-        own = (
-            train.time.shape == data.time.shape
-            and np.array_equal(train.time, data.time)
-            and not _has_near_ties(train.time, conv.snap)
-        )
+        # on the same times (always with riskRegression; with sksurv when the times are
+        # equal: a time of the censoring model is read at itself, ``step_at``)
+        own = train.time.shape == data.time.shape and np.array_equal(train.time, data.time)
         km = sm.kaplan_meier(
             train.time, train.event, train.weight, reverse=True, row_index=own
         )
@@ -325,14 +321,6 @@ def censoring_weights(
                 "subjects are still at risk: choose an earlier horizon."
             )
     return g_subject, g_horizon
-
-
-def _has_near_ties(time: np.ndarray, snap: float) -> bool:
-    """Whether two distinct times lie less than ``snap`` apart."""
-    if snap <= 0.0:
-        return False
-    gaps = np.diff(np.unique(time))
-    return bool((gaps < snap).any())
 
 
 def brier_from_weights(

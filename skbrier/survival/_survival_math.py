@@ -169,15 +169,18 @@ def step_at(
 ) -> np.ndarray:
     """The curve at ``t`` (``left=True``: its left limit ``S(t-)``); 1 before the first time.
 
-    ``snap`` (with ``left=False``): a ``t`` less than ``snap`` below a time of
-    the curve is read at that time, as scikit-survival's
-    ``SurvivalFunctionEstimator.predict_proba`` matches times within machine
-    epsilon (``0.3`` is read at a time ``0.1 + 0.2``).
+    ``snap`` (with ``left=False``): a ``t`` that is not a time of the curve
+    but less than ``snap`` below one is read at that time, as
+    scikit-survival's ``SurvivalFunctionEstimator.predict_proba`` matches
+    times within machine epsilon (``0.3`` is read at a time ``0.1 + 0.2``
+    unless 0.3 is a time of the curve too).
     """
     pos = search_sorted(km.times, t, side="left" if left else "right") - 1
     if snap > 0.0 and not left:
-        nxt = np.minimum(pos + 1, km.times.shape[0] - 1)
-        pos += (pos + 1 < km.times.shape[0]) & (km.times[nxt] - t < snap)
+        last = km.times.shape[0] - 1
+        own = (pos >= 0) & (km.times[np.maximum(pos, 0)] == t)
+        nxt = np.minimum(pos + 1, last)
+        pos += ~own & (pos < last) & (km.times[nxt] - t < snap)
     values = np.concatenate(([1.0], km.surv))
     return values[pos + 1]
 
