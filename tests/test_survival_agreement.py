@@ -70,6 +70,20 @@ def test_scorer_equals_the_function_in_each_convention(convention):
         assert s(_Lookup(), X, Y) == pytest.approx(-ibs, rel=1e-13, abs=0)
 
 
+@pytest.mark.parametrize("convention", ["riskRegression", "sksurv"])
+@pytest.mark.parametrize("metric", ["integrated_brier_score", "brier_score"])
+def test_weighted_scorer_is_the_scorer_of_repeated_rows(convention, metric):
+    # with convention="sksurv" the scorer fits the censoring model on the
+    # validation fold: it ignored the fold's sample_weight there, so integer
+    # weights did not score as the repeated rows
+    w = np.arange(len(EVENT)) % 4
+    rep = np.repeat(np.arange(len(EVENT)), w)
+    scorer = make_survival_scorer(TIMES, convention=convention, metric=metric)
+    weighted = scorer(_Lookup(), X, Y, sample_weight=w)
+    repeated = scorer(_Lookup(), X[rep], Y[rep])
+    assert weighted == pytest.approx(repeated, rel=1e-12, abs=0)
+
+
 def test_default_scorer_is_the_default_function():
     scorer = make_survival_scorer(TIMES)
     assert scorer(_Lookup(), X, Y) == pytest.approx(

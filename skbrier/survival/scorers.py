@@ -10,8 +10,15 @@ from sklearn.metrics import make_scorer
 from .._core.docstrings import with_pieces
 from .._core.params import check_option
 from ._checks import check_horizon_values, is_structured, survival_matrix
-from ._prepare import CONVENTIONS, SURVIVAL_PIECES, Convention, check_integration
-from .scores import brier_score_survival, integrated_brier_score
+from ._prepare import (
+    CONVENTIONS,
+    SURVIVAL_PIECES,
+    Convention,
+    check_integration,
+    integration_weights,
+    prepare,
+)
+from .scores import ipcw_brier
 
 __all__ = ["make_survival_scorer", "survival_matrix"]
 
@@ -34,13 +41,18 @@ def _score(
         )
     t = np.asarray(times, dtype=np.float64)
     surv = survival_matrix(y_pred, np.atleast_1d(t))
-    # a scorer sees only the validation fold: sksurv's censoring model is fitted on it
-    kw: dict[str, Any] = {"convention": convention, "sample_weight": sample_weight}
-    if convention == "sksurv":
-        kw["train_event"] = y_true
-    if metric == "brier_score":
-        return float(np.mean(brier_score_survival(y_true, surv, t, **kw)))
-    return integrated_brier_score(y_true, surv, t, integration=integration, **kw)
+    integrated = metric == "integrated_brier_score"
+    prep = prepare(
+        y_true, None, [surv], t, sample_weight=sample_weight, integrated=integrated
+    )
+    # a scorer sees only the validation fold: sksurv's censoring model is fitted
+    # on it, with the fold's weights (as on its repeated rows)
+    conv = Convention(convention, prep.data if convention == "sksurv" else None)
+    bs = ipcw_brier(prep, conv, "km")
+    if not integrated:
+        return float(np.mean(bs))
+    weights, _ = integration_weights(prep.times, check_integration(integration, conv))
+    return float(weights @ bs)
 
 
 @with_pieces(SURVIVAL_PIECES)
@@ -66,7 +78,9 @@ def make_survival_scorer(
     both conventions: with ``convention="sksurv"`` the score is
     scikit-survival's ``integrated_brier_score(y_fold, y_fold, estimate,
     times)``, whereas scikit-survival's ``as_integrated_brier_score_scorer``
-    fits it on the training fold.
+    fits it on the training fold.  Frequency weights passed to the scorer
+    (``sample_weight``) weight the fold's censoring model too, so integer
+    weights score as the repeated rows.
 
     .. math:: \text{score} = -IBS \quad\text{or}\quad -\frac{1}{K}\sum_k BS(t_k)
 

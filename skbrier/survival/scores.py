@@ -27,8 +27,9 @@ from ._prepare import (
 __all__ = ["brier_score_survival", "integrated_brier_score"]
 
 
-def _ipcw_brier(prep: Prepared, conv: Convention, censoring: str) -> np.ndarray:
-    """The IPCW Brier scores (K,) of the one prepared matrix at its horizons."""
+def ipcw_brier(prep: Prepared, conv: Convention, censoring: str) -> np.ndarray:
+    """The IPCW Brier scores (K,) of the one prepared matrix at its horizons
+    (the scores of :func:`brier_score_survival` and of the scorers)."""
     g_sub, g_hor = censoring_weights(prep.data, prep.times, conv, censoring=censoring)
     return brier_only(prep.data, prep.surv[0], prep.times, g_sub, g_hor)
 
@@ -150,7 +151,7 @@ def brier_score_survival(
     y_event, y_time, (surv_proba, times) = unpack(y_event, y_time, (surv_proba, times))
     conv = check_convention(convention, train_event, train_time)
     prep = prepare(y_event, y_time, [surv_proba], times, sample_weight=sample_weight)
-    bs = _ipcw_brier(prep, conv, censoring)
+    bs = ipcw_brier(prep, conv, censoring)
     return float(bs[0]) if prep.scalar_times else bs
 
 
@@ -228,4 +229,4 @@ def integrated_brier_score(
         y_event, y_time, [surv_proba], times, sample_weight=sample_weight, integrated=True
     )
     weights, _ = integration_weights(prep.times, rule)
-    return float(weights @ _ipcw_brier(prep, conv, censoring))
+    return float(weights @ ipcw_brier(prep, conv, censoring))
