@@ -370,6 +370,10 @@ def test_ipa_before_the_first_event_is_undefined_not_minus_infinity():
     with pytest.warns(UndefinedMetricWarning, match="integrated"):
         none = index_of_prediction_accuracy(np.zeros(10), time, surv, times)
     assert np.isnan(none.ipa).all() and np.isnan(none.integrated_ipa)
+    # the last horizon where the Kaplan--Meier curve reaches 0: undefined too
+    with pytest.warns(UndefinedMetricWarning, match=r"at times \[8\]: .* survival of 0"):
+        last = index_of_prediction_accuracy(np.ones(10), time, surv[:, 1:], [3.5, 8.0])
+    assert np.isnan(last.ipa[1]) and np.isfinite(last.ipa[0])
 
 
 def test_common_outcome_mistakes_are_explained():

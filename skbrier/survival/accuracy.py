@@ -168,8 +168,9 @@ def _warn_undefined_ipa(
     what = f"at times {where}" + (" and integrated" if whole else "")
     warnings.warn(
         f"the IPA is undefined (nan) {what}: the null model (marginal Kaplan--Meier) "
-        "has a Brier score of 0 there (no event up to the horizon), so no skill can "
-        "be measured against it; choose horizons after the first event.",
+        "has a Brier score of 0 there (no event up to the horizon, or a survival of 0 "
+        "at it), so no skill can be measured against it; choose horizons after the "
+        "first event and before the Kaplan--Meier curve reaches 0.",
         UndefinedMetricWarning,
         stacklevel=3,
     )
@@ -215,8 +216,9 @@ def index_of_prediction_accuracy(
     model, fitted on the training outcome, is held fixed (no censoring term).
     With ``n_resamples > 0`` subjects are also resampled (refitting the null
     model, and the censoring model when it is fitted on the scored data) for
-    bootstrap intervals.  At a horizon with no event up to it the null
-    model's Brier score is 0 and the IPA is undefined: NaN with an
+    bootstrap intervals.  At a horizon with no event up to it (or where the
+    Kaplan--Meier curve is 0) the null model's Brier score is 0 and the IPA
+    is undefined: NaN with an
     :class:`~sklearn.exceptions.UndefinedMetricWarning` (riskRegression
     reports ``-Inf``), as :func:`skbrier.brier_skill_score` does.
 
