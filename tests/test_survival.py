@@ -470,3 +470,22 @@ def test_decision_curve_without_an_event_by_the_horizon_is_refused():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert res.to_frame().shape[0] > 0
+
+
+def test_an_estimator_without_survival_functions_is_explained():
+    # e.g. scikit-survival's FastSurvivalSVM predicts risk scores only: it was
+    # "y_event must be numbers without missing values, got dtype object"
+    class RiskScores(BaseEstimator):
+        def fit(self, X, y):
+            return self
+
+        def predict(self, X):
+            return X[:, 0]
+
+    y = np.empty(len(EVENT), dtype=[("event", bool), ("time", float)])
+    y["event"], y["time"] = EVENT.astype(bool), TIME
+    X = np.zeros((len(EVENT), 1))
+    with pytest.raises(TypeError, match="RiskScores has no predict_survival_function"):
+        brier_score_survival(RiskScores(), X, y, TIMES)
+    with pytest.raises(TypeError, match="RiskScores has no predict_survival_function"):
+        calibration_at_horizon(RiskScores(), X, y, TIMES[1])

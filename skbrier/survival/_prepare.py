@@ -214,6 +214,14 @@ def unpack(
                 "matrix instead."
             )
         return y, None, (pred, *rest[1:])
+    if hasattr(y_event, "fit") and hasattr(y_event, "predict"):
+        raise TypeError(
+            f"{type(y_event).__name__} has no predict_survival_function: these scores "
+            "need predicted survival probabilities (an estimator with "
+            "predict_survival_function, as scikit-survival's CoxPHSurvivalAnalysis or "
+            "RandomSurvivalForest, or the (n_samples, n_times) matrix); risk scores "
+            "from predict are not probabilities."
+        )
     if is_structured(y_event) and is_structured(y_time):
         raise ValueError(
             "got two structured outcomes: scikit-survival's order (survival_train, "
