@@ -8,6 +8,7 @@ curve) and is a proper scoring rule.
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -148,6 +149,25 @@ def test_a_wrong_answer_of_confidence_one():
         abstention_utility([1, 0], [0.9, 1.0], max_threshold=0.0)
     with pytest.raises(ValueError, match="^thresholds must lie in \\[0, 1\\)"):
         abstention_utility([1, 0], [0.9, 1.0], thresholds=[0.5, 1.0])
+
+
+def test_a_right_answer_of_confidence_one():
+    # a right answer at confidence 1 earns 1 at every threshold: its share of
+    # the area is 1 (was 0 * log(0) = NaN, a NaN area and a leaked numpy warning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = abstention_utility([1, 0, 1], [1.0, 0.5, 0.3], thresholds=[0.5])
+        cmp = compare_abstention_utility(
+            [1, 0, 1], [1.0, 0.5, 0.3], [1, 1, 0], [0.2, 0.6, 0.7], n_resamples=0
+        )
+    assert res.area == pytest.approx((1.0 + 0.5 + np.log(0.5) + 0.3) / 3)
+    assert cmp.area_a == pytest.approx(res.area)
+    assert np.isfinite(cmp.area_difference)
+    t = np.linspace(0.0, 1.0, 100_001)[:-1]
+    curve = abstention_utility([1, 1, 0], [1.0, 0.8, 0.4], thresholds=t).utility
+    assert abstention_utility([1, 1, 0], [1.0, 0.8, 0.4]).area == pytest.approx(
+        _trapezoid(curve, t), abs=1e-4
+    )
 
 
 def test_utility_bootstrap():

@@ -312,7 +312,9 @@ def utility_area_scores(
     """
     m = np.minimum(confidence, max_threshold)
     with np.errstate(divide="ignore"):
-        return m + (1.0 - correct) * np.log1p(-m)
+        # only wrong answers pay the penalty (a right answer of confidence 1
+        # is m = 1, not 1 + 0 * log(0) = NaN)
+        return np.where(correct > 0, m, m + np.log1p(-m))
 
 
 def simpleqa_aggregate(
