@@ -410,3 +410,17 @@ def test_bootstrap_of_large_integer_weights_does_not_expand_the_rows():
     assert time.perf_counter() - t0 < 10.0
     low, high = res.confidence_interval()
     assert low <= res.aurc <= high and high - low < 1e-2  # 1e8 observations: narrow
+
+
+def test_table_per_coverage_names_the_threshold_of_exactly_that_share():
+    # coverage 0.07 of 100 answers is the 7 most confident: threshold 0.94
+    # (0.07 * 100 = 7.000000000000001 named the 8th, 0.93)
+    n = 100
+    conf = np.arange(n, 0, -1) / n
+    y = np.random.default_rng(5).integers(0, 2, n)
+    cov = np.arange(1, n + 1) / n
+    table = risk_coverage_curve(y, conf).to_frame(coverage=cov)
+    np.testing.assert_array_equal(table["threshold"].to_numpy(), conf)
+    w = np.full(n, 3.0)  # the same with weights
+    table = risk_coverage_curve(y, conf, sample_weight=w).to_frame(coverage=cov)
+    np.testing.assert_array_equal(table["threshold"].to_numpy(), conf)
