@@ -303,3 +303,26 @@ def test_a_gold_choice_of_probability_zero_skips_temperature_only(tmp_path, caps
     assert "temperature" not in lm["estimates"] and "mc_brier_lm_eval" in lm["estimates"]
     assert jd["estimates"]["n"] > 0
     assert "temperature scaling: y_score gives a gold choice" in capsys.readouterr().out
+
+
+def test_compressed_logs_are_detected_and_read(tmp_path):
+    # .jsonl.gz / .json.gz: the format is told from the name without the
+    # compression suffix and from the decompressed head
+    import gzip
+
+    from skbrier.cli import _llm
+
+    lm = tmp_path / "samples_arc.jsonl.gz"
+    lm.write_bytes(gzip.compress(LM.read_bytes()))
+    jd = tmp_path / "judged.json.gz"
+    jd.write_bytes(gzip.compress(JUDGED.read_bytes()))
+    assert _llm._detect(str(lm)) == "lm-eval"
+    assert _llm._detect(str(jd)) == "judged"
+    out = tmp_path / "r.json"
+    code = main(["llm", str(lm), str(jd), "--n-resamples", "0", "--json", str(out)])
+    assert code == 0
+    rows = json.loads(out.read_text())
+    plain = tmp_path / "plain.json"
+    main(["llm", str(LM), str(JUDGED), "--n-resamples", "0", "--json", str(plain)])
+    for row, ref in zip(rows, json.loads(plain.read_text())):
+        assert row["estimates"] == ref["estimates"]

@@ -323,3 +323,29 @@ def test_readers_skip_or_raise_the_malformed_records_alike(tmp_path):
         )
         with pytest.raises(TypeError, match="skip_invalid"):
             read(path, skip_invalid="yes")
+
+
+@pytest.mark.parametrize("packer", ["gzip", "bz2", "lzma"])
+def test_compressed_logs_read_as_the_plain_ones(tmp_path, packer):
+    # a log compressed by gzip, bzip2 or xz (found by its magic bytes) reads as
+    # the plain file (was "not UTF-8 text (invalid start byte at byte 1)")
+    import importlib
+
+    pack = importlib.import_module(packer).compress
+    cases = [
+        (LM, read_lm_eval_samples, "samples.jsonl.gz"),
+        (FIX / "helm_run" / "per_instance_stats.json", read_helm_run, "p.json.gz"),
+        (FIX / "inspect_mmlu.json", read_inspect_log, "log.json.gz"),
+        (FIX / "judged_hle_o1-mini.json", read_judged, "judged.json.gz"),
+    ]
+    for src, reader, name in cases:
+        packed = tmp_path / name
+        packed.write_bytes(pack(src.read_bytes()))
+        plain, read = reader(src), reader(packed)
+        np.testing.assert_array_equal(read.ids, plain.ids)
+        np.testing.assert_array_equal(read.correct, plain.correct)
+        np.testing.assert_array_equal(read.confidence, plain.confidence)
+    damaged = tmp_path / "damaged.jsonl.gz"
+    damaged.write_bytes(pack(LM.read_bytes())[:-20])
+    with pytest.raises(EvalLogError, match=r"damaged\.jsonl\.gz: cannot decompress"):
+        read_lm_eval_samples(damaged)

@@ -5,7 +5,8 @@ One home for each check at the boundary:
 * :func:`check_path` -- the ``path`` argument (a path-like naming a file);
 * :func:`open_binary`, :func:`read_bytes` and :func:`read_text` -- opening a file: a missing file, a directory or an
   unreadable file raise ``FileNotFoundError`` / ``IsADirectoryError`` /
-  ``OSError`` whose message is one line naming the path;
+  ``OSError`` whose message is one line naming the path; a gzip, bzip2 or
+  xz file is decompressed (told by its magic bytes);
 * :func:`decode` and :func:`parse_json` -- text and JSON: invalid UTF-8,
   invalid JSON, JSON nested too deeply (``RecursionError`` in the parser) and
   integers too long to convert all become a :class:`Bad` field problem (or an
@@ -22,9 +23,14 @@ option; they are never reported as a data problem.
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import io
 import json
+import lzma
 import math
 import os
+import zlib
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -181,8 +187,42 @@ def check_path(path: Any) -> str:
         ) from None
 
 
+#: compressions read transparently, by their magic bytes (not the file name)
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip", gzip.open),
+    (b"BZh", "bzip2", bz2.open),
+    (b"\xfd7zXZ\x00", "xz", lzma.open),
+)
+
+
 def open_binary(path: str, what: str = "log file") -> BinaryIO:
-    """``open(path, "rb")``; OS errors become one-line messages naming the path."""
+    """``open(path, "rb")``; OS errors become one-line messages naming the path.
+
+    A file compressed by gzip, bzip2 or xz (told by its magic bytes) is
+    decompressed; damaged compressed data is an
+    :class:`~skbrier.io.EvalLogError` naming the file.
+    """
+    fh = _open(path, what)
+    try:
+        magic = fh.read(6)
+        fh.seek(0)
+    except OSError as exc:
+        fh.close()
+        raise OSError(f"{path}: cannot read ({exc.strerror or exc}).") from None
+    for sig, kind, opener in _COMPRESSED:
+        if magic.startswith(sig):
+            with fh:
+                try:
+                    with opener(fh) as packed:
+                        return io.BytesIO(packed.read())
+                except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
+                    raise EvalLogError(
+                        f"{path}: cannot decompress the {kind} data ({exc})."
+                    ) from None
+    return fh
+
+
+def _open(path: str, what: str) -> BinaryIO:
     try:
         return open(path, "rb")
     except FileNotFoundError:
