@@ -326,3 +326,23 @@ def test_compressed_logs_are_detected_and_read(tmp_path):
     main(["llm", str(LM), str(JUDGED), "--n-resamples", "0", "--json", str(plain)])
     for row, ref in zip(rows, json.loads(plain.read_text())):
         assert row["estimates"] == ref["estimates"]
+
+
+def test_platt_of_one_class_is_a_note_not_a_bare_nan(tmp_path):
+    # every answer right: Platt scaling has no fit (its coefficients are NaN);
+    # the row says why instead of printing nan silently
+    rows = [
+        {"doc_id": i, "target": "0", "arguments": {},
+         "filtered_resps": [[f"{-0.1 * (i + 1)}", "True"], ["-3.0", "False"]]}
+        for i in range(6)
+    ]  # fmt: skip
+    f = tmp_path / "samples_right.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    out = tmp_path / "r.json"
+    assert main(["llm", str(f), "--n-resamples", "0", "--json", str(out)]) == 0
+    (row,) = json.loads(out.read_text())
+    assert "platt_coef" not in row["estimates"]
+    assert row["estimates"]["platt_ece"] == 0.0  # the API's value
+    assert any(
+        n.startswith("no Platt coefficients: every answer is right") for n in row["notes"]
+    )

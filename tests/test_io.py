@@ -349,3 +349,28 @@ def test_compressed_logs_read_as_the_plain_ones(tmp_path, packer):
     damaged.write_bytes(pack(LM.read_bytes())[:-20])
     with pytest.raises(EvalLogError, match=r"damaged\.jsonl\.gz: cannot decompress"):
         read_lm_eval_samples(damaged)
+
+
+def test_a_repeated_question_is_refused_not_counted_twice(tmp_path):
+    # lm-eval writes one line per document (and filter); a doc_id read twice
+    # (an appended file, two filters) was counted twice. Inspect: one sample
+    # per (id, epoch). With skip_invalid the repeat is skipped and counted.
+    lines = _lines(LM)
+    f = tmp_path / "samples_dup.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in lines + [lines[1]]) + "\n")
+    n = len(lines)
+    with pytest.raises(
+        EvalLogError,
+        match=rf"line {n + 1}: field 'doc_id': {str(lines[1]['doc_id'])!r} was read on line 2",
+    ):
+        read_lm_eval_samples(f)
+    r = read_lm_eval_samples(f, skip_invalid=True)
+    assert (r.n_records, r.n_skipped) == (n, 1)
+    log = json.loads((FIX / "inspect_mmlu.json").read_text())
+    log["samples"].append(log["samples"][0])
+    g = tmp_path / "log.json"
+    g.write_text(json.dumps(log))
+    k = len(log["samples"]) - 1
+    with pytest.raises(EvalLogError, match=rf"samples\[{k}\]: field 'id'.*samples\[0\]"):
+        read_inspect_log(g)
+    assert read_inspect_log(g, skip_invalid=True).n_records == k

@@ -11,6 +11,7 @@ import numpy as np
 from .._core.params import check_bool
 from ._parse import (
     Bad,
+    FirstPlaces,
     Malformed,
     check_path,
     decode,
@@ -132,7 +133,8 @@ def read_lm_eval_samples(
     (stringified gold index or answer text), ``arguments``
     (``{"gen_args_i": {"arg_0": context, "arg_1": choice}}``) and
     ``filtered_resps``, one ``[loglikelihood, is_greedy]`` per choice,
-    serialized as strings.  Choice counts may differ between questions.
+    serialized as strings.  Choice counts may differ between questions; a
+    ``doc_id`` read twice is malformed (it would count twice).
     A task scored with ``acc_mutual_info`` (``"metrics"`` lists it) holds one
     more request per choice, unconditional, after the choices: those are
     left out, as lm-eval's ``acc`` leaves them out.
@@ -198,6 +200,9 @@ def read_lm_eval_samples(
     counts: list[int] = []
     golds: list[int] = []
     blank = True
+    seen = FirstPlaces(
+        "doc_id", "lm-eval writes one line per document and filter: keep one filter's lines"
+    )
     with open_binary(path) as fh:
         for lineno, raw in enumerate(fh, 1):
             if not raw.strip():
@@ -206,6 +211,7 @@ def read_lm_eval_samples(
             try:
                 rec = parse_json(decode(raw))
                 doc_id, lls, gold = _record(rec, length_normalize, target_delimiter)
+                seen.add(doc_id, f"line {lineno}")
             except Bad as bad:
                 malformed.found(f"line {lineno}", bad)
                 continue

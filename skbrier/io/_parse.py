@@ -13,6 +13,7 @@ One home for each check at the boundary:
   :class:`~skbrier.io.EvalLogError` naming the file), never a raw exception;
 * :func:`to_float` -- a number field: finite, not a bool, not a container;
 * :func:`record_id` -- a record's identifier: a string or a number;
+  :class:`FirstPlaces` -- a question read twice;
 * :func:`check_stated_scale` -- stated confidences against ``confidence_scale``;
 * :func:`show` -- a value in a message, cut short (and safe on values nested
   too deeply for ``repr``).
@@ -42,6 +43,7 @@ from ._records import EvalLogError
 __all__ = [
     "reader_doc",
     "Bad",
+    "FirstPlaces",
     "Malformed",
     "at",
     "check_path",
@@ -110,6 +112,25 @@ class Malformed:
         return EvalLogError(
             f"{self.path}: no valid {what} ({self.count} malformed {records} skipped)."
         )
+
+
+class FirstPlaces:
+    """Where each question was read first: one read twice is a :class:`Bad`
+    naming ``field`` and that place (it would count twice)."""
+
+    def __init__(self, field: str, hint: str) -> None:
+        self.field, self.hint = field, hint
+        self.places: dict[str, str] = {}
+
+    def add(self, key: str, place: str) -> None:
+        """Record question ``key`` read at ``place`` (call once it is valid)."""
+        first = self.places.setdefault(key, place)
+        if first != place:
+            raise Bad(
+                self.field,
+                f"{key!r} was read on {first} already: the question would count "
+                f"twice ({self.hint})",
+            )
 
 
 def show(value: Any, limit: int = 60) -> str:
