@@ -265,3 +265,13 @@ def test_comparison_of_two_infinite_areas_is_refused():
             y, [1.0, 0.5, 0.3, 0.2, 0.9], y, [0.9, 0.6, 0.3, 0.2, 0.9], n_resamples=0
         )
     assert res.area_difference == -np.inf
+
+
+def test_utility_area_with_subnormal_weights():
+    # the weighted mean of the area scores divides the weights first (w @ s
+    # lost the digits of subnormal weights x scores)
+    y, c = _data(50, 7)
+    w = np.arange(1.0, 51.0)
+    ref = abstention_utility(y, c, sample_weight=w, max_threshold=0.9).area
+    got = abstention_utility(y, c, sample_weight=w * 5e-324, max_threshold=0.9).area
+    assert got == pytest.approx(ref, rel=1e-12)

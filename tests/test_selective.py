@@ -424,3 +424,30 @@ def test_table_per_coverage_names_the_threshold_of_exactly_that_share():
     w = np.full(n, 3.0)  # the same with weights
     table = risk_coverage_curve(y, conf, sample_weight=w).to_frame(coverage=cov)
     np.testing.assert_array_equal(table["threshold"].to_numpy(), conf)
+
+
+def test_weights_summing_to_infinity_raise_without_a_numpy_warning():
+    # two weights of 1e308 sum to inf: the ValueError says to rescale, and
+    # numpy's "overflow encountered in reduce" no longer leaks before it
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="^sample_weight sums to infinity"):
+            aurc([1, 0], [0.9, 0.2], sample_weight=[1e308, 1e308])
+
+
+@pytest.mark.parametrize("name", ["aurc", "e_aurc"])
+def test_subnormal_weights_give_the_areas_of_the_unscaled(name):
+    # weights that are multiples of the smallest subnormal (5e-324): their sums
+    # are exact, but the products n_j * r_j underflowed (AURC 0 for 0.125)
+    y, c, w = _weighted()
+    f = CALLS[name]
+    tiny = w * 5e-324
+    assert np.array_equal(tiny / 5e-324, w)  # exactly representable
+    assert f(y, c, sample_weight=tiny) == pytest.approx(
+        f(y, c, sample_weight=w), rel=1e-12, abs=1e-15
+    )
+    assert f([1, 0], [0.9, 0.2], sample_weight=[5e-324, 5e-324]) == pytest.approx(
+        f([1, 0], [0.9, 0.2]), abs=1e-15
+    )
