@@ -374,3 +374,24 @@ def test_a_repeated_question_is_refused_not_counted_twice(tmp_path):
     with pytest.raises(EvalLogError, match=rf"samples\[{k}\]: field 'id'.*samples\[0\]"):
         read_inspect_log(g)
     assert read_inspect_log(g, skip_invalid=True).n_records == k
+
+
+def test_inspect_numeric_text_scores_read_as_inspect_reads_them(tmp_path):
+    # Inspect's value_to_float reads numeric strings ("1.0", "0.0"): they are
+    # right and wrong (were refused as not correct/incorrect); "0.5" (partial)
+    # is still refused
+    log = json.loads((FIX / "inspect_mmlu.json").read_text())
+    ref = read_inspect_log(FIX / "inspect_mmlu.json")
+    for s in log["samples"]:
+        s["scores"]["choice"]["value"] = (
+            "1.0" if s["scores"]["choice"]["value"] == "C" else "0.0"
+        )
+    f = tmp_path / "log.json"
+    f.write_text(json.dumps(log))
+    np.testing.assert_array_equal(read_inspect_log(f).correct, ref.correct)
+    log["samples"][1]["scores"]["choice"]["value"] = "0.5"
+    f.write_text(json.dumps(log))
+    with pytest.raises(
+        EvalLogError, match=r"samples\[1\]: .*'0.5' is not correct/incorrect"
+    ):
+        read_inspect_log(f)

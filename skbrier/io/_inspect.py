@@ -50,6 +50,13 @@ def _correct(value: Any, field: str) -> bool:
         return bool(value)
     if isinstance(value, str) and value.upper() in _TRUE | _FALSE:
         return value.upper() in _TRUE
+    if isinstance(value, str):  # numeric text, which value_to_float reads too
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if number in (0.0, 1.0):
+            return number == 1.0
     raise Bad(
         field,
         f"score value {show(value)} is not correct/incorrect (C/I, 1/0, true/false)",
