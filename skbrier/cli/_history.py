@@ -209,8 +209,6 @@ def _file_rows(message: str, files: dict[str, tuple[str, np.ndarray]]) -> str:
 
 def _score(history: Any, args: argparse.Namespace) -> Any:
     """The chosen score over the histories."""
-    from ..leaderboards import baseline_score, brier_at, daily_brier, peer_score
-
     metaculus = args.score in ("baseline", "peer")
     for option, value, allowed in (
         ("--step", args.step, args.score == "daily-brier"),
@@ -221,6 +219,15 @@ def _score(history: Any, args: argparse.Namespace) -> Any:
     ):
         if value is not None and not allowed:
             raise CLIError(f"{option} does not apply to --score {args.score}.")
+    try:
+        return _scored(history, args)
+    except (ValueError, TypeError) as exc:  # the API's at= is --lead-time here
+        raise type(exc)(re.sub(r"^at\b", "--lead-time", str(exc))) from None
+
+
+def _scored(history: Any, args: argparse.Namespace) -> Any:
+    from ..leaderboards import baseline_score, brier_at, daily_brier, peer_score
+
     half = args.scale != "0-2"
     at = _lead_time(args.lead_time)
     if args.score == "daily-brier":
