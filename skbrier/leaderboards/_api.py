@@ -285,17 +285,22 @@ def _summarise(
     k = reps.shape[1]
     nan = np.full(k, np.nan)
     ri = rank_inference(reps, confidence_level, simultaneous)
-    ci_low = ci_high = nan
-    if reps.shape[0]:
-        ci = interval_from_replicates(brier_index_of(reps), confidence_level, axis=0)
-        ci_low, ci_high = np.asarray(ci.low), np.asarray(ci.high)
+    ci_low, ci_high = nan.copy(), nan.copy()
+    # a forecaster without every part (``combine``) has no score: NaN in every
+    # replicate too, so no interval (and no warning about it)
+    scored = np.isfinite(point.adjusted_brier)
+    if reps.shape[0] and scored.any():
+        ci = interval_from_replicates(
+            brier_index_of(reps[:, scored]), confidence_level, axis=0
+        )
+        ci_low[scored], ci_high[scored] = ci.low, ci.high
     fields = {
         f.name: getattr(point, f.name) for f in dataclasses.fields(DifficultyAdjustedResult)
     }
     return LeaderboardResult(
         **fields,
         brier_index_low=ci_low,
-        brier_index_high=ci_high.copy(),
+        brier_index_high=ci_high,
         rank=rank_matrix(point.adjusted_brier[None, :])[0],
         p_value=nan.copy()
         if reference is None or not reps.shape[0]
