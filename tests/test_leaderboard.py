@@ -434,6 +434,8 @@ def test_forecasters_without_every_part_are_nan_without_numpy_warnings():
     for res in (comb, lb):
         m3 = res.forecasters.tolist().index("m3")
         assert np.isnan(res.brier_index[m3]) and np.isnan(res.brier_index_low[m3])
+        # no score, no tie group (was listed in group 1, tied for the best)
+        assert "m3" not in sum(res.groups.values(), []) and "m3" not in res.top_set
         others = np.arange(4) != m3
         assert np.all(res.brier_index_low[others] <= res.brier_index_high[others])
     reps = comb.replicates[:, [i for i in range(4) if comb.forecasters[i] != "m3"]]

@@ -171,9 +171,13 @@ class RankedResult:
 
     @property
     def groups(self) -> dict[int, list[Any]]:
-        """The forecasters of each ``tie_group``, best first within a group."""
+        """The forecasters of each ``tie_group``, best first within a group
+        (a forecaster without a score, NaN, is in none)."""
         out: dict[int, list[Any]] = {}
+        scored = ~np.isnan(np.asarray(self.rank, dtype=np.float64))
         for i in self._by_rank():
+            if not scored[i]:
+                continue
             out.setdefault(int(self.tie_group[i]), []).append(
                 to_builtin(self.forecasters[i])
             )
