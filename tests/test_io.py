@@ -395,3 +395,19 @@ def test_inspect_numeric_text_scores_read_as_inspect_reads_them(tmp_path):
         EvalLogError, match=r"samples\[1\]: .*'0.5' is not correct/incorrect"
     ):
         read_inspect_log(f)
+
+
+def test_helm_instance_read_twice_is_refused(tmp_path):
+    # the same unperturbed instance and train trial twice counted twice
+    data = json.loads((FIX / "helm_run" / "per_instance_stats.json").read_text())
+    first = next(i for i, e in enumerate(data) if not e.get("perturbation"))
+    data.append(data[first])
+    f = tmp_path / "per_instance_stats.json"
+    f.write_text(json.dumps(data))
+    k = len(data) - 1
+    with pytest.raises(
+        EvalLogError, match=rf"entry {k}: field 'instance_id': .* was read on entry {first}"
+    ):
+        read_helm_run(f)
+    r = read_helm_run(f, skip_invalid=True)
+    assert (r.n_records, r.n_skipped) == (read_helm_run(FIX / "helm_run").n_records, 1)
