@@ -411,3 +411,14 @@ def test_helm_instance_read_twice_is_refused(tmp_path):
         read_helm_run(f)
     r = read_helm_run(f, skip_invalid=True)
     assert (r.n_records, r.n_skipped) == (read_helm_run(FIX / "helm_run").n_records, 1)
+
+
+def test_lm_eval_several_gold_choices_are_named(tmp_path):
+    # lm-eval's multiple_target writes the gold list as text, "[0, 2]": named as
+    # such (was "neither a choice index nor one of the choices")
+    rec = {"doc_id": 0, "target": "[0, 2]", "arguments": {},
+           "filtered_resps": [["-1.0", "False"], ["-2.0", "False"], ["-0.5", "True"]]}  # fmt: skip
+    f = tmp_path / "samples_multi.jsonl"
+    f.write_text(json.dumps(rec) + "\n")
+    with pytest.raises(EvalLogError, match=r"field 'target': .*several gold choices"):
+        read_lm_eval_samples(f)

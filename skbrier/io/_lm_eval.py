@@ -98,6 +98,12 @@ def _record(
         gold = int(t)
     elif conts is not None and t in [c.strip() for c in conts]:
         gold = [c.strip() for c in conts].index(t)
+    elif t.startswith("[") and t.endswith("]"):  # str() of lm-eval's gold list
+        raise Bad(
+            "target",
+            f"{show(target)} lists several gold choices (a task with "
+            "multiple_target): one gold choice per question is needed",
+        )
     else:
         raise Bad(
             "target", f"{show(target)} is neither a choice index nor one of the choices"
