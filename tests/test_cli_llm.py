@@ -346,3 +346,14 @@ def test_platt_of_one_class_is_a_note_not_a_bare_nan(tmp_path):
     assert any(
         n.startswith("no Platt coefficients: every answer is right") for n in row["notes"]
     )
+
+
+def test_format_detection_skips_leading_blank_lines(tmp_path):
+    # the readers skip blank lines; the detection read the first line only
+    # and took a graded file starting with a blank line for lm-eval samples
+    from skbrier.cli import _llm
+
+    graded = tmp_path / "g.jsonl"
+    graded.write_text('\n  \n{"id": "1", "grade": "A"}\n{"id": "2", "grade": "C"}\n')
+    assert _llm._detect(str(graded)) == "graded"
+    assert main(["llm", str(graded), "--n-resamples", "0"]) == 0

@@ -33,13 +33,15 @@ FORMATS = ("auto", "lm-eval", "helm", "inspect", "judged", "graded")
 
 def _head(path: str, *, line: bool = False) -> str:
     """The first 64 KiB of the file, decompressed as the readers do (its first
-    line within them, ``line=True``)."""
+    line that is not blank within them, ``line=True``)."""
     from ..io import EvalLogError
     from ..io._parse import open_binary
 
     try:
         with open_binary(path) as fh:
-            raw = fh.readline(1 << 16) if line else fh.read(1 << 16)
+            raw = fh.read(1 << 16)
+            if line:  # the readers skip blank lines
+                raw = next((x for x in raw.splitlines() if x.strip()), b"")
     except EvalLogError as exc:
         raise CLIError(str(exc)) from None
     except OSError as exc:  # open_binary's message names the path
