@@ -422,3 +422,16 @@ def test_lm_eval_several_gold_choices_are_named(tmp_path):
     f.write_text(json.dumps(rec) + "\n")
     with pytest.raises(EvalLogError, match=r"field 'target': .*several gold choices"):
         read_lm_eval_samples(f)
+
+
+def test_lm_eval_acc_norm_with_a_delimiter_the_choices_lack_is_refused(tmp_path):
+    # a task whose target_delimiter is "\n" read with the default " ": no
+    # continuation starts with " ", so the lengths were taken with the "\n"
+    # (acc_norm silently off); now the option is named
+    f = tmp_path / "samples_nl.jsonl"
+    f.write_text(_mc_line([-1.0, -2.5], ["\na", "\nbbb"], 1) + "\n")
+    with pytest.raises(EvalLogError, match=r"target_delimiter=' '.*'\\na'"):
+        read_lm_eval_samples(f, length_normalize=True)
+    r = read_lm_eval_samples(f, length_normalize=True, target_delimiter="\n")
+    assert r.confidence[0] == pytest.approx(1 / (1 + np.exp(-1.0 + 2.5 / 3)), rel=1e-12)
+    assert read_lm_eval_samples(f).n_records == 1  # no normalization: not read

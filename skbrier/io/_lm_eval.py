@@ -117,6 +117,14 @@ def _record(
         # characters, len(doc_to_choice), not of the continuation
         # target_delimiter + choice that the request (arg_1) holds
         cut = len(delimiter)
+        if cut and not any(c.startswith(delimiter) for c in conts):
+            # lm-eval puts the delimiter before every choice: a wrong option
+            raise Bad(
+                "arguments",
+                f"no choice continuation starts with target_delimiter={delimiter!r} "
+                f"(e.g. {show(conts[0])}), which lm-eval puts before every choice: "
+                "pass the task's target_delimiter ('' for none)",
+            )
         lls = [
             ll / max(len(c) - cut if cut and c.startswith(delimiter) else len(c), 1)
             for ll, c in zip(lls, conts)
@@ -165,7 +173,8 @@ def read_lm_eval_samples(
         The task's ``target_delimiter`` (lm-eval's default ``" "``), which
         lm-eval puts before each choice in the continuation and leaves out
         of the length of ``acc_norm``; ``""`` for a task that sets none.
-        Read only with ``length_normalize=True``.
+        Read only with ``length_normalize=True``; a question none of whose
+        continuations starts with it is malformed (a wrong option).
     {{skip_invalid}}
 
     Returns
