@@ -357,3 +357,22 @@ def test_format_detection_skips_leading_blank_lines(tmp_path):
     graded.write_text('\n  \n{"id": "1", "grade": "A"}\n{"id": "2", "grade": "C"}\n')
     assert _llm._detect(str(graded)) == "graded"
     assert main(["llm", str(graded), "--n-resamples", "0"]) == 0
+
+
+def test_html_of_certain_answers_gives_no_hard_forecast_warning(tmp_path, capsys):
+    # every answer of confidence 1 (the other choices of log-likelihood -inf):
+    # the text run says nothing about it, and neither does the figure of the
+    # HTML page any more (it warned "y_proba: every forecast is exactly 0 or 1
+    # ... pass predict_proba() output", advice that does not apply to a log)
+    pytest.importorskip("matplotlib")
+    rows = [
+        {"doc_id": i, "target": str(i % 2), "arguments": {},
+         "filtered_resps": [["-0.1", "True"], ["-inf", "False"]][:: 1 if i % 3 else -1]}
+        for i in range(6)
+    ]  # fmt: skip
+    f = tmp_path / "samples_sure.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    out = tmp_path / "r.html"
+    assert main(["llm", str(f), "--n-resamples", "0", "--html", str(out)]) == 0
+    assert "predict_proba" not in capsys.readouterr().err
+    assert out.exists()
