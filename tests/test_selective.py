@@ -451,3 +451,14 @@ def test_subnormal_weights_give_the_areas_of_the_unscaled(name):
     assert f([1, 0], [0.9, 0.2], sample_weight=[5e-324, 5e-324]) == pytest.approx(
         f([1, 0], [0.9, 0.2]), abs=1e-15
     )
+
+
+def test_pandas_na_in_boolean_labels_is_a_missing_value_error():
+    # a pandas "boolean" array with NA: "boolean value of NA is ambiguous"
+    # (a TypeError from pandas) came out of the shared label check; now the
+    # missing-value error that None and polars nulls give (brier_score too)
+    y = pd.array([True, False, pd.NA], dtype="boolean")
+    with pytest.raises(ValueError, match="^y_correct contains missing values .* index 2"):
+        aurc(y, [0.2, 0.5, 0.9])
+    with pytest.raises(ValueError, match="^y_true contains missing values"):
+        skbrier.brier_score(y, [0.2, 0.5, 0.9])
