@@ -441,3 +441,26 @@ def test_forecasters_without_every_part_are_nan_without_numpy_warnings():
     reps = comb.replicates[:, [i for i in range(4) if comb.forecasters[i] != "m3"]]
     low = np.percentile(100 * (1 - np.sqrt(reps)), 2.5, axis=0)
     np.testing.assert_allclose(comb.brier_index_low[comb.forecasters != "m3"], low)
+
+
+def test_question_bootstrap_of_fewer_than_three_questions_is_refused():
+    # one question resampled 50 times: zero-width intervals and b "significantly
+    # better" than a (tie groups 1 and 2) from a single question; the library's
+    # rule for intervals is at least 3 observations (here questions)
+    import skbrier
+
+    args = ([1, 1], [0.2, 0.5])
+    kw = {"forecaster": ["a", "b"], "question": [1, 1]}
+    with pytest.raises(
+        ValueError, match="^question: .*1 question.*at least 3.*n_resamples=0"
+    ):
+        leaderboard(*args, **kw, n_resamples=50, random_state=0)
+    assert leaderboard(*args, **kw, n_resamples=0).tie_group.tolist() == [1, 1]
+    h = skbrier.forecast_history(
+        {"forecaster": ["a", "b", "a", "b"], "question": ["q", "q", "r", "r"],
+         "timestamp": [1, 1, 1, 1], "probability": [0.2, 0.5, 0.6, 0.7]},
+        {"question": ["q", "r"], "open_time": [0, 0], "close_time": [5, 5],
+         "resolve_time": [5, 5], "outcome": [1, 0]},
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="^question: .*2 questions.*at least 3"):
+        skbrier.history_leaderboard(skbrier.brier_at(h), n_resamples=50, random_state=0)

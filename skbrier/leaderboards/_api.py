@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
+    MIN_SAMPLES,
     check_bool,
     check_confidence_level,
 )
@@ -256,6 +257,14 @@ def fit_board(
     scores and the number of disconnected replicates.
     """
     point = _point(board) if gamma is None else frozen_point(board, gamma)
+    n_q = board.lp.panel.n_questions
+    if n_resamples and n_q < MIN_SAMPLES:  # the library's rule for intervals
+        raise ValueError(
+            f"question: the bootstrap resamples the questions and there "
+            f"{'is' if n_q == 1 else 'are'} {n_q} question{'' if n_q == 1 else 's'}; "
+            f"at least {MIN_SAMPLES} are needed for intervals, rank intervals and tie "
+            "groups (pass n_resamples=0 for the point scores)."
+        )
     if n_resamples == 0:
         reps, n_bad = np.empty((0, point.forecasters.shape[0])), 0
     elif gamma is not None:
@@ -370,7 +379,8 @@ def leaderboard(
         Stratum of each row's question (constant within a question).
     n_resamples : int, default=1999
         Bootstrap replicates; 0: none (the point estimates and ranks, with
-        NaN intervals, p-values and shares).
+        NaN intervals, p-values and shares).  A bootstrap resamples the
+        questions and needs at least 3 of them.
     confidence_level : float, default=0.95
     simultaneous : bool, default=True
         Bonferroni-adjust the paired intervals over the :math:`K(K-1)/2`
