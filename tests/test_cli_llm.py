@@ -328,16 +328,24 @@ def test_compressed_logs_are_detected_and_read(tmp_path):
         assert row["estimates"] == ref["estimates"]
 
 
+def _samples(path, questions):
+    """An lm-eval samples file of ``(target, [log-likelihood text per choice])``."""
+    rows = [
+        {"doc_id": i, "target": t, "arguments": {},
+         "filtered_resps": [[ll, "False"] for ll in lls]}
+        for i, (t, lls) in enumerate(questions)
+    ]  # fmt: skip
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
 def test_platt_of_one_class_is_a_note_not_a_bare_nan(tmp_path):
     # every answer right: Platt scaling has no fit (its coefficients are NaN);
     # the row says why instead of printing nan silently
-    rows = [
-        {"doc_id": i, "target": "0", "arguments": {},
-         "filtered_resps": [[f"{-0.1 * (i + 1)}", "True"], ["-3.0", "False"]]}
-        for i in range(6)
-    ]  # fmt: skip
-    f = tmp_path / "samples_right.jsonl"
-    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    f = _samples(
+        tmp_path / "samples_right.jsonl",
+        [("0", [f"{-0.1 * (i + 1)}", "-3.0"]) for i in range(6)],
+    )
     out = tmp_path / "r.json"
     assert main(["llm", str(f), "--n-resamples", "0", "--json", str(out)]) == 0
     (row,) = json.loads(out.read_text())
@@ -365,13 +373,10 @@ def test_html_of_certain_answers_gives_no_hard_forecast_warning(tmp_path, capsys
     # HTML page any more (it warned "y_proba: every forecast is exactly 0 or 1
     # ... pass predict_proba() output", advice that does not apply to a log)
     pytest.importorskip("matplotlib")
-    rows = [
-        {"doc_id": i, "target": str(i % 2), "arguments": {},
-         "filtered_resps": [["-0.1", "True"], ["-inf", "False"]][:: 1 if i % 3 else -1]}
-        for i in range(6)
-    ]  # fmt: skip
-    f = tmp_path / "samples_sure.jsonl"
-    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    f = _samples(
+        tmp_path / "samples_sure.jsonl",
+        [(str(i % 2), ["-0.1", "-inf"][:: 1 if i % 3 else -1]) for i in range(6)],
+    )
     out = tmp_path / "r.html"
     assert main(["llm", str(f), "--n-resamples", "0", "--html", str(out)]) == 0
     assert "predict_proba" not in capsys.readouterr().err
