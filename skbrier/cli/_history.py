@@ -21,7 +21,14 @@ from typing import Any
 import numpy as np
 
 from ._common import CLIError
-from ._leaderboard import _OPTIONS, _labels, check_board_options, fit_forecasters, show
+from ._leaderboard import (
+    _OPTIONS,
+    _labels,
+    board_error,
+    check_board_options,
+    fit_forecasters,
+    show,
+)
 from ._read import _is_number, _numbers, outcomes, probabilities, read_table, weights
 from ._table import Codes
 
@@ -292,7 +299,7 @@ def _history(args: argparse.Namespace) -> int:
         )  # fmt: skip
     except (ValueError, TypeError) as exc:
         files = {"forecasts": (fpath, f_keep), "questions": (qpath, q_keep)}
-        raise CLIError(_file_rows(str(exc), files)) from None
+        raise board_error(ValueError(_file_rows(str(exc), files))) from None
     show(res, args)
     return 0
 
