@@ -8,6 +8,7 @@ curve) and is a proper scoring rule.
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -150,6 +151,25 @@ def test_a_wrong_answer_of_confidence_one():
         abstention_utility([1, 0], [0.9, 1.0], thresholds=[0.5, 1.0])
 
 
+def test_a_right_answer_of_confidence_one():
+    # a right answer at confidence 1 earns 1 at every threshold: its share of
+    # the area is 1 (was 0 * log(0) = NaN, a NaN area and a leaked numpy warning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = abstention_utility([1, 0, 1], [1.0, 0.5, 0.3], thresholds=[0.5])
+        cmp = compare_abstention_utility(
+            [1, 0, 1], [1.0, 0.5, 0.3], [1, 1, 0], [0.2, 0.6, 0.7], n_resamples=0
+        )
+    assert res.area == pytest.approx((1.0 + 0.5 + np.log(0.5) + 0.3) / 3)
+    assert cmp.area_a == pytest.approx(res.area)
+    assert np.isfinite(cmp.area_difference)
+    t = np.linspace(0.0, 1.0, 100_001)[:-1]
+    curve = abstention_utility([1, 1, 0], [1.0, 0.8, 0.4], thresholds=t).utility
+    assert abstention_utility([1, 1, 0], [1.0, 0.8, 0.4]).area == pytest.approx(
+        _trapezoid(curve, t), abs=1e-4
+    )
+
+
 def test_utility_bootstrap():
     pytest.importorskip("pandas")
     y, c = _data(400, 2)
@@ -245,3 +265,13 @@ def test_comparison_of_two_infinite_areas_is_refused():
             y, [1.0, 0.5, 0.3, 0.2, 0.9], y, [0.9, 0.6, 0.3, 0.2, 0.9], n_resamples=0
         )
     assert res.area_difference == -np.inf
+
+
+def test_utility_area_with_subnormal_weights():
+    # the weighted mean of the area scores divides the weights first (w @ s
+    # lost the digits of subnormal weights x scores)
+    y, c = _data(50, 7)
+    w = np.arange(1.0, 51.0)
+    ref = abstention_utility(y, c, sample_weight=w, max_threshold=0.9).area
+    got = abstention_utility(y, c, sample_weight=w * 5e-324, max_threshold=0.9).area
+    assert got == pytest.approx(ref, rel=1e-12)

@@ -256,3 +256,22 @@ def test_parquet_with_timestamps(tmp_path, capsys):
         weight="w",
     )  # fmt: skip
     same(got, sk.history_leaderboard(sk.daily_brier(h), n_resamples=0))
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        # a lead time before every forecast: nothing scored (was all-NaN scores)
+        (["--score", "brier-at", "--lead-time", "11.5"], "--lead-time: no forecast stands"),
+        (["--score", "peer", "--lead-time", "11.5"], "--lead-time: no forecast stands"),
+        # a unit on numeric times: the option is named as it is spelt
+        (["--score", "brier-at", "--lead-time", "1d"], "--lead-time must be a number in the unit"),
+    ],
+)  # fmt: skip
+def test_lead_time_errors_name_the_option(tmp_path, capsys, extra, message):
+    rows, questions = simulate(6)
+    f, q = write(tmp_path, rows, questions)
+    assert main(["history", str(f), "--questions", str(q), *COLS, "--n-resamples", "0",
+                 *extra]) == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert message in err and " at " not in err.replace("at that time", "")

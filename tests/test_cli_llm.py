@@ -303,3 +303,81 @@ def test_a_gold_choice_of_probability_zero_skips_temperature_only(tmp_path, caps
     assert "temperature" not in lm["estimates"] and "mc_brier_lm_eval" in lm["estimates"]
     assert jd["estimates"]["n"] > 0
     assert "temperature scaling: y_score gives a gold choice" in capsys.readouterr().out
+
+
+def test_compressed_logs_are_detected_and_read(tmp_path):
+    # .jsonl.gz / .json.gz: the format is told from the name without the
+    # compression suffix and from the decompressed head
+    import gzip
+
+    from skbrier.cli import _llm
+
+    lm = tmp_path / "samples_arc.jsonl.gz"
+    lm.write_bytes(gzip.compress(LM.read_bytes()))
+    jd = tmp_path / "judged.json.gz"
+    jd.write_bytes(gzip.compress(JUDGED.read_bytes()))
+    assert _llm._detect(str(lm)) == "lm-eval"
+    assert _llm._detect(str(jd)) == "judged"
+    out = tmp_path / "r.json"
+    code = main(["llm", str(lm), str(jd), "--n-resamples", "0", "--json", str(out)])
+    assert code == 0
+    rows = json.loads(out.read_text())
+    plain = tmp_path / "plain.json"
+    main(["llm", str(LM), str(JUDGED), "--n-resamples", "0", "--json", str(plain)])
+    for row, ref in zip(rows, json.loads(plain.read_text())):
+        assert row["estimates"] == ref["estimates"]
+
+
+def _samples(path, questions):
+    """An lm-eval samples file of ``(target, [log-likelihood text per choice])``."""
+    rows = [
+        {"doc_id": i, "target": t, "arguments": {},
+         "filtered_resps": [[ll, "False"] for ll in lls]}
+        for i, (t, lls) in enumerate(questions)
+    ]  # fmt: skip
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
+def test_platt_of_one_class_is_a_note_not_a_bare_nan(tmp_path):
+    # every answer right: Platt scaling has no fit (its coefficients are NaN);
+    # the row says why instead of printing nan silently
+    f = _samples(
+        tmp_path / "samples_right.jsonl",
+        [("0", [f"{-0.1 * (i + 1)}", "-3.0"]) for i in range(6)],
+    )
+    out = tmp_path / "r.json"
+    assert main(["llm", str(f), "--n-resamples", "0", "--json", str(out)]) == 0
+    (row,) = json.loads(out.read_text())
+    assert "platt_coef" not in row["estimates"]
+    assert row["estimates"]["platt_ece"] == 0.0  # the API's value
+    assert any(
+        n.startswith("no Platt coefficients: every answer is right") for n in row["notes"]
+    )
+
+
+def test_format_detection_skips_leading_blank_lines(tmp_path):
+    # the readers skip blank lines; the detection read the first line only
+    # and took a graded file starting with a blank line for lm-eval samples
+    from skbrier.cli import _llm
+
+    graded = tmp_path / "g.jsonl"
+    graded.write_text('\n  \n{"id": "1", "grade": "A"}\n{"id": "2", "grade": "C"}\n')
+    assert _llm._detect(str(graded)) == "graded"
+    assert main(["llm", str(graded), "--n-resamples", "0"]) == 0
+
+
+def test_html_of_certain_answers_gives_no_hard_forecast_warning(tmp_path, capsys):
+    # every answer of confidence 1 (the other choices of log-likelihood -inf):
+    # the text run says nothing about it, and neither does the figure of the
+    # HTML page any more (it warned "y_proba: every forecast is exactly 0 or 1
+    # ... pass predict_proba() output", advice that does not apply to a log)
+    pytest.importorskip("matplotlib")
+    f = _samples(
+        tmp_path / "samples_sure.jsonl",
+        [(str(i % 2), ["-0.1", "-inf"][:: 1 if i % 3 else -1]) for i in range(6)],
+    )
+    out = tmp_path / "r.html"
+    assert main(["llm", str(f), "--n-resamples", "0", "--html", str(out)]) == 0
+    assert "predict_proba" not in capsys.readouterr().err
+    assert out.exists()

@@ -287,3 +287,17 @@ def test_to_frame():
         "outcome",
     ]
     assert frame["outcome"].tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
+
+
+def test_question_ids_of_different_types_are_named_as_such():
+    # forecasts name questions 1, 2 (numbers) and questions lists "1", "2"
+    # (text): the message says the types differ, not only that 1 is unknown
+    with pytest.raises(
+        ValueError, match=r"names question 1, which is not in questions.*'1' \(text\)"
+    ):
+        forecast_history(
+            {"forecaster": ["x", "y"], "question": [1, 2], "timestamp": [1, 2],
+             "probability": [0.6, 0.3]},
+            {"question": ["1", "2"], "open_time": [0, 0], "close_time": [10, 10],
+             "resolve_time": [10, 10], "outcome": [1, 0]},
+        )  # fmt: skip

@@ -502,3 +502,29 @@ def test_result_protocol():
     assert repr(res).startswith(
         "HistoryScoreResult(score_name=daily_brier, n_forecasters=6"
     )
+
+
+@pytest.mark.parametrize("score", ["brier_at", "peer_score", "baseline_score"])
+def test_a_spot_time_before_every_forecast_is_refused(score):
+    # a spot time at which no forecast stands on any question (here before
+    # every forecast; for a Peer score also before any crowd) scored nothing:
+    # all-NaN scores, best=<first forecaster> with NaN, and history_leaderboard
+    # then failed in numpy ("zero-size array to reduction operation minimum")
+    import skbrier
+
+    h = forecast_history(
+        {"forecaster": ["x", "x", "y", "y", "z"], "question": ["a", "a", "a", "b", "b"],
+         "timestamp": [1, 2, 2, 3, 4], "probability": [0.6, 0.7, 0.8, 0.3, 0.2]},
+        {"question": ["a", "b"], "open_time": [0, 0], "close_time": [10, 10],
+         "resolve_time": [10, 10], "outcome": [1, 0]},
+    )  # fmt: skip
+    fn = getattr(skbrier, score)
+    kw = {} if score == "brier_at" else {"at": 11}
+    args = (h, 11) if score == "brier_at" else (h,)
+    with pytest.raises(ValueError, match="^at: no forecast .* at that time"):
+        fn(*args, **kw)
+    with pytest.raises(ValueError, match="^at: no forecast"):
+        fn(h, **({"at": [0.5, 0.5]}))
+    if score == "peer_score":  # x stands at 1 on a, but no crowd formed before 1
+        with pytest.raises(ValueError, match="^at: no forecast .*crowd"):
+            peer_score(h, at=[1, 2])

@@ -323,3 +323,115 @@ def test_readers_skip_or_raise_the_malformed_records_alike(tmp_path):
         )
         with pytest.raises(TypeError, match="skip_invalid"):
             read(path, skip_invalid="yes")
+
+
+@pytest.mark.parametrize("packer", ["gzip", "bz2", "lzma"])
+def test_compressed_logs_read_as_the_plain_ones(tmp_path, packer):
+    # a log compressed by gzip, bzip2 or xz (found by its magic bytes) reads as
+    # the plain file (was "not UTF-8 text (invalid start byte at byte 1)")
+    import importlib
+
+    pack = importlib.import_module(packer).compress
+    cases = [
+        (LM, read_lm_eval_samples, "samples.jsonl.gz"),
+        (FIX / "helm_run" / "per_instance_stats.json", read_helm_run, "p.json.gz"),
+        (FIX / "inspect_mmlu.json", read_inspect_log, "log.json.gz"),
+        (FIX / "judged_hle_o1-mini.json", read_judged, "judged.json.gz"),
+    ]
+    for src, reader, name in cases:
+        packed = tmp_path / name
+        packed.write_bytes(pack(src.read_bytes()))
+        plain, read = reader(src), reader(packed)
+        np.testing.assert_array_equal(read.ids, plain.ids)
+        np.testing.assert_array_equal(read.correct, plain.correct)
+        np.testing.assert_array_equal(read.confidence, plain.confidence)
+    damaged = tmp_path / "damaged.jsonl.gz"
+    damaged.write_bytes(pack(LM.read_bytes())[:-20])
+    with pytest.raises(EvalLogError, match=r"damaged\.jsonl\.gz: cannot decompress"):
+        read_lm_eval_samples(damaged)
+
+
+def test_a_repeated_question_is_refused_not_counted_twice(tmp_path):
+    # lm-eval writes one line per document (and filter); a doc_id read twice
+    # (an appended file, two filters) was counted twice. Inspect: one sample
+    # per (id, epoch). With skip_invalid the repeat is skipped and counted.
+    lines = _lines(LM)
+    f = tmp_path / "samples_dup.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in lines + [lines[1]]) + "\n")
+    n = len(lines)
+    with pytest.raises(
+        EvalLogError,
+        match=rf"line {n + 1}: field 'doc_id': {str(lines[1]['doc_id'])!r} was read on line 2",
+    ):
+        read_lm_eval_samples(f)
+    r = read_lm_eval_samples(f, skip_invalid=True)
+    assert (r.n_records, r.n_skipped) == (n, 1)
+    log = json.loads((FIX / "inspect_mmlu.json").read_text())
+    log["samples"].append(log["samples"][0])
+    g = tmp_path / "log.json"
+    g.write_text(json.dumps(log))
+    k = len(log["samples"]) - 1
+    with pytest.raises(EvalLogError, match=rf"samples\[{k}\]: field 'id'.*samples\[0\]"):
+        read_inspect_log(g)
+    assert read_inspect_log(g, skip_invalid=True).n_records == k
+
+
+def test_inspect_numeric_text_scores_read_as_inspect_reads_them(tmp_path):
+    # Inspect's value_to_float reads numeric strings ("1.0", "0.0"): they are
+    # right and wrong (were refused as not correct/incorrect); "0.5" (partial)
+    # is still refused
+    log = json.loads((FIX / "inspect_mmlu.json").read_text())
+    ref = read_inspect_log(FIX / "inspect_mmlu.json")
+    for s in log["samples"]:
+        s["scores"]["choice"]["value"] = (
+            "1.0" if s["scores"]["choice"]["value"] == "C" else "0.0"
+        )
+    f = tmp_path / "log.json"
+    f.write_text(json.dumps(log))
+    np.testing.assert_array_equal(read_inspect_log(f).correct, ref.correct)
+    log["samples"][1]["scores"]["choice"]["value"] = "0.5"
+    f.write_text(json.dumps(log))
+    with pytest.raises(
+        EvalLogError, match=r"samples\[1\]: .*'0.5' is not correct/incorrect"
+    ):
+        read_inspect_log(f)
+
+
+def test_helm_instance_read_twice_is_refused(tmp_path):
+    # the same unperturbed instance and train trial twice counted twice
+    data = json.loads((FIX / "helm_run" / "per_instance_stats.json").read_text())
+    first = next(i for i, e in enumerate(data) if not e.get("perturbation"))
+    data.append(data[first])
+    f = tmp_path / "per_instance_stats.json"
+    f.write_text(json.dumps(data))
+    k = len(data) - 1
+    with pytest.raises(
+        EvalLogError, match=rf"entry {k}: field 'instance_id': .* was read on entry {first}"
+    ):
+        read_helm_run(f)
+    r = read_helm_run(f, skip_invalid=True)
+    assert (r.n_records, r.n_skipped) == (read_helm_run(FIX / "helm_run").n_records, 1)
+
+
+def test_lm_eval_several_gold_choices_are_named(tmp_path):
+    # lm-eval's multiple_target writes the gold list as text, "[0, 2]": named as
+    # such (was "neither a choice index nor one of the choices")
+    rec = {"doc_id": 0, "target": "[0, 2]", "arguments": {},
+           "filtered_resps": [["-1.0", "False"], ["-2.0", "False"], ["-0.5", "True"]]}  # fmt: skip
+    f = tmp_path / "samples_multi.jsonl"
+    f.write_text(json.dumps(rec) + "\n")
+    with pytest.raises(EvalLogError, match=r"field 'target': .*several gold choices"):
+        read_lm_eval_samples(f)
+
+
+def test_lm_eval_acc_norm_with_a_delimiter_the_choices_lack_is_refused(tmp_path):
+    # a task whose target_delimiter is "\n" read with the default " ": no
+    # continuation starts with " ", so the lengths were taken with the "\n"
+    # (acc_norm silently off); now the option is named
+    f = tmp_path / "samples_nl.jsonl"
+    f.write_text(_mc_line([-1.0, -2.5], ["\na", "\nbbb"], 1) + "\n")
+    with pytest.raises(EvalLogError, match=r"target_delimiter=' '.*'\\na'"):
+        read_lm_eval_samples(f, length_normalize=True)
+    r = read_lm_eval_samples(f, length_normalize=True, target_delimiter="\n")
+    assert r.confidence[0] == pytest.approx(1 / (1 + np.exp(-1.0 + 2.5 / 3)), rel=1e-12)
+    assert read_lm_eval_samples(f).n_records == 1  # no normalization: not read

@@ -409,3 +409,58 @@ def test_blocked_and_sparse_laplacians_agree_with_the_dense_one(
     monkeypatch.undo()
     ref = leaderboard(d["y"], d["p"], n_resamples=8, random_state=0, **args)
     np.testing.assert_allclose(res.replicates, ref.replicates, atol=1e-12)
+
+
+def test_forecasters_without_every_part_are_nan_without_numpy_warnings():
+    # combining parts where a forecaster answered only one of them: its score
+    # and interval are NaN by design; numpy's "All-NaN slice encountered" and
+    # a warning that every replicate is NaN leaked out
+    import warnings
+
+    d = panel(9, n_f=4, n_q=30)
+    kind = np.where(d["q"] % 2 == 0, "dataset", "market")
+    keep = ~((d["f"] == "m3") & (kind == "market"))  # m3 answers datasets only
+    y, p, f, q, kind = d["y"][keep], d["p"][keep], d["f"][keep], d["q"][keep], kind[keep]
+    parts = [
+        leaderboard(y[kind == k], p[kind == k], forecaster=f[kind == k],
+                    question=q[kind == k], n_resamples=30, random_state=i)
+        for i, k in enumerate(("dataset", "market"))
+    ]  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        comb = combine_leaderboards(parts)
+        lb = leaderboard(y, p, forecaster=f, question=q, combine=kind, n_resamples=30,
+                         random_state=0)  # fmt: skip
+    for res in (comb, lb):
+        m3 = res.forecasters.tolist().index("m3")
+        assert np.isnan(res.brier_index[m3]) and np.isnan(res.brier_index_low[m3])
+        # no score, no tie group (was listed in group 1, tied for the best)
+        assert "m3" not in sum(res.groups.values(), []) and "m3" not in res.top_set
+        others = np.arange(4) != m3
+        assert np.all(res.brier_index_low[others] <= res.brier_index_high[others])
+    reps = comb.replicates[:, [i for i in range(4) if comb.forecasters[i] != "m3"]]
+    low = np.percentile(100 * (1 - np.sqrt(reps)), 2.5, axis=0)
+    np.testing.assert_allclose(comb.brier_index_low[comb.forecasters != "m3"], low)
+
+
+def test_question_bootstrap_of_fewer_than_three_questions_is_refused():
+    # one question resampled 50 times: zero-width intervals and b "significantly
+    # better" than a (tie groups 1 and 2) from a single question; the library's
+    # rule for intervals is at least 3 observations (here questions)
+    import skbrier
+
+    args = ([1, 1], [0.2, 0.5])
+    kw = {"forecaster": ["a", "b"], "question": [1, 1]}
+    with pytest.raises(
+        ValueError, match="^question: .*1 question.*at least 3.*n_resamples=0"
+    ):
+        leaderboard(*args, **kw, n_resamples=50, random_state=0)
+    assert leaderboard(*args, **kw, n_resamples=0).tie_group.tolist() == [1, 1]
+    h = skbrier.forecast_history(
+        {"forecaster": ["a", "b", "a", "b"], "question": ["q", "q", "r", "r"],
+         "timestamp": [1, 1, 1, 1], "probability": [0.2, 0.5, 0.6, 0.7]},
+        {"question": ["q", "r"], "open_time": [0, 0], "close_time": [5, 5],
+         "resolve_time": [5, 5], "outcome": [1, 0]},
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="^question: .*2 questions.*at least 3"):
+        skbrier.history_leaderboard(skbrier.brier_at(h), n_resamples=50, random_state=0)

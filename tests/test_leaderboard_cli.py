@@ -67,3 +67,17 @@ def test_json(csv_file, capsys):
 def test_errors(csv_file, capsys, extra, message):
     assert main(["leaderboard", str(csv_file), *ARGS, *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_too_few_questions_for_the_bootstrap_name_the_flag(tmp_path, capsys):
+    # the API's "pass n_resamples=0" is spelt as the command's option
+    from skbrier.cli import main
+
+    f = tmp_path / "two.csv"
+    f.write_text("forecaster,question,y,p\na,1,1,0.2\nb,1,1,0.5\na,2,0,0.3\nb,2,0,0.6\n")
+    cols = ["--forecaster-col", "forecaster", "--question-col", "question", "--y-col", "y",
+            "--p-col", "p"]  # fmt: skip
+    assert main(["leaderboard", str(f), *cols]) == 2
+    err = capsys.readouterr().err
+    assert "at least 3" in err and "--n-resamples 0" in err and "n_resamples=0" not in err
+    assert main(["leaderboard", str(f), *cols, "--n-resamples", "0"]) == 0

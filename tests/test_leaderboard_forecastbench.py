@@ -235,3 +235,48 @@ def test_hide_inactive_forecasters():
         forecastbench_rows(f, submission_date=sub, max_inactive_days=-1)
     with pytest.raises(TypeError, match="reference_date"):
         forecastbench_rows(f, submission_date=sub, max_inactive_days=1, reference_date=3)
+
+
+def test_malformed_forecastbench_files_name_the_file_and_record(tmp_path):
+    # records that are not objects, a missing due date, a date not in ISO form
+    # and invalid JSON were an AttributeError / TypeError or an unclear
+    # "Invalid isoformat string: 'None'" / JSONDecodeError without the file
+    def f(doc):
+        return io.StringIO(json.dumps(doc))
+
+    rec = {"id": "A", "source": "fred", "resolution_date": "2025-03-09", "resolved_to": 1}
+    with pytest.raises(ValueError, match=r"resolutions\[1\]: expected an object, got int"):
+        read_resolution_set(f({"forecast_due_date": "2025-03-02", "resolutions": [rec, 1]}))
+    with pytest.raises(ValueError, match=r"questions\[0\]: expected an object, got int"):
+        read_question_set(f({"questions": [1]}))
+    with pytest.raises(ValueError, match="forecast_due_date.*missing"):
+        read_resolution_set(f({"resolutions": [rec]}))
+    bad = dict(rec, resolution_date="03/09/2025")
+    with pytest.raises(
+        ValueError, match=r"resolutions\[0\]: resolution_date '03/09/2025' is not a date"
+    ):
+        read_resolution_set(f({"forecast_due_date": "2025-03-02", "resolutions": [bad]}))
+    with pytest.raises(ValueError, match=r"forecast_due_date '2 March' is not a date"):
+        read_forecast_set(f({"forecast_due_date": "2 March", "forecasts": [rec]}))
+    path = tmp_path / "2025-03-02_resolution_set.json"
+    path.write_text("{not json")
+    with pytest.raises(ValueError, match=r"resolution_set\.json: invalid JSON"):
+        read_resolution_set(path)
+    path.write_text("")
+    with pytest.raises(ValueError, match=r"resolution_set\.json: invalid JSON"):
+        read_resolution_set(str(path))
+
+
+@pytest.mark.parametrize("effect", [None, "abc", float("nan"), True])
+def test_a_question_effect_that_is_not_a_number_is_named(effect):
+    # null, text, NaN and booleans were a TypeError from float(), an unclear
+    # ValueError, or read as NaN / 1.0
+    rec = {"forecast_due_date": "2025-03-02", "source": "fred", "id": "A",
+           "horizon": 7, "leaderboard_type": "baseline", "question_fixed_effect": effect}  # fmt: skip
+    with pytest.raises(
+        ValueError, match=r"record 0: question_fixed_effect .* not a finite"
+    ):
+        read_question_effects(io.StringIO(json.dumps([rec])))
+    rec.update(question_fixed_effect=0.1, horizon="x")
+    with pytest.raises(ValueError, match="^lead_time must be a whole number of days"):
+        read_question_effects(io.StringIO(json.dumps([rec])))

@@ -410,3 +410,55 @@ def test_bootstrap_of_large_integer_weights_does_not_expand_the_rows():
     assert time.perf_counter() - t0 < 10.0
     low, high = res.confidence_interval()
     assert low <= res.aurc <= high and high - low < 1e-2  # 1e8 observations: narrow
+
+
+def test_table_per_coverage_names_the_threshold_of_exactly_that_share():
+    # coverage 0.07 of 100 answers is the 7 most confident: threshold 0.94
+    # (0.07 * 100 = 7.000000000000001 named the 8th, 0.93)
+    n = 100
+    conf = np.arange(n, 0, -1) / n
+    y = np.random.default_rng(5).integers(0, 2, n)
+    cov = np.arange(1, n + 1) / n
+    table = risk_coverage_curve(y, conf).to_frame(coverage=cov)
+    np.testing.assert_array_equal(table["threshold"].to_numpy(), conf)
+    w = np.full(n, 3.0)  # the same with weights
+    table = risk_coverage_curve(y, conf, sample_weight=w).to_frame(coverage=cov)
+    np.testing.assert_array_equal(table["threshold"].to_numpy(), conf)
+
+
+def test_weights_summing_to_infinity_raise_without_a_numpy_warning():
+    # two weights of 1e308 sum to inf: the ValueError says to rescale, and
+    # numpy's "overflow encountered in reduce" no longer leaks before it
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="^sample_weight sums to infinity"):
+            aurc([1, 0], [0.9, 0.2], sample_weight=[1e308, 1e308])
+
+
+@pytest.mark.parametrize("name", ["aurc", "e_aurc"])
+def test_subnormal_weights_give_the_areas_of_the_unscaled(name):
+    # weights that are multiples of the smallest subnormal (5e-324): their sums
+    # are exact, but the products n_j * r_j underflowed (AURC 0 for 0.125)
+    y, c, w = _weighted()
+    f = CALLS[name]
+    tiny = w * 5e-324
+    assert np.array_equal(tiny / 5e-324, w)  # exactly representable
+    assert f(y, c, sample_weight=tiny) == pytest.approx(
+        f(y, c, sample_weight=w), rel=1e-12, abs=1e-15
+    )
+    assert f([1, 0], [0.9, 0.2], sample_weight=[5e-324, 5e-324]) == pytest.approx(
+        f([1, 0], [0.9, 0.2]), abs=1e-15
+    )
+
+
+def test_pandas_na_in_boolean_labels_is_a_missing_value_error():
+    # a pandas "boolean" array with NA: "boolean value of NA is ambiguous"
+    # (a TypeError from pandas) came out of the shared label check; now the
+    # missing-value error that None and polars nulls give (brier_score too)
+    y = pd.array([True, False, pd.NA], dtype="boolean")
+    with pytest.raises(ValueError, match="^y_correct contains missing values .* index 2"):
+        aurc(y, [0.2, 0.5, 0.9])
+    with pytest.raises(ValueError, match="^y_true contains missing values"):
+        skbrier.brier_score(y, [0.2, 0.5, 0.9])

@@ -17,6 +17,7 @@ from . import arrays as _arrays
 from .diagnose import (
     SWAP_HINT,
     fmt,
+    is_missing,
     is_number_text,
     missing_problem,
     too_many_classes,
@@ -61,7 +62,9 @@ def _target_array(
         has_str = False
         has_num = False
         for v in y:
-            if v is None:
+            if v is None or (
+                not isinstance(v, (str, numbers.Number)) and is_missing(v)
+            ):  # None, pandas.NA, NaT
                 raise ValueError(missing_problem(y, name, "labels") or f"{name}: None.")
             if isinstance(v, str):
                 has_str = True

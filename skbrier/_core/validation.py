@@ -193,7 +193,8 @@ def check_sample_weight(
             f"({int(neg.sum())} of {n} weights are negative, the first at index "
             f"{int(np.argmax(neg))})."
         )
-    total = w.sum()
+    with np.errstate(over="ignore"):  # an infinite sum is refused just below
+        total = w.sum()
     if not np.isfinite(total):
         inf = np.isinf(w)
         if inf.any():

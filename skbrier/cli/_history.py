@@ -21,7 +21,14 @@ from typing import Any
 import numpy as np
 
 from ._common import CLIError
-from ._leaderboard import _OPTIONS, _labels, check_board_options, fit_forecasters, show
+from ._leaderboard import (
+    _OPTIONS,
+    _labels,
+    board_error,
+    check_board_options,
+    fit_forecasters,
+    show,
+)
 from ._read import _is_number, _numbers, outcomes, probabilities, read_table, weights
 from ._table import Codes
 
@@ -209,8 +216,6 @@ def _file_rows(message: str, files: dict[str, tuple[str, np.ndarray]]) -> str:
 
 def _score(history: Any, args: argparse.Namespace) -> Any:
     """The chosen score over the histories."""
-    from ..leaderboards import baseline_score, brier_at, daily_brier, peer_score
-
     metaculus = args.score in ("baseline", "peer")
     for option, value, allowed in (
         ("--step", args.step, args.score == "daily-brier"),
@@ -221,6 +226,15 @@ def _score(history: Any, args: argparse.Namespace) -> Any:
     ):
         if value is not None and not allowed:
             raise CLIError(f"{option} does not apply to --score {args.score}.")
+    try:
+        return _scored(history, args)
+    except (ValueError, TypeError) as exc:  # the API's at= is --lead-time here
+        raise type(exc)(re.sub(r"^at\b", "--lead-time", str(exc))) from None
+
+
+def _scored(history: Any, args: argparse.Namespace) -> Any:
+    from ..leaderboards import baseline_score, brier_at, daily_brier, peer_score
+
     half = args.scale != "0-2"
     at = _lead_time(args.lead_time)
     if args.score == "daily-brier":
@@ -285,7 +299,7 @@ def _history(args: argparse.Namespace) -> int:
         )  # fmt: skip
     except (ValueError, TypeError) as exc:
         files = {"forecasts": (fpath, f_keep), "questions": (qpath, q_keep)}
-        raise CLIError(_file_rows(str(exc), files)) from None
+        raise board_error(ValueError(_file_rows(str(exc), files))) from None
     show(res, args)
     return 0
 

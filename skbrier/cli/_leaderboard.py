@@ -203,9 +203,14 @@ def _leaderboard(args: argparse.Namespace) -> int:
         )  # fmt: skip
         parity = None if args.parity_target is None else _parity(res, c, args)
     except (ValueError, TypeError) as exc:
-        raise CLIError(str(exc)) from None
+        raise board_error(exc) from None
     show(res, args, parity)
     return 0
+
+
+def board_error(exc: Exception) -> CLIError:
+    """The API's error of a leaderboard, with its options spelt as the command's."""
+    return CLIError(str(exc).replace("n_resamples=0", "--n-resamples 0"))
 
 
 def check_board_options(args: argparse.Namespace) -> tuple[str, float] | None:

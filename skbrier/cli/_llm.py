@@ -32,17 +32,36 @@ FORMATS = ("auto", "lm-eval", "helm", "inspect", "judged", "graded")
 
 
 def _head(path: str, *, line: bool = False) -> str:
-    """The first 64 KiB of the file (its first line within them, ``line=True``)."""
+    """The first 64 KiB of the file, decompressed as the readers do (its first
+    line that is not blank within them, ``line=True``)."""
+    from ..io import EvalLogError
+    from ..io._parse import open_binary
+
     try:
-        with open(path, "rb") as fh:
-            raw = fh.readline(1 << 16) if line else fh.read(1 << 16)
-    except OSError as exc:
-        raise CLIError(f"{path}: cannot read ({exc.strerror or exc}).") from None
+        with open_binary(path) as fh:
+            raw = fh.read(1 << 16)
+            if line:  # the readers skip blank lines
+                raw = next((x for x in raw.splitlines() if x.strip()), b"")
+    except EvalLogError as exc:
+        raise CLIError(str(exc)) from None
+    except OSError as exc:  # open_binary's message names the path
+        raise CLIError(
+            f"{path}: cannot read ({exc.strerror or _why(exc, path)})."
+        ) from None
     return raw.decode("utf-8", errors="replace")
 
 
+def _why(exc: OSError, path: str) -> str:
+    """The reason of an error whose message starts with ``path: ``."""
+    return str(exc).removeprefix(f"{path}: ").rstrip(".")
+
+
+#: compression suffixes left out of the name that tells the format
+_PACKED = re.compile(r"\.(gz|bz2|xz)$", re.IGNORECASE)
+
+
 def _detect(path: str) -> str:
-    base = os.path.basename(path.rstrip(os.sep))
+    base = _PACKED.sub("", os.path.basename(path.rstrip(os.sep)))
     if os.path.isdir(path) or base == "per_instance_stats.json":
         return "helm"
     if base.endswith(".eval"):

@@ -212,11 +212,13 @@ def point_estimates(rec: Any, sc: Scored) -> tuple[dict[str, float], list[str]]:
             warnings.simplefilter("ignore")
             pl = platt_calibration_error(sc.y, sc.p, n_bins=10, binning="helm")
         out.update(
-            platt_ece=pl.calibration_error,
-            platt_ece_1_bin=pl.calibration_error_1_bin,
-            platt_coef=pl.coef,
-            platt_intercept=pl.intercept,
+            platt_ece=pl.calibration_error, platt_ece_1_bin=pl.calibration_error_1_bin
         )
+        if np.isnan(pl.coef):  # one class: no coefficients (the API's NaN)
+            right = "right" if sc.y[0] else "wrong"
+            notes.append(f"no Platt coefficients: every answer is {right}, nothing to fit")
+        else:
+            out.update(platt_coef=pl.coef, platt_intercept=pl.intercept)
     if sc.mc is not None:
         try:
             ts = temperature_scaling(rec.gold, ragged_logprobs(rec))

@@ -8,6 +8,7 @@ figures as inline SVG with text drawn as paths.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from ._llm_measures import COLUMNS, FIGURE_ECE_BINNING, FIGURE_ECE_KEY, POINT_KEYS
@@ -143,6 +144,7 @@ def _svgs(rows: list[dict[str, Any]], recs: list[Any]) -> list[tuple[str, str]]:
     from matplotlib.figure import Figure
 
     from .._core.params import DEFAULT_N_BINS, DEFAULT_STRATEGY
+    from ..exceptions import HardForecastWarning
     from ..plotting._multiclass_reliability import MulticlassReliabilityDisplay
 
     out = []
@@ -155,12 +157,16 @@ def _svgs(rows: list[dict[str, Any]], recs: list[Any]) -> list[tuple[str, str]]:
         )
         ax = fig.subplots()
         name = _figures.plain_text_label(str(row["model"]))
-        MulticlassReliabilityDisplay.from_predictions(
-            rec.correct[keep],
-            rec.confidence[keep],
-            n_bins=DEFAULT_N_BINS,
-            strategy=DEFAULT_STRATEGY,
-        ).plot(ax=ax, name=f"{name}, {FIGURE_ECE_BINNING}")
+        with warnings.catch_warnings():
+            # an answer's confidence of exactly 1 is a certain model, not class
+            # labels passed by mistake (the table's measures do not warn either)
+            warnings.simplefilter("ignore", HardForecastWarning)
+            MulticlassReliabilityDisplay.from_predictions(
+                rec.correct[keep],
+                rec.confidence[keep],
+                n_bins=DEFAULT_N_BINS,
+                strategy=DEFAULT_STRATEGY,
+            ).plot(ax=ax, name=f"{name}, {FIGURE_ECE_BINNING}")
         fig.suptitle(name)
         out.append((str(row["model"]), _figures.to_svg(_figures.legible(fig), f"llm{j}")))
     return out

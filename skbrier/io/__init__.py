@@ -9,6 +9,7 @@ the field; with ``skip_invalid=True`` it is skipped and counted, never
 dropped silently.  A wrong option raises ``TypeError``/``ValueError``
 naming it, and a file that cannot be read an ``OSError``
 (``FileNotFoundError``, ``IsADirectoryError``) whose message names the path.
+A log compressed by gzip, bzip2 or xz is read as the plain file.
 
 One module per format (``_lm_eval``, ``_helm``, ``_inspect`` with
 ``_inspect_answer``, ``_judged``, ``_graded``); what they share -- files, text, JSON,

@@ -9,6 +9,7 @@ import numpy as np
 
 from ._parse import (
     Bad,
+    FirstPlaces,
     Malformed,
     check_path,
     get,
@@ -66,7 +67,8 @@ def read_helm_run(
     Perturbed instances are left out (HELM's calibration metrics use the
     unperturbed ones).  The model is read from ``run_spec.json`` when present.
     Stat values must be finite; ``max_prob`` must lie in [0, 1] and the
-    correctness stat be 0 or 1.
+    correctness stat be 0 or 1; an unperturbed instance and train trial read
+    twice is malformed (it would count twice).
 
     Parameters
     ----------
@@ -122,6 +124,9 @@ def read_helm_run(
         raise EvalLogError(f"{file}: expected a JSON list of per-instance entries.")
     ids, correct, conf = [], [], []
     seen_stat = False
+    seen = FirstPlaces(
+        "instance_id", "HELM writes one entry per instance, perturbation and train trial"
+    )
     for i, entry in enumerate(data):
         try:
             if not isinstance(entry, dict):
@@ -144,13 +149,15 @@ def read_helm_run(
                 raise Bad(f"stats[{correct_stat}]", f"mean {c!r} is not 0 or 1")
             if not 0.0 <= p <= 1.0:
                 raise Bad("stats[max_prob]", f"{p!r} is not a probability")
+            key = f"{iid}#{entry.get('train_trial_index', 0)}"
+            seen.add(key, f"entry {i}")
         except Bad as bad:
             if not seen_stat and bad.field == f"stats[{correct_stat}]":
                 # the first entry lacks the stat: maybe the option is wrong
                 bad.problem += f" (correct_stat={correct_stat!r}; HELM's is 'exact_match')"
             malformed.found(f"entry {i}", bad)
             continue
-        ids.append(f"{iid}#{entry.get('train_trial_index', 0)}")
+        ids.append(key)
         correct.append(c == 1.0)
         conf.append(p)
     if not data:

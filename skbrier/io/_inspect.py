@@ -16,6 +16,7 @@ from .._core.params import check_bool, check_option, check_real
 from ._inspect_answer import answer_position, choice_letters
 from ._parse import (
     Bad,
+    FirstPlaces,
     at,
     check_path,
     check_stated_scale,
@@ -49,6 +50,13 @@ def _correct(value: Any, field: str) -> bool:
         return bool(value)
     if isinstance(value, str) and value.upper() in _TRUE | _FALSE:
         return value.upper() in _TRUE
+    if isinstance(value, str):  # numeric text, which value_to_float reads too
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if number in (0.0, 1.0):
+            return number == 1.0
     raise Bad(
         field,
         f"score value {show(value)} is not correct/incorrect (C/I, 1/0, true/false)",
@@ -209,7 +217,8 @@ def read_inspect_log(
     Inspect's ``"N"``, no answer, is incorrect).  A sample with no score
     (Inspect writes none when a sample errored or was not scored) is left
     out and counted in ``n_unscored``; a log without samples (cancelled, or
-    header only) reads as no record.
+    header only) reads as no record.  A sample read twice (the same ``id``
+    and ``epoch``) is malformed: it would count twice.
 
     The confidence of the answer comes from one of three sources:
 
@@ -297,6 +306,7 @@ def read_inspect_log(
     meta_fields: set[str] = set()
     scorer_seen = field_seen = False
     unscored = 0
+    seen = FirstPlaces("id", "Inspect writes one sample per id and epoch")
     for index, (place, s) in enumerate(samples):
         try:
             if isinstance(s, Bad):
@@ -349,6 +359,7 @@ def read_inspect_log(
                     )
                 else:
                     no_logprobs.append((index, place))
+            seen.add(f"{sid}#{epoch}", place)
         except Bad as b:
             bad.append((index, at(path, place, b)))
             continue

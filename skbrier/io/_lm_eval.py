@@ -11,6 +11,7 @@ import numpy as np
 from .._core.params import check_bool
 from ._parse import (
     Bad,
+    FirstPlaces,
     Malformed,
     check_path,
     decode,
@@ -97,6 +98,12 @@ def _record(
         gold = int(t)
     elif conts is not None and t in [c.strip() for c in conts]:
         gold = [c.strip() for c in conts].index(t)
+    elif t.startswith("[") and t.endswith("]"):  # str() of lm-eval's gold list
+        raise Bad(
+            "target",
+            f"{show(target)} lists several gold choices (a task with "
+            "multiple_target): one gold choice per question is needed",
+        )
     else:
         raise Bad(
             "target", f"{show(target)} is neither a choice index nor one of the choices"
@@ -110,6 +117,14 @@ def _record(
         # characters, len(doc_to_choice), not of the continuation
         # target_delimiter + choice that the request (arg_1) holds
         cut = len(delimiter)
+        if cut and not any(c.startswith(delimiter) for c in conts):
+            # lm-eval puts the delimiter before every choice: a wrong option
+            raise Bad(
+                "arguments",
+                f"no choice continuation starts with target_delimiter={delimiter!r} "
+                f"(e.g. {show(conts[0])}), which lm-eval puts before every choice: "
+                "pass the task's target_delimiter ('' for none)",
+            )
         lls = [
             ll / max(len(c) - cut if cut and c.startswith(delimiter) else len(c), 1)
             for ll, c in zip(lls, conts)
@@ -132,7 +147,8 @@ def read_lm_eval_samples(
     (stringified gold index or answer text), ``arguments``
     (``{"gen_args_i": {"arg_0": context, "arg_1": choice}}``) and
     ``filtered_resps``, one ``[loglikelihood, is_greedy]`` per choice,
-    serialized as strings.  Choice counts may differ between questions.
+    serialized as strings.  Choice counts may differ between questions; a
+    ``doc_id`` read twice is malformed (it would count twice).
     A task scored with ``acc_mutual_info`` (``"metrics"`` lists it) holds one
     more request per choice, unconditional, after the choices: those are
     left out, as lm-eval's ``acc`` leaves them out.
@@ -157,7 +173,8 @@ def read_lm_eval_samples(
         The task's ``target_delimiter`` (lm-eval's default ``" "``), which
         lm-eval puts before each choice in the continuation and leaves out
         of the length of ``acc_norm``; ``""`` for a task that sets none.
-        Read only with ``length_normalize=True``.
+        Read only with ``length_normalize=True``; a question none of whose
+        continuations starts with it is malformed (a wrong option).
     {{skip_invalid}}
 
     Returns
@@ -198,6 +215,9 @@ def read_lm_eval_samples(
     counts: list[int] = []
     golds: list[int] = []
     blank = True
+    seen = FirstPlaces(
+        "doc_id", "lm-eval writes one line per document and filter: keep one filter's lines"
+    )
     with open_binary(path) as fh:
         for lineno, raw in enumerate(fh, 1):
             if not raw.strip():
@@ -206,6 +226,7 @@ def read_lm_eval_samples(
             try:
                 rec = parse_json(decode(raw))
                 doc_id, lls, gold = _record(rec, length_normalize, target_delimiter)
+                seen.add(doc_id, f"line {lineno}")
             except Bad as bad:
                 malformed.found(f"line {lineno}", bad)
                 continue

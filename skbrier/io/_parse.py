@@ -5,13 +5,15 @@ One home for each check at the boundary:
 * :func:`check_path` -- the ``path`` argument (a path-like naming a file);
 * :func:`open_binary`, :func:`read_bytes` and :func:`read_text` -- opening a file: a missing file, a directory or an
   unreadable file raise ``FileNotFoundError`` / ``IsADirectoryError`` /
-  ``OSError`` whose message is one line naming the path;
+  ``OSError`` whose message is one line naming the path; a gzip, bzip2 or
+  xz file is decompressed (told by its magic bytes);
 * :func:`decode` and :func:`parse_json` -- text and JSON: invalid UTF-8,
   invalid JSON, JSON nested too deeply (``RecursionError`` in the parser) and
   integers too long to convert all become a :class:`Bad` field problem (or an
   :class:`~skbrier.io.EvalLogError` naming the file), never a raw exception;
 * :func:`to_float` -- a number field: finite, not a bool, not a container;
 * :func:`record_id` -- a record's identifier: a string or a number;
+  :class:`FirstPlaces` -- a question read twice;
 * :func:`check_stated_scale` -- stated confidences against ``confidence_scale``;
 * :func:`show` -- a value in a message, cut short (and safe on values nested
   too deeply for ``repr``).
@@ -22,9 +24,14 @@ option; they are never reported as a data problem.
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import io
 import json
+import lzma
 import math
 import os
+import zlib
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -36,6 +43,7 @@ from ._records import EvalLogError
 __all__ = [
     "reader_doc",
     "Bad",
+    "FirstPlaces",
     "Malformed",
     "at",
     "check_path",
@@ -104,6 +112,25 @@ class Malformed:
         return EvalLogError(
             f"{self.path}: no valid {what} ({self.count} malformed {records} skipped)."
         )
+
+
+class FirstPlaces:
+    """Where each question was read first: one read twice is a :class:`Bad`
+    naming ``field`` and that place (it would count twice)."""
+
+    def __init__(self, field: str, hint: str) -> None:
+        self.field, self.hint = field, hint
+        self.places: dict[str, str] = {}
+
+    def add(self, key: str, place: str) -> None:
+        """Record question ``key`` read at ``place`` (call once it is valid)."""
+        first = self.places.setdefault(key, place)
+        if first != place:
+            raise Bad(
+                self.field,
+                f"{key!r} was read on {first} already: the question would count "
+                f"twice ({self.hint})",
+            )
 
 
 def show(value: Any, limit: int = 60) -> str:
@@ -181,8 +208,42 @@ def check_path(path: Any) -> str:
         ) from None
 
 
+#: compressions read transparently, by their magic bytes (not the file name)
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip", gzip.open),
+    (b"BZh", "bzip2", bz2.open),
+    (b"\xfd7zXZ\x00", "xz", lzma.open),
+)
+
+
 def open_binary(path: str, what: str = "log file") -> BinaryIO:
-    """``open(path, "rb")``; OS errors become one-line messages naming the path."""
+    """``open(path, "rb")``; OS errors become one-line messages naming the path.
+
+    A file compressed by gzip, bzip2 or xz (told by its magic bytes) is
+    decompressed; damaged compressed data is an
+    :class:`~skbrier.io.EvalLogError` naming the file.
+    """
+    fh = _open(path, what)
+    try:
+        magic = fh.read(6)
+        fh.seek(0)
+    except OSError as exc:
+        fh.close()
+        raise OSError(f"{path}: cannot read ({exc.strerror or exc}).") from None
+    for sig, kind, opener in _COMPRESSED:
+        if magic.startswith(sig):
+            with fh:
+                try:
+                    with opener(fh) as packed:
+                        return io.BytesIO(packed.read())
+                except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
+                    raise EvalLogError(
+                        f"{path}: cannot decompress the {kind} data ({exc})."
+                    ) from None
+    return fh
+
+
+def _open(path: str, what: str) -> BinaryIO:
     try:
         return open(path, "rb")
     except FileNotFoundError:

@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
+    MIN_SAMPLES,
     check_bool,
     check_confidence_level,
 )
@@ -256,6 +257,14 @@ def fit_board(
     scores and the number of disconnected replicates.
     """
     point = _point(board) if gamma is None else frozen_point(board, gamma)
+    n_q = board.lp.panel.n_questions
+    if n_resamples and n_q < MIN_SAMPLES:  # the library's rule for intervals
+        raise ValueError(
+            f"question: the bootstrap resamples the questions and there "
+            f"{'is' if n_q == 1 else 'are'} {n_q} question{'' if n_q == 1 else 's'}; "
+            f"at least {MIN_SAMPLES} are needed for intervals, rank intervals and tie "
+            "groups (pass n_resamples=0 for the point scores)."
+        )
     if n_resamples == 0:
         reps, n_bad = np.empty((0, point.forecasters.shape[0])), 0
     elif gamma is not None:
@@ -285,17 +294,22 @@ def _summarise(
     k = reps.shape[1]
     nan = np.full(k, np.nan)
     ri = rank_inference(reps, confidence_level, simultaneous)
-    ci_low = ci_high = nan
-    if reps.shape[0]:
-        ci = interval_from_replicates(brier_index_of(reps), confidence_level, axis=0)
-        ci_low, ci_high = np.asarray(ci.low), np.asarray(ci.high)
+    ci_low, ci_high = nan.copy(), nan.copy()
+    # a forecaster without every part (``combine``) has no score: NaN in every
+    # replicate too, so no interval (and no warning about it)
+    scored = np.isfinite(point.adjusted_brier)
+    if reps.shape[0] and scored.any():
+        ci = interval_from_replicates(
+            brier_index_of(reps[:, scored]), confidence_level, axis=0
+        )
+        ci_low[scored], ci_high[scored] = ci.low, ci.high
     fields = {
         f.name: getattr(point, f.name) for f in dataclasses.fields(DifficultyAdjustedResult)
     }
     return LeaderboardResult(
         **fields,
         brier_index_low=ci_low,
-        brier_index_high=ci_high.copy(),
+        brier_index_high=ci_high,
         rank=rank_matrix(point.adjusted_brier[None, :])[0],
         p_value=nan.copy()
         if reference is None or not reps.shape[0]
@@ -365,7 +379,8 @@ def leaderboard(
         Stratum of each row's question (constant within a question).
     n_resamples : int, default=1999
         Bootstrap replicates; 0: none (the point estimates and ranks, with
-        NaN intervals, p-values and shares).
+        NaN intervals, p-values and shares).  A bootstrap resamples the
+        questions and needs at least 3 of them.
     confidence_level : float, default=0.95
     simultaneous : bool, default=True
         Bonferroni-adjust the paired intervals over the :math:`K(K-1)/2`

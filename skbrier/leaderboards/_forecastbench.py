@@ -76,7 +76,10 @@ def question_key(
     due = str(forecast_due_date)[:10]
     if _is_missing(lead_time):
         return f"{due}_{source}_{id}"
-    h = float(lead_time)
+    try:
+        h = float(lead_time)
+    except (TypeError, ValueError):
+        h = math.nan
     if not h.is_integer():
         raise ValueError(
             f"lead_time must be a whole number of days (ForecastBench's horizon), got {lead_time!r}."
@@ -84,18 +87,63 @@ def question_key(
     return f"{due}_{source}_{id}_{int(h)}"
 
 
-def _load(path: Any, key: str, what: str) -> dict[str, Any]:
+def _name(path: Any) -> str:
+    """The file's name in messages (a file object's ``name`` when it has one)."""
     if isinstance(path, (str, os.PathLike)):
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    else:
-        data = json.load(path)
+        return os.fsdecode(os.fspath(path))
+    name = getattr(path, "name", None)
+    return name if isinstance(name, str) else "<file object>"
+
+
+def _json(path: Any) -> Any:
+    """The JSON document of a path or file object; invalid JSON (an empty file
+    too) is a ValueError naming the file."""
+    try:
+        if isinstance(path, (str, os.PathLike)):
+            with open(path, encoding="utf-8") as fh:
+                return json.load(fh)
+        return json.load(path)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"path: {_name(path)}: invalid JSON ({exc.msg}; line {exc.lineno}, "
+            f"column {exc.colno})."
+        ) from None
+
+
+def _load(path: Any, key: str, what: str) -> dict[str, Any]:
+    data = _json(path)
     if not isinstance(data, dict) or not isinstance(data.get(key), list):
         raise ValueError(
             f"path: {path!r} is not a ForecastBench {what} file (a JSON object with a "
             f"{key!r} list)."
         )
+    for i, r in enumerate(data[key]):
+        if not isinstance(r, dict):
+            raise ValueError(
+                f"path: {_name(path)}: {key}[{i}]: expected an object, got "
+                f"{type(r).__name__}."
+            )
     return data
+
+
+def _date(value: Any, what: str) -> _dt.date:
+    """A ``YYYY-MM-DD`` date (a longer ISO time is cut to its date)."""
+    try:
+        return _dt.date.fromisoformat(str(value)[:10])
+    except ValueError:
+        raise ValueError(f"{what} {value!r} is not a date (YYYY-MM-DD).") from None
+
+
+def _due(data: dict[str, Any], path: Any) -> str:
+    """The file's ``forecast_due_date``, checked."""
+    due = data.get("forecast_due_date")
+    if _is_missing(due):
+        raise ValueError(
+            f"path: {_name(path)}: forecast_due_date is missing (the question keys "
+            "and horizons count from it)."
+        )
+    _date(due, f"path: {_name(path)}: forecast_due_date")
+    return str(due)
 
 
 def _columns(records: list[dict[str, Any]], extra: dict[str, Any]) -> dict[str, np.ndarray]:
@@ -119,11 +167,11 @@ def _columns(records: list[dict[str, Any]], extra: dict[str, Any]) -> dict[str, 
     return out
 
 
-def _days(due: str, resolution_date: Any) -> float:
+def _days(due: str, resolution_date: Any, where: str) -> float:
     if _is_missing(resolution_date):
         return math.nan
-    d0 = _dt.date.fromisoformat(str(due)[:10])
-    return float((_dt.date.fromisoformat(str(resolution_date)[:10]) - d0).days)
+    d1 = _date(resolution_date, f"{where}: resolution_date")
+    return float((d1 - _date(due, "forecast_due_date")).days)
 
 
 def _combo(v: Any) -> bool:
@@ -131,16 +179,19 @@ def _combo(v: Any) -> bool:
 
 
 def _keyed(
-    records: list[dict[str, Any]], due: str, market_sources: Iterable[str] | None
+    records: list[dict[str, Any]],
+    due: str,
+    market_sources: Iterable[str] | None,
+    where: str,
 ) -> list[dict[str, Any]]:
     """Drop combination questions (ForecastBench's ``is_combo``); add horizon and key."""
     market = set(market_sources or ())
     out = []
-    for r in records:
+    for i, r in enumerate(records):
         if _combo(r.get("id")):
             continue
         r = dict(r)
-        h = _days(due, r.get("resolution_date"))
+        h = _days(due, r.get("resolution_date"), f"{where}[{i}]")
         if r.get("source") in market:
             h = math.nan
         r["horizon"] = h
@@ -226,10 +277,11 @@ def read_resolution_set(
     ['2025-03-02_fred_AAA_7']
     """
     data = _load(path, "resolutions", "resolution-set")
-    due = str(data.get("forecast_due_date"))
-    return _columns(
-        _keyed(data["resolutions"], due, market_sources), {"forecast_due_date": due}
+    due = _due(data, path)
+    rows = _keyed(
+        data["resolutions"], due, market_sources, f"path: {_name(path)}: resolutions"
     )
+    return _columns(rows, {"forecast_due_date": due})
 
 
 def read_forecast_set(
@@ -266,13 +318,14 @@ def read_forecast_set(
     (['Always 0.5'], [0.5])
     """
     data = _load(path, "forecasts", "forecast-set")
-    due = str(data.get("forecast_due_date"))
+    due = _due(data, path)
     meta = {
         k: data.get(k)
         for k in ("organization", "model", "model_organization", "question_set")
     }
     meta["forecast_due_date"] = due
-    return _columns(_keyed(data["forecasts"], due, market_sources), meta)
+    rows = _keyed(data["forecasts"], due, market_sources, f"path: {_name(path)}: forecasts")
+    return _columns(rows, meta)
 
 
 def read_question_effects(
@@ -319,11 +372,7 @@ def read_question_effects(
     >>> read_question_effects(f)
     {'2025-03-02_fred_AAA_7': 0.05, '2025-03-02_manifold_m1': -0.02}
     """
-    if isinstance(path, (str, os.PathLike)):
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    else:
-        data = json.load(path)
+    data = _json(path)
     fields = ("forecast_due_date", "source", "id", "horizon", "question_fixed_effect")
     if not isinstance(data, list) or not all(
         isinstance(r, dict) and all(k in r for k in fields) for r in data
@@ -338,11 +387,16 @@ def read_question_effects(
             f"leaderboard_type: the file holds the effects of {types}; pick one."
         )
     out: dict[str, float] = {}
-    for r in data:
+    for i, r in enumerate(data):
         if leaderboard_type is not None and r.get("leaderboard_type") != leaderboard_type:
             continue
         key = question_key(r["forecast_due_date"], r["source"], r["id"], r["horizon"])
-        v = float(r["question_fixed_effect"])
+        v = r["question_fixed_effect"]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise ValueError(
+                f"path: {_name(path)}: record {i}: question_fixed_effect {v!r} is not "
+                "a finite number."
+            )
         if key in out and out[key] != v:
             raise ValueError(f"path: question {key!r} has two different fixed effects.")
         out[key] = v

@@ -593,10 +593,17 @@ def _question_codes(qu: np.ndarray, qnames: np.ndarray) -> np.ndarray:
     if not np.all(known):
         bad = np.flatnonzero(~known[inv])
         r = int(bad[0])
+        name = to_builtin(qu[r])
+        same = [q for q in qnames.tolist() if str(q) == str(name)]
+        hint = (
+            f"; questions has {same[0]!r} ({'text' if isinstance(same[0], str) else 'a number'}):"
+            " the two question columns hold different types, convert one"
+            if same
+            else "; add the question with its times and outcome, or drop those rows"
+        )
         raise ValueError(
-            f"question: row {r} of forecasts names question {to_builtin(qu[r])!r}, which is not in "
-            f"questions ({bad.size} of {qu.shape[0]} rows name unknown questions); add "
-            "the question with its times and outcome, or drop those rows."
+            f"question: row {r} of forecasts names question {name!r}, which is not in "
+            f"questions ({bad.size} of {qu.shape[0]} rows name unknown questions){hint}."
         )
     return np.asarray(pos, dtype=np.intp)[inv]
 

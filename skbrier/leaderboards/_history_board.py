@@ -118,7 +118,8 @@ def history_leaderboard(
         Forecaster the p-values compare with.
     n_resamples : int, default=1999
         Bootstrap replicates; 0: point estimates and ranks only (NaN
-        intervals, an empty top set, every forecaster in tie group 1).
+        intervals, an empty top set, every forecaster in tie group 1).  A
+        bootstrap resamples the questions and needs at least 3 of them.
     confidence_level : float, default=0.95
     simultaneous : bool, default=True
         Bonferroni-adjust the paired intervals (and so the tie groups).

@@ -392,7 +392,7 @@ def brier_at(
             history, pairs, _at_times(history, at, ("first", "last")), False
         )
         name = at if isinstance(at, str) else "time"
-    scored = rows >= 0
+    scored = _spot_scored(rows >= 0)
     rows = rows[scored]
     pq = pairs.question[scored]
     score = c * history.brier[rows]
@@ -417,6 +417,22 @@ def brier_at(
 # --------------------------------------------------------------------------
 def _spot(history: ForecastHistory, at: Any) -> np.ndarray:
     return np.minimum(_at_times(history, at), history.end_time)
+
+
+def _spot_scored(scored: np.ndarray, crowd: bool = False) -> np.ndarray:
+    """The pairs a spot score (``at``) scores; none at all is an error naming ``at``."""
+    if not scored.any():
+        raise ValueError(
+            "at: no forecast stands at that time on any question"
+            + (
+                " with a crowd formed before it (a Peer score compares with the "
+                "forecasts made strictly before that time)"
+                if crowd
+                else ""
+            )
+            + ": nothing is scored. Choose a later time (or a shorter lead time)."
+        )
+    return scored
 
 
 @leaderboard_doc
@@ -522,7 +538,7 @@ def baseline_score(
         dur = np.maximum(nxt - start, 0.0) / (history.close_time - history.open_time)[q]
         return _time_averaged(history, pairs, f"baseline_score({rule})", dur * base, dur)
     rows = standing_rows(history, pairs, _spot(history, at), False)
-    scored = rows >= 0
+    scored = _spot_scored(rows >= 0)
     return summarise(
         history, f"baseline_score({rule}, spot)", True, pairs.forecaster[scored],
         pairs.question[scored], base[rows[scored]], np.ones(int(scored.sum())),
@@ -639,7 +655,7 @@ def peer_score(
     had = before >= 0
     crowd_n = np.bincount(pairs.question[had], minlength=n_q).astype(np.float64)
     crowd_s = np.bincount(pairs.question[had], weights=s[before[had]], minlength=n_q)
-    scored = (rows >= 0) & (crowd_n[pairs.question] >= 1)
+    scored = _spot_scored((rows >= 0) & (crowd_n[pairs.question] >= 1), crowd=True)
     pq = pairs.question[scored]
     big_n, big_s = crowd_n[pq], crowd_s[pq]
     with np.errstate(invalid="ignore", divide="ignore"):

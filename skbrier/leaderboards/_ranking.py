@@ -52,14 +52,18 @@ def pairwise_intervals(
     low = np.full((k, k), np.nan)
     high = np.full((k, k), np.nan)
     reps = reps[~np.isnan(reps).all(axis=1)]  # disconnected replicates
+    # a forecaster NaN in every replicate (no score) has no paired interval
+    scored = np.flatnonzero(~np.isnan(reps).all(axis=0))
+    reps = reps[:, scored]
     alpha = 1.0 - level
-    for i in range(k):
+    for i, row in enumerate(scored):
         d = reps[:, i : i + 1] - reps
         if np.isnan(d).any():  # a forecaster missing from some replicates
             ci = interval_from_replicates(d, level, axis=0, nan_policy="omit")
-            low[i], high[i] = ci.low, ci.high
+            low[row, scored], high[row, scored] = ci.low, ci.high
         elif d.shape[0]:  # the same quantiles, without nanquantile's per-column loop
-            low[i], high[i] = np.quantile(d, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
+            q = np.quantile(d, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
+            low[row, scored], high[row, scored] = q
     np.fill_diagonal(low, 0.0)
     np.fill_diagonal(high, 0.0)
     return low, high
@@ -102,13 +106,17 @@ def rank_inference(
     group 1.
     """
     k = reps.shape[1]
+    low, high = np.full(k, np.nan), np.full(k, np.nan)
+    # a forecaster NaN in every replicate (no score) has no rank interval
+    scored = ~np.isnan(reps).all(axis=0)
     if reps.shape[0]:
-        rci = interval_from_replicates(rank_matrix(reps), confidence_level, axis=0,
-                                       nan_policy="omit")  # fmt: skip
-        low, high = np.floor(np.asarray(rci.low)), np.ceil(np.asarray(rci.high))
+        if scored.any():
+            rci = interval_from_replicates(rank_matrix(reps)[:, scored], confidence_level,
+                                           axis=0, nan_policy="omit")  # fmt: skip
+            low[scored] = np.floor(np.asarray(rci.low))
+            high[scored] = np.ceil(np.asarray(rci.high))
         diff_low, diff_high = pairwise_intervals(reps, confidence_level, simultaneous)
     else:
-        low, high = np.full(k, np.nan), np.full(k, np.nan)
         diff_low, diff_high = np.full((k, k), np.nan), np.full((k, k), np.nan)
     better, group = tie_groups(diff_high)
     return RankInference(
@@ -163,9 +171,13 @@ class RankedResult:
 
     @property
     def groups(self) -> dict[int, list[Any]]:
-        """The forecasters of each ``tie_group``, best first within a group."""
+        """The forecasters of each ``tie_group``, best first within a group
+        (a forecaster without a score, NaN, is in none)."""
         out: dict[int, list[Any]] = {}
+        scored = ~np.isnan(np.asarray(self.rank, dtype=np.float64))
         for i in self._by_rank():
+            if not scored[i]:
+                continue
             out.setdefault(int(self.tie_group[i]), []).append(
                 to_builtin(self.forecasters[i])
             )

@@ -206,8 +206,10 @@ class RiskCoverageResult(_BootstrapResult):
             )
         cov = check_coverage(coverage)
         acc = accuracy_at_coverage(self._curve(), cov)
+        # compared as shares: K / W and the coverage asked are both correctly
+        # rounded (cov * W may round above K: 0.07 * 100 > 7)
         j = np.minimum(
-            np.searchsorted(self.n_answered, cov * self.n, side="left"),
+            np.searchsorted(self.coverage, cov, side="left"),
             self.thresholds.shape[0] - 1,
         )
         return pd.DataFrame(

@@ -231,10 +231,16 @@ def _utility(y: np.ndarray, c: np.ndarray, w: np.ndarray | None, t: np.ndarray):
     return s.tp - s.fp * threshold_odds(t), s.tp + s.fp
 
 
+def _shares(w: np.ndarray) -> np.ndarray:
+    """The weights' shares ``w / W`` (divided first: ``w @ x`` of subnormal
+    weights loses digits)."""
+    return w / w.sum()
+
+
 def _area(scores: np.ndarray, w: np.ndarray | None, name: str = "confidence") -> float:
     """The weighted mean of the scores; a RuntimeWarning when it is ``-inf``."""
     with np.errstate(invalid="ignore"):
-        area = float(scores.mean() if w is None else (w @ scores) / w.sum())
+        area = float(scores.mean() if w is None else _shares(w) @ scores)
     if area == -np.inf:
         k = int(np.count_nonzero(np.isneginf(scores)))
         warnings.warn(
@@ -386,7 +392,7 @@ def abstention_utility(
         thresholds=t,
         utility=utility,
         answer_rate=rate,
-        accuracy=float(y.mean() if w is None else (w @ y) / w.sum()),
+        accuracy=float(y.mean() if w is None else _shares(w) @ y),
         area=_area(scores, w),
         max_threshold=top,
         n=float(y.shape[0]) if w is None else float(w.sum()),

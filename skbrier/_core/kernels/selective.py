@@ -175,9 +175,11 @@ def aurc_trapezoid(rc: RiskCoverage) -> float:
     .. math:: \mathrm{AURC} = \frac{1}{W}\Big(n_1 r_1 + \sum_{j \ge 2} n_j
               \frac{r_j + r_{j-1}}{2}\Big).
     """
-    n, r = rc.weight, rc.risk
+    # the groups' shares n_j / W first: products of tiny (subnormal) weights
+    # and risks would underflow
+    n, r = rc.weight / rc.total, rc.risk
     inner = n[1:] @ r[1:] + n[1:] @ r[:-1]
-    return float((n[0] * r[0] + 0.5 * inner) / rc.total)
+    return float(n[0] * r[0] + 0.5 * inner)
 
 
 def oracle_aurc(accuracy: Any) -> Any:
@@ -312,7 +314,9 @@ def utility_area_scores(
     """
     m = np.minimum(confidence, max_threshold)
     with np.errstate(divide="ignore"):
-        return m + (1.0 - correct) * np.log1p(-m)
+        # only wrong answers pay the penalty (a right answer of confidence 1
+        # is m = 1, not 1 + 0 * log(0) = NaN)
+        return np.where(correct > 0, m, m + np.log1p(-m))
 
 
 def simpleqa_aggregate(
