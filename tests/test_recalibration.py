@@ -275,3 +275,21 @@ def test_gold_indices_in_a_list(gold, exc, match):
     else:
         with pytest.raises(exc, match=match):
             temperature_scaling(gold, logp)
+
+
+@pytest.mark.parametrize("fit_on", [False, True])
+def test_questions_of_one_choice_only_cannot_fit_a_temperature(fit_on):
+    # every probability is 1 at every temperature: it was T = inf with a
+    # warning that the log-likelihoods "do not favour the gold choices"
+    one = ([[1], [1], [1]], [[-0.5], [-1.2], [-0.1]])
+    two = ([[1, 0], [0, 1]], [[-0.2, -1.0], [-2.0, -0.3]])
+    name = "fit_on" if fit_on else "y_score"
+    with pytest.raises(ValueError, match=f"every question of {name} has a single choice"):
+        if fit_on:
+            temperature_scaling(*two, fit_on=one)
+        else:
+            temperature_scaling(*one)
+    # one single-choice question beside others is fine (it does not move T)
+    mixed = temperature_scaling([[1], [1, 0], [0, 1]], [[-0.5], [-0.2, -1.0], [-2.0, -0.3]])
+    alone = temperature_scaling(*two)
+    assert mixed.temperature == pytest.approx(alone.temperature, rel=1e-9)

@@ -368,8 +368,11 @@ def _finite(x: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(x), x, 0.0)
 
 
-def _fit_inverse_temperature(ch: _Choices) -> float:
+def _fit_inverse_temperature(ch: _Choices, name: str) -> float:
     """Maximum-likelihood ``1 / T``: the negative log-likelihood is convex in ``1 / T``.
+
+    Questions of one choice do not depend on ``T``; a ValueError naming
+    ``name`` (the fitting data) when every question has one.
 
     At the boundaries the maximum is a limit: ``0`` (``T = inf``, uniform
     probabilities) when the log-likelihood does not increase from there (the
@@ -377,6 +380,12 @@ def _fit_inverse_temperature(ch: _Choices) -> float:
     all mass on the top choices) when every gold choice is a top choice.
     Both are said in a warning.
     """
+    if not np.any(ch.lengths > 1):
+        raise ValueError(
+            f"every question of {name} has a single choice: its probability is 1 "
+            "at every temperature, so no temperature can be fitted; give questions "
+            "of two or more choices."
+        )
     if ch.derivatives(0.0)[0] >= 0.0:
         warnings.warn(
             "the choice log-likelihoods do not favour the gold choices (they score "
@@ -501,7 +510,7 @@ def temperature_scaling(
                 "fit_on must be a tuple (y_true, y_score) of the fitting split."
             )
         fitted_on, fit = "separate", _Choices(fit_on[0], fit_on[1], None, from_logprobs)
-    inv_t = _fit_inverse_temperature(fit)
+    inv_t = _fit_inverse_temperature(fit, "y_score" if fit_on is None else "fit_on")
     after = scored.scores(inv_t, n_bins)
     before = scored.scores(1.0, n_bins)
     return TemperatureScalingResult(
