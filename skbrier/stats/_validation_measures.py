@@ -115,7 +115,8 @@ def from_scale(x: float, transform: Transform) -> float:
     if transform == "logit":
         return float(special.expit(x))
     if transform == "log":
-        return float(np.exp(x))
+        with np.errstate(over="ignore"):  # a bound beyond the float range: inf
+            return float(np.exp(x))
     return float(x)
 
 
