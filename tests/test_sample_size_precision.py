@@ -244,3 +244,21 @@ def test_needed_grows_as_the_square_of_the_width_ratio():
     assert res.sample_size_needed[k] == math.ceil(500 * ratio**2) or (
         abs(res.sample_size_needed[k] - 500 * ratio**2) <= 1
     )
+
+
+def test_resamples_without_events_leave_the_net_benefit_replicates_nan():
+    """Three patients, one event: some bootstrap resamples hold no event, where
+    the standardized net benefit (NB / prevalence) is undefined.  Those
+    replicates are NaN and counted by the interval's warning (were -inf or
+    NaN with numpy's divide and subtract warnings leaking, and a standard
+    error from the infinite replicates)."""
+    y, p = [1, 0, 0], [0.5116, 0.9415, 0.1513]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = achieved_precision(y, p, threshold=0.3, n_resamples=50, random_state=0)
+    messages = [str(w.message) for w in caught]
+    assert not [m for m in messages if "encountered" in m], messages
+    assert [m for m in messages if "bootstrap replicates are NaN" in m]
+    reps = res.net_benefit_replicates
+    assert np.isnan(reps).any() and not np.isinf(reps).any()
+    assert math.isfinite(res.standard_errors["standardized_net_benefit"])

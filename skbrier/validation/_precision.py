@@ -364,7 +364,13 @@ def achieved_precision(
         assert curve.bootstrap_replicates is not None
         odds = t / (1 - t)
         prevalence = (curve.bootstrap_replicates["all"][:, 0] + odds) / (1 + odds)
-        reps = curve.bootstrap_replicates["model"][:, 0] / prevalence
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # a resample without events: undefined (NaN, counted by the interval)
+            reps = np.where(
+                prevalence > 0,
+                curve.bootstrap_replicates["model"][:, 0] / prevalence,
+                np.nan,
+            )
         k = "standardized_net_benefit"
         estimates[k] = float(curve.net_benefit_by_model["model"][0]) / curve.prevalence
         ses[k] = float(np.nanstd(reps, ddof=1))
