@@ -87,7 +87,9 @@ class InternalValidationResult(_IntervalResult):
     estimator; not in pminternal).  Default: ``"twostage"`` after
     ``nested=True``, else ``"shifted"``, of ``corrected`` when computed, else
     of ``corrected_632plus``.  It warns (RuntimeWarning) when some outer
-    resamples failed (their replicates are NaN and left out).
+    resamples failed (their replicates are NaN and left out), or separated
+    the outcomes (an infinite calibration slope or intercept: undefined,
+    left out too).
 
     Attributes
     ----------

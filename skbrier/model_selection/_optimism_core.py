@@ -152,7 +152,7 @@ def warn_separated(fit: Validation, names: list[str], n_rows: int, events: float
         f"{which}: the forecasts separate the outcomes (the logistic recalibration "
         f"has no finite slope) on {int(bad.any(axis=1).sum())} of {bad.shape[0]} "
         f"{kind}{' and on the original rows' if np.isinf(fit.apparent).any() else ''}, "
-        f"so their optimism-corrected estimates are NaN. The model overfits these "
+        f"so the estimates computed from those are NaN. The model overfits these "
         f"{n_rows} rows ({events:.4g} events): use more rows or events per predictor, "
         "a penalised or simpler model, or leave these measures out of measures.",
         RuntimeWarning,
