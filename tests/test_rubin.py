@@ -145,3 +145,19 @@ def test_interval_of_a_log_scale_with_few_df_reaches_infinity_without_a_numpy_wa
         low, high = res.confidence_interval()
     assert res.df < 1e-3
     assert low == 0.0 and high == np.inf
+
+
+def test_an_imputed_set_whose_forecasts_separate_the_outcomes_is_named():
+    """C = 1 (variance 0) and an infinite slope in one imputed data set: a
+    ValueError naming the measure, the set and why (was: "transform='logit'
+    needs estimates strictly between 0 and 1")."""
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.05, 0.95, 60)
+    y = (p > 0.5).astype(int)
+    other = np.clip(p + rng.normal(0, 0.2, 60), 0.01, 0.99)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the calibration fit's separation warning
+        with pytest.raises(
+            ValueError, match=r"c_statistic of imputed data set 0 .*separate"
+        ):
+            pooled_validation(y, [p, other])

@@ -84,6 +84,14 @@ def validation_measures(
     }
 
 
+def poolable(estimates: np.ndarray, variances: np.ndarray) -> np.ndarray:
+    """Which units' (centres', imputed data sets') measures can be pooled: a
+    finite estimate with a finite positive variance.  Forecasts that separate
+    a unit's outcomes give C = 1 with variance 0 and an infinite calibration
+    slope (no intercept): not poolable."""
+    return np.isfinite(estimates) & np.isfinite(variances) & (variances > 0)
+
+
 def _brier(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> tuple[float, float]:
     """The Brier score and its iid variance: ``brier_inference(y, p,
     sample_weight=w)``'s ``brier_score`` and ``standard_error()**2``, with
