@@ -201,3 +201,15 @@ def test_a_separated_centre_is_left_out_with_a_warning_naming_it():
     assert res.pooled["c_statistic"].estimate == pytest.approx(
         random_effects_meta(others, variances, transform="logit").estimate
     )
+
+
+def test_repr_shows_the_pooled_estimates():
+    """The repr was ``ClusteredValidationResult()``: no field is a scalar."""
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.05, 0.95, 90)
+    y = (rng.uniform(size=90) < p).astype(int)
+    res = clustered_validation(y, p, groups=np.arange(90) % 3)
+    text = repr(res)
+    assert text.startswith("ClusteredValidationResult(c_statistic=")
+    for name in res.pooled:
+        assert f"{name}=" in text

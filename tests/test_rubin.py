@@ -161,3 +161,11 @@ def test_an_imputed_set_whose_forecasts_separate_the_outcomes_is_named():
             ValueError, match=r"c_statistic of imputed data set 0 .*separate"
         ):
             pooled_validation(y, [p, other])
+
+
+def test_pooled_validation_repr_shows_the_pooled_estimates():
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.05, 0.95, 90)
+    y = (rng.uniform(size=90) < p).astype(int)
+    res = pooled_validation(y, [p, np.clip(p + 0.02, 0.01, 0.99)])
+    assert repr(res).startswith("PooledValidationResult(m=2, c_statistic=")

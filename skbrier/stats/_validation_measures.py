@@ -209,6 +209,13 @@ class _PooledMeasures(_IntervalResult):
     def _summary_rows(self) -> list[tuple[str, str]]:
         return [(k, format_number(v.estimate)) for k, v in self.pooled.items()]
 
+    def __repr__(self) -> str:
+        # the scalar fields, then the pooled estimates (the repr of the
+        # results protocol shows scalar fields only: here none, or m)
+        rows = [(k, format_number(v)) for k, v in self._headline().items()]
+        body = ", ".join(f"{k}={v}" for k, v in rows + self._summary_rows())
+        return f"{type(self).__name__}({body})"
+
     def _valid_methods(self, metric: str) -> tuple[str, ...]:
         return type(self.pooled[metric])._interval_methods  # the pooled result's only one
 
