@@ -262,3 +262,20 @@ def test_resamples_without_events_leave_the_net_benefit_replicates_nan():
     reps = res.net_benefit_replicates
     assert np.isnan(reps).any() and not np.isinf(reps).any()
     assert math.isfinite(res.standard_errors["standardized_net_benefit"])
+
+
+def test_a_c_statistic_of_one_is_not_precise_but_undefined():
+    """Forecasts that separate the outcomes: C = 1 with a DeLong variance of 0.
+    Its interval is undefined and the sentence says the sample cannot judge
+    it (was: "estimated precisely enough: its 95% CI (1 to 1) is 0 wide")."""
+    p = np.random.default_rng(5).uniform(0.05, 0.95, 60)
+    y = (p > 0.5).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the calibration fit's separation warning
+        res = achieved_precision(y, p)
+    assert res.estimates["c_statistic"] == 1.0
+    assert math.isnan(res.widths["c_statistic"]) and not res.met["c_statistic"]
+    assert res.sample_size_needed["c_statistic"] is None
+    c_sentence = [s for s in res.statements if "C statistic" in s][0]
+    assert c_sentence.startswith("This sample cannot judge the C statistic")
+    assert "separate the outcomes" in c_sentence

@@ -136,7 +136,8 @@ class AchievedPrecisionResult(_IntervalResult):
             if not math.isfinite(width):
                 out.append(
                     f"This sample cannot judge the {LABELS[k]}: its interval is "
-                    "undefined (no finite standard error)."
+                    "undefined (no finite, positive standard error: e.g. forecasts "
+                    "that separate the outcomes)."
                 )
                 continue
             ci = (
@@ -342,6 +343,8 @@ def achieved_precision(
         q, u = measures[k]
         _, u_scale = to_scale(np.array(q), np.array(u), scale)  # type: ignore[arg-type]
         se = math.sqrt(float(u_scale))
+        if not se > 0.0:  # C = 1 (forecasts that separate the outcomes): degenerate
+            se = math.nan
         lo, hi = _wald(q, se, z, scale)
         estimates[k], ses[k], widths[k] = q, se, hi - lo
         target_se = (
