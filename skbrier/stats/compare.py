@@ -8,8 +8,9 @@ optionally with the small-sample correction of Harvey, Leybourne & Newbold
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, NamedTuple, cast
+from typing import Any, Literal, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -431,7 +432,8 @@ def _asymptotic_result(
     )
 
 
-class _PairedStatistic(NamedTuple):
+@dataclasses.dataclass(frozen=True)
+class _PairedStatistic:
     """The statistic of the paired bootstrap (picklable: the result keeps it
     for its intervals): of resampled losses ``la``, ``lb`` (and weights),
     ``kind`` ``"difference"``: ``mean(la - lb)``;

@@ -15,6 +15,7 @@ per-observation quantities:
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, NamedTuple, TypedDict
 
 import numpy as np
@@ -287,7 +288,8 @@ def onehot(fc) -> np.ndarray:
     return oh
 
 
-class BrierStatistic(NamedTuple):
+@dataclasses.dataclass(frozen=True)
+class BrierStatistic:
     """The bootstrap statistic of :class:`Design` (rows BS, BS0, BSS, BI of
     resampled columns), a picklable callable of scalars only."""
 
