@@ -145,3 +145,35 @@ def test_default_cov_type_is_iid_as_brier_inference():
     a = compare_brier(y, pa, pb)
     b = compare_brier(*(np.asarray(v)[order] for v in (y, pa, pb)))
     assert a.pvalue == pytest.approx(b.pvalue, rel=1e-10)
+
+
+@pytest.mark.parametrize("weights", [None, "integer", "fractional"])
+def test_bootstrap_results_pickle_and_keep_their_intervals(weights):
+    """brier_inference and compare_brier with cov_type='bootstrap' kept local
+    closures for their intervals: pickle raised AttributeError ("Can't pickle
+    local object"); the unpickled results give the same intervals."""
+    import pickle
+
+    from skbrier.stats import brier_inference, compare_brier
+
+    rng = np.random.default_rng(41)
+    p = rng.uniform(0.05, 0.95, 80)
+    y = (rng.uniform(size=80) < p).astype(int)
+    q = np.clip(p + rng.normal(0, 0.1, 80), 0.01, 0.99)
+    w = {None: None, "integer": rng.integers(1, 3, 80).astype(float),
+         "fractional": rng.uniform(0.5, 2.0, 80)}[weights]  # fmt: skip
+    kw = {"cov_type": "bootstrap", "n_resamples": 60, "random_state": 0, "sample_weight": w}
+    for res, metrics in (
+        (brier_inference(y, p, **kw), ("brier_score", "brier_skill_score", "brier_index")),
+        (compare_brier(y, p, q, **kw), ("brier_score", "brier_index")),
+    ):
+        back = pickle.loads(pickle.dumps(res))
+        for metric in metrics:
+            for method in ("percentile", "basic"):
+                assert tuple(
+                    back.confidence_interval(metric=metric, method=method)
+                ) == tuple(res.confidence_interval(metric=metric, method=method)), (
+                    type(res).__name__,
+                    metric,
+                    method,
+                )

@@ -336,3 +336,28 @@ def test_same_seed_same_draws_as_the_package_bootstrap():
     np.testing.assert_allclose(
         res.bootstrap_replicates["model"][:, 0], dist, rtol=0, atol=1e-14
     )
+
+
+@pytest.mark.parametrize("prevalence", [None, 0.3])
+def test_bootstrap_integer_weights_draw_the_resamples_of_the_repeated_rows(prevalence):
+    """Integer weights go through skbrier's one frequency resampler: the same
+    seed gives the replicates of the repeated rows exactly (were: a
+    multinomial of its own, equal only in distribution), with and without
+    the case-control strata of ``prevalence``."""
+    rng = np.random.default_rng(11)
+    n = 37  # odd sizes, ties, weights 1-5
+    p = np.round(rng.uniform(0.02, 0.95, n), 2)
+    y = (rng.uniform(size=n) < p).astype(bool)
+    w = rng.integers(1, 6, n)
+    rep = np.repeat(np.arange(n), w)
+    kw = {"thresholds": [0.1, 0.35, 0.6], "n_resamples": 300, "random_state": 3,
+          "prevalence": prevalence}  # fmt: skip
+    a = decision_curve(y, p, sample_weight=w.astype(float), **kw)
+    b = decision_curve(y[rep], p[rep], **kw)
+    for name in ("model", "all"):
+        np.testing.assert_allclose(
+            a.bootstrap_replicates[name], b.bootstrap_replicates[name], atol=1e-12
+        )
+    lo_a, hi_a = a.confidence_interval()
+    lo_b, hi_b = b.confidence_interval()
+    np.testing.assert_allclose([lo_a, hi_a], [lo_b, hi_b], atol=1e-12)

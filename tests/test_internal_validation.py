@@ -375,3 +375,40 @@ def test_stability_plots_draw_the_same_elements():
         original = [ln for ln in ax.lines if ln.get_label() == "Original"]
         assert len(original) == 1 and original[0].get_linestyle() == "--"
     plt.close("all")
+
+
+# --------------------------------------------------------------------------- separation
+@pytest.mark.parametrize("correction", ["both", "cv_optimism"])
+def test_separated_resamples_leave_the_calibration_estimates_nan_with_one_warning(
+    correction,
+):
+    """Tiny samples (20 rows, 3 events, 4 predictors): many bootstrap models
+    separate their resample, where the calibration slope has no finite
+    estimate.  The slope and intercept estimates are NaN (were: optimism
+    +inf, corrected -inf, the intercept averaged over the resamples that did
+    not separate) with one warning saying why and what to do; the other
+    measures are unaffected."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 4))
+    y = (rng.uniform(size=20) < 0.2).astype(int)
+    measures = ["calibration_slope", "calibration_intercept", "c_statistic"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = internal_validation(
+            _lr(), X, y, n_bootstrap=30 if correction == "both" else 4,
+            correction=correction, measures=measures, random_state=0,
+        )  # fmt: skip
+    kinds = [(w.category, str(w.message)) for w in caught]
+    separation = [m for c, m in kinds if "separate the outcomes" in m]
+    assert len(separation) == 1, kinds
+    assert separation[0].startswith("calibration_slope, calibration_intercept:")
+    assert "more rows or events" in separation[0]
+    assert not [m for c, m in kinds if "invalid value" in m or "perfectly separated" in m]
+    fields = ["optimism", "corrected"] + (
+        ["out_of_bag", "corrected_632", "corrected_632plus"] if correction == "both" else []
+    )
+    for field in fields:
+        for name in measures[:2]:
+            assert np.isnan(getattr(res, field)[name]), (field, name)
+        assert np.isfinite(getattr(res, field)["c_statistic"]), field
+    assert np.isfinite(res.apparent["calibration_slope"])

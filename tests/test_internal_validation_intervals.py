@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy.stats import norm
+from sklearn.linear_model import LogisticRegression
 from test_internal_validation import _FailsOnSmallSamples
 from test_internal_validation_reference import NAMES as REFERENCE_NAMES
 from test_internal_validation_reference import _model
@@ -336,3 +337,26 @@ def test_interval_errors_say_what_to_do():
         res.confidence_interval(method="shifted_632plus")
     with pytest.raises(ValueError, match="^metric must be one of"):
         res.confidence_interval(metric="ici")
+
+
+def test_outer_resamples_that_separate_are_undefined_not_an_interpolated_nan():
+    """40 rows: some outer resamples' apparent models separate their outcomes
+    (infinite calibration slope).  The shifted interval leaves those out with
+    the NaN count (was: a NaN bound from interpolating inf - inf, with
+    numpy's invalid-value warning)."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(40, 3))
+    y = (rng.uniform(size=40) < 1 / (1 + np.exp(-2 * X[:, 0]))).astype(int)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = internal_validation(
+            LogisticRegression(C=np.inf), X, y, n_bootstrap=8, n_resamples=12,
+            random_state=0, measures=["calibration_slope", "calibration_intercept"],
+        )  # fmt: skip
+        assert np.isinf(res.interval_replicates["apparent"]).any()
+        for metric in ("calibration_slope", "calibration_intercept"):
+            low, high = res.confidence_interval(metric=metric)
+            assert np.isfinite(low) and np.isfinite(high) and low <= high, metric
+    messages = [str(w.message) for w in caught]
+    assert not [m for m in messages if "encountered" in m], messages
+    assert [m for m in messages if "replicates are NaN" in m]

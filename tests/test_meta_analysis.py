@@ -176,3 +176,40 @@ def test_huge_frequency_weights_and_too_few_centres_for_a_measure():
     y1 = np.where(centre == "c0", y, 0)
     with pytest.raises(ValueError, match="groups: 1 of 4 centres give a c_statistic"):
         clustered_validation(y1, p, groups=centre)
+
+
+def test_a_separated_centre_is_left_out_with_a_warning_naming_it():
+    """Centre 0's forecasts separate its outcomes (C = 1 with variance 0, an
+    infinite slope): its C and slope are left out of their pooled estimates
+    with one warning naming the centre (was silent); the other measures
+    keep it."""
+    rng = np.random.default_rng(5)
+    n = 60
+    g = np.arange(n) % 3
+    p = rng.uniform(0.05, 0.95, n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    y[g == 0] = (p[g == 0] > 0.5).astype(int)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = clustered_validation(y, p, groups=g)
+    left = [str(w.message) for w in caught if "left out of those pooled" in str(w.message)]
+    assert len(left) == 1, left
+    assert left[0].startswith("groups: the forecasts of the centres [0] separate")
+    assert "c_statistic, calibration_intercept, calibration_slope are left" in left[0]
+    others = [res.per_cluster["c_statistic"][j] for j in (1, 2)]
+    variances = [res.per_cluster_variance["c_statistic"][j] for j in (1, 2)]
+    assert res.pooled["c_statistic"].estimate == pytest.approx(
+        random_effects_meta(others, variances, transform="logit").estimate
+    )
+
+
+def test_repr_shows_the_pooled_estimates():
+    """The repr was ``ClusteredValidationResult()``: no field is a scalar."""
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.05, 0.95, 90)
+    y = (rng.uniform(size=90) < p).astype(int)
+    res = clustered_validation(y, p, groups=np.arange(90) % 3)
+    text = repr(res)
+    assert text.startswith("ClusteredValidationResult(c_statistic=")
+    for name in res.pooled:
+        assert f"{name}=" in text

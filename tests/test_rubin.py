@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import pathlib
+import warnings
 
 import numpy as np
 import pytest
@@ -129,3 +130,42 @@ def test_pooled_validation_with_imputed_outcomes_and_errors():
         pooled_validation(y, np.array(imputed))
     with pytest.raises(ValueError, match="metric"):
         res.confidence_interval(metric="accuracy")
+
+
+def test_interval_of_a_log_scale_with_few_df_reaches_infinity_without_a_numpy_warning():
+    """Nearly all information missing (tiny within variances, dfcom=3): the
+    Barnard-Rubin df is ~2e-5, t's quantile ~1e300 and the upper bound on the
+    log scale exp(1e300): +inf (mice's df, the same), not numpy's overflow
+    warning."""
+    q = [1.0669, 1.1295, 1.1213, 1.1394, 1.1282]
+    u = [1.09e-08, 9.05e-09, 1.03e-08, 1.90e-08, 1.07e-08]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = pool_rubin(q, u, transform="log", dfcom=3)
+        low, high = res.confidence_interval()
+    assert res.df < 1e-3
+    assert low == 0.0 and high == np.inf
+
+
+def test_an_imputed_set_whose_forecasts_separate_the_outcomes_is_named():
+    """C = 1 (variance 0) and an infinite slope in one imputed data set: a
+    ValueError naming the measure, the set and why (was: "transform='logit'
+    needs estimates strictly between 0 and 1")."""
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.05, 0.95, 60)
+    y = (p > 0.5).astype(int)
+    other = np.clip(p + rng.normal(0, 0.2, 60), 0.01, 0.99)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the calibration fit's separation warning
+        with pytest.raises(
+            ValueError, match=r"c_statistic of imputed data set 0 .*separate"
+        ):
+            pooled_validation(y, [p, other])
+
+
+def test_pooled_validation_repr_shows_the_pooled_estimates():
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.05, 0.95, 90)
+    y = (rng.uniform(size=90) < p).astype(int)
+    res = pooled_validation(y, [p, np.clip(p + 0.02, 0.01, 0.99)])
+    assert repr(res).startswith("PooledValidationResult(m=2, c_statistic=")

@@ -244,3 +244,38 @@ def test_needed_grows_as_the_square_of_the_width_ratio():
     assert res.sample_size_needed[k] == math.ceil(500 * ratio**2) or (
         abs(res.sample_size_needed[k] - 500 * ratio**2) <= 1
     )
+
+
+def test_resamples_without_events_leave_the_net_benefit_replicates_nan():
+    """Three patients, one event: some bootstrap resamples hold no event, where
+    the standardized net benefit (NB / prevalence) is undefined.  Those
+    replicates are NaN and counted by the interval's warning (were -inf or
+    NaN with numpy's divide and subtract warnings leaking, and a standard
+    error from the infinite replicates)."""
+    y, p = [1, 0, 0], [0.5116, 0.9415, 0.1513]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = achieved_precision(y, p, threshold=0.3, n_resamples=50, random_state=0)
+    messages = [str(w.message) for w in caught]
+    assert not [m for m in messages if "encountered" in m], messages
+    assert [m for m in messages if "bootstrap replicates are NaN" in m]
+    reps = res.net_benefit_replicates
+    assert np.isnan(reps).any() and not np.isinf(reps).any()
+    assert math.isfinite(res.standard_errors["standardized_net_benefit"])
+
+
+def test_a_c_statistic_of_one_is_not_precise_but_undefined():
+    """Forecasts that separate the outcomes: C = 1 with a DeLong variance of 0.
+    Its interval is undefined and the sentence says the sample cannot judge
+    it (was: "estimated precisely enough: its 95% CI (1 to 1) is 0 wide")."""
+    p = np.random.default_rng(5).uniform(0.05, 0.95, 60)
+    y = (p > 0.5).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the calibration fit's separation warning
+        res = achieved_precision(y, p)
+    assert res.estimates["c_statistic"] == 1.0
+    assert math.isnan(res.widths["c_statistic"]) and not res.met["c_statistic"]
+    assert res.sample_size_needed["c_statistic"] is None
+    c_sentence = [s for s in res.statements if "C statistic" in s][0]
+    assert c_sentence.startswith("This sample cannot judge the C statistic")
+    assert "separate the outcomes" in c_sentence

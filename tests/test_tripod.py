@@ -375,3 +375,20 @@ def test_page_reads_on_a_phone(trip, tmp_path):
     assert m["scrollWidth"] <= 390 and m["bodyScrollWidth"] <= 390, m
     assert m["tablesOutsideScroller"] == 0, m
     assert m["ciWrapped"] == [], m["ciWrapped"]
+
+
+def test_a_weighted_report_without_the_lowess_ici_gives_it_as_not_available():
+    """A report with sample_weight has no lowess curve (its note says so): the
+    TRIPOD report gives the ICI as n/a (was: TypeError 'NoneType' object is
+    not subscriptable)."""
+    y, p = _data(n=60, seed=9)
+    w = np.random.default_rng(9).integers(0, 3, y.size).astype(float)
+    w[:2] = 1.0
+    rep_w = calibration_report(
+        y, p, sample_weight=w, thresholds=[0.2], random_state=0, name="model"
+    )
+    trip_w = tripod_report(rep_w, missing={})
+    assert trip_w.to_html() and trip_w.to_markdown()
+    perf = trip_w.to_dict()["models"]["model"]["performance"]
+    assert perf["eavg"]["estimate"] is None
+    assert perf["brier_score"]["estimate"] == pytest.approx(rep_w.brier_score)

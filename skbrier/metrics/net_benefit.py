@@ -34,7 +34,7 @@ from .._core.params import (
     check_thresholds,
     validate_random_state,
 )
-from .._core.resampling import chunk_size_for, run_replicates
+from .._core.resampling import chunk_size_for, frequency_resampler, run_replicates
 from .._core.results import ConfidenceInterval  # noqa: F401  (importable from here before)
 from .._core.validation import (
     binary_target,
@@ -58,9 +58,6 @@ __all__ = [
     "decision_curve",
     "net_benefit",
 ]
-
-#: most observations a frequency-weighted bootstrap can draw (numpy's int64)
-MAX_BOOTSTRAP_UNITS = 2**62
 
 
 # --------------------------------------------------------------------------- public
@@ -166,32 +163,6 @@ def net_benefit(
 
 
 # --------------------------------------------------------------------------- curves
-def _bootstrap_units(
-    y: np.ndarray, w: np.ndarray, strata: list[np.ndarray]
-) -> list[tuple[int, np.ndarray]] | None:
-    """Observations to draw per stratum under frequency weights (None: unit weights)."""
-    if np.all(w == 1.0):
-        return None
-    units = []
-    for s in strata:
-        total = float(w[s].sum())
-        m = round(total)
-        if not 1 <= m <= MAX_BOOTSTRAP_UNITS:
-            what = (
-                ""
-                if len(strata) == 1
-                else (" of the events" if y[s[0]] == 1.0 else " of the non-events")
-            )
-            raise ValueError(
-                f"sample_weight: the bootstrap treats weights as frequencies and draws "
-                f"round(total weight{what}) observations, which must be between 1 and "
-                f"2**62; the total weight{what} is {total!r}. Rescale the weights or "
-                "use n_resamples=0."
-            )
-        units.append((m, w[s] / total))
-    return units
-
-
 def _bootstrap_replicates(
     y: np.ndarray,
     probas: dict[str, np.ndarray],
@@ -220,11 +191,23 @@ def _bootstrap_replicates(
         if prevalence is None
         else [np.flatnonzero(y == 1.0), np.flatnonzero(y != 1.0)]
     )
-    units = None if w is None else _bootstrap_units(y, w, strata)
+    draws = None
+    if w is not None:  # frequency weights: skbrier's one frequency resampler per stratum
+        for s in strata:
+            if w[s].sum() < 0.5:
+                what = "" if len(strata) == 1 else (
+                    " of the events" if y[s[0]] == 1.0 else " of the non-events"
+                )  # fmt: skip
+                raise ValueError(
+                    f"sample_weight: the bootstrap treats weights as frequencies and "
+                    f"draws round(total weight{what}) observations, none here (total "
+                    f"{float(w[s].sum()):.4g}). Rescale the weights or use n_resamples=0."
+                )
+        draws = [frequency_resampler(w[s], s.shape[0]) for s in strata]
     statistic = bootstrap_net_benefit(y, probas, thresholds, prevalence, harm)
 
     def task(size: int, rng: np.random.Generator) -> np.ndarray:
-        return statistic(bootstrap_counts(rng, n, size, strata, units))
+        return statistic(bootstrap_counts(rng, n, size, strata, draws))
 
     # chunks as every other bootstrap of n rows: the same seed, the same draws
     reps = run_replicates(
@@ -394,12 +377,14 @@ def decision_curve(
 
     Bootstrap: ``sample_weight`` holds frequency weights, as everywhere in
     skbrier.  Zero-weight rows are removed (the same bands as without them);
-    unit weights give the same draws as no weights; otherwise each resample
-    draws ``round(W)`` observations from the rows with probabilities
-    :math:`w_i / W` (a multinomial; per outcome class with ``prevalence``),
-    which for integer weights is the bootstrap distribution of the repeated
-    rows.  A total weight (of a class, with ``prevalence``) that rounds to
-    0 observations is refused with ``n_resamples > 0``.  The bands are pointwise percentile intervals
+    the resamples are drawn by
+    :func:`~skbrier._core.resampling.frequency_resampler` (per outcome class
+    with ``prevalence``): integer weights give the resamples of the repeated
+    rows exactly (unit weights: the draws without weights); other weights
+    draw ``round(W)`` observations from the rows with probabilities
+    :math:`w_i / W` (a multinomial, the same law).  A total weight (of a
+    class, with ``prevalence``) that rounds to 0 observations is refused with
+    ``n_resamples > 0``.  The bands are pointwise percentile intervals
     (or basic ones, see :meth:`DecisionCurveResult.confidence_interval`) of
     numpy's linearly interpolated quantiles, as :func:`scipy.stats.bootstrap`.
 

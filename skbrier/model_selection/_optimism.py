@@ -44,6 +44,7 @@ from ._optimism_core import (
     check_indices,
     n_rows,
     validate,
+    warn_separated,
 )
 from ._optimism_measures import BASE_MEASURES, MeasureSet
 from ._stability import StabilityResult
@@ -86,7 +87,9 @@ class InternalValidationResult(_IntervalResult):
     estimator; not in pminternal).  Default: ``"twostage"`` after
     ``nested=True``, else ``"shifted"``, of ``corrected`` when computed, else
     of ``corrected_632plus``.  It warns (RuntimeWarning) when some outer
-    resamples failed (their replicates are NaN and left out).
+    resamples failed (their replicates are NaN and left out), or separated
+    the outcomes (an infinite calibration slope or intercept: undefined,
+    left out too).
 
     Attributes
     ----------
@@ -426,7 +429,9 @@ def internal_validation(
     Warns
     -----
     RuntimeWarning
-        When some refits fail (their resample is left out, as pminternal).
+        When some refits fail (their resample is left out, as pminternal),
+        and when the forecasts separate the outcomes of some resamples (the
+        calibration slope and intercept estimates are then NaN; see Notes).
 
     See Also
     --------
@@ -451,6 +456,17 @@ def internal_validation(
     benefit of the predictions with an unrelated outcome.  The calibration
     intercepts have none (their ideal is a value, not a direction): their
     .632+ estimate is the .632 one.
+
+    On small samples (few events per predictor) a bootstrap model may
+    separate the outcomes of its resample (or of the original rows): the
+    logistic recalibration has no finite slope there (its replicates are
+    :math:`\pm\infty`, the intercept's too).  R's ``glm`` stops at a large,
+    arbitrary finite slope with a warning, which pminternal averages;
+    skbrier reports the estimates of ``"calibration_slope"`` and
+    ``"calibration_intercept"`` that such a resample enters (optimism,
+    corrected, .632, .632+) as NaN, with one RuntimeWarning counting the
+    resamples: use more rows or events per predictor, or a penalised or
+    simpler model.
 
     With the same resamples (``indices``) the numbers equal R
     ``pminternal::boot_optimism`` (methods ``"boot"`` and ``".632"``, with
@@ -576,6 +592,7 @@ def internal_validation(
     check_failures(
         fit.errors, B, "cross-validation" if how == "cv_optimism" else "bootstrap"
     )
+    warn_separated(fit, spec.names, n, float(y01 @ (np.ones(n) if w is None else w)))
     outer = None
     if R:
         outer, errors = interval_replicates(

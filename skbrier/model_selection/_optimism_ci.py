@@ -176,7 +176,10 @@ def corrected_interval(
             "with nested=True (n_resamples * n_bootstrap refits)."
         )
     cols = [result.measures.index(k) for k in names]
-    low, high = interval_from_replicates(values[:, cols], level)
+    # an outer resample whose forecasts separate its outcomes has no finite
+    # calibration slope or intercept: undefined there (NaN, counted)
+    values = np.where(np.isinf(values[:, cols]), np.nan, values[:, cols])
+    low, high = interval_from_replicates(values, level)
     low, high = low - shift, high - shift
     if metric == "net_benefit":
         return ConfidenceInterval(low, high)

@@ -34,6 +34,7 @@ __all__ = [
     "chunk_number",
     "n_rows",
     "validate",
+    "warn_separated",
 ]
 
 #: resamples per chunk of the engine (fixed: results do not depend on n_jobs)
@@ -116,10 +117,47 @@ def check_indices(indices: Any, name: str, n: int, shapes: dict[str, tuple]) -> 
     return idx.astype(np.intp)
 
 
-def _means(values: np.ndarray) -> np.ndarray:
+def _means(values: np.ndarray, *sources: np.ndarray) -> np.ndarray:
+    """The mean over resamples (rows) of each measure, leaving out the NaN
+    ones (undefined: a refit failed, one class); NaN for a measure whose
+    replicates in ``values`` or ``sources`` (the replicates it is computed
+    from) are infinite somewhere: a separated calibration fit, see
+    :func:`warn_separated`."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all NaN: NaN
-        return np.nanmean(values, axis=0)
+        out = np.nanmean(values, axis=0)
+    for s in (values, *sources):
+        out[np.isinf(s).any(axis=0)] = np.nan
+    return out
+
+
+def warn_separated(fit: Validation, names: list[str], n_rows: int, events: float) -> None:
+    """One RuntimeWarning for the measures left NaN by separated calibration
+    fits (infinite replicates, see :func:`_means`), counting the resamples.
+
+    pminternal averages R ``glm``'s finite slope after it stops on such a
+    resample (a large, arbitrary value, with glm's warning); skbrier reports
+    the estimate as undefined instead.
+    """
+    parts = [v for k, v in fit.replicates.items() if k not in ("weight_632", "optimism")]
+    bad = np.zeros((parts[0].shape[0], len(names)), dtype=bool)
+    for v in parts:
+        bad |= np.isinf(v)
+    hit = bad.any(axis=0) | np.isinf(fit.apparent)
+    if not hit.any():
+        return
+    which = ", ".join(n for n, h in zip(names, hit) if h)
+    kind = "folds" if "train" in fit.replicates else "bootstrap resamples"
+    warnings.warn(
+        f"{which}: the forecasts separate the outcomes (the logistic recalibration "
+        f"has no finite slope) on {int(bad.any(axis=1).sum())} of {bad.shape[0]} "
+        f"{kind}{' and on the original rows' if np.isinf(fit.apparent).any() else ''}, "
+        f"so the estimates computed from those are NaN. The model overfits these "
+        f"{n_rows} rows ({events:.4g} events): use more rows or events per predictor, "
+        "a penalised or simpler model, or leave these measures out of measures.",
+        RuntimeWarning,
+        stacklevel=3,
+    )
 
 
 def check_failures(errors: list[str], total: int, what: str) -> None:
@@ -250,10 +288,16 @@ def validate(
     drawn from ``seed``)."""
     refits, p_app, apparent = settings.apparent(sample)
     if settings.correction == "cv_optimism":
-        return _cv_validation(settings, sample, refits, apparent, p_app)
-    return _bootstrap_validation(
-        settings, sample, refits, apparent, p_app, indices, seed, n_jobs
-    )
+        fit = _cv_validation(settings, sample, refits, apparent, p_app)
+    else:
+        fit = _bootstrap_validation(
+            settings, sample, refits, apparent, p_app, indices, seed, n_jobs
+        )
+    separated = np.isinf(apparent)  # the apparent model separates the outcomes
+    for estimate in fit.estimates.values():
+        if estimate is not None:
+            estimate[separated] = np.nan
+    return fit
 
 
 def _cv_validation(
@@ -266,8 +310,9 @@ def _cv_validation(
     """``correction="cv_optimism"``: pminternal's ``crossval`` on ``n_bootstrap`` folds."""
     y01, w, k = sample.y01, sample.w, settings.n_bootstrap
     cv = _cv_optimism(refits, settings.spec, y01, w, _pminternal_folds(y01.shape[0], k))
-    opt = cv["train"] - cv["test"]
-    optimism = _means(opt)
+    with np.errstate(invalid="ignore"):  # inf - inf of separated fits: see _means
+        opt = cv["train"] - cv["test"]
+    optimism = _means(opt, cv["train"], cv["test"])
     none = dict.fromkeys(
         ("simple_bootstrap", "out_of_bag", "no_information", "relative_overfitting",
          "corrected_632", "corrected_632plus")
@@ -343,10 +388,11 @@ def _bootstrap_validation(
     )  # fmt: skip
     boot, orig, oob = reps[:, :m], reps[:, m : 2 * m], reps[:, 2 * m : 3 * m]
     counts_all, preds = reps[:, 3 * m : 3 * m + n], reps[:, 3 * m + n :]
-    opt_b = boot - orig
+    with np.errstate(invalid="ignore"):  # inf - inf of separated fits: see _means
+        opt_b = boot - orig
     harrell = settings.correction in ("harrell", "both")
     plus = settings.correction in ("632plus", "both")
-    optimism = _means(opt_b)
+    optimism = _means(opt_b, boot, orig)
     est: dict[str, np.ndarray | None] = dict.fromkeys(
         ("optimism", "corrected", "simple_bootstrap", "out_of_bag", "no_information",
          "relative_overfitting", "corrected_632", "corrected_632plus", "cv_average")
@@ -359,7 +405,7 @@ def _bootstrap_validation(
         plus = False  # nothing to combine: the caller reports the failures
     weight = harrell_632_weights(counts_all == 0) if plus else np.full(B, np.nan)
     if plus:
-        e1 = _means(weight[:, None] * oob)
+        e1 = _means(weight[:, None] * oob, oob)
         gamma = spec.no_information(y01, p_app, w)
         r, c632, c632p = combine_632(apparent, e1, gamma, spec.sense)
         est.update(

@@ -17,10 +17,12 @@ from typing import Any
 import numpy as np
 
 from .._core.arrays import validated
+from .._core.kernels.logistic import logistic_calibration
 from .._core.params import check_thresholds
 from ..metrics.brier import brier_index, brier_score
 from ..metrics.calibration import (
-    _logistic_calibration,
+    _fit_sample,
+    _logistic_result,
     c_statistic,
     lowess_calibration_error,
 )
@@ -110,10 +112,10 @@ class MeasureSet:
         with validated(y, p, w):
             fit = None
             if any(name in _LOGISTIC for name in self.base):
-                fit = _attempt(lambda: _logistic_calibration(y, p, w, stacklevel=4))
+                fit = _attempt(_recalibration, y, p, w)
             for k, name in enumerate(self.base):
                 if name in _LOGISTIC:
-                    out[k] = math.nan if fit is None else getattr(fit, _LOGISTIC[name])
+                    out[k] = math.nan if fit is None else fit[_LOGISTIC[name]]
                 elif name != "ici" or ici:
                     out[k] = _attempt(_MEASURE_FUNCTIONS[name], y, p, w, default=math.nan)
             if self.thresholds.size:
@@ -166,6 +168,33 @@ def _attempt(compute: Any, *args: Any, default: Any = None) -> Any:
         return compute(*args)
     except ValueError:
         return default
+
+
+def _recalibration(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> dict:
+    r"""The calibration intercept, slope and calibration in the large of ``(y, p)``.
+
+    Forecasts that separate the outcomes have no finite logistic
+    recalibration: the fit diverges along :math:`a = -b c` with
+    :math:`b \to \pm\infty` and :math:`c` a logit between the classes, so
+    the slope and intercept are returned infinite (R's ``glm`` stops at a
+    large, arbitrary finite value), without the warning of
+    :func:`~skbrier.calibration_intercept_slope`: the estimates they enter
+    are undefined, and :func:`internal_validation` warns once, counting the
+    resamples (``_optimism_core.warn_separated``).
+    """
+    yk, pk, wk, n_excl = _fit_sample(y, p, w)
+    st = logistic_calibration(yk, pk, wk, lr=False)
+    if st.status != "separated":
+        fit = _logistic_result(st, int(yk.shape[0]), n_excl, stacklevel=6)
+        return {k: getattr(fit, k) for k in _LOGISTIC.values()}
+    lg = np.log(pk) - np.log1p(-pk)
+    high, low = (yk == 1, yk == 0) if st.slope > 0 else (yk == 0, yk == 1)
+    c = 0.5 * (float(lg[low].max()) + float(lg[high].min()))
+    return {
+        "intercept": math.copysign(math.inf, -st.slope * c) if c else math.inf,
+        "slope": st.slope,
+        "calibration_in_the_large": st.citl,
+    }
 
 
 def _ici(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> float:

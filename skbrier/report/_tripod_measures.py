@@ -53,9 +53,9 @@ RISK_QUANTILES = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
 def _measure(d: dict, metric: str) -> dict:
     """``{"estimate", "ci_low", "ci_high", "ci_method"}`` of ``metric`` from the
     report's own :meth:`~CalibrationReport.to_dict`."""
-    if metric == "eavg":
+    if metric == "eavg":  # no lowess curve (e.g. weights it cannot repeat): n/a
         return {
-            "estimate": d["lowess"]["eavg"],
+            "estimate": (d.get("lowess") or {}).get("eavg"),
             "ci_low": None,
             "ci_high": None,
             "ci_method": None,

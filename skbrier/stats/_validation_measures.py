@@ -84,6 +84,14 @@ def validation_measures(
     }
 
 
+def poolable(estimates: np.ndarray, variances: np.ndarray) -> np.ndarray:
+    """Which units' (centres', imputed data sets') measures can be pooled: a
+    finite estimate with a finite positive variance.  Forecasts that separate
+    a unit's outcomes give C = 1 with variance 0 and an infinite calibration
+    slope (no intercept): not poolable."""
+    return np.isfinite(estimates) & np.isfinite(variances) & (variances > 0)
+
+
 def _brier(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> tuple[float, float]:
     """The Brier score and its iid variance: ``brier_inference(y, p,
     sample_weight=w)``'s ``brier_score`` and ``standard_error()**2``, with
@@ -115,7 +123,8 @@ def from_scale(x: float, transform: Transform) -> float:
     if transform == "logit":
         return float(special.expit(x))
     if transform == "log":
-        return float(np.exp(x))
+        with np.errstate(over="ignore"):  # a bound beyond the float range: inf
+            return float(np.exp(x))
     return float(x)
 
 
@@ -199,6 +208,13 @@ class _PooledMeasures(_IntervalResult):
 
     def _summary_rows(self) -> list[tuple[str, str]]:
         return [(k, format_number(v.estimate)) for k, v in self.pooled.items()]
+
+    def __repr__(self) -> str:
+        # the scalar fields, then the pooled estimates (the repr of the
+        # results protocol shows scalar fields only: here none, or m)
+        rows = [(k, format_number(v)) for k, v in self._headline().items()]
+        body = ", ".join(f"{k}={v}" for k, v in rows + self._summary_rows())
+        return f"{type(self).__name__}({body})"
 
     def _valid_methods(self, metric: str) -> tuple[str, ...]:
         return type(self.pooled[metric])._interval_methods  # the pooled result's only one

@@ -54,6 +54,8 @@ from .._core.params import (
 from .._core.resampling import (
     BOOTSTRAP_SCHEMES,
     CHUNK_ELEMENTS,
+    MAX_EXPANDED_ROWS,
+    MAX_FREQUENCY_DRAWS,
     interval_from_replicates,
     resample_indices,
     run_replicates,
@@ -83,11 +85,6 @@ _CI_METHODS = ("percentile", "basic", "bca")
 CIMethod = Literal["percentile", "basic", "bca"]
 
 _CHUNK_ELEMENTS = CHUNK_ELEMENTS
-
-# integer frequency weights up to this total are expanded into repeated rows
-_EXPAND_LIMIT = 2**24
-# largest total weight the multinomial resampling of frequency weights draws
-_MAX_DRAWS = 2**62
 
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
@@ -489,10 +486,10 @@ def prepare_frequency_weights(
     if scheme != "iid":
         return [*data, w], True, None
     total = float(w.sum())
-    if total <= _EXPAND_LIMIT and np.all(w == np.round(w)):
+    if total <= MAX_EXPANDED_ROWS and np.all(w == np.round(w)):
         counts = w.astype(np.int64)
         return [np.repeat(d, counts, axis=0) for d in data], False, None
-    if total >= _MAX_DRAWS:
+    if total >= MAX_FREQUENCY_DRAWS:  # the shared limits of frequency_resampler
         raise ValueError(
             f"sample_weight sums to {total:g}: frequency weights that large (the total "
             "weight is the sample size) are beyond the iid bootstrap; use "

@@ -8,6 +8,7 @@ optionally with the small-sample correction of Harvey, Leybourne & Newbold
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, cast
 
@@ -431,6 +432,32 @@ def _asymptotic_result(
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class _PairedStatistic:
+    """The statistic of the paired bootstrap (picklable: the result keeps it
+    for its intervals): of resampled losses ``la``, ``lb`` (and weights),
+    ``kind`` ``"difference"``: ``mean(la - lb)``;
+    ``"brier_index_difference"``: ``BI(mean la) - BI(mean lb)``; ``"both"``:
+    the two stacked."""
+
+    kind: str
+    index_scale: float
+
+    def __call__(self, la: Any, lb: Any, *wt: Any, axis: int = -1) -> Any:
+        if wt:
+            sw = np.sum(wt[0], axis=axis)
+            d, ma, mb = (np.sum(x * wt[0], axis=axis) / sw for x in (la - lb, la, lb))
+        else:
+            d, ma, mb = (np.mean(x, axis=axis) for x in (la - lb, la, lb))
+        c = self.index_scale
+        index = 100.0 * (np.sqrt(c * mb) - np.sqrt(c * ma))
+        if self.kind == "difference":
+            return d
+        if self.kind == "brier_index_difference":
+            return index
+        return np.stack(np.broadcast_arrays(d, index), axis=0)
+
+
 def _bootstrap_result(
     common: dict,
     data: list,
@@ -453,33 +480,9 @@ def _bootstrap_result(
     alternative = common["alternative"]
     c = index_scale
 
-    def means(la, lb, *wt, axis=-1):
-        if not wt:
-            return (
-                np.mean(la - lb, axis=axis),
-                np.mean(la, axis=axis),
-                np.mean(lb, axis=axis),
-            )
-        sw = np.sum(wt[0], axis=axis)
-        return (
-            np.sum((la - lb) * wt[0], axis=axis) / sw,
-            np.sum(la * wt[0], axis=axis) / sw,
-            np.sum(lb * wt[0], axis=axis) / sw,
-        )
-
-    def index_difference(ma, mb):
-        return 100.0 * (np.sqrt(c * mb) - np.sqrt(c * ma))
-
-    def statistic(*cols, axis=-1):
-        d, ma, mb = means(*cols, axis=axis)
-        return np.stack(np.broadcast_arrays(d, index_difference(ma, mb)), axis=0)
-
-    def diff_statistic(*cols, axis=-1):
-        return means(*cols, axis=axis)[0]
-
-    def index_statistic(*cols, axis=-1):
-        _, ma, mb = means(*cols, axis=axis)
-        return index_difference(ma, mb)
+    statistic = _PairedStatistic("both", c)
+    diff_statistic = _PairedStatistic("difference", c)
+    index_statistic = _PairedStatistic("brier_index_difference", c)
 
     dist = _bs.bootstrap_distribution(
         data,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from typing import Any, Literal
 
 import numpy as np
@@ -28,6 +29,7 @@ from ._validation_measures import (
     _ScaledInterval,
     check_estimates,
     from_scale,
+    poolable,
     to_scale,
     validation_measures,
 )
@@ -446,7 +448,10 @@ def clustered_validation(
     -----
     A centre whose rows hold a single outcome class has no C statistic and
     no calibration fit: it is left out of those meta-analyses (and counted
-    in the others), as ``metamisc::valmeta`` does.  ``test="knha"`` and
+    in the others), as ``metamisc::valmeta`` does; so is a centre whose
+    forecasts separate its outcomes (C = 1 with no variance, an infinite
+    slope) from the C, intercept and slope, with a RuntimeWarning naming
+    it.  ``test="knha"`` and
     ``prediction_interval(distribution="t")`` of the pooled O/E and C give
     valmeta's default numbers (see :func:`random_effects_meta`).
 
@@ -487,8 +492,21 @@ def clustered_validation(
             for name, (e, v) in validation_measures(yj, pj, wj).items():
                 est[name][j], var[name][j] = e, v
     pooled = {}
+    both = (events > 0) & (events < n)
+    undefined = {name: both & ~poolable(est[name], var[name]) for name, _ in MEASURES}
+    left = np.logical_or.reduce(list(undefined.values()))
+    if left.any():
+        warnings.warn(
+            f"groups: the forecasts of the centres {np.asarray(labels)[left].tolist()} "
+            "separate their outcomes (C = 1 with no variance, an infinite calibration "
+            "slope), so their "
+            + ", ".join(name for name, bad in undefined.items() if bad.any())
+            + " are left out of those pooled estimates.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     for name, transform in MEASURES:
-        ok = np.isfinite(est[name]) & np.isfinite(var[name]) & (var[name] > 0)
+        ok = poolable(est[name], var[name])
         if np.count_nonzero(ok) < 2:
             raise ValueError(
                 f"groups: {np.count_nonzero(ok)} of {len(labels)} centres give a "

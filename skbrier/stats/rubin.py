@@ -29,6 +29,7 @@ from ._validation_measures import (
     _ScaledInterval,
     check_estimates,
     from_scale,
+    poolable,
     to_scale,
     validation_measures,
 )
@@ -311,7 +312,9 @@ def pooled_validation(
     Raises
     ------
     ValueError
-        Fewer than 2 imputed data sets, or the usual input errors.
+        Fewer than 2 imputed data sets, a measure that cannot be pooled
+        (forecasts that separate the outcomes of a data set: C = 1, an
+        infinite slope), or the usual input errors.
 
     See Also
     --------
@@ -367,6 +370,15 @@ def pooled_validation(
     for name, transform in MEASURES:
         q = np.array([v[0] for v in values[name]])
         u = np.array([v[1] for v in values[name]])
+        bad = np.flatnonzero(~poolable(q, u))
+        if bad.size:
+            raise ValueError(
+                f"y_proba: the {name} of imputed data set {int(bad[0])} (0-based) is "
+                f"{q[bad[0]]:.4g} with variance {u[bad[0]]:.4g}: its forecasts separate "
+                "the outcomes (C = 1, an infinite calibration slope), so Rubin's rules "
+                "cannot pool it. Check that set's forecasts (a leak of the outcome?) "
+                "or validate on more rows."
+            )
         per_imp[name] = q
         pooled[name] = pool_rubin(q, u, transform=transform, confidence_level=level)
     return PooledValidationResult(pooled=pooled, per_imputation=per_imp, m=m)

@@ -136,7 +136,8 @@ class AchievedPrecisionResult(_IntervalResult):
             if not math.isfinite(width):
                 out.append(
                     f"This sample cannot judge the {LABELS[k]}: its interval is "
-                    "undefined (no finite standard error)."
+                    "undefined (no finite, positive standard error: e.g. forecasts "
+                    "that separate the outcomes)."
                 )
                 continue
             ci = (
@@ -342,6 +343,8 @@ def achieved_precision(
         q, u = measures[k]
         _, u_scale = to_scale(np.array(q), np.array(u), scale)  # type: ignore[arg-type]
         se = math.sqrt(float(u_scale))
+        if not se > 0.0:  # C = 1 (forecasts that separate the outcomes): degenerate
+            se = math.nan
         lo, hi = _wald(q, se, z, scale)
         estimates[k], ses[k], widths[k] = q, se, hi - lo
         target_se = (
@@ -364,7 +367,13 @@ def achieved_precision(
         assert curve.bootstrap_replicates is not None
         odds = t / (1 - t)
         prevalence = (curve.bootstrap_replicates["all"][:, 0] + odds) / (1 + odds)
-        reps = curve.bootstrap_replicates["model"][:, 0] / prevalence
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # a resample without events: undefined (NaN, counted by the interval)
+            reps = np.where(
+                prevalence > 0,
+                curve.bootstrap_replicates["model"][:, 0] / prevalence,
+                np.nan,
+            )
         k = "standardized_net_benefit"
         estimates[k] = float(curve.net_benefit_by_model["model"][0]) / curve.prevalence
         ses[k] = float(np.nanstd(reps, ddof=1))

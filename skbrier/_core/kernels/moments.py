@@ -15,6 +15,7 @@ per-observation quantities:
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, NamedTuple, TypedDict
 
 import numpy as np
@@ -287,6 +288,36 @@ def onehot(fc) -> np.ndarray:
     return oh
 
 
+@dataclasses.dataclass(frozen=True)
+class BrierStatistic:
+    """The bootstrap statistic of :class:`Design` (rows BS, BS0, BSS, BI of
+    resampled columns), a picklable callable of scalars only."""
+
+    weighted: bool
+    climatology: bool
+    half: float
+    index_scale: float
+
+    def __call__(self, *cols: np.ndarray, axis: int = -1) -> np.ndarray:
+        if self.weighted:
+            wts = cols[-1]
+            sw = np.sum(wts, axis=axis)
+            means = [np.sum(c * wts, axis=axis) / sw for c in cols[:-1]]
+        else:
+            means = [np.mean(c, axis=axis) for c in cols]
+        bs = means[0]
+        if self.climatology:
+            bs0 = sum(m * (1.0 - m) for m in means[1:]) * (
+                1.0 if len(means) == 2 else self.half
+            )
+        else:
+            bs0 = means[1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bss = np.where(bs0 > 0, 1.0 - bs / np.where(bs0 > 0, bs0, 1.0), np.nan)
+        bi = 100.0 * (1.0 - np.sqrt(self.index_scale * bs))
+        return np.stack(np.broadcast_arrays(bs, bs0, bss, bi), axis=0)
+
+
 class Design:
     """Validated inputs turned into the gradient and bootstrap matrices.
 
@@ -344,32 +375,15 @@ class Design:
         z = self._fc.y if self._fc.binary_1d else onehot(self._fc)
         return np.column_stack([self.g[:, 0], z])
 
-    def statistic_for(self, weighted: bool):
-        """Vectorised bootstrap statistic: rows BS, BS0, BSS, BI.
+    def statistic_for(self, weighted: bool) -> BrierStatistic:
+        """Vectorised bootstrap statistic: rows BS, BS0, BSS, BI (picklable:
+        the results that keep it for their intervals pickle).
 
         ``weighted``: the last sample holds the (resampled) weights.
         """
-
-        def statistic(*cols: np.ndarray, axis: int = -1) -> np.ndarray:
-            if weighted:
-                wts = cols[-1]
-                sw = np.sum(wts, axis=axis)
-                means = [np.sum(c * wts, axis=axis) / sw for c in cols[:-1]]
-            else:
-                means = [np.mean(c, axis=axis) for c in cols]
-            bs = means[0]
-            if self.reference_kind == "climatology":
-                bs0 = sum(m * (1.0 - m) for m in means[1:]) * (
-                    1.0 if len(means) == 2 else self.half
-                )
-            else:
-                bs0 = means[1]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                bss = np.where(bs0 > 0, 1.0 - bs / np.where(bs0 > 0, bs0, 1.0), np.nan)
-            bi = 100.0 * (1.0 - np.sqrt(self.index_scale * bs))
-            return np.stack(np.broadcast_arrays(bs, bs0, bss, bi), axis=0)
-
-        return statistic
+        return BrierStatistic(
+            weighted, self.reference_kind == "climatology", self.half, self.index_scale
+        )
 
     def boot_columns(self) -> list[np.ndarray]:
         boot = self.boot

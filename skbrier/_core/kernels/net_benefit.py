@@ -27,6 +27,7 @@ when the threshold (hence ``odds``) is tiny.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -293,24 +294,25 @@ def bootstrap_counts(
     n: int,
     size: int,
     strata: list[np.ndarray],
-    units: list[tuple[int, np.ndarray]] | None,
+    draws: list[Callable[[np.random.Generator], np.ndarray]] | None,
 ) -> np.ndarray:
     """``(size, n)`` float multiplicities of ``size`` resamples.
 
-    Unweighted (``units`` None): iid draws of rows within each stratum
-    (:func:`stratified_indices`), counted.  Frequency weights (``units``: per
-    stratum, the number ``m`` of observations and the probabilities
-    ``w / W``): ``m`` observations drawn from the weighted rows of each
-    stratum, a multinomial, which is the bootstrap distribution of the
-    repeated rows when the weights are integers.
+    Unweighted (``draws`` None): iid draws of rows within each stratum
+    (:func:`stratified_indices`), counted.  Frequency weights (``draws``: per
+    stratum, its :func:`~skbrier._core.resampling.frequency_resampler`):
+    each stratum's multiplicities drawn resample after resample, in the order
+    of :func:`stratified_indices`, so integer weights give the resamples of
+    the repeated rows exactly.
     """
-    if units is None:
+    if draws is None:
         idx = stratified_indices(rng, strata, size)
         flat = (idx + n * np.arange(size)[:, None]).ravel()
         return np.bincount(flat, minlength=size * n).reshape(size, n).astype(np.float64)
     counts = np.zeros((size, n))
-    for s, (m, probs) in zip(strata, units):
-        counts[:, s] = rng.multinomial(m, probs, size=size)
+    for s, draw in zip(strata, draws):
+        for k in range(size):
+            counts[k, s] = draw(rng)
     return counts
 
 
