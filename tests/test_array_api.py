@@ -459,3 +459,91 @@ def test_decision_curve_table_as_numpy(xp_case, data):
                 _close(fa[col].to_numpy(), fb[col].to_numpy(), dt)
             else:
                 assert fa[col].tolist() == fb[col].tolist(), col
+
+
+def test_float32_forecasts_keep_float64_weights(xp_case, data):
+    # float64 weights of float32 forecasts are not cast to float32 (weights of
+    # 1e200 were inf there: NaN scores, a calibration error of 0 and "no data")
+    conv, dt = xp_case
+    y, p, w, y3, P = data
+    p32 = p.astype(np.float32)
+    big = w * 1e200
+    for weights in (big, w * 1e-200):
+        wd = conv(weights, "float64")
+        _close(
+            brier_score(conv(y), conv(p32, "float32"), sample_weight=wd),
+            brier_score(y, p32, sample_weight=weights),
+            "float32",
+        )
+        _close(
+            brier_skill_score(conv(y3), conv(P, "float32"), sample_weight=wd),
+            brier_skill_score(y3, P.astype(np.float32), sample_weight=weights),
+            "float32",
+        )
+        _close(
+            calibration_error(
+                conv(y), conv(p32, "float32"), sample_weight=wd, kind="binary", n_bins=5
+            ),
+            calibration_error(y, p32, sample_weight=weights, kind="binary", n_bins=5),
+            "float32",
+        )
+        a = murphy_decomposition(conv(y), conv(p32, "float32"), sample_weight=wd, n_bins=5)
+        b = murphy_decomposition(y, p32, sample_weight=weights, n_bins=5)
+        _close(a.reliability, b.reliability, "float32")
+        _close(
+            multiple_choice_brier_score(conv(y3), conv(P, "float32"), sample_weight=wd),
+            multiple_choice_brier_score(y3, P.astype(np.float32), sample_weight=weights),
+            "float32",
+        )
+
+
+def test_column_reference_of_column_forecasts(xp_case, data):
+    # an (n, 1) reference of (n, 1) forecasts is read as 1-D, as on the host
+    # (it was broadcast against the 1-D forecasts: an (n, n) loss)
+    conv, dt = xp_case
+    y, p, w, y3, P = data
+    ref = _proba(np.roll(p, 3), dt)[:, None]
+    _close(
+        brier_skill_score(conv(y), conv(p[:, None]), reference=conv(ref)),
+        brier_skill_score(y, _proba(p, dt)[:, None], reference=ref),
+        dt,
+    )
+    _close(
+        brier_skill_score(conv(y), conv(p), reference=conv(ref), sample_weight=conv(w)),
+        brier_skill_score(y, _proba(p, dt), reference=ref, sample_weight=w),
+        dt,
+    )
+
+
+def test_string_choices_give_the_host_error(xp_case, data):
+    conv, dt = xp_case
+    _, _, _, y3, P = data
+    gold = np.array(["a", "b", "c"])[y3]
+    with pytest.raises(TypeError) as host:
+        multiple_choice_brier_score(gold, P)
+    with pytest.raises(TypeError, match=re.escape(str(host.value))):
+        multiple_choice_brier_score(gold, conv(P))
+
+
+def test_float_labels_without_data_dependent_shapes(monkeypatch, data):
+    # float 0/1 labels are found on the host where the namespace has no
+    # data-dependent shapes (unique_values raised RuntimeError)
+    xps = pytest.importorskip("array_api_strict")
+    y, p, w, y3, P = data
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    flags = xps.ArrayAPIStrictFlags(data_dependent_shapes=False, boolean_indexing=False)
+    with sklearn.config_context(array_api_dispatch=True), flags:
+        yf, pf, wf = (xps.asarray(a) for a in (y.astype(float), p, w))
+        got = (
+            brier_score(yf, pf, sample_weight=wf),
+            net_benefit(yf, pf, threshold=0.2),
+            calibration_error(yf, pf, kind="binary", n_bins=5),
+            murphy_decomposition(yf, pf, n_bins=5).reliability,
+        )
+    want = (
+        brier_score(y, p, sample_weight=w),
+        net_benefit(y, p, threshold=0.2),
+        calibration_error(y, p, kind="binary", n_bins=5),
+        murphy_decomposition(y, p, n_bins=5).reliability,
+    )
+    _close(got, want, "float64")

@@ -161,6 +161,16 @@ class XPForecast(ForecastFields):
         return float(self.xp.sum(self.sample_weight))
 
 
+def _weight_dtype(xp: Any, w: Any, dtype: Any) -> Any:
+    """The dtype weights ``w`` are summed in: the forecasts' ``dtype``, or the
+    weights' own floating dtype where it is wider (float64 weights of float32
+    forecasts stay float64, as numpy combines them on the host: cast to
+    float32, weights of 1e200 were inf and the scores NaN)."""
+    if xp.isdtype(w.dtype, "real floating"):
+        return xp.result_type(w.dtype, dtype)
+    return dtype
+
+
 def _in_namespace(x: Any, xp: Any) -> bool:
     """Whether ``x`` is an array of the namespace ``xp``."""
     try:
@@ -178,6 +188,14 @@ def _move(x: Any, xp: Any, device: Any) -> Any:
         return x
     host = to_numpy(x)
     return xp.asarray(np.asarray(host), device=device)
+
+
+def _move_numeric(x: Any, xp: Any, device: Any) -> Any:
+    """:func:`_move` for numbers; None for host data no Array API namespace
+    holds (strings, objects: the host checks raise their error)."""
+    if not _in_namespace(x, xp) and np.asarray(to_numpy(x)).dtype.kind not in "biuf":
+        return None
+    return _move(x, xp, device)
 
 
 def _host_labels(y_true: Any, xp: Any) -> tuple[Any, np.ndarray | None, Any]:
@@ -203,7 +221,8 @@ def _distinct(xp: Any, y: Any) -> np.ndarray:
 
     Integer and boolean labels with a small range (the usual 0/1 or class
     codes) are found with a few reductions; other labels are sorted on the
-    device (``unique_values``).
+    device (``unique_values``), or on the host where the namespace has no
+    data-dependent shapes (array-api-strict's ``data_dependent_shapes=False``).
     """
     if y.shape[0] and xp.isdtype(y.dtype, ("integral", "bool")):
         yi = xp.astype(y, xp.int64) if xp.isdtype(y.dtype, "bool") else y
@@ -218,7 +237,10 @@ def _distinct(xp: Any, y: Any) -> np.ndarray:
             if xp.isdtype(y.dtype, "bool"):
                 return out.astype(bool)
             return out.astype(np.dtype(str(y.dtype).rsplit(".", 1)[-1]), copy=False)
-    return np.asarray(to_numpy(xp.unique_values(y)))
+    try:
+        return np.asarray(to_numpy(xp.unique_values(y)))
+    except RuntimeError:  # a namespace without data-dependent shapes: on the host
+        return np.unique(to_numpy(y))
 
 
 def array_api_forecast(
@@ -274,7 +296,7 @@ def _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
         device,
         y,
         dev(fc.proba, dtype),
-        dev(fc.sample_weight, dtype),
+        dev(fc.sample_weight, wide_float(xp, device)),
         fc.classes,
         fc.binary_1d,
     )
@@ -309,7 +331,7 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
             or not xp.isdtype(w.dtype, ("real floating", "integral", "bool"))
         ):
             return None
-        w = xp.astype(w, dtype, copy=False)
+        w = xp.astype(w, _weight_dtype(xp, w, dtype), copy=False)
     # one host sync for every numeric check of p and w
     ok = xp.all((p >= 0) & (p <= 1))
     if w is not None:
@@ -376,12 +398,17 @@ def array_api_reference(fc: XPForecast, reference: Any) -> Any:
     if np.ndim(to_numpy(reference)) == 0 and not isinstance(reference, (str, bytes)):
         return check_reference(float(to_numpy(reference)), _HostShape(fc))  # type: ignore[arg-type]
     xp = fc.xp
-    ref = _move(reference, xp, fc.device)
-    if tuple(ref.shape) != tuple(fc.proba.shape) or not bool(
-        xp.all((ref >= 0) & (ref <= 1))
+    ref = _move_numeric(reference, xp, fc.device)
+    if (
+        ref is None
+        or tuple(ref.shape) != tuple(fc.proba.shape)
+        or not bool(xp.all((ref >= 0) & (ref <= 1)))
     ):
-        # raises the host's error
-        check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
+        # the host's check raises its error, or gives the reference it accepts
+        # (an (n, 1) column of 1-D forecasts is read as 1-D: broadcast against
+        # the forecasts, it gave an (n, n) loss)
+        host = check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
+        ref = _move(host, xp, fc.device)
     return xp.astype(ref, fc.proba.dtype)
 
 
@@ -437,7 +464,9 @@ def array_api_choices(
         if not bool(xp.all((s >= 0) & (s <= 1))):
             return None
         proba = s
-    y = _move(y_true, xp, device)
+    y = _move_numeric(y_true, xp, device)
+    if y is None:
+        return None
     if y.ndim == 1:
         if int(y.shape[0]) != n or not xp.isdtype(y.dtype, "integral"):
             return None
@@ -460,7 +489,7 @@ def array_api_choices(
         w = _move(sample_weight, xp, device)
         if w.ndim != 1 or int(w.shape[0]) != n:
             return None
-        w = xp.astype(w, dt)
+        w = xp.astype(w, _weight_dtype(xp, w, dt))
         if not bool(xp.all(xp.isfinite(w)) & xp.all(w >= 0) & (xp.sum(w) > 0)):
             return None
     if not from_logprobs:
