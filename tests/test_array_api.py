@@ -547,3 +547,49 @@ def test_float_labels_without_data_dependent_shapes(monkeypatch, data):
         murphy_decomposition(y, p, n_bins=5).reliability,
     )
     _close(got, want, "float64")
+
+
+def test_half_precision_tensors_are_summed_wide(monkeypatch):
+    # float16 sums overflow at 65504: 70,000 rows gave a Brier score of inf
+    torch = pytest.importorskip("torch")
+    n = 70_000
+    y = np.ones(n, dtype=np.int64)
+    y[0] = 0
+    p = np.full(n, 0.25, dtype=np.float16)
+    P = np.tile(np.array([[0.25, 0.75]], dtype=np.float16), (n, 1))
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    with sklearn.config_context(array_api_dispatch=True):
+        for dt in (torch.float16, torch.bfloat16):
+            yt, pt = torch.tensor(y), torch.tensor(p.astype(np.float32)).to(dt)
+            want = brier_score(y, pt.float().numpy().astype(np.float64))
+            np.testing.assert_allclose(brier_score(yt, pt), want, rtol=1e-12)
+            Pt = torch.tensor(P.astype(np.float32)).to(dt)
+            want = multiple_choice_brier_score(y, Pt.float().numpy().astype(np.float64))
+            np.testing.assert_allclose(
+                multiple_choice_brier_score(yt, Pt), want, rtol=1e-12
+            )
+
+
+def test_tensors_that_require_grad(monkeypatch, data):
+    # the host summaries of a tensor with a graph are read detached (DLPack
+    # refused them: calibration_error and murphy_decomposition raised)
+    torch = pytest.importorskip("torch")
+    y, p, w, y3, P = data
+    pg = torch.tensor(p, requires_grad=True)
+    Pg = torch.tensor(P, requires_grad=True)
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    with sklearn.config_context(array_api_dispatch=True):
+        yt, wt = torch.tensor(y), torch.tensor(w)
+        got = (
+            calibration_error(yt, pg, kind="binary", n_bins=5, sample_weight=wt),
+            murphy_decomposition(yt, pg, n_bins=5).reliability,
+            calibration_error(torch.tensor(y3), Pg, n_bins=5),
+            brier_score(yt, pg),
+        )
+    want = (
+        calibration_error(y, p, kind="binary", n_bins=5, sample_weight=w),
+        murphy_decomposition(y, p, n_bins=5).reliability,
+        calibration_error(y3, P, n_bins=5),
+        brier_score(y, p),
+    )
+    _close(got, want, "float64")

@@ -104,6 +104,7 @@ def to_numpy(x: Any) -> Any:
         return x
     if not hasattr(x, "__dlpack__") and not hasattr(x, "__array_namespace__"):
         return x
+    x = _detached(x)
     try:
         return np.from_dlpack(x)
     except Exception:  # another device (GPU, a simulated device): move to the CPU
@@ -121,6 +122,13 @@ def to_numpy(x: Any) -> Any:
     return np.asarray(x)
 
 
+def _detached(x: Any) -> Any:
+    """``x`` without its autograd graph (a PyTorch tensor that requires grad:
+    the statistics need no gradient, DLPack exports no such tensor and
+    reading one as a float warns)."""
+    return x.detach() if getattr(x, "requires_grad", False) else x
+
+
 def wide_float(xp: Any, device: Any) -> Any:
     """float64 where the device has it, else float32 (e.g. Apple MPS)."""
     try:
@@ -131,9 +139,10 @@ def wide_float(xp: Any, device: Any) -> Any:
 
 
 def _float_dtype(xp: Any, x: Any, device: Any) -> Any:
-    """The floating dtype computations run in: the input's float dtype, else
-    :func:`wide_float`."""
-    if xp.isdtype(x.dtype, "real floating"):
+    """The floating dtype computations run in: the input's float32 or float64,
+    else :func:`wide_float` (integers, and half precision, whose sums overflow
+    at 65504: float16 tensors of 300,000 rows gave a Brier score of inf)."""
+    if x.dtype == xp.float64 or x.dtype == xp.float32:
         return x.dtype
     return wide_float(xp, device)
 
@@ -183,6 +192,7 @@ def _move(x: Any, xp: Any, device: Any) -> Any:
     """``x`` as an array of namespace ``xp`` on ``device`` (host data is copied there)."""
     compat = _compat()
     if _in_namespace(x, xp):
+        x = _detached(x)
         if compat.device(x) != device:
             x = compat.to_device(x, device)
         return x
@@ -306,7 +316,7 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
     """The namespace checks; None when they cannot show the input valid."""
     from .validation import binary_target, encode_labels
 
-    p = y_proba
+    p = _detached(y_proba)
     if p.ndim == 2 and p.shape[1] == 1:
         p = xp.reshape(p, (-1,))
     if p.ndim not in (1, 2) or p.shape[0] == 0:
@@ -445,7 +455,7 @@ def array_api_choices(
     if ns is None:
         return None
     xp, device = ns
-    s = y_score
+    s = _detached(y_score)
     if s.ndim != 2 or s.shape[0] == 0 or s.shape[1] == 0:
         return None
     if not xp.isdtype(s.dtype, ("real floating", "integral")):
