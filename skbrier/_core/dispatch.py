@@ -200,7 +200,13 @@ def backends(
             if target == HOST:
                 return on_host(args, kwargs)
             if target is None or isinstance(target, Refused):
-                why = f": {target.reason}" if isinstance(target, Refused) else "."
+                # the reason as one sentence before the advice (it ended
+                # without a full stop: "... .compute() Pass numpy arrays")
+                why = (
+                    f": {target.reason.rstrip('. ')}."
+                    if isinstance(target, Refused)
+                    else "."
+                )
                 raise TypeError(
                     f"{namespace_of}: {short} does not accept {_TITLES[kind]} input{why} "
                     f"Pass numpy arrays (or see the backend support table in the "

@@ -206,6 +206,12 @@ def map_rows(
 
     inputs = {"y_proba": y_proba, "y_true": y_true, "sample_weight": sample_weight}
     inputs.update({k: v for k, v in columns.items() if v is not None})
+    for k, v in inputs.items():
+        if _is_array(v) and v.ndim == 0:  # no rows to partition (was an IndexError)
+            raise ValueError(
+                f"{k} must be an array of one value per row, got a 0-d dask array "
+                "(a scalar)."
+            )
     frame_level = _frame_level(func, inputs)
     if frame_level is not None:
         return frame_level
