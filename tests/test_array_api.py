@@ -593,3 +593,49 @@ def test_tensors_that_require_grad(monkeypatch, data):
         brier_score(y, p),
     )
     _close(got, want, "float64")
+
+
+def test_options_given_as_arrays_of_the_namespace(xp_case, data):
+    # labels, bin edges, thresholds and 0-d threshold/pos_label of the input's
+    # namespace are read on the host (on another device they could not be; a
+    # 0-d threshold was "not a real number")
+    from skbrier import ranked_probability_score
+
+    conv, dt = xp_case
+    y, p, w, y3, P = data
+    pn, Pn = _proba(p, dt), _proba(P, dt)
+    edges = np.array([0.0, 0.3, 0.6, 1.0])
+    _close(
+        net_benefit(conv(y), conv(p), threshold=conv(np.float64(0.3), "float64")),
+        net_benefit(y, pn, threshold=0.3),
+        dt,
+    )
+    _close(
+        brier_score(conv(y), conv(p), pos_label=conv(np.int64(0))),
+        brier_score(y, pn, pos_label=0),
+        dt,
+    )
+    _close(
+        brier_score(conv(y3), conv(P), labels=conv(np.array([0, 1, 2]))),
+        brier_score(y3, Pn, labels=[0, 1, 2]),
+        dt,
+    )
+    _close(
+        ranked_probability_score(conv(y3), conv(P), labels=conv(np.array([2, 1, 0]))),
+        ranked_probability_score(y3, Pn, labels=[2, 1, 0]),
+        dt,
+    )
+    _close(
+        calibration_error(conv(y), conv(p), kind="binary", binning=conv(edges, "float64")),
+        calibration_error(y, pn, kind="binary", binning=edges),
+        dt,
+    )
+    _close(
+        murphy_decomposition(conv(y), conv(p), strategy=conv(edges, "float64")).reliability,
+        murphy_decomposition(y, pn, strategy=edges).reliability,
+        dt,
+    )
+    t = np.array([0.1, 0.3])
+    a = decision_curve(conv(y), conv(p), thresholds=conv(t, "float64"))
+    b = decision_curve(y, pn, thresholds=t)
+    _close(a.net_benefit, b.net_benefit, dt)
