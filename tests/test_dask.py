@@ -378,3 +378,22 @@ def test_a_zero_dimensional_dask_array_is_refused_by_name(sync):
         skbrier.calibration_error(
             dy, da.from_array(p, chunks=70), sample_weight=da.from_array(np.float64(2.0))
         )
+
+
+def test_dataframe_columns_beside_arrays_are_cut_at_the_same_rows(sync):
+    # a DataFrame column's partitions and an array's chunks of the same total
+    # were compared one by one ("y_true has 13 samples but y_proba has 12")
+    y, p, w = _data(seed=12)
+    frame = dd.from_pandas(pd.DataFrame({"y": y, "w": w}), npartitions=3)
+    for chunks in (14, 130, (120, 140, 140)):
+        dp = da.from_array(p, chunks=chunks)
+        _close(skbrier.brier_score(frame.y, dp), skbrier.brier_score(y, p))
+        _close(
+            calibration_error(frame.y, dp, sample_weight=frame.w, kind="binary"),
+            calibration_error(y, p, sample_weight=w, kind="binary"),
+        )
+    # numpy forecasts beside DataFrame columns
+    _close(
+        skbrier.brier_score(frame.y, p, sample_weight=frame.w),
+        skbrier.brier_score(y, p, sample_weight=w),
+    )

@@ -144,6 +144,20 @@ def _frame_level(func: Any, inputs: dict) -> list | None:
     return list(out.to_delayed())
 
 
+def _frames_as_arrays(inputs: dict) -> dict:
+    """DataFrame columns beside arrays (dask or host) as dask arrays chunked by
+    their partition lengths (computed), so that every input is cut at the same
+    rows: a column's partitions and an array's chunks of the same total were
+    compared partition by partition ("y_true has 13 samples but y_proba has
+    12")."""
+    frames = [k for k, v in inputs.items() if is_dask_input(v) and not _is_array(v)]
+    if not frames or len(frames) == sum(v is not None for v in inputs.values()):
+        return inputs
+    return {
+        k: v.to_dask_array(lengths=True) if k in frames else v for k, v in inputs.items()
+    }
+
+
 def _is_array(x: Any) -> bool:
     return type(x).__module__.startswith("dask.array")
 
@@ -215,6 +229,7 @@ def map_rows(
     frame_level = _frame_level(func, inputs)
     if frame_level is not None:
         return frame_level
+    inputs = _frames_as_arrays(inputs)
     ref = next(v for v in inputs.values() if is_dask_input(v))
     if _is_array(ref):
         if ref.ndim == 2:
