@@ -639,3 +639,28 @@ def test_options_given_as_arrays_of_the_namespace(xp_case, data):
     a = decision_curve(conv(y), conv(p), thresholds=conv(t, "float64"))
     b = decision_curve(y, pn, thresholds=t)
     _close(a.net_benefit, b.net_benefit, dt)
+
+
+def test_the_host_errors_of_the_wrong_shape_come_first(xp_case, data):
+    # the device checks ran before the shape the statistic needs: 1-D forecasts
+    # of the ranked score with bad weights named the weights, 2-D forecasts of
+    # the net benefit the classes; an unknown keyword lost the function's name
+    from skbrier import ranked_probability_score
+
+    conv, dt = xp_case
+    y, p, w, y3, P = data
+    bad_w = w.copy()
+    bad_w[2] = np.nan
+    calls = [
+        (ranked_probability_score, (y3, p), {"sample_weight": bad_w}),
+        (ranked_probability_score, (y3, p), {}),
+        (net_benefit, (y3, P[:, :2]), {"threshold": 0.3}),
+        (decision_curve, (y, np.c_[1 - p, p]), {"thresholds": [0.3]}),
+        (ranked_probability_score, (y3, P), {"pos_label": 1}),
+    ]
+    for f, (a, b), kw in calls:
+        with pytest.raises((ValueError, TypeError)) as host:
+            f(a, b, **kw)
+        dev_kw = {k: conv(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+        with pytest.raises(type(host.value), match=f"^{re.escape(str(host.value))}$"):
+            f(conv(a), conv(b), **dev_kw)

@@ -239,7 +239,10 @@ def backends(
                     f"Pass numpy arrays (or see the backend support table in the "
                     f"user guide)."
                 )
-            bound = sig.bind(*args, **kwargs)
+            try:
+                bound = sig.bind(*args, **kwargs)
+            except TypeError as exc:  # named as Python names it for the body
+                raise TypeError(f"{short}() {exc}") from None
             bound.apply_defaults()
             # the adapter reads the call's arguments, defaults included, by name:
             # the defaults live in the public signature only
