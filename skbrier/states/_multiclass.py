@@ -341,7 +341,9 @@ class ClasswiseBinnedState(_LabelColumns):
             sums = binned_sums(key, m * nb, np.zeros_like(pj), pj, w, exponent=exponent)
             for i in range(m):
                 rows = slice(i * nb, (i + 1) * nb)
-                st = BinStatistics(e, *(a[rows] for a in sums)).scaled(-exponent)
+                n_b, s_w, s_wp, s_wy, s_wpp, s_wpy, s_ww = (a[rows] for a in sums)
+                st = BinStatistics(e, n_b, s_w, s_wp, s_wy, s_wpp, s_wpy, s_ww)
+                st = st.scaled(-exponent)
                 for f, v in enumerate(
                     (st.count, st.sum_w, st.sum_wp, st.sum_wpp, st.sum_ww)
                 ):
