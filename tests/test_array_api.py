@@ -664,3 +664,30 @@ def test_the_host_errors_of_the_wrong_shape_come_first(xp_case, data):
         dev_kw = {k: conv(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
         with pytest.raises(type(host.value), match=f"^{re.escape(str(host.value))}$"):
             f(conv(a), conv(b), **dev_kw)
+
+
+def test_large_float32_weights_are_summed_wide(xp_case, data):
+    # float32 weights of 1e37 summed to inf in float32 (NaN scores); the
+    # host sums them in float64
+    from skbrier import ranked_probability_score
+
+    conv, dt = xp_case
+    y, p, w, y3, P = data
+    w32 = ((w + 0.5) * 1e37).astype(np.float32)
+    pn, Pn = _proba(p, dt), _proba(P, dt)
+    wd = conv(w32, "float32")
+    _close(
+        brier_score(conv(y), conv(p), sample_weight=wd),
+        brier_score(y, pn, sample_weight=w32),
+        dt,
+    )
+    _close(
+        brier_score(conv(y3), conv(P), sample_weight=wd),
+        brier_score(y3, Pn, sample_weight=w32),
+        dt,
+    )
+    _close(
+        ranked_probability_score(conv(y3), conv(P), sample_weight=wd),
+        ranked_probability_score(y3, Pn, sample_weight=w32),
+        dt,
+    )

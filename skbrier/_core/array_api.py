@@ -170,14 +170,11 @@ class XPForecast(ForecastFields):
         return float(self.xp.sum(self.sample_weight))
 
 
-def _weight_dtype(xp: Any, w: Any, dtype: Any) -> Any:
-    """The dtype weights ``w`` are summed in: the forecasts' ``dtype``, or the
-    weights' own floating dtype where it is wider (float64 weights of float32
-    forecasts stay float64, as numpy combines them on the host: cast to
-    float32, weights of 1e200 were inf and the scores NaN)."""
-    if xp.isdtype(w.dtype, "real floating"):
-        return xp.result_type(w.dtype, dtype)
-    return dtype
+def _weight_dtype(xp: Any, device: Any) -> Any:
+    """The dtype weights are summed in: :func:`wide_float`, as the host sums
+    them in float64 (cast to float32 forecasts' dtype, weights of 1e200 were
+    inf, and float32 weights of 1e37 summed to inf: NaN scores)."""
+    return wide_float(xp, device)
 
 
 def _in_namespace(x: Any, xp: Any) -> bool:
@@ -306,7 +303,7 @@ def _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
         device,
         y,
         dev(fc.proba, dtype),
-        dev(fc.sample_weight, wide_float(xp, device)),
+        dev(fc.sample_weight, _weight_dtype(xp, device)),
         fc.classes,
         fc.binary_1d,
     )
@@ -341,7 +338,7 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
             or not xp.isdtype(w.dtype, ("real floating", "integral", "bool"))
         ):
             return None
-        w = xp.astype(w, _weight_dtype(xp, w, dtype), copy=False)
+        w = xp.astype(w, _weight_dtype(xp, device), copy=False)
     # one host sync for every numeric check of p and w
     ok = xp.all((p >= 0) & (p <= 1))
     if w is not None:
@@ -499,7 +496,7 @@ def array_api_choices(
         w = _move(sample_weight, xp, device)
         if w.ndim != 1 or int(w.shape[0]) != n:
             return None
-        w = xp.astype(w, _weight_dtype(xp, w, dt))
+        w = xp.astype(w, _weight_dtype(xp, device))
         if not bool(xp.all(xp.isfinite(w)) & xp.all(w >= 0) & (xp.sum(w) > 0)):
             return None
     if not from_logprobs:
