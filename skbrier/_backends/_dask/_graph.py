@@ -145,13 +145,14 @@ def _frame_level(func: Any, inputs: dict) -> list | None:
 
 
 def _frames_as_arrays(inputs: dict) -> dict:
-    """DataFrame columns beside arrays (dask or host) as dask arrays chunked by
-    their partition lengths (computed), so that every input is cut at the same
-    rows: a column's partitions and an array's chunks of the same total were
-    compared partition by partition ("y_true has 13 samples but y_proba has
-    12")."""
+    """DataFrame columns that :func:`_frame_level` cannot read together (beside
+    arrays, dask or host, or of frames partitioned differently) as dask arrays
+    chunked by their partition lengths (computed), so that every input is cut
+    at the same rows: a column's partitions and an array's chunks of the same
+    total were compared partition by partition ("y_true has 13 samples but
+    y_proba has 12")."""
     frames = [k for k, v in inputs.items() if is_dask_input(v) and not _is_array(v)]
-    if not frames or len(frames) == sum(v is not None for v in inputs.values()):
+    if not frames:
         return inputs
     return {
         k: v.to_dask_array(lengths=True) if k in frames else v for k, v in inputs.items()
