@@ -399,7 +399,9 @@ def test_dataframe_columns_beside_arrays_are_cut_at_the_same_rows(sync):
     )
     # columns of two frames partitioned differently
     other = dd.from_pandas(pd.DataFrame({"p": p}), npartitions=4)
-    _close(
-        skbrier.brier_score(frame.y, other.p, sample_weight=frame.w),
-        skbrier.brier_score(y, p, sample_weight=w),
-    )
+    moved = other.repartition(npartitions=3).repartition(divisions=[0, 50, 300, 399])
+    for q in (other.p, moved.p):
+        _close(
+            skbrier.brier_score(frame.y, q, sample_weight=frame.w),
+            skbrier.brier_score(y, p, sample_weight=w),
+        )

@@ -129,8 +129,8 @@ def _frame_level(func: Any, inputs: dict) -> list | None:
     import dask.dataframe as dd
     import pandas as pd
 
-    nparts = {v.npartitions for v in cols.values()}
-    if len(nparts) != 1:
+    # columns of one frame (the same divisions); the others are cut by rows
+    if len({v.divisions for v in cols.values()}) != 1:
         return None
     out = dd.map_partitions(
         _apply_frame,
