@@ -676,18 +676,8 @@ def test_large_float32_weights_are_summed_wide(xp_case, data):
     w32 = ((w + 0.5) * 1e37).astype(np.float32)
     pn, Pn = _proba(p, dt), _proba(P, dt)
     wd = conv(w32, "float32")
-    _close(
-        brier_score(conv(y), conv(p), sample_weight=wd),
-        brier_score(y, pn, sample_weight=w32),
-        dt,
-    )
-    _close(
-        brier_score(conv(y3), conv(P), sample_weight=wd),
-        brier_score(y3, Pn, sample_weight=w32),
-        dt,
-    )
-    _close(
-        ranked_probability_score(conv(y3), conv(P), sample_weight=wd),
-        ranked_probability_score(y3, Pn, sample_weight=w32),
-        dt,
-    )
+    cases = [(brier_score, y, p, pn), (brier_score, y3, P, Pn)]
+    cases.append((ranked_probability_score, y3, P, Pn))
+    for f, labels, proba, host in cases:
+        got = f(conv(labels), conv(proba), sample_weight=wd)
+        _close(got, f(labels, host, sample_weight=w32), dt)
