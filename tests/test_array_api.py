@@ -459,3 +459,225 @@ def test_decision_curve_table_as_numpy(xp_case, data):
                 _close(fa[col].to_numpy(), fb[col].to_numpy(), dt)
             else:
                 assert fa[col].tolist() == fb[col].tolist(), col
+
+
+def test_float32_forecasts_keep_float64_weights(xp_case, data):
+    # float64 weights of float32 forecasts are not cast to float32 (weights of
+    # 1e200 were inf there: NaN scores, a calibration error of 0 and "no data")
+    conv, dt = xp_case
+    y, p, w, y3, P = data
+    p32 = p.astype(np.float32)
+    big = w * 1e200
+    for weights in (big, w * 1e-200):
+        wd = conv(weights, "float64")
+        _close(
+            brier_score(conv(y), conv(p32, "float32"), sample_weight=wd),
+            brier_score(y, p32, sample_weight=weights),
+            "float32",
+        )
+        _close(
+            brier_skill_score(conv(y3), conv(P, "float32"), sample_weight=wd),
+            brier_skill_score(y3, P.astype(np.float32), sample_weight=weights),
+            "float32",
+        )
+        _close(
+            calibration_error(
+                conv(y), conv(p32, "float32"), sample_weight=wd, kind="binary", n_bins=5
+            ),
+            calibration_error(y, p32, sample_weight=weights, kind="binary", n_bins=5),
+            "float32",
+        )
+        a = murphy_decomposition(conv(y), conv(p32, "float32"), sample_weight=wd, n_bins=5)
+        b = murphy_decomposition(y, p32, sample_weight=weights, n_bins=5)
+        _close(a.reliability, b.reliability, "float32")
+        _close(
+            multiple_choice_brier_score(conv(y3), conv(P, "float32"), sample_weight=wd),
+            multiple_choice_brier_score(y3, P.astype(np.float32), sample_weight=weights),
+            "float32",
+        )
+
+
+def test_column_reference_of_column_forecasts(xp_case, data):
+    # an (n, 1) reference of (n, 1) forecasts is read as 1-D, as on the host
+    # (it was broadcast against the 1-D forecasts: an (n, n) loss)
+    conv, dt = xp_case
+    y, p, w, y3, P = data
+    ref = _proba(np.roll(p, 3), dt)[:, None]
+    _close(
+        brier_skill_score(conv(y), conv(p[:, None]), reference=conv(ref)),
+        brier_skill_score(y, _proba(p, dt)[:, None], reference=ref),
+        dt,
+    )
+    _close(
+        brier_skill_score(conv(y), conv(p), reference=conv(ref), sample_weight=conv(w)),
+        brier_skill_score(y, _proba(p, dt), reference=ref, sample_weight=w),
+        dt,
+    )
+
+
+def test_string_choices_give_the_host_error(xp_case, data):
+    conv, dt = xp_case
+    _, _, _, y3, P = data
+    gold = np.array(["a", "b", "c"])[y3]
+    with pytest.raises(TypeError) as host:
+        multiple_choice_brier_score(gold, P)
+    with pytest.raises(TypeError, match=re.escape(str(host.value))):
+        multiple_choice_brier_score(gold, conv(P))
+
+
+def test_float_labels_without_data_dependent_shapes(monkeypatch, data):
+    # float 0/1 labels are found on the host where the namespace has no
+    # data-dependent shapes (unique_values raised RuntimeError)
+    xps = pytest.importorskip("array_api_strict")
+    y, p, w, y3, P = data
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    flags = xps.ArrayAPIStrictFlags(data_dependent_shapes=False, boolean_indexing=False)
+    with sklearn.config_context(array_api_dispatch=True), flags:
+        yf, pf, wf = (xps.asarray(a) for a in (y.astype(float), p, w))
+        got = (
+            brier_score(yf, pf, sample_weight=wf),
+            net_benefit(yf, pf, threshold=0.2),
+            calibration_error(yf, pf, kind="binary", n_bins=5),
+            murphy_decomposition(yf, pf, n_bins=5).reliability,
+        )
+    want = (
+        brier_score(y, p, sample_weight=w),
+        net_benefit(y, p, threshold=0.2),
+        calibration_error(y, p, kind="binary", n_bins=5),
+        murphy_decomposition(y, p, n_bins=5).reliability,
+    )
+    _close(got, want, "float64")
+
+
+def test_half_precision_tensors_are_summed_wide(monkeypatch):
+    # float16 sums overflow at 65504: 70,000 rows gave a Brier score of inf
+    torch = pytest.importorskip("torch")
+    n = 70_000
+    y = np.ones(n, dtype=np.int64)
+    y[0] = 0
+    p = np.full(n, 0.25, dtype=np.float16)
+    P = np.tile(np.array([[0.25, 0.75]], dtype=np.float16), (n, 1))
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    with sklearn.config_context(array_api_dispatch=True):
+        for dt in (torch.float16, torch.bfloat16):
+            yt, pt = torch.tensor(y), torch.tensor(p.astype(np.float32)).to(dt)
+            want = brier_score(y, pt.float().numpy().astype(np.float64))
+            np.testing.assert_allclose(brier_score(yt, pt), want, rtol=1e-12)
+            Pt = torch.tensor(P.astype(np.float32)).to(dt)
+            want = multiple_choice_brier_score(y, Pt.float().numpy().astype(np.float64))
+            np.testing.assert_allclose(
+                multiple_choice_brier_score(yt, Pt), want, rtol=1e-12
+            )
+
+
+def test_tensors_that_require_grad(monkeypatch, data):
+    # the host summaries of a tensor with a graph are read detached (DLPack
+    # refused them: calibration_error and murphy_decomposition raised)
+    torch = pytest.importorskip("torch")
+    y, p, w, y3, P = data
+    pg = torch.tensor(p, requires_grad=True)
+    Pg = torch.tensor(P, requires_grad=True)
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    with sklearn.config_context(array_api_dispatch=True):
+        yt, wt = torch.tensor(y), torch.tensor(w)
+        got = (
+            calibration_error(yt, pg, kind="binary", n_bins=5, sample_weight=wt),
+            murphy_decomposition(yt, pg, n_bins=5).reliability,
+            calibration_error(torch.tensor(y3), Pg, n_bins=5),
+            brier_score(yt, pg),
+        )
+    want = (
+        calibration_error(y, p, kind="binary", n_bins=5, sample_weight=w),
+        murphy_decomposition(y, p, n_bins=5).reliability,
+        calibration_error(y3, P, n_bins=5),
+        brier_score(y, p),
+    )
+    _close(got, want, "float64")
+
+
+def test_options_given_as_arrays_of_the_namespace(xp_case, data):
+    # labels, bin edges, thresholds and 0-d threshold/pos_label of the input's
+    # namespace are read on the host (on another device they could not be; a
+    # 0-d threshold was "not a real number")
+    from skbrier import ranked_probability_score
+
+    conv, dt = xp_case
+    y, p, w, y3, P = data
+    pn, Pn = _proba(p, dt), _proba(P, dt)
+    edges = np.array([0.0, 0.3, 0.6, 1.0])
+    _close(
+        net_benefit(conv(y), conv(p), threshold=conv(np.float64(0.3), "float64")),
+        net_benefit(y, pn, threshold=0.3),
+        dt,
+    )
+    _close(
+        brier_score(conv(y), conv(p), pos_label=conv(np.int64(0))),
+        brier_score(y, pn, pos_label=0),
+        dt,
+    )
+    _close(
+        brier_score(conv(y3), conv(P), labels=conv(np.array([0, 1, 2]))),
+        brier_score(y3, Pn, labels=[0, 1, 2]),
+        dt,
+    )
+    _close(
+        ranked_probability_score(conv(y3), conv(P), labels=conv(np.array([2, 1, 0]))),
+        ranked_probability_score(y3, Pn, labels=[2, 1, 0]),
+        dt,
+    )
+    _close(
+        calibration_error(conv(y), conv(p), kind="binary", binning=conv(edges, "float64")),
+        calibration_error(y, pn, kind="binary", binning=edges),
+        dt,
+    )
+    _close(
+        murphy_decomposition(conv(y), conv(p), strategy=conv(edges, "float64")).reliability,
+        murphy_decomposition(y, pn, strategy=edges).reliability,
+        dt,
+    )
+    t = np.array([0.1, 0.3])
+    a = decision_curve(conv(y), conv(p), thresholds=conv(t, "float64"))
+    b = decision_curve(y, pn, thresholds=t)
+    _close(a.net_benefit, b.net_benefit, dt)
+
+
+def test_the_host_errors_of_the_wrong_shape_come_first(xp_case, data):
+    # the device checks ran before the shape the statistic needs: 1-D forecasts
+    # of the ranked score with bad weights named the weights, 2-D forecasts of
+    # the net benefit the classes; an unknown keyword lost the function's name
+    from skbrier import ranked_probability_score
+
+    conv, dt = xp_case
+    y, p, w, y3, P = data
+    bad_w = w.copy()
+    bad_w[2] = np.nan
+    calls = [
+        (ranked_probability_score, (y3, p), {"sample_weight": bad_w}),
+        (ranked_probability_score, (y3, p), {}),
+        (net_benefit, (y3, P[:, :2]), {"threshold": 0.3}),
+        (decision_curve, (y, np.c_[1 - p, p]), {"thresholds": [0.3]}),
+        (ranked_probability_score, (y3, P), {"pos_label": 1}),
+    ]
+    for f, (a, b), kw in calls:
+        with pytest.raises((ValueError, TypeError)) as host:
+            f(a, b, **kw)
+        dev_kw = {k: conv(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+        with pytest.raises(type(host.value), match=f"^{re.escape(str(host.value))}$"):
+            f(conv(a), conv(b), **dev_kw)
+
+
+def test_large_float32_weights_are_summed_wide(xp_case, data):
+    # float32 weights of 1e37 summed to inf in float32 (NaN scores); the
+    # host sums them in float64
+    from skbrier import ranked_probability_score
+
+    conv, dt = xp_case
+    y, p, w, y3, P = data
+    w32 = ((w + 0.5) * 1e37).astype(np.float32)
+    pn, Pn = _proba(p, dt), _proba(P, dt)
+    wd = conv(w32, "float32")
+    cases = [(brier_score, y, p, pn), (brier_score, y3, P, Pn)]
+    cases.append((ranked_probability_score, y3, P, Pn))
+    for f, labels, proba, host in cases:
+        got = f(conv(labels), conv(proba), sample_weight=wd)
+        _close(got, f(labels, host, sample_weight=w32), dt)

@@ -77,3 +77,17 @@ def test_host_declaration_copies_array_api_input(monkeypatch):
     with sklearn.config_context(array_api_dispatch=True):
         got = c_statistic(xp.asarray(y), xp.asarray(p))
     assert got == c_statistic(y, p) == 0.75
+
+
+def test_refusal_reason_is_one_sentence_before_the_advice():
+    # a reason without a full stop ran into the advice ("... .compute() Pass numpy")
+    da = pytest.importorskip("dask.array")
+    from skbrier.metrics.calibration_error import smooth_calibration_error
+
+    y = da.from_array(np.array([0, 1, 1]))
+    p = da.from_array(np.array([0.2, 0.7, 0.6]))
+    with pytest.raises(TypeError) as err:
+        smooth_calibration_error(y, p)
+    assert ".compute(). Pass numpy arrays" in str(err.value)
+    with pytest.raises(TypeError, match=r"in memory\. Pass numpy arrays"):
+        _toy(y, y)

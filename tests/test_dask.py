@@ -357,3 +357,51 @@ def test_bad_input_local_cluster(cluster_client):
     dy, dp = _dask_arrays(y, p)
     with pytest.raises(ValueError, match="^y_proba contains NaN"):
         skbrier.brier_score(dy, dp)
+
+
+def test_a_shape_of_one_partition_is_said_to_be(sync):
+    # "got shape (7, 1)" is a partition's shape (the in-memory one is (30, 1))
+    y, p, w = _data(seed=9)
+    dy, dp = da.from_array(y, chunks=70), da.from_array(p, chunks=70)
+    dw = da.from_array(w[:, None], chunks=(70, 1))
+    with pytest.raises(ValueError, match=r"got shape \(70, 1\)\. \(Positions and counts"):
+        skbrier.brier_score(dy, dp, sample_weight=dw)
+
+
+def test_a_zero_dimensional_dask_array_is_refused_by_name(sync):
+    # a 0-d dask array has no rows to partition (was an IndexError)
+    y, p, w = _data(seed=10)
+    dy = da.from_array(y, chunks=70)
+    with pytest.raises(ValueError, match="^y_proba must be an array of one value per row"):
+        skbrier.brier_score(dy, da.from_array(np.float64(0.3)))
+    with pytest.raises(ValueError, match="^sample_weight must be an array of one value"):
+        skbrier.calibration_error(
+            dy, da.from_array(p, chunks=70), sample_weight=da.from_array(np.float64(2.0))
+        )
+
+
+def test_dataframe_columns_beside_arrays_are_cut_at_the_same_rows(sync):
+    # a DataFrame column's partitions and an array's chunks of the same total
+    # were compared one by one ("y_true has 13 samples but y_proba has 12")
+    y, p, w = _data(seed=12)
+    frame = dd.from_pandas(pd.DataFrame({"y": y, "w": w}), npartitions=3)
+    for chunks in (14, 130, (120, 140, 140)):
+        dp = da.from_array(p, chunks=chunks)
+        _close(skbrier.brier_score(frame.y, dp), skbrier.brier_score(y, p))
+        _close(
+            calibration_error(frame.y, dp, sample_weight=frame.w, kind="binary"),
+            calibration_error(y, p, sample_weight=w, kind="binary"),
+        )
+    # numpy forecasts beside DataFrame columns
+    _close(
+        skbrier.brier_score(frame.y, p, sample_weight=frame.w),
+        skbrier.brier_score(y, p, sample_weight=w),
+    )
+    # columns of two frames partitioned differently
+    other = dd.from_pandas(pd.DataFrame({"p": p}), npartitions=4)
+    moved = other.repartition(npartitions=3).repartition(divisions=[0, 50, 300, 399])
+    for q in (other.p, moved.p):
+        _close(
+            skbrier.brier_score(frame.y, q, sample_weight=frame.w),
+            skbrier.brier_score(y, p, sample_weight=w),
+        )

@@ -4,6 +4,7 @@ lm-evaluation-harness), on the synchronous scheduler and on a distributed
 LocalCluster, with unequal and empty partitions, partitions holding a single
 class, a class absent from y_true (labels=), and bad input in one partition."""
 
+import re
 import warnings
 
 import numpy as np
@@ -401,3 +402,20 @@ def test_bad_input_local_cluster(cluster_client):
     p[300, 0] = np.nan
     with pytest.raises(ValueError, match="^y_proba contains NaN"):
         skbrier.brier_score(*_da(y, p))
+
+
+def test_ranked_scores_of_one_column_give_the_in_memory_error(sync):
+    # a partition's state said "y_proba must be 2-D (one column per class) for
+    # this state; got shape (7,)": the in-memory error names the whole shape
+    rng = np.random.default_rng(5)
+    y, p = rng.integers(0, 3, 30), rng.random(30)
+    dy = da.from_array(y, chunks=7)
+    for f in (skbrier.ranked_probability_score, skbrier.ranked_probability_skill_score):
+        for proba in (p, p[:, None]):
+            with pytest.raises(ValueError) as memory:
+                f(y, proba)
+            with pytest.raises(ValueError, match=f"^{re.escape(str(memory.value))}$"):
+                f(dy, da.from_array(proba, chunks=(7,) + proba.shape[1:]))
+        column = dd.from_pandas(pd.Series(p), npartitions=3)
+        with pytest.raises(ValueError, match=r"got shape \(nan,\)\. For a binary"):
+            f(dy, column)

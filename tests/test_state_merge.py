@@ -612,3 +612,43 @@ def test_decomposition_merges_in_any_order_to_the_concatenation(seed, n, cut, we
     ba = fit(slice(k, n)).merge(fit(slice(0, k)))
     _assert_close(numbers(ab), numbers(ba))
     _assert_close(numbers(ab), numbers(fit(slice(0, n))))
+
+
+def test_classwise_binned_state_with_huge_and_tiny_weights():
+    # the per-bin sums of ClasswiseBinnedState scale the weights by a power of
+    # two as BinnedState does: weights of 1e300 leaked numpy's overflow warning
+    rng = np.random.default_rng(41)
+    rows = _multiclass_rows(rng, 37)
+    w = rng.random(37) + 0.05
+    plain = ClasswiseBinnedState(E5).update(rows.y, rows.p, w).statistics()[0]
+    for scale in (1e300, 1e-300):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            halves = [
+                ClasswiseBinnedState(E5).update(rows.y[s], rows.p[s], w[s] * scale)
+                for s in (slice(0, 20), slice(20, None))
+            ]
+            stats = halves[1].merge(halves[0]).statistics()[0]
+        for a, b in zip(stats, plain):
+            np.testing.assert_array_equal(a.count, b.count)
+            for f in ("sum_w", "sum_wp", "sum_wy", "sum_wpp", "sum_wpy"):
+                np.testing.assert_allclose(getattr(a, f), getattr(b, f) * scale, rtol=1e-12)
+
+
+def test_boolean_labels_of_label_keyed_states():
+    # boolean y_true is keyed by Python bools: read back as booleans, as in
+    # memory (an object array of them was refused as string labels)
+    from skbrier import brier_score
+    from skbrier.metrics.calibration_error import calibration_error
+
+    rng = np.random.default_rng(42)
+    y = rng.integers(0, 2, 30).astype(bool)
+    p = rng.random(30)
+    o = check_options("l2", 4, "uniform", None, False, True, True)
+    got = CalibrationBinsState(o, kind="binary").update(y[:11], p[:11])
+    got = got.merge(CalibrationBinsState(o, kind="binary").update(y[11:], p[11:]))
+    want = calibration_error(y, p, kind="binary", n_bins=4, norm="l2", squared=True)
+    assert math.isclose(got.finalize(), want, rel_tol=1e-12)
+    P = np.c_[1 - p, p]
+    s = MulticlassBrierState().update(y, P)
+    assert math.isclose(s.finalize(), brier_score(y, P), rel_tol=1e-12)

@@ -55,6 +55,13 @@ def _forecast(c: Call, *, labels: bool = True) -> XPForecast:
     return fc
 
 
+def _one_column(x: Any) -> bool:
+    """Whether forecasts are 1-D or one column (the host's errors name the
+    other shapes for the statistics of one probability per row)."""
+    ndim = getattr(x, "ndim", 1)
+    return ndim == 1 or (ndim == 2 and int(x.shape[1]) == 1)
+
+
 def brier_score(c: Call) -> Any:
     from ..metrics.brier import _check_scale_by_half
 
@@ -101,6 +108,8 @@ def net_benefit(c: Call) -> Any:
 
     t = check_scalar_probability(c.threshold, name="threshold", open_interval=True)
     prev = check_prevalence(c.prevalence)
+    if not _one_column(c.y_proba):
+        return NotImplemented  # the host raises its error of 2-D forecasts
     fc = _forecast(c, labels=False)
     if not fc.binary_1d:
         return NotImplemented  # the host raises
@@ -211,6 +220,8 @@ def decision_curve(c: Call) -> Any:
     shares = {}
     prev_used = n = None
     for name, proba in models.items():
+        if not _one_column(proba):
+            return NotImplemented  # the host raises its error of 2-D forecasts
         fc = array_api_forecast(
             c.y_true, proba, sample_weight=c.sample_weight, pos_label=c.pos_label
         )
@@ -287,6 +298,8 @@ def _ordinal(c: Call) -> tuple[XPForecast, Any] | None:
     order, on the device); None for 1-D input (the host raises)."""
     from ..metrics.ranked import ranked_order
 
+    if getattr(c.y_proba, "ndim", 2) != 2:
+        return None  # the host raises its error of 1-D forecasts first
     y_true, order, perm = ranked_order(c.y_true, c.labels)
     fc = array_api_forecast(
         y_true,

@@ -104,6 +104,7 @@ def to_numpy(x: Any) -> Any:
         return x
     if not hasattr(x, "__dlpack__") and not hasattr(x, "__array_namespace__"):
         return x
+    x = _detached(x)
     try:
         return np.from_dlpack(x)
     except Exception:  # another device (GPU, a simulated device): move to the CPU
@@ -121,6 +122,13 @@ def to_numpy(x: Any) -> Any:
     return np.asarray(x)
 
 
+def _detached(x: Any) -> Any:
+    """``x`` without its autograd graph (a PyTorch tensor that requires grad:
+    the statistics need no gradient, DLPack exports no such tensor and
+    reading one as a float warns)."""
+    return x.detach() if getattr(x, "requires_grad", False) else x
+
+
 def wide_float(xp: Any, device: Any) -> Any:
     """float64 where the device has it, else float32 (e.g. Apple MPS)."""
     try:
@@ -131,9 +139,10 @@ def wide_float(xp: Any, device: Any) -> Any:
 
 
 def _float_dtype(xp: Any, x: Any, device: Any) -> Any:
-    """The floating dtype computations run in: the input's float dtype, else
-    :func:`wide_float`."""
-    if xp.isdtype(x.dtype, "real floating"):
+    """The floating dtype computations run in: the input's float32 or float64,
+    else :func:`wide_float` (integers, and half precision, whose sums overflow
+    at 65504: float16 tensors of 300,000 rows gave a Brier score of inf)."""
+    if x.dtype == xp.float64 or x.dtype == xp.float32:
         return x.dtype
     return wide_float(xp, device)
 
@@ -161,6 +170,13 @@ class XPForecast(ForecastFields):
         return float(self.xp.sum(self.sample_weight))
 
 
+def _weight_dtype(xp: Any, device: Any) -> Any:
+    """The dtype weights are summed in: :func:`wide_float`, as the host sums
+    them in float64 (cast to float32 forecasts' dtype, weights of 1e200 were
+    inf, and float32 weights of 1e37 summed to inf: NaN scores)."""
+    return wide_float(xp, device)
+
+
 def _in_namespace(x: Any, xp: Any) -> bool:
     """Whether ``x`` is an array of the namespace ``xp``."""
     try:
@@ -173,11 +189,20 @@ def _move(x: Any, xp: Any, device: Any) -> Any:
     """``x`` as an array of namespace ``xp`` on ``device`` (host data is copied there)."""
     compat = _compat()
     if _in_namespace(x, xp):
+        x = _detached(x)
         if compat.device(x) != device:
             x = compat.to_device(x, device)
         return x
     host = to_numpy(x)
     return xp.asarray(np.asarray(host), device=device)
+
+
+def _move_numeric(x: Any, xp: Any, device: Any) -> Any:
+    """:func:`_move` for numbers; None for host data no Array API namespace
+    holds (strings, objects: the host checks raise their error)."""
+    if not _in_namespace(x, xp) and np.asarray(to_numpy(x)).dtype.kind not in "biuf":
+        return None
+    return _move(x, xp, device)
 
 
 def _host_labels(y_true: Any, xp: Any) -> tuple[Any, np.ndarray | None, Any]:
@@ -203,7 +228,8 @@ def _distinct(xp: Any, y: Any) -> np.ndarray:
 
     Integer and boolean labels with a small range (the usual 0/1 or class
     codes) are found with a few reductions; other labels are sorted on the
-    device (``unique_values``).
+    device (``unique_values``), or on the host where the namespace has no
+    data-dependent shapes (array-api-strict's ``data_dependent_shapes=False``).
     """
     if y.shape[0] and xp.isdtype(y.dtype, ("integral", "bool")):
         yi = xp.astype(y, xp.int64) if xp.isdtype(y.dtype, "bool") else y
@@ -218,7 +244,10 @@ def _distinct(xp: Any, y: Any) -> np.ndarray:
             if xp.isdtype(y.dtype, "bool"):
                 return out.astype(bool)
             return out.astype(np.dtype(str(y.dtype).rsplit(".", 1)[-1]), copy=False)
-    return np.asarray(to_numpy(xp.unique_values(y)))
+    try:
+        return np.asarray(to_numpy(xp.unique_values(y)))
+    except RuntimeError:  # a namespace without data-dependent shapes: on the host
+        return np.unique(to_numpy(y))
 
 
 def array_api_forecast(
@@ -274,7 +303,7 @@ def _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
         device,
         y,
         dev(fc.proba, dtype),
-        dev(fc.sample_weight, dtype),
+        dev(fc.sample_weight, _weight_dtype(xp, device)),
         fc.classes,
         fc.binary_1d,
     )
@@ -284,7 +313,7 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
     """The namespace checks; None when they cannot show the input valid."""
     from .validation import binary_target, encode_labels
 
-    p = y_proba
+    p = _detached(y_proba)
     if p.ndim == 2 and p.shape[1] == 1:
         p = xp.reshape(p, (-1,))
     if p.ndim not in (1, 2) or p.shape[0] == 0:
@@ -309,7 +338,7 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
             or not xp.isdtype(w.dtype, ("real floating", "integral", "bool"))
         ):
             return None
-        w = xp.astype(w, dtype, copy=False)
+        w = xp.astype(w, _weight_dtype(xp, device), copy=False)
     # one host sync for every numeric check of p and w
     ok = xp.all((p >= 0) & (p <= 1))
     if w is not None:
@@ -376,12 +405,17 @@ def array_api_reference(fc: XPForecast, reference: Any) -> Any:
     if np.ndim(to_numpy(reference)) == 0 and not isinstance(reference, (str, bytes)):
         return check_reference(float(to_numpy(reference)), _HostShape(fc))  # type: ignore[arg-type]
     xp = fc.xp
-    ref = _move(reference, xp, fc.device)
-    if tuple(ref.shape) != tuple(fc.proba.shape) or not bool(
-        xp.all((ref >= 0) & (ref <= 1))
+    ref = _move_numeric(reference, xp, fc.device)
+    if (
+        ref is None
+        or tuple(ref.shape) != tuple(fc.proba.shape)
+        or not bool(xp.all((ref >= 0) & (ref <= 1)))
     ):
-        # raises the host's error
-        check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
+        # the host's check raises its error, or gives the reference it accepts
+        # (an (n, 1) column of 1-D forecasts is read as 1-D: broadcast against
+        # the forecasts, it gave an (n, n) loss)
+        host = check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
+        ref = _move(host, xp, fc.device)
     return xp.astype(ref, fc.proba.dtype)
 
 
@@ -418,7 +452,7 @@ def array_api_choices(
     if ns is None:
         return None
     xp, device = ns
-    s = y_score
+    s = _detached(y_score)
     if s.ndim != 2 or s.shape[0] == 0 or s.shape[1] == 0:
         return None
     if not xp.isdtype(s.dtype, ("real floating", "integral")):
@@ -437,7 +471,9 @@ def array_api_choices(
         if not bool(xp.all((s >= 0) & (s <= 1))):
             return None
         proba = s
-    y = _move(y_true, xp, device)
+    y = _move_numeric(y_true, xp, device)
+    if y is None:
+        return None
     if y.ndim == 1:
         if int(y.shape[0]) != n or not xp.isdtype(y.dtype, "integral"):
             return None
@@ -460,7 +496,7 @@ def array_api_choices(
         w = _move(sample_weight, xp, device)
         if w.ndim != 1 or int(w.shape[0]) != n:
             return None
-        w = xp.astype(w, dt)
+        w = xp.astype(w, _weight_dtype(xp, device))
         if not bool(xp.all(xp.isfinite(w)) & xp.all(w >= 0) & (xp.sum(w) > 0)):
             return None
     if not from_logprobs:

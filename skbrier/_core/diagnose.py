@@ -111,16 +111,21 @@ def _user_stacklevel() -> int:
 
 
 def names_rows(message: str) -> bool:
-    """Whether an in-memory message names positions (``index 3``) or counts
-    (``12 of 54 values``) of the rows it checked: raised for one chunk of a
-    larger input (a dask or Spark partition), it must say they are the chunk's.
+    """Whether an in-memory message names positions (``index 3``), counts
+    (``12 of 54 values``) or shapes (``shape (7, 1)``) of the rows it
+    checked: raised for one chunk of a larger input (a dask or Spark
+    partition), it must say they are the chunk's.
 
     Examples
     --------
     >>> names_rows("12 of 54 values of y_proba lie outside"), names_rows("y_proba is empty")
     (True, False)
     """
-    return "index" in message or re.search(r"\b\d+ of \d+\b", message) is not None
+    return (
+        "index" in message
+        or "shape (" in message  # a shape counts the chunk's rows
+        or re.search(r"\b\d+ of \d+\b", message) is not None
+    )
 
 
 def warn_once(message: str, category: type[Warning], key: Any = None) -> None:

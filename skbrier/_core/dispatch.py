@@ -129,6 +129,22 @@ def _host(v: Any) -> Any:
     return to_numpy(v)
 
 
+def _host_option(v: Any) -> Any:
+    """An option given as an Array API array (``labels``, bin edges,
+    ``thresholds``, a 0-d ``threshold`` or ``pos_label`` ...) as the host
+    value the option checks read: a numpy array, a 0-d one as its Python
+    scalar.  Other values pass unchanged."""
+    t = type(v)
+    if t is np.ndarray or not (
+        hasattr(v, "__array_namespace__") or hasattr(v, "__dlpack__")
+    ):
+        return v
+    from .array_api import to_numpy
+
+    host = np.asarray(to_numpy(v))
+    return host.item() if host.ndim == 0 else host
+
+
 def _load(target: str) -> Callable[..., Any]:
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)
@@ -194,19 +210,39 @@ def backends(
             kind = backend_of(values, primary)
             if kind == "numpy":
                 return func(*args, **kwargs)
+            if kind == "array_api":
+                # the options are read on the host (a device array of labels,
+                # edges or thresholds could not be read there; a 0-d tensor
+                # threshold was "not a real number")
+                args = tuple(
+                    v if i in host_positions else _host_option(v)
+                    for i, v in enumerate(args)
+                )
+                kwargs = {
+                    k: v if k in arrays else _host_option(v) for k, v in kwargs.items()
+                }
             target = adapters.get(kind)
             if target == BODY:
                 return func(*args, **kwargs)
             if target == HOST:
                 return on_host(args, kwargs)
             if target is None or isinstance(target, Refused):
-                why = f": {target.reason}" if isinstance(target, Refused) else "."
+                # the reason as one sentence before the advice (it ended
+                # without a full stop: "... .compute() Pass numpy arrays")
+                why = (
+                    f": {target.reason.rstrip('. ')}."
+                    if isinstance(target, Refused)
+                    else "."
+                )
                 raise TypeError(
                     f"{namespace_of}: {short} does not accept {_TITLES[kind]} input{why} "
                     f"Pass numpy arrays (or see the backend support table in the "
                     f"user guide)."
                 )
-            bound = sig.bind(*args, **kwargs)
+            try:
+                bound = sig.bind(*args, **kwargs)
+            except TypeError as exc:  # named as Python names it for the body
+                raise TypeError(f"{short}() {exc}") from None
             bound.apply_defaults()
             # the adapter reads the call's arguments, defaults included, by name:
             # the defaults live in the public signature only

@@ -112,6 +112,16 @@ def ordered_codes(codes: Any, perm: np.ndarray | None) -> Any:
     return codes if perm is None else perm[codes]
 
 
+def not_ordinal_shape(shape: tuple) -> ValueError:
+    """The error of forecasts of one column (``shape``) for a ranked statistic."""
+    return ValueError(
+        "y_proba must be 2-D, one column per category in their order (lowest "
+        f"first); got shape {tuple(shape)}. For a binary outcome pass the two "
+        "columns of predict_proba (the ranked probability score is then the "
+        "Brier score)."
+    )
+
+
 def check_ordinal(
     y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
@@ -123,12 +133,7 @@ def check_ordinal(
     if raw.ndim == 1 or (raw.ndim == 2 and raw.shape[1] == 1):
         _target_array(y_true)  # a 2-D y_true of probabilities: swapped arguments
         check_probabilities(raw, warn_hard=False)  # bad values first
-        raise ValueError(
-            "y_proba must be 2-D, one column per category in their order (lowest "
-            f"first); got shape {raw.shape}. For a binary outcome pass the two "
-            "columns of predict_proba (the ranked probability score is then the "
-            "Brier score)."
-        )
+        raise not_ordinal_shape(raw.shape)
     fc = check_forecast(  # the columns are coded against the sorted categories
         y_true,
         raw,

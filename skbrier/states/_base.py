@@ -399,7 +399,12 @@ class _LabelSums(MergeableState):
         """The distinct labels (the keys of the sums), as the array of labels
         the in-memory checks read, and the rows of each (for the messages)."""
         keys = list(self._sums)
-        y = _numeric_objects(np.array(keys, dtype=object)) if keys else np.empty(0)
+        if keys and all(isinstance(key, bool) for key in keys):
+            # boolean labels are keyed as Python bools: read as booleans, as
+            # in memory (an object array of them was refused as strings)
+            y = np.array(keys, dtype=bool)
+        else:
+            y = _numeric_objects(np.array(keys, dtype=object)) if keys else np.empty(0)
         return keys, y, [self._rows[key] for key in keys]
 
     def _check_total_weight(self) -> None:

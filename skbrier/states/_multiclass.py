@@ -35,6 +35,7 @@ from .._core.kernels.brier import (
     brier_reduce,
     reference_finish,
 )
+from .._core.kernels.decomposition import binned_sums, pow2_exponent
 from .._core.validation import (
     Forecast,
     _as_array,
@@ -329,13 +330,24 @@ class ClasswiseBinnedState(_LabelColumns):
         nb = self.edges.shape[0] - 1
         k = p.shape[1]
         out = np.zeros((m, 5, k, nb))
+        # the binned kernel's sums of the weights times a power of two (exact),
+        # as BinnedState, so the squares of tiny or huge weights neither under-
+        # nor overflow (weights of 1e300 leaked numpy's overflow warning)
+        exponent = 0 if w is None else pow2_exponent(w)
         for j in range(k):
             pj = np.ascontiguousarray(p[:, j])
             e = edges_for(pj, w, nb, self.edges)  # raises if not covered
             key = inv * nb + assign_bins(pj, e, right=self.right)
-            ww = np.ones_like(pj) if w is None else w
-            for i, v in enumerate((None, ww, ww * pj, ww * pj * pj, ww * ww)):
-                out[:, i, j] = np.bincount(key, weights=v, minlength=m * nb).reshape(m, nb)
+            sums = binned_sums(key, m * nb, np.zeros_like(pj), pj, w, exponent=exponent)
+            for i in range(m):
+                rows = slice(i * nb, (i + 1) * nb)
+                n_b, s_w, s_wp, s_wy, s_wpp, s_wpy, s_ww = (a[rows] for a in sums)
+                st = BinStatistics(e, n_b, s_w, s_wp, s_wy, s_wpp, s_wpy, s_ww)
+                st = st.scaled(-exponent)
+                for f, v in enumerate(
+                    (st.count, st.sum_w, st.sum_wp, st.sum_wpp, st.sum_ww)
+                ):
+                    out[i, f, j] = v
         return list(out)
 
     def statistics(self) -> tuple[list[BinStatistics], np.ndarray]:

@@ -251,6 +251,19 @@ def calibration_report(c: Call) -> Any:
     return _report.calibration_report(c)
 
 
+def _check_ordinal_shape(y_proba: Any) -> None:
+    """The in-memory error of forecasts of one column, for the whole input
+    (a partition's state named its own shape, "for this state")."""
+    from ...metrics.ranked import not_ordinal_shape
+
+    if not _multiclass.is_2d(y_proba):
+        # a DataFrame's rows are a lazy count: nan, as dask writes unknown sizes
+        shape = tuple(
+            d if isinstance(d, (int, float)) else float("nan") for d in y_proba.shape
+        )
+        raise not_ordinal_shape(shape)
+
+
 def ranked_probability_score(c: Call) -> float:
     """One pass of :class:`~skbrier.states.RankedProbabilityState` (the ranked
     kernel's hypotheses form per label), then its finish."""
@@ -259,6 +272,7 @@ def ranked_probability_score(c: Call) -> float:
     from ._graph import reduce_state
 
     normalize = check_bool(c.normalize, "normalize")
+    _check_ordinal_shape(c.y_proba)
     tmpl = RankedProbabilityState(labels=c.labels)
     return reduce_state(tmpl, c.y_true, c.y_proba, c.sample_weight).finalize(normalize)
 
@@ -271,6 +285,7 @@ def ranked_probability_skill_score(c: Call) -> float:
     from ...states import RankedProbabilityState
     from ._graph import reduce_state
 
+    _check_ordinal_shape(c.y_proba)
     constant, cols = None, {}
     if c.reference is not None and _multiclass.is_2d(c.reference):
         cols = {"reference": c.reference}

@@ -129,8 +129,8 @@ def _frame_level(func: Any, inputs: dict) -> list | None:
     import dask.dataframe as dd
     import pandas as pd
 
-    nparts = {v.npartitions for v in cols.values()}
-    if len(nparts) != 1:
+    # columns of one frame (the same divisions); the others are cut by rows
+    if len({v.divisions for v in cols.values()}) != 1:
         return None
     out = dd.map_partitions(
         _apply_frame,
@@ -142,6 +142,21 @@ def _frame_level(func: Any, inputs: dict) -> list | None:
         align_dataframes=False,
     )
     return list(out.to_delayed())
+
+
+def _frames_as_arrays(inputs: dict) -> dict:
+    """DataFrame columns that :func:`_frame_level` cannot read together (beside
+    arrays, dask or host, or of frames partitioned differently) as dask arrays
+    chunked by their partition lengths (computed), so that every input is cut
+    at the same rows: a column's partitions and an array's chunks of the same
+    total were compared partition by partition ("y_true has 13 samples but
+    y_proba has 12")."""
+    frames = [k for k, v in inputs.items() if is_dask_input(v) and not _is_array(v)]
+    if not frames:
+        return inputs
+    return {
+        k: v.to_dask_array(lengths=True) if k in frames else v for k, v in inputs.items()
+    }
 
 
 def _is_array(x: Any) -> bool:
@@ -206,9 +221,16 @@ def map_rows(
 
     inputs = {"y_proba": y_proba, "y_true": y_true, "sample_weight": sample_weight}
     inputs.update({k: v for k, v in columns.items() if v is not None})
+    for k, v in inputs.items():
+        if _is_array(v) and v.ndim == 0:  # no rows to partition (was an IndexError)
+            raise ValueError(
+                f"{k} must be an array of one value per row, got a 0-d dask array "
+                "(a scalar)."
+            )
     frame_level = _frame_level(func, inputs)
     if frame_level is not None:
         return frame_level
+    inputs = _frames_as_arrays(inputs)
     ref = next(v for v in inputs.values() if is_dask_input(v))
     if _is_array(ref):
         if ref.ndim == 2:
