@@ -64,6 +64,7 @@ __all__ = [
     "check_scalar_probability",
     "encode_labels",
     "is_multilabel",
+    "scale_free_weights",
     "warn_if_rows_do_not_sum_to_one",
 ]
 
@@ -210,6 +211,40 @@ def check_sample_weight(
     return w
 
 
+#: the smallest normal float64: below it a weight keeps fewer than 53 bits
+_SMALLEST_NORMAL = float(np.finfo(np.float64).smallest_normal)
+
+
+def scale_free_weights(w: np.ndarray | None) -> np.ndarray | None:
+    """Weights for a scale-free statistic: subnormal weights rescaled exactly.
+
+    A statistic that is a ratio of weighted sums depends on the weights'
+    ratios only.  Weights whose largest value is subnormal (below
+    2.225e-308) lose digits in every product ``w * x`` (weights of 5e-324
+    round each product to a multiple of 5e-324), so they are multiplied by
+    the power of two :math:`2^e` that brings the largest into [0.5, 1) --
+    exact, as every subnormal is an integer multiple of :math:`2^{-1074}`.
+    Other weights are returned as they are (a rescale of weights of mixed
+    scales could round the smallest to 0).  Statistics that count
+    observations (where the total weight is the sample size) must not use
+    this.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scale_free_weights(np.array([5e-324, 1e-323])).tolist()
+    [0.5, 1.0]
+    >>> scale_free_weights(np.array([1e-300, 2.0])).tolist()
+    [1e-300, 2.0]
+    """
+    if w is None or w.shape[0] == 0:
+        return w
+    top = float(w.max())
+    if not 0.0 < top < _SMALLEST_NORMAL:
+        return w
+    return np.ldexp(w, -int(np.frexp(top)[1]))
+
+
 def warn_if_rows_do_not_sum_to_one(
     y_proba: np.ndarray, name: str = "y_proba", columns: Sequence[Any] | None = None
 ) -> None:
@@ -279,6 +314,12 @@ class Forecast(ForecastFields):
         # float32/float16 input: the dtype scikit-learn computes the score in
         # (None for float64, the usual case); see check_forecast
         self.native_dtype = native_dtype
+
+    def scale_free(self) -> Forecast:
+        """This forecast with :func:`scale_free_weights` (for statistics that
+        depend on the ratios of the weights only); returns ``self``."""
+        self.sample_weight = scale_free_weights(self.sample_weight)
+        return self
 
 
 def _native_dtype(raw_proba: np.ndarray, sample_weight: Any):
