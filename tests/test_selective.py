@@ -12,6 +12,7 @@ import importlib.util
 import itertools
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -410,3 +411,22 @@ def test_bootstrap_of_large_integer_weights_does_not_expand_the_rows():
     assert time.perf_counter() - t0 < 10.0
     low, high = res.confidence_interval()
     assert low <= res.aurc <= high and high - low < 1e-2  # 1e8 observations: narrow
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-310, 5e-324])
+def test_selective_accuracy_and_aurc_at_tiny_weight_scales(scale):
+    # the share c * W of a total weight of 1e-300 underflowed to 0: coverage
+    # 1e-30 gave NaN (0 / 0); weights of 5e-324 also made the AURC 0.25, not 0.3449
+    y = np.array([1, 0, 1, 1, 0, 1, 0])
+    c = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.5, 0.2])
+    w = np.array([1.0, 2.0, 1.0, 3.0, 1.0, 2.0, 4.0])
+    cov = [1e-30, 1e-10, 0.5, 1.0]
+    ref = selective_accuracy(y, c, coverage=cov, sample_weight=w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = selective_accuracy(y, c, coverage=cov, sample_weight=w * scale)
+        areas = aurc(y, c, sample_weight=w * scale), e_aurc(y, c, sample_weight=w * scale)
+    np.testing.assert_allclose(got, ref, rtol=1e-12)
+    assert areas == pytest.approx(
+        (aurc(y, c, sample_weight=w), e_aurc(y, c, sample_weight=w)), rel=1e-12
+    )

@@ -1348,3 +1348,20 @@ def test_decomposition_bootstrap_refuses_fewer_than_three_observations(call, tot
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match="sample_weight sums to .*at least 3"):
             call(y, p, w / w.sum() * total)
+
+
+def test_weights_whose_sum_overflows_are_refused_without_a_numpy_warning():
+    # weights x 1e307 summed to inf: numpy's "overflow encountered in reduce"
+    # leaked before the ValueError (and the message said "sums to infinity")
+    y, p, w = _subnormal_case(41)
+    for call in (
+        skbrier.brier_score,
+        skbrier.c_statistic,
+        lambda y, p, sample_weight: skbrier.murphy_decomposition(
+            y, p, sample_weight=sample_weight
+        ),
+    ):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError, match="sample_weight sums to more than 1.798e"):
+                call(y, p, sample_weight=w * 1e307)

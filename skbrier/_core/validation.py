@@ -194,7 +194,8 @@ def check_sample_weight(
             f"({int(neg.sum())} of {n} weights are negative, the first at index "
             f"{int(np.argmax(neg))})."
         )
-    total = w.sum()
+    with np.errstate(over="ignore"):  # finite weights may overflow their sum
+        total = w.sum()
     if not np.isfinite(total):
         inf = np.isinf(w)
         if inf.any():
@@ -203,8 +204,9 @@ def check_sample_weight(
                 f"(the first at index {int(np.argmax(inf))})."
             )
         raise ValueError(
-            "sample_weight sums to infinity: rescale the weights (only their ratios "
-            "matter for the scores)."
+            f"sample_weight sums to more than {fmt(float(np.finfo(np.float64).max))}, "
+            "the largest float: divide the weights by a constant (only their "
+            "ratios matter for the scores)."
         )
     if total <= 0.0:
         raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
@@ -216,33 +218,42 @@ _SMALLEST_NORMAL = float(np.finfo(np.float64).smallest_normal)
 
 
 def scale_free_weights(w: np.ndarray | None) -> np.ndarray | None:
-    """Weights for a scale-free statistic: subnormal weights rescaled exactly.
+    """Weights for a scale-free statistic: rescaled by an exact power of two.
 
     A statistic that is a ratio of weighted sums depends on the weights'
-    ratios only.  Weights whose largest value is subnormal (below
+    ratios only, but its arithmetic does not: subnormal weights (below
     2.225e-308) lose digits in every product ``w * x`` (weights of 5e-324
-    round each product to a multiple of 5e-324), so they are multiplied by
-    the power of two :math:`2^e` that brings the largest into [0.5, 1) --
-    exact, as every subnormal is an integer multiple of :math:`2^{-1074}`.
-    Other weights are returned as they are (a rescale of weights of mixed
-    scales could round the smallest to 0).  Statistics that count
-    observations (where the total weight is the sample size) must not use
-    this.
+    round each product to a multiple of 5e-324), tiny totals times a share
+    (a coverage, a threshold) underflow to 0, and huge ones overflow.  The
+    weights are multiplied by the power of two :math:`2^e` that brings the
+    largest into [0.5, 1) -- exact, as long as the smallest positive weight
+    stays a normal float; weights of ratios beyond that (about 1e308) are
+    returned as they are, so that no positive weight is rounded to 0.
+    Statistics that count observations (where the total weight is the
+    sample size) must not use this.
 
     Examples
     --------
     >>> import numpy as np
     >>> scale_free_weights(np.array([5e-324, 1e-323])).tolist()
-    [0.5, 1.0]
-    >>> scale_free_weights(np.array([1e-300, 2.0])).tolist()
-    [1e-300, 2.0]
+    [0.25, 0.5]
+    >>> scale_free_weights(np.array([0.0, 3.0, 4.0])).tolist()
+    [0.0, 0.375, 0.5]
+    >>> scale_free_weights(np.array([1e-300, 1e300])).tolist()
+    [1e-300, 1e+300]
     """
     if w is None or w.shape[0] == 0:
         return w
     top = float(w.max())
-    if not 0.0 < top < _SMALLEST_NORMAL:
+    if not top > 0.0:
         return w
-    return np.ldexp(w, -int(np.frexp(top)[1]))
+    e = -int(np.frexp(top)[1])
+    if e == 0:
+        return w
+    low = float(np.min(w, where=w > 0.0, initial=top))
+    if np.ldexp(low, e) < _SMALLEST_NORMAL:
+        return w
+    return np.ldexp(w, e)
 
 
 def warn_if_rows_do_not_sum_to_one(
@@ -317,8 +328,12 @@ class Forecast(ForecastFields):
 
     def scale_free(self) -> Forecast:
         """This forecast with :func:`scale_free_weights` (for statistics that
-        depend on the ratios of the weights only); returns ``self``."""
-        self.sample_weight = scale_free_weights(self.sample_weight)
+        depend on the ratios of the weights only); returns ``self``.
+
+        float32/float16 input keeps its weights: scikit-learn sums them in
+        that precision, where their scale matters (``native_dtype``)."""
+        if self.native_dtype is None:
+            self.sample_weight = scale_free_weights(self.sample_weight)
         return self
 
 

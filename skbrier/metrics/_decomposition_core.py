@@ -101,9 +101,16 @@ def murphy_result(
     the components are ratios of sums, and the bias correction reads the
     frequency weights themselves (a bin's sample size is its weight).
     """
-    W = float(stats.sum_w.sum())
+    with np.errstate(over="ignore"):
+        W = float(stats.sum_w.sum())
     if not W > 0:
         raise ValueError("stats holds no data (total weight 0): nothing to decompose.")
+    if not W < np.inf:
+        raise ValueError(
+            "stats: its weights sum to more than the largest float (1.798e+308); "
+            "compute the statistics of sample_weight divided by a constant (only "
+            "the ratios of the weights matter, the bias correction aside)."
+        )
     # weights are scale-free: compute on sums scaled by a power of two (exact)
     e = pow2_exponent(stats.sum_w)
     scaled = stats.scaled(e)

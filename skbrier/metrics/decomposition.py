@@ -47,8 +47,9 @@ from .._core.binning import (
 )
 from .._core.dispatch import HOST, backends
 from .._core.docstrings import shared_doc
+from .._core.format import format_number
 from .._core.kernels.bin_statistics import BinStatistics, check_edges
-from .._core.kernels.decomposition import binned_sums
+from .._core.kernels.decomposition import binned_sums, pow2_exponent
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_BINS,
@@ -224,11 +225,27 @@ def binned_statistics(
         e = check_edges(edges, name="edges")
         check_edges_cover(p, e, "edges", "p")
     right = check_bool(right, "right")
-    # the bins found block by block inside the one pass (no n-long bin index)
+    # the bins found block by block inside the one pass (no n-long bin index),
+    # the weights times a power of two (exact) so that their squares neither
+    # under- nor overflow (weights of 1e300 warned), as murphy_decomposition's
+    exponent = 0 if w is None else pow2_exponent(w)
+    if exponent >= 1022:
+        raise ValueError(
+            f"w: the largest weight is {format_number(float(np.max(w)))}, a subnormal float "
+            "(below 2.225e-308): the sums BinStatistics keeps would lose digits. "
+            "Multiply w by a constant (the decomposition depends on the ratios of "
+            "the weights only; bias_correction counts them as observations)."
+        )
     sums = binned_sums(
-        None, e.shape[0] - 1, y01, p, w, bin_into=block_binner(e, right=right)
+        None,
+        e.shape[0] - 1,
+        y01,
+        p,
+        w,
+        bin_into=block_binner(e, right=right),
+        exponent=exponent,
     )
-    return BinStatistics(e, *sums, right=right)
+    return BinStatistics(e, *sums, right=right).scaled(-exponent)
 
 
 def murphy_from_statistics(

@@ -65,7 +65,12 @@ from .._core.params import (
     validate_random_state,
 )
 from .._core.resampling import frequency_replicates
-from .._core.validation import binary_target, check_probabilities, check_sample_weight
+from .._core.validation import (
+    binary_target,
+    check_probabilities,
+    check_sample_weight,
+    scale_free_weights,
+)
 from ._selective_results import RiskCoverageResult, check_coverage
 
 __all__ = [
@@ -197,7 +202,7 @@ def _aurc_pair(rc: RiskCoverage) -> tuple[float, float]:
 def _areas(y_correct: Any, confidence: Any, sample_weight: Any) -> tuple[float, float]:
     """The AURC and the E-AURC of the (unvalidated) answers."""
     y, c, w = check_correctness(y_correct, confidence, sample_weight)
-    return _aurc_pair(_curve(y, c, w)[1])
+    return _aurc_pair(_curve(y, c, scale_free_weights(w))[1])
 
 
 # --------------------------------------------------------------------------- AURC
@@ -493,7 +498,8 @@ def selective_accuracy(
     """
     cov = check_coverage(coverage)
     y, c, w = check_correctness(y_correct, confidence, sample_weight)
-    acc = accuracy_at_coverage(_curve(y, c, w)[1], cov)
+    # the share cW of a total weight of 1e-300 underflowed (NaN): scale-free weights
+    acc = accuracy_at_coverage(_curve(y, c, scale_free_weights(w))[1], cov)
     return float(acc[0]) if np.ndim(coverage) == 0 else acc
 
 
