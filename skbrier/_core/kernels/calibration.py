@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ..params import MIN_SAMPLES
 from .logistic import (
     LogisticCalibrationStats,
     _information,
@@ -59,7 +60,13 @@ def valprob_indexes(
 
     ``D = (lr_chi2 - 1) / n``, ``U = (unreliability_chi2 - df) / n`` with
     ``df`` 2 (1 for a constant forecast, as val.prob) and ``Q = D - U``.
+    ``n`` is the number of observations (frequency weights: their total);
+    below :data:`~skbrier._core.params.MIN_SAMPLES` the indexes are NaN, as
+    the tests and intervals they come with (a total weight of 1e-200 gave
+    ``D = -1e200``: the penalties 1 and ``df`` are per observation).
     """
+    if not n >= MIN_SAMPLES:
+        return math.nan, math.nan, math.nan
     d = (lr_chi2 - 1.0) / n
     u = (unreliability_chi2 - unreliability_df) / n
     return d, u, d - u
