@@ -1365,3 +1365,35 @@ def test_weights_whose_sum_overflows_are_refused_without_a_numpy_warning():
             warnings.simplefilter("error")
             with pytest.raises(ValueError, match="sample_weight sums to more than 1.798e"):
                 call(y, p, sample_weight=w * 1e307)
+
+
+@pytest.mark.parametrize("scale", SUBNORMAL)
+def test_corp_point_estimates_of_subnormal_weights(scale):
+    # the isotonic (PAV) fit on groups of weight 5e-324: BS 0.1923 vs 0.2165,
+    # MCB 0.1154 vs 0.0503 (CORP, its estimator, and the RPS decomposition)
+    fields = ("brier_score", "miscalibration", "discrimination", "uncertainty")
+    calls = [
+        (0, lambda y, p, w: skbrier.corp_decomposition(y, p, sample_weight=w), fields),
+        (3, lambda y, p, w: skbrier.corp_decomposition(y, p, sample_weight=w), fields),
+        (
+            0,
+            lambda y, p, w: skbrier.BrierDecomposition("corp").fit(y, p, sample_weight=w),
+            tuple(f + "_" for f in fields),
+        ),
+        (
+            3,
+            lambda y, p, w: skbrier.ranked_probability_decomposition(y, p, sample_weight=w),
+            RANKED_POINT,
+        ),
+    ]
+    for seed in (51, 52):
+        for k, call, names in calls:
+            y, p, w = _subnormal_case(seed, k)
+            ref = call(y, p, w)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                got = call(y, p, w * scale)
+            for f in names:
+                assert getattr(got, f) == pytest.approx(
+                    getattr(ref, f), rel=1e-12, abs=1e-14
+                ), (seed, k, f)

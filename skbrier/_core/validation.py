@@ -64,6 +64,7 @@ __all__ = [
     "check_scalar_probability",
     "encode_labels",
     "is_multilabel",
+    "scale_free_exponent",
     "scale_free_weights",
     "warn_if_rows_do_not_sum_to_one",
 ]
@@ -242,18 +243,32 @@ def scale_free_weights(w: np.ndarray | None) -> np.ndarray | None:
     >>> scale_free_weights(np.array([1e-300, 1e300])).tolist()
     [1e-300, 1e+300]
     """
-    if w is None or w.shape[0] == 0:
+    if w is None:
         return w
+    e = scale_free_exponent(w)
+    return w if e == 0 else np.ldexp(w, e)
+
+
+def scale_free_exponent(w: np.ndarray) -> int:
+    """The power of two :func:`scale_free_weights` multiplies ``w`` by (0: none),
+    for sums of the weights (group totals) to be scaled alike.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scale_free_exponent(np.array([5e-324, 1e-323]))
+    1073
+    """
+    if w.shape[0] == 0:
+        return 0
     top = float(w.max())
     if not top > 0.0:
-        return w
+        return 0
     e = -int(np.frexp(top)[1])
-    if e == 0:
-        return w
     low = float(np.min(w, where=w > 0.0, initial=top))
-    if np.ldexp(low, e) < _SMALLEST_NORMAL:
-        return w
-    return np.ldexp(w, e)
+    if e == 0 or np.ldexp(low, e) < _SMALLEST_NORMAL:
+        return 0
+    return e
 
 
 def warn_if_rows_do_not_sum_to_one(
