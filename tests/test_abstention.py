@@ -245,3 +245,16 @@ def test_comparison_of_two_infinite_areas_is_refused():
             y, [1.0, 0.5, 0.3, 0.2, 0.9], y, [0.9, 0.6, 0.3, 0.2, 0.9], n_resamples=0
         )
     assert res.area_difference == -np.inf
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-320, 1e300])
+def test_utility_area_at_odd_weight_scales(scale):
+    # the area (a weighted mean) of weights of 5e-324 was 0.3134 against 0.3346
+    rng = np.random.default_rng(62)
+    c = np.round(rng.uniform(size=25), 2)
+    y = (rng.uniform(size=25) < c).astype(int)
+    w = rng.integers(1, 5, 25).astype(float)
+    ref = abstention_utility(y, c, sample_weight=w, thresholds=[0.0, 0.3, 0.8])
+    got = abstention_utility(y, c, sample_weight=w * scale, thresholds=[0.0, 0.3, 0.8])
+    assert got.area == pytest.approx(ref.area, rel=1e-12)
+    np.testing.assert_allclose(got.utility, ref.utility, rtol=1e-12)

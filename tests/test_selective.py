@@ -430,3 +430,18 @@ def test_selective_accuracy_and_aurc_at_tiny_weight_scales(scale):
     assert areas == pytest.approx(
         (aurc(y, c, sample_weight=w), e_aurc(y, c, sample_weight=w)), rel=1e-12
     )
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-320, 1e300])
+def test_risk_coverage_curve_at_odd_weight_scales(scale):
+    # its AURC of weights of 5e-324 was 0.0952 against 0.1074; the running
+    # weights stay on the weights' own scale
+    rng = np.random.default_rng(61)
+    c = np.round(rng.uniform(size=25), 1)
+    y = (rng.uniform(size=25) < c).astype(int)
+    w = rng.integers(1, 5, 25).astype(float)
+    ref = risk_coverage_curve(y, c, sample_weight=w)
+    got = risk_coverage_curve(y, c, sample_weight=w * scale)
+    assert (got.aurc, got.e_aurc) == pytest.approx((ref.aurc, ref.e_aurc), rel=1e-12)
+    np.testing.assert_allclose(got.n_answered, ref.n_answered * scale, rtol=1e-15)
+    np.testing.assert_allclose(got.n_correct, ref.n_correct * scale, rtol=1e-15)

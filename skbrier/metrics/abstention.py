@@ -49,6 +49,7 @@ from .._core.arrays import as_array
 from .._core.diagnose import is_missing
 from .._core.dispatch import HOST, backends
 from .._core.docstrings import with_pieces
+from .._core.kernels.brier import weighted_mean
 from .._core.kernels.net_benefit import bootstrap_net_benefit, class_shares, threshold_odds
 from .._core.kernels.selective import simpleqa_aggregate, utility_area_scores
 from .._core.params import DEFAULT_N_RESAMPLES, check_min_samples, check_real
@@ -234,7 +235,7 @@ def _utility(y: np.ndarray, c: np.ndarray, w: np.ndarray | None, t: np.ndarray):
 def _area(scores: np.ndarray, w: np.ndarray | None, name: str = "confidence") -> float:
     """The weighted mean of the scores; a RuntimeWarning when it is ``-inf``."""
     with np.errstate(invalid="ignore"):
-        area = float(scores.mean() if w is None else (w @ scores) / w.sum())
+        area = weighted_mean(scores, w)  # scale-free (weights of 5e-324)
     if area == -np.inf:
         k = int(np.count_nonzero(np.isneginf(scores)))
         warnings.warn(
