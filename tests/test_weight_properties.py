@@ -1033,14 +1033,18 @@ def _run(entry: Entry, y: Any, p: Any, w: Any) -> tuple[str, Any]:
             res = entry.call(y, p, w)
         except (ValueError, TypeError) as exc:
             return "error", exc
-    nums = {
+    return "ok", _compared_numbers(entry, res)
+
+
+def _compared_numbers(entry: Entry, res: Any) -> dict[str, float]:
+    """The numbers of a result that the properties compare."""
+    return {
         k: v
         for k, v in _numbers(res).items()
         if not any(i in k for i in entry.ignore)
         and not _is_row_count(k)
         and _leaf(k) not in SQUARED
     }
-    return "ok", nums
 
 
 def _same(a: float, b: float, atol: float) -> bool:
@@ -1445,14 +1449,7 @@ def _run_noting_warnings(
         if issubclass(c.category, RuntimeWarning)
         and any(s in str(c.message) for s in _NUMPY_WARNING)
     ]
-    nums = {
-        k: v
-        for k, v in _numbers(res).items()
-        if not any(i in k for i in entry.ignore)
-        and not _is_row_count(k)
-        and _leaf(k) not in SQUARED
-    }
-    return "ok", nums, leaked
+    return "ok", _compared_numbers(entry, res), leaked
 
 
 @pytest.mark.parametrize("entry", REGISTRY, ids=IDS)

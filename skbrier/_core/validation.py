@@ -18,7 +18,7 @@ from __future__ import annotations
 import numbers
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -218,6 +218,10 @@ def check_sample_weight(
 _SMALLEST_NORMAL = float(np.finfo(np.float64).smallest_normal)
 
 
+@overload
+def scale_free_weights(w: np.ndarray) -> np.ndarray: ...
+@overload
+def scale_free_weights(w: None) -> None: ...
 def scale_free_weights(w: np.ndarray | None) -> np.ndarray | None:
     """Weights for a scale-free statistic: rescaled by an exact power of two.
 

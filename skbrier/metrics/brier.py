@@ -88,17 +88,17 @@ def _forecast(
     :meth:`~skbrier._core.validation.Forecast.scale_free` (the scores are
     ratios of weighted sums)."""
     if is_multilabel(y_true):
-        fc = check_multilabel(y_true, y_proba, sample_weight=sample_weight, labels=labels)
-    else:
-        fc = check_forecast(
-            y_true,
-            y_proba,
-            sample_weight=sample_weight,
-            labels=labels,
-            pos_label=pos_label,
-            float_target=float_target,
-        )
-    return fc.scale_free()
+        return check_multilabel(
+            y_true, y_proba, sample_weight=sample_weight, labels=labels
+        ).scale_free()
+    return check_forecast(
+        y_true,
+        y_proba,
+        sample_weight=sample_weight,
+        labels=labels,
+        pos_label=pos_label,
+        float_target=float_target,
+    ).scale_free()
 
 
 #: the parameters that brier_index and brier_skill_score describe alike

@@ -229,7 +229,7 @@ def binned_statistics(
     # the weights times a power of two (exact) so that their squares neither
     # under- nor overflow (weights of 1e300 warned), as murphy_decomposition's
     exponent = 0 if w is None else pow2_exponent(w)
-    if exponent >= 1022:
+    if w is not None and exponent >= 1022:
         raise ValueError(
             f"w: the largest weight is {format_number(float(np.max(w)))}, a subnormal float "
             "(below 2.225e-308): the sums BinStatistics keeps would lose digits. "

@@ -418,7 +418,7 @@ def risk_coverage_curve(
     # the curve of the weights times 2**e (exact; the AURC of weights of 5e-324
     # was rounded), its running weights reported on the weights' own scale
     e = 0 if w is None else scale_free_exponent(w)
-    values, rc = _curve(y, c, w if e == 0 else np.ldexp(w, e))
+    values, rc = _curve(y, c, w if w is None or e == 0 else np.ldexp(w, e))
     area, excess = _aurc_pair(rc)
     reps = None
     if n_resamples:
