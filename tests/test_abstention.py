@@ -8,6 +8,7 @@ curve) and is a proper scoring rule.
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -258,3 +259,16 @@ def test_utility_area_at_odd_weight_scales(scale):
     got = abstention_utility(y, c, sample_weight=w * scale, thresholds=[0.0, 0.3, 0.8])
     assert got.area == pytest.approx(ref.area, rel=1e-12)
     np.testing.assert_allclose(got.utility, ref.utility, rtol=1e-12)
+
+
+def test_right_answer_of_confidence_one_earns_its_area():
+    # with max_threshold=1 a right answer of confidence 1 earns 1 over the
+    # whole threshold range; (1 - correct) * log(1 - 1) = 0 * -inf made the
+    # area NaN (with numpy's invalid-value warning)
+    y = np.array([1, 0, 1, 0])
+    c = np.array([1.0, 0.4, 0.7, 0.2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = abstention_utility(y, c, thresholds=[0.0, 0.5])
+    expected = (1.0 + 0.4 + np.log1p(-0.4) + 0.7 + 0.2 + np.log1p(-0.2)) / 4
+    assert res.area == pytest.approx(expected, rel=1e-14)

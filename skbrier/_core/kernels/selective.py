@@ -312,7 +312,9 @@ def utility_area_scores(
     """
     m = np.minimum(confidence, max_threshold)
     with np.errstate(divide="ignore"):
-        return m + (1.0 - correct) * np.log1p(-m)
+        penalty = np.log1p(-m)
+    # chosen, not multiplied: a right answer of confidence 1 gave 0 * -inf = NaN
+    return np.where(correct != 0, m, m + penalty)
 
 
 def simpleqa_aggregate(
