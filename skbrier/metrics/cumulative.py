@@ -588,8 +588,13 @@ def _multicalibration(
             "observations (rows, or the total of sample_weight): no segment can be tested."
         )
     # everything in forecast order: each part's rows are then read in memory order
-    ps, ys, ws, *sorted_codes = _k.by_forecast(p, y, w, *(c for _, _, c in columns))
+    # the curves on the weights times 2**e, as cumulative_calibration's
+    e = 0 if w is None else scale_free_exponent(w)
+    we = w if w is None or e == 0 else np.ldexp(w, e)
+    ps, ys, ws, *sorted_codes = _k.by_forecast(p, y, we, *(c for _, _, c in columns))
     ds = ys - ps if ws is None else ws * (ys - ps)
+    if ws is not None and e != 0:
+        ws = np.ldexp(ws, -e)
     columns = [(nm, lab, c) for (nm, lab, _), c in zip(columns, sorted_codes)]
     found: list[dict] = [{}]
     if known is not None and ps is p:  # the same rows in the same order
@@ -602,7 +607,7 @@ def _multicalibration(
             }
         ]
     else:
-        parts = [_part_tests(ps, ds, ws, None, 1, convention)]
+        parts = [_part_tests(ps, ds, ws, None, 1, convention, exponent=e)]
     for depth in range(1, min(max_depth, len(columns)) + 1):
         for combo in itertools.combinations(columns, depth):
             k = len(combo[0][1])  # the column's values (depth 1)
@@ -618,7 +623,7 @@ def _multicalibration(
                 parts.append(known[1].by_group)
             else:
                 codes, k, first = _intersect([c for _, _, c in combo])
-                parts.append(_part_tests(ps, ds, ws, codes, k, convention))
+                parts.append(_part_tests(ps, ds, ws, codes, k, convention, exponent=e))
             found += [
                 {nm: _python(lab[f[i]]) for (nm, lab, _), f in zip(combo, first)}
                 for i in range(k)
