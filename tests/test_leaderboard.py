@@ -409,3 +409,19 @@ def test_blocked_and_sparse_laplacians_agree_with_the_dense_one(
     monkeypatch.undo()
     ref = leaderboard(d["y"], d["p"], n_resamples=8, random_state=0, **args)
     np.testing.assert_allclose(res.replicates, ref.replicates, atol=1e-12)
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-320, 1e-300, 1e300])
+def test_weights_of_any_scale_give_the_same_adjusted_scores(scale):
+    # the least-squares fit of weights of 5e-324 raised LinAlgError (its
+    # normal equations underflowed) after numpy's overflow warning
+    d = panel(seed=5, weights=True)
+    w = np.round(d["w"] * 4) + 1.0  # integers: exact at every scale
+    ref = difficulty_adjusted_brier(
+        d["y"], d["p"], forecaster=d["f"], question=d["q"], sample_weight=w
+    )
+    got = difficulty_adjusted_brier(
+        d["y"], d["p"], forecaster=d["f"], question=d["q"], sample_weight=w * scale
+    )
+    np.testing.assert_allclose(got.adjusted_brier, ref.adjusted_brier, rtol=1e-12)
+    np.testing.assert_allclose(got.raw_brier, ref.raw_brier, rtol=1e-12)

@@ -216,6 +216,9 @@ def check_sample_weight(
 
 #: the smallest normal float64: below it a weight keeps fewer than 53 bits
 _SMALLEST_NORMAL = float(np.finfo(np.float64).smallest_normal)
+#: largest weights in [2**-500, 2**500) are not rescaled: products and sums of
+#: them with numbers of ordinary size neither under- nor overflow
+_ORDINARY = (2.0**-500, 2.0**500)
 
 
 @overload
@@ -233,7 +236,10 @@ def scale_free_weights(w: np.ndarray | None) -> np.ndarray | None:
     weights are multiplied by the power of two :math:`2^e` that brings the
     largest into [0.5, 1) -- exact, as long as the smallest positive weight
     stays a normal float; weights of ratios beyond that (about 1e308) are
-    returned as they are, so that no positive weight is rounded to 0.
+    returned as they are, so that no positive weight is rounded to 0, and
+    so are weights of ordinary scale (the largest in
+    :math:`[2^{-500}, 2^{500})`), whose sums are then bit for bit those of
+    the weights as given.
     Statistics that count observations (where the total weight is the
     sample size) must not use this.
 
@@ -242,8 +248,10 @@ def scale_free_weights(w: np.ndarray | None) -> np.ndarray | None:
     >>> import numpy as np
     >>> scale_free_weights(np.array([5e-324, 1e-323])).tolist()
     [0.25, 0.5]
-    >>> scale_free_weights(np.array([0.0, 3.0, 4.0])).tolist()
+    >>> scale_free_weights(np.ldexp([0.0, 3.0, 4.0], -1000)).tolist()
     [0.0, 0.375, 0.5]
+    >>> scale_free_weights(np.array([0.0, 3.0, 4.0])).tolist()
+    [0.0, 3.0, 4.0]
     >>> scale_free_weights(np.array([1e-300, 1e300])).tolist()
     [1e-300, 1e+300]
     """
@@ -261,13 +269,13 @@ def scale_free_exponent(w: np.ndarray) -> int:
     --------
     >>> import numpy as np
     >>> scale_free_exponent(np.array([5e-324, 1e-323]))
-    1073
+    1072
     """
     if w.shape[0] == 0:
         return 0
     top = float(w.max())
-    if not top > 0.0:
-        return 0
+    if not top > 0.0 or _ORDINARY[0] <= top < _ORDINARY[1]:
+        return 0  # weights of ordinary scale are used as given (bit for bit)
     e = -int(np.frexp(top)[1])
     low = float(np.min(w, where=w > 0.0, initial=top))
     if e == 0 or np.ldexp(low, e) < _SMALLEST_NORMAL:
