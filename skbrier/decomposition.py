@@ -54,6 +54,7 @@ from .metrics.decomposition import (
     MulticlassDecomposition,
     MurphyDecomposition,
     binned_statistics,
+    check_keepable_weights,
     murphy_from_statistics,
 )
 from .states._base import check_same_options
@@ -560,6 +561,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
                 raise ValueError(
                     f"y_proba has values outside the bin edges [{edges[0]}, {edges[-1]}]."
                 )
+        check_keepable_weights(fc.sample_weight, "sample_weight")
         new = [binned_statistics(y, p, fc.sample_weight, edges) for y, p in pairs]
         if prev is not None:
             new = [a + b for a, b in zip(prev, new)]

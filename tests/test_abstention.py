@@ -275,3 +275,29 @@ def test_utility_area_with_subnormal_weights():
     ref = abstention_utility(y, c, sample_weight=w, max_threshold=0.9).area
     got = abstention_utility(y, c, sample_weight=w * 5e-324, max_threshold=0.9).area
     assert got == pytest.approx(ref, rel=1e-12)
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-320, 1e300])
+def test_utility_area_at_odd_weight_scales(scale):
+    # the area (a weighted mean) of weights of 5e-324 was rounded (0.3134 against
+    # 0.3346 in the audit's case)
+    c = np.tile([0.95, 0.9, 0.72, 0.6, 0.45, 0.3, 0.1], 3)
+    y = np.tile([1, 1, 0, 1, 0, 1, 0], 3)
+    w = np.arange(21) % 4 + 1.0
+    ref = abstention_utility(y, c, sample_weight=w, thresholds=[0.0, 0.3, 0.8])
+    got = abstention_utility(y, c, sample_weight=w * scale, thresholds=[0.0, 0.3, 0.8])
+    assert got.area == pytest.approx(ref.area, rel=1e-12)
+    np.testing.assert_allclose(got.utility, ref.utility, rtol=1e-12)
+
+
+def test_right_answer_of_confidence_one_earns_its_area():
+    # with max_threshold=1 a right answer of confidence 1 earns 1 over the
+    # whole threshold range; (1 - correct) * log(1 - 1) = 0 * -inf made the
+    # area NaN (with numpy's invalid-value warning)
+    y = np.array([1, 0, 1, 0])
+    c = np.array([1.0, 0.4, 0.7, 0.2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = abstention_utility(y, c, thresholds=[0.0, 0.5])
+    expected = (1.0 + 0.4 + np.log1p(-0.4) + 0.7 + 0.2 + np.log1p(-0.2)) / 4
+    assert res.area == pytest.approx(expected, rel=1e-14)

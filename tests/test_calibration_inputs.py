@@ -370,3 +370,20 @@ def test_result_protocol(data):
     assert (emax, e90, eavg) == (e.emax, e.e90, e.eavg) == e[:] == tuple(e)
     json.dumps(e.to_dict())
     assert "eavg" in e.summary()
+
+
+@pytest.mark.parametrize("total", [2.5, 1e-3, 1e-200, 1e-305])
+def test_valprob_indexes_need_three_observations(data, total):
+    # D = (LR chi2 - 1) / n with frequency weights summing to 1e-200 gave
+    # D = -1e200, U = -2e200, Q = 1e200 (the report printed them); below 3
+    # observations they are undefined, as the intervals the report leaves out
+    y, p, w = data
+    res = calibration_intercept_slope(y, p, sample_weight=w / w.sum() * total)
+    assert math.isnan(res.discrimination_index)
+    assert math.isnan(res.unreliability_index)
+    assert math.isnan(res.quality_index)
+    ref = calibration_intercept_slope(y, p, sample_weight=w)
+    assert res.slope == pytest.approx(ref.slope, rel=1e-9)
+    # at three observations they are numbers again
+    three = calibration_intercept_slope(y, p, sample_weight=w / w.sum() * 3.5)
+    assert math.isfinite(three.quality_index)

@@ -198,3 +198,15 @@ def test_to_frame_and_plot():
     ax = res.plot(cluster_curves=True)
     assert ax.get_xlabel() == "Predicted probability"
     assert len(ax.get_lines()) >= 1 + 6 + 1
+
+
+def test_centres_of_too_little_frequency_weight_name_sample_weight():
+    # weights x 1e-150 leave every centre below 3 observations; the error blamed
+    # only rows, constant forecasts and separation
+    rng = np.random.default_rng(81)
+    p = rng.uniform(0.05, 0.95, 150)
+    y = (rng.uniform(size=150) < p).astype(int)
+    g = np.repeat([0, 1, 2], 50)
+    w = rng.integers(1, 4, 150) * 1e-150
+    with pytest.raises(ValueError, match="sample_weight totals below 3"):
+        clustered_calibration_curve(y, p, groups=g, sample_weight=w, grid=[0.2, 0.5])

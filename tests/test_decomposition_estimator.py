@@ -850,3 +850,17 @@ def test_partial_fit_two_column_chunks():
     assert est.classes_ is None
     with pytest.raises(ValueError, match="classes"):
         est.partial_fit(y[:5], proba[:5], classes=[0, 2])
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-310])
+def test_partial_fit_of_subnormal_weights_names_sample_weight(scale):
+    # the chunks' sums of weights of 5e-324 lost digits: BS 0.1589 vs 0.1819
+    rng = np.random.default_rng(8)
+    p = np.round(rng.uniform(size=40), 2)
+    y = np.r_[0, 1, (rng.uniform(size=38) < p[2:]).astype(int)]
+    w = rng.integers(1, 5, 40) * scale
+    d = BrierDecomposition("murphy", n_bins=5)
+    with pytest.raises(
+        ValueError, match="^sample_weight: the largest weight is .*subnormal"
+    ):
+        d.partial_fit(y, p, sample_weight=w)

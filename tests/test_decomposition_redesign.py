@@ -242,16 +242,17 @@ def test_tiny_and_huge_weights_are_scale_free(scale):
 
 @pytest.mark.parametrize("scale", [1e-200, 1e300])
 def test_bootstrap_draws_the_observations_of_frequency_weights(scale):
-    # the bootstrap counts observations: tiny weights hold none (NaN
-    # replicates), huge ones more than can be drawn (a clear error)
+    # the bootstrap counts observations: tiny weights hold fewer than 3 (a
+    # clear error; they gave NaN replicates and an interval of NaN), huge ones
+    # more than can be drawn (a clear error)
     y, p, w = _data(n=50, seed=10)
     w_scaled = w / w.sum() * scale * 10
     if scale > 1:
         with pytest.raises(ValueError, match="sample_weight sums to .*2\\*\\*62"):
             murphy_decomposition(y, p, sample_weight=w_scaled, n_resamples=4)
         return
-    d = murphy_decomposition(y, p, sample_weight=w_scaled, n_resamples=4, random_state=0)
-    assert np.all(np.isnan(d.bootstrap_distribution))
+    with pytest.raises(ValueError, match="sample_weight sums to 1e-199: .*at least 3"):
+        murphy_decomposition(y, p, sample_weight=w_scaled, n_resamples=4, random_state=0)
 
 
 def test_tiny_weights_in_chunks_give_a_clear_error_with_bias_correction():
@@ -667,3 +668,39 @@ def test_a_callers_generator_is_untouched_without_resampling():
         assert pickle.dumps(rs) == state
     with pytest.raises(TypeError, match="random_state"):
         murphy_decomposition(Y6, P6, random_state="x")  # checked even when unused
+
+
+@pytest.mark.parametrize("scale", [1e155, 1e300])
+def test_binned_statistics_of_huge_weights_merge_without_overflow(scale):
+    # binned_statistics summed w * w of the raw weights: numpy's overflow
+    # warning at 1e155 and beyond (murphy_decomposition scaled them already)
+    y, p, w = _data(n=40, seed=12)
+    halves = (slice(0, 20), slice(20, None))
+    ref = murphy_from_statistics(
+        sum(binned_statistics(y[s], p[s], w[s], 5) for s in halves)
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = murphy_from_statistics(
+            sum(binned_statistics(y[s], p[s], w[s] * scale, 5) for s in halves)
+        )
+    for f in ("brier_score", "reliability", "resolution", "uncertainty"):
+        assert getattr(got, f) == pytest.approx(getattr(ref, f), rel=1e-12), f
+
+
+def test_binned_statistics_whose_merged_weight_overflows_are_refused():
+    # two chunks of weights 1e307 merged to a total of inf: every component NaN
+    y, p, w = _data(n=40, seed=13)
+    halves = (slice(0, 20), slice(20, None))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = sum(binned_statistics(y[h], p[h], w[h] * 1e307, 5) for h in halves)
+        with pytest.raises(ValueError, match="more than the largest float"):
+            murphy_from_statistics(s)
+
+
+def test_binned_statistics_refuses_subnormal_weights():
+    # sums of weights of 5e-324 kept as such lose digits: BS 0.1176 vs 0.1246
+    y, p, w = _data(n=40, seed=14)
+    with pytest.raises(ValueError, match="w: the largest weight is .*subnormal"):
+        binned_statistics(y, p, np.round(w * 4) * 5e-324, 5)

@@ -464,3 +464,19 @@ def test_question_bootstrap_of_fewer_than_three_questions_is_refused():
     )  # fmt: skip
     with pytest.raises(ValueError, match="^question: .*2 questions.*at least 3"):
         skbrier.history_leaderboard(skbrier.brier_at(h), n_resamples=50, random_state=0)
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-320, 1e-300, 1e300])
+def test_weights_of_any_scale_give_the_same_adjusted_scores(scale):
+    # the least-squares fit of weights of 5e-324 raised LinAlgError (its
+    # normal equations underflowed) after numpy's overflow warning
+    d = panel(seed=5, weights=True)
+    w = np.round(d["w"] * 4) + 1.0  # integers: exact at every scale
+    ref = difficulty_adjusted_brier(
+        d["y"], d["p"], forecaster=d["f"], question=d["q"], sample_weight=w
+    )
+    got = difficulty_adjusted_brier(
+        d["y"], d["p"], forecaster=d["f"], question=d["q"], sample_weight=w * scale
+    )
+    np.testing.assert_allclose(got.adjusted_brier, ref.adjusted_brier, rtol=1e-12)
+    np.testing.assert_allclose(got.raw_brier, ref.raw_brier, rtol=1e-12)

@@ -131,3 +131,20 @@ def test_pandas_missing_values_mark_unlabelled_items(dtype):
         values = [pd.NA if v is None else int(v) for v in human]
     res = prediction_powered_accuracy(pd.Series(values, dtype=dtype), judge)
     assert res.estimate == ref.estimate and res.n_labeled == 4
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-320])
+def test_classical_estimate_of_subnormal_weights(scale):
+    # the classical (labelled-only) Brier score is a weighted mean: weights of
+    # 5e-324 gave 0.1087 against 0.1212
+    rng = np.random.default_rng(71)
+    p = np.round(rng.uniform(size=40), 2)
+    y = (rng.uniform(size=40) < p).astype(float)
+    human = np.where(np.arange(40) % 3 == 0, y, np.nan)
+    w = rng.integers(1, 5, 40).astype(float)
+    judge = (p >= 0.5).astype(float)
+    ref = prediction_powered_brier_score(human, p, judge_correct=judge, sample_weight=w)
+    got = prediction_powered_brier_score(
+        human, p, judge_correct=judge, sample_weight=w * scale
+    )
+    assert got.classical_estimate == pytest.approx(ref.classical_estimate, rel=1e-12)

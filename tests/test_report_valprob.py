@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import skbrier
 from skbrier._core.kernels.lowess import r_lowess
 from skbrier.metrics.calibration import c_statistic
 from skbrier.report import calibration_report
@@ -342,3 +343,17 @@ def test_n_resamples_given_twice_is_an_error():
         _report(case, n_resamples=1)
     with pytest.raises(TypeError, match="n_jobs"):
         _report(case, n_jobs=1.5)
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-320, 1e300])
+def test_report_mean_forecast_and_c_of_odd_weight_scales(scale):
+    # weights of 5e-324 rounded every product: mean forecast 0.4598 vs
+    # 0.4571 and C 0.75 vs 0.7594 (the halves of tied pairs were lost)
+    rng = np.random.default_rng(3)
+    p = np.round(rng.uniform(size=30), 1)
+    y = (rng.uniform(size=30) < p).astype(int)
+    w = rng.integers(1, 5, 30).astype(float)
+    ref = skbrier.calibration_report(y, p, sample_weight=w)
+    got = skbrier.calibration_report(y, p, sample_weight=w * scale)
+    assert got.mean_forecast == pytest.approx(ref.mean_forecast, rel=1e-12)
+    assert got.c_statistic == pytest.approx(ref.c_statistic, rel=1e-12)

@@ -12,6 +12,7 @@ import importlib.util
 import itertools
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -433,7 +434,7 @@ def test_weights_summing_to_infinity_raise_without_a_numpy_warning():
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(ValueError, match="^sample_weight sums to infinity"):
+        with pytest.raises(ValueError, match="^sample_weight sums to more than 1.798e"):
             aurc([1, 0], [0.9, 0.2], sample_weight=[1e308, 1e308])
 
 
@@ -462,3 +463,37 @@ def test_pandas_na_in_boolean_labels_is_a_missing_value_error():
         aurc(y, [0.2, 0.5, 0.9])
     with pytest.raises(ValueError, match="^y_true contains missing values"):
         skbrier.brier_score(y, [0.2, 0.5, 0.9])
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-310, 5e-324])
+def test_selective_accuracy_and_aurc_at_tiny_weight_scales(scale):
+    # the share c * W of a total weight of 1e-300 underflowed to 0: coverage
+    # 1e-30 gave NaN (0 / 0); weights of 5e-324 also made the AURC 0.25, not 0.3449
+    y = np.array([1, 0, 1, 1, 0, 1, 0])
+    c = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.5, 0.2])
+    w = np.array([1.0, 2.0, 1.0, 3.0, 1.0, 2.0, 4.0])
+    cov = [1e-30, 1e-10, 0.5, 1.0]
+    ref = selective_accuracy(y, c, coverage=cov, sample_weight=w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = selective_accuracy(y, c, coverage=cov, sample_weight=w * scale)
+        areas = aurc(y, c, sample_weight=w * scale), e_aurc(y, c, sample_weight=w * scale)
+    np.testing.assert_allclose(got, ref, rtol=1e-12)
+    assert areas == pytest.approx(
+        (aurc(y, c, sample_weight=w), e_aurc(y, c, sample_weight=w)), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-320, 1e300])
+def test_risk_coverage_curve_at_odd_weight_scales(scale):
+    # its AURC of weights of 5e-324 was rounded (0.0952 against 0.1074 in the
+    # audit's case); the running
+    # weights stay on the weights' own scale
+    c = np.repeat([0.9, 0.7, 0.5, 0.3], 5)  # ties in every group
+    y = np.resize([1, 0, 1, 1, 0, 0], 20)
+    w = (np.arange(20) * 7 % 5 + 1).astype(float)
+    ref = risk_coverage_curve(y, c, sample_weight=w)
+    got = risk_coverage_curve(y, c, sample_weight=w * scale)
+    assert (got.aurc, got.e_aurc) == pytest.approx((ref.aurc, ref.e_aurc), rel=1e-12)
+    np.testing.assert_allclose(got.n_answered, ref.n_answered * scale, rtol=1e-15)
+    np.testing.assert_allclose(got.n_correct, ref.n_correct * scale, rtol=1e-15)

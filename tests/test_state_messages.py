@@ -189,3 +189,29 @@ def test_sample_state_options_are_checked(kw, error, match):
     # TypeError, a negative seed numpy's "expected non-negative integer"
     with pytest.raises(error, match=match):
         SampleState(**kw)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: skbrier.states.BrierState(),
+        lambda: skbrier.states.BinnedState(np.linspace(0.0, 1.0, 6)),
+        lambda: skbrier.states.SpiegelhalterState(),
+        lambda: skbrier.states.ForecastTable(),
+    ],
+    ids=["BrierState", "BinnedState", "SpiegelhalterState", "ForecastTable"],
+)
+def test_states_refuse_weights_too_small_to_sum(make):
+    # the sums of weights of 5e-324 lost digits (BrierState 0.1589 against
+    # 0.1819, Spiegelhalter (nan, nan)); huge weights summing beyond the
+    # largest float leaked numpy's overflow warning
+    rng = np.random.default_rng(8)
+    p = np.round(rng.uniform(size=40), 2)
+    y = np.r_[0, 1, (rng.uniform(size=38) < p[2:]).astype(int)]
+    w = rng.integers(1, 5, 40).astype(float)
+    with pytest.raises(ValueError, match="sample_weight: the weights average .*Multiply"):
+        make().update(y, p, sample_weight=w * 5e-324).finalize()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="sample_weight"):
+            make().update(y, p, sample_weight=w * 1e307).finalize()

@@ -1033,14 +1033,18 @@ def _run(entry: Entry, y: Any, p: Any, w: Any) -> tuple[str, Any]:
             res = entry.call(y, p, w)
         except (ValueError, TypeError) as exc:
             return "error", exc
-    nums = {
+    return "ok", _compared_numbers(entry, res)
+
+
+def _compared_numbers(entry: Entry, res: Any) -> dict[str, float]:
+    """The numbers of a result that the properties compare."""
+    return {
         k: v
         for k, v in _numbers(res).items()
         if not any(i in k for i in entry.ignore)
         and not _is_row_count(k)
         and _leaf(k) not in SQUARED
     }
-    return "ok", nums
 
 
 def _same(a: float, b: float, atol: float) -> bool:
@@ -1252,3 +1256,233 @@ def test_report_single_class_by_weight_is_refused_at_any_scale():
     for scale in (1.0, 1e-200):
         with pytest.raises(ValueError, match="single class"):
             skbrier.calibration_report(y, p, sample_weight=w * scale)
+
+
+# --------------------------------------------------------------------------- odd scales
+#: integer weights times these are exact (subnormals are multiples of 2**-1074)
+SUBNORMAL = (5e-324, 1e-320, 1e-310)
+
+
+def _subnormal_case(seed: int, k: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(9, 41))
+    y = (
+        np.r_[0, 1, rng.integers(0, 2, n - 2)]
+        if k == 0
+        else np.r_[np.arange(k), rng.integers(0, k, n - k)]
+    )
+    if k == 0:
+        p = np.round(rng.uniform(size=n), 3)
+    else:
+        raw = rng.integers(1, 7, (n, k)).astype(np.float64)
+        p = raw / raw.sum(axis=1, keepdims=True)
+    w = rng.integers(1, 5, n).astype(np.float64)
+    return y, p, w
+
+
+@pytest.mark.parametrize("scale", SUBNORMAL)
+@pytest.mark.parametrize("seed", [11, 12])
+def test_brier_scores_of_subnormal_weights(scale, seed):
+    # weights of 5e-324 rounded every product w * (p - y)**2 to a multiple of
+    # 5e-324: the Brier score of seed 11 was 0.2074 against 0.2101
+    for k in (0, 3):
+        y, p, w = _subnormal_case(seed, k)
+        for fn in (skbrier.brier_score, skbrier.brier_index, skbrier.brier_skill_score):
+            ref = fn(y, p, sample_weight=w)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                got = fn(y, p, sample_weight=w * scale)
+            assert got == pytest.approx(ref, rel=1e-12, abs=1e-14), (fn.__name__, k)
+
+
+@pytest.mark.parametrize("scale", SUBNORMAL)
+def test_scale_free_scores_of_subnormal_weights(scale):
+    # ranked probability scores and the binned calibration errors of weights
+    # of 5e-324 were off in the second digit (RPS 0.4634 against 0.3966)
+    calls = [
+        (3, lambda y, p, w: skbrier.ranked_probability_score(y, p, sample_weight=w)),
+        (3, lambda y, p, w: skbrier.ranked_probability_skill_score(y, p, sample_weight=w)),
+        *[
+            (
+                k,
+                lambda y, p, w, kw=kw: skbrier.calibration_error(
+                    y, p, sample_weight=w, **kw
+                ),
+            )
+            for k in (0, 3)
+            for kw in (
+                {"n_bins": 5},
+                {"norm": "l2", "binning": "sklearn"},
+                {"norm": "max", "binning": "discrete"},
+                {"binning": [0.0, 0.3, 0.31, 0.8, 1.0]},
+            )
+        ],
+    ]
+    for seed in (21, 22):
+        for k, call in calls:
+            y, p, w = _subnormal_case(seed, k)
+            ref = call(y, p, w)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                got = call(y, p, w * scale)
+            assert got == pytest.approx(ref, rel=1e-12, abs=1e-14)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda y, p, w: skbrier.murphy_decomposition(
+            y, p, n_bins=4, n_resamples=20, random_state=0, sample_weight=w
+        ).confidence_interval(),
+        lambda y, p, w: skbrier.corp_decomposition(
+            y, p, n_resamples=20, random_state=0, sample_weight=w
+        ).confidence_interval(),
+        lambda y, p, w: skbrier.BrierDecomposition("murphy", n_resamples=20).fit(
+            y, p, sample_weight=w
+        ),
+    ],
+    ids=["murphy", "corp", "BrierDecomposition"],
+)
+@pytest.mark.parametrize("total", [2.9, 0.5, 1e-3, 1e-300])
+def test_decomposition_bootstrap_refuses_fewer_than_three_observations(call, total):
+    # frequency weights summing below 1.5 drew no observation or one: every
+    # replicate was NaN, the interval (nan, nan) with numpy's All-NaN warning
+    y, p, w = _subnormal_case(31)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="sample_weight sums to .*at least 3"):
+            call(y, p, w / w.sum() * total)
+
+
+def test_weights_whose_sum_overflows_are_refused_without_a_numpy_warning():
+    # weights x 1e307 summed to inf: numpy's "overflow encountered in reduce"
+    # leaked before the ValueError (and the message said "sums to infinity")
+    y, p, w = _subnormal_case(41)
+    for call in (
+        skbrier.brier_score,
+        skbrier.c_statistic,
+        lambda y, p, sample_weight: skbrier.murphy_decomposition(
+            y, p, sample_weight=sample_weight
+        ),
+    ):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError, match="sample_weight sums to more than 1.798e"):
+                call(y, p, sample_weight=w * 1e307)
+
+
+@pytest.mark.parametrize("scale", SUBNORMAL)
+def test_corp_point_estimates_of_subnormal_weights(scale):
+    # the isotonic (PAV) fit on groups of weight 5e-324: BS 0.1923 vs 0.2165,
+    # MCB 0.1154 vs 0.0503 (CORP, its estimator, and the RPS decomposition)
+    fields = ("brier_score", "miscalibration", "discrimination", "uncertainty")
+    calls = [
+        (0, lambda y, p, w: skbrier.corp_decomposition(y, p, sample_weight=w), fields),
+        (3, lambda y, p, w: skbrier.corp_decomposition(y, p, sample_weight=w), fields),
+        (
+            0,
+            lambda y, p, w: skbrier.BrierDecomposition("corp").fit(y, p, sample_weight=w),
+            tuple(f + "_" for f in fields),
+        ),
+        (
+            3,
+            lambda y, p, w: skbrier.ranked_probability_decomposition(y, p, sample_weight=w),
+            RANKED_POINT,
+        ),
+    ]
+    for seed in (51, 52):
+        for k, call, names in calls:
+            y, p, w = _subnormal_case(seed, k)
+            ref = call(y, p, w)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                got = call(y, p, w * scale)
+            for f in names:
+                assert getattr(got, f) == pytest.approx(
+                    getattr(ref, f), rel=1e-12, abs=1e-14
+                ), (seed, k, f)
+
+
+#: every odd scale of the audit (integer weights times these are exact)
+ODD_SCALES = (5e-324, 1e-310, 1e-300, 1e-150, 1e150, 1e300, 1e307)
+#: known faults at odd scales, left open (with the reason)
+ODD_OPEN: dict[str, str] = {}
+#: numpy's own warnings (a warning of skbrier's explains itself)
+_NUMPY_WARNING = ("encountered in", "All-NaN", "Mean of empty", "Degrees of freedom")
+
+
+def _odd_data(kind: str, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(14, 36))
+    if kind == "binary":
+        p = np.round(rng.uniform(size=n), 2)
+        y = np.r_[0, 1, (rng.uniform(size=n - 2) < p[2:]).astype(int)]
+    elif kind == "multiclass":
+        raw = rng.integers(1, 6, (n, 3)).astype(np.float64)
+        p = raw / raw.sum(axis=1, keepdims=True)
+        y = np.r_[0, 1, 2, rng.integers(0, 3, n - 3)]
+    elif kind == "verbal":
+        n = 100
+        p = rng.choice(np.arange(0, 101, 10.0), n)
+        y = rng.integers(0, 2, n)
+    else:
+        y = np.r_[np.eye(3, dtype=int), rng.integers(0, 2, (n - 3, 3))]
+        p = rng.choice(GRID, (n, 3))
+    return y, p, rng.integers(1, 5, y.shape[0]).astype(np.float64)
+
+
+def _run_noting_warnings(
+    entry: Entry, y: Any, p: Any, w: Any
+) -> tuple[str, Any, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            res = entry.call(y, p, w)
+        except (ValueError, TypeError) as exc:
+            return "error", exc, []
+    leaked = [
+        str(c.message)
+        for c in caught
+        if issubclass(c.category, RuntimeWarning)
+        and any(s in str(c.message) for s in _NUMPY_WARNING)
+    ]
+    return "ok", _compared_numbers(entry, res), leaked
+
+
+@pytest.mark.parametrize("entry", REGISTRY, ids=IDS)
+def test_odd_weight_scales_give_the_number_or_a_clear_error(entry):
+    # weights x 5e-324 ... 1e307 (the audit's scales): the numbers of the
+    # weights themselves (rel 1e-12), or a ValueError naming sample_weight,
+    # never a wrong number, a NaN or numpy's warning
+    if entry.name in ODD_OPEN:
+        pytest.xfail(ODD_OPEN[entry.name])
+    y, p, w = _odd_data(entry.data, 91)
+    status, ref, _ = _run_noting_warnings(entry, y, p, w)
+    if status == "error":
+        return
+    keys = _scale_free_keys(entry, ref)
+    for scale in ODD_SCALES:
+        got_status, got, leaked = _run_noting_warnings(entry, y, p, w * scale)
+        if got_status == "error":
+            text = str(got)
+            assert "sample_weight" in text or text.startswith(("w:", "stats:")), (
+                scale,
+                got,
+            )
+            continue
+        assert not leaked, (scale, leaked)
+        bad = {
+            k: (ref[k], got.get(k))
+            for k in keys
+            if k not in got
+            or not (
+                _same(ref[k], got[k], entry.atol)
+                and (
+                    math.isnan(ref[k])
+                    or math.isclose(
+                        ref[k], got[k], rel_tol=1e-12, abs_tol=max(entry.atol, 1e-14)
+                    )
+                )
+            )
+        }
+        assert not bad, (scale, dict(list(bad.items())[:4]))

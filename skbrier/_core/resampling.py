@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .params import check_random_state
+from .params import check_min_samples, check_random_state
 from .progress import progress
 from .results import ConfidenceInterval
 
@@ -226,10 +226,14 @@ def repeated_rows(w: np.ndarray, what: str, alternative: str) -> np.ndarray:
 def frequency_draws(total: float) -> int:
     """The number of observations of frequency weights summing to ``total``.
 
-    ``round(total)``; a ValueError naming ``sample_weight`` beyond
+    ``round(total)``; a ValueError naming ``sample_weight`` below 3 (the
+    fewest observations of an interval,
+    :func:`~skbrier._core.params.check_min_samples`: fewer drew no
+    observation or one, and every replicate was NaN) and beyond
     :data:`MAX_FREQUENCY_DRAWS` (so many observations cannot be drawn, and
     the interval would have zero width).
     """
+    check_min_samples(0, total, purpose="a bootstrap interval")
     if not total <= MAX_FREQUENCY_DRAWS:
         raise ValueError(
             f"sample_weight sums to {total:.4g}: frequency weights are resampled "
@@ -256,13 +260,13 @@ def frequency_resampler(
     if w is None:
         return lambda rng: resample_counts(rng, n)
     total = float(w.sum())
+    draws = frequency_draws(total)
     if total <= MAX_EXPANDED_ROWS and np.all(w == np.round(w)):
         expanded = np.repeat(np.arange(n), w.astype(np.intp))
         m = expanded.shape[0]
         return lambda rng: np.bincount(expanded[rng.integers(0, m, m)], minlength=n).astype(
             np.float64
         )
-    draws = frequency_draws(total)
     probs = w / total
     return lambda rng: rng.multinomial(draws, probs).astype(np.float64)
 

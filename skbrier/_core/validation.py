@@ -18,7 +18,7 @@ from __future__ import annotations
 import numbers
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -64,6 +64,8 @@ __all__ = [
     "check_scalar_probability",
     "encode_labels",
     "is_multilabel",
+    "scale_free_exponent",
+    "scale_free_weights",
     "warn_if_rows_do_not_sum_to_one",
 ]
 
@@ -193,7 +195,7 @@ def check_sample_weight(
             f"({int(neg.sum())} of {n} weights are negative, the first at index "
             f"{int(np.argmax(neg))})."
         )
-    with np.errstate(over="ignore"):  # an infinite sum is refused just below
+    with np.errstate(over="ignore"):  # finite weights may overflow their sum
         total = w.sum()
     if not np.isfinite(total):
         inf = np.isinf(w)
@@ -203,12 +205,82 @@ def check_sample_weight(
                 f"(the first at index {int(np.argmax(inf))})."
             )
         raise ValueError(
-            "sample_weight sums to infinity: rescale the weights (only their ratios "
-            "matter for the scores)."
+            f"sample_weight sums to more than {fmt(float(np.finfo(np.float64).max))}, "
+            "the largest float: divide the weights by a constant (only their "
+            "ratios matter for the scores)."
         )
     if total <= 0.0:
         raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
     return w
+
+
+#: the smallest normal float64: below it a weight keeps fewer than 53 bits
+_SMALLEST_NORMAL = float(np.finfo(np.float64).smallest_normal)
+#: largest weights in [2**-500, 2**500) are not rescaled: products and sums of
+#: them with numbers of ordinary size neither under- nor overflow
+_ORDINARY = (2.0**-500, 2.0**500)
+
+
+@overload
+def scale_free_weights(w: np.ndarray) -> np.ndarray: ...
+@overload
+def scale_free_weights(w: None) -> None: ...
+def scale_free_weights(w: np.ndarray | None) -> np.ndarray | None:
+    """Weights for a scale-free statistic: rescaled by an exact power of two.
+
+    A statistic that is a ratio of weighted sums depends on the weights'
+    ratios only, but its arithmetic does not: subnormal weights (below
+    2.225e-308) lose digits in every product ``w * x`` (weights of 5e-324
+    round each product to a multiple of 5e-324), tiny totals times a share
+    (a coverage, a threshold) underflow to 0, and huge ones overflow.  The
+    weights are multiplied by the power of two :math:`2^e` that brings the
+    largest into [0.5, 1) -- exact, as long as the smallest positive weight
+    stays a normal float; weights of ratios beyond that (about 1e308) are
+    returned as they are, so that no positive weight is rounded to 0, and
+    so are weights of ordinary scale (the largest in
+    :math:`[2^{-500}, 2^{500})`), whose sums are then bit for bit those of
+    the weights as given.
+    Statistics that count observations (where the total weight is the
+    sample size) must not use this.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scale_free_weights(np.array([5e-324, 1e-323])).tolist()
+    [0.25, 0.5]
+    >>> scale_free_weights(np.ldexp([0.0, 3.0, 4.0], -1000)).tolist()
+    [0.0, 0.375, 0.5]
+    >>> scale_free_weights(np.array([0.0, 3.0, 4.0])).tolist()
+    [0.0, 3.0, 4.0]
+    >>> scale_free_weights(np.array([1e-300, 1e300])).tolist()
+    [1e-300, 1e+300]
+    """
+    if w is None:
+        return w
+    e = scale_free_exponent(w)
+    return w if e == 0 else np.ldexp(w, e)
+
+
+def scale_free_exponent(w: np.ndarray) -> int:
+    """The power of two :func:`scale_free_weights` multiplies ``w`` by (0: none),
+    for sums of the weights (group totals) to be scaled alike.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scale_free_exponent(np.array([5e-324, 1e-323]))
+    1072
+    """
+    if w.shape[0] == 0:
+        return 0
+    top = float(w.max())
+    if not top > 0.0 or _ORDINARY[0] <= top < _ORDINARY[1]:
+        return 0  # weights of ordinary scale are used as given (bit for bit)
+    e = -int(np.frexp(top)[1])
+    low = float(np.min(w, where=w > 0.0, initial=top))
+    if e == 0 or np.ldexp(low, e) < _SMALLEST_NORMAL:
+        return 0
+    return e
 
 
 def warn_if_rows_do_not_sum_to_one(
@@ -280,6 +352,16 @@ class Forecast(ForecastFields):
         # float32/float16 input: the dtype scikit-learn computes the score in
         # (None for float64, the usual case); see check_forecast
         self.native_dtype = native_dtype
+
+    def scale_free(self) -> Forecast:
+        """This forecast with :func:`scale_free_weights` (for statistics that
+        depend on the ratios of the weights only); returns ``self``.
+
+        float32/float16 input keeps its weights: scikit-learn sums them in
+        that precision, where their scale matters (``native_dtype``)."""
+        if self.native_dtype is None:
+            self.sample_weight = scale_free_weights(self.sample_weight)
+        return self
 
 
 def _native_dtype(raw_proba: np.ndarray, sample_weight: Any):

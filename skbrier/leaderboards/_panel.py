@@ -10,7 +10,12 @@ from typing import Any
 import numpy as np
 
 from .._core.params import check_option, check_real
-from .._core.validation import binary_target, check_probabilities, check_sample_weight
+from .._core.validation import (
+    binary_target,
+    check_probabilities,
+    check_sample_weight,
+    scale_free_weights,
+)
 from ._fit import Panel
 
 __all__ = ["LabelledPanel", "check_anchor", "check_name", "check_panel", "score_panel"]
@@ -154,7 +159,9 @@ def score_panel(
         for k in ROW_LABELS
         if k in ("forecaster", "question") or labels.get(k) is not None
     }
-    w = check_sample_weight(sample_weight, n)
+    # the fits depend on the ratios of the weights: scaled by 2**e (weights of
+    # 5e-324 made the normal equations singular, LinAlgError)
+    w = scale_free_weights(check_sample_weight(sample_weight, n))
     singletons = check_option(singletons, "singletons", SINGLETONS)
     keep = np.ones(n, dtype=bool) if w is None else w > 0
     wv = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)

@@ -411,6 +411,17 @@ def _fixed_rule(o: Options) -> tuple[np.ndarray, int, str] | None:
     return fixed_bin_ids(np.zeros(1), o) if fixed else None
 
 
+def ratios_only(o: Options) -> bool:
+    """Whether the binned error of options ``o`` depends on the ratios of
+    the weights only: no debiasing and bins that do not count observations
+    (fixed bins, explicit edges, ``"discrete"``); its weights may then be
+    :func:`~skbrier._core.validation.scale_free_weights`."""
+    if o.debias:
+        return False
+    b = o.binning
+    return isinstance(b, np.ndarray) or b == "discrete" or _fixed_rule(o) is not None
+
+
 def top_label_pass(y_proba: Any, kind: Any, o: Options) -> TopLabelPass | None:
     """A :class:`~skbrier._core.kernels.calibration_error.TopLabelPass` for the
     validation's pass over a numpy matrix whose top-label error

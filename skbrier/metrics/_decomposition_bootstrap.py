@@ -118,8 +118,8 @@ def corp_task(pooled: Pooled, band_idx: np.ndarray, weighted: bool) -> Task:
     ``(bs, mcb, dsc, unc)`` of a row resample with the outcomes kept.
     ``n`` observations are drawn: the rows, or (``weighted``) the total
     frequency weight (:func:`~skbrier._core.resampling.frequency_draws`), so
-    integer weights draw exactly as their repeated rows; none (a total
-    weight below 0.5) gives rows of NaN.
+    integer weights draw exactly as their repeated rows (a total weight
+    below 3 is refused there).
     """
     x = pooled.x
     x_band = x[band_idx]

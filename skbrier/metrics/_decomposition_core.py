@@ -40,6 +40,7 @@ from .._core.params import (
     check_random_state,
 )
 from .._core.resampling import interval_from_replicates, run_replicates
+from .._core.validation import scale_free_exponent
 from ._decomposition_bootstrap import CHUNK_SIZE, corp_task, murphy_task
 from ._decomposition_results import CORPDecomposition, MurphyDecomposition
 
@@ -101,9 +102,16 @@ def murphy_result(
     the components are ratios of sums, and the bias correction reads the
     frequency weights themselves (a bin's sample size is its weight).
     """
-    W = float(stats.sum_w.sum())
+    with np.errstate(over="ignore"):
+        W = float(stats.sum_w.sum())
     if not W > 0:
         raise ValueError("stats holds no data (total weight 0): nothing to decompose.")
+    if not W < np.inf:
+        raise ValueError(
+            "stats: its weights sum to more than the largest float (1.798e+308); "
+            "compute the statistics of sample_weight divided by a constant (only "
+            "the ratios of the weights matter, the bias correction aside)."
+        )
     # weights are scale-free: compute on sums scaled by a power of two (exact)
     e = pow2_exponent(stats.sum_w)
     scaled = stats.scaled(e)
@@ -255,8 +263,13 @@ def murphy_binary(
 def corp_binary(y01, p, w, *, n_resamples, level, rng, n_jobs) -> CORPDecomposition:
     """The CORP decomposition of validated data and checked options."""
     pooled = pool_ties(y01, p, w)
-    weights = None if pooled.unit else pooled.w
-    bs, mcb, dsc, unc, c = corp_from_groups(pooled.x, weights, pooled.ysum)
+    if pooled.unit:
+        bs, mcb, dsc, unc, c = corp_from_groups(pooled.x, None, pooled.ysum)
+    else:  # ratios of the groups' sums: scaled alike, exactly (weights of 5e-324)
+        e = scale_free_exponent(pooled.w)
+        bs, mcb, dsc, unc, c = corp_from_groups(
+            pooled.x, np.ldexp(pooled.w, e), np.ldexp(pooled.ysum, e)
+        )
     kw: dict[str, Any] = {}
     if n_resamples > 0:
         g = pooled.x.shape[0]

@@ -49,6 +49,7 @@ from .._core.arrays import as_array
 from .._core.diagnose import is_missing
 from .._core.dispatch import HOST, backends
 from .._core.docstrings import with_pieces
+from .._core.kernels.brier import weighted_mean
 from .._core.kernels.net_benefit import bootstrap_net_benefit, class_shares, threshold_odds
 from .._core.kernels.selective import simpleqa_aggregate, utility_area_scores
 from .._core.params import DEFAULT_N_RESAMPLES, check_min_samples, check_real
@@ -231,16 +232,10 @@ def _utility(y: np.ndarray, c: np.ndarray, w: np.ndarray | None, t: np.ndarray):
     return s.tp - s.fp * threshold_odds(t), s.tp + s.fp
 
 
-def _shares(w: np.ndarray) -> np.ndarray:
-    """The weights' shares ``w / W`` (divided first: ``w @ x`` of subnormal
-    weights loses digits)."""
-    return w / w.sum()
-
-
 def _area(scores: np.ndarray, w: np.ndarray | None, name: str = "confidence") -> float:
     """The weighted mean of the scores; a RuntimeWarning when it is ``-inf``."""
     with np.errstate(invalid="ignore"):
-        area = float(scores.mean() if w is None else _shares(w) @ scores)
+        area = weighted_mean(scores, w)  # scale-free (weights of 5e-324)
     if area == -np.inf:
         k = int(np.count_nonzero(np.isneginf(scores)))
         warnings.warn(
@@ -392,7 +387,7 @@ def abstention_utility(
         thresholds=t,
         utility=utility,
         answer_rate=rate,
-        accuracy=float(y.mean() if w is None else _shares(w) @ y),
+        accuracy=weighted_mean(y, w),
         area=_area(scores, w),
         max_threshold=top,
         n=float(y.shape[0]) if w is None else float(w.sum()),

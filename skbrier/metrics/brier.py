@@ -84,9 +84,13 @@ def _forecast(
     float_target: bool,
 ) -> Forecast:
     """The validated forecast: a multilabel indicator ``y_true`` (2-D, one
-    0/1 column per label) or labels (:func:`check_forecast`)."""
+    0/1 column per label) or labels (:func:`check_forecast`), its weights
+    :meth:`~skbrier._core.validation.Forecast.scale_free` (the scores are
+    ratios of weighted sums)."""
     if is_multilabel(y_true):
-        return check_multilabel(y_true, y_proba, sample_weight=sample_weight, labels=labels)
+        return check_multilabel(
+            y_true, y_proba, sample_weight=sample_weight, labels=labels
+        ).scale_free()
     return check_forecast(
         y_true,
         y_proba,
@@ -94,7 +98,7 @@ def _forecast(
         labels=labels,
         pos_label=pos_label,
         float_target=float_target,
-    )
+    ).scale_free()
 
 
 #: the parameters that brier_index and brier_skill_score describe alike

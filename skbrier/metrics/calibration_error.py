@@ -89,6 +89,7 @@ from .._core.resampling import (
     run_replicates,
 )
 from .._core.results import ConfidenceInterval, _IntervalResult
+from .._core.validation import scale_free_weights
 from ._calibration_error_core import (
     BINNING_PRESETS,
     Pairs,
@@ -98,6 +99,7 @@ from ._calibration_error_core import (
     check_options,
     check_sample_size,
     prepare,
+    ratios_only,
     smooth_value,
     top_label_pass,
 )
@@ -283,6 +285,8 @@ def calibration_error(
         visit_rows=seen,
     )
     check_sample_size(o, data.n, data.total)
+    if ratios_only(o):
+        data.w = scale_free_weights(data.w)
     return ce_point(data, o, seen)
 
 

@@ -34,7 +34,7 @@ from .._core.params import (
     check_option,
     check_real,
 )
-from .._core.validation import binary_forecast
+from .._core.validation import binary_forecast, scale_free_exponent
 from ._cumulative_results import (
     _STATISTICS,
     CumulativeCalibrationResult,
@@ -142,10 +142,12 @@ def _part_tests(
     k: int,
     convention: str,
     perm: np.ndarray | None = None,
+    exponent: int = 0,
 ) -> dict[str, np.ndarray]:
     """The tests of each part's own curve.
 
-    ``ps``, ``ds`` (``w (y - p)``) and ``ws`` are sorted by forecast and
+    ``ps``, ``ds`` (``w (y - p)``, of the weights times ``2**exponent``:
+    the curves are ratios) and ``ws`` are sorted by forecast and
     ``codes`` (in ``0..k-1``, no part empty; None: one part) are the parts
     of those rows; a stable sort of the codes groups the parts
     (:func:`order_by_part`; ``perm`` when the caller has it).  A part with
@@ -166,7 +168,8 @@ def _part_tests(
         starts = np.zeros(k, dtype=np.intp)
         np.cumsum(rows[:-1], out=starts[1:])
         lo, hi = _k.part_extremes(ps[perm] if tied else None, ds[perm], starts)
-    ks, kuiper = _ranges(lo / weight, hi / weight, convention)
+    scaled = weight if exponent == 0 else np.ldexp(weight, exponent)
+    ks, kuiper = _ranges(lo / scaled, hi / scaled, convention)
     stats = {"n": rows, "weight": weight, "ks": ks, "kuiper": kuiper}
     stats["sigma"] = _sigma(ps, ws, codes, k, convention)
     counted = weight if _weight_counts(ws, convention) else rows
@@ -326,14 +329,20 @@ def _cumulative(
     n = y.shape[0]
     total = float(n if w is None else w.sum())
     _check_observations(n, w, total, convention, "the cumulative calibration test")
+    # the curves on the weights times 2**e (exact: weights of 5e-324 rounded
+    # every w (y - p)); sigma and the parts' weights on the weights themselves
+    e = 0 if w is None else scale_free_exponent(w)
+    we = w if w is None or e == 0 else np.ldexp(w, e)
     if codes is None:
-        ps, d, ws = _k.sort_rows(y, p, w)
+        ps, d, ws = _k.sort_rows(y, p, we)
     else:
-        ps, ys, ws, codes = _k.by_forecast(p, y, w, codes)
+        ps, ys, ws, codes = _k.by_forecast(p, y, we, codes)
         d = ys - ps if ws is None else ws * (ys - ps)
         if ps is not p:  # sorted here: another order of the parts
             part_order = None
-    curve = _k.cumulative_curve(ps, d, ws, total)
+    curve = _k.cumulative_curve(ps, d, ws, total if e == 0 else math.ldexp(total, e))
+    if ws is not None and e != 0:
+        ws = np.ldexp(ws, -e)
     ks, kuiper = _ranges(curve.difference.min(), curve.difference.max(), convention)
     overall = _tests(
         {"ks": ks, "kuiper": kuiper, "sigma": _sigma(p, w, None, 1, convention)},
@@ -341,7 +350,7 @@ def _cumulative(
     )
     by_group = worst = None
     if codes is not None and labels is not None:
-        by_group = _part_tests(ps, d, ws, codes, len(labels), convention, part_order)
+        by_group = _part_tests(ps, d, ws, codes, len(labels), convention, part_order, e)
         by_group["ks_pvalue_holm"] = _k.holm(by_group["ks_pvalue"])
         by_group["kuiper_pvalue_holm"] = _k.holm(by_group["kuiper_pvalue"])
         ok = np.flatnonzero(np.isfinite(by_group["kuiper_pvalue"]))
@@ -579,8 +588,13 @@ def _multicalibration(
             "observations (rows, or the total of sample_weight): no segment can be tested."
         )
     # everything in forecast order: each part's rows are then read in memory order
-    ps, ys, ws, *sorted_codes = _k.by_forecast(p, y, w, *(c for _, _, c in columns))
+    # the curves on the weights times 2**e, as cumulative_calibration's
+    e = 0 if w is None else scale_free_exponent(w)
+    we = w if w is None or e == 0 else np.ldexp(w, e)
+    ps, ys, ws, *sorted_codes = _k.by_forecast(p, y, we, *(c for _, _, c in columns))
     ds = ys - ps if ws is None else ws * (ys - ps)
+    if ws is not None and e != 0:
+        ws = np.ldexp(ws, -e)
     columns = [(nm, lab, c) for (nm, lab, _), c in zip(columns, sorted_codes)]
     found: list[dict] = [{}]
     if known is not None and ps is p:  # the same rows in the same order
@@ -593,7 +607,7 @@ def _multicalibration(
             }
         ]
     else:
-        parts = [_part_tests(ps, ds, ws, None, 1, convention)]
+        parts = [_part_tests(ps, ds, ws, None, 1, convention, exponent=e)]
     for depth in range(1, min(max_depth, len(columns)) + 1):
         for combo in itertools.combinations(columns, depth):
             k = len(combo[0][1])  # the column's values (depth 1)
@@ -609,7 +623,7 @@ def _multicalibration(
                 parts.append(known[1].by_group)
             else:
                 codes, k, first = _intersect([c for _, _, c in combo])
-                parts.append(_part_tests(ps, ds, ws, codes, k, convention))
+                parts.append(_part_tests(ps, ds, ws, codes, k, convention, exponent=e))
             found += [
                 {nm: _python(lab[f[i]]) for (nm, lab, _), f in zip(combo, first)}
                 for i in range(k)

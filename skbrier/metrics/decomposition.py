@@ -47,8 +47,9 @@ from .._core.binning import (
 )
 from .._core.dispatch import HOST, backends
 from .._core.docstrings import shared_doc
+from .._core.format import format_number
 from .._core.kernels.bin_statistics import BinStatistics, check_edges
-from .._core.kernels.decomposition import binned_sums
+from .._core.kernels.decomposition import binned_sums, pow2_exponent
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_BINS,
@@ -166,6 +167,47 @@ def bin_edges(
 # =============================================================================
 
 
+def check_keepable_weights(w: np.ndarray | None, name: str) -> None:
+    """Refuse weights whose sums :class:`BinStatistics` cannot keep.
+
+    Sums of subnormal weights (the largest below 2.225e-308) are kept as
+    such and lose digits (weights of 5e-324 gave a Brier score of 0.1589
+    against 0.1819); a ValueError naming ``name`` says what to do.
+
+    Parameters
+    ----------
+    w : ndarray of shape (n_samples,) or None
+        Validated non-negative weights.
+    name : str
+        The parameter the messages name (``"w"``, ``"sample_weight"``).
+
+    Raises
+    ------
+    ValueError
+        If the largest weight is subnormal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_keepable_weights(np.array([1e-300, 2e-300]), "w")
+    >>> check_keepable_weights(np.array([5e-324]), "w")
+    Traceback (most recent call last):
+    ...
+    ValueError: w: the largest weight is 4.941e-324, a subnormal float (below 2.225e-308): the sums BinStatistics keeps would lose digits. Multiply w by a constant (the decomposition depends on the ratios of the weights only; bias_correction counts them as observations).
+    """
+    if w is None or w.shape[0] == 0:
+        return
+    top = float(np.max(w))
+    if 0.0 < top < np.finfo(np.float64).smallest_normal:
+        raise ValueError(
+            f"{name}: the largest weight is {format_number(top)}, a subnormal float "
+            "(below 2.225e-308): the sums BinStatistics keeps would lose digits. "
+            f"Multiply {name} by a constant (the decomposition depends on the "
+            "ratios of the weights only; bias_correction counts them as "
+            "observations)."
+        )
+
+
 def binned_statistics(
     y01: np.ndarray,
     p: np.ndarray,
@@ -224,11 +266,21 @@ def binned_statistics(
         e = check_edges(edges, name="edges")
         check_edges_cover(p, e, "edges", "p")
     right = check_bool(right, "right")
-    # the bins found block by block inside the one pass (no n-long bin index)
+    # the bins found block by block inside the one pass (no n-long bin index),
+    # the weights times a power of two (exact) so that their squares neither
+    # under- nor overflow (weights of 1e300 warned), as murphy_decomposition's
+    check_keepable_weights(w, "w")
+    exponent = 0 if w is None else pow2_exponent(w)
     sums = binned_sums(
-        None, e.shape[0] - 1, y01, p, w, bin_into=block_binner(e, right=right)
+        None,
+        e.shape[0] - 1,
+        y01,
+        p,
+        w,
+        bin_into=block_binner(e, right=right),
+        exponent=exponent,
     )
-    return BinStatistics(e, *sums, right=right)
+    return BinStatistics(e, *sums, right=right).scaled(-exponent)
 
 
 def murphy_from_statistics(

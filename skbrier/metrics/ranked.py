@@ -53,6 +53,7 @@ from .._core.results import Result
 from .._core.validation import (
     check_forecast,
     check_probabilities,
+    scale_free_weights,
     warn_if_rows_do_not_sum_to_one,
 )
 from ._decomposition_core import (
@@ -249,7 +250,7 @@ def ranked_probability_score(
     """
     normalize = _check_normalize(normalize)
     codes, p, w, _ = check_ordinal(y_true, y_proba, sample_weight, labels)
-    return ranked_finish(ranked_reduce(np, codes, p, w), normalize)
+    return ranked_finish(ranked_reduce(np, codes, p, scale_free_weights(w)), normalize)
 
 
 @one_warning_per_call
@@ -329,7 +330,9 @@ def ranked_probability_skill_score(
     """
     codes, p, w, _ = check_ordinal(y_true, y_proba, sample_weight, labels)
     ref, constant = check_ranked_reference(reference, p.shape)
-    sums = ranked_reduce(np, codes, p, w, reference=ref, class_weight=ref is None)
+    sums = ranked_reduce(
+        np, codes, p, scale_free_weights(w), reference=ref, class_weight=ref is None
+    )
     score, bs_ref = ranked_skill_finish(sums, constant)
     if bs_ref == 0.0:
         warn_undefined_skill("ranked_probability_skill_score")

@@ -65,7 +65,13 @@ from .._core.params import (
     validate_random_state,
 )
 from .._core.resampling import frequency_replicates
-from .._core.validation import binary_target, check_probabilities, check_sample_weight
+from .._core.validation import (
+    binary_target,
+    check_probabilities,
+    check_sample_weight,
+    scale_free_exponent,
+    scale_free_weights,
+)
 from ._selective_results import RiskCoverageResult, check_coverage
 
 __all__ = [
@@ -197,7 +203,7 @@ def _aurc_pair(rc: RiskCoverage) -> tuple[float, float]:
 def _areas(y_correct: Any, confidence: Any, sample_weight: Any) -> tuple[float, float]:
     """The AURC and the E-AURC of the (unvalidated) answers."""
     y, c, w = check_correctness(y_correct, confidence, sample_weight)
-    return _aurc_pair(_curve(y, c, w)[1])
+    return _aurc_pair(_curve(y, c, scale_free_weights(w))[1])
 
 
 # --------------------------------------------------------------------------- AURC
@@ -409,7 +415,10 @@ def risk_coverage_curve(
     n_jobs = check_n_jobs(n_jobs)
     validate_random_state(random_state)
     y, c, w = check_correctness(y_correct, confidence, sample_weight)
-    values, rc = _curve(y, c, w)
+    # the curve of the weights times 2**e (exact; the AURC of weights of 5e-324
+    # was rounded), its running weights reported on the weights' own scale
+    e = 0 if w is None else scale_free_exponent(w)
+    values, rc = _curve(y, c, w if w is None or e == 0 else np.ldexp(w, e))
     area, excess = _aurc_pair(rc)
     reps = None
     if n_resamples:
@@ -428,8 +437,8 @@ def risk_coverage_curve(
         reps = {"aurc": out[:, 0], "e_aurc": out[:, 1], "selective_risk": out[:, 2:]}
     return RiskCoverageResult(
         thresholds=values.copy(),
-        n_answered=rc.accepted,
-        n_correct=rc.accepted_right,
+        n_answered=rc.accepted if e == 0 else np.ldexp(rc.accepted, -e),
+        n_correct=rc.accepted_right if e == 0 else np.ldexp(rc.accepted_right, -e),
         aurc=area,
         e_aurc=excess,
         coverage_grid=grid,
@@ -493,7 +502,8 @@ def selective_accuracy(
     """
     cov = check_coverage(coverage)
     y, c, w = check_correctness(y_correct, confidence, sample_weight)
-    acc = accuracy_at_coverage(_curve(y, c, w)[1], cov)
+    # the share cW of a total weight of 1e-300 underflowed (NaN): scale-free weights
+    acc = accuracy_at_coverage(_curve(y, c, scale_free_weights(w))[1], cov)
     return float(acc[0]) if np.ndim(coverage) == 0 else acc
 
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from .._core import arrays as _arrays
 from .._core.diagnose import warn_if_hard
+from .._core.format import format_number
 from .._core.validation import (
     _as_array,
     _check_finite_labels,
@@ -408,11 +409,21 @@ class _LabelSums(MergeableState):
         return keys, y, [self._rows[key] for key in keys]
 
     def _check_total_weight(self) -> None:
-        """The in-memory errors of weights summing to zero or to infinity."""
+        """The in-memory errors of weights summing to zero or to infinity, and
+        weights too small for the sums a state keeps (their mean subnormal:
+        weights of 5e-324 gave a Brier score of 0.1589 against 0.1819)."""
         if not self.total_weight > 0:
             raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
         if self.total_weight == np.inf:
             raise ValueError("sample_weight contains infinity (or sums to infinity).")
+        mean = self.total_weight / max(self.n_samples, 1)
+        if mean < np.finfo(np.float64).smallest_normal:
+            raise ValueError(
+                f"sample_weight: the weights average {format_number(mean)}, below "
+                "the smallest normal float (2.225e-308): the sums a state keeps "
+                "would lose digits. Multiply sample_weight by a constant (only the "
+                "ratios of the weights matter to the scores)."
+            )
 
 
 class BinaryState(_LabelSums):

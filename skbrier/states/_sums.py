@@ -46,34 +46,36 @@ def sums_01(y: np.ndarray, p: np.ndarray, w: np.ndarray | None):
     loss = w0 = w1 = 0.0
     n1 = 0
     as_int = y.dtype == np.int64
-    for s in range(0, n, _LEAF):
-        pb, yb = p[s : s + _LEAF], y[s : s + _LEAF]
-        k = pb.shape[0]
-        db, tb = d[:k], t[:k]
-        if not (_probabilities_shown_valid(pb) and _only_zeros_and_ones(yb, tb)):
-            return None
-        if as_int:
-            np.multiply(yb, _ONE_BITS, out=tb.view(np.int64))
-            yf = tb
-            c1 = int(np.add.reduce(yb))
-        else:
-            yf = yb
-            c1 = int(np.count_nonzero(yb))
-        n1 += c1
-        np.subtract(pb, yf, out=db)
-        np.multiply(db, db, out=db)
-        if w is None:
+    # sums beyond the largest float are inf (refused by the state), unwarned
+    with np.errstate(over="ignore"):
+        for s in range(0, n, _LEAF):
+            pb, yb = p[s : s + _LEAF], y[s : s + _LEAF]
+            k = pb.shape[0]
+            db, tb = d[:k], t[:k]
+            if not (_probabilities_shown_valid(pb) and _only_zeros_and_ones(yb, tb)):
+                return None
+            if as_int:
+                np.multiply(yb, _ONE_BITS, out=tb.view(np.int64))
+                yf = tb
+                c1 = int(np.add.reduce(yb))
+            else:
+                yf = yb
+                c1 = int(np.count_nonzero(yb))
+            n1 += c1
+            np.subtract(pb, yf, out=db)
+            np.multiply(db, db, out=db)
+            if w is None:
+                loss += float(np.add.reduce(db))
+                continue
+            wb = w[s : s + _LEAF]
+            if not _weights_shown_valid(wb):
+                return None
+            np.multiply(db, wb, out=db)
             loss += float(np.add.reduce(db))
-            continue
-        wb = w[s : s + _LEAF]
-        if not _weights_shown_valid(wb):
-            return None
-        np.multiply(db, wb, out=db)
-        loss += float(np.add.reduce(db))
-        np.multiply(wb, yf, out=db)
-        w1 += float(np.add.reduce(db))
-        np.subtract(wb, db, out=db)  # exactly w where y is 0, else 0
-        w0 += float(np.add.reduce(db))
+            np.multiply(wb, yf, out=db)
+            w1 += float(np.add.reduce(db))
+            np.subtract(wb, db, out=db)  # exactly w where y is 0, else 0
+            w0 += float(np.add.reduce(db))
     if w is None:
         w0, w1 = float(n - n1), float(n1)
     return (w0, w1), loss, (n - n1, n1)

@@ -277,14 +277,17 @@ def _mac2(
         if np.count_nonzero(ok) < 2:
             raise ValueError(
                 f"groups: only {np.count_nonzero(ok)} centre(s) give a calibration "
-                f"curve (the centres {names} have too few rows, forecasts that do not "
-                "vary or separated outcomes, even for a linear logistic fit); MAC2 "
-                "needs at least 2. Merge the small centres."
+                f"curve (the centres {names} have too few rows, or sample_weight "
+                "totals below 3 -- frequency weights count observations --, "
+                "forecasts that do not vary or separated outcomes, even for a "
+                "linear logistic fit); MAC2 needs at least 2. Merge the small "
+                "centres, or rescale sample_weight to count the observations."
             )
         warnings.warn(
             f"groups: no calibration curve could be fitted in the centres {names} "
-            "(too few rows, forecasts that do not vary or separated outcomes, even "
-            "for a linear logistic fit); they are left out of the pooled curve.",
+            "(too few rows or a sample_weight total below 3, forecasts that do not "
+            "vary or separated outcomes, even for a linear logistic fit); they are "
+            "left out of the pooled curve.",
             UserWarning,
             stacklevel=3,
         )

@@ -137,6 +137,10 @@ class BinStatistics(Result):
                 "other puts forecasts on an edge in the other bin (right="
                 f"{other.right} vs {self.right}); it cannot be merged."
             )
+        with np.errstate(over="ignore"):  # beyond the largest float: inf (refused)
+            return self._plus(other)
+
+    def _plus(self, other: BinStatistics) -> BinStatistics:
         return BinStatistics(
             edges=self.edges,
             count=self.count + other.count,

@@ -22,14 +22,21 @@ from typing import Any
 import numpy as np
 
 from ..array_api import is_numpy
-from ..validation import _only_zeros_and_ones, _probabilities_shown_valid
+from ..validation import (
+    _only_zeros_and_ones,
+    _probabilities_shown_valid,
+    scale_free_weights,
+)
 from . import add_fields
 
 
 def weighted_mean(x: np.ndarray, w: np.ndarray | None) -> float:
-    """Mean of ``x`` with optional weights ``w`` (``sum(w*x)/sum(w)``)."""
+    """Mean of ``x`` with optional weights ``w`` (``sum(w*x)/sum(w)``), of
+    :func:`~skbrier._core.validation.scale_free_weights` (weights of 5e-324
+    rounded every product)."""
     if w is None:
         return float(np.mean(x))
+    w = scale_free_weights(w)
     return float(np.dot(w, x) / w.sum())
 
 

@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ..params import MIN_SAMPLES
+from ..validation import scale_free_exponent
 from .logistic import (
     LogisticCalibrationStats,
     _information,
@@ -59,7 +61,13 @@ def valprob_indexes(
 
     ``D = (lr_chi2 - 1) / n``, ``U = (unreliability_chi2 - df) / n`` with
     ``df`` 2 (1 for a constant forecast, as val.prob) and ``Q = D - U``.
+    ``n`` is the number of observations (frequency weights: their total);
+    below :data:`~skbrier._core.params.MIN_SAMPLES` the indexes are NaN, as
+    the tests and intervals they come with (a total weight of 1e-200 gave
+    ``D = -1e200``: the penalties 1 and ``df`` are per observation).
     """
+    if not n >= MIN_SAMPLES:
+        return math.nan, math.nan, math.nan
     d = (lr_chi2 - 1.0) / n
     u = (unreliability_chi2 - unreliability_df) / n
     return d, u, d - u
@@ -181,6 +189,7 @@ def auc_delong(
         o = stable_argsort(p) if order is None else order
         ps, ys = p[o], y[o]
     n = ps.shape[0]
+    e = 0
     new_value = ps[1:] != ps[:-1]
     distinct = w is None and int(np.count_nonzero(new_value)) == n - 1
     if distinct:
@@ -197,12 +206,17 @@ def auc_delong(
             g1 = np.add.reduceat(ys, starts)
             g0 = np.diff(starts, append=n) - g1
         else:
-            ws = w[o]
+            # the weights times a power of two (exact): C depends on their
+            # ratios only (weights of 5e-324 lost the halves of ties)
+            e = scale_free_exponent(w)
+            ws = np.ldexp(w[o], e)
             g1 = np.add.reduceat(ws * ys, starts)
             g0 = np.add.reduceat(ws * (1.0 - ys), starts)
             del ws
         del starts
     t1, t0 = float(g1.sum()), float(g0.sum())
+    # the sample sizes of the variance: the frequency weights' own totals
+    n1, n0 = (t1, t0) if e == 0 else (math.ldexp(t1, -e), math.ldexp(t0, -e))
     # the placements, computed in place in one buffer:
     # v10 = (below0 + g0 / 2) / t0 with below0 = cumsum(g0) - g0, and
     # v01 = (above1 + g1 / 2) / t1 with above1 = t1 - cumsum(g1)
@@ -211,19 +225,19 @@ def auc_delong(
     _add_half(v, g0)
     v /= t0
     auc = float(np.dot(g1, v) / t1)
-    if t1 <= 1.0 or t0 <= 1.0:
+    if n1 <= 1.0 or n0 <= 1.0:
         return auc, math.nan
     v -= auc
     np.square(v, out=v)
-    s10 = float(np.dot(g1, v)) / (t1 - 1.0)
-    np.cumsum(g1, out=v)
+    s10 = float(np.dot(g1, v)) / t1  # weighted means of the squares:
+    np.cumsum(g1, out=v)  # S10 / W1 = s10 / (W1 - 1)
     np.subtract(t1, v, out=v)
     _add_half(v, g1)
     v /= t1
     v -= auc
     np.square(v, out=v)
-    s01 = float(np.dot(g0, v)) / (t0 - 1.0)
-    return auc, s10 / t1 + s01 / t0
+    s01 = float(np.dot(g0, v)) / t0
+    return auc, s10 / (n1 - 1.0) + s01 / (n0 - 1.0)
 
 
 #: rows per block of the element-wise updates that would otherwise need an

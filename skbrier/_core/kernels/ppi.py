@@ -15,6 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .brier import weighted_mean
+
 __all__ = ["PPIMean", "ppi_mean"]
 
 
@@ -28,12 +30,16 @@ class PPIMean(NamedTuple):
 
 
 def _wmean(x: np.ndarray, w: np.ndarray, n: float) -> float:
-    return float(np.dot(w, x) / n)
+    """The weighted mean (``n`` the total weight: the mean is scale-free, its
+    sums are those of :func:`weighted_mean`, exact for weights of 5e-324)."""
+    return weighted_mean(x, w)
 
 
 def _wvar(x: np.ndarray, w: np.ndarray, n: float, ddof: int) -> float:
-    m = np.dot(w, x) / n
-    return float(np.dot(w, (x - m) ** 2) / (n - ddof))
+    """The weighted variance over ``n - ddof`` (``n`` the total weight)."""
+    m = weighted_mean(x, w)
+    mean_square = weighted_mean((x - m) ** 2, w)
+    return mean_square if ddof == 0 else mean_square * (n / (n - ddof))
 
 
 def ppi_mean(

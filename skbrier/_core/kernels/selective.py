@@ -314,9 +314,9 @@ def utility_area_scores(
     """
     m = np.minimum(confidence, max_threshold)
     with np.errstate(divide="ignore"):
-        # only wrong answers pay the penalty (a right answer of confidence 1
-        # is m = 1, not 1 + 0 * log(0) = NaN)
-        return np.where(correct > 0, m, m + np.log1p(-m))
+        penalty = np.log1p(-m)
+    # chosen, not multiplied: a right answer of confidence 1 gave 0 * -inf = NaN
+    return np.where(correct != 0, m, m + penalty)
 
 
 def simpleqa_aggregate(

@@ -45,6 +45,7 @@ Wood, S. N. (2017). *Generalized Additive Models: An Introduction with R*,
 from __future__ import annotations
 
 import math
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -239,6 +240,15 @@ def _deviance(y: np.ndarray, eta: np.ndarray, w: np.ndarray | None) -> float:
     return float(-2.0 * (ll.sum() if w is None else np.dot(w, ll)))
 
 
+def _solve(H: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``H^{-1} b`` of a positive-definite ``H``; scipy's warning of an
+    ill-conditioned ``H`` is not passed on (frequency weights of 1e150 make
+    the penalty negligible: the Newton steps and the score still hold)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", linalg.LinAlgWarning)
+        return linalg.solve(H, b, assume_a="pos")
+
+
 def _pirls(
     y: np.ndarray,
     X: np.ndarray,
@@ -260,7 +270,7 @@ def _pirls(
         grad = X.T @ r - S @ beta
         H = info + S
         try:
-            step = linalg.solve(H, grad, assume_a="pos")
+            step = _solve(H, grad)
         except (linalg.LinAlgError, ValueError):
             step = np.linalg.lstsq(H, grad, rcond=None)[0]
         if float(grad @ step) <= 1e-14 * (1.0 + abs(obj)):
@@ -346,7 +356,7 @@ def gam_logistic_curve(
             return math.inf
         H = f.info + math.exp(rho) * S0
         try:
-            tau = float(np.trace(linalg.solve(H, f.info, assume_a="pos")))
+            tau = float(np.trace(_solve(H, f.info)))
         except (linalg.LinAlgError, ValueError):
             return math.inf
         return f.deviance / n + 2.0 * tau / n - 1.0
@@ -358,16 +368,19 @@ def gam_logistic_curve(
     i = int(np.argmin(scores))
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.shape[0] - 1)]
     if lo < hi:
-        opt = optimize.minimize_scalar(
-            score, bounds=(lo, hi), method="bounded",
-            options={"xatol": 1e-9, "maxiter": 200},
-        )  # fmt: skip
+        with np.errstate(invalid="ignore"):  # inf scores (no fit) beside the best
+            opt = optimize.minimize_scalar(
+                score, bounds=(lo, hi), method="bounded",
+                options={"xatol": 1e-9, "maxiter": 200},
+            )  # fmt: skip
         rho = float(opt.x) if opt.fun <= scores[i] else float(grid[i])
     else:
         rho = float(grid[i])
     f = fit(rho)
     H = f.info + math.exp(rho) * S0
-    Vb = linalg.inv(H)
+    with warnings.catch_warnings():  # as _solve's
+        warnings.simplefilter("ignore", linalg.LinAlgWarning)
+        Vb = linalg.inv(H)
     Vb = (Vb + Vb.T) / 2.0
     edf = float(np.trace(Vb @ f.info))
     Xe = np.column_stack([np.ones(x_eval.shape[0]), _design(b, x_eval) / scale])
