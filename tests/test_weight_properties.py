@@ -1486,3 +1486,19 @@ def test_odd_weight_scales_give_the_number_or_a_clear_error(entry):
             )
         }
         assert not bad, (scale, dict(list(bad.items())[:4]))
+
+
+@pytest.mark.parametrize("missing", [None, "pd.NA"])
+def test_missing_weights_are_named_as_missing(missing):
+    # a list with None (or pandas.NA) was "sample_weight must be numeric; got dtype object"
+    import pandas as pd
+
+    from skbrier.metrics import brier_score
+
+    gap = pd.NA if missing == "pd.NA" else None
+    with pytest.raises(
+        ValueError, match=r"^sample_weight contains missing values .*index 1\)"
+    ):
+        brier_score([0, 1, 1], [0.2, 0.6, 0.7], sample_weight=[1.0, gap, 2.0])
+    with pytest.raises(TypeError, match="sample_weight must be numeric"):
+        brier_score([0, 1, 1], [0.2, 0.6, 0.7], sample_weight=["a", "b", "c"])

@@ -16,6 +16,7 @@ name of the offending parameter.
 from __future__ import annotations
 
 import numbers
+import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, overload
@@ -159,6 +160,12 @@ def check_consistent_length(n: int, *, ref_name: str = "y_proba", **arrays: Any)
             )
 
 
+def _pandas_na() -> Any:
+    """``pandas.NA`` where pandas is imported (a missing value of its arrays)."""
+    pd = sys.modules.get("pandas")
+    return getattr(pd, "NA", None) if pd is not None else None
+
+
 def check_sample_weight(
     sample_weight: Any, n: int, *, ref_name: str = "y_proba"
 ) -> np.ndarray | None:
@@ -174,6 +181,15 @@ def check_sample_weight(
     _arrays.checked("sample_weight")
     w = _arrays.as_array(sample_weight, "sample_weight")
     if w.dtype.kind not in _arrays._NUMERIC_KINDS:
+        if w.dtype == object and w.ndim == 1:
+            missing = np.array([x is None or x is _pandas_na() for x in w])
+            if missing.any():
+                raise ValueError(
+                    f"sample_weight contains missing values (None or NA): "
+                    f"{int(missing.sum())} of {w.shape[0]} weights (the first at index "
+                    f"{int(np.argmax(missing))}); give every row a weight, or drop "
+                    "the rows without one."
+                )
         raise TypeError(f"sample_weight must be numeric; got dtype {w.dtype}.")
     if w.ndim == 0:
         raise ValueError("sample_weight must be a 1-D array, got a scalar.")
