@@ -64,7 +64,7 @@ def test_integer_weights_equal_repeated_rows(seed):
     for field in ("estimate", "standard_error", "lam", "classical_estimate", "judge_only"):
         assert getattr(a, field) == pytest.approx(getattr(b, field), rel=1e-10, abs=1e-12)
     # with lam fixed the estimate does not depend on the scale of the weights
-    scaled = prediction_powered_accuracy(human, judge, sample_weight=w * 1e-3, lam=1.0)
+    scaled = prediction_powered_accuracy(human, judge, sample_weight=w * 0.25, lam=1.0)
     same = prediction_powered_accuracy(human, judge, sample_weight=w, lam=1.0)
     assert scaled.estimate == pytest.approx(same.estimate, rel=1e-12)
 
@@ -133,10 +133,12 @@ def test_pandas_missing_values_mark_unlabelled_items(dtype):
     assert res.estimate == ref.estimate and res.n_labeled == 4
 
 
-@pytest.mark.parametrize("scale", [5e-324, 1e-320])
-def test_classical_estimate_of_subnormal_weights(scale):
+@pytest.mark.parametrize("scale", [5e-324, 1e-320, 1e300])
+def test_classical_estimate_at_odd_weight_scales(scale):
     # the classical (labelled-only) Brier score is a weighted mean: weights of
-    # 5e-324 gave 0.1087 against 0.1212
+    # 5e-324 gave 0.1087 against 0.1212.  As frequency weights those are fewer
+    # than two observations, refused as brier_inference refuses them; weights
+    # of 1e300 give the estimate of unit weights
     rng = np.random.default_rng(71)
     p = np.round(rng.uniform(size=40), 2)
     y = (rng.uniform(size=40) < p).astype(float)
@@ -144,7 +146,25 @@ def test_classical_estimate_of_subnormal_weights(scale):
     w = rng.integers(1, 5, 40).astype(float)
     judge = (p >= 0.5).astype(float)
     ref = prediction_powered_brier_score(human, p, judge_correct=judge, sample_weight=w)
+    if scale < 1:
+        with pytest.raises(ValueError, match="at least 2 items with a human label"):
+            prediction_powered_brier_score(
+                human, p, judge_correct=judge, sample_weight=w * scale
+            )
+        return
     got = prediction_powered_brier_score(
         human, p, judge_correct=judge, sample_weight=w * scale
     )
     assert got.classical_estimate == pytest.approx(ref.classical_estimate, rel=1e-12)
+
+
+def test_frequency_weights_summing_below_two_are_refused():
+    # 20 labelled items of weight 1e-3 are 0.02 observations: the standard
+    # error was about 1e1 (1e99 at weights of 1e-200); repeated rows refuse it
+    human = np.r_[np.tile([1.0, 0.0], 10), np.full(20, np.nan)]
+    judge = np.tile([1.0, 0.0, 1.0, 1.0], 10)
+    w = np.full(40, 1e-3)
+    with pytest.raises(ValueError, match=r"at least 2 items .*got 0\.02 and 0\.02"):
+        prediction_powered_accuracy(human, judge, sample_weight=w)
+    res = prediction_powered_accuracy(human, judge, sample_weight=w * 1000)
+    assert np.isfinite(res.standard_error) and res.n_labeled == pytest.approx(20)

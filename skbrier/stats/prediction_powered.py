@@ -143,10 +143,12 @@ def _estimate(
     w = np.ones(n_items) if w is None else w
     lab = labeled & (w > 0)
     unl = ~labeled & (w > 0)
-    # an item of integer weight k counts as its k repeated rows (so that
-    # integer weights are refused exactly where their repeated rows are)
-    n_lab = max(float(np.count_nonzero(lab)), float(w[lab].sum()))
-    n_unl = max(float(np.count_nonzero(unl)), float(w[unl].sum()))
+    # frequency weights: an item of weight k counts as k items (integer
+    # weights are refused exactly where their repeated rows are, and weights
+    # summing below 2 -- fewer than two observations -- are refused, not
+    # given a standard error of 1e99)
+    n_lab = float(w[lab].sum())
+    n_unl = float(w[unl].sum())
     if n_lab < 2 or n_unl < 2:
         raise ValueError(
             "prediction-powered inference needs at least 2 items with a human label "
