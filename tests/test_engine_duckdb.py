@@ -275,6 +275,24 @@ def test_labels_as_in_memory(labels, pos_label, sql_type, case):
     _close(got, expected)
 
 
+@pytest.mark.parametrize("case", ["ece_max", "murphy", "decision_curve", "inference"])
+def test_decimal_outcomes_are_numbers(case):
+    # a DECIMAL column of 0/1 outcomes: the labels came back as Decimal
+    # objects, taken for text ("pos_label must be given ... string labels"),
+    # by the DuckDB functions and by StatisticsQuery.finish of another engine
+    df = _data(n=120, seed=6)
+    con = _table(df)
+    con.execute("CREATE TABLE d AS SELECT * REPLACE (CAST(y AS DECIMAL(4, 1)) AS y) FROM t")
+    f, opts = _engine(case)
+    _close(f(con, weight="w", table="d", **opts), _numpy(df, case, True))
+    got = f(con, table="d", group_by="g", **opts)
+    _close(got, _per_group(df, case, False))
+    q = sbd.statistics_query(f.__name__, "d", weight="w", **opts)
+    rel = con.sql(q.sql)
+    _close(q.finish([dict(zip(rel.columns, r)) for r in rel.fetchall()]),
+           _numpy(df, case, True))  # fmt: skip
+
+
 # ----------------------------------------------------------------- bad input
 BAD = {
     "p above 1": ("p", "1.5"),

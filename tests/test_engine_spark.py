@@ -469,6 +469,9 @@ def test_table_cap_travels_with_the_state(monkeypatch):
     [
         ({"resolution": "fine"}, ValueError, "resolution"),
         ({"resolution": 0.01}, TypeError, "resolution must be one of"),
+        # the message says that None is allowed (it did not)
+        ({"resolution": 0.01}, TypeError, r"one of \('auto',\) or None, got 0.01"),
+        ({"resolution": "exact"}, ValueError, r"one of \('auto',\) or None, got 'exact'"),
         ({"sample_weight": "w"}, TypeError, "pass weight="),
         ({"bins": 5}, TypeError, "unexpected keyword argument 'bins'"),
         ({"strategy": "quantile"}, ValueError, "strategy='quantile' is not available"),

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import decimal
 import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -343,7 +344,10 @@ def _states(source: Source, stat: Statistic, rows: list[dict]) -> dict[tuple, An
     error from ``update`` on the group's rows)."""
     groups: dict[tuple, dict[Any, list[dict]]] = {}
     for row in rows:
-        groups.setdefault(_key(row, source.keys), {}).setdefault(row[LABEL], []).append(row)
+        label = row[LABEL]
+        if isinstance(label, decimal.Decimal):  # a DECIMAL label: the float numpy reads
+            label = float(label)
+        groups.setdefault(_key(row, source.keys), {}).setdefault(label, []).append(row)
     out = {}
     for key, labels in groups.items():
         bad = any(

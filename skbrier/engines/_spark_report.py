@@ -129,8 +129,7 @@ def calibration_report(
     from ..states import ForecastTable, StateBundle
 
     opts, pos_label = _options(options)
-    if resolution is not None:
-        check_option(resolution, "resolution", ("auto",))
+    check_option(resolution, "resolution", ("auto",), none=True)
     if opts.strategy == "quantile":
         raise ValueError(
             "strategy='quantile' is not available on a Spark DataFrame: equal-mass "
