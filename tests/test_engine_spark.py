@@ -263,6 +263,11 @@ def test_empty_and_columns(spark, data):
         sbs.brier_score(df, "y", "p", 3)
     with pytest.raises(ValueError, match="strategy='quantile' is not available"):
         sbs.murphy_decomposition(df, strategy="quantile")
+    # a Spark column as group_by (was "Column is not iterable")
+    from pyspark.sql import functions as F
+
+    with pytest.raises(TypeError, match="group_by must be a column name .* got Column"):
+        sbs.brier_score(df, group_by=F.col("g"))
 
 
 EXACT = (

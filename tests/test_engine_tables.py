@@ -82,3 +82,16 @@ def test_text_in_a_number_column_is_refused(engine, column, option):
     for text in (cols[column].astype(str), np.array(["x"] * 20)):
         with pytest.raises(TypeError, match=f"{option}='{column}' holds text"):
             f(frame({**cols, column: text}), **kw)
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+@pytest.mark.parametrize(
+    "group_by, kind", [(pl.col("g"), "Expr"), (3, "int"), ({"g"}, "set")]
+)
+def test_group_by_of_another_type_is_refused(engine, group_by, kind):
+    # a Polars expression or a number as group_by: "'Expr' object is not
+    # iterable" (a set's order is arbitrary: refused too)
+    module, frame = ENGINES[engine]
+    data = frame({"y": [0, 1, 1], "p": [0.2, 0.6, 0.7], "g": [1, 1, 2]})
+    with pytest.raises(TypeError, match=f"group_by must be a column name .* got {kind}"):
+        module.brier_score(data, group_by=group_by)

@@ -104,6 +104,11 @@ def check_group_by(group_by: Any, columns: Sequence[str] | None) -> list[str]:
     """``group_by`` (None, a column name or a list of them) as a list of names."""
     if group_by is None:
         return []
+    if not isinstance(group_by, str | list | tuple):
+        raise TypeError(
+            "group_by must be a column name (str) or a list of them, got "
+            f"{type(group_by).__name__}."
+        )
     keys = [group_by] if isinstance(group_by, str) else list(group_by)
     if not keys:
         raise ValueError("group_by is empty: give a column name, a list of them or None.")

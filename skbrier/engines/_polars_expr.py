@@ -129,45 +129,49 @@ def expression(name: str, y: Any, p: Any, weight: Any, **options: Any) -> Any:
     """The Polars expression of statistic ``name`` (of
     :data:`~skbrier.engines._statistics.EXPRESSIONS`) of 0/1 outcomes: the
     public ``*_expr`` functions of :mod:`skbrier.engines.polars`."""
+    pl = _pl()
     weighted = weight is not None
     given, extra = _statistics.given_plan(
         name, weighted=weighted, engine=_ENGINE, **options
     )
     names = {"y": y, "p": p, "w": weight, **extra}
-    cols = {
-        k: _numbers(
-            _column(v, _common.TableSource.PARAMETERS.get(k, "p"), None), k, v, name
-        )
+    raw = {
+        k: _column(v, _common.TableSource.PARAMETERS.get(k, "p"), None)
         for k, v in names.items()
         if v is not None
     }
+    shown = {k: _statistics.column_name(names[k]) for k in raw}
+    # the types are checked where y is read (an expression has no type
+    # before Polars evaluates it); the other columns never fail to cast
+    # there, so that the check's error is the one raised
+    cols = {k: e.cast(pl.Float64, strict=False) for k, e in raw.items()}
+    cols["y"] = pl.struct([e.alias(k) for k, e in raw.items()]).map_batches(
+        lambda s: _outcomes(s, shown, name), return_dtype=pl.Float64, is_elementwise=True
+    )
     return _given_expr(given, cols, weighted, name)
 
 
-def _numbers(expr: Any, key: str, value: Any, statistic: str) -> Any:
-    """Logical column ``key`` of an expression as Float64, its type checked
-    when Polars evaluates it (an expression has no type before): outcomes
-    must be numbers or booleans (text needs ``pos_label``, which the
-    expressions do not take: the message says what to pass), the other
-    columns numbers (the frame functions' message)."""
+def _outcomes(columns: Any, shown: Mapping[str, str], statistic: str) -> Any:
+    """The outcomes of a struct of an expression's logical columns, as
+    Float64, once their types are checked: outcomes are numbers or booleans
+    (text needs ``pos_label``, which the expressions do not take: the
+    message says what to pass instead), the other columns numbers (the
+    frame functions' message)."""
     pl = _pl()
-    param = _common.TableSource.PARAMETERS.get(key, "p")
-    shown = _statistics.column_name(value)
-
-    def cast(s: Any) -> Any:
-        kind = s.dtype
-        if not (kind.is_numeric() or kind in (pl.Boolean, pl.Null)):
-            text = kind in (pl.String, pl.Categorical, pl.Enum)
-            if key == "y":
-                raise ValueError(
-                    f"y={shown!r} holds {'text' if text else 'values'} ({kind}): the "
-                    "Polars expressions take 0/1 outcomes (numbers or booleans) and no "
-                    "pos_label; give the event as a boolean expression, e.g. "
-                    f"y=pl.col({shown!r}) == 'yes', or call "
-                    f"skbrier.engines.polars.{statistic}(df, y={shown!r}, "
-                    "pos_label=..., group_by=...)."
-                )
-            _common.check_numbers(shown, param, text, str(kind))
-        return s.cast(pl.Float64)
-
-    return expr.map_batches(cast, return_dtype=pl.Float64, is_elementwise=True)
+    for k, name in shown.items():
+        kind = columns.struct.field(k).dtype
+        if kind.is_numeric() or kind in (pl.Boolean, pl.Null):
+            continue
+        text = kind in (pl.String, pl.Categorical, pl.Enum)
+        if k == "y":
+            raise ValueError(
+                f"y={name!r} holds {'text' if text else 'values'} ({kind}): the Polars "
+                "expressions take 0/1 outcomes (numbers or booleans) and no pos_label; "
+                f"give the event as a boolean expression, e.g. y=pl.col({name!r}) == "
+                f"'yes', or call skbrier.engines.polars.{statistic}(df, y={name!r}, "
+                "pos_label=..., group_by=...)."
+            )
+        _common.check_numbers(
+            name, _common.TableSource.PARAMETERS.get(k, "p"), text, str(kind)
+        )
+    return columns.struct.field("y").cast(pl.Float64)

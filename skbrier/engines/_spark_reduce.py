@@ -37,7 +37,7 @@ import numpy as np
 
 from .._core.diagnose import names_rows
 from .._core.params import DEFAULT_N_BINS
-from ._common import with_pieces
+from ._common import check_group_by, with_pieces
 from ._functions import Engine, arguments, define
 
 __all__ = [
@@ -239,15 +239,9 @@ def source(
     _check_column(p, "p", columns)
     if weight is not None:
         _check_column(weight, "weight", columns)
-    keys: list[str] = []
-    if group_by is not None:
-        keys = [group_by] if isinstance(group_by, str) else list(group_by)
-        if not keys:
-            raise ValueError(
-                "group_by is empty: give a column name, a list of them or None."
-            )
-        for k in keys:
-            _check_column(k, "group_by", columns)
+    keys = check_group_by(group_by, None)  # its type; the names below
+    for k in keys:
+        _check_column(k, "group_by", columns)
     extra = dict(extra or {})
     for arg, col in extra.items():
         _check_column(col, arg, columns)
