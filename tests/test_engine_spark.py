@@ -203,6 +203,15 @@ def test_group_by(data):
             exp = skbrier.brier_skill_score(rows.s, rows.p, pos_label="yes")
         _close(skill[g]["brier_skill_score"], exp, err_msg=g)
     assert np.isnan(skill["events"]["brier_skill_score"])
+    # an error of one group's result names the group (the skill interval of
+    # the single-class group: the in-memory message did not say which)
+    rows = pdf[pdf.g == "events"]
+    with pytest.raises(ValueError) as memory:
+        np_inference(rows.y, rows.p)
+    with pytest.raises(ValueError) as got:
+        sbs.brier_inference(df, "y", "p", group_by="g")
+    want = f"{_message(memory)} (In the group ['g']='events' of the Spark DataFrame.)"
+    assert _message(got) == want
 
 
 def _message(exc_info) -> str:

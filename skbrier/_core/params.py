@@ -146,12 +146,12 @@ def check_option(value: Any, name: str, options: Iterable[_S], *, none: bool = F
     ``Literal``); ``none``: None is allowed too (returned as is), and the
     message says so."""
     opts = tuple(options)
-    if none and value is None:
-        return value
     allowed = f"{opts} or None" if none else f"{opts}"
-    if not isinstance(value, str):
+    if none and value is None:
+        pass
+    elif not isinstance(value, str):
         raise TypeError(f"{name} must be one of {allowed}, got {value!r}.")
-    if value not in opts:
+    elif value not in opts:
         raise ValueError(f"{name} must be one of {allowed}, got {value!r}.")
     return value
 

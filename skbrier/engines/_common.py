@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import decimal
+import functools
 import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -53,6 +54,7 @@ __all__ = [
     "group_note",
     "group_states",
     "key_names",
+    "noted",
     "report_subgroups",
     "subgroup_keys",
     "with_pieces",
@@ -203,8 +205,8 @@ class Source(Protocol):
     def fetch(self, key: tuple) -> dict[str, Any]:
         """The logical columns (``y``, ``p``, ``w``, extras) of a group's rows."""
 
-    def note(self, key: tuple) -> str:
-        """What a message about the rows of group ``key`` appends."""
+    def note(self, key: tuple, rows: bool = True) -> str:
+        """What a message about group ``key`` appends (:func:`group_note`)."""
 
 
 class TableSource:
@@ -216,7 +218,8 @@ class TableSource:
     #: the parameter that names each logical column (its messages say it;
     #: an extra column is named as ``p``)
     PARAMETERS = {"y": "y", "p": "p", "w": "weight", "r": "reference"}
-    #: the input as a group's note names it
+    #: the input as a group's note names it (``where``: about its rows)
+    input = ""
     where = ""
     keys: list[str]
     numeric_labels: bool
@@ -237,8 +240,8 @@ class TableSource:
     def fetch(self, key: tuple) -> dict[str, Any]:
         return self.arrays(key)[0]
 
-    def note(self, key: tuple) -> str:
-        return group_note(self.keys, key, self.where)
+    def note(self, key: tuple, rows: bool = True) -> str:
+        return group_note(self.keys, key, self.where if rows else self.input, rows)
 
     def report(self, groups: Any, segments: Any, kwargs: Mapping[str, Any]) -> Any:
         """:func:`skbrier.calibration_report` of all rows, its ``groups`` and
@@ -273,13 +276,27 @@ def check_report_options(options: Mapping[str, Any], inputs: Mapping[str, str]) 
             )
 
 
-def group_note(keys: list[str], key: tuple, where: str) -> str:
-    """What a message about the rows of group ``key`` appends (nothing
-    without ``group_by``); ``where``: the input, as the note names it."""
+def group_note(keys: list[str], key: tuple, where: str, rows: bool = True) -> str:
+    """What a message about group ``key`` appends (nothing without
+    ``group_by``): about its rows (``rows``: positions and counts are the
+    group's), or about its result; ``where``: the input, as the note names it."""
     if not keys:
         return ""
     shown = key[0] if len(key) == 1 else key
+    if not rows:
+        return f"(In the group {keys}={shown!r} of {where}.)"
     return f"(Positions and counts are within the group {keys}={shown!r} of {where}.)"
+
+
+def noted(call: Callable[[], Any], note: str) -> Any:
+    """``call()``; its ValueError or TypeError (the in-memory error) with
+    ``note`` appended (the group it is about; nothing added when empty)."""
+    try:
+        return call()
+    except (ValueError, TypeError) as exc:
+        if not note:
+            raise
+        raise type(exc)(f"{exc} {note}") from None
 
 
 def compute(source: Source, stat: Statistic, given: GivenStatistic | None = None) -> Any:
@@ -289,7 +306,10 @@ def compute(source: Source, stat: Statistic, given: GivenStatistic | None = None
     if given is not None and source.numeric_labels:
         results = _try_given(source, given)
     if results is None:
-        results = {key: stat.finish(s) for key, s in group_states(source, stat).items()}
+        results = {
+            key: noted(functools.partial(stat.finish, s), source.note(key, rows=False))
+            for key, s in group_states(source, stat).items()
+        }
     if not source.keys:
         if not results:
             check_probabilities(np.empty(0))  # "y_proba is empty", as in memory
@@ -383,14 +403,11 @@ def _from_rows(source: Source, stat: Statistic, key: tuple) -> Any:
     checks and messages, with the source's note appended)."""
     cols = source.fetch(key)
     extra = {name: cols[logical] for name, logical in stat.extra.items()}
-    try:
-        state = copy.deepcopy(stat.template)
-        return state.update(cols["y"], cols[stat.proba], cols.get("w"), **extra)
-    except (ValueError, TypeError) as exc:
-        note = source.note(key)
-        if not note:
-            raise
-        raise type(exc)(f"{exc} {note}") from None
+    state = copy.deepcopy(stat.template)
+    return noted(
+        lambda: state.update(cols["y"], cols[stat.proba], cols.get("w"), **extra),
+        source.note(key),
+    )
 
 
 def finish_given(given: GivenStatistic, rows: Any, weighted: bool) -> list[Any]:

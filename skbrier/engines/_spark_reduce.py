@@ -25,6 +25,7 @@ Two ways, both giving the state that the same rows give through ``update``:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import math
 import pickle
@@ -37,7 +38,7 @@ import numpy as np
 
 from .._core.diagnose import names_rows
 from .._core.params import DEFAULT_N_BINS
-from ._common import check_group_by, with_pieces
+from ._common import check_group_by, group_note, noted, with_pieces
 from ._functions import Engine, arguments, define
 
 __all__ = [
@@ -213,6 +214,11 @@ class Source:
     extra: dict[str, str]
     keys: list[str]
     names: dict[str, str]
+
+    def group(self, key: tuple) -> str:
+        """What an error about the result of group ``key`` appends (nothing
+        without ``group_by``)."""
+        return group_note(self.keys, key, "the Spark DataFrame", rows=False)
 
     def note(self, more: str = "") -> str:
         """What an error of one partition adds: which column is which."""
@@ -565,7 +571,10 @@ def finished(src: Source, template: Any, finish: Callable[[Any], Any]) -> Any:
     """The result of a call: ``finish(merged state)`` of every group (one
     Spark job, :func:`partition_states`), as :func:`per_group` gives it."""
     states = partition_states(src, template)
-    return per_group(src, {k: finish(s) for k, s in states.items()}, template)
+    values = {
+        k: noted(functools.partial(finish, s), src.group(k)) for k, s in states.items()
+    }
+    return per_group(src, values, template)
 
 
 def per_group(src: Source, values: Mapping[tuple, Any], template: Any = None) -> Any:

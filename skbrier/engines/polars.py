@@ -61,7 +61,7 @@ class _Source(_common.TableSource):
     """The Polars input of a call: one LazyFrame of the group columns and the
     logical columns (``y``, ``p``, ``w``, extras) under reserved names."""
 
-    where = f"the {_ENGINE} input"
+    input = where = f"the {_ENGINE} input"
 
     def __init__(
         self,
