@@ -212,6 +212,12 @@ def test_group_by(data):
         sbs.brier_inference(df, "y", "p", group_by="g")
     want = f"{_message(memory)} (In the group ['g']='events' of the Spark DataFrame.)"
     assert _message(got) == want
+    # the report of that group: the in-memory SingleClassError (the command
+    # line catches its class), naming the group
+    from skbrier.report._compute import SingleClassError
+
+    with pytest.raises(SingleClassError, match=r"\['g'\]='events' of the Spark"):
+        sbs.calibration_report(df.filter(df.g == "events"), group_by="g")
 
 
 def _message(exc_info) -> str:

@@ -290,13 +290,15 @@ def group_note(keys: list[str], key: tuple, where: str, rows: bool = True) -> st
 
 def noted(call: Callable[[], Any], note: str) -> Any:
     """``call()``; its ValueError or TypeError (the in-memory error) with
-    ``note`` appended (the group it is about; nothing added when empty)."""
+    ``note`` appended (the group it is about; nothing added when empty).
+    The error keeps its class (e.g. the report's ``SingleClassError``, which
+    the command line catches)."""
     try:
         return call()
     except (ValueError, TypeError) as exc:
-        if not note:
-            raise
-        raise type(exc)(f"{exc} {note}") from None
+        if note and len(exc.args) == 1 and isinstance(exc.args[0], str):
+            exc.args = (f"{exc.args[0]} {note}",)
+        raise
 
 
 def compute(source: Source, stat: Statistic, given: GivenStatistic | None = None) -> Any:
