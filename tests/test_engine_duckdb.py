@@ -299,6 +299,25 @@ def test_decimal_outcomes_are_numbers(case):
            _numpy(df, case, True))  # fmt: skip
 
 
+def test_error_of_a_group_result_names_the_group():
+    # a single-class group's skill interval: the in-memory error, naming the
+    # group (DuckDB and the query finished elsewhere; it did not say which)
+    df = _data(n=60, seed=9)
+    df.loc[df.g == 2, "y"] = 1
+    con = _table(df)
+    part = df[df.g == 2]
+    with pytest.raises(ValueError) as memory:
+        skbrier.brier_inference(part.y, part.p)
+    with pytest.raises(ValueError) as got:
+        sbd.brier_inference(con, table="t", group_by="g")
+    assert str(got.value) == f"{memory.value} (In the group ['g']=2 of the DuckDB input.)"
+    q = sbd.statistics_query("brier_inference", "t", group_by="g")
+    rel = con.sql(q.sql)
+    with pytest.raises(ValueError) as got:
+        q.finish([dict(zip(rel.columns, r)) for r in rel.fetchall()])
+    assert str(got.value) == f"{memory.value} (In the group ['g']=2 of the query's rows.)"
+
+
 # ----------------------------------------------------------------- bad input
 BAD = {
     "p above 1": ("p", "1.5"),
