@@ -43,6 +43,7 @@ __all__ = [
     "Source",
     "Statistic",
     "TableSource",
+    "by_group",
     "check_column",
     "check_report_options",
     "check_group_by",
@@ -312,11 +313,34 @@ def compute(source: Source, stat: Statistic, given: GivenStatistic | None = None
             key: noted(functools.partial(stat.finish, s), source.note(key, rows=False))
             for key, s in group_states(source, stat).items()
         }
-    if not source.keys:
-        if not results:
-            check_probabilities(np.empty(0))  # "y_proba is empty", as in memory
-        return results[()]
-    return {(k[0] if len(k) == 1 else k): v for k, v in results.items()}
+    return by_group(source.keys, results)
+
+
+def by_group(
+    keys: Sequence[str], values: Mapping[tuple, Any], proba: str = "y_proba"
+) -> Any:
+    """The result of a call from the value of each group: the value (no
+    ``group_by`` columns ``keys``) or ``{key: value}`` in the order of the
+    keys, missing values last (a key is the value of the group column, or a
+    tuple of the values of the ``group_by`` columns).
+
+    Without ``group_by`` and without rows: the in-memory error of empty
+    input, naming the probabilities ``proba``.
+    """
+    if not keys:
+        if () not in values:  # no rows: "y_proba is empty", as in memory
+            check_probabilities(np.empty(0), name=proba)
+        return values[()]
+    out = {(k[0] if len(k) == 1 else k): v for k, v in values.items()}
+    return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
+
+
+def _order(key: Any) -> tuple:
+    """The sort key of a group's key: by type, then value; missing last."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return tuple(
+        (v is None, type(v).__name__, v) if v is not None else (True, "", 0) for v in parts
+    )
 
 
 def group_states(source: Source, stat: Statistic) -> dict[tuple, Any]:

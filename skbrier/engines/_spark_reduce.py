@@ -38,7 +38,7 @@ import numpy as np
 
 from .._core.diagnose import names_rows
 from .._core.params import DEFAULT_N_BINS
-from ._common import check_group_by, group_note, noted, with_pieces
+from ._common import by_group, check_group_by, group_note, noted, with_pieces
 from ._functions import Engine, arguments, define
 
 __all__ = [
@@ -578,30 +578,11 @@ def finished(src: Source, template: Any, finish: Callable[[Any], Any]) -> Any:
 
 
 def per_group(src: Source, values: Mapping[tuple, Any], template: Any = None) -> Any:
-    """The result of a call: the value (no ``group_by``) or ``{key: value}``
-    sorted by key (a key is the value of the group column, or a tuple of
-    the values of the ``group_by`` columns).
-
-    Without ``group_by`` and without rows: the in-memory error of empty
-    input, naming the probabilities as ``template`` (a fresh state) does.
-    """
-    if not src.keys:
-        if () not in values:  # no rows: the in-memory error ("y_proba is empty")
-            from .._core.validation import check_probabilities
-
-            check_probabilities(
-                np.empty(0), name=getattr(template, "proba_name", "y_proba")
-            )
-        return values[()]
-    out = {(k[0] if len(k) == 1 else k): v for k, v in values.items()}
-    return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
-
-
-def _order(key: Any) -> tuple:
-    parts = key if isinstance(key, tuple) else (key,)
-    return tuple(
-        (v is None, type(v).__name__, v) if v is not None else (True, "", 0) for v in parts
-    )
+    """The result of a call (:func:`._common.by_group`): the value (no
+    ``group_by``) or ``{key: value}`` in the order of the keys; without rows
+    the in-memory error of empty input, naming the probabilities as
+    ``template`` (a fresh state) does."""
+    return by_group(src.keys, values, getattr(template, "proba_name", "y_proba"))
 
 
 # --------------------------------------------------------------------------
