@@ -230,7 +230,13 @@ def test_groups_equal_numpy(case, weighted):
         if errors:
             with pytest.raises(ValueError) as info:
                 f(_table(df), weight=w, table="t", group_by="g", **opts)
-            assert str(info.value) in {str(e) for e in errors}
+            # the in-memory message of a failing group, naming the group
+            named = {
+                f"{e} (In the group ['g']={g!r} of the DuckDB input.)"
+                for g, e in expected.items()
+                if isinstance(e, Exception)
+            }
+            assert str(info.value) in named
             expected = {g: v for g, v in expected.items() if not isinstance(v, Exception)}
             df = df[df["g"].isin(list(expected))]
         got = f(_table(df), weight=w, table="t", group_by="g", **opts)
@@ -273,6 +279,43 @@ def test_labels_as_in_memory(labels, pos_label, sql_type, case):
         np.asarray(back), cols["p"], sample_weight=cols["w"], pos_label=pos_label, **kw
     )
     _close(got, expected)
+
+
+@pytest.mark.parametrize("case", ["ece_max", "murphy", "decision_curve", "inference"])
+def test_decimal_outcomes_are_numbers(case):
+    # a DECIMAL column of 0/1 outcomes: the labels came back as Decimal
+    # objects, taken for text ("pos_label must be given ... string labels"),
+    # by the DuckDB functions and by StatisticsQuery.finish of another engine
+    df = _data(n=120, seed=6)
+    con = _table(df)
+    con.execute("CREATE TABLE d AS SELECT * REPLACE (CAST(y AS DECIMAL(4, 1)) AS y) FROM t")
+    f, opts = _engine(case)
+    _close(f(con, weight="w", table="d", **opts), _numpy(df, case, True))
+    got = f(con, table="d", group_by="g", **opts)
+    _close(got, _per_group(df, case, False))
+    q = sbd.statistics_query(f.__name__, "d", weight="w", **opts)
+    rel = con.sql(q.sql)
+    _close(q.finish([dict(zip(rel.columns, r)) for r in rel.fetchall()]),
+           _numpy(df, case, True))  # fmt: skip
+
+
+def test_error_of_a_group_result_names_the_group():
+    # a single-class group's skill interval: the in-memory error, naming the
+    # group (DuckDB and the query finished elsewhere; it did not say which)
+    df = _data(n=60, seed=9)
+    df.loc[df.g == 2, "y"] = 1
+    con = _table(df)
+    part = df[df.g == 2]
+    with pytest.raises(ValueError) as memory:
+        skbrier.brier_inference(part.y, part.p)
+    with pytest.raises(ValueError) as got:
+        sbd.brier_inference(con, table="t", group_by="g")
+    assert str(got.value) == f"{memory.value} (In the group ['g']=2 of the DuckDB input.)"
+    q = sbd.statistics_query("brier_inference", "t", group_by="g")
+    rel = con.sql(q.sql)
+    with pytest.raises(ValueError) as got:
+        q.finish([dict(zip(rel.columns, r)) for r in rel.fetchall()])
+    assert str(got.value) == f"{memory.value} (In the group ['g']=2 of the query's rows.)"
 
 
 # ----------------------------------------------------------------- bad input

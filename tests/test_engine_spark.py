@@ -203,6 +203,21 @@ def test_group_by(data):
             exp = skbrier.brier_skill_score(rows.s, rows.p, pos_label="yes")
         _close(skill[g]["brier_skill_score"], exp, err_msg=g)
     assert np.isnan(skill["events"]["brier_skill_score"])
+    # an error of one group's result names the group (the skill interval of
+    # the single-class group: the in-memory message did not say which)
+    rows = pdf[pdf.g == "events"]
+    with pytest.raises(ValueError) as memory:
+        np_inference(rows.y, rows.p)
+    with pytest.raises(ValueError) as got:
+        sbs.brier_inference(df, "y", "p", group_by="g")
+    want = f"{_message(memory)} (In the group ['g']='events' of the Spark DataFrame.)"
+    assert _message(got) == want
+    # the report of that group: the in-memory SingleClassError (the command
+    # line catches its class), naming the group
+    from skbrier.report._compute import SingleClassError
+
+    with pytest.raises(SingleClassError, match=r"\['g'\]='events' of the Spark"):
+        sbs.calibration_report(df.filter(df.g == "events"), group_by="g")
 
 
 def _message(exc_info) -> str:
@@ -263,6 +278,11 @@ def test_empty_and_columns(spark, data):
         sbs.brier_score(df, "y", "p", 3)
     with pytest.raises(ValueError, match="strategy='quantile' is not available"):
         sbs.murphy_decomposition(df, strategy="quantile")
+    # a Spark column as group_by (was "Column is not iterable")
+    from pyspark.sql import functions as F
+
+    with pytest.raises(TypeError, match="group_by must be a column name .* got Column"):
+        sbs.brier_score(df, group_by=F.col("g"))
 
 
 EXACT = (
@@ -469,6 +489,9 @@ def test_table_cap_travels_with_the_state(monkeypatch):
     [
         ({"resolution": "fine"}, ValueError, "resolution"),
         ({"resolution": 0.01}, TypeError, "resolution must be one of"),
+        # the message says that None is allowed (it did not)
+        ({"resolution": 0.01}, TypeError, r"one of \('auto',\) or None, got 0.01"),
+        ({"resolution": "exact"}, ValueError, r"one of \('auto',\) or None, got 'exact'"),
         ({"sample_weight": "w"}, TypeError, "pass weight="),
         ({"bins": 5}, TypeError, "unexpected keyword argument 'bins'"),
         ({"strategy": "quantile"}, ValueError, "strategy='quantile' is not available"),

@@ -5,6 +5,8 @@ LogisticRegression."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,7 @@ pd = pytest.importorskip("pandas")
 from spark_session import session
 
 import skbrier
+from skbrier.exceptions import HardForecastWarning
 from skbrier.metrics.calibration_error import calibration_error as np_ece
 from skbrier.metrics.net_benefit import net_benefit as np_nb
 
@@ -171,3 +174,27 @@ def test_bad_params_raise_when_set(spark):
     with pytest.raises(ValueError, match="norm must be one of"):
         ev.setNorm("l3")
     assert ev.getNorm() == "l2"
+
+
+def test_one_column_in_two_params(spark, train):
+    # labelCol and weightCol (or probabilityCol) naming the same column: the
+    # evaluator selected it twice under one name, and Spark failed with
+    # "ambiguous reference"; it is the in-memory call with that column twice
+    sbs = _ev()
+    frame = train.withColumn("p", train.x0 * 0 + 0.25 + train.label * 0.5)
+    pdf = frame.select("label", "p").toPandas()
+    y, p = pdf.label.to_numpy(), pdf.p.to_numpy()
+    cases = [
+        (sbs.BrierScoreEvaluator(probabilityCol="p", weightCol="label"),
+         skbrier.brier_score(y, p, sample_weight=y)),
+        (sbs.CalibrationErrorEvaluator(probabilityCol="p", weightCol="label", nBins=4),
+         np_ece(y, p, n_bins=4, sample_weight=y)),
+        (sbs.NetBenefitEvaluator(threshold=0.2, probabilityCol="p", weightCol="p"),
+         np_nb(y, p, threshold=0.2, sample_weight=p)),
+        (sbs.BrierIndexEvaluator(labelCol="label", probabilityCol="label"),
+         skbrier.brier_index(y, y)),
+    ]  # fmt: skip
+    for ev, want in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", HardForecastWarning)  # p = y in the last
+            np.testing.assert_allclose(ev.evaluate(frame), want, rtol=1e-12)

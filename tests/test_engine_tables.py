@@ -82,3 +82,31 @@ def test_text_in_a_number_column_is_refused(engine, column, option):
     for text in (cols[column].astype(str), np.array(["x"] * 20)):
         with pytest.raises(TypeError, match=f"{option}='{column}' holds text"):
             f(frame({**cols, column: text}), **kw)
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+@pytest.mark.parametrize(
+    "group_by, kind", [(pl.col("g"), "Expr"), (3, "int"), ({"g"}, "set")]
+)
+def test_group_by_of_another_type_is_refused(engine, group_by, kind):
+    # a Polars expression or a number as group_by: "'Expr' object is not
+    # iterable" (a set's order is arbitrary: refused too)
+    module, frame = ENGINES[engine]
+    data = frame({"y": [0, 1, 1], "p": [0.2, 0.6, 0.7], "g": [1, 1, 2]})
+    with pytest.raises(TypeError, match=f"group_by must be a column name .* got {kind}"):
+        module.brier_score(data, group_by=group_by)
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_groups_in_order_of_their_keys(engine):
+    # the groups of a result in the order of their keys, missing last (as on
+    # Spark); they came in the engine's hash order, another on every run
+    module, frame = ENGINES[engine]
+    rng = np.random.default_rng(13)
+    g = rng.permutation(np.repeat(np.arange(40.0), 3))
+    g[:3] = np.nan  # None in the frame
+    cols = {"y": rng.integers(0, 2, 120), "p": rng.uniform(size=120)}
+    data = frame({**cols, "g": pl.Series(g, nan_to_null=True)})
+    for f in (module.brier_score, module.calibration_error):
+        got = list(f(data, group_by="g"))
+        assert got == [*sorted(set(g[3:])), None]

@@ -141,13 +141,18 @@ def check_bool(value: Any, name: str) -> bool:
 _S = TypeVar("_S", bound=str)
 
 
-def check_option(value: Any, name: str, options: Iterable[_S]) -> _S:
-    """One of a fixed set of strings (typed as the options, e.g. their ``Literal``)."""
+def check_option(value: Any, name: str, options: Iterable[_S], *, none: bool = False) -> _S:
+    """One of a fixed set of strings (typed as the options, e.g. their
+    ``Literal``); ``none``: None is allowed too (returned as is), and the
+    message says so."""
     opts = tuple(options)
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be one of {opts}, got {value!r}.")
-    if value not in opts:
-        raise ValueError(f"{name} must be one of {opts}, got {value!r}.")
+    allowed = f"{opts} or None" if none else f"{opts}"
+    if none and value is None:
+        pass
+    elif not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {allowed}, got {value!r}.")
+    elif value not in opts:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}.")
     return value
 
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import decimal
+import functools
 import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -41,6 +43,7 @@ __all__ = [
     "Source",
     "Statistic",
     "TableSource",
+    "by_group",
     "check_column",
     "check_report_options",
     "check_group_by",
@@ -52,6 +55,7 @@ __all__ = [
     "group_note",
     "group_states",
     "key_names",
+    "noted",
     "report_subgroups",
     "subgroup_keys",
     "with_pieces",
@@ -103,6 +107,11 @@ def check_group_by(group_by: Any, columns: Sequence[str] | None) -> list[str]:
     """``group_by`` (None, a column name or a list of them) as a list of names."""
     if group_by is None:
         return []
+    if not isinstance(group_by, str | list | tuple):
+        raise TypeError(
+            "group_by must be a column name (str) or a list of them, got "
+            f"{type(group_by).__name__}."
+        )
     keys = [group_by] if isinstance(group_by, str) else list(group_by)
     if not keys:
         raise ValueError("group_by is empty: give a column name, a list of them or None.")
@@ -197,8 +206,8 @@ class Source(Protocol):
     def fetch(self, key: tuple) -> dict[str, Any]:
         """The logical columns (``y``, ``p``, ``w``, extras) of a group's rows."""
 
-    def note(self, key: tuple) -> str:
-        """What a message about the rows of group ``key`` appends."""
+    def note(self, key: tuple, rows: bool = True) -> str:
+        """What a message about group ``key`` appends (:func:`group_note`)."""
 
 
 class TableSource:
@@ -210,7 +219,8 @@ class TableSource:
     #: the parameter that names each logical column (its messages say it;
     #: an extra column is named as ``p``)
     PARAMETERS = {"y": "y", "p": "p", "w": "weight", "r": "reference"}
-    #: the input as a group's note names it
+    #: the input as a group's note names it (``where``: about its rows)
+    input = ""
     where = ""
     keys: list[str]
     numeric_labels: bool
@@ -231,8 +241,8 @@ class TableSource:
     def fetch(self, key: tuple) -> dict[str, Any]:
         return self.arrays(key)[0]
 
-    def note(self, key: tuple) -> str:
-        return group_note(self.keys, key, self.where)
+    def note(self, key: tuple, rows: bool = True) -> str:
+        return group_note(self.keys, key, self.where if rows else self.input, rows)
 
     def report(self, groups: Any, segments: Any, kwargs: Mapping[str, Any]) -> Any:
         """:func:`skbrier.calibration_report` of all rows, its ``groups`` and
@@ -267,13 +277,29 @@ def check_report_options(options: Mapping[str, Any], inputs: Mapping[str, str]) 
             )
 
 
-def group_note(keys: list[str], key: tuple, where: str) -> str:
-    """What a message about the rows of group ``key`` appends (nothing
-    without ``group_by``); ``where``: the input, as the note names it."""
+def group_note(keys: list[str], key: tuple, where: str, rows: bool = True) -> str:
+    """What a message about group ``key`` appends (nothing without
+    ``group_by``): about its rows (``rows``: positions and counts are the
+    group's), or about its result; ``where``: the input, as the note names it."""
     if not keys:
         return ""
     shown = key[0] if len(key) == 1 else key
+    if not rows:
+        return f"(In the group {keys}={shown!r} of {where}.)"
     return f"(Positions and counts are within the group {keys}={shown!r} of {where}.)"
+
+
+def noted(call: Callable[[], Any], note: str) -> Any:
+    """``call()``; its ValueError or TypeError (the in-memory error) with
+    ``note`` appended (the group it is about; nothing added when empty).
+    The error keeps its class (e.g. the report's ``SingleClassError``, which
+    the command line catches)."""
+    try:
+        return call()
+    except (ValueError, TypeError) as exc:
+        if note and len(exc.args) == 1 and isinstance(exc.args[0], str):
+            exc.args = (f"{exc.args[0]} {note}",)
+        raise
 
 
 def compute(source: Source, stat: Statistic, given: GivenStatistic | None = None) -> Any:
@@ -283,12 +309,38 @@ def compute(source: Source, stat: Statistic, given: GivenStatistic | None = None
     if given is not None and source.numeric_labels:
         results = _try_given(source, given)
     if results is None:
-        results = {key: stat.finish(s) for key, s in group_states(source, stat).items()}
-    if not source.keys:
-        if not results:
-            check_probabilities(np.empty(0))  # "y_proba is empty", as in memory
-        return results[()]
-    return {(k[0] if len(k) == 1 else k): v for k, v in results.items()}
+        results = {
+            key: noted(functools.partial(stat.finish, s), source.note(key, rows=False))
+            for key, s in group_states(source, stat).items()
+        }
+    return by_group(source.keys, results)
+
+
+def by_group(
+    keys: Sequence[str], values: Mapping[tuple, Any], proba: str = "y_proba"
+) -> Any:
+    """The result of a call from the value of each group: the value (no
+    ``group_by`` columns ``keys``) or ``{key: value}`` in the order of the
+    keys, missing values last (a key is the value of the group column, or a
+    tuple of the values of the ``group_by`` columns).
+
+    Without ``group_by`` and without rows: the in-memory error of empty
+    input, naming the probabilities ``proba``.
+    """
+    if not keys:
+        if () not in values:  # no rows: "y_proba is empty", as in memory
+            check_probabilities(np.empty(0), name=proba)
+        return values[()]
+    out = {(k[0] if len(k) == 1 else k): v for k, v in values.items()}
+    return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
+
+
+def _order(key: Any) -> tuple:
+    """The sort key of a group's key: by type, then value; missing last."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return tuple(
+        (v is None, type(v).__name__, v) if v is not None else (True, "", 0) for v in parts
+    )
 
 
 def group_states(source: Source, stat: Statistic) -> dict[tuple, Any]:
@@ -343,7 +395,10 @@ def _states(source: Source, stat: Statistic, rows: list[dict]) -> dict[tuple, An
     error from ``update`` on the group's rows)."""
     groups: dict[tuple, dict[Any, list[dict]]] = {}
     for row in rows:
-        groups.setdefault(_key(row, source.keys), {}).setdefault(row[LABEL], []).append(row)
+        label = row[LABEL]
+        if isinstance(label, decimal.Decimal):  # a DECIMAL label: the float numpy reads
+            label = float(label)
+        groups.setdefault(_key(row, source.keys), {}).setdefault(label, []).append(row)
     out = {}
     for key, labels in groups.items():
         bad = any(
@@ -374,14 +429,11 @@ def _from_rows(source: Source, stat: Statistic, key: tuple) -> Any:
     checks and messages, with the source's note appended)."""
     cols = source.fetch(key)
     extra = {name: cols[logical] for name, logical in stat.extra.items()}
-    try:
-        state = copy.deepcopy(stat.template)
-        return state.update(cols["y"], cols[stat.proba], cols.get("w"), **extra)
-    except (ValueError, TypeError) as exc:
-        note = source.note(key)
-        if not note:
-            raise
-        raise type(exc)(f"{exc} {note}") from None
+    state = copy.deepcopy(stat.template)
+    return noted(
+        lambda: state.update(cols["y"], cols[stat.proba], cols.get("w"), **extra),
+        source.note(key),
+    )
 
 
 def finish_given(given: GivenStatistic, rows: Any, weighted: bool) -> list[Any]:

@@ -135,9 +135,43 @@ def expression(name: str, y: Any, p: Any, weight: Any, **options: Any) -> Any:
         name, weighted=weighted, engine=_ENGINE, **options
     )
     names = {"y": y, "p": p, "w": weight, **extra}
-    cols = {
-        k: _column(v, {"w": "weight", "r": "reference"}.get(k, k), None).cast(pl.Float64)
+    raw = {
+        k: _column(v, _common.TableSource.PARAMETERS.get(k, "p"), None)
         for k, v in names.items()
         if v is not None
     }
+    shown = {k: _statistics.column_name(names[k]) for k in raw}
+    # the types are checked where y is read (an expression has no type
+    # before Polars evaluates it); the other columns never fail to cast
+    # there, so that the check's error is the one raised
+    cols = {k: e.cast(pl.Float64, strict=False) for k, e in raw.items()}
+    cols["y"] = pl.struct([e.alias(k) for k, e in raw.items()]).map_batches(
+        lambda s: _outcomes(s, shown, name), return_dtype=pl.Float64, is_elementwise=True
+    )
     return _given_expr(given, cols, weighted, name)
+
+
+def _outcomes(columns: Any, shown: Mapping[str, str], statistic: str) -> Any:
+    """The outcomes of a struct of an expression's logical columns, as
+    Float64, once their types are checked: outcomes are numbers or booleans
+    (text needs ``pos_label``, which the expressions do not take: the
+    message says what to pass instead), the other columns numbers (the
+    frame functions' message)."""
+    pl = _pl()
+    for k, name in shown.items():
+        kind = columns.struct.field(k).dtype
+        if kind.is_numeric() or kind in (pl.Boolean, pl.Null):
+            continue
+        text = kind in (pl.String, pl.Categorical, pl.Enum)
+        if k == "y":
+            raise ValueError(
+                f"y={name!r} holds {'text' if text else 'values'} ({kind}): the Polars "
+                "expressions take 0/1 outcomes (numbers or booleans) and no pos_label; "
+                f"give the event as a boolean expression, e.g. y=pl.col({name!r}) == "
+                f"'yes', or call skbrier.engines.polars.{statistic}(df, y={name!r}, "
+                "pos_label=..., group_by=...)."
+            )
+        _common.check_numbers(
+            name, _common.TableSource.PARAMETERS.get(k, "p"), text, str(kind)
+        )
+    return columns.struct.field("y").cast(pl.Float64)

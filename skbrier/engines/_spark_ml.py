@@ -184,12 +184,16 @@ def _classes() -> dict[str, type]:
             elif not isinstance(kind, T.NumericType):  # a vector (VectorUDT)
                 p = vector_to_array(p, "float64").getItem(1)
             p_name = prob if isinstance(kind, T.NumericType) else f"{prob}[1]"
-            cols = [_col(label).alias(label), p.alias(p_name)]
+            # one column per name: a column named by two params (labelCol and
+            # weightCol, ...) is selected once, and read as both
+            cols = {label: _col(label)}
+            cols.setdefault(p_name, p)
             weight = None
             if self.isDefined(self.weightCol) and self.getWeightCol():
                 weight = _check_column(self.getWeightCol(), "weightCol", columns)
-                cols.append(_col(weight).alias(weight))
-            return dataset.select(*cols), label, p_name, weight
+                cols.setdefault(weight, _col(weight))
+            selected = dataset.select(*(c.alias(name) for name, c in cols.items()))
+            return selected, label, p_name, weight
 
         def _evaluate(self, dataset: Any) -> float:
             df, y, p, w = self._frame(dataset)

@@ -25,6 +25,7 @@ Two ways, both giving the state that the same rows give through ``update``:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import math
 import pickle
@@ -37,7 +38,7 @@ import numpy as np
 
 from .._core.diagnose import names_rows
 from .._core.params import DEFAULT_N_BINS
-from ._common import with_pieces
+from ._common import by_group, check_group_by, group_note, noted, with_pieces
 from ._functions import Engine, arguments, define
 
 __all__ = [
@@ -214,6 +215,11 @@ class Source:
     keys: list[str]
     names: dict[str, str]
 
+    def group(self, key: tuple) -> str:
+        """What an error about the result of group ``key`` appends (nothing
+        without ``group_by``)."""
+        return group_note(self.keys, key, "the Spark DataFrame", rows=False)
+
     def note(self, more: str = "") -> str:
         """What an error of one partition adds: which column is which."""
         cols = ", ".join(f"{arg} is column {col!r}" for arg, col in self.names.items())
@@ -239,15 +245,9 @@ def source(
     _check_column(p, "p", columns)
     if weight is not None:
         _check_column(weight, "weight", columns)
-    keys: list[str] = []
-    if group_by is not None:
-        keys = [group_by] if isinstance(group_by, str) else list(group_by)
-        if not keys:
-            raise ValueError(
-                "group_by is empty: give a column name, a list of them or None."
-            )
-        for k in keys:
-            _check_column(k, "group_by", columns)
+    keys = check_group_by(group_by, None)  # its type; the names below
+    for k in keys:
+        _check_column(k, "group_by", columns)
     extra = dict(extra or {})
     for arg, col in extra.items():
         _check_column(col, arg, columns)
@@ -571,34 +571,18 @@ def finished(src: Source, template: Any, finish: Callable[[Any], Any]) -> Any:
     """The result of a call: ``finish(merged state)`` of every group (one
     Spark job, :func:`partition_states`), as :func:`per_group` gives it."""
     states = partition_states(src, template)
-    return per_group(src, {k: finish(s) for k, s in states.items()}, template)
+    values = {
+        k: noted(functools.partial(finish, s), src.group(k)) for k, s in states.items()
+    }
+    return per_group(src, values, template)
 
 
 def per_group(src: Source, values: Mapping[tuple, Any], template: Any = None) -> Any:
-    """The result of a call: the value (no ``group_by``) or ``{key: value}``
-    sorted by key (a key is the value of the group column, or a tuple of
-    the values of the ``group_by`` columns).
-
-    Without ``group_by`` and without rows: the in-memory error of empty
-    input, naming the probabilities as ``template`` (a fresh state) does.
-    """
-    if not src.keys:
-        if () not in values:  # no rows: the in-memory error ("y_proba is empty")
-            from .._core.validation import check_probabilities
-
-            check_probabilities(
-                np.empty(0), name=getattr(template, "proba_name", "y_proba")
-            )
-        return values[()]
-    out = {(k[0] if len(k) == 1 else k): v for k, v in values.items()}
-    return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
-
-
-def _order(key: Any) -> tuple:
-    parts = key if isinstance(key, tuple) else (key,)
-    return tuple(
-        (v is None, type(v).__name__, v) if v is not None else (True, "", 0) for v in parts
-    )
+    """The result of a call (:func:`._common.by_group`): the value (no
+    ``group_by``) or ``{key: value}`` in the order of the keys; without rows
+    the in-memory error of empty input, naming the probabilities as
+    ``template`` (a fresh state) does."""
+    return by_group(src.keys, values, getattr(template, "proba_name", "y_proba"))
 
 
 # --------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import REPORT_INPUTS, check_report_options
+from ._common import REPORT_INPUTS, check_report_options, noted
 from ._spark_reduce import Source, _col, doc, partition_states, per_group, source
 
 __all__ = ["calibration_report"]
@@ -129,8 +129,7 @@ def calibration_report(
     from ..states import ForecastTable, StateBundle
 
     opts, pos_label = _options(options)
-    if resolution is not None:
-        check_option(resolution, "resolution", ("auto",))
+    check_option(resolution, "resolution", ("auto",), none=True)
     if opts.strategy == "quantile":
         raise ValueError(
             "strategy='quantile' is not available on a Spark DataFrame: equal-mass "
@@ -146,7 +145,10 @@ def calibration_report(
         run.step("one pass over the data")
         bundles = partition_states(src, tmpl)
         reports = {
-            key: _report(src, key, bundle, copy.deepcopy(opts), run)
+            key: noted(
+                functools.partial(_report, src, key, bundle, copy.deepcopy(opts), run),
+                src.group(key),
+            )
             for key, bundle in bundles.items()
         }
     return per_group(src, reports, tmpl)

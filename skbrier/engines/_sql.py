@@ -250,8 +250,8 @@ class _RowsSource:
             "the first invalid one."
         )
 
-    def note(self, key: tuple) -> str:
-        return ""
+    def note(self, key: tuple, rows: bool = True) -> str:
+        return "" if rows else _common.group_note(self.keys, key, "the query's rows", False)
 
 
 def statistics_query(

@@ -35,6 +35,7 @@ __all__ = [
     "binned",
     "brier",
     "calibration_given",
+    "column_name",
     "edges_option",
     "given_plan",
     "inference",
@@ -382,7 +383,7 @@ def models_option(p: Any) -> tuple[dict[str, Any], bool]:
     if isinstance(p, (list, tuple)):
         if not p:
             raise ValueError("p is an empty list: give at least one column.")
-        names = [_model_name(c) for c in p]
+        names = [column_name(c) for c in p]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise ValueError(
@@ -393,9 +394,10 @@ def models_option(p: Any) -> tuple[dict[str, Any], bool]:
     return {"model": p}, True
 
 
-def _model_name(column: Any) -> str:
-    """A model's name in a list of columns: the column's name (a Polars
-    Series' name, an expression's output name)."""
+def column_name(column: Any) -> str:
+    """The name of a column given as a name, a Polars Series (its name) or
+    an expression (its output name): a model's name in a list of columns,
+    a column's name in a message."""
     if isinstance(column, str):
         return column
     if hasattr(column, "meta"):  # a Polars expression

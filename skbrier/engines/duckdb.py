@@ -85,7 +85,8 @@ table : str or None, default=None
 class _Source(_common.TableSource):
     """The DuckDB input of a call: a relation and the columns chosen."""
 
-    where = f"the {_ENGINE} input, in the order DuckDB returned its rows"
+    input = f"the {_ENGINE} input"
+    where = f"{input}, in the order DuckDB returned its rows"
 
     def __init__(
         self,

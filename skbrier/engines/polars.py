@@ -61,7 +61,7 @@ class _Source(_common.TableSource):
     """The Polars input of a call: one LazyFrame of the group columns and the
     logical columns (``y``, ``p``, ``w``, extras) under reserved names."""
 
-    where = f"the {_ENGINE} input"
+    input = where = f"the {_ENGINE} input"
 
     def __init__(
         self,
@@ -113,6 +113,8 @@ class _Source(_common.TableSource):
             text = kind in (pl.String, pl.Categorical, pl.Enum)
             if k != "y":
                 _common.check_numbers(v, self.PARAMETERS.get(k, "p"), text, str(kind))
+        if isinstance(schema[_PREFIX + "y"], pl.Decimal):  # numbers, as numpy reads them
+            exprs["y"] = exprs["y"].cast(pl.Float64)
         floats = {k: e.cast(pl.Float64) for k, e in exprs.items() if k != "y"}
         self.lf = data.select(*[pl.col(k) for k in self.keys], exprs["y"], *floats.values())
         ydtype = self.lf.collect_schema()[_PREFIX + "y"]
