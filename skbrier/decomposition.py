@@ -544,6 +544,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
             sample_weight=sample_weight,
             labels=classes,
             pos_label=self.pos_label,
+            labels_name="classes" if self.labels is None else "labels",
         )
         if fc.binary_1d and self.pos_label is None:
             _check_unambiguous_binary(y_true)

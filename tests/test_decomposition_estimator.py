@@ -283,6 +283,9 @@ def test_partial_fit_multiclass_needs_classes():
         np.testing.assert_allclose(est.per_class_[key], one.per_class_[key], atol=1e-12)
     with pytest.raises(ValueError, match="classes"):
         est.partial_fit(y[:5], proba[:5], classes=[0, 1, 5])
+    # a first chunk of one class names partial_fit's own option (said labels=)
+    with pytest.raises(ValueError, match=r"Pass classes= to name every class"):
+        BrierDecomposition("murphy").partial_fit([1, 1], [[0.2, 0.8], [0.4, 0.6]])
     via_labels = BrierDecomposition("murphy", labels=[0, 1, 2])
     via_labels.partial_fit(y[first], proba[first]).partial_fit(y[rest], proba[rest])
     _assert_same(via_labels, one)

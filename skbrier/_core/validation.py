@@ -427,6 +427,7 @@ def check_forecast(
     float_target: bool = True,
     label_rows: Sequence[int] | None = None,
     visit_rows: Any = None,
+    labels_name: str = "labels",
 ) -> Forecast:
     """Validate ``(y_true, y_proba, sample_weight)`` the way ``brier_score`` reads them.
 
@@ -439,7 +440,8 @@ def check_forecast(
     messages about the labels show those counts, sorted, and no positions.
     ``visit_rows(start, stop, block)``: a kernel's work on the blocks of rows
     of a large matrix while its one-pass check has them in cache (it may see
-    only some blocks, or none: the caller checks).
+    only some blocks, or none: the caller checks).  ``labels_name``: the
+    caller's name of ``labels`` in the messages (``partial_fit``'s ``classes``).
     """
     raw = _arrays.as_array(y_proba, proba_name)
     rows_ok = None
@@ -493,13 +495,13 @@ def check_forecast(
                     where=lambda i: f"index {i}",
                     swap_hint=SWAP_HINT.replace("y_proba", proba_name),
                     multiclass_hint=(
-                        "Pass labels= to name every class (the columns of "
+                        f"Pass {labels_name}= to name every class (the columns of "
                         f"{proba_name} follow the sorted labels)."
                     ),
                 )
             )
         raise ValueError(
-            f"labels names {classes.shape[0]} classes but {proba_name} has {k} columns."
+            f"{labels_name} names {classes.shape[0]} classes but {proba_name} has {k} columns."
         )
     if k == 1:  # pragma: no cover - flattened above
         raise ValueError(f"{proba_name} must have at least two columns.")
