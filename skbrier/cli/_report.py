@@ -254,9 +254,6 @@ def _progress_display(args):
 def _load(args):
     """Read the needed columns; returns the table and the checked arrays."""
     p_cols = args.p_col
-    if len(set(p_cols)) != len(p_cols):
-        dup = sorted({c for c in p_cols if p_cols.count(c) > 1})
-        raise CLIError(f"--p-col {dup[0]!r} is given more than once.")
     roles = [args.y_col, *p_cols]
     numeric = list(p_cols)
     if args.weight_col is not None:
@@ -543,7 +540,31 @@ def _report_engine(args: argparse.Namespace, engine: str) -> int:
     return 0
 
 
+def _check_roles(args: argparse.Namespace) -> None:
+    """Each column plays one role: a repeated --p-col, or one column named as
+    two of --y-col, --p-col, --weight-col and --group-col, is a CLIError (the
+    outcomes given as --p-col were scored as a perfect forecast)."""
+    p_cols = args.p_col
+    if len(set(p_cols)) != len(p_cols):
+        dup = sorted({c for c in p_cols if p_cols.count(c) > 1})
+        raise CLIError(f"--p-col {dup[0]!r} is given more than once.")
+    options = [("--y-col", args.y_col), *(("--p-col", c) for c in p_cols)]
+    options += [("--weight-col", args.weight_col), ("--group-col", args.group_col)]
+    first: dict[str, str] = {}
+    for option, col in options:
+        if col is None:
+            continue
+        if col in first:
+            raise CLIError(
+                f"column {col!r} is given as {first[col]} and as {option}: --y-col "
+                "names the outcomes, --p-col the predicted probabilities, "
+                "--weight-col the weights and --group-col the groups."
+            )
+        first[col] = option
+
+
 def _report(args: argparse.Namespace) -> int:
+    _check_roles(args)
     args.thresholds = _thresholds(args.threshold)
     _check_output(args.html, args.force, "--html")
     _tripod.check_outputs(args)
