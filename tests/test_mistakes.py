@@ -508,6 +508,19 @@ def test_cli_and_api_give_the_same_diagnosis(cli, tmp_path):
     assert "2 (1 row: row 6)" in text and "rare" in text
 
 
+def test_outcome_codes_as_forecasts_are_not_called_percentages(cli, tmp_path):
+    """Outcomes coded 1/2 (R's coding) or -1/1 given as the forecasts: the hint
+    'they look like percentages' (1 and 2 lie in [0, 100]) led to --percent and
+    a report of forecasts 0.01 and 0.02; -1/1 were called log-odds."""
+    y, p = _data(40)
+    for codes in (y + 1, 2 * y - 1):
+        api = _error(brier_score, y, codes.astype(float))
+        assert "look like class labels" in api and "percentages" not in api, api
+        assert "expit" not in api
+        text = _cli_error(cli, tmp_path, pd.DataFrame({"y": y, "p": codes}))
+        assert "look like class labels" in text and "--percent" not in text, text
+
+
 def test_excel_file_is_read(cli, tmp_path):
     pytest.importorskip("openpyxl")
     y, p = _data(60)

@@ -319,6 +319,15 @@ def probability_problem(
         return f"{head} {cols}"
     if scale != 1.0:
         return head
+    codes = np.unique(finite) if finite.size else finite
+    if codes.size <= 2 and set(codes.tolist()) <= {-1.0, 0.0, 1.0, 2.0}:
+        # before the percentage and log-odds hints: 1/2 lie in [0, 100]
+        shown = ", ".join(fmt(c) for c in codes)
+        return (
+            f"{head} They look like class labels (coded {shown}), not "
+            "probabilities: are the outcomes given as the forecasts? Pass the "
+            "predicted probability of the event (predict_proba() output)."
+        )
     if lo >= -1e-6 and hi <= 1.0 + 1e-6:
         return (
             f"{head} The excess is tiny (rounding error?): clip the forecasts, e.g. "
