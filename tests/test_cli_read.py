@@ -370,3 +370,33 @@ def test_progress_over_groups_and_quiet(cli, tmp_path):
     assert res.returncode == 0 and "skbrier report 4/4: c |" in res.stderr
     res = cli(*args, "--quiet")
     assert res.returncode == 0 and res.stderr == ""
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+def test_pos_label_of_true_false_outcomes_in_any_case(cli, tmp_path, suffix):
+    """TRUE/FALSE outcomes are read in any case without --pos-label, but
+    --pos-label True (or 1) was refused for a boolean column (read as
+    false/true) and --pos-label true for TRUE/FALSE text."""
+    pd = pytest.importorskip("pandas")
+    if suffix == "parquet":
+        pytest.importorskip("pyarrow")
+    y = np.array([1, 0, 1, 1, 0, 0, 1, 0])
+    p = np.array([0.8, 0.3, 0.6, 0.7, 0.2, 0.4, 0.55, 0.35])
+    f = tmp_path / f"b.{suffix}"
+    if suffix == "csv":
+        pd.DataFrame({"y": np.where(y == 1, "TRUE", "FALSE"), "p": p}).to_csv(
+            f, index=False
+        )
+    else:
+        pd.DataFrame({"y": y.astype(bool), "p": p}).to_parquet(f)
+    base = ["report", str(f), "--y-col", "y", "--p-col", "p", "--json"]
+    want = brier_score(y, p)
+    for label, event in (("True", 1), ("true", 1), ("1", 1), ("FALSE", 0), ("0", 0)):
+        res = cli(*base, "--pos-label", label)
+        assert res.returncode == 0, (label, res.stderr)
+        got = json.loads(res.stdout)
+        assert got["n_events"] == (y == event).sum(), label
+        assert got["brier_score"]["estimate"] == pytest.approx(
+            want if event == 1 else brier_score(1 - y, p)
+        )
+    _one_error(cli(*base, "--pos-label", "yes"), "--pos-label 'yes'")

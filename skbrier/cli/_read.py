@@ -136,29 +136,30 @@ def outcomes(
     if len(levels) > 2:
         raise CLIError(_many_outcomes(col, name, path, numeric, levels))
     pos: Any
-    if pos_label is not None:
+    truth = not numeric and {v.lower() for v in distinct} <= {"true", "false"}
+    if pos_label is not None and truth:
+        # TRUE/FALSE (R), True/False (pandas), a boolean column: any case, or 1/0
+        wanted = {"1": "true", "0": "false"}.get(pos_label.strip(), pos_label.lower())
+        if wanted not in ("true", "false"):
+            raise _not_an_outcome(pos_label, name, distinct)
+        event = {lv for lv in distinct if lv.lower() == wanted}
+    elif pos_label is not None:
         if numeric:
             try:
                 pos = float(pos_label)
             except ValueError:
-                raise CLIError(
-                    f"--pos-label {pos_label!r} is not one of the outcomes in column "
-                    f"'{name}' ({', '.join(distinct)})."
-                ) from None
+                raise _not_an_outcome(pos_label, name, distinct) from None
         else:
             pos = pos_label
         if len(levels) == 2 and pos not in levels:
-            raise CLIError(
-                f"--pos-label {pos_label!r} is not one of the outcomes in column "
-                f"'{name}' ({', '.join(distinct)})."
-            )
+            raise _not_an_outcome(pos_label, name, distinct)
         event = {lv for lv in distinct if (numeric[lv] if numeric else lv) == pos}
     elif numeric:
         # scikit-learn's rule: {0, 1} or {-1, 1} -> 1, otherwise the larger label
         in_unit = set(levels) <= {0.0, 1.0} or set(levels) <= {-1.0, 1.0}
         pos = 1.0 if in_unit else levels[-1]
         event = {lv for lv in distinct if numeric[lv] == pos}
-    elif {v.lower() for v in distinct} <= {"true", "false"}:
+    elif truth:
         # TRUE/FALSE (R), True/False (pandas): the event is "true"
         event = {lv for lv in distinct if lv.lower() == "true"}
     else:
@@ -168,6 +169,14 @@ def outcomes(
         )
     lut = np.array([1.0 if lv in event else 0.0 for lv in col.levels] + [np.nan])
     return lut[col.codes]
+
+
+def _not_an_outcome(pos_label: str, name: str, distinct: list[str]) -> CLIError:
+    """The CLIError of a --pos-label that names none of the outcomes."""
+    return CLIError(
+        f"--pos-label {pos_label!r} is not one of the outcomes in column "
+        f"'{name}' ({', '.join(distinct)})."
+    )
 
 
 def _numeric_codes(col: Any) -> Codes:
