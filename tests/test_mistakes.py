@@ -521,6 +521,27 @@ def test_outcome_codes_as_forecasts_are_not_called_percentages(cli, tmp_path):
         assert "look like class labels" in text and "--percent" not in text, text
 
 
+def test_dataframe_columns_named_by_the_classes_in_another_order():
+    """A DataFrame of probabilities whose columns are the classes, not in the
+    sorted order the columns are taken to follow: the report scored the
+    column 'no' as the probability of 'yes' (mean forecast, O/E, slope all
+    of the other class)."""
+    y, p = _data(60)
+    labels = np.where(y == 1, "yes", "no")
+    frame = pd.DataFrame({"yes": p, "no": 1 - p})
+    msg = _error(calibration_report, labels, frame, pos_label="yes")
+    assert "['yes', 'no']" in msg and "['no', 'yes']" in msg, msg
+    y3 = np.array(["a", "b", "c"])[np.arange(30) % 3]
+    probs = np.random.default_rng(2).dirichlet(np.ones(3), 30)
+    msg = _error(brier_score, y3, pd.DataFrame(probs, columns=["c", "a", "b"]))
+    assert "y_proba[['a', 'b', 'c']]" in msg, msg
+    # columns in the sorted order, or named otherwise: read as before
+    ok = calibration_report(labels, frame[["no", "yes"]], pos_label="yes")
+    assert ok.mean_forecast == pytest.approx(p.mean())
+    renamed = pd.DataFrame(probs, columns=["p0", "p1", "p2"])
+    assert brier_score(y3, renamed) == brier_score(y3, probs)
+
+
 def test_excel_file_is_read(cli, tmp_path):
     pytest.importorskip("openpyxl")
     y, p = _data(60)
