@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from skbrier.cli import main
@@ -418,3 +419,21 @@ def test_one_column_in_two_roles_is_refused(cli, small, extra, fragment):
     if "polars" in extra:
         pytest.importorskip("polars")
     one_line_error(cli("report", str(small), "--y-col", "y", *extra), fragment)
+
+
+def test_the_two_columns_of_predict_proba_are_named(cli, tmp_path):
+    """--p-col p0 --p-col p1 with p0 = 1 - p1 (both columns of predict_proba):
+    p0 was audited as a forecaster of the event without a word."""
+    rng = np.random.default_rng(8)
+    p = rng.uniform(0.05, 0.95, 40).round(3)
+    y = (rng.uniform(size=40) < p).astype(int)
+    f = tmp_path / "two.csv"
+    f.write_text("y,p0,p1\n" + "".join(f"{a},{1 - b:.3f},{b}\n" for a, b in zip(y, p)))
+    res = cli("report", str(f), "--y-col", "y", "--p-col", "p0", "--p-col", "p1")
+    assert res.returncode == 0, res.stderr
+    warn = [x for x in res.stderr.splitlines() if "predict_proba" in x]
+    assert len(warn) == 1 and "'p0' and 'p1' sum to one" in warn[0], res.stderr
+    other = tmp_path / "other.csv"
+    other.write_text("y,p0,p1\n" + "".join(f"{a},{b / 2:.3f},{b}\n" for a, b in zip(y, p)))
+    res = cli("report", str(other), "--y-col", "y", "--p-col", "p0", "--p-col", "p1")
+    assert "predict_proba" not in res.stderr

@@ -441,6 +441,22 @@ def _warn_mixups(jobs, args) -> None:
         msg = label_mixup(y, p, w)
         if msg:
             warnings.warn(f"{who}: {msg}", UserWarning, stacklevel=2)
+    for i, (a, _, pa, _, rows_a, *_) in enumerate(jobs):
+        for b, _, pb, _, rows_b, *_ in jobs[i + 1 :]:
+            # complements up to the rounding of an export (not two 0.5 columns)
+            if (
+                rows_a == rows_b
+                and pa.size
+                and np.allclose(pa + pb, 1.0, rtol=0, atol=1e-3)
+                and not np.allclose(pa, pb, rtol=0, atol=1e-3)
+            ):
+                warnings.warn(
+                    f"'{a}' and '{b}' sum to one in every row: they look like the two "
+                    "columns of predict_proba (the probabilities of the two classes); "
+                    "give only the column of the event's probability as --p-col.",
+                    UserWarning,
+                    stacklevel=2,
+                )
 
 
 def _provenance(table, args, used: dict, dropped: dict, causes: dict) -> dict:
