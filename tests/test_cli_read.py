@@ -400,3 +400,19 @@ def test_pos_label_of_true_false_outcomes_in_any_case(cli, tmp_path, suffix):
             want if event == 1 else brier_score(1 - y, p)
         )
     _one_error(cli(*base, "--pos-label", "yes"), "--pos-label 'yes'")
+
+
+@pytest.mark.parametrize("code", ["-", "?", "na", "#DIV/0!", "n.a."])
+def test_a_missing_value_code_in_a_number_column_is_named(cli, tmp_path, code):
+    """'-' or '?' in the forecast column: the error said only 'is not a
+    number'; it says how a missing value is written (as the outcome column's
+    rare-label message asks whether it is a missing-value code)."""
+    f = tmp_path / "m.csv"
+    f.write_text(f"y,p\n1,0.8\n0,{code}\n1,0.6\n0,0.1\n1,0.4\n0,0.5\n")
+    _one_error(
+        cli("report", str(f), "--y-col", "y", "--p-col", "p"),
+        f"row 3: {code!r} is not a number (a missing value? leave the cell empty or write NA)",
+    )
+    f.write_text("y,p\n1,0.8\n0,abc\n1,0.6\n")
+    res = cli("report", str(f), "--y-col", "y", "--p-col", "p")
+    assert "missing value?" not in res.stderr

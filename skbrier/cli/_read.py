@@ -10,6 +10,7 @@ messages apply whichever engine read the file.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -57,7 +58,14 @@ def not_a_number(path: str, name: str, i: int, v: str, decimal: str = ".") -> CL
         (v.replace(",", ".") if decimal == "," else v).strip()[:-1]
     ):
         hint = " (percentages written as text: strip the '%' and use --percent)"
+    elif _MISSING_CODE.fullmatch(v.strip().lower()):
+        hint = " (a missing value? leave the cell empty or write NA)"
     return CLIError(f"{path}: column '{name}' row {_row(i)}: {v!r} is not a number{hint}.")
+
+
+#: text that marks a missing value in other software (n.a., '-', '?', Excel's
+#: error values) but is not among the reader's missing-value codes
+_MISSING_CODE = re.compile(r"[-?.]+|na|n\.a\.?|nil|missing|#[a-z/0]+[!?]?")
 
 
 def _is_number(text: str) -> bool:
