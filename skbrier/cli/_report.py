@@ -556,16 +556,19 @@ def _report_engine(args: argparse.Namespace, engine: str) -> int:
     return 0
 
 
-def _check_roles(args: argparse.Namespace) -> None:
+def _check_roles(args: argparse.Namespace, engine: str) -> None:
     """Each column plays one role: a repeated --p-col, or one column named as
     two of --y-col, --p-col, --weight-col and --group-col, is a CLIError (the
-    outcomes given as --p-col were scored as a perfect forecast)."""
+    outcomes given as --p-col were scored as a perfect forecast).  --group-col
+    counts where ``engine`` takes it (the others refuse it by name)."""
     p_cols = args.p_col
     if len(set(p_cols)) != len(p_cols):
         dup = sorted({c for c in p_cols if p_cols.count(c) > 1})
         raise CLIError(f"--p-col {dup[0]!r} is given more than once.")
     options = [("--y-col", args.y_col), *(("--p-col", c) for c in p_cols)]
-    options += [("--weight-col", args.weight_col), ("--group-col", args.group_col)]
+    options.append(("--weight-col", args.weight_col))
+    if engine in ("memory", "spark"):
+        options.append(("--group-col", args.group_col))
     first: dict[str, str] = {}
     for option, col in options:
         if col is None:
@@ -580,13 +583,13 @@ def _check_roles(args: argparse.Namespace) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    _check_roles(args)
     args.thresholds = _thresholds(args.threshold)
     _check_output(args.html, args.force, "--html")
     _tripod.check_outputs(args)
     from ._dask_input import choose_engine
 
     engine, why = choose_engine(args)
+    _check_roles(args, engine)
     if why is not None and not getattr(args, "quiet", False):
         print(f"skbrier: {why} (--engine memory to read it in memory).", file=sys.stderr)
     if engine != "memory":
