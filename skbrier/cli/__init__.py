@@ -107,7 +107,7 @@ def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     caught: list[warnings.WarningMessage] = []
     try:
         with (
-            warnings.catch_warnings(record=True) as caught,  # type: ignore[assignment]
+            warnings.catch_warnings(record=True) as caught,
             quiet(getattr(args, "quiet", False)),
         ):
             warnings.simplefilter("always")
