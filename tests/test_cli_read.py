@@ -416,3 +416,21 @@ def test_a_missing_value_code_in_a_number_column_is_named(cli, tmp_path, code):
     f.write_text("y,p\n1,0.8\n0,abc\n1,0.6\n")
     res = cli("report", str(f), "--y-col", "y", "--p-col", "p")
     assert "missing value?" not in res.stderr
+
+
+def test_percent_on_probabilities_is_refused(cli, tmp_path):
+    """--percent on a column of probabilities read them as 0.001-0.01 and
+    audited those without a word (mean forecast 0.0047); the readers' percent
+    scale refuses the same mistake."""
+    f = tmp_path / "p.csv"
+    f.write_text("y,p\n1,0.8\n0,0.3\n1,0.6\n0,0.1\n1,0.45\n0,0.5\n")
+    _one_error(
+        cli("report", str(f), "--y-col", "y", "--p-col", "p", "--percent"),
+        "column 'p'",
+        "--percent",
+        "they look like probabilities",
+    )
+    # percentages of 0 and 1 (no fraction) are percentages
+    f.write_text("y,p\n1,1\n0,0\n1,1\n0,0\n1,0\n0,1\n")
+    res = cli("report", str(f), "--y-col", "y", "--p-col", "p", "--percent", "--json")
+    assert res.returncode == 0, res.stderr

@@ -15,7 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from .._core.diagnose import label_problem, probability_problem
+from .._core.diagnose import (
+    fmt,
+    label_problem,
+    percent_of_probabilities,
+    probability_problem,
+)
 from ._common import CLIError
 from ._table import Codes, read_table
 
@@ -85,6 +90,13 @@ def probabilities(
     (:func:`skbrier._core.diagnose.probability_problem`)."""
     p = _numbers(col, name, path, decimal)
     if percent:
+        example = percent_of_probabilities(p)
+        if example is not None:
+            raise CLIError(
+                f"{path}: column '{name}': every value lies in [0, 1] (e.g. "
+                f"{fmt(example)}), which --percent reads as {fmt(np.nanmax(p) / 100)} "
+                "at most: they look like probabilities; drop --percent."
+            )
         p = p / 100.0
     msg = probability_problem(
         p,
