@@ -434,3 +434,20 @@ def test_percent_on_probabilities_is_refused(cli, tmp_path):
     f.write_text("y,p\n1,1\n0,0\n1,1\n0,0\n1,0\n0,1\n")
     res = cli("report", str(f), "--y-col", "y", "--p-col", "p", "--percent", "--json")
     assert res.returncode == 0, res.stderr
+
+
+def test_missing_column_hints_a_wrong_sep_or_another_case(cli, tmp_path):
+    """--sep ';' on a comma file gave "no column 'y' (columns: y,p)", and
+    --y-col Y "no column 'Y' (columns: y, p)", without saying why."""
+    f = tmp_path / "c.csv"
+    f.write_text("y,p\n1,0.8\n0,0.3\n1,0.6\n0,0.1\n")
+    _one_error(
+        cli("report", str(f), "--y-col", "y", "--p-col", "p", "--sep", ";"),
+        "no column 'y'",
+        "the header is one column 'y,p': its separator looks like ',', not --sep ';'",
+    )
+    _one_error(
+        cli("report", str(f), "--y-col", "Y", "--p-col", "p"),
+        "no column 'Y'",
+        "did you mean 'y'?",
+    )
