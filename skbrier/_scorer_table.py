@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
@@ -108,6 +109,14 @@ def decisions_or_pos_label(
     >>> decisions_or_pos_label(["a", "b"], ["b", "b"], {})[0].tolist()
     [1.0, 1.0]
     """
+    if np.ndim(y_proba) == 2:
+        k = np.shape(y_proba)[1]
+        raise ValueError(
+            "net benefit scores binary classifiers: it needs the 1-D probability "
+            f"of the event, but the estimator's predict_proba gave {k} columns "
+            "(a multiclass or multilabel classifier). For one class against the "
+            "rest, fit a binary classifier on y == that_class."
+        )
     decided = hard_label_decisions(y_true, y_proba, options.get("pos_label"))
     if decided is None:
         return infer_pos_label(y_true, y_proba, options)

@@ -370,3 +370,84 @@ def test_progress_over_groups_and_quiet(cli, tmp_path):
     assert res.returncode == 0 and "skbrier report 4/4: c |" in res.stderr
     res = cli(*args, "--quiet")
     assert res.returncode == 0 and res.stderr == ""
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+def test_pos_label_of_true_false_outcomes_in_any_case(cli, tmp_path, suffix):
+    """TRUE/FALSE outcomes are read in any case without --pos-label, but
+    --pos-label True (or 1) was refused for a boolean column (read as
+    false/true) and --pos-label true for TRUE/FALSE text."""
+    pd = pytest.importorskip("pandas")
+    if suffix == "parquet":
+        pytest.importorskip("pyarrow")
+    y = np.array([1, 0, 1, 1, 0, 0, 1, 0])
+    p = np.array([0.8, 0.3, 0.6, 0.7, 0.2, 0.4, 0.55, 0.35])
+    f = tmp_path / f"b.{suffix}"
+    if suffix == "csv":
+        pd.DataFrame({"y": np.where(y == 1, "TRUE", "FALSE"), "p": p}).to_csv(
+            f, index=False
+        )
+    else:
+        pd.DataFrame({"y": y.astype(bool), "p": p}).to_parquet(f)
+    base = ["report", str(f), "--y-col", "y", "--p-col", "p", "--json"]
+    want = brier_score(y, p)
+    for label, event in (("True", 1), ("true", 1), ("1", 1), ("FALSE", 0), ("0", 0)):
+        res = cli(*base, "--pos-label", label)
+        assert res.returncode == 0, (label, res.stderr)
+        got = json.loads(res.stdout)
+        assert got["n_events"] == (y == event).sum(), label
+        assert got["brier_score"]["estimate"] == pytest.approx(
+            want if event == 1 else brier_score(1 - y, p)
+        )
+    _one_error(cli(*base, "--pos-label", "yes"), "--pos-label 'yes'")
+
+
+@pytest.mark.parametrize("code", ["-", "?", "na", "#DIV/0!", "n.a."])
+def test_a_missing_value_code_in_a_number_column_is_named(cli, tmp_path, code):
+    """'-' or '?' in the forecast column: the error said only 'is not a
+    number'; it says how a missing value is written (as the outcome column's
+    rare-label message asks whether it is a missing-value code)."""
+    f = tmp_path / "m.csv"
+    f.write_text(f"y,p\n1,0.8\n0,{code}\n1,0.6\n0,0.1\n1,0.4\n0,0.5\n")
+    _one_error(
+        cli("report", str(f), "--y-col", "y", "--p-col", "p"),
+        f"row 3: {code!r} is not a number (a missing value? leave the cell empty or write NA)",
+    )
+    f.write_text("y,p\n1,0.8\n0,abc\n1,0.6\n")
+    res = cli("report", str(f), "--y-col", "y", "--p-col", "p")
+    assert "missing value?" not in res.stderr
+
+
+def test_percent_on_probabilities_is_refused(cli, tmp_path):
+    """--percent on a column of probabilities read them as 0.001-0.01 and
+    audited those without a word (mean forecast 0.0047); the readers' percent
+    scale refuses the same mistake."""
+    f = tmp_path / "p.csv"
+    f.write_text("y,p\n1,0.8\n0,0.3\n1,0.6\n0,0.1\n1,0.45\n0,0.5\n")
+    _one_error(
+        cli("report", str(f), "--y-col", "y", "--p-col", "p", "--percent"),
+        "column 'p'",
+        "--percent",
+        "they look like probabilities",
+    )
+    # percentages of 0 and 1 (no fraction) are percentages
+    f.write_text("y,p\n1,1\n0,0\n1,1\n0,0\n1,0\n0,1\n")
+    res = cli("report", str(f), "--y-col", "y", "--p-col", "p", "--percent", "--json")
+    assert res.returncode == 0, res.stderr
+
+
+def test_missing_column_hints_a_wrong_sep_or_another_case(cli, tmp_path):
+    """--sep ';' on a comma file gave "no column 'y' (columns: y,p)", and
+    --y-col Y "no column 'Y' (columns: y, p)", without saying why."""
+    f = tmp_path / "c.csv"
+    f.write_text("y,p\n1,0.8\n0,0.3\n1,0.6\n0,0.1\n")
+    _one_error(
+        cli("report", str(f), "--y-col", "y", "--p-col", "p", "--sep", ";"),
+        "no column 'y'",
+        "the header is one column 'y,p': its separator looks like ',', not --sep ';'",
+    )
+    _one_error(
+        cli("report", str(f), "--y-col", "Y", "--p-col", "p"),
+        "no column 'Y'",
+        "did you mean 'y'?",
+    )

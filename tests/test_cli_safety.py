@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from skbrier.cli import main
@@ -362,3 +363,77 @@ def test_report_random_state_makes_bootstrap_reproducible(cli, small):
     a, b = cli(*args), cli(*args)
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout
+
+
+# -- second audit: user mistakes of the command line ---------------------------
+
+
+def test_warning_of_a_failed_run_is_shown(cli, tmp_path):
+    """A workbook whose data are on its second sheet: the warning that the
+    first sheet was read explains the missing column (it was dropped when the
+    run failed)."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("openpyxl")
+    f = tmp_path / "book.xlsx"
+    with pd.ExcelWriter(f) as book:
+        pd.DataFrame({"note": ["read me"]}).to_excel(book, sheet_name="readme", index=False)
+        pd.DataFrame({"y": [1, 0, 1, 0], "p": [0.7, 0.2, 0.6, 0.4]}).to_excel(
+            book, sheet_name="data", index=False
+        )
+    res = cli("report", str(f), "--y-col", "y", "--p-col", "p")
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert any("warning" in x and "first of 2 sheets ('readme')" in x for x in lines), lines
+    assert lines[-1].startswith("skbrier: error:") and "no column 'y'" in lines[-1]
+
+
+@pytest.mark.parametrize(
+    "option, value, fragment",
+    [
+        ("--confidence-level", "95", "--confidence-level must lie strictly between 0 and 1, got 95 (a percentage? divide by 100)"),
+        ("--prevalence", "12.5", "--prevalence must lie strictly between 0 and 1, got 12.5 (a percentage? divide by 100)"),
+        ("--prevalence", "0", "--prevalence must lie strictly between 0 and 1, got 0."),
+    ],
+)  # fmt: skip
+def test_option_values_name_the_value_and_the_percentage(
+    cli, small, option, value, fragment
+):
+    one_line_error(
+        cli("report", str(small), "--y-col", "y", "--p-col", "p", option, value), fragment
+    )
+
+
+@pytest.mark.parametrize(
+    "extra, fragment",
+    [
+        (["--p-col", "y"], "column 'y' is given as --y-col and as --p-col"),
+        (["--p-col", "p", "--weight-col", "p"], "column 'p' is given as --p-col and as --weight-col"),
+        (["--p-col", "p", "--weight-col", "y"], "column 'y' is given as --y-col and as --weight-col"),
+        (["--p-col", "p", "--group-col", "p"], "column 'p' is given as --p-col and as --group-col"),
+        (["--p-col", "p", "--p-col", "p", "--engine", "polars"], "--p-col 'p' is given more than once"),
+    ],
+)  # fmt: skip
+def test_one_column_in_two_roles_is_refused(cli, small, extra, fragment):
+    """--p-col naming the outcome column scored the outcomes as forecasts (a
+    perfect report); the engines took a repeated --p-col once."""
+    if "polars" in extra:
+        pytest.importorskip("polars")
+    one_line_error(cli("report", str(small), "--y-col", "y", *extra), fragment)
+
+
+def test_the_two_columns_of_predict_proba_are_named(cli, tmp_path):
+    """--p-col p0 --p-col p1 with p0 = 1 - p1 (both columns of predict_proba):
+    p0 was audited as a forecaster of the event without a word."""
+    rng = np.random.default_rng(8)
+    p = rng.uniform(0.05, 0.95, 40).round(3)
+    y = (rng.uniform(size=40) < p).astype(int)
+    f = tmp_path / "two.csv"
+    f.write_text("y,p0,p1\n" + "".join(f"{a},{1 - b:.3f},{b}\n" for a, b in zip(y, p)))
+    res = cli("report", str(f), "--y-col", "y", "--p-col", "p0", "--p-col", "p1")
+    assert res.returncode == 0, res.stderr
+    warn = [x for x in res.stderr.splitlines() if "predict_proba" in x]
+    assert len(warn) == 1 and "'p0' and 'p1' sum to one" in warn[0], res.stderr
+    other = tmp_path / "other.csv"
+    other.write_text("y,p0,p1\n" + "".join(f"{a},{b / 2:.3f},{b}\n" for a, b in zip(y, p)))
+    res = cli("report", str(other), "--y-col", "y", "--p-col", "p0", "--p-col", "p1")
+    assert "predict_proba" not in res.stderr

@@ -159,3 +159,16 @@ def test_object_dtype_sample_weight(data):
     X, y, fold, w = data
     a = _run(X, y, fold, w.astype(object))
     assert a.brier_index == _run(X, y, fold, w).brier_index
+
+
+def test_metric_given_as_the_confidence_level_says_metric():
+    """``confidence_interval("brier_skill_score")``: the first argument is the
+    level; the error says to pass the statistic as ``metric=``."""
+    X, y = make_classification(n_samples=90, random_state=3)
+    res = cross_val_brier(LogisticRegression(), X, y, cv=3)
+    with pytest.raises(TypeError, match=r"metric='brier_skill_score'"):
+        res.confidence_interval("brier_skill_score")
+    with pytest.raises(
+        TypeError, match=r"^confidence_level must be a number, got 'high'\.$"
+    ):
+        res.confidence_interval("high")

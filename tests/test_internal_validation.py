@@ -412,3 +412,19 @@ def test_separated_resamples_leave_the_calibration_estimates_nan_with_one_warnin
             assert np.isnan(getattr(res, field)[name]), (field, name)
         assert np.isfinite(getattr(res, field)["c_statistic"]), field
     assert np.isfinite(res.apparent["calibration_slope"])
+
+
+def test_a_resample_that_leaves_no_row_out():
+    """On six rows a bootstrap resample may draw every row: its out-of-bag set
+    is empty (the C statistic raised IndexError there); .632+ uses the
+    resamples that left rows out."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(6, 2))
+    y = np.array([0, 1, 0, 1, 0, 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = internal_validation(
+            LogisticRegression(), X, y, n_bootstrap=10, random_state=0, correction="both"
+        )
+    assert np.isfinite(res.corrected["brier_score"])
+    assert np.isfinite(res.corrected_632plus["brier_score"])

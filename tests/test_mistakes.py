@@ -508,6 +508,40 @@ def test_cli_and_api_give_the_same_diagnosis(cli, tmp_path):
     assert "2 (1 row: row 6)" in text and "rare" in text
 
 
+def test_outcome_codes_as_forecasts_are_not_called_percentages(cli, tmp_path):
+    """Outcomes coded 1/2 (R's coding) or -1/1 given as the forecasts: the hint
+    'they look like percentages' (1 and 2 lie in [0, 100]) led to --percent and
+    a report of forecasts 0.01 and 0.02; -1/1 were called log-odds."""
+    y, p = _data(40)
+    for codes in (y + 1, 2 * y - 1):
+        api = _error(brier_score, y, codes.astype(float))
+        assert "look like class labels" in api and "percentages" not in api, api
+        assert "expit" not in api
+        text = _cli_error(cli, tmp_path, pd.DataFrame({"y": y, "p": codes}))
+        assert "look like class labels" in text and "--percent" not in text, text
+
+
+def test_dataframe_columns_named_by_the_classes_in_another_order():
+    """A DataFrame of probabilities whose columns are the classes, not in the
+    sorted order the columns are taken to follow: the report scored the
+    column 'no' as the probability of 'yes' (mean forecast, O/E, slope all
+    of the other class)."""
+    y, p = _data(60)
+    labels = np.where(y == 1, "yes", "no")
+    frame = pd.DataFrame({"yes": p, "no": 1 - p})
+    msg = _error(calibration_report, labels, frame, pos_label="yes")
+    assert "['yes', 'no']" in msg and "['no', 'yes']" in msg, msg
+    y3 = np.array(["a", "b", "c"])[np.arange(30) % 3]
+    probs = np.random.default_rng(2).dirichlet(np.ones(3), 30)
+    msg = _error(brier_score, y3, pd.DataFrame(probs, columns=["c", "a", "b"]))
+    assert "y_proba[['a', 'b', 'c']]" in msg, msg
+    # columns in the sorted order, or named otherwise: read as before
+    ok = calibration_report(labels, frame[["no", "yes"]], pos_label="yes")
+    assert ok.mean_forecast == pytest.approx(p.mean())
+    renamed = pd.DataFrame(probs, columns=["p0", "p1", "p2"])
+    assert brier_score(y3, renamed) == brier_score(y3, probs)
+
+
 def test_excel_file_is_read(cli, tmp_path):
     pytest.importorskip("openpyxl")
     y, p = _data(60)

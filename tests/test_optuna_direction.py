@@ -61,3 +61,10 @@ def test_brier_score_objective_refuses_a_maximising_study():
 
 def test_fixed_trial_without_study_still_works(objective):
     assert 0 < objective(optuna.trial.FixedTrial({"C": 1.0})) <= 100
+
+
+def test_create_study_given_the_objective_names_the_remedy(objective):
+    """``create_study(objective)`` (the objective instead of its metric): the
+    error listed the metric names against the objective's repr."""
+    with pytest.raises(TypeError, match=r"objective\.create_study\(\)"):
+        create_study(objective)

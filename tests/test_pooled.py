@@ -287,3 +287,15 @@ def test_object_dtype_sample_weight():
     assert brier_sum(y, p, sample_weight=w) == brier_sum(
         y, p, sample_weight=w.astype(float)
     )
+
+
+def test_best_score_of_a_search_fitted_without_refit():
+    """refit=False: the search is fitted but chose no candidate; it was called
+    'not fitted' with the advice to call fit."""
+    X, y = make_classification(n_samples=90, random_state=4)
+    search = GridSearchCV(
+        LogisticRegression(), {"C": [0.1, 1.0]}, scoring=pooled_scoring(), refit=False, cv=3
+    ).fit(X, y)
+    with pytest.raises(ValueError, match="refit=False") as info:
+        pooled_best_score(search)
+    assert "not fitted" not in str(info.value) and "pooled_cv_scores" in str(info.value)

@@ -396,3 +396,18 @@ def test_bootstrap_intervals_are_reproducible(data):
     b = calibration_report(y, p, **kw)
     assert a.intervals == b.intervals
     assert a.confidence_interval(metric="brier_score") is not None
+
+
+def test_a_list_of_reports_says_how_to_name_them():
+    """reports_table([a, b]) and reports_to_html([a, b]): the error names
+    the dict to pass, keyed by each report's name."""
+    rng = np.random.default_rng(12)
+    p = rng.uniform(0.05, 0.95, 40)
+    y = (rng.uniform(size=40) < p).astype(int)
+    a = calibration_report(y, p, name="a")
+    b = calibration_report(y, np.clip(p + 0.1, 0, 1), name="b")
+    for render in (reports_table, reports_to_html):
+        with pytest.raises(TypeError, match=r"\{r\.name: r for r in reports\}"):
+            render([a, b])
+    with pytest.raises(TypeError, match="got tuple"):
+        reports_table((a, b))

@@ -686,3 +686,19 @@ def test_one_class_fold_and_unknown_pos_label_are_clear_errors(binary_data):
     assert got == pytest.approx(100 * (1 - np.sqrt(ref)))
     with pytest.raises(ValueError, match="pos_label"):
         make_brier_index_scorer(pos_label="eggs")(est, X, ys)
+
+
+def test_net_benefit_scorer_of_a_multiclass_or_multilabel_classifier():
+    """The error said 'pass predict_proba(X)[:, 1]', which a scorer's user
+    cannot do: it says net benefit scores binary classifiers and what to do."""
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X, y = load_iris(return_X_y=True)
+    multi = LogisticRegression(max_iter=500).fit(X, y)
+    Y = np.c_[y == 0, y == 2].astype(int)
+    multilabel = KNeighborsClassifier().fit(X, Y)
+    for est, target, k in ((multi, y, 3), (multilabel, Y, 2)):
+        with pytest.raises(ValueError, match="binary") as info:
+            get_scorer("net_benefit")(est, X, target)
+        msg = str(info.value)
+        assert f"{k} columns" in msg and "1-D" in msg and "[:, 1]" not in msg, msg

@@ -53,6 +53,7 @@ __all__ = [
     "label_problem",
     "missing_problem",
     "one_warning_per_call",
+    "percent_of_probabilities",
     "probability_problem",
     "text_problem",
     "warn_if_hard",
@@ -324,6 +325,15 @@ def probability_problem(
         return f"{head} {cols}"
     if scale != 1.0:
         return head
+    codes = np.unique(finite) if finite.size else finite
+    if codes.size <= 2 and set(codes.tolist()) <= {-1.0, 0.0, 1.0, 2.0}:
+        # before the percentage and log-odds hints: 1/2 lie in [0, 100]
+        shown = ", ".join(fmt(c) for c in codes)
+        return (
+            f"{head} They look like class labels (coded {shown}), not "
+            "probabilities: are the outcomes given as the forecasts? Pass the "
+            "predicted probability of the event (predict_proba() output)."
+        )
     if lo >= -1e-6 and hi <= 1.0 + 1e-6:
         return (
             f"{head} The excess is tiny (rounding error?): clip the forecasts, e.g. "
@@ -341,6 +351,27 @@ def probability_problem(
         f"{head} They do not look like probabilities (counts, identifiers or "
         "scores?): pass predict_proba() output."
     )
+
+
+def percent_of_probabilities(values: Any) -> float | None:
+    """A fraction among ``values`` read on a percent scale when every finite
+    one lies in [0, 1] (they are probabilities, which the percent scale would
+    shrink to at most 0.01), else None.  Percentages of only 0 and 1 have no
+    fraction and pass.
+
+    Examples
+    --------
+    >>> percent_of_probabilities([0.8, 0.3, 1.0])
+    0.8
+    >>> percent_of_probabilities([80.0, 30.0]) is None
+    True
+    """
+    raw = np.asarray(values, dtype=np.float64)
+    raw = raw[np.isfinite(raw)]
+    if not raw.size or raw.min() < 0.0 or raw.max() > 1.0:
+        return None
+    fractions = raw[raw != np.round(raw)]
+    return float(fractions[0]) if fractions.size else None
 
 
 def _as_float(text: str | bytes) -> float | None:

@@ -353,6 +353,11 @@ class _Intervals(Result, Generic[_CI]):
         self, confidence_level: float, metric: Any, method: Any, **selection: Any
     ) -> _CI:
         """The arguments checked, then ``_interval(metric, level, method, **selection)``."""
+        if isinstance(confidence_level, str) and confidence_level in self._valid_metrics():
+            raise TypeError(
+                f"confidence_level must be a number, got {confidence_level!r}: to "
+                f"choose the statistic pass metric={confidence_level!r} (by keyword)."
+            )
         name = self._default_metric() if metric is None else metric
         name = check_metric(self, name, self._valid_metrics())
         level = check_confidence_level(confidence_level)

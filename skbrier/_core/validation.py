@@ -505,6 +505,7 @@ def check_forecast(
         )
     if k == 1:  # pragma: no cover - flattened above
         raise ValueError(f"{proba_name} must have at least two columns.")
+    _check_column_order(column_names(y_proba), classes, proba_name)
     if trusted:
         pass
     elif rows_ok is None:
@@ -515,6 +516,21 @@ def check_forecast(
     if not trusted:
         warn_if_hard(p, proba_name)
     return Forecast(codes, p, w, classes, False, native)
+
+
+def _check_column_order(names: list[Any] | None, classes: np.ndarray, name: str) -> None:
+    """A DataFrame whose columns are named by the classes in another order than
+    the sorted classes the columns are taken to follow: a ValueError (each
+    column would be read as another class's probability)."""
+    if names is None or len(names) != classes.shape[0]:
+        return
+    given, want = [str(c) for c in names], [str(c) for c in classes.tolist()]
+    if given != want and sorted(given) == sorted(want):
+        raise ValueError(
+            f"{name}'s columns are named {given}, the classes in another order than "
+            f"the sorted classes {want} its columns are read as: reorder them, "
+            f"e.g. {name}[{want}]."
+        )
 
 
 def is_multilabel(y_true: Any) -> bool:

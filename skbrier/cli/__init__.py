@@ -19,6 +19,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from ._common import CLIError, _Parser
 
@@ -43,30 +44,38 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _check_common_options(args: argparse.Namespace) -> None:
-    """The options shared by the subcommands, checked before any work."""
-    from .._core.params import check_n_bins, check_n_jobs, check_n_resamples
+    """The options shared by the subcommands, checked before any work by the
+    checks of the Python API (their messages with the option's name)."""
+    from .._core.params import (
+        check_confidence_level,
+        check_n_bins,
+        check_n_jobs,
+        check_n_resamples,
+    )
+    from .._core.validation import check_scalar_probability
 
-    if hasattr(args, "confidence_level") and not 0.0 < args.confidence_level < 1.0:
-        raise CLIError("--confidence-level must lie strictly between 0 and 1.")
-    prev = getattr(args, "prevalence", None)
-    if prev is not None and not 0.0 < prev < 1.0:
-        raise CLIError("--prevalence must lie strictly between 0 and 1.")
-    if hasattr(args, "n_bins"):
+    checks: list[tuple[str, Any]] = [
+        ("confidence_level", check_confidence_level),
+        (
+            "prevalence",
+            lambda v: check_scalar_probability(v, name="prevalence", open_interval=True),
+        ),
+        ("n_bins", check_n_bins),
+        # 0 = no intervals where a subcommand allows it (skbrier llm)
+        (
+            "n_resamples",
+            lambda v: check_n_resamples(
+                v, allow_zero=getattr(args, "allow_zero_resamples", False)
+            ),
+        ),
+        ("n_jobs", check_n_jobs),
+    ]
+    for name, check in checks:
+        value = getattr(args, name, None)
+        if value is None or (name == "n_resamples" and value == "auto"):
+            continue
         try:
-            check_n_bins(args.n_bins, name="--n-bins")
-        except ValueError as exc:
-            raise CLIError(str(exc)) from None
-    if getattr(args, "n_resamples", None) not in (None, "auto"):
-        try:
-            # 0 = no intervals where a subcommand allows it (skbrier llm)
-            check_n_resamples(
-                args.n_resamples, allow_zero=getattr(args, "allow_zero_resamples", False)
-            )
-        except ValueError as exc:
-            raise CLIError(f"--{str(exc).replace('_', '-')}") from None
-    if getattr(args, "n_jobs", None) is not None:
-        try:
-            check_n_jobs(args.n_jobs)
+            check(value)
         except ValueError as exc:
             raise CLIError(f"--{str(exc).replace('_', '-')}") from None
 
@@ -95,19 +104,23 @@ def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     args.argv = list(sys.argv[1:] if argv is None else argv)
     from .._core.progress import quiet
 
-    with (
-        warnings.catch_warnings(record=True) as caught,
-        quiet(getattr(args, "quiet", False)),
-    ):
-        warnings.simplefilter("always")
-        code = int(args.func(args))
-    shown = set()
-    for w in caught:
-        msg = str(w.message)
-        if issubclass(w.category, UserWarning) and msg not in shown:
-            shown.add(msg)
-            print(f"skbrier: warning: {' '.join(msg.split())}", file=sys.stderr)
-    return code
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with (
+            warnings.catch_warnings(record=True) as caught,
+            quiet(getattr(args, "quiet", False)),
+        ):
+            warnings.simplefilter("always")
+            return int(args.func(args))
+    finally:
+        # also when the run fails: a warning may explain the error (the first
+        # sheet of a workbook was read, and it lacks the column)
+        shown = set()
+        for w in caught:
+            msg = str(w.message)
+            if issubclass(w.category, UserWarning) and msg not in shown:
+                shown.add(msg)
+                print(f"skbrier: warning: {' '.join(msg.split())}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,11 +10,17 @@ messages apply whichever engine read the file.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
 
-from .._core.diagnose import label_problem, probability_problem
+from .._core.diagnose import (
+    fmt,
+    label_problem,
+    percent_of_probabilities,
+    probability_problem,
+)
 from ._common import CLIError
 from ._table import Codes, read_table
 
@@ -57,7 +63,14 @@ def not_a_number(path: str, name: str, i: int, v: str, decimal: str = ".") -> CL
         (v.replace(",", ".") if decimal == "," else v).strip()[:-1]
     ):
         hint = " (percentages written as text: strip the '%' and use --percent)"
+    elif _MISSING_CODE.fullmatch(v.strip().lower()):
+        hint = " (a missing value? leave the cell empty or write NA)"
     return CLIError(f"{path}: column '{name}' row {_row(i)}: {v!r} is not a number{hint}.")
+
+
+#: text that marks a missing value in other software (n.a., '-', '?', Excel's
+#: error values) but is not among the reader's missing-value codes
+_MISSING_CODE = re.compile(r"[-?.]+|na|n\.a\.?|nil|missing|#[a-z/0]+[!?]?")
 
 
 def _is_number(text: str) -> bool:
@@ -77,6 +90,13 @@ def probabilities(
     (:func:`skbrier._core.diagnose.probability_problem`)."""
     p = _numbers(col, name, path, decimal)
     if percent:
+        example = percent_of_probabilities(p)
+        if example is not None:
+            raise CLIError(
+                f"{path}: column '{name}': every value lies in [0, 1] (e.g. "
+                f"{fmt(example)}), which --percent reads as {fmt(np.nanmax(p) / 100)} "
+                "at most: they look like probabilities; drop --percent."
+            )
         p = p / 100.0
     msg = probability_problem(
         p,
@@ -136,29 +156,30 @@ def outcomes(
     if len(levels) > 2:
         raise CLIError(_many_outcomes(col, name, path, numeric, levels))
     pos: Any
-    if pos_label is not None:
+    truth = not numeric and {v.lower() for v in distinct} <= {"true", "false"}
+    if pos_label is not None and truth:
+        # TRUE/FALSE (R), True/False (pandas), a boolean column: any case, or 1/0
+        wanted = {"1": "true", "0": "false"}.get(pos_label.strip(), pos_label.lower())
+        if wanted not in ("true", "false"):
+            raise _not_an_outcome(pos_label, name, distinct)
+        event = {lv for lv in distinct if lv.lower() == wanted}
+    elif pos_label is not None:
         if numeric:
             try:
                 pos = float(pos_label)
             except ValueError:
-                raise CLIError(
-                    f"--pos-label {pos_label!r} is not one of the outcomes in column "
-                    f"'{name}' ({', '.join(distinct)})."
-                ) from None
+                raise _not_an_outcome(pos_label, name, distinct) from None
         else:
             pos = pos_label
         if len(levels) == 2 and pos not in levels:
-            raise CLIError(
-                f"--pos-label {pos_label!r} is not one of the outcomes in column "
-                f"'{name}' ({', '.join(distinct)})."
-            )
+            raise _not_an_outcome(pos_label, name, distinct)
         event = {lv for lv in distinct if (numeric[lv] if numeric else lv) == pos}
     elif numeric:
         # scikit-learn's rule: {0, 1} or {-1, 1} -> 1, otherwise the larger label
         in_unit = set(levels) <= {0.0, 1.0} or set(levels) <= {-1.0, 1.0}
         pos = 1.0 if in_unit else levels[-1]
         event = {lv for lv in distinct if numeric[lv] == pos}
-    elif {v.lower() for v in distinct} <= {"true", "false"}:
+    elif truth:
         # TRUE/FALSE (R), True/False (pandas): the event is "true"
         event = {lv for lv in distinct if lv.lower() == "true"}
     else:
@@ -168,6 +189,14 @@ def outcomes(
         )
     lut = np.array([1.0 if lv in event else 0.0 for lv in col.levels] + [np.nan])
     return lut[col.codes]
+
+
+def _not_an_outcome(pos_label: str, name: str, distinct: list[str]) -> CLIError:
+    """The CLIError of a --pos-label that names none of the outcomes."""
+    return CLIError(
+        f"--pos-label {pos_label!r} is not one of the outcomes in column "
+        f"'{name}' ({', '.join(distinct)})."
+    )
 
 
 def _numeric_codes(col: Any) -> Codes:

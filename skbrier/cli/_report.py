@@ -254,9 +254,6 @@ def _progress_display(args):
 def _load(args):
     """Read the needed columns; returns the table and the checked arrays."""
     p_cols = args.p_col
-    if len(set(p_cols)) != len(p_cols):
-        dup = sorted({c for c in p_cols if p_cols.count(c) > 1})
-        raise CLIError(f"--p-col {dup[0]!r} is given more than once.")
     roles = [args.y_col, *p_cols]
     numeric = list(p_cols)
     if args.weight_col is not None:
@@ -444,6 +441,22 @@ def _warn_mixups(jobs, args) -> None:
         msg = label_mixup(y, p, w)
         if msg:
             warnings.warn(f"{who}: {msg}", UserWarning, stacklevel=2)
+    for i, (a, _, pa, _, rows_a, *_) in enumerate(jobs):
+        for b, _, pb, _, rows_b, *_ in jobs[i + 1 :]:
+            # complements up to the rounding of an export (not two 0.5 columns)
+            if (
+                rows_a == rows_b
+                and pa.size
+                and np.allclose(pa + pb, 1.0, rtol=0, atol=1e-3)
+                and not np.allclose(pa, pb, rtol=0, atol=1e-3)
+            ):
+                warnings.warn(
+                    f"'{a}' and '{b}' sum to one in every row: they look like the two "
+                    "columns of predict_proba (the probabilities of the two classes); "
+                    "give only the column of the event's probability as --p-col.",
+                    UserWarning,
+                    stacklevel=2,
+                )
 
 
 def _provenance(table, args, used: dict, dropped: dict, causes: dict) -> dict:
@@ -543,6 +556,32 @@ def _report_engine(args: argparse.Namespace, engine: str) -> int:
     return 0
 
 
+def _check_roles(args: argparse.Namespace, engine: str) -> None:
+    """Each column plays one role: a repeated --p-col, or one column named as
+    two of --y-col, --p-col, --weight-col and --group-col, is a CLIError (the
+    outcomes given as --p-col were scored as a perfect forecast).  --group-col
+    counts where ``engine`` takes it (the others refuse it by name)."""
+    p_cols = args.p_col
+    if len(set(p_cols)) != len(p_cols):
+        dup = sorted({c for c in p_cols if p_cols.count(c) > 1})
+        raise CLIError(f"--p-col {dup[0]!r} is given more than once.")
+    options = [("--y-col", args.y_col), *(("--p-col", c) for c in p_cols)]
+    options.append(("--weight-col", args.weight_col))
+    if engine in ("memory", "spark"):
+        options.append(("--group-col", args.group_col))
+    first: dict[str, str] = {}
+    for option, col in options:
+        if col is None:
+            continue
+        if col in first:
+            raise CLIError(
+                f"column {col!r} is given as {first[col]} and as {option}: --y-col "
+                "names the outcomes, --p-col the predicted probabilities, "
+                "--weight-col the weights and --group-col the groups."
+            )
+        first[col] = option
+
+
 def _report(args: argparse.Namespace) -> int:
     args.thresholds = _thresholds(args.threshold)
     _check_output(args.html, args.force, "--html")
@@ -550,6 +589,7 @@ def _report(args: argparse.Namespace) -> int:
     from ._dask_input import choose_engine
 
     engine, why = choose_engine(args)
+    _check_roles(args, engine)
     if why is not None and not getattr(args, "quiet", False):
         print(f"skbrier: {why} (--engine memory to read it in memory).", file=sys.stderr)
     if engine != "memory":

@@ -310,11 +310,29 @@ def check_header(header: Sequence[str], name: str) -> list[str]:
     return names
 
 
-def missing_column(header: Sequence[str], col: str, name: str, comment_hint: bool) -> None:
+def missing_column(
+    header: Sequence[str], col: str, name: str, comment_hint: bool, sep: str | None = None
+) -> None:
+    """A CLIError when ``col`` is not in ``header``: the columns, and why it
+    may be missing (a comment line, a header of one column that another
+    separator splits, a name in another case or with blanks)."""
     if col in header:
         return
     shown = ", ".join(header[:20]) + (", ..." if len(header) > 20 else "")
-    hint = " (the first line starts with '#': use --comment '#')" if comment_hint else ""
+    hint = ""
+    if comment_hint:
+        hint = " (the first line starts with '#': use --comment '#')"
+    elif sep is not None and len(header) == 1:
+        other = sniff_separator(header[0])
+        if other != sep and other in header[0]:
+            shown_sep = "tab" if sep == "\t" else sep
+            hint = (
+                f" (the header is one column {header[0]!r}: its separator looks like "
+                f"{other!r}, not --sep {shown_sep!r})"
+            )
+    if not hint:
+        close = [h for h in header if h.strip().casefold() == col.strip().casefold()]
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise CLIError(f"{name}: no column '{col}' (columns: {shown}){hint}.")
 
 
@@ -562,7 +580,7 @@ def read_table(
     raw_header = read_header(data, sep, name)
     header = check_header(raw_header, name)
     for col in needed:
-        missing_column(header, col, name, comment_hint)
+        missing_column(header, col, name, comment_hint, sep)
     raw_names = {c: raw_header[header.index(c)] for c in needed}
     numeric_set = {raw_names[c] for c in numeric}
     order = _engines() if engine is None else [engine, "python"]

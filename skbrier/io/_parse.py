@@ -36,6 +36,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from .._core.diagnose import percent_of_probabilities
 from .._core.docstrings import with_pieces
 from .._core.params import check_bool
 from ._records import EvalLogError
@@ -179,13 +180,13 @@ def check_stated_scale(confidence: Any, scale: float, path: str) -> None:
     if scale <= 1.0:
         return
     raw = np.asarray(confidence, dtype=np.float64) * scale
-    raw = raw[np.isfinite(raw)]
-    if raw.size and raw.max() <= 1.0 and np.any(raw != np.round(raw)):
+    example = percent_of_probabilities(raw)
+    if example is not None:
         raise ValueError(
             f"{path}: every stated confidence lies in [0, 1] (e.g. "
-            f"{float(raw[raw != np.round(raw)][0]):.4g}), which confidence_scale="
-            f"{scale:g} reads as {float(raw.max()) / scale:.4g} at most: they look like "
-            "probabilities; pass confidence_scale=1."
+            f"{example:.4g}), which confidence_scale="
+            f"{scale:g} reads as {float(np.nanmax(raw)) / scale:.4g} at most: they look "
+            "like probabilities; pass confidence_scale=1."
         )
 
 

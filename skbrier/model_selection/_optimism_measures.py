@@ -109,6 +109,8 @@ class MeasureSet:
         p = np.ascontiguousarray(p, dtype=np.float64)
         w = None if w is None else np.ascontiguousarray(w, dtype=np.float64)
         out = np.full(len(self.names), np.nan)
+        if y.shape[0] == 0:  # a resample that left no row out: nothing to measure
+            return out
         with validated(y, p, w):
             fit = None
             if any(name in _LOGISTIC for name in self.base):

@@ -284,7 +284,8 @@ def pooled_best_score(search: Any, *, metric: str | None = None) -> float:
     sklearn.exceptions.NotFittedError
         If ``search`` has not been fitted.
     ValueError
-        For an unknown ``metric`` or a search without the pooled sums.
+        For an unknown ``metric``, a search without the pooled sums or one
+        fitted with ``refit=False`` (it chose no candidate).
 
     See Also
     --------
@@ -311,6 +312,12 @@ def pooled_best_score(search: Any, *, metric: str | None = None) -> float:
     metric = check_option(metric, "metric", _METRICS)
     results = getattr(search, "cv_results_", None)
     best = getattr(search, "best_index_", None)
+    if isinstance(results, Mapping) and best is None and refit is False:
+        raise ValueError(
+            f"search ({type(search).__name__}) was fitted with refit=False, so it "
+            "chose no candidate: fit it with refit=pooled_refit(), or read every "
+            "candidate's pooled score with pooled_cv_scores(search)."
+        )
     if not isinstance(results, Mapping) or best is None:
         raise NotFittedError(
             f"search ({type(search).__name__}) is not fitted (no cv_results_ and "

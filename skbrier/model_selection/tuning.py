@@ -323,6 +323,8 @@ def create_study(
 
     Raises
     ------
+    TypeError
+        If ``metric`` is an objective (use ``objective.create_study()``).
     ValueError
         For an unknown metric or a contradicting ``direction``.
     ImportError
@@ -339,6 +341,11 @@ def create_study(
     >>> create_study("brier_index").direction.name  # doctest: +SKIP
     'MAXIMIZE'
     """
+    if isinstance(metric, BrierObjective):
+        raise TypeError(
+            "create_study takes the name of the objective's metric, not the "
+            f"objective: use objective.create_study() or create_study({metric.metric!r})."
+        )
     metric = check_option(metric, "metric", tuple(_DIRECTIONS))
     want = _DIRECTIONS[metric]
     given = kwargs.pop("direction", None)

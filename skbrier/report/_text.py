@@ -318,9 +318,12 @@ def check_reports(reports: Any) -> dict:
     renderers do not import it back).
     """
     if not isinstance(reports, Mapping):
+        hint = ""
+        if isinstance(reports, (list, tuple)):
+            hint = " (name them: {r.name: r for r in reports})"
         raise TypeError(
             f"reports must be a mapping of names to CalibrationReport, got "
-            f"{type(reports).__name__}."
+            f"{type(reports).__name__}{hint}."
         )
     if not reports:
         raise ValueError("reports is empty.")
