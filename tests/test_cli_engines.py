@@ -192,6 +192,12 @@ def test_spark_equal_to_memory(spark, files, capsys):
         _same(got[name], w, SPARK_EXACT)
         assert got[name]["subgroups"] is None
         assert any("not computed for --engine spark" in n for n in got[name]["notes"])
+    # --percent over probabilities: memory's refusal (Spark divided them by 100)
+    probs = files / "probabilities.csv"
+    probs.write_text("y,p\n1,0.8\n0,0.3\n1,0.6\n0,0.1\n1,0.45\n0,0.5\n")
+    args = ["report", str(probs), "--y-col", "y", "--p-col", "p", "--percent"]
+    assert main([*args, "--engine", "spark"]) == 2
+    assert "every value lies in [0, 1] (e.g. " in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
@@ -214,3 +220,35 @@ def test_text_in_a_number_column_is_the_memory_error(tmp_path, engine, column, c
         errors.append(capsys.readouterr().err.strip().splitlines()[-1])
     assert errors[1] == errors[0]
     assert f"column '{column}' row 5: 'n/a?' is not a number" in errors[0]
+
+
+@pytest.mark.parametrize("engine", ["memory", "polars", "duckdb", "dask"])
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_percent_on_probabilities_is_refused_by_every_engine(tmp_path, engine, fmt, capsys):
+    # the engines divided a column of probabilities by 100 without a word
+    # (forecasts of 0.001-0.01 audited); memory refused it: one message now
+    pd = pytest.importorskip("pandas")
+    if engine in ("polars", "duckdb", "dask"):
+        pytest.importorskip(engine)
+    rng = np.random.default_rng(17)
+    frame = pd.DataFrame(
+        {"y": rng.integers(0, 2, 40), "p": np.round(rng.uniform(size=40), 2)}
+    )
+    frame.loc[5, "p"] = np.nan
+    path = tmp_path / f"p.{fmt}"
+    frame.to_csv(path, index=False) if fmt == "csv" else frame.to_parquet(path)
+    args = ["report", str(path), "--y-col", "y", "--p-col", "p", "--percent"]
+    args += ["--engine", engine, "--na", "drop"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "column 'p': every value lies in [0, 1]" in err and "drop --percent" in err, err
+    # percentages pass, and give the numbers of memory
+    frame["p"] = np.round(frame["p"] * 100)
+    frame.to_csv(path, index=False) if fmt == "csv" else frame.to_parquet(path)
+    assert main([*args, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert main([*args[:-4], "--engine", "memory", "--na", "drop", "--json"]) == 0
+    want = json.loads(capsys.readouterr().out)
+    assert got["brier_score"]["estimate"] == pytest.approx(
+        want["brier_score"]["estimate"], rel=1e-12
+    )

@@ -17,6 +17,8 @@ import glob
 import os
 from typing import Any
 
+import numpy as np
+
 from ._common import CLIError
 
 __all__ = ["choose_engine", "dask_columns"]
@@ -143,7 +145,24 @@ def dask_columns(args) -> tuple[list, dict]:
             sub = sub.dropna()
         p = sub[c].astype("float64")
         if args.percent:
+            _refuse_percent_of_probabilities(args, c, p)
             p = p / 100.0
         w = None if args.weight_col is None else sub[args.weight_col].astype("float64")
         jobs.append((c, sub[args.y_col], p, w))
     return jobs, {"pos_label": pos}
+
+
+def _refuse_percent_of_probabilities(args: Any, name: str, p: Any) -> None:
+    """``--percent`` over a column of probabilities: the in-memory refusal
+    (:func:`~skbrier.cli._read.percent_refusal`), from the column's finite
+    smallest and largest value and a fraction among them."""
+    import dask
+
+    from ._read import percent_refusal
+
+    x = p[np.isfinite(p)]
+    lo, hi, fractions = dask.compute(
+        x.min(), x.max(), x[x != x.round()].head(1, npartitions=-1)
+    )
+    if len(fractions) and lo >= 0.0 and hi <= 1.0:
+        raise percent_refusal(args.file, name, float(fractions.iloc[0]), float(hi))

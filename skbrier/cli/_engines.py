@@ -227,6 +227,16 @@ def _polars(args: Any, options: dict) -> dict:
         return (int(rows["index"][0]), rows[c][0]) if rows.height else None
 
     _refuse_text(args, first_text)
+
+    def summary(c: str) -> tuple[Any, Any, Any]:
+        x = pl.col(c).cast(pl.Float64, strict=False)
+        x = x.filter(x.is_finite())
+        row = lf.select(
+            x.min(), x.max().alias("hi"), x.filter(x != x.round()).first().alias("f")
+        )
+        return tuple(row.collect().row(0))  # type: ignore[return-value]
+
+    _refuse_percent_of_probabilities(args, summary)
     kw = dict(options, pos_label=_pos_label(args, schema[args.y_col].is_numeric()))
     reports = {}
     for name, need in _models(args):
@@ -353,6 +363,16 @@ def _duckdb(args: Any, options: dict) -> dict:
             return (int(row[0]), str(row[1])) if row else None
 
         _refuse_text(args, first_text)
+
+        def summary(c: str) -> tuple[Any, Any, Any]:
+            row = con.execute(
+                "SELECT min(v), max(v), first(v) FILTER (WHERE v <> round(v)) FROM "
+                f"(SELECT TRY_CAST({_quote(c)} AS DOUBLE) AS v FROM {source}) "
+                "WHERE isfinite(v)"
+            ).fetchall()[0]
+            return row[0], row[1], row[2]
+
+        _refuse_percent_of_probabilities(args, summary)
         numeric = types[args.y_col] not in ("VARCHAR", "BOOLEAN")
         kw = dict(options, pos_label=_pos_label(args, numeric))
         reports = {}
@@ -441,6 +461,18 @@ def _spark(args: Any, options: dict) -> dict:
         return int(df.filter(missing(c)).count())
 
     _refuse_missing(args, count_missing)
+
+    def summary(c: str) -> tuple[Any, Any, Any]:
+        x = F.col(f"`{c}`").cast("double")
+        finite = x.isNotNull() & ~F.isnan(x) & (F.abs(x) != float("inf"))
+        row = (
+            df.filter(finite)
+            .agg(F.min(x), F.max(x), F.first(F.when(x != F.round(x), x), ignorenulls=True))
+            .collect()[0]
+        )
+        return row[0], row[1], row[2]
+
+    _refuse_percent_of_probabilities(args, summary)
     grouped = args.group_col is not None
     if grouped:
         df = _spark_groups(args, df)
@@ -506,6 +538,21 @@ def _refuse_text(args: Any, first_text: Any) -> None:
         bad = first_text(c)
         if bad is not None:
             raise not_a_number(args.file, c, *bad)
+
+
+def _refuse_percent_of_probabilities(args: Any, summary: Any) -> None:
+    """``--percent`` over a forecast column of probabilities: the in-memory
+    refusal (:func:`~skbrier.cli._read.percent_refusal`).  ``summary(c)``:
+    the smallest and largest finite value of column ``c`` and a fraction
+    among them (None where there is none)."""
+    if not args.percent:
+        return
+    from ._read import percent_refusal
+
+    for c in dict.fromkeys(args.p_col):
+        lo, hi, fraction = summary(c)
+        if fraction is not None and lo is not None and lo >= 0.0 and hi <= 1.0:
+            raise percent_refusal(args.file, c, float(fraction), float(hi))
 
 
 _READERS = {"polars": _polars, "duckdb": _duckdb, "spark": _spark}

@@ -81,6 +81,18 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def percent_refusal(path: str, name: str, example: float, top: float) -> CLIError:
+    """The error of ``--percent`` over a column of probabilities (every
+    finite value in [0, 1], ``example`` a fraction among them, ``top`` the
+    largest), which it would shrink to at most 0.01: the one message of every
+    engine."""
+    return CLIError(
+        f"{path}: column '{name}': every value lies in [0, 1] (e.g. "
+        f"{fmt(example)}), which --percent reads as {fmt(top / 100)} "
+        "at most: they look like probabilities; drop --percent."
+    )
+
+
 def probabilities(
     col: Any, name: str, path: str, *, decimal: str = ".", percent: bool = False
 ) -> np.ndarray:
@@ -92,11 +104,7 @@ def probabilities(
     if percent:
         example = percent_of_probabilities(p)
         if example is not None:
-            raise CLIError(
-                f"{path}: column '{name}': every value lies in [0, 1] (e.g. "
-                f"{fmt(example)}), which --percent reads as {fmt(np.nanmax(p) / 100)} "
-                "at most: they look like probabilities; drop --percent."
-            )
+            raise percent_refusal(path, name, example, float(np.nanmax(p)))
         p = p / 100.0
     msg = probability_problem(
         p,
