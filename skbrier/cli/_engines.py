@@ -234,7 +234,7 @@ def _polars(args: Any, options: dict) -> dict:
         row = lf.select(
             x.min(), x.max().alias("hi"), x.filter(x != x.round()).first().alias("f")
         )
-        return tuple(row.collect().row(0))  # type: ignore[return-value]
+        return tuple(row.collect().row(0))
 
     _refuse_percent_of_probabilities(args, summary)
     kw = dict(options, pos_label=_pos_label(args, schema[args.y_col].is_numeric()))
