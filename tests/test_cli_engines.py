@@ -252,3 +252,26 @@ def test_percent_on_probabilities_is_refused_by_every_engine(tmp_path, engine, f
     assert got["brier_score"]["estimate"] == pytest.approx(
         want["brier_score"]["estimate"], rel=1e-12
     )
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb", "dask"])
+def test_pos_label_of_a_boolean_outcome_column(tmp_path, engine, capsys):
+    # --pos-label True (or true, 1) was refused for a boolean column by the
+    # engines (memory reads it in any case, or as 1/0)
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip(engine)
+    rng = np.random.default_rng(23)
+    p = np.round(rng.uniform(size=50), 3)
+    frame = pd.DataFrame({"y": rng.uniform(size=50) < p, "p": p})
+    path = tmp_path / "b.parquet"
+    frame.to_parquet(path)
+    base = ["report", str(path), "--y-col", "y", "--p-col", "p", "--json"]
+    out = {}
+    for pos in ("True", "true", "1", "FALSE", "0"):
+        for eng in ("memory", engine):
+            assert main([*base, "--pos-label", pos, "--engine", eng]) == 0, (pos, eng)
+            out[pos, eng] = json.loads(capsys.readouterr().out)["brier_score"]["estimate"]
+        assert out[pos, engine] == pytest.approx(out[pos, "memory"], rel=1e-12)
+    assert out["True", engine] == out["1", engine] != out["0", engine]
+    assert main([*base, "--pos-label", "yes", "--engine", engine]) == 2
+    assert "--pos-label 'yes' is not a label of 'y'" in capsys.readouterr().err

@@ -126,7 +126,11 @@ def dask_columns(args) -> tuple[list, dict]:
     frame = _read(args.file, list(dict.fromkeys(cols)))
     y = frame[args.y_col]
     pos = args.pos_label
-    if pos is not None and y.dtype.kind in "biuf":
+    if pos is not None and y.dtype.kind == "b":
+        from ._engines import boolean_pos_label
+
+        pos = boolean_pos_label(args)
+    elif pos is not None and y.dtype.kind in "iuf":
         try:
             pos = float(pos)
         except ValueError:

@@ -141,15 +141,32 @@ def _models(args: Any) -> list[tuple[str, list[str]]]:
     ]
 
 
-def _pos_label(args: Any, numeric: bool) -> Any:
-    """``--pos-label`` as a number for a numeric outcome column (as in memory)."""
+def _pos_label(args: Any, numeric: bool, boolean: bool = False) -> Any:
+    """``--pos-label`` as a number for a numeric outcome column, as True or
+    False for a boolean one (as in memory)."""
     pos = args.pos_label
+    if pos is not None and boolean:
+        return boolean_pos_label(args)
     if pos is None or not numeric:
         return pos
     try:
         return float(pos)
     except ValueError:
         raise CLIError(f"--pos-label {pos!r} is not a label of '{args.y_col}'.") from None
+
+
+def boolean_pos_label(args: Any) -> bool:
+    """``--pos-label`` of a boolean outcome column: true/false in any case, or
+    1/0 (:func:`~skbrier.cli._read.truth_word`, as in memory)."""
+    from ._read import truth_word
+
+    wanted = truth_word(args.pos_label)
+    if wanted is None:
+        raise CLIError(
+            f"--pos-label {args.pos_label!r} is not a label of '{args.y_col}', a column "
+            "of true/false: give --pos-label true (or false)."
+        )
+    return wanted == "true"
 
 
 # --------------------------------------------------------------------------- polars
@@ -237,7 +254,10 @@ def _polars(args: Any, options: dict) -> dict:
         return tuple(row.collect().row(0))
 
     _refuse_percent_of_probabilities(args, summary)
-    kw = dict(options, pos_label=_pos_label(args, schema[args.y_col].is_numeric()))
+    y_type = schema[args.y_col]
+    kw = dict(
+        options, pos_label=_pos_label(args, y_type.is_numeric(), y_type == pl.Boolean)
+    )
     reports = {}
     for name, need in _models(args):
         sub = lf.filter(~pl.any_horizontal(*(missing(c) for c in need)))
@@ -374,7 +394,8 @@ def _duckdb(args: Any, options: dict) -> dict:
 
         _refuse_percent_of_probabilities(args, summary)
         numeric = types[args.y_col] not in ("VARCHAR", "BOOLEAN")
-        kw = dict(options, pos_label=_pos_label(args, numeric))
+        boolean = types[args.y_col] == "BOOLEAN"
+        kw = dict(options, pos_label=_pos_label(args, numeric, boolean))
         reports = {}
         for name, need in _models(args):
             p = f"CAST({_quote(name)} AS DOUBLE)" + (" / 100.0" if args.percent else "")
@@ -432,7 +453,7 @@ def _spark_groups(args: Any, df: Any) -> Any:
 
 def _spark(args: Any, options: dict) -> dict:
     from pyspark.sql import functions as F
-    from pyspark.sql.types import NumericType
+    from pyspark.sql.types import BooleanType, NumericType
 
     from ..engines import spark as sbs
 
@@ -477,7 +498,12 @@ def _spark(args: Any, options: dict) -> dict:
     if grouped:
         df = _spark_groups(args, df)
     kw = dict(
-        options, pos_label=_pos_label(args, isinstance(fields[args.y_col], NumericType))
+        options,
+        pos_label=_pos_label(
+            args,
+            isinstance(fields[args.y_col], NumericType),
+            isinstance(fields[args.y_col], BooleanType),
+        ),
     )
     reports = {}
     for name, need in _models(args):

@@ -81,6 +81,14 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def truth_word(pos_label: str) -> str | None:
+    """``--pos-label`` of a true/false outcome column (TRUE/FALSE of R,
+    True/False of pandas, a boolean column): ``"true"`` or ``"false"``, in
+    any case or as 1/0; None for any other text."""
+    wanted = {"1": "true", "0": "false"}.get(pos_label.strip(), pos_label.strip().lower())
+    return wanted if wanted in ("true", "false") else None
+
+
 def percent_refusal(path: str, name: str, example: float, top: float) -> CLIError:
     """The error of ``--percent`` over a column of probabilities (every
     finite value in [0, 1], ``example`` a fraction among them, ``top`` the
@@ -167,8 +175,8 @@ def outcomes(
     truth = not numeric and {v.lower() for v in distinct} <= {"true", "false"}
     if pos_label is not None and truth:
         # TRUE/FALSE (R), True/False (pandas), a boolean column: any case, or 1/0
-        wanted = {"1": "true", "0": "false"}.get(pos_label.strip(), pos_label.lower())
-        if wanted not in ("true", "false"):
+        wanted = truth_word(pos_label)
+        if wanted is None:
             raise _not_an_outcome(pos_label, name, distinct)
         event = {lv for lv in distinct if lv.lower() == wanted}
     elif pos_label is not None:
