@@ -218,10 +218,10 @@ def _build(name):  # noqa: C901 (one branch per class)
         from skbrier import daily_brier, forecast_history
 
         history = forecast_history(
-            {"forecaster": ["a", "b", "a"], "question": [1, 1, 2],
-             "timestamp": [0.0, 1.0, 0.5], "probability": [0.7, 0.4, 0.2]},
-            {"question": [1, 2], "open_time": [0.0, 0.0], "close_time": [4.0, 3.0],
-             "outcome": [1, 0]},
+            {"forecaster": ["a", "b", "a", "b"], "question": [1, 1, 2, 3],
+             "timestamp": [0.0, 1.0, 0.5, 0.2], "probability": [0.7, 0.4, 0.2, 0.6]},
+            {"question": [1, 2, 3], "open_time": [0.0, 0.0, 0.0],
+             "close_time": [4.0, 3.0, 2.0], "outcome": [1, 0, 1]},
             resolve_time=None,
         )  # fmt: skip
         return daily_brier(history)

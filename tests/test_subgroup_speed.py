@@ -318,7 +318,7 @@ def test_the_section_multicalibration_reuses_the_group_tests(monkeypatch):
 
     # True: the whole sample
     calls = _counting(
-        monkeypatch, cumulative, "_part_tests", record=lambda *a: a[3] is None
+        monkeypatch, cumulative, "_part_tests", record=lambda *a, **k: a[3] is None
     )
     y, p, g, _ = DATA["distinct"]
     segments = {"g": g, "h": g % 2}
