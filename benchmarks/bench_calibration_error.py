@@ -105,7 +105,7 @@ def main() -> None:
         with open(path, "w") as fh:
             for i in range(recs):
                 kk = 4
-                lls = rng.normal(-5, 2, kk)
+                lls = np.minimum(rng.normal(-5, 2, kk), -1e-3)  # log-likelihoods are <= 0
                 rec = {
                     "doc_id": i,
                     "doc": {"question": "q" * 200},
