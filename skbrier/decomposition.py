@@ -57,7 +57,7 @@ from .metrics.decomposition import (
     check_keepable_weights,
     murphy_from_statistics,
 )
-from .states._base import check_same_options
+from .states._base import _chunk_weights, check_same_options
 from .states._base import same_value as _same
 
 __all__ = ["BrierDecomposition"]
@@ -541,11 +541,14 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         fc = check_forecast(
             y_true,
             y_proba,
-            sample_weight=sample_weight,
+            # a later chunk may weigh all its rows 0 (a no-op, as in the states)
+            sample_weight=sample_weight if first else None,
             labels=classes,
             pos_label=self.pos_label,
             labels_name="classes" if self.labels is None else "labels",
         )
+        if not first:
+            fc.sample_weight = _chunk_weights(sample_weight, fc.proba.shape[0])
         if fc.binary_1d and self.pos_label is None:
             _check_unambiguous_binary(y_true)
         pairs, cls_ = binary_columns(fc, self.pos_label)

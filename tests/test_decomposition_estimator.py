@@ -867,3 +867,36 @@ def test_partial_fit_of_subnormal_weights_names_sample_weight(scale):
         ValueError, match="^sample_weight: the largest weight is .*subnormal"
     ):
         d.partial_fit(y, p, sample_weight=w)
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_partial_fit_later_chunk_with_all_zero_weights_is_a_no_op(k):
+    # a later chunk whose weights are all 0 was refused ("sample_weight sums
+    # to zero") although the mergeable states accept it: it adds nothing
+    rng = np.random.default_rng(1234)
+    n = 40
+    if k == 1:
+        p = rng.uniform(size=n)
+        y = (rng.uniform(size=n) < p).astype(int)
+        kw = {}
+    else:
+        p = rng.dirichlet(np.ones(k), size=n)
+        y = np.array([rng.choice(k, p=row) for row in p])
+        kw = {"classes": np.arange(k)}
+    w = rng.uniform(0.5, 2.0, size=n)
+    w[25:] = 0.0
+    dec = BrierDecomposition(decomposition_method="murphy", n_bins=4)
+    dec.partial_fit(y[:25], p[:25], w[:25], **kw)
+    before = dec.miscalibration_
+    dec.partial_fit(y[25:], p[25:], w[25:])
+    full = BrierDecomposition(decomposition_method="murphy", n_bins=4).fit(
+        y, p, sample_weight=w
+    )
+    np.testing.assert_allclose(dec.miscalibration_, before, rtol=1e-12)
+    np.testing.assert_allclose(dec.miscalibration_, full.miscalibration_, rtol=1e-12)
+    np.testing.assert_allclose(dec.discrimination_, full.discrimination_, rtol=1e-12)
+    # the chunk is still validated
+    with pytest.raises(ValueError, match="sample_weight"):
+        dec.partial_fit(y[25:], p[25:], -w[25:] - 1.0)
+    with pytest.raises(ValueError, match="y_proba"):
+        dec.partial_fit(y[25:], p[25:] + 2.0, w[25:])
