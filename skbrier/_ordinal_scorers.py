@@ -43,6 +43,13 @@ def _ordered_columns(
     if labels is None:
         return p, options
     order = np.asarray(labels)
+    if p.shape[1] != order.shape[0]:
+        raise ValueError(
+            f"labels names {order.shape[0]} classes but predict_proba has "
+            f"{p.shape[1]} columns: the estimator was fitted on data without every "
+            "class of labels. Fit it on data holding every class (e.g. split with "
+            "StratifiedKFold)."
+        )
     return p[:, np.searchsorted(np.sort(order), order)], options
 
 

@@ -364,3 +364,23 @@ def test_a_constant_reference_that_does_not_sum_to_one_warns():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ranked_probability_skill_score([0, 1, 2], p, reference=[0.2, 0.3, 0.5])
+
+
+@pytest.mark.parametrize("skill", [False, True])
+def test_ranked_scorer_estimator_fitted_without_a_class(skill):
+    # a classifier fitted on a fold without "mid" has 2 predict_proba columns:
+    # the scorer's reordering by labels raised a bare IndexError
+    from sklearn.linear_model import LogisticRegression
+
+    from skbrier.scorers import make_ranked_probability_score_scorer
+
+    rng = np.random.default_rng(31)
+    X = rng.normal(size=(45, 2))
+    y = np.array(["low", "mid", "high"])[np.clip(np.round(X[:, 0] + 1).astype(int), 0, 2)]
+    seen = y != "mid"
+    clf = LogisticRegression().fit(X[seen], y[seen])
+    scorer = make_ranked_probability_score_scorer(
+        labels=["low", "mid", "high"], skill=skill
+    )
+    with pytest.raises(ValueError, match=r"labels names 3 classes.*2 columns.*every class"):
+        scorer(clf, X, y)
