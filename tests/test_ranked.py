@@ -384,3 +384,28 @@ def test_ranked_scorer_estimator_fitted_without_a_class(skill):
     )
     with pytest.raises(ValueError, match=r"labels names 3 classes.*2 columns.*every class"):
         scorer(clf, X, y)
+
+
+@pytest.mark.parametrize(
+    ("columns", "labels"),
+    [(["high", "mid", "low"], ["low", "mid", "high"]), ([2, 1, 0], None)],
+)
+def test_ranked_dataframe_columns_named_in_another_order(columns, labels):
+    # a DataFrame whose columns name the categories in another order than the
+    # order they are read in was scored silently (each column read as another
+    # category's probability), as brier_score refuses it
+    pd = pytest.importorskip("pandas")
+    P = np.array([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1], [0.1, 0.1, 0.8], [0.3, 0.4, 0.3]])
+    names = np.array(["low", "mid", "high"]) if labels else np.arange(3)
+    y = names[[2, 0, 2, 1]]
+    frame = pd.DataFrame(P, columns=columns)
+    for f in (ranked_probability_score, ranked_probability_skill_score):
+        with pytest.raises(ValueError, match="columns are named .* another order"):
+            f(y, frame, labels=labels)
+    with pytest.raises(ValueError, match="columns are named .* another order"):
+        ranked_probability_decomposition(y, frame, labels=labels)
+    # the columns in the order of the categories are read as given
+    ordered = frame[list(frame.columns)[::-1]]
+    assert ranked_probability_score(y, ordered, labels=labels) == pytest.approx(
+        ranked_probability_score(y, P[:, ::-1], labels=labels)
+    )

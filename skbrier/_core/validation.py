@@ -505,7 +505,7 @@ def check_forecast(
         )
     if k == 1:  # pragma: no cover - flattened above
         raise ValueError(f"{proba_name} must have at least two columns.")
-    _check_column_order(column_names(y_proba), classes, proba_name)
+    check_column_order(column_names(y_proba), classes, proba_name)
     if trusted:
         pass
     elif rows_ok is None:
@@ -518,17 +518,24 @@ def check_forecast(
     return Forecast(codes, p, w, classes, False, native)
 
 
-def _check_column_order(names: list[Any] | None, classes: np.ndarray, name: str) -> None:
+def check_column_order(
+    names: list[Any] | None,
+    classes: np.ndarray,
+    name: str,
+    *,
+    read_as: str = "the sorted classes",
+) -> None:
     """A DataFrame whose columns are named by the classes in another order than
-    the sorted classes the columns are taken to follow: a ValueError (each
-    column would be read as another class's probability)."""
+    ``classes``, the order the columns are taken to follow (``read_as``: its
+    words in the message): a ValueError (each column would be read as another
+    class's probability)."""
     if names is None or len(names) != classes.shape[0]:
         return
     given, want = [str(c) for c in names], [str(c) for c in classes.tolist()]
     if given != want and sorted(given) == sorted(want):
         raise ValueError(
             f"{name}'s columns are named {given}, the classes in another order than "
-            f"the sorted classes {want} its columns are read as: reorder them, "
+            f"{read_as} {want} its columns are read as: reorder them, "
             f"e.g. {name}[{want}]."
         )
 

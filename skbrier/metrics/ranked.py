@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.arrays import as_array
-from .._core.diagnose import one_warning_per_call
+from .._core.diagnose import column_names, one_warning_per_call
 from .._core.dispatch import HOST, Refused, backends
 from .._core.format import format_number
 from .._core.kernels.brier import warn_undefined_skill
@@ -51,6 +51,7 @@ from .._core.params import (
 )
 from .._core.results import Result
 from .._core.validation import (
+    check_column_order,
     check_forecast,
     check_probabilities,
     scale_free_weights,
@@ -143,6 +144,9 @@ def check_ordinal(
         float_target=False,
     )
     cats = fc.classes if order is None else order
+    check_column_order(
+        column_names(y_proba), cats, "y_proba", read_as="the order of the categories"
+    )
     return ordered_codes(fc.y, perm), fc.proba, fc.sample_weight, cats
 
 
