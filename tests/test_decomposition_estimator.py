@@ -900,3 +900,41 @@ def test_partial_fit_later_chunk_with_all_zero_weights_is_a_no_op(k):
         dec.partial_fit(y[25:], p[25:], -w[25:] - 1.0)
     with pytest.raises(ValueError, match="y_proba"):
         dec.partial_fit(y[25:], p[25:] + 2.0, w[25:])
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "pos_label"),
+    [
+        (np.array([0, 1, 0]), np.array([-1, 1, -1]), None),  # 0 and -1: three labels
+        (np.array(["no", "no", "no"]), np.array(["Yes", "Yes", "Yes"]), "yes"),  # typo
+    ],
+)
+def test_partial_fit_and_merge_check_the_labels_of_all_chunks(first, later, pos_label):
+    # each binary chunk was checked alone: labels that fit refuses on all the
+    # data ({0, -1, 1}, or "Yes" read as a negative beside pos_label="yes")
+    # gave a number silently
+    p = np.linspace(0.1, 0.9, 6)
+    y = np.concatenate([first, later])
+    with pytest.raises(ValueError) as in_memory:
+        BrierDecomposition(decomposition_method="murphy", pos_label=pos_label).fit(y, p)
+    dec = BrierDecomposition(decomposition_method="murphy", pos_label=pos_label)
+    dec.partial_fit(first, p[:3])
+    with pytest.raises(ValueError, match="y_true|pos_label") as chunked:
+        dec.partial_fit(later, p[3:])
+    assert str(in_memory.value)[:40] == str(chunked.value)[:40]
+    a = BrierDecomposition(decomposition_method="murphy", pos_label=pos_label)
+    b = BrierDecomposition(decomposition_method="murphy", pos_label=pos_label)
+    a.partial_fit(first, p[:3])
+    b.partial_fit(later, p[3:]) if pos_label is None else b.partial_fit(["no"], [0.5])
+    if pos_label is None:
+        with pytest.raises(ValueError, match="y_true"):
+            a.merge(b)
+
+
+def test_partial_fit_chunks_of_0_then_of_minus_1_are_ambiguous():
+    # {0} then {-1}: each chunk alone reads as negatives, but on all the data
+    # 0 is the larger label (the positive class): refused, as ambiguous labels
+    p = np.linspace(0.1, 0.9, 6)
+    dec = BrierDecomposition(decomposition_method="murphy").partial_fit([0, 0, 0], p[:3])
+    with pytest.raises(ValueError, match="pos_label"):
+        dec.partial_fit([-1, -1, -1], p[3:])
