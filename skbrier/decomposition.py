@@ -32,10 +32,11 @@ from ._core.params import (
     check_n_resamples,
     validate_random_state,
 )
-from ._core.labels import binary_target
 from ._core.validation import check_forecast
 from ._decomposition_helpers import (
     DecompositionReportMixin,
+    check_chunk_labels,
+    chunk_label_rows,
     component_names,
     components_of,
     intervals_of,
@@ -400,7 +401,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         # chunked state: only fixed edges can be continued by partial_fit
         mergeable = opts["method"] == "murphy" and not _is_quantile(opts["strategy"])
         self._binary_labels = (
-            _label_rows(y_true) if mergeable and fc.binary_1d else None
+            chunk_label_rows(y_true) if mergeable and fc.binary_1d else None
         )
         # mergeable implies decomposition_method="murphy": MurphyDecompositions
         self._stats: list[BinStatistics] | None = (
@@ -555,7 +556,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
             fc.sample_weight = _chunk_weights(sample_weight, fc.proba.shape[0])
         seen = None if first else getattr(self, "_binary_labels", None)
         labels_seen = (
-            _union_labels(seen, _label_rows(y_true), self.pos_label)
+            check_chunk_labels(seen, chunk_label_rows(y_true), self.pos_label)
             if fc.binary_1d
             else None
         )
@@ -690,7 +691,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         mine_labels = getattr(self, "_binary_labels", None)
         their_labels = getattr(other, "_binary_labels", None)
         if mine_labels is not None and their_labels is not None:
-            labels_seen = _union_labels(mine_labels, their_labels, self.pos_label)
+            labels_seen = check_chunk_labels(mine_labels, their_labels, self.pos_label)
         else:
             labels_seen = None
         stats = [a + b for a, b in zip(mine, theirs)]
@@ -709,60 +710,3 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
 
 def _is_quantile(strategy: Any) -> bool:
     return isinstance(strategy, str) and strategy == "quantile"
-
-
-def _plain_labels(y_true: Any) -> np.ndarray:
-    """A validated ``y_true`` as a flat numpy array (no second check)."""
-    y = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
-    return y.reshape(-1)
-
-
-def _label_rows(y_true: Any) -> dict[Any, int]:
-    """The (at most two) distinct labels of a validated binary ``y_true`` and
-    their rows, in O(n) (no sort)."""
-    y = _plain_labels(y_true)
-    if y.shape[0] == 0:
-        return {}
-    other = y != y[0]
-    n_other = int(np.count_nonzero(other))
-    first, second = y[[0, int(np.argmax(other))]].tolist()
-    return {first: y.shape[0] - n_other, **({second: n_other} if n_other else {})}
-
-
-def _union_labels(
-    seen: dict[Any, int] | None, new: dict[Any, int], pos_label: Any
-) -> dict[Any, int]:
-    """The labels of all binary chunks, checked as :meth:`fit` checks one
-    ``y_true``: 0 in one chunk and -1 in another are three labels (or,
-    without 1, an ambiguous pair), and ``"Yes"`` beside ``pos_label="yes"``
-    is not read as a negative."""
-    out = dict(seen or {})
-    for label, rows in new.items():
-        out[label] = out.get(label, 0) + rows
-    keys = list(out)
-    if len(out) > len(new):  # else the chunk's own check saw these very labels
-        binary_target(np.array(keys), pos_label, label_rows=[out[k] for k in keys])
-    if pos_label is None:  # {0} then {-1}: 0 would be the positive class of all
-        _check_unambiguous_binary(np.array(keys))
-    return out
-
-
-def _check_unambiguous_binary(y_true: Any) -> None:
-    """Without pos_label, chunks must use {0, 1} or {-1, 1} (positive class 1).
-
-    One chunk may hold a single class, so the rule "the larger label is
-    positive" cannot be applied chunk by chunk.  ``y_true`` has passed
-    validation already; this only looks at which labels it holds.
-    """
-    y = _plain_labels(y_true)
-    if y.dtype.kind == "b":
-        return
-    if y.dtype.kind in "iuf" and (
-        np.all((y == 0) | (y == 1)) or np.all((y == -1) | (y == 1))
-    ):
-        return
-    raise ValueError(
-        "pos_label must be set for partial_fit when the labels are not in {0, 1} "
-        "or {-1, 1}: one chunk may hold a single class, so the positive class "
-        "cannot be inferred chunk by chunk."
-    )
