@@ -879,3 +879,22 @@ def test_bin_edges_checks_the_weights():
         bin_edges(p, n_bins=3, strategy="quantile", sample_weight=[1, 1, 1, 5]),
         bin_edges(rep, n_bins=3, strategy="quantile"),
     )
+
+
+@pytest.mark.parametrize(
+    ("p", "match"),
+    [
+        ([0.1, np.nan, 0.9], "NaN"),
+        ([], "empty"),
+        ([0.1, 1.5], r"\[0, 1\]|outside"),
+        ([[0.1, 0.2], [0.3, 0.4]], "1-D"),
+    ],
+)
+def test_bin_edges_validates_the_forecasts(p, match):
+    # the public bin_edges read its forecasts unchecked: NaN gave the edges
+    # [0, 1] silently, an empty input a bare IndexError, 2-D input and values
+    # above 1 gave edges beyond [0, 1]
+    from skbrier.metrics.decomposition import bin_edges
+
+    with pytest.raises(ValueError, match=match):
+        bin_edges(p, strategy="quantile")

@@ -63,6 +63,7 @@ from .._core.results import ConfidenceInterval
 from .._core.validation import (
     check_forecast,
     check_multilabel,
+    check_probabilities,
     check_sample_weight,
     is_multilabel,
 )
@@ -128,8 +129,9 @@ def bin_edges(
 
     Parameters
     ----------
-    y_proba : ndarray of shape (n_samples,)
-        Validated forecasts (float64 in [0, 1]).
+    y_proba : array-like of shape (n_samples,)
+        Forecasts in [0, 1] (checked: NaN, infinity, values outside [0, 1],
+        empty or 2-D input raise ValueError).
     n_bins : int, default=10
         Number of bins for the ``"uniform"`` and ``"quantile"`` strategies
         (at most :data:`skbrier._core.params.MAX_BINS`).
@@ -146,8 +148,8 @@ def bin_edges(
     Raises
     ------
     ValueError, TypeError
-        For a bad ``n_bins`` or ``strategy``, or edges that do not cover the
-        forecasts.
+        For bad forecasts, a bad ``n_bins`` or ``strategy``, or edges that
+        do not cover the forecasts.
 
     Examples
     --------
@@ -156,7 +158,7 @@ def bin_edges(
     >>> bin_edges(np.array([0.1, 0.5, 0.9]), n_bins=4)
     array([0.  , 0.25, 0.5 , 0.75, 1.  ])
     """
-    p = np.asarray(y_proba, dtype=np.float64)
+    p = check_probabilities(y_proba, allow_2d=False, warn_hard=False)
     w = check_sample_weight(sample_weight, p.shape[0])
     n_bins = check_n_bins(n_bins)
     return edges_for(p, w, n_bins, check_strategy(strategy))
