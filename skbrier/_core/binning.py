@@ -5,7 +5,8 @@ the reliability diagrams, so that every binned number in the package puts a
 forecast in the same bin.
 
 Edges
-    ``uniform``: ``k / K`` (the correctly rounded double of each edge);
+    ``uniform``: ``np.linspace(0, 1, K + 1)``, ``k * (1 / K)`` (as scikit-learn
+    and R's ``seq``; an inner edge may differ by one ulp from ``k / K``);
     ``quantile``: the frequency-weighted quantiles of the forecasts with
     numpy's default *linear* interpolation (as
     :func:`sklearn.calibration.calibration_curve`); with weights, the linear
