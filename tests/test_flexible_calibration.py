@@ -363,3 +363,28 @@ def test_plot_draws_curve_band_histogram_and_statistics():
     assert [line.get_label() for line in ax.get_lines()].count("ideal") == 1
     assert len(ax.collections) == n_coll + 1  # only the second band
     plt.close("all")
+
+
+@pytest.mark.parametrize(
+    "smoother, band",
+    [("loess", "analytic"), ("loess", "bootstrap"), ("rcs", None), ("ns", "simulation"),
+     ("gam", "analytic"), ("lowess", None)],
+)  # fmt: skip
+def test_curves_pickle_and_keep_their_intervals(smoother, band):
+    """Every curve kept local closures for its later intervals (bootstrap and
+    simulation): pickle raised AttributeError ("Can't pickle local object
+    '_bootstrap.<locals>.run'"), even for the default analytic band.  The
+    unpickled curve gives the same band and the same (lazily drawn) intervals."""
+    import pickle
+
+    y, p, w = _data(120, seed=5)
+    c = flexible_calibration_curve(
+        y, p, smoother=smoother, band=band, sample_weight=None if smoother == "lowess" else w,
+        n_resamples=20, random_state=3,
+    )  # fmt: skip
+    back = pickle.loads(pickle.dumps(c))
+    np.testing.assert_array_equal(_values(back), _values(c))
+    assert back.confidence_interval(metric="ici") == c.confidence_interval(metric="ici")
+    if smoother in ("rcs", "ns", "gam"):
+        sim = {"metric": "e90", "method": "simulation"}
+        assert back.confidence_interval(**sim) == c.confidence_interval(**sim)
