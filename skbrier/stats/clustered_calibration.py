@@ -342,10 +342,11 @@ def _mixc(
     # knots are those of the grid, and the random-effects variance added
     try:
         Xq = np.column_stack([np.ones_like(xg), rcs_basis(xg, rcs_knots(xg, None, 3))])
-    except ValueError as err:
+    except ValueError:
         raise ValueError(
             f"grid: approach='MIXC' needs at least 6 distinct grid points for its "
-            f"band ({err})."
+            f"band (the knots of its spline); got {np.unique(grid).shape[0]}. Pass "
+            "grid=6 or more points."
         ) from None
     pvar = np.einsum("ij,jk,ik->i", Xq, fit.vcov, Xq)
     rvar = np.einsum("ij,jk,ik->i", Xq[:, :nz], fit.varcorr, Xq[:, :nz])
