@@ -388,3 +388,18 @@ def test_curves_pickle_and_keep_their_intervals(smoother, band):
     if smoother in ("rcs", "ns", "gam"):
         sim = {"metric": "e90", "method": "simulation"}
         assert back.confidence_interval(**sim) == c.confidence_interval(**sim)
+
+
+@pytest.mark.parametrize("grid", [0.5, 2.5, np.float64(50.0), True])
+def test_a_scalar_grid_that_is_not_a_count_says_what_grid_takes(grid):
+    """grid=0.5 (one probability) or 2.5 was refused with 'grid must be a 1-D or
+    2-D array, got a scalar' (neither says that an integer count is taken, and a
+    2-D grid is not); the message names both forms, also for the clustered curve."""
+    from skbrier.stats import clustered_calibration_curve
+
+    y, p, _ = _data(120, seed=2)
+    match = r"grid must be a number of points \(an integer, at least 2\) or an array"
+    with pytest.raises(ValueError, match=match):
+        flexible_calibration_curve(y, p, grid=grid)
+    with pytest.raises(ValueError, match=match):
+        clustered_calibration_curve(y, p, groups=np.arange(120) % 3, grid=grid)

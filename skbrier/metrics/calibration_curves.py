@@ -271,9 +271,23 @@ def _rows(
     return y, p, w, n_excl
 
 
-def _check_grid(grid: Any, p: np.ndarray, logit: bool) -> np.ndarray:
+def grid_count(grid: Any) -> int | None:
+    """The number of points of a ``grid`` given as a count, None for a ``grid``
+    of probabilities (checked by the caller); other scalars are refused."""
     if isinstance(grid, (int, np.integer)) and not isinstance(grid, bool):
-        num = check_int(grid, "grid", minimum=2, maximum=100_000)
+        return check_int(grid, "grid", minimum=2, maximum=100_000)
+    if np.ndim(grid) == 0:
+        raise ValueError(
+            "grid must be a number of points (an integer, at least 2) or an array of "
+            f"probabilities, got {grid!r}; for the curve at one probability pass "
+            "grid=[p]."
+        )
+    return None
+
+
+def _check_grid(grid: Any, p: np.ndarray, logit: bool) -> np.ndarray:
+    num = grid_count(grid)
+    if num is not None:
         return r_seq(float(p.min()), float(p.max()), num)
     g = check_probabilities(grid, name="grid", allow_2d=False, warn_hard=False)
     if logit and not np.all((g > 0.0) & (g < 1.0)):
