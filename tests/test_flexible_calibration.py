@@ -403,3 +403,21 @@ def test_a_scalar_grid_that_is_not_a_count_says_what_grid_takes(grid):
         flexible_calibration_curve(y, p, grid=grid)
     with pytest.raises(ValueError, match=match):
         clustered_calibration_curve(y, p, groups=np.arange(120) % 3, grid=grid)
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"smoother": "loess", "n_knots": 4}, "n_knots applies to"),
+        ({"smoother": "lowess", "n_knots": 4, "band": None}, "n_knots applies to"),
+        ({"smoother": "rcs", "knots": [[-1.0, 0.0, 1.0]]}, "knots must be 1-D"),
+        ({"smoother": "ns", "knots": np.zeros((2, 2))}, "knots must be 1-D"),
+    ],
+)
+def test_spline_options_of_the_wrong_smoother_or_shape_are_refused(kw, match):
+    """n_knots with loess or lowess was silently ignored (a curve of span 0.75
+    that the caller believed had 4 knots), as knots are refused there; 2-D knots
+    were silently flattened."""
+    y, p, _ = _data(100, seed=4)
+    with pytest.raises(ValueError, match=match):
+        flexible_calibration_curve(y, p, **kw)

@@ -215,6 +215,11 @@ def _check_spec(
         raise ValueError(f"transform must be 'logit' or None, got {transform!r}.")
     if n_knots is None:
         n_knots = DEFAULT_N_KNOTS.get(smoother, 5)
+    elif smoother not in REGRESSION_SMOOTHERS:
+        raise ValueError(
+            f"n_knots applies to smoother='rcs', 'ns' or 'gam', not to "
+            f"smoother={smoother!r}" + (" (use span)." if smoother == "loess" else ".")
+        )
     n_knots = check_int(
         n_knots, "n_knots", minimum={"rcs": 3, "gam": 3}.get(smoother, 0), maximum=50
     )
@@ -225,7 +230,9 @@ def _check_spec(
                 f"knots applies to the splines (smoother='rcs' or 'ns'), not to "
                 f"smoother={smoother!r}."
             )
-        k = np.unique(np.asarray(knots, dtype=np.float64).ravel())
+        if np.ndim(knots) != 1:
+            raise ValueError(f"knots must be 1-D, got shape {np.shape(knots)}.")
+        k = np.unique(np.asarray(knots, dtype=np.float64))
         if k.shape[0] < (3 if smoother == "rcs" else 2) or not np.all(np.isfinite(k)):
             raise ValueError(
                 "knots must be finite numbers on the scale of the fit (logit(p) with "
