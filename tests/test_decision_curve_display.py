@@ -315,3 +315,14 @@ def test_smooth_frac_is_checked(data):
     with pytest.raises(ValueError, match="smooth_frac"):
         disp.plot(smooth_frac=1.5)
     assert disp.plot(smooth_frac=0).smoothed_ == {}
+
+
+def test_line_kwargs_of_an_unknown_model_are_refused(data):
+    """line_kwargs={'ovr': ...} (a typo of 'over') was silently ignored: the
+    curve kept its default style; the unknown name is now refused."""
+    y, p0, p1 = data
+    disp = DecisionCurveDisplay.from_predictions(y, {"cal": p0, "over": p1})
+    with pytest.raises(ValueError, match=r"line_kwargs names unknown models \['ovr'\]"):
+        disp.plot(line_kwargs={"ovr": {"color": "red"}})
+    disp.plot(line_kwargs={"over": {"color": "red"}})
+    assert disp.lines_["over"].get_color() == "red"

@@ -512,7 +512,7 @@ class DecisionCurveDisplay:
         ylim = _check_ylim(ylim)
         marks = _check_thresholds_of_interest(thresholds_of_interest)
         self._smooth_frac = check_real(smooth_frac, "smooth_frac", low=0.0, high=1.0)
-        self._line_kwargs = check_line_kwargs(line_kwargs)
+        self._line_kwargs = check_line_kwargs(line_kwargs, self.net_benefit)
         ax = new_axes(ax, "DecisionCurveDisplay")
         from matplotlib.ticker import FuncFormatter
 
