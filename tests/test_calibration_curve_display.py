@@ -167,3 +167,12 @@ def test_from_estimator_and_plot_again(data):
     disp.plot(ax=ax, histogram=False, statistics=False, points=False)
     assert disp.ax_ is ax and not disp.points_ and not disp.spikes_
     assert not disp.statistics_
+
+
+def test_line_kwargs_of_an_unknown_model_are_refused(data):
+    """A misspelt model name in line_kwargs was silently ignored."""
+    y, pa, pb = data
+    disp = CalibrationCurveDisplay.from_predictions(y, {"a": pa, "b": pb}, band=None)
+    with pytest.raises(ValueError, match=r"line_kwargs names unknown models \['c'\]"):
+        disp.plot(line_kwargs={"c": {"color": "red"}})
+    disp.plot(line_kwargs={"b": {"color": "red"}})

@@ -104,6 +104,11 @@ def test_mixc_errors_and_result():
         clustered_calibration_curve(d["y"], d["p"], sample_weight=np.ones(len(d)), **kw)
     with pytest.raises(ValueError, match="6 distinct grid points"):
         clustered_calibration_curve(d["y"], d["p"], grid=[0.2, 0.4, 0.6], **kw)
+    # the grid's own count, not the spline kernel's advice about y_proba and
+    # knots= (neither is a parameter of this function); ties count once
+    with pytest.raises(ValueError, match=r"got 4\. Pass grid=6") as err:
+        clustered_calibration_curve(d["y"], d["p"], grid=[0.1, 0.2, 0.2, 0.4, 0.6], **kw)
+    assert "y_proba" not in str(err.value) and "knots=" not in str(err.value)
     with pytest.raises(ValueError, match="approach"):
         clustered_calibration_curve(d["y"], d["p"], groups=kw["groups"], approach="loess")
     with pytest.raises(ValueError, match="random_effects"):

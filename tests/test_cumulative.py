@@ -527,3 +527,43 @@ def test_mcgrad_multicalibration_of_odd_weight_scales(scale):
     ref = multicalibration_error(y, p, sample_weight=w, **kw)
     got = multicalibration_error(y, p, sample_weight=w * scale, **kw)
     assert got.global_ecce == pytest.approx(ref.global_ecce, rel=1e-12)
+
+
+@pytest.mark.parametrize("all_zero_segment", [False, True])
+def test_mcgrad_convention_counts_zero_weight_rows_as_mcgrad(all_zero_segment):
+    """MCGrad counts every row of a segment for min_samples_per_segment, rows of
+    weight 0 too; convention='mcgrad' dropped them first, so a segment of 21 rows
+    (15 of positive weight) was left out: MCE_sigma 2.023 instead of MCGrad's
+    2.110 (this seed).  A zero-weight row adds nothing else (its point of the
+    curve repeats the previous one; no share of sigma)."""
+    mcgrad = pytest.importorskip("mcgrad.metrics")
+    pd = pytest.importorskip("pandas")
+    import warnings
+
+    rng = np.random.default_rng(77)
+    n = int(rng.integers(100, 400))
+    a, b = rng.choice(["u", "v", "w"], n), rng.choice(["k", "l"], n)
+    p = rng.uniform(0.01, 0.99, n)
+    y = (rng.uniform(size=n) < np.where(a == "u", p**1.3, p)).astype(int)
+    w = rng.uniform(0.2, 3, n)
+    w[rng.uniform(size=n) < 0.3] = 0.0
+    if all_zero_segment:
+        w[a == "w"] = 0.0
+    df = pd.DataFrame({"y": y, "p": p, "a": a, "b": b, "w": w})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = mcgrad.MulticalibrationError(
+            df, "y", "p", weight_column="w", categorical_segment_columns=["a", "b"],
+            max_depth=2, min_samples_per_segment=20, max_values_per_segment_feature=10,
+            precision_dtype="float64",
+        )  # fmt: skip
+        ref_sigma, ref_mce = float(ref.mce_sigma), float(ref.mce)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = multicalibration_error(
+            y, p, segments=df[["a", "b"]], sample_weight=w, max_depth=2,
+            min_samples=20, convention="mcgrad",
+        )  # fmt: skip
+    assert res.mce_sigma == pytest.approx(ref_sigma, rel=1e-10)
+    assert res.mce == pytest.approx(ref_mce, rel=1e-10)
+    assert res.by_segment["n"][0] == n

@@ -285,9 +285,44 @@ def test_smoothed_curves_equal_dcurves(curve, frac):
     assert disp.treat_all_line_ is None or len(disp.smoothed_) == 2
 
 
+@pytest.mark.parametrize(
+    "thresholds, curve",
+    [([0.3], "net_benefit"), ([0.0, 0.3], "net_intervention_avoided")],
+)
+def test_smoothing_a_single_point_is_that_point_without_warnings(data, thresholds, curve):
+    """statsmodels' lowess of one point (one threshold, or one finite net
+    interventions avoided next to the NaN of threshold 0) returns the point
+    with four 'invalid value encountered in divide' RuntimeWarnings, which
+    leaked out of plot(smooth_frac=...); the point is drawn as it is."""
+    pytest.importorskip("statsmodels")
+    import warnings
+
+    y, p0, _ = data
+    res = decision_curve(y, p0, thresholds=thresholds)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        disp = DecisionCurveDisplay.from_result(res, curve=curve, per=1, smooth_frac=0.5)
+    x, s = disp.smoothed_["model"]
+    raw = res.net_benefit if curve == "net_benefit" else res.net_interventions_avoided / 100
+    keep = np.isfinite(raw)
+    np.testing.assert_array_equal(x, res.thresholds[keep])
+    np.testing.assert_allclose(s, raw[keep], rtol=1e-15)
+
+
 def test_smooth_frac_is_checked(data):
     y, p0, _ = data
     disp = DecisionCurveDisplay.from_predictions(y, p0)
     with pytest.raises(ValueError, match="smooth_frac"):
         disp.plot(smooth_frac=1.5)
     assert disp.plot(smooth_frac=0).smoothed_ == {}
+
+
+def test_line_kwargs_of_an_unknown_model_are_refused(data):
+    """line_kwargs={'ovr': ...} (a typo of 'over') was silently ignored: the
+    curve kept its default style; the unknown name is now refused."""
+    y, p0, p1 = data
+    disp = DecisionCurveDisplay.from_predictions(y, {"cal": p0, "over": p1})
+    with pytest.raises(ValueError, match=r"line_kwargs names unknown models \['ovr'\]"):
+        disp.plot(line_kwargs={"ovr": {"color": "red"}})
+    disp.plot(line_kwargs={"over": {"color": "red"}})
+    assert disp.lines_["over"].get_color() == "red"

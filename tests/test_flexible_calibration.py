@@ -363,3 +363,61 @@ def test_plot_draws_curve_band_histogram_and_statistics():
     assert [line.get_label() for line in ax.get_lines()].count("ideal") == 1
     assert len(ax.collections) == n_coll + 1  # only the second band
     plt.close("all")
+
+
+@pytest.mark.parametrize(
+    "smoother, band",
+    [("loess", "analytic"), ("loess", "bootstrap"), ("rcs", None), ("ns", "simulation"),
+     ("gam", "analytic"), ("lowess", None)],
+)  # fmt: skip
+def test_curves_pickle_and_keep_their_intervals(smoother, band):
+    """Every curve kept local closures for its later intervals (bootstrap and
+    simulation): pickle raised AttributeError ("Can't pickle local object
+    '_bootstrap.<locals>.run'"), even for the default analytic band.  The
+    unpickled curve gives the same band and the same (lazily drawn) intervals."""
+    import pickle
+
+    y, p, w = _data(120, seed=5)
+    c = flexible_calibration_curve(
+        y, p, smoother=smoother, band=band, sample_weight=None if smoother == "lowess" else w,
+        n_resamples=20, random_state=3,
+    )  # fmt: skip
+    back = pickle.loads(pickle.dumps(c))
+    np.testing.assert_array_equal(_values(back), _values(c))
+    assert back.confidence_interval(metric="ici") == c.confidence_interval(metric="ici")
+    if smoother in ("rcs", "ns", "gam"):
+        sim = {"metric": "e90", "method": "simulation"}
+        assert back.confidence_interval(**sim) == c.confidence_interval(**sim)
+
+
+@pytest.mark.parametrize("grid", [0.5, 2.5, np.float64(50.0), True])
+def test_a_scalar_grid_that_is_not_a_count_says_what_grid_takes(grid):
+    """grid=0.5 (one probability) or 2.5 was refused with 'grid must be a 1-D or
+    2-D array, got a scalar' (neither says that an integer count is taken, and a
+    2-D grid is not); the message names both forms, also for the clustered curve."""
+    from skbrier.stats import clustered_calibration_curve
+
+    y, p, _ = _data(120, seed=2)
+    match = r"grid must be a number of points \(an integer, at least 2\) or an array"
+    with pytest.raises(ValueError, match=match):
+        flexible_calibration_curve(y, p, grid=grid)
+    with pytest.raises(ValueError, match=match):
+        clustered_calibration_curve(y, p, groups=np.arange(120) % 3, grid=grid)
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"smoother": "loess", "n_knots": 4}, "n_knots applies to"),
+        ({"smoother": "lowess", "n_knots": 4, "band": None}, "n_knots applies to"),
+        ({"smoother": "rcs", "knots": [[-1.0, 0.0, 1.0]]}, "knots must be 1-D"),
+        ({"smoother": "ns", "knots": np.zeros((2, 2))}, "knots must be 1-D"),
+    ],
+)
+def test_spline_options_of_the_wrong_smoother_or_shape_are_refused(kw, match):
+    """n_knots with loess or lowess was silently ignored (a curve of span 0.75
+    that the caller believed had 4 knots), as knots are refused there; 2-D knots
+    were silently flattened."""
+    y, p, _ = _data(100, seed=4)
+    with pytest.raises(ValueError, match=match):
+        flexible_calibration_curve(y, p, **kw)

@@ -25,6 +25,7 @@ The result is :class:`FlexibleCalibrationCurve`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Callable
@@ -214,6 +215,11 @@ def _check_spec(
         raise ValueError(f"transform must be 'logit' or None, got {transform!r}.")
     if n_knots is None:
         n_knots = DEFAULT_N_KNOTS.get(smoother, 5)
+    elif smoother not in REGRESSION_SMOOTHERS:
+        raise ValueError(
+            f"n_knots applies to smoother='rcs', 'ns' or 'gam', not to "
+            f"smoother={smoother!r}" + (" (use span)." if smoother == "loess" else ".")
+        )
     n_knots = check_int(
         n_knots, "n_knots", minimum={"rcs": 3, "gam": 3}.get(smoother, 0), maximum=50
     )
@@ -224,7 +230,9 @@ def _check_spec(
                 f"knots applies to the splines (smoother='rcs' or 'ns'), not to "
                 f"smoother={smoother!r}."
             )
-        k = np.unique(np.asarray(knots, dtype=np.float64).ravel())
+        if np.ndim(knots) != 1:
+            raise ValueError(f"knots must be 1-D, got shape {np.shape(knots)}.")
+        k = np.unique(np.asarray(knots, dtype=np.float64))
         if k.shape[0] < (3 if smoother == "rcs" else 2) or not np.all(np.isfinite(k)):
             raise ValueError(
                 "knots must be finite numbers on the scale of the fit (logit(p) with "
@@ -270,9 +278,23 @@ def _rows(
     return y, p, w, n_excl
 
 
-def _check_grid(grid: Any, p: np.ndarray, logit: bool) -> np.ndarray:
+def grid_count(grid: Any) -> int | None:
+    """The number of points of a ``grid`` given as a count, None for a ``grid``
+    of probabilities (checked by the caller); other scalars are refused."""
     if isinstance(grid, (int, np.integer)) and not isinstance(grid, bool):
-        num = check_int(grid, "grid", minimum=2, maximum=100_000)
+        return check_int(grid, "grid", minimum=2, maximum=100_000)
+    if np.ndim(grid) == 0:
+        raise ValueError(
+            "grid must be a number of points (an integer, at least 2) or an array of "
+            f"probabilities, got {grid!r}; for the curve at one probability pass "
+            "grid=[p]."
+        )
+    return None
+
+
+def _check_grid(grid: Any, p: np.ndarray, logit: bool) -> np.ndarray:
+    num = grid_count(grid)
+    if num is not None:
         return r_seq(float(p.min()), float(p.max()), num)
     g = check_probabilities(grid, name="grid", allow_2d=False, warn_hard=False)
     if logit and not np.all((g > 0.0) & (g < 1.0)):
@@ -283,26 +305,40 @@ def _check_grid(grid: Any, p: np.ndarray, logit: bool) -> np.ndarray:
     return g
 
 
-def _bootstrap(
-    spec: _Spec,
-    y: np.ndarray,
-    p: np.ndarray,
-    w: np.ndarray | None,
-    grid: np.ndarray,
-    n_resamples: int,
-    random_state: Any,
-    n_jobs: int | None,
-) -> Callable[[], dict]:
-    """A function running the bootstrap of the curve and its summaries once."""
-    tf = special.logit if spec.logit else (lambda v: v)
-    x, xg = tf(p), tf(grid)
-    m = len(CURVE_METRICS)
+def _identity(v: np.ndarray) -> np.ndarray:
+    return v
 
-    def task(
+
+def _scale(spec: _Spec) -> Callable[[np.ndarray], np.ndarray]:
+    """The scale of the fit: ``logit`` or the probabilities themselves."""
+    return special.logit if spec.logit else _identity
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _Bootstrap:
+    """The bootstrap of the curve and its summaries, run once when called: a
+    picklable callable of arrays and options (the result keeps it for its
+    later intervals)."""
+
+    spec: _Spec
+    y: np.ndarray
+    p: np.ndarray
+    w: np.ndarray | None
+    grid: np.ndarray
+    n_resamples: int
+    random_state: Any
+    n_jobs: int | None
+
+    def _task(
+        self,
         draw: Callable[[np.random.Generator], np.ndarray],
         size: int,
         rng: np.random.Generator,
     ) -> np.ndarray:
+        y, p, grid = self.y, self.p, self.grid
+        tf = _scale(self.spec)
+        x, xg = tf(p), tf(grid)
+        m = len(CURVE_METRICS)
         out = np.full((size, m + grid.shape[0]), np.nan)
         for r in range(size):
             cnt = draw(rng)
@@ -311,24 +347,23 @@ def _bootstrap(
             if yb.min() == yb.max() or xb.min() == xb.max():
                 continue  # a resample with one class or one forecast: no curve
             try:
-                fit = _fit(spec, yb, xb, wb, xg, band=False)
+                fit = _fit(self.spec, yb, xb, wb, xg, band=False)
             except (ValueError, np.linalg.LinAlgError):
                 continue
             out[r, :m] = _summaries(pb, fit.p_c, wb)
             out[r, m:] = fit.estimate
         return out
 
-    def run() -> dict:
+    def __call__(self) -> dict:
         # the resampler is built here, not with the curve: weights too large
         # to resample refuse the bootstrap only, not the curve and its band
-        draw = frequency_resampler(w, p.shape[0])
+        m = len(CURVE_METRICS)
+        draw = frequency_resampler(self.w, self.p.shape[0])
         reps = run_replicates(
-            partial(task, draw), n_resamples, random_state=random_state,
-            n_jobs=n_jobs, chunk_size=16, desc="calibration curve bootstrap",
+            partial(self._task, draw), self.n_resamples, random_state=self.random_state,
+            n_jobs=self.n_jobs, chunk_size=16, desc="calibration curve bootstrap",
         )  # fmt: skip
         return {"metrics": reps[:, :m], "curve": reps[:, m:]}
-
-    return run
 
 
 def _mvrnorm(
@@ -343,26 +378,31 @@ def _mvrnorm(
     return mean + (z * np.sqrt(np.maximum(vals, 0.0))) @ vecs.T
 
 
-def _simulation(
-    spec: _Spec,
-    y: np.ndarray,
-    p: np.ndarray,
-    w: np.ndarray | None,
-    grid: np.ndarray,
-    n_draws: int,
-    random_state: Any,
-    n_jobs: int | None,
-    fit: _Fit | None = None,
-) -> Callable[[], dict]:
-    """A function drawing the curve and its summaries once, as pmcalibration's
+@dataclasses.dataclass(frozen=True, eq=False)
+class _Simulation:
+    """The curve and its summaries drawn once when called, as pmcalibration's
     ``ci = "sim"``: coefficients from :math:`N(\\hat\\beta, \\hat V)` of the
     logistic fit (``fit``, else fitted again), the curve at the rows and at
-    the grid for each draw (no refit)."""
-    m = len(CURVE_METRICS)
+    the grid for each draw (no refit).  A picklable callable (the result
+    keeps it for its later intervals)."""
 
-    def run() -> dict:
-        tf = special.logit if spec.logit else (lambda v: v)
-        f = _fit(spec, y, tf(p), w, tf(grid), band=False) if fit is None else fit
+    spec: _Spec
+    y: np.ndarray
+    p: np.ndarray
+    w: np.ndarray | None
+    grid: np.ndarray
+    n_draws: int
+    random_state: Any
+    n_jobs: int | None
+    fit: _Fit | None = None
+
+    def __call__(self) -> dict:
+        spec, y, p, w, grid, n_draws = (
+            self.spec, self.y, self.p, self.w, self.grid, self.n_draws
+        )  # fmt: skip
+        m = len(CURVE_METRICS)
+        tf = _scale(spec)
+        f = _fit(spec, y, tf(p), w, tf(grid), band=False) if self.fit is None else self.fit
         if f.linear is None:  # no maximum: nothing to draw around
             nan = np.full((n_draws, m + grid.shape[0]), np.nan)
             return {"metrics": nan[:, :m], "curve": nan[:, m:]}
@@ -378,12 +418,10 @@ def _simulation(
             return out
 
         reps = run_replicates(
-            task, n_draws, random_state=random_state, n_jobs=n_jobs,
+            task, n_draws, random_state=self.random_state, n_jobs=self.n_jobs,
             chunk_size=chunk_size_for(rows), desc="calibration curve simulation",
         )  # fmt: skip
         return {"metrics": reps[:, :m], "curve": reps[:, m:]}
-
-    return run
 
 
 @backends(
@@ -618,7 +656,7 @@ def flexible_calibration_curve(
             w, "smoother='lowess' (lowess has no weights)", "use smoother='loess'"
         )
     g = _check_grid(grid, p, spec.logit)
-    tf = special.logit if spec.logit else (lambda v: v)
+    tf = _scale(spec)
     fit = _fit(spec, y, tf(p), w, tf(g), band=band == "analytic")
     if not fit.converged:
         warnings.warn(
@@ -630,16 +668,16 @@ def flexible_calibration_curve(
             stacklevel=2,
         )
     stats_ = _summaries(p, fit.p_c, w)
-    resample = _bootstrap(spec, y, p, w, g, n_resamples, random_state, n_jobs)
+    resample = _Bootstrap(spec, y, p, w, g, n_resamples, random_state, n_jobs)
     boot = resample() if band == "bootstrap" else None
     simulate = sim = None
     if spec.smoother in REGRESSION_SMOOTHERS:
         # drawn now around this fit for the band; else on the first interval
         # (fitted again: the result does not keep the design matrices)
         args = (spec, y, p, w, g, n_resamples, random_state, n_jobs)
-        simulate = _simulation(*args)
+        simulate = _Simulation(*args)
         if band == "simulation":
-            sim = _simulation(*args, fit)()
+            sim = _Simulation(*args, fit)()
     lower = upper = None
     if band == "analytic":
         assert fit.se is not None

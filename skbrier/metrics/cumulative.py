@@ -169,9 +169,12 @@ def _part_tests(
         np.cumsum(rows[:-1], out=starts[1:])
         lo, hi = _k.part_extremes(ps[perm] if tied else None, ds[perm], starts)
     scaled = weight if exponent == 0 else np.ldexp(weight, exponent)
+    # a part of zero-weight rows only (MCGrad's rows): a flat curve at 0
+    scaled = np.where(scaled > 0.0, scaled, 1.0)
     ks, kuiper = _ranges(lo / scaled, hi / scaled, convention)
     stats = {"n": rows, "weight": weight, "ks": ks, "kuiper": kuiper}
-    stats["sigma"] = _sigma(ps, ws, codes, k, convention)
+    sigma = _sigma(ps, ws, codes, k, convention)
+    stats["sigma"] = sigma if ws is None else np.where(weight > 0.0, sigma, 0.0)
     counted = weight if _weight_counts(ws, convention) else rows
     return _tests(stats, counted >= MIN_SAMPLES)
 
@@ -482,7 +485,8 @@ def multicalibration_error(
         whole sample only).
     min_samples : float, default=10
         Segments with fewer observations are left out: rows, or with
-        ``convention="paper"`` and weights the total frequency weight.
+        ``convention="paper"`` and weights the total frequency weight
+        (with ``"mcgrad"`` rows of weight 0 count, as MCGrad's).
     convention : {"paper", "mcgrad"}, default="paper"
         How ``sigma`` reads ``sample_weight`` (see
         :func:`cumulative_calibration`); ``"mcgrad"`` also counts rows for
@@ -576,8 +580,9 @@ def _multicalibration(
     if known is not None and isinstance(segments, Mapping):
         values = list(segments.values())
         shared = next((j for j, v in enumerate(values) if v is known[0]), None)
-    y, p, w, *kept = _positive_rows(y, p, w, *(c for _, _, c in columns))
-    columns = [(nm, *_compact(lab, c)) for (nm, lab, _), c in zip(columns, kept)]
+    if convention != "mcgrad":  # MCGrad counts the rows of weight 0 as rows
+        y, p, w, *kept = _positive_rows(y, p, w, *(c for _, _, c in columns))
+        columns = [(nm, *_compact(lab, c)) for (nm, lab, _), c in zip(columns, kept)]
     n = y.shape[0]
     total = float(n if w is None else w.sum())
     _check_observations(n, w, total, convention, "the multicalibration error")

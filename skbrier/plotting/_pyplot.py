@@ -21,10 +21,19 @@ def import_pyplot(display: str) -> Any:
     return plt
 
 
-def check_line_kwargs(line_kwargs: Any) -> dict[str, Any]:
-    """A copy of ``line_kwargs`` (model name -> keyword dict; None: empty)."""
+def check_line_kwargs(line_kwargs: Any, names: Any = None) -> dict[str, Any]:
+    """A copy of ``line_kwargs`` (model name -> keyword dict; None: empty);
+    with ``names`` (the models drawn), a key naming none of them is refused."""
     if line_kwargs is not None and not isinstance(line_kwargs, Mapping):
         raise TypeError(
             f"line_kwargs must be a dict of model name to dict, got {line_kwargs!r}."
         )
-    return dict(line_kwargs or {})
+    out = dict(line_kwargs or {})
+    if names is not None:
+        known = list(names)
+        unknown = [k for k in out if k not in known]
+        if unknown:
+            raise ValueError(
+                f"line_kwargs names unknown models {unknown}; models: {known}."
+            )
+    return out

@@ -98,7 +98,8 @@ def smooth_curve(
     ``statsmodels.nonparametric.lowess(values, thresholds, frac=frac)``
     (local linear fits on the nearest ``frac`` share of the thresholds,
     tricube weights, three robustness iterations); this is that call, so the
-    smoothed curves equal dcurves'.  Missing values are left out.
+    smoothed curves equal dcurves'.  Missing values are left out; a single
+    point left is drawn as it is (lowess returns it, with numpy's warnings).
     """
     try:
         from statsmodels.nonparametric.smoothers_lowess import lowess
@@ -107,7 +108,11 @@ def smooth_curve(
             "smooth_frac needs statsmodels, the lowess dcurves smooths with: "
             "pip install statsmodels (or pass smooth_frac=0)."
         ) from exc
-    out = lowess(np.asarray(values, dtype=float), thresholds, frac=frac)
+    values = np.asarray(values, dtype=float)
+    finite = np.isfinite(values) & np.isfinite(thresholds)
+    if np.count_nonzero(finite) < 2:  # nothing to smooth
+        return thresholds[finite], values[finite]
+    out = lowess(values, thresholds, frac=frac)
     return out[:, 0], out[:, 1]
 
 
@@ -507,7 +512,7 @@ class DecisionCurveDisplay:
         ylim = _check_ylim(ylim)
         marks = _check_thresholds_of_interest(thresholds_of_interest)
         self._smooth_frac = check_real(smooth_frac, "smooth_frac", low=0.0, high=1.0)
-        self._line_kwargs = check_line_kwargs(line_kwargs)
+        self._line_kwargs = check_line_kwargs(line_kwargs, self.net_benefit)
         ax = new_axes(ax, "DecisionCurveDisplay")
         from matplotlib.ticker import FuncFormatter
 

@@ -360,8 +360,9 @@ class CalibrationCurveDisplay:
                  "band": band}  # fmt: skip
         for key, value in flags.items():
             flags[key] = check_bool(value, key)
-        line_kwargs = check_line_kwargs(line_kwargs)
         groups = list(self.parts)
+        models = dict.fromkeys(m for g in groups for m in self.parts[g])
+        line_kwargs = check_line_kwargs(line_kwargs, models)
         axes = self._axes(ax, groups)
         self.axes_ = axes
         self.ax_, self.figure_ = axes[0], axes[0].figure

@@ -30,7 +30,7 @@ from .._core.labels import check_groups
 from .._core.params import check_confidence_level, check_int, check_option
 from .._core.results import Result
 from .._core.validation import binary_forecast, check_probabilities
-from ..metrics.calibration_curves import flexible_calibration_curve
+from ..metrics.calibration_curves import flexible_calibration_curve, grid_count
 from ._cgc import grouped_calibration
 from ._glmm import fit_logistic_glmm
 from .meta_analysis import random_effects_meta
@@ -208,8 +208,8 @@ class ClusteredCalibrationCurve(Result):
 def _grid(grid: Any, p: np.ndarray) -> np.ndarray:
     """``valProbCluster``'s grid: ``grid`` points from the smallest to the
     largest forecast, kept inside ``[1e-4, 1 - 1e-4]``; or the forecasts given."""
-    if isinstance(grid, (int, np.integer)) and not isinstance(grid, bool):
-        num = check_int(grid, "grid", minimum=2, maximum=100_000)
+    num = grid_count(grid)
+    if num is not None:
         return r_seq(max(float(p.min()), _EDGE), min(float(p.max()), 1.0 - _EDGE), num)
     g = check_probabilities(grid, name="grid", allow_2d=False, warn_hard=False)
     if not np.all((g > 0.0) & (g < 1.0)):
@@ -342,10 +342,11 @@ def _mixc(
     # knots are those of the grid, and the random-effects variance added
     try:
         Xq = np.column_stack([np.ones_like(xg), rcs_basis(xg, rcs_knots(xg, None, 3))])
-    except ValueError as err:
+    except ValueError:
         raise ValueError(
             f"grid: approach='MIXC' needs at least 6 distinct grid points for its "
-            f"band ({err})."
+            f"band (the knots of its spline); got {np.unique(grid).shape[0]}. Pass "
+            "grid=6 or more points."
         ) from None
     pvar = np.einsum("ij,jk,ik->i", Xq, fit.vcov, Xq)
     rvar = np.einsum("ij,jk,ik->i", Xq[:, :nz], fit.varcorr, Xq[:, :nz])
