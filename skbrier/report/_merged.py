@@ -183,7 +183,7 @@ def report_from_states(
     run.step("logistic calibration")
     logistic, df = _logistic(y, p, w, notes, 1 if ptp == 0.0 else 2, sec.logistic)
     run.step("Spiegelhalter test")
-    sz = _spiegelhalter(y, p, w, notes, sec.spiegelhalter)
+    sz = _spiegelhalter(y, p, w, notes, sec.spiegelhalter, float(wt))
     if ws is None:
         notes.add(f"{engine} input: Emax/E90/Eavg (lowess) are computed on {where}.")
     run.step("lowess calibration")
