@@ -313,3 +313,15 @@ def test_verdict_of_many_reports_names_the_miscalibrated_ones():
     assert f"{len(bad)} of {len(reps)} reports show evidence of miscalibration" in verdict
     named = re.findall(r"<li>(g\d+): Brier score", verdict)
     assert named == bad
+
+
+def test_weighted_report_figure_shows_no_nan():
+    # three weighted rows: the figure's curve has no ICI or E90 and its
+    # statistics box printed "ICI nan  E90 nan" (into the SVG of the page)
+    pytest.importorskip("matplotlib")
+    y, p, w = [0, 0, 1], [0.672, 0.22, 0.313], [4.0, 1.0, 1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = calibration_report(y, p, sample_weight=w).to_html()
+    assert "ICI n/a" in page
+    assert not re.search(r"\bnan\b", page, re.IGNORECASE)
