@@ -411,3 +411,23 @@ def test_a_list_of_reports_says_how_to_name_them():
             render([a, b])
     with pytest.raises(TypeError, match="got tuple"):
         reports_table((a, b))
+
+
+def test_reports_table_labels_each_interval_with_its_own_options():
+    # reports with different confidence levels / cov_types were all listed
+    # under the first report's "95% confidence intervals (iid)" header
+    rng = np.random.default_rng(31)
+    p = rng.uniform(0.05, 0.95, 60)
+    y = (rng.uniform(size=60) < p).astype(int)
+    reps = {
+        "a": calibration_report(y, p),
+        "b": calibration_report(y, p, cov_type="hac", confidence_level=0.9),
+    }
+    text = reports_table(reps)
+    assert "95% confidence intervals (iid)" not in text
+    line_b = next(line for line in text.splitlines() if line.startswith("  b: Brier Index"))
+    ci = reps["b"].confidence_interval(0.9, metric="brier_index")
+    assert "90%" in line_b and "hac" in line_b
+    assert f"[{ci[0]:.2f}, {ci[1]:.2f}]" in line_b
+    same = reports_table({"a": reps["a"], "c": calibration_report(y, p[::-1])})
+    assert "95% confidence intervals (iid):" in same

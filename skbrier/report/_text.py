@@ -371,17 +371,19 @@ def reports_table(reports: Mapping[str, CalibrationReport]) -> str:
     lines = ["group".ljust(wname) + head]
     for n, row in zip(names, cells):
         lines.append(n.ljust(wname) + "".join(c.rjust(w) for c, w in zip(row, widths)))
-    first = next(iter(reports.values()))
-    ci_lines = []
+    ci_lines, kinds = [], []
     for n, r in reports.items():
         ci = r.confidence_interval(r.confidence_level, metric="brier_index")
         if ci is not None:
+            kinds.append((f"{100 * r.confidence_level:g}%", r.cov_type))
             ci_lines.append(f"  {n}: Brier Index {fmt(r.brier_index, 2)} {fmt_ci(ci, 2)}")
     if ci_lines:
         lines.append("")
-        lines.append(
-            f"{100 * first.confidence_level:g}% confidence intervals ({first.cov_type}):"
-        )
+        if len(set(kinds)) == 1:  # one level and one kind: said once
+            lines.append(f"{kinds[0][0]} confidence intervals ({kinds[0][1]}):")
+        else:  # each report's own level and kind
+            lines.append("Confidence intervals:")
+            ci_lines = [f"{line} ({lv}, {cov})" for line, (lv, cov) in zip(ci_lines, kinds)]
         lines.extend(ci_lines)
     lines.append("")
     lines.append(
