@@ -71,6 +71,19 @@ def _p_eq(v: float | None) -> str:
     return f"p {t}" if t.startswith("<") else f"p = {t}"
 
 
+def interval_kind(rep: Any) -> tuple[str, str]:
+    """How a report's intervals are made, ``("95%", "iid")``: its confidence
+    level and ``cov_type`` (the label of its intervals in multi-report tables)."""
+    return f"{100 * rep.confidence_level:g}%", str(rep.cov_type)
+
+
+def shared_interval_kind(reports: Any) -> tuple[str, str] | None:
+    """The :func:`interval_kind` of every report when they share one, else
+    None (each interval is then labelled with its own)."""
+    kinds = {interval_kind(r) for r in reports.values()}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
 def fmt_ci(ci: tuple | None, digits: int = 4) -> str:
     """``[low, high]`` or the empty string."""
     if ci is None:
@@ -371,19 +384,24 @@ def reports_table(reports: Mapping[str, CalibrationReport]) -> str:
     lines = ["group".ljust(wname) + head]
     for n, row in zip(names, cells):
         lines.append(n.ljust(wname) + "".join(c.rjust(w) for c, w in zip(row, widths)))
-    ci_lines, kinds = [], []
+    ci_lines = []
+    with_ci = {}
     for n, r in reports.items():
         ci = r.confidence_interval(r.confidence_level, metric="brier_index")
         if ci is not None:
-            kinds.append((f"{100 * r.confidence_level:g}%", r.cov_type))
+            with_ci[n] = r
             ci_lines.append(f"  {n}: Brier Index {fmt(r.brier_index, 2)} {fmt_ci(ci, 2)}")
     if ci_lines:
         lines.append("")
-        if len(set(kinds)) == 1:  # one level and one kind: said once
-            lines.append(f"{kinds[0][0]} confidence intervals ({kinds[0][1]}):")
+        shared = shared_interval_kind(with_ci)
+        if shared is not None:  # one level and one kind: said once
+            lines.append(f"{shared[0]} confidence intervals ({shared[1]}):")
         else:  # each report's own level and kind
             lines.append("Confidence intervals:")
-            ci_lines = [f"{line} ({lv}, {cov})" for line, (lv, cov) in zip(ci_lines, kinds)]
+            ci_lines = [
+                "{} ({}, {})".format(line, *interval_kind(r))
+                for line, r in zip(ci_lines, with_ci.values())
+            ]
         lines.extend(ci_lines)
     lines.append("")
     lines.append(
