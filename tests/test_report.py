@@ -431,3 +431,20 @@ def test_reports_table_labels_each_interval_with_its_own_options():
     assert f"[{ci[0]:.2f}, {ci[1]:.2f}]" in line_b
     same = reports_table({"a": reps["a"], "c": calibration_report(y, p[::-1])})
     assert "95% confidence intervals (iid):" in same
+
+
+@pytest.mark.parametrize("kw", [{}, {"cov_type": "bootstrap", "random_state": 0}])
+def test_two_rows_give_no_interval_with_or_without_unit_weights(kw):
+    # two unweighted rows kept the O/E and calibration-in-the-large intervals
+    # (the note said none were available; unit weights gave none): below 3
+    # observations no interval, as the Brier rows and the tests
+    from skbrier.report._result import ALL_INTERVAL_METRICS
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = calibration_report([0, 1], [0.3, 0.6], **kw)
+        unit = calibration_report([0, 1], [0.3, 0.6], sample_weight=[1.0, 1.0], **kw)
+    for rep in (plain, unit):
+        for m in ALL_INTERVAL_METRICS:
+            assert rep.confidence_interval(rep.confidence_level, metric=m) is None, m
+    assert plain.observed_expected == unit.observed_expected

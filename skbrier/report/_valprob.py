@@ -427,9 +427,10 @@ def valprob_extras(
             specs.update(
                 _bootstrap_intervals(y, p, w, lg_res, opts, inference, oe, notes, p_order)
             )
-    if w is not None and opts.cov_type != "hac":
-        # frequency weights: the total weight is the sample size (the one
-        # check of brier_inference); too small a total leaves no interval
+    if opts.cov_type != "hac":
+        # rows, or with frequency weights their total, are the sample size
+        # (the one check of brier_inference; HAC checks its own): too few
+        # leave no interval, weighted or not
         try:
             check_weighted_samples(int(yy.shape[0]), ww, True)
         except ValueError as exc:
