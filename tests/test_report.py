@@ -415,7 +415,8 @@ def test_a_list_of_reports_says_how_to_name_them():
 
 def test_reports_table_labels_each_interval_with_its_own_options():
     # reports with different confidence levels / cov_types were all listed
-    # under the first report's "95% confidence intervals (iid)" header
+    # under the first report's "95% confidence intervals (iid)" header (the
+    # text table) or "BI 95% CI (iid)" (the HTML overview)
     rng = np.random.default_rng(31)
     p = rng.uniform(0.05, 0.95, 60)
     y = (rng.uniform(size=60) < p).astype(int)
@@ -429,8 +430,17 @@ def test_reports_table_labels_each_interval_with_its_own_options():
     ci = reps["b"].confidence_interval(0.9, metric="brier_index")
     assert "90%" in line_b and "hac" in line_b
     assert f"[{ci[0]:.2f}, {ci[1]:.2f}]" in line_b
-    same = reports_table({"a": reps["a"], "c": calibration_report(y, p[::-1])})
-    assert "95% confidence intervals (iid):" in same
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = reports_to_html(reps)
+    assert "BI 95% CI (iid)" not in page
+    row = next(r for r in page.split("<tr>") if r.startswith("<td>b</td>"))
+    assert f"{ci[0]:.2f}" in row and f"{ci[1]:.2f}] (90%, hac)" in row
+    same = {"a": reps["a"], "c": calibration_report(y, p[::-1])}
+    assert "95% confidence intervals (iid):" in reports_table(same)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert "BI 95% CI (iid)" in reports_to_html(same)
 
 
 @pytest.mark.parametrize("kw", [{}, {"cov_type": "bootstrap", "random_state": 0}])

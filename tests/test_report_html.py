@@ -327,29 +327,6 @@ def test_weighted_report_figure_shows_no_nan():
     assert not re.search(r"\bnan\b", page, re.IGNORECASE)
 
 
-def test_overview_labels_intervals_of_reports_with_different_options():
-    # the overview's interval column was headed with the first report's
-    # level and cov_type ("BI 95% CI (iid)") whatever the others used
-    rng = np.random.default_rng(12)
-    p = rng.uniform(0.05, 0.95, 80)
-    y = (rng.uniform(size=80) < p).astype(int)
-    reps = {
-        "a": calibration_report(y, p),
-        "b": calibration_report(y, p**1.2, cov_type="hac", confidence_level=0.8),
-    }
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        page = reports_to_html(reps)
-    assert "BI 95% CI (iid)" not in page
-    ci = reps["b"].confidence_interval(0.8, metric="brier_index")
-    row = next(r for r in page.split("<tr>") if r.startswith("<td>b</td>"))
-    assert f"{ci[0]:.2f}" in row and f"{ci[1]:.2f}] (80%, hac)" in row
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        same = reports_to_html({"a": reps["a"], "c": calibration_report(y, p**1.2)})
-    assert "BI 95% CI (iid)" in same
-
-
 def test_many_reports_verdict_names_no_single_level_when_they_differ():
     # above VERDICT_MAX_MODELS reports the count said "at the 95% level"
     # (the first report's) whatever level the others used
