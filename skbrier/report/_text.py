@@ -324,8 +324,9 @@ TABLE_COLUMNS = [
 ]
 
 
-def check_reports(reports: Any) -> dict:
-    """``reports`` as a non-empty dict of str to CalibrationReport (or a clear error).
+def check_reports(reports: Any, name: str = "reports") -> dict:
+    """``reports`` as a non-empty dict of str to CalibrationReport (or a clear
+    error naming the parameter ``name``).
 
     The type is recognised by name (``_result`` imports the renderers, so the
     renderers do not import it back).
@@ -335,15 +336,15 @@ def check_reports(reports: Any) -> dict:
         if isinstance(reports, (list, tuple)):
             hint = " (name them: {r.name: r for r in reports})"
         raise TypeError(
-            f"reports must be a mapping of names to CalibrationReport, got "
+            f"{name} must be a mapping of names to CalibrationReport, got "
             f"{type(reports).__name__}{hint}."
         )
     if not reports:
-        raise ValueError("reports is empty.")
+        raise ValueError(f"{name} is empty.")
     for k, v in reports.items():
         if not (isinstance(v, Result) and type(v).__name__ == "CalibrationReport"):
             raise TypeError(
-                f"reports[{k!r}] must be a CalibrationReport, got {type(v).__name__}."
+                f"{name}[{k!r}] must be a CalibrationReport, got {type(v).__name__}."
             )
     return {str(k): v for k, v in reports.items()}
 
