@@ -458,3 +458,18 @@ def test_two_rows_give_no_interval_with_or_without_unit_weights(kw):
         for m in ALL_INTERVAL_METRICS:
             assert rep.confidence_interval(rep.confidence_level, metric=m) is None, m
     assert plain.observed_expected == unit.observed_expected
+
+
+def test_huge_weights_print_numbers_in_scientific_notation():
+    # weights x1e200 scale z and the chi-squares by 1e100 / 1e200: the text
+    # and the table printed them with every digit (a 200-character number)
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.05, 0.95, 50)
+    y = (rng.uniform(size=50) < p).astype(int)
+    w = rng.integers(1, 4, 50).astype(float) * 1e200
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = calibration_report(y, p, sample_weight=w)
+    for text in (str(rep), reports_table({"a": rep})):
+        assert max(len(line) for line in text.splitlines()) < 200
+    assert f"{rep.spiegelhalter_z:.4g}" in str(rep)

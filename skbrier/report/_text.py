@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._core.format import format_number
 from .._core.results import Result
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,7 +47,8 @@ DECOMPOSITION_TERMS = {
 
 
 def fmt(v: Any, digits: int = 4) -> str:
-    """A number with ``digits`` decimals; ``n/a`` for None or NaN (undefined)."""
+    """A number with ``digits`` decimals (from 1e6 on, 4 significant digits);
+    ``n/a`` for None or NaN (undefined)."""
     if v is None:
         return "n/a"
     if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
@@ -56,6 +58,8 @@ def fmt(v: Any, digits: int = 4) -> str:
         return "n/a"
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
+    if abs(v) >= 1e6:  # (weights x1e200) 4 significant digits, not every one
+        return format_number(v)
     return f"{v:.{digits}f}"
 
 
