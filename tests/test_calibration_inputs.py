@@ -155,7 +155,8 @@ def test_zero_weight_rows_equal_removed_rows(data):
 def test_extreme_weight_scales(data, scale):
     """Issue item 14: weights of 1e-200 or 1e300 are frequency weights of that
     scale: same coefficients, equal-width ECE and C; standard errors over
-    sqrt(scale), z times sqrt(scale), chi-squares times scale; never an
+    sqrt(scale), z times sqrt(scale) (NaN below a total weight of 3),
+    chi-squares times scale; never an
     exception.  (Equal-mass bins are frequency-weighted quantiles, which do
     depend on the scale: a total weight below 1 is less than one sample.)"""
     y, p, w = data
@@ -178,9 +179,12 @@ def test_extreme_weight_scales(data, scale):
         assert getattr(a, f) == pytest.approx(getattr(b, f) / root, rel=1e-9), f
     assert a.unreliability_chi2 == pytest.approx(b.unreliability_chi2 * scale, rel=1e-9)
     assert a.weight_used == pytest.approx(b.weight_used * scale, rel=1e-12)
-    assert z == pytest.approx(
-        spiegelhalter_z(y, p, sample_weight=w).statistic * root, rel=1e-9
-    )
+    if ws.sum() >= 3:
+        assert z == pytest.approx(
+            spiegelhalter_z(y, p, sample_weight=w).statistic * root, rel=1e-9
+        )
+    else:  # below 3 observations every test is NaN, as D, U and Q
+        assert math.isnan(z)
     assert ece == pytest.approx(
         calibration_error(y, p, sample_weight=w, norm="l2", kind="binary", n_bins=10),
         abs=1e-14,
@@ -387,3 +391,35 @@ def test_valprob_indexes_need_three_observations(data, total):
     # at three observations they are numbers again
     three = calibration_intercept_slope(y, p, sample_weight=w / w.sum() * 3.5)
     assert math.isfinite(three.quality_index)
+
+
+@pytest.mark.parametrize("total", [2.5, 1e-3, 1e-200])
+def test_valprob_tests_need_three_observations(data, total):
+    # with weights summing below 3 observations D/U/Q were NaN but the tests
+    # still gave p-values (1.0 at weights x1e-200): every test is NaN there,
+    # in the function, the mergeable state and the report alike
+    from skbrier.report import calibration_report
+    from skbrier.states import SpiegelhalterState
+
+    y, p, w = data
+    small = w / w.sum() * total
+    assert all(math.isnan(v) for v in spiegelhalter_z(y, p, sample_weight=small))
+    state = SpiegelhalterState().update(y, p, sample_weight=small)
+    assert all(math.isnan(v) for v in state.finalize())
+    res = calibration_intercept_slope(y, p, sample_weight=small)
+    assert math.isnan(res.unreliability_pvalue)
+    rep = calibration_report(y, p, sample_weight=small)
+    assert math.isnan(rep.spiegelhalter_p)
+    assert not any("1/2" in note for note in rep.notes)  # the note says why
+    assert math.isnan(rep.logistic.unreliability_pvalue)
+    assert rep.discrimination_pvalue is None or math.isnan(rep.discrimination_pvalue)
+    doc = json.loads(rep.to_json())
+    assert "1.0" not in json.dumps(doc.get("valprob", doc))
+    # unweighted: two rows are too few, three are enough
+    assert all(math.isnan(v) for v in spiegelhalter_z([0, 1], [0.2, 0.7]))
+    assert math.isfinite(spiegelhalter_z([0, 1, 1], [0.2, 0.7, 0.6]).pvalue)
+    three = w / w.sum() * 3.5
+    assert math.isfinite(spiegelhalter_z(y, p, sample_weight=three).pvalue)
+    assert math.isfinite(
+        calibration_intercept_slope(y, p, sample_weight=three).unreliability_pvalue
+    )

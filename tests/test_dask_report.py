@@ -133,8 +133,27 @@ def test_report_subsample(sync, monkeypatch):
     _cmp(got, exp, all_rows=False)
     assert got.emax == again.emax and got._data[1].shape == (100,)
     assert any("subsample of 100 of the 400 rows" in n for n in got.notes)
-    hac = calibration_report(dy, dp, cov_type="hac", random_state=1)
-    assert any("hac intervals are computed on a uniform subsample" in n for n in hac.notes)
+    boot = calibration_report(dy, dp, cov_type="bootstrap", n_resamples=20, random_state=1)
+    assert any(
+        "bootstrap intervals are computed on a uniform subsample" in n for n in boot.notes
+    )
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"cov_type": "hac"},
+        {"cov_type": "bootstrap", "inference_kwds": {"bootstrap": "moving_block"}},
+    ],
+)
+def test_report_refuses_time_ordered_intervals(sync, kw):
+    # the merged sample holds the rows in the order of random keys, not in
+    # time: HAC (and block bootstraps) on it gave intervals that changed with
+    # the chunking and differed from the in-memory ones even on all rows
+    y, p, _ = _data()
+    dy, dp = (da.from_array(a, chunks=(CHUNKS,)) for a in (y, p))
+    with pytest.raises(ValueError, match="not available for dask input.*in time order"):
+        calibration_report(dy, dp, **kw)
 
 
 def test_report_options_refused(sync):

@@ -112,21 +112,25 @@ def test_bundle_validates_once_with_the_in_memory_errors():
 
 
 # ------------------------------------------------------- the report: one pass
-@pytest.mark.parametrize("cov_type", ["iid", "hac"])
-def test_report_reads_the_data_once_besides_the_fit(cov_type):
+# (cov_type="hac" needs the rows in time order: refused for dask input,
+# tests/test_dask_report.py; the iid bootstrap runs on the merged sample)
+@pytest.mark.parametrize(
+    "kw", [{"cov_type": "iid"}, {"cov_type": "bootstrap", "n_resamples": 20}]
+)
+def test_report_reads_the_data_once_besides_the_fit(kw):
     y, p, w = _data(2000, seed=1)
     yd, pd_, wd = _dask(*(a[:1000] for a in (y, p, w)))
     _graph.stats.update(passes=0, reductions=0, reused=0)
     rep = calibration_report(
-        yd, pd_, sample_weight=wd, cov_type=cov_type, thresholds=[0.1, 0.3], random_state=0
+        yd, pd_, sample_weight=wd, thresholds=[0.1, 0.3], random_state=0, **kw
     )
     assert _graph.stats["passes"] == 1  # the bundle
     assert _graph.stats["reused"] >= 8
     # the logistic fit: moments, Newton steps of CITL and of the joint fit
     assert 3 <= _graph.stats["reductions"] <= 25
     exp = calibration_report(
-        y[:1000], p[:1000], sample_weight=w[:1000], cov_type=cov_type,
-        thresholds=[0.1, 0.3], random_state=0,
+        y[:1000], p[:1000], sample_weight=w[:1000], thresholds=[0.1, 0.3],
+        random_state=0, **kw,
     )  # fmt: skip
     for f in ("brier_score", "ece", "c_statistic", "spiegelhalter_z", "calibration_slope"):
         np.testing.assert_allclose(getattr(rep, f), getattr(exp, f), rtol=1e-10)

@@ -411,3 +411,65 @@ def test_a_list_of_reports_says_how_to_name_them():
             render([a, b])
     with pytest.raises(TypeError, match="got tuple"):
         reports_table((a, b))
+
+
+def test_reports_table_labels_each_interval_with_its_own_options():
+    # reports with different confidence levels / cov_types were all listed
+    # under the first report's "95% confidence intervals (iid)" header (the
+    # text table) or "BI 95% CI (iid)" (the HTML overview)
+    rng = np.random.default_rng(31)
+    p = rng.uniform(0.05, 0.95, 60)
+    y = (rng.uniform(size=60) < p).astype(int)
+    reps = {
+        "a": calibration_report(y, p),
+        "b": calibration_report(y, p, cov_type="hac", confidence_level=0.9),
+    }
+    text = reports_table(reps)
+    assert "95% confidence intervals (iid)" not in text
+    line_b = next(line for line in text.splitlines() if line.startswith("  b: Brier Index"))
+    ci = reps["b"].confidence_interval(0.9, metric="brier_index")
+    assert "90%" in line_b and "hac" in line_b
+    assert f"[{ci[0]:.2f}, {ci[1]:.2f}]" in line_b
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = reports_to_html(reps)
+    assert "BI 95% CI (iid)" not in page
+    row = next(r for r in page.split("<tr>") if r.startswith("<td>b</td>"))
+    assert f"{ci[0]:.2f}" in row and f"{ci[1]:.2f}] (90%, hac)" in row
+    same = {"a": reps["a"], "c": calibration_report(y, p[::-1])}
+    assert "95% confidence intervals (iid):" in reports_table(same)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert "BI 95% CI (iid)" in reports_to_html(same)
+
+
+@pytest.mark.parametrize("kw", [{}, {"cov_type": "bootstrap", "random_state": 0}])
+def test_two_rows_give_no_interval_with_or_without_unit_weights(kw):
+    # two unweighted rows kept the O/E and calibration-in-the-large intervals
+    # (the note said none were available; unit weights gave none): below 3
+    # observations no interval, as the Brier rows and the tests
+    from skbrier.report._result import ALL_INTERVAL_METRICS
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = calibration_report([0, 1], [0.3, 0.6], **kw)
+        unit = calibration_report([0, 1], [0.3, 0.6], sample_weight=[1.0, 1.0], **kw)
+    for rep in (plain, unit):
+        for m in ALL_INTERVAL_METRICS:
+            assert rep.confidence_interval(rep.confidence_level, metric=m) is None, m
+    assert plain.observed_expected == unit.observed_expected
+
+
+def test_huge_weights_print_numbers_in_scientific_notation():
+    # weights x1e200 scale z and the chi-squares by 1e100 / 1e200: the text
+    # and the table printed them with every digit (a 200-character number)
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.05, 0.95, 50)
+    y = (rng.uniform(size=50) < p).astype(int)
+    w = rng.integers(1, 4, 50).astype(float) * 1e200
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = calibration_report(y, p, sample_weight=w)
+    for text in (str(rep), reports_table({"a": rep})):
+        assert max(len(line) for line in text.splitlines()) < 200
+    assert f"{rep.spiegelhalter_z:.4g}" in str(rep)

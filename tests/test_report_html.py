@@ -313,3 +313,39 @@ def test_verdict_of_many_reports_names_the_miscalibrated_ones():
     assert f"{len(bad)} of {len(reps)} reports show evidence of miscalibration" in verdict
     named = re.findall(r"<li>(g\d+): Brier score", verdict)
     assert named == bad
+
+
+def test_weighted_report_figure_shows_no_nan():
+    # three weighted rows: the figure's curve has no ICI or E90 and its
+    # statistics box printed "ICI nan  E90 nan" (into the SVG of the page)
+    pytest.importorskip("matplotlib")
+    y, p, w = [0, 0, 1], [0.672, 0.22, 0.313], [4.0, 1.0, 1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = calibration_report(y, p, sample_weight=w).to_html()
+    assert "ICI n/a" in page
+    assert not re.search(r"\bnan\b", page, re.IGNORECASE)
+
+
+def test_many_reports_verdict_names_no_single_level_when_they_differ():
+    # above VERDICT_MAX_MODELS reports the count said "at the 95% level"
+    # (the first report's) whatever level the others used
+    from skbrier.report._html import VERDICT_MAX_MODELS
+
+    rng = np.random.default_rng(13)
+    p = rng.uniform(0.05, 0.95, 60)
+    y = (rng.uniform(size=60) < p).astype(int)
+    reps = {
+        f"m{k}": calibration_report(
+            y, p ** (1 + k / 10), confidence_level=0.9 if k else 0.95, name=f"m{k}"
+        )
+        for k in range(VERDICT_MAX_MODELS + 1)
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = reports_to_html(reps)
+    verdict = page[
+        page.index('id="verdict"') : page.index("</section>", page.index('id="verdict"'))
+    ]
+    assert "at the 95% level" not in verdict
+    assert "at the confidence level of each report" in verdict

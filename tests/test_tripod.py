@@ -392,3 +392,34 @@ def test_a_weighted_report_without_the_lowess_ici_gives_it_as_not_available():
     perf = trip_w.to_dict()["models"]["model"]["performance"]
     assert perf["eavg"]["estimate"] is None
     assert perf["brier_score"]["estimate"] == pytest.approx(rep_w.brier_score)
+
+
+def test_sample_size_table_shows_na_not_none():
+    # three rows, one non-event: C has no interval and no sample size
+    # that would meet its target; the table printed the Python "None"
+    import re
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = tripod_report(calibration_report([0, 1, 1], [0.3, 0.6, 0.2])).to_html()
+    text = re.sub(r"<script.*?</script>|<style.*?</style>", "", page, flags=re.S)
+    assert not re.search(r">\s*None\s*<", text)
+    row = next(r for r in text.split("<tr>") if r.startswith("<td>C statistic"))
+    assert row.count(">n/a<") >= 2
+
+
+def test_tripod_report_errors_name_the_parameter():
+    # a list of reports was wrapped as one report ("reports['forecast'] must
+    # be a CalibrationReport, got list") and a bad subgroups argument was
+    # reported as "reports"
+    rng = np.random.default_rng(4)
+    p = rng.uniform(0.05, 0.95, 40)
+    y = (rng.uniform(size=40) < p).astype(int)
+    rep = calibration_report(y, p)
+    with pytest.raises(TypeError, match=r"^reports must be .*got list \(name them"):
+        tripod_report([rep])
+    with pytest.raises(TypeError, match=r"^subgroups must be .*got list \(name them"):
+        tripod_report(rep, subgroups=[rep])
+    with pytest.raises(TypeError, match=r"^subgroups\['x'\] must be a CalibrationReport"):
+        tripod_report(rep, subgroups={"x": 1})

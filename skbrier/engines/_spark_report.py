@@ -84,9 +84,11 @@ def calibration_report(
     **options
         The options of :func:`skbrier.report.calibration_report` (not
         ``groups``, ``segments`` or ``sample_weight``: see ``group_by``,
-        ``weight`` and the notes).  ``cov_type="hac"`` and ``"bootstrap"``
-        intervals are computed on the subsample; ``strategy="quantile"``
-        (equal-mass bins, not mergeable) is refused.
+        ``weight`` and the notes).  ``cov_type="bootstrap"`` (iid) intervals
+        are computed on the subsample; ``cov_type="hac"`` and block
+        bootstraps (they need the rows in time order, which the subsample
+        does not keep) and ``strategy="quantile"`` (equal-mass bins, not
+        mergeable) are refused.
 
     Returns
     -------

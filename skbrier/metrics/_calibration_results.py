@@ -89,7 +89,9 @@ class LogisticCalibrationResult(_IntervalResult):
     unreliability_chi2, unreliability_pvalue : float
         The "U:Chi-sq" and "U:p" of val.prob: ``L01`` minus the deviance of the
         recalibrated forecasts, a test of ``intercept = 0, slope = 1`` on
-        :attr:`unreliability_df` degrees of freedom.
+        :attr:`unreliability_df` degrees of freedom.  The p-value is NaN
+        below 3 observations (:attr:`weight_used` under
+        :data:`~skbrier._core.params.MIN_SAMPLES`), as D, U and Q.
     r2 : float
         The "R2" of val.prob: Nagelkerke's R² of the forecasts taken as they are,
         ``(1 - exp(-lr_chi2 / n)) / (1 - exp(-L0 / n))`` (0 for a constant

@@ -16,13 +16,12 @@ objects in :mod:`skbrier.metrics._calibration_results` (re-exported here).
 
 from __future__ import annotations
 
-import math
 import warnings
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special, stats
+from scipy import special
 from sklearn.exceptions import ConvergenceWarning
 
 from .._core.binning import apply_resolution
@@ -30,6 +29,7 @@ from .._core.dispatch import HOST, backends
 from .._core.docstrings import shared_doc
 from .._core.kernels.calibration import (
     auc_delong,
+    chi2_pvalue,
     logistic_calibration,
     lowess_calibration_curve,
     normalise_weights,
@@ -143,7 +143,7 @@ def _logistic_result(
             _STATUS_WARNINGS[st.status], ConvergenceWarning, stacklevel=stacklevel
         )
     u = st.unreliability_chi2
-    u_p = float(stats.chi2.sf(u, st.unreliability_df)) if math.isfinite(u) else math.nan
+    u_p = chi2_pvalue(u, st.unreliability_df, st.weight)
     return LogisticCalibrationResult(
         intercept=st.intercept,
         slope=st.slope,
@@ -372,7 +372,9 @@ def spiegelhalter_z(
     -------
     SpiegelhalterResult
         ``(statistic, pvalue)`` named tuple.  NaN when every forecast is 0, 1/2
-        or 1 (zero variance).
+        or 1 (zero variance) and below 3 observations (rows, or a total
+        frequency weight of 3: :data:`~skbrier._core.params.MIN_SAMPLES`, as
+        val.prob's D, U and Q).
 
     See Also
     --------

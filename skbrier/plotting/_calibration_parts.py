@@ -37,7 +37,10 @@ CORNERS = ("upper left", "lower right", "upper right", "lower left")
 
 
 def _g(v: float) -> str:
-    """A number with 4 significant digits (3 decimals for the usual sizes)."""
+    """A number with 4 significant digits (3 decimals for the usual sizes);
+    ``n/a`` for NaN (not computed, as the report's tables)."""
+    if v != v:
+        return "n/a"
     return f"{v:.3f}" if 0.001 <= abs(v) < 10 else f"{v:.4g}"
 
 

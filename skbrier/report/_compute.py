@@ -21,7 +21,10 @@ from numpy.typing import ArrayLike
 
 from .._core.diagnose import one_warning_per_call
 from .._core.dispatch import HOST, backends
+from .._core.format import format_number
 from .._core.kernels.brier import brier_index_from_score, skill_score, weighted_mean
+from .._core.kernels.calibration import enough_observations
+from .._core.params import MIN_SAMPLES
 from .._core.progress import NO_TASK, Task, task
 from .._core.results import ConfidenceInterval
 from .._core.validation import binary_forecast, validated
@@ -206,17 +209,25 @@ def _lowess(y, p, w, notes: _Notes, sorted_yp=None):
     return emax, e90, eavg, curve
 
 
-def _spiegelhalter(y, p, w, notes: _Notes, compute: Any = None):
+def _spiegelhalter(y, p, w, notes: _Notes, compute: Any = None, total: Any = None):
     """Spiegelhalter's z test (its warnings as notes; ``compute()``: the test
-    computed another way)."""
+    computed another way, ``total`` then the number of observations)."""
     from ..metrics.calibration import spiegelhalter_z
 
     with notes.catching("Spiegelhalter z"):
         sz = spiegelhalter_z(y, p, sample_weight=w) if compute is None else compute()
     if math.isnan(sz.statistic):
+        if total is None:
+            total = float(np.shape(y)[0] if w is None else np.sum(w))
         notes.add(
-            "Spiegelhalter z not available: every forecast (of positive weight) is "
-            "0, 1/2 or 1, so its variance under calibration is 0."
+            "Spiegelhalter z not available: "
+            + (
+                f"{format_number(total)} observation(s) (total weight); at least "
+                f"{MIN_SAMPLES} are needed for the tests."
+                if not enough_observations(total)
+                else "every forecast (of positive weight) is 0, 1/2 or 1, so its "
+                "variance under calibration is 0."
+            )
         )
     return sz
 
@@ -474,7 +485,10 @@ def calibration_report(
     slope, Spiegelhalter's z and p, Brier, Emax, E90 and Eavg equal
     ``rms::val.prob`` (tested to 1e-6).  Probabilities of exactly 0 or 1 are
     left out of the logistic fits only (as val.prob does); the report notes
-    how many.
+    how many.  C and Dxy are exact on every row (scikit-learn's
+    ``roc_auc_score``); val.prob's are ``lrm.fit``'s statistics of its
+    logistic fit, without the rows of probability 0 or 1, and can differ
+    (in the fourth decimal on 150 distinct forecasts, rms 6.5-0).
 
     Every number is the value of skbrier's public function for it (on the
     data validated once): options are checked before anything is computed,

@@ -260,14 +260,19 @@ def _verdict_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
     shown = dict(reports)
     if len(reports) > VERDICT_MAX_MODELS:
         shown = {n: r for n, r in reports.items() if _text.calibration_checks(r)[0]}
-        level = f"{100 * next(iter(reports.values())).confidence_level:g}%"
+        shared = _text.shared_interval_kind(reports)
+        level = (
+            "the confidence level of each report"
+            if shared is None
+            else f"the {shared[0]} level"
+        )
         where = "the overview and the sections below have every report's numbers"
         parts.append(
             f"<li>{len(shown)} of {len(reports)} reports show evidence of "
-            f"miscalibration at the {_e(level)} level; they follow ({where}).</li>"
+            f"miscalibration at {_e(level)}; they follow ({where}).</li>"
             if shown
             else f"<li>None of the {len(reports)} reports shows evidence of "
-            f"miscalibration at the {_e(level)} level ({where}).</li>"
+            f"miscalibration at {_e(level)} ({where}).</li>"
         )
     parts += [f"<li>{_prose(_text.report_verdict(r, n))}</li>" for n, r in shown.items()]
     parts.append("</ul></section>")
@@ -275,16 +280,20 @@ def _verdict_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
 
 
 def _overview_html(reports: Mapping[str, CalibrationReport]) -> list[str]:
-    first = next(iter(reports.values()))
-    level = f"{100 * first.confidence_level:g}%"
+    shared = _text.shared_interval_kind(reports)
     head = "".join(f"<th>{_e(h)}</th>" for h, _ in _text.TABLE_COLUMNS)
-    ci_head = f"BI {level} CI ({first.cov_type})"
+    if shared is not None:
+        ci_head = "BI {} CI ({})".format(*shared)
+    else:  # each interval with its own level and kind
+        ci_head = "BI CI"
     rows = [f'<tr><th>model</th>{head}<th class="ci">{_e(ci_head)}</th></tr>']
     for name, rep in reports.items():
         cells = "".join(_td(f(rep), "num") for _, f in _text.TABLE_COLUMNS)
         ci = _text.fmt_ci(
             rep.confidence_interval(rep.confidence_level, metric="brier_index"), 2
         )
+        if shared is None:
+            ci += " ({}, {})".format(*_text.interval_kind(rep))
         rows.append(f"<tr>{_td(name)}{cells}{_td(ci, 'ci')}</tr>")
     return [
         '<section id="overview"><h2>Overview</h2>',

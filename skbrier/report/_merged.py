@@ -62,6 +62,7 @@ __all__ = [
     "Sections",
     "add_rounded_note",
     "checked_totals",
+    "check_time_order",
     "report_from_states",
     "templates",
 ]
@@ -146,6 +147,23 @@ class Sections:
     decision_curve: Callable | None = None
 
 
+def check_time_order(opts: Any, engine: str) -> None:
+    """Refuse intervals that need the rows in time order (``cov_type="hac"``,
+    a block bootstrap) for ``engine`` input: the merged sample of
+    :class:`~skbrier.states.SampleState` holds its rows in the order of
+    random keys, so a HAC variance or a block bootstrap on it would change
+    with the partitioning.  The iid bootstrap does not need the order."""
+    scheme = opts.inference_kwds.get("bootstrap", "iid")
+    if opts.cov_type == "hac" or (opts.cov_type == "bootstrap" and scheme != "iid"):
+        what = "cov_type='hac'" if opts.cov_type == "hac" else f"bootstrap={scheme!r}"
+        raise ValueError(
+            f"{what} is not available for {engine.lower()} input: it needs the rows "
+            "in time order, which the merged sample does not keep; use "
+            "cov_type='iid' (or the iid bootstrap), or compute the report on "
+            "the rows in memory, in order."
+        )
+
+
 def report_from_states(
     sec: Sections, totals: tuple, state: Any, opts: Any, run: Any, engine: str = "Dask"
 ) -> Any:
@@ -157,6 +175,7 @@ def report_from_states(
     from ..metrics.calibration import c_statistic
     from ._valprob import IntervalSpec, adaptive_n_resamples, valprob_extras
 
+    check_time_order(opts, engine)
     n, wt, wy, wp, ptp = totals
     y, p, w = sec.yp
     base_rate = wy / wt
@@ -183,7 +202,7 @@ def report_from_states(
     run.step("logistic calibration")
     logistic, df = _logistic(y, p, w, notes, 1 if ptp == 0.0 else 2, sec.logistic)
     run.step("Spiegelhalter test")
-    sz = _spiegelhalter(y, p, w, notes, sec.spiegelhalter)
+    sz = _spiegelhalter(y, p, w, notes, sec.spiegelhalter, float(wt))
     if ws is None:
         notes.add(f"{engine} input: Emax/E90/Eavg (lowess) are computed on {where}.")
     run.step("lowess calibration")

@@ -91,7 +91,9 @@ class CalibrationReport(_Intervals[ConfidenceInterval | None]):
         standard errors, val.prob's D, U, Q, R²), from
         :func:`skbrier.metrics.calibration.calibration_intercept_slope`.
     spiegelhalter_z, spiegelhalter_p : float
-        Spiegelhalter's z test.
+        Spiegelhalter's z test.  Every test of the report (this one, D:p and
+        U:p) is NaN (shown as n/a) below 3 observations (a total frequency
+        weight of 3), as val.prob's D, U, Q and the intervals.
     emax, e90, eavg : float or None
         Lowess calibration errors (``None`` with sample weights).
     ece : float

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._core.format import format_number
 from .._core.results import Result
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,7 +47,8 @@ DECOMPOSITION_TERMS = {
 
 
 def fmt(v: Any, digits: int = 4) -> str:
-    """A number with ``digits`` decimals; ``n/a`` for None or NaN (undefined)."""
+    """A number with ``digits`` decimals (from 1e6 on, 4 significant digits);
+    ``n/a`` for None or NaN (undefined)."""
     if v is None:
         return "n/a"
     if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
@@ -56,6 +58,8 @@ def fmt(v: Any, digits: int = 4) -> str:
         return "n/a"
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
+    if abs(v) >= 1e6:  # (weights x1e200) 4 significant digits, not every one
+        return format_number(v)
     return f"{v:.{digits}f}"
 
 
@@ -69,6 +73,19 @@ def fmt_p(v: float | None) -> str:
 def _p_eq(v: float | None) -> str:
     t = fmt_p(v)
     return f"p {t}" if t.startswith("<") else f"p = {t}"
+
+
+def interval_kind(rep: Any) -> tuple[str, str]:
+    """How a report's intervals are made, ``("95%", "iid")``: its confidence
+    level and ``cov_type`` (the label of its intervals in multi-report tables)."""
+    return f"{100 * rep.confidence_level:g}%", str(rep.cov_type)
+
+
+def shared_interval_kind(reports: Any) -> tuple[str, str] | None:
+    """The :func:`interval_kind` of every report when they share one, else
+    None (each interval is then labelled with its own)."""
+    kinds = {interval_kind(r) for r in reports.values()}
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 def fmt_ci(ci: tuple | None, digits: int = 4) -> str:
@@ -311,8 +328,9 @@ TABLE_COLUMNS = [
 ]
 
 
-def check_reports(reports: Any) -> dict:
-    """``reports`` as a non-empty dict of str to CalibrationReport (or a clear error).
+def check_reports(reports: Any, name: str = "reports") -> dict:
+    """``reports`` as a non-empty dict of str to CalibrationReport (or a clear
+    error naming the parameter ``name``).
 
     The type is recognised by name (``_result`` imports the renderers, so the
     renderers do not import it back).
@@ -322,15 +340,15 @@ def check_reports(reports: Any) -> dict:
         if isinstance(reports, (list, tuple)):
             hint = " (name them: {r.name: r for r in reports})"
         raise TypeError(
-            f"reports must be a mapping of names to CalibrationReport, got "
+            f"{name} must be a mapping of names to CalibrationReport, got "
             f"{type(reports).__name__}{hint}."
         )
     if not reports:
-        raise ValueError("reports is empty.")
+        raise ValueError(f"{name} is empty.")
     for k, v in reports.items():
         if not (isinstance(v, Result) and type(v).__name__ == "CalibrationReport"):
             raise TypeError(
-                f"reports[{k!r}] must be a CalibrationReport, got {type(v).__name__}."
+                f"{name}[{k!r}] must be a CalibrationReport, got {type(v).__name__}."
             )
     return {str(k): v for k, v in reports.items()}
 
@@ -371,17 +389,24 @@ def reports_table(reports: Mapping[str, CalibrationReport]) -> str:
     lines = ["group".ljust(wname) + head]
     for n, row in zip(names, cells):
         lines.append(n.ljust(wname) + "".join(c.rjust(w) for c, w in zip(row, widths)))
-    first = next(iter(reports.values()))
     ci_lines = []
+    with_ci = {}
     for n, r in reports.items():
         ci = r.confidence_interval(r.confidence_level, metric="brier_index")
         if ci is not None:
+            with_ci[n] = r
             ci_lines.append(f"  {n}: Brier Index {fmt(r.brier_index, 2)} {fmt_ci(ci, 2)}")
     if ci_lines:
         lines.append("")
-        lines.append(
-            f"{100 * first.confidence_level:g}% confidence intervals ({first.cov_type}):"
-        )
+        shared = shared_interval_kind(with_ci)
+        if shared is not None:  # one level and one kind: said once
+            lines.append(f"{shared[0]} confidence intervals ({shared[1]}):")
+        else:  # each report's own level and kind
+            lines.append("Confidence intervals:")
+            ci_lines = [
+                "{} ({}, {})".format(line, *interval_kind(r))
+                for line, r in zip(ci_lines, with_ci.values())
+            ]
         lines.extend(ci_lines)
     lines.append("")
     lines.append(

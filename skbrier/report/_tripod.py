@@ -441,10 +441,10 @@ def tripod_report(
     """
     from ..validation._criteria import positive
 
-    if not isinstance(reports, Mapping):
+    if not isinstance(reports, (Mapping, list, tuple)):  # one report
         reports = {getattr(reports, "name", None) or "forecast": reports}
     reports = _text.check_reports(reports)
-    subs = _text.check_reports(subgroups) if subgroups else {}
+    subs = _text.check_reports(subgroups, "subgroups") if subgroups else {}
     if provenance is not None and not isinstance(provenance, Mapping):
         raise TypeError(
             f"provenance must be a mapping or None, got {type(provenance).__name__}."

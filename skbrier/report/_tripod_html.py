@@ -139,7 +139,7 @@ def _sample_size(trip: TripodReport) -> list[str]:
                     _ci_cell(r["ci_low"], r["ci_high"]),
                     _text.fmt(r["width"]),
                     _text.fmt(r["target"], 2) + (" (met)" if r["met"] else ""),
-                    str(r["sample_size_needed"]),
+                    _text.fmt(r["sample_size_needed"]),
                     first=LABELS[r["measure"]],
                 )
             )

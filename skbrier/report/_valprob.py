@@ -390,7 +390,7 @@ def valprob_extras(
     Returns a dict with ``c_statistic``, ``dxy``, ``discrimination_pvalue``,
     ``observed_expected`` and ``specs`` (``{metric: IntervalSpec or None}``).
     """
-    from .._core.kernels.calibration import auc_delong, observed_expected
+    from .._core.kernels.calibration import auc_delong, chi2_pvalue, observed_expected
     from ..stats.inference import check_weighted_samples
 
     keep = slice(None) if w is None else w > 0.0
@@ -427,9 +427,10 @@ def valprob_extras(
             specs.update(
                 _bootstrap_intervals(y, p, w, lg_res, opts, inference, oe, notes, p_order)
             )
-    if w is not None and opts.cov_type != "hac":
-        # frequency weights: the total weight is the sample size (the one
-        # check of brier_inference); too small a total leaves no interval
+    if opts.cov_type != "hac":
+        # rows, or with frequency weights their total, are the sample size
+        # (the one check of brier_inference; HAC checks its own): too few
+        # leave no interval, weighted or not
         try:
             check_weighted_samples(int(yy.shape[0]), ww, True)
         except ValueError as exc:
@@ -437,7 +438,7 @@ def valprob_extras(
             specs = dict.fromkeys(specs)
     d_p = None
     if lg_res is not None and math.isfinite(lg_res.lr_chi2):
-        d_p = float(stats.chi2.sf(max(lg_res.lr_chi2, 0.0), 1))
+        d_p = chi2_pvalue(lg_res.lr_chi2, 1, lg_res.weight_used)
     return {
         "c_statistic": float(c),
         "dxy": float(2.0 * c - 1.0),

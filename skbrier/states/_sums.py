@@ -237,7 +237,9 @@ class SpiegelhalterState(BinaryState):
         """``(z, two-sided p-value)``."""
         num = 0.0
         den = 0.0
+        total = 0.0
         for y01, s in self.encoded():
             num += s[2] if y01 == 1.0 else s[1]
             den += s[3]
-        return spiegelhalter_from_sums(num, den, 1.0)
+            total += s[0]
+        return spiegelhalter_from_sums(num, den, 1.0, total)

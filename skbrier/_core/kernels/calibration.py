@@ -43,6 +43,8 @@ __all__ = [
     "lowess_calibration",
     "lowess_calibration_curve",
     "lowess_knots",
+    "chi2_pvalue",
+    "enough_observations",
     "normalise_weights",
     "offset_intercept_fit",
     "r_lowess",
@@ -52,6 +54,23 @@ __all__ = [
     "spiegelhalter_reduce",
     "valprob_indexes",
 ]
+
+
+def enough_observations(n: float) -> bool:
+    """Whether ``n`` observations (rows, or the total of frequency weights)
+    reach :data:`~skbrier._core.params.MIN_SAMPLES`: the one rule of val.prob's
+    indexes and of every calibration test here (below it, NaN)."""
+    return bool(n >= MIN_SAMPLES)
+
+
+def chi2_pvalue(statistic: float, df: int, n: float) -> float:
+    """Upper-tail chi-square p-value of a likelihood-ratio test on ``n``
+    observations (val.prob's "D:p" and "U:p"); a negative statistic (rounding)
+    counts as 0.  NaN when the statistic is not finite or ``n`` is below
+    :data:`~skbrier._core.params.MIN_SAMPLES` (:func:`enough_observations`)."""
+    if not (math.isfinite(statistic) and enough_observations(n)):
+        return math.nan
+    return float(stats.chi2.sf(max(statistic, 0.0), df))
 
 
 def valprob_indexes(
@@ -66,7 +85,7 @@ def valprob_indexes(
     the tests and intervals they come with (a total weight of 1e-200 gave
     ``D = -1e200``: the penalties 1 and ``df`` are per observation).
     """
-    if not n >= MIN_SAMPLES:
+    if not enough_observations(n):
         return math.nan, math.nan, math.nan
     d = (lr_chi2 - 1.0) / n
     u = (unreliability_chi2 - unreliability_df) / n
@@ -112,15 +131,19 @@ def spiegelhalter(
     :func:`spiegelhalter_from_sums`.
     """
     wn, scale = normalise_weights(w)
-    _, num, den = spiegelhalter_reduce(np, y, p, wn)
-    return spiegelhalter_from_sums(float(num), float(den), scale)
+    total, num, den = spiegelhalter_reduce(np, y, p, wn)
+    return spiegelhalter_from_sums(float(num), float(den), scale, float(total) * scale)
 
 
-def spiegelhalter_from_sums(num: float, den: float, scale: float) -> tuple[float, float]:
+def spiegelhalter_from_sums(
+    num: float, den: float, scale: float, total: float
+) -> tuple[float, float]:
     """``(z, p-value)`` from ``num = sum w (y - p)(1 - 2p)`` and
     ``den = sum w (1 - 2p)^2 p (1 - p)`` computed with weights ``w / scale``
-    (mergeable sums: the distributed path adds them over chunks)."""
-    if not den > 0.0:
+    (mergeable sums: the distributed path adds them over chunks).  ``total``:
+    the number of observations (the total weight, unscaled); both are NaN
+    below :data:`~skbrier._core.params.MIN_SAMPLES`, as val.prob's indexes."""
+    if not (den > 0.0 and enough_observations(total)):
         return math.nan, math.nan
     z = float(num / math.sqrt(den) * math.sqrt(scale))
     return z, float(2.0 * stats.norm.sf(abs(z)))
