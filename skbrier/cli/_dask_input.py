@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ._common import CLIError
+from ._engines import boolean_pos_label, refuse_percent_of_probabilities
 
 __all__ = ["choose_engine", "dask_columns"]
 
@@ -127,8 +128,6 @@ def dask_columns(args) -> tuple[list, dict]:
     y = frame[args.y_col]
     pos = args.pos_label
     if pos is not None and y.dtype.kind == "b":
-        from ._engines import boolean_pos_label
-
         pos = boolean_pos_label(args)
     elif pos is not None and y.dtype.kind in "iuf":
         try:
@@ -140,6 +139,7 @@ def dask_columns(args) -> tuple[list, dict]:
     if pos is None and y.dtype.kind == "b":
         pos = True
     jobs = []
+    refuse_percent_of_probabilities(args, lambda c: _summary(frame[c]))
     if args.na == "drop":  # every model on the same rows (as in memory)
         frame = frame.dropna()
     for c in args.p_col:
@@ -149,24 +149,20 @@ def dask_columns(args) -> tuple[list, dict]:
             sub = sub.dropna()
         p = sub[c].astype("float64")
         if args.percent:
-            _refuse_percent_of_probabilities(args, c, p)
             p = p / 100.0
         w = None if args.weight_col is None else sub[args.weight_col].astype("float64")
         jobs.append((c, sub[args.y_col], p, w))
     return jobs, {"pos_label": pos}
 
 
-def _refuse_percent_of_probabilities(args: Any, name: str, p: Any) -> None:
-    """``--percent`` over a column of probabilities: the in-memory refusal
-    (:func:`~skbrier.cli._read.percent_refusal`), from the column's finite
-    smallest and largest value and a fraction among them."""
+def _summary(col: Any) -> tuple[Any, Any, Any]:
+    """The smallest and largest finite value of a dask column and a fraction
+    among them (None where there is none), in one computation."""
     import dask
 
-    from ._read import percent_refusal
-
-    x = p[np.isfinite(p)]
+    x = col.astype("float64")
+    x = x[np.isfinite(x)]
     lo, hi, fractions = dask.compute(
         x.min(), x.max(), x[x != x.round()].head(1, npartitions=-1)
     )
-    if len(fractions) and lo >= 0.0 and hi <= 1.0:
-        raise percent_refusal(args.file, name, float(fractions.iloc[0]), float(hi))
+    return lo, hi, (fractions.iloc[0] if len(fractions) else None)

@@ -253,7 +253,7 @@ def _polars(args: Any, options: dict) -> dict:
         )
         return tuple(row.collect().row(0))
 
-    _refuse_percent_of_probabilities(args, summary)
+    refuse_percent_of_probabilities(args, summary)
     y_type = schema[args.y_col]
     kw = dict(
         options, pos_label=_pos_label(args, y_type.is_numeric(), y_type == pl.Boolean)
@@ -392,7 +392,7 @@ def _duckdb(args: Any, options: dict) -> dict:
             ).fetchall()[0]
             return row[0], row[1], row[2]
 
-        _refuse_percent_of_probabilities(args, summary)
+        refuse_percent_of_probabilities(args, summary)
         numeric = types[args.y_col] not in ("VARCHAR", "BOOLEAN")
         boolean = types[args.y_col] == "BOOLEAN"
         kw = dict(options, pos_label=_pos_label(args, numeric, boolean))
@@ -493,7 +493,7 @@ def _spark(args: Any, options: dict) -> dict:
         )
         return row[0], row[1], row[2]
 
-    _refuse_percent_of_probabilities(args, summary)
+    refuse_percent_of_probabilities(args, summary)
     grouped = args.group_col is not None
     if grouped:
         df = _spark_groups(args, df)
@@ -566,19 +566,22 @@ def _refuse_text(args: Any, first_text: Any) -> None:
             raise not_a_number(args.file, c, *bad)
 
 
-def _refuse_percent_of_probabilities(args: Any, summary: Any) -> None:
+def refuse_percent_of_probabilities(args: Any, summary: Any) -> None:
     """``--percent`` over a forecast column of probabilities: the in-memory
-    refusal (:func:`~skbrier.cli._read.percent_refusal`).  ``summary(c)``:
-    the smallest and largest finite value of column ``c`` and a fraction
-    among them (None where there is none)."""
+    refusal (:func:`~skbrier.cli._read.percent_refusal`, by the rule of
+    :func:`~skbrier._core.diagnose.percent_of_probabilities` applied to the
+    column's summary).  ``summary(c)``: the smallest and largest finite value
+    of column ``c`` and a fraction among them (None where there is none)."""
     if not args.percent:
         return
+    from .._core.diagnose import percent_of_probabilities
     from ._read import percent_refusal
 
     for c in dict.fromkeys(args.p_col):
         lo, hi, fraction = summary(c)
-        if fraction is not None and lo is not None and lo >= 0.0 and hi <= 1.0:
-            raise percent_refusal(args.file, c, float(fraction), float(hi))
+        example = percent_of_probabilities([v for v in (fraction, lo, hi) if v is not None])
+        if example is not None:
+            raise percent_refusal(args.file, c, example, float(hi))
 
 
 _READERS = {"polars": _polars, "duckdb": _duckdb, "spark": _spark}
