@@ -45,6 +45,7 @@ from .plotting.flexible_calibration import CalibrationCurveDisplay
 from .plotting.reliability import ReliabilityDisplay
 from .plotting.risk_coverage import RiskCoverageDisplay
 from .report import calibration_report
+from .scorers import _SKBRIER_SCORERS as _NAMED_SCORERS
 from .scorers import (
     make_brier_index_scorer,
     make_brier_score_scorer,
@@ -141,4 +142,4 @@ __all__ = [
 # `scoring="brier_index"` (and "brier_skill_score", "net_benefit") in every
 # scikit-learn entry point; rolled back with a warning if sklearn's internals
 # are not as expected; SKBRIER_NO_SKLEARN_REGISTRATION=1 turns it off.
-_register_sklearn_scorers()
+_register_sklearn_scorers(_NAMED_SCORERS)

@@ -36,10 +36,11 @@ def _ordered_columns(
     ``(1 - p, p)``.
     """
     p = np.asarray(y_proba)
-    if p.ndim == 1:
-        scorer_pos_label(y_true, p, None)  # a one-class fold of string labels raises
-        p = np.column_stack([1.0 - p, p])
     labels = options.get("labels")
+    if p.ndim == 1:
+        if labels is None:  # a one-class fold of string labels raises
+            scorer_pos_label(y_true, p, None)
+        p = np.column_stack([1.0 - p, p])
     if labels is None:
         return p, options
     order = np.asarray(labels)

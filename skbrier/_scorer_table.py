@@ -37,6 +37,7 @@ from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
 from ._response import hard_label_decisions, scorer_pos_label
+from ._sklearn_registration import fitted_classes_scorer
 
 __all__ = [
     "SCORER_PIECES",
@@ -187,6 +188,9 @@ def score_function(
     score.__module__ = module
     score.__doc__ = doc
     score.__signature__ = _signature(score, metric, shown)  # type: ignore[attr-defined]
+    # every option the metric takes, shown or not: what a scorer may fill in
+    # from the fitted estimator (FittedClassesScorer)
+    score.accepts = frozenset(inspect.signature(metric).parameters)  # type: ignore[attr-defined]
     return score
 
 
@@ -259,14 +263,17 @@ class ScorerSpec:
         Returns
         -------
         scorer : callable
-            A new :func:`sklearn.metrics.make_scorer` object.
+            A new :func:`sklearn.metrics.make_scorer` object that reads the
+            fitted ``estimator.classes_`` where it names no ``labels`` or
+            ``pos_label`` (a test fold may lack a class).
         """
-        return make_scorer(
+        scorer = make_scorer(
             self.score_func,
             response_method=self.response_method,
             greater_is_better=self.greater_is_better,
             **{**self.options, **_set(options)},
         )
+        return fitted_classes_scorer(scorer)
 
 
 def registry(table: tuple[ScorerSpec, ...]) -> dict[str, Any]:

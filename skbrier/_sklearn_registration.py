@@ -56,17 +56,28 @@ rolled back and one :class:`SklearnRegistrationWarning` tells the user to pass
 
 from __future__ import annotations
 
+import copy
+import inspect
 import os
 import sys
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from types import FunctionType
 from typing import Any
 
+import numpy as np
+
+try:
+    from sklearn.metrics._scorer import _Scorer
+except ImportError:  # pragma: no cover - a scikit-learn without it: plain scorers
+    _Scorer = None
+
 __all__ = [
     "ENV_VAR",
+    "FittedClassesScorer",
     "SklearnRegistrationWarning",
+    "fitted_classes_scorer",
     "register_sklearn_scorers",
     "registered_names",
     "unregister_sklearn_scorers",
@@ -84,7 +95,97 @@ _state: dict[str, Any] = {
     "added": [],  # (set object, name) pairs we added to StrOptions sets
     "warned": False,
     "error": None,
+    "scorers": {},  # the scorer objects to register, by name
 }
+
+_ScorerBase: Any = _Scorer if _Scorer is not None else object
+
+
+class FittedClassesScorer(_ScorerBase):
+    """A :func:`~sklearn.metrics.make_scorer` object that reads ``estimator.classes_``.
+
+    scikit-learn's scorers pass a test fold's ``y_true`` and the estimator's
+    ``predict_proba`` output, whose columns follow the fitted classes: a
+    multiclass fold that lacks a class (or a binary fold of one class) cannot
+    say which columns are which.  This scorer passes the fitted classes to its
+    score function where the scorer itself names none: for a binary
+    classifier ``pos_label=classes_[1]`` (the class whose column scikit-learn
+    passes) if the score function takes ``pos_label``, otherwise (and for
+    multiclass classifiers) ``labels=classes_`` if it takes ``labels``.  With every class in the fold the
+    scores are unchanged.  Everything else is scikit-learn's ``_Scorer``
+    (repr, pickling, ``set_score_request``, the multimetric cache).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from skbrier.scorers import get_scorer
+    >>> X = np.arange(9.0).reshape(-1, 1)
+    >>> clf = LogisticRegression().fit(X, [0, 0, 0, 1, 1, 1, 2, 2, 2])
+    >>> scorer = get_scorer("brier_index")  # a FittedClassesScorer
+    >>> round(scorer(clf, X[:6], [0, 0, 0, 1, 1, 1]), 4)  # no class 2 in this fold
+    70.5742
+
+    scikit-learn's multiclass Brier score of the three columns (summed over
+    the classes, so the Brier Index halves it):
+
+    >>> from sklearn.metrics import brier_score_loss
+    >>> bs = brier_score_loss([0, 0, 0, 1, 1, 1], clf.predict_proba(X[:6]), labels=[0, 1, 2])
+    >>> round(float(100 * (1 - np.sqrt(bs / 2))), 4)
+    70.5742
+    """
+
+    def _score(
+        self, method_caller: Any, estimator: Any, X: Any, y_true: Any, **kwargs: Any
+    ) -> Any:
+        classes = getattr(estimator, "classes_", None)
+        if classes is not None and np.ndim(classes) == 1 and not _is_regressor(estimator):
+            params = getattr(self._score_func, "accepts", None)
+            if params is None:
+                params = inspect.signature(self._score_func).parameters
+            given = {**self._kwargs, **kwargs}
+            binary = len(classes) == 2
+            if binary and "pos_label" in params:
+                if given.get("pos_label") is None and self._get_pos_label() is None:
+                    kwargs = {**kwargs, "pos_label": classes[1]}
+            elif len(classes) >= 2 and "labels" in params and given.get("labels") is None:
+                kwargs = {**kwargs, "labels": np.asarray(classes)}
+        return super()._score(method_caller, estimator, X, y_true, **kwargs)
+
+
+def _is_regressor(estimator: Any) -> bool:
+    from sklearn.base import is_regressor
+
+    return bool(is_regressor(estimator))
+
+
+def fitted_classes_scorer(scorer: Any) -> Any:
+    """``scorer`` (made by :func:`~sklearn.metrics.make_scorer`) as a :class:`FittedClassesScorer`.
+
+    The object is changed in place and returned; anything else (a scikit-learn
+    without ``_Scorer``, another scorer type) is returned as it is.
+
+    Parameters
+    ----------
+    scorer : object
+        A scorer made by :func:`sklearn.metrics.make_scorer`.
+
+    Returns
+    -------
+    scorer : object
+        The same object.
+
+    Examples
+    --------
+    >>> from sklearn.metrics import make_scorer
+    >>> from skbrier.metrics import brier_score
+    >>> s = fitted_classes_scorer(make_scorer(brier_score, response_method="predict_proba"))
+    >>> type(s).__name__
+    'FittedClassesScorer'
+    """
+    if _Scorer is not None and type(scorer) is _Scorer:
+        scorer.__class__ = FittedClassesScorer
+    return scorer
 
 
 class SklearnRegistrationWarning(UserWarning):
@@ -202,8 +303,7 @@ def _self_test(names: list[str], name_sets: list[set]) -> None:
     from sklearn.dummy import DummyClassifier
     from sklearn.metrics import check_scoring, get_scorer_names
 
-    from .scorers import get_scorer
-
+    ours = _state["scorers"]
     public = set(get_scorer_names())
     X = np.zeros((4, 1))
     y = np.array([0, 0, 1, 1])
@@ -215,7 +315,7 @@ def _self_test(names: list[str], name_sets: list[set]) -> None:
         if not _is_ours(scorer):
             raise RuntimeError(f"check_scoring({name!r}) did not return skbrier's scorer")
         got = scorer(est, X, y)
-        want = get_scorer(name)(est, X, y)
+        want = copy.deepcopy(ours[name])(est, X, y)
         if not np.isclose(got, want, equal_nan=True):
             raise RuntimeError(f"scoring={name!r} gave {got!r}, expected {want!r}")
     if names:
@@ -236,13 +336,19 @@ def _warn_once(message: str) -> None:
     warnings.warn(message, SklearnRegistrationWarning, stacklevel=3)
 
 
-def register_sklearn_scorers() -> list[str]:
+def register_sklearn_scorers(scorers: Mapping[str, Any] | None = None) -> list[str]:
     """Make ``scoring="brier_index"`` (and the other skbrier names) work in scikit-learn.
 
     Adds ``"brier_index"``, ``"brier_skill_score"`` and ``"net_benefit"``
     (when available; threshold 0.5) to scikit-learn's scorer registry and to
     every copy of its scoring-name sets, then proves the result with a
     self-test through :func:`sklearn.metrics.check_scoring`.  Idempotent.
+
+    Parameters
+    ----------
+    scorers : mapping of str to scorer, default=None
+        The named scorers (``skbrier.scorers`` gives them when the package is
+        imported); None: those of the last call.
 
     Returns
     -------
@@ -269,23 +375,23 @@ def register_sklearn_scorers() -> list[str]:
     >>> check_scoring(None, scoring="brier_index")
     make_scorer(brier_index_score, response_method='predict_proba')
     """
+    if scorers is not None:
+        _state["scorers"] = dict(scorers)
     if _disabled():
         return []
     with _lock:
         if _state["names"]:
             return list(_state["names"])
-        scorers = None
+        sk_scorers = None
         try:
-            scorers, str_options = _internals()
-            from .scorers import _SKBRIER_SCORERS
-
+            sk_scorers, str_options = _internals()
             names = []
             clashes = []
-            for name, scorer in _SKBRIER_SCORERS.items():
-                if name in scorers and not _is_ours(scorers[name]):
+            for name, scorer in _state["scorers"].items():
+                if name in sk_scorers and not _is_ours(sk_scorers[name]):
                     clashes.append(name)
                     continue
-                scorers[name] = scorer
+                sk_scorers[name] = scorer
                 names.append(name)
                 _state["names"].append(name)  # recorded at once, for the rollback
             name_sets = _scorer_name_sets(str_options)
@@ -296,7 +402,7 @@ def register_sklearn_scorers() -> list[str]:
                         _state["added"].append((opts, name))
             _self_test(names, name_sets)
         except Exception as exc:  # noqa: BLE001 - roll back whatever happened
-            _rollback(scorers)
+            _rollback(sk_scorers)
             _state["error"] = exc
             import sklearn
 

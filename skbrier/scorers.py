@@ -13,13 +13,18 @@ scikit-learn's ``scoring="..."`` strings is done separately by
 * Binary classifiers: the 1-D probability of the class ``pos_label`` if the
   scorer was made with one, otherwise of ``estimator.classes_[1]`` (the
   column ``predict_proba(X)[:, 1]``, the larger label).  The scorers here
-  infer that same class from the labels of ``y_true``, so string labels
-  work without ``pos_label`` (scikit-learn's own ``"neg_brier_score"``
-  returns ``nan`` there).
+  take that class from the fitted ``estimator.classes_``, so string labels
+  and test folds of one class work without ``pos_label`` (scikit-learn's own
+  ``"neg_brier_score"`` fails on both).
 * Multiclass classifiers: the full ``predict_proba`` matrix, whose columns
-  follow the sorted labels.  The Brier Index is on the [0, 1] scale (the
-  summed score divided by 2).  Pass ``labels=`` to a factory if a test fold
-  may miss a class.
+  follow the sorted classes.  The Brier Index is on the [0, 1] scale (the
+  summed score divided by 2).  The scorers name the columns by the fitted
+  ``estimator.classes_``, so a test fold that lacks a class is scored (its
+  ``labels=`` given to a factory wins; called directly on ``y_true`` and
+  ``y_proba`` the score functions infer the classes from ``y_true``).
+
+The scorers are :class:`skbrier._sklearn_registration.FittedClassesScorer`
+objects: scikit-learn's ``make_scorer`` objects with that one addition.
 
 **Sample weights (metadata routing).**
 Like scikit-learn's own scorers, these request nothing: with

@@ -304,16 +304,14 @@ def test_pooled_scoring_string_labels(binary_data):
         brier_score_loss(ys, oof[:, 1], pos_label="spam"), rel=1e-9
     )
     assert res.brier_skill_score[0] == pytest.approx(d2_brier_score(ys, oof), rel=1e-9)
-    # string labels need pos_label, as in sklearn
-    with pytest.raises(ValueError, match="pos_label"):
-        cross_validate(
-            LogisticRegression(),
-            X,
-            ys,
-            cv=cv,
-            scoring=pooled_scoring(),
-            error_score="raise",
-        )
+    # without pos_label the scorers take classes_[1] of the fitted estimator
+    # (the column scikit-learn passes): the same sums
+    cvr = cross_validate(
+        LogisticRegression(), X, ys, cv=cv, scoring=pooled_scoring(), error_score="raise"
+    )
+    plain = pooled_cv_scores(cvr)
+    assert plain.brier_score[0] == res.brier_score[0]
+    assert plain.brier_skill_score[0] == res.brier_skill_score[0]
 
 
 def test_pooled_scoring_multiclass_with_labels():

@@ -19,7 +19,7 @@ from sklearn.base import clone
 from sklearn.datasets import load_iris, make_classification
 from sklearn.inspection import permutation_importance
 from sklearn.linear_model import LogisticRegression, LogisticRegressionCV
-from sklearn.metrics import brier_score_loss, confusion_matrix
+from sklearn.metrics import brier_score_loss, check_scoring, confusion_matrix
 from sklearn.model_selection import (
     GridSearchCV,
     KFold,
@@ -442,18 +442,81 @@ def test_multiclass(registered):
         get_scorer("net_benefit")(LogisticRegression(max_iter=500).fit(X, y), X, y)
 
 
-def test_multiclass_missing_class_needs_labels():
+def test_multiclass_missing_class_reads_fitted_classes():
+    # a named scorer on a test fold that lacks a class names the columns by
+    # the fitted estimator.classes_ (scikit-learn's neg_brier_score fails there)
     X, y = load_iris(return_X_y=True)
+    names = np.array(["setosa", "versicolor", "virginica"])
+    for labels in (y, names[y]):
+        est = LogisticRegression(max_iter=500).fit(X, labels)
+        keep = labels != labels[-1]
+        Xt, yt = X[keep], labels[keep]
+        p = est.predict_proba(Xt)
+        onehot = label_binarize(yt, classes=est.classes_)
+        want = 100 * (1 - np.sqrt(np.mean(((p - onehot) ** 2).sum(1)) / 2))
+        assert get_scorer("brier_index")(est, Xt, yt) == pytest.approx(want, rel=1e-12)
+        # the factory's labels win; the same number
+        got = make_brier_index_scorer(labels=est.classes_)(est, Xt, yt)
+        assert got == pytest.approx(want, rel=1e-12)
+    # the ordinal scorers too: the ranked probability score of the three columns
     est = LogisticRegression(max_iter=500).fit(X, y)
     Xt, yt = X[y != 2], y[y != 2]
-    with pytest.raises(ValueError, match="labels="):
-        get_scorer("brier_index")(est, Xt, yt)
-    got = make_brier_index_scorer(labels=[0, 1, 2])(est, Xt, yt)
-    p = est.predict_proba(Xt)
-    onehot = label_binarize(yt, classes=[0, 1, 2])
-    assert got == pytest.approx(
-        100 * (1 - np.sqrt(np.mean(((p - onehot) ** 2).sum(1)) / 2))
+    cum = np.cumsum(est.predict_proba(Xt), axis=1)
+    obs = np.cumsum(label_binarize(yt, classes=[0, 1, 2]), axis=1)
+    want = np.mean(((cum - obs) ** 2)[:, :-1].sum(1))
+    got = -get_scorer("neg_ranked_probability_score")(est, Xt, yt)
+    assert got == pytest.approx(want, rel=1e-12)
+    # in cross-validation, a class missing from a fold gives a score, not an error
+    yk = np.r_[np.zeros(28), np.ones(28), np.full(4, 2)].astype(int)
+    Xk = np.random.default_rng(0).normal(size=(60, 2))
+    scores = cross_val_score(
+        LogisticRegression(),
+        Xk,
+        yk,
+        cv=KFold(3),
+        scoring="brier_index",
+        error_score="raise",
     )
+    assert np.isfinite(scores).all()
+
+
+def test_binary_one_class_fold_reads_fitted_classes():
+    # a binary test fold of one string class: the column is classes_[1]
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(60, 2))
+    y = np.where(X[:, 0] + rng.normal(size=60) > 0, "yes", "no")
+    est = LogisticRegression().fit(X, y)
+    for cls in ("no", "yes"):
+        Xt = X[y == cls]
+        yt = y[y == cls]
+        p = est.predict_proba(Xt)[:, 1]
+        o = (yt == "yes").astype(float)
+        want = 100 * (1 - np.sqrt(np.mean((p - o) ** 2)))
+        assert get_scorer("brier_index")(est, Xt, yt) == pytest.approx(want, rel=1e-12)
+    # a scorer made with pos_label keeps it
+    p0 = est.predict_proba(X[y == "no"])[:, 0]
+    want = 100 * (1 - np.sqrt(np.mean((p0 - 1.0) ** 2)))
+    got = make_brier_index_scorer(pos_label="no")(est, X[y == "no"], y[y == "no"])
+    assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_fitted_classes_scorer_pickles_and_keeps_the_multimetric_cache():
+    X, y = load_iris(return_X_y=True)
+    est = LogisticRegression(max_iter=500).fit(X, y)
+    scorer = pickle.loads(pickle.dumps(get_scorer("brier_index")))
+    assert type(scorer).__name__ == "FittedClassesScorer"
+    assert scorer(est, X, y) == get_scorer("brier_index")(est, X, y)
+    calls = []
+
+    class Counting(LogisticRegression):
+        def predict_proba(self, X):
+            calls.append(1)
+            return super().predict_proba(X)
+
+    c = Counting(max_iter=500).fit(X, y)
+    multi = check_scoring(c, scoring=["brier_index", "brier_skill_score", "neg_log_loss"])
+    multi(c, X, y)
+    assert len(calls) == 1
 
 
 # --------------------------------------------------------------------------- routing
@@ -676,9 +739,21 @@ def test_one_class_fold_and_unknown_pos_label_are_clear_errors(binary_data):
     ys = np.where(y == 1, "spam", "ham")
     est = LogisticRegression().fit(X, ys)
     only = ys == "spam"
+    # the fitted classes_ say which column scikit-learn passes: a one-class
+    # fold is scored (or refused by the metric itself: net benefit without
+    # events), never "single label"
     for name in SCORER_NAMES:
-        with pytest.raises(ValueError, match="single label"):
-            get_scorer(name)(est, X[only], ys[only])
+        for fold in (only, ~only):
+            try:
+                get_scorer(name)(est, X[fold], ys[fold])
+            except ValueError as exc:
+                assert "single label" not in str(exc), name
+    got = get_scorer("brier_index")(est, X[only], ys[only])
+    ref = brier_score_loss(ys[only], est.predict_proba(X[only])[:, 1], pos_label="spam")
+    assert got == pytest.approx(100 * (1 - np.sqrt(ref)), rel=1e-12)
+    # the score function called directly still cannot tell the column
+    with pytest.raises(ValueError, match="single label"):
+        brier_index_score(ys[only], est.predict_proba(X[only])[:, 1])
     # with pos_label the one-class fold is scored (sklearn's brier_score_loss agrees)
     got = make_brier_index_scorer(pos_label="ham")(est, X[only], ys[only])
     p_ham = est.predict_proba(X[only])[:, 0]
