@@ -546,14 +546,14 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         fc = check_forecast(
             y_true,
             y_proba,
-            # a later chunk may weigh all its rows 0 (a no-op, as in the states)
-            sample_weight=sample_weight if first else None,
+            sample_weight=None,
             labels=classes,
             pos_label=self.pos_label,
             labels_name="classes" if self.labels is None else "labels",
         )
-        if not first:
-            fc.sample_weight = _chunk_weights(sample_weight, fc.proba.shape[0])
+        # a chunk may weigh all its rows 0 (as in the states): only the total
+        # over the chunks must be positive before the numbers are set
+        fc.sample_weight = _chunk_weights(sample_weight, fc.proba.shape[0])
         seen = None if first else getattr(self, "_binary_labels", None)
         labels_seen = (
             check_chunk_labels(seen, chunk_label_rows(y_true), self.pos_label)
@@ -578,7 +578,10 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         new = [binned_statistics(y, p, fc.sample_weight, edges) for y, p in pairs]
         if prev is not None:
             new = [a + b for a, b in zip(prev, new)]
-        self._update_from_statistics(new, cls_, opts)
+        if new[0].sum_w.sum() > 0:
+            self._update_from_statistics(new, cls_, opts)
+        else:  # only rows of weight 0 so far: nothing to report yet
+            self._stats = new
         self._chunk_classes = fc.classes
         self._binary_labels = labels_seen
         self._fit_state = self._state(opts)

@@ -12,6 +12,7 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import brier_score_loss
+from sklearn.utils.validation import check_is_fitted
 
 from skbrier.decomposition import BrierDecomposition
 from skbrier.metrics.brier import brier_index, brier_score
@@ -900,6 +901,41 @@ def test_partial_fit_later_chunk_with_all_zero_weights_is_a_no_op(k):
         dec.partial_fit(y[25:], p[25:], -w[25:] - 1.0)
     with pytest.raises(ValueError, match="y_proba"):
         dec.partial_fit(y[25:], p[25:] + 2.0, w[25:])
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_partial_fit_first_chunk_with_all_zero_weights_waits_for_weight(k):
+    # the first chunk of all-zero weights was refused although a later one is
+    # a no-op: the estimator now keeps its (empty) statistics, stays unfitted
+    # until some weight arrives, and then equals fit on all rows
+    rng = np.random.default_rng(99)
+    n = 40
+    if k == 1:
+        p = rng.uniform(size=n)
+        y = (rng.uniform(size=n) < p).astype(int)
+        kw = {"classes": None}
+    else:
+        p = rng.dirichlet(np.ones(k), size=n)
+        y = np.array([rng.choice(k, p=row) for row in p])
+        kw = {"classes": np.arange(k)}
+    w = rng.uniform(0.5, 2.0, size=n)
+    w[:15] = 0.0
+    dec = BrierDecomposition(decomposition_method="murphy", n_bins=4)
+    dec.partial_fit(y[:15], p[:15], w[:15], **kw)
+    with pytest.raises(NotFittedError):
+        check_is_fitted(dec)
+    dec.partial_fit(y[15:], p[15:], w[15:])
+    full = BrierDecomposition(decomposition_method="murphy", n_bins=4).fit(
+        y, p, sample_weight=w
+    )
+    np.testing.assert_allclose(dec.miscalibration_, full.miscalibration_, rtol=1e-12)
+    np.testing.assert_allclose(dec.discrimination_, full.discrimination_, rtol=1e-12)
+    np.testing.assert_allclose(dec.brier_score_, full.brier_score_, rtol=1e-12)
+    # the first chunk is still validated
+    with pytest.raises(ValueError, match="sample_weight"):
+        BrierDecomposition("murphy", n_bins=4).partial_fit(
+            y[:15], p[:15], -w[:15] - 1, **kw
+        )
 
 
 @pytest.mark.parametrize(
