@@ -108,6 +108,15 @@ def test_axes_attributes_are_the_shared_piece(display):
     assert _indented(_PIECES["axes_attributes"], inspect.getdoc(display))
 
 
+@pytest.mark.parametrize(
+    "display",
+    [CalibrationCurveDisplay, DecisionCurveDisplay, SurvivalCalibrationDisplay],
+    ids=lambda d: d.__name__,
+)
+def test_line_kwargs_of_model_line_is_the_shared_piece(display):
+    assert _indented(_PIECES["line_kwargs"], display.plot.__doc__)
+
+
 def test_model_line_puts_the_models_line_kwargs_over_the_defaults():
     fig, ax = plt.subplots()
     kwargs = {"a": {"color": "red", "linewidth": 3.0}}

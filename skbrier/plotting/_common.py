@@ -87,6 +87,10 @@ ref_line : bool, default=True
     Draw the diagonal.
 **kwargs : dict
     Passed to :meth:`plot`.""",
+    # the style of each model's curve (model_line), a plot option
+    "line_kwargs": """\
+line_kwargs : dict of str to dict, default=None
+    Extra ``Axes.plot`` keywords of each model's curve, by model name.""",
     "axes_attributes": """\
 ax_ : matplotlib Axes
     The axes drawn on.

@@ -452,8 +452,7 @@ class DecisionCurveDisplay:
             below zero (or at the lowest model value, when a model's net
             benefit dips lower: harm is never hidden); None keeps
             matplotlib's.
-        line_kwargs : dict of str to dict, default=None
-            Extra ``Axes.plot`` keywords per model name.
+        {{line_kwargs}}
         band_alpha : float, default=0.2
             Opacity of the confidence bands.
         thresholds_of_interest : array-like of float, default=None

@@ -334,8 +334,7 @@ class CalibrationCurveDisplay:
             Draw the grouped points and their intervals.
         band : bool, default=True
             Draw the curves' bands.
-        line_kwargs : dict of str to dict, default=None
-            Extra ``Axes.plot`` keywords of the curve per model name.
+        {{line_kwargs}}
 
         Returns
         -------

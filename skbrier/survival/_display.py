@@ -178,8 +178,7 @@ class SurvivalCalibrationDisplay:
             Draw the line of perfect calibration.
         hist : bool, default=True
             Draw the histogram of predicted risk at the bottom (twin axis).
-        line_kwargs : dict of str to dict, default=None
-            Extra ``Axes.plot`` keywords per model name.
+        {{line_kwargs}}
 
         Returns
         -------
