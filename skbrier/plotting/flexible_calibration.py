@@ -418,9 +418,15 @@ class CalibrationCurveDisplay:
         boxes: list[Any] = []
         for k, (key, part) in enumerate(models.items()):
             curve = part.curve
-            style = {"color": f"C{k}", "linestyle": _STYLES[k % len(_STYLES)]}
             line = model_line(
-                ax, curve.grid, curve.estimate, key, line_kwargs, linewidth=1.8, **style
+                ax,
+                curve.grid,
+                curve.estimate,
+                key,
+                line_kwargs,
+                color=f"C{k}",
+                linestyle=_STYLES[k % len(_STYLES)],
+                linewidth=1.8,
             )
             color = line.get_color()
             self.lines_[group, key] = line
