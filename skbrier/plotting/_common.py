@@ -1,19 +1,20 @@
 """What the Displays of skbrier share: new axes, the stored axes, the
-diagonal, a filled band, the checked legend name and ``from_result`` input,
-the binary classifiers of ``from_estimator`` and the docstring pieces of the
-``from_*`` constructors.
+diagonal, a filled band, one model's line with its ``line_kwargs``, the
+checked legend name and ``from_result`` input, the binary classifiers of
+``from_estimator`` and the docstring pieces of the Displays' plumbing
+(``ax``, ``name``, ``pos_label``, the forwarded keywords, ``ax_``/``figure_``).
 
 matplotlib is imported only when something is drawn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import numpy as np
 
-from .._core.docstrings import with_pieces
+from .._core.docstrings import PIECES, with_pieces
 from ._pyplot import import_pyplot
 
 __all__ = [
@@ -23,15 +24,15 @@ __all__ = [
     "display_doc",
     "draw_diagonal",
     "fill_band",
+    "model_line",
     "new_axes",
     "store_axes",
 ]
 
 _D = TypeVar("_D")
+_T = TypeVar("_T", bound=Callable[..., object] | type)
 
-_AX = """\
-ax : matplotlib Axes, default=None
-    Axes to draw on; a new figure if None."""
+_AX = PIECES["ax"]
 
 #: docstring pieces of the ``from_*`` constructors of every Display
 _PIECES = {
@@ -71,11 +72,45 @@ X : array-like of shape (n_samples, n_features)
     Input data.
 y : array-like of shape (n_samples,)
     Binary outcomes.""",
+    "name_model": """\
+name : str, default=None
+    Legend label of a single model (default ``"model"``).""",
+    "name_estimator": """\
+name : str, default=None
+    Legend label of a single estimator (default: its class name).""",
+    "pos_label_estimator": """\
+pos_label : int, float, bool or str, default=None
+    The positive class of a binary classifier (default: its ``classes_[1]``).""",
+    "ax_ref_line_kwargs": _AX
+    + """
+ref_line : bool, default=True
+    Draw the diagonal.
+**kwargs : dict
+    Passed to :meth:`plot`.""",
+    # the style of each model's curve (model_line), a plot option
+    "line_kwargs": """\
+line_kwargs : dict of str to dict, default=None
+    Extra ``Axes.plot`` keywords of each model's curve, by model name.""",
+    "axes_attributes": """\
+ax_ : matplotlib Axes
+    The axes drawn on.
+figure_ : matplotlib Figure
+    The figure of ``ax_``.""",
 }
 
-#: Replace each ``{{name}}`` line of a Display's docstring by its piece
-#: (these, or the package's :data:`~skbrier._core.docstrings.PIECES`).
-display_doc = with_pieces(_PIECES)
+_with_display_pieces = with_pieces(_PIECES)
+
+
+def display_doc(obj: _T) -> _T:
+    """Replace each ``{{name}}`` line of a Display's docstrings by its piece
+    (these, or the package's :data:`~skbrier._core.docstrings.PIECES`): of
+    a function, or of a class and every method it defines."""
+    if isinstance(obj, type):
+        for member in vars(obj).values():
+            func = getattr(member, "__func__", member)  # classmethod, staticmethod
+            if callable(func):
+                _with_display_pieces(func)
+    return _with_display_pieces(obj)
 
 
 def new_axes(ax: Any, display: str, **subplots_kw: Any) -> Any:
@@ -106,6 +141,15 @@ def fill_band(ax: Any, x: Any, low: Any, high: Any, color: Any, alpha: float) ->
         np.asarray(x), np.asarray(low), np.asarray(high), color=color, alpha=alpha,
         linewidth=0,
     )  # fmt: skip
+
+
+def model_line(
+    ax: Any, x: Any, y: Any, name: str, line_kwargs: Mapping[str, Any], **style: Any
+) -> Any:
+    """One model's curve on ``ax`` (a Line2D), labelled ``name``: the
+    Display's ``style``, then the caller's ``line_kwargs[name]`` over it."""
+    (line,) = ax.plot(x, y, **{**style, "label": name, **line_kwargs.get(name, {})})
+    return line
 
 
 def check_name(name: Any) -> str | None:

@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.params import DEFAULT_N_BINS, DEFAULT_STRATEGY
+from ._common import display_doc, draw_diagonal, new_axes, store_axes
 
 __all__ = [
     "MULTICLASS",
@@ -21,6 +22,7 @@ __all__ = [
 MULTICLASS = ("top_label", "classwise", "one_vs_rest")
 
 
+@display_doc
 @dataclass(repr=False, eq=False)
 class MulticlassReliabilityDisplay:
     r"""Reliability diagram of top-label or classwise calibration.
@@ -50,8 +52,7 @@ class MulticlassReliabilityDisplay:
 
     Attributes
     ----------
-    ax_ : matplotlib Axes
-    figure_ : matplotlib Figure
+    {{axes_attributes}}
     bars_ : BarContainer
     gap_ : list of matplotlib patches
 
@@ -180,8 +181,7 @@ class MulticlassReliabilityDisplay:
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Where to draw (a new figure when None).
+        {{ax}}
         name : str, default=None
             Legend label (default: the display's name).
 
@@ -190,14 +190,12 @@ class MulticlassReliabilityDisplay:
         MulticlassReliabilityDisplay
             ``self``, with ``ax_``, ``figure_``, ``bars_`` and ``gap_`` set.
         """
-        import matplotlib.pyplot as plt
+        ax = new_axes(ax, "MulticlassReliabilityDisplay")
         from matplotlib.patches import Polygon
 
-        if ax is None:
-            _, ax = plt.subplots()
         label = name if name is not None else self.name
         width = 0.9 / max(len(self.confidence), 10) if self.kind == "classwise" else 0.05
-        ax.plot([0, 1], [0, 1], ls="--", color="0.5", lw=1, label="perfect calibration")
+        draw_diagonal(ax, "perfect calibration")
         self.bars_ = ax.bar(
             self.confidence,
             self.accuracy,
@@ -230,9 +228,7 @@ class MulticlassReliabilityDisplay:
         ylabel = "observed frequency" if self.kind == "classwise" else "accuracy"
         ax.set(xlim=(0, 1), ylim=(0, 1), xlabel=xlabel, ylabel=ylabel)
         ax.legend(loc="upper left", fontsize="small")
-        self.ax_ = ax
-        self.figure_ = ax.figure
-        return self
+        return store_axes(self, ax)
 
 
 def multiclass_proba(y_proba: Any, multiclass: Any) -> bool:

@@ -20,6 +20,7 @@ from ._common import (
     check_result,
     display_doc,
     fill_band,
+    model_line,
     new_axes,
     store_axes,
 )
@@ -164,8 +165,7 @@ class DecisionCurveDisplay:
         The cost:benefit axis on top.
     curve_ : str
         What the last :meth:`plot` drew (its ``curve``).
-    ax_ : matplotlib Axes
-    figure_ : matplotlib Figure
+    {{axes_attributes}}
 
     See Also
     --------
@@ -217,7 +217,6 @@ class DecisionCurveDisplay:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    @display_doc
     def from_result(
         cls,
         result: DecisionCurveResult,
@@ -257,7 +256,6 @@ class DecisionCurveDisplay:
         return disp.plot(ax=ax, **plot_kwargs)
 
     @classmethod
-    @display_doc
     def from_predictions(
         cls,
         y_true: ArrayLike,
@@ -287,10 +285,8 @@ class DecisionCurveDisplay:
             ``{name: probabilities}`` for several models.
         thresholds : array-like, default=None
             Threshold probabilities in (0, 1); default 0.01, ..., 0.99.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights.
-        pos_label : int, float, bool or str, default=None
-            The label of events.
+        {{sample_weight}}
+        {{pos_label}}
         prevalence : float, default=None
             Population prevalence for case-control samples.
         {{bootstrap_band}}
@@ -298,8 +294,7 @@ class DecisionCurveDisplay:
             Harm of using the model(s), subtracted from the net benefit.
         n_jobs : int, default=None
             Threads for the bootstrap.
-        name : str, default=None
-            Legend label when ``y_proba`` is one array (default ``"model"``).
+        {{name_model}}
         {{ax_plot_kwargs}}
 
         Returns
@@ -331,7 +326,6 @@ class DecisionCurveDisplay:
         return cls.from_result(result, ax=ax, **plot_kwargs)
 
     @classmethod
-    @display_doc
     def from_estimator(
         cls,
         estimator: Any,
@@ -349,12 +343,9 @@ class DecisionCurveDisplay:
         Parameters
         ----------
         {{estimator_binary}}
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights.
-        pos_label : int, float, bool or str, default=None
-            The label of events (default: ``estimator.classes_[1]``).
-        name : str, default=None
-            Legend label of a single estimator (default: its class name).
+        {{sample_weight}}
+        {{pos_label_estimator}}
+        {{name_estimator}}
         {{ax_forwarded_kwargs}}
 
         Returns
@@ -439,8 +430,7 @@ class DecisionCurveDisplay:
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
+        {{ax}}
         curve : {"net_benefit", "net_intervention_avoided"}, default="net_benefit"
             What the curves show (dcurves' ``graph_type``): net benefit (with treat-all and
             treat-none), or the net interventions avoided of each model
@@ -462,8 +452,7 @@ class DecisionCurveDisplay:
             below zero (or at the lowest model value, when a model's net
             benefit dips lower: harm is never hidden); None keeps
             matplotlib's.
-        line_kwargs : dict of str to dict, default=None
-            Extra ``Axes.plot`` keywords per model name.
+        {{line_kwargs}}
         band_alpha : float, default=0.2
             Opacity of the confidence bands.
         thresholds_of_interest : array-like of float, default=None
@@ -563,10 +552,8 @@ class DecisionCurveDisplay:
         if self._smooth_frac > 0:
             x, y = smooth_curve(t, values, self._smooth_frac)
             self.smoothed_[name] = (x, y)
-        kw = {"label": name, **dict(self._line_kwargs.get(name, {}))}
-        (line,) = ax.plot(x, y, **kw)
-        self.lines_[name] = line
-        return line
+        self.lines_[name] = model_line(ax, x, y, name, self._line_kwargs)
+        return self.lines_[name]
 
     def _plot_interventions(
         self, ax: Any, t: np.ndarray, order: np.ndarray, per: float

@@ -35,6 +35,7 @@ from ._common import (
     display_doc,
     draw_diagonal,
     fill_band,
+    model_line,
 )
 from ._flexible_draw import _NAMES, DIAGONAL_GID, _first_draw, plot_flexible_calibration
 from ._pyplot import check_line_kwargs, import_pyplot
@@ -157,7 +158,6 @@ class CalibrationCurveDisplay:
 
     # ------------------------------------------------------------ constructors
     @classmethod
-    @display_doc
     def from_predictions(
         cls,
         y_true: ArrayLike,
@@ -269,7 +269,6 @@ class CalibrationCurveDisplay:
         return disp.plot(ax=ax, **plot_kwargs)
 
     @classmethod
-    @display_doc
     def from_estimator(
         cls,
         estimator: Any,
@@ -285,10 +284,8 @@ class CalibrationCurveDisplay:
         Parameters
         ----------
         {{estimator_binary}}
-        pos_label : int, float, bool or str, default=None
-            The positive class (default: ``classes_[1]``).
-        name : str, default=None
-            Legend name of a single estimator (default: its class name).
+        {{pos_label_estimator}}
+        {{name_estimator}}
         **kwargs
             Every other keyword argument of :meth:`from_predictions` (options
             of the statistic and of the drawing: ``groups``, ``sample_weight``,
@@ -311,7 +308,6 @@ class CalibrationCurveDisplay:
         return cls.from_predictions(y, probas, pos_label=pos, **kwargs)
 
     # ------------------------------------------------------------------ drawing
-    @display_doc
     def plot(
         self,
         ax: Any = None,
@@ -338,8 +334,7 @@ class CalibrationCurveDisplay:
             Draw the grouped points and their intervals.
         band : bool, default=True
             Draw the curves' bands.
-        line_kwargs : dict of str to dict, default=None
-            Extra ``Axes.plot`` keywords of the curve per model name.
+        {{line_kwargs}}
 
         Returns
         -------
@@ -422,10 +417,17 @@ class CalibrationCurveDisplay:
         xy: list[tuple[Any, Any]] = []
         boxes: list[Any] = []
         for k, (key, part) in enumerate(models.items()):
-            style = {"color": f"C{k}", "linestyle": _STYLES[k % len(_STYLES)],
-                     "linewidth": 1.8, "label": key, **line_kwargs.get(key, {})}  # fmt: skip
             curve = part.curve
-            (line,) = ax.plot(curve.grid, curve.estimate, **style)
+            line = model_line(
+                ax,
+                curve.grid,
+                curve.estimate,
+                key,
+                line_kwargs,
+                color=f"C{k}",
+                linestyle=_STYLES[k % len(_STYLES)],
+                linewidth=1.8,
+            )
             color = line.get_color()
             self.lines_[group, key] = line
             xy.append((curve.grid, curve.estimate))

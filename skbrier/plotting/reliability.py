@@ -39,6 +39,7 @@ from ._reliability_models import (
 __all__ = ["ReliabilityDisplay"]
 
 
+@display_doc
 @dataclass(repr=False, eq=False)
 class ReliabilityDisplay:
     r"""Reliability diagram of probability forecasts.
@@ -107,10 +108,7 @@ class ReliabilityDisplay:
 
     Attributes
     ----------
-    ax_ : matplotlib Axes
-        Axes with the reliability diagram.
-    figure_ : matplotlib Figure
-        Figure containing the diagram.
+    {{axes_attributes}}
     lines_ : list of matplotlib Line2D
         The reliability curves.
     line_ : matplotlib Line2D
@@ -331,12 +329,7 @@ or BrierDecomposition
         pos_label : int, float, bool or str, default=None
             The positive class, for the axis label (default: the
             estimator's ``pos_label``).
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
-        ref_line : bool, default=True
-            Draw the diagonal.
-        **kwargs : dict
-            Passed to :meth:`plot`.
+        {{ax_ref_line_kwargs}}
 
         Returns
         -------
@@ -462,12 +455,7 @@ or BrierDecomposition
             CORP or binned curve per class here.  Binary input ignores it.
         name : str, default=None
             Name of the forecaster for the legend (one forecaster only).
-        ax : matplotlib Axes, default=None
-            Axes to draw on.
-        ref_line : bool, default=True
-            Draw the diagonal.
-        **kwargs : dict
-            Passed to :meth:`plot`.
+        {{ax_ref_line_kwargs}}
 
         Returns
         -------
@@ -555,7 +543,6 @@ or BrierDecomposition
         return disp.plot(ax=ax, name=name, ref_line=ref_line, **kwargs)
 
     @classmethod
-    @display_doc
     def from_estimator(
         cls,
         estimator: Any,
@@ -587,10 +574,8 @@ or BrierDecomposition
             True labels.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative frequency weights, as in :meth:`from_predictions`.
-        pos_label : int, float, bool or str, default=None
-            Positive class of a binary classifier (default: ``classes_[1]``).
-        name : str, default=None
-            Legend name of one estimator (default: its class name).
+        {{pos_label_estimator}}
+        {{name_estimator}}
         {{ax_forwarded_kwargs}}
 
         Returns

@@ -22,6 +22,7 @@ __all__ = ["RiskCoverageDisplay"]
 _CURVES = ("risk", "accuracy")
 
 
+@display_doc
 class RiskCoverageDisplay:
     """Risk--coverage curve visualization, with bootstrap bands.
 
@@ -53,8 +54,7 @@ class RiskCoverageDisplay:
         The curve.
     band_ : matplotlib PolyCollection or None
         The filled band.
-    ax_ : matplotlib Axes
-    figure_ : matplotlib Figure
+    {{axes_attributes}}
 
     See Also
     --------
@@ -102,7 +102,6 @@ class RiskCoverageDisplay:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    @display_doc
     def from_result(
         cls,
         result: RiskCoverageResult,
@@ -117,8 +116,7 @@ class RiskCoverageDisplay:
         ----------
         result : RiskCoverageResult
             Output of :func:`~skbrier.metrics.selective.risk_coverage_curve`.
-        name : str, default=None
-            Legend label.
+        {{name_model}}
         {{ax_plot_kwargs}}
 
         Returns
@@ -138,7 +136,6 @@ class RiskCoverageDisplay:
         return disp.plot(ax=ax, **plot_kwargs)
 
     @classmethod
-    @display_doc
     def from_predictions(
         cls,
         y_correct: ArrayLike,
@@ -157,17 +154,12 @@ class RiskCoverageDisplay:
 
         Parameters
         ----------
-        y_correct : array-like of shape (n_samples,)
-            1 (or True) where the answer is right.
-        confidence : array-like of shape (n_samples,)
-            The confidence of each answer, in [0, 1].
-        sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights.
+        {{correctness_inputs}}
+        {{sample_weight}}
         {{bootstrap_band}}
         n_jobs : int, default=None
             Threads for the bootstrap.
-        name : str, default=None
-            Legend label.
+        {{name_model}}
         {{ax_plot_kwargs}}
 
         Returns
@@ -191,7 +183,6 @@ class RiskCoverageDisplay:
         return cls.from_result(result, name=name, ax=ax, **plot_kwargs)
 
     @classmethod
-    @display_doc
     def from_estimator(
         cls,
         estimator: Any,
@@ -218,10 +209,8 @@ class RiskCoverageDisplay:
             Input data.
         y : array-like of shape (n_samples,)
             True labels.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights.
-        name : str, default=None
-            Legend label (default: the estimator's class name).
+        {{sample_weight}}
+        {{name_estimator}}
         {{ax_forwarded_kwargs}}
 
         Returns

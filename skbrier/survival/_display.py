@@ -10,7 +10,7 @@ import numpy as np
 
 from .._core.format import format_number
 from .._core.params import check_bool
-from ..plotting._common import display_doc, draw_diagonal, new_axes, store_axes
+from ..plotting._common import display_doc, draw_diagonal, model_line, new_axes, store_axes
 from ..plotting._pyplot import check_line_kwargs
 from ._prepare import unpack
 from .horizon import SurvivalCalibrationResult, calibration_at_horizon
@@ -18,6 +18,7 @@ from .horizon import SurvivalCalibrationResult, calibration_at_horizon
 __all__ = ["SurvivalCalibrationDisplay"]
 
 
+@display_doc
 class SurvivalCalibrationDisplay:
     """Observed against predicted risk at a horizon, with confidence limits.
 
@@ -45,8 +46,7 @@ class SurvivalCalibrationDisplay:
         Twin axis holding the histograms.
     hist_ : dict of str to matplotlib BarContainer
         Histogram of predicted risk per model.
-    ax_ : matplotlib Axes
-    figure_ : matplotlib Figure
+    {{axes_attributes}}
 
     Examples
     --------
@@ -86,7 +86,6 @@ class SurvivalCalibrationDisplay:
         self.results = {str(k): v for k, v in results.items()}
 
     @classmethod
-    @display_doc
     def from_result(
         cls,
         result: SurvivalCalibrationResult | Mapping[str, SurvivalCalibrationResult],
@@ -113,7 +112,6 @@ class SurvivalCalibrationDisplay:
         return cls(results=results).plot(ax=ax, **plot_kwargs)
 
     @classmethod
-    @display_doc
     def from_predictions(
         cls,
         y_event: Any,
@@ -138,8 +136,7 @@ class SurvivalCalibrationDisplay:
             The horizon: one time point of the survival outcome.
         name : str, default="model"
             Legend label of a single model.
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
+        {{ax}}
         **kwargs
             Every other keyword argument of
             :func:`~skbrier.survival.calibration_at_horizon` and of
@@ -174,16 +171,14 @@ class SurvivalCalibrationDisplay:
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Axes to draw on; a new figure if None.
+        {{ax}}
         error_bars : bool, default=True
             Draw the confidence limits of the observed risk.
         diagonal : bool, default=True
             Draw the line of perfect calibration.
         hist : bool, default=True
             Draw the histogram of predicted risk at the bottom (twin axis).
-        line_kwargs : dict of str to dict, default=None
-            Extra ``Axes.plot`` keywords per model name.
+        {{line_kwargs}}
 
         Returns
         -------
@@ -215,8 +210,9 @@ class SurvivalCalibrationDisplay:
         if diagonal:
             self.diagonal_line_ = draw_diagonal(ax, "Perfectly calibrated")
         for name, res in self.results.items():
-            kw = {"marker": "o", "label": name, **dict(line_kwargs.get(name, {}))}
-            (line,) = ax.plot(res.predicted, res.observed, **kw)
+            line = model_line(
+                ax, res.predicted, res.observed, name, line_kwargs, marker="o"
+            )
             self.lines_[name] = line
             if (
                 error_bars
