@@ -19,21 +19,19 @@ from ..params import MIN_SAMPLES
 from ..validation import scale_free_exponent
 from .logistic import (
     LogisticCalibrationStats,
-    _offset_newton,
-    array_offset_sums,
-    logistic_calibration,
-    logistic_fit,
-    offset_intercept_fit,
-    separated,
-)
-from .logistic_sums import (
     _information,
     _matvec,
+    _offset_newton,
     _residual_and_variance,
+    array_offset_sums,
     gradient,
     log_likelihood,
+    logistic_calibration,
+    logistic_fit,
     logistic_sums,
     normalise_weights,
+    offset_intercept_fit,
+    separated,
 )
 from .lowess import lowess_knots, r_lowess, stable_argsort
 
