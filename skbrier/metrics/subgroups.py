@@ -357,7 +357,7 @@ def calibration_by_group(
                 measures = validation_measures(yj, pj, wj, presorted=presorted)
             except ValueError:  # e.g. every forecast of the group is 0 or 1
                 continue
-            if w is None:
+            if wj is None:
                 ici[j] = (
                     lowess_calibration(yj, pj, sorted_yp=(yj, pj))[2]
                     if presorted
