@@ -43,6 +43,7 @@ from ._decomposition_helpers import (
     table_of,
 )
 from ._decomposition_options import resolve_method
+from .metrics._binned_decomposition import check_keepable_weights
 from .metrics._decomposition_core import (
     binary_columns,
     check_strategy,
@@ -56,7 +57,6 @@ from .metrics.decomposition import (
     MulticlassDecomposition,
     MurphyDecomposition,
     binned_statistics,
-    check_keepable_weights,
     murphy_from_statistics,
 )
 from .states._base import _chunk_weights, check_same_options

@@ -14,7 +14,11 @@ import numpy as np
 import pytest
 
 import skbrier
-from skbrier.metrics import calibration_by_group, cumulative_calibration
+from skbrier.metrics import (
+    calibration_by_group,
+    cumulative_calibration,
+    flexible_calibration_curve,
+)
 from skbrier.stats import clustered_validation, random_effects_meta
 
 R = json.loads(
@@ -120,8 +124,37 @@ def test_integer_weights_equal_repeated_rows():
         np.testing.assert_allclose(a.variances[name], b.variances[name], rtol=1e-6)
     for test in a.pvalues:
         np.testing.assert_allclose(a.pvalues[test], b.pvalues[test], rtol=1e-5)
-    assert np.isnan(a.estimates["ici"]).all()  # lowess has no weights
+    # the lowess curve of frequency weights is that of the repeated rows
+    assert np.isfinite(a.estimates["ici"]).all()
+    np.testing.assert_allclose(a.estimates["ici"], b.estimates["ici"], rtol=1e-10)
     assert a.heterogeneity.q == pytest.approx(b.heterogeneity.q, rel=1e-6)
+
+
+def test_ici_of_integer_weights_is_that_of_flexible_lowess_curve():
+    # one weighted lowess: flexible_calibration_curve(smoother="lowess")'s ICI
+    rng = np.random.default_rng(3)
+    n = 400
+    p = np.round(rng.uniform(0.05, 0.9, n), 3)
+    y = (rng.uniform(size=n) < p).astype(int)
+    w = rng.integers(0, 4, n).astype(float)
+    res = calibration_by_group(y, p, groups=np.zeros(n), sample_weight=w)
+    curve = flexible_calibration_curve(
+        y, p, smoother="lowess", transform=None, band=None, sample_weight=w
+    )
+    assert res.estimates["ici"][0] == pytest.approx(curve.ici, rel=1e-12)
+
+
+def test_ici_of_non_integer_weights_is_nan():
+    # lowess has no weights: frequency weights repeat rows, others give no ICI
+    rng = np.random.default_rng(4)
+    n = 400
+    p = rng.uniform(0.05, 0.9, n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    res = calibration_by_group(
+        y, p, groups=np.arange(n) % 2, sample_weight=rng.uniform(0.5, 2.0, n)
+    )
+    assert np.isnan(res.estimates["ici"]).all()
+    assert np.isfinite(res.estimates["calibration_slope"]).all()
 
 
 def test_single_class_group_is_left_out_of_the_fits():

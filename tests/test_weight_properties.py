@@ -833,7 +833,8 @@ REGISTRY: list[Entry] = [
             "cumulative.by_group.kuiper",
             "worst_group_gap",
         ),  # fmt: skip
-        # the lowess curve has no weights: ici is NaN with sample_weight (documented)
+        # the lowess curve has no weights: ici is that of the repeated rows with
+        # integer weights (tests/test_subgroups.py), NaN with others (documented)
         ignore=("ici",),
         examples=8,
     ),

@@ -20,7 +20,9 @@ by a smoother of the outcomes on the forecasts (or on their logit):
 
 The summaries ICI (Eavg), E50, E90, Emax and ECI are those of Austin and
 Steyerberg (2019) and pmcalibration's ``cal_metrics`` on the same curve.
-The result is :class:`FlexibleCalibrationCurve`.
+The result is :class:`FlexibleCalibrationCurve`; the smoothers that fit one
+curve are in :mod:`skbrier.metrics._flexible_fit`, the bootstrap and the
+simulation of its band here.
 """
 
 from __future__ import annotations
@@ -30,26 +32,16 @@ import math
 import warnings
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 from sklearn.exceptions import ConvergenceWarning
 
-from .._core.binning import weighted_quantile
 from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
-from .._core.kernels.loess import loess_fit, loess_predict
-from .._core.kernels.lowess import lowess_knots
-from .._core.kernels.splines import (
-    SplineCurve,
-    ns_knots,
-    r_seq,
-    rcs_knots,
-    spline_logistic_curve,
-)
-from .._core.kernels.tprs import GamCurve, gam_logistic_curve
+from .._core.kernels.splines import r_seq
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
     check_confidence_level,
@@ -58,194 +50,27 @@ from .._core.params import (
     check_n_jobs,
     check_n_resamples,
     check_option,
-    check_real,
     validate_random_state,
 )
-from .._core.resampling import (
-    chunk_size_for,
-    frequency_resampler,
-    repeated_rows,
-    run_replicates,
-)
+from .._core.resampling import chunk_size_for, frequency_resampler, run_replicates
 from .._core.validation import binary_forecast, check_probabilities
 from ._calibration_curve_result import (
     CURVE_METRICS,
     FlexibleCalibrationCurve,
     band_from_standard_error,
 )
+from ._flexible_fit import (
+    BANDS,
+    REGRESSION_SMOOTHERS,
+    CurveFit,
+    CurveSpec,
+    check_spec,
+    curve_summaries,
+    fit_curve,
+    lowess_repetitions,
+)
 
 __all__ = ["FlexibleCalibrationCurve", "flexible_calibration_curve"]
-
-SMOOTHERS = ("loess", "rcs", "ns", "gam", "lowess")
-#: the smoothers fitted by a (penalised) logistic regression: coefficients to draw
-REGRESSION_SMOOTHERS = ("rcs", "ns", "gam")
-BANDS = ("analytic", "bootstrap", "simulation")
-#: the default ``n_knots`` of each smoother that has one (gam: the basis dimension)
-DEFAULT_N_KNOTS = {"rcs": 5, "ns": 5, "gam": 10}
-BAND_SCALES = ("logit", "probability")
-SURFACES = ("interpolate", "direct")
-
-
-class _Spec(NamedTuple):
-    """The checked options of one curve (what a bootstrap refit repeats)."""
-
-    smoother: str
-    logit: bool
-    n_knots: int
-    knots: np.ndarray | None
-    span: float
-    degree: int
-    surface: str
-    band_scale: str
-
-
-class _Fit(NamedTuple):
-    p_c: np.ndarray  # the curve at each row
-    estimate: np.ndarray  # at the grid
-    se: np.ndarray | None  # at the grid, on the band's scale
-    eta: np.ndarray | None  # linear predictor at the grid (logit-scale band)
-    knots: np.ndarray | None
-    converged: bool
-    # the logistic fit of a regression smoother (converged): coefficients, their
-    # covariance, the design at the rows and at the grid (what ci = "sim" draws)
-    linear: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
-
-
-def _fit(
-    spec: _Spec,
-    y: np.ndarray,
-    x: np.ndarray,
-    w: np.ndarray | None,
-    xg: np.ndarray,
-    *,
-    band: bool,
-) -> _Fit:
-    """One curve on validated rows: ``x`` the (transformed) forecasts, ``w``
-    frequency weights (None or positive), ``xg`` the grid on ``x``'s scale."""
-    if spec.smoother in REGRESSION_SMOOTHERS:
-        knots = spec.knots
-        cur: GamCurve | SplineCurve
-        if spec.smoother == "gam":
-            cur = gam_logistic_curve(y, x, w, xg, k=spec.n_knots)
-        else:
-            if knots is None:
-                knots = (
-                    rcs_knots(x, w, spec.n_knots)
-                    if spec.smoother == "rcs"
-                    else ns_knots(x, w, spec.n_knots)
-                )
-            cur = spline_logistic_curve(y, x, w, knots, xg)[0]
-        if not cur.converged:
-            # no maximum (the spline separates the outcomes): the iterate where
-            # the solver stopped is arbitrary, so is every number read from it
-            nan_g = np.full(xg.shape, np.nan)
-            return _Fit(np.full(x.shape, np.nan), nan_g, nan_g if band else None,
-                        nan_g, knots, False)  # fmt: skip
-        est = special.expit(cur.eta)
-        linear = (cur.coef, cur.cov, cur.design, cur.design_eval)
-        if spec.band_scale == "logit":
-            se = cur.se_eta if band else None
-            return _Fit(cur.fitted, est, se, cur.eta, knots, True, linear)
-        # R's predict(type = "response", se.fit = TRUE): the delta method
-        se_p = est * (1.0 - est) * cur.se_eta
-        return _Fit(cur.fitted, est, se_p if band else None, None, knots, True, linear)
-    if spec.smoother == "loess":
-        total = float(x.shape[0] if w is None else w.sum())
-        if not math.floor(total * spec.span + 1e-5) > 0:
-            raise ValueError(
-                f"y_proba has {total:.4g} observations (the total of sample_weight "
-                f"with weights): span={spec.span:.4g} leaves none in a local fit; "
-                "increase span."
-            )
-        fit = loess_fit(
-            x, y, w, span=spec.span, degree=spec.degree, surface=spec.surface,
-            statistics=band,
-        )  # fmt: skip
-        est, se = loess_predict(fit, xg, se=band)
-        if spec.surface == "direct":
-            at_rows = np.empty_like(x)
-            at_rows[np.argsort(x, kind="stable")] = fit.fitted
-        else:
-            at_rows = loess_predict(fit, x)[0]
-        return _Fit(at_rows, est, se, None, None, True)
-    # lowess: integer frequency weights are repeated rows
-    if w is None:
-        kx, ky = lowess_knots(x, y)
-    else:
-        reps = repeated_rows(
-            w, "smoother='lowess' (lowess has no weights)", "use smoother='loess'"
-        )
-        kx, ky = lowess_knots(np.repeat(x, reps), np.repeat(y, reps))
-    # outside the forecasts' range: NaN, as loess's and R's approx(rule = 1)
-    at_grid = np.interp(xg, kx, ky, left=np.nan, right=np.nan)
-    return _Fit(np.interp(x, kx, ky), at_grid, None, None, None, True)
-
-
-def _summaries(p: np.ndarray, p_c: np.ndarray, w: np.ndarray | None) -> np.ndarray:
-    """``[ICI, E50, E90, Emax, ECI]`` of ``d = |p - p_c|`` (frequency weights
-    ``w``: those of the repeated rows); ``p_c`` of shape ``(n,)``, or ``(R,
-    n)`` for ``R`` curves at once (then ``(5, R)``)."""
-    d = np.abs(p - p_c)
-    probs = np.array([0.5, 0.9])
-    if w is None:
-        e50, e90 = np.quantile(d, probs, axis=-1)
-        mean, mean2 = d.mean(axis=-1), np.einsum("...i,...i->...", d, d) / d.shape[-1]
-    else:
-        if d.ndim == 1:
-            e50, e90 = weighted_quantile(d, probs, w)
-        else:
-            e50, e90 = np.stack([weighted_quantile(r, probs, w) for r in d], axis=1)
-        tot = float(w.sum())
-        mean, mean2 = (d @ w) / tot, ((d * d) @ w) / tot
-    return np.array([mean, e50, e90, d.max(axis=-1), 100.0 * mean2], dtype=np.float64)
-
-
-def _check_spec(
-    smoother: Any,
-    transform: Any,
-    n_knots: Any,
-    knots: Any,
-    span: Any,
-    degree: Any,
-    surface: Any,
-    band_scale: Any,
-) -> _Spec:
-    smoother = check_option(smoother, "smoother", SMOOTHERS)
-    if transform is not None and transform != "logit":
-        raise ValueError(f"transform must be 'logit' or None, got {transform!r}.")
-    if n_knots is None:
-        n_knots = DEFAULT_N_KNOTS.get(smoother, 5)
-    elif smoother not in REGRESSION_SMOOTHERS:
-        raise ValueError(
-            f"n_knots applies to smoother='rcs', 'ns' or 'gam', not to "
-            f"smoother={smoother!r}" + (" (use span)." if smoother == "loess" else ".")
-        )
-    n_knots = check_int(
-        n_knots, "n_knots", minimum={"rcs": 3, "gam": 3}.get(smoother, 0), maximum=50
-    )
-    k = None
-    if knots is not None:
-        if smoother not in ("rcs", "ns"):
-            raise ValueError(
-                f"knots applies to the splines (smoother='rcs' or 'ns'), not to "
-                f"smoother={smoother!r}."
-            )
-        if np.ndim(knots) != 1:
-            raise ValueError(f"knots must be 1-D, got shape {np.shape(knots)}.")
-        k = np.unique(np.asarray(knots, dtype=np.float64))
-        if k.shape[0] < (3 if smoother == "rcs" else 2) or not np.all(np.isfinite(k)):
-            raise ValueError(
-                "knots must be finite numbers on the scale of the fit (logit(p) with "
-                "transform='logit'): at least 3 distinct knots for 'rcs' (all knots) "
-                f"and 2 for 'ns' (the boundary knots and the interior ones); got {knots!r}."
-            )
-    span = check_real(span, "span", low=0.0, inclusive=(False, True))
-    degree = check_int(degree, "degree", minimum=1, maximum=2)
-    surface = check_option(surface, "surface", SURFACES)
-    band_scale = check_option(band_scale, "band_scale", BAND_SCALES)
-    return _Spec(
-        smoother, transform == "logit", n_knots, k, span, degree, surface, band_scale
-    )
 
 
 def _rows(
@@ -309,7 +134,7 @@ def _identity(v: np.ndarray) -> np.ndarray:
     return v
 
 
-def _scale(spec: _Spec) -> Callable[[np.ndarray], np.ndarray]:
+def _scale(spec: CurveSpec) -> Callable[[np.ndarray], np.ndarray]:
     """The scale of the fit: ``logit`` or the probabilities themselves."""
     return special.logit if spec.logit else _identity
 
@@ -320,7 +145,7 @@ class _Bootstrap:
     picklable callable of arrays and options (the result keeps it for its
     later intervals)."""
 
-    spec: _Spec
+    spec: CurveSpec
     y: np.ndarray
     p: np.ndarray
     w: np.ndarray | None
@@ -347,10 +172,10 @@ class _Bootstrap:
             if yb.min() == yb.max() or xb.min() == xb.max():
                 continue  # a resample with one class or one forecast: no curve
             try:
-                fit = _fit(self.spec, yb, xb, wb, xg, band=False)
+                fit = fit_curve(self.spec, yb, xb, wb, xg, band=False)
             except (ValueError, np.linalg.LinAlgError):
                 continue
-            out[r, :m] = _summaries(pb, fit.p_c, wb)
+            out[r, :m] = curve_summaries(pb, fit.p_c, wb)
             out[r, m:] = fit.estimate
         return out
 
@@ -386,7 +211,7 @@ class _Simulation:
     the grid for each draw (no refit).  A picklable callable (the result
     keeps it for its later intervals)."""
 
-    spec: _Spec
+    spec: CurveSpec
     y: np.ndarray
     p: np.ndarray
     w: np.ndarray | None
@@ -394,7 +219,7 @@ class _Simulation:
     n_draws: int
     random_state: Any
     n_jobs: int | None
-    fit: _Fit | None = None
+    fit: CurveFit | None = None
 
     def __call__(self) -> dict:
         spec, y, p, w, grid, n_draws = (
@@ -402,7 +227,11 @@ class _Simulation:
         )  # fmt: skip
         m = len(CURVE_METRICS)
         tf = _scale(spec)
-        f = _fit(spec, y, tf(p), w, tf(grid), band=False) if self.fit is None else self.fit
+        f = (
+            fit_curve(spec, y, tf(p), w, tf(grid), band=False)
+            if self.fit is None
+            else self.fit
+        )
         if f.linear is None:  # no maximum: nothing to draw around
             nan = np.full((n_draws, m + grid.shape[0]), np.nan)
             return {"metrics": nan[:, :m], "curve": nan[:, m:]}
@@ -413,7 +242,7 @@ class _Simulation:
         def task(size: int, rng: np.random.Generator) -> np.ndarray:
             b = _mvrnorm(rng, coef, cov, size)
             out = np.empty((size, m + grid.shape[0]))
-            out[:, :m] = _summaries(p, special.expit(b @ X.T), w).T
+            out[:, :m] = curve_summaries(p, special.expit(b @ X.T), w).T
             out[:, m:] = special.expit(b @ Xg.T)
             return out
 
@@ -620,7 +449,7 @@ def flexible_calibration_curve(
     >>> bool(low < sim.e90 < high)
     True
     """
-    spec = _check_spec(
+    spec = check_spec(
         smoother, transform, n_knots, knots, span, degree, surface, band_scale
     )
     if band is not None:
@@ -652,12 +481,10 @@ def flexible_calibration_curve(
         p.shape[0], None if w is None else float(w.sum()), purpose="a calibration curve"
     )
     if spec.smoother == "lowess" and w is not None:  # before any fit
-        repeated_rows(
-            w, "smoother='lowess' (lowess has no weights)", "use smoother='loess'"
-        )
+        lowess_repetitions(w)
     g = _check_grid(grid, p, spec.logit)
     tf = _scale(spec)
-    fit = _fit(spec, y, tf(p), w, tf(g), band=band == "analytic")
+    fit = fit_curve(spec, y, tf(p), w, tf(g), band=band == "analytic")
     if not fit.converged:
         warnings.warn(
             "The logistic fit of the spline did not converge (the forecasts nearly "
@@ -667,7 +494,7 @@ def flexible_calibration_curve(
             ConvergenceWarning,
             stacklevel=2,
         )
-    stats_ = _summaries(p, fit.p_c, w)
+    stats_ = curve_summaries(p, fit.p_c, w)
     resample = _Bootstrap(spec, y, p, w, g, n_resamples, random_state, n_jobs)
     boot = resample() if band == "bootstrap" else None
     simulate = sim = None
@@ -718,7 +545,7 @@ def flexible_calibration_curve(
     return res
 
 
-def _band_scale(spec: _Spec, band: str | None) -> str | None:
+def _band_scale(spec: CurveSpec, band: str | None) -> str | None:
     """The scale of an analytic band (loess's is the probability's)."""
     if band != "analytic":
         return None

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.dispatch import backends
+from .._core.docstrings import with_pieces
 from .._core.kernels.net_benefit import (
     bootstrap_counts,
     bootstrap_net_benefit,
@@ -58,6 +59,16 @@ __all__ = [
     "decision_curve",
     "net_benefit",
 ]
+
+#: the data of the examples: a sensitive binary test of 20 events in 100 rows
+_doc = with_pieces(
+    {
+        "sensitive_test": """\
+>>> import numpy as np
+>>> y = np.r_[np.ones(20), np.zeros(80)]
+>>> sensitive = np.r_[np.ones(19), np.zeros(1), np.ones(40), np.zeros(40)]""",
+    }
+)
 
 
 # --------------------------------------------------------------------------- public
@@ -265,6 +276,7 @@ def curve_options(
     dask="skbrier._backends._dask._adapters:decision_curve",
     array_api="skbrier._backends._array_api:decision_curve",
 )
+@_doc
 def decision_curve(
     y_true: ArrayLike,
     y_proba: ArrayLike | Mapping[str, ArrayLike],
@@ -404,10 +416,8 @@ def decision_curve(
 
     Examples
     --------
-    >>> import numpy as np
+    {{sensitive_test}}
     >>> from skbrier.metrics.net_benefit import decision_curve
-    >>> y = np.r_[np.ones(20), np.zeros(80)]
-    >>> sensitive = np.r_[np.ones(19), np.zeros(1), np.ones(40), np.zeros(40)]
     >>> specific = np.r_[np.ones(10), np.zeros(10), np.ones(4), np.zeros(76)]
     >>> res = decision_curve(y, {"sensitive": sensitive, "specific": specific},
     ...                      thresholds=[0.05, 0.1, 0.2])
@@ -525,6 +535,7 @@ def _check_model_probas(
 
 
 # --------------------------------------------------------------------------- binary tests
+@_doc
 def binary_test_probabilities(
     y_true: ArrayLike,
     y_test: ArrayLike,
@@ -590,11 +601,9 @@ def binary_test_probabilities(
 
     Examples
     --------
-    >>> import numpy as np
+    {{sensitive_test}}
     >>> from skbrier.metrics.net_benefit import binary_test_probabilities
-    >>> y = np.r_[np.ones(20), np.zeros(80)]
-    >>> test = np.r_[np.ones(19), np.zeros(1), np.ones(40), np.zeros(40)]
-    >>> p = binary_test_probabilities(y, test)
+    >>> p = binary_test_probabilities(y, sensitive)
     >>> float(p[0]), float(p[19])  # PPV = 19/59, 1 - NPV = 1/41
     (0.3220..., 0.0243...)
     """

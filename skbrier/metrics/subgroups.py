@@ -38,6 +38,7 @@ from ..stats._validation_measures import (
     validation_measures,
 )
 from ..stats.meta_analysis import MetaAnalysisResult, random_effects_meta
+from ._flexible_fit import curve_summaries, frequency_lowess_knots
 from .calibration import lowess_calibration_error
 from .cumulative import _cumulative
 
@@ -74,7 +75,8 @@ class GroupCalibrationResult(_IntervalResult):
         Per group: ``observed_expected`` (O/E), ``calibration_in_the_large``,
         ``calibration_intercept``, ``calibration_slope``, ``brier_score``,
         ``c_statistic``, ``ici`` (the mean absolute difference between the
-        forecasts and the lowess calibration curve; NaN with weights) and
+        forecasts and the lowess calibration curve, that of the repeated rows
+        with integer weights; NaN with other weights) and
         ``gap`` (the observed event rate minus the mean forecast).  NaN in a
         group with a single outcome class (no fit there).
     variances : dict of str to ndarray
@@ -202,6 +204,16 @@ def _nanmin(a: np.ndarray) -> float:
     return float(np.nanmin(a)) if np.isfinite(a).any() else math.nan
 
 
+def _frequency_ici(y: np.ndarray, p: np.ndarray, w: np.ndarray) -> float:
+    """Eavg of the lowess curve of frequency weights ``w`` (the repeated rows'),
+    NaN for weights that are not integers (lowess has no weights)."""
+    try:
+        kx, ky = frequency_lowess_knots(p, y, w)
+    except ValueError:
+        return math.nan
+    return float(curve_summaries(p, np.interp(p, kx, ky), w)[0])
+
+
 def _wald_pvalue(
     estimate: np.ndarray, variance: np.ndarray, null: float, transform: Transform
 ) -> np.ndarray:
@@ -285,7 +297,9 @@ def calibration_by_group(
     statistic: its measures are NaN and it is left out of the O/E and slope
     tests, their Holm adjustments and Cochran's :math:`Q` (as
     ``metamisc::valmeta`` leaves such clusters out).  The lowess curve has
-    no weights, so ``ici`` is NaN when ``sample_weight`` is given.
+    no weights: with integer ``sample_weight`` (frequency weights) ``ici`` is
+    that of the repeated rows (as for :func:`flexible_calibration_curve`
+    with ``smoother="lowess"``); other weights give NaN.
 
     References
     ----------
@@ -343,12 +357,14 @@ def calibration_by_group(
                 measures = validation_measures(yj, pj, wj, presorted=presorted)
             except ValueError:  # e.g. every forecast of the group is 0 or 1
                 continue
-            if w is None:
+            if wj is None:
                 ici[j] = (
                     lowess_calibration(yj, pj, sorted_yp=(yj, pj))[2]
                     if presorted
                     else lowess_calibration_error(yj, pj).eavg
                 )
+            else:
+                ici[j] = _frequency_ici(yj, pj, wj)
         for name, (e, v) in measures.items():
             est[name][j], var[name][j] = e, v
     # the groups of the cumulative tests are the codes (its by_group indexes

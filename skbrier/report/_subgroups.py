@@ -219,8 +219,8 @@ class SubgroupSection:
             )
         lines += [f"  {s}" for s in self.findings()]
         lines.append(
-            "  ICI: mean |lowess curve - forecast| (n/a with weights); Kuiper p: the "
-            "group's cumulative calibration test."
+            "  ICI: mean |lowess curve - forecast| (n/a with non-integer weights); "
+            "Kuiper p: the group's cumulative calibration test."
         )
         return lines
 

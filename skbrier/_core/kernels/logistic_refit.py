@@ -39,7 +39,7 @@ import math
 
 import numpy as np
 
-from .logistic import _EPS, sigmoid_pair
+from .logistic_sums import _EPS, sigmoid_pair
 
 __all__ = ["BinnedRefits", "sigmoid_taylor"]
 

@@ -33,12 +33,8 @@ from scipy import special
 
 from ..binning import weighted_quantile
 from .calibration import logistic_scores
-from .logistic import (
-    _residual_and_variance,
-    log_likelihood,
-    logistic_fit,
-    normalise_weights,
-)
+from .logistic import logistic_fit
+from .logistic_sums import _residual_and_variance, log_likelihood, normalise_weights
 
 __all__ = [
     "SplineCurve",
