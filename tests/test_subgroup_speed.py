@@ -70,11 +70,19 @@ def test_calibration_by_group_is_unchanged(name):
         got = getattr(res, part)
         assert sorted(got) == sorted(want[part])
         for key, values in want[part].items():
+            if w is not None and key == "ici":
+                # the fixtures hold the old NaN; integer weights now give the
+                # ici of the repeated rows
+                r = np.repeat(np.arange(len(y)), w.astype(int))
+                rep = calibration_by_group(y[r], p[r], groups=g[r])
+                np.testing.assert_allclose(got[key], rep.estimates["ici"], rtol=1e-10)
+                continue
             np.testing.assert_allclose(
                 got[key], _floats(values), rtol=1e-10, atol=0, err_msg=f"{part} {key}"
             )
-    ici = _floats(want["estimates"]["ici"])
-    np.testing.assert_array_equal(res.estimates["ici"], ici)
+    if w is None:
+        ici = _floats(want["estimates"]["ici"])
+        np.testing.assert_array_equal(res.estimates["ici"], ici)
 
 
 def test_the_section_runs_the_cumulative_test_once(monkeypatch):
@@ -276,7 +284,7 @@ def test_the_report_sorts_and_moves_the_rows_once(monkeypatch):
 def test_one_block_of_logistic_sums_for_a_group(monkeypatch):
     """A group's rows (up to 32,768) are summed in one block: the sums of
     the blocks of 8,192 to rounding."""
-    from skbrier._core.kernels import logistic
+    from skbrier._core.kernels import logistic_sums as logistic
 
     y, p, _, _ = DATA["distinct"]
     y, lg = y[:20_000], np.log(p[:20_000] / (1 - p[:20_000]))
