@@ -106,6 +106,7 @@ def test_display_from_predictions_reads_a_fitted_estimator():
             "gerds_kattan_reference",
             [index_of_prediction_accuracy, compare_brier_survival],
         ),
+        ("horizon_outcome", [calibration_at_horizon, decision_curve_survival]),
     ],
 )
 def test_survival_docstrings_share_a_piece(piece, functions):
@@ -126,3 +127,76 @@ def test_a_bin_whose_follow_up_ends_before_the_horizon_is_nan():
     np.testing.assert_allclose(res.observed_high, [0.9327216, np.nan], rtol=1e-6)
     curve = decision_curve_survival(event, time, surv, 3.5, thresholds=[0.2, 0.5])
     np.testing.assert_allclose(curve.net_benefit, [-1.0 / 6.0, np.nan])
+
+
+# -- the per-horizon results: the shared fields declared once ---------------------------
+
+
+def test_per_horizon_results_declare_their_shared_fields_once():
+    import dataclasses
+
+    from skbrier.survival import SurvivalComparisonResult, SurvivalIPAResult
+    from skbrier.survival._results import _PerHorizon
+
+    shared = ["times", "n", "convention", "bootstrap"]
+    assert [f.name for f in dataclasses.fields(_PerHorizon)] == shared
+    for cls in (SurvivalIPAResult, SurvivalComparisonResult):
+        assert not set(cls.__annotations__) & set(shared), cls.__name__
+    # the results' own numbers keep their places; the shared ones are by keyword
+    params = inspect.signature(SurvivalComparisonResult).parameters
+    assert list(params) == [
+        "times",
+        "brier_a",
+        "brier_b",
+        "difference",
+        "se",
+        "p_value",
+        "n",
+        "convention",
+        "bootstrap",
+    ]
+    assert [p.kind for p in params.values()][-3:] == [inspect.Parameter.KEYWORD_ONLY] * 3
+
+
+def test_per_horizon_results_share_one_example_and_attribute_docs():
+    from skbrier.survival import (
+        SurvivalComparisonResult,
+        SurvivalInterval,
+        SurvivalIPAResult,
+    )
+    from skbrier.survival._results import RESULT_PIECES
+
+    for cls in (SurvivalInterval, SurvivalIPAResult, SurvivalComparisonResult):
+        assert RESULT_PIECES["six_subjects"] in inspect.getdoc(cls), cls.__name__
+    for cls in (SurvivalIPAResult, SurvivalComparisonResult):
+        assert RESULT_PIECES["sample_and_convention"] in inspect.getdoc(cls), cls.__name__
+
+
+# -- the times of an outcome and the horizons: one finite, non-negative check -----------
+
+
+def test_times_and_horizons_share_one_range_check():
+    from skbrier.survival._checks import check_nonnegative
+
+    t = check_nonnegative([0.0, 2.5], "times", "finite.")
+    assert t.dtype == np.float64
+    with pytest.raises(ValueError, match=r"^w must be non-negative, found -1\.$"):
+        check_nonnegative([0.0, -1.0], "w", "finite.")
+    with pytest.raises(ValueError, match=r"^w must be finite \(no NaN or infinity\)\.$"):
+        check_nonnegative([np.inf], "w", "finite (no NaN or infinity).")
+
+
+@pytest.mark.parametrize(
+    ("time", "times", "message"),
+    [
+        ([1.0, np.nan, 3.0], 2.0, r"^y_time must be finite \(no NaN or infinity\)\.$"),
+        ([1.0, -2.0, 3.0], 2.0, r"^y_time must be non-negative, found -2\.$"),
+        ([1.0, 2.0, 3.0], [1.0, np.inf], r"^times must be finite\.$"),
+        ([1.0, 2.0, 3.0], [-0.5, 1.0], r"^times must be non-negative, found -0\.5\.$"),
+    ],
+)
+def test_range_messages_are_unchanged(time, times, message):
+    from skbrier.survival import brier_score_survival
+
+    with pytest.raises(ValueError, match=message):
+        brier_score_survival([1, 0, 1], time, np.full((3, np.size(times)), 0.5), times)

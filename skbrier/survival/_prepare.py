@@ -50,6 +50,12 @@ y_time : array-like of shape (n_samples,)
     Observed times.
 surv_proba : array-like of shape (n_samples, n_times) or sequence of callables
     Predicted survival probabilities at ``times`` (or survival functions).""",
+    "horizon_outcome": """\
+y_event : array-like of shape (n_samples,)
+    Event indicator or a structured array (event, time) with the other
+    positional arguments moved left.
+y_time : array-like of shape (n_samples,)
+    Observed times.""",
     "survival_training": _TRAINING,
     "survival_integration": """\
 convention : {"riskRegression", "sksurv"}, default="riskRegression"

@@ -9,6 +9,7 @@ import numpy as np
 from scipy.stats import norm
 
 from .._core.binning import assign_bins, quantile_edges, uniform_edges
+from .._core.docstrings import with_pieces
 from .._core.format import format_number
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -31,7 +32,7 @@ from ._checks import (
     check_survival_proba,
     survival_matrix,
 )
-from ._prepare import unpack
+from ._prepare import SURVIVAL_PIECES, unpack
 
 __all__ = ["SurvivalCalibrationResult", "calibration_at_horizon", "decision_curve_survival"]
 
@@ -176,6 +177,7 @@ def _pseudo_bin(
     return mean, mean - half, mean + half
 
 
+@with_pieces(SURVIVAL_PIECES)
 def calibration_at_horizon(
     y_event: Any,
     y_time: Any,
@@ -213,11 +215,7 @@ def calibration_at_horizon(
 
     Parameters
     ----------
-    y_event : array-like of shape (n_samples,)
-        Event indicator or a structured array (event, time) with the other
-        positional arguments moved left.
-    y_time : array-like of shape (n_samples,)
-        Observed times.
+    {{horizon_outcome}}
     surv_proba : array-like of shape (n_samples,)
         Predicted survival probability at ``horizon``.
     horizon : float
@@ -321,6 +319,7 @@ def calibration_at_horizon(
     )
 
 
+@with_pieces(SURVIVAL_PIECES)
 def decision_curve_survival(
     y_event: Any,
     y_time: Any,
@@ -346,11 +345,7 @@ def decision_curve_survival(
 
     Parameters
     ----------
-    y_event : array-like of shape (n_samples,)
-        Event indicator or a structured array (event, time) with the other
-        positional arguments moved left.
-    y_time : array-like of shape (n_samples,)
-        Observed times.
+    {{horizon_outcome}}
     surv_proba : array-like of shape (n_samples,) or dict of str to array-like
         Predicted survival probability at ``horizon`` (one model or a dict of models).
     horizon : float
