@@ -19,6 +19,8 @@ from skbrier.survival._prepare import SURVIVAL_PIECES
 EVENT = np.array([1, 0, 1, 1, 0, 1, 0, 1])
 TIME = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
 RATE = np.array([0.9, 0.2, 0.6, 0.4, 0.2, 0.3, 0.1, 0.4])
+#: the per-horizon numbers of a comparison, in the order of its table and constructor
+COMPARISON_NUMBERS = ["times", "brier_a", "brier_b", "difference", "se", "p_value"]
 
 
 class _Exponential:
@@ -144,17 +146,7 @@ def test_per_horizon_results_declare_their_shared_fields_once():
         assert not set(cls.__annotations__) & set(shared), cls.__name__
     # the results' own numbers keep their places; the shared ones are by keyword
     params = inspect.signature(SurvivalComparisonResult).parameters
-    assert list(params) == [
-        "times",
-        "brier_a",
-        "brier_b",
-        "difference",
-        "se",
-        "p_value",
-        "n",
-        "convention",
-        "bootstrap",
-    ]
+    assert list(params) == [*COMPARISON_NUMBERS, "n", "convention", "bootstrap"]
     assert [p.kind for p in params.values()][-3:] == [inspect.Parameter.KEYWORD_ONLY] * 3
 
 
@@ -200,3 +192,53 @@ def test_range_messages_are_unchanged(time, times, message):
 
     with pytest.raises(ValueError, match=message):
         brier_score_survival([1, 0, 1], time, np.full((3, np.size(times)), 0.5), times)
+
+
+def test_per_horizon_tables_start_with_the_horizons_of_the_base():
+    from skbrier.survival import SurvivalComparisonResult, SurvivalIPAResult
+
+    pd = pytest.importorskip("pandas")
+    for cls in (SurvivalIPAResult, SurvivalComparisonResult):
+        assert "times" not in cls._columns, cls.__name__
+    surv = np.exp(-np.outer(RATE, [2.0, 4.0]))
+    ipa = index_of_prediction_accuracy(EVENT, TIME, surv, [2.0, 4.0])
+    cmp = compare_brier_survival(EVENT, TIME, surv, np.full_like(surv, 0.6), [2.0, 4.0])
+    assert isinstance(ipa.to_frame(), pd.DataFrame)
+    assert list(ipa.to_frame().columns) == [
+        "times",
+        "brier",
+        "se_brier",
+        "brier_null",
+        "ipa",
+        "se_ipa",
+    ]
+    assert list(cmp.to_frame().columns) == COMPARISON_NUMBERS
+    assert ipa.summary().splitlines()[3].startswith("t=2  ")
+
+
+# -- the examples of the scores: one cohort ---------------------------------------------
+
+
+def test_survival_scores_share_one_example_cohort():
+    from skbrier.survival import brier_score_survival, integrated_brier_score
+
+    for func in (brier_score_survival, integrated_brier_score, compare_brier_survival):
+        assert SURVIVAL_PIECES["eight_subjects"] in inspect.getdoc(func), func.__name__
+
+
+# -- the positional forms (structured outcome, fitted estimator) read in one place ------
+
+
+def test_prepare_reads_the_positional_forms_itself():
+    from skbrier.survival._prepare import prepare
+
+    surv = np.exp(-np.outer(RATE, [2.0, 4.0]))
+    # f(y_struct, surv, times): the arguments after the outcome move left
+    prep = prepare(_structured(), surv, [[2.0, 4.0]], None)
+    np.testing.assert_array_equal(prep.data.time, TIME)
+    np.testing.assert_array_equal(prep.times, [2.0, 4.0])
+    # f(estimator, X, y, times): the estimator's survival functions at the times
+    prep = prepare(_Exponential(), RATE, [_structured()], [2.0, 4.0])
+    np.testing.assert_allclose(prep.surv[0], surv)
+    with pytest.raises(TypeError, match="not an estimator"):
+        prepare(_Exponential(), RATE, [_structured(), None], [2.0], estimator=False)

@@ -78,6 +78,12 @@ random_state : None, int, Generator, RandomState or SeedSequence, default=None
     Seed of the bootstrap.
 n_jobs : int, default=None
     Threads for the bootstrap (results do not depend on it).""",
+    "eight_subjects": """\
+>>> import numpy as np
+>>> event = [1, 0, 1, 1, 0, 1, 0, 1]
+>>> time = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+>>> surv = np.array([[0.5, 0.3], [0.9, 0.8], [0.6, 0.4], [0.8, 0.6],
+...                  [0.9, 0.8], [0.9, 0.7], [0.95, 0.9], [0.8, 0.6]])""",
     "gerds_kattan_reference": """\
 References
 ----------
@@ -253,15 +259,22 @@ def prepare(
     sample_weight: Any = None,
     names: tuple[str, ...] = ("surv_proba",),
     integrated: bool = False,
+    estimator: bool = True,
 ) -> Prepared:
     """Validate the outcome, the horizons and one or more survival matrices.
 
-    ``integrated``: the horizons of an integrated score (at least two).
+    The positional forms are read first (:func:`unpack`: a structured
+    outcome, or a fitted estimator when ``estimator``), so a score passes its
+    arguments as it got them.  ``integrated``: the horizons of an integrated
+    score (at least two).
 
     A matrix may also be a sequence of survival functions (callables of
     time, as ``predict_survival_function`` returns); they are evaluated at
     the horizons.
     """
+    y_event, y_time, (*surv_probas, times) = unpack(
+        y_event, y_time, (*surv_probas, times), estimator=estimator
+    )
     data = check_survival_outcome(y_event, y_time, sample_weight=sample_weight)
     if times is None:
         raise TypeError("times must be given (the horizons of the predictions).")

@@ -179,13 +179,14 @@ class _PerHorizon(_Intervals[SurvivalInterval]):
     convention: str
     bootstrap: np.ndarray | None = None
 
+    #: the table's columns after ``times`` (to_frame, summary)
     _columns: ClassVar[tuple[str, ...]] = ()
     #: the function that builds the result (named when bootstrap replicates are missing)
     _maker: ClassVar[str] = ""
     _interval_methods: ClassVar[tuple[str, ...]] = ("wald", "percentile", "basic")
 
     def _rows(self) -> list[dict[str, Any]]:
-        cols = {c: np.asarray(getattr(self, c)) for c in self._columns}
+        cols = {c: np.asarray(getattr(self, c)) for c in ("times", *self._columns)}
         return [
             {c: float(v[k]) for c, v in cols.items()} for k in range(len(cols["times"]))
         ]
@@ -323,7 +324,6 @@ class SurvivalIPAResult(_PerHorizon):
 
     _maker: ClassVar[str] = "index_of_prediction_accuracy"
     _columns: ClassVar[tuple[str, ...]] = (
-        "times",
         "brier",
         "se_brier",
         "brier_null",
@@ -427,7 +427,6 @@ class SurvivalComparisonResult(_PerHorizon):
 
     _maker: ClassVar[str] = "compare_brier_survival"
     _columns: ClassVar[tuple[str, ...]] = (
-        "times",
         "brier_a",
         "brier_b",
         "difference",
