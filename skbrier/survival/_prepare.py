@@ -1,4 +1,4 @@
-"""Shared preparation of the survival scores: validated data, censoring weights, Brier residuals."""
+"""Shared preparation of the survival scores: validated data, censoring weights, Brier scores."""
 
 from __future__ import annotations
 
@@ -25,7 +25,6 @@ __all__ = [
     "CONVENTIONS",
     "Convention",
     "Prepared",
-    "brier_from_weights",
     "brier_only",
     "censoring_weights",
     "check_convention",
@@ -348,19 +347,6 @@ def censoring_weights(
                 "subjects are still at risk: choose an earlier horizon."
             )
     return g_subject, g_horizon
-
-
-def brier_from_weights(
-    data: SurvivalData,
-    surv: np.ndarray,
-    times: np.ndarray,
-    g_subject: np.ndarray,
-    g_horizon: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(residuals (n, K), Brier score (K,)) for one survival matrix."""
-    res = sm.brier_residuals(data.time, data.event, surv, times, g_subject, g_horizon)
-    bs = data.weight @ res / data.weight.sum()
-    return res, bs
 
 
 def brier_only(
