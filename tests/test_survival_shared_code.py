@@ -242,3 +242,25 @@ def test_prepare_reads_the_positional_forms_itself():
     np.testing.assert_allclose(prep.surv[0], surv)
     with pytest.raises(TypeError, match="not an estimator"):
         prepare(_Exponential(), RATE, [_structured(), None], [2.0], estimator=False)
+
+
+# -- the survival decision curve: the net benefit formulas of the binary kernel ---------
+
+
+def test_decision_curve_survival_finishes_with_the_binary_kernel():
+    from skbrier._core.kernels import net_benefit as kernel
+    from skbrier.metrics.net_benefit import decision_curve
+    from skbrier.survival import horizon
+
+    assert horizon.decision_finish is kernel.decision_finish
+    # no censoring before the horizon: the Kaplan--Meier shares are the binary ones
+    e = np.array([1, 0, 1, 0, 1, 0, 0, 1])
+    t = np.array([1.0, 5, 2, 5, 3, 5, 5, 4])
+    risk = np.array([0.8, 0.3, 0.6, 0.2, 0.4, 0.5, 0.1, 0.7])
+    thr = [0.15, 0.25, 0.55, 0.85]
+    got = decision_curve_survival(e, t, 1 - risk, 4.0, thresholds=thr)
+    want = decision_curve(e, risk, thresholds=thr)
+    np.testing.assert_allclose(got.net_benefit, want.net_benefit, atol=1e-12)
+    np.testing.assert_allclose(
+        got.net_interventions_avoided, want.net_interventions_avoided, atol=1e-10
+    )
