@@ -12,6 +12,7 @@ from .._core.validation import check_sample_weight
 __all__ = [
     "SurvivalData",
     "check_horizons",
+    "check_nonnegative",
     "check_survival_outcome",
     "check_survival_proba",
     "distinct_numbers",
@@ -159,17 +160,45 @@ def check_survival_outcome(
             )
     if time.dtype.kind == "b":
         raise TypeError(f"{names[1]} must be numbers, got booleans.")
-    t = time.astype(np.float64)
-    if not np.isfinite(t).all():
-        raise ValueError(f"{names[1]} must be finite (no NaN or infinity).")
-    if t.min() < 0.0:
-        raise ValueError(
-            f"{names[1]} must be non-negative, found {format_number(float(t.min()))}."
-        )
+    t = check_nonnegative(time, names[1], "finite (no NaN or infinity).")
     w = check_sample_weight(sample_weight, t.shape[0], ref_name=names[1])
     if w is None:
         w = np.ones_like(t)
     return SurvivalData(t, ev, w)
+
+
+def check_nonnegative(values: Any, name: str, finite: str) -> np.ndarray:
+    """``values`` as float64, refused unless finite and non-negative: the times
+    of an outcome and the horizons.
+
+    Parameters
+    ----------
+    values : array-like of numbers
+        The times (checked for their type and shape by the caller).
+    name : str
+        The parameter named in the errors.
+    finite : str
+        How the error for a NaN or an infinity ends, after ``"{name} must be "``.
+
+    Returns
+    -------
+    ndarray
+        ``values`` as float64.
+
+    Examples
+    --------
+    >>> from skbrier.survival._checks import check_nonnegative
+    >>> check_nonnegative([0, 2.5], "times", "finite.")
+    array([0. , 2.5])
+    """
+    t = np.asarray(values).astype(np.float64)
+    if not np.isfinite(t).all():
+        raise ValueError(f"{name} must be {finite}")
+    if t.min() < 0.0:
+        raise ValueError(
+            f"{name} must be non-negative, found {format_number(float(t.min()))}."
+        )
+    return t
 
 
 def check_horizons(
@@ -214,13 +243,7 @@ def check_horizon_values(
         raise ValueError(
             f"{name} must be a non-empty scalar or 1-D array, got shape {arr.shape}."
         )
-    t = arr.astype(np.float64)
-    if not np.isfinite(t).all():
-        raise ValueError(f"{name} must be finite.")
-    if t.min() < 0.0:
-        raise ValueError(
-            f"{name} must be non-negative, found {format_number(float(t.min()))}."
-        )
+    t = check_nonnegative(arr, name, "finite.")
     if t.size > 1 and not (np.diff(t) > 0).all():
         raise ValueError(
             f"{name} must be strictly increasing (sorted, without duplicates)."

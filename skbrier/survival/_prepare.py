@@ -1,4 +1,4 @@
-"""Shared preparation of the survival scores: validated data, censoring weights, Brier residuals."""
+"""Shared preparation of the survival scores: validated data, censoring weights, Brier scores."""
 
 from __future__ import annotations
 
@@ -25,7 +25,6 @@ __all__ = [
     "CONVENTIONS",
     "Convention",
     "Prepared",
-    "brier_from_weights",
     "brier_only",
     "censoring_weights",
     "check_convention",
@@ -50,6 +49,12 @@ y_time : array-like of shape (n_samples,)
     Observed times.
 surv_proba : array-like of shape (n_samples, n_times) or sequence of callables
     Predicted survival probabilities at ``times`` (or survival functions).""",
+    "horizon_outcome": """\
+y_event : array-like of shape (n_samples,)
+    Event indicator or a structured array (event, time) with the other
+    positional arguments moved left.
+y_time : array-like of shape (n_samples,)
+    Observed times.""",
     "survival_training": _TRAINING,
     "survival_integration": """\
 convention : {"riskRegression", "sksurv"}, default="riskRegression"
@@ -72,6 +77,12 @@ random_state : None, int, Generator, RandomState or SeedSequence, default=None
     Seed of the bootstrap.
 n_jobs : int, default=None
     Threads for the bootstrap (results do not depend on it).""",
+    "eight_subjects": """\
+>>> import numpy as np
+>>> event = [1, 0, 1, 1, 0, 1, 0, 1]
+>>> time = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+>>> surv = np.array([[0.5, 0.3], [0.9, 0.8], [0.6, 0.4], [0.8, 0.6],
+...                  [0.9, 0.8], [0.9, 0.7], [0.95, 0.9], [0.8, 0.6]])""",
     "gerds_kattan_reference": """\
 References
 ----------
@@ -247,15 +258,22 @@ def prepare(
     sample_weight: Any = None,
     names: tuple[str, ...] = ("surv_proba",),
     integrated: bool = False,
+    estimator: bool = True,
 ) -> Prepared:
     """Validate the outcome, the horizons and one or more survival matrices.
 
-    ``integrated``: the horizons of an integrated score (at least two).
+    The positional forms are read first (:func:`unpack`: a structured
+    outcome, or a fitted estimator when ``estimator``), so a score passes its
+    arguments as it got them.  ``integrated``: the horizons of an integrated
+    score (at least two).
 
     A matrix may also be a sequence of survival functions (callables of
     time, as ``predict_survival_function`` returns); they are evaluated at
     the horizons.
     """
+    y_event, y_time, (*surv_probas, times) = unpack(
+        y_event, y_time, (*surv_probas, times), estimator=estimator
+    )
     data = check_survival_outcome(y_event, y_time, sample_weight=sample_weight)
     if times is None:
         raise TypeError("times must be given (the horizons of the predictions).")
@@ -329,19 +347,6 @@ def censoring_weights(
                 "subjects are still at risk: choose an earlier horizon."
             )
     return g_subject, g_horizon
-
-
-def brier_from_weights(
-    data: SurvivalData,
-    surv: np.ndarray,
-    times: np.ndarray,
-    g_subject: np.ndarray,
-    g_horizon: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(residuals (n, K), Brier score (K,)) for one survival matrix."""
-    res = sm.brier_residuals(data.time, data.event, surv, times, g_subject, g_horizon)
-    bs = data.weight @ res / data.weight.sum()
-    return res, bs
 
 
 def brier_only(

@@ -10,13 +10,36 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy.stats import norm
 
+from .._core.docstrings import with_pieces
 from .._core.resampling import interval_from_replicates
 from .._core.results import Result, _Intervals, format_number
 
-__all__ = ["SurvivalComparisonResult", "SurvivalIPAResult", "SurvivalInterval"]
+__all__ = [
+    "RESULT_PIECES",
+    "SurvivalComparisonResult",
+    "SurvivalIPAResult",
+    "SurvivalInterval",
+]
 
 #: horizons written out by a repr before it abbreviates
 _REPR_HORIZONS = 4
+
+#: the docstring pieces of the survival results (``with_pieces``): the example
+#: data of their examples, and the attributes every per-horizon result has
+RESULT_PIECES = {
+    "six_subjects": """\
+>>> import numpy as np
+>>> from skbrier.survival import compare_brier_survival, index_of_prediction_accuracy
+>>> event, time = [1, 0, 1, 1, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+>>> surv = np.array([[0.6, 0.4], [0.9, 0.8], [0.4, 0.3], [0.5, 0.4], [0.8, 0.7],
+...                  [0.3, 0.2]])""",
+    "sample_and_convention": """\
+n : float
+    Total weight (number of subjects).
+convention : str
+    ``"riskRegression"`` or ``"sksurv"``.""",
+}
+_doc = with_pieces(RESULT_PIECES)
 
 
 def _wald(est: Any, se: Any, level: float) -> tuple[Any, Any]:
@@ -29,6 +52,7 @@ def _span(time_range: tuple[float, float]) -> str:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
+@_doc
 class SurvivalInterval(Result):
     """Confidence intervals of a survival score, with the horizons they apply to.
 
@@ -64,12 +88,8 @@ class SurvivalInterval(Result):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from skbrier.survival import index_of_prediction_accuracy
-    >>> res = index_of_prediction_accuracy(
-    ...     [1, 0, 1, 1, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
-    ...     np.array([[0.6, 0.4], [0.9, 0.8], [0.4, 0.3], [0.5, 0.4], [0.8, 0.7],
-    ...               [0.3, 0.2]]), [2.5, 4.5])
+    {{six_subjects}}
+    >>> res = index_of_prediction_accuracy(event, time, surv, [2.5, 4.5])
     >>> ci = res.confidence_interval(0.9, metric="brier_score")
     >>> ci.times
     array([2.5, 4.5])
@@ -143,17 +163,30 @@ class SurvivalInterval(Result):
         return f"SurvivalInterval({self.metric!r}, {level}%, {', '.join(parts)})"
 
 
+@dataclasses.dataclass(frozen=True, repr=False)
 class _PerHorizon(_Intervals[SurvivalInterval]):
     """Tables with one row per horizon, with Wald (riskRegression's) or
-    bootstrap intervals labelled with their horizons."""
+    bootstrap intervals labelled with their horizons.
 
+    The fields every such result has: its horizons ``times`` first, then (by
+    keyword, after the subclass's own numbers) the total weight ``n``, the
+    ``convention`` and the ``bootstrap`` replicates (None without resamples).
+    """
+
+    times: np.ndarray
+    _: dataclasses.KW_ONLY
+    n: float
+    convention: str
+    bootstrap: np.ndarray | None = None
+
+    #: the table's columns after ``times`` (to_frame, summary)
     _columns: ClassVar[tuple[str, ...]] = ()
     #: the function that builds the result (named when bootstrap replicates are missing)
     _maker: ClassVar[str] = ""
     _interval_methods: ClassVar[tuple[str, ...]] = ("wald", "percentile", "basic")
 
     def _rows(self) -> list[dict[str, Any]]:
-        cols = {c: np.asarray(getattr(self, c)) for c in self._columns}
+        cols = {c: np.asarray(getattr(self, c)) for c in ("times", *self._columns)}
         return [
             {c: float(v[k]) for c, v in cols.items()} for k in range(len(cols["times"]))
         ]
@@ -175,7 +208,7 @@ class _PerHorizon(_Intervals[SurvivalInterval]):
         return pd.DataFrame(self._rows())
 
     def _times_repr(self) -> str:
-        t = [format_number(float(v)) for v in np.asarray(self.times)]  # type: ignore[attr-defined]
+        t = [format_number(float(v)) for v in np.asarray(self.times)]
         if len(t) > _REPR_HORIZONS:
             t = [*t[: _REPR_HORIZONS - 1], "...", t[-1]]
         return "[" + ", ".join(t) + "]"
@@ -211,7 +244,7 @@ class _PerHorizon(_Intervals[SurvivalInterval]):
             metric,
             level,
             method,
-            np.asarray(self.times),  # type: ignore[attr-defined]
+            np.asarray(self.times),
             est,
             lo,
             hi,
@@ -220,6 +253,7 @@ class _PerHorizon(_Intervals[SurvivalInterval]):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
+@_doc
 class SurvivalIPAResult(_PerHorizon):
     """Brier scores and index of prediction accuracy per horizon and integrated.
 
@@ -247,10 +281,7 @@ class SurvivalIPAResult(_PerHorizon):
     se_brier, se_brier_null, se_ipa : ndarray
         Influence-function standard errors (riskRegression's ``se``; the
         IPA's by the delta method from the same influence functions).
-    n : float
-        Total weight (number of subjects).
-    convention : str
-        ``"riskRegression"`` or ``"sksurv"``.
+    {{sample_and_convention}}
     integration : str
         The rule of the integrated scores (``"step"`` or ``"trapezoid"``).
     time_range : tuple of float or None
@@ -270,24 +301,18 @@ class SurvivalIPAResult(_PerHorizon):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from skbrier.survival import index_of_prediction_accuracy
-    >>> res = index_of_prediction_accuracy(
-    ...     [1, 0, 1, 1, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
-    ...     np.array([[0.6], [0.9], [0.4], [0.5], [0.8], [0.3]]), [3.5])
+    {{six_subjects}}
+    >>> res = index_of_prediction_accuracy(event, time, surv[:, :1], [3.5])
     >>> res.confidence_interval(0.9, metric="brier_score").low.shape
     (1,)
     """
 
-    times: np.ndarray
     brier: np.ndarray
     brier_null: np.ndarray
     ipa: np.ndarray
     se_brier: np.ndarray
     se_brier_null: np.ndarray
     se_ipa: np.ndarray
-    n: float
-    convention: str
     integration: str
     time_range: tuple[float, float] | None
     ibs: float
@@ -296,11 +321,9 @@ class SurvivalIPAResult(_PerHorizon):
     se_ibs: float
     se_ibs_null: float
     se_integrated_ipa: float
-    bootstrap: np.ndarray | None = None
 
     _maker: ClassVar[str] = "index_of_prediction_accuracy"
     _columns: ClassVar[tuple[str, ...]] = (
-        "times",
         "brier",
         "se_brier",
         "brier_null",
@@ -360,6 +383,7 @@ class SurvivalIPAResult(_PerHorizon):
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
+@_doc
 class SurvivalComparisonResult(_PerHorizon):
     """Paired comparison of two models' Brier scores at each horizon.
 
@@ -383,38 +407,26 @@ class SurvivalComparisonResult(_PerHorizon):
         Standard error of ``difference`` from the paired influence functions.
     p_value : ndarray
         Two-sided Wald p-value of ``difference = 0``.
-    n : float
-        Total weight (number of subjects).
-    convention : str
-        ``"riskRegression"`` or ``"sksurv"``.
+    {{sample_and_convention}}
     bootstrap : ndarray or None
         ``(n_resamples, n_times)`` bootstrap replicates of ``difference``.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from skbrier.survival import compare_brier_survival
-    >>> res = compare_brier_survival(
-    ...     [1, 0, 1, 1, 0, 1], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
-    ...     np.array([[0.6], [0.9], [0.4], [0.5], [0.8], [0.3]]),
-    ...     np.full((6, 1), 0.5), [3.5])
+    {{six_subjects}}
+    >>> res = compare_brier_survival(event, time, surv[:, :1], np.full((6, 1), 0.5), [3.5])
     >>> res.difference.shape
     (1,)
     """
 
-    times: np.ndarray
     brier_a: np.ndarray
     brier_b: np.ndarray
     difference: np.ndarray
     se: np.ndarray
     p_value: np.ndarray
-    n: float
-    convention: str
-    bootstrap: np.ndarray | None = None
 
     _maker: ClassVar[str] = "compare_brier_survival"
     _columns: ClassVar[tuple[str, ...]] = (
-        "times",
         "brier_a",
         "brier_b",
         "difference",

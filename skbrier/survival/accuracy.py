@@ -33,7 +33,6 @@ from ._prepare import (
     integration_weights,
     null_survival,
     prepare,
-    unpack,
 )
 from ._results import SurvivalComparisonResult, SurvivalIPAResult
 
@@ -259,7 +258,6 @@ def index_of_prediction_accuracy(
     >>> res.confidence_interval(0.95, metric="integrated_ipa")
     SurvivalInterval('integrated_ipa', 95%, [0, 6]: [0.1263, 0.7241])
     """
-    y_event, y_time, (surv_proba, times) = unpack(y_event, y_time, (surv_proba, times))
     conv, cons, n_res, jobs = _check_inference(
         convention, train_event, train_time, conservative, n_resamples, random_state, n_jobs
     )
@@ -388,18 +386,12 @@ def compare_brier_survival(
 
     Examples
     --------
-    >>> import numpy as np
+    {{eight_subjects}}
     >>> from skbrier.survival import compare_brier_survival
-    >>> event = [1, 0, 1, 1, 0, 1, 0, 1]
-    >>> time = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
-    >>> a = np.array([[0.3], [0.8], [0.4], [0.6], [0.8], [0.7], [0.9], [0.6]])
-    >>> res = compare_brier_survival(event, time, a, np.full((8, 1), 0.75), [3.5])
+    >>> res = compare_brier_survival(event, time, surv[:, 1:], np.full((8, 1), 0.75), [3.5])
     >>> np.round(res.difference, 5)
     array([-0.09625])
     """
-    y_event, y_time, (surv_proba_a, surv_proba_b, times) = unpack(
-        y_event, y_time, (surv_proba_a, surv_proba_b, times), estimator=False
-    )
     conv, cons, n_res, jobs = _check_inference(
         convention, train_event, train_time, conservative, n_resamples, random_state, n_jobs
     )
@@ -410,6 +402,7 @@ def compare_brier_survival(
         times,
         sample_weight=sample_weight,
         names=("surv_proba_a", "surv_proba_b"),
+        estimator=False,
     )
     data, t = prep.data, prep.times
     if np.array_equal(prep.surv[0], prep.surv[1]):

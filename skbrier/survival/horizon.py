@@ -9,7 +9,9 @@ import numpy as np
 from scipy.stats import norm
 
 from .._core.binning import assign_bins, quantile_edges, uniform_edges
+from .._core.docstrings import with_pieces
 from .._core.format import format_number
+from .._core.kernels.net_benefit import ClassShares, decision_finish
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_BINS,
@@ -31,7 +33,7 @@ from ._checks import (
     check_survival_proba,
     survival_matrix,
 )
-from ._prepare import unpack
+from ._prepare import SURVIVAL_PIECES, unpack
 
 __all__ = ["SurvivalCalibrationResult", "calibration_at_horizon", "decision_curve_survival"]
 
@@ -176,6 +178,7 @@ def _pseudo_bin(
     return mean, mean - half, mean + half
 
 
+@with_pieces(SURVIVAL_PIECES)
 def calibration_at_horizon(
     y_event: Any,
     y_time: Any,
@@ -213,11 +216,7 @@ def calibration_at_horizon(
 
     Parameters
     ----------
-    y_event : array-like of shape (n_samples,)
-        Event indicator or a structured array (event, time) with the other
-        positional arguments moved left.
-    y_time : array-like of shape (n_samples,)
-        Observed times.
+    {{horizon_outcome}}
     surv_proba : array-like of shape (n_samples,)
         Predicted survival probability at ``horizon``.
     horizon : float
@@ -321,6 +320,7 @@ def calibration_at_horizon(
     )
 
 
+@with_pieces(SURVIVAL_PIECES)
 def decision_curve_survival(
     y_event: Any,
     y_time: Any,
@@ -346,11 +346,7 @@ def decision_curve_survival(
 
     Parameters
     ----------
-    y_event : array-like of shape (n_samples,)
-        Event indicator or a structured array (event, time) with the other
-        positional arguments moved left.
-    y_time : array-like of shape (n_samples,)
-        Observed times.
+    {{horizon_outcome}}
     surv_proba : array-like of shape (n_samples,) or dict of str to array-like
         Predicted survival probability at ``horizon`` (one model or a dict of models).
     horizon : float
@@ -412,15 +408,18 @@ def decision_curve_survival(
                 f"no event up to the horizon {format_number(t)} (its Kaplan--Meier risk "
                 "is 0): net benefit is undefined; choose a later horizon."
             )
-        nb = np.empty(pts.shape[0])
+        # q: share of positives; rho: Kaplan--Meier risk among them
+        q, rho = np.empty(pts.shape[0]), np.empty(pts.shape[0])
         for j, pt in enumerate(pts):
             pos = used & (risk >= pt)
-            q = data.weight[pos].sum() / total
-            rho = _km_risk_at(data, pos, t, strict=True) if q > 0 else 0.0
-            nb[j] = rho * q - (1.0 - rho) * q * pt / (1.0 - pt)
-        nb_by[str(name)] = nb
-        all_nb = prevalence - (1.0 - prevalence) * pts / (1.0 - pts)
-        avoided_by[str(name)] = 100.0 * (nb - all_nb) * (1.0 - pts) / pts
+            q[j] = data.weight[pos].sum() / total
+            rho[j] = _km_risk_at(data, pos, t, strict=True) if q[j] > 0 else 0.0
+        # the shares of true/false positives and negatives at the horizon, finished
+        # as every decision curve is (net benefit and interventions avoided)
+        tp = rho * q
+        fn = prevalence - tp
+        shares = ClassShares(tp, q - tp, fn, 1.0 - q - fn)
+        nb_by[str(name)], avoided_by[str(name)] = decision_finish(shares, pts)
     return DecisionCurveResult(
         thresholds=pts,
         prevalence=float(prevalence),

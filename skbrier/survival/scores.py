@@ -21,7 +21,6 @@ from ._prepare import (
     check_integration,
     integration_weights,
     prepare,
-    unpack,
 )
 
 __all__ = ["brier_score_survival", "integrated_brier_score"]
@@ -34,6 +33,7 @@ def ipcw_brier(prep: Prepared, conv: Convention, censoring: str) -> np.ndarray:
     return brier_only(prep.data, prep.surv[0], prep.times, g_sub, g_hor)
 
 
+@with_pieces(SURVIVAL_PIECES)
 def brier_score_survival(
     y_event: Any,
     y_time: Any,
@@ -136,19 +136,15 @@ def brier_score_survival(
 
     Examples
     --------
-    >>> import numpy as np
+    {{eight_subjects}}
     >>> from skbrier.survival import brier_score_survival
-    >>> event = [1, 0, 1, 1, 0, 1, 0, 1]
-    >>> time = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
-    >>> surv = np.array([[0.3], [0.8], [0.4], [0.6], [0.8], [0.7], [0.9], [0.6]])
-    >>> round(brier_score_survival(event, time, surv, 3.5), 6)
+    >>> round(brier_score_survival(event, time, surv[:, 1:], 3.5), 6)
     0.101667
     >>> train_event, train_time = [1, 0, 0, 1, 1, 0], [0.5, 1.5, 3.0, 3.5, 6.0, 9.0]
-    >>> round(brier_score_survival(event, time, surv, 3.5, convention="sksurv",
+    >>> round(brier_score_survival(event, time, surv[:, 1:], 3.5, convention="sksurv",
     ...                            train_event=train_event, train_time=train_time), 6)
     0.140417
     """
-    y_event, y_time, (surv_proba, times) = unpack(y_event, y_time, (surv_proba, times))
     conv = check_convention(convention, train_event, train_time)
     prep = prepare(y_event, y_time, [surv_proba], times, sample_weight=sample_weight)
     bs = ipcw_brier(prep, conv, censoring)
@@ -210,19 +206,14 @@ def integrated_brier_score(
 
     Examples
     --------
-    >>> import numpy as np
+    {{eight_subjects}}
     >>> from skbrier.survival import integrated_brier_score
-    >>> event = [1, 0, 1, 1, 0, 1, 0, 1]
-    >>> time = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
-    >>> surv = np.array([[0.5, 0.3], [0.9, 0.8], [0.6, 0.4], [0.8, 0.6],
-    ...                  [0.9, 0.8], [0.9, 0.7], [0.95, 0.9], [0.8, 0.6]])
     >>> round(integrated_brier_score(event, time, surv, [1.5, 3.5]), 6)
     0.037321
     >>> round(integrated_brier_score(event, time, surv, [1.5, 3.5],
     ...                              integration="trapezoid"), 6)
     0.08349
     """
-    y_event, y_time, (surv_proba, times) = unpack(y_event, y_time, (surv_proba, times))
     conv = check_convention(convention, train_event, train_time)
     rule = check_integration(integration, conv)
     prep = prepare(
