@@ -101,9 +101,10 @@ def test_weighted_report(data):
     rr = calibration_report(np.repeat(y, w.astype(int)), np.repeat(p, w.astype(int)))
     assert rep.calibration_slope == pytest.approx(rr.calibration_slope, abs=1e-9)
     assert rep.spiegelhalter_z == pytest.approx(rr.spiegelhalter_z, abs=1e-9)
-    assert rep.emax is None and rep.eavg is None
-    assert any("lowess" in n for n in rep.notes)
-    assert rep.to_dict()["lowess"] is None
+    # integer weights: the lowess measures of the repeated rows
+    assert rep.emax == pytest.approx(rr.emax, rel=1e-12)
+    assert rep.eavg == pytest.approx(rr.eavg, rel=1e-12)
+    assert rep.to_dict()["lowess"] == rr.to_dict()["lowess"]
 
 
 def test_string_labels_and_pos_label(data):
@@ -473,3 +474,26 @@ def test_huge_weights_print_numbers_in_scientific_notation():
     for text in (str(rep), reports_table({"a": rep})):
         assert max(len(line) for line in text.splitlines()) < 200
     assert f"{rep.spiegelhalter_z:.4g}" in str(rep)
+
+
+def test_lowess_measures_with_integer_weights_are_the_repeated_rows():
+    # Emax/E90/Eavg were left out with any sample_weight; integer (frequency)
+    # weights now give those of the repeated rows (rms::val.prob's lowess on
+    # them), other weights still a note
+    import warnings
+
+    rng = np.random.default_rng(3)
+    n = 800
+    p = rng.uniform(0.02, 0.98, n)
+    y = (rng.uniform(size=n) < p**1.2).astype(int)
+    w = rng.integers(0, 4, n).astype(float)
+    r = np.repeat(np.arange(n), w.astype(int))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = calibration_report(y, p, sample_weight=w)
+        b = calibration_report(y[r], p[r])
+        c = calibration_report(y, p, sample_weight=w + 0.5)
+    for k in ("emax", "e90", "eavg"):
+        assert getattr(a, k) == pytest.approx(getattr(b, k), rel=1e-12, abs=0)
+        assert getattr(c, k) is None
+    assert any("integer sample_weight" in note for note in c.notes)

@@ -196,10 +196,25 @@ def _lowess(y, p, w, notes: _Notes, sorted_yp=None):
     from .._core.kernels.calibration import lowess_calibration
 
     if w is not None:
-        notes.add("Emax/E90/Eavg (lowess) are not computed with sample_weight.")
-        return None, None, None, None
-    with notes.catching("Lowess calibration error"):
-        emax, e90, eavg, kx, ky = lowess_calibration(y, p, sorted_yp=sorted_yp)
+        # lowess has no weights: integer (frequency) weights give the curve of
+        # the repeated rows, as flexible_calibration_curve(smoother="lowess")
+        from ..metrics._flexible_fit import curve_summaries, frequency_lowess_knots
+
+        keep = w > 0
+        yk, pk, wk = y[keep], p[keep], w[keep]
+        try:
+            kx, ky = frequency_lowess_knots(pk, yk, wk)
+        except ValueError:
+            notes.add(
+                "Emax/E90/Eavg (lowess) are computed only with integer sample_weight "
+                "(lowess has no weights: integer weights repeat the rows)."
+            )
+            return None, None, None, None
+        eavg, _, e90, emax, _ = curve_summaries(pk, np.interp(pk, kx, ky), wk)
+        emax, e90, eavg = float(emax), float(e90), float(eavg)
+    else:
+        with notes.catching("Lowess calibration error"):
+            emax, e90, eavg, kx, ky = lowess_calibration(y, p, sorted_yp=sorted_yp)
     if kx.shape[0] > LOWESS_CURVE_POINTS:
         # the knots hold the whole curve (linear between them); more than
         # 512 only for tiny delta: keep an even subset with both ends

@@ -203,10 +203,10 @@ def report_from_states(
     logistic, df = _logistic(y, p, w, notes, 1 if ptp == 0.0 else 2, sec.logistic)
     run.step("Spiegelhalter test")
     sz = _spiegelhalter(y, p, w, notes, sec.spiegelhalter, float(wt))
-    if ws is None:
-        notes.add(f"{engine} input: Emax/E90/Eavg (lowess) are computed on {where}.")
     run.step("lowess calibration")
     emax, e90, eavg, curve = _lowess(ys, ps, ws, notes)
+    if emax is not None:
+        notes.add(f"{engine} input: Emax/E90/Eavg (lowess) are computed on {where}.")
     run.step("ECE")
     ece = _ece(y, p, w, opts, notes, sec.ece)
     run.step("C statistic")
