@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .._core.params import check_real
 from ._parse import (
     Bad,
     Malformed,
+    check_confidence_scale,
     check_path,
     check_stated_scale,
     get,
@@ -20,7 +20,7 @@ from ._parse import (
     reader_doc,
     record_id,
     show,
-    to_float,
+    stated_confidence,
 )
 from ._records import EvalRecords
 
@@ -136,9 +136,7 @@ def read_graded(
             raise TypeError(f"{name} must be a str, got {show(value)}.")
     if grade_field is None:
         raise TypeError("grade_field must be a str, got None.")
-    scale = check_real(
-        confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
-    )
+    scale = check_confidence_scale(confidence_scale)
     malformed = Malformed(path, skip_invalid)
     ids: list[str] = []
     correct: list[bool] = []
@@ -159,13 +157,7 @@ def read_graded(
             if confidence_field is not None and (
                 tried or rec.get(confidence_field) is not None
             ):
-                c = to_float(get(rec, confidence_field), confidence_field)
-                if not 0.0 <= c <= scale:
-                    raise Bad(
-                        confidence_field,
-                        f"{c!r} outside [0, {scale:g}] (confidence_scale={scale:g})",
-                    )
-                c /= scale
+                c = stated_confidence(get(rec, confidence_field), confidence_field, scale)
         except Bad as bad:
             malformed.found(place, bad)
             continue

@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .._core.params import check_bool, check_option, check_real
+from .._core.params import check_bool, check_option
 from ._inspect_answer import answer_position, choice_letters
 from ._parse import (
     Bad,
     FirstPlaces,
     at,
+    check_confidence_scale,
     check_path,
     check_stated_scale,
     get,
@@ -194,9 +195,7 @@ def _check_options(
             f"confidence_field={confidence_field!r} reads a stated confidence: it "
             f"cannot be combined with confidence={mode!r}."
         )
-    scale = check_real(
-        confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
-    )
+    scale = check_confidence_scale(confidence_scale)
     return mode, scale
 
 

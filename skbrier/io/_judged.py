@@ -6,17 +6,17 @@ import os
 
 import numpy as np
 
-from .._core.params import check_real
 from ._parse import (
     Bad,
     Malformed,
+    check_confidence_scale,
     check_path,
     check_stated_scale,
     get,
     load_json_file,
     reader_doc,
     show,
-    to_float,
+    stated_confidence,
 )
 from ._records import EvalLogError, EvalRecords
 
@@ -70,9 +70,7 @@ def read_judged(
     ('m', True, 0.8)
     """
     path = check_path(path)
-    scale = check_real(
-        confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
-    )
+    scale = check_confidence_scale(confidence_scale)
     malformed = Malformed(path, skip_invalid)
     data = load_json_file(path, unique_keys=True)  # one entry per question id
     if not isinstance(data, dict):
@@ -91,13 +89,8 @@ def read_judged(
                 raise Bad(
                     "judge_response.correct", f"expected 'yes' or 'no', got {show(c)}"
                 )
-            v = to_float(get(jr, "confidence", "judge_response.confidence"),
-                         "judge_response.confidence")  # fmt: skip
-            if not 0.0 <= v <= scale:
-                raise Bad(
-                    "judge_response.confidence",
-                    f"{v!r} outside [0, {scale:g}] (confidence_scale={scale:g})",
-                )
+            field = "judge_response.confidence"
+            v = stated_confidence(get(jr, "confidence", field), field, scale)
         except Bad as bad:
             malformed.found(f"entry {qid!r}", bad)
             continue
@@ -105,7 +98,7 @@ def read_judged(
             models.add(pred["model"])
         ids.append(str(qid))
         correct.append(c.strip().lower() == "yes")
-        conf.append(v / scale)
+        conf.append(v)
     if not ids:
         raise malformed.none_valid("entry", "entries")
     model = next(iter(models)) if len(models) == 1 else None
