@@ -24,13 +24,14 @@ from .._core.results import ConfidenceInterval
 from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
+    TRANSFORMS,
     Transform,
     _PooledMeasures,
     _ScaledInterval,
     check_estimates,
     from_scale,
     poolable,
-    to_scale,
+    scaled_interval,
     validation_measures,
 )
 
@@ -196,10 +197,7 @@ class MetaAnalysisResult(_ScaledInterval):
         else:
             crit = self._crit(level, self.k - 1)
         half = crit * math.sqrt(self.standard_error**2 + self.tau2)
-        return ConfidenceInterval(
-            from_scale(self.pooled_scale - half, self.transform),
-            from_scale(self.pooled_scale + half, self.transform),
-        )
+        return scaled_interval(self.pooled_scale, half, self.transform)
 
 
 def random_effects_meta(
@@ -288,10 +286,10 @@ def random_effects_meta(
     0.712
     """
     tau2_method = check_option(tau2_method, "tau2_method", _METHODS)
-    transform = check_option(transform, "transform", ("identity", "logit", "log"))
+    transform = check_option(transform, "transform", TRANSFORMS)
     test = check_option(test, "test", ("z", "knha"))
     level = check_confidence_level(confidence_level)
-    q, u = check_estimates(
+    y, v = check_estimates(
         estimates,
         variances,
         transform,
@@ -302,7 +300,6 @@ def random_effects_meta(
             "calibration slope: leave it out)."
         ),
     )
-    y, v = to_scale(q, u, transform)
     # the model is equivariant in the scale (y / c, v / c**2 give mu / c,
     # tau2 / c**2, se / c): a power of 2 near the typical standard error
     # (exact in floating point) keeps 1 / v and its squares finite for

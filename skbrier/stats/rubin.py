@@ -24,13 +24,13 @@ from .._core.params import check_confidence_level, check_option
 from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
+    TRANSFORMS,
     Transform,
     _PooledMeasures,
     _ScaledInterval,
     check_estimates,
     from_scale,
     poolable,
-    to_scale,
     validation_measures,
 )
 
@@ -40,8 +40,6 @@ __all__ = [
     "pool_rubin",
     "pooled_validation",
 ]
-
-_TRANSFORMS: tuple[Transform, ...] = ("identity", "logit", "log")
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -176,15 +174,14 @@ def pool_rubin(
     >>> round(res.estimate, 3), round(res.fraction_missing_information, 3)
     (1.015, 0.657)
     """
-    transform = check_option(transform, "transform", _TRANSFORMS)
-    q, u = check_estimates(
+    transform = check_option(transform, "transform", TRANSFORMS)
+    qs, us = check_estimates(
         estimates, variances, transform, what="imputed data sets", zero_variance=True
     )
     if dfcom is not None and not (isinstance(dfcom, (int, float)) and dfcom > 0):
         raise ValueError(f"dfcom must be a positive number or None, got {dfcom!r}.")
     level = check_confidence_level(confidence_level)
-    qs, us = to_scale(q, u, transform)
-    m = q.size
+    m = qs.size
     qbar, ubar = float(qs.mean()), float(us.mean())
     b = float(qs.var(ddof=1))
     t = ubar + (1.0 + 1.0 / m) * b
