@@ -140,18 +140,3 @@ def test_constructor_repr_and_pickle_are_unchanged():
         back = pickle.loads(pickle.dumps(res))
         assert repr(back) == repr(res)
         assert back.confidence_interval() == res.confidence_interval()
-
-
-def test_the_stored_replicates_are_declared_once_on_the_inference_base():
-    from skbrier.stats import BrierComparisonResult, BrierInferenceResult, brier_inference
-    from skbrier.stats._ci import _StoredIntervals
-
-    (boot,) = [f for f in dataclasses.fields(_StoredIntervals) if f.name == "_boot"]
-    assert (boot.default, boot.compare, boot.kw_only) == (None, False, True)
-    for cls in (BrierInferenceResult, BrierComparisonResult):
-        assert issubclass(cls, _StoredIntervals)
-        assert "_boot" not in cls.__dict__.get("__annotations__", {})
-    y, p = _data(80)
-    res = brier_inference(y, p, cov_type="bootstrap", n_resamples=40, random_state=0)
-    assert res._boot is not None and "_boot" not in res.to_dict()
-    assert brier_inference(y, p)._boot is None

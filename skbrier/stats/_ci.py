@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -30,11 +29,9 @@ def normal_interval(
     return ConfidenceInterval(float(estimate - half), float(estimate + half))
 
 
-@dataclasses.dataclass(frozen=True, repr=False, eq=False)
 class _StoredIntervals(_IntervalResult):
     """Mixin of the inference results: Wald intervals, or those of the
-    bootstrap replicates they store in ``_boot`` (None: no bootstrap), the
-    keyword-only private field it declares for them (not compared).
+    bootstrap replicates they store in ``_boot`` (None: no bootstrap).
 
     The methods are ``"wald"`` without a bootstrap, ``"percentile"``,
     ``"basic"`` and ``"bca"`` with one (default: the type the result was made
@@ -42,9 +39,7 @@ class _StoredIntervals(_IntervalResult):
     its replicates.
     """
 
-    _boot: dict[str, Any] | None = dataclasses.field(
-        default=None, compare=False, kw_only=True
-    )
+    _boot: dict[str, Any] | None
     _interval_methods: ClassVar[tuple[str, ...]] = ("wald", "percentile", "basic", "bca")
 
     def _valid_methods(self, metric: str) -> tuple[str, ...]:

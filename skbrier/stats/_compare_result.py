@@ -134,6 +134,7 @@ class BrierComparisonResult(_StoredIntervals):
     brier_index_difference: float = float("nan")
     brier_index_difference_standard_error: float = float("nan")
     _hln_factor: float = 1.0
+    _boot: dict | None = dataclasses.field(default=None, compare=False)
 
     _summary_fields: ClassVar[tuple[str, ...]] = (
         "brier_score_a",

@@ -237,6 +237,7 @@ class BrierInferenceResult(_StoredIntervals):
     bootstrap_distribution: dict | None = None
     block_length: float | None = None
     _index_scale: float = 1.0
+    _boot: dict | None = dataclasses.field(default=None, compare=False)
 
     _summary_fields: ClassVar[tuple[str, ...]] = (
         "brier_score",
