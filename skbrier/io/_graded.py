@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import numpy as np
-
 from ._parse import (
     Bad,
     Malformed,
@@ -22,7 +20,7 @@ from ._parse import (
     show,
     stated_confidence,
 )
-from ._records import EvalRecords
+from ._records import EvalRecords, answer_records
 
 __all__ = ["read_graded"]
 
@@ -169,16 +167,13 @@ def read_graded(
         raise malformed.none_valid("record", "records")
     if confidence_field is not None:
         check_stated_scale(conf, scale, path)
-    return EvalRecords(
-        format="graded",
-        path=path,
-        model=None,
-        ids=np.asarray(ids, dtype=object),
-        correct=np.asarray(correct, dtype=bool),
-        confidence=None if confidence_field is None else np.asarray(conf, dtype=np.float64),
-        gold=None,
-        choice_logprobs=None,
-        n_choices=None,
+    return answer_records(
+        "graded",
+        path,
+        None,
+        ids,
+        correct,
+        None if confidence_field is None else conf,
         n_skipped=malformed.count,
-        attempted=np.asarray(attempted, dtype=bool),
+        attempted=attempted,
     )

@@ -30,7 +30,7 @@ from ._parse import (
     show,
     to_float,
 )
-from ._records import EvalLogError, EvalRecords
+from ._records import EvalLogError, EvalRecords, answer_records
 
 __all__ = ["CONFIDENCE_SOURCES", "read_inspect_log"]
 
@@ -398,8 +398,14 @@ def read_inspect_log(
     )
     if mode == "stated":
         check_stated_scale(conf_arr, scale, path)
-    return EvalRecords(
-        "inspect", path, model, np.asarray([r[1] for r in rows], dtype=object),
-        np.asarray([r[2] for r in rows], dtype=bool), conf_arr, None, None, None,
-        len(bad), unscored,
-    )  # fmt: skip
+    ids, correct = [r[1] for r in rows], [r[2] for r in rows]
+    return answer_records(
+        "inspect",
+        path,
+        model,
+        ids,
+        correct,
+        conf_arr,
+        n_skipped=len(bad),
+        n_unscored=unscored,
+    )

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-
 from ._parse import (
     Bad,
     Malformed,
@@ -18,7 +16,7 @@ from ._parse import (
     show,
     stated_confidence,
 )
-from ._records import EvalLogError, EvalRecords
+from ._records import EvalLogError, EvalRecords, answer_records
 
 __all__ = ["read_judged"]
 
@@ -103,7 +101,6 @@ def read_judged(
         raise malformed.none_valid("entry", "entries")
     model = next(iter(models)) if len(models) == 1 else None
     check_stated_scale(conf, scale, path)
-    return EvalRecords(
-        "judged", path, model, np.asarray(ids, dtype=object), np.asarray(correct),
-        np.asarray(conf, dtype=np.float64), None, None, None, malformed.count,
-    )  # fmt: skip
+    return answer_records(
+        "judged", path, model, ids, correct, conf, n_skipped=malformed.count
+    )
