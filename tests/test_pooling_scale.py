@@ -61,3 +61,49 @@ def test_the_prediction_interval_is_the_scaled_interval_of_its_half_width():
         (special.expit(res.pooled_scale - half), special.expit(res.pooled_scale + half)),
         rel=1e-14,
     )
+
+
+def test_the_measures_of_each_part_are_collected_once():
+    from skbrier.stats._validation_measures import (
+        MEASURES,
+        measures_of_parts,
+        validation_measures,
+    )
+
+    rng = np.random.default_rng(3)
+    parts = []
+    for _ in range(3):
+        p = rng.uniform(0.05, 0.95, 120)
+        parts.append(((rng.uniform(size=120) < p).astype(float), p, None))
+    est, var = measures_of_parts([parts[0], None, parts[1], parts[2]])
+    assert list(est) == list(var) == [name for name, _ in MEASURES]
+    for name, _ in MEASURES:
+        assert est[name].shape == var[name].shape == (4,)
+        assert np.isnan(est[name][1]) and np.isnan(var[name][1])
+    for j, part in zip([0, 2, 3], parts):
+        for name, (e, v) in validation_measures(*part).items():
+            assert (est[name][j], var[name][j]) == (e, v)
+
+
+def test_a_fit_warning_of_a_part_names_the_callers_line():
+    # the warning of a separated part's calibration fit pointed past the
+    # caller: it names the line that called the pooling function
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from skbrier.stats import clustered_validation, pooled_validation
+
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0.05, 0.95, 300)
+    y = (rng.uniform(size=300) < p).astype(int)
+    g = np.arange(300) % 4
+    separated = p.copy()
+    separated[g == 3] = np.where(y[g == 3] == 1, 0.8, 0.2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(ValueError, match="separate"):  # refused once warned
+            pooled_validation(y, [p, np.where(y == 1, 0.7, 0.3)])
+        clustered_validation(y, separated, groups=g)
+    fits = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert len(fits) == 2 and all(w.filename == __file__ for w in fits)

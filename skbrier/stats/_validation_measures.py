@@ -7,7 +7,7 @@ compute on each part before pooling it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Literal, get_args
 
 import numpy as np
@@ -30,6 +30,7 @@ __all__ = [
     "Transform",
     "check_estimates",
     "from_scale",
+    "measures_of_parts",
     "scaled_interval",
     "to_scale",
     "validation_measures",
@@ -86,6 +87,31 @@ def validation_measures(
         "calibration_slope": (fit.slope, fit.slope_stderr**2),
         "brier_score": (bs, bs_var),
     }
+
+
+def measures_of_parts(
+    parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray | None] | None],
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Each measure's estimates and variances over the parts to pool.
+
+    ``parts`` yields ``(y, p, w)`` (validated, as :func:`validation_measures`
+    takes them) for each imputed data set or centre, or None for a part that
+    gives no measure (its estimates and variances are NaN).  Returns
+    ``(estimates, variances)``: measure name -> array over the parts.
+    """
+    # a loop, not a comprehension (a frame of its own): validation_measures'
+    # warnings name the caller of the pooling function
+    values: list[dict[str, tuple[float, float]] | None] = []
+    for part in parts:
+        values.append(None if part is None else validation_measures(*part))
+    nan = (np.nan, np.nan)
+    est, var = {}, {}
+    for name, _ in MEASURES:
+        pairs = np.array(
+            [nan if v is None else v[name] for v in values], dtype=np.float64
+        ).reshape(-1, 2)
+        est[name], var[name] = pairs[:, 0].copy(), pairs[:, 1].copy()
+    return est, var
 
 
 def poolable(estimates: np.ndarray, variances: np.ndarray) -> np.ndarray:

@@ -30,9 +30,9 @@ from ._validation_measures import (
     _ScaledInterval,
     check_estimates,
     from_scale,
+    measures_of_parts,
     poolable,
     scaled_interval,
-    validation_measures,
 )
 
 __all__ = [
@@ -478,16 +478,16 @@ def clustered_validation(
     if len(labels) < 2:
         raise ValueError("groups holds a single centre: a meta-analysis needs at least 2.")
     ww = np.ones_like(p) if w is None else w
-    est = {name: np.full(len(labels), np.nan) for name, _ in MEASURES}
-    var = {name: np.full(len(labels), np.nan) for name, _ in MEASURES}
     n = np.bincount(codes, weights=ww, minlength=len(labels))
     events = np.bincount(codes, weights=ww * y, minlength=len(labels))
-    for j in range(len(labels)):
+
+    def centre(j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+        if not 0 < events[j] < n[j]:  # a single outcome class gives no C and no fit
+            return None
         rows = codes == j
-        yj, pj, wj = y[rows], p[rows], None if w is None else w[rows]
-        if 0 < events[j] < n[j]:  # a single outcome class gives no C and no fit
-            for name, (e, v) in validation_measures(yj, pj, wj).items():
-                est[name][j], var[name][j] = e, v
+        return y[rows], p[rows], None if w is None else w[rows]
+
+    est, var = measures_of_parts(centre(j) for j in range(len(labels)))
     pooled = {}
     both = (events > 0) & (events < n)
     undefined = {name: both & ~poolable(est[name], var[name]) for name, _ in MEASURES}

@@ -30,8 +30,8 @@ from ._validation_measures import (
     _ScaledInterval,
     check_estimates,
     from_scale,
+    measures_of_parts,
     poolable,
-    validation_measures,
 )
 
 __all__ = [
@@ -354,19 +354,18 @@ def pooled_validation(
         and len(y_true) == m
         and all(np.ndim(v) == 1 and np.size(v) > 1 for v in y_true)
     )
-    values: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in MEASURES}
-    for j in range(m):
+
+    def imputed(j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         yj = y_true[j] if per_outcome else y_true  # type: ignore[index]
-        y, p, w = binary_forecast(
+        return binary_forecast(
             yj, y_proba[j], sample_weight=sample_weight, pos_label=pos_label
         )
-        for name, est in validation_measures(y, p, w).items():
-            values[name].append(est)
+
+    est, var = measures_of_parts(imputed(j) for j in range(m))
     pooled = {}
     per_imp = {}
     for name, transform in MEASURES:
-        q = np.array([v[0] for v in values[name]])
-        u = np.array([v[1] for v in values[name]])
+        q, u = est[name], var[name]
         bad = np.flatnonzero(~poolable(q, u))
         if bad.size:
             raise ValueError(
