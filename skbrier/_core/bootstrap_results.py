@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import numpy as np
 
+from .params import DEFAULT_CONFIDENCE_LEVEL
 from .resampling import interval_from_replicates
 from .results import ConfidenceInterval, _IntervalResult, to_builtin
 
 __all__: list[str] = []
 
 
+@dataclasses.dataclass(frozen=True, repr=False, eq=False)
 class _BootstrapResult(_IntervalResult):
     """Mixin of the results holding bootstrap replicates of their numbers.
 
-    The dataclass declares the fields ``n_resamples``, ``confidence_level``
-    and ``bootstrap_replicates`` (a dict of metric name to replicates, None
-    without a bootstrap).  A subclass names the function that builds it in
+    It declares, once for every subclass, the keyword-only fields
+    ``n_resamples`` (0: no bootstrap), ``confidence_level`` (the level of
+    :attr:`bands` and of the intervals of ``to_dict``) and
+    ``bootstrap_replicates`` (a dict of metric name to replicates, None
+    without a bootstrap); being keyword-only they follow the subclass's own
+    fields in the constructor (and in ``to_dict``).  A subclass names the function that builds it in
     ``_builder`` (for the error without a bootstrap), the metric of its
     pointwise band in ``_band_metric`` (``bands``), and the keys of
     ``to_dict`` that replace the replicates in ``_dict_intervals``
@@ -31,8 +37,10 @@ class _BootstrapResult(_IntervalResult):
     (True, True)
     """
 
-    bootstrap_replicates: dict[str, np.ndarray] | None
-    confidence_level: float
+    _: dataclasses.KW_ONLY
+    n_resamples: int = 0
+    confidence_level: float = DEFAULT_CONFIDENCE_LEVEL
+    bootstrap_replicates: dict[str, np.ndarray] | None = None
     #: the public function that builds the result
     _builder: ClassVar[str] = ""
     #: the metric of :attr:`bands`

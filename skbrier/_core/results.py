@@ -162,12 +162,14 @@ class Result:
     _interval_metrics: ClassVar[tuple[str, ...]] = ()
 
     def _fields(self) -> list[str]:
-        """The public fields (those not starting with ``_``)."""
-        names = (
-            [f.name for f in dataclasses.fields(self)]
-            if dataclasses.is_dataclass(self)
-            else list(vars(self))
-        )
+        """The public fields (those not starting with ``_``), in the
+        constructor's order (keyword-only fields, declared on a base, last)."""
+        if dataclasses.is_dataclass(self):
+            fields = dataclasses.fields(self)
+            names = [f.name for f in fields if not f.kw_only]
+            names += [f.name for f in fields if f.kw_only]
+        else:
+            names = list(vars(self))
         return [k for k in names if not k.startswith("_")]
 
     def _headline(self) -> dict[str, Any]:

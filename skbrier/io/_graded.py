@@ -5,12 +5,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import numpy as np
-
-from .._core.params import check_real
 from ._parse import (
     Bad,
     Malformed,
+    check_confidence_scale,
     check_path,
     check_stated_scale,
     get,
@@ -20,9 +18,9 @@ from ._parse import (
     reader_doc,
     record_id,
     show,
-    to_float,
+    stated_confidence,
 )
-from ._records import EvalRecords
+from ._records import EvalRecords, answer_records
 
 __all__ = ["read_graded"]
 
@@ -136,9 +134,7 @@ def read_graded(
             raise TypeError(f"{name} must be a str, got {show(value)}.")
     if grade_field is None:
         raise TypeError("grade_field must be a str, got None.")
-    scale = check_real(
-        confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
-    )
+    scale = check_confidence_scale(confidence_scale)
     malformed = Malformed(path, skip_invalid)
     ids: list[str] = []
     correct: list[bool] = []
@@ -159,13 +155,7 @@ def read_graded(
             if confidence_field is not None and (
                 tried or rec.get(confidence_field) is not None
             ):
-                c = to_float(get(rec, confidence_field), confidence_field)
-                if not 0.0 <= c <= scale:
-                    raise Bad(
-                        confidence_field,
-                        f"{c!r} outside [0, {scale:g}] (confidence_scale={scale:g})",
-                    )
-                c /= scale
+                c = stated_confidence(get(rec, confidence_field), confidence_field, scale)
         except Bad as bad:
             malformed.found(place, bad)
             continue
@@ -177,16 +167,13 @@ def read_graded(
         raise malformed.none_valid("record", "records")
     if confidence_field is not None:
         check_stated_scale(conf, scale, path)
-    return EvalRecords(
-        format="graded",
-        path=path,
-        model=None,
-        ids=np.asarray(ids, dtype=object),
-        correct=np.asarray(correct, dtype=bool),
-        confidence=None if confidence_field is None else np.asarray(conf, dtype=np.float64),
-        gold=None,
-        choice_logprobs=None,
-        n_choices=None,
+    return answer_records(
+        "graded",
+        path,
+        None,
+        ids,
+        correct,
+        None if confidence_field is None else conf,
         n_skipped=malformed.count,
-        attempted=np.asarray(attempted, dtype=bool),
+        attempted=attempted,
     )

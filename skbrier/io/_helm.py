@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import numpy as np
-
 from ._parse import (
     Bad,
     FirstPlaces,
@@ -18,7 +16,7 @@ from ._parse import (
     record_id,
     to_float,
 )
-from ._records import EvalLogError, EvalRecords
+from ._records import EvalLogError, EvalRecords, answer_records
 
 __all__ = ["read_helm_run"]
 
@@ -164,7 +162,6 @@ def read_helm_run(
         raise EvalLogError(f"{file}: the list of per-instance entries is empty.")
     if not ids:
         raise malformed.none_valid("unperturbed instance", "entries")
-    return EvalRecords(
-        "helm", file, _model(run_dir), np.asarray(ids, dtype=object), np.asarray(correct),
-        np.asarray(conf, dtype=np.float64), None, None, None, malformed.count,
-    )  # fmt: skip
+    return answer_records(
+        "helm", file, _model(run_dir), ids, correct, conf, n_skipped=malformed.count
+    )

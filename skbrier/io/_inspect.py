@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .._core.params import check_bool, check_option, check_real
+from .._core.params import check_bool, check_option
 from ._inspect_answer import answer_position, choice_letters
 from ._parse import (
     Bad,
     FirstPlaces,
     at,
+    check_confidence_scale,
     check_path,
     check_stated_scale,
     get,
@@ -29,7 +30,7 @@ from ._parse import (
     show,
     to_float,
 )
-from ._records import EvalLogError, EvalRecords
+from ._records import EvalLogError, EvalRecords, answer_records
 
 __all__ = ["CONFIDENCE_SOURCES", "read_inspect_log"]
 
@@ -194,9 +195,7 @@ def _check_options(
             f"confidence_field={confidence_field!r} reads a stated confidence: it "
             f"cannot be combined with confidence={mode!r}."
         )
-    scale = check_real(
-        confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
-    )
+    scale = check_confidence_scale(confidence_scale)
     return mode, scale
 
 
@@ -399,8 +398,14 @@ def read_inspect_log(
     )
     if mode == "stated":
         check_stated_scale(conf_arr, scale, path)
-    return EvalRecords(
-        "inspect", path, model, np.asarray([r[1] for r in rows], dtype=object),
-        np.asarray([r[2] for r in rows], dtype=bool), conf_arr, None, None, None,
-        len(bad), unscored,
-    )  # fmt: skip
+    ids, correct = [r[1] for r in rows], [r[2] for r in rows]
+    return answer_records(
+        "inspect",
+        path,
+        model,
+        ids,
+        correct,
+        conf_arr,
+        n_skipped=len(bad),
+        n_unscored=unscored,
+    )

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-
-from .._core.params import check_real
 from ._parse import (
     Bad,
     Malformed,
+    check_confidence_scale,
     check_path,
     check_stated_scale,
     get,
     load_json_file,
     reader_doc,
     show,
-    to_float,
+    stated_confidence,
 )
-from ._records import EvalLogError, EvalRecords
+from ._records import EvalLogError, EvalRecords, answer_records
 
 __all__ = ["read_judged"]
 
@@ -70,9 +68,7 @@ def read_judged(
     ('m', True, 0.8)
     """
     path = check_path(path)
-    scale = check_real(
-        confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
-    )
+    scale = check_confidence_scale(confidence_scale)
     malformed = Malformed(path, skip_invalid)
     data = load_json_file(path, unique_keys=True)  # one entry per question id
     if not isinstance(data, dict):
@@ -91,13 +87,8 @@ def read_judged(
                 raise Bad(
                     "judge_response.correct", f"expected 'yes' or 'no', got {show(c)}"
                 )
-            v = to_float(get(jr, "confidence", "judge_response.confidence"),
-                         "judge_response.confidence")  # fmt: skip
-            if not 0.0 <= v <= scale:
-                raise Bad(
-                    "judge_response.confidence",
-                    f"{v!r} outside [0, {scale:g}] (confidence_scale={scale:g})",
-                )
+            field = "judge_response.confidence"
+            v = stated_confidence(get(jr, "confidence", field), field, scale)
         except Bad as bad:
             malformed.found(f"entry {qid!r}", bad)
             continue
@@ -105,12 +96,11 @@ def read_judged(
             models.add(pred["model"])
         ids.append(str(qid))
         correct.append(c.strip().lower() == "yes")
-        conf.append(v / scale)
+        conf.append(v)
     if not ids:
         raise malformed.none_valid("entry", "entries")
     model = next(iter(models)) if len(models) == 1 else None
     check_stated_scale(conf, scale, path)
-    return EvalRecords(
-        "judged", path, model, np.asarray(ids, dtype=object), np.asarray(correct),
-        np.asarray(conf, dtype=np.float64), None, None, None, malformed.count,
-    )  # fmt: skip
+    return answer_records(
+        "judged", path, model, ids, correct, conf, n_skipped=malformed.count
+    )

@@ -14,7 +14,10 @@ One home for each check at the boundary:
 * :func:`to_float` -- a number field: finite, not a bool, not a container;
 * :func:`record_id` -- a record's identifier: a string or a number;
   :class:`FirstPlaces` -- a question read twice;
-* :func:`check_stated_scale` -- stated confidences against ``confidence_scale``;
+* :func:`check_confidence_scale` -- the ``confidence_scale`` option;
+  :func:`stated_confidence` -- one stated confidence, in
+  ``[0, confidence_scale]`` and divided by it; :func:`check_stated_scale` --
+  all of them against ``confidence_scale``;
 * :func:`show` -- a value in a message, cut short (and safe on values nested
   too deeply for ``repr``).
 
@@ -38,7 +41,7 @@ import numpy as np
 
 from .._core.diagnose import percent_of_probabilities
 from .._core.docstrings import with_pieces
-from .._core.params import check_bool
+from .._core.params import check_bool, check_real
 from ._records import EvalLogError
 
 __all__ = [
@@ -47,6 +50,7 @@ __all__ = [
     "FirstPlaces",
     "Malformed",
     "at",
+    "check_confidence_scale",
     "check_path",
     "check_stated_scale",
     "decode",
@@ -58,6 +62,7 @@ __all__ = [
     "record_id",
     "read_text",
     "show",
+    "stated_confidence",
     "to_float",
 ]
 
@@ -166,6 +171,71 @@ def record_id(value: Any, field: str) -> str:
     if value is None or isinstance(value, (bool, dict, list)):
         raise Bad(field, f"expected a string or a number, got {show(value)}")
     return str(value)
+
+
+def check_confidence_scale(confidence_scale: Any) -> float:
+    """The ``confidence_scale`` option of a reader: a finite number > 0.
+
+    Parameters
+    ----------
+    confidence_scale : float
+        The scale of the stated confidences (100 for percentages, 1 for
+        probabilities).
+
+    Returns
+    -------
+    float
+        The scale.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Not a real number, or not finite and positive (naming the option).
+
+    Examples
+    --------
+    >>> from skbrier.io._parse import check_confidence_scale
+    >>> check_confidence_scale(100)
+    100.0
+    """
+    return check_real(
+        confidence_scale, "confidence_scale", low=0.0, inclusive=(False, True)
+    )
+
+
+def stated_confidence(value: Any, field: str, scale: float) -> float:
+    """A stated confidence as a probability: a number in ``[0, scale]`` over ``scale``.
+
+    Parameters
+    ----------
+    value : object
+        The value read (a number or a numeric string, as :func:`to_float`).
+    field : str
+        The field that held it (named by the :class:`Bad` of a bad value).
+    scale : float
+        The reader's ``confidence_scale`` (checked by
+        :func:`check_confidence_scale`).
+
+    Returns
+    -------
+    float
+        ``value / scale``, in [0, 1].
+
+    Raises
+    ------
+    Bad
+        Not a finite number, or outside ``[0, scale]``.
+
+    Examples
+    --------
+    >>> from skbrier.io._parse import stated_confidence
+    >>> stated_confidence(80, "confidence", 100.0)
+    0.8
+    """
+    v = to_float(value, field)
+    if not 0.0 <= v <= scale:
+        raise Bad(field, f"{v!r} outside [0, {scale:g}] (confidence_scale={scale:g})")
+    return v / scale
 
 
 def check_stated_scale(confidence: Any, scale: float, path: str) -> None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 
 from .._core.results import Result
 
-__all__ = ["EvalLogError", "EvalRecords"]
+__all__ = ["EvalLogError", "EvalRecords", "answer_records"]
 
 
 class EvalLogError(ValueError):
@@ -122,3 +123,68 @@ class EvalRecords(Result):
             out.append(e / e.sum())
             start += k
         return out
+
+
+def answer_records(
+    format: str,
+    path: str,
+    model: str | None,
+    ids: Sequence[str],
+    correct: Sequence[bool],
+    confidence: Sequence[float] | np.ndarray | None,
+    *,
+    n_skipped: int,
+    n_unscored: int = 0,
+    attempted: Sequence[bool] | None = None,
+) -> EvalRecords:
+    """The records of a log of answers (not of choices), from the lists a reader built.
+
+    The one place where the readers of answers (judged, HELM, Inspect,
+    graded) turn their lists into the arrays of :class:`EvalRecords`: ids as
+    objects, correctness and ``attempted`` as booleans, confidences as
+    float64 (None: correctness only); no gold choice and no per-choice scores.
+
+    Parameters
+    ----------
+    format, path, model : str, str, str or None
+        As :class:`EvalRecords`.
+    ids : sequence of str
+        The question identifiers.
+    correct : sequence of bool
+        Whether each answer was correct.
+    confidence : sequence of float or None
+        The confidence of each answer (None: the log has none).
+    n_skipped : int
+        Malformed records skipped.
+    n_unscored : int, default=0
+        Samples left out without a score.
+    attempted : sequence of bool, default=None
+        Whether the model answered (None: a log without abstention).
+
+    Returns
+    -------
+    EvalRecords
+        The records.
+
+    Examples
+    --------
+    >>> from skbrier.io._records import answer_records
+    >>> r = answer_records("judged", "x.json", None, ["q1", "q2"], [True, False],
+    ...                    [0.9, 0.4], n_skipped=0)
+    >>> r.correct.dtype, r.confidence.dtype, r.gold
+    (dtype('bool'), dtype('float64'), None)
+    """
+    return EvalRecords(
+        format=format,
+        path=path,
+        model=model,
+        ids=np.asarray(ids, dtype=object),
+        correct=np.asarray(correct, dtype=bool),
+        confidence=None if confidence is None else np.asarray(confidence, dtype=np.float64),
+        gold=None,
+        choice_logprobs=None,
+        n_choices=None,
+        n_skipped=n_skipped,
+        n_unscored=n_unscored,
+        attempted=None if attempted is None else np.asarray(attempted, dtype=bool),
+    )

@@ -64,12 +64,25 @@ class AbstentionResult(Result):
     n: float
 
 
-class _UtilityCurves(_BootstrapResult):
-    """What the two utility results share: the intervals and the table."""
+@dataclasses.dataclass(frozen=True, repr=False, eq=False)
+class _UtilityFields:
+    """The fields of both utility results but the bootstrap's: ``thresholds``
+    first, ``max_threshold`` and ``n`` (keyword-only) after the result's own."""
+
+    thresholds: np.ndarray
+    _: dataclasses.KW_ONLY
+    max_threshold: float
+    n: float
+
+
+# _UtilityFields after _BootstrapResult: its fields are declared first, so the
+# constructor ends with max_threshold, n, then the bootstrap's keyword fields
+@dataclasses.dataclass(frozen=True, repr=False, eq=False)
+class _UtilityCurves(_BootstrapResult, _UtilityFields):
+    """What the two utility results share: the fields, the intervals and the table."""
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("utility_area", "utility")
     _band_metric: ClassVar[str] = "utility"
-    thresholds: np.ndarray
     #: the attributes of the band's curve and of the area's estimate
     _curve: ClassVar[str]
     _area: ClassVar[str]
@@ -187,16 +200,10 @@ class AbstentionUtilityResult(_UtilityCurves):
     True
     """
 
-    thresholds: np.ndarray
     utility: np.ndarray
     answer_rate: np.ndarray
     accuracy: float
     area: float
-    max_threshold: float
-    n: float
-    n_resamples: int = 0
-    confidence_level: float = 0.95
-    bootstrap_replicates: dict[str, np.ndarray] | None = None
 
     _builder: ClassVar[str] = "abstention_utility"
     _curve: ClassVar[str] = "utility"
@@ -275,16 +282,10 @@ class AbstentionUtilityComparison(_UtilityCurves):
     True
     """
 
-    thresholds: np.ndarray
     utility_a: np.ndarray
     utility_b: np.ndarray
     area_a: float
     area_b: float
-    max_threshold: float
-    n: float
-    n_resamples: int = 0
-    confidence_level: float = 0.95
-    bootstrap_replicates: dict[str, np.ndarray] | None = None
 
     _builder: ClassVar[str] = "compare_abstention_utility"
     _curve: ClassVar[str] = "difference"

@@ -87,9 +87,6 @@ class RiskCoverageResult(_BootstrapResult):
     aurc: float
     e_aurc: float
     coverage_grid: np.ndarray
-    n_resamples: int = 0
-    confidence_level: float = 0.95
-    bootstrap_replicates: dict[str, np.ndarray] | None = None
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("aurc", "e_aurc", "selective_risk")
     _builder: ClassVar[str] = "risk_coverage_curve"

@@ -7,8 +7,8 @@ compute on each part before pooling it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, ClassVar, Literal
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Literal, get_args
 
 import numpy as np
 from scipy import special
@@ -24,16 +24,21 @@ from ..metrics.calibration import _logistic_calibration
 
 __all__ = [
     "MEASURES",
+    "TRANSFORMS",
     "_PooledMeasures",
     "_ScaledInterval",
     "Transform",
     "check_estimates",
     "from_scale",
+    "measures_of_parts",
+    "scaled_interval",
     "to_scale",
     "validation_measures",
 ]
 
 Transform = Literal["identity", "logit", "log"]
+#: the pooling scales (the ``transform=`` names)
+TRANSFORMS: tuple[Transform, ...] = get_args(Transform)
 
 #: each measure and the scale on which it is pooled (Debray et al. 2017)
 MEASURES: tuple[tuple[str, Transform], ...] = (
@@ -84,6 +89,31 @@ def validation_measures(
     }
 
 
+def measures_of_parts(
+    parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray | None] | None],
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Each measure's estimates and variances over the parts to pool.
+
+    ``parts`` yields ``(y, p, w)`` (validated, as :func:`validation_measures`
+    takes them) for each imputed data set or centre, or None for a part that
+    gives no measure (its estimates and variances are NaN).  Returns
+    ``(estimates, variances)``: measure name -> array over the parts.
+    """
+    # a loop, not a comprehension (a frame of its own): validation_measures'
+    # warnings name the caller of the pooling function
+    values: list[dict[str, tuple[float, float]] | None] = []
+    for part in parts:
+        values.append(None if part is None else validation_measures(*part))
+    nan = (np.nan, np.nan)
+    est, var = {}, {}
+    for name, _ in MEASURES:
+        pairs = np.array(
+            [nan if v is None else v[name] for v in values], dtype=np.float64
+        ).reshape(-1, 2)
+        est[name], var[name] = pairs[:, 0].copy(), pairs[:, 1].copy()
+    return est, var
+
+
 def poolable(estimates: np.ndarray, variances: np.ndarray) -> np.ndarray:
     """Which units' (centres', imputed data sets') measures can be pooled: a
     finite estimate with a finite positive variance.  Forecasts that separate
@@ -128,6 +158,34 @@ def from_scale(x: float, transform: Transform) -> float:
     return float(x)
 
 
+def scaled_interval(centre: float, half: float, transform: Transform) -> ConfidenceInterval:
+    """``centre -/+ half`` on the pooling scale ``transform``, back on the natural scale.
+
+    Parameters
+    ----------
+    centre : float
+        The estimate on the pooling scale.
+    half : float
+        The half-width on the pooling scale.
+    transform : {"identity", "logit", "log"}
+        The pooling scale.
+
+    Returns
+    -------
+    ConfidenceInterval
+        The bounds on the natural scale.
+
+    Examples
+    --------
+    >>> from skbrier.stats._validation_measures import scaled_interval
+    >>> scaled_interval(0.0, 1.0, "log")
+    ConfidenceInterval(low=0.36787944117144233, high=2.718281828459045)
+    """
+    return ConfidenceInterval(
+        from_scale(centre - half, transform), from_scale(centre + half, transform)
+    )
+
+
 def check_estimates(
     estimates: Any,
     variances: Any,
@@ -137,11 +195,13 @@ def check_estimates(
     zero_variance: bool,
     hint: str = "",
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Estimates and their variances as float64 arrays, checked for pooling.
+    """Estimates and their variances checked for pooling, on the pooling scale.
 
-    ``what`` names the units in messages ("imputed data sets", "studies");
-    ``zero_variance`` allows variances of 0; ``hint`` is added to the
-    message about non-finite values.
+    Float64 arrays, moved by :func:`to_scale` onto the scale ``transform``
+    (checked by the caller against :data:`TRANSFORMS`).  ``what`` names the
+    units in messages ("imputed data sets", "studies"); ``zero_variance``
+    allows variances of 0; ``hint`` is added to the message about non-finite
+    values.
     """
     q = as_array(estimates, "estimates").astype(np.float64, copy=False).ravel()
     u = as_array(variances, "variances").astype(np.float64, copy=False).ravel()
@@ -158,7 +218,7 @@ def check_estimates(
         raise ValueError("transform='logit' needs estimates strictly between 0 and 1.")
     if transform == "log" and not np.all(q > 0):
         raise ValueError("transform='log' needs positive estimates.")
-    return q, u
+    return to_scale(q, u, transform)
 
 
 class _ScaledInterval(_IntervalResult):
@@ -188,10 +248,7 @@ class _ScaledInterval(_IntervalResult):
         raise NotImplementedError  # pragma: no cover - every subclass defines it
 
     def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
-        centre, half, transform = self._interval_parts(level)
-        return ConfidenceInterval(
-            from_scale(centre - half, transform), from_scale(centre + half, transform)
-        )
+        return scaled_interval(*self._interval_parts(level))
 
 
 class _PooledMeasures(_IntervalResult):

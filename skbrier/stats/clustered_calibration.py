@@ -182,18 +182,35 @@ class ClusteredCalibrationCurve(Result):
         plt = import_pyplot("ClusteredCalibrationCurve.plot")
         if ax is None:
             _, ax = plt.subplots(figsize=(5.0, 5.0))
-        ax.plot([0.0, 1.0], [0.0, 1.0], linestyle="--", color="0.5", linewidth=1.0,
-                gid=DIAGONAL_GID, label="ideal")  # fmt: skip
+        ax.plot(
+            [0.0, 1.0],
+            [0.0, 1.0],
+            linestyle="--",
+            color="0.5",
+            linewidth=1.0,
+            gid=DIAGONAL_GID,
+            label="ideal",
+        )
         level = f"{100 * self.confidence_level:g}%"
-        ax.fill_between(self.grid, self.prediction_lower, self.prediction_upper,
-                        color="#F5C542", alpha=0.35, linewidth=0,
-                        label=f"{level} prediction band")  # fmt: skip
-        ax.fill_between(self.grid, self.lower, self.upper, color="#D4A017", alpha=0.5,
-                        linewidth=0, label=f"{level} confidence band")  # fmt: skip
+        # the prediction band first, the confidence band (inside it) over it
+        bands = (
+            ("prediction", self.prediction_lower, self.prediction_upper, "#F5C542", 0.35),
+            ("confidence", self.lower, self.upper, "#D4A017", 0.5),
+        )
+        for kind, low, high, color, alpha in bands:
+            ax.fill_between(
+                self.grid,
+                low,
+                high,
+                color=color,
+                alpha=alpha,
+                linewidth=0,
+                label=f"{level} {kind} band",
+            )
         if cluster_curves:
             for i, curve in enumerate(self.cluster_estimate):
-                ax.plot(self.grid, curve, color="0.2", linewidth=0.5,
-                        label="centres" if i == 0 else None)  # fmt: skip
+                label = "centres" if i == 0 else None
+                ax.plot(self.grid, curve, color="0.2", linewidth=0.5, label=label)
         ax.plot(self.grid, self.estimate, color="black", linewidth=1.8, label="pooled")
         if self._data is not None:
             draw_spikes(ax, *self._data)

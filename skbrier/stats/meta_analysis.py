@@ -24,14 +24,15 @@ from .._core.results import ConfidenceInterval
 from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
+    TRANSFORMS,
     Transform,
     _PooledMeasures,
     _ScaledInterval,
     check_estimates,
     from_scale,
+    measures_of_parts,
     poolable,
-    to_scale,
-    validation_measures,
+    scaled_interval,
 )
 
 __all__ = [
@@ -196,10 +197,7 @@ class MetaAnalysisResult(_ScaledInterval):
         else:
             crit = self._crit(level, self.k - 1)
         half = crit * math.sqrt(self.standard_error**2 + self.tau2)
-        return ConfidenceInterval(
-            from_scale(self.pooled_scale - half, self.transform),
-            from_scale(self.pooled_scale + half, self.transform),
-        )
+        return scaled_interval(self.pooled_scale, half, self.transform)
 
 
 def random_effects_meta(
@@ -288,10 +286,10 @@ def random_effects_meta(
     0.712
     """
     tau2_method = check_option(tau2_method, "tau2_method", _METHODS)
-    transform = check_option(transform, "transform", ("identity", "logit", "log"))
+    transform = check_option(transform, "transform", TRANSFORMS)
     test = check_option(test, "test", ("z", "knha"))
     level = check_confidence_level(confidence_level)
-    q, u = check_estimates(
+    y, v = check_estimates(
         estimates,
         variances,
         transform,
@@ -302,7 +300,6 @@ def random_effects_meta(
             "calibration slope: leave it out)."
         ),
     )
-    y, v = to_scale(q, u, transform)
     # the model is equivariant in the scale (y / c, v / c**2 give mu / c,
     # tau2 / c**2, se / c): a power of 2 near the typical standard error
     # (exact in floating point) keeps 1 / v and its squares finite for
@@ -481,16 +478,16 @@ def clustered_validation(
     if len(labels) < 2:
         raise ValueError("groups holds a single centre: a meta-analysis needs at least 2.")
     ww = np.ones_like(p) if w is None else w
-    est = {name: np.full(len(labels), np.nan) for name, _ in MEASURES}
-    var = {name: np.full(len(labels), np.nan) for name, _ in MEASURES}
     n = np.bincount(codes, weights=ww, minlength=len(labels))
     events = np.bincount(codes, weights=ww * y, minlength=len(labels))
-    for j in range(len(labels)):
+
+    def centre(j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+        if not 0 < events[j] < n[j]:  # a single outcome class gives no C and no fit
+            return None
         rows = codes == j
-        yj, pj, wj = y[rows], p[rows], None if w is None else w[rows]
-        if 0 < events[j] < n[j]:  # a single outcome class gives no C and no fit
-            for name, (e, v) in validation_measures(yj, pj, wj).items():
-                est[name][j], var[name][j] = e, v
+        return y[rows], p[rows], None if w is None else w[rows]
+
+    est, var = measures_of_parts(centre(j) for j in range(len(labels)))
     pooled = {}
     both = (events > 0) & (events < n)
     undefined = {name: both & ~poolable(est[name], var[name]) for name, _ in MEASURES}

@@ -24,14 +24,14 @@ from .._core.params import check_confidence_level, check_option
 from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
+    TRANSFORMS,
     Transform,
     _PooledMeasures,
     _ScaledInterval,
     check_estimates,
     from_scale,
+    measures_of_parts,
     poolable,
-    to_scale,
-    validation_measures,
 )
 
 __all__ = [
@@ -40,8 +40,6 @@ __all__ = [
     "pool_rubin",
     "pooled_validation",
 ]
-
-_TRANSFORMS: tuple[Transform, ...] = ("identity", "logit", "log")
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -176,15 +174,14 @@ def pool_rubin(
     >>> round(res.estimate, 3), round(res.fraction_missing_information, 3)
     (1.015, 0.657)
     """
-    transform = check_option(transform, "transform", _TRANSFORMS)
-    q, u = check_estimates(
+    transform = check_option(transform, "transform", TRANSFORMS)
+    qs, us = check_estimates(
         estimates, variances, transform, what="imputed data sets", zero_variance=True
     )
     if dfcom is not None and not (isinstance(dfcom, (int, float)) and dfcom > 0):
         raise ValueError(f"dfcom must be a positive number or None, got {dfcom!r}.")
     level = check_confidence_level(confidence_level)
-    qs, us = to_scale(q, u, transform)
-    m = q.size
+    m = qs.size
     qbar, ubar = float(qs.mean()), float(us.mean())
     b = float(qs.var(ddof=1))
     t = ubar + (1.0 + 1.0 / m) * b
@@ -357,19 +354,18 @@ def pooled_validation(
         and len(y_true) == m
         and all(np.ndim(v) == 1 and np.size(v) > 1 for v in y_true)
     )
-    values: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in MEASURES}
-    for j in range(m):
+
+    def imputed(j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         yj = y_true[j] if per_outcome else y_true  # type: ignore[index]
-        y, p, w = binary_forecast(
+        return binary_forecast(
             yj, y_proba[j], sample_weight=sample_weight, pos_label=pos_label
         )
-        for name, est in validation_measures(y, p, w).items():
-            values[name].append(est)
+
+    est, var = measures_of_parts(imputed(j) for j in range(m))
     pooled = {}
     per_imp = {}
     for name, transform in MEASURES:
-        q = np.array([v[0] for v in values[name]])
-        u = np.array([v[1] for v in values[name]])
+        q, u = est[name], var[name]
         bad = np.flatnonzero(~poolable(q, u))
         if bad.size:
             raise ValueError(
