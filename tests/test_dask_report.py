@@ -154,6 +154,14 @@ def test_report_refuses_time_ordered_intervals(sync, kw):
     dy, dp = (da.from_array(a, chunks=(CHUNKS,)) for a in (y, p))
     with pytest.raises(ValueError, match="not available for dask input.*in time order"):
         calibration_report(dy, dp, **kw)
+    # refused before the pass over the data: nothing is computed
+    with dask.config.set(scheduler=_no_compute):
+        with pytest.raises(ValueError, match="in time order"):
+            calibration_report(dy, dp, **kw)
+
+
+def _no_compute(*args, **kwargs):
+    raise AssertionError("the data were computed before the refusal")
 
 
 def test_report_options_refused(sync):

@@ -162,6 +162,7 @@ def _options(options: dict) -> tuple[Any, Any]:
     ``groups``, ``segments`` and ``sample_weight``, one saying what to pass)."""
     from ..report import calibration_report as memory_report
     from ..report._compute import check_options
+    from ..report._merged import check_time_order
 
     check_report_options(options, _INPUTS)
     try:
@@ -174,6 +175,7 @@ def _options(options: dict) -> tuple[Any, Any]:
     a.apply_defaults()
     checked = inspect.signature(check_options).parameters
     opts = check_options(**{k: a.arguments[k] for k in checked})
+    check_time_order(opts, "Spark")  # before the pass over the data
     return opts, a.arguments["pos_label"]
 
 

@@ -149,7 +149,8 @@ class Sections:
 
 def check_time_order(opts: Any, engine: str) -> None:
     """Refuse intervals that need the rows in time order (``cov_type="hac"``,
-    a block bootstrap) for ``engine`` input: the merged sample of
+    a block bootstrap) for ``engine`` input, before the pass over the data
+    (each engine's edge calls it): the merged sample of
     :class:`~skbrier.states.SampleState` holds its rows in the order of
     random keys, so a HAC variance or a block bootstrap on it would change
     with the partitioning.  The iid bootstrap does not need the order."""
@@ -175,7 +176,6 @@ def report_from_states(
     from ..metrics.calibration import c_statistic
     from ._valprob import IntervalSpec, adaptive_n_resamples, valprob_extras
 
-    check_time_order(opts, engine)
     n, wt, wy, wp, ptp = totals
     y, p, w = sec.yp
     base_rate = wy / wt

@@ -26,6 +26,7 @@ from ...report._merged import (
     STEPS,
     Sections,
     add_rounded_note,
+    check_time_order,
     checked_totals,
     report_from_states,
     templates,
@@ -78,6 +79,7 @@ def calibration_report(c: Any) -> Any:
             "strategy='uniform'."
         )
     _check_1d(y_proba)
+    check_time_order(opts, "Dask")  # before the pass over the data
     with task("calibration report (dask)", total=len(STEPS)) as run:
         report = _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, run)
     if c.groups is not None or c.segments is not None:
