@@ -19,9 +19,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
 
-from ._core.binning import uniform_edges
 from ._core.dispatch import HOST, backends
 from ._core.kernels.brier import brier_index_from_score
 from ._core.params import (
@@ -33,9 +31,9 @@ from ._core.params import (
     validate_random_state,
 )
 from ._core.validation import check_forecast
+from ._decomposition_chunks import ChunkedDecompositionMixin, is_quantile
 from ._decomposition_helpers import (
     DecompositionReportMixin,
-    check_chunk_labels,
     chunk_label_rows,
     component_names,
     components_of,
@@ -43,7 +41,6 @@ from ._decomposition_helpers import (
     table_of,
 )
 from ._decomposition_options import resolve_method
-from .metrics._binned_decomposition import check_keepable_weights
 from .metrics._decomposition_core import (
     binary_columns,
     check_strategy,
@@ -56,19 +53,14 @@ from .metrics.decomposition import (
     CORPDecomposition,
     MulticlassDecomposition,
     MurphyDecomposition,
-    binned_statistics,
-    murphy_from_statistics,
 )
-from .states._base import _chunk_weights, check_same_options
-from .states._base import same_value as _same
 
 __all__ = ["BrierDecomposition"]
 
-#: the remark on the options that give the bins of a partial fit
-_EDGE_NOTES = {"n_bins": "different bin edges", "strategy": "different bin edges"}
 
-
-class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
+class BrierDecomposition(
+    DecompositionReportMixin, ChunkedDecompositionMixin, BaseEstimator
+):
     r"""Split a Brier score into miscalibration, discrimination and uncertainty.
 
     A reporter with scikit-learn conventions (``get_params``/``set_params``,
@@ -399,7 +391,7 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         self._chunk_classes = fc.classes
         self._fit_state = self._state(opts)
         # chunked state: only fixed edges can be continued by partial_fit
-        mergeable = opts["method"] == "murphy" and not _is_quantile(opts["strategy"])
+        mergeable = opts["method"] == "murphy" and not is_quantile(opts["strategy"])
         self._binary_labels = (
             chunk_label_rows(y_true) if mergeable and fc.binary_1d else None
         )
@@ -462,254 +454,5 @@ class BrierDecomposition(DecompositionReportMixin, BaseEstimator):
         self._class_names = class_names
         self._method = method
 
-    # ------------------------------------------------------------- chunking
-    def partial_fit(
-        self,
-        y_true: ArrayLike,
-        y_proba: ArrayLike,
-        sample_weight: ArrayLike | None = None,
-        *,
-        classes: ArrayLike | None = None,
-    ) -> BrierDecomposition:
-        """Add a chunk of data to the binned decomposition (exact merge).
-
-        Only for ``decomposition_method="murphy"`` with fixed edges (``strategy="uniform"``
-        or an explicit array of edges).  The per-bin sums of the chunk are
-        added to those seen so far, and every fitted attribute is updated;
-        after the last chunk the result equals :meth:`fit` on all the data
-        up to floating-point summation order.
-
-        Parameters
-        ----------
-        y_true : array-like of shape (n_samples,)
-            True labels of the chunk.
-        y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
-            Predicted probabilities of the chunk.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights of the chunk.
-        classes : array-like of shape (n_classes,), default=None
-            All classes, required on the first call with 2-D ``y_proba``
-            (one chunk may not hold every class) unless ``labels`` is set.
-
-        Returns
-        -------
-        BrierDecomposition
-            ``self``.
-
-        Raises
-        ------
-        ValueError
-            For ``decomposition_method="corp"``, ``strategy="quantile"``, a chunk that does
-            not match the earlier ones (number of columns, classes), a
-            parameter changed since the first chunk, missing ``classes`` or
-            ambiguous binary labels without ``pos_label``, and for bad input.
-
-        See Also
-        --------
-        merge : combine decompositions fitted on different chunks.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from skbrier.decomposition import BrierDecomposition
-        >>> rng = np.random.default_rng(0)
-        >>> p = rng.uniform(size=10_000)
-        >>> y = (rng.uniform(size=10_000) < p).astype(int)
-        >>> dec = BrierDecomposition(decomposition_method="murphy", n_bins=20)
-        >>> for chunk in np.array_split(np.arange(10_000), 4):
-        ...     dec = dec.partial_fit(y[chunk], p[chunk])
-        >>> dec.n_samples_seen_
-        10000
-        >>> full = BrierDecomposition(decomposition_method="murphy", n_bins=20).fit(y, p)
-        >>> abs(dec.discrimination_ - full.discrimination_) < 1e-12
-        True
-        """
-        opts = self._check_params()
-        if opts["method"] != "murphy":
-            raise ValueError(
-                "partial_fit needs decomposition_method='murphy': the CORP decomposition "
-                "is an isotonic regression on all forecasts at once and cannot be merged "
-                "across chunks. Use fit on all data, or decomposition_method='murphy'."
-            )
-        if _is_quantile(opts["strategy"]):
-            raise ValueError(
-                "partial_fit needs fixed bin edges: strategy='quantile' places the "
-                "edges at quantiles of all the data, which no chunk knows, so chunks "
-                "cannot be merged exactly. Use strategy='uniform' or an explicit "
-                "array of edges."
-            )
-        prev: list[BinStatistics] | None = getattr(self, "_stats", None)
-        first = prev is None
-        if not first:
-            self._check_state("the parameters", self._state(opts), self._fit_state)
-        classes = self._chunk_labels(classes, first, y_proba)
-        fc = check_forecast(
-            y_true,
-            y_proba,
-            sample_weight=None,
-            labels=classes,
-            pos_label=self.pos_label,
-            labels_name="classes" if self.labels is None else "labels",
-        )
-        # a chunk may weigh all its rows 0 (as in the states): only the total
-        # over the chunks must be positive before the numbers are set
-        fc.sample_weight = _chunk_weights(sample_weight, fc.proba.shape[0])
-        seen = None if first else getattr(self, "_binary_labels", None)
-        labels_seen = (
-            check_chunk_labels(seen, chunk_label_rows(y_true), self.pos_label)
-            if fc.binary_1d
-            else None
-        )
-        pairs, cls_ = binary_columns(fc, self.pos_label)
-        if prev is not None and len(pairs) != len(prev):
-            n_prev = len(prev)
-            raise ValueError(
-                f"y_proba has {fc.n_columns} column(s) but the earlier chunks had "
-                f"{'1' if n_prev == 1 else n_prev}."
-            )
-        strategy = opts["strategy"]
-        edges = uniform_edges(opts["n_bins"]) if isinstance(strategy, str) else strategy
-        for _, p in pairs:
-            if p.min() < edges[0] or p.max() > edges[-1]:
-                raise ValueError(
-                    f"y_proba has values outside the bin edges [{edges[0]}, {edges[-1]}]."
-                )
-        check_keepable_weights(fc.sample_weight, "sample_weight")
-        new = [binned_statistics(y, p, fc.sample_weight, edges) for y, p in pairs]
-        if prev is not None:
-            new = [a + b for a, b in zip(prev, new)]
-        if new[0].sum_w.sum() > 0:
-            self._update_from_statistics(new, cls_, opts)
-        else:  # only rows of weight 0 so far: nothing to report yet
-            self._stats = new
-        self._chunk_classes = fc.classes
-        self._binary_labels = labels_seen
-        self._fit_state = self._state(opts)
-        return self
-
-    def _chunk_labels(self, classes: Any, first: bool, y_proba: Any) -> Any:
-        """The labels of a chunk: ``classes``, ``labels`` or the earlier chunks'."""
-        known = self.labels if first else self._chunk_classes
-        if classes is None:
-            classes = known
-        elif known is not None and not _same(classes, known):
-            raise ValueError(
-                f"classes={list(classes)} differ from the classes of the earlier "
-                f"chunks {list(known)}."
-            )
-        ndim = np.ndim(y_proba) if not hasattr(y_proba, "shape") else len(y_proba.shape)
-        n_cols = (
-            1
-            if ndim < 2
-            else (y_proba.shape[1] if hasattr(y_proba, "shape") else len(y_proba[0]))
-        )
-        if ndim == 2 and n_cols >= 3 and classes is None:
-            raise ValueError(
-                "classes must be given on the first call of partial_fit with 2-D "
-                "y_proba: one chunk may not hold every class."
-            )
-        return classes if ndim == 2 and n_cols >= 2 else None
-
-    def _update_from_statistics(self, stats, classes, opts) -> None:
-        results = [
-            murphy_from_statistics(s, bias_correction=opts["bias_correction"])
-            for s in stats
-        ]
-        # chunked fits carry no resamples
-        self._set_results(results, classes, dict(opts, n_resamples=0))
-        self._stats = stats
-
-    def _check_state(self, what: str, mine: dict, theirs: dict) -> None:
-        for key, value in mine.items():
-            if not _same(value, theirs.get(key)):
-                edges = " (different bin edges)" if key in ("n_bins", "strategy") else ""
-                raise ValueError(
-                    f"{what} differ{edges}: {key}={theirs.get(key)!r} for the earlier "
-                    f"data but {value!r} now; decompositions that mean different "
-                    "things cannot be merged."
-                )
-
-    def merge(self, other: BrierDecomposition) -> BrierDecomposition:
-        """Add the data of another partially fitted decomposition (exact).
-
-        ``a.merge(b)`` makes ``a`` the decomposition of the union of the
-        data seen by ``a`` and ``b``.  This is the reduce step of chunked or
-        distributed processing (see the Notes of the class): fit one
-        decomposition per chunk with :meth:`partial_fit`, then merge them in
-        any order.
-
-        Parameters
-        ----------
-        other : BrierDecomposition
-            A Murphy decomposition fitted with the same decomposition_method, bins, edges,
-            bias correction, ``pos_label`` and classes.
-
-        Returns
-        -------
-        BrierDecomposition
-            ``self``, updated.
-
-        Raises
-        ------
-        TypeError
-            If ``other`` is not a BrierDecomposition.
-        ValueError
-            If either is not fitted with mergeable statistics, or anything
-            that gives the state its meaning differs (``decomposition_method``,
-            ``n_bins``, ``strategy`` or edges, ``bias_correction``,
-            ``pos_label``, classes).
-
-        Examples
-        --------
-        >>> from skbrier.decomposition import BrierDecomposition
-        >>> a = BrierDecomposition("murphy").partial_fit([0, 1], [0.2, 0.7])
-        >>> b = BrierDecomposition("murphy").partial_fit([1, 0], [0.9, 0.4])
-        >>> a.merge(b).n_samples_seen_
-        4
-        """
-        if not isinstance(other, BrierDecomposition):
-            raise TypeError(
-                f"other must be a BrierDecomposition, got {type(other).__name__}."
-            )
-        for est, name in ((self, "self"), (other, "other")):
-            check_is_fitted(est)
-            if getattr(est, "_stats", None) is None:
-                raise ValueError(
-                    f"{name} has no mergeable statistics: only "
-                    "decomposition_method='murphy' with fixed edges "
-                    "(strategy='uniform' or an array) can be merged."
-                )
-        check_same_options(
-            "BrierDecomposition", self._fit_state, other._fit_state, notes=_EDGE_NOTES
-        )
-        mine, theirs = self._stats, other._stats
-        if mine is None or theirs is None:  # pragma: no cover - checked above
-            raise AssertionError("both have mergeable statistics here.")
-        if (
-            len(mine) != len(theirs)
-            or not _same(self.classes_, other.classes_)
-            or not _same(self._chunk_classes, other._chunk_classes)
-        ):
-            raise ValueError("other was fitted on different classes.")
-        mine_labels = getattr(self, "_binary_labels", None)
-        their_labels = getattr(other, "_binary_labels", None)
-        if mine_labels is not None and their_labels is not None:
-            labels_seen = check_chunk_labels(mine_labels, their_labels, self.pos_label)
-        else:
-            labels_seen = None
-        stats = [a + b for a, b in zip(mine, theirs)]
-        self._binary_labels = labels_seen
-        opts = {
-            "method": "murphy",
-            "level": check_confidence_level(self.confidence_level),
-            "bias_correction": self._fit_state["bias_correction"],
-        }
-        self._update_from_statistics(stats, self.classes_, opts)
-        return self
-
     def __sklearn_is_fitted__(self) -> bool:
         return hasattr(self, "brier_score_")
-
-
-def _is_quantile(strategy: Any) -> bool:
-    return isinstance(strategy, str) and strategy == "quantile"
