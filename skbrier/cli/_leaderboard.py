@@ -11,9 +11,8 @@ import numpy as np
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_RESAMPLES
 from .._core.results import to_builtin
-from ._common import CLIError, _check_output, _seed, _write
+from ._common import CLIError, _check_output, _seed, _sep, _write
 from ._read import _numbers, outcomes, probabilities, read_table, weights
-from ._report import _sep
 from ._table import Codes
 
 
