@@ -41,7 +41,7 @@ import os
 import warnings
 from typing import Any
 
-from ._common import CLIError
+from ._common import CLIError, warn_rows_without_group
 from ._subgroups import MISSING, labels, missing_note
 from ._table import NA_VALUES
 
@@ -441,13 +441,7 @@ def _spark_groups(args: Any, df: Any) -> Any:
     text = F.trim(F.col(f"`{args.group_col}`").cast("string"))
     df = df.withColumn(_G, F.when(text.isin(list(NA_VALUES)), None).otherwise(text))
     n_missing = df.filter(F.col(_G).isNull()).count()
-    if n_missing:
-        warnings.warn(
-            f"{n_missing} rows with a missing value in column '{args.group_col}' "
-            "are left out.",
-            UserWarning,
-            stacklevel=4,
-        )
+    warn_rows_without_group(n_missing, args.group_col, stacklevel=4)
     return df.filter(F.col(_G).isNotNull())
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import CLIError
+from ._common import CLIError, add_options
 from ._leaderboard import (
     _OPTIONS,
     _labels,
@@ -29,7 +29,15 @@ from ._leaderboard import (
     fit_forecasters,
     show,
 )
-from ._read import _is_number, _numbers, outcomes, probabilities, read_table, weights
+from ._read import (
+    _is_number,
+    _numbers,
+    outcomes,
+    probabilities,
+    read_table,
+    refuse_missing_rows,
+    weights,
+)
 from ._table import Codes
 
 _SCORES = ("daily-brier", "brier-at", "baseline", "peer")
@@ -195,11 +203,8 @@ def _complete(
     bad = np.zeros(next(iter(cols.values())).shape[0], dtype=bool)
     for values in cols.values():
         bad |= _missing(values)
-    if args.na == "error" and bad.any():
-        raise CLIError(
-            f"{path}: row {int(np.flatnonzero(bad)[0]) + 2} has a missing value (--na "
-            f"error; the default --na drop leaves such {what} out)."
-        )
+    if args.na == "error":
+        refuse_missing_rows(path, bad, what)
     return ~bad
 
 
@@ -366,8 +371,8 @@ _SCORING: dict[str, dict[str, Any]] = {
 }
 
 
-_HELP = "leaderboard of forecasters scored over their forecast histories"
-_DESCRIPTION = (
+HELP = "leaderboard of forecasters scored over their forecast histories"
+DESCRIPTION = (
     "Score every forecaster's updates on every question (Good Judgment Open's daily "
     "Brier score, the Brier score at a lead time, Metaculus's baseline and peer "
     "scores), adjust for question difficulty and rank them with question-bootstrap "
@@ -375,9 +380,8 @@ _DESCRIPTION = (
 )
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the subcommand to ``skbrier``'s parser."""
-    sp = sub.add_parser("history", help=_HELP, description=_DESCRIPTION)
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``skbrier history`` to its parser."""
     sp.add_argument("file", metavar="FORECASTS", help="table of updates: one row per "
                     "forecaster, question, time and probability ('-': stdin)")  # fmt: skip
     sp.add_argument("--questions", required=True, metavar="FILE",
@@ -387,9 +391,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         for flag, (default, text) in options.items():
             extra = f" (default '{default}')" if default else ""
             g.add_argument(flag, default=default, metavar="COL", help=text + extra)
-    g = sp.add_argument_group("scoring")
-    for flag, kwargs in _SCORING.items():
-        g.add_argument(flag, **kwargs)
+    add_options(sp, {"scoring": _SCORING})
     for flag in _SHARED:
         sp.add_argument(flag, **_OPTIONS[None][flag])
     g = sp.add_argument_group("reading the files")

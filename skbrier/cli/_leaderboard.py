@@ -9,10 +9,25 @@ from typing import Any
 
 import numpy as np
 
-from .._core.params import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_RESAMPLES
+from .._core.params import DEFAULT_N_RESAMPLES
 from .._core.results import to_builtin
-from ._common import CLIError, _check_output, _seed, _sep, _write
-from ._read import _numbers, outcomes, probabilities, read_table, weights
+from ._common import (
+    CLIError,
+    Options,
+    _check_output,
+    _sep,
+    _write,
+    add_options,
+    shared_option,
+)
+from ._read import (
+    _numbers,
+    outcomes,
+    probabilities,
+    read_table,
+    refuse_missing_rows,
+    weights,
+)
 from ._table import Codes
 
 
@@ -107,11 +122,8 @@ def _missing_rows(path: str, c: dict[str, Any], args: argparse.Namespace) -> np.
     for key in ("forecaster", "question", "strata", "combine"):
         if key in c:
             bad |= np.array([v is None for v in c[key]], dtype=bool)
-    if args.na == "error" and bad.any():
-        raise CLIError(
-            f"{path}: row {int(np.flatnonzero(bad)[0]) + 2} has a missing value "
-            "(--na error; the default --na drop leaves such rows out)."
-        )
+    if args.na == "error":
+        refuse_missing_rows(path, bad)
     return bad
 
 
@@ -299,10 +311,15 @@ def _records(res: Any) -> list[dict[str, Any]]:
     ]
 
 
-#: the options of ``skbrier leaderboard``, by argument group (None: the main list):
+#: the arguments of ``skbrier leaderboard``, by argument group (None: the main list):
 #: flag -> keyword arguments of ``add_argument``
-_OPTIONS: dict[str | None, dict[str, dict[str, Any]]] = {
+_OPTIONS: Options = {
     None: {
+        "file": {
+            "metavar": "FILE",
+            "help": "CSV/TSV text (compressed or not) or Parquet file with a header row "
+            "('-': stdin)",
+        },
         "--forecaster-col": {
             "required": True,
             "metavar": "COL",
@@ -339,22 +356,18 @@ _OPTIONS: dict[str | None, dict[str, dict[str, Any]]] = {
             "help": f"question-bootstrap replicates (default {DEFAULT_N_RESAMPLES}; "
             "0: no intervals)",
         },
-        "--confidence-level": {
-            "type": float,
-            "default": DEFAULT_CONFIDENCE_LEVEL,
-            "metavar": "LEVEL",
-        },
+        "--confidence-level": shared_option("--confidence-level"),
         "--marginal": {
             "action": "store_true",
             "help": "tie groups from paired intervals at the confidence level each, not "
             "Bonferroni-adjusted over the pairs (the default: all hold together)",
         },
-        "--random-state": {"type": _seed, "default": None},
-        "--html": {"metavar": "OUT.html", "help": "also write an HTML leaderboard page"},
+        "--random-state": shared_option("--random-state"),
+        "--html": shared_option("--html", help="also write an HTML leaderboard page"),
         "--title": {"default": "Leaderboard", "help": "title of the HTML page"},
         "--json": {"action": "store_true", "help": "print JSON records"},
-        "--force": {"action": "store_true", "help": "overwrite an existing output file"},
-        "--quiet": {"action": "store_true", "help": "no notes on standard error"},
+        "--force": shared_option("--force"),
+        "--quiet": shared_option("--quiet", help="no notes on standard error"),
     },
     "reading the file": {
         "--sep": {
@@ -440,25 +453,15 @@ _OPTIONS: dict[str | None, dict[str, dict[str, Any]]] = {
 }
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the subcommand to ``skbrier``'s parser."""
-    sp = sub.add_parser(
-        "leaderboard",
-        help="difficulty-adjusted leaderboard of forecasters (ForecastBench-style)",
-        description=(
-            "Rank the forecasters of a long-format table (one row per forecaster "
-            "and question) by their difficulty-adjusted Brier Index (two-way fixed "
-            "effects), with question-bootstrap intervals, p-values and rank intervals."
-        ),
-    )
-    sp.add_argument(
-        "file",
-        metavar="FILE",
-        help="CSV/TSV text (compressed or not) or Parquet file with a header row "
-        "('-': stdin)",
-    )
-    for group, options in _OPTIONS.items():
-        target = sp if group is None else sp.add_argument_group(group)
-        for flag, kwargs in options.items():
-            target.add_argument(flag, **kwargs)
+HELP = "difficulty-adjusted leaderboard of forecasters (ForecastBench-style)"
+DESCRIPTION = (
+    "Rank the forecasters of a long-format table (one row per forecaster "
+    "and question) by their difficulty-adjusted Brier Index (two-way fixed "
+    "effects), with question-bootstrap intervals, p-values and rank intervals."
+)
+
+
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``skbrier leaderboard`` to its parser."""
+    add_options(sp, _OPTIONS)
     sp.set_defaults(func=_leaderboard, allow_zero_resamples=True)

@@ -37,6 +37,16 @@ def _row(i: int) -> int:
     return int(i) + 2
 
 
+def refuse_missing_rows(path: str, bad: np.ndarray, what: str = "rows") -> None:
+    """--na error: a CLIError naming the first row of ``bad`` (a mask of the
+    rows with a missing value) when there is one."""
+    if bad.any():
+        raise CLIError(
+            f"{path}: row {_row(np.flatnonzero(bad)[0])} has a missing value (--na "
+            f"error; the default --na drop leaves such {what} out)."
+        )
+
+
 def _numbers(col: Any, name: str, path: str, decimal: str = ".") -> np.ndarray:
     """A column as float64 (NaN: missing); a value that is not a number is a
     CLIError naming the column and its first row."""

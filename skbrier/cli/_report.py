@@ -14,10 +14,10 @@ from ._common import (
     CLIError,
     _add_output_options,
     _check_output,
-    _seed,
     _thresholds,
     _write,
     add_reader_options,
+    shared_option,
 )
 from ._report_input import _check_roles, _jobs, _load, _provenance, _rows_note, _warn_mixups
 from ._subgroups import note_unavailable, subgroup_columns, subgroup_notes
@@ -330,23 +330,22 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the subcommand to ``skbrier``'s parser."""
-    rep = sub.add_parser(
-        "report",
-        help="audit the calibration of the forecasts in a table (CSV or Parquet)",
-        description=(
-            "Audit binary probability forecasts stored in a table: Brier score, "
-            "Brier Index and skill with intervals, calibration in the large, "
-            "calibration intercept and slope, Spiegelhalter's test, ECE, C, the "
-            "decomposition and net benefit.  FILE is a CSV/text file (separator, "
-            "encoding and compression .gz .bz2 .xz .zip detected) or a Parquet "
-            "file; '-' reads standard input.  Rows with a missing outcome, "
-            "forecast or weight (empty, NA, N/A, #N/A, NaN, nan, null, None, .) "
-            "are left out and counted in a note; with several --p-col every model "
-            "is scored on the same rows (see --na)."
-        ),
-    )
+HELP = "audit the calibration of the forecasts in a table (CSV or Parquet)"
+DESCRIPTION = (
+    "Audit binary probability forecasts stored in a table: Brier score, "
+    "Brier Index and skill with intervals, calibration in the large, "
+    "calibration intercept and slope, Spiegelhalter's test, ECE, C, the "
+    "decomposition and net benefit.  FILE is a CSV/text file (separator, "
+    "encoding and compression .gz .bz2 .xz .zip detected) or a Parquet "
+    "file; '-' reads standard input.  Rows with a missing outcome, "
+    "forecast or weight (empty, NA, N/A, #N/A, NaN, nan, null, None, .) "
+    "are left out and counted in a note; with several --p-col every model "
+    "is scored on the same rows (see --na)."
+)
+
+
+def add_arguments(rep: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``skbrier report`` to its parser."""
     rep.add_argument(
         "file",
         metavar="FILE",
@@ -418,12 +417,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     rep.add_argument(
         "--random-state",
-        type=_seed,
-        default=None,
-        metavar="SEED",
-        help="seed of the bootstrap (--cov bootstrap) and of the band of the "
-        "reliability diagram (a non-negative integer; default: random); the "
-        "same seed gives the same intervals",
+        **shared_option(
+            "--random-state",
+            help="seed of the bootstrap (--cov bootstrap) and of the band of the "
+            "reliability diagram (a non-negative integer; default: random); the "
+            "same seed gives the same intervals",
+        ),
     )
     rep.add_argument(
         "--engine",

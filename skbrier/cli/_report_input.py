@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from .._core.progress import message
-from ._common import CLIError
+from ._common import CLIError, warn_rows_without_group
 from ._read import is_missing, label_mixup, outcomes, probabilities, read_table, weights
 
 
@@ -92,14 +92,7 @@ def _groups(table, args, n: int) -> list[tuple[str | None, np.ndarray | None]]:
         return [(None, None)]
     g = table.columns[args.group_col]
     counts = np.bincount(g.codes[g.codes >= 0], minlength=len(g.levels))
-    n_missing = int((g.codes < 0).sum())
-    if n_missing:
-        warnings.warn(
-            f"{n_missing} rows with a missing value in column '{args.group_col}' "
-            "are left out.",
-            UserWarning,
-            stacklevel=3,
-        )
+    warn_rows_without_group(int((g.codes < 0).sum()), args.group_col, stacklevel=3)
     return [(lv, g.codes == k) for k, lv in enumerate(g.levels) if counts[k]]
 
 
