@@ -103,3 +103,31 @@ def test_integer_options_name_the_bad_value(capsys):
     assert code == 2 and "'many' is not an integer" in err
     code, err = _run(capsys, "demo", "--random-state", "1.5")
     assert code == 2 and "'1.5' is not an integer" in err
+
+
+def test_every_table_reader_says_the_note_of_the_encoding(tmp_path, capsys):
+    path = tmp_path / "board.csv"
+    rows = ["f,q,y,p"] + [
+        f"m{'é' * (i % 2)},q{i // 2},{(i // 2) % 2},0.{i + 1}" for i in range(8)
+    ]
+    path.write_bytes(("\n".join(rows) + "\n").encode("cp1252"))
+    columns = ["--forecaster-col", "f", "--question-col", "q", "--y-col", "y"]
+    code, err = _run(capsys, "leaderboard", path, *columns, "--p-col", "p")
+    assert code == 0 and "skbrier: note:" in err and "cp1252" in err
+    # also when the run then stops on a column read
+    code, err = _run(capsys, "leaderboard", path, *columns, "--p-col", "f")
+    assert code == 2 and "skbrier: note:" in err
+
+
+def test_reader_keywords():
+    import argparse
+
+    from skbrier.cli._common import reader_keywords
+
+    args = argparse.Namespace(sep=None, decimal=",", encoding="auto")
+    assert reader_keywords(args) == {
+        "sep": None,
+        "decimal": ",",
+        "encoding": None,
+        "comment": None,
+    }

@@ -239,6 +239,18 @@ _OUTPUT_OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 
+def reader_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of :func:`._table.read_table` that the reader options
+    (:data:`_READER_OPTIONS`) of a command set: --encoding auto is None (the
+    reader detects it) and a command without --comment has none."""
+    return {
+        "sep": args.sep,
+        "decimal": args.decimal,
+        "encoding": None if args.encoding == "auto" else args.encoding,
+        "comment": getattr(args, "comment", None),
+    }
+
+
 def _add_output_options(sp: argparse.ArgumentParser) -> None:
     """Add the options of a command that writes a calibration report."""
     add_options(sp, {None: _OUTPUT_OPTIONS})

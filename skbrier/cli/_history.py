@@ -27,17 +27,10 @@ from ._leaderboard import (
     board_error,
     check_board_options,
     fit_forecasters,
+    refuse_missing_rows,
     show,
 )
-from ._read import (
-    _is_number,
-    _numbers,
-    outcomes,
-    probabilities,
-    read_table,
-    refuse_missing_rows,
-    weights,
-)
+from ._read import _is_number, _numbers, outcomes, probabilities, read_input, weights
 from ._table import Codes
 
 _SCORES = ("daily-brier", "brier-at", "baseline", "peer")
@@ -144,7 +137,7 @@ def _read_questions(args: argparse.Namespace) -> tuple[str, dict[str, np.ndarray
     }
     roles = [args.question_col, args.outcome_col, *(c for c in times.values() if c)]
     roles += [c for c in (args.weight_col, args.strata_col) if c]
-    table = _read_file(
+    table = read_input(
         args.questions, roles, [args.weight_col] if args.weight_col else [], args
     )
     path, cols = table.name, table.columns
@@ -167,22 +160,9 @@ def _read_questions(args: argparse.Namespace) -> tuple[str, dict[str, np.ndarray
     return path, out
 
 
-def _read_file(
-    path: str, roles: list[str], numeric: list[str], args: argparse.Namespace
-) -> Any:
-    table = read_table(
-        path, roles, numeric=numeric, sep=args.sep, decimal=args.decimal,
-        encoding=None if args.encoding == "auto" else args.encoding,
-    )  # fmt: skip
-    note = table.info.get("note")
-    if note and not args.quiet:
-        print(f"skbrier: note: {note}", file=sys.stderr)
-    return table
-
-
 def _read_forecasts(args: argparse.Namespace) -> tuple[str, dict[str, np.ndarray]]:
     roles = [args.forecaster_col, args.question_col, args.timestamp_col, args.p_col]
-    table = _read_file(args.file, roles, [args.p_col], args)
+    table = read_input(args.file, roles, [args.p_col], args)
     path, cols = table.name, table.columns
     return path, {
         "forecaster": _labels(cols[args.forecaster_col]),

@@ -20,14 +20,7 @@ from ._common import (
     add_options,
     shared_option,
 )
-from ._read import (
-    _numbers,
-    outcomes,
-    probabilities,
-    read_table,
-    refuse_missing_rows,
-    weights,
-)
+from ._read import _numbers, outcomes, probabilities, read_input, weights
 from ._table import Codes
 
 
@@ -60,8 +53,8 @@ def _labels(col: Any) -> np.ndarray:
     return out
 
 
-def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
-    """The table's columns as arrays; returns (path, columns, note)."""
+def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The table's columns as arrays; returns (path, columns)."""
     labels = {
         "forecaster": args.forecaster_col, "question": args.question_col,
         "strata": args.strata_col, "combine": args.combine_col,
@@ -76,11 +69,9 @@ def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
     roles = [args.y_col, args.p_col] + [
         c for c in (*labels.values(), *numbers.values()) if c
     ]
-    table = read_table(
-        args.file, roles, numeric=[args.p_col] + [c for c in numbers.values() if c],
-        sep=args.sep, decimal=args.decimal,
-        encoding=None if args.encoding == "auto" else args.encoding,
-    )  # fmt: skip
+    table = read_input(
+        args.file, roles, [args.p_col] + [c for c in numbers.values() if c], args
+    )
     path, cols = table.name, table.columns
     out: dict[str, Any] = {
         "y": outcomes(
@@ -99,7 +90,7 @@ def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
         col = numbers[key]
         if col is not None:
             out[key] = _numbers(cols[col], col, path, args.decimal)
-    return path, out, str(table.info.get("note", ""))
+    return path, out
 
 
 def _missing_rows(path: str, c: dict[str, Any], args: argparse.Namespace) -> np.ndarray:
@@ -125,6 +116,16 @@ def _missing_rows(path: str, c: dict[str, Any], args: argparse.Namespace) -> np.
     if args.na == "error":
         refuse_missing_rows(path, bad)
     return bad
+
+
+def refuse_missing_rows(path: str, bad: np.ndarray, what: str = "rows") -> None:
+    """--na error of a board's table: a CLIError naming the first row of
+    ``bad`` (a mask of the rows with a missing value) when there is one."""
+    if bad.any():
+        raise CLIError(
+            f"{path}: row {int(np.flatnonzero(bad)[0]) + 2} has a missing value (--na "
+            f"error; the default --na drop leaves such {what} out)."
+        )
 
 
 def _over_imputed(c: dict[str, Any], cutoff: float) -> list[Any]:
@@ -154,9 +155,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
         raise CLIError(
             "--parity-target needs --release-date-col (one date per forecaster)."
         )
-    path, c, note = _read(args)
-    if note and not args.quiet:
-        print(f"skbrier: note: {note}", file=sys.stderr)
+    path, c = _read(args)
     bad = _missing_rows(path, c, args)
     dropped = int(bad.sum())
     c = _subset(c, ~bad)

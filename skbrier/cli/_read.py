@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -21,8 +22,21 @@ from .._core.diagnose import (
     percent_of_probabilities,
     probability_problem,
 )
-from ._common import CLIError
-from ._table import Codes, read_table
+from .._core.progress import message
+from ._common import CLIError, reader_keywords
+from ._table import Codes, Table, read_table
+
+
+def read_input(path: str, roles: Sequence[str], numeric: Sequence[str], args: Any) -> Table:
+    """Read the columns ``roles`` of ``path`` (:func:`._table.read_table`,
+    ``numeric`` ones as numbers) with the reader options of the command line
+    (``--sep``, ``--decimal``, ``--encoding`` and, where the command has it,
+    ``--comment``) and say the reader's note on stderr unless ``--quiet``."""
+    table = read_table(path, roles, numeric=numeric, **reader_keywords(args))
+    note = table.info.get("note")
+    if note and not args.quiet:
+        message(f"skbrier: note: {note}")
+    return table
 
 
 def is_missing(col: Any) -> np.ndarray:
@@ -35,16 +49,6 @@ def is_missing(col: Any) -> np.ndarray:
 def _row(i: int) -> int:
     """Row number of data row ``i`` (the header is row 1)."""
     return int(i) + 2
-
-
-def refuse_missing_rows(path: str, bad: np.ndarray, what: str = "rows") -> None:
-    """--na error: a CLIError naming the first row of ``bad`` (a mask of the
-    rows with a missing value) when there is one."""
-    if bad.any():
-        raise CLIError(
-            f"{path}: row {_row(np.flatnonzero(bad)[0])} has a missing value (--na "
-            f"error; the default --na drop leaves such {what} out)."
-        )
 
 
 def _numbers(col: Any, name: str, path: str, decimal: str = ".") -> np.ndarray:

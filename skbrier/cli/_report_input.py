@@ -10,9 +10,8 @@ import warnings
 
 import numpy as np
 
-from .._core.progress import message
 from ._common import CLIError, warn_rows_without_group
-from ._read import is_missing, label_mixup, outcomes, probabilities, read_table, weights
+from ._read import is_missing, label_mixup, outcomes, probabilities, read_input, weights
 
 
 def _load(args):
@@ -26,17 +25,7 @@ def _load(args):
     if args.group_col is not None:
         roles.append(args.group_col)
     roles += getattr(args, "subgroup_col", None) or []
-    table = read_table(
-        args.file,
-        roles,
-        numeric=numeric,
-        sep=args.sep,
-        decimal=args.decimal,
-        encoding=None if args.encoding == "auto" else args.encoding,
-        comment=args.comment,
-    )
-    if "note" in table.info and not args.quiet:
-        message(f"skbrier: note: {table.info['note']}")
+    table = read_input(args.file, roles, numeric, args)
     path = table.name
     if args.na == "error":
         _refuse_missing(table, roles)
