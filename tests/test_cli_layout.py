@@ -131,3 +131,18 @@ def test_reader_keywords():
         "encoding": None,
         "comment": None,
     }
+
+
+def test_dask_refuses_the_text_reader_options_like_the_other_engines(tmp_path, capsys):
+    import pytest
+
+    pytest.importorskip("dask.dataframe")
+    path = tmp_path / "audit.csv"
+    path.write_text("y,p\n" + "".join(f"{i % 2},0.{i % 9 + 1}\n" for i in range(20)))
+    base = ["report", path, "--y-col", "y", "--p-col", "p", "--engine", "dask"]
+    code, err = _run(capsys, *base, "--sep", ";")
+    assert code == 2 and "--sep is not available with --engine dask." in err
+    code, err = _run(capsys, *base, "--decimal", ",")
+    assert (
+        code == 2 and "--decimal and --encoding are not available with --engine dask" in err
+    )

@@ -66,7 +66,11 @@ _Y, _P, _W = "__skbrier_cli_y", "__skbrier_cli_p", "__skbrier_cli_w"
 _G = "__skbrier_cli_group"
 
 
-def _check_args(args: Any, engine: str) -> None:
+def refuse_unavailable_options(args: Any, engine: str) -> None:
+    """A CLIError naming the first option that ``engine`` (one of the engines
+    that read the file themselves, dask included) does not take: the text
+    reader's --sep, --comment, --decimal and --encoding, and --group-col
+    (spark takes it)."""
     options = [("sep", "--sep"), ("comment", "--comment")]
     if engine != "spark":
         options.append(("group_col", "--group-col"))
@@ -77,6 +81,10 @@ def _check_args(args: Any, engine: str) -> None:
         raise CLIError(
             f"--decimal and --encoding are not available with --engine {engine}."
         )
+
+
+def _check_args(args: Any, engine: str) -> None:
+    refuse_unavailable_options(args, engine)
     if args.file == "-":
         raise CLIError(
             f"--engine {engine} reads a file: standard input ('-') is not available."
