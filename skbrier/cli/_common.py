@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BINS, MAX_BINS
+from .._core.progress import message
 
 
 class CLIError(Exception):
@@ -90,6 +91,12 @@ def _seed(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {value}")
     return value
+
+
+def say_note(text: str, args: argparse.Namespace) -> None:
+    """Say ``skbrier: note: text`` on stderr, unless --quiet."""
+    if not getattr(args, "quiet", False):
+        message(f"skbrier: note: {text}")
 
 
 def warn_rows_without_group(n_missing: int, column: str, stacklevel: int) -> None:

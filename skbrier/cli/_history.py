@@ -15,12 +15,11 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import re
-import sys
 from typing import Any
 
 import numpy as np
 
-from ._common import CLIError, add_options
+from ._common import CLIError, add_options, say_note
 from ._leaderboard import (
     _OPTIONS,
     _labels,
@@ -258,8 +257,7 @@ def _history(args: argparse.Namespace) -> int:
     f_keep = np.flatnonzero(f_ok & ~orphan)
     q_keep = np.flatnonzero(q_ok)
     for line in notes:
-        if not args.quiet:
-            print(f"skbrier: note: {line}.", file=sys.stderr)
+        say_note(f"{line}.", args)
     if f_keep.size == 0:
         raise CLIError(f"{fpath}: no forecasts left to score.")
     questions = {k: v[q_keep] for k, v in qs.items() if k != "strata"}

@@ -18,6 +18,7 @@ from ._common import (
     _sep,
     _write,
     add_options,
+    say_note,
     shared_option,
 )
 from ._read import _numbers, outcomes, probabilities, read_input, weights
@@ -188,8 +189,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
     if c["p"].shape[0] == 0:
         raise CLIError(f"{path}: no rows left to score.")
     for line in notes:
-        if not args.quiet:
-            print(f"skbrier: note: {line}.", file=sys.stderr)
+        say_note(f"{line}.", args)
     extra: dict[str, Any] = {k: c[k] for k in ("strata", "combine") if k in c}
     if args.question_effects is not None:
         try:

@@ -22,8 +22,7 @@ from .._core.diagnose import (
     percent_of_probabilities,
     probability_problem,
 )
-from .._core.progress import message
-from ._common import CLIError, reader_keywords
+from ._common import CLIError, reader_keywords, say_note
 from ._table import Codes, Table, read_table
 
 
@@ -33,9 +32,8 @@ def read_input(path: str, roles: Sequence[str], numeric: Sequence[str], args: An
     (``--sep``, ``--decimal``, ``--encoding`` and, where the command has it,
     ``--comment``) and say the reader's note on stderr unless ``--quiet``."""
     table = read_table(path, roles, numeric=numeric, **reader_keywords(args))
-    note = table.info.get("note")
-    if note and not args.quiet:
-        message(f"skbrier: note: {note}")
+    if table.info.get("note"):
+        say_note(table.info["note"], args)
     return table
 
 
