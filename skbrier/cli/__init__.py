@@ -25,9 +25,10 @@ from ._common import CLIError, _Parser
 
 __all__ = ["main"]
 
-#: the subcommand modules, in the order ``skbrier --help`` lists them; each
-#: has ``register(subparsers)``
-_COMMANDS = ("_report", "_demo", "_leaderboard", "_history", "_llm")
+#: the subcommands, in the order ``skbrier --help`` lists them; the module
+#: ``_<name>`` of each has ``HELP`` (its line in ``skbrier --help``),
+#: ``DESCRIPTION`` and ``add_arguments(parser)``
+_COMMANDS = ("report", "demo", "leaderboard", "history", "llm")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -38,8 +39,10 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"skbrier {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    for module in _COMMANDS:
-        importlib.import_module(f"{__name__}.{module}").register(sub)
+    for name in _COMMANDS:
+        command = importlib.import_module(f"{__name__}._{name}")
+        sp = sub.add_parser(name, help=command.HELP, description=command.DESCRIPTION)
+        command.add_arguments(sp)
     return parser
 
 

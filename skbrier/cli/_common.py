@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BINS, MAX_BINS
+from .._core.progress import message
 
 
 class CLIError(Exception):
@@ -75,15 +77,37 @@ def _thresholds(values: list[str] | None) -> list[float] | None:
     return out or None
 
 
-def _seed(text: str) -> int:
-    """argparse type of --random-state: a non-negative integer."""
+def _integer(text: str) -> int:
+    """The integer ``text`` of an option, else argparse's error."""
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def _seed(text: str) -> int:
+    """argparse type of --random-state: a non-negative integer."""
+    value = _integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {value}")
     return value
+
+
+def say_note(text: str, args: argparse.Namespace) -> None:
+    """Say ``skbrier: note: text`` on stderr, unless --quiet."""
+    if not getattr(args, "quiet", False):
+        message(f"skbrier: note: {text}")
+
+
+def warn_rows_without_group(n_missing: int, column: str, stacklevel: int) -> None:
+    """The warning of the ``n_missing`` rows left out for a missing value in
+    the --group-col ``column`` (``stacklevel`` as seen by the caller)."""
+    if n_missing:
+        warnings.warn(
+            f"{n_missing} rows with a missing value in column '{column}' are left out.",
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )
 
 
 def _sep(text: str) -> str:
@@ -128,72 +152,112 @@ def add_reader_options(group: Any, encoding_help: str, *, comment: bool = False)
         group.add_argument(option, **kwds, **extra)
 
 
-def _add_output_options(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument(
-        "--threshold",
-        action="append",
-        metavar="T",
-        help="decision threshold(s) in (0, 1) for net benefit; repeat the "
+#: the options that several subcommands declare: the keywords of
+#: ``add_argument`` they share (each command adds its help and may change one)
+_SHARED_OPTIONS: dict[str, dict[str, Any]] = {
+    "--confidence-level": {
+        "type": float,
+        "default": DEFAULT_CONFIDENCE_LEVEL,
+        "metavar": "LEVEL",
+    },
+    "--random-state": {"type": _seed, "metavar": "SEED"},
+    "--n-jobs": {"type": int, "metavar": "J"},
+    "--html": {"metavar": "OUT.html"},
+    "--force": {"action": "store_true", "help": "overwrite an existing output file"},
+    "--quiet": {"action": "store_true"},
+}
+
+
+def shared_option(flag: str, **changes: Any) -> dict[str, Any]:
+    """The keywords of ``add_argument`` of the shared option ``flag``
+    (:data:`_SHARED_OPTIONS`) with ``changes`` (its help, another default)."""
+    return {**_SHARED_OPTIONS[flag], **changes}
+
+
+#: ``{argument group (None: the command's own list): {flag: keywords of
+#: add_argument}}``: how a subcommand declares its options
+Options = dict[str | None, dict[str, dict[str, Any]]]
+
+
+def add_options(parser: argparse.ArgumentParser, options: Options) -> None:
+    """Add a table of options (:data:`Options`) to a subcommand's parser, the
+    groups in the order of the table."""
+    for group, flags in options.items():
+        target = parser if group is None else parser.add_argument_group(group)
+        for flag, kwds in flags.items():
+            target.add_argument(flag, **kwds)
+
+
+#: the options of the commands that write a calibration report
+#: (``skbrier report``, ``skbrier demo``)
+_OUTPUT_OPTIONS: dict[str, dict[str, Any]] = {
+    "--threshold": {
+        "action": "append",
+        "metavar": "T",
+        "help": "decision threshold(s) in (0, 1) for net benefit; repeat the "
         "option or give a comma-separated list",
-    )
-    sp.add_argument(
-        "--cov",
-        choices=["iid", "hac", "bootstrap"],
-        default="iid",
-        help="how confidence intervals are computed (hac: serially "
+    },
+    "--cov": {
+        "choices": ["iid", "hac", "bootstrap"],
+        "default": "iid",
+        "help": "how confidence intervals are computed (hac: serially "
         "correlated rows in time order; default iid)",
-    )
-    sp.add_argument(
-        "--prevalence",
-        type=float,
-        metavar="PI",
-        help="population event rate for net benefit when the file comes "
+    },
+    "--prevalence": {
+        "type": float,
+        "metavar": "PI",
+        "help": "population event rate for net benefit when the file comes "
         "from a case-control sample",
-    )
-    sp.add_argument(
+    },
+    "--confidence-level": shared_option(
         "--confidence-level",
-        type=float,
-        default=DEFAULT_CONFIDENCE_LEVEL,
-        metavar="LEVEL",
         help=f"coverage of the intervals (default {DEFAULT_CONFIDENCE_LEVEL})",
-    )
-    sp.add_argument(
-        "--n-bins",
-        type=int,
-        default=DEFAULT_N_BINS,
-        metavar="K",
-        help=f"bins of the expected calibration error (default {DEFAULT_N_BINS}, "
+    ),
+    "--n-bins": {
+        "type": int,
+        "default": DEFAULT_N_BINS,
+        "metavar": "K",
+        "help": f"bins of the expected calibration error (default {DEFAULT_N_BINS}, "
         f"at most {MAX_BINS})",
-    )
-    sp.add_argument(
-        "--html",
-        metavar="OUT.html",
-        help="also write a self-contained HTML report with figures",
-    )
-    sp.add_argument(
-        "--json",
-        action="store_true",
-        help="print JSON instead of the table: one audit's dict; several (--p-col "
+    },
+    "--html": shared_option(
+        "--html", help="also write a self-contained HTML report with figures"
+    ),
+    "--json": {
+        "action": "store_true",
+        "help": "print JSON instead of the table: one audit's dict; several (--p-col "
         'repeated, --group-col) as {"reports": [...], "comparison": {...}}, '
         "the paired comparison with its reason when pairs are not compared",
-    )
-    sp.add_argument(
-        "--force", action="store_true", help="overwrite an existing output file"
-    )
-    sp.add_argument(
-        "--n-resamples",
-        type=int,
-        metavar="B",
-        help="bootstrap resamples (--cov bootstrap; default: chosen from the data size)",
-    )
-    sp.add_argument(
+    },
+    "--force": shared_option("--force"),
+    "--n-resamples": {
+        "type": int,
+        "metavar": "B",
+        "help": "bootstrap resamples (--cov bootstrap; default: chosen from the data size)",
+    },
+    "--n-jobs": shared_option(
         "--n-jobs",
-        type=int,
-        metavar="J",
         help="parallel jobs of the bootstrap (-1: all cores; results do not depend on it)",
-    )
-    sp.add_argument(
+    ),
+    "--quiet": shared_option(
         "--quiet",
-        action="store_true",
         help="no progress bar and no notes on stderr (warnings and errors remain)",
-    )
+    ),
+}
+
+
+def reader_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of :func:`._table.read_table` that the reader options
+    (:data:`_READER_OPTIONS`) of a command set: --encoding auto is None (the
+    reader detects it) and a command without --comment has none."""
+    return {
+        "sep": args.sep,
+        "decimal": args.decimal,
+        "encoding": None if args.encoding == "auto" else args.encoding,
+        "comment": getattr(args, "comment", None),
+    }
+
+
+def _add_output_options(sp: argparse.ArgumentParser) -> None:
+    """Add the options of a command that writes a calibration report."""
+    add_options(sp, {None: _OUTPUT_OPTIONS})

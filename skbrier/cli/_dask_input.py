@@ -20,7 +20,11 @@ from typing import Any
 import numpy as np
 
 from ._common import CLIError
-from ._engines import boolean_pos_label, refuse_percent_of_probabilities
+from ._engines import (
+    boolean_pos_label,
+    refuse_percent_of_probabilities,
+    refuse_unavailable_options,
+)
 
 __all__ = ["choose_engine", "dask_columns"]
 
@@ -91,13 +95,6 @@ def choose_engine(args) -> tuple[str, str | None]:
     return "memory", None
 
 
-_UNSUPPORTED = {
-    "group_col": "--group-col",
-    "sep": "--sep",
-    "comment": "--comment",
-}
-
-
 def _read(path: str, columns: list[str]) -> Any:
     import dask.dataframe as dd
 
@@ -118,11 +115,7 @@ def _read(path: str, columns: list[str]) -> Any:
 def dask_columns(args) -> tuple[list, dict]:
     """``([(name, y, p, w)], notes)``: dask Series per --p-col (rows with a
     missing value left out for every model, or per model with --na per-model)."""
-    for key, opt in _UNSUPPORTED.items():
-        if getattr(args, key, None) is not None:
-            raise CLIError(f"{opt} is not available with --engine dask.")
-    if args.decimal != "." or args.encoding != "auto":
-        raise CLIError("--decimal and --encoding are not available with --engine dask.")
+    refuse_unavailable_options(args, "dask")
     cols = [args.y_col, *args.p_col] + ([args.weight_col] if args.weight_col else [])
     frame = _read(args.file, list(dict.fromkeys(cols)))
     y = frame[args.y_col]

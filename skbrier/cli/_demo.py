@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import _add_output_options, _check_output, _seed, _thresholds, _write
+from ._common import _add_output_options, _check_output, _thresholds, _write, shared_option
 from ._report import _emit, _make_reports, _multi_text
 
 
@@ -90,13 +90,12 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the subcommand to ``skbrier``'s parser."""
-    demo = sub.add_parser(
-        "demo",
-        help="fit models on bundled data and print their calibration audit",
-        description="Fit models on bundled data and print their calibration audit.",
-    )
+HELP = "fit models on bundled data and print their calibration audit"
+DESCRIPTION = "Fit models on bundled data and print their calibration audit."
+
+
+def add_arguments(demo: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``skbrier demo`` to its parser."""
     demo.add_argument(
         "--dataset",
         choices=["breast_cancer", "forecasts"],
@@ -105,9 +104,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     demo.add_argument(
         "--random-state",
-        type=_seed,
-        default=0,
-        help="seed of the split, the models and the bootstrap (a non-negative integer)",
+        **shared_option(
+            "--random-state",
+            default=0,
+            help="seed of the split, the models and the bootstrap (a non-negative integer)",
+        ),
     )
     _add_output_options(demo)
     demo.set_defaults(func=_demo)

@@ -41,7 +41,7 @@ import os
 import warnings
 from typing import Any
 
-from ._common import CLIError
+from ._common import CLIError, warn_rows_without_group
 from ._subgroups import MISSING, labels, missing_note
 from ._table import NA_VALUES
 
@@ -66,7 +66,11 @@ _Y, _P, _W = "__skbrier_cli_y", "__skbrier_cli_p", "__skbrier_cli_w"
 _G = "__skbrier_cli_group"
 
 
-def _check_args(args: Any, engine: str) -> None:
+def refuse_unavailable_options(args: Any, engine: str) -> None:
+    """A CLIError naming the first option that ``engine`` (one of the engines
+    that read the file themselves, dask included) does not take: the text
+    reader's --sep, --comment, --decimal and --encoding, and --group-col
+    (spark takes it)."""
     options = [("sep", "--sep"), ("comment", "--comment")]
     if engine != "spark":
         options.append(("group_col", "--group-col"))
@@ -77,6 +81,10 @@ def _check_args(args: Any, engine: str) -> None:
         raise CLIError(
             f"--decimal and --encoding are not available with --engine {engine}."
         )
+
+
+def _check_args(args: Any, engine: str) -> None:
+    refuse_unavailable_options(args, engine)
     if args.file == "-":
         raise CLIError(
             f"--engine {engine} reads a file: standard input ('-') is not available."
@@ -441,13 +449,7 @@ def _spark_groups(args: Any, df: Any) -> Any:
     text = F.trim(F.col(f"`{args.group_col}`").cast("string"))
     df = df.withColumn(_G, F.when(text.isin(list(NA_VALUES)), None).otherwise(text))
     n_missing = df.filter(F.col(_G).isNull()).count()
-    if n_missing:
-        warnings.warn(
-            f"{n_missing} rows with a missing value in column '{args.group_col}' "
-            "are left out.",
-            UserWarning,
-            stacklevel=4,
-        )
+    warn_rows_without_group(n_missing, args.group_col, stacklevel=4)
     return df.filter(F.col(_G).isNotNull())
 
 

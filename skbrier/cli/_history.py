@@ -15,21 +15,21 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import re
-import sys
 from typing import Any
 
 import numpy as np
 
-from ._common import CLIError
+from ._common import CLIError, add_options, say_note
 from ._leaderboard import (
     _OPTIONS,
     _labels,
     board_error,
     check_board_options,
     fit_forecasters,
+    refuse_missing_rows,
     show,
 )
-from ._read import _is_number, _numbers, outcomes, probabilities, read_table, weights
+from ._read import _is_number, _numbers, outcomes, probabilities, read_input, weights
 from ._table import Codes
 
 _SCORES = ("daily-brier", "brier-at", "baseline", "peer")
@@ -136,7 +136,7 @@ def _read_questions(args: argparse.Namespace) -> tuple[str, dict[str, np.ndarray
     }
     roles = [args.question_col, args.outcome_col, *(c for c in times.values() if c)]
     roles += [c for c in (args.weight_col, args.strata_col) if c]
-    table = _read_file(
+    table = read_input(
         args.questions, roles, [args.weight_col] if args.weight_col else [], args
     )
     path, cols = table.name, table.columns
@@ -159,22 +159,9 @@ def _read_questions(args: argparse.Namespace) -> tuple[str, dict[str, np.ndarray
     return path, out
 
 
-def _read_file(
-    path: str, roles: list[str], numeric: list[str], args: argparse.Namespace
-) -> Any:
-    table = read_table(
-        path, roles, numeric=numeric, sep=args.sep, decimal=args.decimal,
-        encoding=None if args.encoding == "auto" else args.encoding,
-    )  # fmt: skip
-    note = table.info.get("note")
-    if note and not args.quiet:
-        print(f"skbrier: note: {note}", file=sys.stderr)
-    return table
-
-
 def _read_forecasts(args: argparse.Namespace) -> tuple[str, dict[str, np.ndarray]]:
     roles = [args.forecaster_col, args.question_col, args.timestamp_col, args.p_col]
-    table = _read_file(args.file, roles, [args.p_col], args)
+    table = read_input(args.file, roles, [args.p_col], args)
     path, cols = table.name, table.columns
     return path, {
         "forecaster": _labels(cols[args.forecaster_col]),
@@ -195,11 +182,8 @@ def _complete(
     bad = np.zeros(next(iter(cols.values())).shape[0], dtype=bool)
     for values in cols.values():
         bad |= _missing(values)
-    if args.na == "error" and bad.any():
-        raise CLIError(
-            f"{path}: row {int(np.flatnonzero(bad)[0]) + 2} has a missing value (--na "
-            f"error; the default --na drop leaves such {what} out)."
-        )
+    if args.na == "error":
+        refuse_missing_rows(path, bad, what)
     return ~bad
 
 
@@ -273,8 +257,7 @@ def _history(args: argparse.Namespace) -> int:
     f_keep = np.flatnonzero(f_ok & ~orphan)
     q_keep = np.flatnonzero(q_ok)
     for line in notes:
-        if not args.quiet:
-            print(f"skbrier: note: {line}.", file=sys.stderr)
+        say_note(f"{line}.", args)
     if f_keep.size == 0:
         raise CLIError(f"{fpath}: no forecasts left to score.")
     questions = {k: v[q_keep] for k, v in qs.items() if k != "strata"}
@@ -366,8 +349,8 @@ _SCORING: dict[str, dict[str, Any]] = {
 }
 
 
-_HELP = "leaderboard of forecasters scored over their forecast histories"
-_DESCRIPTION = (
+HELP = "leaderboard of forecasters scored over their forecast histories"
+DESCRIPTION = (
     "Score every forecaster's updates on every question (Good Judgment Open's daily "
     "Brier score, the Brier score at a lead time, Metaculus's baseline and peer "
     "scores), adjust for question difficulty and rank them with question-bootstrap "
@@ -375,9 +358,8 @@ _DESCRIPTION = (
 )
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the subcommand to ``skbrier``'s parser."""
-    sp = sub.add_parser("history", help=_HELP, description=_DESCRIPTION)
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``skbrier history`` to its parser."""
     sp.add_argument("file", metavar="FORECASTS", help="table of updates: one row per "
                     "forecaster, question, time and probability ('-': stdin)")  # fmt: skip
     sp.add_argument("--questions", required=True, metavar="FILE",
@@ -387,9 +369,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         for flag, (default, text) in options.items():
             extra = f" (default '{default}')" if default else ""
             g.add_argument(flag, default=default, metavar="COL", help=text + extra)
-    g = sp.add_argument_group("scoring")
-    for flag, kwargs in _SCORING.items():
-        g.add_argument(flag, **kwargs)
+    add_options(sp, {"scoring": _SCORING})
     for flag in _SHARED:
         sp.add_argument(flag, **_OPTIONS[None][flag])
     g = sp.add_argument_group("reading the files")

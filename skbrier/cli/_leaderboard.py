@@ -9,11 +9,19 @@ from typing import Any
 
 import numpy as np
 
-from .._core.params import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_RESAMPLES
+from .._core.params import DEFAULT_N_RESAMPLES
 from .._core.results import to_builtin
-from ._common import CLIError, _check_output, _seed, _write
-from ._read import _numbers, outcomes, probabilities, read_table, weights
-from ._report import _sep
+from ._common import (
+    CLIError,
+    Options,
+    _check_output,
+    _sep,
+    _write,
+    add_options,
+    say_note,
+    shared_option,
+)
+from ._read import _numbers, outcomes, probabilities, read_input, weights
 from ._table import Codes
 
 
@@ -46,8 +54,8 @@ def _labels(col: Any) -> np.ndarray:
     return out
 
 
-def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
-    """The table's columns as arrays; returns (path, columns, note)."""
+def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The table's columns as arrays; returns (path, columns)."""
     labels = {
         "forecaster": args.forecaster_col, "question": args.question_col,
         "strata": args.strata_col, "combine": args.combine_col,
@@ -62,11 +70,9 @@ def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
     roles = [args.y_col, args.p_col] + [
         c for c in (*labels.values(), *numbers.values()) if c
     ]
-    table = read_table(
-        args.file, roles, numeric=[args.p_col] + [c for c in numbers.values() if c],
-        sep=args.sep, decimal=args.decimal,
-        encoding=None if args.encoding == "auto" else args.encoding,
-    )  # fmt: skip
+    table = read_input(
+        args.file, roles, [args.p_col] + [c for c in numbers.values() if c], args
+    )
     path, cols = table.name, table.columns
     out: dict[str, Any] = {
         "y": outcomes(
@@ -85,7 +91,7 @@ def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
         col = numbers[key]
         if col is not None:
             out[key] = _numbers(cols[col], col, path, args.decimal)
-    return path, out, str(table.info.get("note", ""))
+    return path, out
 
 
 def _missing_rows(path: str, c: dict[str, Any], args: argparse.Namespace) -> np.ndarray:
@@ -108,12 +114,19 @@ def _missing_rows(path: str, c: dict[str, Any], args: argparse.Namespace) -> np.
     for key in ("forecaster", "question", "strata", "combine"):
         if key in c:
             bad |= np.array([v is None for v in c[key]], dtype=bool)
-    if args.na == "error" and bad.any():
-        raise CLIError(
-            f"{path}: row {int(np.flatnonzero(bad)[0]) + 2} has a missing value "
-            "(--na error; the default --na drop leaves such rows out)."
-        )
+    if args.na == "error":
+        refuse_missing_rows(path, bad)
     return bad
+
+
+def refuse_missing_rows(path: str, bad: np.ndarray, what: str = "rows") -> None:
+    """--na error of a board's table: a CLIError naming the first row of
+    ``bad`` (a mask of the rows with a missing value) when there is one."""
+    if bad.any():
+        raise CLIError(
+            f"{path}: row {int(np.flatnonzero(bad)[0]) + 2} has a missing value (--na "
+            f"error; the default --na drop leaves such {what} out)."
+        )
 
 
 def _over_imputed(c: dict[str, Any], cutoff: float) -> list[Any]:
@@ -143,9 +156,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
         raise CLIError(
             "--parity-target needs --release-date-col (one date per forecaster)."
         )
-    path, c, note = _read(args)
-    if note and not args.quiet:
-        print(f"skbrier: note: {note}", file=sys.stderr)
+    path, c = _read(args)
     bad = _missing_rows(path, c, args)
     dropped = int(bad.sum())
     c = _subset(c, ~bad)
@@ -178,8 +189,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
     if c["p"].shape[0] == 0:
         raise CLIError(f"{path}: no rows left to score.")
     for line in notes:
-        if not args.quiet:
-            print(f"skbrier: note: {line}.", file=sys.stderr)
+        say_note(f"{line}.", args)
     extra: dict[str, Any] = {k: c[k] for k in ("strata", "combine") if k in c}
     if args.question_effects is not None:
         try:
@@ -300,10 +310,15 @@ def _records(res: Any) -> list[dict[str, Any]]:
     ]
 
 
-#: the options of ``skbrier leaderboard``, by argument group (None: the main list):
+#: the arguments of ``skbrier leaderboard``, by argument group (None: the main list):
 #: flag -> keyword arguments of ``add_argument``
-_OPTIONS: dict[str | None, dict[str, dict[str, Any]]] = {
+_OPTIONS: Options = {
     None: {
+        "file": {
+            "metavar": "FILE",
+            "help": "CSV/TSV text (compressed or not) or Parquet file with a header row "
+            "('-': stdin)",
+        },
         "--forecaster-col": {
             "required": True,
             "metavar": "COL",
@@ -340,22 +355,18 @@ _OPTIONS: dict[str | None, dict[str, dict[str, Any]]] = {
             "help": f"question-bootstrap replicates (default {DEFAULT_N_RESAMPLES}; "
             "0: no intervals)",
         },
-        "--confidence-level": {
-            "type": float,
-            "default": DEFAULT_CONFIDENCE_LEVEL,
-            "metavar": "LEVEL",
-        },
+        "--confidence-level": shared_option("--confidence-level"),
         "--marginal": {
             "action": "store_true",
             "help": "tie groups from paired intervals at the confidence level each, not "
             "Bonferroni-adjusted over the pairs (the default: all hold together)",
         },
-        "--random-state": {"type": _seed, "default": None},
-        "--html": {"metavar": "OUT.html", "help": "also write an HTML leaderboard page"},
+        "--random-state": shared_option("--random-state"),
+        "--html": shared_option("--html", help="also write an HTML leaderboard page"),
         "--title": {"default": "Leaderboard", "help": "title of the HTML page"},
         "--json": {"action": "store_true", "help": "print JSON records"},
-        "--force": {"action": "store_true", "help": "overwrite an existing output file"},
-        "--quiet": {"action": "store_true", "help": "no notes on standard error"},
+        "--force": shared_option("--force"),
+        "--quiet": shared_option("--quiet", help="no notes on standard error"),
     },
     "reading the file": {
         "--sep": {
@@ -441,25 +452,15 @@ _OPTIONS: dict[str | None, dict[str, dict[str, Any]]] = {
 }
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the subcommand to ``skbrier``'s parser."""
-    sp = sub.add_parser(
-        "leaderboard",
-        help="difficulty-adjusted leaderboard of forecasters (ForecastBench-style)",
-        description=(
-            "Rank the forecasters of a long-format table (one row per forecaster "
-            "and question) by their difficulty-adjusted Brier Index (two-way fixed "
-            "effects), with question-bootstrap intervals, p-values and rank intervals."
-        ),
-    )
-    sp.add_argument(
-        "file",
-        metavar="FILE",
-        help="CSV/TSV text (compressed or not) or Parquet file with a header row "
-        "('-': stdin)",
-    )
-    for group, options in _OPTIONS.items():
-        target = sp if group is None else sp.add_argument_group(group)
-        for flag, kwargs in options.items():
-            target.add_argument(flag, **kwargs)
+HELP = "difficulty-adjusted leaderboard of forecasters (ForecastBench-style)"
+DESCRIPTION = (
+    "Rank the forecasters of a long-format table (one row per forecaster "
+    "and question) by their difficulty-adjusted Brier Index (two-way fixed "
+    "effects), with question-bootstrap intervals, p-values and rank intervals."
+)
+
+
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``skbrier leaderboard`` to its parser."""
+    add_options(sp, _OPTIONS)
     sp.set_defaults(func=_leaderboard, allow_zero_resamples=True)

@@ -10,14 +10,18 @@ from typing import Any
 
 import numpy as np
 
-from .._core.params import (
-    DEFAULT_CONFIDENCE_LEVEL,
-    DEFAULT_N_RESAMPLES,
-    MIN_SAMPLES,
-)
+from .._core.params import DEFAULT_N_RESAMPLES, MIN_SAMPLES
 from ..io._inspect import CONFIDENCE_SOURCES  # the values of --confidence
 from ..report._json import dumps
-from ._common import CLIError, _check_output, _seed, _write
+from ._common import (
+    CLIError,
+    Options,
+    _check_output,
+    _integer,
+    _write,
+    add_options,
+    shared_option,
+)
 from ._llm_measures import Scored, point_estimates, statistics
 from ._llm_output import html_page, text_table
 
@@ -278,92 +282,91 @@ def _resamples_text(n_resamples: int | str) -> int | str:
 def _n_resamples(text: str) -> int | str:
     if text == "auto":
         return text
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    v = _integer(text)
     if v != 0 and v < 2:
         raise argparse.ArgumentTypeError("must be 0 (no intervals) or at least 2")
     return v
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the ``llm`` subcommand to ``skbrier``'s parser."""
-    sp = sub.add_parser(
-        "llm",
-        help="calibration of LLM evaluation logs (lm-eval, HELM, Inspect, judged, graded)",
-        description=(
-            "Accuracy, Brier score, Brier Index, multiple-choice Brier (lm-eval and "
-            "BIG-bench conventions), ECE variants, smECE and RMS calibration error, "
-            "each with a bootstrap interval; AURC, E-AURC, HELM's selective area and "
-            "accuracy@10%; Platt-scaled ECE, temperature-tuned scores and abstention "
-            "scores where the log allows; one row per file."
+HELP = "calibration of LLM evaluation logs (lm-eval, HELM, Inspect, judged, graded)"
+DESCRIPTION = (
+    "Accuracy, Brier score, Brier Index, multiple-choice Brier (lm-eval and "
+    "BIG-bench conventions), ECE variants, smECE and RMS calibration error, "
+    "each with a bootstrap interval; AURC, E-AURC, HELM's selective area and "
+    "accuracy@10%; Platt-scaled ECE, temperature-tuned scores and abstention "
+    "scores where the log allows; one row per file."
+)
+
+_OPTIONS: Options = {
+    None: {
+        "--format": {
+            "choices": FORMATS,
+            "default": "auto",
+            "help": "log format (default: auto)",
+        },
+        "--html": shared_option(
+            "--html", metavar="OUT", help="write an HTML report with reliability diagrams"
         ),
-    )
+        "--json": {
+            "dest": "json_out",
+            "metavar": "OUT",
+            "help": "write the numbers as JSON",
+        },
+        "--force": shared_option("--force", help="overwrite output files"),
+        "--skip-invalid": {
+            "action": "store_true",
+            "help": "skip (and count) malformed records instead of stopping",
+        },
+        "--length-normalize": {
+            "action": "store_true",
+            "help": "lm-eval: divide log-likelihoods by choice length (acc_norm)",
+        },
+        "--target-delimiter": {
+            "metavar": "TEXT",
+            "help": "lm-eval: the task's target_delimiter, left out of the choice length "
+            "of --length-normalize (default ' ', lm-eval's; '' for none)",
+        },
+        "--scorer": {
+            "metavar": "NAME",
+            "help": "Inspect: the score to read (when several)",
+        },
+        "--confidence": {
+            "choices": CONFIDENCE_SOURCES,
+            "help": "Inspect: where the confidence comes from: logprobs of the answer "
+            "token, a stated confidence (with --confidence-field), or none (accuracy "
+            "only); default: auto",
+        },
+        "--confidence-field": {
+            "metavar": "FIELD",
+            "help": "Inspect: score metadata field holding the stated confidence "
+            "('explanation': parse 'Confidence: NN' from the judge's explanation)",
+        },
+        "--confidence-scale": {
+            "type": float,
+            "metavar": "S",
+            "help": "Inspect (stated) and judged logs: what a stated confidence of "
+            "certainty reads (default 100; 1 for probabilities)",
+        },
+        "--n-resamples": {
+            "type": _n_resamples,
+            "default": "auto",
+            "help": f"bootstrap resamples (default auto: {DEFAULT_N_RESAMPLES}, or "
+            f"{AUTO_LARGE_N_RESAMPLES} for files of over {AUTO_LARGE_RECORDS:,} "
+            "questions; 0: no intervals)",
+        },
+        "--confidence-level": shared_option("--confidence-level"),
+        "--random-state": shared_option("--random-state", default=0),
+        "--n-jobs": shared_option(
+            "--n-jobs",
+            help="threads of the bootstrap (-1: all cores; the intervals do not "
+            "depend on it)",
+        ),
+    }
+}
+
+
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``skbrier llm`` to its parser."""
     sp.add_argument("files", nargs="+", metavar="FILE", help="log files (or HELM run dirs)")
-    sp.add_argument(
-        "--format", choices=FORMATS, default="auto", help="log format (default: auto)"
-    )
-    sp.add_argument(
-        "--html", metavar="OUT", help="write an HTML report with reliability diagrams"
-    )
-    sp.add_argument(
-        "--json", dest="json_out", metavar="OUT", help="write the numbers as JSON"
-    )
-    sp.add_argument("--force", action="store_true", help="overwrite output files")
-    sp.add_argument(
-        "--skip-invalid",
-        action="store_true",
-        help="skip (and count) malformed records instead of stopping",
-    )
-    sp.add_argument(
-        "--length-normalize",
-        action="store_true",
-        help="lm-eval: divide log-likelihoods by choice length (acc_norm)",
-    )
-    sp.add_argument(
-        "--target-delimiter",
-        metavar="TEXT",
-        help="lm-eval: the task's target_delimiter, left out of the choice length "
-        "of --length-normalize (default ' ', lm-eval's; '' for none)",
-    )
-    sp.add_argument(
-        "--scorer", metavar="NAME", help="Inspect: the score to read (when several)"
-    )
-    sp.add_argument(
-        "--confidence",
-        choices=CONFIDENCE_SOURCES,
-        help="Inspect: where the confidence comes from: logprobs of the answer token, "
-        "a stated confidence (with --confidence-field), or none (accuracy only); "
-        "default: auto",
-    )
-    sp.add_argument(
-        "--confidence-field",
-        metavar="FIELD",
-        help="Inspect: score metadata field holding the stated confidence "
-        "('explanation': parse 'Confidence: NN' from the judge's explanation)",
-    )
-    sp.add_argument(
-        "--confidence-scale",
-        type=float,
-        metavar="S",
-        help="Inspect (stated) and judged logs: what a stated confidence of certainty "
-        "reads (default 100; 1 for probabilities)",
-    )
-    sp.add_argument(
-        "--n-resamples",
-        type=_n_resamples,
-        default="auto",
-        help=f"bootstrap resamples (default auto: {DEFAULT_N_RESAMPLES}, or "
-        f"{AUTO_LARGE_N_RESAMPLES} for files of over {AUTO_LARGE_RECORDS:,} questions; "
-        "0: no intervals)",
-    )
-    sp.add_argument("--confidence-level", type=float, default=DEFAULT_CONFIDENCE_LEVEL)
-    sp.add_argument("--random-state", type=_seed, default=0)
-    sp.add_argument(
-        "--n-jobs",
-        type=int,
-        metavar="J",
-        help="threads of the bootstrap (-1: all cores; the intervals do not depend on it)",
-    )
+    add_options(sp, _OPTIONS)
     sp.set_defaults(func=_llm, allow_zero_resamples=True)

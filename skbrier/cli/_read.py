@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -21,8 +22,19 @@ from .._core.diagnose import (
     percent_of_probabilities,
     probability_problem,
 )
-from ._common import CLIError
-from ._table import Codes, read_table
+from ._common import CLIError, reader_keywords, say_note
+from ._table import Codes, Table, read_table
+
+
+def read_input(path: str, roles: Sequence[str], numeric: Sequence[str], args: Any) -> Table:
+    """Read the columns ``roles`` of ``path`` (:func:`._table.read_table`,
+    ``numeric`` ones as numbers) with the reader options of the command line
+    (``--sep``, ``--decimal``, ``--encoding`` and, where the command has it,
+    ``--comment``) and say the reader's note on stderr unless ``--quiet``."""
+    table = read_table(path, roles, numeric=numeric, **reader_keywords(args))
+    if table.info.get("note"):
+        say_note(table.info["note"], args)
+    return table
 
 
 def is_missing(col: Any) -> np.ndarray:

@@ -31,13 +31,12 @@ import numpy as np
 
 from .._core.progress import quiet
 from .._core.resampling import (
-    frequency_resampler,
     interval_from_replicates,
     resample_indices,
     run_replicates,
 )
 from .._core.results import ConfidenceInterval
-from ._optimism_core import Sample, Settings, chunk_number, validate
+from ._optimism_core import Sample, Settings, chunk_number, resample_counter, validate
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._optimism import InternalValidationResult
@@ -82,7 +81,7 @@ def interval_replicates(
     its resamples (rows, or frequency weights).
     """
     n, m = sample.y01.shape[0], len(settings.spec)
-    draw = None if sample.w is None else frequency_resampler(sample.w, n)
+    resampled = resample_counter(sample.w, n)
     fields = ["apparent"] + (list(_ESTIMATES[settings.correction]) if nested else [])
     errors: list[str] = []
     lock = threading.Lock()
@@ -96,13 +95,9 @@ def interval_replicates(
             j = chunk_number(rng)
             outer = indices[j] if indices.ndim == 2 else indices[j, 0]
             inner = None if indices.ndim == 2 else indices[j, 1:]
-        elif draw is None:
+        elif sample.w is None:
             outer = resample_indices(rng, n, 1)[0]
-        if outer is None:
-            assert draw is not None
-            counts = draw(rng)
-        else:
-            counts = np.bincount(outer, minlength=n).astype(np.float64)
+        counts = resampled(outer, rng)
         rows = outer if settings.mode == "rows" else None
         sub = sample.resampled(counts, rows)
         if not nested:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import warnings
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -276,6 +277,23 @@ def chunk_number(rng: np.random.Generator) -> int:
     return int(rng.bit_generator.seed_seq.spawn_key[-1])  # type: ignore[attr-defined]
 
 
+def resample_counter(
+    w: np.ndarray | None, n: int
+) -> Callable[[np.ndarray | None, np.random.Generator], np.ndarray]:
+    """``counts(rows, rng)``: how often each of the ``n`` rows enters one
+    bootstrap resample: the counts of the drawn ``rows``, or (``rows=None``,
+    frequency weights ``w``) a resample of the weights drawn with ``rng``."""
+    draw = None if w is None else frequency_resampler(w, n)
+
+    def counts(rows: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
+        if rows is None:
+            assert draw is not None
+            return draw(rng)
+        return np.bincount(rows, minlength=n).astype(np.float64)
+
+    return counts
+
+
 def validate(
     settings: Settings,
     sample: Sample,
@@ -347,23 +365,19 @@ def _bootstrap_validation(
     spec, mode, B = settings.spec, settings.mode, settings.n_bootstrap
     y01, w = sample.y01, sample.w
     n, m = y01.shape[0], len(spec)
-    draw = None if w is None else frequency_resampler(w, n)
+    resampled = resample_counter(w, n)
 
     def task(size: int, rng: np.random.Generator) -> np.ndarray:
         if idx_all is not None:
             j = chunk_number(rng) * _CHUNK
             rows_chunk: list[np.ndarray | None] = list(idx_all[j : j + size])
-        elif draw is None:
+        elif w is None:
             rows_chunk = list(resample_indices(rng, n, size))
         else:
             rows_chunk = [None] * size
         out = np.empty((size, 3 * m + 2 * n))
         for k, rows in enumerate(rows_chunk):
-            if rows is None:
-                assert draw is not None
-                counts = draw(rng)
-            else:
-                counts = np.bincount(rows, minlength=n).astype(np.float64)
+            counts = resampled(rows, rng)
             used = np.flatnonzero(counts)
             if mode == "rows":
                 p = refits.resample(rows, None)
