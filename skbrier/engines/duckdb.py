@@ -127,7 +127,8 @@ class _Source(_common.TableSource):
         ytype = types[self.columns["y"]]
         self.numeric_labels = ytype in _NUMERIC or ytype.startswith("DECIMAL")
         self.weighted = weight is not None
-        self.projection = projection(self.columns, self.keys, ident(_INPUT))
+        used = [*self.columns.values(), *self.keys]
+        self.projection = projection(self.columns, self.keys, _exact(names, used))
 
     def sql(self, aggs: list, *, by_label: bool, bins: Any) -> str:
         return query(
@@ -162,6 +163,27 @@ class _Source(_common.TableSource):
             if name.startswith(_PREFIX)
         }
         return logical, {k: _filled(arrays[k]) for k in self.keys}
+
+
+def _exact(names: list[str], used: list[str]) -> str:
+    """The FROM item of the columns ``used`` of the input (``names``: all its
+    columns), each read by its position under its own name: DuckDB's
+    identifiers ignore case, quoted or not, so ``"Y"`` would read a column
+    ``y`` standing before it.  Two columns used that differ only in case
+    cannot be told apart by name later in the query: a ValueError."""
+    chosen = list(dict.fromkeys(used))
+    folded: dict[str, str] = {}
+    for name in chosen:
+        first = folded.setdefault(name.lower(), name)
+        if first != name:
+            raise ValueError(
+                f"the columns {first!r} and {name!r} differ only in case: DuckDB cannot "
+                "tell them apart (its identifiers ignore case, quoted or not); give one "
+                f"of them another name first, e.g. SELECT #{names.index(name) + 1} AS "
+                "new_name (a position reads the column exactly)."
+            )
+    items = ", ".join(f"#{names.index(c) + 1} AS {ident(c)}" for c in chosen)
+    return f"(SELECT {items} FROM {ident(_INPUT)}) AS {ident(_PREFIX + 'columns')}"
 
 
 def _filled(arr: Any) -> np.ndarray:
