@@ -175,7 +175,7 @@ def compare_brier(
     weight : str, default=None
         Column of frequency weights.
     names : sequence of two str, default=None
-        Names of the forecasts (default: the two column names).
+        Names of the forecasts (default: ``("a", "b")``, as in memory).
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         The alternative hypothesis about ``BS_a - BS_b``.
     small_sample_correction : bool, default=False
@@ -213,9 +213,8 @@ def compare_brier(
     )
     if not (isinstance(p_a, str) and isinstance(p_b, str)):
         raise TypeError("p_a and p_b must be column names (str).")
-    # the names checked as in memory; by default the two columns' (the same
-    # column twice: the in-memory error of identical forecasts, from the sums)
-    pair = (p_a, p_b) if names is None else _two_models(p_a, p_b, names)[2]
+    # the names as in memory and on Dask: ("a", "b") unless given (checked there)
+    pair = _two_models(p_a, p_b, names)[2]
     src = source(df, y, p_a, weight, group_by, {"y_proba_b": p_b}, p_name="y_proba_a")
     tmpl = MomentState(("y_proba_b",), pos_label=pos_label)
     tmpl.proba_name = "y_proba_a"
