@@ -8,6 +8,7 @@ in-memory function does and returns its plans.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -356,7 +357,7 @@ def reference_option(reference: Any) -> str | float | None:
 
     if reference is None:
         return None
-    if isinstance(reference, (int, float)) and not isinstance(reference, bool):
+    if isinstance(reference, numbers.Real) and not isinstance(reference, bool):
         return check_scalar_probability(reference, name="reference")
     return "r"
 
@@ -372,15 +373,19 @@ def net_benefit_options(threshold: Any, prevalence: Any) -> tuple[np.ndarray, fl
 
 def models_option(p: Any) -> tuple[dict[str, Any], bool]:
     """``p`` of a decision curve: one column (``{"model": p}``, single), a
-    list of columns (named by themselves) or a dict ``{name: column}``."""
+    list of columns (named by themselves) or a dict ``{name: column}``; the
+    names checked as in memory (``"all"`` and ``"none"`` are the
+    strategies')."""
+    from ..metrics._decision_curve import check_models
+
     if isinstance(p, Mapping):
         if not p:
             raise ValueError("p is an empty dict: give at least one model.")
         for name in p:
             if not isinstance(name, str):
                 raise TypeError(f"p keys must be model names (str), got {name!r}.")
-        return dict(p), False
-    if isinstance(p, (list, tuple)):
+        models = dict(p)
+    elif isinstance(p, (list, tuple)):
         if not p:
             raise ValueError("p is an empty list: give at least one column.")
         names = [column_name(c) for c in p]
@@ -390,8 +395,11 @@ def models_option(p: Any) -> tuple[dict[str, Any], bool]:
                 f"p names the model {twice[0]!r} twice (a model is named by its column): "
                 "pass a dict {model name: column}."
             )
-        return dict(zip(names, p)), False
-    return {"model": p}, True
+        models = dict(zip(names, p))
+    else:
+        return {"model": p}, True
+    check_models(dict.fromkeys(models))
+    return models, False
 
 
 def column_name(column: Any) -> str:
@@ -409,14 +417,20 @@ def column_name(column: Any) -> str:
 
 
 def curve_options(
-    thresholds: Any, prevalence: Any, harm: Any, names: list[str]
+    thresholds: Any,
+    prevalence: Any,
+    harm: Any,
+    names: list[str],
+    confidence_level: Any = 0.95,
 ) -> tuple[np.ndarray, float | None, dict[str, float], float]:
     """``(thresholds, prevalence, harm by model, confidence level)`` of a
     decision curve, checked as :func:`skbrier.decision_curve` checks them."""
     from ..metrics._decision_curve import check_harm
     from ..metrics.net_benefit import curve_options as checked
 
-    t, prev, _, level, _, _ = checked(thresholds, prevalence, 0, 0.95, None, None)
+    t, prev, _, level, _, _ = checked(
+        thresholds, prevalence, 0, confidence_level, None, None
+    )
     return t, prev, check_harm(harm, names), level
 
 
