@@ -483,10 +483,10 @@ def plan(
     o = {**STATISTICS[name], **options}
     columns: dict[str, Any] = {"p": p}
     given = None
+    ref = reference_option(o.get("reference"))  # None for the others
+    if ref == "r":
+        columns["r"] = o["reference"]
     if name in ("brier_score", "brier_index", "brier_skill_score"):
-        ref = reference_option(o.get("reference"))
-        if ref == "r":
-            columns["r"] = o["reference"]
         kind = {"brier_score": "score", "brier_index": "index"}.get(name, "skill")
         stat, given = brier(kind, weighted=weighted, pos_label=pos_label, reference=ref)
     elif name in ("calibration_error", "calibration_bins", "murphy_decomposition"):
@@ -507,25 +507,20 @@ def plan(
             norm=norm,
             bias_correction=bc,
         )
-    elif name == "net_benefit":
-        t, prev = net_benefit_options(o["threshold"], o["prevalence"])
+    elif name in ("net_benefit", "decision_curve"):
+        if name == "net_benefit":  # one model at one threshold
+            t, prev = net_benefit_options(o["threshold"], o["prevalence"])
+            models, single, harms, level = {"model": p}, True, None, 0.95
+        else:
+            models, single = models_option(p)
+            t, prev, harms, level = curve_options(
+                o["thresholds"], o["prevalence"], o["harm"], list(models)
+            )
+            columns = {
+                ("p" if j == 0 else f"m{j}"): c for j, c in enumerate(models.values())
+            }
         stat = thresholds(
-            "net_benefit",
-            t,
-            ["model"],
-            single=True,
-            weighted=weighted,
-            pos_label=pos_label,
-            prevalence=prev,
-        )
-    elif name == "decision_curve":
-        models, single = models_option(p)
-        t, prev, harms, level = curve_options(
-            o["thresholds"], o["prevalence"], o["harm"], list(models)
-        )
-        columns = {("p" if j == 0 else f"m{j}"): c for j, c in enumerate(models.values())}
-        stat = thresholds(
-            "curve",
+            "net_benefit" if name == "net_benefit" else "curve",
             t,
             list(models),
             single=single,
@@ -536,9 +531,6 @@ def plan(
             level=level,
         )
     else:  # brier_inference
-        ref = reference_option(o["reference"])
-        if ref == "r":
-            columns["r"] = o["reference"]
         stat = inference(weighted=weighted, pos_label=pos_label, reference=ref)
     return Planned(stat, given, columns)
 

@@ -333,8 +333,6 @@ def calibration_report(
     >>> report.subgroups.by_group.groups.tolist()
     [0, 1]
     """
-    src = _Source(data, table, y, p, weight, None)
-    keys = _common.subgroup_keys(groups, segments, list(src.rel.columns))
-    if keys:
-        src = _Source(src.rel, None, y, p, weight, keys)
-    return src.report(groups, segments, kwargs)
+    rel = _relation(data, table)
+    keys = _common.subgroup_keys(groups, segments, list(rel.columns))
+    return _Source(rel, None, y, p, weight, keys or None).report(groups, segments, kwargs)
