@@ -303,7 +303,10 @@ def statistics_query(
     numerics, read as doubles).  Engines with another dialect may need the
     type name (``FLOAT64``) or the identifier quotes (backticks) replaced.
     NaN must compare above 1 or unequal to every number (as in PostgreSQL and
-    DuckDB, or IEEE) so that the ``ok`` column flags it.
+    DuckDB, or IEEE) so that the ``ok`` column flags it.  The columns are
+    read by name: an engine whose identifiers ignore case even when quoted
+    (DuckDB) reads a column ``y`` for ``y="Y"`` when both exist; the DuckDB
+    functions of this module read each column by its position instead.
 
     Examples
     --------
