@@ -554,3 +554,31 @@ def test_numpydoc(name):
         if e[0] in {"GL08", "PR01", "PR02", "EX01"}
     ]
     assert not errors, errors
+
+
+def test_columns_differing_only_in_case():
+    # DuckDB's identifiers ignore case, quoted or not: y="Y" read the column
+    # "y" (and group_by="G" the column "g"), silently
+    con = duckdb.connect()
+    rel = con.sql(
+        'SELECT a AS y, b AS "Y", c AS p, d AS "P", e AS g, f AS "G" FROM (VALUES '
+        "(0, 1, 0.2, 0.5, 1, 2), (1, 0, 0.7, 0.5, 1, 2), (1, 0, 0.9, 0.6, 2, 2), "
+        "(0, 1, 0.4, 0.3, 2, 1), (1, 1, 0.8, 0.5, 1, 1)) AS t(a, b, c, d, e, f)"
+    )
+    assert rel.columns == ["y", "Y", "p", "P", "g", "G"]
+    df = pd.DataFrame(np.array(rel.fetchall(), dtype=float), columns=rel.columns)
+    for y, p in (("y", "p"), ("Y", "p"), ("y", "P"), ("Y", "P")):
+        got = sbd.brier_score(rel, y=y, p=p)
+        assert got == pytest.approx(skbrier.brier_score(df[y], df[p]), rel=1e-12), (y, p)
+    for g in ("g", "G"):
+        got = sbd.brier_score(rel, y="Y", group_by=g)
+        expected = {k: skbrier.brier_score(d["Y"], d["p"]) for k, d in df.groupby(g)}
+        _close(got, expected, g)
+    report = sbd.calibration_report(rel, y="Y", p="P", groups="G")
+    assert report.n_samples == 5
+    np.testing.assert_allclose(report.brier_score, skbrier.brier_score(df["Y"], df["P"]))
+    # both spellings in one call: refused (DuckDB cannot tell them apart)
+    with pytest.raises(ValueError, match="'y' and 'Y' differ only in case"):
+        sbd.brier_score(rel, y="y", group_by="Y")
+    with pytest.raises(ValueError, match="'p' and 'P' differ only in case"):
+        sbd.brier_skill_score(rel, p="p", reference="P")

@@ -500,3 +500,28 @@ def test_table_cap_travels_with_the_state(monkeypatch):
 def test_report_options_checked(data, kw, exc, match):
     with pytest.raises(exc, match=match):
         _sbs().calibration_report(data[1], **kw)
+
+
+def test_compare_brier_names_as_dask_and_memory(data):
+    # Spark named the two forecasts after their columns ("p", "q"); Dask and
+    # memory name two forecasts ("a", "b") unless names= says otherwise
+    da = pytest.importorskip("dask.array")
+    sbs = _sbs()
+    pdf, df = data
+    col = {c: da.from_array(pdf[c].to_numpy(), chunks=100) for c in ("y", "p", "q", "w")}
+    for kw in ({}, {"names": ["model", "coin"]}):
+        got = sbs.compare_brier(df, "y", "p", "q", "w", **kw)
+        dsk = skbrier.compare_brier(
+            col["y"], col["p"], col["q"], sample_weight=col["w"], **kw
+        )
+        mem = skbrier.compare_brier(pdf.y, pdf.p, pdf.q, sample_weight=pdf.w, **kw)
+        assert got.names == dsk.names == mem.names == tuple(kw.get("names", ("a", "b")))
+        assert got.better == dsk.better
+        assert got.to_frame().columns.tolist() == dsk.to_frame().columns.tolist()
+        assert got.to_frame().index.tolist() == dsk.to_frame().index.tolist()
+        for f in ("difference", "difference_standard_error", "statistic", "pvalue"):
+            _close(getattr(got, f), getattr(dsk, f), err_msg=f)
+    halves = df.withColumn("h", df["w"] > 1)
+    by = sbs.compare_brier(halves, "y", "p", "q", group_by="h", names=["m", "q"])
+    assert list(by) == [False, True]
+    assert {res.names for res in by.values()} == {("m", "q")}

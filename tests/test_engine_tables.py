@@ -110,3 +110,29 @@ def test_groups_in_order_of_their_keys(engine):
     for f in (module.brier_score, module.calibration_error):
         got = list(f(data, group_by="g"))
         assert got == [*sorted(set(g[3:])), None]
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_model_names_and_reference_rates_as_in_memory(engine):
+    # the table engines took a model named "all" (the treat-all strategy's
+    # name: refused in memory and on Spark) and refused a numpy rate
+    # (np.float32) as reference, which memory and Spark take
+    module, frame = ENGINES[engine]
+    cols = {
+        "y": [0, 1, 1, 0, 1],
+        "p": [0.2, 0.7, 0.9, 0.4, 0.6],
+        "q": [0.3, 0.5, 0.5, 0.5, 0.5],
+    }
+    data = frame(cols)
+    with pytest.raises(ValueError, match="'all' is reserved for the treat-all strategy"):
+        module.decision_curve(data, p={"all": "p", "b": "q"})
+    with pytest.raises(ValueError, match="'none' is reserved for the treat-none strategy"):
+        module.decision_curve(data, p={"a": "p", "none": "q"})
+    rate = np.float32(0.5)
+    expected = skbrier.brier_skill_score(cols["y"], cols["p"], reference=rate)
+    assert module.brier_skill_score(data, reference=rate) == pytest.approx(
+        expected, rel=1e-12
+    )
+    got = module.brier_inference(data, reference=np.int64(1)).brier_skill_score
+    expected = skbrier.brier_inference(cols["y"], cols["p"], reference=1).brier_skill_score
+    assert got == pytest.approx(expected, rel=1e-12)

@@ -38,6 +38,7 @@ __all__ = [
     "BIN",
     "KEY",
     "LABEL",
+    "PREFIX",
     "REPORT_INPUTS",
     "GivenStatistic",
     "Source",
@@ -61,6 +62,9 @@ __all__ = [
     "with_pieces",
 ]
 
+#: the prefix of the reserved names of an engine's columns (the logical
+#: columns ``__skbrier_y``, ``__skbrier_p``, ...)
+PREFIX = "__skbrier_"
 LABEL = "__skbrier_label"
 BIN = "__skbrier_bin"
 #: the prefix of the group columns in an engine's rows (``__skbrier_key0``,
@@ -211,10 +215,11 @@ class Source(Protocol):
 
 
 class TableSource:
-    """What the DuckDB and Polars sources share (their ``__init__`` opens
-    the input): the logical columns of a call (:meth:`given`), a group's
-    columns (:meth:`fetch`, from the engine's :meth:`arrays`) and note, and
-    the in-memory report of the columns (:meth:`report`)."""
+    """What the DuckDB and Polars sources share: the checks of a call's
+    columns (:meth:`__init__`, around the engine's :meth:`open`,
+    :meth:`column`, :meth:`kinds` and :meth:`select`), a group's columns
+    (:meth:`arrays`, from the engine's :meth:`fetched`) and note, and the
+    in-memory report of the columns (:meth:`report`)."""
 
     #: the parameter that names each logical column (its messages say it;
     #: an extra column is named as ``p``)
@@ -226,6 +231,31 @@ class TableSource:
     numeric_labels: bool
     weighted: bool
 
+    def __init__(
+        self,
+        data: Any,
+        y: Any,
+        p: Any,
+        weight: Any,
+        group_by: Any,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        """The input ``data`` (:meth:`open`) and the columns of a call: ``y``,
+        ``p``, ``weight`` and the plan's ``extra`` columns (``{logical name:
+        column}``), each one of the input's (:meth:`column`), ``group_by``,
+        and numbers only in every column but ``y`` (:meth:`kinds`: no silent
+        parse of text); the engine then selects them (:meth:`select`)."""
+        frame, inputs, names = self.open(data, self.given(y, p, weight, extra), group_by)
+        columns = {
+            k: self.column(v, self.PARAMETERS.get(k, "p"), names) for k, v in inputs.items()
+        }
+        self.keys = check_group_by(group_by, names)
+        for k, (kind, text) in self.kinds(frame, columns).items():
+            if k != "y":
+                check_numbers(inputs[k], self.PARAMETERS.get(k, "p"), text, kind)
+        self.weighted = "w" in inputs
+        self.select(frame, columns)
+
     @staticmethod
     def given(y: Any, p: Any, weight: Any, extra: Mapping[str, Any] | None) -> dict:
         """The logical columns of a call that are given (not None): ``y``,
@@ -233,10 +263,40 @@ class TableSource:
         inputs = {"y": y, "p": p, "w": weight, **(extra or {})}
         return {k: v for k, v in inputs.items() if v is not None}
 
+    def open(
+        self, data: Any, inputs: dict[str, Any], group_by: Any
+    ) -> tuple[Any, dict[str, Any], list[str]]:
+        """``(frame, inputs, column names)`` of the engine's input ``data``
+        (a TypeError for another type); ``inputs``: the logical columns."""
+        raise NotImplementedError
+
+    def column(self, value: Any, name: str, names: list[str]) -> Any:
+        """The engine's reference to the column ``value`` of parameter
+        ``name`` (an error when it is not one of ``names``)."""
+        raise NotImplementedError
+
+    def kinds(self, frame: Any, columns: dict[str, Any]) -> dict[str, tuple[str, bool]]:
+        """``{logical name: (type name, whether it holds text)}`` of the
+        ``columns`` (:meth:`column`'s) of ``frame``."""
+        raise NotImplementedError
+
+    def select(self, frame: Any, columns: dict[str, Any]) -> None:
+        """Keep the ``group_by`` columns and the logical ``columns`` of
+        ``frame`` (under :data:`PREFIX` names) and set ``numeric_labels``."""
+        raise NotImplementedError
+
+    def fetched(self, key: tuple) -> Mapping[str, Any]:
+        """The selected columns of the rows of group ``key`` (all rows
+        without ``group_by``) by name, as numpy arrays."""
+        raise NotImplementedError
+
     def arrays(self, key: tuple = ()) -> tuple[dict[str, Any], dict[str, Any]]:
         """The rows of group ``key`` (all rows without ``group_by``): the
-        logical columns and the ``group_by`` columns by name, as numpy arrays."""
-        raise NotImplementedError
+        logical columns (``y``, ``p``, ``w``, extras) and the ``group_by``
+        columns by name, as numpy arrays."""
+        cols = self.fetched(key)
+        logical = {n[len(PREFIX) :]: a for n, a in cols.items() if n.startswith(PREFIX)}
+        return logical, {k: cols[k] for k in self.keys}
 
     def fetch(self, key: tuple) -> dict[str, Any]:
         return self.arrays(key)[0]

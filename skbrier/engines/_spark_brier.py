@@ -16,7 +16,6 @@ from .._core.kernels.brier import (
     skill_finish,
     warn_undefined_skill,
 )
-from .._core.validation import check_scalar_probability
 from ..states import (
     BinnedState,
     BrierState,
@@ -31,6 +30,7 @@ from ._spark_reduce import (
     finished,
     native_brier_sums,
     per_group,
+    reference_columns,
     source,
     spark_function,
 )
@@ -76,12 +76,7 @@ def _skill(rate: float | None) -> Callable:
 def _skill_score(a: Any) -> Any:
     """The skill score against ``a.reference``: climatology (the class
     weights), a constant rate or a column of reference forecasts."""
-    extra = {}
-    rate = None
-    if isinstance(a.reference, str):
-        extra = {"reference": a.reference}
-    elif a.reference is not None:
-        rate = check_scalar_probability(a.reference, name="reference")
+    extra, rate = reference_columns(a.reference)
     src = source(a.df, a.y, a.p, a.weight, a.group_by, extra)
     return _brier(src, a.pos_label, _skill(rate), skill=True)
 

@@ -40,6 +40,7 @@ from .._core.diagnose import names_rows
 from .._core.params import DEFAULT_N_BINS
 from ._common import by_group, check_group_by, group_note, noted, with_pieces
 from ._functions import Engine, arguments, define
+from ._statistics import reference_option
 
 __all__ = [
     "SPARK",
@@ -49,6 +50,7 @@ __all__ = [
     "native_brier_sums",
     "partition_states",
     "per_group",
+    "reference_columns",
     "source",
     "spark_function",
 ]
@@ -256,6 +258,17 @@ def source(
         names["sample_weight"] = weight
     names.update(extra)
     return Source(df, y, p, weight, extra, keys, names)
+
+
+def reference_columns(reference: Any) -> tuple[dict[str, str], float | None]:
+    """``reference`` of a call as ``(extra columns, constant rate)``: a
+    column (``{"reference": column}``), a rate in [0, 1] (checked) or
+    neither (None: climatology), by :func:`._statistics.reference_option`'s
+    rule."""
+    ref = reference_option(reference)
+    if isinstance(ref, str):  # "r": a column
+        return {"reference": reference}, None
+    return {}, ref
 
 
 # --------------------------------------------------------------------------

@@ -5,17 +5,15 @@ merged state of one Spark job."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
-from .._core.validation import check_scalar_probability
 from ..states import (
     MomentState,
     ThresholdState,
 )
-from ._spark_reduce import doc, finished, source, spark_function
+from ._spark_reduce import doc, finished, reference_columns, source, spark_function
+from ._statistics import curve_options, models_option, net_benefit_options
 
 __all__ = ["brier_inference", "compare_brier", "decision_curve", "net_benefit"]
 
@@ -25,12 +23,9 @@ __all__ = ["brier_inference", "compare_brier", "decision_curve", "net_benefit"]
 
 
 def _net_benefit(a: Any) -> Any:
-    from ..metrics._decision_curve import check_prevalence
-
-    t = check_scalar_probability(a.threshold, name="threshold", open_interval=True)
-    prev = check_prevalence(a.prevalence)
+    t, prev = net_benefit_options(a.threshold, a.prevalence)
     src = source(a.df, a.y, a.p, a.weight, a.group_by)
-    tmpl = ThresholdState(np.array([t]), pos_label=a.pos_label)
+    tmpl = ThresholdState(t, pos_label=a.pos_label)
     return finished(src, tmpl, lambda st: float(st.net_benefit(0, prev)[0]))
 
 
@@ -46,38 +41,14 @@ net_benefit = spark_function(
 )
 
 
-def _models(p: Any) -> tuple[dict[str, str], bool]:
-    """``({model name: column}, single)`` of ``p``: a column, a list of
-    columns (named by the columns) or a dict of model name to column."""
-    if isinstance(p, str):
-        return {"model": p}, True
-    if isinstance(p, Mapping):
-        models = dict(p)
-    elif isinstance(p, Sequence):
-        models = {c: c for c in p}
-    else:
-        raise TypeError(
-            f"p must be a column name, a list of them or a dict of model name to "
-            f"column, got {type(p).__name__}."
-        )
-    if not models:
-        raise ValueError("p is empty: give at least one column of forecasts.")
-    from ..metrics._decision_curve import check_models
-
-    check_models({k: None for k in models})  # the in-memory checks of the names
-    return models, False
-
-
 def _decision_curve(a: Any) -> Any:
-    from ..metrics._decision_curve import check_harm
-    from ..metrics.net_benefit import _state_curve, curve_options
+    from ..metrics.net_benefit import _state_curve
 
-    models, single = _models(a.p)
-    t, prev, _, level, _, _ = curve_options(
-        a.thresholds, a.prevalence, 0, a.confidence_level, None, None
-    )
+    models, single = models_option(a.p)
     names = list(models)
-    harms = check_harm(a.harm, names)
+    t, prev, harms, level = curve_options(
+        a.thresholds, a.prevalence, a.harm, names, a.confidence_level
+    )
     first = models[names[0]]
     extra = {name: models[name] for name in names[1:]}
     p_name = _pname(names[0], single)
@@ -115,11 +86,8 @@ def _brier_inference(a: Any) -> Any:
     from ..stats._merged import check_iid, constant_reference, inference_from_moments
 
     check_iid(a.cov_type, "on a Spark DataFrame")
-    extra, constant = {}, None
-    if isinstance(a.reference, str):
-        extra = {"reference": a.reference}
-    elif a.reference is not None:
-        constant = constant_reference(a.reference)
+    extra, rate = reference_columns(a.reference)
+    constant = None if rate is None else constant_reference(rate)
     src = source(a.df, a.y, a.p, a.weight, a.group_by, extra)
     tmpl = MomentState(tuple(extra), pos_label=a.pos_label)
     return finished(src, tmpl, functools.partial(inference_from_moments, constant=constant))
@@ -175,7 +143,7 @@ def compare_brier(
     weight : str, default=None
         Column of frequency weights.
     names : sequence of two str, default=None
-        Names of the forecasts (default: the two column names).
+        Names of the forecasts (default: ``("a", "b")``, as in memory).
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         The alternative hypothesis about ``BS_a - BS_b``.
     small_sample_correction : bool, default=False
@@ -213,9 +181,8 @@ def compare_brier(
     )
     if not (isinstance(p_a, str) and isinstance(p_b, str)):
         raise TypeError("p_a and p_b must be column names (str).")
-    # the names checked as in memory; by default the two columns' (the same
-    # column twice: the in-memory error of identical forecasts, from the sums)
-    pair = (p_a, p_b) if names is None else _two_models(p_a, p_b, names)[2]
+    # the names as in memory and on Dask: ("a", "b") unless given (checked there)
+    pair = _two_models(p_a, p_b, names)[2]
     src = source(df, y, p_a, weight, group_by, {"y_proba_b": p_b}, p_name="y_proba_a")
     tmpl = MomentState(("y_proba_b",), pos_label=pos_label)
     tmpl.proba_name = "y_proba_a"

@@ -18,11 +18,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import _common, _plans, _statistics
-from ._common import BIN, LABEL
+from ._common import BIN, LABEL, PREFIX
 
 __all__ = ["StatisticsQuery", "ident", "projection", "query", "statistics_query", "value"]
 
-_PREFIX = "__skbrier_"
 #: the column of the query's number in a UNION of several (one per model)
 QUERY = "__skbrier_query"
 
@@ -88,7 +87,7 @@ class _Renderer:
     def _node(self, op: str, *a: Any) -> str:
         if op == "gmean":
             self.windows.append((a[0], a[1]))
-            return ident(f"{_PREFIX}g{len(self.windows) - 1}")
+            return ident(f"{PREFIX}g{len(self.windows) - 1}")
         if op == "search":
             return _search(*a)
         if op == "when":
@@ -120,7 +119,7 @@ def projection(columns: Mapping[str, str], keys: Sequence[str], source: str) -> 
         expr = ident(column)
         if logical != "y":
             expr = f"CAST({expr} AS DOUBLE PRECISION)"
-        items.append(f"{expr} AS {ident(_PREFIX + logical)}")
+        items.append(f"{expr} AS {ident(PREFIX + logical)}")
     return f"SELECT {', '.join(items)} FROM {source}"
 
 
@@ -136,7 +135,7 @@ def query(
 ) -> str:
     """The aggregate query of a plan over the projected rows (``query_id``:
     a constant column :data:`QUERY` telling the queries of a UNION apart)."""
-    cols = {k: ident(_PREFIX + k) for k in logical}
+    cols = {k: ident(PREFIX + k) for k in logical}
     cols["y"] = f"CAST({cols['y']} AS DOUBLE PRECISION)"
     r = _Renderer(cols)
     agg_sql = [r.agg(a) for a in aggs]
@@ -145,8 +144,8 @@ def query(
     if query_id is not None:
         select.append(f"{query_id} AS {ident(QUERY)}")
     if by_label:
-        group.append(ident(_PREFIX + "y"))
-        select.append(f"{ident(_PREFIX + 'y')} AS {ident(LABEL)}")
+        group.append(ident(PREFIX + "y"))
+        select.append(f"{ident(PREFIX + 'y')} AS {ident(LABEL)}")
     if bins is not None:
         b = r.term(bins)
         group.append(b)
@@ -156,7 +155,7 @@ def query(
         over = f"OVER (PARTITION BY {', '.join(group)})" if group else "OVER ()"
         wins = []
         for i, (x, w) in enumerate(r.windows):
-            name = ident(f"{_PREFIX}g{i}")
+            name = ident(f"{PREFIX}g{i}")
             if w.op == "lit":
                 wins.append(f"AVG({r.term(x)}) {over} AS {name}")
             else:
@@ -304,7 +303,10 @@ def statistics_query(
     numerics, read as doubles).  Engines with another dialect may need the
     type name (``FLOAT64``) or the identifier quotes (backticks) replaced.
     NaN must compare above 1 or unequal to every number (as in PostgreSQL and
-    DuckDB, or IEEE) so that the ``ok`` column flags it.
+    DuckDB, or IEEE) so that the ``ok`` column flags it.  The columns are
+    read by name: an engine whose identifiers ignore case even when quoted
+    (DuckDB) reads a column ``y`` for ``y="Y"`` when both exist; the DuckDB
+    functions of this module read each column by its position instead.
 
     Examples
     --------

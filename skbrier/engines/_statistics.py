@@ -8,6 +8,7 @@ in-memory function does and returns its plans.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -356,7 +357,7 @@ def reference_option(reference: Any) -> str | float | None:
 
     if reference is None:
         return None
-    if isinstance(reference, (int, float)) and not isinstance(reference, bool):
+    if isinstance(reference, numbers.Real) and not isinstance(reference, bool):
         return check_scalar_probability(reference, name="reference")
     return "r"
 
@@ -372,15 +373,19 @@ def net_benefit_options(threshold: Any, prevalence: Any) -> tuple[np.ndarray, fl
 
 def models_option(p: Any) -> tuple[dict[str, Any], bool]:
     """``p`` of a decision curve: one column (``{"model": p}``, single), a
-    list of columns (named by themselves) or a dict ``{name: column}``."""
+    list of columns (named by themselves) or a dict ``{name: column}``; the
+    names checked as in memory (``"all"`` and ``"none"`` are the
+    strategies')."""
+    from ..metrics._decision_curve import check_models
+
     if isinstance(p, Mapping):
         if not p:
             raise ValueError("p is an empty dict: give at least one model.")
         for name in p:
             if not isinstance(name, str):
                 raise TypeError(f"p keys must be model names (str), got {name!r}.")
-        return dict(p), False
-    if isinstance(p, (list, tuple)):
+        models = dict(p)
+    elif isinstance(p, (list, tuple)):
         if not p:
             raise ValueError("p is an empty list: give at least one column.")
         names = [column_name(c) for c in p]
@@ -390,8 +395,11 @@ def models_option(p: Any) -> tuple[dict[str, Any], bool]:
                 f"p names the model {twice[0]!r} twice (a model is named by its column): "
                 "pass a dict {model name: column}."
             )
-        return dict(zip(names, p)), False
-    return {"model": p}, True
+        models = dict(zip(names, p))
+    else:
+        return {"model": p}, True
+    check_models(dict.fromkeys(models))
+    return models, False
 
 
 def column_name(column: Any) -> str:
@@ -409,14 +417,20 @@ def column_name(column: Any) -> str:
 
 
 def curve_options(
-    thresholds: Any, prevalence: Any, harm: Any, names: list[str]
+    thresholds: Any,
+    prevalence: Any,
+    harm: Any,
+    names: list[str],
+    confidence_level: Any = 0.95,
 ) -> tuple[np.ndarray, float | None, dict[str, float], float]:
     """``(thresholds, prevalence, harm by model, confidence level)`` of a
     decision curve, checked as :func:`skbrier.decision_curve` checks them."""
     from ..metrics._decision_curve import check_harm
     from ..metrics.net_benefit import curve_options as checked
 
-    t, prev, _, level, _, _ = checked(thresholds, prevalence, 0, 0.95, None, None)
+    t, prev, _, level, _, _ = checked(
+        thresholds, prevalence, 0, confidence_level, None, None
+    )
     return t, prev, check_harm(harm, names), level
 
 
@@ -469,10 +483,10 @@ def plan(
     o = {**STATISTICS[name], **options}
     columns: dict[str, Any] = {"p": p}
     given = None
+    ref = reference_option(o.get("reference"))  # None for the others
+    if ref == "r":
+        columns["r"] = o["reference"]
     if name in ("brier_score", "brier_index", "brier_skill_score"):
-        ref = reference_option(o.get("reference"))
-        if ref == "r":
-            columns["r"] = o["reference"]
         kind = {"brier_score": "score", "brier_index": "index"}.get(name, "skill")
         stat, given = brier(kind, weighted=weighted, pos_label=pos_label, reference=ref)
     elif name in ("calibration_error", "calibration_bins", "murphy_decomposition"):
@@ -493,25 +507,20 @@ def plan(
             norm=norm,
             bias_correction=bc,
         )
-    elif name == "net_benefit":
-        t, prev = net_benefit_options(o["threshold"], o["prevalence"])
+    elif name in ("net_benefit", "decision_curve"):
+        if name == "net_benefit":  # one model at one threshold
+            t, prev = net_benefit_options(o["threshold"], o["prevalence"])
+            models, single, harms, level = {"model": p}, True, None, 0.95
+        else:
+            models, single = models_option(p)
+            t, prev, harms, level = curve_options(
+                o["thresholds"], o["prevalence"], o["harm"], list(models)
+            )
+            columns = {
+                ("p" if j == 0 else f"m{j}"): c for j, c in enumerate(models.values())
+            }
         stat = thresholds(
-            "net_benefit",
-            t,
-            ["model"],
-            single=True,
-            weighted=weighted,
-            pos_label=pos_label,
-            prevalence=prev,
-        )
-    elif name == "decision_curve":
-        models, single = models_option(p)
-        t, prev, harms, level = curve_options(
-            o["thresholds"], o["prevalence"], o["harm"], list(models)
-        )
-        columns = {("p" if j == 0 else f"m{j}"): c for j, c in enumerate(models.values())}
-        stat = thresholds(
-            "curve",
+            "net_benefit" if name == "net_benefit" else "curve",
             t,
             list(models),
             single=single,
@@ -522,9 +531,6 @@ def plan(
             level=level,
         )
     else:  # brier_inference
-        ref = reference_option(o["reference"])
-        if ref == "r":
-            columns["r"] = o["reference"]
         stat = inference(weighted=weighted, pos_label=pos_label, reference=ref)
     return Planned(stat, given, columns)
 

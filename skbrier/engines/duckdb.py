@@ -21,7 +21,6 @@ finishes its rows, for other engines.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -38,7 +37,6 @@ __all__ = [
 ]
 
 _ENGINE = "DuckDB"
-_PREFIX = "__skbrier_"
 _INPUT = "__skbrier_input"
 _NUMERIC = {
     "BOOLEAN",
@@ -88,46 +86,30 @@ class _Source(_common.TableSource):
     input = f"the {_ENGINE} input"
     where = f"{input}, in the order DuckDB returned its rows"
 
-    def __init__(
-        self,
-        data: Any,
-        table: Any,
-        y: Any,
-        p: Any,
-        weight: Any,
-        group_by: Any,
-        extra: Mapping[str, Any] | None = None,
-    ) -> None:
-        duckdb = _common.engine("duckdb")
-        if isinstance(data, duckdb.DuckDBPyConnection):
-            if not isinstance(table, str):
-                raise TypeError(
-                    "table must name the rows (a table or view, or a table function) "
-                    f"when data is a DuckDB connection; got {table!r}."
-                )
-            data = data.sql(f"SELECT * FROM {table}")
-        elif isinstance(data, duckdb.DuckDBPyRelation):
-            if table is not None:
-                raise TypeError("table must be None when data is a DuckDB relation.")
-        else:
-            raise TypeError(
-                "data must be a DuckDB relation or a connection (with table=), got "
-                f"{type(data).__name__}."
-            )
-        self.rel = data
-        names = list(data.columns)
-        types = dict(zip(names, (str(t) for t in data.types)))
-        self.columns = self.given(y, p, weight, extra)
-        for k, v in self.columns.items():
-            _common.check_column(v, self.PARAMETERS.get(k, "p"), names)
-            if k != "y":
-                text = types[v] == "VARCHAR"
-                _common.check_numbers(v, self.PARAMETERS.get(k, "p"), text, types[v])
-        self.keys = _common.check_group_by(group_by, names)
-        ytype = types[self.columns["y"]]
+    def __init__(self, data: Any, table: Any, *columns: Any) -> None:
+        """``data`` and ``table`` as :func:`_relation` reads them; ``columns``:
+        ``y``, ``p``, ``weight``, ``group_by`` and the extra columns, as
+        :class:`~._common.TableSource` takes them."""
+        super().__init__(_relation(data, table), *columns)
+
+    def open(self, data: Any, inputs: dict, group_by: Any) -> tuple[Any, dict, list[str]]:
+        return data, inputs, list(data.columns)
+
+    def column(self, value: Any, name: str, names: list[str]) -> str:
+        _common.check_column(value, name, names)
+        return value
+
+    def kinds(self, frame: Any, columns: dict[str, Any]) -> dict[str, tuple[str, bool]]:
+        types = _types(frame)
+        return {k: (types[v], types[v] == "VARCHAR") for k, v in columns.items()}
+
+    def select(self, frame: Any, columns: dict[str, Any]) -> None:
+        self.rel = frame
+        self.columns = columns
+        ytype = _types(frame)[columns["y"]]
         self.numeric_labels = ytype in _NUMERIC or ytype.startswith("DECIMAL")
-        self.weighted = weight is not None
-        self.projection = projection(self.columns, self.keys, ident(_INPUT))
+        used = [*columns.values(), *self.keys]
+        self.projection = projection(columns, self.keys, _exact(list(frame.columns), used))
 
     def sql(self, aggs: list, *, by_label: bool, bins: Any) -> str:
         return query(
@@ -144,10 +126,8 @@ class _Source(_common.TableSource):
         names = res.columns
         return [dict(zip(names, row)) for row in res.fetchall()]
 
-    def arrays(self, key: tuple = ()) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The rows of group ``key`` (all rows without ``group_by``), one
-        query: the logical columns (``y``, ``p``, ``w``, extras) and the
-        ``group_by`` columns by name, as numpy arrays (NULL: NaN or None)."""
+    def fetched(self, key: tuple) -> dict[str, Any]:
+        """One query (NULL: NaN or None)."""
         where = [
             f"{ident(k)} IS NULL" if v is None else f"{ident(k)} = {value(v)}"
             for k, v in zip(self.keys, key)
@@ -156,12 +136,54 @@ class _Source(_common.TableSource):
         if where:
             sql += " WHERE " + " AND ".join(where)
         arrays = self.rel.query(_INPUT, sql).fetchnumpy()
-        logical = {
-            name[len(_PREFIX) :]: _filled(arr)
-            for name, arr in arrays.items()
-            if name.startswith(_PREFIX)
-        }
-        return logical, {k: _filled(arrays[k]) for k in self.keys}
+        return {name: _filled(arr) for name, arr in arrays.items()}
+
+
+def _types(rel: Any) -> dict[str, str]:
+    """The type of each column of the relation, by name (``"VARCHAR"``, ...)."""
+    return dict(zip(rel.columns, (str(t) for t in rel.types)))
+
+
+def _relation(data: Any, table: Any) -> Any:
+    """The rows of a call: the relation ``data``, or the FROM item ``table``
+    of the connection ``data`` (a TypeError naming the parameter else)."""
+    duckdb = _common.engine("duckdb")
+    if isinstance(data, duckdb.DuckDBPyConnection):
+        if not isinstance(table, str):
+            raise TypeError(
+                "table must name the rows (a table or view, or a table function) "
+                f"when data is a DuckDB connection; got {table!r}."
+            )
+        return data.sql(f"SELECT * FROM {table}")
+    if isinstance(data, duckdb.DuckDBPyRelation):
+        if table is not None:
+            raise TypeError("table must be None when data is a DuckDB relation.")
+        return data
+    raise TypeError(
+        "data must be a DuckDB relation or a connection (with table=), got "
+        f"{type(data).__name__}."
+    )
+
+
+def _exact(names: list[str], used: list[str]) -> str:
+    """The FROM item of the columns ``used`` of the input (``names``: all its
+    columns), each read by its position under its own name: DuckDB's
+    identifiers ignore case, quoted or not, so ``"Y"`` would read a column
+    ``y`` standing before it.  Two columns used that differ only in case
+    cannot be told apart by name later in the query: a ValueError."""
+    chosen = list(dict.fromkeys(used))
+    folded: dict[str, str] = {}
+    for name in chosen:
+        first = folded.setdefault(name.lower(), name)
+        if first != name:
+            raise ValueError(
+                f"the columns {first!r} and {name!r} differ only in case: DuckDB cannot "
+                "tell them apart (its identifiers ignore case, quoted or not); give one "
+                f"of them another name first, e.g. SELECT #{names.index(name) + 1} AS "
+                "new_name (a position reads the column exactly)."
+            )
+    items = ", ".join(f"#{names.index(c) + 1} AS {ident(c)}" for c in chosen)
+    return f"(SELECT {items} FROM {ident(_INPUT)}) AS {ident(_common.PREFIX + 'columns')}"
 
 
 def _filled(arr: Any) -> np.ndarray:
@@ -311,8 +333,6 @@ def calibration_report(
     >>> report.subgroups.by_group.groups.tolist()
     [0, 1]
     """
-    src = _Source(data, table, y, p, weight, None)
-    keys = _common.subgroup_keys(groups, segments, list(src.rel.columns))
-    if keys:
-        src = _Source(src.rel, None, y, p, weight, keys)
-    return src.report(groups, segments, kwargs)
+    rel = _relation(data, table)
+    keys = _common.subgroup_keys(groups, segments, list(rel.columns))
+    return _Source(rel, None, y, p, weight, keys or None).report(groups, segments, kwargs)

@@ -12,11 +12,10 @@ same rows (to rounding), and bad input raises the in-memory error.  The
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from . import _common, _functions, _statistics
-from ._common import BIN, LABEL
+from ._common import BIN, LABEL, PREFIX
 from ._functions import TableFunction
 from ._polars_expr import WINDOW, _column, _pl, expression, group_mean, render, render_aggs
 
@@ -27,7 +26,6 @@ __all__ = [
 ]
 
 _ENGINE = "Polars"
-_PREFIX = "__skbrier_"
 
 _PIECES = {
     "inputs": """\
@@ -63,17 +61,10 @@ class _Source(_common.TableSource):
 
     input = where = f"the {_ENGINE} input"
 
-    def __init__(
-        self,
-        data: Any,
-        y: Any,
-        p: Any,
-        weight: Any,
-        group_by: Any,
-        extra: Mapping[str, Any] | None = None,
-    ) -> None:
+    def open(self, data: Any, inputs: dict, group_by: Any) -> tuple[Any, dict, list[str]]:
+        """A LazyFrame (of the Series given as ``y``, ``p`` and ``weight``
+        when ``data`` is None)."""
         pl = _pl()
-        inputs = self.given(y, p, weight, extra)
         if data is None:
             if group_by is not None:
                 raise TypeError(
@@ -92,8 +83,8 @@ class _Source(_common.TableSource):
                     f"the Series have different lengths {sorted(lengths)}; all inputs "
                     "must have the same number of samples."
                 )
-            data = pl.DataFrame({_PREFIX + k: s for k, s in series.items()}).lazy()
-            inputs = {k: pl.col(_PREFIX + k) for k in series}
+            data = pl.DataFrame({PREFIX + k: s for k, s in series.items()}).lazy()
+            inputs = {k: pl.col(PREFIX + k) for k in series}
         elif isinstance(data, pl.DataFrame):
             data = data.lazy()
         elif not isinstance(data, pl.LazyFrame):
@@ -101,34 +92,37 @@ class _Source(_common.TableSource):
                 "data must be a polars DataFrame or LazyFrame (or None with Series), "
                 f"got {type(data).__name__}."
             )
-        names = data.collect_schema().names()
-        exprs = {
-            k: _column(v, self.PARAMETERS.get(k, "p"), names).alias(_PREFIX + k)
-            for k, v in inputs.items()
-        }
-        self.keys = _common.check_group_by(group_by, names)
-        schema = data.select(*exprs.values()).collect_schema()
-        for k, v in inputs.items():
-            kind = schema[_PREFIX + k]
-            text = kind in (pl.String, pl.Categorical, pl.Enum)
-            if k != "y":
-                _common.check_numbers(v, self.PARAMETERS.get(k, "p"), text, str(kind))
-        if isinstance(schema[_PREFIX + "y"], pl.Decimal):  # numbers, as numpy reads them
-            exprs["y"] = exprs["y"].cast(pl.Float64)
-        floats = {k: e.cast(pl.Float64) for k, e in exprs.items() if k != "y"}
-        self.lf = data.select(*[pl.col(k) for k in self.keys], exprs["y"], *floats.values())
-        ydtype = self.lf.collect_schema()[_PREFIX + "y"]
+        return data, inputs, data.collect_schema().names()
+
+    def column(self, value: Any, name: str, names: list[str]) -> Any:
+        return _column(value, name, names)
+
+    def kinds(self, frame: Any, columns: dict[str, Any]) -> dict[str, tuple[str, bool]]:
+        pl = _pl()
+        schema = frame.select(*_named(columns).values()).collect_schema()
+        kinds = {k: schema[PREFIX + k] for k in columns}
+        text = (pl.String, pl.Categorical, pl.Enum)
+        return {k: (str(kind), kind in text) for k, kind in kinds.items()}
+
+    def select(self, frame: Any, columns: dict[str, Any]) -> None:
+        pl = _pl()
+        exprs = _named(columns)
+        y = exprs["y"]
+        if isinstance(frame.select(y).collect_schema()[PREFIX + "y"], pl.Decimal):
+            y = y.cast(pl.Float64)  # numbers, as numpy reads them
+        floats = [e.cast(pl.Float64) for k, e in exprs.items() if k != "y"]
+        self.lf = frame.select(*[pl.col(k) for k in self.keys], y, *floats)
+        ydtype = self.lf.collect_schema()[PREFIX + "y"]
         self.numeric_labels = ydtype.is_numeric() or ydtype == pl.Boolean
-        self.cols = {k: pl.col(_PREFIX + k) for k in inputs}
+        self.cols = {k: pl.col(PREFIX + k) for k in columns}
         self.cols["y"] = self.cols["y"].cast(pl.Float64)
-        self.weighted = "w" in inputs
 
     def run(self, aggs: list, *, by_label: bool, bins: Any) -> list[dict]:
         pl = _pl()
         names = _common.key_names(self.keys)
         keys = [pl.col(k).alias(n) for k, n in zip(self.keys, names)]
         if by_label:
-            keys.append(pl.col(_PREFIX + "y").alias(LABEL))
+            keys.append(pl.col(PREFIX + "y").alias(LABEL))
         if bins is not None:
             keys.append(render(bins, self.cols).alias(BIN))
         windows: list = []
@@ -137,7 +131,7 @@ class _Source(_common.TableSource):
         if windows:  # the groups' means first, as window columns (two passes)
             part = [pl.col(k) for k in self.keys]
             if by_label:
-                part.append(pl.col(_PREFIX + "y"))
+                part.append(pl.col(PREFIX + "y"))
             means = [group_mean(x, w, self.cols) for x, w in windows]
             if part:
                 means = [m.over(part) for m in means]
@@ -148,22 +142,19 @@ class _Source(_common.TableSource):
             out = lf.select(exprs).collect()
         return out.to_dicts()
 
-    def _rows(self, key: tuple) -> Any:
+    def fetched(self, key: tuple) -> dict[str, Any]:
+        """One collect."""
         pl = _pl()
         lf = self.lf
         for k, v in zip(self.keys, key):
             lf = lf.filter(pl.col(k).eq_missing(v))
-        return lf.collect()
+        df = lf.collect()
+        return {c: df[c].to_numpy() for c in df.columns}
 
-    def arrays(self, key: tuple = ()) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The rows of group ``key`` (all rows without ``group_by``), one
-        collect: the logical columns (``y``, ``p``, ``w``, extras) and the
-        ``group_by`` columns by name, as numpy arrays."""
-        df = self._rows(key)
-        logical = {
-            c[len(_PREFIX) :]: df[c].to_numpy() for c in df.columns if c.startswith(_PREFIX)
-        }
-        return logical, {k: df[k].to_numpy() for k in self.keys}
+
+def _named(columns: dict[str, Any]) -> dict[str, Any]:
+    """The expressions of the logical ``columns`` under their reserved names."""
+    return {k: e.alias(PREFIX + k) for k, e in columns.items()}
 
 
 # ----------------------------------------------------------------- the statistics
