@@ -380,8 +380,12 @@ def run(
     options = {k: v for k, v in arguments.items() if k not in _INPUTS}
     a = arguments
     planned = plan(
-        name, a["p"], weighted=a["weight"] is not None, pos_label=a["pos_label"],
-        engine=engine, **options,
-    )  # fmt: skip
+        name,
+        a["p"],
+        weighted=a["weight"] is not None,
+        pos_label=a["pos_label"],
+        engine=engine,
+        **options,
+    )
     extra = dict(planned.columns)
     return compute(source(extra.pop("p"), extra), planned.stat, planned.given)

@@ -189,8 +189,12 @@ def compare_brier(
 
     def finish(st: Any) -> Any:
         return comparison_from_moments(
-            st, names=pair, alternative=alternative,
-            small_sample_correction=opts[2], lead_time=lead_time, ddof=opts[3],
-        )  # fmt: skip
+            st,
+            names=pair,
+            alternative=alternative,
+            small_sample_correction=opts[2],
+            lead_time=lead_time,
+            ddof=opts[3],
+        )
 
     return finished(src, tmpl, finish)

@@ -67,7 +67,7 @@ table : str or None, default=None
     table function such as ``read_parquet('scores/*.parquet')``), inserted
     as written.""",
         ]
-    ),  # fmt: skip
+    ),
     #: the examples' table
     "setup": """\
 >>> import duckdb
@@ -200,12 +200,16 @@ def _filled(arr: Any) -> np.ndarray:
 # ----------------------------------------------------------------- the statistics
 _TABLE = _functions.Engine(
     "a DuckDB table",
-    (("data", inspect.Parameter.empty, "Any"), ("y", "y", "str"), ("p", "p", "str"),
-     ("weight", None, "str | None")),
+    (
+        ("data", inspect.Parameter.empty, "Any"),
+        ("y", "y", "str"),
+        ("p", "p", "str"),
+        ("weight", None, "str | None"),
+    ),
     _PIECES,
     keywords=(("table", None, "str | None"),),
     reference=("str | float | None", "str"),
-)  # fmt: skip
+)
 
 
 #: the paragraph after a function's summary, where DuckDB's way says more
