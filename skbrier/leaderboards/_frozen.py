@@ -109,15 +109,32 @@ def frozen_point(board: Board, gamma: np.ndarray) -> DifficultyAdjustedResult:
             with np.errstate(invalid="ignore", divide="ignore"):
                 raw = np.where(nq > 0, wb / np.where(wf > 0, wf, 1.0), np.nan)
             parts[str(lp.part_names[k])] = DifficultyAdjustedResult(
-                lp.forecasters, s, brier_index_of(s), raw, nq, unfitted.copy(), s.copy(),
-                lp.questions[part.questions], gamma[part.questions], anchor,
+                lp.forecasters,
+                s,
+                brier_index_of(s),
+                raw,
+                nq,
+                unfitted.copy(),
+                s.copy(),
+                lp.questions[part.questions],
+                gamma[part.questions],
+                anchor,
                 int(rows.sum()),
-            )  # fmt: skip
+            )
     return DifficultyAdjustedResult(
-        lp.forecasters, score, brier_index_of(score), lp.raw, lp.n_questions,
-        unfitted, score.copy(), lp.questions, gamma.copy(), anchor,
-        int(lp.panel.f.shape[0]), parts or None,
-    )  # fmt: skip
+        lp.forecasters,
+        score,
+        brier_index_of(score),
+        lp.raw,
+        lp.n_questions,
+        unfitted,
+        score.copy(),
+        lp.questions,
+        gamma.copy(),
+        anchor,
+        int(lp.panel.f.shape[0]),
+        parts or None,
+    )
 
 
 def frozen_bootstrap(
@@ -135,6 +152,10 @@ def frozen_bootstrap(
         return combined(_part_scores(board, num, den, cs)).T
 
     return run_replicates(
-        task, n_resamples, random_state=random_state, n_jobs=n_jobs, chunk_size=64,
+        task,
+        n_resamples,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        chunk_size=64,
         desc="leaderboard bootstrap",
-    )  # fmt: skip
+    )

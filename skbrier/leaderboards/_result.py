@@ -33,10 +33,19 @@ def _table(title: str, header: list[str], rows: list[list[str]]) -> str:
 # decimals of each column in summaries and HTML tables (ForecastBench shows the
 # index with one decimal); counts and ranks are whole numbers
 _DECIMALS = {
-    "brier_index": 2, "brier_index_low": 2, "brier_index_high": 2,
-    "adjusted_brier": 4, "raw_brier": 4, "n_questions": 0, "rank": 0,
-    "rank_low": 0, "rank_high": 0, "p_value": 4, "share_best": 3, "tie_group": 0,
-}  # fmt: skip
+    "brier_index": 2,
+    "brier_index_low": 2,
+    "brier_index_high": 2,
+    "adjusted_brier": 4,
+    "raw_brier": 4,
+    "n_questions": 0,
+    "rank": 0,
+    "rank_low": 0,
+    "rank_high": 0,
+    "p_value": 4,
+    "share_best": 3,
+    "tie_group": 0,
+}
 
 
 class _RankedTable(Result):
@@ -270,9 +279,13 @@ class LeaderboardResult(RankedResult, _ModelIntervalResult, DifficultyAdjustedRe
 
     _score_field: ClassVar[str] = "adjusted_brier"
     _columns: ClassVar[tuple[str, ...]] = (
-        "brier_index", "brier_index_low", "brier_index_high", "adjusted_brier", "raw_brier",
+        "brier_index",
+        "brier_index_low",
+        "brier_index_high",
+        "adjusted_brier",
+        "raw_brier",
         *RankedResult._rank_columns,
-    )  # fmt: skip
+    )
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("brier_index", "adjusted_brier", "rank")
     _interval_methods: ClassVar[tuple[str, ...]] = ("percentile",)

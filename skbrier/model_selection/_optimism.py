@@ -540,9 +540,10 @@ def internal_validation(
             raise ValueError("indices cannot be combined with sample_weight.")
         if "ici" in spec.base:
             repeated_rows(
-                w, "the measure 'ici' (its lowess has no weights)",
+                w,
+                "the measure 'ici' (its lowess has no weights)",
                 "leave 'ici' out of measures",
-            )  # fmt: skip
+            )
         if np.any(w == 0):  # zero weight: not observed
             keep = np.flatnonzero(w > 0)
             X, labels, y01, w, n = (
@@ -559,8 +560,10 @@ def internal_validation(
         )
     R = check_n_resamples(n_resamples, allow_zero=True)
     if nested and R == 0:
-        raise ValueError("nested=True runs the validation in each of n_resamples "
-                         "outer resamples: give n_resamples > 0.")  # fmt: skip
+        raise ValueError(
+            "nested=True runs the validation in each of n_resamples "
+            "outer resamples: give n_resamples > 0."
+        )
     if (indices is not None or interval_indices is not None) and w is not None:
         raise ValueError(
             "indices and interval_indices cannot be combined with sample_weight."

@@ -75,8 +75,9 @@ def _weight_param(estimator: Any) -> str:
 class _Refits:
     """Fits clones of the estimator on resamples and predicts the original rows."""
 
-    def __init__(self, estimator: Any, X: Any, y: np.ndarray, pos_label: Any,
-                 weighted: bool) -> None:  # fmt: skip
+    def __init__(
+        self, estimator: Any, X: Any, y: np.ndarray, pos_label: Any, weighted: bool
+    ) -> None:
         self.estimator, self.X, self.y, self.pos_label = estimator, X, y, pos_label
         self.weight_param = _weight_param(estimator) if weighted else ""
         self.errors: list[str] = []
@@ -332,9 +333,15 @@ def _cv_validation(
         opt = cv["train"] - cv["test"]
     optimism = _means(opt, cv["train"], cv["test"])
     none = dict.fromkeys(
-        ("simple_bootstrap", "out_of_bag", "no_information", "relative_overfitting",
-         "corrected_632", "corrected_632plus")
-    )  # fmt: skip
+        (
+            "simple_bootstrap",
+            "out_of_bag",
+            "no_information",
+            "relative_overfitting",
+            "corrected_632",
+            "corrected_632plus",
+        )
+    )
     return Validation(
         apparent=apparent,
         p_app=p_app,
@@ -397,9 +404,13 @@ def _bootstrap_validation(
         return out
 
     reps = run_replicates(
-        task, B, random_state=seed, n_jobs=n_jobs, chunk_size=_CHUNK,
+        task,
+        B,
+        random_state=seed,
+        n_jobs=n_jobs,
+        chunk_size=_CHUNK,
         desc="internal validation",
-    )  # fmt: skip
+    )
     boot, orig, oob = reps[:, :m], reps[:, m : 2 * m], reps[:, 2 * m : 3 * m]
     counts_all, preds = reps[:, 3 * m : 3 * m + n], reps[:, 3 * m + n :]
     with np.errstate(invalid="ignore"):  # inf - inf of separated fits: see _means
@@ -408,9 +419,18 @@ def _bootstrap_validation(
     plus = settings.correction in ("632plus", "both")
     optimism = _means(opt_b, boot, orig)
     est: dict[str, np.ndarray | None] = dict.fromkeys(
-        ("optimism", "corrected", "simple_bootstrap", "out_of_bag", "no_information",
-         "relative_overfitting", "corrected_632", "corrected_632plus", "cv_average")
-    )  # fmt: skip
+        (
+            "optimism",
+            "corrected",
+            "simple_bootstrap",
+            "out_of_bag",
+            "no_information",
+            "relative_overfitting",
+            "corrected_632",
+            "corrected_632plus",
+            "cv_average",
+        )
+    )
     if harrell:
         est.update(
             optimism=optimism, corrected=apparent - optimism, simple_bootstrap=_means(orig)
