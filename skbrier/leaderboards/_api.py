@@ -35,7 +35,12 @@ from ._docs import leaderboard_doc
 from ._frozen import check_question_effects, frozen_bootstrap, frozen_point
 from ._panel import check_anchor, check_name, check_panel
 from ._ranking import rank_inference
-from ._result import DifficultyAdjustedResult, LeaderboardResult
+from ._result import (
+    DifficultyAdjustedResult,
+    LeaderboardResult,
+    board_result,
+    part_result,
+)
 
 __all__ = ["combine_leaderboards", "difficulty_adjusted_brier", "leaderboard"]
 
@@ -79,35 +84,20 @@ def _point(board: Board) -> DifficultyAdjustedResult:
             raw = np.asarray(st.wall.multiply(_brier_matrix(st)).sum(axis=1)).ravel()
             with np.errstate(invalid="ignore", divide="ignore"):
                 raw = raw / np.asarray(st.wall.sum(axis=1)).ravel()
-            part_results[str(lp.part_names[k])] = DifficultyAdjustedResult(
-                lp.forecasters,
+            part_results[str(lp.part_names[k])] = part_result(
+                board,
+                k,
                 s,
-                brier_index_of(s),
                 np.where(rows > 0, raw, np.nan),
                 rows,
                 lp.panel.fitted.copy(),
                 a,
-                lp.questions[qs],
-                gamma[qs],
-                _anchor_out(board),
+                gamma,
                 int(st.panel.f.shape[0]),
             )
     score = combined(scores)
     alpha = combined(alphas)
-    return DifficultyAdjustedResult(
-        lp.forecasters,
-        score,
-        brier_index_of(score),
-        lp.raw,
-        lp.n_questions,
-        lp.panel.fitted.copy(),
-        alpha,
-        lp.questions,
-        gamma,
-        _anchor_out(board),
-        int(lp.panel.f.shape[0]),
-        part_results or None,
-    )
+    return board_result(board, score, lp.panel.fitted.copy(), alpha, gamma, part_results)
 
 
 def _no_fit_options(fit_forecasters: Any, singletons: str) -> None:
@@ -123,12 +113,6 @@ def _brier_matrix(st: Any) -> Any:
 
     pn = st.panel
     return sp.csr_matrix((pn.b, (pn.f, pn.q)), shape=(pn.n_forecasters, pn.n_questions))
-
-
-def _anchor_out(board: Board) -> tuple[Any, float] | None:
-    if board.anchor is None:
-        return None
-    return (to_builtin(board.lp.forecasters[board.anchor[0]]), board.anchor[1])
 
 
 def _prepare(y_true: Any, y_proba: Any, *, anchor: Any, **panel: Any) -> Board:

@@ -38,6 +38,7 @@ from ._optimism_ci import (
     interval_replicates,
 )
 from ._optimism_core import (
+    ESTIMATES,
     Sample,
     Settings,
     check_failures,
@@ -218,19 +219,7 @@ class InternalValidationResult(_IntervalResult):
     _interval_metrics: ClassVar[tuple[str, ...]] = (*BASE_MEASURES, "net_benefit")
     _interval_methods: ClassVar[tuple[str, ...]] = tuple(INTERVAL_METHODS)
 
-    _COLUMNS: ClassVar[tuple[str, ...]] = (
-        "apparent",
-        "optimism",
-        "corrected",
-        "simple_bootstrap",
-        "out_of_bag",
-        "no_information",
-        "relative_overfitting",
-        "corrected_632",
-        "corrected_632plus",
-        "cv_average",
-        "n_valid",
-    )
+    _COLUMNS: ClassVar[tuple[str, ...]] = ("apparent", *ESTIMATES, "n_valid")
 
     def _table(self) -> list[dict[str, Any]]:
         cols = [c for c in self._COLUMNS if getattr(self, c) is not None]

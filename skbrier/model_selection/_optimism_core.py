@@ -27,6 +27,7 @@ from ._optimism_measures import MeasureSet, combine_632, harrell_632_weights
 from .cross_validation import _take_rows
 
 __all__ = [
+    "ESTIMATES",
     "Sample",
     "Settings",
     "Validation",
@@ -258,6 +259,21 @@ class Settings:
         return refits, p_app, self.spec(sample.y01, p_app, sample.w)
 
 
+#: the estimates of a validation (:attr:`Validation.estimates`), in the order of
+#: the result's table; each is None where the correction does not compute it
+ESTIMATES: tuple[str, ...] = (
+    "optimism",
+    "corrected",
+    "simple_bootstrap",
+    "out_of_bag",
+    "no_information",
+    "relative_overfitting",
+    "corrected_632",
+    "corrected_632plus",
+    "cv_average",
+)
+
+
 @dataclasses.dataclass(frozen=True)
 class Validation:
     """One validation: the apparent measures and the estimates (arrays over
@@ -332,24 +348,14 @@ def _cv_validation(
     with np.errstate(invalid="ignore"):  # inf - inf of separated fits: see _means
         opt = cv["train"] - cv["test"]
     optimism = _means(opt, cv["train"], cv["test"])
-    none = dict.fromkeys(
-        (
-            "simple_bootstrap",
-            "out_of_bag",
-            "no_information",
-            "relative_overfitting",
-            "corrected_632",
-            "corrected_632plus",
-        )
-    )
     return Validation(
         apparent=apparent,
         p_app=p_app,
         estimates={
+            **dict.fromkeys(ESTIMATES),
             "optimism": optimism,
             "corrected": apparent - optimism,
             "cv_average": _means(cv["test"]),
-            **none,
         },
         n_valid=(~np.isnan(opt)).sum(axis=0),
         replicates={"train": cv["train"], "test": cv["test"], "optimism": opt},
@@ -418,19 +424,7 @@ def _bootstrap_validation(
     harrell = settings.correction in ("harrell", "both")
     plus = settings.correction in ("632plus", "both")
     optimism = _means(opt_b, boot, orig)
-    est: dict[str, np.ndarray | None] = dict.fromkeys(
-        (
-            "optimism",
-            "corrected",
-            "simple_bootstrap",
-            "out_of_bag",
-            "no_information",
-            "relative_overfitting",
-            "corrected_632",
-            "corrected_632plus",
-            "cv_average",
-        )
-    )
+    est: dict[str, np.ndarray | None] = dict.fromkeys(ESTIMATES)
     if harrell:
         est.update(
             optimism=optimism, corrected=apparent - optimism, simple_bootstrap=_means(orig)
