@@ -131,14 +131,33 @@ def _comment(text: str) -> str:
 
 #: ``(option, keywords of add_argument)`` of the text-table reader's options
 _READER_OPTIONS = (
-    ("--sep", {"type": _sep, "metavar": "CHAR", "help": "field separator (default: "
-     "detected among , ; tab |); 'tab' for a tab"}),
-    ("--decimal", {"choices": [".", ","], "default": ".", "metavar": "MARK", "help":
-     "decimal mark of the numbers (',' for European exports; default '.')"}),
+    (
+        "--sep",
+        {
+            "type": _sep,
+            "metavar": "CHAR",
+            "help": "field separator (default: detected among , ; tab |); 'tab' for a tab",
+        },
+    ),
+    (
+        "--decimal",
+        {
+            "choices": [".", ","],
+            "default": ".",
+            "metavar": "MARK",
+            "help": "decimal mark of the numbers (',' for European exports; default '.')",
+        },
+    ),
     ("--encoding", {"default": "auto", "metavar": "NAME"}),
-    ("--comment", {"type": _comment, "metavar": "CHAR", "help": "skip lines that "
-     "start with this character, e.g. '#'"}),
-)  # fmt: skip
+    (
+        "--comment",
+        {
+            "type": _comment,
+            "metavar": "CHAR",
+            "help": "skip lines that start with this character, e.g. '#'",
+        },
+    ),
+)
 
 
 def add_reader_options(group: Any, encoding_help: str, *, comment: bool = False) -> None:

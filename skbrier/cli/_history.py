@@ -143,10 +143,13 @@ def _read_questions(args: argparse.Namespace) -> tuple[str, dict[str, np.ndarray
     out = {
         "question": _question_names(cols[args.question_col]),
         "outcome": outcomes(
-            cols[args.outcome_col], args.outcome_col, path, args.pos_label,
+            cols[args.outcome_col],
+            args.outcome_col,
+            path,
+            args.pos_label,
             decimal=args.decimal,
         ),
-    }  # fmt: skip
+    }
     for key, col in times.items():
         if col is not None:
             out[key] = _times(cols[col], col, path, args.decimal)
@@ -223,9 +226,11 @@ def _scored(history: Any, args: argparse.Namespace) -> Any:
     at = _lead_time(args.lead_time)
     if args.score == "daily-brier":
         return daily_brier(
-            history, step=_duration(args.step, "--step"), scale_by_half=half,
+            history,
+            step=_duration(args.step, "--step"),
+            scale_by_half=half,
             before_first=args.before_first or "median",
-        )  # fmt: skip
+        )
     if args.score == "brier-at":
         return brier_at(history, "last" if at is None else at, scale_by_half=half)
     if isinstance(at, str) and at in ("first", "last"):
@@ -263,10 +268,11 @@ def _history(args: argparse.Namespace) -> int:
     questions = {k: v[q_keep] for k, v in qs.items() if k != "strata"}
     try:
         history = forecast_history(
-            {k: v[f_keep] for k, v in fc.items()}, questions,
+            {k: v[f_keep] for k, v in fc.items()},
+            questions,
             resolve_time="resolve_time" if args.resolve_col else None,
             weight="weight" if args.weight_col else None,
-        )  # fmt: skip
+        )
         scores = _score(history, args)
         strata = None
         if "strata" in qs:
@@ -274,12 +280,17 @@ def _history(args: argparse.Namespace) -> int:
                 zip(questions["question"].tolist(), qs["strata"][q_keep].tolist())
             )
         res = history_leaderboard(
-            scores, adjustment=args.adjustment.replace("-", "_"), strata=strata,
+            scores,
+            adjustment=args.adjustment.replace("-", "_"),
+            strata=strata,
             fit_forecasters=fit_forecasters(scores.forecasters, args.exclude_from_fit),
-            reference=args.reference, n_resamples=args.n_resamples,
-            confidence_level=args.confidence_level, simultaneous=not args.marginal,
-            anchor=anchor, random_state=args.random_state,
-        )  # fmt: skip
+            reference=args.reference,
+            n_resamples=args.n_resamples,
+            confidence_level=args.confidence_level,
+            simultaneous=not args.marginal,
+            anchor=anchor,
+            random_state=args.random_state,
+        )
     except (ValueError, TypeError) as exc:
         files = {"forecasts": (fpath, f_keep), "questions": (qpath, q_keep)}
         raise board_error(ValueError(_file_rows(str(exc), files))) from None
@@ -289,10 +300,19 @@ def _history(args: argparse.Namespace) -> int:
 
 #: the options of ``skbrier leaderboard`` that ``skbrier history`` shares
 _SHARED = (
-    "--anchor", "--reference", "--exclude-from-fit", "--n-resamples",
-    "--confidence-level", "--marginal", "--random-state", "--html", "--title",
-    "--json", "--force", "--quiet",
-)  # fmt: skip
+    "--anchor",
+    "--reference",
+    "--exclude-from-fit",
+    "--n-resamples",
+    "--confidence-level",
+    "--marginal",
+    "--random-state",
+    "--html",
+    "--title",
+    "--json",
+    "--force",
+    "--quiet",
+)
 
 _COLUMNS: dict[str, dict[str, tuple[str | None, str]]] = {
     "forecasts": {
@@ -360,10 +380,18 @@ DESCRIPTION = (
 
 def add_arguments(sp: argparse.ArgumentParser) -> None:
     """Add the arguments of ``skbrier history`` to its parser."""
-    sp.add_argument("file", metavar="FORECASTS", help="table of updates: one row per "
-                    "forecaster, question, time and probability ('-': stdin)")  # fmt: skip
-    sp.add_argument("--questions", required=True, metavar="FILE",
-                    help="table of questions: one row per question")  # fmt: skip
+    sp.add_argument(
+        "file",
+        metavar="FORECASTS",
+        help="table of updates: one row per "
+        "forecaster, question, time and probability ('-': stdin)",
+    )
+    sp.add_argument(
+        "--questions",
+        required=True,
+        metavar="FILE",
+        help="table of questions: one row per question",
+    )
     for group, options in _COLUMNS.items():
         g = sp.add_argument_group(f"columns of the {group} file")
         for flag, (default, text) in options.items():

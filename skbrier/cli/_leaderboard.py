@@ -57,11 +57,14 @@ def _labels(col: Any) -> np.ndarray:
 def _read(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The table's columns as arrays; returns (path, columns)."""
     labels = {
-        "forecaster": args.forecaster_col, "question": args.question_col,
-        "strata": args.strata_col, "combine": args.combine_col,
-        "organization": args.organization_col, "release_date": args.release_date_col,
+        "forecaster": args.forecaster_col,
+        "question": args.question_col,
+        "strata": args.strata_col,
+        "combine": args.combine_col,
+        "organization": args.organization_col,
+        "release_date": args.release_date_col,
         "submission_date": args.submission_date_col,
-    }  # fmt: skip
+    }
     numbers = {
         "weight": args.weight_col,
         "horizon": args.horizon_col,
@@ -172,12 +175,16 @@ def _leaderboard(args: argparse.Namespace) -> int:
         )
     try:
         keep = forecastbench_rows(
-            c["forecaster"], organization=c.get("organization"),
-            release_date=c.get("release_date"), latest_per_organization=args.latest_per_org,
-            lead_time=c.get("horizon"), max_lead_time=args.max_horizon,
+            c["forecaster"],
+            organization=c.get("organization"),
+            release_date=c.get("release_date"),
+            latest_per_organization=args.latest_per_org,
+            lead_time=c.get("horizon"),
+            max_lead_time=args.max_horizon,
             submission_date=c.get("submission_date"),
-            max_inactive_days=args.hide_inactive_days, reference_date=args.reference_date,
-        )  # fmt: skip
+            max_inactive_days=args.hide_inactive_days,
+            reference_date=args.reference_date,
+        )
     except (ValueError, TypeError) as exc:
         raise CLIError(str(exc)) from None
     if not keep.all():
@@ -205,12 +212,20 @@ def _leaderboard(args: argparse.Namespace) -> int:
     f = c["forecaster"]
     try:
         res = leaderboard(
-            c["y"], c["p"], forecaster=f, question=c["question"],
-            sample_weight=c.get("weight"), anchor=anchor, reference=args.reference,
+            c["y"],
+            c["p"],
+            forecaster=f,
+            question=c["question"],
+            sample_weight=c.get("weight"),
+            anchor=anchor,
+            reference=args.reference,
             fit_forecasters=fit_forecasters(f, args.exclude_from_fit),
-            n_resamples=args.n_resamples, confidence_level=args.confidence_level,
-            simultaneous=not args.marginal, random_state=args.random_state, **extra,
-        )  # fmt: skip
+            n_resamples=args.n_resamples,
+            confidence_level=args.confidence_level,
+            simultaneous=not args.marginal,
+            random_state=args.random_state,
+            **extra,
+        )
         parity = None if args.parity_target is None else _parity(res, c, args)
     except (ValueError, TypeError) as exc:
         raise board_error(exc) from None
@@ -296,9 +311,12 @@ def _parity(res: Any, c: dict[str, Any], args: argparse.Namespace) -> Any:
         pass
     reps = res if res.n_resamples else None
     return parity_date(
-        {n: dates.get(to_builtin(n)) for n in res.forecasters.tolist()}, res, target,
-        replicates=reps, confidence_level=args.confidence_level,
-    )  # fmt: skip
+        {n: dates.get(to_builtin(n)) for n in res.forecasters.tolist()},
+        res,
+        target,
+        replicates=reps,
+        confidence_level=args.confidence_level,
+    )
 
 
 def _records(res: Any) -> list[dict[str, Any]]:

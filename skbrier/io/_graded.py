@@ -128,8 +128,11 @@ def read_graded(
     ([True, False, False], [True, False, True])
     """
     path = check_path(path)
-    for name, value in (("grade_field", grade_field), ("id_field", id_field),
-                        ("confidence_field", confidence_field)):  # fmt: skip
+    for name, value in (
+        ("grade_field", grade_field),
+        ("id_field", id_field),
+        ("confidence_field", confidence_field),
+    ):
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{name} must be a str, got {show(value)}.")
     if grade_field is None:

@@ -380,11 +380,20 @@ def read_inspect_log(
         missing = {i for i, _ in no_logprobs}
         rows = [r for r in rows if r[0] not in missing]
         for i, place in no_logprobs:
-            bad.append((i, at(path, place, Bad(
-                "output.choices[0].logprobs",
-                "is missing while other samples have logprobs (confidence='none' "
-                "reads accuracy only)",
-            ))))  # fmt: skip
+            bad.append(
+                (
+                    i,
+                    at(
+                        path,
+                        place,
+                        Bad(
+                            "output.choices[0].logprobs",
+                            "is missing while other samples have logprobs (confidence='none' "
+                            "reads accuracy only)",
+                        ),
+                    ),
+                )
+            )
     if bad and not skip_invalid:
         raise min(bad, key=lambda b: b[0])[1]
     if not rows and bad:

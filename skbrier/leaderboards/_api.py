@@ -35,7 +35,12 @@ from ._docs import leaderboard_doc
 from ._frozen import check_question_effects, frozen_bootstrap, frozen_point
 from ._panel import check_anchor, check_name, check_panel
 from ._ranking import rank_inference
-from ._result import DifficultyAdjustedResult, LeaderboardResult
+from ._result import (
+    DifficultyAdjustedResult,
+    LeaderboardResult,
+    board_result,
+    part_result,
+)
 
 __all__ = ["combine_leaderboards", "difficulty_adjusted_brier", "leaderboard"]
 
@@ -79,18 +84,20 @@ def _point(board: Board) -> DifficultyAdjustedResult:
             raw = np.asarray(st.wall.multiply(_brier_matrix(st)).sum(axis=1)).ravel()
             with np.errstate(invalid="ignore", divide="ignore"):
                 raw = raw / np.asarray(st.wall.sum(axis=1)).ravel()
-            part_results[str(lp.part_names[k])] = DifficultyAdjustedResult(
-                lp.forecasters, s, brier_index_of(s), np.where(rows > 0, raw, np.nan),
-                rows, lp.panel.fitted.copy(), a, lp.questions[qs], gamma[qs],
-                _anchor_out(board), int(st.panel.f.shape[0]),
-            )  # fmt: skip
+            part_results[str(lp.part_names[k])] = part_result(
+                board,
+                k,
+                s,
+                np.where(rows > 0, raw, np.nan),
+                rows,
+                lp.panel.fitted.copy(),
+                a,
+                gamma,
+                int(st.panel.f.shape[0]),
+            )
     score = combined(scores)
     alpha = combined(alphas)
-    return DifficultyAdjustedResult(
-        lp.forecasters, score, brier_index_of(score), lp.raw, lp.n_questions,
-        lp.panel.fitted.copy(), alpha, lp.questions, gamma, _anchor_out(board),
-        int(lp.panel.f.shape[0]), part_results or None,
-    )  # fmt: skip
+    return board_result(board, score, lp.panel.fitted.copy(), alpha, gamma, part_results)
 
 
 def _no_fit_options(fit_forecasters: Any, singletons: str) -> None:
@@ -106,12 +113,6 @@ def _brier_matrix(st: Any) -> Any:
 
     pn = st.panel
     return sp.csr_matrix((pn.b, (pn.f, pn.q)), shape=(pn.n_forecasters, pn.n_questions))
-
-
-def _anchor_out(board: Board) -> tuple[Any, float] | None:
-    if board.anchor is None:
-        return None
-    return (to_builtin(board.lp.forecasters[board.anchor[0]]), board.anchor[1])
 
 
 def _prepare(y_true: Any, y_proba: Any, *, anchor: Any, **panel: Any) -> Board:
@@ -233,11 +234,17 @@ def difficulty_adjusted_brier(
     [73.54, 50.0]
     """
     board = _prepare(
-        y_true, y_proba, forecaster=forecaster, question=question,
+        y_true,
+        y_proba,
+        forecaster=forecaster,
+        question=question,
         fit_forecasters=fit_forecasters,
-        anchor=anchor, sample_weight=sample_weight, pos_label=pos_label,
-        combine=combine, singletons=singletons,
-    )  # fmt: skip
+        anchor=anchor,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        combine=combine,
+        singletons=singletons,
+    )
     if question_effects is not None:
         _no_fit_options(fit_forecasters, singletons)
         return frozen_point(board, check_question_effects(question_effects, board.lp))
@@ -443,11 +450,18 @@ def leaderboard(
     )
     simultaneous = check_bool(simultaneous, "simultaneous")
     board = _prepare(
-        y_true, y_proba, forecaster=forecaster, question=question,
+        y_true,
+        y_proba,
+        forecaster=forecaster,
+        question=question,
         fit_forecasters=fit_forecasters,
-        anchor=anchor, sample_weight=sample_weight, pos_label=pos_label,
-        strata=strata, combine=combine, singletons=singletons,
-    )  # fmt: skip
+        anchor=anchor,
+        sample_weight=sample_weight,
+        pos_label=pos_label,
+        strata=strata,
+        combine=combine,
+        singletons=singletons,
+    )
     ref = (
         None
         if reference is None
@@ -459,10 +473,14 @@ def leaderboard(
         gamma = check_question_effects(question_effects, board.lp)
     point, reps, n_bad = fit_board(board, gamma, n_resamples, random_state, n_jobs)
     return _summarise(
-        point, reps, confidence_level=confidence_level, simultaneous=simultaneous,
-        reference=ref, n_disconnected=n_bad,
+        point,
+        reps,
+        confidence_level=confidence_level,
+        simultaneous=simultaneous,
+        reference=ref,
+        n_disconnected=n_bad,
         reference_name=None if ref is None else to_builtin(point.forecasters[ref]),
-    )  # fmt: skip
+    )
 
 
 @leaderboard_doc
@@ -545,12 +563,19 @@ def combine_leaderboards(
     fitted = np.asarray(sum(align(r, r.fitted.astype(float), 0.0) for r in results)) > 0
     alpha = combined([align(r, r.forecaster_effects) for r in results])
     point = DifficultyAdjustedResult(
-        names, score, brier_index_of(score), raw, np.asarray(nq).astype(np.int64), fitted,
-        alpha, np.concatenate([r.questions for r in results]),
-        np.concatenate([r.question_effects for r in results]), results[0].anchor,
+        names,
+        score,
+        brier_index_of(score),
+        raw,
+        np.asarray(nq).astype(np.int64),
+        fitted,
+        alpha,
+        np.concatenate([r.questions for r in results]),
+        np.concatenate([r.question_effects for r in results]),
+        results[0].anchor,
         int(sum(r.n_rows for r in results)),
         {f"part_{k}": r for k, r in enumerate(results)},
-    )  # fmt: skip
+    )
     if not isinstance(results[0], LeaderboardResult):
         return point
     boards = [r for r in results if isinstance(r, LeaderboardResult)]
@@ -563,7 +588,11 @@ def combine_leaderboards(
     ref = None if reference is None else check_name(reference, names, "reference")
     level = boards[0].confidence_level if confidence_level is None else confidence_level
     return _summarise(
-        point, reps, confidence_level=check_confidence_level(level),
-        simultaneous=boards[0].simultaneous, reference=ref, n_disconnected=int(np.sum([r.n_disconnected for r in boards])),
+        point,
+        reps,
+        confidence_level=check_confidence_level(level),
+        simultaneous=boards[0].simultaneous,
+        reference=ref,
+        n_disconnected=int(np.sum([r.n_disconnected for r in boards])),
         reference_name=None if ref is None else to_builtin(names[ref]),
-    )  # fmt: skip
+    )

@@ -87,9 +87,14 @@ def build_board(lp: LabelledPanel, anchor: tuple[int, float] | None) -> Board:
         local[qs] = np.arange(qs.shape[0])
         rows = local[pn.q] >= 0
         sub = Panel(
-            pn.f[rows], local[pn.q[rows]], pn.b[rows], pn.w[rows],
-            pn.n_forecasters, qs.shape[0], pn.fitted,
-        )  # fmt: skip
+            pn.f[rows],
+            local[pn.q[rows]],
+            pn.b[rows],
+            pn.w[rows],
+            pn.n_forecasters,
+            qs.shape[0],
+            pn.fitted,
+        )
         parts.append(Part(qs, build_structure(sub)))
         if lp.strata is None:
             strata.append(qs)
@@ -164,9 +169,13 @@ def bootstrap(
         return out
 
     reps = run_replicates(
-        task, n_resamples, random_state=random_state, n_jobs=n_jobs, chunk_size=16,
+        task,
+        n_resamples,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        chunk_size=16,
         desc="leaderboard bootstrap",
-    )  # fmt: skip
+    )
     return reps[:, :n_all], int(reps[:, n_all].sum())
 
 

@@ -166,9 +166,20 @@ def build_structure(panel: Panel) -> Structure:
         dense_all = gall.toarray()
         dense_fit = dense_all[fit_idx]
     return Structure(
-        panel, fit_idx, wall, resid, sq, wq, group, n_groups, gall, gfit, wg,
-        dense_all, dense_fit,
-    )  # fmt: skip
+        panel,
+        fit_idx,
+        wall,
+        resid,
+        sq,
+        wq,
+        group,
+        n_groups,
+        gall,
+        gfit,
+        wg,
+        dense_all,
+        dense_fit,
+    )
 
 
 def _laplacian(

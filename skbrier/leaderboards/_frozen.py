@@ -16,9 +16,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core.resampling import run_replicates, stratified_indices
-from .._core.results import to_builtin
-from ._boot import Board, _shift_rows, brier_index_of, combined
-from ._result import DifficultyAdjustedResult
+from ._boot import Board, _shift_rows, combined
+from ._result import DifficultyAdjustedResult, board_result, part_result
 
 __all__ = ["check_question_effects", "frozen_bootstrap", "frozen_point"]
 
@@ -92,9 +91,6 @@ def frozen_point(board: Board, gamma: np.ndarray) -> DifficultyAdjustedResult:
     ones = np.ones((lp.panel.n_questions, 1))
     per_part = [s[:, 0] for s in _part_scores(board, num, den, ones)]
     score = combined(per_part)
-    anchor = None
-    if board.anchor is not None:
-        anchor = (to_builtin(lp.forecasters[board.anchor[0]]), board.anchor[1])
     unfitted = np.zeros(lp.forecasters.shape[0], dtype=bool)
     parts: dict[str, DifficultyAdjustedResult] = {}
     if lp.part_names is not None:
@@ -108,16 +104,10 @@ def frozen_point(board: Board, gamma: np.ndarray) -> DifficultyAdjustedResult:
             )
             with np.errstate(invalid="ignore", divide="ignore"):
                 raw = np.where(nq > 0, wb / np.where(wf > 0, wf, 1.0), np.nan)
-            parts[str(lp.part_names[k])] = DifficultyAdjustedResult(
-                lp.forecasters, s, brier_index_of(s), raw, nq, unfitted.copy(), s.copy(),
-                lp.questions[part.questions], gamma[part.questions], anchor,
-                int(rows.sum()),
-            )  # fmt: skip
-    return DifficultyAdjustedResult(
-        lp.forecasters, score, brier_index_of(score), lp.raw, lp.n_questions,
-        unfitted, score.copy(), lp.questions, gamma.copy(), anchor,
-        int(lp.panel.f.shape[0]), parts or None,
-    )  # fmt: skip
+            parts[str(lp.part_names[k])] = part_result(
+                board, k, s, raw, nq, unfitted.copy(), s.copy(), gamma, int(rows.sum())
+            )
+    return board_result(board, score, unfitted, score.copy(), gamma.copy(), parts)
 
 
 def frozen_bootstrap(
@@ -135,6 +125,10 @@ def frozen_bootstrap(
         return combined(_part_scores(board, num, den, cs)).T
 
     return run_replicates(
-        task, n_resamples, random_state=random_state, n_jobs=n_jobs, chunk_size=64,
+        task,
+        n_resamples,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        chunk_size=64,
         desc="leaderboard bootstrap",
-    )  # fmt: skip
+    )

@@ -196,11 +196,13 @@ def history_leaderboard(
         )
     sign = -1.0 if scores.higher_is_better else 1.0  # fit a loss: lower is better
     lp = score_panel(
-        sign * scores.pair_score, forecaster=scores.pair_forecaster,
-        question=scores.pair_question, sample_weight=scores.pair_weight,
+        sign * scores.pair_score,
+        forecaster=scores.pair_forecaster,
+        question=scores.pair_question,
+        sample_weight=scores.pair_weight,
         fit_forecasters=fit_forecasters,
         strata=None if strata is None else _per_pair(strata, scores, "strata"),
-    )  # fmt: skip
+    )
     anc = check_anchor(anchor, lp.forecasters)
     board = build_board(lp, None if anc is None else (anc[0], sign * anc[1]))
     gamma = None

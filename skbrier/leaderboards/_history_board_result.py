@@ -97,8 +97,12 @@ class HistoryLeaderboardResult(RankedResult, _ForecasterTable):
     """
 
     _columns: ClassVar[tuple[str, ...]] = (
-        "adjusted_score", "score_low", "score_high", "raw_score", *RankedResult._rank_columns
-    )  # fmt: skip
+        "adjusted_score",
+        "score_low",
+        "score_high",
+        "raw_score",
+        *RankedResult._rank_columns,
+    )
 
     _score_field: ClassVar[str] = "adjusted_score"
 

@@ -103,8 +103,19 @@ def leaderboard_table(res: Any) -> str:
         step = t[1] - t[0] if len(t) > 1 else 1.0
         scale = (math.floor(scale[0] / step) * step, math.ceil(scale[1] / step) * step)
     pct = f"{res.confidence_level:.0%}"
-    head = ["", "forecaster", label, f"{pct} interval", "", *(h for _, h in others),
-            "questions", "rank interval", "tie group", "p-value", "share best"]  # fmt: skip
+    head = [
+        "",
+        "forecaster",
+        label,
+        f"{pct} interval",
+        "",
+        *(h for _, h in others),
+        "questions",
+        "rank interval",
+        "tie group",
+        "p-value",
+        "share best",
+    ]
     rows = []
     for k, i in enumerate(res._by_rank()):
 

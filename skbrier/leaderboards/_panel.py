@@ -197,10 +197,11 @@ def score_panel(
             )
         names = set(rows["forecaster"][left].tolist())
         return score_panel(
-            b[left], sample_weight=wv[left],
+            b[left],
+            sample_weight=wv[left],
             fit_forecasters=[v for v in fnames[fitted] if v in names],
             **{k: v[left] for k, v in rows.items()},
-        )  # fmt: skip
+        )
     panel = Panel(f, q, b, wv, n_f, n_q, fitted)
     stc = cbc = cbn = None
     if "strata" in rows:

@@ -382,7 +382,22 @@ def parity_date(
         bool(np.nanmax(s[fr]) >= t) or (bool(np.isfinite(cross)) and cross <= last)
     )
     return ParityDateResult(
-        conv(cross), bool(np.isfinite(cross)), reason, float(slope), float(icpt), t,
-        labels, np.asarray([conv(v) for v in x[fr]]), s[fr], conv(last), rc, n_valid,
-        level, conv(ci.low), conv(ci.high), int(rc.shape[0]), is_date, reached,
-    )  # fmt: skip
+        conv(cross),
+        bool(np.isfinite(cross)),
+        reason,
+        float(slope),
+        float(icpt),
+        t,
+        labels,
+        np.asarray([conv(v) for v in x[fr]]),
+        s[fr],
+        conv(last),
+        rc,
+        n_valid,
+        level,
+        conv(ci.low),
+        conv(ci.high),
+        int(rc.shape[0]),
+        is_date,
+        reached,
+    )

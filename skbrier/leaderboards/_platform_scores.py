@@ -540,9 +540,14 @@ def baseline_score(
     rows = standing_rows(history, pairs, _spot(history, at), False)
     scored = _spot_scored(rows >= 0)
     return summarise(
-        history, f"baseline_score({rule}, spot)", True, pairs.forecaster[scored],
-        pairs.question[scored], base[rows[scored]], np.ones(int(scored.sum())),
-    )  # fmt: skip
+        history,
+        f"baseline_score({rule}, spot)",
+        True,
+        pairs.forecaster[scored],
+        pairs.question[scored],
+        base[rows[scored]],
+        np.ones(int(scored.sum())),
+    )
 
 
 def _time_averaged(
@@ -557,9 +562,14 @@ def _time_averaged(
     cover = np.bincount(pairs.index, weights=shares, minlength=pairs.n)
     scored = cover > 0
     return summarise(
-        history, name, True, pairs.forecaster[scored], pairs.question[scored],
-        score[scored], cover[scored],
-    )  # fmt: skip
+        history,
+        name,
+        True,
+        pairs.forecaster[scored],
+        pairs.question[scored],
+        score[scored],
+        cover[scored],
+    )
 
 
 @leaderboard_doc
@@ -663,6 +673,11 @@ def peer_score(
             big_n >= 2, 100.0 * (big_n * s[rows[scored]] - big_s) / (big_n - 1), 0.0
         )
     return summarise(
-        history, f"peer_score({rule}, spot)", True, pairs.forecaster[scored], pq, score,
+        history,
+        f"peer_score({rule}, spot)",
+        True,
+        pairs.forecaster[scored],
+        pq,
+        score,
         np.ones(score.shape[0]),
-    )  # fmt: skip
+    )

@@ -111,8 +111,9 @@ def rank_inference(
     scored = ~np.isnan(reps).all(axis=0)
     if reps.shape[0]:
         if scored.any():
-            rci = interval_from_replicates(rank_matrix(reps)[:, scored], confidence_level,
-                                           axis=0, nan_policy="omit")  # fmt: skip
+            rci = interval_from_replicates(
+                rank_matrix(reps)[:, scored], confidence_level, axis=0, nan_policy="omit"
+            )
             low[scored] = np.floor(np.asarray(rci.low))
             high[scored] = np.ceil(np.asarray(rci.high))
         diff_low, diff_high = pairwise_intervals(reps, confidence_level, simultaneous)
@@ -120,9 +121,14 @@ def rank_inference(
         diff_low, diff_high = np.full((k, k), np.nan), np.full((k, k), np.nan)
     better, group = tie_groups(diff_high)
     return RankInference(
-        np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64),
-        low == 1.0, diff_low, diff_high, better, group,
-    )  # fmt: skip
+        np.asarray(low, dtype=np.float64),
+        np.asarray(high, dtype=np.float64),
+        low == 1.0,
+        diff_low,
+        diff_high,
+        better,
+        group,
+    )
 
 
 class RankedResult:

@@ -16,10 +16,10 @@ from .._core.results import (
     format_number,
     to_builtin,
 )
-from ._boot import brier_index_of, rank_matrix
+from ._boot import Board, brier_index_of, rank_matrix
 from ._ranking import RankedResult
 
-__all__ = ["DifficultyAdjustedResult", "LeaderboardResult"]
+__all__ = ["DifficultyAdjustedResult", "LeaderboardResult", "board_result", "part_result"]
 
 
 def _table(title: str, header: list[str], rows: list[list[str]]) -> str:
@@ -33,10 +33,19 @@ def _table(title: str, header: list[str], rows: list[list[str]]) -> str:
 # decimals of each column in summaries and HTML tables (ForecastBench shows the
 # index with one decimal); counts and ranks are whole numbers
 _DECIMALS = {
-    "brier_index": 2, "brier_index_low": 2, "brier_index_high": 2,
-    "adjusted_brier": 4, "raw_brier": 4, "n_questions": 0, "rank": 0,
-    "rank_low": 0, "rank_high": 0, "p_value": 4, "share_best": 3, "tie_group": 0,
-}  # fmt: skip
+    "brier_index": 2,
+    "brier_index_low": 2,
+    "brier_index_high": 2,
+    "adjusted_brier": 4,
+    "raw_brier": 4,
+    "n_questions": 0,
+    "rank": 0,
+    "rank_low": 0,
+    "rank_high": 0,
+    "p_value": 4,
+    "share_best": 3,
+    "tie_group": 0,
+}
 
 
 class _RankedTable(Result):
@@ -185,6 +194,71 @@ class DifficultyAdjustedResult(_RankedTable):
         return f"{float(value):.{digits}f}"
 
 
+def _anchor_name(board: Board) -> tuple[Any, float] | None:
+    """The anchoring ``(name, value)`` of ``board`` (its code turned into the name)."""
+    if board.anchor is None:
+        return None
+    return (to_builtin(board.lp.forecasters[board.anchor[0]]), board.anchor[1])
+
+
+def board_result(
+    board: Board,
+    score: np.ndarray,
+    fitted: np.ndarray,
+    alpha: np.ndarray,
+    gamma: np.ndarray,
+    parts: dict[str, DifficultyAdjustedResult] | None = None,
+) -> DifficultyAdjustedResult:
+    """The result over the whole panel of ``board``: its names, raw scores,
+    counts and rows with ``score`` (and its Brier Index); ``parts``, the
+    results of the combine parts (None or empty without)."""
+    lp = board.lp
+    return DifficultyAdjustedResult(
+        lp.forecasters,
+        score,
+        brier_index_of(score),
+        lp.raw,
+        lp.n_questions,
+        fitted,
+        alpha,
+        lp.questions,
+        gamma,
+        _anchor_name(board),
+        int(lp.panel.f.shape[0]),
+        parts or None,
+    )
+
+
+def part_result(
+    board: Board,
+    k: int,
+    score: np.ndarray,
+    raw: np.ndarray,
+    n_questions: np.ndarray,
+    fitted: np.ndarray,
+    alpha: np.ndarray,
+    gamma: np.ndarray,
+    n_rows: int,
+) -> DifficultyAdjustedResult:
+    """The result of combine part ``k`` of ``board``: its questions and their
+    effects (``gamma`` over all the panel's questions) with ``score`` (and its
+    Brier Index) and the part's raw scores, counts and rows."""
+    qs = board.parts[k].questions
+    return DifficultyAdjustedResult(
+        board.lp.forecasters,
+        score,
+        brier_index_of(score),
+        raw,
+        n_questions,
+        fitted,
+        alpha,
+        board.lp.questions[qs],
+        gamma[qs],
+        _anchor_name(board),
+        n_rows,
+    )
+
+
 @dataclasses.dataclass(frozen=True, repr=False)
 class LeaderboardResult(RankedResult, _ModelIntervalResult, DifficultyAdjustedResult):
     """A leaderboard: difficulty-adjusted scores with question-bootstrap inference.
@@ -270,9 +344,13 @@ class LeaderboardResult(RankedResult, _ModelIntervalResult, DifficultyAdjustedRe
 
     _score_field: ClassVar[str] = "adjusted_brier"
     _columns: ClassVar[tuple[str, ...]] = (
-        "brier_index", "brier_index_low", "brier_index_high", "adjusted_brier", "raw_brier",
+        "brier_index",
+        "brier_index_low",
+        "brier_index_high",
+        "adjusted_brier",
+        "raw_brier",
         *RankedResult._rank_columns,
-    )  # fmt: skip
+    )
 
     _interval_metrics: ClassVar[tuple[str, ...]] = ("brier_index", "adjusted_brier", "rank")
     _interval_methods: ClassVar[tuple[str, ...]] = ("percentile",)

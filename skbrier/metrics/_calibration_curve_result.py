@@ -234,9 +234,12 @@ class FlexibleCalibrationCurve(_IntervalResult):
         how = "percentile" if method == "simulation" else method
         if metric == "calibration_curve":
             return interval_from_replicates(
-                reps["curve"], level, method=how, estimate=self.estimate,
+                reps["curve"],
+                level,
+                method=how,
+                estimate=self.estimate,
                 nan_policy="omit",
-            )  # fmt: skip
+            )
         j = CURVE_METRICS.index(metric)
         est = getattr(self, metric)
         ci = interval_from_replicates(

@@ -108,8 +108,14 @@ def fit_curve(
             # no maximum (the spline separates the outcomes): the iterate where
             # the solver stopped is arbitrary, so is every number read from it
             nan_g = np.full(xg.shape, np.nan)
-            return CurveFit(np.full(x.shape, np.nan), nan_g, nan_g if band else None,
-                        nan_g, knots, False)  # fmt: skip
+            return CurveFit(
+                np.full(x.shape, np.nan),
+                nan_g,
+                nan_g if band else None,
+                nan_g,
+                knots,
+                False,
+            )
         est = special.expit(cur.eta)
         linear = (cur.coef, cur.cov, cur.design, cur.design_eval)
         if spec.band_scale == "logit":
@@ -127,9 +133,14 @@ def fit_curve(
                 "increase span."
             )
         fit = loess_fit(
-            x, y, w, span=spec.span, degree=spec.degree, surface=spec.surface,
+            x,
+            y,
+            w,
+            span=spec.span,
+            degree=spec.degree,
+            surface=spec.surface,
             statistics=band,
-        )  # fmt: skip
+        )
         est, se = loess_predict(fit, xg, se=band)
         if spec.surface == "direct":
             at_rows = np.empty_like(x)

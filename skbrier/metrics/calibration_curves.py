@@ -185,9 +185,13 @@ class _Bootstrap:
         m = len(CURVE_METRICS)
         draw = frequency_resampler(self.w, self.p.shape[0])
         reps = run_replicates(
-            partial(self._task, draw), self.n_resamples, random_state=self.random_state,
-            n_jobs=self.n_jobs, chunk_size=16, desc="calibration curve bootstrap",
-        )  # fmt: skip
+            partial(self._task, draw),
+            self.n_resamples,
+            random_state=self.random_state,
+            n_jobs=self.n_jobs,
+            chunk_size=16,
+            desc="calibration curve bootstrap",
+        )
         return {"metrics": reps[:, :m], "curve": reps[:, m:]}
 
 
@@ -223,8 +227,13 @@ class _Simulation:
 
     def __call__(self) -> dict:
         spec, y, p, w, grid, n_draws = (
-            self.spec, self.y, self.p, self.w, self.grid, self.n_draws
-        )  # fmt: skip
+            self.spec,
+            self.y,
+            self.p,
+            self.w,
+            self.grid,
+            self.n_draws,
+        )
         m = len(CURVE_METRICS)
         tf = _scale(spec)
         f = (
@@ -247,9 +256,13 @@ class _Simulation:
             return out
 
         reps = run_replicates(
-            task, n_draws, random_state=self.random_state, n_jobs=self.n_jobs,
-            chunk_size=chunk_size_for(rows), desc="calibration curve simulation",
-        )  # fmt: skip
+            task,
+            n_draws,
+            random_state=self.random_state,
+            n_jobs=self.n_jobs,
+            chunk_size=chunk_size_for(rows),
+            desc="calibration curve simulation",
+        )
         return {"metrics": reps[:, :m], "curve": reps[:, m:]}
 
 

@@ -206,9 +206,11 @@ def _bootstrap_replicates(
     if w is not None:  # frequency weights: skbrier's one frequency resampler per stratum
         for s in strata:
             if w[s].sum() < 0.5:
-                what = "" if len(strata) == 1 else (
-                    " of the events" if y[s[0]] == 1.0 else " of the non-events"
-                )  # fmt: skip
+                what = (
+                    ""
+                    if len(strata) == 1
+                    else (" of the events" if y[s[0]] == 1.0 else " of the non-events")
+                )
                 raise ValueError(
                     f"sample_weight: the bootstrap treats weights as frequencies and "
                     f"draws round(total weight{what}) observations, none here (total "

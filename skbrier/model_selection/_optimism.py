@@ -38,6 +38,7 @@ from ._optimism_ci import (
     interval_replicates,
 )
 from ._optimism_core import (
+    ESTIMATES,
     Sample,
     Settings,
     check_failures,
@@ -218,19 +219,7 @@ class InternalValidationResult(_IntervalResult):
     _interval_metrics: ClassVar[tuple[str, ...]] = (*BASE_MEASURES, "net_benefit")
     _interval_methods: ClassVar[tuple[str, ...]] = tuple(INTERVAL_METHODS)
 
-    _COLUMNS: ClassVar[tuple[str, ...]] = (
-        "apparent",
-        "optimism",
-        "corrected",
-        "simple_bootstrap",
-        "out_of_bag",
-        "no_information",
-        "relative_overfitting",
-        "corrected_632",
-        "corrected_632plus",
-        "cv_average",
-        "n_valid",
-    )
+    _COLUMNS: ClassVar[tuple[str, ...]] = ("apparent", *ESTIMATES, "n_valid")
 
     def _table(self) -> list[dict[str, Any]]:
         cols = [c for c in self._COLUMNS if getattr(self, c) is not None]
@@ -540,9 +529,10 @@ def internal_validation(
             raise ValueError("indices cannot be combined with sample_weight.")
         if "ici" in spec.base:
             repeated_rows(
-                w, "the measure 'ici' (its lowess has no weights)",
+                w,
+                "the measure 'ici' (its lowess has no weights)",
                 "leave 'ici' out of measures",
-            )  # fmt: skip
+            )
         if np.any(w == 0):  # zero weight: not observed
             keep = np.flatnonzero(w > 0)
             X, labels, y01, w, n = (
@@ -559,8 +549,10 @@ def internal_validation(
         )
     R = check_n_resamples(n_resamples, allow_zero=True)
     if nested and R == 0:
-        raise ValueError("nested=True runs the validation in each of n_resamples "
-                         "outer resamples: give n_resamples > 0.")  # fmt: skip
+        raise ValueError(
+            "nested=True runs the validation in each of n_resamples "
+            "outer resamples: give n_resamples > 0."
+        )
     if (indices is not None or interval_indices is not None) and w is not None:
         raise ValueError(
             "indices and interval_indices cannot be combined with sample_weight."

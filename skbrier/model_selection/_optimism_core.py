@@ -27,6 +27,7 @@ from ._optimism_measures import MeasureSet, combine_632, harrell_632_weights
 from .cross_validation import _take_rows
 
 __all__ = [
+    "ESTIMATES",
     "Sample",
     "Settings",
     "Validation",
@@ -75,8 +76,9 @@ def _weight_param(estimator: Any) -> str:
 class _Refits:
     """Fits clones of the estimator on resamples and predicts the original rows."""
 
-    def __init__(self, estimator: Any, X: Any, y: np.ndarray, pos_label: Any,
-                 weighted: bool) -> None:  # fmt: skip
+    def __init__(
+        self, estimator: Any, X: Any, y: np.ndarray, pos_label: Any, weighted: bool
+    ) -> None:
         self.estimator, self.X, self.y, self.pos_label = estimator, X, y, pos_label
         self.weight_param = _weight_param(estimator) if weighted else ""
         self.errors: list[str] = []
@@ -257,6 +259,21 @@ class Settings:
         return refits, p_app, self.spec(sample.y01, p_app, sample.w)
 
 
+#: the estimates of a validation (:attr:`Validation.estimates`), in the order of
+#: the result's table; each is None where the correction does not compute it
+ESTIMATES: tuple[str, ...] = (
+    "optimism",
+    "corrected",
+    "simple_bootstrap",
+    "out_of_bag",
+    "no_information",
+    "relative_overfitting",
+    "corrected_632",
+    "corrected_632plus",
+    "cv_average",
+)
+
+
 @dataclasses.dataclass(frozen=True)
 class Validation:
     """One validation: the apparent measures and the estimates (arrays over
@@ -331,18 +348,14 @@ def _cv_validation(
     with np.errstate(invalid="ignore"):  # inf - inf of separated fits: see _means
         opt = cv["train"] - cv["test"]
     optimism = _means(opt, cv["train"], cv["test"])
-    none = dict.fromkeys(
-        ("simple_bootstrap", "out_of_bag", "no_information", "relative_overfitting",
-         "corrected_632", "corrected_632plus")
-    )  # fmt: skip
     return Validation(
         apparent=apparent,
         p_app=p_app,
         estimates={
+            **dict.fromkeys(ESTIMATES),
             "optimism": optimism,
             "corrected": apparent - optimism,
             "cv_average": _means(cv["test"]),
-            **none,
         },
         n_valid=(~np.isnan(opt)).sum(axis=0),
         replicates={"train": cv["train"], "test": cv["test"], "optimism": opt},
@@ -397,9 +410,13 @@ def _bootstrap_validation(
         return out
 
     reps = run_replicates(
-        task, B, random_state=seed, n_jobs=n_jobs, chunk_size=_CHUNK,
+        task,
+        B,
+        random_state=seed,
+        n_jobs=n_jobs,
+        chunk_size=_CHUNK,
         desc="internal validation",
-    )  # fmt: skip
+    )
     boot, orig, oob = reps[:, :m], reps[:, m : 2 * m], reps[:, 2 * m : 3 * m]
     counts_all, preds = reps[:, 3 * m : 3 * m + n], reps[:, 3 * m + n :]
     with np.errstate(invalid="ignore"):  # inf - inf of separated fits: see _means
@@ -407,10 +424,7 @@ def _bootstrap_validation(
     harrell = settings.correction in ("harrell", "both")
     plus = settings.correction in ("632plus", "both")
     optimism = _means(opt_b, boot, orig)
-    est: dict[str, np.ndarray | None] = dict.fromkeys(
-        ("optimism", "corrected", "simple_bootstrap", "out_of_bag", "no_information",
-         "relative_overfitting", "corrected_632", "corrected_632plus", "cv_average")
-    )  # fmt: skip
+    est: dict[str, np.ndarray | None] = dict.fromkeys(ESTIMATES)
     if harrell:
         est.update(
             optimism=optimism, corrected=apparent - optimism, simple_bootstrap=_means(orig)

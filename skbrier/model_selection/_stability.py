@@ -269,8 +269,13 @@ class StabilityResult(Result):
         ax = _axes(ax)
         order = np.argsort(self.original, kind="stable")
         x = self.original[order]
-        ax.plot(np.tile(x, self.n_models), self.bootstrap[:, order].ravel(), ".",
-                ms=2, color=_GREY)  # fmt: skip
+        ax.plot(
+            np.tile(x, self.n_models),
+            self.bootstrap[:, order].ravel(),
+            ".",
+            ms=2,
+            color=_GREY,
+        )
         if coverage is not None:
             lo, hi = self.prediction_bounds(coverage)
             ax.plot(x, lo[order], "k--", x, hi[order], "k--", lw=1)

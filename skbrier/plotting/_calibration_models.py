@@ -45,9 +45,13 @@ def model_parts(
     from ..metrics.calibration import c_statistic, calibration_intercept_slope
 
     curve = flexible_calibration_curve(
-        y, p, sample_weight=w, pos_label=pos_label, confidence_level=confidence_level,
+        y,
+        p,
+        sample_weight=w,
+        pos_label=pos_label,
+        confidence_level=confidence_level,
         **curve_options,
-    )  # fmt: skip
+    )
     y01, pv, wv = curve._forecasts()
     bins = binned_reliability(y01, pv, wv, n_bins, strategy)
     ok = bins.statistics.sum_w > 0

@@ -89,9 +89,11 @@ def emptiest_corner(
         box = artist.get_window_extent(renderer)
         artist.remove()
         inside = (
-            (pix[:, 0] >= box.x0) & (pix[:, 0] <= box.x1)
-            & (pix[:, 1] >= box.y0) & (pix[:, 1] <= box.y1)
-        )  # fmt: skip
+            (pix[:, 0] >= box.x0)
+            & (pix[:, 0] <= box.x1)
+            & (pix[:, 1] >= box.y0)
+            & (pix[:, 1] <= box.y1)
+        )
         counts[loc] = int(inside.sum())
     return min(counts, key=lambda loc: (counts[loc], CORNERS.index(loc)))
 
@@ -118,9 +120,14 @@ def unit_square(ax: Any, bottom: float) -> None:
 
 
 def draw_spikes(
-    ax: Any, y: np.ndarray, p: np.ndarray, w: np.ndarray | None, k: int = 0,
-    color: Any = "0.35", name: str | None = None,
-) -> list[Any]:  # fmt: skip
+    ax: Any,
+    y: np.ndarray,
+    p: np.ndarray,
+    w: np.ndarray | None,
+    k: int = 0,
+    color: Any = "0.35",
+    name: str | None = None,
+) -> list[Any]:
     """Events as spikes up from baseline ``k``, non-events down (bins of 0.01).
 
     Returns the artists (two LineCollections and the baseline).

@@ -138,9 +138,13 @@ def draw_diagonal(ax: Any, label: str, **kwargs: Any) -> Any:
 def fill_band(ax: Any, x: Any, low: Any, high: Any, color: Any, alpha: float) -> Any:
     """A pointwise band as a filled region without edge (a PolyCollection)."""
     return ax.fill_between(
-        np.asarray(x), np.asarray(low), np.asarray(high), color=color, alpha=alpha,
+        np.asarray(x),
+        np.asarray(low),
+        np.asarray(high),
+        color=color,
+        alpha=alpha,
         linewidth=0,
-    )  # fmt: skip
+    )
 
 
 def model_line(

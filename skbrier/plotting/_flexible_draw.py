@@ -15,8 +15,13 @@ __all__ = ["DIAGONAL_GID", "plot_flexible_calibration"]
 #: id of the diagonal (an overlay finds it and does not draw it again)
 DIAGONAL_GID = "skbrier-flexible-diagonal"
 
-_NAMES = {"loess": "loess", "rcs": "restricted cubic spline", "ns": "natural spline",
-          "gam": "thin plate spline (gam)", "lowess": "lowess"}  # fmt: skip
+_NAMES = {
+    "loess": "loess",
+    "rcs": "restricted cubic spline",
+    "ns": "natural spline",
+    "gam": "thin plate spline (gam)",
+    "lowess": "lowess",
+}
 
 
 def _first_draw(ax: Any) -> bool:
@@ -82,15 +87,31 @@ def plot_flexible_calibration(
     if histogram and first and p.shape[0]:
         draw_spikes(ax, y, p, w)
     if show_statistics:
-        lines = [f"ICI {curve.ici:.3f}", f"E50 {curve.e50:.3f}", f"E90 {curve.e90:.3f}",
-                 f"Emax {curve.emax:.3f}"]  # fmt: skip
+        lines = [
+            f"ICI {curve.ici:.3f}",
+            f"E50 {curve.e50:.3f}",
+            f"E90 {curve.e90:.3f}",
+            f"Emax {curve.emax:.3f}",
+        ]
         n_text = sum(1 for t in ax.texts if t.get_gid() == "skbrier-flexible-stats")
-        ax.text(0.03, 0.97 - 0.2 * n_text, "\n".join(lines), transform=ax.transAxes,
-                va="top", ha="left", fontsize="small", color=line.get_color(),
-                gid="skbrier-flexible-stats")  # fmt: skip
+        ax.text(
+            0.03,
+            0.97 - 0.2 * n_text,
+            "\n".join(lines),
+            transform=ax.transAxes,
+            va="top",
+            ha="left",
+            fontsize="small",
+            color=line.get_color(),
+            gid="skbrier-flexible-stats",
+        )
     low = histogram_bottom(1) if histogram else -0.02
     unit_square(ax, min(low, ax.get_ylim()[0]) if not first else low)
     # the legend in the lower right corner of the unit square, above the histogram
-    ax.legend(loc="lower right", bbox_to_anchor=corner_anchor(ax),
-              fontsize="small", framealpha=0.9)  # fmt: skip
+    ax.legend(
+        loc="lower right",
+        bbox_to_anchor=corner_anchor(ax),
+        fontsize="small",
+        framealpha=0.9,
+    )
     return ax

@@ -222,8 +222,14 @@ class MulticlassReliabilityDisplay:
             self.gap_.append(poly)
         # the confidence histogram along the bottom (share of samples, scaled)
         top = max(float(self.weight.max()), 1e-12)
-        ax.bar(self.confidence, 0.2 * self.weight / top, width=width, color="0.6", alpha=0.6,
-               label="share of samples (scaled)")  # fmt: skip
+        ax.bar(
+            self.confidence,
+            0.2 * self.weight / top,
+            width=width,
+            color="0.6",
+            alpha=0.6,
+            label="share of samples (scaled)",
+        )
         xlabel = "predicted probability" if self.kind == "classwise" else "confidence"
         ylabel = "observed frequency" if self.kind == "classwise" else "accuracy"
         ax.set(xlim=(0, 1), ylim=(0, 1), xlabel=xlabel, ylabel=ylabel)

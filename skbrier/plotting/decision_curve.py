@@ -578,9 +578,13 @@ class DecisionCurveDisplay:
             if self.bands is not None and name in self.bands:
                 band = self.bands[name]
                 self.bands_[name] = fill_band(
-                    ax, t, np.asarray(band.low)[order], np.asarray(band.high)[order],
-                    line.get_color(), band_alpha,
-                )  # fmt: skip
+                    ax,
+                    t,
+                    np.asarray(band.low)[order],
+                    np.asarray(band.high)[order],
+                    line.get_color(),
+                    band_alpha,
+                )
         if show_treat_all:
             (self.treat_all_line_,) = ax.plot(
                 t, self.treat_all[order], color="0.5", linewidth=1.2, label="Treat all"

@@ -249,11 +249,18 @@ class CalibrationCurveDisplay:
             label = check_name(name) or _NAMES.get(smoother, str(smoother))
             models = {label: y_proba}
         options = {
-            "curve_options": {"smoother": smoother, "transform": transform, "span": span,
-                              "band": band},
-            "n_bins": n_bins, "strategy": strategy, "interval": interval,
-            "confidence_level": level, "pos_label": pos_label,
-        }  # fmt: skip
+            "curve_options": {
+                "smoother": smoother,
+                "transform": transform,
+                "span": span,
+                "band": band,
+            },
+            "n_bins": n_bins,
+            "strategy": strategy,
+            "interval": interval,
+            "confidence_level": level,
+            "pos_label": pos_label,
+        }
         parts: dict[Any, dict[str, ModelParts]] = {}
         for group, rows in _group_rows(y_true, groups):
             parts[group] = {}
@@ -351,8 +358,12 @@ class CalibrationCurveDisplay:
         >>> disp.plot(ax=ax, statistics=False).ax_ is ax
         True
         """
-        flags = {"histogram": histogram, "statistics": statistics, "points": points,
-                 "band": band}  # fmt: skip
+        flags = {
+            "histogram": histogram,
+            "statistics": statistics,
+            "points": points,
+            "band": band,
+        }
         for key, value in flags.items():
             flags[key] = check_bool(value, key)
         groups = list(self.parts)
@@ -373,9 +384,12 @@ class CalibrationCurveDisplay:
         if len(groups) > 1:  # small multiples: one legend for all, under them
             handles, labels = axes[0].get_legend_handles_labels()
             self.figure_.legend(
-                handles, labels, loc="outside lower center", ncols=min(len(labels), 4),
+                handles,
+                labels,
+                loc="outside lower center",
+                ncols=min(len(labels), 4),
                 fontsize="small",
-            )  # fmt: skip
+            )
         self.line_ = next(iter(self.lines_.values()))
         return self
 
@@ -396,9 +410,14 @@ class CalibrationCurveDisplay:
         ncols = math.ceil(math.sqrt(len(groups)))
         nrows = math.ceil(len(groups) / ncols)
         _, grid = plt.subplots(
-            nrows, ncols, sharex=True, sharey=True, squeeze=False,
-            figsize=(3.9 * ncols, 4.2 * nrows), layout="constrained",
-        )  # fmt: skip
+            nrows,
+            ncols,
+            sharex=True,
+            sharey=True,
+            squeeze=False,
+            figsize=(3.9 * ncols, 4.2 * nrows),
+            layout="constrained",
+        )
         for extra in grid.ravel()[len(groups) :]:
             extra.set_axis_off()
         return grid.ravel()[: len(groups)]
@@ -448,8 +467,12 @@ class CalibrationCurveDisplay:
             text = "\n".join(statistics_lines(part.statistics))
             self.statistics_text_[group, key] = text
             head = f"{key}\n" if many else ""
-            boxes.append(TextArea(head + text, textprops={"color": color if many else
-                                                          "black", "fontsize": "x-small"}))  # fmt: skip
+            boxes.append(
+                TextArea(
+                    head + text,
+                    textprops={"color": color if many else "black", "fontsize": "x-small"},
+                )
+            )
         if flags["histogram"] and not stacked:
             note = f"histograms left out: more than {MAX_HISTOGRAMS} models"
             self.notes_.append(note)
@@ -469,10 +492,14 @@ class CalibrationCurveDisplay:
 
             def stats_box(loc: str) -> Any:
                 box = AnchoredOffsetbox(
-                    loc=loc, child=VPacker(children=boxes, pad=0, sep=4),
-                    bbox_to_anchor=anchor, bbox_transform=ax.transAxes, frameon=True,
-                    pad=0.3, borderpad=0.4,
-                )  # fmt: skip
+                    loc=loc,
+                    child=VPacker(children=boxes, pad=0, sep=4),
+                    bbox_to_anchor=anchor,
+                    bbox_transform=ax.transAxes,
+                    frameon=True,
+                    pad=0.3,
+                    borderpad=0.4,
+                )
                 box.patch.set(alpha=0.85, edgecolor="0.8")
                 return ax.add_artist(box)
 
@@ -500,9 +527,17 @@ class CalibrationCurveDisplay:
             name = {"wilson": "Wilson", "clopper_pearson": "Clopper–Pearson"}
             label = f"groups, {100 * self.confidence_level:g}% {name[self.interval]}"
         return ax.errorbar(
-            x + shift, obs, yerr=np.clip(yerr, 0.0, None), fmt=_MARKERS[k % len(_MARKERS)],
-            color=color, markersize=4, capsize=2, linewidth=0.9, label=label, zorder=3,
-        )  # fmt: skip
+            x + shift,
+            obs,
+            yerr=np.clip(yerr, 0.0, None),
+            fmt=_MARKERS[k % len(_MARKERS)],
+            color=color,
+            markersize=4,
+            capsize=2,
+            linewidth=0.9,
+            label=label,
+            zorder=3,
+        )
 
 
 def _group_rows(y_true: Any, groups: Any) -> list[tuple[Any, np.ndarray | None]]:

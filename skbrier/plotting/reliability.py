@@ -605,6 +605,12 @@ or BrierDecomposition
             for key, est in estimators.items():
                 proba[key], positive, _ = estimator_proba(est, X, pos_label, None)
         return cls.from_predictions(
-            y, proba, sample_weight=sample_weight, pos_label=positive, labels=labels,
-            name=name, ax=ax, **kwargs,
-        )  # fmt: skip
+            y,
+            proba,
+            sample_weight=sample_weight,
+            pos_label=positive,
+            labels=labels,
+            name=name,
+            ax=ax,
+            **kwargs,
+        )

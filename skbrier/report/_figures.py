@@ -101,9 +101,11 @@ def _reliability_figure(reports: Mapping[str, CalibrationReport]) -> tuple[Any, 
 
     options: dict[str, Any] = {
         "curve_options": {"smoother": "loess", "transform": None},
-        "n_bins": 10, "strategy": "quantile", "interval": "wilson",
+        "n_bins": 10,
+        "strategy": "quantile",
+        "interval": "wilson",
         "confidence_level": 0.95,
-    }  # fmt: skip
+    }
     parts, notes = {}, []
     for name, rep in reports.items():
         y, p, w = rep._data  # type: ignore[misc]

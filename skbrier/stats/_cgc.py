@@ -70,9 +70,12 @@ def _bivariate_reml(
 
     best = None
     for start in ([0.3, 0.0, 0.3], [0.3, 0.3, 0.1], [0.3, -0.3, 0.1]):
-        res = optimize.minimize(lambda t: parts(t)[0], np.asarray(start), method="Nelder-Mead",
-                                options={"xatol": 1e-10, "fatol": 1e-13, "maxiter": 20000,
-                                         "maxfev": 20000})  # fmt: skip
+        res = optimize.minimize(
+            lambda t: parts(t)[0],
+            np.asarray(start),
+            method="Nelder-Mead",
+            options={"xatol": 1e-10, "fatol": 1e-13, "maxiter": 20000, "maxfev": 20000},
+        )
         if best is None or res.fun < best.fun:
             best = res
     assert best is not None

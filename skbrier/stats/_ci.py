@@ -68,7 +68,11 @@ class _StoredIntervals(_IntervalResult):
         if replicates is None:
             raise ValueError("this result carries no bootstrap replicates.")
         ci = confidence_interval_from_distribution(
-            boot["data"], statistic, replicates, confidence_level=confidence_level,
-            method=_stored_ci_method(boot, method), estimate=estimate,
-        )  # fmt: skip
+            boot["data"],
+            statistic,
+            replicates,
+            confidence_level=confidence_level,
+            method=_stored_ci_method(boot, method),
+            estimate=estimate,
+        )
         return ConfidenceInterval(float(ci.low), float(ci.high))

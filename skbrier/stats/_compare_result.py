@@ -291,6 +291,9 @@ class BrierComparisonResult(_StoredIntervals):
             return boot["statistics"][field], boot.get("index_replicates")
 
         return self._stored_interval(
-            method, level, estimate=estimate, from_replicates=replicates,
+            method,
+            level,
+            estimate=estimate,
+            from_replicates=replicates,
             wald=lambda: normal_interval(estimate, se / self._hln_factor, level, self.df),
-        )  # fmt: skip
+        )

@@ -159,8 +159,13 @@ def fit_logistic_glmm(
     bounds = [(0.0, None) if i in diag else (None, None) for i in range(ntheta)]
     bounds += [(None, None)] * X.shape[1]
     x0 = np.r_[theta0, beta0]
-    res = optimize.minimize(dev, x0, method="L-BFGS-B", bounds=bounds,
-                            options={"ftol": 1e-15, "gtol": 1e-9, "maxiter": 5000})  # fmt: skip
+    res = optimize.minimize(
+        dev,
+        x0,
+        method="L-BFGS-B",
+        bounds=bounds,
+        options={"ftol": 1e-15, "gtol": 1e-9, "maxiter": 5000},
+    )
     x = res.x
     fx, b, converged = dev.evaluate(x)
     H = _deriv12_hessian(dev, x, fx)

@@ -374,10 +374,14 @@ def _mixc(
     # of its quantiles as the draws grow
     half_pi = z * np.sqrt(np.einsum("ij,jk,ik->i", Xg, fit.vcov, Xg) + 1.0)
     tau2 = np.einsum("ij,jk,ik->i", Xg[:, :nz], fit.varcorr, Xg[:, :nz])
-    rows = np.vstack([
-        special.expit(np.vstack([eta, eta - half, eta + half, eta - half_pi, eta + half_pi])),
-        tau2[None, :],
-    ])  # fmt: skip
+    rows = np.vstack(
+        [
+            special.expit(
+                np.vstack([eta, eta - half, eta + half, eta - half_pi, eta + half_pi])
+            ),
+            tau2[None, :],
+        ]
+    )
     return rows, centres
 
 
@@ -624,9 +628,21 @@ def clustered_calibration_curve(
     est, lo, hi, pl, ph, tau2 = pooled
     labels = np.asarray(labels)
     return ClusteredCalibrationCurve(
-        grid=g, estimate=est, lower=lo, upper=hi, prediction_lower=pl,
-        prediction_upper=ph, tau2=tau2, clusters=labels[kept],
-        cluster_estimate=cluster_curves, cluster_standard_error=cluster_se, n=n[kept],
-        n_knots=knots, removed_clusters=labels[~both], confidence_level=level,
-        approach=approach, grid_intervals=grid_intervals, _data=(y[keep], p[keep], None if w is None else w[keep]),
-    )  # fmt: skip
+        grid=g,
+        estimate=est,
+        lower=lo,
+        upper=hi,
+        prediction_lower=pl,
+        prediction_upper=ph,
+        tau2=tau2,
+        clusters=labels[kept],
+        cluster_estimate=cluster_curves,
+        cluster_standard_error=cluster_se,
+        n=n[kept],
+        n_knots=knots,
+        removed_clusters=labels[~both],
+        confidence_level=level,
+        approach=approach,
+        grid_intervals=grid_intervals,
+        _data=(y[keep], p[keep], None if w is None else w[keep]),
+    )

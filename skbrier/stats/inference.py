@@ -344,9 +344,12 @@ class BrierInferenceResult(_StoredIntervals):
             return one, self._boot_row(metric)
 
         return self._stored_interval(
-            method, level, estimate=estimate, from_replicates=replicates,
+            method,
+            level,
+            estimate=estimate,
+            from_replicates=replicates,
             wald=lambda: normal_interval(estimate, self.standard_error(metric), level),
-        )  # fmt: skip
+        )
 
 
 def check_inference_options(

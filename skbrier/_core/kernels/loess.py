@@ -114,7 +114,7 @@ _EHG176 = (
             4.0172e-2,
             -1.0856e-2,
         ]
-    ),  # fmt: skip
+    ),
     np.array(
         [
             4.4844,
@@ -128,7 +128,7 @@ _EHG176 = (
             -4.1032e-2,
             -0.7736,
         ]
-    ),  # fmt: skip
+    ),
 )
 
 #: ehg141's coefficients c(1..48)
@@ -259,8 +259,10 @@ def _qr_t(Bt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     k = Bt.shape[0]
     if R.shape[0] < k:  # fewer points than parameters: zero rows, cut by the pseudo-inverse
         pad = k - R.shape[0]
-        return (np.vstack([Q.T, np.zeros((pad, Q.shape[0]))]),
-                np.vstack([R, np.zeros((pad, k))]))  # fmt: skip
+        return (
+            np.vstack([Q.T, np.zeros((pad, Q.shape[0]))]),
+            np.vstack([R, np.zeros((pad, k))]),
+        )
     return np.ascontiguousarray(Q.T), R
 
 

@@ -155,9 +155,18 @@ class RowMoments(NamedTuple):
     def of(cls, rows, ll: bool = True) -> RowMoments:
         s, m = rows.reduce(moment_rows) if ll else rows.reduce(moment_rows, False)
         return cls(
-            s[0], s[1], s[2] / s[1], s[3] / s[1], s[4],
-            -m[1], m[0], -m[3], m[2], -m[5], m[4],
-        )  # fmt: skip
+            s[0],
+            s[1],
+            s[2] / s[1],
+            s[3] / s[1],
+            s[4],
+            -m[1],
+            m[0],
+            -m[3],
+            m[2],
+            -m[5],
+            m[4],
+        )
 
 
 _NO_MAXIMA = np.empty(0)

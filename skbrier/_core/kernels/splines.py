@@ -300,9 +300,12 @@ def separated(y: np.ndarray, B: np.ndarray) -> bool:
     X = X / np.maximum(np.abs(X).max(axis=0), 1e-300)
     S = np.where(y == 1.0, 1.0, -1.0)[:, None] * X
     res = linprog(
-        -S.sum(axis=0), A_ub=-S, b_ub=np.zeros(S.shape[0]), bounds=(-1.0, 1.0),
+        -S.sum(axis=0),
+        A_ub=-S,
+        b_ub=np.zeros(S.shape[0]),
+        bounds=(-1.0, 1.0),
         method="highs",
-    )  # fmt: skip
+    )
     return bool(res.status == 0 and -res.fun > 1e-6 * max(1.0, np.abs(S).sum() ** 0.5))
 
 

@@ -223,8 +223,19 @@ class GamCurve(NamedTuple):
 def _failed(n: int, n_eval: int) -> GamCurve:
     """The curve of a fit without a maximum: NaN everywhere."""
     nan_e, none = np.full(n_eval, np.nan), np.empty((0, 0))
-    return GamCurve(nan_e, nan_e, np.full(n, np.nan), math.nan, math.nan, math.nan,
-                    False, np.empty(0), none, none, none)  # fmt: skip
+    return GamCurve(
+        nan_e,
+        nan_e,
+        np.full(n, np.nan),
+        math.nan,
+        math.nan,
+        math.nan,
+        False,
+        np.empty(0),
+        none,
+        none,
+        none,
+    )
 
 
 class _PirlsFit(NamedTuple):
@@ -370,9 +381,11 @@ def gam_logistic_curve(
     if lo < hi:
         with np.errstate(invalid="ignore"):  # inf scores (no fit) beside the best
             opt = optimize.minimize_scalar(
-                score, bounds=(lo, hi), method="bounded",
+                score,
+                bounds=(lo, hi),
+                method="bounded",
                 options={"xatol": 1e-9, "maxiter": 200},
-            )  # fmt: skip
+            )
         rho = float(opt.x) if opt.fun <= scores[i] else float(grid[i])
     else:
         rho = float(grid[i])
@@ -386,5 +399,16 @@ def gam_logistic_curve(
     Xe = np.column_stack([np.ones(x_eval.shape[0]), _design(b, x_eval) / scale])
     eta = Xe @ f.beta
     se = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", Xe, Vb, Xe), 0.0))
-    return GamCurve(eta, se, special.expit(X @ f.beta), edf, rho, score(rho), f.converged,
-                    f.beta, Vb, X, Xe)  # fmt: skip
+    return GamCurve(
+        eta,
+        se,
+        special.expit(X @ f.beta),
+        edf,
+        rho,
+        score(rho),
+        f.converged,
+        f.beta,
+        Vb,
+        X,
+        Xe,
+    )
