@@ -378,12 +378,19 @@ def test_page_reads_on_a_phone(trip, tmp_path):
 
 
 def test_a_weighted_report_without_the_lowess_ici_gives_it_as_not_available():
-    """A report with sample_weight has no lowess curve (its note says so): the
-    TRIPOD report gives the ICI as n/a (was: TypeError 'NoneType' object is
-    not subscriptable)."""
+    """A report with non-integer sample_weight has no lowess curve (its note
+    says so): the TRIPOD report gives the ICI as n/a (was: TypeError
+    'NoneType' object is not subscriptable).  Integer weights give the lowess
+    of the repeated rows, and the TRIPOD report its ICI."""
     y, p = _data(n=60, seed=9)
     w = np.random.default_rng(9).integers(0, 3, y.size).astype(float)
     w[:2] = 1.0
+    rep_i = calibration_report(
+        y, p, sample_weight=w, thresholds=[0.2], random_state=0, name="model"
+    )
+    perf_i = tripod_report(rep_i, missing={}).to_dict()["models"]["model"]["performance"]
+    assert perf_i["eavg"]["estimate"] == pytest.approx(rep_i.eavg)
+    w = w * 0.75  # not integers
     rep_w = calibration_report(
         y, p, sample_weight=w, thresholds=[0.2], random_state=0, name="model"
     )
