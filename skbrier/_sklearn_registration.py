@@ -126,11 +126,11 @@ class FittedClassesScorer(_ScorerBase):
     >>> round(scorer(clf, X[:6], [0, 0, 0, 1, 1, 1]), 4)  # no class 2 in this fold
     70.5742
 
-    scikit-learn's multiclass Brier score of the three columns (summed over
-    the classes, so the Brier Index halves it):
+    The same by hand: the Brier score summed over the three columns (the
+    Brier Index's [0, 1] scale halves it):
 
-    >>> from sklearn.metrics import brier_score_loss
-    >>> bs = brier_score_loss([0, 0, 0, 1, 1, 1], clf.predict_proba(X[:6]), labels=[0, 1, 2])
+    >>> onehot = np.eye(3)[[0, 0, 0, 1, 1, 1]]
+    >>> bs = ((clf.predict_proba(X[:6]) - onehot) ** 2).sum(axis=1).mean()
     >>> round(float(100 * (1 - np.sqrt(bs / 2))), 4)
     70.5742
     """
