@@ -165,6 +165,7 @@ def spark():
     yield from session()
 
 
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
 def test_spark_equal_to_memory(spark, files, capsys):
     """One session (the tests' own, which the command reuses) for CSV and
     Parquet: a session costs ~20 s here.  With --group-col: one audit per

@@ -72,7 +72,7 @@ def gathered(monkeypatch, client):
 
 
 @pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize("persist", [True, False])
+@pytest.mark.parametrize("persist", [True, pytest.param(False, marks=pytest.mark.slow)])
 def test_fits_gather_only_sums(client, gathered, monkeypatch, weighted, persist):
     rng = np.random.default_rng(1)
     p = rng.uniform(0.02, 0.98, N)

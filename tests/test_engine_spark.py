@@ -76,7 +76,8 @@ def _sbs():
     return sbs
 
 
-@pytest.mark.parametrize("weighted", [False, True])
+# the unweighted case in the slow step (the README suite stays under 8 minutes)
+@pytest.mark.parametrize("weighted", [pytest.param(False, marks=pytest.mark.slow), True])
 def test_brier_family(data, weighted):
     sbs = _sbs()
     pdf, df = data
@@ -99,6 +100,7 @@ def test_brier_family(data, weighted):
     _close(got, exp)
 
 
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
 def test_states_equal_numpy(data):
     sbs = _sbs()
     pdf, df = data
@@ -224,6 +226,7 @@ def _message(exc_info) -> str:
     return str(exc_info.value)
 
 
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
 def test_bad_input_in_one_partition(spark):
     sbs = _sbs()
     pdf = _data()
@@ -359,7 +362,7 @@ def _dask_report(y, p, w, **kw):
     )
 
 
-@pytest.mark.parametrize("weight", [None, "w"])
+@pytest.mark.parametrize("weight", [pytest.param(None, marks=pytest.mark.slow), "w"])
 def test_report_continuous_forecasts_rounded(spark, data, monkeypatch, weight):
     """More distinct forecasts per class than the ``resolution="auto"`` table
     keeps (the cap set to 10, so every large partition emits its rounded

@@ -49,6 +49,7 @@ def _ev():
     return sbs
 
 
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
 def test_evaluators_equal_the_functions(spark, train):
     from pyspark.ml.classification import LogisticRegression
     from pyspark.ml.functions import vector_to_array
@@ -83,6 +84,7 @@ def test_evaluators_equal_the_functions(spark, train):
         sbs.NetBenefitEvaluator().evaluate(pred)
 
 
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
 def test_cross_validator_and_train_validation_split(spark, train, tmp_path):
     from pyspark.ml.classification import LogisticRegression
     from pyspark.ml.tuning import CrossValidator, ParamGridBuilder, TrainValidationSplit
