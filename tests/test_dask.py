@@ -346,7 +346,7 @@ def cluster_client():
         yield client
 
 
-@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("weighted", [pytest.param(False, marks=pytest.mark.slow), True])
 def test_equals_numpy_local_cluster(cluster_client, weighted):
     _check_all(weighted)
 

@@ -386,6 +386,7 @@ def cluster_client():
         yield client
 
 
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
 def test_equals_numpy_local_cluster(cluster_client):
     _check_all(k=K)
     y, p, w = _data()

@@ -202,6 +202,7 @@ def test_sample_state_is_uniform_and_exact():
     np.testing.assert_array_equal(np.sort(t.sample()[1]), np.sort(ps))
 
 
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
 def test_report_equals_numpy_local_cluster():
     distributed = pytest.importorskip("distributed")
     with (

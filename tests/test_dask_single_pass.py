@@ -299,6 +299,7 @@ def cluster_client():
         yield client
 
 
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
 def test_local_cluster_one_pass_report_and_streamed_fit(cluster_client, monkeypatch):
     y, p, w = _data(1000, seed=7)
     yd, pd_, wd = _dask(y, p, w)

@@ -870,21 +870,26 @@ def test_partial_fit_of_subnormal_weights_names_sample_weight(scale):
         d.partial_fit(y, p, sample_weight=w)
 
 
-@pytest.mark.parametrize("k", [1, 3])
-def test_partial_fit_later_chunk_with_all_zero_weights_is_a_no_op(k):
-    # a later chunk whose weights are all 0 was refused ("sample_weight sums
-    # to zero") although the mergeable states accept it: it adds nothing
-    rng = np.random.default_rng(1234)
-    n = 40
+def _weighted_chunks(k, seed, n=40):
+    """40 rows of binary (``k=1``) or ``k``-class forecasts, positive weights,
+    and the ``classes`` keyword of a first ``partial_fit``."""
+    rng = np.random.default_rng(seed)
     if k == 1:
         p = rng.uniform(size=n)
         y = (rng.uniform(size=n) < p).astype(int)
-        kw = {}
+        kw = {"classes": None}
     else:
         p = rng.dirichlet(np.ones(k), size=n)
         y = np.array([rng.choice(k, p=row) for row in p])
         kw = {"classes": np.arange(k)}
-    w = rng.uniform(0.5, 2.0, size=n)
+    return y, p, rng.uniform(0.5, 2.0, size=n), kw
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_partial_fit_later_chunk_with_all_zero_weights_is_a_no_op(k):
+    # a later chunk whose weights are all 0 was refused ("sample_weight sums
+    # to zero") although the mergeable states accept it: it adds nothing
+    y, p, w, kw = _weighted_chunks(k, 1234)
     w[25:] = 0.0
     dec = BrierDecomposition(decomposition_method="murphy", n_bins=4)
     dec.partial_fit(y[:25], p[:25], w[:25], **kw)
@@ -908,17 +913,7 @@ def test_partial_fit_first_chunk_with_all_zero_weights_waits_for_weight(k):
     # the first chunk of all-zero weights was refused although a later one is
     # a no-op: the estimator now keeps its (empty) statistics, stays unfitted
     # until some weight arrives, and then equals fit on all rows
-    rng = np.random.default_rng(99)
-    n = 40
-    if k == 1:
-        p = rng.uniform(size=n)
-        y = (rng.uniform(size=n) < p).astype(int)
-        kw = {"classes": None}
-    else:
-        p = rng.dirichlet(np.ones(k), size=n)
-        y = np.array([rng.choice(k, p=row) for row in p])
-        kw = {"classes": np.arange(k)}
-    w = rng.uniform(0.5, 2.0, size=n)
+    y, p, w, kw = _weighted_chunks(k, 99)
     w[:15] = 0.0
     dec = BrierDecomposition(decomposition_method="murphy", n_bins=4)
     dec.partial_fit(y[:15], p[:15], w[:15], **kw)

@@ -185,6 +185,7 @@ def test_score_is_one_job(spark, data):
     _close(got["spiegelhalter_z"].statistic, np_sz(y, p, sample_weight=w).statistic)
 
 
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
 def test_group_by(data):
     sbs = _sbs()
     pdf, df = data
@@ -455,6 +456,7 @@ def test_report_states_sent_in_pieces(spark, data, monkeypatch):
     _cmp_report(got, exp)
 
 
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
 def test_report_many_partitions_merged_on_executors(spark, data):
     """Forty partitions: the states are merged in a tree on the executors (the
     driver receives one merged state), still one job, equal to numpy."""
