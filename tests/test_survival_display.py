@@ -111,6 +111,11 @@ def test_bad_input():
         SurvivalCalibrationDisplay.from_result(res, error_bars="yes")
     with pytest.raises(TypeError, match="line_kwargs"):
         SurvivalCalibrationDisplay.from_result(res, line_kwargs=[1])
+    # a model name that is not drawn (a typo) is refused, as by the other Displays
+    with pytest.raises(ValueError, match=r"line_kwargs names unknown models \['mdoel'\]"):
+        SurvivalCalibrationDisplay.from_result(
+            res, name="model", line_kwargs={"mdoel": {"color": "red"}}
+        )
     with pytest.raises(ValueError, match="censoring_method"):
         SurvivalCalibrationDisplay.from_predictions(
             event, time, good, 0.5, censoring_method="x"

@@ -200,7 +200,7 @@ class SurvivalCalibrationDisplay:
         error_bars = check_bool(error_bars, "error_bars")
         diagonal = check_bool(diagonal, "diagonal")
         hist = check_bool(hist, "hist")
-        line_kwargs = check_line_kwargs(line_kwargs)
+        line_kwargs = check_line_kwargs(line_kwargs, self.results)
         ax = new_axes(ax, "SurvivalCalibrationDisplay")
         self.lines_: dict[str, Any] = {}
         self.errorbars_: dict[str, Any] = {}
