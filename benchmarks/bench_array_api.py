@@ -86,6 +86,8 @@ def main() -> None:
     times["numpy input, dispatch off"] = best(
         lambda: brier_score(y_np, p_np), args.repeat, lambda: None
     )
+    if args.device.startswith("cuda"):
+        times.update(other_libraries(y_np, p_np, args.repeat))
     for k, t in times.items():
         print(f"{k:<48s} {t * 1e3:10.1f} ms")
     ours = times["skbrier brier_score (torch, on device)"]
@@ -97,10 +99,52 @@ def main() -> None:
         f"brier_score: torch path / bare torch = "
         f"{ours / times['bare torch ((p - y) ** 2).mean()']:.2f}x"
     )
+    for lib in ("cupy", "jax"):
+        key = f"skbrier brier_score ({lib}, on device)"
+        if key in times:
+            host = times[f"{lib} host copy + skbrier numpy"]
+            print(
+                f"brier_score: {lib} host copy + numpy / {lib} path = {host / times[key]:.2f}x"
+            )
     print(
         f"numpy input: dispatch on / off = "
         f"{times['numpy input, dispatch on'] / times['numpy input, dispatch off']:.2f}x"
     )
+
+
+def other_libraries(y_np, p_np, repeat):
+    """``brier_score`` on CuPy and JAX arrays on the GPU, beside their host copy."""
+    out = {}
+    try:
+        import cupy as cp
+    except ImportError:
+        print("cupy is not installed: skipped")
+    else:
+        y, p = cp.asarray(y_np), cp.asarray(p_np)
+        sync = cp.cuda.Device().synchronize
+        with sklearn.config_context(array_api_dispatch=True):
+            out["skbrier brier_score (cupy, on device)"] = best(
+                lambda: brier_score(y, p), repeat, sync
+            )
+        out["cupy host copy + skbrier numpy"] = best(
+            lambda: brier_score(cp.asnumpy(y), cp.asnumpy(p)), repeat, sync
+        )
+    try:
+        import jax
+    except ImportError:
+        print("jax is not installed: skipped")
+    else:
+        jax.config.update("jax_enable_x64", True)
+        y, p = jax.numpy.asarray(y_np), jax.numpy.asarray(p_np)
+        print(f"jax {jax.__version__} on {p.devices()}")
+        with sklearn.config_context(array_api_dispatch=True):
+            out["skbrier brier_score (jax, on device)"] = best(
+                lambda: brier_score(y, p), repeat, lambda: None
+            )
+        out["jax host copy + skbrier numpy"] = best(
+            lambda: brier_score(np.asarray(y), np.asarray(p)), repeat, lambda: None
+        )
+    return out
 
 
 if __name__ == "__main__":

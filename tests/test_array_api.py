@@ -53,6 +53,36 @@ def _torch(dtype_name, device="cpu"):
     return conv
 
 
+def _jax(dtype_name):
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)  # float64 as numpy (JAX's default is 32-bit)
+    jnp = jax.numpy
+
+    def conv(a, dtype=None):
+        a = np.asarray(a)
+        if a.dtype.kind == "f":
+            a = a.astype(dtype or dtype_name)
+        return jnp.asarray(a)  # JAX's default device: the GPU where there is one
+
+    return conv
+
+
+def _cupy(dtype_name):
+    cp = pytest.importorskip("cupy")
+    try:
+        cp.cuda.runtime.getDeviceCount()
+    except Exception:
+        pytest.skip("no CUDA device for CuPy (run on a GPU machine)")
+
+    def conv(a, dtype=None):
+        a = np.asarray(a)
+        if a.dtype.kind == "f":
+            a = a.astype(dtype or dtype_name)
+        return cp.asarray(a)
+
+    return conv
+
+
 NAMESPACES = {
     "strict": lambda: (_strict(None), "float64"),
     "strict-device1": lambda: (_strict("device1"), "float64"),
@@ -61,6 +91,11 @@ NAMESPACES = {
     # a real accelerator: skipped where torch sees no CUDA device
     "torch-cuda-float64": lambda: (_torch("float64", "cuda"), "float64"),
     "torch-cuda-float32": lambda: (_torch("float32", "cuda"), "float32"),
+    # JAX (immutable arrays) on its default device, and CuPy on a CUDA device
+    "jax-float64": lambda: (_jax("float64"), "float64"),
+    "jax-float32": lambda: (_jax("float32"), "float32"),
+    "cupy-float64": lambda: (_cupy("float64"), "float64"),
+    "cupy-float32": lambda: (_cupy("float32"), "float32"),
 }
 
 
