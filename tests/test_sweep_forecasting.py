@@ -1,0 +1,210 @@
+"""Held-out reproducers for the forecasting area (issues 18, 24, 29): histories, platform scores, leaderboards.
+
+Each test is an input that gave a stray exception, a leaked warning, an
+unclear message or a silent wrong number before the sweep.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import skbrier as sk
+
+pd = pytest.importorskip("pandas")
+
+
+def _history():
+    forecasts = pd.DataFrame(
+        {
+            "forecaster": ["a", "a", "b", "c", "b", "a"],
+            "question": ["q1", "q1", "q1", "q2", "q2", "q2"],
+            "timestamp": [0.0, 1.0, 0.5, 0.0, 1.0, 0.2],
+            "probability": [0.6, 0.8, 0.3, 0.2, 0.9, 0.4],
+        }
+    )
+    questions = pd.DataFrame(
+        {
+            "question": ["q1", "q2"],
+            "open_time": [0.0, 0.0],
+            "close_time": [3.0, 6.0],
+            "resolve_time": [3.0, 6.0],
+            "outcome": [1, 0],
+        }
+    )
+    return sk.forecast_history(forecasts, questions)
+
+
+# --------------------------------------------------------------------------
+# daily_brier: steps
+# --------------------------------------------------------------------------
+def test_daily_brier_tiny_step_is_refused_without_a_numpy_warning():
+    # step=1e-300 overflowed the day count (RuntimeWarning "invalid value
+    # encountered in cast") before the "use a longer step" check
+    h = _history()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="step.*longer step"):
+            sk.daily_brier(h, step=1e-300)
+
+
+def test_daily_brier_step_longer_than_every_question_is_refused():
+    # no question lasts one full step: every score was NaN, silently
+    h = _history()
+    with pytest.raises(
+        ValueError, match=r"step: no forecast stands at the end of a full step"
+    ):
+        sk.daily_brier(h, step=10.0)
+    # one question long enough: scored, the other simply has no days
+    res = sk.daily_brier(h, step=4.0)
+    assert res.pair_question.tolist() == ["q2", "q2", "q2"]
+
+
+def test_step_in_months_is_a_clear_error():
+    # numpy's "Cannot get a common metadata divisor ... [M] and [ns]" leaked
+    base = np.datetime64("2024-01-01T00:00", "ns")
+    day = np.timedelta64(1, "D")
+    h = sk.forecast_history(
+        {
+            "forecaster": ["a", "b"],
+            "question": ["q", "q"],
+            "timestamp": [base, base + day],
+            "probability": [0.3, 0.6],
+        },
+        {
+            "question": ["q"],
+            "open_time": [base],
+            "close_time": [base + 40 * day],
+            "outcome": [1],
+        },
+        resolve_time=None,
+    )
+    for unit in ("M", "Y"):
+        with pytest.raises(TypeError, match=r"step: .*no fixed length"):
+            sk.daily_brier(h, step=np.timedelta64(1, unit))
+        with pytest.raises(TypeError, match=r"at: .*no fixed length"):
+            sk.brier_at(h, np.timedelta64(1, unit))
+
+
+# --------------------------------------------------------------------------
+# per-question values given as a pandas Series are read by their index
+# --------------------------------------------------------------------------
+def test_brier_at_times_as_a_series_follow_its_index():
+    h = _history()
+    as_dict = {"q1": 0.7, "q2": 0.1}
+    expected = sk.brier_at(h, as_dict).pair_score
+    # the Series lists q2 first: it was read by position (q1 got q2's time)
+    got = sk.brier_at(h, pd.Series({"q2": 0.1, "q1": 0.7})).pair_score
+    np.testing.assert_array_equal(got, expected)
+    # a Series indexed by row numbers, e.g. questions["close_time"] - 1
+    with pytest.raises(ValueError, match=r"at: no time for 2 question.*Series.*index"):
+        sk.brier_at(h, pd.Series([0.7, 0.1]))
+
+
+def test_history_leaderboard_strata_as_a_series_follow_its_index():
+    rng = np.random.default_rng(0)
+    names = [f"q{j}" for j in range(6)]
+    rows = [(f, q) for f in ("a", "b", "c") for q in names]
+    forecasts = {
+        "forecaster": [r[0] for r in rows],
+        "question": [r[1] for r in rows],
+        "timestamp": [0.0] * len(rows),
+        "probability": rng.uniform(0.05, 0.95, len(rows)).tolist(),
+    }
+    questions = {
+        "question": names,
+        "open_time": [0.0] * 6,
+        "close_time": [1.0] * 6,
+        "outcome": [1, 0, 1, 1, 0, 0],
+    }
+    s = sk.brier_at(sk.forecast_history(forecasts, questions, resolve_time=None))
+    strata = {q: "x" if j < 2 else "y" for j, q in enumerate(names)}
+    kw = {"n_resamples": 30, "random_state": 1}
+    expected = sk.history_leaderboard(s, strata=strata, **kw)
+    series = pd.Series(strata).iloc[::-1]  # listed in another order
+    got = sk.history_leaderboard(s, strata=series, **kw)
+    np.testing.assert_array_equal(got.score_low, expected.score_low)
+    with pytest.raises(ValueError, match=r"strata: no value for 6 question.*Series.*index"):
+        sk.history_leaderboard(s, strata=pd.Series(list(strata.values())), **kw)
+
+
+# --------------------------------------------------------------------------
+# parity_date: timezone-aware release dates
+# --------------------------------------------------------------------------
+def test_parity_date_timezone_aware_dates_are_converted_to_utc():
+    naive = sk.parity_date(["2024-01-01", "2024-07-01", "2025-01-01"], [60, 63, 66], 70.0)
+    aware = [
+        pd.Timestamp("2024-01-01 05:00", tz="America/New_York"),  # 10:00 UTC
+        pd.Timestamp("2024-07-01", tz="UTC"),
+        pd.Timestamp("2025-01-01 08:00", tz="Asia/Tokyo"),  # 2024-12-31 23:00 UTC
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = sk.parity_date(aware, [60, 63, 66], 70.0)
+        import datetime as dt
+
+        py = [t.to_pydatetime() for t in aware]
+        res_py = sk.parity_date(py, [60, 63, 66], 70.0)
+        iso = ["2024-01-01T05:00-05:00", "2024-07-01T00:00Z", "2025-01-01T08:00+09:00"]
+        res_iso = sk.parity_date(iso, [60, 63, 66], 70.0)
+        assert isinstance(py[0], dt.datetime)
+    expected = sk.parity_date(
+        ["2024-01-01", "2024-07-01", "2024-12-31"], [60, 63, 66], 70.0
+    )
+    for r in (res, res_py, res_iso):
+        assert r.date == expected.date
+        assert r.frontier_dates.tolist() == expected.frontier_dates.tolist()
+    assert naive.date != expected.date
+
+
+# --------------------------------------------------------------------------
+# messages
+# --------------------------------------------------------------------------
+def test_duplicate_row_message_shows_plain_labels():
+    # the message showed "forecaster np.int64(1) answers question np.int64(7) ..."
+    with pytest.raises(ValueError) as info:
+        sk.difficulty_adjusted_brier(
+            [1, 1, 0], [0.2, 0.3, 0.4], forecaster=[1, 1, 2], question=[7, 7, 7]
+        )
+    msg = str(info.value)
+    assert "np." not in msg
+    assert "forecaster 1 answers question 7 more than once" in msg
+
+
+@pytest.mark.parametrize(
+    ("names", "wrong"),
+    [
+        (["A", "A", "A", "B", "B", "B"], "Aardvark"),
+        ([1, 1, 1, 2, 2, 2], 1.7),
+        ([1, 1, 1, 2, 2, 2], True),
+    ],
+)
+def test_a_forecaster_name_is_never_matched_through_the_names_dtype(names, wrong):
+    # "Aardvark" was cast to the names' dtype <U1 ("A"), 1.7 to int (1): anchor,
+    # reference and fit_forecasters silently named another forecaster
+    y, p, q = [1, 0, 1, 1, 0, 1], [0.2, 0.4, 0.6, 0.7, 0.1, 0.9], [1, 2, 3, 1, 2, 3]
+    kw = {"forecaster": names, "question": q}
+    with pytest.raises(ValueError, match="anchor: unknown forecaster"):
+        sk.difficulty_adjusted_brier(y, p, anchor=(wrong, 0.25), **kw)
+    with pytest.raises(ValueError, match="fit_forecasters: unknown forecaster"):
+        sk.difficulty_adjusted_brier(y, p, fit_forecasters=[wrong], **kw)
+    with pytest.raises(ValueError, match="reference: unknown forecaster"):
+        sk.leaderboard(y, p, reference=wrong, n_resamples=0, **kw)
+    right = names[0]
+    res = sk.difficulty_adjusted_brier(y, p, anchor=(np.asarray(right)[()], 0.25), **kw)
+    assert res.adjusted_brier[0] == pytest.approx(0.25)
+
+
+def test_row_numbers_in_messages_count_zero_weight_rows():
+    # strata are checked after zero-weight rows are removed: the row number
+    # was a position among the rows left
+    with pytest.raises(ValueError, match="row 4 differs"):
+        sk.leaderboard(
+            [1, 1, 0, 0, 1],
+            [0.2, 0.3, 0.4, 0.5, 0.6],
+            forecaster=["a", "b", "a", "b", "c"],
+            question=[1, 1, 2, 2, 1],
+            strata=["x", "x", "y", "y", "z"],
+            sample_weight=[0, 1, 1, 1, 1],
+            n_resamples=0,
+        )
