@@ -208,3 +208,67 @@ def test_row_numbers_in_messages_count_zero_weight_rows():
             sample_weight=[0, 1, 1, 1, 1],
             n_resamples=0,
         )
+
+
+@pytest.mark.parametrize(
+    ("vectors", "fragment"),
+    [
+        (
+            [[20.0, 50.0, 30.0], [10.0, 10.0, 80.0]],
+            r"category 0 has 20 .*look like percentages: divide by 100",
+        ),
+        (
+            [[0.2, np.nan, 0.8], [0.1, 0.1, 0.8]],
+            r"row 0 of forecasts \(question 'q'\) has no probability \(NaN\) for category 1",
+        ),
+        ([[0.2, -0.5, 1.3], [0.1, 0.1, 0.8]], r"category 1 has -0.5"),
+    ],
+)
+def test_multiple_choice_probability_messages_say_what_is_wrong(vectors, fragment):
+    # every case said only "has a probability outside [0, 1]" (NaN included)
+    with pytest.raises(ValueError, match=fragment):
+        sk.forecast_history(
+            {
+                "forecaster": ["a", "b"],
+                "question": ["q", "q"],
+                "timestamp": [0.0, 1.0],
+                "probability": vectors,
+            },
+            {"question": ["q"], "open_time": [0.0], "close_time": [3.0], "outcome": [2]},
+            resolve_time=None,
+        )
+
+
+def test_cli_history_reads_a_resolve_time_column_as_the_api_does(tmp_path, capsys):
+    # the command ignored a 'resolve_time' column unless --resolve-col named it:
+    # q2 resolved on day 3 but was scored until its close on day 8, and an
+    # update made after the resolution was scored instead of refused
+    import json
+
+    from skbrier.cli import main
+
+    f = tmp_path / "f.csv"
+    f.write_text(
+        "forecaster,question,timestamp,probability\n"
+        "a,q1,0,0.6\nb,q1,1,0.3\na,q2,0,0.2\nb,q2,0.5,0.7\nc,q1,0.2,0.5\nc,q2,1,0.4\n"
+        "a,q3,0,0.9\nb,q3,0,0.1\n"
+    )
+    q = tmp_path / "q.csv"
+    q.write_text(
+        "question,open_time,close_time,resolve_time,outcome\n"
+        "q1,0,8,8,1\nq2,0,8,3,0\nq3,0,5,5,1\n"
+    )
+    assert main(["history", str(f), "--questions", str(q), "--n-resamples", "0",
+                 "--json", "--quiet"]) == 0  # fmt: skip
+    records = {r["forecaster"]: r["raw_score"] for r in json.loads(capsys.readouterr().out)}
+    read = pd.read_csv
+    h = sk.forecast_history(read(f), read(q).astype({"question": str}))
+    want = sk.daily_brier(h)
+    for name, score in zip(want.forecasters.tolist(), want.score.tolist()):
+        assert records[name] == pytest.approx(score, rel=1e-12)
+    # an update after q2's resolution (day 3) is refused, naming the file's row
+    with open(f, "a") as out:
+        out.write("a,q2,4,0.1\n")
+    assert main(["history", str(f), "--questions", str(q), "--n-resamples", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "after the question resolved" in err and "row 10 of" in err

@@ -139,6 +139,15 @@ def _read_questions(args: argparse.Namespace) -> tuple[str, dict[str, np.ndarray
     table = read_input(
         args.questions, roles, [args.weight_col] if args.weight_col else [], args
     )
+    if (
+        args.resolve_col is None
+        and "resolve_time" in table.header
+        and args.questions != "-"
+    ):
+        # as forecast_history: a 'resolve_time' column is read (it was ignored,
+        # and forecasts made after an early resolution were scored)
+        args.resolve_col = "resolve_time"
+        return _read_questions(args)
     path, cols = table.name, table.columns
     out = {
         "question": _question_names(cols[args.question_col]),
@@ -324,7 +333,11 @@ _COLUMNS: dict[str, dict[str, tuple[str | None, str]]] = {
     "questions": {
         "--open-col": ("open_time", "when each question opened"),
         "--close-col": ("close_time", "when it closes as scheduled"),
-        "--resolve-col": (None, "when it resolved (default: at its close)"),
+        "--resolve-col": (
+            None,
+            "when it resolved (default: the column 'resolve_time' when the file has "
+            "one, else at its close)",
+        ),
         "--outcome-col": ("outcome", "its outcome"),
         "--weight-col": (None, "its weight (default 1)"),
         "--strata-col": (None, "its bootstrap stratum"),
