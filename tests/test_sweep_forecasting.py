@@ -272,3 +272,24 @@ def test_cli_history_reads_a_resolve_time_column_as_the_api_does(tmp_path, capsy
     assert main(["history", str(f), "--questions", str(q), "--n-resamples", "0"]) == 2
     err = capsys.readouterr().err
     assert "after the question resolved" in err and "row 10 of" in err
+
+
+def test_cli_leaderboard_names_the_files_rows(tmp_path, capsys):
+    # "row 5" was a position among the rows left after the missing ones were
+    # dropped, not a row of the file; the duplicate message named no row
+    from skbrier.cli import main
+
+    f = tmp_path / "b.csv"
+    f.write_text(
+        "f,q,y,p,s\nA,1,1,,x\nA,5,1,0.2,x\nB,1,1,0.3,x\nA,2,0,0.4,y\nB,2,0,0.5,y\n"
+        "A,3,1,0.1,z\nB,3,1,0.2,w\n"
+    )
+    args = ["leaderboard", str(f), "--forecaster-col", "f", "--question-col", "q",
+            "--y-col", "y", "--p-col", "p", "--n-resamples", "0", "--quiet"]  # fmt: skip
+    assert main([*args, "--strata-col", "s"]) == 2
+    assert f"row 8 of {f}" in capsys.readouterr().err  # B,3,...,w: line 8
+    f.write_text(f.read_text() + "A,2,0,0.3,y\n")
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "forecaster 'A' answers question '2' more than once" in err
+    assert f"rows 5 and 9 of {f}" in err

@@ -199,17 +199,6 @@ def _complete(
     return ~bad
 
 
-def _file_rows(message: str, files: dict[str, tuple[str, np.ndarray]]) -> str:
-    """Rows of the tables given to forecast_history as rows of the user's files."""
-
-    def row(m: re.Match[str]) -> str:
-        path, kept = files[m.group(3)]
-        numbers = [str(int(kept[int(g)]) + 2) for g in (m.group(1), m.group(2)) if g]
-        return f"{m.group(0).split()[0]} {' and '.join(numbers)} of {path}"
-
-    return re.sub(r"\brows? (\d+)(?: and (\d+))? of (forecasts|questions)\b", row, message)
-
-
 def _score(history: Any, args: argparse.Namespace) -> Any:
     """The chosen score over the histories."""
     metaculus = args.score in ("baseline", "peer")
@@ -301,8 +290,11 @@ def _history(args: argparse.Namespace) -> int:
             random_state=args.random_state,
         )
     except (ValueError, TypeError) as exc:
-        files = {"forecasts": (fpath, f_keep), "questions": (qpath, q_keep)}
-        raise board_error(ValueError(_file_rows(str(exc), files))) from None
+        files: dict[str | None, tuple[str, np.ndarray]] = {
+            "forecasts": (fpath, f_keep),
+            "questions": (qpath, q_keep),
+        }
+        raise board_error(exc, files) from None
     show(res, args)
     return 0
 
