@@ -293,3 +293,30 @@ def test_cli_leaderboard_names_the_files_rows(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "forecaster 'A' answers question '2' more than once" in err
     assert f"rows 5 and 9 of {f}" in err
+
+
+def test_forecastbench_latest_models_compare_release_dates_as_dates():
+    rows = sk.leaderboards.forecastbench_rows
+    org = ["A", "A"]
+    # text sorted "2024-9-01" after "2024-10-01": the older model was kept
+    # (now: a date numpy cannot read is refused, naming release_date)
+    with pytest.raises(TypeError, match="release_date"):
+        rows(["a", "b"], organization=org, release_date=["2024-9-01", "2024-10-01"],
+             latest_per_organization=1)  # fmt: skip
+    # text and Timestamps mixed: a stray "'<' not supported" TypeError
+    keep = rows(["a", "b"], organization=org,
+                release_date=["2024-09-01", pd.Timestamp("2024-10-01")],
+                latest_per_organization=1)  # fmt: skip
+    assert keep.tolist() == [False, True]
+
+
+def test_forecastbench_max_lead_time_and_lead_times_are_checked():
+    rows = sk.leaderboards.forecastbench_rows
+    # NaN kept every horizon, silently
+    with pytest.raises(ValueError, match="max_lead_time must be finite"):
+        rows(["a", "b"], lead_time=[7, 800], max_lead_time=np.nan)
+    with pytest.raises(ValueError, match="max_lead_time must be >= 0"):
+        rows(["a", "b"], lead_time=[7, 800], max_lead_time=-1)
+    # numpy's "could not convert string to float: 'x'" named no parameter
+    with pytest.raises(TypeError, match="lead_time must hold numbers of days"):
+        rows(["a", "b"], lead_time=["7", "x"])

@@ -439,8 +439,9 @@ def forecastbench_rows(
     ----------
     forecaster : array-like of shape (n_rows,)
     organization, release_date : array-like of shape (n_rows,), optional
-        Constant within a forecaster; dates as ``YYYY-MM-DD`` strings,
-        ``datetime64`` or numbers (anything that sorts in time order).
+        Constant within a forecaster; release dates as dates, ISO 8601
+        strings, ``datetime64`` or plain numbers (compared as days; the
+        kinds may mix, except numbers with dates).
     latest_per_organization : int, optional
     lead_time : array-like of shape (n_rows,), optional
         Days from the due date to resolution.
@@ -493,21 +494,31 @@ def forecastbench_rows(
                     "organization or release date; give one per forecaster."
                 )
             first[name] = (o, r)
-        by_org: dict[Any, list[tuple[Any, str]]] = {}
-        for name, (o, r) in first.items():
+        for name, (_, r) in first.items():
             if _is_missing(r):
                 raise ValueError(f"release_date: forecaster {name!r} has no release date.")
-            by_org.setdefault(o, []).append((r, str(name)))
+        # compared as days, not as given: text, Timestamps and datetime64 mix,
+        # and "2024-9-01" must not sort after "2024-10-01"
+        days, _ = _dates([r for _, r in first.values()], "release_date")
+        by_org: dict[Any, list[tuple[Any, str]]] = {}
+        for (name, (o, _)), d in zip(first.items(), days.tolist()):
+            by_org.setdefault(o, []).append((d, str(name)))
         latest: set[str] = set()
         for models in by_org.values():
             models.sort(key=lambda t: (t[0], t[1]), reverse=True)
             latest.update(name for _, name in models[:k])
         keep &= np.array([str(v) in latest for v in f.tolist()], dtype=bool)
     if lead_time is not None and max_lead_time is not None:
-        h = np.asarray(lead_time, dtype=np.float64)
+        cap = check_real(max_lead_time, "max_lead_time", low=0.0)
+        try:
+            h = np.asarray(lead_time, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                "lead_time must hold numbers of days (NaN for market questions)."
+            ) from None
         if h.shape != f.shape:
             raise ValueError("lead_time must have one value per row.")
-        keep &= ~(h > float(max_lead_time))
+        keep &= ~(h > cap)
     if max_inactive_days is not None:
         keep &= _active(f, submission_date, max_inactive_days, reference_date)
     return keep
