@@ -320,3 +320,57 @@ def test_forecastbench_max_lead_time_and_lead_times_are_checked():
     # numpy's "could not convert string to float: 'x'" named no parameter
     with pytest.raises(TypeError, match="lead_time must hold numbers of days"):
         rows(["a", "b"], lead_time=["7", "x"])
+
+
+def _effects_record(**kw):
+    rec = {"forecast_due_date": "2025-03-02", "source": "fred", "id": "AAA", "horizon": 7.0,
+           "leaderboard_type": "baseline", "question_fixed_effect": 0.05}  # fmt: skip
+    rec.update(kw)
+    return rec
+
+
+def test_forecastbench_readers_report_bad_files_in_one_line(tmp_path):
+    import io
+    import json
+
+    lb = sk.leaderboards
+    readers = (lb.read_resolution_set, lb.read_forecast_set, lb.read_question_set,
+               lb.read_question_effects)  # fmt: skip
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)  # RecursionError from json
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"resolutions": ["\xff"]}')  # UnicodeDecodeError
+    for read in readers:
+        with pytest.raises(ValueError, match=rf"path: {deep}: JSON nested too deeply"):
+            read(deep)
+        with pytest.raises(ValueError, match=rf"path: {bad}: not UTF-8 text"):
+            read(bad)
+        with pytest.raises(FileNotFoundError, match=r"no such file"):
+            read(tmp_path / "absent.json")
+        with pytest.raises(IsADirectoryError, match=r"is a directory"):
+            read(tmp_path)
+        # a file object was shown as "<_io.StringIO object at 0x...>"
+        with pytest.raises(
+            ValueError, match=r"^path: <file object> is not a ForecastBench"
+        ):
+            read(io.StringIO(json.dumps({"nothing": 1} if read is not readers[3] else [1])))
+    # a file without records said "no effects of type None in the file"
+    with pytest.raises(ValueError, match=r"path: <file object>: the file holds no records"):
+        lb.read_question_effects(io.StringIO("[]"))
+
+
+def test_forecastbench_records_without_id_or_source_are_refused():
+    import io
+    import json
+
+    lb = sk.leaderboards
+    rec = {"id": "AAA", "source": "fred", "resolution_date": "2025-03-09",
+           "resolved_to": 1.0, "resolved": True}  # fmt: skip
+    for field in ("id", "source"):
+        bad = {k: v for k, v in rec.items() if k != field}
+        doc = {"forecast_due_date": "2025-03-02", "resolutions": [rec, bad]}
+        # the key became "2025-03-02_fred_None_7": a question of its own
+        with pytest.raises(ValueError, match=rf"^{field} is missing .*resolutions\[1\]\)"):
+            lb.read_resolution_set(io.StringIO(json.dumps(doc)))
+    with pytest.raises(ValueError, match=r"^id is missing .*record 0\)"):
+        lb.read_question_effects(io.StringIO(json.dumps([_effects_record(id=None)])))

@@ -205,10 +205,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
             extra["question_effects"] = read_question_effects(
                 args.question_effects, leaderboard_type=args.leaderboard_type
             )
-        except OSError as exc:
-            raise CLIError(
-                f"--question-effects: {exc.strerror}: {args.question_effects}"
-            ) from None
+        except OSError as exc:  # one line naming the file
+            raise CLIError(f"--question-effects: {exc}") from None
         except ValueError as exc:
             raise CLIError(f"--question-effects: {exc}") from None
     f = c["forecaster"]

@@ -19,7 +19,6 @@ several files join on it and the frozen effects apply to it directly.
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import math
 import os
 from collections.abc import Iterable
@@ -28,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._core.params import check_real
+from ..io._parse import Bad, decode, parse_json, read_bytes
 from ._parity import _dates, _is_missing
 
 __all__ = [
@@ -73,6 +73,9 @@ def question_key(
     >>> question_key("2025-03-02", "polymarket", "0x1f", None)
     '2025-03-02_polymarket_0x1f'
     """
+    for name, value in (("source", source), ("id", id)):
+        if _is_missing(value) or (isinstance(value, str) and not value):
+            raise ValueError(f"{name} is missing (a question key needs it).")
     due = str(forecast_due_date)[:10]
     if _is_missing(lead_time):
         return f"{due}_{source}_{id}"
@@ -96,26 +99,36 @@ def _name(path: Any) -> str:
 
 
 def _json(path: Any) -> Any:
-    """The JSON document of a path or file object; invalid JSON (an empty file
-    too) is a ValueError naming the file."""
+    """The JSON document of a path or file object, read by :mod:`skbrier.io`'s
+    checks: a missing file or a directory is a one-line ``OSError`` naming it;
+    text that is not UTF-8, invalid JSON (an empty file too) or JSON nested too
+    deeply is a ValueError naming the file."""
     try:
         if isinstance(path, (str, os.PathLike)):
-            with open(path, encoding="utf-8") as fh:
-                return json.load(fh)
-        return json.load(path)
-    except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"path: {_name(path)}: invalid JSON ({exc.msg}; line {exc.lineno}, "
-            f"column {exc.colno})."
-        ) from None
+            data: Any = read_bytes(os.fsdecode(os.fspath(path)), "JSON file")
+        else:
+            data = path.read()
+        return parse_json(
+            decode(data, "(file)") if isinstance(data, bytes) else data, "(file)"
+        )
+    except Bad as bad:
+        raise ValueError(f"path: {_name(path)}: {bad.problem}.") from None
+
+
+def _key(due: Any, r: dict[str, Any], h: Any, where: str) -> str:
+    """:func:`question_key` of record ``r``, its errors naming ``where``."""
+    try:
+        return question_key(due, r.get("source"), r.get("id"), h)
+    except ValueError as exc:
+        raise ValueError(f"{str(exc).rstrip('.')} ({where}).") from None
 
 
 def _load(path: Any, key: str, what: str) -> dict[str, Any]:
     data = _json(path)
     if not isinstance(data, dict) or not isinstance(data.get(key), list):
         raise ValueError(
-            f"path: {path!r} is not a ForecastBench {what} file (a JSON object with a "
-            f"{key!r} list)."
+            f"path: {_name(path)} is not a ForecastBench {what} file (a JSON object "
+            f"with a {key!r} list)."
         )
     for i, r in enumerate(data[key]):
         if not isinstance(r, dict):
@@ -195,7 +208,7 @@ def _keyed(
         if r.get("source") in market:
             h = math.nan
         r["horizon"] = h
-        r["question"] = question_key(due, r.get("source"), r.get("id"), h)
+        r["question"] = _key(due, r, h, f"{where}[{i}]")
         out.append(r)
     return out
 
@@ -378,9 +391,11 @@ def read_question_effects(
         isinstance(r, dict) and all(k in r for k in fields) for r in data
     ):
         raise ValueError(
-            f"path: {path!r} is not a ForecastBench question-fixed-effects file (a JSON "
-            f"list of records with fields {', '.join(fields)})."
+            f"path: {_name(path)} is not a ForecastBench question-fixed-effects file (a "
+            f"JSON list of records with fields {', '.join(fields)})."
         )
+    if not data:
+        raise ValueError(f"path: {_name(path)}: the file holds no records.")
     types = sorted({str(r.get("leaderboard_type")) for r in data})
     if leaderboard_type is None and len(types) > 1:
         raise ValueError(
@@ -390,7 +405,9 @@ def read_question_effects(
     for i, r in enumerate(data):
         if leaderboard_type is not None and r.get("leaderboard_type") != leaderboard_type:
             continue
-        key = question_key(r["forecast_due_date"], r["source"], r["id"], r["horizon"])
+        key = _key(
+            r["forecast_due_date"], r, r["horizon"], f"path: {_name(path)}: record {i}"
+        )
         v = r["question_fixed_effect"]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
             raise ValueError(
