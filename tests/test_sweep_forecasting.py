@@ -374,3 +374,24 @@ def test_forecastbench_records_without_id_or_source_are_refused():
             lb.read_resolution_set(io.StringIO(json.dumps(doc)))
     with pytest.raises(ValueError, match=r"^id is missing .*record 0\)"):
         lb.read_question_effects(io.StringIO(json.dumps([_effects_record(id=None)])))
+
+
+def _small_board(names, seed, n_resamples=20):
+    rng = np.random.default_rng(seed)
+    f = np.repeat(names, 5)
+    q = np.tile(np.arange(5), len(names))
+    y = (rng.random(5) < 0.5)[q]
+    return sk.leaderboard(y, rng.random(f.shape[0]), forecaster=f, question=q,
+                          n_resamples=n_resamples, random_state=seed)  # fmt: skip
+
+
+def test_combine_leaderboards_takes_an_iterator_and_names_type_clashes():
+    a, b = _small_board(["x", "y", "z"], 1), _small_board(["x", "y"], 2)
+    expected = sk.combine_leaderboards([a, b])
+    # a generator: "need at least one array to concatenate" (read twice)
+    got = sk.combine_leaderboards(r for r in (a, b))
+    np.testing.assert_array_equal(got.brier_index, expected.brier_index)
+    # 1 in one leaderboard, "1" in the other: "'<' not supported ..." from numpy
+    c, d = _small_board([1, 2], 3, 0), _small_board(["1", "2"], 4, 0)
+    with pytest.raises(TypeError, match="forecaster names of different types"):
+        sk.combine_leaderboards([c, d])
