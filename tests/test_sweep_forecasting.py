@@ -395,3 +395,10 @@ def test_combine_leaderboards_takes_an_iterator_and_names_type_clashes():
     c, d = _small_board([1, 2], 3, 0), _small_board(["1", "2"], 4, 0)
     with pytest.raises(TypeError, match="forecaster names of different types"):
         sk.combine_leaderboards([c, d])
+
+
+@pytest.mark.parametrize("odd", [19000, True, 2024.0])
+def test_parity_date_refuses_numbers_mixed_with_dates(odd):
+    # numpy read 19000 as 2022-01-08 and True as 1970-01-02: a wrong frontier
+    with pytest.raises(TypeError, match="release_dates mixes dates and numbers"):
+        sk.parity_date([odd, "2024-07-01", "2025-01-01"], [60, 63, 66], 70.0)

@@ -192,6 +192,13 @@ def _dates(values: list[Any], name: str = "release_dates") -> tuple[np.ndarray, 
     numeric = all(
         isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in present
     )
+    if not numeric:
+        odd = [v for v in present if isinstance(v, (numbers.Number, np.bool_))]
+        if odd:  # numpy would read 19000 or True as a count of days since 1970
+            raise TypeError(
+                f"{name} mixes dates and numbers (e.g. {odd[0]!r}); give every date "
+                "in one kind."
+            )
     out = np.full(len(values), np.nan)
     for k, v in enumerate(values):
         if _is_missing(v):
