@@ -95,9 +95,10 @@ def _show_duration(value: float, history: ForecastHistory) -> str:
     """A length of time in a message: days or seconds for datetimes, else the number."""
     if history.time_kind != "datetime":
         return format_number(value)
-    if value >= 86400.0:
-        return f"{format_number(value / 86400.0)} days"
-    return f"{format_number(value)} seconds"
+    days = value / 86400.0
+    if days >= 1.0:
+        return f"{format_number(days)} day" + ("" if days == 1.0 else "s")
+    return f"{format_number(value)} s"
 
 
 def _step(step: Any, history: ForecastHistory) -> float:
