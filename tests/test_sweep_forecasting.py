@@ -402,3 +402,25 @@ def test_parity_date_refuses_numbers_mixed_with_dates(odd):
     # numpy read 19000 as 2022-01-08 and True as 1970-01-02: a wrong frontier
     with pytest.raises(TypeError, match="release_dates mixes dates and numbers"):
         sk.parity_date([odd, "2024-07-01", "2025-01-01"], [60, 63, 66], 70.0)
+
+
+def test_an_anchor_missing_from_a_combine_part_is_refused():
+    # every part is anchored separately: with the anchor absent from the
+    # dataset part, every combined score was NaN, silently
+    f = ["A", "B", "A", "B", "A", "H", "B", "H"]
+    q = [1, 1, 2, 2, 3, 3, 4, 4]
+    y = [1, 1, 0, 0, 1, 1, 0, 0]
+    p = [0.2, 0.3, 0.4, 0.5, 0.6, 0.5, 0.7, 0.5]
+    parts = ["dataset"] * 4 + ["market"] * 4
+    kw = {"forecaster": f, "question": q, "combine": parts, "anchor": ("H", 0.25)}
+    match = "anchor: forecaster 'H' has no rows of combine part 'dataset'"
+    with pytest.raises(ValueError, match=match):
+        sk.difficulty_adjusted_brier(y, p, **kw)
+    with pytest.raises(ValueError, match=match):
+        sk.leaderboard(y, p, n_resamples=20, random_state=0, **kw)
+    effects = {j: 0.0 for j in q}
+    with pytest.raises(ValueError, match=match):
+        sk.difficulty_adjusted_brier(y, p, question_effects=effects, **kw)
+    # present in both parts: scored
+    ok = sk.difficulty_adjusted_brier(y, p, **{**kw, "anchor": ("A", 0.2)})
+    assert ok.adjusted_brier[0] == pytest.approx(0.2)
