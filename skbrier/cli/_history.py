@@ -139,6 +139,15 @@ def _read_questions(args: argparse.Namespace) -> tuple[str, dict[str, np.ndarray
     table = read_input(
         args.questions, roles, [args.weight_col] if args.weight_col else [], args
     )
+    if (
+        args.resolve_col is None
+        and "resolve_time" in table.header
+        and args.questions != "-"
+    ):
+        # as forecast_history: a 'resolve_time' column is read (it was ignored,
+        # and forecasts made after an early resolution were scored)
+        args.resolve_col = "resolve_time"
+        return _read_questions(args)
     path, cols = table.name, table.columns
     out = {
         "question": _question_names(cols[args.question_col]),
@@ -188,17 +197,6 @@ def _complete(
     if args.na == "error":
         refuse_missing_rows(path, bad, what)
     return ~bad
-
-
-def _file_rows(message: str, files: dict[str, tuple[str, np.ndarray]]) -> str:
-    """Rows of the tables given to forecast_history as rows of the user's files."""
-
-    def row(m: re.Match[str]) -> str:
-        path, kept = files[m.group(3)]
-        numbers = [str(int(kept[int(g)]) + 2) for g in (m.group(1), m.group(2)) if g]
-        return f"{m.group(0).split()[0]} {' and '.join(numbers)} of {path}"
-
-    return re.sub(r"\brows? (\d+)(?: and (\d+))? of (forecasts|questions)\b", row, message)
 
 
 def _score(history: Any, args: argparse.Namespace) -> Any:
@@ -292,8 +290,11 @@ def _history(args: argparse.Namespace) -> int:
             random_state=args.random_state,
         )
     except (ValueError, TypeError) as exc:
-        files = {"forecasts": (fpath, f_keep), "questions": (qpath, q_keep)}
-        raise board_error(ValueError(_file_rows(str(exc), files))) from None
+        files: dict[str | None, tuple[str, np.ndarray]] = {
+            "forecasts": (fpath, f_keep),
+            "questions": (qpath, q_keep),
+        }
+        raise board_error(exc, files) from None
     show(res, args)
     return 0
 
@@ -324,7 +325,11 @@ _COLUMNS: dict[str, dict[str, tuple[str | None, str]]] = {
     "questions": {
         "--open-col": ("open_time", "when each question opened"),
         "--close-col": ("close_time", "when it closes as scheduled"),
-        "--resolve-col": (None, "when it resolved (default: at its close)"),
+        "--resolve-col": (
+            None,
+            "when it resolved (default: the column 'resolve_time' when the file has "
+            "one, else at its close)",
+        ),
         "--outcome-col": ("outcome", "its outcome"),
         "--weight-col": (None, "its weight (default 1)"),
         "--strata-col": (None, "its bootstrap stratum"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any
 
@@ -160,6 +161,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
             "--parity-target needs --release-date-col (one date per forecaster)."
         )
     path, c = _read(args)
+    c["row"] = np.arange(c["p"].shape[0])  # the file's data row of each row left
     bad = _missing_rows(path, c, args)
     dropped = int(bad.sum())
     c = _subset(c, ~bad)
@@ -186,7 +188,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
             reference_date=args.reference_date,
         )
     except (ValueError, TypeError) as exc:
-        raise CLIError(str(exc)) from None
+        raise board_error(exc, {None: (path, c["row"])}) from None
     if not keep.all():
         notes.append(
             f"{int((~keep).sum())} row(s) culled (--latest-per-org, --max-horizon, "
@@ -203,10 +205,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
             extra["question_effects"] = read_question_effects(
                 args.question_effects, leaderboard_type=args.leaderboard_type
             )
-        except OSError as exc:
-            raise CLIError(
-                f"--question-effects: {exc.strerror}: {args.question_effects}"
-            ) from None
+        except OSError as exc:  # one line naming the file
+            raise CLIError(f"--question-effects: {exc}") from None
         except ValueError as exc:
             raise CLIError(f"--question-effects: {exc}") from None
     f = c["forecaster"]
@@ -228,14 +228,38 @@ def _leaderboard(args: argparse.Namespace) -> int:
         )
         parity = None if args.parity_target is None else _parity(res, c, args)
     except (ValueError, TypeError) as exc:
-        raise board_error(exc) from None
+        raise board_error(exc, {None: (path, c["row"])}) from None
     show(res, args, parity)
     return 0
 
 
-def board_error(exc: Exception) -> CLIError:
-    """The API's error of a leaderboard, with its options spelt as the command's."""
-    return CLIError(str(exc).replace("n_resamples=0", "--n-resamples 0"))
+def file_rows(message: str, files: dict[str | None, tuple[str, np.ndarray]]) -> str:
+    """The API's ``row N`` (``rows N and M``, ``... of TABLE``) as rows of the user's file.
+
+    ``files`` maps the table named after ``of`` (None: no table named) to the
+    file's name and the position in the file of each row given to the API
+    (rows were dropped before: missing values, culling).
+    """
+
+    def row(m: re.Match[str]) -> str:
+        if m.group(3) not in files:
+            return m.group(0)
+        path, kept = files[m.group(3)]
+        numbers = [str(int(kept[int(g)]) + 2) for g in (m.group(1), m.group(2)) if g]
+        return f"{m.group(0).split()[0]} {' and '.join(numbers)} of {path}"
+
+    return re.sub(
+        r"\brows? (\d+)(?: and (\d+))?(?: of (forecasts|questions))?\b", row, message
+    )
+
+
+def board_error(
+    exc: Exception, files: dict[str | None, tuple[str, np.ndarray]] | None = None
+) -> CLIError:
+    """The API's error of a leaderboard, with its options spelt as the command's
+    and its row numbers as rows of the files (:func:`file_rows`)."""
+    message = str(exc).replace("n_resamples=0", "--n-resamples 0")
+    return CLIError(message if files is None else file_rows(message, files))
 
 
 def check_board_options(args: argparse.Namespace) -> tuple[str, float] | None:

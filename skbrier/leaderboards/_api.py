@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -527,6 +527,10 @@ def combine_leaderboards(
     >>> c.forecasters.tolist(), [round(float(v), 4) for v in c.adjusted_brier]
     (['h', 'x'], [0.25, 0.1125])
     """
+    if not isinstance(results, (DifficultyAdjustedResult, str, bytes)) and isinstance(
+        results, Iterable
+    ):
+        results = list(results)  # an iterator is read once
     if isinstance(results, (DifficultyAdjustedResult,)) or not results:
         raise TypeError("results must be a non-empty sequence of leaderboard results.")
     kinds = {isinstance(r, LeaderboardResult) for r in results}
@@ -537,14 +541,14 @@ def combine_leaderboards(
             )
     if len(kinds) != 1:
         raise TypeError("results must all be leaderboards or all be point results.")
-    names = np.unique(
-        np.concatenate([np.asarray(r.forecasters, dtype=object) for r in results])
-    )
     try:
-        names = np.asarray(sorted(names.tolist()))
-    except TypeError:
+        names = np.asarray(
+            sorted({v for r in results for v in np.asarray(r.forecasters).tolist()})
+        )
+    except TypeError:  # e.g. 1 in one leaderboard, "1" in another
         raise TypeError(
-            "results: forecaster names of different types cannot be aligned."
+            "results: forecaster names of different types cannot be aligned (e.g. "
+            "numbers in one leaderboard, text in another); name them alike."
         ) from None
 
     def align(

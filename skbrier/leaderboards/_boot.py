@@ -25,6 +25,7 @@ from .._core.params import (
     validate_random_state,
 )
 from .._core.resampling import run_replicates, stratified_indices
+from .._core.results import to_builtin
 from ._fit import (
     Panel,
     PanelFit,
@@ -86,6 +87,14 @@ def build_board(lp: LabelledPanel, anchor: tuple[int, float] | None) -> Board:
         local = np.full(pn.n_questions, -1, dtype=np.intp)
         local[qs] = np.arange(qs.shape[0])
         rows = local[pn.q] >= 0
+        if anchor is not None and lp.part_names is not None:
+            if not np.any(pn.f[rows] == anchor[0]):  # every score of the part NaN
+                raise ValueError(
+                    f"anchor: forecaster {to_builtin(lp.forecasters[anchor[0]])!r} has no "
+                    f"rows of combine part {to_builtin(lp.part_names[g])!r}; each part is "
+                    "anchored separately, so the anchor needs forecasts in every part "
+                    "(anchor another forecaster, or give it forecasts there)."
+                )
         sub = Panel(
             pn.f[rows],
             local[pn.q[rows]],

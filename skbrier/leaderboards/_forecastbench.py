@@ -19,7 +19,6 @@ several files join on it and the frozen effects apply to it directly.
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import math
 import os
 from collections.abc import Iterable
@@ -28,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._core.params import check_real
+from ..io._parse import Bad, decode, parse_json, read_bytes
 from ._parity import _dates, _is_missing
 
 __all__ = [
@@ -73,6 +73,9 @@ def question_key(
     >>> question_key("2025-03-02", "polymarket", "0x1f", None)
     '2025-03-02_polymarket_0x1f'
     """
+    for name, value in (("source", source), ("id", id)):
+        if _is_missing(value) or (isinstance(value, str) and not value):
+            raise ValueError(f"{name} is missing (a question key needs it).")
     due = str(forecast_due_date)[:10]
     if _is_missing(lead_time):
         return f"{due}_{source}_{id}"
@@ -96,26 +99,36 @@ def _name(path: Any) -> str:
 
 
 def _json(path: Any) -> Any:
-    """The JSON document of a path or file object; invalid JSON (an empty file
-    too) is a ValueError naming the file."""
+    """The JSON document of a path or file object, read by :mod:`skbrier.io`'s
+    checks: a missing file or a directory is a one-line ``OSError`` naming it;
+    text that is not UTF-8, invalid JSON (an empty file too) or JSON nested too
+    deeply is a ValueError naming the file."""
     try:
         if isinstance(path, (str, os.PathLike)):
-            with open(path, encoding="utf-8") as fh:
-                return json.load(fh)
-        return json.load(path)
-    except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"path: {_name(path)}: invalid JSON ({exc.msg}; line {exc.lineno}, "
-            f"column {exc.colno})."
-        ) from None
+            data: Any = read_bytes(os.fsdecode(os.fspath(path)), "JSON file")
+        else:
+            data = path.read()
+        return parse_json(
+            decode(data, "(file)") if isinstance(data, bytes) else data, "(file)"
+        )
+    except Bad as bad:
+        raise ValueError(f"path: {_name(path)}: {bad.problem}.") from None
+
+
+def _key(due: Any, r: dict[str, Any], h: Any, where: str) -> str:
+    """:func:`question_key` of record ``r``, its errors naming ``where``."""
+    try:
+        return question_key(due, r.get("source"), r.get("id"), h)
+    except ValueError as exc:
+        raise ValueError(f"{str(exc).rstrip('.')} ({where}).") from None
 
 
 def _load(path: Any, key: str, what: str) -> dict[str, Any]:
     data = _json(path)
     if not isinstance(data, dict) or not isinstance(data.get(key), list):
         raise ValueError(
-            f"path: {path!r} is not a ForecastBench {what} file (a JSON object with a "
-            f"{key!r} list)."
+            f"path: {_name(path)} is not a ForecastBench {what} file (a JSON object "
+            f"with a {key!r} list)."
         )
     for i, r in enumerate(data[key]):
         if not isinstance(r, dict):
@@ -195,7 +208,7 @@ def _keyed(
         if r.get("source") in market:
             h = math.nan
         r["horizon"] = h
-        r["question"] = question_key(due, r.get("source"), r.get("id"), h)
+        r["question"] = _key(due, r, h, f"{where}[{i}]")
         out.append(r)
     return out
 
@@ -378,9 +391,11 @@ def read_question_effects(
         isinstance(r, dict) and all(k in r for k in fields) for r in data
     ):
         raise ValueError(
-            f"path: {path!r} is not a ForecastBench question-fixed-effects file (a JSON "
-            f"list of records with fields {', '.join(fields)})."
+            f"path: {_name(path)} is not a ForecastBench question-fixed-effects file (a "
+            f"JSON list of records with fields {', '.join(fields)})."
         )
+    if not data:
+        raise ValueError(f"path: {_name(path)}: the file holds no records.")
     types = sorted({str(r.get("leaderboard_type")) for r in data})
     if leaderboard_type is None and len(types) > 1:
         raise ValueError(
@@ -390,7 +405,9 @@ def read_question_effects(
     for i, r in enumerate(data):
         if leaderboard_type is not None and r.get("leaderboard_type") != leaderboard_type:
             continue
-        key = question_key(r["forecast_due_date"], r["source"], r["id"], r["horizon"])
+        key = _key(
+            r["forecast_due_date"], r, r["horizon"], f"path: {_name(path)}: record {i}"
+        )
         v = r["question_fixed_effect"]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
             raise ValueError(
@@ -439,8 +456,9 @@ def forecastbench_rows(
     ----------
     forecaster : array-like of shape (n_rows,)
     organization, release_date : array-like of shape (n_rows,), optional
-        Constant within a forecaster; dates as ``YYYY-MM-DD`` strings,
-        ``datetime64`` or numbers (anything that sorts in time order).
+        Constant within a forecaster; release dates as dates, ISO 8601
+        strings, ``datetime64`` or plain numbers (compared as days; the
+        kinds may mix, except numbers with dates).
     latest_per_organization : int, optional
     lead_time : array-like of shape (n_rows,), optional
         Days from the due date to resolution.
@@ -493,21 +511,31 @@ def forecastbench_rows(
                     "organization or release date; give one per forecaster."
                 )
             first[name] = (o, r)
-        by_org: dict[Any, list[tuple[Any, str]]] = {}
-        for name, (o, r) in first.items():
+        for name, (_, r) in first.items():
             if _is_missing(r):
                 raise ValueError(f"release_date: forecaster {name!r} has no release date.")
-            by_org.setdefault(o, []).append((r, str(name)))
+        # compared as days, not as given: text, Timestamps and datetime64 mix,
+        # and "2024-9-01" must not sort after "2024-10-01"
+        days, _ = _dates([r for _, r in first.values()], "release_date")
+        by_org: dict[Any, list[tuple[Any, str]]] = {}
+        for (name, (o, _)), d in zip(first.items(), days.tolist()):
+            by_org.setdefault(o, []).append((d, str(name)))
         latest: set[str] = set()
         for models in by_org.values():
             models.sort(key=lambda t: (t[0], t[1]), reverse=True)
             latest.update(name for _, name in models[:k])
         keep &= np.array([str(v) in latest for v in f.tolist()], dtype=bool)
     if lead_time is not None and max_lead_time is not None:
-        h = np.asarray(lead_time, dtype=np.float64)
+        cap = check_real(max_lead_time, "max_lead_time", low=0.0)
+        try:
+            h = np.asarray(lead_time, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                "lead_time must hold numbers of days (NaN for market questions)."
+            ) from None
         if h.shape != f.shape:
             raise ValueError("lead_time must have one value per row.")
-        keep &= ~(h > float(max_lead_time))
+        keep &= ~(h > cap)
     if max_inactive_days is not None:
         keep &= _active(f, submission_date, max_inactive_days, reference_date)
     return keep

@@ -34,7 +34,14 @@ from ._history_categories import (
 )
 from ._panel import _codes, _labels
 
-__all__ = ["ForecastHistory", "check_history", "forecast_history", "show_time"]
+__all__ = [
+    "ForecastHistory",
+    "check_history",
+    "forecast_history",
+    "per_question",
+    "show_time",
+    "utc_naive",
+]
 
 _NS = 1e9  # nanoseconds per second
 
@@ -176,6 +183,37 @@ def check_history(history: Any) -> ForecastHistory:
     return history
 
 
+def per_question(values: Any, names: np.ndarray, param: str, what: str, whose: str) -> Any:
+    """Values given per question, in the order of ``names``.
+
+    A dict or a pandas Series is read by its keys (a Series by its index,
+    which must hold the question names: never by position); any other
+    sequence is returned as given, to be read in the order of ``names``.
+    """
+    is_series = (
+        hasattr(values, "index")
+        and hasattr(values, "items")
+        and not isinstance(values, Mapping)
+    )
+    if not (isinstance(values, Mapping) or is_series):
+        return values
+    if getattr(values, "ndim", 1) != 1:
+        raise TypeError(f"{param} must be one value per question, not a table.")
+    table = dict(values.items())
+    missing = [q for q in names.tolist() if q not in table]
+    if missing:
+        hint = (
+            "a pandas Series is read by its index, which must hold the question names "
+            "(e.g. questions.set_index('question')[column])"
+            if is_series
+            else f"a dict needs a {what} for every question of the {whose}"
+        )
+        raise ValueError(
+            f"{param}: no {what} for {len(missing)} question(s) ({missing[:5]!r}); {hint}."
+        )
+    return [table[q] for q in names.tolist()]
+
+
 # --------------------------------------------------------------------------
 # reading the two tables
 # --------------------------------------------------------------------------
@@ -269,6 +307,25 @@ def _times(values: Any, param: str, table_name: str) -> tuple[np.ndarray, str]:
     return t, "number"
 
 
+def utc_naive(value: Any) -> Any:
+    """A timezone-aware datetime, or ISO 8601 text with a UTC offset, as a naive UTC datetime.
+
+    Anything else is returned as given (numpy would drop the offset with a warning).
+    """
+    if isinstance(value, str):
+        text = value[:-1] + "+00:00" if value.endswith(("Z", "z")) else value
+        try:
+            parsed = _dt.datetime.fromisoformat(text)
+        except ValueError:
+            return value
+        if parsed.tzinfo is None:
+            return value
+        value = parsed
+    if isinstance(value, _dt.datetime) and value.tzinfo is not None:
+        return value.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+    return value
+
+
 def _object_times(arr: np.ndarray, param: str, table_name: str) -> tuple[np.ndarray, str]:
     """Python datetimes (aware ones converted to UTC) as ``datetime64``."""
     aware = []
@@ -287,7 +344,7 @@ def _object_times(arr: np.ndarray, param: str, table_name: str) -> tuple[np.ndar
             )
         if isinstance(v, _dt.datetime) and v.tzinfo is not None:
             aware.append(True)
-            v = v.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+            v = utc_naive(v)
         else:
             aware.append(False)
         out.append(np.datetime64(v, "ns"))

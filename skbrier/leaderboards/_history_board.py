@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -19,6 +19,7 @@ from ._api import fit_board
 from ._boot import best_shares, build_board, check_bootstrap, p_values, rank_matrix
 from ._docs import leaderboard_doc
 from ._frozen import check_question_effects
+from ._history import per_question
 from ._history_board_result import HistoryLeaderboardResult
 from ._history_result import HistoryScoreResult
 from ._panel import check_anchor, check_name, score_panel
@@ -30,16 +31,9 @@ _ADJUSTMENTS = ("fixed_effects", "none")
 
 
 def _per_pair(values: Any, scores: HistoryScoreResult, name: str) -> np.ndarray:
-    """A per-question label (dict, or array in the order of ``scores.questions``) per pair."""
+    """A per-question label (dict or Series, or array in the order of ``scores.questions``) per pair."""
     names = scores.questions
-    if isinstance(values, Mapping):
-        missing = [q for q in names.tolist() if q not in values]
-        if missing:
-            raise ValueError(
-                f"{name}: no value for {len(missing)} question(s) ({missing[:5]!r}); "
-                "a dict needs one for every question of the scores."
-            )
-        values = [values[q] for q in names.tolist()]
+    values = per_question(values, names, name, "value", "scores")
     arr = np.asarray(values, dtype=object)
     if arr.shape != names.shape:
         raise ValueError(
@@ -112,8 +106,8 @@ def history_leaderboard(
     fit_forecasters : list, optional
         Forecasters whose pairs estimate the effects (default: all).
     strata : mapping or array-like, optional
-        Bootstrap stratum of each question (a dict, or values in the order
-        of ``scores.questions``).
+        Bootstrap stratum of each question (a dict or a pandas Series
+        indexed by question, or values in the order of ``scores.questions``).
     reference : object, optional
         Forecaster the p-values compare with.
     n_resamples : int, default=1999

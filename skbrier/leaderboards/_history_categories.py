@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.diagnose import probability_problem
 from .._core.results import to_builtin
 
 __all__ = ["binary_parts", "category_parts", "check_categories", "is_multiple_choice"]
@@ -84,8 +85,14 @@ def category_parts(
             raise ValueError(
                 f"{where} must give one probability per category (at least 2)."
             )
-        if not (np.all(np.isfinite(v)) and v.min() >= 0.0 and v.max() <= 1.0):
-            raise ValueError(f"{where} has a probability outside [0, 1].")
+        if np.isnan(v).any():
+            raise ValueError(
+                f"{where} has no probability (NaN) for category "
+                f"{int(np.argmax(np.isnan(v)))}; drop the row or fill it in."
+            )
+        problem = probability_problem(v, "the vector", where=lambda k: f"category {k}")
+        if problem is not None:  # with what the values look like (percentages, ...)
+            raise ValueError(f"{where} has a probability outside [0, 1]: {problem}")
         if abs(v.sum() - 1.0) > SUM_TOLERANCE:
             raise ValueError(
                 f"{where} sums to {v.sum():.4g}, not 1; give a probability for every "

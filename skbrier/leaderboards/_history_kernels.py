@@ -25,6 +25,7 @@ import numpy as np
 
 __all__ = [
     "Pairs",
+    "day_counts",
     "day_segments",
     "interval_medians",
     "pair_layout",
@@ -90,36 +91,38 @@ def segmented_cumsum(x: np.ndarray, seg_start: np.ndarray) -> np.ndarray:
     return c - np.repeat(resid, np.diff(np.append(seg_start, x.shape[0])))
 
 
+def day_counts(history: Any, step: float) -> np.ndarray:
+    r"""Per question, :math:`D = \lfloor (e - o) / s \rfloor`: its full days (float, unchecked)."""
+    return np.floor((history.end_time - history.open_time) / step)
+
+
 def day_segments(
-    history: Any, pairs: Pairs, step: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    history: Any, pairs: Pairs, step: float, n_days: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     r"""The days each update stands for, by the carry-forward rule.
 
     Day :math:`d` of a question is :math:`[o + d s, o + (d + 1) s)` with
     :math:`o` its open time and :math:`s` the step; the question has
-    :math:`D = \lfloor (e - o) / s \rfloor` full days before its end
-    :math:`e`.  A day is scored by the forecast standing at its end, the
-    latest update made before the day ended, so the update at time
-    :math:`t` scores the days from :math:`\lfloor (t - o) / s \rfloor`
-    (0 for an update before the open) up to, not including, the day of the
-    pair's next update (or :math:`D`).
+    ``n_days`` :math:`D` full days before its end :math:`e`
+    (:func:`day_counts`, checked by the caller).  A day is scored by the
+    forecast standing at its end, the latest update made before the day
+    ended, so the update at time :math:`t` scores the days from
+    :math:`\lfloor (t - o) / s \rfloor` (0 for an update before the open)
+    up to, not including, the day of the pair's next update (or :math:`D`).
 
     Returns
     -------
     lo, hi : ndarray of int64
         Per update: its days are ``lo .. hi - 1`` (none when equal).
-    n_days : ndarray of int64
-        :math:`D` per question.
     """
     o = history.open_time
-    n_days = np.floor((history.end_time - o) / step).astype(np.int64)
     q = history.question_index
     d = np.floor((history.time - o[q]) / step)
     lo = np.clip(d, 0, n_days[q]).astype(np.int64)
     hi = np.empty_like(lo)
     hi[:-1] = lo[1:]
     hi[pairs.last] = n_days[q[pairs.last]]
-    return lo, hi, n_days
+    return lo, hi
 
 
 def interval_medians(

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._core.params import check_option, check_real
+from .._core.results import to_builtin
 from .._core.validation import (
     binary_target,
     check_probabilities,
@@ -67,32 +68,51 @@ def _codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     return uniq, inv.ravel().astype(np.intp)
 
 
-def _per_question(values: np.ndarray, q: np.ndarray, n_q: int, name: str) -> np.ndarray:
-    """Codes of a row label that must be constant within each question."""
+def _per_question(
+    values: np.ndarray, q: np.ndarray, n_q: int, name: str, rows: np.ndarray
+) -> np.ndarray:
+    """Codes of a row label that must be constant within each question.
+
+    ``rows``: the user's row number of each entry (zero-weight rows are gone).
+    """
     _, codes = _codes(values, name)
     first = np.full(n_q, -1, dtype=np.intp)
     first[q[::-1]] = codes[::-1]
     bad = np.flatnonzero(first[q] != codes)
     if bad.size:
         raise ValueError(
-            f"{name} must be the same on every row of a question; row {int(bad[0])} "
+            f"{name} must be the same on every row of a question; row {int(rows[bad[0]])} "
             "differs from another row of its question."
         )
     return first
 
 
-def check_name(value: Any, names: np.ndarray, name: str) -> int:
-    """Code of the forecaster named ``value`` (ValueError naming the parameter if absent)."""
+def _same_label(a: Any, b: Any) -> bool:
+    """Equal labels: text only equals text, a bool only a bool."""
+    if isinstance(a, str) or isinstance(b, str):
+        return isinstance(a, str) and isinstance(b, str) and a == b
+    if isinstance(a, bool) != isinstance(b, bool):
+        return False
     try:
-        hit = np.flatnonzero(names == np.asarray(value, dtype=names.dtype))
+        return bool(a == b)
     except (TypeError, ValueError):
-        hit = np.array([], dtype=np.intp)
-    if hit.size != 1:
+        return False
+
+
+def check_name(value: Any, names: np.ndarray, name: str) -> int:
+    """Code of the forecaster named ``value`` (ValueError naming the parameter if absent).
+
+    Compared as Python values: never through the names' numpy dtype, which
+    truncates text ("Aardvark" as "A") and numbers (1.7 as 1).
+    """
+    v = to_builtin(value)
+    hit = [k for k, n in enumerate(names.tolist()) if _same_label(n, v)]
+    if len(hit) != 1:
         shown = ", ".join(map(repr, names[:10].tolist())) + (
             ", ..." if names.shape[0] > 10 else ""
         )
-        raise ValueError(f"{name}: unknown forecaster {value!r} (forecasters: {shown}).")
-    return int(hit[0])
+        raise ValueError(f"{name}: unknown forecaster {v!r} (forecasters: {shown}).")
+    return hit[0]
 
 
 def check_anchor(anchor: Any, names: np.ndarray) -> tuple[int, float] | None:
@@ -143,12 +163,14 @@ def score_panel(
     sample_weight: Any = None,
     fit_forecasters: Any = None,
     singletons: str = "keep",
+    row_numbers: np.ndarray | None = None,
     **labels: Any,
 ) -> LabelledPanel:
     """A panel of any per-row scores ``b`` (lower is better); drop zero-weight rows.
 
     ``labels``: the arrays of :data:`ROW_LABELS` (``strata`` and ``combine``
-    optional), one value per row.
+    optional), one value per row; ``row_numbers``: the user's row number of
+    each (default ``0 .. n - 1``), for the messages.
     """
     unknown = sorted(set(labels) - set(ROW_LABELS))
     if unknown:  # an internal caller's mistake, not a user's
@@ -166,6 +188,7 @@ def score_panel(
     keep = np.ones(n, dtype=bool) if w is None else w > 0
     wv = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
     b, wv = b[keep], wv[keep]
+    kept = (np.arange(n) if row_numbers is None else np.asarray(row_numbers))[keep]
     rows = {k: v[keep] for k, v in rows.items()}
     fnames, f = _codes(rows["forecaster"], "forecaster")
     qnames, q = _codes(rows["question"], "question")
@@ -175,9 +198,11 @@ def score_panel(
     dup = np.flatnonzero(pair[order][1:] == pair[order][:-1])
     if dup.size:
         r = int(order[dup[0] + 1])
+        first, second = sorted((int(kept[order[dup[0]]]), int(kept[r])))
         raise ValueError(
-            f"forecaster {fnames[f[r]]!r} answers question {qnames[q[r]]!r} more than "
-            "once: give one row per (forecaster, question) pair (average or pick one)."
+            f"forecaster {to_builtin(fnames[f[r]])!r} answers question "
+            f"{to_builtin(qnames[q[r]])!r} more than once (rows {first} and {second}): "
+            "give one row per (forecaster, question) pair (average or pick one)."
         )
     fitted = _fitted(fit_forecasters, fnames)
     nfit_q = np.bincount(q[fitted[f]], minlength=n_q)
@@ -200,15 +225,16 @@ def score_panel(
             b[left],
             sample_weight=wv[left],
             fit_forecasters=[v for v in fnames[fitted] if v in names],
+            row_numbers=kept[left],
             **{k: v[left] for k, v in rows.items()},
         )
     panel = Panel(f, q, b, wv, n_f, n_q, fitted)
     stc = cbc = cbn = None
     if "strata" in rows:
-        stc = _per_question(rows["strata"], q, n_q, "strata")
+        stc = _per_question(rows["strata"], q, n_q, "strata", kept)
     if "combine" in rows:
         cbn, _ = _codes(rows["combine"], "combine")
-        cbc = _per_question(rows["combine"], q, n_q, "combine")
+        cbc = _per_question(rows["combine"], q, n_q, "combine", kept)
     wf = np.bincount(f, weights=wv, minlength=n_f)
     raw = np.bincount(f, weights=wv * b, minlength=n_f) / wf
     nq = np.bincount(f, minlength=n_f)

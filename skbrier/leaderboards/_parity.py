@@ -20,6 +20,7 @@ from .._core.resampling import interval_from_replicates
 from .._core.results import ConfidenceInterval, _IntervalResult, format_number, to_builtin
 from ._boot import brier_index_of
 from ._docs import leaderboard_doc
+from ._history import utc_naive
 from ._panel import check_name
 from ._result import DifficultyAdjustedResult, LeaderboardResult
 
@@ -191,6 +192,13 @@ def _dates(values: list[Any], name: str = "release_dates") -> tuple[np.ndarray, 
     numeric = all(
         isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in present
     )
+    if not numeric:
+        odd = [v for v in present if isinstance(v, (numbers.Number, np.bool_))]
+        if odd:  # numpy would read 19000 or True as a count of days since 1970
+            raise TypeError(
+                f"{name} mixes dates and numbers (e.g. {odd[0]!r}); give every date "
+                "in one kind."
+            )
     out = np.full(len(values), np.nan)
     for k, v in enumerate(values):
         if _is_missing(v):
@@ -198,6 +206,7 @@ def _dates(values: list[Any], name: str = "release_dates") -> tuple[np.ndarray, 
         if numeric:
             out[k] = float(v)
             continue
+        v = utc_naive(v)  # an offset is kept: the day in UTC
         try:
             if isinstance(v, _dt.date) and not isinstance(v, _dt.datetime):
                 out[k] = float(v.toordinal() - _EPOCH_ORDINAL)
@@ -286,7 +295,8 @@ def parity_date(
     ----------
     release_dates : sequence or dict
         One release date per forecaster (dates, ``numpy.datetime64``, ISO
-        strings or plain numbers; None/NaT/NaN for forecasters without one,
+        strings or plain numbers; timezone-aware ones are taken as their
+        day in UTC; None/NaT/NaN for forecasters without one,
         who never enter the frontier), aligned with ``scores``; a dict
         ``{name: date}`` when ``scores`` is a leaderboard result.
     scores : array-like or LeaderboardResult

@@ -21,11 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from .._core.format import format_number
 from .._core.params import check_bool, check_option, check_real
 from .._core.results import to_builtin
 from ._docs import leaderboard_doc
-from ._history import ForecastHistory, _times, check_history
+from ._history import ForecastHistory, _times, check_history, per_question
 from ._history_kernels import (
+    day_counts,
     day_segments,
     interval_medians,
     pair_layout,
@@ -65,6 +67,11 @@ def _duration(
         if isinstance(value, np.timedelta64):
             if np.isnat(value):
                 raise ValueError(f"{name} must be a length of time, got NaT.")
+            if np.datetime_data(value.dtype)[0] in ("Y", "M"):
+                raise TypeError(
+                    f"{name}: {value!r} is in months or years, which have no fixed length; "
+                    "give it in days or hours (e.g. numpy.timedelta64(30, 'D'))."
+                )
             sec = float(value / np.timedelta64(1, "ns")) / 1e9
         elif isinstance(value, _dt.timedelta):
             sec = value.total_seconds()
@@ -82,6 +89,16 @@ def _duration(
             )
         v = check_real(value, name, low=0.0, inclusive=(allow_zero, True))
     return v
+
+
+def _show_duration(value: float, history: ForecastHistory) -> str:
+    """A length of time in a message: days or seconds for datetimes, else the number."""
+    if history.time_kind != "datetime":
+        return format_number(value)
+    days = value / 86400.0
+    if days >= 1.0:
+        return f"{format_number(days)} day" + ("" if days == 1.0 else "s")
+    return f"{format_number(value)} s"
 
 
 def _step(step: Any, history: ForecastHistory) -> float:
@@ -115,15 +132,7 @@ def _at_times(history: ForecastHistory, at: Any, extra: tuple[str, ...] = ()) ->
         or (not isinstance(at, Mapping) and np.ndim(at) == 0)
     ):
         raise TypeError(f"{options}; got {at!r}.")
-    if isinstance(at, Mapping):
-        names = history.questions.tolist()
-        missing = [q for q in names if q not in at]
-        if missing:
-            raise ValueError(
-                f"at: no time for {len(missing)} question(s) ({missing[:5]!r}); a dict "
-                "needs a time for every question of the history."
-            )
-        at = [at[q] for q in names]
+    at = per_question(at, history.questions, "at", "time", "history")
     t, kind = _times(at, "at", "at")
     if t.shape != (n_q,):
         raise ValueError(
@@ -267,12 +276,14 @@ def daily_brier(
     c = _scale(scale_by_half)
     mode = check_option(before_first, "before_first", ("median", "exclude"))
     pairs = pair_layout(history)
-    lo, hi, n_days = day_segments(history, pairs, s)
-    if n_days.sum() > MAX_STEPS:
+    full = day_counts(history, s)
+    if full.sum() > MAX_STEPS:  # checked before the cast to int (a tiny step overflows)
         raise ValueError(
-            f"step: {int(n_days.sum())} steps over the questions (more than {MAX_STEPS}); "
-            "use a longer step."
+            f"step: {format_number(float(full.sum()))} steps over the questions (more "
+            f"than {MAX_STEPS}); use a longer step."
         )
+    n_days = full.astype(np.int64)
+    lo, hi = day_segments(history, pairs, s, n_days)
     q = history.question_index
     b = c * history.brier
     n = hi - lo
@@ -297,6 +308,12 @@ def daily_brier(
     crowd_from[pq[qrun]] = np.minimum.reduceat(first, qrun)
     crowd_from = np.minimum(crowd_from, n_days)
     scored = first < days
+    if not scored.any():
+        raise ValueError(
+            f"step: no forecast stands at the end of a full step ({_show_duration(s, history)}) "
+            "on any question: nothing is scored. Steps are counted from each question's "
+            "open time and a last, partial step is not scored; use a shorter step."
+        )
     pq, first, days, own = pq[scored], first[scored], days[scored], own[scored]
 
     def cum(qq: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -343,8 +360,8 @@ def brier_at(
       close and resolution); ``"close"``: the end;
     * ``"first"`` or ``"last"``: each forecaster's own first or last
       forecast on the question;
-    * times: one per question (a dict, or an array in the order of
-      ``history.questions``).
+    * times: one per question (a dict or a pandas Series indexed by
+      question, or an array in the order of ``history.questions``).
 
     ``crowd`` is the median score of the forecasters scored on the question
     and ``relative = score - crowd``.
