@@ -74,3 +74,55 @@ def test_update_column_none_is_absent():
     # the Dask graph passes absent columns as None (filtered); a None column
     # of a state that takes none is accepted
     BrierState().update(Y, P, reference=None)
+
+
+# ------------------------------------------ scale of a series: block length, LRV
+def _ar1(n: int = 200, rho: float = 0.6, seed: int = 0) -> np.ndarray:
+    e = np.random.default_rng(seed).normal(size=n)
+    x = np.empty(n)
+    x[0] = e[0]
+    for t in range(1, n):
+        x[t] = rho * x[t - 1] + e[t]
+    return x
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-150, 1e100, 1e200, 1e300])
+def test_optimal_block_length_does_not_depend_on_the_scale(scale):
+    # was: ZeroDivisionError (1e-150), [[1, 1]] (1e-200), NaN with an
+    # overflow RuntimeWarning (1e100)
+    import warnings
+
+    from skbrier import optimal_block_length
+
+    x = _ar1()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = optimal_block_length(x * scale)
+    np.testing.assert_allclose(got, optimal_block_length(x), rtol=1e-10)
+
+
+@pytest.mark.parametrize("scale", [2.0**-500, 1e-150, 1e-100, 1e100, 1e150, 2.0**500])
+def test_long_run_covariance_scales_with_the_square(scale):
+    # was: 0.03854 for 0.03842 (1e-160: the prewhitening ran on subnormal
+    # numbers), HACError "collinear" (1e-200), overflow warnings (1e160)
+    import warnings
+
+    from skbrier import long_run_covariance
+
+    x = np.column_stack([_ar1(seed=1), _ar1(seed=2, rho=0.3)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = long_run_covariance(x * scale)
+    np.testing.assert_allclose(got / scale / scale, long_run_covariance(x), rtol=1e-13)
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e-160, 1e160, 1e200])
+def test_long_run_covariance_beyond_float64_is_refused(scale):
+    import warnings
+
+    from skbrier import long_run_covariance
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"float64 range .*about 1e-?\d+\): divide x"):
+            long_run_covariance(_ar1() * scale)
