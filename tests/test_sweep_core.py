@@ -126,3 +126,38 @@ def test_long_run_covariance_beyond_float64_is_refused(scale):
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match=r"float64 range .*about 1e-?\d+\): divide x"):
             long_run_covariance(_ar1() * scale)
+
+
+# ------------------------------------------------ multiple-choice score messages
+def test_multiple_choice_nan_names_the_example_and_choice():
+    from skbrier import multiple_choice_brier_score
+
+    # was: "y_score contains NaN." (no position, no remedy)
+    with pytest.raises(
+        ValueError, match=r"NaN: 1 of 7 values \(the first at example 0, choice 1\)"
+    ):
+        multiple_choice_brier_score([0, 1], [[0.2, np.nan, 0.8], [0.5, 0.25, 0.25, 0]])
+    with pytest.raises(
+        ValueError, match=r"NaN: 1 of 4 values \(the first at example 1, choice 0\)"
+    ):
+        multiple_choice_brier_score(
+            [0, 1], [[-0.1, -2.0], [np.nan, -1.0]], from_logprobs=True
+        )
+    with pytest.raises(ValueError, match=r"\+inf .*example 1, choice 1"):
+        multiple_choice_brier_score(
+            [0, 1], [[-0.1, -2.0], [-1.0, np.inf]], from_logprobs=True
+        )
+
+
+def test_multiple_choice_out_of_range_message_is_plain_numbers():
+    from skbrier import multiple_choice_brier_score
+
+    # was: "(found np.float64(-2.0) to np.float64(0.5))"
+    with pytest.raises(ValueError) as info:
+        multiple_choice_brier_score([0, 1], [[0.5, -0.1], [-1.0, -2.0]])
+    msg = str(info.value)
+    assert "np.float64" not in msg
+    assert "example 0, choice 1 has -0.1" in msg and "from -2 to 0.5" in msg
+    assert "from_logprobs=True" in msg
+    with pytest.raises(ValueError, match="look like percentages: divide by 100"):
+        multiple_choice_brier_score([0, 1], [[50.0, 50.0], [20.0, 80.0]])
