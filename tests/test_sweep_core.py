@@ -161,3 +161,50 @@ def test_multiple_choice_out_of_range_message_is_plain_numbers():
     assert "from_logprobs=True" in msg
     with pytest.raises(ValueError, match="look like percentages: divide by 100"):
         multiple_choice_brier_score([0, 1], [[50.0, 50.0], [20.0, 80.0]])
+
+
+# ------------------------------------------- fractional labels (sklearn refuses)
+FRACTIONAL = [
+    ("binary", np.array([0.2, 0.8, 0.8, 0.2]), np.array([0.2, 0.7, 0.6, 0.3])),
+    ("binary-halves", np.array([0.5, 1.5, 1.5, 0.5]), np.array([0.2, 0.7, 0.6, 0.3])),
+    (
+        "multiclass",
+        np.array([0.5, 1.5, 2.5, 0.5]),
+        np.array([[0.6, 0.2, 0.2], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6], [0.5, 0.25, 0.25]]),
+    ),
+]
+
+
+@pytest.mark.parametrize("kind, y, p", FRACTIONAL, ids=[c[0] for c in FRACTIONAL])
+def test_fractional_labels_are_refused_as_scikit_learn_does(kind, y, p):
+    # was: 0.8 (or 1.5) silently taken as the positive class: a number where
+    # sklearn.metrics.brier_score_loss raises ("continuous" target)
+    from sklearn.metrics import brier_score_loss
+
+    from skbrier import brier_score
+
+    with pytest.raises(ValueError):
+        brier_score_loss(y, p)
+    with pytest.raises(
+        ValueError, match=r"y_true holds non-integer values .*observed outcomes"
+    ):
+        brier_score(y, p)
+
+
+def test_fractional_labels_are_refused_by_the_states_and_on_dask():
+    from skbrier import brier_score
+
+    y, p = FRACTIONAL[0][1], FRACTIONAL[0][2]
+    with pytest.raises(ValueError, match="y_true holds non-integer values"):
+        BrierState().update(y, p).finalize()
+    da = pytest.importorskip("dask.array")
+    with pytest.raises(ValueError, match="y_true holds non-integer values"):
+        brier_score(da.from_array(y, chunks=2), da.from_array(p, chunks=2))
+
+
+def test_integral_float_labels_still_work():
+    from skbrier import brier_score
+
+    p = np.array([0.2, 0.7, 0.6, 0.3])
+    assert brier_score(np.array([1.0, 2.0, 2.0, 1.0]), p) == brier_score([0, 1, 1, 0], p)
+    assert brier_score(np.array([-1.0, 1.0, 1.0, -1.0]), p) == brier_score([0, 1, 1, 0], p)
