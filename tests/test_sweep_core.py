@@ -208,3 +208,17 @@ def test_integral_float_labels_still_work():
     p = np.array([0.2, 0.7, 0.6, 0.3])
     assert brier_score(np.array([1.0, 2.0, 2.0, 1.0]), p) == brier_score([0, 1, 1, 0], p)
     assert brier_score(np.array([-1.0, 1.0, 1.0, -1.0]), p) == brier_score([0, 1, 1, 0], p)
+
+
+def test_dask_float32_is_summed_in_float64_as_documented():
+    # in memory float32 is scored in float32 (scikit-learn's number); on dask
+    # the sums are float64: the exact score of the float32 values
+    from skbrier import brier_score
+
+    da = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(3)
+    p = np.round(rng.uniform(0.02, 0.98, 40), 2).astype(np.float32)
+    y = (rng.uniform(size=40) < p).astype(int)
+    got = brier_score(da.from_array(y, chunks=10), da.from_array(p, chunks=10))
+    assert got == pytest.approx(brier_score(y, p.astype(np.float64)), rel=1e-15)
+    assert got == pytest.approx(brier_score(y, p), rel=1e-6)
