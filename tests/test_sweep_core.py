@@ -222,3 +222,40 @@ def test_dask_float32_is_summed_in_float64_as_documented():
     got = brier_score(da.from_array(y, chunks=10), da.from_array(p, chunks=10))
     assert got == pytest.approx(brier_score(y, p.astype(np.float64)), rel=1e-15)
     assert got == pytest.approx(brier_score(y, p), rel=1e-6)
+
+
+# ------------------------------------------------- dask inputs cut differently
+def _dask_frame():
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(20)
+    p = rng.uniform(0.02, 0.98, 60)
+    y = (rng.uniform(size=60) < p).astype(int)
+    return y, p, dd.from_pandas(pd.DataFrame({"y": y, "p": p}), npartitions=3)
+
+
+def test_dask_array_of_unknown_chunk_sizes_beside_known_chunks():
+    # was: "y_true has nan samples but y_proba has 60"
+    import dask
+    import dask.array as da
+
+    from skbrier import brier_score
+
+    y, p, df = _dask_frame()
+    with dask.config.set(scheduler="synchronous"):
+        got = brier_score(df["y"].to_dask_array(), da.from_array(p, chunks=15))
+        assert got == pytest.approx(brier_score(y, p), rel=1e-14)
+        got = brier_score(df["y"].to_dask_array(), p)  # was a TypeError
+        assert got == pytest.approx(brier_score(y, p), rel=1e-14)
+
+
+def test_dask_columns_of_different_rows_are_named_as_such():
+    # was: "y_true has 20 samples but y_proba has 8" (one partition's counts)
+    import dask
+
+    from skbrier import brier_score
+
+    _, _, df = _dask_frame()
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(ValueError, match="same rows.*filtered"):
+            brier_score(df["y"], df[df["p"] > 0.5]["p"])
