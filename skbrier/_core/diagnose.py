@@ -251,6 +251,7 @@ def probability_problem(
     missing_ok: bool = False,
     percent_remedy: str = "divide by 100",
     scale: float = 1.0,
+    negative_remedy: str | None = None,
 ) -> str | None:
     """What is wrong with numeric forecasts ``values``, or None when nothing is.
 
@@ -273,6 +274,9 @@ def probability_problem(
     scale : float, default=1.0
         The values were divided by ``scale`` (100: the command line's
         ``--percent``); shown values are multiplied back.
+    negative_remedy : str, optional
+        What negative values suggest and what to do, in place of the
+        log-odds hint (``predict_proba``, ``expit``).
 
     Returns
     -------
@@ -341,6 +345,8 @@ def probability_problem(
         )
     if lo >= 0.0 and hi <= 100.0:
         return f"{head} They look like percentages: {percent_remedy}."
+    if lo < 0.0 and negative_remedy is not None:
+        return f"{head} {negative_remedy}"
     if lo < 0.0:
         return (
             f"{head} Negative values suggest scores or log-odds (decision_function "

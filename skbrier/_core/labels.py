@@ -88,6 +88,23 @@ def _check_finite_labels(y: np.ndarray, name: str) -> None:
         )
 
 
+def check_integral_labels(classes: np.ndarray, name: str = "y_true") -> None:
+    """Refuse float labels that are not whole numbers (0.2, 1.5): scikit-learn
+    reads them as a continuous target and raises; they are mostly
+    probabilities or soft targets passed as the outcomes.  ``classes``: the
+    distinct labels (or their extremes)."""
+    if classes.dtype.kind != "f":
+        return
+    frac = classes[classes != np.round(classes)]
+    if frac.size:
+        shown = ", ".join(fmt(v) for v in np.unique(frac)[:3])
+        raise ValueError(
+            f"{name} holds non-integer values ({shown}): {name} must hold the "
+            "observed outcomes (class labels such as 0/1), not probabilities or "
+            "soft targets (scikit-learn reads such a target as continuous)."
+        )
+
+
 def _is_one(value: Any) -> bool:
     """``value == 1`` for a number (``True`` included); ``False`` for anything else."""
     if isinstance(value, (str, bytes)) or not isinstance(
@@ -188,6 +205,7 @@ def binary_target(
                 pass  # integers in [lo, lo + 1] take only two values
             elif np.count_nonzero((y != lo) & (y != hi)):
                 raise ValueError(too_many_classes(y, ref_name, label_rows, name))
+        check_integral_labels(np.array([lo, hi], dtype=y.dtype), name)
         if pos_label is None:
             if lo in (-1, 0, 1) and hi in (-1, 0, 1) and not (lo == -1 and hi == 0):
                 # {0,1}, {-1,1}, {0}, {1}, {-1} (scikit-learn's rule); the values
@@ -304,6 +322,7 @@ def encode_labels(
     if compact is not None:
         return compact
     classes, codes = np.unique(y, return_inverse=True)
+    check_integral_labels(classes)
     return codes.reshape(-1).astype(np.intp, copy=False), classes
 
 

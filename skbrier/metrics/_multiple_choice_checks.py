@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from .._core.diagnose import probability_problem
 from .._core.kernels.multiple_choice import normalise_targets, segment_sum, softmax_segments
 
 __all__ = [
@@ -79,13 +80,35 @@ def _is_index_vector(y_true: Any) -> bool:
     return False
 
 
+def _choice_position(starts: np.ndarray) -> Callable[[int], str]:
+    """Names flat position ``i`` of the ragged scores: ``example r, choice j``."""
+
+    def where(i: int) -> str:
+        r = int(np.searchsorted(starts, i, side="right")) - 1
+        return f"example {r}, choice {i - int(starts[r])}"
+
+    return where
+
+
 def check_scores(
     values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, from_logprobs: bool
 ) -> np.ndarray:
-    """Probabilities from ``y_score`` (softmax of log-probabilities if asked)."""
+    """Probabilities from ``y_score`` (softmax of log-probabilities if asked).
+
+    Bad values are diagnosed by the package's one diagnosis of forecasts
+    (:func:`~skbrier._core.diagnose.probability_problem`), positions named as
+    ``example r, choice j``.
+    """
+    where = _choice_position(starts)
     if from_logprobs:
-        if np.isnan(values).any() or np.isposinf(values).any():
-            raise ValueError("y_score contains NaN or +inf log-probabilities.")
+        if np.isnan(values).any():
+            raise ValueError(probability_problem(values, "y_score", where=where))
+        if np.isposinf(values).any():
+            i = int(np.argmax(np.isposinf(values)))
+            raise ValueError(
+                f"y_score holds +inf at {where(i)}: log-probabilities are finite "
+                "numbers at most 0 (-inf for an impossible choice)."
+            )
         row_max = np.maximum.reduceat(values, starts)
         if np.isneginf(row_max).any():
             bad = int(np.flatnonzero(np.isneginf(row_max))[0])
@@ -93,11 +116,16 @@ def check_scores(
         return softmax_segments(values, starts, lengths)
     lo, hi = values.min(), values.max()
     if not (lo >= 0.0 and hi <= 1.0):
-        if np.isnan(values).any():
-            raise ValueError("y_score contains NaN.")
         raise ValueError(
-            f"y_score must contain probabilities in [0, 1] (found {lo!r} to {hi!r}); "
-            "pass from_logprobs=True for log-probabilities."
+            probability_problem(
+                values,
+                "y_score",
+                where=where,
+                negative_remedy=(
+                    "Negative values suggest log-probabilities or logits: pass "
+                    "from_logprobs=True (a softmax over the choices of each example)."
+                ),
+            )
         )
     sums = segment_sum(values, starts)
     if not np.allclose(sums, 1.0, rtol=np.sqrt(np.finfo(float).eps), atol=0.0):

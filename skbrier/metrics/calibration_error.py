@@ -193,7 +193,10 @@ def calibration_error(
         ``binning="torchmetrics"`` or ``"netcal"`` for their edge rules).
     strategy : {"uniform", "quantile"}, default="uniform"
         Equal-width or equal-mass bins (skbrier's rule, the one of its
-        decompositions and reliability diagrams).
+        decompositions and reliability diagrams).  The equal-mass edges read
+        ``sample_weight`` as frequency weights (the linear quantiles of the
+        repeated rows), so they depend on the scale of the weights: a total
+        weight of at most 1 puts every forecast in one bin.
     binning : str or array-like, default=None
         ``"sklearn"``, ``"torchmetrics"``, ``"netcal"``, ``"helm"``,
         ``"hle"``, ``"hle_all_bins"`` or ``"discrete"``: reproduce a peer's

@@ -160,7 +160,9 @@ def murphy_decomposition(
         ``"uniform"``: bins of width ``1 / n_bins`` on [0, 1], found in O(n)
         without sorting.  ``"quantile"``: bins with about equal (weighted)
         numbers of forecasts (duplicate edges are dropped, so there may be
-        fewer bins; unit weights give the unweighted edges).  An array:
+        fewer bins; unit weights give the unweighted edges; the weights are
+        frequency weights, the quantiles those of the repeated rows, so the
+        edges depend on the scale of the weights).  An array:
         strictly increasing edges covering the forecasts.
     right : bool, default=True
         Where a forecast on an inner edge goes: True, the lower bin (bins

@@ -122,6 +122,12 @@ def correctness_labels(
                 f"{name} must hold booleans or 0/1 (1: a right answer), got text such "
                 f"as {str(y_correct.ravel()[0])!r}; convert it, e.g. {name} == 'correct'."
             )
+    if isinstance(y_correct, np.ndarray) and y_correct.dtype.kind == "f":
+        # fractions (0.5: a partial credit?) are no correctness: said here,
+        # before binary_target's message about labels
+        frac = y_correct[np.isfinite(y_correct) & (y_correct != np.round(y_correct))]
+        if frac.size:
+            raise ValueError(_not_01(name, {frac.min().item(), frac.max().item()}))
     out = binary_target(y_correct, None, n, name=name, ref_name=ref_name)
     if isinstance(y_correct, np.ndarray) and y_correct.dtype.kind in "iuf":
         # binary_target reads any two numbers as a class pair (the larger one
@@ -129,13 +135,17 @@ def correctness_labels(
         # (binary_target has checked that at most two values occur)
         pair = {y_correct.min().item(), y_correct.max().item()}
         if not (pair <= {0, 1} or pair <= {-1, 1}):
-            found = " and ".join(fmt(v) for v in sorted(pair))
-            raise ValueError(
-                f"{name} must hold 0/1 or booleans (1: a right answer), found the "
-                f"values {found}; map them to 0/1 first, e.g. {name} == <the value "
-                "of a right answer>."
-            )
+            raise ValueError(_not_01(name, pair))
     return out
+
+
+def _not_01(name: str, values: set) -> str:
+    found = " and ".join(fmt(v) for v in sorted(values))
+    return (
+        f"{name} must hold 0/1 or booleans (1: a right answer), found the "
+        f"values {found}; map them to 0/1 first, e.g. {name} == <the value "
+        "of a right answer>."
+    )
 
 
 def check_correctness(

@@ -221,6 +221,13 @@ class MergeableState:
 
     n_samples: int
 
+    #: the option that decides the keyword columns of ``update`` (""; none)
+    columns_option: str = ""
+
+    def _column_names(self) -> tuple[str, ...]:
+        """The keyword columns ``update`` takes (besides the three inputs)."""
+        return ()
+
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
         """The names of the options: the parameters of ``__init__``."""
@@ -262,6 +269,33 @@ class MergeableState:
 
     def _merge(self, other: Any) -> None:
         raise NotImplementedError
+
+
+def update_columns(state: MergeableState, columns: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword columns given to ``state.update`` (a None value is absent),
+    after refusing, with a TypeError naming them and the option that decides
+    them, the columns the state does not take and those it takes but misses."""
+    given = {k: v for k, v in columns.items() if v is not None}
+    names = state._column_names()
+    cls = type(state).__name__
+    opt = state.columns_option
+    rule = (
+        f"; the columns follow its option {opt}={_show(getattr(state, opt))}" if opt else ""
+    )
+    unexpected = [k for k in given if k not in names]
+    if unexpected:
+        takes = ", ".join(map(repr, names)) if names else "no keyword column"
+        raise TypeError(
+            f"{cls}.update() got the unexpected column(s) {', '.join(map(repr, unexpected))}: "
+            f"this state takes {takes}{rule}."
+        )
+    missing = [k for k in names if k not in given]
+    if missing:
+        raise TypeError(
+            f"{cls}.update() needs the column(s) {', '.join(map(repr, missing))} as keyword "
+            f"arguments (update(y_true, y_proba, sample_weight, {missing[0]}=...)){rule}."
+        )
+    return given
 
 
 def _chunk_weights(sample_weight: Any, n: int) -> np.ndarray | None:
@@ -469,6 +503,7 @@ class BinaryState(_LabelSums):
 
         Returns ``self``.  Empty chunks are allowed.
         """
+        columns = update_columns(self, columns)
         if not columns and _plain_rows(y_true, y_proba, sample_weight):
             parts = self._reduce_01(y_true, y_proba, sample_weight)
             if parts is not None:

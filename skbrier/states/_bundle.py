@@ -73,6 +73,10 @@ class StateBundle(BinaryState):
                 )
         self.states = dict(states)
 
+    def _column_names(self) -> tuple[str, ...]:
+        names = (k for s in self.states.values() for k in s._column_names())
+        return tuple(dict.fromkeys(names))
+
     def _extra(self, n: int, **columns: Any) -> dict:
         out = {}
         for name, s in self.states.items():

@@ -54,6 +54,11 @@ class MomentState(BinaryState):
         super().__init__(pos_label=pos_label)
         self.columns = tuple(columns)
 
+    columns_option = "columns"
+
+    def _column_names(self) -> tuple[str, ...]:
+        return self.columns
+
     def _extra(self, n: int, **columns: Any) -> dict:
         return forecast_columns(columns, self.columns, n)
 

@@ -60,6 +60,7 @@ from ._base import (
     _LabelSums,
     check_columns,
     rows_sum_to_one,
+    update_columns,
 )
 from ._base import label_key as _key
 from ._sums import BrierSkill
@@ -94,6 +95,7 @@ class _LabelColumns(_LabelSums):
 
         Empty chunks are allowed.
         """
+        columns = update_columns(self, columns)
         raw = _as_array(y_proba, self.proba_name)
         if raw.ndim >= 1 and raw.shape[0] == 0:
             return self
@@ -170,9 +172,14 @@ class _KernelColumns(_LabelColumns):
 
     _reduce: Any = None
 
+    columns_option = "with_reference"
+
     def __init__(self, *, labels: Any = None, with_reference: bool = False) -> None:
         super().__init__(labels=labels)
         self.with_reference = with_reference
+
+    def _column_names(self) -> tuple[str, ...]:
+        return ("reference",) if self.with_reference else ()
 
     def _extra(self, p: np.ndarray, **columns: Any) -> dict:
         if not self.with_reference:

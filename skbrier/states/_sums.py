@@ -135,13 +135,17 @@ class BrierState(BrierSkill, BinaryState):
     0.075
     """
 
+    columns_option = "with_reference"
+
     def __init__(self, *, pos_label: Any = None, with_reference: bool = False) -> None:
         super().__init__(pos_label=pos_label)
         self.with_reference = with_reference
 
+    def _column_names(self) -> tuple[str, ...]:
+        return ("reference",) if self.with_reference else ()
+
     def _extra(self, n: int, **columns: Any) -> dict:
-        names = ("reference",) if self.with_reference else ()
-        return forecast_columns(columns, names, n)
+        return forecast_columns(columns, self._column_names(), n)
 
     def _reduce_01(self, y, p, w):
         # one fused pass (sums_01) giving the kernel's hypotheses form

@@ -82,6 +82,11 @@ class ThresholdState(BinaryState):
     def _name(self, model: str) -> str:
         return "y_proba" if self.single else f"y_proba[{model!r}]"
 
+    columns_option = "models"
+
+    def _column_names(self) -> tuple[str, ...]:
+        return self.models[1:]
+
     def _extra(self, n: int, **columns: Any) -> dict:
         return forecast_columns(columns, self.models[1:], n, self._name)
 

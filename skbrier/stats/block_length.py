@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 from scipy import fft as sp_fft
 
+from .._core.kernels.decomposition import pow2_exponent
+
 __all__ = ["optimal_block_length"]
 
 
@@ -28,6 +30,9 @@ def politis_white(x: np.ndarray) -> tuple[float, float]:
     with the autocovariances computed by FFT.
     """
     n = x.shape[0]
+    # a power-of-two scale (exact): the block lengths do not depend on the
+    # scale, and x * 1e-200 or x * 1e200 neither under- nor overflows here
+    x = np.ldexp(x, pow2_exponent(np.abs(x)))
     eps = x - x.mean()
     b_max = float(np.ceil(min(3.0 * np.sqrt(n), n / 3.0)))
     kn = max(5, int(np.log10(n)))

@@ -103,6 +103,15 @@ def _apply_frame(func: Any, names: tuple, *cols: Any) -> Any:
     import pandas as pd
 
     kw = dict(zip(names, cols))
+    rows = {k: len(v) for k, v in kw.items()}
+    if len(set(rows.values())) > 1:
+        # one partition of each column: the same divisions, other rows
+        shown = ", ".join(f"{k} {n}" for k, n in rows.items())
+        raise ValueError(
+            f"the columns hold different rows (one partition has {shown} rows): "
+            "pass columns of the same rows, e.g. of one DataFrame filtered once, "
+            "not one column filtered and another not."
+        )
     y, p, w = kw.pop("y_true"), kw.pop("y_proba"), kw.pop("sample_weight", None)
     return pd.Series([func(y, p, w, kw)], dtype=object)
 
@@ -161,6 +170,28 @@ def _frames_as_arrays(inputs: dict) -> dict:
 
 def _is_array(x: Any) -> bool:
     return type(x).__module__.startswith("dask.array")
+
+
+def _unknown_chunks(x: Any) -> bool:
+    return _is_array(x) and any(c != c for c in x.chunks[0])
+
+
+def _sized_arrays(inputs: dict) -> dict:
+    """Dask arrays of unknown chunk sizes (``df["y"].to_dask_array()``,
+    ``.values``) get their sizes computed when the inputs beside them are cut
+    otherwise (known chunks, other counts, host arrays); arrays of unknown
+    sizes alone are cut alike and kept."""
+    given = [v for v in inputs.values() if v is not None]
+    if not any(_unknown_chunks(v) for v in given):
+        return inputs
+    alike = all(_unknown_chunks(v) for v in given) and (
+        len({len(v.chunks[0]) for v in given}) == 1
+    )
+    if alike:
+        return inputs
+    return {
+        k: v.compute_chunk_sizes() if _unknown_chunks(v) else v for k, v in inputs.items()
+    }
 
 
 def _partitions(name: str, x: Any, chunks: tuple | None) -> list:
@@ -230,7 +261,7 @@ def map_rows(
     frame_level = _frame_level(func, inputs)
     if frame_level is not None:
         return frame_level
-    inputs = _frames_as_arrays(inputs)
+    inputs = _sized_arrays(_frames_as_arrays(inputs))
     ref = next(v for v in inputs.values() if is_dask_input(v))
     if _is_array(ref):
         if ref.ndim == 2:

@@ -31,6 +31,8 @@ import math
 import numpy as np
 from scipy import signal
 
+from .decomposition import pow2_exponent
+
 __all__ = [
     "KERNELS",
     "HACError",
@@ -383,6 +385,11 @@ def lrvar(
     ``x`` holds the k series in its rows: shape (k, T), C-contiguous float64.
     """
     k, t_obs = x.shape
+    # one power-of-two scale for all series (exact; every step below is
+    # scale-free or scales with it): x * 1e-200 or x * 1e150 neither under- nor
+    # overflows, and the estimate scales back by its square
+    e = pow2_exponent(np.abs(x))
+    x = np.ldexp(x, e)
     u_raw = x - x.mean(axis=1)[:, None]  # estfun(lm(x ~ 1)), series in rows
     if prewhite > 0:
         u, a_sum = var_prewhiten(u_raw, prewhite)
@@ -423,4 +430,12 @@ def lrvar(
     if d is not None:
         utu = d @ utu @ d.T
         utu = 0.5 * (utu + utu.T)  # exactly symmetric (R's is so up to rounding)
-    return utu / t_obs**2
+    out = utu / t_obs**2
+    top = float(np.max(np.abs(out)))
+    if top > 0.0 and not -1021 < math.frexp(top)[1] - 2 * e < 1024:
+        raise HACError(
+            "the long-run covariance of x lies beyond the float64 range (its "
+            f"largest entry is about 1e{math.log10(top) - 2 * e * math.log10(2.0):.0f}): "
+            "divide x by a constant c first (the covariance scales by c**2)."
+        )
+    return np.ldexp(out, -2 * e)
