@@ -28,7 +28,7 @@ from ._parse import (
     reader_doc,
     record_id,
     show,
-    to_float,
+    stated_confidence,
 )
 from ._records import EvalLogError, EvalRecords, answer_records
 
@@ -122,7 +122,7 @@ def _samples(path: str) -> tuple[Iterator[tuple[str, Any]], str | None]:
 
 
 _STATED_CONFIDENCE = re.compile(
-    r"confidence\s*(?:score)?\s*[:=]\s*\**\s*([0-9]+(?:\.[0-9]+)?)\s*%?", re.IGNORECASE
+    r"confidence\s*(?:score)?\s*[:=]\s*\**\s*([0-9]+(?:\.[0-9]+)?\s*%?)", re.IGNORECASE
 )
 
 
@@ -136,9 +136,6 @@ def _stated(sc: dict[str, Any], name: str, field: str, scale: float) -> tuple[fl
     )
     if from_meta:
         raw = meta[field]  # type: ignore[index]
-        if isinstance(raw, str):
-            raw = raw.strip().rstrip("%")
-        value = to_float(raw, where)
     else:
         text = sc.get("explanation")
         found = _STATED_CONFIDENCE.findall(text) if isinstance(text, str) else []
@@ -150,10 +147,8 @@ def _stated(sc: dict[str, Any], name: str, field: str, scale: float) -> tuple[fl
                 f"is missing (and scores.{name}.explanation states no 'Confidence: NN')",
             )
         where = f"scores.{name}.explanation"
-        value = float(found[-1])
-    if not (0.0 <= value <= scale):
-        raise Bad(where, f"{value!r} is outside [0, {scale:g}] (confidence_scale)")
-    return value / scale, from_meta
+        raw = found[-1]
+    return stated_confidence(raw, where, scale), from_meta
 
 
 def _logprobs(sample: dict[str, Any]) -> list[Any] | None:

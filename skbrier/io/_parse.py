@@ -206,6 +206,9 @@ def check_confidence_scale(confidence_scale: Any) -> float:
 def stated_confidence(value: Any, field: str, scale: float) -> float:
     """A stated confidence as a probability: a number in ``[0, scale]`` over ``scale``.
 
+    Text ending in ``%`` (``"85%"``) is a percentage whatever ``scale`` is:
+    it must lie in [0, 100] and is divided by 100.
+
     Parameters
     ----------
     value : object
@@ -224,17 +227,42 @@ def stated_confidence(value: Any, field: str, scale: float) -> float:
     Raises
     ------
     Bad
-        Not a finite number, or outside ``[0, scale]``.
+        Not a finite number, or outside ``[0, scale]`` (the message says
+        what to do: ``confidence_scale=100`` for percentages, numbers for
+        verbal levels).
 
     Examples
     --------
     >>> from skbrier.io._parse import stated_confidence
     >>> stated_confidence(80, "confidence", 100.0)
     0.8
+    >>> stated_confidence("85%", "confidence", 1.0)
+    0.85
     """
-    v = to_float(value, field)
+    text = value.strip() if isinstance(value, str) else None
+    if text is not None and text.endswith("%"):
+        v = to_float(text[:-1], field)
+        if not 0.0 <= v <= 100.0:
+            raise Bad(field, f"{value!r} outside [0%, 100%]")
+        return v / 100.0
+    try:
+        v = to_float(value, field)
+    except Bad as bad:
+        if text is None or bad.problem.startswith("is "):  # NaN, infinite
+            raise
+        raise Bad(
+            field,
+            f"{bad.problem}: a stated confidence is a number in [0, {scale:g}] "
+            f"(confidence_scale={scale:g}) or a percentage such as '85%'; map "
+            "verbal levels such as 'high' to numbers first",
+        ) from None
     if not 0.0 <= v <= scale:
-        raise Bad(field, f"{v!r} outside [0, {scale:g}] (confidence_scale={scale:g})")
+        hint = (
+            "; they look like percentages: pass confidence_scale=100"
+            if scale < v <= 100.0
+            else ""
+        )
+        raise Bad(field, f"{v!r} outside [0, {scale:g}] (confidence_scale={scale:g}){hint}")
     return v / scale
 
 
