@@ -98,3 +98,49 @@ def test_readers_share_the_percent_reading(tmp_path):
     f.write_text(json.dumps(log))
     r = read_inspect_log(f, confidence_field="confidence", confidence_scale=1)
     np.testing.assert_allclose(r.confidence, [0.85, 0.4, 0.25])
+
+
+# --------------------------------------------------------------------------- lm-eval
+def test_lm_eval_target_with_a_non_ascii_digit_is_a_field_problem(tmp_path):
+    # '²' passed str.isdigit and int('²') raised a bare ValueError
+    rec = {"doc_id": 0, "target": "²", "filtered_resps": [["-1.0", "False"], ["-2", "False"]]}
+    f = _jsonl(tmp_path, [rec], "samples_t.jsonl")
+    from skbrier.io import read_lm_eval_samples
+
+    with pytest.raises(EvalLogError, match=r"line 1: field 'target'"):
+        read_lm_eval_samples(f)
+
+
+# --------------------------------------------------------------------------- CLI
+def test_cli_separated_platt_fit_is_a_note_not_inf_and_nan(tmp_path):
+    # the confidences separate right from wrong answers: the API's Platt slope is
+    # +inf and its intercept NaN (documented); the command printed 'inf' and
+    # 'nan' in the table without a word (the one-class case had a note)
+    from skbrier.cli import main
+
+    rows = [
+        {
+            "doc_id": i,
+            "target": "0",
+            "arguments": {},
+            "filtered_resps": [[f"{-0.1 * (i % 3 + 1)}", "False"], ["-3.0", "False"]],
+        }
+        for i in range(6)
+    ] + [
+        {
+            "doc_id": 10 + i,
+            "target": "1",
+            "arguments": {},
+            "filtered_resps": [[f"{-0.5 - 0.1 * i}", "False"], ["-1.0", "False"]],
+        }
+        for i in range(6)
+    ]
+    f = _jsonl(tmp_path, rows, "samples_sep.jsonl")
+    out = tmp_path / "r.json"
+    assert main(["llm", str(f), "--n-resamples", "0", "--json", str(out)]) == 0
+    (row,) = json.loads(out.read_text())
+    assert "platt_coef" not in row["estimates"]
+    assert "platt_intercept" not in row["estimates"]
+    assert any(
+        n.startswith("no Platt coefficients: the confidences separate") for n in row["notes"]
+    )

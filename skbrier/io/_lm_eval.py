@@ -94,7 +94,7 @@ def _record(
     if isinstance(target, bool) or not isinstance(target, (str, int)):
         raise Bad("target", f"expected a choice index or text, got {show(target)}")
     t = str(target).strip()
-    if t.lstrip("-").isdigit():
+    if t.lstrip("-").isdigit() and t.isascii():  # int() refuses '²'; lm-eval writes ASCII
         gold = int(t)
     elif conts is not None and t in [c.strip() for c in conts]:
         gold = [c.strip() for c in conts].index(t)
