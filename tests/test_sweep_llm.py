@@ -103,7 +103,11 @@ def test_readers_share_the_percent_reading(tmp_path):
 # --------------------------------------------------------------------------- lm-eval
 def test_lm_eval_target_with_a_non_ascii_digit_is_a_field_problem(tmp_path):
     # '²' passed str.isdigit and int('²') raised a bare ValueError
-    rec = {"doc_id": 0, "target": "²", "filtered_resps": [["-1.0", "False"], ["-2", "False"]]}
+    rec = {
+        "doc_id": 0,
+        "target": "²",
+        "filtered_resps": [["-1.0", "False"], ["-2", "False"]],
+    }
     f = _jsonl(tmp_path, [rec], "samples_t.jsonl")
     from skbrier.io import read_lm_eval_samples
 
@@ -142,5 +146,40 @@ def test_cli_separated_platt_fit_is_a_note_not_inf_and_nan(tmp_path):
     assert "platt_coef" not in row["estimates"]
     assert "platt_intercept" not in row["estimates"]
     assert any(
-        n.startswith("no Platt coefficients: the confidences separate") for n in row["notes"]
+        n.startswith("no Platt coefficients: the confidences separate")
+        for n in row["notes"]
     )
+
+
+def test_cli_a_wrong_confidence_scale_is_a_usage_error_before_reading(tmp_path, capsys):
+    # it was reported once per file as "skipped --confidence-scale must be > 0.0",
+    # as if a file were at fault
+    from skbrier.cli import main
+
+    rows = [{"id": f"q{i}", "grade": "CORRECT", "confidence": 50} for i in range(3)]
+    f = _jsonl(tmp_path, rows)
+    assert main(["llm", str(f), str(f), "--confidence-scale", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "skipped" not in err
+    assert "error: --confidence-scale must be > 0" in err
+
+
+@pytest.mark.parametrize("name", ["SAMPLES.JSONL", "Judged.JSON", "run.JSONL.GZ"])
+def test_cli_detects_the_format_whatever_the_case_of_the_extension(tmp_path, name):
+    # '.JSONL' / '.JSON' (a Windows export) was 'cannot tell the log format'
+    from skbrier.cli._llm import _detect
+
+    f = tmp_path / name
+    if "Judged" in name:
+        f.write_text(
+            json.dumps({"q": {"judge_response": {"correct": "yes", "confidence": 9}}})
+        )
+        assert _detect(str(f)) == "judged"
+    elif name.endswith(".GZ"):
+        import gzip
+
+        f.write_bytes(gzip.compress(b'{"doc_id": 0}\n'))
+        assert _detect(str(f)) == "lm-eval"
+    else:
+        f.write_text('{"doc_id": 0}\n')
+        assert _detect(str(f)) == "lm-eval"

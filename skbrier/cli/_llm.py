@@ -65,7 +65,8 @@ _PACKED = re.compile(r"\.(gz|bz2|xz)$", re.IGNORECASE)
 
 
 def _detect(path: str) -> str:
-    base = _PACKED.sub("", os.path.basename(path.rstrip(os.sep)))
+    # the extension in any case ('.JSONL' from a Windows export)
+    base = _PACKED.sub("", os.path.basename(path.rstrip(os.sep))).lower()
     if os.path.isdir(path) or base == "per_instance_stats.json":
         return "helm"
     if base.endswith(".eval"):
