@@ -183,3 +183,111 @@ def test_cli_detects_the_format_whatever_the_case_of_the_extension(tmp_path, nam
     else:
         f.write_text('{"doc_id": 0}\n')
         assert _detect(str(f)) == "lm-eval"
+
+
+# --------------------------------------------------------------------------- selective
+def _by_hand(y, c, w):
+    """AURC, E-AURC by the module's convention, one threshold at a time."""
+    ks, cs = [], []
+    for t in np.unique(c)[::-1]:
+        keep = c >= t
+        ks.append(w[keep].sum())
+        cs.append((w * y)[keep].sum())
+    k, r = np.array(ks), 1.0 - np.array(cs) / np.array(ks)
+    cov = k / k[-1]
+    area = cov[0] * r[0] + sum(
+        (cov[j] - cov[j - 1]) * (r[j] + r[j - 1]) / 2 for j in range(1, len(k))
+    )
+    a = cs[-1] / k[-1]
+    oracle = (1 - a) + (a * np.log(a) if a > 0 else 0.0)
+    return area, area - oracle
+
+
+def _kept_accuracy(y, c, w, coverage):
+    """Accuracy of the most confident share, a straddling tie group kept in part."""
+    want, got, right = coverage * w.sum(), 0.0, 0.0
+    for t in np.unique(c)[::-1]:
+        g = c == t
+        take = min(w[g].sum(), want - got)
+        if take <= 0:
+            break
+        right += take * (w * y)[g].sum() / w[g].sum()
+        got += take
+    return right / want
+
+
+def test_selective_metrics_equal_a_hand_computation_on_new_cases_with_ties():
+    from skbrier.metrics.selective import aurc, e_aurc, selective_accuracy
+
+    rng = np.random.default_rng(20261127)
+    for i in range(300):
+        n = int(rng.integers(1, 40))
+        c = np.round(rng.random(n), int(rng.integers(1, 3)))  # many ties
+        y = (rng.random(n) < c).astype(int)
+        w = rng.integers(1, 5, n).astype(float) if i % 2 else np.ones(n)
+        sw = w if i % 2 else None
+        area, excess = _by_hand(y, c, w)
+        assert aurc(y, c, sample_weight=sw) == pytest.approx(area, abs=1e-12)
+        assert e_aurc(y, c, sample_weight=sw) == pytest.approx(excess, abs=1e-12)
+        cov = float(rng.uniform(0.01, 1.0))
+        assert selective_accuracy(y, c, coverage=cov, sample_weight=sw) == pytest.approx(
+            _kept_accuracy(y, c, w, cov), abs=1e-12
+        )
+
+
+def test_helm_statistics_with_ties_average_helm_over_the_orders_of_the_ties():
+    import itertools
+
+    from skbrier.metrics.selective import (
+        selective_accuracy_at_top,
+        selective_coverage_accuracy_area,
+    )
+
+    y = np.array([1, 0, 1, 0, 1, 1, 0])
+    c = np.array([0.9, 0.9, 0.9, 0.5, 0.5, 0.2, 0.2])
+    areas, tops = [], []
+    for p in itertools.permutations(range(7)):
+        # HELM's get_selective_stats on one order of the tied answers
+        ys, cs = y[list(p)], c[list(p)]
+        accs = np.cumsum(ys[np.argsort(-cs, kind="stable")]) / np.arange(1, 8)
+        areas.append(accs.mean())
+        tops.append(accs[int(0.1 * 7)])
+    assert selective_coverage_accuracy_area(y, c) == pytest.approx(
+        np.mean(areas), abs=1e-12
+    )
+    assert selective_accuracy_at_top(y, c) == pytest.approx(np.mean(tops), abs=1e-12)
+
+
+def test_selective_metrics_equal_the_peers_on_new_random_cases():
+    # the installed uncertainty-calibration package (HELM's get_selective_stats)
+    # and fd-shifts' functions as copied by the committed fixture script
+    import importlib.util
+    import pathlib
+
+    from skbrier.metrics.selective import (
+        aurc,
+        e_aurc,
+        selective_accuracy_at_top,
+        selective_coverage_accuracy_area,
+    )
+
+    calibration = pytest.importorskip("calibration")
+    path = pathlib.Path(__file__).parent / "fixtures" / "make_selective_fixtures.py"
+    spec = importlib.util.spec_from_file_location("make_selective_fixtures", path)
+    ref = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ref)
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        n = int(rng.integers(2, 300))
+        c = rng.random(n)
+        y = (rng.random(n) < c).astype(int)
+        area, top = calibration.get_selective_stats(c, y)  # no ties: HELM's own numbers
+        assert selective_coverage_accuracy_area(y, c) == pytest.approx(area, abs=1e-12)
+        assert selective_accuracy_at_top(y, c) == pytest.approx(top, abs=1e-12)
+        ct = np.round(c, 1)  # ties: fd-shifts groups them as we do
+        res = (1 - y).astype(float)
+        assert aurc(y, ct) == pytest.approx(ref.fd_shifts_aurc(ct, res) / 1000, abs=1e-12)
+        if 0 < y.mean() < 1:  # fd-shifts' eps in log(1 - err + eps)
+            assert e_aurc(y, ct) == pytest.approx(
+                ref.fd_shifts_eaurc(ct, res) / 1000, abs=1e-12
+            )
