@@ -291,3 +291,25 @@ def test_selective_metrics_equal_the_peers_on_new_random_cases():
             assert e_aurc(y, ct) == pytest.approx(
                 ref.fd_shifts_eaurc(ct, res) / 1000, abs=1e-12
             )
+
+
+# --------------------------------------------------------------------------- temperature
+def test_temperature_of_questions_with_one_possible_choice_says_so():
+    # every other choice has log-likelihood -inf: the gold probability is 1 at
+    # every temperature; it returned T = inf with a warning that the
+    # log-likelihoods "do not favour the gold choices" (they do)
+    from skbrier.metrics.recalibration import temperature_scaling
+
+    for gold, logp in (
+        ([0] * 5, [[-0.1, -np.inf]] * 5),
+        ([0, 1], [[-0.1, -np.inf, -np.inf], [-np.inf, -2.0]]),
+    ):
+        with pytest.warns(UserWarning, match="single choice of finite log-lik") as seen:
+            res = temperature_scaling(gold, logp)
+        assert not any("do not favour" in str(w.message) for w in seen)
+        assert res.temperature == 1.0 and res.brier_score == res.brier_score_before
+    # one informative question is enough (the others do not depend on T)
+    res = temperature_scaling(
+        [0, 0, 1, 1], [[-0.1, -np.inf], [-0.2, -1.0], [-1.0, -0.5], [-0.3, -0.9]]
+    )
+    assert 0 < res.temperature < np.inf
