@@ -313,3 +313,21 @@ def test_temperature_of_questions_with_one_possible_choice_says_so():
         [0, 0, 1, 1], [[-0.1, -np.inf], [-0.2, -1.0], [-1.0, -0.5], [-0.3, -0.9]]
     )
     assert 0 < res.temperature < np.inf
+
+
+# --------------------------------------------------------------------------- Inspect
+@pytest.mark.parametrize("keep", [0.5, 0.99])
+def test_a_truncated_eval_zip_is_named_as_such(tmp_path, keep):
+    # an interrupted copy of a .eval log was read as JSON text: "not UTF-8 text
+    # (invalid start byte at byte 11)"
+    import pathlib
+
+    src = (
+        pathlib.Path(__file__).parent / "fixtures" / "llm" / "inspect_mmlu.eval"
+    ).read_bytes()
+    f = tmp_path / "cut.eval"
+    f.write_bytes(src[: int(len(src) * keep)])
+    with pytest.raises(
+        EvalLogError, match=r"cut\.eval: not a readable \.eval zip.*truncated"
+    ):
+        read_inspect_log(f)

@@ -69,7 +69,9 @@ def _zip_samples(path: str) -> tuple[Iterator[tuple[str, Any]], str | None]:
         zf = zipfile.ZipFile(path)
         names = zf.namelist()
     except _ZIP_ERRORS as exc:
-        raise EvalLogError(f"{path}: not a readable .eval zip ({exc}).") from None
+        raise EvalLogError(
+            f"{path}: not a readable .eval zip, perhaps truncated or damaged ({exc})."
+        ) from None
     heads = [h for h in ("header.json", "_journal/start.json") if h in names]
     if not heads:
         zf.close()
@@ -100,9 +102,11 @@ def _zip_samples(path: str) -> tuple[Iterator[tuple[str, Any]], str | None]:
 
 def _samples(path: str) -> tuple[Iterator[tuple[str, Any]], str | None]:
     """(place, sample or Bad) pairs and the model of an Inspect log."""
-    with open_binary(path):  # a clear error for a missing file or a directory
-        pass
-    if zipfile.is_zipfile(path):
+    with open_binary(path) as fh:  # a clear error for a missing file or a directory
+        magic = fh.read(4)
+    # a zip's first local header: a truncated .eval (its central directory at
+    # the end lost) is still a zip, not JSON text
+    if zipfile.is_zipfile(path) or magic == b"PK\x03\x04":
         return _zip_samples(path)
     data = load_json_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("eval"), dict):
