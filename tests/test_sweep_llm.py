@@ -331,3 +331,19 @@ def test_a_truncated_eval_zip_is_named_as_such(tmp_path, keep):
         EvalLogError, match=r"cut\.eval: not a readable \.eval zip.*truncated"
     ):
         read_inspect_log(f)
+
+
+def test_cli_graded_percentages_hint_names_the_flag_and_help_names_graded(tmp_path, capsys):
+    # graded logs read confidences on a scale of 1 by default (judged and
+    # Inspect: 100), which --help did not say; the hint named the Python option
+    from skbrier.cli import main
+
+    rows = [{"id": f"q{i}", "grade": "CORRECT", "confidence": 85} for i in range(3)]
+    f = _jsonl(tmp_path, rows)
+    assert main(["llm", str(f), "--confidence-field", "confidence"]) == 2
+    err = capsys.readouterr().err
+    assert "pass --confidence-scale 100" in err and "confidence_scale=" not in err
+    assert main(["llm", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "graded" in out[out.index("--confidence-field FIELD Inspect") :][:250]
+    assert "graded: 1" in out[out.index("--confidence-scale S Inspect") :][:300]
