@@ -347,3 +347,29 @@ def test_cli_graded_percentages_hint_names_the_flag_and_help_names_graded(tmp_pa
     out = " ".join(capsys.readouterr().out.split())
     assert "graded" in out[out.index("--confidence-field FIELD Inspect") :][:250]
     assert "graded: 1" in out[out.index("--confidence-scale S Inspect") :][:300]
+
+
+def test_lm_eval_loglikelihood_task_is_not_read_as_one_choice_questions(tmp_path):
+    # lambada-style samples (output_type loglikelihood: one [loglikelihood,
+    # is_greedy] request per document, acc = is_greedy) were read as questions
+    # of one choice: accuracy 1.0 and confidence 1 whatever the model did
+    from skbrier.io import read_lm_eval_samples
+
+    rows = [
+        {
+            "doc_id": i,
+            "target": " word",
+            "arguments": {"gen_args_0": {"arg_0": "ctx", "arg_1": " word"}},
+            "filtered_resps": [[f"{-1.0 - i}", "True" if i % 2 else "False"]],
+            "metrics": ["perplexity", "acc"],
+        }
+        for i in range(4)
+    ]
+    f = _jsonl(tmp_path, rows, "samples_lambada_2024.jsonl")
+    with pytest.raises(EvalLogError, match="every question has a single choice"):
+        read_lm_eval_samples(f)
+    # a ragged multiple-choice file may hold a question of one choice
+    rows[0]["filtered_resps"].append(["-9.0", "False"])
+    rows[0]["target"] = "0"
+    f = _jsonl(tmp_path, rows, "samples_ragged_2024.jsonl")
+    assert read_lm_eval_samples(f).n_records == 4
