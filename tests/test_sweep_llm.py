@@ -373,3 +373,40 @@ def test_lm_eval_loglikelihood_task_is_not_read_as_one_choice_questions(tmp_path
     rows[0]["target"] = "0"
     f = _jsonl(tmp_path, rows, "samples_ragged_2024.jsonl")
     assert read_lm_eval_samples(f).n_records == 4
+
+
+# --------------------------------------------------------------------------- Display
+@pytest.mark.parametrize(
+    ("labels", "match"),
+    [
+        (lambda y: y.astype(str), "both be strings or both be numbers"),
+        (
+            lambda y: np.where(np.arange(y.shape[0]) < 5, 7, y),
+            r"labels \[7\] that are not in",
+        ),
+    ],
+)
+def test_risk_coverage_from_estimator_refuses_labels_the_classifier_never_saw(
+    labels, match
+):
+    # y given as '0'/'1' text for a classifier fitted on 0/1 compared unequal
+    # everywhere (accuracy 0, AURC 1), and a stray label counted as a wrong
+    # answer, both silently
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sklearn.linear_model import LogisticRegression
+
+    from skbrier.plotting.risk_coverage import RiskCoverageDisplay
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = (X[:, 0] + rng.normal(size=60) > 0).astype(int)
+    clf = LogisticRegression().fit(X, y)
+    with pytest.raises(ValueError, match=match):
+        RiskCoverageDisplay.from_estimator(clf, X, labels(y))
+    # the labels it was fitted on, in another dtype, are the same classes
+    a = RiskCoverageDisplay.from_estimator(clf, X, y).result
+    b = RiskCoverageDisplay.from_estimator(clf, X, y.astype(float)).result
+    assert a.aurc == b.aurc and a.accuracy == pytest.approx(np.mean(clf.predict(X) == y))
