@@ -410,3 +410,20 @@ def test_risk_coverage_from_estimator_refuses_labels_the_classifier_never_saw(
     a = RiskCoverageDisplay.from_estimator(clf, X, y).result
     b = RiskCoverageDisplay.from_estimator(clf, X, y.astype(float)).result
     assert a.aurc == b.aurc and a.accuracy == pytest.approx(np.mean(clf.predict(X) == y))
+
+
+def test_a_json_lines_file_given_to_a_json_reader_says_so(tmp_path, capsys):
+    # "invalid JSON (Extra data; line 2, column 1)" did not say why
+    from skbrier.cli import main
+    from skbrier.io import read_helm_run
+
+    rows = [
+        {"doc_id": i, "target": "0", "filtered_resps": [["-1", "F"], ["-2", "F"]]}
+        for i in range(3)
+    ]
+    f = _jsonl(tmp_path, rows, "samples_x.jsonl")
+    for read in (read_judged, read_helm_run, read_inspect_log):
+        with pytest.raises(EvalLogError, match="JSON Lines"):
+            read(f)
+    assert main(["llm", str(f), "--format", "judged"]) == 2
+    assert "JSON Lines" in capsys.readouterr().err

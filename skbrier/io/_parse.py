@@ -443,4 +443,19 @@ def load_json_file(
     try:
         return parse_json(text, "(file)", unique_keys=unique_keys)
     except Bad as bad:
-        raise EvalLogError(f"{path}: {bad.problem}.") from None
+        hint = ""
+        if bad.problem.startswith("invalid JSON (Extra data") and _json_lines(text):
+            hint = (
+                ": one JSON document per line is a JSON Lines file, which this reader "
+                "does not read (is it another format?)"
+            )
+        raise EvalLogError(f"{path}: {bad.problem}{hint}.") from None
+
+
+def _json_lines(text: str) -> bool:
+    """Whether the first two lines that are not blank are JSON documents."""
+    lines = [line for line in text.split("\n", 50)[:50] if line.strip()][:2]
+    try:
+        return len(lines) == 2 and all(json.loads(line) is not None for line in lines)
+    except (ValueError, RecursionError):
+        return False
