@@ -427,3 +427,29 @@ def test_a_json_lines_file_given_to_a_json_reader_says_so(tmp_path, capsys):
             read(f)
     assert main(["llm", str(f), "--format", "judged"]) == 2
     assert "JSON Lines" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_utf16_logs_with_a_byte_order_mark_are_read(tmp_path, encoding):
+    # PowerShell's '>' writes UTF-16 with a byte-order mark: every reader said
+    # "not UTF-8 text (invalid start byte at byte 0)"
+    from skbrier.io import read_lm_eval_samples
+
+    def write(name, text):
+        f = tmp_path / name
+        bom = "\ufeff" if encoding == "utf-16-be" else ""  # 'utf-16' writes its own
+        f.write_bytes((bom + text).encode(encoding))
+        return f
+
+    rows = [
+        {"doc_id": i, "target": "0", "filtered_resps": [["-0.5", "F"], [f"-{i + 1}", "F"]]}
+        for i in range(3)
+    ]
+    text = "\r\n".join(json.dumps(r, ensure_ascii=False) for r in rows)
+    assert read_lm_eval_samples(write("samples_u.jsonl", text)).n_records == 3
+    d = {"q€": {"judge_response": {"correct": "yes", "confidence": "85%"}}}
+    r = read_judged(write("judged.json", json.dumps(d, ensure_ascii=False)))
+    assert r.ids.tolist() == ["q€"] and r.confidence.tolist() == [0.85]
+    g = [{"id": "é", "grade": "CORRECT"}, {"id": "ü", "grade": "B"}]
+    r = read_graded(write("graded.jsonl", "\n".join(json.dumps(x) for x in g)))
+    assert r.correct.tolist() == [True, False]

@@ -6,7 +6,8 @@ One home for each check at the boundary:
 * :func:`open_binary`, :func:`read_bytes` and :func:`read_text` -- opening a file: a missing file, a directory or an
   unreadable file raise ``FileNotFoundError`` / ``IsADirectoryError`` /
   ``OSError`` whose message is one line naming the path; a gzip, bzip2 or
-  xz file is decompressed (told by its magic bytes);
+  xz file is decompressed (told by its magic bytes) and UTF-16 text with a
+  byte-order mark read as UTF-8;
 * :func:`decode` and :func:`parse_json` -- text and JSON: invalid UTF-8,
   invalid JSON, JSON nested too deeply (``RecursionError`` in the parser) and
   integers too long to convert all become a :class:`Bad` field problem (or an
@@ -319,7 +320,8 @@ def open_binary(path: str, what: str = "log file") -> BinaryIO:
     """``open(path, "rb")``; OS errors become one-line messages naming the path.
 
     A file compressed by gzip, bzip2 or xz (told by its magic bytes) is
-    decompressed; damaged compressed data is an
+    decompressed, and UTF-16 text with a byte-order mark becomes UTF-8;
+    damaged compressed data is an
     :class:`~skbrier.io.EvalLogError` naming the file.
     """
     fh = _open(path, what)
@@ -334,12 +336,30 @@ def open_binary(path: str, what: str = "log file") -> BinaryIO:
             with fh:
                 try:
                     with opener(fh) as packed:
-                        return io.BytesIO(packed.read())
+                        return _as_utf8(io.BytesIO(packed.read()), path)
                 except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
                     raise EvalLogError(
                         f"{path}: cannot decompress the {kind} data ({exc})."
                     ) from None
-    return fh
+    return _as_utf8(fh, path)
+
+
+def _as_utf8(fh: BinaryIO, path: str) -> BinaryIO:
+    """``fh`` itself, or for UTF-16 text with a byte-order mark (what
+    PowerShell's ``>`` writes) its text as UTF-8 (lines then split as in UTF-8)."""
+    start = fh.read(2)
+    fh.seek(0)
+    if start not in (b"\xff\xfe", b"\xfe\xff"):
+        return fh
+    with fh:
+        data = fh.read()
+    try:
+        return io.BytesIO(data.decode("utf-16").encode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise EvalLogError(
+            f"{path}: not UTF-8 text, nor UTF-16 after its byte-order mark "
+            f"({exc.reason} at byte {exc.start})."
+        ) from None
 
 
 def _open(path: str, what: str) -> BinaryIO:
