@@ -453,3 +453,24 @@ def test_utf16_logs_with_a_byte_order_mark_are_read(tmp_path, encoding):
     g = [{"id": "é", "grade": "CORRECT"}, {"id": "ü", "grade": "B"}]
     r = read_graded(write("graded.jsonl", "\n".join(json.dumps(x) for x in g)))
     assert r.correct.tolist() == [True, False]
+
+
+def test_a_column_vector_of_confidences_is_read_as_one_column():
+    # df[["confidence"]] (shape (n, 1)) was refused ("must be a 1-D array, got
+    # shape (5, 1)") by the selective and abstention functions, while
+    # brier_score and check_probabilities' own docstring read it as 1-D
+    import pandas as pd
+
+    from skbrier.metrics.abstention import abstention_utility
+    from skbrier.metrics.selective import aurc, risk_coverage_curve
+
+    y = [1, 0, 1, 1, 0]
+    c = np.array([0.9, 0.8, 0.8, 0.6, 0.5])
+    for col in (c[:, None], pd.DataFrame({"confidence": c})):
+        assert aurc(y, col) == aurc(y, c)
+        assert risk_coverage_curve(y, col).aurc == aurc(y, c)
+        assert abstention_utility(y, col).area == abstention_utility(y, c).area
+    with pytest.raises(
+        ValueError, match=r"confidence must be a 1-D array, got shape \(5, 2\)"
+    ):
+        aurc(y, np.c_[1 - c, c])
