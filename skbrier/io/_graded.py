@@ -97,7 +97,8 @@ def read_graded(
         Records not attempted may leave it out (or hold null); their
         confidence is NaN.
     confidence_scale : float, default=1.0
-        The scale of the stated confidence (100 for percentages).
+        The scale of the stated confidence (100 for percentages); text such
+        as ``"85%"`` is a percentage whatever the scale.
     {{skip_invalid}}
 
     Returns

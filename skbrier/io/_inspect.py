@@ -259,7 +259,8 @@ def read_inspect_log(
     confidence_scale : float, default=100.0
         What a stated confidence of certainty reads (100 for percentages,
         1 for probabilities); values outside ``[0, confidence_scale]`` are
-        malformed.
+        malformed, and text such as ``"85%"`` is a percentage whatever the
+        scale.
     {{skip_invalid}}
 
     Returns
