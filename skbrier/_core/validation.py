@@ -109,7 +109,7 @@ def check_probabilities(
         raise TypeError(non_numeric_problem(source, arr, name))
     if arr.ndim == 0:
         raise ValueError(f"{name} must be a 1-D or 2-D array, got a scalar.")
-    if arr.ndim > 2 or (arr.ndim == 2 and not allow_2d):
+    if arr.ndim > 2 or (arr.ndim == 2 and not allow_2d and arr.shape[1] != 1):
         expected = "1-D or 2-D" if allow_2d else "1-D"
         raise ValueError(f"{name} must be a {expected} array, got shape {arr.shape}.")
     if arr.ndim == 2 and arr.shape[1] == 1:

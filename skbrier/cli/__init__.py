@@ -56,6 +56,7 @@ def _check_common_options(args: argparse.Namespace) -> None:
         check_n_resamples,
     )
     from .._core.validation import check_scalar_probability
+    from ..io._parse import check_confidence_scale
 
     checks: list[tuple[str, Any]] = [
         ("confidence_level", check_confidence_level),
@@ -72,6 +73,7 @@ def _check_common_options(args: argparse.Namespace) -> None:
             ),
         ),
         ("n_jobs", check_n_jobs),
+        ("confidence_scale", check_confidence_scale),  # skbrier llm's readers
     ]
     for name, check in checks:
         value = getattr(args, name, None)

@@ -65,7 +65,8 @@ _PACKED = re.compile(r"\.(gz|bz2|xz)$", re.IGNORECASE)
 
 
 def _detect(path: str) -> str:
-    base = _PACKED.sub("", os.path.basename(path.rstrip(os.sep)))
+    # the extension in any case ('.JSONL' from a Windows export)
+    base = _PACKED.sub("", os.path.basename(path.rstrip(os.sep))).lower()
     if os.path.isdir(path) or base == "per_instance_stats.json":
         return "helm"
     if base.endswith(".eval"):
@@ -100,7 +101,6 @@ _READER_OPTIONS = {
 
 def _read(path: str, args: argparse.Namespace) -> Any:
     from ..io import (
-        EvalLogError,
         read_graded,
         read_helm_run,
         read_inspect_log,
@@ -136,17 +136,21 @@ def _read(path: str, args: argparse.Namespace) -> Any:
         if fmt == "graded":
             return read_graded(path, skip_invalid=args.skip_invalid, **options)
         return read_judged(path, skip_invalid=args.skip_invalid, **options)
-    except EvalLogError as exc:  # a data error: file, record and field named
-        raise CLIError(str(exc)) from None
     except OSError as exc:  # the readers name the path
         raise CLIError(str(exc)) from None
-    except (ValueError, TypeError) as exc:  # an option: named as its flag is spelt
-        msg = str(exc)
-        for key in sorted(_READER_OPTIONS, key=len, reverse=True):
-            flag = _READER_OPTIONS[key][0]
-            msg = re.sub(rf"\b{key}=", f"{flag} ", msg)
-            msg = re.sub(rf"\b{key} must\b", f"{flag} must", msg)
-        raise CLIError(msg) from None
+    except (ValueError, TypeError) as exc:  # data (EvalLogError) or an option
+        raise CLIError(_as_flags(str(exc))) from None
+
+
+def _as_flags(msg: str) -> str:
+    """A reader's message with its options named as their flags are spelt
+    (``confidence_scale=100`` -> ``--confidence-scale 100``), also in the
+    hints of a data error."""
+    for key in sorted(_READER_OPTIONS, key=len, reverse=True):
+        flag = _READER_OPTIONS[key][0]
+        msg = re.sub(rf"\b{key}=", f"{flag} ", msg)
+        msg = re.sub(rf"\b{key} must\b", f"{flag} must", msg)
+    return msg
 
 
 def _analyse(rec: Any, args: argparse.Namespace) -> dict[str, Any]:
@@ -339,13 +343,15 @@ _OPTIONS: Options = {
         "--confidence-field": {
             "metavar": "FIELD",
             "help": "Inspect: score metadata field holding the stated confidence "
-            "('explanation': parse 'Confidence: NN' from the judge's explanation)",
+            "('explanation': parse 'Confidence: NN' from the judge's explanation); "
+            "graded: the record's field holding it",
         },
         "--confidence-scale": {
             "type": float,
             "metavar": "S",
-            "help": "Inspect (stated) and judged logs: what a stated confidence of "
-            "certainty reads (default 100; 1 for probabilities)",
+            "help": "Inspect (stated), judged and graded logs: what a stated "
+            "confidence of certainty reads (default Inspect and judged: 100, "
+            "graded: 1; '85%%' is read as a percentage whatever the scale)",
         },
         "--n-resamples": {
             "type": _n_resamples,

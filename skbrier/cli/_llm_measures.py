@@ -217,6 +217,11 @@ def point_estimates(rec: Any, sc: Scored) -> tuple[dict[str, float], list[str]]:
         if np.isnan(pl.coef):  # one class: no coefficients (the API's NaN)
             right = "right" if sc.y[0] else "wrong"
             notes.append(f"no Platt coefficients: every answer is {right}, nothing to fit")
+        elif np.isinf(pl.coef):  # the API's infinite slope and NaN intercept
+            notes.append(
+                "no Platt coefficients: the confidences separate right from wrong "
+                "answers (no finite fit; the ECE after scaling is that of the limit)"
+            )
         else:
             out.update(platt_coef=pl.coef, platt_intercept=pl.intercept)
     if sc.mc is not None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from ._parse import (
     Bad,
+    FirstPlaces,
     Malformed,
     check_confidence_scale,
     check_path,
@@ -90,12 +91,14 @@ def read_graded(
         The field holding the grade.
     id_field : str or None, default="id"
         The field holding the question id (None: the record's position).
+        A question read twice is malformed (it would count twice).
     confidence_field : str or None, default=None
         The field holding the stated confidence (None: correctness only).
         Records not attempted may leave it out (or hold null); their
         confidence is NaN.
     confidence_scale : float, default=1.0
-        The scale of the stated confidence (100 for percentages).
+        The scale of the stated confidence (100 for percentages); text such
+        as ``"85%"`` is a percentage whatever the scale.
     {{skip_invalid}}
 
     Returns
@@ -143,6 +146,10 @@ def read_graded(
     correct: list[bool] = []
     attempted: list[bool] = []
     conf: list[float] = []
+    seen = FirstPlaces(
+        str(id_field),
+        "drop the repeat, or pass id_field=None when the records are distinct answers",
+    )
     for i, (place, rec) in enumerate(_records(path)):
         try:
             if isinstance(rec, Bad):
@@ -159,6 +166,8 @@ def read_graded(
                 tried or rec.get(confidence_field) is not None
             ):
                 c = stated_confidence(get(rec, confidence_field), confidence_field, scale)
+            if id_field is not None:
+                seen.add(qid, place)
         except Bad as bad:
             malformed.found(place, bad)
             continue

@@ -28,7 +28,7 @@ from ._parse import (
     reader_doc,
     record_id,
     show,
-    to_float,
+    stated_confidence,
 )
 from ._records import EvalLogError, EvalRecords, answer_records
 
@@ -69,7 +69,9 @@ def _zip_samples(path: str) -> tuple[Iterator[tuple[str, Any]], str | None]:
         zf = zipfile.ZipFile(path)
         names = zf.namelist()
     except _ZIP_ERRORS as exc:
-        raise EvalLogError(f"{path}: not a readable .eval zip ({exc}).") from None
+        raise EvalLogError(
+            f"{path}: not a readable .eval zip, perhaps truncated or damaged ({exc})."
+        ) from None
     heads = [h for h in ("header.json", "_journal/start.json") if h in names]
     if not heads:
         zf.close()
@@ -100,9 +102,11 @@ def _zip_samples(path: str) -> tuple[Iterator[tuple[str, Any]], str | None]:
 
 def _samples(path: str) -> tuple[Iterator[tuple[str, Any]], str | None]:
     """(place, sample or Bad) pairs and the model of an Inspect log."""
-    with open_binary(path):  # a clear error for a missing file or a directory
-        pass
-    if zipfile.is_zipfile(path):
+    with open_binary(path) as fh:  # a clear error for a missing file or a directory
+        magic = fh.read(4)
+    # a zip's first local header: a truncated .eval (its central directory at
+    # the end lost) is still a zip, not JSON text
+    if zipfile.is_zipfile(path) or magic == b"PK\x03\x04":
         return _zip_samples(path)
     data = load_json_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("eval"), dict):
@@ -122,7 +126,7 @@ def _samples(path: str) -> tuple[Iterator[tuple[str, Any]], str | None]:
 
 
 _STATED_CONFIDENCE = re.compile(
-    r"confidence\s*(?:score)?\s*[:=]\s*\**\s*([0-9]+(?:\.[0-9]+)?)\s*%?", re.IGNORECASE
+    r"confidence\s*(?:score)?\s*[:=]\s*\**\s*([0-9]+(?:\.[0-9]+)?\s*%?)", re.IGNORECASE
 )
 
 
@@ -136,9 +140,6 @@ def _stated(sc: dict[str, Any], name: str, field: str, scale: float) -> tuple[fl
     )
     if from_meta:
         raw = meta[field]  # type: ignore[index]
-        if isinstance(raw, str):
-            raw = raw.strip().rstrip("%")
-        value = to_float(raw, where)
     else:
         text = sc.get("explanation")
         found = _STATED_CONFIDENCE.findall(text) if isinstance(text, str) else []
@@ -150,10 +151,8 @@ def _stated(sc: dict[str, Any], name: str, field: str, scale: float) -> tuple[fl
                 f"is missing (and scores.{name}.explanation states no 'Confidence: NN')",
             )
         where = f"scores.{name}.explanation"
-        value = float(found[-1])
-    if not (0.0 <= value <= scale):
-        raise Bad(where, f"{value!r} is outside [0, {scale:g}] (confidence_scale)")
-    return value / scale, from_meta
+        raw = found[-1]
+    return stated_confidence(raw, where, scale), from_meta
 
 
 def _logprobs(sample: dict[str, Any]) -> list[Any] | None:
@@ -260,7 +259,8 @@ def read_inspect_log(
     confidence_scale : float, default=100.0
         What a stated confidence of certainty reads (100 for percentages,
         1 for probabilities); values outside ``[0, confidence_scale]`` are
-        malformed.
+        malformed, and text such as ``"85%"`` is a percentage whatever the
+        scale.
     {{skip_invalid}}
 
     Returns

@@ -41,7 +41,8 @@ def read_judged(
         The JSON file.
     confidence_scale : float, default=100.0
         The scale of the stated confidence (a finite number > 0: 100 for
-        percentages, 1 for probabilities).
+        percentages, 1 for probabilities); text such as ``"85%"`` is a
+        percentage whatever the scale.
     {{skip_invalid}}
 
     Returns

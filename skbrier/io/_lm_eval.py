@@ -94,7 +94,7 @@ def _record(
     if isinstance(target, bool) or not isinstance(target, (str, int)):
         raise Bad("target", f"expected a choice index or text, got {show(target)}")
     t = str(target).strip()
-    if t.lstrip("-").isdigit():
+    if t.lstrip("-").isdigit() and t.isascii():  # int() refuses '²'; lm-eval writes ASCII
         gold = int(t)
     elif conts is not None and t in [c.strip() for c in conts]:
         gold = [c.strip() for c in conts].index(t)
@@ -148,7 +148,9 @@ def read_lm_eval_samples(
     (``{"gen_args_i": {"arg_0": context, "arg_1": choice}}``) and
     ``filtered_resps``, one ``[loglikelihood, is_greedy]`` per choice,
     serialized as strings.  Choice counts may differ between questions; a
-    ``doc_id`` read twice is malformed (it would count twice).
+    ``doc_id`` read twice is malformed (it would count twice), and a file
+    whose every question has a single choice (a ``loglikelihood`` task such
+    as lambada, not a multiple-choice one) is refused.
     A task scored with ``acc_mutual_info`` (``"metrics"`` lists it) holds one
     more request per choice, unconditional, after the choices: those are
     left out, as lm-eval's ``acc`` leaves them out.
@@ -238,6 +240,13 @@ def read_lm_eval_samples(
         raise EvalLogError(f"{path}: the file is empty (no JSON line).")
     if not ids:
         raise malformed.none_valid("record", "lines")
+    if max(counts) == 1:
+        raise EvalLogError(
+            f"{path}: every question has a single choice (one [loglikelihood, is_greedy] "
+            "per line): a loglikelihood task such as lambada, whose acc is is_greedy, "
+            "not a multiple-choice one (a single choice has probability 1 and is always "
+            "the argmax); skbrier reads multiple-choice samples."
+        )
     ll = np.asarray(flat, dtype=np.float64)
     n = np.asarray(counts, dtype=np.intp)
     g = np.asarray(golds, dtype=np.intp)

@@ -6,7 +6,8 @@ One home for each check at the boundary:
 * :func:`open_binary`, :func:`read_bytes` and :func:`read_text` -- opening a file: a missing file, a directory or an
   unreadable file raise ``FileNotFoundError`` / ``IsADirectoryError`` /
   ``OSError`` whose message is one line naming the path; a gzip, bzip2 or
-  xz file is decompressed (told by its magic bytes);
+  xz file is decompressed (told by its magic bytes) and UTF-16 text with a
+  byte-order mark read as UTF-8;
 * :func:`decode` and :func:`parse_json` -- text and JSON: invalid UTF-8,
   invalid JSON, JSON nested too deeply (``RecursionError`` in the parser) and
   integers too long to convert all become a :class:`Bad` field problem (or an
@@ -206,6 +207,9 @@ def check_confidence_scale(confidence_scale: Any) -> float:
 def stated_confidence(value: Any, field: str, scale: float) -> float:
     """A stated confidence as a probability: a number in ``[0, scale]`` over ``scale``.
 
+    Text ending in ``%`` (``"85%"``) is a percentage whatever ``scale`` is:
+    it must lie in [0, 100] and is divided by 100.
+
     Parameters
     ----------
     value : object
@@ -224,17 +228,42 @@ def stated_confidence(value: Any, field: str, scale: float) -> float:
     Raises
     ------
     Bad
-        Not a finite number, or outside ``[0, scale]``.
+        Not a finite number, or outside ``[0, scale]`` (the message says
+        what to do: ``confidence_scale=100`` for percentages, numbers for
+        verbal levels).
 
     Examples
     --------
     >>> from skbrier.io._parse import stated_confidence
     >>> stated_confidence(80, "confidence", 100.0)
     0.8
+    >>> stated_confidence("85%", "confidence", 1.0)
+    0.85
     """
-    v = to_float(value, field)
+    text = value.strip() if isinstance(value, str) else None
+    if text is not None and text.endswith("%"):
+        v = to_float(text[:-1], field)
+        if not 0.0 <= v <= 100.0:
+            raise Bad(field, f"{value!r} outside [0%, 100%]")
+        return v / 100.0
+    try:
+        v = to_float(value, field)
+    except Bad as bad:
+        if text is None or bad.problem.startswith("is "):  # NaN, infinite
+            raise
+        raise Bad(
+            field,
+            f"{bad.problem}: a stated confidence is a number in [0, {scale:g}] "
+            f"(confidence_scale={scale:g}) or a percentage such as '85%'; map "
+            "verbal levels such as 'high' to numbers first",
+        ) from None
     if not 0.0 <= v <= scale:
-        raise Bad(field, f"{v!r} outside [0, {scale:g}] (confidence_scale={scale:g})")
+        hint = (
+            "; they look like percentages: pass confidence_scale=100"
+            if scale < v <= 100.0
+            else ""
+        )
+        raise Bad(field, f"{v!r} outside [0, {scale:g}] (confidence_scale={scale:g}){hint}")
     return v / scale
 
 
@@ -291,7 +320,8 @@ def open_binary(path: str, what: str = "log file") -> BinaryIO:
     """``open(path, "rb")``; OS errors become one-line messages naming the path.
 
     A file compressed by gzip, bzip2 or xz (told by its magic bytes) is
-    decompressed; damaged compressed data is an
+    decompressed, and UTF-16 text with a byte-order mark becomes UTF-8;
+    damaged compressed data is an
     :class:`~skbrier.io.EvalLogError` naming the file.
     """
     fh = _open(path, what)
@@ -306,12 +336,30 @@ def open_binary(path: str, what: str = "log file") -> BinaryIO:
             with fh:
                 try:
                     with opener(fh) as packed:
-                        return io.BytesIO(packed.read())
+                        return _as_utf8(io.BytesIO(packed.read()), path)
                 except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
                     raise EvalLogError(
                         f"{path}: cannot decompress the {kind} data ({exc})."
                     ) from None
-    return fh
+    return _as_utf8(fh, path)
+
+
+def _as_utf8(fh: BinaryIO, path: str) -> BinaryIO:
+    """``fh`` itself, or for UTF-16 text with a byte-order mark (what
+    PowerShell's ``>`` writes) its text as UTF-8 (lines then split as in UTF-8)."""
+    start = fh.read(2)
+    fh.seek(0)
+    if start not in (b"\xff\xfe", b"\xfe\xff"):
+        return fh
+    with fh:
+        data = fh.read()
+    try:
+        return io.BytesIO(data.decode("utf-16").encode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise EvalLogError(
+            f"{path}: not UTF-8 text, nor UTF-16 after its byte-order mark "
+            f"({exc.reason} at byte {exc.start})."
+        ) from None
 
 
 def _open(path: str, what: str) -> BinaryIO:
@@ -415,4 +463,19 @@ def load_json_file(
     try:
         return parse_json(text, "(file)", unique_keys=unique_keys)
     except Bad as bad:
-        raise EvalLogError(f"{path}: {bad.problem}.") from None
+        hint = ""
+        if bad.problem.startswith("invalid JSON (Extra data") and _json_lines(text):
+            hint = (
+                ": one JSON document per line is a JSON Lines file, which this reader "
+                "does not read (is it another format?)"
+            )
+        raise EvalLogError(f"{path}: {bad.problem}{hint}.") from None
+
+
+def _json_lines(text: str) -> bool:
+    """Whether the first two lines that are not blank are JSON documents."""
+    lines = [line for line in text.split("\n", 50)[:50] if line.strip()][:2]
+    try:
+        return len(lines) == 2 and all(json.loads(line) is not None for line in lines)
+    except (ValueError, RecursionError):
+        return False

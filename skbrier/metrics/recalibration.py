@@ -372,7 +372,11 @@ def _fit_inverse_temperature(ch: _Choices, name: str) -> float:
     """Maximum-likelihood ``1 / T``: the negative log-likelihood is convex in ``1 / T``.
 
     Questions of one choice do not depend on ``T``; a ValueError naming
-    ``name`` (the fitting data) when every question has one.
+    ``name`` (the fitting data) when every question has one.  Nor do
+    questions of one *possible* choice (the others of log-likelihood
+    ``-inf``, probability 0 at every ``T``, e.g. one-hot ``y_score``): when
+    every question has one, the likelihood is flat, a warning says so and
+    ``T = 1`` (no scaling) is returned.
 
     At the boundaries the maximum is a limit: ``0`` (``T = inf``, uniform
     probabilities) when the log-likelihood does not increase from there (the
@@ -386,6 +390,16 @@ def _fit_inverse_temperature(ch: _Choices, name: str) -> float:
             "at every temperature, so no temperature can be fitted; give questions "
             "of two or more choices."
         )
+    possible = segment_sum(np.isfinite(ch.logp).astype(np.float64), ch.starts)
+    if not np.any(possible > 1.0):
+        warnings.warn(
+            f"every question of {name} has a single choice of finite log-likelihood "
+            "(the others are -inf, probability 0): the probabilities do not depend on "
+            "the temperature, which is left at 1 (no scaling).",
+            UserWarning,
+            stacklevel=3,
+        )
+        return 1.0
     if ch.derivatives(0.0)[0] >= 0.0:
         warnings.warn(
             "the choice log-likelihoods do not favour the gold choices (they score "

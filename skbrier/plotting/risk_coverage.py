@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.labels import encode_labels
 from .._core.params import check_bool, check_option, check_real
 from .._core.results import ConfidenceInterval
 from .._response import response_from_estimator
@@ -222,7 +223,8 @@ class RiskCoverageDisplay:
         TypeError
             If ``estimator`` is not a fitted classifier with ``predict_proba``.
         ValueError
-            If ``y`` does not have one label per row of ``X``.
+            If ``y`` does not have one label per row of ``X``, or holds a
+            label that is not in ``estimator.classes_``.
         """
         proba, classes, _ = response_from_estimator(estimator, X)
         labels = np.asarray(y)
@@ -231,9 +233,18 @@ class RiskCoverageDisplay:
                 f"y must hold one label per row of X ({proba.shape[0]}), got shape "
                 f"{labels.shape}."
             )
+        # y coded against classes_ by the one label coder: a label the
+        # classifier never saw ('1' for 1, a stray 7) is refused, not counted wrong
+        try:
+            codes, known = encode_labels(y, classes, proba.shape[0], ref_name="X")
+        except ValueError as exc:
+            raise ValueError(
+                f"y must hold the classes the estimator was fitted on (classes_ "
+                f"{classes.tolist()[:10]}): {exc}"
+            ) from None
         top = np.argmax(proba, axis=1)
         return cls.from_predictions(
-            classes[top] == labels,
+            known[codes] == classes[top],
             proba[np.arange(proba.shape[0]), top],
             sample_weight=sample_weight,
             name=type(estimator).__name__ if name is None else name,
