@@ -9,6 +9,7 @@ already right are listed in the helper's report).
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -474,3 +475,16 @@ def test_a_column_vector_of_confidences_is_read_as_one_column():
         ValueError, match=r"confidence must be a 1-D array, got shape \(5, 2\)"
     ):
         aurc(y, np.c_[1 - c, c])
+
+
+@pytest.mark.parametrize("value", [1.0001, 1.00000001, -1e-9])
+def test_a_value_just_outside_the_unit_interval_is_not_written_inside(value):
+    # 4 significant digits wrote 1.0001 as "1" ("must lie in [0, 1], got 1")
+    from skbrier.metrics import selective_accuracy
+
+    with pytest.raises(ValueError, match="coverage must lie in") as err:
+        selective_accuracy([1, 0, 1], [0.2, 0.3, 0.4], coverage=value)
+    shown = float(re.search(r"got (\S+?)\.?( \(|$)", str(err.value)).group(1))
+    assert not 0.0 <= shown <= 1.0
+    if abs(value - 1.0) < 1e-6:  # a rounding away from 1 is no percentage
+        assert "percentage" not in str(err.value)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["format_number"]
+__all__ = ["format_number", "format_outside"]
 
 
 def format_number(value: Any, digits: int = 4) -> str:
@@ -23,3 +23,13 @@ def format_number(value: Any, digits: int = 4) -> str:
             return str(v)
         return f"{v:.{digits}g}"
     return str(value)
+
+
+def format_outside(value: float, low: float = 0.0, high: float = 1.0) -> str:
+    """:func:`format_number` of a ``value`` outside ``[low, high]``, with as many
+    more digits as it takes to show it outside (1.0001 is not written "1")."""
+    text, digits = format_number(value), 4
+    while low <= float(text) <= high and float(text) != value and digits < 17:
+        digits += 1
+        text = f"{value:.{digits}g}"
+    return text

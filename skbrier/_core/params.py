@@ -28,7 +28,7 @@ from typing import Any, Final, TypeVar
 
 import numpy as np
 
-from .format import format_number
+from .format import format_number, format_outside
 
 __all__ = [
     "DEFAULT_CONFIDENCE_LEVEL",
@@ -175,7 +175,7 @@ def check_confidence_level(confidence_level: Any) -> float:
     c = float(confidence_level)
     if not (0.0 < c < 1.0):
         raise ValueError(
-            f"confidence_level must lie strictly between 0 and 1, got {format_number(c)}"
+            f"confidence_level must lie strictly between 0 and 1, got {format_outside(c)}"
             + _percent_hint(c)
         )
     return c
@@ -183,8 +183,8 @@ def check_confidence_level(confidence_level: Any) -> float:
 
 def _percent_hint(bad: float) -> str:
     """The end of a message about a value outside (0, 1): a percentage hint
-    for a value in (1, 100]."""
-    return " (a percentage? divide by 100)." if 1.0 < bad <= 100.0 else "."
+    for a value in (1, 100] (not for one a rounding away from 1)."""
+    return " (a percentage? divide by 100)." if 1.0 + 1e-6 < bad <= 100.0 else "."
 
 
 def check_n_resamples(n_resamples: Any, *, allow_zero: bool = False) -> int:
@@ -292,7 +292,7 @@ def check_thresholds(
         bad = float(t[np.argmax(outside)])
         where = "strictly between 0 and 1" if open_unit else "in [0, 1]"
         raise ValueError(
-            f"{name} must lie {where}, got {format_number(bad)}{_percent_hint(bad)}"
+            f"{name} must lie {where}, got {format_outside(bad)}{_percent_hint(bad)}"
         )
     return t
 

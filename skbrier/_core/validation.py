@@ -44,6 +44,7 @@ from .fast_checks import (  # one-pass range checks (re-exported)
     _probabilities_shown_valid,
     _rows_sum_to_one,
 )
+from .format import format_outside
 from .labels import (  # noqa: F401  (re-exported: imported from here)
     _check_finite_labels,
     _is_one,
@@ -139,10 +140,13 @@ def check_scalar_probability(
     if open_interval:
         if not (0.0 < v < 1.0):
             raise ValueError(
-                f"{name} must lie strictly between 0 and 1, got {fmt(v)}{_percent_hint(v)}"
+                f"{name} must lie strictly between 0 and 1, got {format_outside(v)}"
+                + _percent_hint(v)
             )
     elif not (0.0 <= v <= 1.0):
-        raise ValueError(f"{name} must lie in [0, 1], got {fmt(v)}{_percent_hint(v)}")
+        raise ValueError(
+            f"{name} must lie in [0, 1], got {format_outside(v)}{_percent_hint(v)}"
+        )
     return v
 
 
