@@ -32,7 +32,7 @@ import numpy as np
 
 from .._core.docstrings import with_pieces as _with_pieces
 from .._core.validation import check_probabilities
-from ._plans import Agg, Term
+from ._plans import Agg, Term, col, hard_aggs
 
 __all__ = [
     "BIN",
@@ -59,6 +59,7 @@ __all__ = [
     "noted",
     "report_subgroups",
     "subgroup_keys",
+    "warn_hard",
     "with_pieces",
 ]
 
@@ -183,6 +184,9 @@ class Statistic:
     #: statistics of one model each, computed one query each and joined into
     #: the template (``aggs`` and ``part`` unused then)
     models: list[Statistic] | None = None
+    #: whether the in-memory function warns of hard 0/1 forecasts
+    #: (:func:`warn_hard`)
+    hard: bool = False
 
 
 @dataclasses.dataclass
@@ -193,6 +197,8 @@ class GivenStatistic:
 
     aggs: list[Agg]
     finish: Callable[[dict], Any]
+    #: whether the in-memory function warns of hard 0/1 forecasts
+    hard: bool = False
 
 
 class Source(Protocol):
@@ -406,7 +412,9 @@ def _order(key: Any) -> tuple:
 def group_states(source: Source, stat: Statistic) -> dict[tuple, Any]:
     """The state of every group (one query, or one per model)."""
     if stat.models is None:
-        rows = source.run(stat.aggs, by_label=True, bins=stat.bins)
+        aggs = stat.aggs + (hard_aggs(col(stat.proba)) if stat.hard else [])
+        rows = source.run(aggs, by_label=True, bins=stat.bins)
+        warn_hard(rows, source.keys)
         return _states(source, stat, rows)
     per_model = [group_states(source, m) for m in stat.models]
     return {
@@ -438,12 +446,33 @@ def _key(row: Mapping, keys: list[str]) -> tuple:
 def _try_given(source: Source, given: GivenStatistic) -> dict[tuple, Any] | None:
     """The given plan's results, or None when a group is not plainly valid
     (the general plan then decides, with the in-memory errors)."""
-    rows = source.run(given.aggs, by_label=False, bins=None)
+    aggs = given.aggs + (hard_aggs(col("p")) if given.hard else [])
+    rows = source.run(aggs, by_label=False, bins=None)
     for row in rows:
         w = row["w"]
         if row["ok"] != 1 or not row["rows"] or w is None or not 0.0 < w < math.inf:
             return None
+    warn_hard(rows, source.keys)
     return {_key(row, source.keys): given.finish(row) for row in rows}
+
+
+def warn_hard(rows: list[dict], keys: list[str]) -> None:
+    """The in-memory :class:`~skbrier.exceptions.HardForecastWarning`, once,
+    when every forecast of a group of at least two rows is exactly 0 or 1
+    (as a call per group would warn; the rows of a group may come per label
+    and bin; rows without the ``hard`` aggregate: no check)."""
+    groups: dict[tuple, list[int]] = {}
+    for row in rows:
+        if "hard" not in row:
+            return
+        g = groups.setdefault(_key(row, keys), [0, 1])
+        g[0] += int(row["rows"])
+        g[1] &= int(row["hard"] == 1)
+    if any(n >= 2 and hard for n, hard in groups.values()):
+        from .._core.diagnose import hard_forecast_message, warn_once
+        from ..exceptions import HardForecastWarning
+
+        warn_once(hard_forecast_message("y_proba"), HardForecastWarning)
 
 
 def _bad_label(label: Any) -> bool:

@@ -1,0 +1,193 @@
+"""Held-out reproducers of the table engines (Polars, DuckDB) and the
+``--engine`` options of the command line: inputs the engines' own tests do
+not show, each with the in-memory function on the same rows as the
+reference (equal to 1e-12, the same warnings, the same errors)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+pl = pytest.importorskip("polars")
+duckdb = pytest.importorskip("duckdb")
+
+import skbrier
+from skbrier.engines import duckdb as sbd
+from skbrier.engines import polars as sbp
+from skbrier.exceptions import HardForecastWarning
+
+
+def _frame(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0.0, 1.0, n)
+    return pl.DataFrame(
+        {
+            "g": rng.integers(0, 2, n),
+            "y": (rng.uniform(size=n) < p).astype(np.int64),
+            "p": p,
+            "w": rng.exponential(size=n),
+        }
+    )
+
+
+def _engines(df):
+    """``{engine: function of (name, **kwargs)}`` over the same rows."""
+    con = duckdb.connect()
+    con.register("src", df.to_arrow())
+    return {
+        "polars": lambda name, **kw: getattr(sbp, name)(df, **kw),
+        "duckdb": lambda name, **kw: getattr(sbd, name)(con.table("src"), **kw),
+    }
+
+
+def _hard_warnings(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = call()
+    return out, [w for w in caught if issubclass(w.category, HardForecastWarning)]
+
+
+# the in-memory functions that warn of hard 0/1 forecasts, and those that do not
+_WARNING = {
+    "brier_score": lambda y, p: skbrier.brier_score(y, p),
+    "brier_index": lambda y, p: skbrier.brier_index(y, p),
+    "brier_skill_score": lambda y, p: skbrier.brier_skill_score(y, p),
+    "calibration_error": lambda y, p: skbrier.calibration_error(y, p, kind="binary"),
+    "murphy_decomposition": lambda y, p: skbrier.murphy_decomposition(y, p),
+    "brier_inference": lambda y, p: skbrier.brier_inference(y, p),
+}
+_SILENT = {
+    "net_benefit": (
+        {"threshold": 0.2},
+        lambda y, p: skbrier.net_benefit(y, p, threshold=0.2),
+    ),
+    "decision_curve": ({}, lambda y, p: skbrier.decision_curve(y, p)),
+}
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("name", sorted(_WARNING))
+def test_hard_forecasts_warn_as_in_memory(engine, name):
+    """Every forecast exactly 0 or 1 (predict() instead of predict_proba()):
+    the in-memory HardForecastWarning, once, on the fast path of 0/1
+    outcomes, on text labels and per group."""
+    df = _frame().with_columns(p=(pl.col("p") > 0.5).cast(pl.Float64))
+    _, ref = _hard_warnings(lambda: _WARNING[name](df["y"].to_numpy(), df["p"].to_numpy()))
+    assert len(ref) == 1
+    run = _engines(df)[engine]
+    _, got = _hard_warnings(lambda: run(name))
+    assert len(got) == 1 and "predict_proba" in str(got[0].message)
+    _, got = _hard_warnings(lambda: run(name, group_by="g"))
+    assert len(got) == 1
+    text = df.with_columns(
+        y=pl.when(pl.col("y") == 1).then(pl.lit("yes")).otherwise(pl.lit("no"))
+    )
+    _, got = _hard_warnings(lambda: _engines(text)[engine](name, pos_label="yes"))
+    assert len(got) == 1
+    # probabilities: no warning
+    _, got = _hard_warnings(lambda: _engines(_frame())[engine](name))
+    assert not got
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("name", sorted(_SILENT))
+def test_hard_forecasts_silent_where_in_memory_is(engine, name):
+    df = _frame().with_columns(p=(pl.col("p") > 0.5).cast(pl.Float64))
+    options, memory = _SILENT[name]
+    _, ref = _hard_warnings(lambda: memory(df["y"].to_numpy(), df["p"].to_numpy()))
+    _, got = _hard_warnings(lambda: _engines(df)[engine](name, **options))
+    assert len(got) == len(ref) == 0
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_one_hard_row_does_not_warn(engine):
+    """One row (in memory: at least two forecasts to call them hard), and
+    one group of two hard rows among probabilities warns (as one call per
+    group would)."""
+    df = _frame(n=1).with_columns(p=pl.lit(1.0))
+    _, got = _hard_warnings(lambda: _engines(df)[engine]("brier_score"))
+    assert not got
+    df = _frame().with_columns(
+        g=pl.int_range(pl.len()) < 2,
+        p=pl.when(pl.int_range(pl.len()) < 2).then(pl.lit(0.0)).otherwise(pl.col("p")),
+    )
+    _, got = _hard_warnings(lambda: _engines(df)[engine]("brier_score", group_by="g"))
+    assert len(got) == 1
+
+
+# ----------------------------------------------------------------- the command line
+def _cli_file(tmp_path, fmt, change):
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    n = 60
+    p = rng.uniform(0.02, 0.98, n)
+    frame = pd.DataFrame(
+        {"y": (rng.uniform(size=n) < p).astype(int), "p": p, "w": rng.exponential(size=n)}
+    )
+    frame = change(frame)
+    path = tmp_path / f"f.{fmt}"
+    frame.to_csv(path, index=False) if fmt == "csv" else frame.to_parquet(path)
+    return str(path)
+
+
+def _error(capsys, args):
+    from skbrier.cli import main
+
+    assert main(args) == 2
+    return capsys.readouterr().err.strip()
+
+
+def _set(column, row, value):
+    def change(frame):
+        frame.loc[row, column] = value
+        return frame
+
+    return change
+
+
+_BAD_FILES = {
+    "probability": (_set("p", 5, 1.5), []),
+    "percent": (lambda f: f.assign(p=f["p"] * 100), []),
+    "weight": (_set("w", 3, -1.0), ["--weight-col", "w"]),
+    "infinite weight": (_set("w", 8, np.inf), ["--weight-col", "w"]),
+    "label": (_set("y", 5, 7), []),
+    "empty": (lambda f: f.iloc[:0], []),
+}
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+@pytest.mark.parametrize("bad", sorted(_BAD_FILES))
+def test_cli_engine_errors_are_the_memory_errors(tmp_path, capsys, engine, fmt, bad):
+    """A bad value in the file: --engine polars/duckdb print the message of
+    --engine memory (the column, its option and the file's row; --percent),
+    not the Python API's (y_proba, an index among the rows kept)."""
+    change, extra = _BAD_FILES[bad]
+    path = _cli_file(tmp_path, fmt, change)
+    args = ["report", path, "--y-col", "y", "--p-col", "p", *extra]
+    want = _error(capsys, [*args, "--engine", "memory"])
+    got = _error(capsys, [*args, "--engine", engine])
+    assert got == want
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_cli_engine_single_class_names_the_column(tmp_path, capsys, engine):
+    path = _cli_file(tmp_path, "csv", lambda f: f.assign(y=1))
+    args = ["report", path, "--y-col", "y", "--p-col", "p", "--engine", engine]
+    got = _error(capsys, args)
+    assert "column 'y' (--y-col) contains a single class" in got
+    assert "y_true" not in got
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_cli_engine_error_of_a_parquet_directory(tmp_path, capsys, engine):
+    """A directory of Parquet files (which --engine memory does not read):
+    the engine's error in the command line's words, not a reading error."""
+    _cli_file(tmp_path, "parquet", _set("p", 5, 1.5))
+    (tmp_path / "ds").mkdir()
+    (tmp_path / "f.parquet").rename(tmp_path / "ds" / "part-0.parquet")
+    args = ["report", str(tmp_path / "ds"), "--y-col", "y", "--p-col", "p"]
+    got = _error(capsys, [*args, "--engine", engine])
+    assert "column 'p' (--p-col) must contain probabilities in [0, 1]" in got
+    assert "directory" not in got
