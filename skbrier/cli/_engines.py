@@ -591,7 +591,10 @@ _READERS = {"polars": _polars, "duckdb": _duckdb, "spark": _spark}
 
 def engine_reports(args: Any, engine: str, options: dict) -> dict:
     """``{model: CalibrationReport}`` of ``--engine engine`` (``options``: the
-    keywords of the report besides the columns, ``pos_label`` and ``name``)."""
+    keywords of the report besides the columns, ``pos_label`` and ``name``).
+
+    An error of the report (the Python API's message) is first checked
+    against the file's columns (:func:`_diagnose`, Polars and DuckDB)."""
     _check_args(args, engine)
     package = "pyspark" if engine == "spark" else engine
     try:
@@ -600,4 +603,22 @@ def engine_reports(args: Any, engine: str, options: dict) -> dict:
         raise CLIError(
             f"--engine {engine} needs {package} (pip install {package})."
         ) from None
-    return _READERS[engine](args, options)
+    try:
+        return _READERS[engine](args, options)
+    except (ValueError, TypeError):
+        # Polars and DuckDB hold the columns in memory for the report anyway;
+        # --engine memory reads files, not a directory of Parquet files
+        if engine != "spark" and os.path.isfile(args.file):
+            _diagnose(args)
+        raise
+
+
+def _diagnose(args: Any) -> None:
+    """The error of ``--engine memory`` where the file's columns show one
+    (a value out of range, a stray label, no rows: the column, its option
+    and the file's row), read and checked as ``--engine memory`` does; called
+    when an engine's report raises, whose message is the Python API's (its
+    positions count the rows the engine kept)."""
+    from ._report_input import _load
+
+    _load(args)
