@@ -191,3 +191,42 @@ def test_cli_engine_error_of_a_parquet_directory(tmp_path, capsys, engine):
     got = _error(capsys, [*args, "--engine", engine])
     assert "column 'p' (--p-col) must contain probabilities in [0, 1]" in got
     assert "directory" not in got
+
+
+# ----------------------------------------------------------------- group columns
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_group_column_with_a_reserved_name_is_refused(engine):
+    """A group column named like skbrier's own columns (``__skbrier_y``):
+    DuckDB grouped by the outcome instead (a silent wrong number), Polars
+    raised its DuplicateError; now a ValueError saying what to do."""
+    df = _frame().with_columns(__skbrier_y=pl.col("g"))
+    with pytest.raises(ValueError, match="reserves for its own columns: rename"):
+        _engines(df)[engine]("brier_score", group_by="__skbrier_y")
+    with pytest.raises(ValueError, match="reserves for its own columns: rename"):
+        _engines(df)[engine]("calibration_report", groups="__skbrier_y")
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_group_by_naming_a_column_twice_is_refused(engine):
+    """``group_by=["g", "g"]``: Polars raised its DuplicateError, DuckDB
+    keyed the groups by pairs; now the ValueError naming the column."""
+    with pytest.raises(ValueError, match="group_by names the column 'g' twice"):
+        _engines(_frame())[engine]("brier_score", group_by=["g", "g"])
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_group_by_the_outcome_or_weight_column(engine):
+    """Grouping by a column that is also ``y`` or ``weight``: each group's
+    number is the in-memory function's on its rows."""
+    df = _frame()
+    run = _engines(df)[engine]
+    for key in ("y", "w"):
+        got = run("brier_score", weight="w", group_by=key)
+        for value, score in got.items():
+            rows = df.filter(pl.col(key) == value)
+            want = skbrier.brier_score(
+                rows["y"].to_numpy(),
+                rows["p"].to_numpy(),
+                sample_weight=rows["w"].to_numpy(),
+            )
+            assert score == pytest.approx(want, rel=1e-12, abs=1e-15)

@@ -48,6 +48,7 @@ __all__ = [
     "check_column",
     "check_report_options",
     "check_group_by",
+    "check_reserved",
     "check_numbers",
     "column_inputs",
     "compute",
@@ -120,9 +121,27 @@ def check_group_by(group_by: Any, columns: Sequence[str] | None) -> list[str]:
     keys = [group_by] if isinstance(group_by, str) else list(group_by)
     if not keys:
         raise ValueError("group_by is empty: give a column name, a list of them or None.")
-    for k in keys:
+    for i, k in enumerate(keys):
         check_column(k, "group_by", columns)
+        if k in keys[:i]:
+            raise ValueError(
+                f"group_by names the column {k!r} twice: give each column once."
+            )
     return keys
+
+
+def check_reserved(keys: Sequence[str]) -> None:
+    """Raise the ValueError of a group column whose name starts with
+    :data:`PREFIX`: the table engines keep the group columns under their own
+    names beside their logical columns (``__skbrier_y``, ...), so such a name
+    could read the wrong column."""
+    for k in keys:
+        if k.startswith(PREFIX):
+            raise ValueError(
+                f"the group column {k!r} (group_by, or the report's groups and segments) "
+                f"has a name starting with {PREFIX!r}, which skbrier reserves for its own "
+                "columns: rename the column first."
+            )
 
 
 def subgroup_keys(groups: Any, segments: Any, columns: Sequence[str] | None) -> list[str]:
@@ -256,6 +275,7 @@ class TableSource:
             k: self.column(v, self.PARAMETERS.get(k, "p"), names) for k, v in inputs.items()
         }
         self.keys = check_group_by(group_by, names)
+        check_reserved(self.keys)
         for k, (kind, text) in self.kinds(frame, columns).items():
             if k != "y":
                 check_numbers(inputs[k], self.PARAMETERS.get(k, "p"), text, kind)
