@@ -230,3 +230,39 @@ def test_group_by_the_outcome_or_weight_column(engine):
                 sample_weight=rows["w"].to_numpy(),
             )
             assert score == pytest.approx(want, rel=1e-12, abs=1e-15)
+
+
+# ----------------------------------------------------------------- Spark (one session)
+@pytest.fixture(scope="module")
+def spark():
+    from spark_session import session
+
+    yield from session()
+
+
+@pytest.mark.slow
+def test_spark_columns_differing_only_in_case(spark):
+    """Columns ``y`` and ``Y``: Spark's AnalysisException (an ambiguous
+    reference) leaked; now the ValueError naming both columns, and the
+    number with a case-sensitive session."""
+    import pandas as pd
+
+    from skbrier.engines import spark as sbs
+
+    rng = np.random.default_rng(1)
+    p = rng.uniform(size=30)
+    y = (rng.uniform(size=30) < p).astype(int)
+    df = spark.createDataFrame(pd.DataFrame({"y": y, "Y": 1 - y, "p": p}))
+    df = df.toDF("y", "Y", "p")
+    with pytest.raises(ValueError, match="'Y' and 'y' differ only in case"):
+        sbs.brier_score(df, "Y", "p")
+    with pytest.raises(ValueError, match="differ only in case"):
+        four = spark.createDataFrame(pd.DataFrame({"a": y, "b": y, "y": y, "p": p}))
+        sbs.brier_score(four.toDF("g", "G", "y", "p"), "y", "p", group_by="g")
+    spark.conf.set("spark.sql.caseSensitive", "true")
+    try:
+        assert sbs.brier_score(df, "Y", "p") == pytest.approx(
+            skbrier.brier_score(1 - y, p), rel=1e-12
+        )
+    finally:
+        spark.conf.set("spark.sql.caseSensitive", "false")

@@ -45,6 +45,7 @@ __all__ = [
     "Statistic",
     "TableSource",
     "by_group",
+    "case_clash",
     "check_column",
     "check_report_options",
     "check_group_by",
@@ -96,6 +97,17 @@ def check_column(value: Any, name: str, columns: Sequence[str] | None) -> None:
         raise ValueError(
             f"{name}={value!r} is not a column of the input; its columns are {shown}."
         )
+
+
+def case_clash(columns: Sequence[str], used: Sequence[str]) -> tuple[str, str] | None:
+    """The first column of ``used`` and another of ``columns`` whose names
+    differ only in case (None if there is none): engines that resolve names
+    ignoring case (Spark's default) cannot tell them apart."""
+    for c in used:
+        other = next((o for o in columns if o != c and o.lower() == c.lower()), None)
+        if other is not None:
+            return c, other
+    return None
 
 
 def check_numbers(value: Any, name: str, text: bool, type_name: str) -> None:
