@@ -266,3 +266,15 @@ def test_spark_columns_differing_only_in_case(spark):
         )
     finally:
         spark.conf.set("spark.sql.caseSensitive", "false")
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_float32_forecasts_are_scored_in_float64(engine):
+    """A float32 forecast column: the engines read it as float64 (documented;
+    in memory brier_score scores float32 in float32, as scikit-learn)."""
+    df = _frame(n=200).with_columns(p=pl.col("p").cast(pl.Float32))
+    got = _engines(df)[engine]("brier_score", weight="w")
+    p64 = df["p"].to_numpy().astype(np.float64)
+    want = skbrier.brier_score(df["y"].to_numpy(), p64, sample_weight=df["w"].to_numpy())
+    assert got == pytest.approx(want, rel=1e-13)
+    assert "float32" in sbp.brier_score.__doc__ and "float32" in sbd.brier_score.__doc__

@@ -590,7 +590,10 @@ y : {column}, default="y"
     The outcome column: two labels (0/1, booleans, strings with
     ``pos_label``), as ``y_true`` of the in-memory functions.
 p : {column}, default="p"
-    The probability of the positive class, as ``y_proba``.
+    The probability of the positive class, as ``y_proba``; read as
+    float64 (a float32 column too, where the in-memory
+    :func:`skbrier.brier_score` scores float32 in float32 as scikit-learn
+    does: the two then differ by float32 rounding).
 weight : {weight}, default=None
     Non-negative frequency weights, as ``sample_weight``."""
 
