@@ -278,3 +278,38 @@ def test_float32_forecasts_are_scored_in_float64(engine):
     want = skbrier.brier_score(df["y"].to_numpy(), p64, sample_weight=df["w"].to_numpy())
     assert got == pytest.approx(want, rel=1e-13)
     assert "float32" in sbp.brier_score.__doc__ and "float32" in sbd.brier_score.__doc__
+
+
+def test_nan_group_key():
+    """A NaN in a Polars group column (a value, not a null): the decision
+    curve of two models raised KeyError (nan,) joining the models' sums;
+    the groups' dict had NaN first and one NaN key per query.  Now one NaN
+    key, after the numbers and before None, each group equal to memory."""
+    import math
+
+    df = _frame(n=90, seed=3).with_columns(
+        g=pl.when(pl.int_range(pl.len()) < 30)
+        .then(float("nan"))
+        .when(pl.int_range(pl.len()) < 40)
+        .then(None)
+        .otherwise(pl.col("g").cast(pl.Float64)),
+        r=pl.col("p").sqrt(),
+    )
+    got = sbp.decision_curve(df, p=["p", "r"], thresholds=[0.1, 0.3], group_by="g")
+    keys = list(got)
+    assert keys[:2] == [0.0, 1.0] and math.isnan(keys[2]) and keys[3] is None
+    rows = df.head(30)
+    want = skbrier.decision_curve(
+        rows["y"].to_numpy(),
+        {"p": rows["p"].to_numpy(), "r": rows["r"].to_numpy()},
+        thresholds=[0.1, 0.3],
+    )
+    for model in ("p", "r"):
+        np.testing.assert_allclose(
+            got[keys[2]].net_benefit[model], want.net_benefit[model], rtol=1e-12
+        )
+    scores = sbp.brier_score(df, group_by="g")
+    assert list(scores)[:2] == [0.0, 1.0] and math.isnan(list(scores)[2])
+    assert scores[keys[2]] == pytest.approx(
+        skbrier.brier_score(rows["y"].to_numpy(), rows["p"].to_numpy()), rel=1e-12
+    )

@@ -429,15 +429,34 @@ def by_group(
         if () not in values:  # no rows: "y_proba is empty", as in memory
             check_probabilities(np.empty(0), name=proba)
         return values[()]
-    out = {(k[0] if len(k) == 1 else k): v for k, v in values.items()}
+    out = {}
+    for k, v in values.items():
+        k = tuple(_canonical(x) for x in k)
+        out[k[0] if len(k) == 1 else k] = v
     return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
 
 
+#: the one NaN of the groups' keys (NaN is unequal to itself: a dict finds
+#: a NaN key only by identity)
+_NAN = float("nan")
+
+
+def _canonical(value: Any) -> Any:
+    """A group key's value, NaN as :data:`_NAN`."""
+    return _NAN if isinstance(value, float) and value != value else value
+
+
 def _order(key: Any) -> tuple:
-    """The sort key of a group's key: by type, then value; missing last."""
+    """The sort key of a group's key: by type, then value; NaN after the
+    numbers, missing last."""
     parts = key if isinstance(key, tuple) else (key,)
     return tuple(
-        (v is None, type(v).__name__, v) if v is not None else (True, "", 0) for v in parts
+        (2, "", 0)
+        if v is None
+        else (1, "", 0)
+        if isinstance(v, float) and v != v
+        else (0, type(v).__name__, v)
+        for v in parts
     )
 
 
@@ -472,7 +491,7 @@ def key_names(keys: Sequence[str]) -> list[str]:
 
 
 def _key(row: Mapping, keys: list[str]) -> tuple:
-    return tuple(row[k] for k in key_names(keys))
+    return tuple(_canonical(row[k]) for k in key_names(keys))
 
 
 def _try_given(source: Source, given: GivenStatistic) -> dict[tuple, Any] | None:
