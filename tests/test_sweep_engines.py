@@ -313,3 +313,45 @@ def test_nan_group_key():
     assert scores[keys[2]] == pytest.approx(
         skbrier.brier_score(rows["y"].to_numpy(), rows["p"].to_numpy()), rel=1e-12
     )
+
+
+def _report_json(capsys, args):
+    import json
+
+    from skbrier.cli import main
+
+    assert main([*args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("pos", [None, "true", "FALSE", "1"])
+def test_cli_engine_truth_text_labels(tmp_path, capsys, engine, pos):
+    """A Parquet outcome column of the text TRUE/FALSE: --engine memory
+    reads it as truth values (the event "true", or --pos-label true/false
+    in any case, 1/0); the engines refused it ("pos_label must be given")."""
+    path = _cli_file(
+        tmp_path, "parquet", lambda f: f.assign(y=np.where(f["y"] == 1, "TRUE", "FALSE"))
+    )
+    args = ["report", path, "--y-col", "y", "--p-col", "p"]
+    args += [] if pos is None else ["--pos-label", pos]
+    want = _report_json(capsys, [*args, "--engine", "memory"])
+    got = _report_json(capsys, [*args, "--engine", engine])
+    assert got["brier_score"]["estimate"] == pytest.approx(
+        want["brier_score"]["estimate"], rel=1e-12
+    )
+    assert got["n_events"] == want["n_events"]
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_cli_engine_yes_no_labels_need_pos_label(tmp_path, capsys, engine):
+    """A CSV outcome column of yes/no without --pos-label: --engine memory
+    asks for --pos-label; DuckDB read yes/no as booleans and reported with
+    "yes" as the event, silently."""
+    path = _cli_file(
+        tmp_path, "csv", lambda f: f.assign(y=np.where(f["y"] == 1, "yes", "no"))
+    )
+    args = ["report", path, "--y-col", "y", "--p-col", "p"]
+    want = _error(capsys, [*args, "--engine", "memory"])
+    assert "--pos-label" in want
+    assert _error(capsys, [*args, "--engine", engine]) == want
