@@ -355,3 +355,24 @@ def test_cli_engine_yes_no_labels_need_pos_label(tmp_path, capsys, engine):
     want = _error(capsys, [*args, "--engine", "memory"])
     assert "--pos-label" in want
     assert _error(capsys, [*args, "--engine", engine]) == want
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_cli_engine_column_names_with_quotes_and_keywords(tmp_path, capsys, engine):
+    """Columns named with a double quote, an apostrophe, a space and an SQL
+    keyword (CSV quotes the first: Polars kept its doubled quote, so the
+    column was "not found"): the numbers of --engine memory."""
+    names = {"y": 'out"come', "p": "it's p", "w": "select"}
+    path = _cli_file(
+        tmp_path,
+        "csv",
+        lambda f: f.assign(g=np.arange(len(f)) % 2).rename(columns={**names, "g": "Group"}),
+    )
+    args = ["report", path, "--y-col", names["y"], "--p-col", names["p"]]
+    args += ["--weight-col", names["w"], "--subgroup-col", "Group"]
+    want = _report_json(capsys, [*args, "--engine", "memory"])
+    got = _report_json(capsys, [*args, "--engine", engine])
+    assert got["brier_score"]["estimate"] == pytest.approx(
+        want["brier_score"]["estimate"], rel=1e-12
+    )
+    assert got["ece"]["value"] == pytest.approx(want["ece"]["value"], rel=1e-12)

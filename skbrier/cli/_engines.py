@@ -240,17 +240,20 @@ def _polars(args: Any, options: dict) -> dict:
     from ..engines import polars as sbp
 
     path = args.file
-    lf = (
-        pl.scan_parquet(path)
-        if _is_parquet(path)
-        else pl.scan_csv(
-            path,
-            null_values=list(NA_VALUES),
-            infer_schema_length=100_000,
-            schema_overrides=dict.fromkeys(_as_text(args), pl.String),
-        )
-    )
     try:
+        if _is_parquet(path):
+            lf = pl.scan_parquet(path)
+        else:
+            # Polars keeps a quoted header's doubled quotes ("a""b" reads as
+            # a""b): the names as --engine memory reads them (a"b)
+            raw = pl.scan_csv(path, infer_schema_length=0).collect_schema().names()
+            names = {n.replace('""', '"'): n for n in raw}
+            lf = pl.scan_csv(
+                path,
+                null_values=list(NA_VALUES),
+                infer_schema_length=100_000,
+                schema_overrides={names.get(c, c): pl.String for c in _as_text(args)},
+            ).rename({n: c for c, n in names.items() if n != c})
         schema = lf.collect_schema()
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise CLIError(f"{path}: cannot read: {exc}") from None
