@@ -376,3 +376,20 @@ def test_cli_engine_column_names_with_quotes_and_keywords(tmp_path, capsys, engi
         want["brier_score"]["estimate"], rel=1e-12
     )
     assert got["ece"]["value"] == pytest.approx(want["ece"]["value"], rel=1e-12)
+
+
+@pytest.mark.slow
+def test_spark_cli_truth_text_labels(spark, tmp_path, capsys):
+    """--engine spark on a Parquet outcome column of the text TRUE/FALSE:
+    the truth values of --engine memory (refused before: pos_label needed)."""
+    path = _cli_file(
+        tmp_path, "parquet", lambda f: f.assign(y=np.where(f["y"] == 1, "TRUE", "FALSE"))
+    )
+    args = ["report", path, "--y-col", "y", "--p-col", "p"]
+    want = _report_json(capsys, [*args, "--engine", "memory"])
+    got = _report_json(capsys, [*args, "--engine", "spark"])
+    assert got["brier_score"]["estimate"] == pytest.approx(
+        want["brier_score"]["estimate"], rel=1e-12
+    )
+    with_pos = _report_json(capsys, [*args, "--pos-label", "false", "--engine", "spark"])
+    assert with_pos["n_events"] == want["n_samples"] - want["n_events"]

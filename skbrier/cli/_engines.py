@@ -507,7 +507,7 @@ def _spark_groups(args: Any, df: Any) -> Any:
 
 def _spark(args: Any, options: dict) -> dict:
     from pyspark.sql import functions as F
-    from pyspark.sql.types import BooleanType, NumericType
+    from pyspark.sql.types import BooleanType, NumericType, StringType
 
     from ..engines import spark as sbs
 
@@ -551,12 +551,17 @@ def _spark(args: Any, options: dict) -> dict:
     grouped = args.group_col is not None
     if grouped:
         df = _spark_groups(args, df)
+    text = None
+    if isinstance(fields[args.y_col], StringType):
+        y = F.col(f"`{args.y_col}`")
+        text = [r[0] for r in df.select(y).where(y.isNotNull()).distinct().take(3)]
     kw = dict(
         options,
         pos_label=_pos_label(
             args,
             isinstance(fields[args.y_col], NumericType),
             isinstance(fields[args.y_col], BooleanType),
+            text,
         ),
     )
     reports = {}
