@@ -29,6 +29,13 @@ columns.  Spark's report has no subgroup section (a note says why: its
 sections come from merged states, and the section needs each group's rows
 in the driver's memory, which a Spark input is meant not to need).
 
+Text outcomes follow ``--engine memory``'s rule (:func:`text_pos_label`:
+TRUE/FALSE in any case are truth values, other text needs ``--pos-label``;
+DuckDB reads a CSV's yes/no as text, not as booleans).  When a Polars or
+DuckDB report fails, the file's columns are read and checked as
+``--engine memory`` does first, so that a bad value is reported with its
+column, option and file row (:func:`_diagnose`).
+
 ``--group-col`` (Spark): one audit per group, all in the one Spark job of
 ``calibration_report(group_by=)``; rows with no group are left out with a
 warning, as in memory.  ``--group-col`` with Polars or DuckDB, ``--sep``,
