@@ -29,6 +29,13 @@ columns.  Spark's report has no subgroup section (a note says why: its
 sections come from merged states, and the section needs each group's rows
 in the driver's memory, which a Spark input is meant not to need).
 
+Text outcomes follow ``--engine memory``'s rule (:func:`text_pos_label`:
+TRUE/FALSE in any case are truth values, other text needs ``--pos-label``;
+DuckDB reads a CSV's yes/no as text, not as booleans).  When a Polars or
+DuckDB report fails, the file's columns are read and checked as
+``--engine memory`` does first, so that a bad value is reported with its
+column, option and file row (:func:`_diagnose`).
+
 ``--group-col`` (Spark): one audit per group, all in the one Spark job of
 ``calibration_report(group_by=)``; rows with no group are left out with a
 warning, as in memory.  ``--group-col`` with Polars or DuckDB, ``--sep``,
@@ -40,6 +47,8 @@ from __future__ import annotations
 import os
 import warnings
 from typing import Any
+
+import numpy as np
 
 from ._common import CLIError, warn_rows_without_group
 from ._subgroups import MISSING, labels, missing_note
@@ -149,18 +158,42 @@ def _models(args: Any) -> list[tuple[str, list[str]]]:
     ]
 
 
-def _pos_label(args: Any, numeric: bool, boolean: bool = False) -> Any:
+def _pos_label(
+    args: Any, numeric: bool, boolean: bool = False, text: list[str] | None = None
+) -> Any:
     """``--pos-label`` as a number for a numeric outcome column, as True or
-    False for a boolean one (as in memory)."""
+    False for a boolean one, as the event's spelling for a text one (``text``:
+    its distinct values, at most three; :func:`text_pos_label`), as in memory."""
     pos = args.pos_label
     if pos is not None and boolean:
         return boolean_pos_label(args)
+    if text is not None:
+        return text_pos_label(args, text)
     if pos is None or not numeric:
         return pos
     try:
         return float(pos)
     except ValueError:
         raise CLIError(f"--pos-label {pos!r} is not a label of '{args.y_col}'.") from None
+
+
+def text_pos_label(args: Any, distinct: list[str]) -> Any:
+    """The event of a text outcome column by ``--engine memory``'s rule
+    (:func:`~skbrier.cli._read.outcomes`, its errors: TRUE/FALSE in any case
+    are truth values, the event "true" or ``--pos-label`` true/false or 1/0;
+    other text needs ``--pos-label``), as the spelling the engine's labels
+    have.  No values or more than two: ``--pos-label`` as given (the
+    report's error, diagnosed as in memory)."""
+    if not distinct or len(distinct) > 2:
+        return args.pos_label
+    from ._read import outcomes
+    from ._table import Codes
+
+    levels = sorted(distinct)
+    codes = np.arange(len(levels))
+    y01 = outcomes(Codes(codes, levels), args.y_col, args.file, args.pos_label)
+    events = [lv for lv, v in zip(levels, y01.tolist()) if v == 1.0]
+    return events[0] if events else args.pos_label
 
 
 def boolean_pos_label(args: Any) -> bool:
@@ -214,17 +247,20 @@ def _polars(args: Any, options: dict) -> dict:
     from ..engines import polars as sbp
 
     path = args.file
-    lf = (
-        pl.scan_parquet(path)
-        if _is_parquet(path)
-        else pl.scan_csv(
-            path,
-            null_values=list(NA_VALUES),
-            infer_schema_length=100_000,
-            schema_overrides=dict.fromkeys(_as_text(args), pl.String),
-        )
-    )
     try:
+        if _is_parquet(path):
+            lf = pl.scan_parquet(path)
+        else:
+            # Polars keeps a quoted header's doubled quotes ("a""b" reads as
+            # a""b): the names as --engine memory reads them (a"b)
+            raw = pl.scan_csv(path, infer_schema_length=0).collect_schema().names()
+            names = {n.replace('""', '"'): n for n in raw}
+            lf = pl.scan_csv(
+                path,
+                null_values=list(NA_VALUES),
+                infer_schema_length=100_000,
+                schema_overrides={names.get(c, c): pl.String for c in _as_text(args)},
+            ).rename({n: c for c, n in names.items() if n != c})
         schema = lf.collect_schema()
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise CLIError(f"{path}: cannot read: {exc}") from None
@@ -263,8 +299,13 @@ def _polars(args: Any, options: dict) -> dict:
 
     refuse_percent_of_probabilities(args, summary)
     y_type = schema[args.y_col]
+    text = None
+    if y_type in (pl.String, pl.Categorical) or isinstance(y_type, pl.Enum):
+        y = pl.col(args.y_col).drop_nulls().unique().head(3).cast(pl.String)
+        text = lf.select(y).collect().to_series().to_list()
     kw = dict(
-        options, pos_label=_pos_label(args, y_type.is_numeric(), y_type == pl.Boolean)
+        options,
+        pos_label=_pos_label(args, y_type.is_numeric(), y_type == pl.Boolean, text),
     )
     reports = {}
     for name, need in _models(args):
@@ -348,21 +389,32 @@ def _duckdb(args: Any, options: dict) -> dict:
     # a subgroup column of a CSV file is its text, as in memory
     text = [args.y_col] if _is_text(args) else []
     text = list(dict.fromkeys([*text, *_as_text(args)]))
-    as_text = ", ".join(f"{_literal(c)}: 'VARCHAR'" for c in text)
-    source = (
-        f"read_parquet({_literal(args.file)})"
-        if _is_parquet(args.file)
-        else f"read_csv_auto({_literal(args.file)}, nullstr = [{nulls}]"
-        + (f", types = {{{as_text}}}" if text else "")
-        + ")"
-    )
-    con = duckdb.connect()
-    try:
+
+    def read(text: list[str]) -> str:
+        as_text = ", ".join(f"{_literal(c)}: 'VARCHAR'" for c in text)
+        return (
+            f"read_parquet({_literal(args.file)})"
+            if _is_parquet(args.file)
+            else f"read_csv_auto({_literal(args.file)}, nullstr = [{nulls}]"
+            + (f", types = {{{as_text}}}" if text else "")
+            + ")"
+        )
+
+    def column_types(source: str) -> dict[str, str]:
         try:
             rel = con.sql(f"SELECT * FROM {source}")
-            types = dict(zip(rel.columns, (str(t) for t in rel.types)))
+            return dict(zip(rel.columns, (str(t) for t in rel.types)))
         except duckdb.Error as exc:
             raise CLIError(f"{args.file}: cannot read: {exc}") from None
+
+    con = duckdb.connect()
+    try:
+        source = read(text)
+        types = column_types(source)
+        if types.get(args.y_col) == "BOOLEAN" and not _is_parquet(args.file):
+            # DuckDB reads yes/no, t/f as booleans too: the outcomes' text, as in memory
+            source = read([*text, args.y_col])
+            types = column_types(source)
         _check_columns(args, list(types))
         subs = _duckdb_labels(
             con, {c: types[c] for c in _subgroups(args)}, _is_parquet(args.file)
@@ -403,7 +455,14 @@ def _duckdb(args: Any, options: dict) -> dict:
         refuse_percent_of_probabilities(args, summary)
         numeric = types[args.y_col] not in ("VARCHAR", "BOOLEAN")
         boolean = types[args.y_col] == "BOOLEAN"
-        kw = dict(options, pos_label=_pos_label(args, numeric, boolean))
+        labels = None
+        if types[args.y_col] == "VARCHAR":
+            q = _quote(args.y_col)
+            rows = con.execute(
+                f"SELECT DISTINCT {q} FROM {source} WHERE {q} IS NOT NULL LIMIT 3"
+            ).fetchall()
+            labels = [str(r[0]) for r in rows]
+        kw = dict(options, pos_label=_pos_label(args, numeric, boolean, labels))
         reports = {}
         for name, need in _models(args):
             p = f"CAST({_quote(name)} AS DOUBLE)" + (" / 100.0" if args.percent else "")
@@ -455,7 +514,7 @@ def _spark_groups(args: Any, df: Any) -> Any:
 
 def _spark(args: Any, options: dict) -> dict:
     from pyspark.sql import functions as F
-    from pyspark.sql.types import BooleanType, NumericType
+    from pyspark.sql.types import BooleanType, NumericType, StringType
 
     from ..engines import spark as sbs
 
@@ -499,12 +558,17 @@ def _spark(args: Any, options: dict) -> dict:
     grouped = args.group_col is not None
     if grouped:
         df = _spark_groups(args, df)
+    text = None
+    if isinstance(fields[args.y_col], StringType):
+        y = F.col(f"`{args.y_col}`")
+        text = [r[0] for r in df.select(y).where(y.isNotNull()).distinct().take(3)]
     kw = dict(
         options,
         pos_label=_pos_label(
             args,
             isinstance(fields[args.y_col], NumericType),
             isinstance(fields[args.y_col], BooleanType),
+            text,
         ),
     )
     reports = {}
@@ -591,7 +655,10 @@ _READERS = {"polars": _polars, "duckdb": _duckdb, "spark": _spark}
 
 def engine_reports(args: Any, engine: str, options: dict) -> dict:
     """``{model: CalibrationReport}`` of ``--engine engine`` (``options``: the
-    keywords of the report besides the columns, ``pos_label`` and ``name``)."""
+    keywords of the report besides the columns, ``pos_label`` and ``name``).
+
+    An error of the report (the Python API's message) is first checked
+    against the file's columns (:func:`_diagnose`, Polars and DuckDB)."""
     _check_args(args, engine)
     package = "pyspark" if engine == "spark" else engine
     try:
@@ -600,4 +667,22 @@ def engine_reports(args: Any, engine: str, options: dict) -> dict:
         raise CLIError(
             f"--engine {engine} needs {package} (pip install {package})."
         ) from None
-    return _READERS[engine](args, options)
+    try:
+        return _READERS[engine](args, options)
+    except (ValueError, TypeError):
+        # Polars and DuckDB hold the columns in memory for the report anyway;
+        # --engine memory reads files, not a directory of Parquet files
+        if engine != "spark" and os.path.isfile(args.file):
+            _diagnose(args)
+        raise
+
+
+def _diagnose(args: Any) -> None:
+    """The error of ``--engine memory`` where the file's columns show one
+    (a value out of range, a stray label, no rows: the column, its option
+    and the file's row), read and checked as ``--engine memory`` does; called
+    when an engine's report raises, whose message is the Python API's (its
+    positions count the rows the engine kept)."""
+    from ._report_input import _load
+
+    _load(args)

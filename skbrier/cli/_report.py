@@ -282,7 +282,7 @@ def _report_engine(args: argparse.Namespace, engine: str) -> int:
             try:
                 reports = engine_reports(args, engine, _options(args))
             except (ValueError, TypeError) as exc:
-                raise CLIError(f"{args.file}: {exc}") from None
+                raise CLIError(f"{args.file}: {_in_columns(str(exc), args)}") from None
         note_unavailable(reports, args, engine)
         if args.html is not None:
             run.step("writing the HTML page")

@@ -32,7 +32,7 @@ import numpy as np
 
 from .._core.docstrings import with_pieces as _with_pieces
 from .._core.validation import check_probabilities
-from ._plans import Agg, Term
+from ._plans import Agg, Term, col, hard_aggs
 
 __all__ = [
     "BIN",
@@ -45,9 +45,11 @@ __all__ = [
     "Statistic",
     "TableSource",
     "by_group",
+    "case_clash",
     "check_column",
     "check_report_options",
     "check_group_by",
+    "check_reserved",
     "check_numbers",
     "column_inputs",
     "compute",
@@ -59,6 +61,7 @@ __all__ = [
     "noted",
     "report_subgroups",
     "subgroup_keys",
+    "warn_hard",
     "with_pieces",
 ]
 
@@ -96,6 +99,17 @@ def check_column(value: Any, name: str, columns: Sequence[str] | None) -> None:
         )
 
 
+def case_clash(columns: Sequence[str], used: Sequence[str]) -> tuple[str, str] | None:
+    """The first column of ``used`` and another of ``columns`` whose names
+    differ only in case (None if there is none): engines that resolve names
+    ignoring case (Spark's default) cannot tell them apart."""
+    for c in used:
+        other = next((o for o in columns if o != c and o.lower() == c.lower()), None)
+        if other is not None:
+            return c, other
+    return None
+
+
 def check_numbers(value: Any, name: str, text: bool, type_name: str) -> None:
     """Raise the TypeError of a forecast, weight or reference column that
     holds text (``text``; ``type_name``: its type in the engine): numbers
@@ -119,9 +133,27 @@ def check_group_by(group_by: Any, columns: Sequence[str] | None) -> list[str]:
     keys = [group_by] if isinstance(group_by, str) else list(group_by)
     if not keys:
         raise ValueError("group_by is empty: give a column name, a list of them or None.")
-    for k in keys:
+    for i, k in enumerate(keys):
         check_column(k, "group_by", columns)
+        if k in keys[:i]:
+            raise ValueError(
+                f"group_by names the column {k!r} twice: give each column once."
+            )
     return keys
+
+
+def check_reserved(keys: Sequence[str]) -> None:
+    """Raise the ValueError of a group column whose name starts with
+    :data:`PREFIX`: the table engines keep the group columns under their own
+    names beside their logical columns (``__skbrier_y``, ...), so such a name
+    could read the wrong column."""
+    for k in keys:
+        if k.startswith(PREFIX):
+            raise ValueError(
+                f"the group column {k!r} (group_by, or the report's groups and segments) "
+                f"has a name starting with {PREFIX!r}, which skbrier reserves for its own "
+                "columns: rename the column first."
+            )
 
 
 def subgroup_keys(groups: Any, segments: Any, columns: Sequence[str] | None) -> list[str]:
@@ -183,6 +215,9 @@ class Statistic:
     #: statistics of one model each, computed one query each and joined into
     #: the template (``aggs`` and ``part`` unused then)
     models: list[Statistic] | None = None
+    #: whether the in-memory function warns of hard 0/1 forecasts
+    #: (:func:`warn_hard`)
+    hard: bool = False
 
 
 @dataclasses.dataclass
@@ -193,6 +228,8 @@ class GivenStatistic:
 
     aggs: list[Agg]
     finish: Callable[[dict], Any]
+    #: whether the in-memory function warns of hard 0/1 forecasts
+    hard: bool = False
 
 
 class Source(Protocol):
@@ -250,6 +287,7 @@ class TableSource:
             k: self.column(v, self.PARAMETERS.get(k, "p"), names) for k, v in inputs.items()
         }
         self.keys = check_group_by(group_by, names)
+        check_reserved(self.keys)
         for k, (kind, text) in self.kinds(frame, columns).items():
             if k != "y":
                 check_numbers(inputs[k], self.PARAMETERS.get(k, "p"), text, kind)
@@ -391,22 +429,43 @@ def by_group(
         if () not in values:  # no rows: "y_proba is empty", as in memory
             check_probabilities(np.empty(0), name=proba)
         return values[()]
-    out = {(k[0] if len(k) == 1 else k): v for k, v in values.items()}
+    out = {}
+    for k, v in values.items():
+        k = tuple(_canonical(x) for x in k)
+        out[k[0] if len(k) == 1 else k] = v
     return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
 
 
+#: the one NaN of the groups' keys (NaN is unequal to itself: a dict finds
+#: a NaN key only by identity)
+_NAN = float("nan")
+
+
+def _canonical(value: Any) -> Any:
+    """A group key's value, NaN as :data:`_NAN`."""
+    return _NAN if isinstance(value, float) and value != value else value
+
+
 def _order(key: Any) -> tuple:
-    """The sort key of a group's key: by type, then value; missing last."""
+    """The sort key of a group's key: by type, then value; NaN after the
+    numbers, missing last."""
     parts = key if isinstance(key, tuple) else (key,)
     return tuple(
-        (v is None, type(v).__name__, v) if v is not None else (True, "", 0) for v in parts
+        (2, "", 0)
+        if v is None
+        else (1, "", 0)
+        if isinstance(v, float) and v != v
+        else (0, type(v).__name__, v)
+        for v in parts
     )
 
 
 def group_states(source: Source, stat: Statistic) -> dict[tuple, Any]:
     """The state of every group (one query, or one per model)."""
     if stat.models is None:
-        rows = source.run(stat.aggs, by_label=True, bins=stat.bins)
+        aggs = stat.aggs + (hard_aggs(col(stat.proba)) if stat.hard else [])
+        rows = source.run(aggs, by_label=True, bins=stat.bins)
+        warn_hard(rows, source.keys)
         return _states(source, stat, rows)
     per_model = [group_states(source, m) for m in stat.models]
     return {
@@ -432,18 +491,39 @@ def key_names(keys: Sequence[str]) -> list[str]:
 
 
 def _key(row: Mapping, keys: list[str]) -> tuple:
-    return tuple(row[k] for k in key_names(keys))
+    return tuple(_canonical(row[k]) for k in key_names(keys))
 
 
 def _try_given(source: Source, given: GivenStatistic) -> dict[tuple, Any] | None:
     """The given plan's results, or None when a group is not plainly valid
     (the general plan then decides, with the in-memory errors)."""
-    rows = source.run(given.aggs, by_label=False, bins=None)
+    aggs = given.aggs + (hard_aggs(col("p")) if given.hard else [])
+    rows = source.run(aggs, by_label=False, bins=None)
     for row in rows:
         w = row["w"]
         if row["ok"] != 1 or not row["rows"] or w is None or not 0.0 < w < math.inf:
             return None
+    warn_hard(rows, source.keys)
     return {_key(row, source.keys): given.finish(row) for row in rows}
+
+
+def warn_hard(rows: list[dict], keys: list[str]) -> None:
+    """The in-memory :class:`~skbrier.exceptions.HardForecastWarning`, once,
+    when every forecast of a group of at least two rows is exactly 0 or 1
+    (as a call per group would warn; the rows of a group may come per label
+    and bin; rows without the ``hard`` aggregate: no check)."""
+    groups: dict[tuple, list[int]] = {}
+    for row in rows:
+        if "hard" not in row:
+            return
+        g = groups.setdefault(_key(row, keys), [0, 1])
+        g[0] += int(row["rows"])
+        g[1] &= int(row["hard"] == 1)
+    if any(n >= 2 and hard for n, hard in groups.values()):
+        from .._core.diagnose import hard_forecast_message, warn_once
+        from ..exceptions import HardForecastWarning
+
+        warn_once(hard_forecast_message("y_proba"), HardForecastWarning)
 
 
 def _bad_label(label: Any) -> bool:
@@ -529,7 +609,10 @@ y : {column}, default="y"
     The outcome column: two labels (0/1, booleans, strings with
     ``pos_label``), as ``y_true`` of the in-memory functions.
 p : {column}, default="p"
-    The probability of the positive class, as ``y_proba``.
+    The probability of the positive class, as ``y_proba``; read as
+    float64 (a float32 column too, where the in-memory
+    :func:`skbrier.brier_score` scores float32 in float32 as scikit-learn
+    does: the two then differ by float32 rounding).
 weight : {weight}, default=None
     Non-negative frequency weights, as ``sample_weight``."""
 

@@ -33,6 +33,7 @@ __all__ = [
     "brier_given_aggs",
     "brier_hypotheses_aggs",
     "col",
+    "hard_aggs",
     "lit",
     "moment_aggs",
     "moment_columns",
@@ -195,6 +196,14 @@ def totals(w: Term, ok: Term, weighted: bool) -> list[Agg]:
         Agg("w", "sum", w) if weighted else Agg("w", "count"),
         Agg("ok", "all", ok),
     ]
+
+
+def hard_aggs(p: Term) -> list[Agg]:
+    """Whether every forecast ``p`` of the group is exactly 0 or 1 (``hard``;
+    with the rows of :func:`totals`, the in-memory
+    :class:`~skbrier.exceptions.HardForecastWarning` of class predictions
+    passed as probabilities)."""
+    return [Agg("hard", "all", p.eq(0.0) | p.eq(1.0))]
 
 
 # --------------------------------------------------------------- Brier

@@ -38,7 +38,7 @@ import numpy as np
 
 from .._core.diagnose import names_rows
 from .._core.params import DEFAULT_N_BINS
-from ._common import by_group, check_group_by, group_note, noted, with_pieces
+from ._common import by_group, case_clash, check_group_by, group_note, noted, with_pieces
 from ._functions import Engine, arguments, define
 from ._statistics import reference_option
 
@@ -257,7 +257,21 @@ def source(
     if weight is not None:
         names["sample_weight"] = weight
     names.update(extra)
+    _check_case(df, [y, p, *([] if weight is None else [weight]), *extra.values(), *keys])
     return Source(df, y, p, weight, extra, keys, names)
+
+
+def _check_case(df: Any, used: Sequence[str]) -> None:
+    """The ValueError of a column ``used`` equal to another but for case, where
+    Spark ignores case (``spark.sql.caseSensitive=false``, its default)."""
+    clash = case_clash(df.columns, used)
+    if clash and df.sparkSession.conf.get("spark.sql.caseSensitive", "false") != "true":
+        raise ValueError(
+            f"the columns {clash[0]!r} and {clash[1]!r} differ only in case: Spark cannot "
+            "tell them apart (spark.sql.caseSensitive=false, its default); rename one "
+            "of them first (df.toDF(*names) renames by position), or set "
+            "spark.sql.caseSensitive=true."
+        )
 
 
 def reference_columns(reference: Any) -> tuple[dict[str, str], float | None]:

@@ -100,6 +100,7 @@ def brier(
         finish,
         weighted,
         extra={} if r is None else {"reference": "r"},
+        hard=True,
     )
     fast = None
     if pos_label is None or (pos_label == 1 and not isinstance(pos_label, str)):
@@ -108,6 +109,7 @@ def brier(
                 y, p, w, r, ok, weighted, class_weights=what == "skill"
             ),
             lambda row: finish_sums(_brier_given(row)),
+            hard=True,
         )
     return stat, fast
 
@@ -175,6 +177,7 @@ def binned(
         finish,
         weighted,
         bins=_plans.bin_term(p, edges, right),
+        hard=what != "bins",  # binned_statistics gives no warning
     )
 
 
@@ -316,6 +319,7 @@ def inference(
         lambda state: inference_finish(state, rate),
         weighted,
         extra={"reference": "r"} if extra else {},
+        hard=True,
     )
 
 
