@@ -489,6 +489,10 @@ class BinaryState(_LabelSums):
     def _extra(self, n: int, **columns: Any) -> dict:
         return {}
 
+    def _check_rows(self, p: np.ndarray) -> None:
+        """Checks of a whole chunk's forecasts, before it is split by label
+        (so that a message counts the chunk's rows, not one label's)."""
+
     def _reduce_01(self, y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> list | None:
         """``[(label, sums, rows), ...]`` of a chunk of numpy rows whose labels
         are 0/1, in one fused pass that also shows the rows valid (None: not
@@ -541,6 +545,7 @@ class BinaryState(_LabelSums):
         extra = self._extra(n, **columns)
         if n == 0:
             return self
+        self._check_rows(p)
         y = _target_array(y_arr, check_finite=False)
         if self._label_dtype is None:
             self._label_dtype = y.dtype

@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from .._core.binning import assign_bins
+from .._core.binning import assign_bins, check_edges_cover
 from .._core.kernels.bin_statistics import BinStatistics
 from .._core.kernels.calibration_error import BinSums, calibration_finish
 from .._core.kernels.decomposition import binned_sums, pow2_exponent
-from ..metrics._decomposition_core import edges_for, murphy_result
+from ..metrics._decomposition_core import murphy_result
 from ..metrics._decomposition_results import MurphyDecomposition
 from ._base import BinaryState
 
@@ -70,8 +70,11 @@ class BinnedState(BinaryState):
         self.edges = np.asarray(edges, dtype=np.float64)
         self.right = bool(right)
 
+    def _check_rows(self, p):
+        check_edges_cover(p, self.edges)
+
     def _chunk(self, p, w, extra):
-        e = edges_for(p, w, self.edges.shape[0] - 1, self.edges)  # raises if not covered
+        e = self.edges  # covering the chunk's forecasts: _check_rows
         idx = assign_bins(p, e, right=self.right)
         # the sums of the weights times a power of two (exact), as in memory,
         # so that the squares of tiny or huge weights neither under- nor overflow
