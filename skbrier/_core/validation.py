@@ -300,11 +300,15 @@ def scale_free_exponent(w: np.ndarray) -> int:
 
 
 def warn_if_rows_do_not_sum_to_one(
-    y_proba: np.ndarray, name: str = "y_proba", columns: Sequence[Any] | None = None
+    y_proba: np.ndarray,
+    name: str = "y_proba",
+    columns: Sequence[Any] | None = None,
+    dtype: Any = np.float64,
 ) -> None:
-    """Warn (as scikit-learn does) when the rows of a 2-D probability array do not sum to 1."""
+    """Warn (as scikit-learn does) when the rows of a 2-D probability array do
+    not sum to 1 (within ``sqrt(eps)`` of ``dtype``, the precision given)."""
     s = y_proba @ np.ones(y_proba.shape[1])  # BLAS: much faster than sum(axis=1)
-    if not _rows_sum_to_one(s):
+    if not _rows_sum_to_one(s, dtype):
         _warn_rows(name, stacklevel=4, columns=columns)
 
 
@@ -509,7 +513,7 @@ def check_forecast(
     if trusted:
         pass
     elif rows_ok is None:
-        warn_if_rows_do_not_sum_to_one(p, proba_name, column_names(y_proba))
+        warn_if_rows_do_not_sum_to_one(p, proba_name, column_names(y_proba), raw.dtype)
     elif not rows_ok:
         _warn_rows(proba_name, stacklevel=3, columns=column_names(y_proba))
     w = check_sample_weight(sample_weight, n, ref_name=proba_name)

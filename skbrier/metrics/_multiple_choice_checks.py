@@ -16,12 +16,15 @@ from typing import Any
 
 import numpy as np
 
+from .._core.diagnose import probability_problem
+from .._core.fast_checks import _rows_sum_to_one
 from .._core.kernels.multiple_choice import normalise_targets, segment_sum, softmax_segments
 
 __all__ = [
     "check_scores",
     "check_targets",
     "flatten_ragged",
+    "score_dtype",
     "warn_rows_do_not_sum_to_one",
 ]
 
@@ -79,10 +82,32 @@ def _is_index_vector(y_true: Any) -> bool:
     return False
 
 
+def score_dtype(rows: Any) -> Any:
+    """The precision ``y_score`` was given in (a 2-D array's or DataFrame's
+    dtype; float64 for sequences), which sets the row-sum tolerance."""
+    arr = rows.to_numpy() if hasattr(rows, "to_numpy") else rows
+    return arr.dtype if isinstance(arr, np.ndarray) else np.dtype(np.float64)
+
+
+def _choice_position(starts: np.ndarray) -> Any:
+    """Names flat index ``i`` of the flattened choices as ``example e, choice c``."""
+
+    def where(i: int) -> str:
+        e = int(np.searchsorted(starts, i, side="right")) - 1
+        return f"example {e}, choice {i - int(starts[e])}"
+
+    return where
+
+
 def check_scores(
-    values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, from_logprobs: bool
+    values: np.ndarray,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    from_logprobs: bool,
+    dtype: Any = np.float64,
 ) -> np.ndarray:
-    """Probabilities from ``y_score`` (softmax of log-probabilities if asked)."""
+    """Probabilities from ``y_score`` (softmax of log-probabilities if asked);
+    ``dtype``: :func:`score_dtype` (the tolerance of the row sums)."""
     if from_logprobs:
         if np.isnan(values).any() or np.isposinf(values).any():
             raise ValueError("y_score contains NaN or +inf log-probabilities.")
@@ -93,14 +118,11 @@ def check_scores(
         return softmax_segments(values, starts, lengths)
     lo, hi = values.min(), values.max()
     if not (lo >= 0.0 and hi <= 1.0):
-        if np.isnan(values).any():
-            raise ValueError("y_score contains NaN.")
-        raise ValueError(
-            f"y_score must contain probabilities in [0, 1] (found {lo!r} to {hi!r}); "
-            "pass from_logprobs=True for log-probabilities."
-        )
-    sums = segment_sum(values, starts)
-    if not np.allclose(sums, 1.0, rtol=np.sqrt(np.finfo(float).eps), atol=0.0):
+        msg = probability_problem(values, "y_score", where=_choice_position(starts))
+        if not np.isnan(values).any() and lo < 0.0:
+            msg = f"{msg} For log-probabilities pass from_logprobs=True."
+        raise ValueError(msg)
+    if not _rows_sum_to_one(segment_sum(values, starts), dtype):
         warn_rows_do_not_sum_to_one(stacklevel=4)
     return values
 
