@@ -116,3 +116,126 @@ def test_low_precision_rows_under_array_api_dispatch(monkeypatch):
     with sklearn.config_context(array_api_dispatch=True):
         with pytest.warns(UserWarning, match="do not sum to one"):
             brier_score(yt, torch.as_tensor(bad))
+
+
+# ------------------------------------------------- scorers
+def _fold_without_a_class():
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(60, 3))
+    y = np.array(["a", "b", "c"])[
+        np.digitize(X[:, 0] + rng.normal(size=60) / 2, [-0.5, 0.5])
+    ]
+    return LogisticRegression().fit(X[y != "a"], y[y != "a"]), X[:20], y[:20]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "brier_index",
+        "brier_skill_score",
+        "neg_calibration_error",
+        "neg_ranked_probability_score",
+        "ranked_probability_skill_score",
+    ],
+)
+def test_scorer_on_a_label_the_estimator_never_saw(name):
+    # a training fold without class 'a': the estimator is binary (b, c) and the
+    # test fold holds 'a'.  Before: pos_label='c' made a binary score of it
+    # ('a' counted as 'b', a silent wrong number) or "y_proba is 1-D" errors.
+    # Now: predict_proba padded with probability 0 for 'a' (as
+    # cross_val_predict does), with a warning naming the label.
+    from skbrier.scorers import get_scorer
+
+    clf, X, y = _fold_without_a_class()
+    p = clf.predict_proba(X)
+    padded = np.c_[np.zeros(len(y)), p]
+    with pytest.warns(
+        UserWarning, match=r"label 'a' \(9 rows\).*not fitted on.*probability 0"
+    ):
+        got = get_scorer(name)(clf, X, y)
+
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    class Padded(ClassifierMixin, BaseEstimator):  # the same forecasts, 'a' known
+        classes_ = np.array(["a", "b", "c"])
+
+        def fit(self, X, y):
+            return self
+
+        def predict_proba(self, X_):
+            return padded
+
+    assert got == pytest.approx(get_scorer(name)(Padded(), X, y), rel=1e-12)
+
+
+def test_scorer_without_labels_refuses_a_label_the_estimator_never_saw():
+    from skbrier.scorers import get_scorer
+
+    clf, X, y = _fold_without_a_class()
+    with pytest.raises(ValueError, match=r"label 'a' \(9 rows\).*StratifiedKFold"):
+        get_scorer("net_benefit")(clf, X, y)
+
+
+def test_binary_fold_scored_with_the_unfitted_class():
+    # the README-style case: KFold on sorted labels, the last training fold
+    # lacks class 2; its 4 rows were scored as "not class 1" (binary)
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import KFold, cross_val_score
+
+    from skbrier import brier_index
+
+    y = np.r_[np.zeros(28), np.ones(28), np.full(4, 2)].astype(int)
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    with pytest.warns(UserWarning, match=r"label 2 \(4 rows\)"):
+        scores = cross_val_score(
+            LogisticRegression(),
+            X,
+            y,
+            cv=KFold(3),
+            scoring="brier_index",
+            error_score="raise",
+        )
+    clf = LogisticRegression().fit(X[:40], y[:40])
+    p = clf.predict_proba(X[40:])
+    want = brier_index(y[40:], np.c_[p, np.zeros(20)], labels=[0, 1, 2])
+    assert scores[2] == pytest.approx(want, rel=1e-12)
+    assert scores[2] < 100 * (1 - np.sqrt(np.mean((p[:, 1] - (y[40:] == 1)) ** 2)))
+
+
+# ------------------------------------------------- multilabel
+def test_sparse_multilabel_indicator_reads_as_dense():
+    # MultiLabelBinarizer(sparse_output=True) gives a sparse indicator: it was
+    # refused with "got dtype object"
+    sp = pytest.importorskip("scipy.sparse")
+    from skbrier import brier_index, calibration_error
+
+    rng = np.random.default_rng(1)
+    Y = rng.integers(0, 2, (30, 3))
+    P = rng.random((30, 3))
+    for S in (sp.csr_matrix(Y), sp.csr_array(Y)):
+        assert brier_score(S, P) == brier_score(Y, P)
+        assert brier_index(S, P) == brier_index(Y, P)
+        assert calibration_error(S, P, kind="classwise", n_bins=3) == calibration_error(
+            Y, P, kind="classwise", n_bins=3
+        )
+
+
+def test_binary_calibration_error_scorer_on_multiclass_says_what_to_use():
+    # "kind='binary' needs ... 3 columns" named an option the scorer's user never set
+    from sklearn.datasets import load_iris
+    from sklearn.linear_model import LogisticRegression
+
+    from skbrier import calibration_error
+    from skbrier.scorers import SKLEARN_CALIBRATION_SCORERS, get_scorer
+
+    X, y = load_iris(return_X_y=True)
+    clf = LogisticRegression(max_iter=500).fit(X, y)
+    with pytest.raises(ValueError, match="kind='top_label'.*'neg_calibration_error'"):
+        calibration_error(y, clf.predict_proba(X), kind="binary")
+    name = next(iter(SKLEARN_CALIBRATION_SCORERS))
+    scorer = get_scorer(name)
+    if scorer.__module__.startswith("skbrier") or "skbrier" in repr(scorer):
+        with pytest.raises(ValueError, match="neg_calibration_error"):
+            scorer(clf, X, y)

@@ -564,13 +564,16 @@ def check_multilabel(
 
     Returns a :class:`Forecast` whose ``y`` is the float64 0/1 indicator
     matrix and whose ``classes`` are the label columns ``0 .. L - 1``.  Rows
-    need not sum to one (no warning).
+    need not sum to one (no warning).  A scipy sparse ``y_true`` is read as
+    its dense matrix (as scikit-learn reads it).
     """
     if labels is not None:
         raise ValueError(
             "labels: a multilabel indicator y_true names its labels by its columns; "
             "pass labels=None."
         )
+    if hasattr(y_true, "toarray"):  # a scipy sparse indicator (MultiLabelBinarizer's)
+        y_true = y_true.toarray()
     y = _arrays.as_array(y_true, "y_true")
     if y.dtype.kind not in "biuf":
         raise TypeError(
