@@ -118,9 +118,10 @@ class FittedClassesScorer(_ScorerBase):
     label the estimator was not fitted on (its training fold lacked the
     class) is scored with probability 0 for that label, as
     :func:`~sklearn.model_selection.cross_val_predict` pads ``predict_proba``,
-    with a warning naming it; a score function without ``labels`` (net
-    benefit), a scorer given ``labels`` or ``pos_label``, or another response
-    method refuses it with a ValueError.  Everything else is scikit-learn's ``_Scorer``
+    with a warning naming it (to the scorer's ``labels`` when they are sorted
+    and hold it); a score function without ``labels`` (net benefit), a scorer
+    given ``pos_label`` or unsorted ``labels`` (an order of categories), or
+    another response method refuses it with a ValueError.  Everything else is scikit-learn's ``_Scorer``
     (repr, pickling, ``set_score_request``, the multimetric cache).
 
     Examples
@@ -153,20 +154,25 @@ class FittedClassesScorer(_ScorerBase):
                 params = inspect.signature(self._score_func).parameters
             given = {**self._kwargs, **kwargs}
             unseen = unfitted_labels(y_true, classes)
-            if unseen is not None:
+            wider = _names_unfitted(given.get("labels"), classes)
+            if unseen is not None or wider:
+                extra = np.asarray(classes)[:0] if unseen is None else unseen[0]
+                full = padded_classes(classes, extra, given.get("labels"))
                 if (
-                    "labels" not in params
-                    or given.get("labels") is not None
+                    full is None
+                    or ("labels" not in params and given.get("labels") is None)
                     or self._get_pos_label() is not None
                     or _response_name(estimator, self._response_method) != "predict_proba"
                 ):
-                    raise ValueError(unfitted_message(unseen, classes))
-                full = np.union1d(np.asarray(classes), unseen[0])
-                warnings.warn(
-                    unfitted_message(unseen, classes, scored=True),
-                    UserWarning,
-                    stacklevel=3,
-                )
+                    if unseen is None:  # the score function's own message
+                        return super()._score(method_caller, estimator, X, y_true, **kwargs)
+                    raise ValueError(unfitted_message(unseen, classes, given.get("labels")))
+                if unseen is not None:
+                    warnings.warn(
+                        unfitted_message(unseen, classes, scored=True),
+                        UserWarning,
+                        stacklevel=3,
+                    )
                 kwargs = {**kwargs, "labels": full}
                 method_caller = _padded_caller(method_caller, np.asarray(classes), full)
             elif len(classes) == 2 and "pos_label" in params:
@@ -205,10 +211,14 @@ def unfitted_labels(y_true: Any, classes: Any) -> tuple[np.ndarray, np.ndarray] 
 
 
 def unfitted_message(
-    unseen: tuple[np.ndarray, np.ndarray], classes: Any, scored: bool = False
+    unseen: tuple[np.ndarray, np.ndarray],
+    classes: Any,
+    scorer_labels: Any = None,
+    scored: bool = False,
 ) -> str:
     """The message about a test fold's labels the estimator was not fitted on
-    (``scored``: the warning of a fold scored with probability 0 for them).
+    (``scorer_labels``: the scorer's, which no padding fits; ``scored``: the warning
+    of a fold scored with probability 0 for them).
 
     Examples
     --------
@@ -236,7 +246,53 @@ def unfitted_message(
             f"{head}: scored with probability 0 for {'them' if labels.shape[0] > 1 else 'it'}"
             f" (as cross_val_predict pads predict_proba). {advice}"
         )
+    if scorer_labels is not None:
+        head = (
+            f"labels names {len(scorer_labels)} classes but the estimator's predict_proba has "
+            f"{len(classes)} columns: {head}"
+        )
     return f"{head}: a training fold lacked the class. {advice}"
+
+
+def _names_unfitted(labels: Any, classes: Any) -> bool:
+    """Whether a scorer's ``labels`` name a class the estimator was not fitted on."""
+    if labels is None:
+        return False
+    try:
+        return not bool(np.isin(np.asarray(labels), np.asarray(classes)).all())
+    except TypeError:
+        return False
+
+
+def padded_classes(classes: Any, unseen: np.ndarray, labels: Any) -> np.ndarray | None:
+    """The columns of a padded ``predict_proba``: the fitted ``classes`` and
+    the ``unseen`` labels, sorted, or the scorer's sorted ``labels`` when
+    they hold both; None where no padding fits (``labels`` unsorted, an
+    order of categories, or lacking a class).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> padded_classes(["b", "c"], np.array(["a"]), None).tolist()
+    ['a', 'b', 'c']
+    >>> padded_classes(["b", "c"], np.array(["a"]), ["a", "b", "c", "d"]).tolist()
+    ['a', 'b', 'c', 'd']
+    >>> padded_classes(["b", "c"], np.array(["a"]), ["c", "b", "a"]) is None
+    True
+    """
+    fitted = np.asarray(classes)
+    if labels is None:
+        return np.union1d(fitted, unseen)
+    full = np.asarray(labels)
+    try:
+        ok = (
+            full.ndim == 1
+            and np.array_equal(np.unique(full), full)
+            and bool(np.isin(fitted, full).all() and np.isin(unseen, full).all())
+        )
+    except TypeError:
+        return None
+    return full if ok else None
 
 
 def _response_name(estimator: Any, response_method: Any) -> str:

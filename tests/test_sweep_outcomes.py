@@ -204,6 +204,61 @@ def test_binary_fold_scored_with_the_unfitted_class():
     assert scores[2] < 100 * (1 - np.sqrt(np.mean((p[:, 1] - (y[40:] == 1)) ** 2)))
 
 
+def _sorted_three_classes():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(60, 2))
+    y = np.array(["a", "b", "c"])[
+        np.digitize(X[:, 0] + rng.normal(size=60) / 2, [-0.5, 0.5])
+    ]
+    order = np.argsort(y, kind="stable")
+    return X[order], y[order]  # KFold(3): the last training fold lacks 'c'
+
+
+def test_pooled_scoring_with_labels_pads_an_unfitted_class():
+    # before: every fold of the search failed ("labels names 3 classes but
+    # y_proba is 1-D") and the refit raised; now the pooled index is that of
+    # the padded out-of-fold forecasts (as cross_val_predict makes them)
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GridSearchCV, KFold
+
+    from skbrier import brier_index
+    from skbrier.model_selection import pooled_best_score, pooled_refit, pooled_scoring
+
+    X, y = _sorted_three_classes()
+    with pytest.warns(UserWarning, match="label 'c'"):
+        search = GridSearchCV(
+            LogisticRegression(),
+            {"C": [0.1, 1.0]},
+            scoring=pooled_scoring(labels=["a", "b", "c"]),
+            refit=pooled_refit(),
+            cv=KFold(3),
+            error_score="raise",
+        ).fit(X, y)
+    oof = np.zeros((60, 3))
+    for train, test in KFold(3).split(X):
+        m = LogisticRegression(C=search.best_params_["C"]).fit(X[train], y[train])
+        oof[np.ix_(test, np.searchsorted(["a", "b", "c"], m.classes_))] = m.predict_proba(
+            X[test]
+        )
+    assert pooled_best_score(search) == pytest.approx(brier_index(y, oof), rel=1e-12)
+
+
+def test_ordinal_scorer_with_an_order_refuses_an_unfitted_class():
+    # labels in an order of categories (not sorted): no padding fits, a clear error
+    from sklearn.linear_model import LogisticRegression
+
+    from skbrier.scorers import make_ranked_probability_score_scorer
+
+    X, y = _sorted_three_classes()
+    clf = LogisticRegression().fit(X[:40], y[:40])
+    scorer = make_ranked_probability_score_scorer(labels=["c", "b", "a"])
+    with pytest.raises(ValueError, match=r"label 'c' \(19 rows\).*StratifiedKFold"):
+        scorer(clf, X[40:], y[40:])
+    sorted_scorer = make_ranked_probability_score_scorer(labels=["a", "b", "c"])
+    with pytest.warns(UserWarning, match="probability 0"):
+        assert np.isfinite(sorted_scorer(clf, X[40:], y[40:]))
+
+
 # ------------------------------------------------- multilabel
 def test_sparse_multilabel_indicator_reads_as_dense():
     # MultiLabelBinarizer(sparse_output=True) gives a sparse indicator: it was
