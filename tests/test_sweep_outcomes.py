@@ -294,3 +294,43 @@ def test_binary_calibration_error_scorer_on_multiclass_says_what_to_use():
     if scorer.__module__.startswith("skbrier") or "skbrier" in repr(scorer):
         with pytest.raises(ValueError, match="neg_calibration_error"):
             scorer(clf, X, y)
+
+
+def test_multiple_choice_gold_index_column():
+    # df[["gold"]] (a column vector of gold indices) was read as one target
+    # score per example: "y_true[0] has 1 target scores but y_score[0] has 4"
+    rng = np.random.default_rng(3)
+    p = rng.dirichlet(np.ones(4), 6)
+    g = np.array([0, 1, 2, 3, 0, 1])
+    want = multiple_choice_brier_score(g, p)
+    assert multiple_choice_brier_score(g.reshape(-1, 1), p) == want
+    assert multiple_choice_brier_score(pd.DataFrame({"gold": g}), p) == want
+    state = MultipleChoiceState().update(g[:3].reshape(-1, 1), p[:3]).update(g[3:], p[3:])
+    assert state.finalize() == pytest.approx(want, rel=1e-15)
+
+
+# ------------------------------------------------- ordinal
+def test_unordered_categorical_with_an_order_of_categories_warns():
+    # pd.Categorical(..., categories=[...]) without ordered=True: the
+    # categories were silently read alphabetically (mild, moderate, none,
+    # severe), another order than the columns of y_proba
+    from skbrier import ranked_probability_skill_score
+
+    rng = np.random.default_rng(9)
+    p = rng.dirichlet(np.ones(4), 12)
+    codes = np.r_[0, 1, 2, 3, rng.integers(0, 4, 8)]
+    cats = ["none", "mild", "moderate", "severe"]
+    y = pd.Categorical(np.array(cats)[codes], categories=cats)
+    with pytest.warns(UserWarning, match=r"unordered pandas categorical.*ordered=True"):
+        ranked_probability_score(y, p)
+    with pytest.warns(UserWarning, match=r"unordered pandas categorical"):
+        ranked_probability_skill_score(y, p)
+    ordered = pd.Categorical(np.array(cats)[codes], categories=cats, ordered=True)
+    onehot = np.eye(4)[codes]
+    want = np.mean(np.sum((np.cumsum(p, 1) - np.cumsum(onehot, 1)) ** 2, 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ranked_probability_score(ordered, p) == pytest.approx(want, rel=1e-14)
+        assert ranked_probability_score(y, p, labels=cats) == pytest.approx(want, rel=1e-14)
+        # sorted categories (pandas' default) say nothing
+        ranked_probability_score(pd.Categorical(np.array(cats)[codes]), p)

@@ -164,6 +164,14 @@ def _check_gold(y_true: Any, lengths: np.ndarray) -> np.ndarray:
 def check_targets(y_true: Any, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Per-choice targets summing to one per example (one-hot for gold indices)."""
     n = lengths.shape[0]
+    column = y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true
+    if (
+        isinstance(column, np.ndarray)
+        and column.ndim == 2
+        and column.shape[1] == 1
+        and lengths.max() > 1
+    ):  # a column of gold indices (a one-column DataFrame), not one target per example
+        y_true = column[:, 0]
     if _is_index_vector(y_true):
         targets = np.zeros(int(lengths.sum()))
         targets[starts + _check_gold(y_true, lengths)] = 1.0
