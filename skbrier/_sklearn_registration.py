@@ -118,10 +118,10 @@ class FittedClassesScorer(_ScorerBase):
     label the estimator was not fitted on (its training fold lacked the
     class) is scored with probability 0 for that label, as
     :func:`~sklearn.model_selection.cross_val_predict` pads ``predict_proba``,
-    with a warning naming it (to the scorer's ``labels`` when they are sorted
-    and hold it); a score function without ``labels`` (net benefit), a scorer
-    given ``pos_label`` or unsorted ``labels`` (an order of categories), or
-    another response method refuses it with a ValueError.  Everything else is scikit-learn's ``_Scorer``
+    with a warning naming it (to the scorer's ``labels`` when it has some that
+    hold it); a score function without ``labels`` (net benefit), a scorer
+    given ``pos_label`` or ``labels`` lacking it, or another response method
+    refuses it with a ValueError.  Everything else is scikit-learn's ``_Scorer``
     (repr, pickling, ``set_score_request``, the multimetric cache).
 
     Examples
@@ -173,7 +173,8 @@ class FittedClassesScorer(_ScorerBase):
                         UserWarning,
                         stacklevel=3,
                     )
-                kwargs = {**kwargs, "labels": full}
+                if given.get("labels") is None:
+                    kwargs = {**kwargs, "labels": full}
                 method_caller = _padded_caller(method_caller, np.asarray(classes), full)
             elif len(classes) == 2 and "pos_label" in params:
                 if given.get("pos_label") is None and self._get_pos_label() is None:
@@ -246,10 +247,14 @@ def unfitted_message(
             f"{head}: scored with probability 0 for {'them' if labels.shape[0] > 1 else 'it'}"
             f" (as cross_val_predict pads predict_proba). {advice}"
         )
-    if scorer_labels is not None:
-        head = (
-            f"labels names {len(scorer_labels)} classes but the estimator's predict_proba has "
-            f"{len(classes)} columns: {head}"
+    named = None if scorer_labels is None else np.asarray(scorer_labels)
+    if named is not None and not np.isin(labels, named).all():
+        listed = ", ".join(_label(v) for v in named.tolist()[:20])
+        return (
+            f"y_true holds {word} {shown} that neither the scorer's labels [{listed}] "
+            f"nor the estimator's classes_ [{fitted}] name: give labels every class, "
+            "and use folds that keep every class in every training fold "
+            "(StratifiedKFold)."
         )
     return f"{head}: a training fold lacked the class. {advice}"
 
@@ -265,30 +270,30 @@ def _names_unfitted(labels: Any, classes: Any) -> bool:
 
 
 def padded_classes(classes: Any, unseen: np.ndarray, labels: Any) -> np.ndarray | None:
-    """The columns of a padded ``predict_proba``: the fitted ``classes`` and
-    the ``unseen`` labels, sorted, or the scorer's sorted ``labels`` when
-    they hold both; None where no padding fits (``labels`` unsorted, an
-    order of categories, or lacking a class).
+    """The columns of a padded ``predict_proba``, sorted as ``predict_proba``'s
+    are: the fitted ``classes`` and the ``unseen`` labels, or the scorer's
+    ``labels`` when they hold both; None where no padding fits (``labels``
+    lacking a class, or naming one twice).
 
     Examples
     --------
     >>> import numpy as np
     >>> padded_classes(["b", "c"], np.array(["a"]), None).tolist()
     ['a', 'b', 'c']
-    >>> padded_classes(["b", "c"], np.array(["a"]), ["a", "b", "c", "d"]).tolist()
+    >>> padded_classes(["b", "c"], np.array(["a"]), ["c", "b", "a", "d"]).tolist()
     ['a', 'b', 'c', 'd']
-    >>> padded_classes(["b", "c"], np.array(["a"]), ["c", "b", "a"]) is None
+    >>> padded_classes(["b", "c"], np.array(["a"]), ["b", "c"]) is None
     True
     """
     fitted = np.asarray(classes)
     if labels is None:
         return np.union1d(fitted, unseen)
-    full = np.asarray(labels)
     try:
+        full = np.unique(np.asarray(labels))
         ok = (
-            full.ndim == 1
-            and np.array_equal(np.unique(full), full)
-            and bool(np.isin(fitted, full).all() and np.isin(unseen, full).all())
+            full.shape[0] == np.shape(labels)[0]
+            and bool(np.isin(fitted, full).all())
+            and bool(np.isin(unseen, full).all())
         )
     except TypeError:
         return None

@@ -243,20 +243,38 @@ def test_pooled_scoring_with_labels_pads_an_unfitted_class():
     assert pooled_best_score(search) == pytest.approx(brier_index(y, oof), rel=1e-12)
 
 
-def test_ordinal_scorer_with_an_order_refuses_an_unfitted_class():
-    # labels in an order of categories (not sorted): no padding fits, a clear error
+def test_ordinal_scorer_pads_an_unfitted_class_in_any_order_of_labels():
+    # labels in an order of categories: the padded columns follow the sorted
+    # classes (as predict_proba's), then the scorer reads them in its order
+    from sklearn.base import BaseEstimator, ClassifierMixin
     from sklearn.linear_model import LogisticRegression
 
     from skbrier.scorers import make_ranked_probability_score_scorer
 
     X, y = _sorted_three_classes()
     clf = LogisticRegression().fit(X[:40], y[:40])
-    scorer = make_ranked_probability_score_scorer(labels=["c", "b", "a"])
-    with pytest.raises(ValueError, match=r"label 'c' \(19 rows\).*StratifiedKFold"):
-        scorer(clf, X[40:], y[40:])
-    sorted_scorer = make_ranked_probability_score_scorer(labels=["a", "b", "c"])
-    with pytest.warns(UserWarning, match="probability 0"):
-        assert np.isfinite(sorted_scorer(clf, X[40:], y[40:]))
+    padded = np.c_[clf.predict_proba(X[40:]), np.zeros(20)]
+
+    class Padded(ClassifierMixin, BaseEstimator):  # the same forecasts, 'c' known
+        classes_ = np.array(["a", "b", "c"])
+
+        def fit(self, X, y):
+            return self
+
+        def predict_proba(self, X_):
+            return padded
+
+    for order in (["c", "b", "a"], ["a", "b", "c"], ["b", "a", "c"]):
+        for skill in (False, True):
+            scorer = make_ranked_probability_score_scorer(labels=order, skill=skill)
+            with pytest.warns(UserWarning, match=r"label 'c' \(19 rows\).*probability 0"):
+                got = scorer(clf, X[40:], y[40:])
+            assert got == pytest.approx(scorer(Padded(), X[40:], y[40:]), rel=1e-12)
+    lacking = make_ranked_probability_score_scorer(labels=["b", "a"])
+    with pytest.raises(
+        ValueError, match=r"label 'c' \(19 rows\) that neither the scorer's labels"
+    ):
+        lacking(clf, X[40:], y[40:])
 
 
 # ------------------------------------------------- multilabel
