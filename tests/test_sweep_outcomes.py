@@ -352,3 +352,24 @@ def test_unordered_categorical_with_an_order_of_categories_warns():
         assert ranked_probability_score(y, p, labels=cats) == pytest.approx(want, rel=1e-14)
         # sorted categories (pandas' default) say nothing
         ranked_probability_score(pd.Categorical(np.array(cats)[codes]), p)
+
+
+def test_nullable_pandas_frames():
+    # a multilabel indicator of pandas' nullable "boolean" dtype, and
+    # multiple-choice scores of "Float64", were refused as "dtype object"
+    rng = np.random.default_rng(1)
+    Y = rng.integers(0, 2, (8, 3))
+    P = rng.random((8, 3))
+    frame = pd.DataFrame(Y.astype(bool)).astype("boolean")
+    assert brier_score(frame, P) == brier_score(Y, P)
+    with pytest.raises(
+        ValueError, match=r"missing values.*3 of 24 labels.*row 0, column 0"
+    ):
+        brier_score(frame.mask(np.eye(8, 3, dtype=bool)), P)
+    p = rng.dirichlet(np.ones(3), 8)
+    g = np.r_[0, 1, 2, rng.integers(0, 3, 5)]
+    want = multiple_choice_brier_score(g, p)
+    assert multiple_choice_brier_score(g, pd.DataFrame(p).astype("Float64")) == want
+    assert (
+        multiple_choice_brier_score(pd.DataFrame(np.eye(3)[g]).astype("Float64"), p) == want
+    )

@@ -575,6 +575,12 @@ def check_multilabel(
     if hasattr(y_true, "toarray"):  # a scipy sparse indicator (MultiLabelBinarizer's)
         y_true = y_true.toarray()
     y = _arrays.as_array(y_true, "y_true")
+    if y.dtype.kind == "O":  # a nullable pandas frame ("boolean", NA)
+        missing = missing_problem(y, "y_true", "labels", column_names(y_true))
+        if missing is not None:
+            raise ValueError(missing)
+        if all(isinstance(v, (bool, np.bool_)) for v in y.reshape(-1)):
+            y = y.astype(bool)
     if y.dtype.kind not in "biuf":
         raise TypeError(
             f"y_true is 2-D (a multilabel indicator) and must hold 0/1 numbers or "

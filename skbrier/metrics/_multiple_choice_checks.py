@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.arrays import as_array
 from .._core.diagnose import probability_problem
 from .._core.fast_checks import _rows_sum_to_one
 from .._core.kernels.multiple_choice import normalise_targets, segment_sum, softmax_segments
@@ -43,8 +44,8 @@ def flatten_ragged(rows: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
             raise TypeError(f"{name} must be numeric, got dtype {rows.dtype}.")
         lengths = np.full(rows.shape[0], rows.shape[1], dtype=np.intp)
         return rows.astype(np.float64, copy=False).ravel(), lengths
-    if hasattr(rows, "to_numpy"):
-        return flatten_ragged(rows.to_numpy(), name)
+    if hasattr(rows, "to_numpy"):  # numbers of a nullable frame become numeric
+        return flatten_ragged(as_array(rows, name), name)
     if isinstance(rows, (str, bytes)) or not isinstance(rows, (Sequence, np.ndarray)):
         raise TypeError(
             f"{name} must be a 2-D array or a sequence of per-example sequences, "
