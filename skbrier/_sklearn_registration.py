@@ -68,6 +68,8 @@ from typing import Any
 
 import numpy as np
 
+from ._core.diagnose import _label
+
 try:
     from sklearn.metrics._scorer import _Scorer
 except ImportError:  # pragma: no cover - a scikit-learn without it: plain scorers
@@ -111,8 +113,15 @@ class FittedClassesScorer(_ScorerBase):
     score function where the scorer itself names none: for a binary
     classifier ``pos_label=classes_[1]`` (the class whose column scikit-learn
     passes) if the score function takes ``pos_label``, otherwise (and for
-    multiclass classifiers) ``labels=classes_`` if it takes ``labels``.  With every class in the fold the
-    scores are unchanged.  Everything else is scikit-learn's ``_Scorer``
+    multiclass classifiers) ``labels=classes_`` if it takes ``labels``.  With
+    every class in the fold the scores are unchanged.  A test fold holding a
+    label the estimator was not fitted on (its training fold lacked the
+    class) is scored with probability 0 for that label, as
+    :func:`~sklearn.model_selection.cross_val_predict` pads ``predict_proba``,
+    with a warning naming it (to the scorer's ``labels`` when it has some that
+    hold it); a score function without ``labels`` (net benefit), a scorer
+    given ``pos_label`` or ``labels`` lacking it, or another response method
+    refuses it with a ValueError.  Everything else is scikit-learn's ``_Scorer``
     (repr, pickling, ``set_score_request``, the multimetric cache).
 
     Examples
@@ -144,13 +153,174 @@ class FittedClassesScorer(_ScorerBase):
             if params is None:
                 params = inspect.signature(self._score_func).parameters
             given = {**self._kwargs, **kwargs}
-            binary = len(classes) == 2
-            if binary and "pos_label" in params:
+            unseen = unfitted_labels(y_true, classes)
+            wider = _names_unfitted(given.get("labels"), classes)
+            if unseen is not None or wider:
+                extra = np.asarray(classes)[:0] if unseen is None else unseen[0]
+                full = padded_classes(classes, extra, given.get("labels"))
+                if (
+                    full is None
+                    or ("labels" not in params and given.get("labels") is None)
+                    or self._get_pos_label() is not None
+                    or _response_name(estimator, self._response_method) != "predict_proba"
+                ):
+                    if unseen is None:  # the score function's own message
+                        return super()._score(method_caller, estimator, X, y_true, **kwargs)
+                    raise ValueError(unfitted_message(unseen, classes, given.get("labels")))
+                if unseen is not None:
+                    warnings.warn(
+                        unfitted_message(unseen, classes, scored=True),
+                        UserWarning,
+                        stacklevel=3,
+                    )
+                if given.get("labels") is None:
+                    kwargs = {**kwargs, "labels": full}
+                method_caller = _padded_caller(method_caller, np.asarray(classes), full)
+            elif len(classes) == 2 and "pos_label" in params:
                 if given.get("pos_label") is None and self._get_pos_label() is None:
                     kwargs = {**kwargs, "pos_label": classes[1]}
             elif len(classes) >= 2 and "labels" in params and given.get("labels") is None:
                 kwargs = {**kwargs, "labels": np.asarray(classes)}
         return super()._score(method_caller, estimator, X, y_true, **kwargs)
+
+
+def unfitted_labels(y_true: Any, classes: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(labels, counts)`` of the labels of ``y_true`` that are not among the
+    fitted ``classes`` (NaN aside: the metric refuses it), or None.
+
+    Examples
+    --------
+    >>> unfitted_labels(["a", "b"], ["a", "b", "c"]) is None
+    True
+    >>> unfitted_labels(["a", "b", "b"], ["b", "c"])
+    (array(['a'], dtype='<U1'), array([1]))
+    """
+    y = np.asarray(y_true)
+    if y.ndim != 1 or y.size == 0:
+        return None
+    try:
+        labels, counts = np.unique(y, return_counts=True)
+        known = np.isin(labels, np.asarray(classes))
+        missing = ~known & (labels == labels)
+        if missing.any():  # the union with the classes must be sortable
+            np.union1d(np.asarray(classes), labels[missing])
+    except TypeError:  # unorderable or incomparable labels: the metric judges them
+        return None
+    if not missing.any():
+        return None
+    return labels[missing], counts[missing]
+
+
+def unfitted_message(
+    unseen: tuple[np.ndarray, np.ndarray],
+    classes: Any,
+    scorer_labels: Any = None,
+    scored: bool = False,
+) -> str:
+    """The message about a test fold's labels the estimator was not fitted on
+    (``scorer_labels``: the scorer's, which no padding fits; ``scored``: the warning
+    of a fold scored with probability 0 for them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> print(unfitted_message((np.array(["a"]), np.array([9])), ["b", "c"]))
+    y_true holds label 'a' (9 rows) that the estimator was not fitted on (its classes_ are ['b', 'c']): a training fold lacked the class. Use folds that keep every class in every training fold (StratifiedKFold), or fit on data with every class.
+    """
+    labels, counts = unseen
+    shown = ", ".join(
+        f"{_label(v)} ({c} row{'s' if c != 1 else ''})"
+        for v, c in zip(labels[:10].tolist(), counts[:10].tolist())
+    )
+    word = "labels" if labels.shape[0] > 1 else "label"
+    fitted = ", ".join(_label(v) for v in np.asarray(classes).tolist()[:20])
+    head = (
+        f"y_true holds {word} {shown} that the estimator was not fitted on (its "
+        f"classes_ are [{fitted}])"
+    )
+    advice = (
+        "Use folds that keep every class in every training fold (StratifiedKFold), "
+        "or fit on data with every class."
+    )
+    if scored:
+        return (
+            f"{head}: scored with probability 0 for {'them' if labels.shape[0] > 1 else 'it'}"
+            f" (as cross_val_predict pads predict_proba). {advice}"
+        )
+    named = None if scorer_labels is None else np.asarray(scorer_labels)
+    if named is not None and not np.isin(labels, named).all():
+        listed = ", ".join(_label(v) for v in named.tolist()[:20])
+        return (
+            f"y_true holds {word} {shown} that neither the scorer's labels [{listed}] "
+            f"nor the estimator's classes_ [{fitted}] name: give labels every class, "
+            "and use folds that keep every class in every training fold "
+            "(StratifiedKFold)."
+        )
+    return f"{head}: a training fold lacked the class. {advice}"
+
+
+def _names_unfitted(labels: Any, classes: Any) -> bool:
+    """Whether a scorer's ``labels`` name a class the estimator was not fitted on."""
+    if labels is None:
+        return False
+    try:
+        return not bool(np.isin(np.asarray(labels), np.asarray(classes)).all())
+    except TypeError:
+        return False
+
+
+def padded_classes(classes: Any, unseen: np.ndarray, labels: Any) -> np.ndarray | None:
+    """The columns of a padded ``predict_proba``, sorted as ``predict_proba``'s
+    are: the fitted ``classes`` and the ``unseen`` labels, or the scorer's
+    ``labels`` when they hold both; None where no padding fits (``labels``
+    lacking a class, or naming one twice).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> padded_classes(["b", "c"], np.array(["a"]), None).tolist()
+    ['a', 'b', 'c']
+    >>> padded_classes(["b", "c"], np.array(["a"]), ["c", "b", "a", "d"]).tolist()
+    ['a', 'b', 'c', 'd']
+    >>> padded_classes(["b", "c"], np.array(["a"]), ["b", "c"]) is None
+    True
+    """
+    fitted = np.asarray(classes)
+    if labels is None:
+        return np.union1d(fitted, unseen)
+    try:
+        full = np.unique(np.asarray(labels))
+        ok = (
+            full.shape[0] == np.shape(labels)[0]
+            and bool(np.isin(fitted, full).all())
+            and bool(np.isin(unseen, full).all())
+        )
+    except TypeError:
+        return None
+    return full if ok else None
+
+
+def _response_name(estimator: Any, response_method: Any) -> str:
+    """The method the scorer calls (the first of ``response_method`` the
+    estimator has)."""
+    names = [response_method] if isinstance(response_method, str) else response_method
+    return next((m for m in names if hasattr(estimator, m)), "")
+
+
+def _padded_caller(method_caller: Any, classes: np.ndarray, full: np.ndarray) -> Any:
+    """``method_caller`` whose ``predict_proba`` has a column of zeros for
+    each class of ``full`` the estimator lacks (a binary classifier's one
+    column first becomes its two)."""
+
+    def caller(estimator: Any, name: str, X: Any, **kw: Any) -> np.ndarray:
+        out = np.asarray(method_caller(estimator, name, X, **kw), dtype=np.float64)
+        if out.ndim == 1:  # the probability of classes[1] (no pos_label: checked)
+            out = np.stack([1.0 - out, out], axis=1)
+        padded = np.zeros((out.shape[0], full.shape[0]))
+        padded[:, np.searchsorted(full, classes)] = out
+        return padded
+
+    return caller
 
 
 def _is_regressor(estimator: Any) -> bool:

@@ -21,7 +21,10 @@ scikit-learn's ``scoring="..."`` strings is done separately by
   summed score divided by 2).  The scorers name the columns by the fitted
   ``estimator.classes_``, so a test fold that lacks a class is scored (its
   ``labels=`` given to a factory wins; called directly on ``y_true`` and
-  ``y_proba`` the score functions infer the classes from ``y_true``).
+  ``y_proba`` the score functions infer the classes from ``y_true``).  A
+  test fold holding a class the estimator was not fitted on (its training
+  fold lacked it) is scored with probability 0 for that class, as
+  ``cross_val_predict`` pads ``predict_proba``, and a warning names it.
 
 The scorers are :class:`skbrier._sklearn_registration.FittedClassesScorer`
 objects: scikit-learn's ``make_scorer`` objects with that one addition.

@@ -382,8 +382,16 @@ def test_ranked_scorer_estimator_fitted_without_a_class(skill):
     scorer = make_ranked_probability_score_scorer(
         labels=["low", "mid", "high"], skill=skill
     )
-    with pytest.raises(ValueError, match=r"labels names 3 classes.*2 columns.*every class"):
-        scorer(clf, X, y)
+    # scored as cross_val_predict pads predict_proba: probability 0 for "mid",
+    # with a warning naming it (tests/test_sweep_outcomes.py checks the number)
+    with pytest.warns(UserWarning, match=r"label 'mid'.*not fitted on.*probability 0"):
+        assert np.isfinite(scorer(clf, X, y))
+    # labels lacking a class of the fold: refused, naming it
+    lacking = make_ranked_probability_score_scorer(labels=["low", "high"], skill=skill)
+    with pytest.raises(
+        ValueError, match=r"label 'mid'.*neither the scorer's labels.*every class"
+    ):
+        lacking(clf, X, y)
 
 
 @pytest.mark.parametrize(

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from .fast_checks import _row_sum_rtol
 from .validation import ForecastFields
 
 __all__ = [
@@ -44,8 +45,12 @@ __all__ = [
 ]
 
 
-# np.allclose(rowsum, 1, rtol=sqrt(float64 eps), atol=0), as on the host
-_ROW_TOLERANCE = float(np.sqrt(np.finfo(np.float64).eps))
+def _row_tolerance(xp: Any, a: Any) -> float:
+    """The host's tolerance of row sums of probabilities ``a`` (sqrt(eps) of
+    their precision: float32 rows sum to one to float32 rounding)."""
+    is_float = not hasattr(xp, "isdtype") or xp.isdtype(a.dtype, "real floating")
+    eps = float(xp.finfo(a.dtype).eps) if is_float else float(np.finfo(np.float64).eps)
+    return _row_sum_rtol(eps)
 
 
 def _compat() -> Any:
@@ -376,7 +381,7 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
     # the numpy path's rule (rows summed in float64, relative tolerance sqrt(eps))
     wide = wide_float(xp, device)
     row = xp.sum(xp.astype(p, wide), axis=1)
-    if not bool(xp.all(xp.abs(row - 1) <= _ROW_TOLERANCE)):
+    if not bool(xp.all(xp.abs(row - 1) <= _row_tolerance(xp, p))):
         warnings.warn(
             "The rows of y_proba do not sum to one. Make sure to pass probabilities.",
             UserWarning,
@@ -511,7 +516,7 @@ def _warn_choices(xp: Any, s: Any, device: Any, k: int) -> None:
 
     wide = wide_float(xp, device)
     rows = xp.sum(xp.astype(s, wide), axis=1)
-    if not bool(xp.all(xp.abs(rows - 1) <= _ROW_TOLERANCE)):
+    if not bool(xp.all(xp.abs(rows - 1) <= _row_tolerance(xp, s))):
         warnings.warn(
             "Some rows of y_score do not sum to one. Make sure to pass probabilities "
             "(or from_logprobs=True).",

@@ -7,6 +7,7 @@ takes the exact path, which finds and describes the problem.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,7 @@ __all__ = [
     "_fused_range_and_row_sums",
     "_min_max",
     "_probabilities_shown_valid",
+    "_row_sum_rtol",
     "_rows_sum_to_one",
 ]
 
@@ -69,11 +71,22 @@ _ROW_SUM_HI = 1.0 + _ROW_SUM_RTOL
 _FUSED_BLOCK = 1 << 15
 
 
-def _rows_sum_to_one(row_sums: np.ndarray) -> bool:
-    """Whether every row sum is within the tolerance of 1 (False on NaN)."""
+def _row_sum_rtol(eps: float) -> float:
+    """The tolerance of row sums of probabilities given in a precision of
+    machine epsilon ``eps``: its square root, as scikit-learn's check (a
+    float32 ``predict_proba`` sums to one only to about 1e-7), and never
+    tighter than float64's."""
+    return max(_ROW_SUM_RTOL, float(np.sqrt(eps)))
+
+
+def _rows_sum_to_one(row_sums: np.ndarray, dtype: Any = np.float64) -> bool:
+    """Whether every row sum is within the tolerance of 1 (False on NaN);
+    ``dtype``: the probabilities' precision as given (:func:`_row_sum_rtol`)."""
     if row_sums.size == 0:
         return True
-    return bool(row_sums.min() >= _ROW_SUM_LO and row_sums.max() <= _ROW_SUM_HI)
+    dt = np.dtype(dtype)
+    rtol = _row_sum_rtol(float(np.finfo(dt).eps)) if dt.kind == "f" else _ROW_SUM_RTOL
+    return bool(row_sums.min() >= 1.0 - rtol and row_sums.max() <= 1.0 + rtol)
 
 
 def _fused_range_and_row_sums(

@@ -304,11 +304,15 @@ def scale_free_exponent(w: np.ndarray) -> int:
 
 
 def warn_if_rows_do_not_sum_to_one(
-    y_proba: np.ndarray, name: str = "y_proba", columns: Sequence[Any] | None = None
+    y_proba: np.ndarray,
+    name: str = "y_proba",
+    columns: Sequence[Any] | None = None,
+    dtype: Any = np.float64,
 ) -> None:
-    """Warn (as scikit-learn does) when the rows of a 2-D probability array do not sum to 1."""
+    """Warn (as scikit-learn does) when the rows of a 2-D probability array do
+    not sum to 1 (within ``sqrt(eps)`` of ``dtype``, the precision given)."""
     s = y_proba @ np.ones(y_proba.shape[1])  # BLAS: much faster than sum(axis=1)
-    if not _rows_sum_to_one(s):
+    if not _rows_sum_to_one(s, dtype):
         _warn_rows(name, stacklevel=4, columns=columns)
 
 
@@ -513,7 +517,7 @@ def check_forecast(
     if trusted:
         pass
     elif rows_ok is None:
-        warn_if_rows_do_not_sum_to_one(p, proba_name, column_names(y_proba))
+        warn_if_rows_do_not_sum_to_one(p, proba_name, column_names(y_proba), raw.dtype)
     elif not rows_ok:
         _warn_rows(proba_name, stacklevel=3, columns=column_names(y_proba))
     w = check_sample_weight(sample_weight, n, ref_name=proba_name)
@@ -564,14 +568,23 @@ def check_multilabel(
 
     Returns a :class:`Forecast` whose ``y`` is the float64 0/1 indicator
     matrix and whose ``classes`` are the label columns ``0 .. L - 1``.  Rows
-    need not sum to one (no warning).
+    need not sum to one (no warning).  A scipy sparse ``y_true`` is read as
+    its dense matrix (as scikit-learn reads it).
     """
     if labels is not None:
         raise ValueError(
             "labels: a multilabel indicator y_true names its labels by its columns; "
             "pass labels=None."
         )
+    if hasattr(y_true, "toarray"):  # a scipy sparse indicator (MultiLabelBinarizer's)
+        y_true = y_true.toarray()
     y = _arrays.as_array(y_true, "y_true")
+    if y.dtype.kind == "O":  # a nullable pandas frame ("boolean", NA)
+        missing = missing_problem(y, "y_true", "labels", column_names(y_true))
+        if missing is not None:
+            raise ValueError(missing)
+        if all(isinstance(v, (bool, np.bool_)) for v in y.reshape(-1)):
+            y = y.astype(bool)
     if y.dtype.kind not in "biuf":
         raise TypeError(
             f"y_true is 2-D (a multilabel indicator) and must hold 0/1 numbers or "

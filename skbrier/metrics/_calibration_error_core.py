@@ -191,7 +191,9 @@ def prepare(
     if kind == "binary":
         if k != 2:
             raise ValueError(
-                f"kind='binary' needs 1-D y_proba or two columns; got {k} columns."
+                f"kind='binary' needs 1-D y_proba or two columns; got {k} columns. "
+                "For more classes pass kind='top_label' or kind='classwise' (the "
+                "scorer 'neg_calibration_error' is the top-label error)."
             )
         idx = 1
         if pos_label is not None:

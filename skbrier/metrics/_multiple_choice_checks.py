@@ -16,13 +16,16 @@ from typing import Any
 
 import numpy as np
 
+from .._core.arrays import as_array
 from .._core.diagnose import probability_problem
+from .._core.fast_checks import _rows_sum_to_one
 from .._core.kernels.multiple_choice import normalise_targets, segment_sum, softmax_segments
 
 __all__ = [
     "check_scores",
     "check_targets",
     "flatten_ragged",
+    "score_dtype",
     "warn_rows_do_not_sum_to_one",
 ]
 
@@ -41,8 +44,8 @@ def flatten_ragged(rows: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
             raise TypeError(f"{name} must be numeric, got dtype {rows.dtype}.")
         lengths = np.full(rows.shape[0], rows.shape[1], dtype=np.intp)
         return rows.astype(np.float64, copy=False).ravel(), lengths
-    if hasattr(rows, "to_numpy"):
-        return flatten_ragged(rows.to_numpy(), name)
+    if hasattr(rows, "to_numpy"):  # numbers of a nullable frame become numeric
+        return flatten_ragged(as_array(rows, name), name)
     if isinstance(rows, (str, bytes)) or not isinstance(rows, (Sequence, np.ndarray)):
         raise TypeError(
             f"{name} must be a 2-D array or a sequence of per-example sequences, "
@@ -80,6 +83,13 @@ def _is_index_vector(y_true: Any) -> bool:
     return False
 
 
+def score_dtype(rows: Any) -> Any:
+    """The precision ``y_score`` was given in (a 2-D array's or DataFrame's
+    dtype; float64 for sequences), which sets the row-sum tolerance."""
+    arr = rows.to_numpy() if hasattr(rows, "to_numpy") else rows
+    return arr.dtype if isinstance(arr, np.ndarray) else np.dtype(np.float64)
+
+
 def _choice_position(starts: np.ndarray) -> Callable[[int], str]:
     """Names flat position ``i`` of the ragged scores: ``example r, choice j``."""
 
@@ -91,13 +101,18 @@ def _choice_position(starts: np.ndarray) -> Callable[[int], str]:
 
 
 def check_scores(
-    values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, from_logprobs: bool
+    values: np.ndarray,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    from_logprobs: bool,
+    dtype: Any = np.float64,
 ) -> np.ndarray:
     """Probabilities from ``y_score`` (softmax of log-probabilities if asked).
 
     Bad values are diagnosed by the package's one diagnosis of forecasts
     (:func:`~skbrier._core.diagnose.probability_problem`), positions named as
-    ``example r, choice j``.
+    ``example r, choice j``; ``dtype``: :func:`score_dtype` (the tolerance
+    of the row sums).
     """
     where = _choice_position(starts)
     if from_logprobs:
@@ -127,8 +142,7 @@ def check_scores(
                 ),
             )
         )
-    sums = segment_sum(values, starts)
-    if not np.allclose(sums, 1.0, rtol=np.sqrt(np.finfo(float).eps), atol=0.0):
+    if not _rows_sum_to_one(segment_sum(values, starts), dtype):
         warn_rows_do_not_sum_to_one(stacklevel=4)
     return values
 
@@ -170,6 +184,14 @@ def _check_gold(y_true: Any, lengths: np.ndarray) -> np.ndarray:
 def check_targets(y_true: Any, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Per-choice targets summing to one per example (one-hot for gold indices)."""
     n = lengths.shape[0]
+    column = y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true
+    if (
+        isinstance(column, np.ndarray)
+        and column.ndim == 2
+        and column.shape[1] == 1
+        and lengths.max() > 1
+    ):  # a column of gold indices (a one-column DataFrame), not one target per example
+        y_true = column[:, 0]
     if _is_index_vector(y_true):
         targets = np.zeros(int(lengths.sum()))
         targets[starts + _check_gold(y_true, lengths)] = 1.0

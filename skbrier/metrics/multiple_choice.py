@@ -21,7 +21,12 @@ from .._core.kernels.multiple_choice import (
 )
 from .._core.params import check_bool, check_option
 from .._core.validation import check_sample_weight
-from ._multiple_choice_checks import check_scores, check_targets, flatten_ragged
+from ._multiple_choice_checks import (
+    check_scores,
+    check_targets,
+    flatten_ragged,
+    score_dtype,
+)
 
 __all__ = ["multiple_choice_brier_score"]
 
@@ -147,10 +152,10 @@ def multiple_choice_brier_score(
     values, lengths = flatten_ragged(y_score, "y_score")
     n = lengths.shape[0]
     starts = segment_starts(lengths)
-    proba = check_scores(values, starts, lengths, from_logprobs)
+    proba = check_scores(values, starts, lengths, from_logprobs, score_dtype(y_score))
     if not from_logprobs:
         warn_one_hot(one_hot_scores(np, values), int(lengths.max()))
     targets = check_targets(y_true, starts, lengths)
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, ref_name="y_score")
     sums = choice_reduce(np, proba, targets, w, convention=convention, lengths=lengths)
     return choice_finish(sums)

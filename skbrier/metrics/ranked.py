@@ -26,6 +26,7 @@ verification's ``$rpss`` (climatology of the sample, or ``baseline``).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -93,6 +94,7 @@ def ranked_order(y_true: Any, labels: Any) -> tuple[Any, Any, np.ndarray | None]
         labels = np.asarray(dtype.categories)
         y_true = np.asarray(y_true)
     if labels is None:
+        _warn_unordered_categories(dtype)
         return y_true, None, None
     order = _target_array(labels, "labels")
     uniq, counts = np.unique(order, return_counts=True)
@@ -106,6 +108,30 @@ def ranked_order(y_true: Any, labels: Any) -> tuple[Any, Any, np.ndarray | None]
     if np.array_equal(perm, np.arange(perm.shape[0])):
         return y_true, order, None
     return y_true, order, perm.astype(np.intp)
+
+
+def _warn_unordered_categories(dtype: Any) -> None:
+    """Warn when an *unordered* pandas categorical lists its categories in an
+    order other than the sorted one the categories are read in (an order the
+    user most likely meant: ``ordered=True`` forgotten)."""
+    cats = getattr(dtype, "categories", None)
+    if cats is None or getattr(dtype, "ordered", True):
+        return
+    given = np.asarray(cats)
+    try:
+        if np.array_equal(np.sort(given), given):
+            return
+    except TypeError:  # unorderable categories: the check refuses them
+        return
+    shown = [c.item() if isinstance(c, np.generic) else c for c in given[:10]]
+    warnings.warn(
+        f"y_true is an unordered pandas categorical whose categories {shown} are "
+        "not sorted: the categories are read in their sorted order. If that list "
+        "is their order, make it ordered (ordered=True) or pass labels= in that "
+        "order.",
+        UserWarning,
+        stacklevel=4,
+    )
 
 
 def ordered_codes(codes: Any, perm: np.ndarray | None) -> Any:

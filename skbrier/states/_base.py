@@ -316,9 +316,10 @@ def check_columns(name: str, k: int, n_columns: int | None) -> None:
         raise ValueError(f"{name} has {k} columns in one chunk but {n_columns} in another.")
 
 
-def rows_sum_to_one(p: np.ndarray) -> bool:
-    """Whether every row of the 2-D forecasts ``p`` sums to one (to rounding)."""
-    return bool(_rows_sum_to_one(p @ np.ones(p.shape[1])))
+def rows_sum_to_one(p: np.ndarray, dtype: Any = np.float64) -> bool:
+    """Whether every row of the 2-D forecasts ``p`` sums to one (to the
+    rounding of ``dtype``, their precision as given)."""
+    return bool(_rows_sum_to_one(p @ np.ones(p.shape[1]), dtype))
 
 
 def _chunk_targets(y_true: Any, n: int, proba_name: str = "y_proba") -> np.ndarray:

@@ -154,7 +154,7 @@ class CalibrationBinsState(_LabelSums):
         ww = _chunk_weights(sample_weight, n)
         w = np.ones(n) if ww is None else ww
         if k > 1:
-            self.rows_sum_to_one = self.rows_sum_to_one and rows_sum_to_one(p)
+            self.rows_sum_to_one = self.rows_sum_to_one and rows_sum_to_one(p, raw.dtype)
         if k == 1:
             keys, pw, rows = self._bins(p), p * w, np.arange(n)
         elif self.kind == "top_label":

@@ -50,6 +50,7 @@ from ..metrics._multiple_choice_checks import (
     check_scores,
     check_targets,
     flatten_ragged,
+    score_dtype,
     warn_rows_do_not_sum_to_one,
 )
 from ._base import (
@@ -110,7 +111,7 @@ class _LabelColumns(_LabelSums):
         y = _chunk_targets(y_true, n, self.proba_name)
         w = _chunk_weights(sample_weight, n)
         extra = self._extra(p, **columns)
-        self.rows_sum_to_one = self.rows_sum_to_one and rows_sum_to_one(p)
+        self.rows_sum_to_one = self.rows_sum_to_one and rows_sum_to_one(p, raw.dtype)
         self._count(n, w)
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
         parts = self._chunk(p, w, inv, classes.shape[0], extra)
@@ -442,13 +443,17 @@ class MultipleChoiceState(MergeableState):
         values, lengths = flatten_ragged(raw, "y_score")
         n = lengths.shape[0]
         starts = mc.segment_starts(lengths)
-        if not self.from_logprobs and not _rows_sum_to_one(mc.segment_sum(values, starts)):
+        if not self.from_logprobs and not _rows_sum_to_one(
+            mc.segment_sum(values, starts), score_dtype(raw)
+        ):
             self.rows_sum_to_one = False
             with warnings.catch_warnings():  # warned once, in finalize
                 warnings.simplefilter("ignore", UserWarning)
                 proba = check_scores(values, starts, lengths, False)
         else:
-            proba = check_scores(values, starts, lengths, self.from_logprobs)
+            proba = check_scores(
+                values, starts, lengths, self.from_logprobs, score_dtype(raw)
+            )
         if not self.from_logprobs:  # warned once, in finalize (warn_one_hot)
             self.one_hot = self.one_hot and one_hot_scores(np, values)
             self.max_choices = max(self.max_choices, int(lengths.max()))
