@@ -115,7 +115,7 @@ class SurvivalCalibrationDisplay:
     def from_predictions(
         cls,
         y_event: Any,
-        y_time: Any,
+        y_time: Any = None,
         surv_proba: Any = None,
         horizon: Any = None,
         *,

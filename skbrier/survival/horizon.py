@@ -20,10 +20,10 @@ from .._core.params import (
     check_min_samples,
     check_n_bins,
     check_option,
-    check_thresholds,
 )
 from .._core.results import Result
-from ..metrics._decision_curve import DecisionCurveResult
+from ..metrics._decision_curve import DEFAULT_THRESHOLDS, DecisionCurveResult
+from ..metrics.net_benefit import _check_curve_thresholds
 from . import _pseudo_math as pm
 from . import _survival_math as sm
 from ._checks import (
@@ -181,7 +181,7 @@ def _pseudo_bin(
 @with_pieces(SURVIVAL_PIECES)
 def calibration_at_horizon(
     y_event: Any,
-    y_time: Any,
+    y_time: Any = None,
     surv_proba: Any = None,
     horizon: Any = None,
     *,
@@ -323,7 +323,7 @@ def calibration_at_horizon(
 @with_pieces(SURVIVAL_PIECES)
 def decision_curve_survival(
     y_event: Any,
-    y_time: Any,
+    y_time: Any = None,
     surv_proba: Any = None,
     horizon: Any = None,
     *,
@@ -352,7 +352,8 @@ def decision_curve_survival(
     horizon : float
         The horizon.
     thresholds : array-like, default=None
-        Threshold probabilities in (0, 1); default ``0.01, 0.02, ..., 0.99``.
+        Threshold probabilities in [0, 1) (0: everyone treated, as in
+        :func:`skbrier.decision_curve` and dcurves); default ``0.01, 0.02, ..., 0.99``.
     sample_weight : array-like of shape (n_samples,), default=None
         Frequency weights.
 
@@ -387,10 +388,11 @@ def decision_curve_survival(
     array([0.1562, 0.0893])
     """
     y_event, y_time, (surv_proba, horizon) = unpack(y_event, y_time, (surv_proba, horizon))
+    # the thresholds of decision_curve (and dcurves): [0, 1), 0 allowed
     pts = (
-        np.round(np.arange(1, 100) / 100.0, 2)
+        DEFAULT_THRESHOLDS.copy()
         if thresholds is None
-        else check_thresholds(thresholds)
+        else _check_curve_thresholds(thresholds)
     )
     single = not isinstance(surv_proba, dict)
     models = {"model": surv_proba} if single else dict(surv_proba)

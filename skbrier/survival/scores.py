@@ -36,7 +36,7 @@ def ipcw_brier(prep: Prepared, conv: Convention, censoring: str) -> np.ndarray:
 @with_pieces(SURVIVAL_PIECES)
 def brier_score_survival(
     y_event: Any,
-    y_time: Any,
+    y_time: Any = None,
     surv_proba: Any = None,
     times: Any = None,
     *,
@@ -154,7 +154,7 @@ def brier_score_survival(
 @with_pieces(SURVIVAL_PIECES)
 def integrated_brier_score(
     y_event: Any,
-    y_time: Any,
+    y_time: Any = None,
     surv_proba: Any = None,
     times: Any = None,
     *,
