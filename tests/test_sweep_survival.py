@@ -220,3 +220,27 @@ def test_edge_inputs_leak_no_warning():
             [1e307, 1.7e308],
             integration="trapezoid",
         )
+
+
+# -- the Display's arguments ------------------------------------------------------------
+def test_display_refuses_an_axes_that_is_not_one():
+    pytest.importorskip("matplotlib")
+    from skbrier.survival import SurvivalCalibrationDisplay
+
+    # AttributeError: 'int' object has no attribute 'plot'
+    with pytest.raises(TypeError, match="ax must be a matplotlib Axes.*got int"):
+        SurvivalCalibrationDisplay.from_predictions(EVENT, TIME, SURV[:, 0], 2.0, ax=3)
+
+
+def test_display_names_an_unknown_option_and_the_known_ones():
+    pytest.importorskip("matplotlib")
+    from skbrier.survival import SurvivalCalibrationDisplay
+
+    # "calibration_at_horizon() got an unexpected keyword argument 'colour'"
+    with pytest.raises(
+        TypeError,
+        match=r"from_predictions got an unexpected keyword argument 'colour'.*n_bins",
+    ):
+        SurvivalCalibrationDisplay.from_predictions(
+            EVENT, TIME, SURV[:, 0], 2.0, colour="r"
+        )
