@@ -244,3 +244,26 @@ def test_display_names_an_unknown_option_and_the_known_ones():
         SurvivalCalibrationDisplay.from_predictions(
             EVENT, TIME, SURV[:, 0], 2.0, colour="r"
         )
+
+
+# -- scikit-survival's refusals: documented, and the score is its score ----------------------
+def test_scored_times_beyond_the_training_follow_up_score_as_scikit_survival_would():
+    sksurv_metrics = pytest.importorskip("sksurv.metrics")
+    rng = np.random.default_rng(4)
+    train_time = rng.integers(1, 7, 30).astype(float)
+    train_event = rng.random(30) < 0.6
+    train_event[train_time == train_time.max()] = True  # the censoring curve stays > 0
+    time = rng.integers(1, 10, 25).astype(float)  # some after the training follow-up
+    event = rng.random(25) < 0.6
+    times = np.array([2.0, 3.0, 5.0])
+    surv = np.sort(rng.random((25, 3)), axis=1)[:, ::-1]
+    y_train, y = _structured(train_event, train_time), _structured(event, time)
+    with pytest.raises(ValueError, match="largest observed time"):
+        sksurv_metrics.brier_score(y_train, y, surv, times)
+    got = brier_score_survival(y, surv, times, convention="sksurv", train_event=y_train)
+    # those subjects are controls at every horizon: scikit-survival's score with
+    # their times moved back to the end of the training follow-up
+    y_in = _structured(event, np.minimum(time, train_time.max()))
+    _, ref = sksurv_metrics.brier_score(y_train, y_in, surv, times)
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
+    assert "after the last training time" in " ".join(brier_score_survival.__doc__.split())
