@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator
 
+from skbrier._core.binning import assign_bins, uniform_edges
 from skbrier.survival import (
     brier_score_survival,
     calibration_at_horizon,
@@ -267,3 +268,27 @@ def test_scored_times_beyond_the_training_follow_up_score_as_scikit_survival_wou
     _, ref = sksurv_metrics.brier_score(y_train, y_in, surv, times)
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
     assert "after the last training time" in " ".join(brier_score_survival.__doc__.split())
+
+
+# -- survival forecasts on the edges of risk bins and thresholds ----------------------------
+def test_survival_on_an_edge_is_read_as_the_risk_it_stands_for():
+    # 1 - 0.7 = 0.30000000000000004 fell in the risk bin (0.3, 0.4], and
+    # 1 - 0.9 = 0.09999999999999998 was below the threshold 0.1
+    import skbrier
+
+    time = np.arange(1.0, 13.0)
+    event = np.ones(12, dtype=int)  # no censoring: the binary outcome T <= 6.5
+    surv = np.array([0.9, 0.7, 0.9, 0.7, 0.2, 0.6, 0.9, 0.7, 0.3, 0.9, 0.8, 0.1])
+    risk = np.array([0.1, 0.3, 0.1, 0.3, 0.8, 0.4, 0.1, 0.3, 0.7, 0.1, 0.2, 0.9])
+    res = calibration_at_horizon(event, time, surv, 6.5, n_bins=10)
+    # skbrier's binning rule on the risks themselves: e_k < r <= e_(k+1)
+    bins = assign_bins(risk, uniform_edges(10))
+    y = (time <= 6.5).astype(float)
+    used = np.unique(bins)
+    np.testing.assert_allclose(res.bin_weight, [np.sum(bins == b) for b in used])
+    np.testing.assert_allclose(res.predicted, [risk[bins == b].mean() for b in used])
+    np.testing.assert_allclose(res.observed, [y[bins == b].mean() for b in used])
+    thr = [0.1, 0.3, 0.7]
+    dc = decision_curve_survival(event, time, surv, 6.5, thresholds=thr)
+    binary = skbrier.decision_curve((time <= 6.5).astype(int), risk, thresholds=thr)
+    np.testing.assert_allclose(dc.net_benefit, binary.net_benefit, rtol=0, atol=1e-15)

@@ -55,6 +55,14 @@ def _km_risk_at(
     return float(1.0 - sm.step_at(km, np.array([horizon]))[0])
 
 
+def risk_of_survival(surv: np.ndarray) -> np.ndarray:
+    """Predicted risk ``1 - S`` rounded to 15 decimals: the decimal a survival
+    forecast stands for (``1 - 0.9`` is 0.09999999999999998 in binary floating
+    point), so that a forecast on a bin edge or a threshold lies on the side of
+    the decimal, as the risk itself would (a change of at most 5e-16)."""
+    return np.round(1.0 - surv, 15)
+
+
 def _one_horizon(
     y_event: Any, y_time: Any, surv_proba: Any, horizon: Any, sample_weight: Any
 ) -> tuple[SurvivalData, np.ndarray, float]:
@@ -75,7 +83,7 @@ def _one_horizon(
                 "horizon, surv_proba[:, k]."
             )
         s = s[:, 0]
-    risk = 1.0 - check_survival_proba(s, data.time.shape[0], 1)[:, 0]
+    risk = risk_of_survival(check_survival_proba(s, data.time.shape[0], 1)[:, 0])
     return data, risk, float(t[0])
 
 
