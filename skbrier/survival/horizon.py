@@ -341,7 +341,10 @@ def decision_curve_survival(
     r"""Decision curve at a horizon for censored outcomes (dcurves ``dca(..., time=)``).
 
     A subject is "positive" at threshold :math:`p_t` when its predicted risk
-    :math:`\hat r_i = 1 - \hat S(t \mid x_i) \ge p_t`.  With
+    :math:`\hat r_i = 1 - \hat S(t \mid x_i) \ge p_t`.  The risk is rounded to 15
+    decimals, so that a survival of 0.9 is the risk 0.1 at the threshold 0.1
+    (in binary floating point ``1 - 0.9`` is 0.09999999999999998); the same
+    risks are binned by :func:`calibration_at_horizon`.  With
     :math:`q = P(\hat r \ge p_t)` and :math:`\rho = 1 - \hat S_{KM}(t)` the
     Kaplan--Meier risk among the positives,
 
@@ -393,7 +396,7 @@ def decision_curve_survival(
     ...                               [0.3, 0.8, 0.4, 0.6, 0.8, 0.7, 0.9, 0.6], 3.5,
     ...                               thresholds=[0.2, 0.3])
     >>> np.round(res.net_benefit, 4)
-    array([0.1562, 0.0893])
+    array([0.125 , 0.0893])
     """
     y_event, y_time, (surv_proba, horizon) = unpack(y_event, y_time, (surv_proba, horizon))
     # the thresholds of decision_curve (and dcurves): [0, 1), 0 allowed
