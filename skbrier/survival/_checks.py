@@ -83,7 +83,11 @@ def _text_problem(arr: np.ndarray, name: str, labels: bool) -> str | None:
     if arr.dtype.kind in "US":
         texts = arr.reshape(-1)
     elif arr.dtype == object:
-        texts = np.array([v for v in arr.reshape(-1) if isinstance(v, (str, bytes))])
+        # the first values tell text from pandas' nullable numbers (no loop over all)
+        flat = arr.reshape(-1)
+        if not any(isinstance(v, (str, bytes)) for v in flat[:1000]):
+            return None
+        texts = np.array([v for v in flat if isinstance(v, (str, bytes))])
     else:
         return None
     if texts.size == 0:
