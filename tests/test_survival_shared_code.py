@@ -128,7 +128,9 @@ def test_a_bin_whose_follow_up_ends_before_the_horizon_is_nan():
     np.testing.assert_allclose(res.observed_low, [0.0, np.nan])
     np.testing.assert_allclose(res.observed_high, [0.9327216, np.nan], rtol=1e-6)
     curve = decision_curve_survival(event, time, surv, 3.5, thresholds=[0.2, 0.5])
-    np.testing.assert_allclose(curve.net_benefit, [-1.0 / 6.0, np.nan])
+    # the survival 0.8 is the risk 0.2, positive at the threshold 0.2 (was -1/6:
+    # 1 - 0.8 = 0.19999999999999996 fell below it; tests/test_sweep_survival.py)
+    np.testing.assert_allclose(curve.net_benefit, [5.0 / 96.0, np.nan])
 
 
 # -- the per-horizon results: the shared fields declared once ---------------------------

@@ -118,6 +118,11 @@ def new_axes(ax: Any, display: str, **subplots_kw: Any) -> Any:
     plt = import_pyplot(display)
     if ax is None:
         _, ax = plt.subplots(**subplots_kw)
+    elif not hasattr(ax, "plot"):  # not an AttributeError while drawing
+        raise TypeError(
+            f"ax must be a matplotlib Axes (e.g. from plt.subplots()) or None, "
+            f"got {type(ax).__name__}."
+        )
     return ax
 
 

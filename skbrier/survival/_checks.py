@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._core.diagnose import missing_problem
 from .._core.format import format_number
 from .._core.validation import check_sample_weight
 
@@ -75,12 +76,74 @@ def _is_indicator(x: np.ndarray) -> bool:
     return x.dtype.kind in "iuf" and bool(np.isin(x, (0, 1)).all())
 
 
-def _numeric(x: Any, name: str, what: str = "numbers", kinds: str = "biuf") -> np.ndarray:
+def _text_problem(arr: np.ndarray, name: str, labels: bool) -> str | None:
+    """Text where numbers belong (``labels``: an event indicator): what to do, or
+    None when ``arr`` holds no text.  Text is refused whatever the dtype, so
+    ``"0"``/``"1"`` are not read as numbers in an object array and refused as str."""
+    if arr.dtype.kind in "US":
+        texts = arr.reshape(-1)
+    elif arr.dtype == object:
+        # the first values tell text from pandas' nullable numbers (no loop over all)
+        flat = arr.reshape(-1)
+        if not any(isinstance(v, (str, bytes)) for v in flat[:1000]):
+            return None
+        texts = np.array([v for v in flat if isinstance(v, (str, bytes))])
+    else:
+        return None
+    if texts.size == 0:
+        return None
+    found = sorted(
+        {
+            v.decode(errors="replace") if isinstance(v, bytes) else str(v)
+            for v in texts.tolist()
+        }
+    )
+    shown = repr(found[:10])[:-1] + (", ...]" if len(found) > 10 else "]")
+    if not labels:
+        return (
+            f"{name} must be numbers, got text such as {found[0]!r}: convert it "
+            f"first, e.g. numpy.asarray({name}, dtype=float)."
+        )
+    if set(found) <= {"0", "1"}:
+        remedy = f"convert them, e.g. numpy.asarray({name}, dtype=int)"
+    else:
+        remedy = f"pass the indicator of the event, e.g. {name} == {found[-1]!r}"
+    return (
+        f"{name} must be 0/1 or boolean (1 = event, 0 = censored), got text labels "
+        f"{shown}: {remedy}."
+    )
+
+
+def _temporal_problem(arr: np.ndarray, name: str) -> str | None:
+    """Durations or dates where numbers of one time unit belong: what to do."""
+    if arr.dtype.kind == "m":
+        return (
+            f"{name} holds durations ({arr.dtype}): give numbers in one time unit, "
+            f"e.g. {name} / pandas.Timedelta(days=1), with the horizons and the "
+            "observed times in the same unit."
+        )
+    if arr.dtype.kind == "M":
+        return (
+            f"{name} holds dates ({arr.dtype}): give the time from each subject's "
+            "start to its event or censoring as numbers in one unit, e.g. "
+            "(end - start) / pandas.Timedelta(days=1)."
+        )
+    return None
+
+
+def _numeric(
+    x: Any, name: str, what: str = "numbers", kinds: str = "biuf", *, labels: bool = False
+) -> np.ndarray:
     """``x`` as a numpy array of numbers: object arrays (pandas' nullable
-    columns) become float64, missing values NaN; other dtypes are a TypeError."""
+    columns) become float64, missing values NaN; text, durations, dates and
+    other dtypes are a TypeError saying what to do (``labels``: ``x`` is an
+    event indicator, its text labels are listed)."""
     if isinstance(x, (str, bytes)) or x is None:
         raise TypeError(f"{name} must be {what}, got {x!r}.")
     arr = np.asarray(x)
+    problem = _text_problem(arr, name, labels) or _temporal_problem(arr, name)
+    if problem is not None:
+        raise TypeError(problem)
     if arr.dtype == object:
         try:
             arr = arr.astype(np.float64)
@@ -95,7 +158,7 @@ def _numeric(x: Any, name: str, what: str = "numbers", kinds: str = "biuf") -> n
 
 
 def _as_numeric_1d(x: Any, name: str, names: tuple[str, str]) -> np.ndarray:
-    arr = _numeric(x, name)
+    arr = _numeric(x, name, labels=name == names[0])
     if arr.ndim != 1:
         hint = (
             f" An (event, time) table? Pass {names[0]}=its event column and "
@@ -234,11 +297,9 @@ def check_horizon_values(
 ) -> np.ndarray:
     """Horizons without data: a non-empty, finite, non-negative, strictly
     increasing scalar or 1-D array (float64); ``integrated``: at least two."""
-    if isinstance(times, (str, bytes)):
-        raise TypeError(f"{name} must be numbers, got {times!r}.")
-    arr = np.atleast_1d(np.asarray(times))
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be numbers, got dtype {arr.dtype}.")
+    if times is None:
+        raise TypeError(f"{name} must be given (the horizons of the predictions).")
+    arr = np.atleast_1d(_numeric(times, name, kinds="iuf"))
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(
             f"{name} must be a non-empty scalar or 1-D array, got shape {arr.shape}."
@@ -299,10 +360,61 @@ def survival_matrix(pred: Any, times: np.ndarray, *, name: str = "surv_proba") -
     return np.vstack(rows)
 
 
+def _time_labels(labels: Any) -> np.ndarray | None:
+    """The numeric labels of a DataFrame axis as float64, or None when they
+    are no times (text, or pandas' default ``RangeIndex``)."""
+    if type(labels).__name__ == "RangeIndex":
+        return None
+    arr = np.asarray(labels)
+    if arr.dtype.kind not in "iuf" or arr.ndim != 1:
+        return None
+    return arr.astype(np.float64)
+
+
+def _check_frame_axes(surv_proba: Any, times: np.ndarray, name: str) -> None:
+    """Refuse a DataFrame whose labels say it does not hold the horizons as columns.
+
+    Its columns labelled with other times (an estimator's own grid, another
+    unit), or its index holding the horizons with the subjects as columns
+    (lifelines' and pycox's layout; a square one passes every other check),
+    would be read silently as survival at ``times``.
+    """
+    columns, index = (
+        getattr(surv_proba, "columns", None),
+        getattr(surv_proba, "index", None),
+    )
+    if columns is None or index is None or getattr(surv_proba, "ndim", 0) != 2:
+        return
+    cols, rows = _time_labels(columns), _time_labels(index)
+    cols_ok = cols is not None and np.array_equal(cols, times)
+    if not cols_ok and rows is not None and np.array_equal(rows, times):
+        raise ValueError(
+            f"{name} holds the horizons as its index (rows) and one column per "
+            f"subject (as lifelines and pycox return survival): pass {name}.T."
+        )
+    if cols is not None and not cols_ok and cols.shape == times.shape:
+        shown = ", ".join(format_number(float(v)) for v in cols[:6])
+        want = ", ".join(format_number(float(v)) for v in times[:6])
+        raise ValueError(
+            f"{name}'s columns are the times [{shown}] but times [{want}] were given: "
+            f"pass the survival at the horizons, e.g. {name}[list(times)], or "
+            "the horizons the columns belong to."
+        )
+
+
 def check_survival_proba(
-    surv_proba: Any, n: int, n_times: int, *, name: str = "surv_proba"
+    surv_proba: Any,
+    n: int,
+    n_times: int,
+    *,
+    name: str = "surv_proba",
+    times: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Predicted survival probabilities, shape (n, len(times)), in [0, 1], non-increasing in t."""
+    """Predicted survival probabilities, shape (n, len(times)), in [0, 1], non-increasing in t.
+
+    ``times``: the horizons, checked against the labels of a DataFrame of the
+    right shape (:func:`_check_frame_axes`).
+    """
     arr = _numeric(surv_proba, name, "numbers (probabilities)", kinds="iuf")
     if arr.ndim == 1 and n_times == 1:
         arr = arr[:, None]
@@ -316,6 +428,8 @@ def check_survival_proba(
             f"{name} must have shape (n_samples, n_times) = ({n}, {n_times}), one "
             f"column per horizon, got {arr.shape}.{hint}"
         )
+    if times is not None:  # the shape is right: the labels may still say otherwise
+        _check_frame_axes(surv_proba, times, name)
     s = np.ascontiguousarray(arr, dtype=np.float64)
     # in row blocks: the temporaries of the range and monotonicity checks stay in cache
     step = max(1024, (1 << 16) // max(n_times, 1))
@@ -328,11 +442,14 @@ def check_survival_proba(
             up = (block[:, 1:] - block[:, :-1]) > MONOTONE_TOL
             if up.any():
                 bad_row = start + int(np.flatnonzero(up.any(axis=1))[0])
+    if np.isnan(lo) or np.isnan(hi):
+        raise ValueError(missing_problem(s, name) or f"{name} contains NaN.")
     if not (lo >= 0.0 and hi <= 1.0):
         # 4 digits, or as many more as show a value just above 1
         shown_high = distinct_numbers(hi, 1.0)[0] if hi > 1.0 else format_number(hi)
+        percent = " (percentages? Divide by 100)" if lo >= 0.0 and 1.5 < hi <= 100.0 else ""
         raise ValueError(
-            f"{name} must be survival probabilities in [0, 1] (no NaN); "
+            f"{name} must be survival probabilities in [0, 1] (no NaN){percent}; "
             f"found values in [{format_number(lo)}, {shown_high}]."
         )
     if bad_row >= 0:

@@ -17,6 +17,9 @@ from .horizon import SurvivalCalibrationResult, calibration_at_horizon
 
 __all__ = ["SurvivalCalibrationDisplay"]
 
+#: arguments of from_predictions that are not options of the statistic or drawing
+_POSITIONAL = ("self", "y_event", "y_time", "surv_proba", "horizon", "ax")
+
 
 @display_doc
 class SurvivalCalibrationDisplay:
@@ -115,7 +118,7 @@ class SurvivalCalibrationDisplay:
     def from_predictions(
         cls,
         y_event: Any,
-        y_time: Any,
+        y_time: Any = None,
         surv_proba: Any = None,
         horizon: Any = None,
         *,
@@ -151,6 +154,14 @@ class SurvivalCalibrationDisplay:
         )
         drawing = inspect.signature(cls.plot).parameters
         plot_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in drawing}
+        options = inspect.signature(calibration_at_horizon).parameters
+        unknown = [k for k in kwargs if k not in options]
+        if unknown:
+            known = sorted(k for k in (*options, *drawing) if k not in _POSITIONAL)
+            raise TypeError(
+                f"from_predictions got an unexpected keyword argument {unknown[0]!r}; "
+                f"the options of the statistic and of the drawing are {known}."
+            )
         models = surv_proba if isinstance(surv_proba, Mapping) else {name: surv_proba}
         results = {
             str(k): calibration_at_horizon(y_event, y_time, s, horizon, **kwargs)

@@ -28,6 +28,7 @@ __all__ = [
     "brier_only",
     "censoring_weights",
     "check_convention",
+    "check_estimator_survival",
     "check_integration",
     "integration_weights",
     "null_survival",
@@ -172,13 +173,14 @@ def integration_weights(
     the next and 0 before the first, averaged over ``[0, t_K]``.  ``times``
     holds at least two horizons (``check_horizon_values(integrated=True)``).
     """
-    d = np.diff(times)
     if integration == "trapezoid":
+        # shares of the span before halving: half of a subnormal step underflows to 0
+        d = np.diff(times) / (times[-1] - times[0])
         a = np.zeros_like(times)
         a[:-1] += d / 2.0
         a[1:] += d / 2.0
-        return a / (times[-1] - times[0]), (float(times[0]), float(times[-1]))
-    return np.append(d, 0.0) / times[-1], (0.0, float(times[-1]))
+        return a, (float(times[0]), float(times[-1]))
+    return np.append(np.diff(times), 0.0) / times[-1], (0.0, float(times[-1]))
 
 
 class Prepared(NamedTuple):
@@ -186,6 +188,21 @@ class Prepared(NamedTuple):
     times: np.ndarray
     surv: list[np.ndarray]
     scalar_times: bool
+
+
+def check_estimator_survival(pred: Any, owner: str) -> Any:
+    """``pred``, what ``owner.predict_survival_function(X)`` returned, when it
+    holds survival functions (callables of time); numbers are refused, since
+    the times they belong to are unknown (an estimator's own time grid read
+    as the horizons would be a silent wrong score)."""
+    if survival_functions(pred) is None:
+        raise TypeError(
+            f"{owner}.predict_survival_function(X) must return "
+            "survival functions (callables of time) that skbrier evaluates at "
+            "times; evaluate them yourself and pass the (n_samples, n_times) "
+            "matrix instead."
+        )
+    return pred
 
 
 def unpack(
@@ -217,13 +234,7 @@ def unpack(
                 "a structured array (event, time) as sksurv.util.Surv.from_arrays makes."
             )
         pred = y_event.predict_survival_function(y_time)
-        if survival_functions(pred) is None:
-            raise TypeError(
-                f"{type(y_event).__name__}.predict_survival_function(X) must return "
-                "survival functions (callables of time) that skbrier evaluates at "
-                "times; evaluate them yourself and pass the (n_samples, n_times) "
-                "matrix instead."
-            )
+        check_estimator_survival(pred, type(y_event).__name__)
         return y, None, (pred, *rest[1:])
     if hasattr(y_event, "fit") and hasattr(y_event, "predict"):
         raise TypeError(
@@ -275,8 +286,6 @@ def prepare(
         y_event, y_time, (*surv_probas, times), estimator=estimator
     )
     data = check_survival_outcome(y_event, y_time, sample_weight=sample_weight)
-    if times is None:
-        raise TypeError("times must be given (the horizons of the predictions).")
     t = check_horizons(times, data, integrated=integrated)
     n = data.time.shape[0]
     mats = []
@@ -284,7 +293,7 @@ def prepare(
         if s is None:
             raise TypeError(f"{name} must be given.")
         s = survival_matrix(s, t, name=name)
-        mats.append(check_survival_proba(s, n, t.shape[0], name=name))
+        mats.append(check_survival_proba(s, n, t.shape[0], name=name, times=t))
     return Prepared(data, t, mats, np.ndim(times) == 0)
 
 

@@ -178,7 +178,7 @@ def _warn_undefined_ipa(
 @with_pieces(SURVIVAL_PIECES)
 def index_of_prediction_accuracy(
     y_event: Any,
-    y_time: Any,
+    y_time: Any = None,
     surv_proba: Any = None,
     times: Any = None,
     *,
@@ -329,7 +329,7 @@ def index_of_prediction_accuracy(
 @with_pieces(SURVIVAL_PIECES)
 def compare_brier_survival(
     y_event: Any,
-    y_time: Any,
+    y_time: Any = None,
     surv_proba_a: Any = None,
     surv_proba_b: Any = None,
     times: Any = None,

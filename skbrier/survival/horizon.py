@@ -20,10 +20,10 @@ from .._core.params import (
     check_min_samples,
     check_n_bins,
     check_option,
-    check_thresholds,
 )
 from .._core.results import Result
-from ..metrics._decision_curve import DecisionCurveResult
+from ..metrics._decision_curve import DEFAULT_THRESHOLDS, DecisionCurveResult
+from ..metrics.net_benefit import _check_curve_thresholds
 from . import _pseudo_math as pm
 from . import _survival_math as sm
 from ._checks import (
@@ -55,6 +55,14 @@ def _km_risk_at(
     return float(1.0 - sm.step_at(km, np.array([horizon]))[0])
 
 
+def risk_of_survival(surv: np.ndarray) -> np.ndarray:
+    """Predicted risk ``1 - S`` rounded to 15 decimals: the decimal a survival
+    forecast stands for (``1 - 0.9`` is 0.09999999999999998 in binary floating
+    point), so that a forecast on a bin edge or a threshold lies on the side of
+    the decimal, as the risk itself would (a change of at most 5e-16)."""
+    return np.round(1.0 - surv, 15)
+
+
 def _one_horizon(
     y_event: Any, y_time: Any, surv_proba: Any, horizon: Any, sample_weight: Any
 ) -> tuple[SurvivalData, np.ndarray, float]:
@@ -75,7 +83,7 @@ def _one_horizon(
                 "horizon, surv_proba[:, k]."
             )
         s = s[:, 0]
-    risk = 1.0 - check_survival_proba(s, data.time.shape[0], 1)[:, 0]
+    risk = risk_of_survival(check_survival_proba(s, data.time.shape[0], 1)[:, 0])
     return data, risk, float(t[0])
 
 
@@ -181,7 +189,7 @@ def _pseudo_bin(
 @with_pieces(SURVIVAL_PIECES)
 def calibration_at_horizon(
     y_event: Any,
-    y_time: Any,
+    y_time: Any = None,
     surv_proba: Any = None,
     horizon: Any = None,
     *,
@@ -323,7 +331,7 @@ def calibration_at_horizon(
 @with_pieces(SURVIVAL_PIECES)
 def decision_curve_survival(
     y_event: Any,
-    y_time: Any,
+    y_time: Any = None,
     surv_proba: Any = None,
     horizon: Any = None,
     *,
@@ -333,7 +341,10 @@ def decision_curve_survival(
     r"""Decision curve at a horizon for censored outcomes (dcurves ``dca(..., time=)``).
 
     A subject is "positive" at threshold :math:`p_t` when its predicted risk
-    :math:`\hat r_i = 1 - \hat S(t \mid x_i) \ge p_t`.  With
+    :math:`\hat r_i = 1 - \hat S(t \mid x_i) \ge p_t`.  The risk is rounded to 15
+    decimals, so that a survival of 0.9 is the risk 0.1 at the threshold 0.1
+    (in binary floating point ``1 - 0.9`` is 0.09999999999999998); the same
+    risks are binned by :func:`calibration_at_horizon`.  With
     :math:`q = P(\hat r \ge p_t)` and :math:`\rho = 1 - \hat S_{KM}(t)` the
     Kaplan--Meier risk among the positives,
 
@@ -352,7 +363,8 @@ def decision_curve_survival(
     horizon : float
         The horizon.
     thresholds : array-like, default=None
-        Threshold probabilities in (0, 1); default ``0.01, 0.02, ..., 0.99``.
+        Threshold probabilities in [0, 1) (0: everyone treated, as in
+        :func:`skbrier.decision_curve` and dcurves); default ``0.01, 0.02, ..., 0.99``.
     sample_weight : array-like of shape (n_samples,), default=None
         Frequency weights.
 
@@ -384,13 +396,14 @@ def decision_curve_survival(
     ...                               [0.3, 0.8, 0.4, 0.6, 0.8, 0.7, 0.9, 0.6], 3.5,
     ...                               thresholds=[0.2, 0.3])
     >>> np.round(res.net_benefit, 4)
-    array([0.1562, 0.0893])
+    array([0.125 , 0.0893])
     """
     y_event, y_time, (surv_proba, horizon) = unpack(y_event, y_time, (surv_proba, horizon))
+    # the thresholds of decision_curve (and dcurves): [0, 1), 0 allowed
     pts = (
-        np.round(np.arange(1, 100) / 100.0, 2)
+        DEFAULT_THRESHOLDS.copy()
         if thresholds is None
-        else check_thresholds(thresholds)
+        else _check_curve_thresholds(thresholds)
     )
     single = not isinstance(surv_proba, dict)
     models = {"model": surv_proba} if single else dict(surv_proba)

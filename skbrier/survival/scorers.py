@@ -14,6 +14,7 @@ from ._prepare import (
     CONVENTIONS,
     SURVIVAL_PIECES,
     Convention,
+    check_estimator_survival,
     check_integration,
     integration_weights,
     prepare,
@@ -39,11 +40,12 @@ def _score(
         raise TypeError(
             "y must be a structured array (event, time) as sksurv.util.Surv.from_arrays makes."
         )
-    t = np.asarray(times, dtype=np.float64)
-    surv = survival_matrix(y_pred, np.atleast_1d(t))
     integrated = metric == "integrated_brier_score"
+    # the functions are evaluated by ``prepare``, after the horizons are checked
+    # against the fold's follow-up (as the score functions do)
+    surv = check_estimator_survival(y_pred, "estimator")
     prep = prepare(
-        y_true, None, [surv], t, sample_weight=sample_weight, integrated=integrated
+        y_true, None, [surv], times, sample_weight=sample_weight, integrated=integrated
     )
     # a scorer sees only the validation fold: sksurv's censoring model is fitted
     # on it, with the fold's weights (as on its repeated rows)

@@ -36,7 +36,7 @@ def ipcw_brier(prep: Prepared, conv: Convention, censoring: str) -> np.ndarray:
 @with_pieces(SURVIVAL_PIECES)
 def brier_score_survival(
     y_event: Any,
-    y_time: Any,
+    y_time: Any = None,
     surv_proba: Any = None,
     times: Any = None,
     *,
@@ -83,7 +83,12 @@ def brier_score_survival(
     the training and scored data differ.  A scikit-survival call
     ``brier_score(y_train, y_test, estimate, times)`` is
     ``brier_score_survival(y_test, estimate, times, convention="sksurv",
-    train_event=y_train)``.
+    train_event=y_train)``.  scikit-survival also refuses a horizon at or
+    after the last scored time or before the first one, and a scored time
+    after the last training time (unless the training censoring curve ends
+    at 0); none of these needs a censoring weight outside the follow-up, so
+    skbrier returns the score there (scikit-survival's own wherever it
+    returns one).
 
     Parameters
     ----------
@@ -154,7 +159,7 @@ def brier_score_survival(
 @with_pieces(SURVIVAL_PIECES)
 def integrated_brier_score(
     y_event: Any,
-    y_time: Any,
+    y_time: Any = None,
     surv_proba: Any = None,
     times: Any = None,
     *,
