@@ -216,3 +216,60 @@ def test_cli_subgroups_of_three_rows(run_main, table, tmp_path):
     )
     assert code == 0, err
     assert "Traceback" not in err
+
+
+# --------------------------------------------------------------------------
+# flexible curves: the advice of an error names only what the smoother offers
+# --------------------------------------------------------------------------
+
+
+def test_lowess_curve_without_band_advises_only_the_bootstrap():
+    from skbrier.metrics import flexible_calibration_curve
+
+    y, p, _ = _data(200)
+    curve = flexible_calibration_curve(y, p, smoother="lowess", band=None)
+    with pytest.raises(ValueError) as exc:
+        curve.confidence_interval(metric="calibration_curve")
+    assert "band='bootstrap'" in str(exc.value) and "analytic" not in str(exc.value)
+    loess = flexible_calibration_curve(y, p, band=None)
+    with pytest.raises(ValueError, match="band='bootstrap' or band='analytic'"):
+        loess.confidence_interval(metric="calibration_curve")
+
+
+@pytest.mark.parametrize(
+    ("value", "fragment"),
+    [
+        ("20", "got 20 (a percentage? divide by 100)"),
+        ("0", "strictly between 0 and 1, got 0."),
+        ("nan", "--threshold must be finite"),
+    ],
+)
+def test_cli_threshold_errors_are_the_apis(run_main, table, value, fragment):
+    path, _ = table
+    code, out, err = run_main(
+        "report", str(path), "--y-col", "y", "--p-col", "p", "--threshold", value
+    )
+    assert code == 2 and fragment in err, err
+    assert "Traceback" not in err
+
+
+def test_cli_thresholds_still_read(run_main, table):
+    path, _ = table
+    code, out, err = run_main(
+        "report",
+        str(path),
+        "--y-col",
+        "y",
+        "--p-col",
+        "p",
+        "--threshold",
+        "0.1,0.3",
+        "--threshold",
+        "0.2",
+        "--json",
+        "--quiet",
+    )
+    import json
+
+    assert code == 0, err
+    assert [r["threshold"] for r in json.loads(out)["net_benefit"]] == [0.1, 0.2, 0.3]
