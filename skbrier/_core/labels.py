@@ -69,12 +69,27 @@ def _target_array(
             if isinstance(v, str):
                 has_str = True
             elif isinstance(v, numbers.Number):
-                if v != v:  # NaN
-                    raise ValueError(f"{name} contains NaN.")
+                if v != v:  # NaN (pandas' missing value of a text column)
+                    raise ValueError(_object_nan_problem(y, name))
                 has_num = True
             if has_str and has_num:
                 raise TypeError(f"{name} mixes strings and numbers; use one type of label.")
     return y
+
+
+def _object_nan_problem(y: np.ndarray, name: str) -> str:
+    """The message of an object array of labels holding NaN: how many missing
+    labels (None, NA or NaN), the first, and what to do."""
+    miss = np.fromiter(
+        (is_missing(v) or (isinstance(v, numbers.Number) and v != v) for v in y),
+        dtype=bool,
+        count=y.shape[0],
+    )
+    return (
+        f"{name} contains NaN: {int(miss.sum())} of {y.shape[0]} labels are missing "
+        f"(None, NA or NaN; the first at index {int(np.argmax(miss))}). Drop those "
+        "rows (from every input) or fill them in."
+    )
 
 
 def _check_finite_labels(y: np.ndarray, name: str) -> None:

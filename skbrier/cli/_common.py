@@ -71,10 +71,15 @@ def _thresholds(values: list[str] | None) -> list[float] | None:
                 t = float(v)
             except ValueError:
                 raise CLIError(f"--threshold: {v!r} is not a number.") from None
-            if not (0.0 < t < 1.0):
-                raise CLIError(f"--threshold must lie strictly between 0 and 1, got {v}.")
             out.append(t)
-    return out or None
+    if not out:
+        return None
+    from .._core.params import check_thresholds
+
+    try:  # the API's check: (0, 1), finite, a hint for percentages
+        return check_thresholds(out, "--threshold").tolist()
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
 
 
 def _integer(text: str) -> int:

@@ -82,9 +82,13 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
     reports = {}
     checked: list = []  # the arrays already validated (the jobs share y and w)
     skipped = []
+    grouped = args_group(args) is not None and len(jobs) > 1
     for name, y, p, w, *key in jobs:
         run.step(str(name))
         by = subgroup_kwds(subgroups, key[1] if len(key) > 1 else None)
+        if grouped and w is not None and len(w) and not w.any():
+            skipped.append(str(name))  # a group of zero weight holds no outcome
+            continue
         try:
             with warnings.catch_warnings():
                 # given by _warn_mixups with the column's name
@@ -94,7 +98,7 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
                         y, p, sample_weight=w, name=name, **by, **extra
                     )
         except SingleClassError as exc:
-            if args_group(args) is None or len(jobs) == 1:
+            if not grouped:
                 where = f"{name}: " if len(jobs) > 1 else ""
                 raise CLIError(f"{where}{_in_columns(str(exc), args)}") from None
             skipped.append(str(name))  # one group without events (or non-events)
@@ -108,12 +112,13 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
         if not reports:
             raise CLIError(
                 f"every group of column {args.group_col!r} (--group-col) holds a single "
-                "class of the outcome: a calibration report needs both events and "
-                "non-events."
+                "class of the outcome (among its rows of positive weight): a calibration "
+                "report needs both events and non-events."
             )
         warnings.warn(
             f"{len(skipped)} audit(s) of column {args.group_col!r} (--group-col) left out: "
-            f"their rows hold a single class of the outcome ({', '.join(skipped[:10])}"
+            "their rows (of positive weight) hold a single class of the outcome, or "
+            f"none ({', '.join(skipped[:10])}"
             f"{', ...' if len(skipped) > 10 else ''}).",
             UserWarning,
             stacklevel=2,

@@ -218,10 +218,10 @@ class FlexibleCalibrationCurve(_IntervalResult):
                 self.estimate, self.standard_error, self._eta, level
             )
         if metric == "calibration_curve" and self.band is None:
-            raise ValueError(
-                "this curve has no band (band=None); fit it with band='analytic' or "
-                "band='bootstrap'."
+            fits = "band='bootstrap'" + (
+                "" if self.smoother == "lowess" else " or band='analytic'"
             )
+            raise ValueError(f"this curve has no band (band=None); fit it with {fits}.")
         if method == "simulation" and not self.converged:
             # no maximum to draw around: NaN (warned at the fit)
             if metric != "calibration_curve":

@@ -246,14 +246,36 @@ def subgroup_section(
     statistic, the cumulative curves), a sorted input sorts some thirty
     times faster, and their results do not depend on the order of the rows.
     ``sorted_yp``: ``(y[order], p[order])`` when the caller has them."""
+    from .._core.format import format_number
+    from .._core.kernels.calibration import enough_observations
     from .._core.kernels.lowess import stable_argsort
+    from .._core.params import MIN_SAMPLES
     from .._core.validation import validated
     from ..metrics import calibration_by_group
-    from ..metrics.cumulative import _multicalibration
+    from ..metrics.cumulative import MIN_SEGMENT_SAMPLES, _multicalibration
 
     if groups is None and segments is None:
         return None
     given = (groups, segments)
+    # too few observations: a note, as for every section of the report (the
+    # columns are still checked: a wrong one is the user's error at any size)
+    total = float(y.shape[0] if w is None else w.sum())
+    if total < MIN_SEGMENT_SAMPLES:
+        _check_as_given(*given, y.shape[0])
+    if not enough_observations(total):
+        notes.add(
+            f"Subgroups not available: {format_number(total)} observation(s) (total "
+            f"weight); at least {MIN_SAMPLES} are needed for calibration by group."
+        )
+        return None
+    if segments is not None and total < MIN_SEGMENT_SAMPLES:
+        notes.add(
+            f"Subgroups: the multicalibration error not available: {format_number(total)} "
+            f"observation(s) (total weight); at least {MIN_SEGMENT_SAMPLES:.4g} are "
+            "needed to test a segment."
+        )
+        groups = _first_segment(segments) if groups is None else groups
+        segments = None
     if groups is None:
         groups = _first_segment(segments)
     if order is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
@@ -20,7 +21,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from .._core.docstrings import shared_doc
-from .._core.params import check_confidence_level, check_option
+from .._core.params import check_confidence_level, check_option, check_real
 from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
@@ -136,8 +137,8 @@ def pool_rubin(
     transform : {"identity", "logit", "log"}, default="identity"
         The pooling scale.
     dfcom : float, default=None
-        The complete-data degrees of freedom (None: infinite, as
-        ``mice::pool.scalar`` with ``n = Inf``).
+        The complete-data degrees of freedom (None or ``math.inf``: infinite,
+        as ``mice::pool.scalar`` with ``n = Inf``, its default).
     confidence_level : float, default=0.95
         The default level of the result's interval.
 
@@ -149,8 +150,10 @@ def pool_rubin(
     ------
     ValueError
         Fewer than 2 estimates, arrays of different lengths, non-finite
-        values, negative variances, or estimates outside the domain of the
-        transform.
+        values, negative variances, estimates outside the domain of the
+        transform, or ``dfcom`` not > 0.
+    TypeError
+        ``dfcom`` not a real number.
 
     Notes
     -----
@@ -178,8 +181,14 @@ def pool_rubin(
     qs, us = check_estimates(
         estimates, variances, transform, what="imputed data sets", zero_variance=True
     )
-    if dfcom is not None and not (isinstance(dfcom, (int, float)) and dfcom > 0):
-        raise ValueError(f"dfcom must be a positive number or None, got {dfcom!r}.")
+    if dfcom is not None and not (
+        isinstance(dfcom, numbers.Real)
+        and not isinstance(dfcom, bool)
+        and dfcom == math.inf
+    ):
+        dfcom = check_real(dfcom, "dfcom", low=0.0, inclusive=(False, True))
+    else:  # mice's pool.scalar(n = Inf): the large-sample degrees of freedom
+        dfcom = None
     level = check_confidence_level(confidence_level)
     m = qs.size
     qbar, ubar = float(qs.mean()), float(us.mean())
