@@ -276,3 +276,31 @@ def test_pos_label_of_a_boolean_outcome_column(tmp_path, engine, capsys):
     assert out["True", engine] == out["1", engine] != out["0", engine]
     assert main([*base, "--pos-label", "yes", "--engine", engine]) == 2
     assert "--pos-label 'yes' is not a label of 'y'" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # a Spark session (in CI's slow step)
+def test_spark_leaves_single_class_groups_out_as_memory(spark, tmp_path, capsys):
+    # a group without events (or of zero weight) stopped the whole Spark run,
+    # and the error named the internal group column; memory leaves it out
+    rng = np.random.default_rng(5)
+    pa = rng.uniform(0.05, 0.95, 60)
+    ya = (rng.uniform(size=60) < pa).astype(int)
+    rows = [f"a,{y},{p!r},1" for y, p in zip(ya.tolist(), pa.tolist())]
+    rows += ["b,1,0.3,1", "b,1,0.9,1", "c,0,0.1,1", "d,0,0.2,0", "d,1,0.7,0"]
+    f = tmp_path / "g.csv"
+    f.write_text("g,y,p,w\n" + "\n".join(rows) + "\n")
+    args = ["report", str(f), "--y-col", "y", "--p-col", "p", "--group-col", "g"]
+    args += ["--weight-col", "w", "--json"]
+    out = {}
+    for engine in ("memory", "spark"):
+        assert main([*args, "--engine", engine]) == 0
+        res = capsys.readouterr()
+        assert "3 audit(s) of column 'g' (--group-col) left out" in res.err
+        assert "(b, c, d)" in res.err
+        out[engine] = json.loads(res.out)
+    assert out["spark"]["n_samples"] == out["memory"]["n_samples"] == 60
+    _same(out["spark"], out["memory"], SPARK_EXACT)
+    f.write_text("g,y,p,w\nb,1,0.3,1\nb,1,0.9,1\nc,0,0.1,1\nc,0,0.4,1\n")
+    assert main([*args, "--engine", "spark"]) == 2
+    err = capsys.readouterr().err
+    assert "every group of column 'g'" in err and "__skbrier" not in err

@@ -115,6 +115,28 @@ def warn_rows_without_group(n_missing: int, column: str, stacklevel: int) -> Non
         )
 
 
+def groups_left_out(skipped: list[str], kept: int, column: str, stacklevel: int) -> None:
+    """The --group-col groups whose rows of positive weight hold a single class
+    of the outcome (or none): a CLIError when no group is ``kept``, else one
+    warning naming them (``stacklevel`` as seen by the caller)."""
+    if not skipped:
+        return
+    if not kept:
+        raise CLIError(
+            f"every group of column {column!r} (--group-col) holds a single "
+            "class of the outcome (among its rows of positive weight): a calibration "
+            "report needs both events and non-events."
+        )
+    warnings.warn(
+        f"{len(skipped)} audit(s) of column {column!r} (--group-col) left out: "
+        "their rows (of positive weight) hold a single class of the outcome, or "
+        f"none ({', '.join(skipped[:10])}"
+        f"{', ...' if len(skipped) > 10 else ''}).",
+        UserWarning,
+        stacklevel=stacklevel + 1,
+    )
+
+
 def _sep(text: str) -> str:
     """argparse type of --sep: one character, or 'tab'."""
     value = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}.get(

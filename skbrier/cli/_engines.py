@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import CLIError, warn_rows_without_group
+from ._common import CLIError, groups_left_out, warn_rows_without_group
 from ._subgroups import MISSING, labels, missing_note
 from ._table import NA_VALUES
 
@@ -72,7 +72,8 @@ def _is_parquet(path: str) -> bool:
 #: subgroup column keeps its own name: it may be one of these columns too)
 _Y, _P, _W = "__skbrier_cli_y", "__skbrier_cli_p", "__skbrier_cli_w"
 #: the ``--group-col`` labels in Spark's frame
-_G = "__skbrier_cli_group"
+#: the column of the --group-col labels in Spark (named as the user's column in messages)
+_G = GROUP_COLUMN = "__skbrier_cli_group"
 
 
 def refuse_unavailable_options(args: Any, engine: str) -> None:
@@ -509,7 +510,18 @@ def _spark_groups(args: Any, df: Any) -> Any:
     df = df.withColumn(_G, F.when(text.isin(list(NA_VALUES)), None).otherwise(text))
     n_missing = df.filter(F.col(_G).isNull()).count()
     warn_rows_without_group(n_missing, args.group_col, stacklevel=4)
-    return df.filter(F.col(_G).isNotNull())
+    df = df.filter(F.col(_G).isNotNull())
+    # groups whose rows of positive weight hold one class (or none) are left
+    # out with a warning, as in memory (one aggregation)
+    y = F.col(f"`{args.y_col}`")
+    held = y.isNotNull()
+    if args.weight_col is not None:
+        held = held & (F.col(f"`{args.weight_col}`") > 0)
+    classes = df.groupBy(_G).agg(F.countDistinct(F.when(held, y)).alias("k")).collect()
+    kept = [row[0] for row in classes if row[1] >= 2]
+    skipped = sorted(str(row[0]) for row in classes if row[1] < 2)
+    groups_left_out(skipped, len(kept), args.group_col, stacklevel=4)
+    return df.filter(F.col(_G).isin(kept)) if skipped else df
 
 
 def _spark(args: Any, options: dict) -> dict:

@@ -17,6 +17,7 @@ from ._common import (
     _thresholds,
     _write,
     add_reader_options,
+    groups_left_out,
     shared_option,
 )
 from ._report_input import _check_roles, _jobs, _load, _provenance, _rows_note, _warn_mixups
@@ -108,21 +109,7 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
             raise CLIError(f"{where}{_in_columns(str(exc), args)}") from None
         if key:
             reports[name]._set_rows_key(key[0])
-    if skipped:
-        if not reports:
-            raise CLIError(
-                f"every group of column {args.group_col!r} (--group-col) holds a single "
-                "class of the outcome (among its rows of positive weight): a calibration "
-                "report needs both events and non-events."
-            )
-        warnings.warn(
-            f"{len(skipped)} audit(s) of column {args.group_col!r} (--group-col) left out: "
-            "their rows (of positive weight) hold a single class of the outcome, or "
-            f"none ({', '.join(skipped[:10])}"
-            f"{', ...' if len(skipped) > 10 else ''}).",
-            UserWarning,
-            stacklevel=2,
-        )
+    groups_left_out(skipped, len(reports), args.group_col, stacklevel=2)
     return reports
 
 
@@ -277,7 +264,7 @@ def _report_engine(args: argparse.Namespace, engine: str) -> int:
     """--engine dask, polars, duckdb or spark: the engine reads the file and
     computes one report per --p-col."""
     from .._core.progress import task
-    from ._engines import engine_reports
+    from ._engines import GROUP_COLUMN, engine_reports
 
     with _progress_display(args), task(f"skbrier report ({engine})") as run:
         run.step(f"reading {args.file}")
@@ -287,7 +274,8 @@ def _report_engine(args: argparse.Namespace, engine: str) -> int:
             try:
                 reports = engine_reports(args, engine, _options(args))
             except (ValueError, TypeError) as exc:
-                raise CLIError(f"{args.file}: {_in_columns(str(exc), args)}") from None
+                msg = str(exc).replace(GROUP_COLUMN, str(args.group_col))
+                raise CLIError(f"{args.file}: {_in_columns(msg, args)}") from None
         note_unavailable(reports, args, engine)
         if args.html is not None:
             run.step("writing the HTML page")
