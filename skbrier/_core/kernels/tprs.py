@@ -329,7 +329,21 @@ def gam_logistic_curve(
 
     Not converged (NaN curve) when a threshold on ``x`` separates the
     outcomes: the unpenalised straight line then has no finite maximum
-    (mgcv reports fitted probabilities of 0 and 1 instead)."""
+    (mgcv reports fitted probabilities of 0 and 1 instead).
+
+    The rows are fitted sorted by ``(x, y)``: the smoothing parameter is the
+    minimum of a score that can be flat, so sums in another order of the
+    rows could move it (and the curve, by up to 2e-4); the per-row outputs
+    (``fitted``, ``design``) are in the order given."""
+    order = np.lexsort((y, x))
+    if np.any(order[1:] < order[:-1]):
+        cur = gam_logistic_curve(
+            y[order], x[order], None if w is None else w[order], x_eval, k=k
+        )
+        back = np.empty_like(order)
+        back[order] = np.arange(order.shape[0])
+        design = cur.design[back] if cur.design.shape[0] == order.shape[0] else cur.design
+        return cur._replace(fitted=cur.fitted[back], design=design)
     b = _basis(x, w, k)  # first: too few distinct values is a ValueError
     if _linearly_separated(y, x, w):
         # no finite maximum for any smoothing parameter: the unpenalised
