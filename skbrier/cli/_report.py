@@ -109,7 +109,7 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
             raise CLIError(f"{where}{_in_columns(str(exc), args)}") from None
         if key:
             reports[name]._set_rows_key(key[0])
-    groups_left_out(skipped, len(reports), args.group_col, stacklevel=2)
+    groups_left_out(skipped, len(reports), args_group(args), stacklevel=2)
     return reports
 
 
