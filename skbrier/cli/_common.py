@@ -115,7 +115,9 @@ def warn_rows_without_group(n_missing: int, column: str, stacklevel: int) -> Non
         )
 
 
-def groups_left_out(skipped: list[str], kept: int, column: str, stacklevel: int) -> None:
+def groups_left_out(
+    skipped: list[str], kept: int, column: str | None, stacklevel: int
+) -> None:
     """The --group-col groups whose rows of positive weight hold a single class
     of the outcome (or none): a CLIError when no group is ``kept``, else one
     warning naming them (``stacklevel`` as seen by the caller)."""
