@@ -28,7 +28,7 @@ from .._core.kernels.brier import (
     skill_reduce,
     warn_undefined_skill,
 )
-from .._core.validation import is_multilabel
+from .._core.multilabel import is_multilabel
 
 __all__ = [
     "brier_score",

@@ -33,6 +33,7 @@ from .._core.kernels.calibration_error import (
     top_label_reduce,
     torch_linspace_edges,
 )
+from .._core.multilabel import check_multilabel, is_multilabel
 from .._core.params import (
     check_bool,
     check_min_samples,
@@ -41,7 +42,7 @@ from .._core.params import (
     check_real,
 )
 from .._core.resampling import repeated_rows
-from .._core.validation import _as_array, check_forecast, check_multilabel, is_multilabel
+from .._core.validation import _as_array, check_forecast
 
 __all__ = [
     "BINNING_PRESETS",

@@ -18,13 +18,12 @@ from .._core.kernels.brier import (
     skill_reduce,
     warn_undefined_skill,
 )
+from .._core.multilabel import check_multilabel, is_multilabel
 from .._core.validation import (
     Forecast,
     _is_one,
     check_forecast,
-    check_multilabel,
     check_reference,
-    is_multilabel,
 )
 
 __all__ = ["brier_index", "brier_score", "brier_skill_score"]

@@ -45,6 +45,7 @@ from .._core.binning import (
 from .._core.dispatch import HOST, backends
 from .._core.docstrings import shared_doc
 from .._core.kernels.bin_statistics import BinStatistics, check_edges
+from .._core.multilabel import check_multilabel, is_multilabel
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_BINS,
@@ -57,8 +58,6 @@ from .._core.params import (
 from .._core.results import ConfidenceInterval
 from .._core.validation import (
     check_forecast,
-    check_multilabel,
-    is_multilabel,
 )
 from ._binned_decomposition import (
     bin_edges,
