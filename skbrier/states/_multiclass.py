@@ -64,7 +64,7 @@ from ._base import (
     update_columns,
 )
 from ._base import label_key as _key
-from ._sums import BrierSkill
+from ._sums import BrierSkill, WithReference
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
 
@@ -163,7 +163,7 @@ class _LabelColumns(_LabelSums):
         return Forecast(None, np.empty((0, self.n_columns or 2)), None, None, False)
 
 
-class _KernelColumns(_LabelColumns):
+class _KernelColumns(WithReference, _LabelColumns):
     """Base of the label-keyed states of one kernel's hypotheses form: each
     chunk's rows of a label reduced by ``_reduce(np, None, p, w,
     reference=...)`` (the sums of every possible column), optionally with a
@@ -173,14 +173,9 @@ class _KernelColumns(_LabelColumns):
 
     _reduce: Any = None
 
-    columns_option = "with_reference"
-
     def __init__(self, *, labels: Any = None, with_reference: bool = False) -> None:
         super().__init__(labels=labels)
         self.with_reference = with_reference
-
-    def _column_names(self) -> tuple[str, ...]:
-        return ("reference",) if self.with_reference else ()
 
     def _extra(self, p: np.ndarray, **columns: Any) -> dict:
         if not self.with_reference:

@@ -99,8 +99,20 @@ class BrierSkill:
         return skill_finish(self.sums(), reference)[0]
 
 
+class WithReference:
+    """A state built with ``with_reference=True`` takes a ``reference`` column
+    of reference forecasts in ``update`` (:class:`BrierState`, the multiclass
+    and ranked states)."""
+
+    with_reference: bool
+    columns_option = "with_reference"
+
+    def _column_names(self) -> tuple[str, ...]:
+        return ("reference",) if self.with_reference else ()
+
+
 @with_pieces(STATE_PIECES)
-class BrierState(BrierSkill, BinaryState):
+class BrierState(BrierSkill, WithReference, BinaryState):
     r"""Mergeable state of the binary Brier score and skill score.
 
     Keeps, per label of ``y_true``, the sufficient statistics of the one
@@ -135,14 +147,9 @@ class BrierState(BrierSkill, BinaryState):
     0.075
     """
 
-    columns_option = "with_reference"
-
     def __init__(self, *, pos_label: Any = None, with_reference: bool = False) -> None:
         super().__init__(pos_label=pos_label)
         self.with_reference = with_reference
-
-    def _column_names(self) -> tuple[str, ...]:
-        return ("reference",) if self.with_reference else ()
 
     def _extra(self, n: int, **columns: Any) -> dict:
         return forecast_columns(columns, self._column_names(), n)
