@@ -363,7 +363,8 @@ def _dask_report(y, p, w, **kw):
     )
 
 
-@pytest.mark.parametrize("weight", [pytest.param(None, marks=pytest.mark.slow), "w"])
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
+@pytest.mark.parametrize("weight", [None, "w"])
 def test_report_continuous_forecasts_rounded(spark, data, monkeypatch, weight):
     """More distinct forecasts per class than the ``resolution="auto"`` table
     keeps (the cap set to 10, so every large partition emits its rounded

@@ -118,6 +118,7 @@ def test_cross_validator_and_train_validation_split(spark, train, tmp_path):
     assert back.getOrDefault("threshold") == 0.25 and back.getWeightCol() == "w"
 
 
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
 def test_params_follow_spark_conventions(spark, train):
     # Spark's accessors of every param, setParams as the one place that sets
     # them (None clears: weightCol=None is unweighted again), copies keep them
