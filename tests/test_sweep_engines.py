@@ -89,6 +89,26 @@ def test_hard_forecasts_warn_as_in_memory(engine, name):
     assert not got
 
 
+@pytest.mark.parametrize(
+    "name", ["brier_score", "brier_index", "brier_skill_score", "calibration_error"]
+)
+def test_polars_expressions_warn_of_hard_forecasts(name):
+    """The ``*_expr`` functions warn as the frame functions do: once, when a
+    group of at least two rows holds only 0/1 forecasts (select, group_by,
+    over); probabilities and a one-row group do not warn."""
+    df = _frame().with_columns(p=(pl.col("p") > 0.5).cast(pl.Float64))
+    expr = getattr(sbp, f"{name}_expr")
+    _, got = _hard_warnings(lambda: df.select(expr()))
+    assert len(got) == 1 and "predict_proba" in str(got[0].message)
+    _, got = _hard_warnings(lambda: df.group_by("g").agg(expr()))
+    assert len(got) == 1
+    _, got = _hard_warnings(lambda: _frame().select(expr()))
+    assert not got
+    one = _frame(n=1).with_columns(p=pl.lit(1.0))
+    _, got = _hard_warnings(lambda: one.select(expr()))
+    assert not got
+
+
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
 @pytest.mark.parametrize("name", sorted(_SILENT))
 def test_hard_forecasts_silent_where_in_memory_is(engine, name):

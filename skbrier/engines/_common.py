@@ -507,16 +507,17 @@ def _try_given(source: Source, given: GivenStatistic) -> dict[tuple, Any] | None
     return {_key(row, source.keys): given.finish(row) for row in rows}
 
 
-def warn_hard(rows: list[dict], keys: list[str]) -> None:
+def warn_hard(rows: list[dict], keys: list[str] | None) -> None:
     """The in-memory :class:`~skbrier.exceptions.HardForecastWarning`, once,
     when every forecast of a group of at least two rows is exactly 0 or 1
     (as a call per group would warn; the rows of a group may come per label
-    and bin; rows without the ``hard`` aggregate: no check)."""
-    groups: dict[tuple, list[int]] = {}
-    for row in rows:
+    and bin, or, ``keys`` None, each row is a group's; rows without the
+    ``hard`` aggregate: no check)."""
+    groups: dict[Any, list[int]] = {}
+    for i, row in enumerate(rows):
         if "hard" not in row:
             return
-        g = groups.setdefault(_key(row, keys), [0, 1])
+        g = groups.setdefault(i if keys is None else _key(row, keys), [0, 1])
         g[0] += int(row["rows"])
         g[1] &= int(row["hard"] == 1)
     if any(n >= 2 and hard for n, hard in groups.values()):

@@ -115,11 +115,13 @@ def _given_expr(
     pl = _pl()
 
     def finish(s: Any) -> Any:
-        return pl.Series(
-            _common.finish_given(given, s.to_list(), weighted), dtype=pl.Float64
-        )
+        rows = s.to_list()
+        out = _common.finish_given(given, rows, weighted)
+        _common.warn_hard(rows, None)  # each row is a group's sums
+        return pl.Series(out, dtype=pl.Float64)
 
-    struct = pl.struct(render_aggs(given.aggs, cols))
+    aggs = given.aggs + (_plans.hard_aggs(_plans.col("p")) if given.hard else [])
+    struct = pl.struct(render_aggs(aggs, cols))
     return struct.map_batches(finish, return_dtype=pl.Float64, is_elementwise=True).alias(
         name
     )

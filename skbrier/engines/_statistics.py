@@ -197,7 +197,7 @@ def calibration_given(
         return calibration_finish([BinSums(arr["w"], arr["wp"], arr["wy"])], norm)
 
     return GivenStatistic(
-        _plans.binned_given_aggs(y, p, w, ok, weighted, edges, right), finish
+        _plans.binned_given_aggs(y, p, w, ok, weighted, edges, right), finish, hard=True
     )
 
 
