@@ -336,7 +336,9 @@ def test_sample_size_check_shared_with_brier_inference(cov_type, weights, match)
 
 
 def test_bootstrap_options_checked_only_for_the_bootstrap():
-    """An unknown scheme fails the bootstrap in both functions, not the iid interval."""
+    """An unknown scheme fails the bootstrap in both functions; with the iid
+    interval any scheme but the default is refused as unused (it was
+    accepted and ignored: test_inference.py, options of another cov_type)."""
     from skbrier.stats.inference import brier_inference
 
     c = CASES[0]
@@ -344,6 +346,9 @@ def test_bootstrap_options_checked_only_for_the_bootstrap():
         lambda **kw: compare_brier(c["y_true"], c["y_proba"], c["y_proba_b"], **kw),
         lambda **kw: brier_inference(c["y_true"], c["y_proba"], **kw),
     ):
-        call(cov_type="iid", bootstrap="nope")
+        with pytest.raises(
+            ValueError, match="^bootstrap='nope' is an option of the resampling"
+        ):
+            call(cov_type="iid", bootstrap="nope")
         with pytest.raises(ValueError, match="^bootstrap"):
             call(cov_type="bootstrap", bootstrap="nope", n_resamples=9)

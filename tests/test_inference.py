@@ -531,3 +531,37 @@ def test_label_dtype_does_not_matter(dtype):
     b = brier_inference(y.astype(dtype), c["y_proba"], cov_type="hac")
     np.testing.assert_array_equal(a.covariance, b.covariance)
     assert a.brier_skill_score == b.brier_skill_score
+
+
+@pytest.mark.parametrize("dask_input", [False, True])
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"hac_kwds": {"kernel": "bartlett"}}, "hac_kwds"),
+        ({"cov_type": "bootstrap", "hac_kwds": {"prewhite": False}}, "hac_kwds"),
+        ({"bootstrap": "moving_block"}, "bootstrap"),
+        ({"cov_type": "hac", "bootstrap": "stationary"}, "bootstrap"),
+        ({"block_length": 5}, "block_length"),
+    ],
+)
+def test_an_option_of_another_cov_type_is_refused_not_ignored(options, named, dask_input):
+    """``hac_kwds`` without ``cov_type="hac"``, a block scheme or a block
+    length without ``"bootstrap"``: they were silently ignored (an iid
+    interval where the user asked for a block bootstrap); now refused,
+    naming the option and the ``cov_type`` it belongs to, on every backend."""
+    from skbrier.stats import compare_brier
+
+    rng = np.random.default_rng(3)
+    p = rng.uniform(size=80)
+    y = (rng.uniform(size=80) < p).astype(int)
+    q = np.clip(p + 0.05, 0, 1)
+    if dask_input:
+        da = pytest.importorskip("dask.array")
+        y, p, q = (da.from_array(v, chunks=40) for v in (y, p, q))
+    with pytest.raises(ValueError, match=rf"^{named}=.*cov_type="):
+        brier_inference(y, p, **options)
+    with pytest.raises(ValueError, match=rf"^{named}=.*cov_type="):
+        compare_brier(y, p, q, **options)
+    # the defaults and the explicit iid scheme are accepted
+    brier_inference(y, p, bootstrap="iid")
+    compare_brier(y, p, q, bootstrap="iid")

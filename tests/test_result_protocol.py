@@ -10,6 +10,7 @@ import dataclasses
 import importlib
 import inspect
 import json
+import pickle
 import pkgutil
 import re
 import warnings
@@ -350,6 +351,26 @@ def test_summary_dict_and_frame_do_not_need_an_interval(instances, name):
     json.dumps(res.to_dict(), default=str)
     assert res.to_frame() is not None
     assert repr(res).startswith(name)
+
+
+@pytest.mark.parametrize("name", RESULT_NAMES)
+def test_equality_compares_values_and_never_raises(instances, name):
+    """``res == again``: equal by value (arrays elementwise, NaN equal to
+    NaN), as a seeded computation repeats; never numpy's "truth value of an
+    array is ambiguous"; a pickled copy is equal; results are not hashable."""
+    res = instances[name]
+    again = pickle.loads(pickle.dumps(res))
+    assert res == again and not (res != again)
+    assert res != object() and res != 0.5
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(res)
+    fields = [f.name for f in dataclasses.fields(res) if f.compare]
+    for k in fields:
+        v = getattr(res, k)
+        if isinstance(v, float) and np.isfinite(v):
+            changed = dataclasses.replace(res, **{k: v + 1.0})
+            assert res != changed, k
+            break
 
 
 def _is_interval(ci) -> bool:

@@ -139,8 +139,36 @@ def to_builtin(value: Any) -> Any:
     return value
 
 
+def _equal(a: Any, b: Any) -> bool:
+    """Whether two field values are equal: arrays (and sequences, dicts,
+    pandas objects) by value, NaN equal to NaN, as :func:`numpy.array_equal`
+    with ``equal_nan`` compares them."""
+    if a is b:
+        return True
+    if type(a) is not type(b) and not (
+        isinstance(a, numbers.Number) and isinstance(b, numbers.Number)
+    ):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(map(_equal, a, b))
+    if hasattr(a, "equals") and not isinstance(a, Result):  # pandas
+        return bool(a.equals(b))
+    if isinstance(a, np.ndarray | numbers.Number):
+        try:
+            return bool(np.array_equal(a, b, equal_nan=True))
+        except TypeError:  # text or objects: no NaN test
+            return bool(np.array_equal(a, b))
+    return bool(a == b)
+
+
 class Result:
     """Mixin of the result protocol (for frozen dataclasses).
+
+    Two results are equal when they are of the same class and every field is
+    equal, arrays by value and NaN equal to NaN (``res == again`` checks that
+    a seeded computation repeats); results are not hashable.
 
     Examples
     --------
@@ -160,6 +188,27 @@ class Result:
     _summary_fields: ClassVar[tuple[str, ...] | None] = None
     #: the ``metric=`` names of ``confidence_interval`` (empty: no such method)
     _interval_metrics: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # in the class's own namespace before @dataclass runs, so that its
+        # generated __eq__ (a tuple comparison: "truth value of an array is
+        # ambiguous") and field hash are not added
+        cls.__eq__ = Result.__eq__  # type: ignore[method-assign]
+        cls.__hash__ = Result.__hash__  # type: ignore[method-assign]
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        if dataclasses.is_dataclass(self):
+            names = [f.name for f in dataclasses.fields(self) if f.compare]
+        else:
+            names = list(vars(self))
+        return all(_equal(getattr(self, k), getattr(other, k)) for k in names)
+
+    def __hash__(self) -> int:
+        # not None: @dataclass(frozen=True) would then add a hash of the fields
+        raise TypeError(f"unhashable type: {type(self).__name__!r}")
 
     def _fields(self) -> list[str]:
         """The public fields (those not starting with ``_``), in the

@@ -225,7 +225,13 @@ def _inference(state: Any, **kwds: Any) -> Any:
     bound.apply_defaults()
     a = bound.arguments
     check_inference_options(
-        a["cov_type"], a["hac_kwds"], a["n_resamples"], a["n_jobs"], a["random_state"]
+        a["cov_type"],
+        a["hac_kwds"],
+        a["n_resamples"],
+        a["n_jobs"],
+        a["random_state"],
+        bootstrap=a["bootstrap"],
+        block_length=a["block_length"],
     )
     return inference_from_moments(state, None)
 

@@ -74,11 +74,20 @@ def check_compare_options(
     n_resamples: Any,
     n_jobs: Any,
     random_state: Any,
+    *,
+    bootstrap: Any = "iid",
+    block_length: Any = None,
 ) -> tuple[CovType, dict, bool, int, int, int | None]:
     """The checked options of :func:`compare_brier` (every one up front, also
     those only used by the bootstrap, on every backend)."""
     cov_type, hac_kwds, b, n_jobs = check_inference_options(
-        cov_type, hac_kwds, n_resamples, n_jobs, random_state
+        cov_type,
+        hac_kwds,
+        n_resamples,
+        n_jobs,
+        random_state,
+        bootstrap=bootstrap,
+        block_length=block_length,
     )
     check_option(alternative, "alternative", _ALTERNATIVES)
     small_sample_correction = check_bool(small_sample_correction, "small_sample_correction")
@@ -163,7 +172,8 @@ def compare_brier(
         ``1`` is the unbiased sample variance (R's ``var``); ``0`` divides by
         ``T`` as ``forecast::dm.test`` does (see Notes).
     hac_kwds : dict, default=None
-        Options of :func:`skbrier.stats.long_run_covariance`.
+        Options of :func:`skbrier.stats.long_run_covariance` for
+        ``cov_type="hac"`` (refused with another ``cov_type``).
     n_resamples, bootstrap, block_length, method, random_state, n_jobs
         Bootstrap options, as in :func:`skbrier.stats.brier_inference`
         (default scheme ``"iid"``, as there; use a block scheme for time
@@ -267,6 +277,8 @@ def compare_brier(
         n_resamples,
         n_jobs,
         random_state,
+        bootstrap=bootstrap,
+        block_length=block_length,
     )
     y_proba_a, y_proba_b, names = _two_models(y_proba_a, y_proba_b, names)
     pa = check_probabilities(y_proba_a, name="y_proba_a")

@@ -353,12 +353,41 @@ class BrierInferenceResult(_StoredIntervals):
 
 
 def check_inference_options(
-    cov_type: Any, hac_kwds: Any, n_resamples: Any, n_jobs: Any, random_state: Any
+    cov_type: Any,
+    hac_kwds: Any,
+    n_resamples: Any,
+    n_jobs: Any,
+    random_state: Any,
+    *,
+    bootstrap: Any = "iid",
+    block_length: Any = None,
 ) -> tuple[CovType, dict, int, int | None]:
     """The checked ``(cov_type, hac_kwds, n_resamples, n_jobs)``: every option is
-    checked up front, also those only used by the bootstrap (on every backend)."""
+    checked up front, also those only used by the bootstrap (on every backend).
+
+    An option of another ``cov_type`` than the one given is refused, as it
+    would be ignored: ``hac_kwds`` without ``"hac"``, a block ``bootstrap``
+    or a ``block_length`` without ``"bootstrap"``.
+    """
     cov_type = check_cov_type(cov_type)
     hac_kwds = check_hac_kwds(hac_kwds)
+    if hac_kwds and cov_type != "hac":
+        raise ValueError(
+            f"hac_kwds={hac_kwds!r} is used only with cov_type='hac' (got "
+            f"cov_type={cov_type!r}): pass cov_type='hac', or leave hac_kwds out."
+        )
+    for name, value in (("bootstrap", bootstrap), ("block_length", block_length)):
+        if (
+            cov_type != "bootstrap"
+            and value is not None
+            and not (name == "bootstrap" and value == "iid")
+        ):
+            raise ValueError(
+                f"{name}={value!r} is an option of the resampling, cov_type="
+                f"'bootstrap' (got cov_type={cov_type!r}): pass cov_type='bootstrap' "
+                f"to resample in blocks, or leave {name} out (cov_type='hac' "
+                "corrects for serial correlation without resampling)."
+            )
     b = check_n_resamples(n_resamples)
     n_jobs = check_n_jobs(n_jobs)
     validate_random_state(random_state)
@@ -419,12 +448,15 @@ def brier_inference(
         Class whose probability a 1-D ``y_proba`` holds.
     hac_kwds : dict, default=None
         Options of :func:`skbrier.stats.long_run_covariance` for
-        ``cov_type="hac"``: ``kernel``, ``bandwidth``, ``prewhite``, ``adjust``.
+        ``cov_type="hac"``: ``kernel``, ``bandwidth``, ``prewhite``, ``adjust``
+        (refused with another ``cov_type``, where they would be unused).
     n_resamples : int, default=1999
         Bootstrap resamples.
     bootstrap : {"iid", "moving_block", "circular_block", "stationary"}, default="iid"
         Resampling scheme for ``cov_type="bootstrap"``; use a block scheme for
         serially dependent data (see :func:`skbrier.stats.bootstrap.block_bootstrap`).
+        A block scheme, like a ``block_length``, is refused with another
+        ``cov_type``, where it would be unused.
     block_length : int, float or "auto", default=None
         Block length (mean block length for ``"stationary"``); default
         ``round(T ** (1/3))``; ``"auto"``: Politis-White
@@ -550,7 +582,13 @@ def brier_inference(
     5.323
     """
     cov_type, hac_kwds, b, n_jobs = check_inference_options(
-        cov_type, hac_kwds, n_resamples, n_jobs, random_state
+        cov_type,
+        hac_kwds,
+        n_resamples,
+        n_jobs,
+        random_state,
+        bootstrap=bootstrap,
+        block_length=block_length,
     )
     fc = check_forecast(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
