@@ -390,7 +390,7 @@ def test_common_outcome_mistakes_are_explained():
         brier_score_survival(y, SURV, TIMES)
     # a missing event indicator was "must be 0/1 ..., found nan"
     pd_event = pd.array(np.where(np.arange(len(EVENT)) == 4, None, EVENT), dtype="Int64")
-    with pytest.raises(ValueError, match="y_event has a missing value.*index 4"):
+    with pytest.raises(ValueError, match="y_event has missing values.*1 of 250.*index 4"):
         brier_score_survival(pd_event, TIME, SURV, TIMES)
     # competing risks (cause codes 0/1/2) are not supported: say so
     causes = np.where(EVENT == 1, 1 + (np.arange(len(EVENT)) % 2), 0)

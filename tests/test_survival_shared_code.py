@@ -176,20 +176,29 @@ def test_times_and_horizons_share_one_range_check():
     assert t.dtype == np.float64
     with pytest.raises(ValueError, match=r"^w must be non-negative, found -1\.$"):
         check_nonnegative([0.0, -1.0], "w", "finite.")
-    with pytest.raises(ValueError, match=r"^w must be finite \(no NaN or infinity\)\.$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^w must be finite \(no NaN or infinity\): 1 of 1 values are not "
+        r"\(the first, inf, at index 0\)\.$",
+    ):
         check_nonnegative([np.inf], "w", "finite (no NaN or infinity).")
 
 
 @pytest.mark.parametrize(
     ("time", "times", "message"),
     [
-        ([1.0, np.nan, 3.0], 2.0, r"^y_time must be finite \(no NaN or infinity\)\.$"),
+        (
+            [1.0, np.nan, 3.0],
+            2.0,
+            r"^y_time must be finite \(no NaN or infinity\): 1 of 3 values are not "
+            r"\(the first, nan, at index 1\)\.$",
+        ),
         ([1.0, -2.0, 3.0], 2.0, r"^y_time must be non-negative, found -2\.$"),
-        ([1.0, 2.0, 3.0], [1.0, np.inf], r"^times must be finite\.$"),
+        ([1.0, 2.0, 3.0], [1.0, np.inf], r"^times must be finite: 1 of 2 values are not"),
         ([1.0, 2.0, 3.0], [-0.5, 1.0], r"^times must be non-negative, found -0\.5\.$"),
     ],
 )
-def test_range_messages_are_unchanged(time, times, message):
+def test_range_messages(time, times, message):
     from skbrier.survival import brier_score_survival
 
     with pytest.raises(ValueError, match=message):

@@ -198,10 +198,12 @@ def check_survival_outcome(
     else:
         ev = event.astype(np.float64)
         if np.isnan(ev).any():
+            miss = np.isnan(ev)
             raise ValueError(
-                f"{names[0]} has a missing value (NaN, None or pandas.NA) at index "
-                f"{int(np.flatnonzero(np.isnan(ev))[0])}: every subject needs an event "
-                "indicator."
+                f"{names[0]} has missing values (NaN, None or pandas.NA): "
+                f"{int(miss.sum())} of {ev.shape[0]} (the first at index "
+                f"{int(np.argmax(miss))}): every subject needs an event indicator; "
+                "drop those rows (from every input) or fill them in."
             )
         if not np.isin(ev, (0.0, 1.0)).all():
             bad = float(ev[~np.isin(ev, (0.0, 1.0))][0])
@@ -255,8 +257,14 @@ def check_nonnegative(values: Any, name: str, finite: str) -> np.ndarray:
     array([0. , 2.5])
     """
     t = np.asarray(values).astype(np.float64)
-    if not np.isfinite(t).all():
-        raise ValueError(f"{name} must be {finite}")
+    ok = np.isfinite(t)
+    if not ok.all():
+        bad = ~ok.reshape(-1)
+        first = int(np.argmax(bad))
+        raise ValueError(
+            f"{name} must be {finite.rstrip('.')}: {int(bad.sum())} of {bad.shape[0]} "
+            f"values are not (the first, {t.reshape(-1)[first]}, at index {first})."
+        )
     if t.min() < 0.0:
         raise ValueError(
             f"{name} must be non-negative, found {format_number(float(t.min()))}."
