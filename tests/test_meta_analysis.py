@@ -213,3 +213,22 @@ def test_repr_shows_the_pooled_estimates():
     assert text.startswith("ClusteredValidationResult(c_statistic=")
     for name in res.pooled:
         assert f"{name}=" in text
+
+
+def test_estimates_too_wide_for_float64_are_refused_not_overflowed():
+    """Estimates spread over 1e160 standard errors: the between-study
+    variance would overflow (numpy's RuntimeWarning and inf before); now
+    one ValueError naming ``estimates`` and what to do.  1e140 still pools."""
+    import warnings
+
+    from skbrier.stats import random_effects_meta
+
+    est = np.array([0.1, 0.2, 0.15, 0.3])
+    var = np.array([0.01, 0.02, 0.015, 0.01])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = random_effects_meta(est * 1e140, var)
+        assert np.isfinite(res.estimate) and np.isfinite(res.tau2)
+        for scale in (1e160, -1e300):
+            with pytest.raises(ValueError, match=r"^estimates range over .*Rescale"):
+                random_effects_meta(est * scale, var)

@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 from scipy import optimize, stats
 
 from .._core.docstrings import shared_doc
+from .._core.format import format_number
 from .._core.labels import check_groups
 from .._core.params import check_confidence_level, check_option
 from .._core.results import ConfidenceInterval
@@ -307,8 +308,19 @@ def random_effects_meta(
     c = math.ldexp(1.0, round(math.log2(float(np.median(v))) / 2.0))
     y, v = y / c, v / (c * c)
     k = y.shape[0]
-    tau2 = _tau2(y, v, tau2_method)
-    mu, w = _fixed(y, v, tau2)
+    try:
+        with np.errstate(over="raise"):
+            tau2 = _tau2(y, v, tau2_method)
+            mu, w = _fixed(y, v, tau2)
+    except FloatingPointError:  # tau2, of order the squared spread, overflows
+        spread = float(np.ptp(y))
+        raise ValueError(
+            f"estimates range over {format_number(spread * c)}, "
+            f"{format_number(spread)} times their typical standard error: too wide "
+            "to pool in float64 (the between-study variance overflows). Rescale "
+            "the estimates (and the variances by the square), or check that "
+            "variances holds variances, not standard errors."
+        ) from None
     se = math.sqrt(1.0 / w.sum())
     if test == "knha":
         se *= math.sqrt(max(float(np.dot(w, (y - mu) ** 2)) / (k - 1), 0.0))
