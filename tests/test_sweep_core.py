@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import skbrier
 from skbrier.states import (
     BrierState,
     MomentState,
@@ -275,3 +276,26 @@ def test_binned_state_counts_the_whole_chunk_outside_the_edges():
         BinnedState(np.array([0.2, 0.5, 1.0])).update(y, p)
     assert str(state.value) == str(memory.value)
     assert "16 of 80 values" in str(state.value)
+
+
+@pytest.mark.parametrize("dtype", ["Float32", "float32[pyarrow]"])
+def test_nullable_float32_frames_are_read_as_float32(dtype):
+    """A DataFrame of pandas' nullable float32 columns became an object array
+    read as float64, so float32 rows summing to one within float32's
+    rounding were warned of as "not summing to one"; now read as float32
+    (NA as NaN, refused as NaN), equal to the numpy float32 input."""
+    import warnings
+
+    pd = pytest.importorskip("pandas")
+    if "pyarrow" in dtype:
+        pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(0)
+    proba = rng.dirichlet([1, 1, 1], size=200).astype(np.float32)
+    y = rng.integers(0, 3, 200)
+    frame = pd.DataFrame(proba).astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert skbrier.brier_score(y, frame) == skbrier.brier_score(y, proba)
+    frame.iloc[3, 1] = None
+    with pytest.raises(ValueError, match="y_proba contains NaN: 1 of 600"):
+        skbrier.brier_score(y, frame)

@@ -111,7 +111,7 @@ def as_array(x: Any, name: str) -> np.ndarray:
         )
     if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
         # pandas Series/DataFrame, polars Series, ...
-        x = x.to_numpy()
+        x = x.to_numpy(**_float_frame(x))
     try:
         arr = np.asarray(x)
     except ValueError as exc:  # ragged nested sequences
@@ -123,6 +123,20 @@ def as_array(x: Any, name: str) -> np.ndarray:
             raise ValueError(f"{name} is ragged (rows of different lengths).")
         arr = _numeric_objects(arr)
     return arr
+
+
+def _float_frame(x: Any) -> dict[str, Any]:
+    """The ``to_numpy`` options of a pandas DataFrame of nullable float
+    columns (``"Float32"``, ``"float32[pyarrow]"``): their own float dtype,
+    NA as NaN.  Without them the frame became an object array read as
+    float64, and float32 rows were checked at float64's tolerance."""
+    dtypes = getattr(x, "dtypes", None)
+    if dtypes is None or not hasattr(dtypes, "__iter__") or isinstance(dtypes, np.dtype):
+        return {}
+    kinds = [getattr(d, "numpy_dtype", d) for d in dtypes]
+    if not kinds or not all(isinstance(k, np.dtype) and k.kind == "f" for k in kinds):
+        return {}
+    return {"dtype": np.result_type(*kinds), "na_value": np.nan}
 
 
 def _numeric_objects(arr: np.ndarray) -> np.ndarray:
