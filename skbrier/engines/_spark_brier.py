@@ -24,11 +24,11 @@ from ..states import (
     SpiegelhalterState,
     StateBundle,
 )
+from ._spark_native import native_brier_sums
 from ._spark_reduce import (
     Source,
     doc,
     finished,
-    native_brier_sums,
     per_group,
     reference_columns,
     source,
