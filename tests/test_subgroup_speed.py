@@ -90,7 +90,7 @@ def test_the_section_runs_the_cumulative_test_once(monkeypatch):
     calibration_by_group's own call (one sort and one curve, not two)."""
     import skbrier.metrics
     import skbrier.metrics.subgroups as sg
-    from skbrier.report._compute import _Notes
+    from skbrier.report._numbers import _Notes
     from skbrier.report._subgroups import subgroup_section
 
     # with the groups' codes
@@ -321,7 +321,7 @@ def test_the_section_multicalibration_reuses_the_group_tests(monkeypatch):
     computed again); the result equals multicalibration_error's."""
     import skbrier.metrics.cumulative as cumulative
     from skbrier.metrics import multicalibration_error
-    from skbrier.report._compute import _Notes
+    from skbrier.report._numbers import _Notes
     from skbrier.report._subgroups import subgroup_section
 
     # True: the whole sample

@@ -43,9 +43,8 @@ from ..states import (
     ThresholdState,
 )
 from ..states._fit import FitState
-from ._compute import (
-    SingleClassError,
-    _assemble,
+from ._compute import SingleClassError, _assemble
+from ._numbers import (
     _brier_score,
     _common_numbers,
     _ece,

@@ -1,7 +1,7 @@
 """The decomposition and net-benefit sections of the calibration report
 (in memory, Dask and Spark alike: ``compute`` computes a section another way,
 e.g. from merged states).  Warnings raised on the way become the report's
-notes (``notes``: :class:`._compute._Notes`)."""
+notes (``notes``: :class:`._numbers._Notes`)."""
 
 from __future__ import annotations
 
