@@ -156,10 +156,11 @@ def _equal(a: Any, b: Any) -> bool:
     if hasattr(a, "equals") and not isinstance(a, Result):  # pandas
         return bool(a.equals(b))
     if isinstance(a, np.ndarray | numbers.Number):
+        x, y = np.asarray(a), np.asarray(b)
         try:
-            return bool(np.array_equal(a, b, equal_nan=True))
+            return bool(np.array_equal(x, y, equal_nan=True))
         except TypeError:  # text or objects: no NaN test
-            return bool(np.array_equal(a, b))
+            return bool(np.array_equal(x, y))
     return bool(a == b)
 
 
