@@ -222,7 +222,7 @@ def difficulty_adjusted_brier(
     --------
     >>> from skbrier import difficulty_adjusted_brier
     >>> res = difficulty_adjusted_brier(
-    ...     [1, 1, 0, 0, 1, 1],
+    ...     [1, 1, 0, 1, 1, 0],
     ...     [0.9, 0.6, 0.2, 0.5, 0.5, 0.5],
     ...     forecaster=["a", "a", "a", "b", "b", "b"],
     ...     question=["q1", "q2", "q3", "q1", "q2", "q3"],

@@ -69,20 +69,33 @@ def _codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _per_question(
-    values: np.ndarray, q: np.ndarray, n_q: int, name: str, rows: np.ndarray
+    values: np.ndarray,
+    q: np.ndarray,
+    qnames: np.ndarray,
+    name: str,
+    rows: np.ndarray,
+    advice: str,
 ) -> np.ndarray:
     """Codes of a row label that must be constant within each question.
 
-    ``rows``: the user's row number of each entry (zero-weight rows are gone).
+    ``rows``: the user's row number of each entry (zero-weight rows are gone);
+    ``advice``: what to do, ending the error that names how many questions
+    differ and the first of them (that of the earliest row).
     """
     _, codes = _codes(values, name)
-    first = np.full(n_q, -1, dtype=np.intp)
+    first = np.full(qnames.shape[0], -1, dtype=np.intp)
     first[q[::-1]] = codes[::-1]
     bad = np.flatnonzero(first[q] != codes)
     if bad.size:
+        r = bad[np.argmin(rows[bad])]
+        o = np.flatnonzero((q == q[r]) & (codes == first[q[r]]))[0]  # its first row
+        n_bad = np.unique(q[bad]).shape[0]
         raise ValueError(
-            f"{name} must be the same on every row of a question; row {int(rows[bad[0]])} "
-            "differs from another row of its question."
+            f"{name} must be the same on every row of a question: {n_bad} "
+            f"question{' has' if n_bad == 1 else 's have'} rows that differ (the first: "
+            f"question {to_builtin(qnames[q[r]])!r}, {name} {to_builtin(values[o])!r} "
+            f"in row {int(rows[o])}, {to_builtin(values[r])!r} in row {int(rows[r])}); "
+            f"{advice}"
         )
     return first
 
@@ -131,7 +144,10 @@ def check_panel(
     """Validate a panel of Brier scores ``(p - y)^2`` once (``options``: of :func:`score_panel`)."""
     p = check_probabilities(y_proba, allow_2d=False)
     y = binary_target(y_true, pos_label, p.shape[0])
-    return score_panel((p - y) ** 2, **options)
+    # the user's labels in the message when they are a plain column
+    given = np.asarray(y_true)
+    shown = given if given.shape == y.shape else y
+    return score_panel((p - y) ** 2, y_true=shown, **options)
 
 
 def _fitted(fit_forecasters: Any, fnames: np.ndarray) -> np.ndarray:
@@ -153,8 +169,9 @@ def _fitted(fit_forecasters: Any, fnames: np.ndarray) -> np.ndarray:
     return fitted
 
 
-#: the per-row labels of a panel (forecaster and question are required)
-ROW_LABELS = ("forecaster", "question", "strata", "combine")
+#: the per-row labels of a panel (forecaster and question are required; the
+#: others, where given, must be constant within a question)
+ROW_LABELS = ("forecaster", "question", "y_true", "strata", "combine")
 
 
 def score_panel(
@@ -204,6 +221,15 @@ def score_panel(
             f"{to_builtin(qnames[q[r]])!r} more than once (rows {first} and {second}): "
             "give one row per (forecaster, question) pair (average or pick one)."
         )
+    if "y_true" in rows:  # a question has one outcome (a bad join gives a row its own)
+        _per_question(
+            rows["y_true"],
+            q,
+            qnames,
+            "y_true",
+            kept,
+            "one outcome per question; check the join of outcomes to forecasts.",
+        )
     fitted = _fitted(fit_forecasters, fnames)
     nfit_q = np.bincount(q[fitted[f]], minlength=n_q)
     if (nfit_q == 0).any():
@@ -231,10 +257,14 @@ def score_panel(
     panel = Panel(f, q, b, wv, n_f, n_q, fitted)
     stc = cbc = cbn = None
     if "strata" in rows:
-        stc = _per_question(rows["strata"], q, n_q, "strata", kept)
+        stc = _per_question(
+            rows["strata"], q, qnames, "strata", kept, "give each question one stratum."
+        )
     if "combine" in rows:
         cbn, _ = _codes(rows["combine"], "combine")
-        cbc = _per_question(rows["combine"], q, n_q, "combine", kept)
+        cbc = _per_question(
+            rows["combine"], q, qnames, "combine", kept, "give each question one type."
+        )
     wf = np.bincount(f, weights=wv, minlength=n_f)
     raw = np.bincount(f, weights=wv * b, minlength=n_f) / wf
     nq = np.bincount(f, minlength=n_f)

@@ -1,0 +1,106 @@
+"""Leaderboards and histories: one outcome per question, the history board's
+intervals, and the owner's sweep of the area (tests/test_sweep_forecasting.py
+holds the earlier sweep)."""
+
+import numpy as np
+import pytest
+
+import skbrier as sk
+from skbrier.cli import main
+
+
+def _panel(n_q=12, seed=0):
+    """Three forecasters on every question, one outcome per question."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n_q) < 0.5).astype(int)
+    f = np.repeat(["a", "b", "c"], n_q)
+    q = np.tile([f"q{j:02d}" for j in range(n_q)], 3)
+    p = np.clip(np.tile(y, 3) * 0.6 + 0.2 + rng.normal(0, 0.1, 3 * n_q), 0, 1)
+    return np.tile(y, 3), p, f, q
+
+
+# --------------------------------------------------------------------------
+# 1. a question has one outcome
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("func", ["leaderboard", "difficulty_adjusted_brier"])
+def test_a_question_with_two_outcomes_is_refused(func):
+    y, p, f, q = _panel()
+    y = y.copy()
+    # a join that gave forecaster c its own outcomes on two questions
+    y[2 * 12 + 3] = 1 - y[3]
+    y[2 * 12 + 7] = 1 - y[7]
+    kw = {"n_resamples": 0} if func == "leaderboard" else {}
+    with pytest.raises(ValueError) as err:
+        getattr(sk, func)(y, p, forecaster=f, question=q, **kw)
+    msg = str(err.value)
+    assert msg.startswith("y_true must be the same on every row of a question")
+    assert "2 questions have rows that differ" in msg
+    assert f"question 'q03', y_true {y[3]} in row 3, {y[27]} in row 27" in msg
+    assert msg.endswith(
+        "one outcome per question; check the join of outcomes to forecasts."
+    )
+
+
+def test_the_message_shows_the_labels_given():
+    y, p, f, q = _panel()
+    labels = np.where(y == 1, "yes", "no").astype(object)
+    labels[12] = "no" if labels[0] == "yes" else "yes"
+    with pytest.raises(ValueError, match=f"y_true '{labels[0]}' in row 0, '{labels[12]}'"):
+        sk.leaderboard(labels, p, forecaster=f, question=q, pos_label="yes", n_resamples=0)
+
+
+def test_two_outcomes_are_refused_before_singletons_are_dropped():
+    # the question answered by one fitted forecaster was dropped first and its
+    # two outcomes went unseen
+    y, p, f, q = _panel()
+    with pytest.raises(ValueError, match="question 'x'"):
+        sk.leaderboard(
+            np.concatenate([y, [1, 0]]),
+            np.concatenate([p, [0.5, 0.5]]),
+            forecaster=np.concatenate([f, ["a", "b"]]),
+            question=np.concatenate([q, ["x", "x"]]),
+            fit_forecasters=["a"],
+            singletons="drop",
+            n_resamples=0,
+        )
+
+
+def test_zero_weight_rows_do_not_count_and_one_outcome_passes():
+    y, p, f, q = _panel()
+    y2 = y.copy()
+    y2[12] = 1 - y[0]
+    w = np.ones(y.shape[0])
+    w[12] = 0.0  # the row is removed: its outcome does not matter
+    res = sk.leaderboard(y2, p, forecaster=f, question=q, sample_weight=w, n_resamples=0)
+    assert res.n_rows == y.shape[0] - 1
+    sk.leaderboard(y, p, forecaster=f, question=q, n_resamples=0)
+
+
+def test_the_leaderboard_command_refuses_two_outcomes(tmp_path, capsys):
+    y, p, f, q = _panel()
+    y = y.copy()
+    y[30] = 1 - y[6]
+    path = tmp_path / "board.csv"
+    path.write_text(
+        "model,qid,outcome,forecast\n"
+        + "".join(f"{a},{b},{c},{d:.3f}\n" for a, b, c, d in zip(f, q, y, p))
+    )
+    argv = ["leaderboard", str(path), "--forecaster-col", "model", "--question-col", "qid",
+            "--y-col", "outcome", "--p-col", "forecast", "--n-resamples", "0"]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    # rows of the file (the header is line 1)
+    assert f"question 'q06', y_true {float(y[6])} in row 8 of {path}" in err
+    assert "one outcome per question" in err
+
+
+def test_a_history_has_one_outcome_per_question():
+    # forecast_history reads the outcomes from a table of questions: a second
+    # row of a question (another outcome) is refused there
+    with pytest.raises(ValueError, match="question 1.*appears in rows 0 and 1"):
+        sk.forecast_history(
+            {"forecaster": ["a"], "question": [1], "timestamp": [0.0], "probability": [0.5]},
+            {"question": [1, 1], "open_time": [0, 0], "close_time": [1, 1],
+             "outcome": [1, 0]},
+            resolve_time=None,
+        )  # fmt: skip
