@@ -2,6 +2,9 @@
 intervals, and the owner's sweep of the area (tests/test_sweep_forecasting.py
 holds the earlier sweep)."""
 
+import re
+import warnings
+
 import numpy as np
 import pytest
 
@@ -104,3 +107,109 @@ def test_a_history_has_one_outcome_per_question():
              "outcome": [1, 0]},
             resolve_time=None,
         )  # fmt: skip
+
+
+# --------------------------------------------------------------------------
+# 2. the history leaderboard's confidence_interval
+# --------------------------------------------------------------------------
+def _history(n_q=30, seed=0):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n_q) < 0.5).astype(int)
+    rows = [
+        (
+            name,
+            j,
+            t,
+            float(np.clip(y[j] * s + (1 - s) / 2 + rng.normal(0, 0.1), 0.01, 0.99)),
+        )
+        for name, s in (("sharp", 0.8), ("fair", 0.5), ("coin", 0.0))
+        for j in range(n_q)
+        for t in (0.0, 4.0)
+    ]
+    f, q, t, p = map(list, zip(*rows))
+    return sk.forecast_history(
+        {"forecaster": f, "question": q, "timestamp": t, "probability": p},
+        {"question": np.arange(n_q), "open_time": np.zeros(n_q),
+         "close_time": np.full(n_q, 10.0), "outcome": y},
+        resolve_time=None,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def boards():
+    h = _history()
+    kw = {"n_resamples": 99, "random_state": 0}
+    return {
+        "brier": sk.history_leaderboard(sk.daily_brier(h), **kw),
+        "peer": sk.history_leaderboard(sk.peer_score(h), **kw),
+    }
+
+
+@pytest.mark.parametrize("kind", ["brier", "peer"])
+def test_the_default_interval_is_the_one_the_board_carries(boards, kind):
+    res = boards[kind]
+    low, high = res.confidence_interval()
+    np.testing.assert_array_equal(low, res.score_low)
+    np.testing.assert_array_equal(high, res.score_high)
+    low, high = res.confidence_interval(metric="rank")
+    np.testing.assert_array_equal(low, res.rank_low)
+    np.testing.assert_array_equal(high, res.rank_high)
+    i = res.forecasters.tolist().index("fair")
+    one = res.confidence_interval(0.95, model="fair")
+    assert one == (res.score_low[i], res.score_high[i])
+    assert isinstance(one.low, float)
+
+
+def test_the_metric_names_are_those_of_the_leaderboard(boards):
+    # a Brier score over histories is an adjusted Brier score, as on the
+    # leaderboard; a peer score is not one, and its metric says so
+    brier, peer = boards["brier"], boards["peer"]
+    for res, metric in ((brier, "adjusted_brier"), (peer, "adjusted_score")):
+        np.testing.assert_array_equal(
+            res.confidence_interval(), res.confidence_interval(metric=metric)
+        )
+    with pytest.raises(
+        ValueError, match=r"^metric must be one of \('adjusted_brier', 'rank'\)"
+    ):
+        brier.confidence_interval(metric="adjusted_score")
+    with pytest.raises(
+        ValueError, match=r"^metric must be one of \('adjusted_score', 'rank'\)"
+    ):
+        peer.confidence_interval(metric="adjusted_brier")
+
+
+def test_a_peer_interval_keeps_the_orientation_of_the_score(boards):
+    peer = boards["peer"]
+    low, high = peer.confidence_interval(0.8)
+    assert np.all(low <= high)
+    inner = peer.confidence_interval(0.5)
+    assert np.all((low <= inner.low) & (inner.high <= high))
+    # the replicates are in the score's units: the percentile interval of them
+    q = np.nanquantile(peer.replicates, [0.1, 0.9], axis=0)
+    np.testing.assert_allclose(low, q[0], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(high, q[1], rtol=1e-12, atol=1e-12)
+
+
+def test_a_board_without_replicates_says_how_to_get_them():
+    res = sk.history_leaderboard(sk.daily_brier(_history()), n_resamples=0)
+    with pytest.raises(
+        ValueError, match=re.escape("call history_leaderboard with n_resamples > 0")
+    ):
+        res.confidence_interval()
+    with pytest.raises(ValueError, match="^model: unknown forecaster 'nobody'"):
+        sk.history_leaderboard(
+            sk.daily_brier(_history()), n_resamples=9, random_state=0
+        ).confidence_interval(model="nobody")
+
+
+def test_the_leaderboards_rank_interval_is_its_rank_columns():
+    y, p, f, q = _panel(n_q=20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = sk.leaderboard(y, p, forecaster=f, question=q, n_resamples=49, random_state=0)
+    low, high = res.confidence_interval(metric="rank")
+    np.testing.assert_array_equal(low, res.rank_low)
+    np.testing.assert_array_equal(high, res.rank_high)
+    low, high = res.confidence_interval()
+    np.testing.assert_array_equal(low, res.brier_index_low)
+    np.testing.assert_array_equal(high, res.brier_index_high)

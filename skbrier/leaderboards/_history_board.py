@@ -13,14 +13,13 @@ from .._core.params import (
     check_bool,
     check_option,
 )
-from .._core.resampling import interval_from_replicates
 from .._core.results import to_builtin
 from ._api import fit_board
 from ._boot import best_shares, build_board, check_bootstrap, p_values, rank_matrix
 from ._docs import leaderboard_doc
 from ._frozen import check_question_effects
 from ._history import per_question
-from ._history_board_result import HistoryLeaderboardResult
+from ._history_board_result import HistoryLeaderboardResult, score_interval
 from ._history_result import HistoryScoreResult
 from ._panel import check_anchor, check_name, score_panel
 from ._ranking import rank_inference
@@ -206,16 +205,11 @@ def history_leaderboard(
         gamma = np.zeros(lp.questions.shape[0])
     ref = None if reference is None else check_name(reference, lp.forecasters, "reference")
     point, reps, n_bad = fit_board(board, gamma, n_resamples, random_state, n_jobs)
-    k = lp.forecasters.shape[0]
-    nan = np.full(k, np.nan)
-    score_ci = (nan, nan)
-    if reps.shape[0]:
-        ci = interval_from_replicates(reps, level, axis=0, nan_policy="omit")
-        score_ci = (np.asarray(ci.low), np.asarray(ci.high))
+    nan = np.full(lp.forecasters.shape[0], np.nan)
+    score_ci = score_interval(reps, level, scores.higher_is_better)
     ri = rank_inference(reps, level, simultaneous)
     diff_low, diff_high = ri.difference_low, ri.difference_high
     if sign < 0:  # back to the score's orientation: intervals flip
-        score_ci = (-score_ci[1], -score_ci[0])
         diff_low, diff_high = -diff_high, -diff_low
     return HistoryLeaderboardResult(
         score_name=scores.score_name,

@@ -10,13 +10,12 @@ import numpy as np
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._core.resampling import interval_from_replicates
 from .._core.results import (
-    ConfidenceInterval,
     Result,
     _ModelIntervalResult,
     format_number,
     to_builtin,
 )
-from ._boot import Board, brier_index_of, rank_matrix
+from ._boot import Board, brier_index_of
 from ._ranking import RankedResult
 
 __all__ = ["DifficultyAdjustedResult", "LeaderboardResult", "board_result", "part_result"]
@@ -355,28 +354,14 @@ class LeaderboardResult(RankedResult, _ModelIntervalResult, DifficultyAdjustedRe
     _interval_metrics: ClassVar[tuple[str, ...]] = ("brier_index", "adjusted_brier", "rank")
     _interval_methods: ClassVar[tuple[str, ...]] = ("percentile",)
 
-    def _interval(
-        self, metric: str, level: float, method: str, model: Any = None
-    ) -> ConfidenceInterval:
+    _maker: ClassVar[str] = "leaderboard"
+
+    def _score_interval(self, metric: str, level: float) -> tuple[np.ndarray, np.ndarray]:
         reps = self.replicates
-        if reps.shape[0] == 0:
-            raise ValueError(
-                "no bootstrap replicates: call leaderboard with n_resamples > 0."
-            )
         if metric == "brier_index":
             reps = brier_index_of(reps)
-        elif metric == "rank":
-            reps = rank_matrix(reps)
         ci = interval_from_replicates(reps, level, axis=0)
-        low, high = np.asarray(ci.low), np.asarray(ci.high)
-        if metric == "rank":
-            low, high = np.floor(low), np.ceil(high)
-        if model is None:
-            return ConfidenceInterval(low, high)
-        from ._panel import check_name
-
-        i = check_name(model, self.forecasters, "model")
-        return ConfidenceInterval(float(low[i]), float(high[i]))
+        return np.asarray(ci.low), np.asarray(ci.high)
 
     def _cell(self, column: str, value: Any) -> str:
         """A p-value of 0 is below the resolution of the bootstrap: ``< 1/(R+1)``."""
