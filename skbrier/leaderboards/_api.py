@@ -162,7 +162,8 @@ def difficulty_adjusted_brier(
     Parameters
     ----------
     y_true : array-like of shape (n_rows,)
-        Binary outcomes of the rows' questions.
+        Binary outcomes of the rows' questions: one outcome per question,
+        the same on each of its rows.
     y_proba : array-like of shape (n_rows,)
         Forecast probabilities.
     forecaster, question : array-like of shape (n_rows,)
@@ -204,8 +205,9 @@ def difficulty_adjusted_brier(
     ------
     ValueError
         When the forecaster-question graph of the fitted forecasters is
-        disconnected (the components are named), a pair is repeated, a
-        question has no fitted forecaster, or a name is unknown.
+        disconnected (the components are named), a pair is repeated, the
+        rows of a question have different ``y_true``, a question has no
+        fitted forecaster, or a name is unknown.
 
     Notes
     -----
