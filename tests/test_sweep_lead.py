@@ -213,3 +213,38 @@ def test_the_leaderboards_rank_interval_is_its_rank_columns():
     low, high = res.confidence_interval()
     np.testing.assert_array_equal(low, res.brier_index_low)
     np.testing.assert_array_equal(high, res.brier_index_high)
+
+
+# --------------------------------------------------------------------------
+# 3. the sweep
+# --------------------------------------------------------------------------
+def _missing_part():
+    """Forecaster c has no rows in combine part 1: no overall score."""
+    y, p, f, q = _panel(n_q=10)
+    part = np.tile(np.arange(10) % 2, 3)
+    keep = ~((f == "c") & (part == 1))
+    return y[keep], p[keep], f[keep], q[keep], part[keep]
+
+
+@pytest.mark.parametrize("metric", ["brier_index", "adjusted_brier", "rank"])
+def test_an_unscored_forecaster_has_a_quiet_nan_interval(metric):
+    # the leaderboard leaves such a forecaster's interval NaN without a
+    # warning; confidence_interval() warned that every replicate was NaN
+    y, p, f, q, part = _missing_part()
+    res = sk.leaderboard(y, p, forecaster=f, question=q, combine=part, n_resamples=20,
+                         random_state=0)  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        low, high = res.confidence_interval(metric=metric)
+    assert np.isnan(low[2]) and np.isnan(high[2])
+    assert np.isfinite(low[:2]).all() and np.isfinite(high[:2]).all()
+    if metric == "brier_index":
+        np.testing.assert_array_equal(low, res.brier_index_low)
+
+
+def test_a_reference_without_a_score_is_refused():
+    # every p-value was NaN, silently
+    y, p, f, q, part = _missing_part()
+    with pytest.raises(ValueError, match="^reference: forecaster 'c' has no score"):
+        sk.leaderboard(y, p, forecaster=f, question=q, combine=part, n_resamples=20,
+                       random_state=0, reference="c")  # fmt: skip

@@ -17,7 +17,6 @@ from .._core.params import (
     check_bool,
     check_confidence_level,
 )
-from .._core.resampling import interval_from_replicates
 from .._core.results import to_builtin
 from ._boot import (
     Board,
@@ -38,6 +37,7 @@ from ._ranking import rank_inference
 from ._result import (
     DifficultyAdjustedResult,
     LeaderboardResult,
+    board_interval,
     board_result,
     part_result,
 )
@@ -300,18 +300,16 @@ def _summarise(
     n_disconnected: int,
     reference_name: Any,
 ) -> LeaderboardResult:
-    k = reps.shape[1]
-    nan = np.full(k, np.nan)
-    ri = rank_inference(reps, confidence_level, simultaneous)
-    ci_low, ci_high = nan.copy(), nan.copy()
-    # a forecaster without every part (``combine``) has no score: NaN in every
-    # replicate too, so no interval (and no warning about it)
+    nan = np.full(reps.shape[1], np.nan)
     scored = np.isfinite(point.adjusted_brier)
-    if reps.shape[0] and scored.any():
-        ci = interval_from_replicates(
-            brier_index_of(reps[:, scored]), confidence_level, axis=0
+    if reference is not None and not scored[reference]:
+        raise ValueError(
+            f"reference: forecaster {reference_name!r} has no score (it has no rows in "
+            "a combine part, and a score averages every part), so no p-value compares "
+            "with it; choose a reference with forecasts in every part."
         )
-        ci_low[scored], ci_high[scored] = ci.low, ci.high
+    ri = rank_inference(reps, confidence_level, simultaneous)
+    ci_low, ci_high = board_interval(reps, confidence_level, scored)
     fields = {
         f.name: getattr(point, f.name) for f in dataclasses.fields(DifficultyAdjustedResult)
     }
