@@ -248,3 +248,25 @@ def test_a_reference_without_a_score_is_refused():
     with pytest.raises(ValueError, match="^reference: forecaster 'c' has no score"):
         sk.leaderboard(y, p, forecaster=f, question=q, combine=part, n_resamples=20,
                        random_state=0, reference="c")  # fmt: skip
+
+
+def test_the_history_command_refuses_a_question_listed_twice_before_dropping_rows(
+    tmp_path, capsys
+):
+    # one resolved and one unresolved row of q03: --na drop left the unresolved
+    # row out and every forecast of q03 with it, although q03 had its outcome
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_cli_history import COLS, simulate, write
+
+    rows, questions = simulate()
+    f, q = write(tmp_path, rows, questions + [("q03", 0.0, 12.0, "", 1.0, "a")])
+    assert (
+        main(["history", str(f), "--questions", str(q), *COLS, "--n-resamples", "0"]) == 2
+    )
+    err = capsys.readouterr().err
+    assert (
+        f"question 'q03' appears in rows 5 and 26 of {q}; give one row per question" in err
+    )

@@ -19,7 +19,14 @@ from .._core.validation import (
 )
 from ._fit import Panel
 
-__all__ = ["LabelledPanel", "check_anchor", "check_name", "check_panel", "score_panel"]
+__all__ = [
+    "LabelledPanel",
+    "check_anchor",
+    "check_name",
+    "check_one_row_per_question",
+    "check_panel",
+    "score_panel",
+]
 
 SINGLETONS = ("keep", "drop")
 
@@ -66,6 +73,20 @@ def _codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
             f"{name} mixes label types that cannot be sorted; use one type (e.g. str)."
         ) from None
     return uniq, inv.ravel().astype(np.intp)
+
+
+def check_one_row_per_question(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted names and row codes of a questions table (ValueError: one listed twice)."""
+    names, code = _codes(ids, "question")
+    if names.shape[0] != ids.shape[0]:
+        order = np.argsort(code, kind="stable")
+        dup = np.flatnonzero(code[order][1:] == code[order][:-1])[0]
+        rows = sorted((int(order[dup]), int(order[dup + 1])))
+        raise ValueError(
+            f"question: question {to_builtin(ids[rows[0]])!r} appears in rows {rows[0]} "
+            f"and {rows[1]} of questions; give one row per question."
+        )
+    return names, code
 
 
 def _per_question(
