@@ -270,3 +270,17 @@ def test_the_history_command_refuses_a_question_listed_twice_before_dropping_row
     assert (
         f"question 'q03' appears in rows 5 and 26 of {q}; give one row per question" in err
     )
+
+
+def test_a_frozen_effect_that_is_not_finite_is_named_as_given():
+    # the message showed numpy's repr of the question, np.int64(0)
+    y, p, f, _ = _panel()
+    q = np.tile(np.arange(12), 3)
+    effects = {j: 0.0 for j in range(12)} | {0: float("nan"), 5: float("inf")}
+    with pytest.raises(ValueError) as err:
+        sk.leaderboard(y, p, forecaster=f, question=q, question_effects=effects,
+                       n_resamples=0)  # fmt: skip
+    assert str(err.value) == (
+        "question_effects: 2 questions have an effect that is not finite (the first: "
+        "question 0, nan); give every question a finite effect or drop its rows."
+    )
