@@ -284,3 +284,20 @@ def test_a_frozen_effect_that_is_not_finite_is_named_as_given():
         "question_effects: 2 questions have an effect that is not finite (the first: "
         "question 0, nan); give every question a finite effect or drop its rows."
     )
+
+
+def test_a_peer_score_of_zero_is_not_shown_as_minus_zero():
+    # the scores were negated back to their orientation: -0.0 in the table,
+    # the repr and to_dict
+    h = sk.forecast_history(
+        {"forecaster": ["a", "b", "a", "b"], "question": [1, 1, 2, 2],
+         "timestamp": [0.0] * 4, "probability": [0.7, 0.7, 0.4, 0.4]},
+        {"question": [1, 2], "open_time": [0.0, 0.0], "close_time": [2.0, 2.0],
+         "outcome": [1, 0]},
+        resolve_time=None,
+    )  # fmt: skip
+    res = sk.history_leaderboard(sk.peer_score(h), n_resamples=0)
+    assert "best_score=0)" in repr(res)
+    assert " -0 " not in res.summary() + " "
+    for name in ("adjusted_score", "raw_score", "question_effects"):
+        assert not np.signbit(getattr(res, name)).any(), name

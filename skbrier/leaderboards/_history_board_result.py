@@ -14,7 +14,13 @@ from .._core.results import _ModelIntervalResult
 from ._history_result import _ForecasterTable
 from ._ranking import RankedResult
 
-__all__ = ["HistoryLeaderboardResult", "score_interval"]
+__all__ = ["HistoryLeaderboardResult", "oriented", "score_interval"]
+
+
+def oriented(values: Any, higher_is_better: bool) -> Any:
+    """A loss (lower is better) back in the score's orientation, or the reverse:
+    negated when ``higher_is_better`` (a zero stays 0, not -0)."""
+    return -np.asarray(values) + 0.0 if higher_is_better else values
 
 
 def score_interval(
@@ -32,8 +38,8 @@ def score_interval(
     ci = interval_from_replicates(
         loss_replicates, confidence_level, axis=0, nan_policy="omit"
     )
-    low, high = np.asarray(ci.low), np.asarray(ci.high)
-    return (-high, -low) if higher_is_better else (low, high)
+    low, high = oriented(ci.low, higher_is_better), oriented(ci.high, higher_is_better)
+    return (high, low) if higher_is_better else (low, high)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -184,7 +190,7 @@ class HistoryLeaderboardResult(RankedResult, _ModelIntervalResult, _ForecasterTa
         return self._valid_metrics()[0]
 
     def _loss_replicates(self) -> np.ndarray:
-        return -self.replicates if self.higher_is_better else self.replicates
+        return np.asarray(oriented(self.replicates, self.higher_is_better))
 
     def _score_interval(self, metric: str, level: float) -> tuple[np.ndarray, np.ndarray]:
         return score_interval(self._loss_replicates(), level, self.higher_is_better)
