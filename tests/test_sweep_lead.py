@@ -301,3 +301,27 @@ def test_a_peer_score_of_zero_is_not_shown_as_minus_zero():
     assert " -0 " not in res.summary() + " "
     for name in ("adjusted_score", "raw_score", "question_effects"):
         assert not np.signbit(getattr(res, name)).any(), name
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("reference", "late"), ("anchor", ("late", 0.1)), ("fit_forecasters", ["a", "late"])],
+)
+def test_a_forecaster_without_a_scored_pair_is_not_called_unknown(option, value):
+    # 'late' forecasts only after the lead time: it is a forecaster of the
+    # scores with no score, and the message said "unknown forecaster"
+    rows = [(n, j, t, pr) for n, t, pr in (("a", 0.0, 0.7), ("b", 0.0, 0.4), ("late", 9.5, 0.9))
+            for j in range(5)]  # fmt: skip
+    f, q, t, p = map(list, zip(*rows))
+    h = sk.forecast_history(
+        {"forecaster": f, "question": q, "timestamp": t, "probability": p},
+        {"question": list(range(5)), "open_time": [0.0] * 5, "close_time": [10.0] * 5,
+         "outcome": [1, 0, 1, 0, 1]},
+        resolve_time=None,
+    )  # fmt: skip
+    with pytest.raises(ValueError) as err:
+        sk.history_leaderboard(sk.brier_at(h, 2.0), n_resamples=0, **{option: value})
+    assert str(err.value) == (
+        f"{option}: forecaster 'late' has no brier_at(time) score (none of its forecasts "
+        "is scored); name a forecaster with a score."
+    )

@@ -21,7 +21,7 @@ from ._frozen import check_question_effects
 from ._history import per_question
 from ._history_board_result import HistoryLeaderboardResult, oriented, score_interval
 from ._history_result import HistoryScoreResult
-from ._panel import check_anchor, check_name, score_panel
+from ._panel import _same_label, check_anchor, check_name, score_panel
 from ._ranking import rank_inference
 
 __all__ = ["history_leaderboard"]
@@ -40,6 +40,21 @@ def _per_pair(values: Any, scores: HistoryScoreResult, name: str) -> np.ndarray:
             "give one per question (in the order of scores.questions) or a dict."
         )
     return arr[np.searchsorted(names, scores.pair_question)]
+
+
+def _refuse_unscored(scores: HistoryScoreResult, **names: Any) -> None:
+    """A forecaster of ``scores`` without a scored pair (of positive weight) named
+    by an option (``names``: option -> list of names) has no score: say so."""
+    scored = scores.pair_forecaster[np.asarray(scores.pair_weight) > 0]
+    unscored = scores.forecasters[~np.isin(scores.forecasters, scored)]
+    for option, values in names.items():
+        for v in values:
+            if any(_same_label(n, to_builtin(v)) for n in unscored.tolist()):
+                raise ValueError(
+                    f"{option}: forecaster {to_builtin(v)!r} has no {scores.score_name} "
+                    "score (none of its forecasts is scored); name a forecaster with a "
+                    "score."
+                )
 
 
 @leaderboard_doc
@@ -187,6 +202,16 @@ def history_leaderboard(
             "fit_forecasters: nothing is fitted with adjustment='none' or question_effects; "
             "leave it at None."
         )
+    _refuse_unscored(
+        scores,
+        reference=[] if reference is None else [reference],
+        anchor=[anchor[0]]
+        if isinstance(anchor, (tuple, list)) and len(anchor) == 2
+        else [],
+        fit_forecasters=list(fit_forecasters)
+        if isinstance(fit_forecasters, (list, tuple, np.ndarray))
+        else [],
+    )
     hib = scores.higher_is_better  # the fit takes a loss (lower is better)
     lp = score_panel(
         oriented(scores.pair_score, hib),
