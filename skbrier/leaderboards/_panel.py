@@ -96,27 +96,37 @@ def _per_question(
     name: str,
     rows: np.ndarray,
     advice: str,
+    *,
+    codes: np.ndarray | None = None,
+    shown: np.ndarray | None = None,
 ) -> np.ndarray:
     """Codes of a row label that must be constant within each question.
 
     ``rows``: the user's row number of each entry (zero-weight rows are gone);
     ``advice``: what to do, ending the error that names how many questions
-    differ and the first of them (that of the earliest row).
+    differ and the first of them (that of the earliest row); ``codes``: the
+    values' integer codes when known (else from their sorted uniques);
+    ``shown``: the labels the message shows, by user row number (default:
+    ``values``).
     """
-    _, codes = _codes(values, name)
+    if codes is None:
+        _, codes = _codes(values, name)
     first = np.full(qnames.shape[0], -1, dtype=np.intp)
     first[q[::-1]] = codes[::-1]
     bad = np.flatnonzero(first[q] != codes)
     if bad.size:
         r = bad[np.argmin(rows[bad])]
         o = np.flatnonzero((q == q[r]) & (codes == first[q[r]]))[0]  # its first row
+
+        def show(k: int) -> Any:
+            return to_builtin(values[k] if shown is None else shown[rows[k]])
+
         n_bad = np.unique(q[bad]).shape[0]
         raise ValueError(
             f"{name} must be the same on every row of a question: {n_bad} "
             f"question{' has' if n_bad == 1 else 's have'} rows that differ (the first: "
-            f"question {to_builtin(qnames[q[r]])!r}, {name} {to_builtin(values[o])!r} "
-            f"in row {int(rows[o])}, {to_builtin(values[r])!r} in row {int(rows[r])}); "
-            f"{advice}"
+            f"question {to_builtin(qnames[q[r]])!r}, {name} {show(o)!r} "
+            f"in row {int(rows[o])}, {show(r)!r} in row {int(rows[r])}); {advice}"
         )
     return first
 
@@ -167,8 +177,12 @@ def check_panel(
     y = binary_target(y_true, pos_label, p.shape[0])
     # the user's labels in the message when they are a plain column
     given = np.asarray(y_true)
-    shown = given if given.shape == y.shape else y
-    return score_panel((p - y) ** 2, y_true=shown, **options)
+    return score_panel(
+        (p - y) ** 2,
+        y_true=y,
+        y_labels=given if given.shape == y.shape else None,
+        **options,
+    )
 
 
 def _fitted(fit_forecasters: Any, fnames: np.ndarray) -> np.ndarray:
@@ -202,13 +216,16 @@ def score_panel(
     fit_forecasters: Any = None,
     singletons: str = "keep",
     row_numbers: np.ndarray | None = None,
+    y_labels: np.ndarray | None = None,
     **labels: Any,
 ) -> LabelledPanel:
     """A panel of any per-row scores ``b`` (lower is better); drop zero-weight rows.
 
     ``labels``: the arrays of :data:`ROW_LABELS` (``strata`` and ``combine``
-    optional), one value per row; ``row_numbers``: the user's row number of
-    each (default ``0 .. n - 1``), for the messages.
+    optional), one value per row, and ``y_true``, the 0/1 outcome of each
+    row (one per question); ``row_numbers``: the user's row number of each
+    (default ``0 .. n - 1``) and ``y_labels``: the user's outcome labels by
+    row number, for the messages.
     """
     unknown = sorted(set(labels) - set(ROW_LABELS))
     if unknown:  # an internal caller's mistake, not a user's
@@ -250,6 +267,8 @@ def score_panel(
             "y_true",
             kept,
             "one outcome per question; check the join of outcomes to forecasts.",
+            codes=(rows["y_true"] == 1).astype(np.intp),
+            shown=y_labels,
         )
     fitted = _fitted(fit_forecasters, fnames)
     nfit_q = np.bincount(q[fitted[f]], minlength=n_q)
