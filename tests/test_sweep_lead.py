@@ -92,7 +92,8 @@ def test_the_leaderboard_command_refuses_two_outcomes(tmp_path, capsys):
             "--y-col", "outcome", "--p-col", "forecast", "--n-resamples", "0"]  # fmt: skip
     assert main(argv) == 2
     err = capsys.readouterr().err
-    # rows of the file (the header is line 1)
+    # the column and rows of the file (the header is line 1)
+    assert err.startswith("skbrier: error: y_true (--y-col 'outcome') must be the same")
     assert f"question 'q06', y_true {float(y[6])} in row 8 of {path}" in err
     assert "one outcome per question" in err
 
