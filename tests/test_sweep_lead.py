@@ -326,3 +326,16 @@ def test_a_forecaster_without_a_scored_pair_is_not_called_unknown(option, value)
         f"{option}: forecaster 'late' has no brier_at(time) score (none of its forecasts "
         "is scored); name a forecaster with a score."
     )
+
+
+@pytest.mark.parametrize("where", ["scores", "replicates"])
+def test_parity_date_names_a_result_it_cannot_read(boards, where):
+    # a history leaderboard passed to parity_date: "float() argument must be a
+    # string or a real number"
+    dates = ["2024-01-01", "2024-06-01", "2025-01-01"]
+    kw = {"scores": boards["brier"]} if where == "scores" else {
+        "scores": [60.0, 62.0, 64.0], "replicates": boards["brier"]}  # fmt: skip
+    with pytest.raises(
+        TypeError, match=f"^{where} must be a LeaderboardResult or an array"
+    ):
+        sk.parity_date(dates, target=70.0, **kw)
