@@ -339,3 +339,22 @@ def test_parity_date_names_a_result_it_cannot_read(boards, where):
         TypeError, match=f"^{where} must be a LeaderboardResult or an array"
     ):
         sk.parity_date(dates, target=70.0, **kw)
+
+
+@pytest.mark.parametrize("missing", [None, float("nan")])
+def test_forecasters_without_an_organization_are_not_one_organization(missing):
+    # h1 and h2 had no organization: they were culled as one organization
+    # (only the later released kept), silently; two NaN of one forecaster
+    # were "more than one organization"
+    from skbrier.leaderboards import forecastbench_rows
+
+    with pytest.raises(
+        ValueError, match="^organization: forecaster 'h1' has no organization"
+    ):
+        forecastbench_rows(
+            ["a1", "a2", "h1", "h1", "h2"],
+            organization=["A", "A", missing, float("nan") if missing else None, missing],
+            release_date=["2024-01-01", "2025-01-01", "2024-05-01", "2024-05-01",
+                          "2024-06-01"],
+            latest_per_organization=1,
+        )  # fmt: skip
