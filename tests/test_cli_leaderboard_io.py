@@ -97,11 +97,12 @@ def test_question_effects_and_culls(tmp_path, capsys):
         ("m2", "A", "2025-01-01"),
         ("n1", "B", "2024-06-01"),
     ]
+    outcome = rng.random(len(recs)) < 0.5  # one outcome per question
     for m, org, rel in models:
-        for r in recs:
+        for r, y in zip(recs, outcome):
             key = f"{r['forecast_due_date']}_{r['source']}_{r['id']}_{int(r['horizon'])}"
             lines.append(f"{m},{org},{rel},{key},{int(r['horizon'])},"
-                         f"{int(rng.random() < 0.5)},{rng.random():.3f}")  # fmt: skip
+                         f"{int(y)},{rng.random():.3f}")  # fmt: skip
         key = "2025-03-02_fred_far_400"  # no effect, culled by the horizon cap
         lines.append(f"{m},{org},{rel},{key},400,1,0.5")
     path = tmp_path / "fb.csv"

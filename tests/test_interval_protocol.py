@@ -19,7 +19,12 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from test_result_protocol import RESULT_NAMES, _build  # noqa: E402
 
 INTERVAL_NAMES = [n for n in RESULT_NAMES if getattr(skbrier.results, n)._interval_metrics]
-MODEL_RESULTS = {"DecisionCurveResult", "LeaderboardResult", "NetBenefitComparisonResult"}
+MODEL_RESULTS = {
+    "DecisionCurveResult",
+    "HistoryLeaderboardResult",
+    "LeaderboardResult",
+    "NetBenefitComparisonResult",
+}
 
 
 @pytest.fixture(scope="module")
@@ -127,6 +132,14 @@ def test_model_results_keep_their_model_keyword(instances):
     board = instances["LeaderboardResult"]
     low, high = board.confidence_interval(metric="rank", model="coin")
     assert float(low) == int(low) and float(high) == int(high)
+    history = instances["HistoryLeaderboardResult"]
+    i = history.forecasters.tolist().index("a")
+    assert history.confidence_interval(model="a") == (
+        history.score_low[i],
+        history.score_high[i],
+    )
+    with pytest.raises(ValueError, match="^model: unknown forecaster"):
+        history.confidence_interval(model="nobody")
     curve = instances["DecisionCurveResult"]
     with pytest.raises(ValueError, match="^model must be one of"):
         curve.confidence_interval(model="nobody")

@@ -72,6 +72,7 @@ INTERVAL_METRICS: dict[str, str] = {
     "integrated_brier_score": "the Brier score integrated over a range of horizons",
     "integrated_ipa": "the index of prediction accuracy of the integrated Brier scores",
     "adjusted_brier": "the difficulty-adjusted Brier score",
+    "adjusted_score": "the difficulty-adjusted score of a leaderboard over forecast histories",
     "rank": "the rank on a leaderboard",
     "parity_date": "the date at which the frontier reaches the target",
     "statistic": "the statistic of a generic bootstrap",

@@ -239,10 +239,16 @@ def _scored(history: Any, args: argparse.Namespace) -> Any:
 
 def _history(args: argparse.Namespace) -> int:
     from ..leaderboards import forecast_history, history_leaderboard
+    from ..leaderboards._panel import check_one_row_per_question
 
     anchor = check_board_options(args)
     qpath, qs = _read_questions(args)
     fpath, fc = _read_forecasts(args)
+    named = np.flatnonzero(~_missing(qs["question"]))
+    try:  # before --na drops rows: a question listed twice is an error, not a gap
+        check_one_row_per_question(qs["question"][named])
+    except ValueError as exc:
+        raise board_error(exc, {"questions": (qpath, named)}) from None
     q_ok = _complete(qs, qpath, "questions", args)
     f_ok = _complete(fc, fpath, "rows", args)
     orphan = np.isin(fc["question"], qs["question"][~q_ok]) & f_ok

@@ -228,7 +228,15 @@ def _leaderboard(args: argparse.Namespace) -> int:
         )
         parity = None if args.parity_target is None else _parity(res, c, args)
     except (ValueError, TypeError) as exc:
-        raise board_error(exc, {None: (path, c["row"])}) from None
+        columns = {
+            k: None if col is None else f"{option} {col!r}"
+            for k, option, col in (
+                ("y_true", "--y-col", args.y_col),
+                ("strata", "--strata-col", args.strata_col),
+                ("combine", "--combine-col", args.combine_col),
+            )
+        }
+        raise board_error(exc, {None: (path, c["row"])}, columns) from None
     show(res, args, parity)
     return 0
 
@@ -254,11 +262,18 @@ def file_rows(message: str, files: dict[str | None, tuple[str, np.ndarray]]) -> 
 
 
 def board_error(
-    exc: Exception, files: dict[str | None, tuple[str, np.ndarray]] | None = None
+    exc: Exception,
+    files: dict[str | None, tuple[str, np.ndarray]] | None = None,
+    columns: dict[str, str | None] | None = None,
 ) -> CLIError:
-    """The API's error of a leaderboard, with its options spelt as the command's
-    and its row numbers as rows of the files (:func:`file_rows`)."""
+    """The API's error of a leaderboard, with its options spelt as the command's,
+    its row numbers as rows of the files (:func:`file_rows`) and a parameter
+    that opens the message followed by the command's option and column
+    (``columns``: parameter -> (option, column))."""
     message = str(exc).replace("n_resamples=0", "--n-resamples 0")
+    head = message.split(" ", 1)[0]
+    if columns and columns.get(head):
+        message = f"{head} ({columns[head]}){message[len(head) :]}"
     return CLIError(message if files is None else file_rows(message, files))
 
 

@@ -17,7 +17,6 @@ from .._core.params import (
     check_bool,
     check_confidence_level,
 )
-from .._core.resampling import interval_from_replicates
 from .._core.results import to_builtin
 from ._boot import (
     Board,
@@ -38,6 +37,7 @@ from ._ranking import rank_inference
 from ._result import (
     DifficultyAdjustedResult,
     LeaderboardResult,
+    board_interval,
     board_result,
     part_result,
 )
@@ -162,7 +162,8 @@ def difficulty_adjusted_brier(
     Parameters
     ----------
     y_true : array-like of shape (n_rows,)
-        Binary outcomes of the rows' questions.
+        Binary outcomes of the rows' questions: one outcome per question,
+        the same on each of its rows.
     y_proba : array-like of shape (n_rows,)
         Forecast probabilities.
     forecaster, question : array-like of shape (n_rows,)
@@ -204,8 +205,9 @@ def difficulty_adjusted_brier(
     ------
     ValueError
         When the forecaster-question graph of the fitted forecasters is
-        disconnected (the components are named), a pair is repeated, a
-        question has no fitted forecaster, or a name is unknown.
+        disconnected (the components are named), a pair is repeated, the
+        rows of a question have different ``y_true``, a question has no
+        fitted forecaster, or a name is unknown.
 
     Notes
     -----
@@ -222,7 +224,7 @@ def difficulty_adjusted_brier(
     --------
     >>> from skbrier import difficulty_adjusted_brier
     >>> res = difficulty_adjusted_brier(
-    ...     [1, 1, 0, 0, 1, 1],
+    ...     [1, 1, 0, 1, 1, 0],
     ...     [0.9, 0.6, 0.2, 0.5, 0.5, 0.5],
     ...     forecaster=["a", "a", "a", "b", "b", "b"],
     ...     question=["q1", "q2", "q3", "q1", "q2", "q3"],
@@ -298,18 +300,16 @@ def _summarise(
     n_disconnected: int,
     reference_name: Any,
 ) -> LeaderboardResult:
-    k = reps.shape[1]
-    nan = np.full(k, np.nan)
-    ri = rank_inference(reps, confidence_level, simultaneous)
-    ci_low, ci_high = nan.copy(), nan.copy()
-    # a forecaster without every part (``combine``) has no score: NaN in every
-    # replicate too, so no interval (and no warning about it)
+    nan = np.full(reps.shape[1], np.nan)
     scored = np.isfinite(point.adjusted_brier)
-    if reps.shape[0] and scored.any():
-        ci = interval_from_replicates(
-            brier_index_of(reps[:, scored]), confidence_level, axis=0
+    if reference is not None and not scored[reference]:
+        raise ValueError(
+            f"reference: forecaster {reference_name!r} has no score (it has no rows in "
+            "a combine part, and a score averages every part), so no p-value compares "
+            "with it; choose a reference with forecasts in every part."
         )
-        ci_low[scored], ci_high[scored] = ci.low, ci.high
+    ri = rank_inference(reps, confidence_level, simultaneous)
+    ci_low, ci_high = board_interval(reps, confidence_level, scored)
     fields = {
         f.name: getattr(point, f.name) for f in dataclasses.fields(DifficultyAdjustedResult)
     }

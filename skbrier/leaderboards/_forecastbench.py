@@ -505,15 +505,19 @@ def forecastbench_rows(
             raise ValueError("organization and release_date must have one value per row.")
         first: dict[Any, tuple[Any, Any]] = {}
         for name, o, r in zip(f.tolist(), org.tolist(), rel.tolist()):
+            if _is_missing(o):  # forecasters without one are not one organization
+                raise ValueError(
+                    f"organization: forecaster {name!r} has no organization; give one "
+                    "per forecaster (its own name for a forecaster of none)."
+                )
+            if _is_missing(r):
+                raise ValueError(f"release_date: forecaster {name!r} has no release date.")
             if name in first and first[name] != (o, r):
                 raise ValueError(
                     f"organization, release_date: forecaster {name!r} has more than one "
                     "organization or release date; give one per forecaster."
                 )
             first[name] = (o, r)
-        for name, (_, r) in first.items():
-            if _is_missing(r):
-                raise ValueError(f"release_date: forecaster {name!r} has no release date.")
         # compared as days, not as given: text, Timestamps and datetime64 mix,
         # and "2024-9-01" must not sort after "2024-10-01"
         days, _ = _dates([r for _, r in first.values()], "release_date")

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core.resampling import run_replicates, stratified_indices
+from .._core.results import to_builtin
 from ._boot import Board, _shift_rows, combined
 from ._result import DifficultyAdjustedResult, board_result, part_result
 
@@ -56,9 +57,14 @@ def check_question_effects(effects: Any, lp: Any) -> np.ndarray:
             f"question_effects: {len(missing)} question(s) of the panel have no effect "
             f"({shown}); drop their rows or use effects that cover them."
         )
-    if not np.isfinite(gamma).all():
-        bad = lp.questions[~np.isfinite(gamma)][0]
-        raise ValueError(f"question_effects: the effect of {bad!r} is not finite.")
+    bad = np.flatnonzero(~np.isfinite(gamma))
+    if bad.size:
+        raise ValueError(
+            f"question_effects: {bad.size} question{' has' if bad.size == 1 else 's have'} "
+            f"an effect that is not finite (the first: question "
+            f"{to_builtin(lp.questions[bad[0]])!r}, {gamma[bad[0]]}); give every question "
+            "a finite effect or drop its rows."
+        )
     return gamma
 
 

@@ -32,7 +32,7 @@ from ._history_categories import (
     check_categories,
     is_multiple_choice,
 )
-from ._panel import _codes, _labels
+from ._panel import _codes, _labels, check_one_row_per_question
 
 __all__ = [
     "ForecastHistory",
@@ -371,15 +371,7 @@ def _question_table(
     ids = _labels(
         _column(questions, cols["question"], "question", "questions", n), "question", n
     )
-    names, code = _codes(ids, "question")
-    if names.shape[0] != n:
-        order = np.argsort(code, kind="stable")
-        dup = np.flatnonzero(code[order][1:] == code[order][:-1])[0]
-        first, second = sorted((int(order[dup]), int(order[dup + 1])))
-        raise ValueError(
-            f"question: question {to_builtin(ids[first])!r} appears in rows {first} and {second} of "
-            "questions; give one row per question."
-        )
+    names, code = check_one_row_per_question(ids)
     out: dict[str, np.ndarray] = {}
     kinds = {}
     for param in ("open_time", "close_time", "resolve_time"):

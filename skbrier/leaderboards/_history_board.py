@@ -13,16 +13,15 @@ from .._core.params import (
     check_bool,
     check_option,
 )
-from .._core.resampling import interval_from_replicates
 from .._core.results import to_builtin
 from ._api import fit_board
 from ._boot import best_shares, build_board, check_bootstrap, p_values, rank_matrix
 from ._docs import leaderboard_doc
 from ._frozen import check_question_effects
 from ._history import per_question
-from ._history_board_result import HistoryLeaderboardResult
+from ._history_board_result import HistoryLeaderboardResult, oriented, score_interval
 from ._history_result import HistoryScoreResult
-from ._panel import check_anchor, check_name, score_panel
+from ._panel import _same_label, check_anchor, check_name, score_panel
 from ._ranking import rank_inference
 
 __all__ = ["history_leaderboard"]
@@ -41,6 +40,21 @@ def _per_pair(values: Any, scores: HistoryScoreResult, name: str) -> np.ndarray:
             "give one per question (in the order of scores.questions) or a dict."
         )
     return arr[np.searchsorted(names, scores.pair_question)]
+
+
+def _refuse_unscored(scores: HistoryScoreResult, **names: Any) -> None:
+    """A forecaster of ``scores`` without a scored pair (of positive weight) named
+    by an option (``names``: option -> list of names) has no score: say so."""
+    scored = scores.pair_forecaster[np.asarray(scores.pair_weight) > 0]
+    unscored = scores.forecasters[~np.isin(scores.forecasters, scored)]
+    for option, values in names.items():
+        for v in values:
+            if any(_same_label(n, to_builtin(v)) for n in unscored.tolist()):
+                raise ValueError(
+                    f"{option}: forecaster {to_builtin(v)!r} has no {scores.score_name} "
+                    "score (none of its forecasts is scored); name a forecaster with a "
+                    "score."
+                )
 
 
 @leaderboard_doc
@@ -188,9 +202,19 @@ def history_leaderboard(
             "fit_forecasters: nothing is fitted with adjustment='none' or question_effects; "
             "leave it at None."
         )
-    sign = -1.0 if scores.higher_is_better else 1.0  # fit a loss: lower is better
+    _refuse_unscored(
+        scores,
+        reference=[] if reference is None else [reference],
+        anchor=[anchor[0]]
+        if isinstance(anchor, (tuple, list)) and len(anchor) == 2
+        else [],
+        fit_forecasters=list(fit_forecasters)
+        if isinstance(fit_forecasters, (list, tuple, np.ndarray))
+        else [],
+    )
+    hib = scores.higher_is_better  # the fit takes a loss (lower is better)
     lp = score_panel(
-        sign * scores.pair_score,
+        oriented(scores.pair_score, hib),
         forecaster=scores.pair_forecaster,
         question=scores.pair_question,
         sample_weight=scores.pair_weight,
@@ -198,41 +222,36 @@ def history_leaderboard(
         strata=None if strata is None else _per_pair(strata, scores, "strata"),
     )
     anc = check_anchor(anchor, lp.forecasters)
-    board = build_board(lp, None if anc is None else (anc[0], sign * anc[1]))
+    board = build_board(lp, None if anc is None else (anc[0], oriented(anc[1], hib)))
     gamma = None
     if question_effects is not None:
-        gamma = sign * check_question_effects(question_effects, lp)
+        gamma = oriented(check_question_effects(question_effects, lp), hib)
     elif adjustment == "none":
         gamma = np.zeros(lp.questions.shape[0])
     ref = None if reference is None else check_name(reference, lp.forecasters, "reference")
     point, reps, n_bad = fit_board(board, gamma, n_resamples, random_state, n_jobs)
-    k = lp.forecasters.shape[0]
-    nan = np.full(k, np.nan)
-    score_ci = (nan, nan)
-    if reps.shape[0]:
-        ci = interval_from_replicates(reps, level, axis=0, nan_policy="omit")
-        score_ci = (np.asarray(ci.low), np.asarray(ci.high))
+    nan = np.full(lp.forecasters.shape[0], np.nan)
+    score_ci = score_interval(reps, level, scores.higher_is_better)
     ri = rank_inference(reps, level, simultaneous)
     diff_low, diff_high = ri.difference_low, ri.difference_high
-    if sign < 0:  # back to the score's orientation: intervals flip
-        score_ci = (-score_ci[1], -score_ci[0])
-        diff_low, diff_high = -diff_high, -diff_low
+    if hib:  # back to the score's orientation: intervals flip
+        diff_low, diff_high = oriented(diff_high, hib), oriented(diff_low, hib)
     return HistoryLeaderboardResult(
         score_name=scores.score_name,
         higher_is_better=scores.higher_is_better,
         forecasters=lp.forecasters,
-        adjusted_score=sign * point.adjusted_brier,
-        raw_score=sign * lp.raw,
+        adjusted_score=oriented(point.adjusted_brier, hib),
+        raw_score=oriented(lp.raw, hib),
         n_questions=lp.n_questions,
         fitted=point.fitted,
         questions=lp.questions,
-        question_effects=sign * point.question_effects,
+        question_effects=oriented(point.question_effects, hib),
         score_low=score_ci[0],
         score_high=score_ci[1],
         rank=rank_matrix(point.adjusted_brier[None, :])[0],
         p_value=nan.copy() if ref is None or not reps.shape[0] else p_values(reps, ref),
         share_best=best_shares(reps) if reps.shape[0] else nan.copy(),
-        replicates=sign * reps,
+        replicates=oriented(reps, hib),
         confidence_level=level,
         simultaneous=simultaneous,
         n_resamples=int(reps.shape[0]),

@@ -3,25 +3,63 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
+from .._core.resampling import interval_from_replicates
+from .._core.results import _ModelIntervalResult
 from ._history_result import _ForecasterTable
 from ._ranking import RankedResult
 
-__all__ = ["HistoryLeaderboardResult"]
+__all__ = ["HistoryLeaderboardResult", "oriented", "score_interval"]
+
+
+def oriented(values: Any, higher_is_better: bool) -> Any:
+    """A loss (lower is better) back in the score's orientation, or the reverse:
+    negated when ``higher_is_better`` (a zero stays 0, not -0)."""
+    return -np.asarray(values) + 0.0 if higher_is_better else values
+
+
+def score_interval(
+    loss_replicates: np.ndarray, confidence_level: float, higher_is_better: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)``: the percentile interval of each forecaster's adjusted score.
+
+    ``loss_replicates`` has shape ``(n_resamples, k)`` and is oriented as a
+    loss (the score negated when ``higher_is_better``); the bounds are in
+    the score's orientation (NaN replicates left out, NaN without any).
+    """
+    k = loss_replicates.shape[1]
+    if loss_replicates.shape[0] == 0:
+        return np.full(k, np.nan), np.full(k, np.nan)
+    ci = interval_from_replicates(
+        loss_replicates, confidence_level, axis=0, nan_policy="omit"
+    )
+    low, high = oriented(ci.low, higher_is_better), oriented(ci.high, higher_is_better)
+    return (high, low) if higher_is_better else (low, high)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class HistoryLeaderboardResult(RankedResult, _ForecasterTable):
+class HistoryLeaderboardResult(RankedResult, _ModelIntervalResult, _ForecasterTable):
     r"""A leaderboard of scores over forecast histories, with paired bootstrap inference.
 
     Returned by :func:`skbrier.history_leaderboard`.  Scores keep the
     orientation of the history score (``higher_is_better``); arrays are
     aligned with ``forecasters`` (sorted names), matrices with
     ``forecasters`` on both axes.
+
+    ``confidence_interval`` is the ``method="percentile"`` interval (its
+    only one) over the replicates of the adjusted score (the default:
+    ``score_low`` and ``score_high`` at the result's level) or of
+    ``metric="rank"`` (rounded outward: ``rank_low`` and ``rank_high``), as
+    on :class:`~skbrier.leaderboards.LeaderboardResult`: arrays over the
+    forecasters, or floats for the one named by ``model=``.  The adjusted
+    score is ``metric="adjusted_brier"`` when the history score is a Brier
+    score (``daily_brier``, ``brier_at``: lower is better) and
+    ``metric="adjusted_score"`` for the peer and baseline scores.
 
     Attributes
     ----------
@@ -96,6 +134,14 @@ class HistoryLeaderboardResult(RankedResult, _ForecasterTable):
     ([0.025, 0.205], [1.0, 2.0])
     """
 
+    _interval_metrics: ClassVar[tuple[str, ...]] = (
+        "adjusted_brier",
+        "adjusted_score",
+        "rank",
+    )
+    _interval_methods: ClassVar[tuple[str, ...]] = ("percentile",)
+    _maker: ClassVar[str] = "history_leaderboard"
+
     _columns: ClassVar[tuple[str, ...]] = (
         "adjusted_score",
         "score_low",
@@ -135,3 +181,16 @@ class HistoryLeaderboardResult(RankedResult, _ForecasterTable):
     reference: Any = None
     adjustment: str = "fixed_effects"
     anchor: tuple[Any, float] | None = None
+
+    def _valid_metrics(self) -> Sequence[str]:
+        """A Brier score over histories (lower is better) is an adjusted Brier score."""
+        return ("adjusted_score" if self.higher_is_better else "adjusted_brier", "rank")
+
+    def _default_metric(self) -> str:
+        return self._valid_metrics()[0]
+
+    def _loss_replicates(self) -> np.ndarray:
+        return np.asarray(oriented(self.replicates, self.higher_is_better))
+
+    def _score_interval(self, metric: str, level: float) -> tuple[np.ndarray, np.ndarray]:
+        return score_interval(self._loss_replicates(), level, self.higher_is_better)

@@ -19,7 +19,14 @@ from .._core.validation import (
 )
 from ._fit import Panel
 
-__all__ = ["LabelledPanel", "check_anchor", "check_name", "check_panel", "score_panel"]
+__all__ = [
+    "LabelledPanel",
+    "check_anchor",
+    "check_name",
+    "check_one_row_per_question",
+    "check_panel",
+    "score_panel",
+]
 
 SINGLETONS = ("keep", "drop")
 
@@ -68,21 +75,58 @@ def _codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     return uniq, inv.ravel().astype(np.intp)
 
 
+def check_one_row_per_question(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted names and row codes of a questions table (ValueError: one listed twice)."""
+    names, code = _codes(ids, "question")
+    if names.shape[0] != ids.shape[0]:
+        order = np.argsort(code, kind="stable")
+        dup = np.flatnonzero(code[order][1:] == code[order][:-1])[0]
+        rows = sorted((int(order[dup]), int(order[dup + 1])))
+        raise ValueError(
+            f"question: question {to_builtin(ids[rows[0]])!r} appears in rows {rows[0]} "
+            f"and {rows[1]} of questions; give one row per question."
+        )
+    return names, code
+
+
 def _per_question(
-    values: np.ndarray, q: np.ndarray, n_q: int, name: str, rows: np.ndarray
+    values: np.ndarray,
+    q: np.ndarray,
+    qnames: np.ndarray,
+    name: str,
+    rows: np.ndarray,
+    advice: str,
+    *,
+    codes: np.ndarray | None = None,
+    shown: np.ndarray | None = None,
 ) -> np.ndarray:
     """Codes of a row label that must be constant within each question.
 
-    ``rows``: the user's row number of each entry (zero-weight rows are gone).
+    ``rows``: the user's row number of each entry (zero-weight rows are gone);
+    ``advice``: what to do, ending the error that names how many questions
+    differ and the first of them (that of the earliest row); ``codes``: the
+    values' integer codes when known (else from their sorted uniques);
+    ``shown``: the labels the message shows, by user row number (default:
+    ``values``).
     """
-    _, codes = _codes(values, name)
-    first = np.full(n_q, -1, dtype=np.intp)
+    if codes is None:
+        _, codes = _codes(values, name)
+    first = np.full(qnames.shape[0], -1, dtype=np.intp)
     first[q[::-1]] = codes[::-1]
     bad = np.flatnonzero(first[q] != codes)
     if bad.size:
+        r = bad[np.argmin(rows[bad])]
+        o = np.flatnonzero((q == q[r]) & (codes == first[q[r]]))[0]  # its first row
+
+        def show(k: int) -> Any:
+            return to_builtin(values[k] if shown is None else shown[rows[k]])
+
+        n_bad = np.unique(q[bad]).shape[0]
         raise ValueError(
-            f"{name} must be the same on every row of a question; row {int(rows[bad[0]])} "
-            "differs from another row of its question."
+            f"{name} must be the same on every row of a question: {n_bad} "
+            f"question{' has' if n_bad == 1 else 's have'} rows that differ (the first: "
+            f"question {to_builtin(qnames[q[r]])!r}, {name} {show(o)!r} "
+            f"in row {int(rows[o])}, {show(r)!r} in row {int(rows[r])}); {advice}"
         )
     return first
 
@@ -131,7 +175,14 @@ def check_panel(
     """Validate a panel of Brier scores ``(p - y)^2`` once (``options``: of :func:`score_panel`)."""
     p = check_probabilities(y_proba, allow_2d=False)
     y = binary_target(y_true, pos_label, p.shape[0])
-    return score_panel((p - y) ** 2, **options)
+    # the user's labels in the message when they are a plain column
+    given = np.asarray(y_true)
+    return score_panel(
+        (p - y) ** 2,
+        y_true=y,
+        y_labels=given if given.shape == y.shape else None,
+        **options,
+    )
 
 
 def _fitted(fit_forecasters: Any, fnames: np.ndarray) -> np.ndarray:
@@ -153,8 +204,9 @@ def _fitted(fit_forecasters: Any, fnames: np.ndarray) -> np.ndarray:
     return fitted
 
 
-#: the per-row labels of a panel (forecaster and question are required)
-ROW_LABELS = ("forecaster", "question", "strata", "combine")
+#: the per-row labels of a panel (forecaster and question are required; the
+#: others, where given, must be constant within a question)
+ROW_LABELS = ("forecaster", "question", "y_true", "strata", "combine")
 
 
 def score_panel(
@@ -164,13 +216,16 @@ def score_panel(
     fit_forecasters: Any = None,
     singletons: str = "keep",
     row_numbers: np.ndarray | None = None,
+    y_labels: np.ndarray | None = None,
     **labels: Any,
 ) -> LabelledPanel:
     """A panel of any per-row scores ``b`` (lower is better); drop zero-weight rows.
 
     ``labels``: the arrays of :data:`ROW_LABELS` (``strata`` and ``combine``
-    optional), one value per row; ``row_numbers``: the user's row number of
-    each (default ``0 .. n - 1``), for the messages.
+    optional), one value per row, and ``y_true``, the 0/1 outcome of each
+    row (one per question); ``row_numbers``: the user's row number of each
+    (default ``0 .. n - 1``) and ``y_labels``: the user's outcome labels by
+    row number, for the messages.
     """
     unknown = sorted(set(labels) - set(ROW_LABELS))
     if unknown:  # an internal caller's mistake, not a user's
@@ -204,6 +259,17 @@ def score_panel(
             f"{to_builtin(qnames[q[r]])!r} more than once (rows {first} and {second}): "
             "give one row per (forecaster, question) pair (average or pick one)."
         )
+    if "y_true" in rows:  # a question has one outcome (a bad join gives a row its own)
+        _per_question(
+            rows["y_true"],
+            q,
+            qnames,
+            "y_true",
+            kept,
+            "one outcome per question; check the join of outcomes to forecasts.",
+            codes=(rows["y_true"] == 1).astype(np.intp),
+            shown=y_labels,
+        )
     fitted = _fitted(fit_forecasters, fnames)
     nfit_q = np.bincount(q[fitted[f]], minlength=n_q)
     if (nfit_q == 0).any():
@@ -231,10 +297,14 @@ def score_panel(
     panel = Panel(f, q, b, wv, n_f, n_q, fitted)
     stc = cbc = cbn = None
     if "strata" in rows:
-        stc = _per_question(rows["strata"], q, n_q, "strata", kept)
+        stc = _per_question(
+            rows["strata"], q, qnames, "strata", kept, "give each question one stratum."
+        )
     if "combine" in rows:
         cbn, _ = _codes(rows["combine"], "combine")
-        cbc = _per_question(rows["combine"], q, n_q, "combine", kept)
+        cbc = _per_question(
+            rows["combine"], q, qnames, "combine", kept, "give each question one type."
+        )
     wf = np.bincount(f, weights=wv, minlength=n_f)
     raw = np.bincount(f, weights=wv * b, minlength=n_f) / wf
     nq = np.bincount(f, minlength=n_f)

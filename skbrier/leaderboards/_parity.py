@@ -17,7 +17,13 @@ from .._core.params import (
     check_real,
 )
 from .._core.resampling import interval_from_replicates
-from .._core.results import ConfidenceInterval, _IntervalResult, format_number, to_builtin
+from .._core.results import (
+    ConfidenceInterval,
+    Result,
+    _IntervalResult,
+    format_number,
+    to_builtin,
+)
 from ._boot import brier_index_of
 from ._docs import leaderboard_doc
 from ._history import utc_naive
@@ -265,6 +271,16 @@ def crossing(
     return float(cross), slope, intercept, fr, ""
 
 
+def _not_a_result(value: Any, name: str, what: str) -> None:
+    """TypeError for text or a result other than a leaderboard's (e.g. a history
+    leaderboard, whose scores are not a Brier Index)."""
+    if isinstance(value, (str, bytes, Result)):
+        got = type(value).__name__ if isinstance(value, Result) else repr(value)
+        raise TypeError(
+            f"{name} must be a LeaderboardResult or an array of {what}, got {got}."
+        )
+
+
 @leaderboard_doc
 def parity_date(
     release_dates: ArrayLike | Mapping[Any, Any],
@@ -329,8 +345,7 @@ def parity_date(
         names = board.forecasters
         s = np.asarray(board.brier_index, dtype=np.float64)
     else:
-        if isinstance(scores, (str, bytes)):
-            raise TypeError("scores must be an array of Brier Index values.")
+        _not_a_result(scores, "scores", "Brier Index values")
         s = np.asarray(scores, dtype=np.float64)
         if s.ndim != 1 or s.shape[0] == 0:
             raise ValueError(f"scores must be a non-empty 1-D array, got shape {s.shape}.")
@@ -366,6 +381,7 @@ def parity_date(
         if isinstance(replicates, LeaderboardResult):
             reps = brier_index_of(replicates.replicates)
         else:
+            _not_a_result(replicates, "replicates", "replicate Brier Index values")
             reps = np.asarray(replicates, dtype=np.float64)
         if reps.ndim != 2 or reps.shape[1] != n:
             raise ValueError(

@@ -13,8 +13,8 @@ of their difference.  From the ``(n_resamples, n_forecasters)`` replicates
 * :func:`rank_inference`: both, with the rank intervals (Hall & Miller)
   and the top set (the forecasters whose rank interval contains 1) -- what
   :func:`skbrier.leaderboard` and :func:`skbrier.history_leaderboard` report;
-* :class:`RankedResult`: ``top_set``, ``groups`` and ``pairwise_frame`` of
-  their results.
+* :class:`RankedResult`: ``top_set``, ``groups``, ``pairwise_frame`` and the
+  ``confidence_interval`` of ranks and scores of their results.
 """
 
 from __future__ import annotations
@@ -24,16 +24,39 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from .._core.resampling import interval_from_replicates
-from .._core.results import to_builtin
+from .._core.results import ConfidenceInterval, to_builtin
 from ._boot import rank_matrix
+from ._panel import check_name
 
 __all__ = [
     "RankInference",
     "RankedResult",
     "pairwise_intervals",
     "rank_inference",
+    "rank_interval",
     "tie_groups",
 ]
+
+
+def rank_interval(
+    reps: np.ndarray, confidence_level: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)``: the percentile interval of each forecaster's replicate rank,
+    rounded outward (Hall & Miller); NaN for a forecaster NaN in every replicate.
+
+    ``reps`` has shape ``(n_resamples, k)``, lower is better, NaN where
+    undefined (left out of the quantiles).
+    """
+    k = reps.shape[1]
+    low, high = np.full(k, np.nan), np.full(k, np.nan)
+    scored = ~np.isnan(reps).all(axis=0)
+    if reps.shape[0] and scored.any():
+        rci = interval_from_replicates(
+            rank_matrix(reps)[:, scored], confidence_level, axis=0, nan_policy="omit"
+        )
+        low[scored] = np.floor(np.asarray(rci.low))
+        high[scored] = np.ceil(np.asarray(rci.high))
+    return low, high
 
 
 def pairwise_intervals(
@@ -106,16 +129,8 @@ def rank_inference(
     group 1.
     """
     k = reps.shape[1]
-    low, high = np.full(k, np.nan), np.full(k, np.nan)
-    # a forecaster NaN in every replicate (no score) has no rank interval
-    scored = ~np.isnan(reps).all(axis=0)
+    low, high = rank_interval(reps, confidence_level)
     if reps.shape[0]:
-        if scored.any():
-            rci = interval_from_replicates(
-                rank_matrix(reps)[:, scored], confidence_level, axis=0, nan_policy="omit"
-            )
-            low[scored] = np.floor(np.asarray(rci.low))
-            high[scored] = np.ceil(np.asarray(rci.high))
         diff_low, diff_high = pairwise_intervals(reps, confidence_level, simultaneous)
     else:
         diff_low, diff_high = np.full((k, k), np.nan), np.full((k, k), np.nan)
@@ -132,12 +147,16 @@ def rank_inference(
 
 
 class RankedResult:
-    """Mixin of the leaderboard results with tie groups: ``top_set``, ``groups``, ``pairwise_frame``.
+    """Mixin of the leaderboard results with tie groups: ``top_set``, ``groups``,
+    ``pairwise_frame`` and the intervals of ``confidence_interval``.
 
     The result has the fields of :class:`RankInference`, ``forecasters``,
-    ``rank`` (of the point estimates, 1 = best) and names the field whose
-    differences the paired intervals bound (``_score_field``).  Its table
-    ends with the columns of the question bootstrap (``_rank_columns``).
+    ``rank`` (of the point estimates, 1 = best), ``replicates`` and names the
+    field whose differences the paired intervals bound (``_score_field``) and
+    the function that makes it (``_maker``).  Its table ends with the columns
+    of the question bootstrap (``_rank_columns``).  Its ``confidence_interval``
+    (of :class:`skbrier._core.results._ModelIntervalResult`) gives
+    ``metric="rank"`` here and every other metric from ``_score_interval``.
     """
 
     #: the last columns of the table: the question counts and the bootstrap's ranks
@@ -159,7 +178,35 @@ class RankedResult:
     difference_low: np.ndarray
     difference_high: np.ndarray
     better: np.ndarray
+    replicates: np.ndarray
     _score_field: ClassVar[str]
+    _maker: ClassVar[str]
+
+    def _loss_replicates(self) -> np.ndarray:
+        """The replicates oriented as a loss (lower is better)."""
+        return self.replicates
+
+    def _score_interval(self, metric: str, level: float) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)`` over the forecasters of a metric other than ``"rank"``."""
+        raise NotImplementedError
+
+    def _interval(
+        self, metric: str, level: float, method: str, model: Any = None
+    ) -> ConfidenceInterval:
+        """The percentile interval of ``metric`` over the replicates (every
+        forecaster's, or ``model``'s as floats)."""
+        if self.replicates.shape[0] == 0:
+            raise ValueError(
+                f"no bootstrap replicates: call {self._maker} with n_resamples > 0."
+            )
+        if metric == "rank":
+            low, high = rank_interval(self._loss_replicates(), level)
+        else:
+            low, high = self._score_interval(metric, level)
+        if model is None:
+            return ConfidenceInterval(low, high)
+        i = check_name(model, self.forecasters, "model")
+        return ConfidenceInterval(float(low[i]), float(high[i]))
 
     def _by_rank(self) -> np.ndarray:
         """Best first, NaN last, ties by position."""

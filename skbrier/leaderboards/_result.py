@@ -10,16 +10,21 @@ import numpy as np
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._core.resampling import interval_from_replicates
 from .._core.results import (
-    ConfidenceInterval,
     Result,
     _ModelIntervalResult,
     format_number,
     to_builtin,
 )
-from ._boot import Board, brier_index_of, rank_matrix
+from ._boot import Board, brier_index_of
 from ._ranking import RankedResult
 
-__all__ = ["DifficultyAdjustedResult", "LeaderboardResult", "board_result", "part_result"]
+__all__ = [
+    "DifficultyAdjustedResult",
+    "LeaderboardResult",
+    "board_interval",
+    "board_result",
+    "part_result",
+]
 
 
 def _table(title: str, header: list[str], rows: list[list[str]]) -> str:
@@ -194,6 +199,26 @@ class DifficultyAdjustedResult(_RankedTable):
         return f"{float(value):.{digits}f}"
 
 
+def board_interval(
+    reps: np.ndarray, level: float, scored: np.ndarray, *, metric: str = "brier_index"
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)``: the percentile interval of each forecaster's ``metric``
+    (``"brier_index"`` or ``"adjusted_brier"``) over the replicates.
+
+    A forecaster without a score (``scored`` False: it lacks a ``combine``
+    part) is NaN in every replicate too: its bounds are NaN, without the
+    warning about NaN replicates that the others get.
+    """
+    low, high = np.full(reps.shape[1], np.nan), np.full(reps.shape[1], np.nan)
+    if reps.shape[0] and scored.any():
+        r = reps[:, scored]
+        ci = interval_from_replicates(
+            brier_index_of(r) if metric == "brier_index" else r, level, axis=0
+        )
+        low[scored], high[scored] = ci.low, ci.high
+    return low, high
+
+
 def _anchor_name(board: Board) -> tuple[Any, float] | None:
     """The anchoring ``(name, value)`` of ``board`` (its code turned into the name)."""
     if board.anchor is None:
@@ -355,28 +380,12 @@ class LeaderboardResult(RankedResult, _ModelIntervalResult, DifficultyAdjustedRe
     _interval_metrics: ClassVar[tuple[str, ...]] = ("brier_index", "adjusted_brier", "rank")
     _interval_methods: ClassVar[tuple[str, ...]] = ("percentile",)
 
-    def _interval(
-        self, metric: str, level: float, method: str, model: Any = None
-    ) -> ConfidenceInterval:
-        reps = self.replicates
-        if reps.shape[0] == 0:
-            raise ValueError(
-                "no bootstrap replicates: call leaderboard with n_resamples > 0."
-            )
-        if metric == "brier_index":
-            reps = brier_index_of(reps)
-        elif metric == "rank":
-            reps = rank_matrix(reps)
-        ci = interval_from_replicates(reps, level, axis=0)
-        low, high = np.asarray(ci.low), np.asarray(ci.high)
-        if metric == "rank":
-            low, high = np.floor(low), np.ceil(high)
-        if model is None:
-            return ConfidenceInterval(low, high)
-        from ._panel import check_name
+    _maker: ClassVar[str] = "leaderboard"
 
-        i = check_name(model, self.forecasters, "model")
-        return ConfidenceInterval(float(low[i]), float(high[i]))
+    def _score_interval(self, metric: str, level: float) -> tuple[np.ndarray, np.ndarray]:
+        return board_interval(
+            self.replicates, level, np.isfinite(self.adjusted_brier), metric=metric
+        )
 
     def _cell(self, column: str, value: Any) -> str:
         """A p-value of 0 is below the resolution of the bootstrap: ``< 1/(R+1)``."""
