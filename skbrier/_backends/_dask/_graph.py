@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import warnings
 from typing import Any
 
 import numpy as np
@@ -163,9 +164,18 @@ def _frames_as_arrays(inputs: dict) -> dict:
     frames = [k for k, v in inputs.items() if is_dask_input(v) and not _is_array(v)]
     if not frames:
         return inputs
-    return {
-        k: v.to_dask_array(lengths=True) if k in frames else v for k, v in inputs.items()
-    }
+    with warnings.catch_warnings():
+        # a string column (pandas' extension dtype) becomes an object array,
+        # which the states read as the in-memory functions read the column:
+        # dask's UserWarning about it reached the user
+        warnings.filterwarnings(
+            "ignore", "Dask currently has limited support for converting pandas "
+            "extension dtypes", UserWarning
+        )
+        return {
+            k: v.to_dask_array(lengths=True) if k in frames else v
+            for k, v in inputs.items()
+        }
 
 
 def _is_array(x: Any) -> bool:
