@@ -87,10 +87,11 @@ def test_one_hard_partition_is_not_hard_forecasts(sync, f, kw):
     """0/1 forecasts in one partition only: no warning, as in memory (each
     partition was judged alone: 'every forecast is exactly 0 or 1')."""
     y, p, w = _hard_first_partition()
-    args = (y, p, p) if f is compare_brier else (y, p)
+    q = np.round(np.random.default_rng(2).random(N), 2)  # a second forecaster
+    args = (y, q, p) if f is compare_brier else (y, p)
     assert _hard_warnings(f, *args, sample_weight=w, **kw) == []
-    dy, dp, dw = _arrays(y, p, w)
-    dargs = (dy, dp, dp) if f is compare_brier else (dy, dp)
+    dy, dp, dq, dw = _arrays(y, p, q, w)
+    dargs = (dy, dq, dp) if f is compare_brier else (dy, dp)
     assert _hard_warnings(f, *dargs, sample_weight=dw, **kw) == []
 
 
