@@ -132,6 +132,24 @@ def test_hard_forecasts_warn_once_as_in_memory(scheduler):
         )
 
 
+@pytest.mark.slow  # a cluster of one worker process: about 15 s
+def test_hard_forecasts_warn_on_a_cluster():
+    """The partitions' warning reaches the client (it was given in the worker
+    processes, where no one saw it)."""
+    distributed = pytest.importorskip("distributed")
+    y = np.array([0, 1] * 30)
+    dy, dp = (da.from_array(a, chunks=20) for a in (y, y.astype(float)))
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
+        got = _hard_warnings(skbrier.brier_score, dy, dp)
+    assert got == _hard_warnings(skbrier.brier_score, y, y.astype(float))
+    assert len(got) == 1
+
+
 @pytest.mark.parametrize(
     "chunks, hard", [((1, 1, 1), True), ((2, 1), False), ((1, 0, 2), True)]
 )
@@ -240,3 +258,26 @@ def test_report_gives_no_interval_with_fewer_than_3_observations(sync, y, p, w, 
     for m in ("observed_expected", "c_statistic", "calibration_slope"):
         assert exp.confidence_interval(metric=m) is None
         assert got.confidence_interval(metric=m) is None
+
+
+# ------------------------------------------------ refusals name the dask argument
+def test_a_refusal_names_the_dask_argument(sync):
+    """Numpy forecasts beside dask groups or weights: the declared TypeError
+    names the dask argument (it named y_proba, which was a numpy array)."""
+    from skbrier.metrics.calibration_curves import flexible_calibration_curve
+    from skbrier.metrics.subgroups import calibration_by_group
+
+    y, p, w = _data()
+    (dw,) = _arrays(w)
+    groups = _frame_column(np.arange(N) % 3)
+    with pytest.raises(
+        TypeError, match="^groups: calibration_by_group does not accept Dask"
+    ):
+        calibration_by_group(y, p, groups=groups)
+    with pytest.raises(
+        TypeError, match="^sample_weight: flexible_calibration_curve does not accept Dask"
+    ):
+        flexible_calibration_curve(y, p, sample_weight=dw)
+    (dp,) = _arrays(p)  # dask forecasts: named as before
+    with pytest.raises(TypeError, match="^y_proba: calibration_by_group does not accept"):
+        calibration_by_group(y, dp, groups=groups)
