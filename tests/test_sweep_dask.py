@@ -202,6 +202,9 @@ def test_multiclass_skill_refuses_reference_of_another_shape(sync):
     frame = dd.from_pandas(pd.DataFrame(proba, columns=list("abc")), npartitions=4)
     with pytest.raises(ValueError, match="reference has shape"):
         skbrier.brier_skill_score(_frame_column(y, 4), frame, reference=proba[:, :2])
+    # a list names its own shape, as in memory
+    with pytest.raises(ValueError, match=r"reference has shape \(3,\) but y_proba"):
+        skbrier.brier_skill_score(*_arrays(y, proba), reference=[0.2, 0.3, 0.5])
 
 
 def test_string_labels_of_a_frame_beside_arrays_leak_no_dask_warning(sync):

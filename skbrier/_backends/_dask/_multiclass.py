@@ -68,9 +68,9 @@ def _n_columns(x: Any) -> int:
 def known_shape(x: Any) -> tuple[float, ...]:
     """The shape of a collection, nan for a dimension not known before computing
     (a dask DataFrame's rows are a lazy scalar, a dask array's may be nan)."""
+    shape = x.shape if hasattr(x, "shape") else np.shape(x)  # a list: its shape
     return tuple(
-        int(d) if isinstance(d, (int, np.integer)) else float("nan")
-        for d in getattr(x, "shape", ())
+        int(d) if isinstance(d, (int, np.integer)) else float("nan") for d in shape
     )
 
 
