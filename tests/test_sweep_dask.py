@@ -284,3 +284,24 @@ def test_a_refusal_names_the_dask_argument(sync):
     (dp,) = _arrays(p)  # dask forecasts: named as before
     with pytest.raises(TypeError, match="^y_proba: calibration_by_group does not accept"):
         calibration_by_group(y, dp, groups=groups)
+
+
+def test_report_sample_size_is_the_whole_data_not_the_subsample(sync, monkeypatch):
+    """Frequency weights summing to 4 over 400 rows: the in-memory report has
+    its intervals; the Dask report checked the subsample's total (100 rows,
+    1.0) and gave none."""
+    from skbrier._backends._dask import _report
+
+    monkeypatch.setattr(_report, "SUBSAMPLE_SIZE", 100)
+    y, p, _ = _data()
+    w = np.full(N, 0.01)
+    dy, dp, dw = _arrays(y, p, w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exp = calibration_report(y, p, sample_weight=w)
+        got = calibration_report(dy, dp, sample_weight=dw)
+    assert not any("Confidence intervals not available" in n for n in got.notes)
+    for m in ("observed_expected", "brier_score"):
+        assert tuple(got.confidence_interval(metric=m)) == pytest.approx(
+            tuple(exp.confidence_interval(metric=m)), rel=1e-12
+        )
