@@ -305,3 +305,21 @@ def test_report_sample_size_is_the_whole_data_not_the_subsample(sync, monkeypatc
         assert tuple(got.confidence_interval(metric=m)) == pytest.approx(
             tuple(exp.confidence_interval(metric=m)), rel=1e-12
         )
+
+
+@pytest.mark.parametrize("kind", ["numpy", "array", "frame"])
+def test_compare_accepts_a_column_vector_as_in_memory(sync, kind):
+    """A second forecaster of shape (n, 1) is 1-D, as in memory (refused:
+    'y_proba_a has shape (400,) but y_proba_b has shape (400, 1)')."""
+    y, p, w = _data()
+    q = np.round(np.random.default_rng(2).random(N), 2)[:, None]
+    dy, dp, dw = _arrays(y, p, w)
+    dq = {
+        "numpy": q,
+        "array": _arrays(q)[0],
+        "frame": dd.from_pandas(pd.DataFrame(q, columns=["q"]), npartitions=3),
+    }[kind]
+    exp = compare_brier(y, p, q, sample_weight=w)
+    got = compare_brier(dy, dp, dq, sample_weight=dw)
+    assert got.statistic == pytest.approx(exp.statistic, rel=1e-10)
+    assert got.difference == pytest.approx(exp.difference, rel=1e-12)

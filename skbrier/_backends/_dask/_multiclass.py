@@ -67,11 +67,11 @@ def _n_columns(x: Any) -> int:
 
 def known_shape(x: Any) -> tuple[float, ...]:
     """The shape of a collection, nan for a dimension not known before computing
-    (a dask DataFrame's rows are a lazy scalar, a dask array's may be nan)."""
+    (a dask DataFrame's rows are a lazy scalar, a dask array's may be nan); a
+    single column ``(n, 1)`` is 1-D, as in memory (:func:`is_2d`)."""
     shape = x.shape if hasattr(x, "shape") else np.shape(x)  # a list: its shape
-    return tuple(
-        int(d) if isinstance(d, (int, np.integer)) else float("nan") for d in shape
-    )
+    out = tuple(int(d) if isinstance(d, (int, np.integer)) else float("nan") for d in shape)
+    return out[:1] if len(out) == 2 and out[1] == 1 else out
 
 
 def shapes_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
