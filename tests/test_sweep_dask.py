@@ -323,3 +323,23 @@ def test_compare_accepts_a_column_vector_as_in_memory(sync, kind):
     got = compare_brier(dy, dp, dq, sample_weight=dw)
     assert got.statistic == pytest.approx(exp.statistic, rel=1e-10)
     assert got.difference == pytest.approx(exp.difference, rel=1e-12)
+
+
+@pytest.mark.parametrize("frame", [False, True])
+def test_multiple_choice_of_one_choice_each(sync, frame):
+    """Scores of shape (n, 1): the in-memory score (refused as 'ragged choice
+    sets', though the input is 2-D)."""
+    from skbrier.metrics.multiple_choice import multiple_choice_brier_score
+
+    y = np.zeros(N, dtype=int)
+    scores = np.full((N, 1), 0.8)
+    if frame:
+        dy = _frame_column(y)
+        ds = dd.from_pandas(pd.DataFrame(scores, columns=["a"]), npartitions=3)
+    else:
+        dy, ds = _arrays(y, scores)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # rows not summing to one
+        exp = multiple_choice_brier_score(y, scores)
+        got = multiple_choice_brier_score(dy, ds)
+    assert got == pytest.approx(exp, rel=1e-12)

@@ -133,7 +133,7 @@ def brier_skill_score(
 def multiple_choice_brier_score(
     y_true, y_score, convention, from_logprobs, sample_weight
 ) -> float:
-    if not is_2d(y_score):
+    if getattr(y_score, "ndim", 1) != 2:  # (n, 1): one choice each, as in memory
         raise ValueError(
             "y_score must be a 2-D dask array or DataFrame (n_examples, n_choices) "
             "for dask input; ragged choice sets are scored in memory only."
