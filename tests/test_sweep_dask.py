@@ -160,6 +160,13 @@ def test_partitions_of_one_row_count_toward_the_whole(sync, chunks, hard):
     assert len(expected) == int(hard)
     dy, dp = _arrays(y, p, chunks=chunks)
     assert _hard_warnings(skbrier.brier_score, dy, dp) == expected
+    # the calibration bins' state (not a binary state) judges alike
+    expected = _hard_warnings(
+        calibration_error, y, p, kind="binary", norm="l2", squared=True
+    )
+    assert len(expected) == int(hard)
+    got = _hard_warnings(calibration_error, dy, dp, kind="binary", norm="l2", squared=True)
+    assert got == expected
 
 
 def test_a_binary_test_coded_0_1_is_a_valid_decision_curve_input(sync):

@@ -344,7 +344,7 @@ def forecast_columns(
     """The further forecast columns ``names`` of a chunk of ``n`` rows (the
     keyword columns of ``update``), each validated as 1-D probabilities;
     ``shown(name)``: the name in the messages (default: the name);
-    ``warn_hard``: see :attr:`BinaryState.warn_hard`."""
+    ``warn_hard``: see ``_LabelSums.warn_hard``."""
     out = {}
     for name in names:
         label = name if shown is None else shown(name)
@@ -403,6 +403,10 @@ class _LabelSums(MergeableState):
     """Base of the label-keyed states: the sums of each distinct label of
     ``y_true`` (``_sums``) and its row count (``_rows``, for the messages),
     with the totals of rows and weight.  Sums are added with ``_add``."""
+
+    #: whether forecasts all 0 or 1 give HardForecastWarning, as in the
+    #: statistic's in-memory function (not for net benefit: a 0/1 test is valid)
+    warn_hard = True
 
     def _init_sums(self) -> None:
         self.n_samples = 0
@@ -483,9 +487,6 @@ class BinaryState(_LabelSums):
 
     #: the name of ``y_proba`` in error messages
     proba_name = "y_proba"
-    #: whether forecasts all 0 or 1 give HardForecastWarning, as in the
-    #: statistic's in-memory function (not for net benefit: a 0/1 test is valid)
-    warn_hard = True
 
     def __init__(self, *, pos_label: Any = None) -> None:
         self.pos_label = pos_label
