@@ -350,3 +350,21 @@ def test_multiple_choice_of_one_choice_each(sync, frame):
         exp = multiple_choice_brier_score(y, scores)
         got = multiple_choice_brier_score(dy, ds)
     assert got == pytest.approx(exp, rel=1e-12)
+
+
+def test_arrays_of_unknown_sizes_cut_differently_say_so(sync):
+    """``.to_dask_array()`` of two frames partitioned differently: the
+    partitions are paired by position, so the error says how to pass them
+    (it said 'y_true has 133 samples but y_proba has 100' of 400 rows each)."""
+    y, p, _ = _data()
+    dy = dd.from_pandas(pd.Series(y), npartitions=3).to_dask_array()
+    frame = dd.from_pandas(pd.Series(p), npartitions=1)
+    dp = frame.repartition(divisions=[0, 50, 300, N - 1]).to_dask_array()
+    with pytest.raises(
+        ValueError, match=r"one partition holds y_true \d+ rows, y_proba \d+ rows"
+    ) as e:
+        skbrier.brier_score(dy, dp)
+    assert "to_dask_array(lengths=True)" in str(e.value)
+    # the remedy gives the in-memory number
+    got = skbrier.brier_score(dy.compute_chunk_sizes(), dp.compute_chunk_sizes())
+    assert got == pytest.approx(skbrier.brier_score(y, p), rel=1e-12)

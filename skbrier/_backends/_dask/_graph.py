@@ -173,6 +173,17 @@ class _Update:
 
 
 def _apply(func: Any, y: Any, p: Any, w: Any, cols: dict) -> Any:
+    parts = {"y_true": y, "y_proba": p, "sample_weight": w, **cols}
+    rows = {k: np.shape(v)[0] for k, v in parts.items() if v is not None and np.ndim(v)}
+    if len(set(rows.values())) > 1:
+        # chunks of unknown sizes (`.to_dask_array()`) are paired by position
+        shown = ", ".join(f"{k} {n} rows" for k, n in rows.items())
+        raise ValueError(
+            f"the inputs are cut at different rows (one partition holds {shown}): "
+            "dask arrays of unknown chunk sizes are paired partition by partition. "
+            "If they hold the same rows, pass the DataFrame columns themselves, or "
+            "arrays of known chunk sizes (.to_dask_array(lengths=True))."
+        )
     return func(y, p, w, cols)
 
 
