@@ -368,3 +368,19 @@ def test_arrays_of_unknown_sizes_cut_differently_say_so(sync):
     # the remedy gives the in-memory number
     got = skbrier.brier_score(dy.compute_chunk_sizes(), dp.compute_chunk_sizes())
     assert got == pytest.approx(skbrier.brier_score(y, p), rel=1e-12)
+
+
+@pytest.mark.parametrize("chunks", [(0,), (0, 0, 0)])
+def test_no_rows_is_the_in_memory_error(sync, chunks):
+    """Dask input of no rows: the in-memory 'y_proba is empty' (the merged
+    state said 'y_true is empty')."""
+    y, p = np.array([], dtype=int), np.array([])
+    dy, dp = _arrays(y, p, chunks=chunks)
+    for f in (skbrier.brier_score, murphy_decomposition, c_statistic, compare_brier):
+        args = (y, p, p) if f is compare_brier else (y, p)
+        with pytest.raises(ValueError) as exp:
+            f(*args)
+        dargs = (dy, dp, dp) if f is compare_brier else (dy, dp)
+        with pytest.raises(ValueError) as got:
+            f(*dargs)
+        assert str(got.value) == str(exp.value)

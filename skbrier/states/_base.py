@@ -598,8 +598,8 @@ class BinaryState(_LabelSums):
         ``pos_label`` that is not a label, string labels without
         ``pos_label``, weights summing to zero.
         """
-        if self.n_samples == 0:
-            _target_array(np.empty(0))  # "y_true is empty"
+        if self.n_samples == 0:  # "y_proba is empty", as in memory
+            check_probabilities(np.empty(0), name=self.proba_name)
         pairs = self._labels_01()  # the labels first, as in memory
         self._check_total_weight()
         return pairs
