@@ -384,3 +384,11 @@ def test_no_rows_is_the_in_memory_error(sync, chunks):
         with pytest.raises(ValueError) as got:
             f(*dargs)
         assert str(got.value) == str(exp.value)
+
+
+def test_columns_of_one_frame_filtered_apart_say_so(sync):
+    y, p, _ = _data()
+    frame = dd.from_pandas(pd.DataFrame({"y": y, "p": p}), npartitions=3)
+    with pytest.raises(ValueError, match="the columns hold different rows") as e:
+        skbrier.brier_score(frame["y"][frame["p"] > 0.5], frame["p"])
+    assert "filtered once" in str(e.value)

@@ -172,18 +172,24 @@ class _Update:
             ) from None
 
 
-def _apply(func: Any, y: Any, p: Any, w: Any, cols: dict) -> Any:
-    parts = {"y_true": y, "y_proba": p, "sample_weight": w, **cols}
+def _same_rows(parts: dict, what: str, advice: str) -> None:
+    """Raise the ValueError of one partition of each input holding other
+    numbers of rows (``what`` says why they may, ``advice`` what to pass)."""
     rows = {k: np.shape(v)[0] for k, v in parts.items() if v is not None and np.ndim(v)}
     if len(set(rows.values())) > 1:
-        # chunks of unknown sizes (`.to_dask_array()`) are paired by position
         shown = ", ".join(f"{k} {n} rows" for k, n in rows.items())
-        raise ValueError(
-            f"the inputs are cut at different rows (one partition holds {shown}): "
-            "dask arrays of unknown chunk sizes are paired partition by partition. "
-            "If they hold the same rows, pass the DataFrame columns themselves, or "
-            "arrays of known chunk sizes (.to_dask_array(lengths=True))."
-        )
+        raise ValueError(f"{what} (one partition holds {shown}): {advice}")
+
+
+def _apply(func: Any, y: Any, p: Any, w: Any, cols: dict) -> Any:
+    # chunks of unknown sizes (`.to_dask_array()`) are paired by position
+    _same_rows(
+        {"y_true": y, "y_proba": p, "sample_weight": w, **cols},
+        "the inputs are cut at different rows",
+        "dask arrays of unknown chunk sizes are paired partition by partition. If "
+        "they hold the same rows, pass the DataFrame columns themselves, or arrays "
+        "of known chunk sizes (.to_dask_array(lengths=True)).",
+    )
     return func(y, p, w, cols)
 
 
@@ -192,15 +198,13 @@ def _apply_frame(func: Any, names: tuple, *cols: Any) -> Any:
     import pandas as pd
 
     kw = dict(zip(names, cols))
-    rows = {k: len(v) for k, v in kw.items()}
-    if len(set(rows.values())) > 1:
-        # one partition of each column: the same divisions, other rows
-        shown = ", ".join(f"{k} {n}" for k, n in rows.items())
-        raise ValueError(
-            f"the columns hold different rows (one partition has {shown} rows): "
-            "pass columns of the same rows, e.g. of one DataFrame filtered once, "
-            "not one column filtered and another not."
-        )
+    # one partition of each column: the same divisions, other rows
+    _same_rows(
+        kw,
+        "the columns hold different rows",
+        "pass columns of the same rows, e.g. of one DataFrame filtered once, not "
+        "one column filtered and another not.",
+    )
     y, p, w = kw.pop("y_true"), kw.pop("y_proba"), kw.pop("sample_weight", None)
     return pd.Series([func(y, p, w, kw)], dtype=object)
 
