@@ -21,13 +21,14 @@ Numbers in messages have 4 significant digits (:func:`_results.format_number`).
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import inspect
 import os
 import re
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -47,6 +48,7 @@ __all__ = [
     "too_many_classes",
     "fmt",
     "hard_forecast_message",
+    "held_warnings",
     "is_hard",
     "is_missing",
     "is_number_text",
@@ -129,9 +131,33 @@ def names_rows(message: str) -> bool:
     )
 
 
+#: where :func:`warn_once` holds its warnings back (None: it gives them)
+_HELD: contextvars.ContextVar[list | None] = contextvars.ContextVar(
+    "skbrier_warnings_held", default=None
+)
+
+
+@contextlib.contextmanager
+def held_warnings() -> Iterator[list]:
+    """Within the context, :func:`warn_once` appends ``(message, category,
+    key)`` to the list yielded instead of warning: the warnings of one
+    partition of distributed data, judged on the whole data by the caller."""
+    held: list = []
+    token = _HELD.set(held)
+    try:
+        yield held
+    finally:
+        _HELD.reset(token)
+
+
 def warn_once(message: str, category: type[Warning], key: Any = None) -> None:
     """Warn (at the user's line) unless ``key`` (default: the category) was
-    already warned of in the current public call."""
+    already warned of in the current public call (or hold it back, see
+    :func:`held_warnings`)."""
+    held = _HELD.get()
+    if held is not None:
+        held.append((message, category, key))
+        return
     given = _GIVEN.get()
     k = category if key is None else key
     if given is not None:

@@ -96,6 +96,13 @@ def _is_dask(x: Any) -> bool:
     return mod.startswith("dask.") or mod.startswith("dask_expr")
 
 
+def _holds_dask(v: Any) -> bool:
+    """Whether an argument is (or a dict argument holds) a dask collection."""
+    if isinstance(v, dict):
+        return any(_is_dask(u) for u in v.values())
+    return _is_dask(v)
+
+
 def backend_of(values: Iterable[Any], primary: Any) -> str:
     """``"dask"``, ``"array_api"`` or ``"numpy"`` for a call's array arguments.
 
@@ -104,12 +111,8 @@ def backend_of(values: Iterable[Any], primary: Any) -> str:
     Array API namespace and scikit-learn's ``array_api_dispatch`` is on;
     numpy otherwise (numpy arrays, sequences, pandas objects, scalars).
     """
-    for v in values:
-        if isinstance(v, dict):
-            if any(_is_dask(u) for u in v.values()):
-                return "dask"
-        elif _is_dask(v):
-            return "dask"
+    if any(_holds_dask(v) for v in values):
+        return "dask"
     if isinstance(primary, dict):  # several models: the first one's namespace
         primary = next(iter(primary.values()), None)
     t = type(primary)
@@ -234,8 +237,13 @@ def backends(
                     if isinstance(target, Refused)
                     else "."
                 )
+                # the argument that chose the backend (the forecasts, or the
+                # first dask one: a dask `groups` beside numpy forecasts)
+                subject = namespace_of
+                if kind == "dask" and not _holds_dask(primary):
+                    subject = next(a for (a, _), v in zip(slots, values) if _holds_dask(v))
                 raise TypeError(
-                    f"{namespace_of}: {short} does not accept {_TITLES[kind]} input{why} "
+                    f"{subject}: {short} does not accept {_TITLES[kind]} input{why} "
                     f"Pass numpy arrays (or see the backend support table in the "
                     f"user guide)."
                 )

@@ -210,7 +210,9 @@ def report_from_states(
     ece = _ece(y, p, w, opts, notes, sec.ece)
     run.step("C statistic")
     with notes.catching("C statistic"):
-        extras = valprob_extras(ys, ps, ws, logistic, opts, inference, notes)
+        # the sample size is the whole data's (the subsample's was smaller)
+        counts = (int(n), None if ws is None else float(wt))
+        extras = valprob_extras(ys, ps, ws, logistic, opts, inference, notes, counts=counts)
         c = float(
             c_statistic(y, p, sample_weight=w, resolution="auto")
             if sec.c_statistic is None
@@ -231,7 +233,9 @@ def report_from_states(
             )
     oe = wy / wp if wp > 0 else math.nan
     se_log = math.sqrt(max(1.0 - wy / wt, 0.0) / wy) if wy > 0 else math.nan
-    if opts.cov_type == "iid" or specs.get("observed_expected") is None:
+    if extras["enough_samples"] and (
+        opts.cov_type == "iid" or specs.get("observed_expected") is None
+    ):
         specs["observed_expected"] = (
             IntervalSpec("lognormal", oe, se_log, "iid log Wald")
             if math.isfinite(oe) and math.isfinite(se_log)

@@ -380,17 +380,20 @@ def _oe_hac(y, w, oe: float, hac_kwds: dict, notes) -> IntervalSpec | None:
 
 
 def valprob_extras(
-    y, p, w, lg_res, opts, inference, notes, sorted_yp=None, p_order=None
+    y, p, w, lg_res, opts, inference, notes, sorted_yp=None, p_order=None, counts=None
 ) -> dict:
     """val.prob's Dxy, C (with DeLong's interval), D:p and the O/E ratio, and
     the interval specifications of every non-Brier row (``sorted_yp``: ``(y,
     p)`` sorted by ``p``, ``p_order`` that stable order, when the caller has
-    them).
+    them; ``counts``: ``(rows, total weight or None)`` of the whole data when
+    ``y, p, w`` are a subsample of it, for the check of the sample size).
 
     Returns a dict with ``c_statistic``, ``dxy``, ``discrimination_pvalue``,
-    ``observed_expected`` and ``specs`` (``{metric: IntervalSpec or None}``).
+    ``observed_expected``, ``specs`` (``{metric: IntervalSpec or None}``) and
+    ``enough_samples`` (False: too few observations for any interval).
     """
     from .._core.kernels.calibration import auc_delong, chi2_pvalue, observed_expected
+    from .._core.params import check_min_samples
     from ..stats.inference import check_weighted_samples
 
     keep = slice(None) if w is None else w > 0.0
@@ -427,15 +430,20 @@ def valprob_extras(
             specs.update(
                 _bootstrap_intervals(y, p, w, lg_res, opts, inference, oe, notes, p_order)
             )
+    enough = True
     if opts.cov_type != "hac":
         # rows, or with frequency weights their total, are the sample size
         # (the one check of brier_inference; HAC checks its own): too few
         # leave no interval, weighted or not
         try:
-            check_weighted_samples(int(yy.shape[0]), ww, True)
+            if counts is None:
+                check_weighted_samples(int(yy.shape[0]), ww, True)
+            else:
+                check_min_samples(*counts)
         except ValueError as exc:
             notes.add(f"Confidence intervals not available: {exc}")
             specs = dict.fromkeys(specs)
+            enough = False
     d_p = None
     if lg_res is not None and math.isfinite(lg_res.lr_chi2):
         d_p = chi2_pvalue(lg_res.lr_chi2, 1, lg_res.weight_used)
@@ -445,4 +453,5 @@ def valprob_extras(
         "discrimination_pvalue": d_p,
         "observed_expected": float(oe),
         "specs": specs,
+        "enough_samples": enough,
     }

@@ -335,15 +335,21 @@ def _chunk_targets(y_true: Any, n: int, proba_name: str = "y_proba") -> np.ndarr
 
 
 def forecast_columns(
-    columns: Mapping[str, Any], names: Any, n: int, shown: Any = None
+    columns: Mapping[str, Any],
+    names: Any,
+    n: int,
+    shown: Any = None,
+    warn_hard: bool = True,
 ) -> dict[str, np.ndarray]:
     """The further forecast columns ``names`` of a chunk of ``n`` rows (the
     keyword columns of ``update``), each validated as 1-D probabilities;
-    ``shown(name)``: the name in the messages (default: the name)."""
+    ``shown(name)``: the name in the messages (default: the name);
+    ``warn_hard``: see ``_LabelSums.warn_hard``."""
     out = {}
     for name in names:
         label = name if shown is None else shown(name)
-        q = check_probabilities(_as_array(columns[name], label), name=label)
+        raw = _as_array(columns[name], label)
+        q = check_probabilities(raw, name=label, warn_hard=warn_hard)
         if q.shape != (n,):
             raise ValueError(
                 f"{label} has shape {q.shape} but y_proba has shape ({n},); every "
@@ -397,6 +403,10 @@ class _LabelSums(MergeableState):
     """Base of the label-keyed states: the sums of each distinct label of
     ``y_true`` (``_sums``) and its row count (``_rows``, for the messages),
     with the totals of rows and weight.  Sums are added with ``_add``."""
+
+    #: whether forecasts all 0 or 1 give HardForecastWarning, as in the
+    #: statistic's in-memory function (not for net benefit: a 0/1 test is valid)
+    warn_hard = True
 
     def _init_sums(self) -> None:
         self.n_samples = 0
@@ -515,7 +525,8 @@ class BinaryState(_LabelSums):
                 _arrays.checked(self.proba_name)  # as check_probabilities does
                 if sample_weight is not None:
                     _arrays.checked("sample_weight")
-                warn_if_hard(y_proba, self.proba_name)
+                if self.warn_hard:
+                    warn_if_hard(y_proba, self.proba_name)
                 if self._label_dtype is None:
                     self._label_dtype = y_true.dtype
                 self.n_samples += y_proba.shape[0]
@@ -527,7 +538,7 @@ class BinaryState(_LabelSums):
         raw = _as_array(y_proba, self.proba_name)
         if raw.ndim >= 1 and raw.shape[0] == 0:
             return self  # an empty chunk (an empty partition)
-        p = check_probabilities(raw, name=self.proba_name)
+        p = check_probabilities(raw, name=self.proba_name, warn_hard=self.warn_hard)
         if p.ndim != 1:
             raise ValueError(
                 f"y_proba must be 1-D (the probability of the positive class) for "
@@ -587,8 +598,8 @@ class BinaryState(_LabelSums):
         ``pos_label`` that is not a label, string labels without
         ``pos_label``, weights summing to zero.
         """
-        if self.n_samples == 0:
-            _target_array(np.empty(0))  # "y_true is empty"
+        if self.n_samples == 0:  # "y_proba is empty", as in memory
+            check_probabilities(np.empty(0), name=self.proba_name)
         pairs = self._labels_01()  # the labels first, as in memory
         self._check_total_weight()
         return pairs

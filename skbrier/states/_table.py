@@ -217,7 +217,8 @@ class ForecastTable(BinaryState):
         """The C statistic (``c_statistic``; scikit-learn's ``roc_auc_score`` on the table)."""
         from sklearn.metrics import roc_auc_score
 
-        parts = self._parts()
+        # a label whose rows all have weight 0 keeps an empty table: no class
+        parts = [(v, t) for v, t in self._parts() if t.x.shape[0]]
         if len({v for v, _ in parts}) < 2:
             raise ValueError(
                 "y_true contains a single class (among the rows of positive weight): "

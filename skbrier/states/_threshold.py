@@ -83,12 +83,13 @@ class ThresholdState(BinaryState):
         return "y_proba" if self.single else f"y_proba[{model!r}]"
 
     columns_option = "models"
+    warn_hard = False  # a binary test coded 0/1 is a valid input of net benefit
 
     def _column_names(self) -> tuple[str, ...]:
         return self.models[1:]
 
     def _extra(self, n: int, **columns: Any) -> dict:
-        return forecast_columns(columns, self.models[1:], n, self._name)
+        return forecast_columns(columns, self.models[1:], n, self._name, warn_hard=False)
 
     def _chunk(self, p, w, extra):
         # the kernel's hypotheses form of each model: weight below / at or above

@@ -12,11 +12,19 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import warnings
 from typing import Any
 
 import numpy as np
 
-from ..._core.diagnose import names_rows, one_warning_per_call
+from ..._core.diagnose import (
+    HardForecastWarning,
+    hard_forecast_message,
+    held_warnings,
+    names_rows,
+    one_warning_per_call,
+    warn_once,
+)
 from ..._core.progress import dask_tasks
 from . import is_dask_input
 
@@ -76,15 +84,85 @@ def precomputed(
             _PRECOMPUTED.pop(key, None)
 
 
+def _one_value_01(x: Any) -> bool:
+    """Whether the one value of a column of one row is 0 or 1."""
+    a = np.asarray(x).reshape(-1)
+    return a.dtype.kind in "biuf" and bool(a[0] == 0 or a[0] == 1)
+
+
+class _Part:
+    """The state of partitions with the warnings their validation held back
+    (:func:`~skbrier._core.diagnose.held_warnings`), given once for the whole
+    data by :meth:`give`: a HardForecastWarning only when every forecast of
+    every partition is 0 or 1, as in memory (a partition of 0/1 forecasts
+    said "every forecast is exactly 0 or 1" of data with other forecasts).
+
+    ``hard``: {message: (key, partitions of two or more values that gave
+    it)}; ``big``: such partitions; ``small``: partitions of one value;
+    ``small_hard``: {column: partitions of one value where it is 0 or 1}.
+    """
+
+    def __init__(self, state: Any, held: list, proba: tuple, cols: dict) -> None:
+        self.state = state
+        self.other: dict = {}
+        self.hard: dict = {}
+        for message, category, key in held:
+            if issubclass(category, HardForecastWarning):
+                self.hard[message] = (key, 1)
+            else:
+                self.other.setdefault((message, category, key))
+        size = int(np.size(proba[1]))
+        self.big, self.small = int(size >= 2), int(size == 1)
+        self.small_hard: dict = {}
+        if size == 1:
+            for name, x in (proba, *cols.items()):
+                self.small_hard[name] = int(_one_value_01(x))
+
+    def merge(self, other: _Part) -> _Part:
+        self.state = self.state.merge(other.state)
+        for k in other.other:
+            self.other.setdefault(k)
+        for message, (key, count) in other.hard.items():
+            self.hard[message] = (key, self.hard.get(message, (key, 0))[1] + count)
+        self.big += other.big
+        self.small += other.small
+        for name, count in other.small_hard.items():
+            self.small_hard[name] = self.small_hard.get(name, 0) + count
+        return self
+
+    def give(self, template: Any) -> None:
+        """Warn of the held warnings, the hard forecasts if every partition's
+        forecasts are (the subject of the message names the column)."""
+        for message, category, key in self.other:
+            warn_once(message, category, key)
+        for message, (key, count) in self.hard.items():
+            subject = message.partition(":")[0]
+            if count == self.big and self.small_hard.get(subject, 0) == self.small:
+                warn_once(message, HardForecastWarning, key)
+        name = getattr(template, "proba_name", "y_proba")
+        if (
+            not self.hard
+            and not self.big
+            and self.small >= 2
+            and getattr(template, "warn_hard", False)
+            and self.small_hard.get(name, 0) == self.small
+        ):  # partitions of one row each: none could tell
+            warn_once(hard_forecast_message(name), HardForecastWarning)
+
+
 class _Update:
-    """``func(y, p, w, cols)`` of one partition: update a copy of ``template``."""
+    """``func(y, p, w, cols)`` of one partition: update a copy of ``template``
+    (a :class:`_Part`)."""
 
     def __init__(self, template: Any) -> None:
         self.template = template
 
     def __call__(self, y: Any, p: Any, w: Any, cols: dict) -> Any:
         try:
-            return copy.deepcopy(self.template).update(y, p, w, **cols)
+            with held_warnings() as held:
+                state = copy.deepcopy(self.template).update(y, p, w, **cols)
+            name = getattr(self.template, "proba_name", "y_proba")
+            return _Part(state, held, (name, p), cols)
         except (ValueError, TypeError) as exc:
             if type(exc) not in (ValueError, TypeError) or not names_rows(str(exc)):
                 raise
@@ -94,7 +172,24 @@ class _Update:
             ) from None
 
 
+def _same_rows(parts: dict, what: str, advice: str) -> None:
+    """Raise the ValueError of one partition of each input holding other
+    numbers of rows (``what`` says why they may, ``advice`` what to pass)."""
+    rows = {k: np.shape(v)[0] for k, v in parts.items() if v is not None and np.ndim(v)}
+    if len(set(rows.values())) > 1:
+        shown = ", ".join(f"{k} {n} rows" for k, n in rows.items())
+        raise ValueError(f"{what} (one partition holds {shown}): {advice}")
+
+
 def _apply(func: Any, y: Any, p: Any, w: Any, cols: dict) -> Any:
+    # chunks of unknown sizes (`.to_dask_array()`) are paired by position
+    _same_rows(
+        {"y_true": y, "y_proba": p, "sample_weight": w, **cols},
+        "the inputs are cut at different rows",
+        "dask arrays of unknown chunk sizes are paired partition by partition. If "
+        "they hold the same rows, pass the DataFrame columns themselves, or arrays "
+        "of known chunk sizes (.to_dask_array(lengths=True)).",
+    )
     return func(y, p, w, cols)
 
 
@@ -103,15 +198,13 @@ def _apply_frame(func: Any, names: tuple, *cols: Any) -> Any:
     import pandas as pd
 
     kw = dict(zip(names, cols))
-    rows = {k: len(v) for k, v in kw.items()}
-    if len(set(rows.values())) > 1:
-        # one partition of each column: the same divisions, other rows
-        shown = ", ".join(f"{k} {n}" for k, n in rows.items())
-        raise ValueError(
-            f"the columns hold different rows (one partition has {shown} rows): "
-            "pass columns of the same rows, e.g. of one DataFrame filtered once, "
-            "not one column filtered and another not."
-        )
+    # one partition of each column: the same divisions, other rows
+    _same_rows(
+        kw,
+        "the columns hold different rows",
+        "pass columns of the same rows, e.g. of one DataFrame filtered once, not "
+        "one column filtered and another not.",
+    )
     y, p, w = kw.pop("y_true"), kw.pop("y_proba"), kw.pop("sample_weight", None)
     return pd.Series([func(y, p, w, kw)], dtype=object)
 
@@ -163,9 +256,19 @@ def _frames_as_arrays(inputs: dict) -> dict:
     frames = [k for k, v in inputs.items() if is_dask_input(v) and not _is_array(v)]
     if not frames:
         return inputs
-    return {
-        k: v.to_dask_array(lengths=True) if k in frames else v for k, v in inputs.items()
-    }
+    with warnings.catch_warnings():
+        # a string column (pandas' extension dtype) becomes an object array,
+        # which the states read as the in-memory functions read the column:
+        # dask's UserWarning about it reached the user
+        warnings.filterwarnings(
+            "ignore",
+            "Dask currently has limited support for converting pandas extension dtypes",
+            UserWarning,
+        )
+        return {
+            k: v.to_dask_array(lengths=True) if k in frames else v
+            for k, v in inputs.items()
+        }
 
 
 def _is_array(x: Any) -> bool:
@@ -343,5 +446,6 @@ def reduce_state(
     stats["passes"] += 1
     root, _ = build_graph(template, y_true, y_proba, sample_weight, **columns)
     with dask_tasks("pass over the data"):
-        (state,) = dask.compute(root)
-    return state
+        (part,) = dask.compute(root)
+    part.give(template)
+    return part.state

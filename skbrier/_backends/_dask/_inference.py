@@ -11,6 +11,7 @@ from ..._core.validation import check_binary_labels
 from ...states import MomentState
 from ._graph import reduce_state
 from ._metrics import _check_1d
+from ._multiclass import known_shape, shapes_differ
 
 __all__ = ["brier_inference", "compare_brier"]
 
@@ -71,15 +72,12 @@ def compare_brier(
     _check_1d(y_proba_a)
     _check_1d(y_proba_b)
     check_binary_labels(labels)
-    # dask arrays of known shape; DataFrame columns are checked per partition
-    known = all(
-        type(x).__module__.startswith("dask.array") and not any(d != d for d in x.shape)
-        for x in (y_proba_a, y_proba_b)
-    )
-    if known and tuple(y_proba_a.shape) != tuple(y_proba_b.shape):
+    # the dimensions known before computing; the others are checked per partition
+    shape_a, shape_b = known_shape(y_proba_a), known_shape(y_proba_b)
+    if shapes_differ(shape_a, shape_b):
         raise ValueError(
-            f"y_proba_a has shape {y_proba_a.shape} but y_proba_b has shape "
-            f"{y_proba_b.shape}; the two forecasters must forecast the same outcomes."
+            f"y_proba_a has shape {shape_a} but y_proba_b has shape "
+            f"{shape_b}; the two forecasters must forecast the same outcomes."
         )
     tmpl = MomentState(("y_proba_b",), pos_label=pos_label)
     tmpl.proba_name = "y_proba_a"

@@ -42,7 +42,9 @@ __all__ = [
     "calibration_error",
     "fit_decomposition",
     "is_2d",
+    "known_shape",
     "multiple_choice_brier_score",
+    "shapes_differ",
 ]
 
 
@@ -61,6 +63,20 @@ def _n_columns(x: Any) -> int:
     if k != k:  # pragma: no cover - unknown chunk sizes along the columns
         raise ValueError("y_proba has an unknown number of columns.")
     return int(k)
+
+
+def known_shape(x: Any) -> tuple[float, ...]:
+    """The shape of a collection, nan for a dimension not known before computing
+    (a dask DataFrame's rows are a lazy scalar, a dask array's may be nan); a
+    single column ``(n, 1)`` is 1-D, as in memory (:func:`is_2d`)."""
+    shape = x.shape if hasattr(x, "shape") else np.shape(x)  # a list: its shape
+    out = tuple(int(d) if isinstance(d, (int, np.integer)) else float("nan") for d in shape)
+    return out[:1] if len(out) == 2 and out[1] == 1 else out
+
+
+def shapes_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two :func:`known_shape` results differ where both are known."""
+    return len(a) != len(b) or any(u != v for u, v in zip(a, b) if u == u and v == v)
 
 
 def _one_column(x: Any) -> Any:
@@ -99,17 +115,11 @@ def brier_skill_score(
     if reference is not None and np.ndim(reference) == 0:
         rate = check_reference(reference, shape)  # the in-memory checks
     elif reference is not None:
-        ref_shape = getattr(reference, "shape", None)
-        p_shape = getattr(y_proba, "shape", None)
-        if (
-            ref_shape is not None
-            and p_shape is not None
-            and not any(d != d for d in (*ref_shape, *p_shape))
-            and tuple(ref_shape) != tuple(p_shape)
-        ):
+        ref_shape, p_shape = known_shape(reference), known_shape(y_proba)
+        if shapes_differ(ref_shape, p_shape):
             raise ValueError(
-                f"reference has shape {tuple(ref_shape)} but y_proba has shape "
-                f"{tuple(p_shape)}; reference forecasts must have the same shape as "
+                f"reference has shape {ref_shape} but y_proba has shape "
+                f"{p_shape}; reference forecasts must have the same shape as "
                 "y_proba."
             )
         cols = {"reference": reference}
@@ -123,7 +133,7 @@ def brier_skill_score(
 def multiple_choice_brier_score(
     y_true, y_score, convention, from_logprobs, sample_weight
 ) -> float:
-    if not is_2d(y_score):
+    if getattr(y_score, "ndim", 1) != 2:  # (n, 1): one choice each, as in memory
         raise ValueError(
             "y_score must be a 2-D dask array or DataFrame (n_examples, n_choices) "
             "for dask input; ragged choice sets are scored in memory only."
