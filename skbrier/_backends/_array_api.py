@@ -43,13 +43,14 @@ __all__ = [
 ]
 
 
-def _forecast(c: Call, *, labels: bool = True) -> XPForecast:
+def _forecast(c: Call, *, labels: bool = True, warn_hard: bool = True) -> XPForecast:
     fc = array_api_forecast(
         c.y_true,
         c.y_proba,
         sample_weight=c.sample_weight,
         labels=c.labels if labels else None,
         pos_label=c.pos_label,
+        warn_hard=warn_hard,
     )
     assert isinstance(fc, XPForecast)  # the dispatch only sends Array API input here
     return fc
@@ -110,7 +111,7 @@ def net_benefit(c: Call) -> Any:
     prev = check_prevalence(c.prevalence)
     if not _one_column(c.y_proba):
         return NotImplemented  # the host raises its error of 2-D forecasts
-    fc = _forecast(c, labels=False)
+    fc = _forecast(c, labels=False, warn_hard=False)  # a 0/1 test is valid input
     if not fc.binary_1d:
         return NotImplemented  # the host raises
     thresholds = np.array([t])
@@ -223,7 +224,11 @@ def decision_curve(c: Call) -> Any:
         if not _one_column(proba):
             return NotImplemented  # the host raises its error of 2-D forecasts
         fc = array_api_forecast(
-            c.y_true, proba, sample_weight=c.sample_weight, pos_label=c.pos_label
+            c.y_true,
+            proba,
+            sample_weight=c.sample_weight,
+            pos_label=c.pos_label,
+            warn_hard=False,  # a binary test's 0/1 results are valid input
         )
         if fc is None or not fc.binary_1d:
             return NotImplemented

@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from ..exceptions import HardForecastWarning
+from .diagnose import warn_if_hard
 from .fast_checks import _row_sum_rtol
 from .validation import ForecastFields
 
@@ -39,6 +41,7 @@ __all__ = [
     "array_api_reference",
     "binary_columns",
     "dispatch_namespace",
+    "exact_cuts",
     "is_numpy",
     "to_numpy",
     "wide_float",
@@ -141,6 +144,37 @@ def wide_float(xp: Any, device: Any) -> Any:
     except Exception:  # pragma: no cover - devices without float64
         return xp.float32
     return xp.float64
+
+
+def exact_cuts(xp: Any, values: np.ndarray, device: Any, *, up: bool) -> Any:
+    """Host cut points (bin edges, thresholds) as an ``xp`` array in
+    :func:`wide_float` that order the forecasts as the float64 values do.
+
+    On a device without float64 (Apple's MPS) the float32 forecasts are
+    compared with float32 cuts, rounded in the direction that keeps every
+    comparison exact: ``up`` (the smallest float32 >= the value) for the tests
+    ``p >= value`` (``searchsorted(side="right")``), else down (the largest
+    float32 <= the value) for ``p > value`` (``side="left"``).  Rounded to
+    nearest, the float32 0.7 (0.69999999) counted the forecast 0.7f as
+    ``>= 0.7`` and 0.3 put 0.3f (0.30000001) in the bin below the edge 0.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier._core.array_api import exact_cuts
+    >>> exact_cuts(np, np.array([0.7]), "cpu", up=True)  # float64: as given
+    array([0.7])
+    """
+    values = np.asarray(values, dtype=np.float64)
+    dt = wide_float(xp, device)
+    if dt != xp.float64:
+        cuts = values.astype(np.float32)
+        wide = cuts.astype(np.float64)
+        off = wide < values if up else wide > values
+        toward = np.float32(np.inf if up else -np.inf)
+        cuts[off] = np.nextafter(cuts[off], toward)
+        values = cuts
+    return xp.asarray(values, dtype=dt, device=device)
 
 
 def _float_dtype(xp: Any, x: Any, device: Any) -> Any:
@@ -262,10 +296,14 @@ def array_api_forecast(
     sample_weight: Any = None,
     labels: Any = None,
     pos_label: Any = None,
+    warn_hard: bool = True,
 ) -> XPForecast | None:
     """Validate a forecast in ``y_proba``'s Array API namespace, or None.
 
-    None means "use the numpy path" (numpy input, or dispatch off).  Invalid
+    None means "use the numpy path" (numpy input, or dispatch off).  With
+    ``warn_hard`` (as the host's ``check_forecast``) forecasts that are all 0
+    or 1 give a :class:`~skbrier.exceptions.HardForecastWarning`; without it
+    (a binary test's 0/1 results are valid net-benefit input) they do not.  Invalid
     input is validated again on the host (see the module docstring), which
     raises the numpy path's error; if the host accepts what the namespace
     checks could not show valid, the host's validated arrays are moved back
@@ -277,8 +315,15 @@ def array_api_forecast(
     xp, device = ns
     fc = _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label)
     if fc is not None:
+        if warn_hard:
+            warn_if_hard(fc.proba, "y_proba", xp=xp)
         return fc
-    return _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label)
+    args = (y_true, y_proba, sample_weight, labels, pos_label)
+    if warn_hard:
+        return _from_host(xp, device, *args)
+    with warnings.catch_warnings():  # the host's check_forecast warns of them
+        warnings.simplefilter("ignore", HardForecastWarning)
+        return _from_host(xp, device, *args)
 
 
 def _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label):

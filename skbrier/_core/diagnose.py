@@ -147,13 +147,19 @@ def warn_once(message: str, category: type[Warning], key: Any = None) -> None:
 _HARD_CHUNK = 1 << 16
 
 
-def is_hard(p: np.ndarray) -> bool:
+def is_hard(p: Any, xp: Any = None) -> bool:
     """Whether every value of the validated forecasts ``p`` (at least two) is 0 or 1.
 
     O(1) for the usual probabilistic forecast (its first value is neither 0
     nor 1); otherwise chunks with an early exit.  NaN (a missing value of the
-    command line) counts as neither.
+    command line) counts as neither.  ``xp``: the namespace of an Array API
+    ``p`` (one reduction on its device after the first value).
     """
+    if not isinstance(p, np.ndarray):
+        flat = xp.reshape(p, (-1,))
+        if flat.shape[0] < 2 or float(flat[0]) not in (0.0, 1.0):
+            return False
+        return _all_zero_or_one(xp, flat)
     flat = p.reshape(-1)
     if flat.shape[0] < 2:
         return False
@@ -192,10 +198,16 @@ def hard_forecast_message(
     )
 
 
-def warn_if_hard(p: np.ndarray, name: str, *, advice: str | None = None) -> None:
+def _all_zero_or_one(xp: Any, values: Any) -> bool:
+    """Whether every value of an array of namespace ``xp`` is exactly 0 or 1."""
+    return bool(xp.all((values == 0) | (values == 1)))
+
+
+def warn_if_hard(p: Any, name: str, *, advice: str | None = None, xp: Any = None) -> None:
     """Give :class:`~skbrier.exceptions.HardForecastWarning` when :func:`is_hard`
-    (``advice``: see :func:`hard_forecast_message`)."""
-    if is_hard(p):
+    (``advice``: see :func:`hard_forecast_message`; ``xp``: the namespace of
+    an Array API ``p``)."""
+    if is_hard(p, xp):
         warn_once(hard_forecast_message(name, advice=advice), HardForecastWarning)
 
 
@@ -667,7 +679,7 @@ def one_hot_scores(xp: Any, values: Any) -> bool:
     """
     if isinstance(values, np.ndarray) and values.size > 1:
         return is_hard(values)  # O(1) for the usual probabilistic scores
-    return bool(xp.all((values == 0) | (values == 1)))
+    return _all_zero_or_one(xp, values)
 
 
 def warn_one_hot(one_hot: bool, max_choices: int) -> None:

@@ -1,0 +1,210 @@
+"""Held-out sweep of the Array API adapters (issue 25's one-kernel redesign).
+
+Every function declared as supporting Array API, with scikit-learn's
+``array_api_dispatch`` on, equals the in-memory numpy function on the same
+rows (float32 within float32 tolerance) on array-api-strict (its default
+device, a second device whose host exports raise, and a device without
+float64, as Apple's MPS), PyTorch CPU tensors and JAX CPU arrays.  Each case
+here was a fault the sweep found; the reference is always numpy.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+import sklearn
+
+from skbrier import murphy_decomposition
+from skbrier.exceptions import HardForecastWarning
+from skbrier.metrics.calibration_error import calibration_error
+
+xps = pytest.importorskip("array_api_strict")
+
+
+def _strict(device_name):
+    device = xps.Device(device_name) if device_name else None
+
+    def conv(a, dtype=None):
+        a = np.asarray(a)
+        if a.dtype == np.float64 and (dtype == "float32" or device_name == "no_float64"):
+            a = a.astype(np.float32)
+        return xps.asarray(a, device=device)
+
+    return conv
+
+
+def _torch(dtype_name):
+    torch = pytest.importorskip("torch")
+
+    def conv(a, dtype=None):
+        a = np.asarray(a)
+        if a.dtype.kind == "f":
+            return torch.tensor(a, dtype=getattr(torch, dtype or dtype_name))
+        return torch.tensor(a)
+
+    return conv
+
+
+def _jax(dtype_name):
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+
+    def conv(a, dtype=None):
+        a = np.asarray(a)
+        if a.dtype.kind == "f":
+            a = a.astype(dtype or dtype_name)
+        return jax.numpy.asarray(a)
+
+    return conv
+
+
+NAMESPACES = {
+    "strict": lambda: (_strict(None), "float64"),
+    # host exports (__array__, __buffer__) raise on this device
+    "strict-device1": lambda: (_strict("device1"), "float64"),
+    # a device without float64 (as Apple's MPS)
+    "strict-no-float64": lambda: (_strict("no_float64"), "float32"),
+    "torch-float64": lambda: (_torch("float64"), "float64"),
+    "torch-float32": lambda: (_torch("float32"), "float32"),
+    "jax-float64": lambda: (_jax("float64"), "float64"),
+    "jax-float32": lambda: (_jax("float32"), "float32"),
+}
+
+
+@pytest.fixture(params=sorted(NAMESPACES))
+def xp_case(request, monkeypatch):
+    conv, dtype = NAMESPACES[request.param]()
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    with sklearn.config_context(array_api_dispatch=True):
+        yield conv, dtype
+
+
+def _host(a, dtype):
+    """The numpy reference input: float32 forecasts stay float32."""
+    a = np.asarray(a)
+    return a.astype(np.float32) if dtype == "float32" and a.dtype.kind == "f" else a
+
+
+def _close(a, b, dtype):
+    rtol = 1e-12 if dtype == "float64" else 2e-5
+    np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * 1e-2)
+
+
+@pytest.fixture
+def data():
+    rng = np.random.default_rng(11)
+    n = 300
+    y = rng.integers(0, 2, n)
+    p = np.round(rng.random(n), 2)  # many forecasts on the uniform bin edges
+    y3 = rng.integers(0, 3, n)
+    P = rng.dirichlet(np.ones(3), n)
+    return y, p, y3, P
+
+
+def _numpy(f, *args, **kw):
+    with sklearn.config_context(array_api_dispatch=False):
+        return f(*args, **kw)
+
+
+@pytest.mark.parametrize("right", [True, False])
+def test_forecasts_on_bin_edges_without_float64(xp_case, data, right):
+    # a device without float64 compared float32 forecasts with the edges cast
+    # to float32: 0.3f (0.30000001) equals float32(0.3) and went to the lower
+    # bin, where numpy compares it with the float64 0.3 and puts it in the
+    # upper one (calibration error 0.2424 instead of 0.2565)
+    conv, dt = xp_case
+    y, p, y3, P = data
+    ph = _host(p, dt)
+    for kind in ("binary",):
+        _close(
+            calibration_error(conv(y), conv(p), kind=kind, n_bins=10, right=right),
+            _numpy(calibration_error, y, ph, kind=kind, n_bins=10, right=right),
+            dt,
+        )
+    Q = np.round(P, 1)
+    Q[:, 2] = 1 - Q[:, 0] - Q[:, 1]
+    Q = np.clip(Q, 0, 1)
+    Qh = _host(Q, dt)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for kind in ("classwise", "top_label"):
+            _close(
+                calibration_error(conv(y3), conv(Q), kind=kind, n_bins=5, right=right),
+                _numpy(calibration_error, y3, Qh, kind=kind, n_bins=5, right=right),
+                dt,
+            )
+    a = murphy_decomposition(conv(y), conv(p), n_bins=10, right=right)
+    b = _numpy(murphy_decomposition, y, ph, n_bins=10, right=right)
+    np.testing.assert_array_equal(a.bin_counts, b.bin_counts)
+    _close(a.reliability, b.reliability, dt)
+
+
+def _hard_warnings(f, *args, **kw):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        f(*args, **kw)
+    return [str(w.message) for w in seen if w.category is HardForecastWarning]
+
+
+def test_hard_forecasts_warn_as_on_the_host(xp_case, data):
+    # forecasts that are all exactly 0 or 1 gave numpy's HardForecastWarning
+    # and no warning at all on the device
+    from skbrier import (
+        brier_score,
+        brier_skill_score,
+        decision_curve,
+        multiple_choice_brier_score,
+        net_benefit,
+        ranked_probability_score,
+    )
+
+    conv, dt = xp_case
+    y, p, y3, P = data
+    hard, hard3 = y[::-1].astype(float), np.eye(3)[y3[::-1]]
+    calls = [
+        (brier_score, y, hard, {}),
+        (brier_skill_score, y, hard, {}),
+        (calibration_error, y, hard, {"kind": "binary"}),
+        (murphy_decomposition, y, hard, {}),
+        (brier_score, y3, hard3, {}),
+        (calibration_error, y3, hard3, {"kind": "top_label"}),
+        (ranked_probability_score, y3, hard3, {}),
+        (brier_score, y, y.astype(bool), {}),
+    ]
+    for f, a, b, kw in calls:
+        want = _hard_warnings(_numpy, f, a, _host(b, dt), **kw)
+        assert want, f
+        assert _hard_warnings(f, conv(a), conv(b), **kw) == want, f
+    # not for one row, nor for probabilities with one value in (0, 1)
+    assert _hard_warnings(brier_score, conv(y[:1]), conv(hard[:1])) == []
+    soft = hard.copy()
+    soft[-1] = 0.5
+    assert _hard_warnings(brier_score, conv(y), conv(soft)) == []
+    # a binary test's 0/1 results are valid net-benefit input: no warning
+    for f, kw in ((net_benefit, {"threshold": 0.2}), (decision_curve, {})):
+        assert _hard_warnings(_numpy, f, y, hard, **kw) == []
+        assert _hard_warnings(f, conv(y), conv(hard), **kw) == []
+    # multiple choice keeps its own (one-hot) warning, once
+    got = _hard_warnings(multiple_choice_brier_score, conv(y3), conv(hard3))
+    assert got == _hard_warnings(_numpy, multiple_choice_brier_score, y3, hard3)
+
+
+def test_forecasts_at_thresholds_without_float64(xp_case, data):
+    # a device without float64 compared float32 forecasts with the threshold
+    # rounded to the nearest float32: float32(0.7) = 0.69999999 counted the
+    # forecast 0.7f (below 0.7) as treated
+    from skbrier import decision_curve, net_benefit
+
+    conv, dt = xp_case
+    y, p, y3, P = data
+    ph = _host(p, dt)
+    for t in (0.7, 0.3, 0.45):
+        _close(
+            net_benefit(conv(y), conv(p), threshold=t),
+            _numpy(net_benefit, y, ph, threshold=t),
+            dt,
+        )
+    for t in ([0.7, 0.2], [0.05 * k for k in range(1, 19)]):
+        a = decision_curve(conv(y), conv(p), thresholds=t)
+        b = _numpy(decision_curve, y, ph, thresholds=t)
+        _close(a.net_benefit, b.net_benefit, dt)
