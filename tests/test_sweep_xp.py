@@ -208,3 +208,58 @@ def test_forecasts_at_thresholds_without_float64(xp_case, data):
         a = decision_curve(conv(y), conv(p), thresholds=t)
         b = _numpy(decision_curve, y, ph, thresholds=t)
         _close(a.net_benefit, b.net_benefit, dt)
+
+
+def _jx(jnp, v):
+    return jnp.asarray(v) if isinstance(v, np.ndarray) else v
+
+
+def test_jax_without_x64(monkeypatch, data):
+    # JAX's default (no jax_enable_x64) warns and truncates every float64 or
+    # int64 request: its "Explicitly requested dtype float64 ..." warnings
+    # leaked from every weighted or binned call, and the edges and thresholds
+    # were rounded to the nearest float32 (net benefit at 0.7 off by 0.019)
+    from skbrier import (
+        brier_score,
+        brier_skill_score,
+        decision_curve,
+        multiple_choice_brier_score,
+        net_benefit,
+        ranked_probability_score,
+    )
+
+    jax = pytest.importorskip("jax")
+    y, p, y3, P = data
+    w = np.random.default_rng(5).integers(0, 4, y.shape[0]).astype(np.float32)
+    p32, P32 = p.astype(np.float32), P.astype(np.float32)
+    calls = [
+        (brier_score, y, p32, {"sample_weight": w}),
+        (brier_score, y3, P32, {}),
+        (brier_skill_score, y, p32, {}),
+        (calibration_error, y, p32, {"kind": "binary", "sample_weight": w}),
+        (calibration_error, y3, P32, {"kind": "top_label"}),
+        (net_benefit, y, p32, {"threshold": 0.7}),
+        (ranked_probability_score, y3, P32, {"sample_weight": w}),
+        (multiple_choice_brier_score, y3, P32, {}),
+    ]
+    before = jax.config.read("jax_enable_x64")
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    jax.config.update("jax_enable_x64", False)
+    try:
+        jnp = jax.numpy
+        with sklearn.config_context(array_api_dispatch=True), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = [
+                f(jnp.asarray(a), jnp.asarray(b), **{k: _jx(jnp, v) for k, v in kw.items()})
+                for f, a, b, kw in calls
+            ]
+            md = murphy_decomposition(jnp.asarray(y), jnp.asarray(p32), n_bins=10)
+            dc = decision_curve(jnp.asarray(y), jnp.asarray(p32))
+    finally:
+        jax.config.update("jax_enable_x64", before)
+    want = [_numpy(f, a, b, **kw) for f, a, b, kw in calls]
+    _close(got, want, "float32")
+    ref = _numpy(murphy_decomposition, y, p32, n_bins=10)
+    np.testing.assert_array_equal(md.bin_counts, ref.bin_counts)
+    _close(md.reliability, ref.reliability, "float32")
+    _close(dc.net_benefit, _numpy(decision_curve, y, p32).net_benefit, "float32")

@@ -42,6 +42,7 @@ __all__ = [
     "binary_columns",
     "dispatch_namespace",
     "exact_cuts",
+    "index_dtype",
     "is_numpy",
     "to_numpy",
     "wide_float",
@@ -138,12 +139,28 @@ def _detached(x: Any) -> Any:
 
 
 def wide_float(xp: Any, device: Any) -> Any:
-    """float64 where the device has it, else float32 (e.g. Apple MPS)."""
+    """float64 where the device has it, else float32 (e.g. Apple MPS, or JAX
+    without ``jax_enable_x64``, which warns and makes float32 arrays of a
+    float64 request: its warnings leaked and its edges were rounded)."""
     try:
-        xp.zeros(1, dtype=xp.float64, device=device)
-    except Exception:  # pragma: no cover - devices without float64
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            z = xp.zeros(1, dtype=xp.float64, device=device)
+    except Exception:  # devices without float64
         return xp.float32
-    return xp.float64
+    return xp.float64 if z.dtype == xp.float64 else xp.float32
+
+
+def index_dtype(xp: Any, device: Any) -> Any:
+    """The device's integer dtype of indices and class codes: int64, or int32
+    where the device has no 64-bit integers (JAX without ``jax_enable_x64``,
+    whose int64 requests warned and gave int32; array-api-strict's ``no_x64``
+    device refused them: ValueError)."""
+    try:
+        info = xp.__array_namespace_info__()
+        return info.default_dtypes(device=device)["indexing"]
+    except Exception:  # pragma: no cover - a namespace without the inspection API
+        return xp.int64
 
 
 def exact_cuts(xp: Any, values: np.ndarray, device: Any, *, up: bool) -> Any:
@@ -271,7 +288,7 @@ def _distinct(xp: Any, y: Any) -> np.ndarray:
     data-dependent shapes (array-api-strict's ``data_dependent_shapes=False``).
     """
     if y.shape[0] and xp.isdtype(y.dtype, ("integral", "bool")):
-        yi = xp.astype(y, xp.int64) if xp.isdtype(y.dtype, "bool") else y
+        yi = xp.astype(y, index_dtype(xp, y.device)) if xp.isdtype(y.dtype, "bool") else y
         lo, hi = int(xp.min(yi)), int(xp.max(yi))
         if hi - lo < _SMALL_SPAN:
             if hi - lo <= 1:
@@ -347,7 +364,7 @@ def _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
             else xp.asarray(np.ascontiguousarray(a), dtype=dt, device=device)
         )
 
-    y = dev(fc.y, dtype) if fc.binary_1d else dev(np.asarray(fc.y, dtype=np.int64))
+    y = dev(fc.y, dtype) if fc.binary_1d else dev(fc.y, index_dtype(xp, device))
     return XPForecast(
         xp,
         device,
@@ -432,7 +449,8 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
             UserWarning,
             stacklevel=4,
         )
-    return XPForecast(xp, device, xp.astype(codes, xp.int64), p, w, classes, False)
+    codes = xp.astype(codes, index_dtype(xp, device))
+    return XPForecast(xp, device, codes, p, w, classes, False)
 
 
 class _HostShape:

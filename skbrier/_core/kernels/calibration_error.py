@@ -303,11 +303,11 @@ def edge_bin_ids(xp: Any, p: Any, edges: np.ndarray, right: bool = True) -> Any:
     search among the inner edges, in float64 where the device has it."""
     if is_numpy(xp):
         return assign_bins(p, edges, right=right)
-    from ..array_api import exact_cuts
+    from ..array_api import exact_cuts, index_dtype
 
     k = edges.shape[0] - 1
     if k == 1:
-        return xp.zeros(p.shape[0], dtype=xp.int64, device=p.device)
+        return xp.zeros(p.shape[0], dtype=index_dtype(xp, p.device), device=p.device)
     inner = exact_cuts(xp, edges[1:-1], p.device, up=not right)
     return xp.searchsorted(
         inner, xp.astype(p, inner.dtype), side="left" if right else "right"
