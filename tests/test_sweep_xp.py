@@ -263,3 +263,27 @@ def test_jax_without_x64(monkeypatch, data):
     np.testing.assert_array_equal(md.bin_counts, ref.bin_counts)
     _close(md.reliability, ref.reliability, "float32")
     _close(dc.net_benefit, _numpy(decision_curve, y, p32).net_benefit, "float32")
+
+
+def test_partial_fit_copies_device_input_to_the_host(xp_case, data):
+    # fit was declared (HOST) but partial_fit was not: arrays on a device
+    # without host exports raised numpy's RuntimeError ("Can't convert array
+    # on the 'device1' device to a NumPy array")
+    from skbrier.decomposition import BrierDecomposition
+
+    conv, dt = xp_case
+    y, p, y3, P = data
+    ph = _host(p, dt)
+    dec = BrierDecomposition(decomposition_method="murphy", n_bins=10)
+    ref = BrierDecomposition(decomposition_method="murphy", n_bins=10)
+    for chunk in (slice(0, 100), slice(100, None)):
+        dec.partial_fit(conv(y[chunk]), conv(p[chunk]))
+        ref.partial_fit(y[chunk], ph[chunk])
+    assert dec.n_samples_seen_ == ref.n_samples_seen_
+    _close(dec.brier_score_, ref.brier_score_, dt)
+    _close(dec.miscalibration_, ref.miscalibration_, dt)
+    dec = BrierDecomposition(decomposition_method="murphy", n_bins=5)
+    dec.partial_fit(conv(y3[:100]), conv(P[:100]), classes=conv(np.array([0, 1, 2])))
+    ref = BrierDecomposition(decomposition_method="murphy", n_bins=5)
+    ref.partial_fit(y3[:100], _host(P, dt)[:100], classes=[0, 1, 2])
+    _close(dec.brier_score_, ref.brier_score_, dt)

@@ -156,6 +156,7 @@ def backends(
     namespace_of: str = "y_proba",
     dask: str | Refused | None = None,
     array_api: str | Refused | None = None,
+    name: str | None = None,
 ) -> Callable[[F], F]:
     """Declare the backends of a public function (the body is the numpy path).
 
@@ -172,6 +173,10 @@ def backends(
         as it is (it only composes declared functions), :data:`HOST` (Array
         API input copied to the host for the numpy body), a :class:`Refused`
         with the reason, or None (not supported).
+    name : str, optional
+        The documented name (``"skbrier.decomposition.BrierDecomposition.partial_fit"``)
+        of a method written in a private mixin; by default the function's
+        public module and qualified name.
     """
 
     def decorate(func: F) -> F:
@@ -183,9 +188,9 @@ def backends(
         positions = {a: params.index(a) for a in arrays}
         ns_pos = params.index(namespace_of)
         adapters = {k: v for k, v in (("dask", dask), ("array_api", array_api)) if v}
-        name = f"{func.__module__.rsplit('._', 1)[0]}.{func.__qualname__}"
-        decl = _Declaration(name, tuple(arrays), namespace_of, adapters)
-        _REGISTRY[name] = decl
+        declared = name or f"{func.__module__.rsplit('._', 1)[0]}.{func.__qualname__}"
+        decl = _Declaration(declared, tuple(arrays), namespace_of, adapters)
+        _REGISTRY[declared] = decl
         short = func.__name__
 
         slots = tuple(positions.items())
