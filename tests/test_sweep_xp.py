@@ -287,3 +287,34 @@ def test_partial_fit_copies_device_input_to_the_host(xp_case, data):
     ref = BrierDecomposition(decomposition_method="murphy", n_bins=5)
     ref.partial_fit(y3[:100], _host(P, dt)[:100], classes=[0, 1, 2])
     _close(dec.brier_score_, ref.brier_score_, dt)
+
+
+def test_labels_and_weights_follow_numpy_forecasts(xp_case, data):
+    # y_true and sample_weight follow y_proba (as in scikit-learn): with numpy
+    # forecasts, labels or weights on a device without host exports raised
+    # numpy's RuntimeError ("Can't convert array on the 'device1' device")
+    from skbrier import brier_score, decision_curve, ranked_probability_score
+
+    conv, dt = xp_case
+    y, p, y3, P = data
+    w = np.arange(y.shape[0]) % 3 + 0.5
+    wd = conv(w, "float64") if dt == "float64" else conv(w.astype(np.float32))
+    wh = w if dt == "float64" else w.astype(np.float32)
+    _close(
+        brier_score(conv(y), p, sample_weight=wd),
+        _numpy(brier_score, y, p, sample_weight=wh),
+        "float64",
+    )
+    _close(
+        calibration_error(y, p, kind="binary", sample_weight=wd),
+        _numpy(calibration_error, y, p, kind="binary", sample_weight=wh),
+        "float64",
+    )
+    _close(
+        ranked_probability_score(conv(y3), list(map(list, P))),
+        _numpy(ranked_probability_score, y3, P),
+        "float64",
+    )
+    a = decision_curve(conv(y), {"m": p}, thresholds=[0.2, 0.4])
+    b = _numpy(decision_curve, y, {"m": p}, thresholds=[0.2, 0.4])
+    _close(a.net_benefit["m"], b.net_benefit["m"], "float64")

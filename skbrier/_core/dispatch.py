@@ -120,6 +120,19 @@ def backend_of(values: Iterable[Any], primary: Any) -> str:
     return "numpy" if dispatch_namespace(primary) is None else "array_api"
 
 
+def _device_arrays(values: Iterable[Any]) -> bool:
+    """Whether any of a call's array arguments (or a dict's values) is an
+    array of another Array API namespace while scikit-learn's
+    ``array_api_dispatch`` is on."""
+    from .array_api import dispatch_namespace
+
+    for v in values:
+        for x in v.values() if isinstance(v, dict) else (v,):
+            if dispatch_namespace(x) is not None:
+                return True
+    return False
+
+
 def _host(v: Any) -> Any:
     """A host (numpy) copy of an array argument; a dict's values each."""
     from .array_api import to_numpy
@@ -214,6 +227,10 @@ def backends(
                 return func(*args, **kwargs)
             kind = backend_of(values, primary)
             if kind == "numpy":
+                if _device_arrays(values):
+                    # labels or weights follow numpy forecasts to the host (as in
+                    # scikit-learn; on a device numpy could not read them)
+                    return on_host(args, kwargs)
                 return func(*args, **kwargs)
             if kind == "array_api":
                 # the options are read on the host (a device array of labels,
