@@ -318,3 +318,45 @@ def test_labels_and_weights_follow_numpy_forecasts(xp_case, data):
     a = decision_curve(conv(y), {"m": p}, thresholds=[0.2, 0.4])
     b = _numpy(decision_curve, y, {"m": p}, thresholds=[0.2, 0.4])
     _close(a.net_benefit["m"], b.net_benefit["m"], "float64")
+
+
+def test_host_arrays_beside_forecasts_on_a_device_without_float64(data, monkeypatch):
+    # numpy float64 weights, references or float labels beside forecasts on a
+    # device without float64 raised the namespace's ValueError ("Device
+    # 'no_float64' does not support dtype=float64")
+    from skbrier import (
+        brier_score,
+        brier_skill_score,
+        decision_curve,
+        multiple_choice_brier_score,
+        ranked_probability_skill_score,
+    )
+
+    y, p, y3, P = data
+    dev = _strict("no_float64")
+    w = np.arange(y.shape[0]) % 4 + 0.25
+    p32, P32 = p.astype(np.float32), P.astype(np.float32)
+    calls = [
+        (brier_score, y, p32, {"sample_weight": w}),
+        (brier_score, y.astype(float), p32, {}),
+        (brier_score, y3.astype(float), P32, {}),
+        (brier_skill_score, y, p32, {"reference": np.roll(p, 1)}),
+        (ranked_probability_skill_score, y3, P32, {"reference": np.roll(P, 1, axis=0)}),
+        (multiple_choice_brier_score, y3, P32, {"sample_weight": w}),
+        (calibration_error, y, p32, {"kind": "binary", "sample_weight": w}),
+    ]
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    with sklearn.config_context(array_api_dispatch=True):
+        got = [
+            f(dev(a) if a.dtype.kind == "i" else a, dev(b), **kw) for f, a, b, kw in calls
+        ]
+        md = murphy_decomposition(dev(y), dev(p32), sample_weight=w)
+        dc = decision_curve(dev(y), dev(p32), sample_weight=w)
+    _close(got, [_numpy(f, a, b, **kw) for f, a, b, kw in calls], "float32")
+    _close(
+        md.reliability,
+        _numpy(murphy_decomposition, y, p32, sample_weight=w).reliability,
+        "float32",
+    )
+    want = _numpy(decision_curve, y, p32, sample_weight=w)
+    _close(dc.net_benefit, want.net_benefit, "float32")

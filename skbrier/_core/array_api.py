@@ -249,8 +249,17 @@ def _move(x: Any, xp: Any, device: Any) -> Any:
         if compat.device(x) != device:
             x = compat.to_device(x, device)
         return x
-    host = to_numpy(x)
-    return xp.asarray(np.asarray(host), device=device)
+    return _on_device(to_numpy(x), xp, device)
+
+
+def _on_device(host: Any, xp: Any, device: Any) -> Any:
+    """Host data as an ``xp`` array on ``device``; float64 as float32 where the
+    device has no float64 (numpy weights, a reference or float labels beside
+    forecasts on such a device raised the namespace's ValueError)."""
+    host = np.asarray(host)
+    if host.dtype == np.float64 and wide_float(xp, device) != xp.float64:
+        host = host.astype(np.float32)
+    return xp.asarray(host, device=device)
 
 
 def _move_numeric(x: Any, xp: Any, device: Any) -> Any:
@@ -412,7 +421,7 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
         ok = ok & xp.all(w >= 0) & xp.all(xp.isfinite(w)) & (xp.sum(w) > 0)
     if not bool(ok):
         return None
-    y_src = y_dev if y_dev is not None else xp.asarray(y_host, device=device)
+    y_src = y_dev if y_dev is not None else _on_device(y_host, xp, device)
     try:
         if p.ndim == 1:
             if labels is not None:
@@ -424,7 +433,7 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
             if positives.shape[0] == 0:
                 y = xp.zeros(n, dtype=dtype, device=device)
             else:
-                pos = xp.asarray(positives[0:1], device=device)
+                pos = _on_device(positives[0:1], xp, device)
                 y = xp.astype(y_src == pos[0], dtype)
             return XPForecast(xp, device, y, p, w, None, True)
         with warnings.catch_warnings():
@@ -437,7 +446,7 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
     except (ValueError, TypeError, Warning):
         return None
     # codes: position of each label among the sorted classes
-    cls = xp.asarray(np.asarray(classes), device=device)
+    cls = _on_device(classes, xp, device)
     y_cmp = xp.astype(y_src, cls.dtype) if y_src.dtype != cls.dtype else y_src
     codes = xp.searchsorted(cls, y_cmp)
     # the numpy path's rule (rows summed in float64, relative tolerance sqrt(eps))
