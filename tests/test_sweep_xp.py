@@ -184,6 +184,16 @@ def test_hard_forecasts_warn_as_on_the_host(xp_case, data):
     for f, kw in ((net_benefit, {"threshold": 0.2}), (decision_curve, {})):
         assert _hard_warnings(_numpy, f, y, hard, **kw) == []
         assert _hard_warnings(f, conv(y), conv(hard), **kw) == []
+    # reference forecasts: the host warns of hard ones for the Brier skill
+    # score (not for the ranked one)
+    from skbrier import ranked_probability_skill_score
+
+    for f, a, b, ref in (
+        (brier_skill_score, y, p, y.astype(float)),
+        (ranked_probability_skill_score, y3, P, np.eye(3)[y3]),
+    ):
+        want = _hard_warnings(_numpy, f, a, _host(b, dt), reference=_host(ref, dt))
+        assert _hard_warnings(f, conv(a), conv(b), reference=conv(ref)) == want, f
     # multiple choice keeps its own (one-hot) warning, once
     got = _hard_warnings(multiple_choice_brier_score, conv(y3), conv(hard3))
     assert got == _hard_warnings(_numpy, multiple_choice_brier_score, y3, hard3)

@@ -470,11 +470,13 @@ class _HostShape:
         self.proba = np.empty(tuple(int(s) for s in fc.proba.shape), dtype=np.float64)
 
 
-def array_api_reference(fc: XPForecast, reference: Any) -> Any:
+def array_api_reference(fc: XPForecast, reference: Any, *, warn_hard: bool = True) -> Any:
     """The ``reference`` of a skill score, checked as on the host
     (:func:`skbrier._core.validation.check_reference`): None, a float, or
     reference forecasts on ``fc``'s device in its dtype.  Bad input raises the
-    host's error."""
+    host's error.  ``warn_hard``: reference forecasts that are all 0 or 1 give
+    the host's :class:`~skbrier.exceptions.HardForecastWarning` (the ranked
+    skill score's host check gives none)."""
     from .validation import check_reference
 
     if reference is None:
@@ -491,8 +493,13 @@ def array_api_reference(fc: XPForecast, reference: Any) -> Any:
         # the host's check raises its error, or gives the reference it accepts
         # (an (n, 1) column of 1-D forecasts is read as 1-D: broadcast against
         # the forecasts, it gave an (n, n) loss)
-        host = check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
+        with warnings.catch_warnings():
+            if not warn_hard:
+                warnings.simplefilter("ignore", HardForecastWarning)
+            host = check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
         ref = _move(host, xp, fc.device)
+    elif warn_hard:
+        warn_if_hard(ref, "reference", xp=xp)
     return xp.astype(ref, fc.proba.dtype)
 
 
