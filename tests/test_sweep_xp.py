@@ -8,6 +8,7 @@ float64, as Apple's MPS), PyTorch CPU tensors and JAX CPU arrays.  Each case
 here was a fault the sweep found; the reference is always numpy.
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -370,3 +371,45 @@ def test_host_arrays_beside_forecasts_on_a_device_without_float64(data, monkeypa
     )
     want = _numpy(decision_curve, y, p32, sample_weight=w)
     _close(dc.net_benefit, want.net_benefit, "float32")
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-310, 1e306])
+def test_weights_the_host_rescales(xp_case, data, scale):
+    # subnormal weights lost their digits in every product on the device (a
+    # Brier score of 0.3046 for 0.3254; JAX flushed them to zero: NaN), the
+    # Murphy decomposition's 2.0**1074 raised OverflowError, and weights of
+    # 1e306 summed to inf (NaN scores) where the host raises its error
+    from skbrier import (
+        brier_score,
+        brier_skill_score,
+        multiple_choice_brier_score,
+        net_benefit,
+        ranked_probability_score,
+    )
+
+    conv, dt = xp_case
+    y, p, y3, P = data
+    w = (np.arange(y.shape[0]) % 3 + 1.0) * scale
+    # float64 device weights (numpy ones beside a device without float64)
+    no_float64 = dt == "float32" and conv.__qualname__.startswith("_strict")
+    wd = w if no_float64 else conv(w, "float64")
+    ph, Ph = _host(p, dt), _host(P, dt)
+    calls = [
+        (brier_score, y, p, ph, {}),
+        (brier_score, y3, P, Ph, {}),
+        (brier_skill_score, y, p, ph, {}),
+        (calibration_error, y, p, ph, {"kind": "binary"}),
+        (calibration_error, y3, P, Ph, {"kind": "top_label"}),
+        (net_benefit, y, p, ph, {"threshold": 0.3}),
+        (ranked_probability_score, y3, P, Ph, {}),
+        (multiple_choice_brier_score, y3, P, Ph, {}),
+        (lambda *a, **k: murphy_decomposition(*a, **k).reliability, y, p, ph, {}),
+    ]
+    for f, a, b, bh, kw in calls:
+        try:
+            want = _numpy(f, a, bh, sample_weight=w, **kw)
+        except ValueError as exc:
+            with pytest.raises(ValueError, match=re.escape(str(exc))):
+                f(conv(a), conv(b), sample_weight=wd, **kw)
+            continue
+        _close(f(conv(a), conv(b), sample_weight=wd, **kw), want, dt)

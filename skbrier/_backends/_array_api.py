@@ -43,8 +43,10 @@ __all__ = [
 ]
 
 
-def _forecast(c: Call, *, labels: bool = True, warn_hard: bool = True) -> XPForecast:
-    fc = array_api_forecast(
+def _forecast(c: Call, *, labels: bool = True, warn_hard: bool = True) -> XPForecast | None:
+    """The validated forecast on the device, or None (weights the host
+    rescales: the numpy path computes)."""
+    return array_api_forecast(
         c.y_true,
         c.y_proba,
         sample_weight=c.sample_weight,
@@ -52,8 +54,6 @@ def _forecast(c: Call, *, labels: bool = True, warn_hard: bool = True) -> XPFore
         pos_label=c.pos_label,
         warn_hard=warn_hard,
     )
-    assert isinstance(fc, XPForecast)  # the dispatch only sends Array API input here
-    return fc
 
 
 def _one_column(x: Any) -> bool:
@@ -71,6 +71,8 @@ def brier_score(c: Call) -> Any:
 
     scale_by_half = _check_scale_by_half(c.scale_by_half)
     fc = _forecast(c)
+    if fc is None:
+        return NotImplemented
     sums = brier_reduce(fc.xp, fc.y, fc.proba, fc.sample_weight)
     return brier_finish(sums, scale_by_half)
 
@@ -79,6 +81,8 @@ def brier_skill_score(c: Call) -> Any:
     if is_multilabel(c.y_true):
         return NotImplemented  # a multilabel indicator: the host copies
     fc = _forecast(c)
+    if fc is None:
+        return NotImplemented
     ref = array_api_reference(fc, c.reference)
     score, bs_ref = skill_reduce(fc.xp, fc.y, fc.proba, fc.sample_weight, ref)
     if bs_ref == 0.0:
@@ -112,6 +116,8 @@ def net_benefit(c: Call) -> Any:
     if not _one_column(c.y_proba):
         return NotImplemented  # the host raises its error of 2-D forecasts
     fc = _forecast(c, labels=False, warn_hard=False)  # a 0/1 test is valid input
+    if fc is None:
+        return NotImplemented
     if not fc.binary_1d:
         return NotImplemented  # the host raises
     thresholds = np.array([t])
@@ -140,6 +146,8 @@ def calibration_error(c: Call) -> Any:
     ):
         return NotImplemented
     fc = _forecast(c)
+    if fc is None:
+        return NotImplemented
     xp, w, nb = fc.xp, fc.sample_weight, o.n_bins
     edges = uniform_edges(nb)
 
@@ -190,6 +198,8 @@ def murphy_decomposition(c: Call) -> Any:
     if not uniform or opts["n_resamples"] or is_multilabel(c.y_true):
         return NotImplemented
     fc = _forecast(c)
+    if fc is None:
+        return NotImplemented
     results = _murphy(
         fc,
         c.pos_label,
@@ -312,8 +322,7 @@ def _ordinal(c: Call) -> tuple[XPForecast, Any] | None:
         sample_weight=c.sample_weight,
         labels=order if perm is None else order[perm],
     )
-    assert isinstance(fc, XPForecast)
-    if fc.binary_1d:
+    if fc is None or fc.binary_1d:
         return None
     if perm is None:
         return fc, fc.y

@@ -258,7 +258,8 @@ def _on_device(host: Any, xp: Any, device: Any) -> Any:
     forecasts on such a device raised the namespace's ValueError)."""
     host = np.asarray(host)
     if host.dtype == np.float64 and wide_float(xp, device) != xp.float64:
-        host = host.astype(np.float32)
+        with np.errstate(over="ignore"):  # inf fails the checks: the host's error
+            host = host.astype(np.float32)
     return xp.asarray(host, device=device)
 
 
@@ -326,7 +327,9 @@ def array_api_forecast(
 ) -> XPForecast | None:
     """Validate a forecast in ``y_proba``'s Array API namespace, or None.
 
-    None means "use the numpy path" (numpy input, or dispatch off).  With
+    None means "use the numpy path" (numpy input, dispatch off, or weights
+    outside :func:`_weight_range`, whose products and sums only the host's
+    power-of-two rescaling keeps exact).  With
     ``warn_hard`` (as the host's ``check_forecast``) forecasts that are all 0
     or 1 give a :class:`~skbrier.exceptions.HardForecastWarning`; without it
     (a binary test's 0/1 results are valid net-benefit input) they do not.  Invalid
@@ -352,10 +355,36 @@ def array_api_forecast(
         return _from_host(xp, device, *args)
 
 
+def _weight_range(xp: Any, device: Any) -> tuple[float, float]:
+    """The largest weights the device computes with as given: the host's
+    ordinary scale in float64, narrower in float32 (weights of 1e-310 or 5e-324
+    lost their digits in every product, or were flushed to zero by JAX; sums
+    of weights of 1e306 overflowed: NaN, where the host raises its error)."""
+    from .validation import _ORDINARY
+
+    return _ORDINARY if _weight_dtype(xp, device) == xp.float64 else (2.0**-40, 2.0**40)
+
+
+def _host_weights_in_range(xp: Any, device: Any, sample_weight: Any) -> bool:
+    """Whether host weights are numbers whose largest lies in :func:`_weight_range`
+    (anything else goes to the numpy path, which validates and rescales them)."""
+    if sample_weight is None:
+        return True
+    try:
+        top = float(np.max(np.asarray(to_numpy(sample_weight), dtype=np.float64)))
+    except (TypeError, ValueError):
+        return False
+    lo, hi = _weight_range(xp, device)
+    return lo <= top < hi
+
+
 def _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
-    """Host validation (raises the numpy path's errors), moved to the device."""
+    """Host validation (raises the numpy path's errors), moved to the device;
+    None for weights out of :func:`_weight_range` (the numpy path)."""
     from .validation import check_forecast
 
+    if not _host_weights_in_range(xp, device, sample_weight):
+        return None
     raw = to_numpy(y_proba)
     fc = check_forecast(
         to_numpy(y_true),
@@ -418,7 +447,9 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
     # one host sync for every numeric check of p and w
     ok = xp.all((p >= 0) & (p <= 1))
     if w is not None:
-        ok = ok & xp.all(w >= 0) & xp.all(xp.isfinite(w)) & (xp.sum(w) > 0)
+        lo, hi = _weight_range(xp, device)
+        top = xp.max(w)
+        ok = ok & xp.all(w >= 0) & xp.all(xp.isfinite(w)) & (top >= lo) & (top < hi)
     if not bool(ok):
         return None
     y_src = y_dev if y_dev is not None else _on_device(y_host, xp, device)
@@ -581,8 +612,10 @@ def array_api_choices(
         if w.ndim != 1 or int(w.shape[0]) != n:
             return None
         w = xp.astype(w, _weight_dtype(xp, device))
-        if not bool(xp.all(xp.isfinite(w)) & xp.all(w >= 0) & (xp.sum(w) > 0)):
-            return None
+        lo, hi = _weight_range(xp, device)
+        top = xp.max(w)
+        if not bool(xp.all(xp.isfinite(w)) & xp.all(w >= 0) & (top >= lo) & (top < hi)):
+            return None  # the host validates (and rescales weights out of range)
     if not from_logprobs:
         _warn_choices(xp, s, device, k)
     return xp, proba, t, w
