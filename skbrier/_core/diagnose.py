@@ -156,10 +156,9 @@ def is_hard(p: Any, xp: Any = None) -> bool:
     ``p`` (one reduction on its device after the first value).
     """
     if not isinstance(p, np.ndarray):
-        flat = xp.reshape(p, (-1,))
-        if flat.shape[0] < 2 or float(flat[0]) not in (0.0, 1.0):
-            return False
-        return _all_zero_or_one(xp, flat)
+        f = xp.reshape(p, (-1,))
+        first = f.shape[0] > 1 and float(f[0]) in (0.0, 1.0)
+        return first and bool(xp.all((f == 0) | (f == 1)))
     flat = p.reshape(-1)
     if flat.shape[0] < 2:
         return False
@@ -196,11 +195,6 @@ def hard_forecast_message(
         f"{remedy} (e.g. model.predict_proba(X)[:, 1]); for a binary test, "
         "binary_test_probabilities turns its results into probabilities."
     )
-
-
-def _all_zero_or_one(xp: Any, values: Any) -> bool:
-    """Whether every value of an array of namespace ``xp`` is exactly 0 or 1."""
-    return bool(xp.all((values == 0) | (values == 1)))
 
 
 def warn_if_hard(p: Any, name: str, *, advice: str | None = None, xp: Any = None) -> None:
@@ -679,7 +673,7 @@ def one_hot_scores(xp: Any, values: Any) -> bool:
     """
     if isinstance(values, np.ndarray) and values.size > 1:
         return is_hard(values)  # O(1) for the usual probabilistic scores
-    return _all_zero_or_one(xp, values)
+    return bool(xp.all((values == 0) | (values == 1)))
 
 
 def warn_one_hot(one_hot: bool, max_choices: int) -> None:
