@@ -413,3 +413,39 @@ def test_weights_the_host_rescales(xp_case, data, scale):
                 f(conv(a), conv(b), sample_weight=wd, **kw)
             continue
         _close(f(conv(a), conv(b), sample_weight=wd, **kw), want, dt)
+
+
+def test_no_torch_warning_for_columns_and_strided_tensors(monkeypatch, data):
+    # a column of a probability matrix (or any strided tensor) leaked PyTorch's
+    # "torch.searchsorted(): input value tensor is non-contiguous" UserWarning
+    # from the bins and the class codes
+    from skbrier import brier_score
+
+    torch = pytest.importorskip("torch")
+    y, p, y3, P = data
+    Pt = torch.tensor(P).t().contiguous().t()  # column-major
+    y3t = torch.stack([torch.tensor(y3)] * 2, dim=1)[:, 0]  # a strided view
+    pt = torch.stack([torch.tensor(p)] * 2, dim=1)[:, 0]
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
+    always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)  # PyTorch warns once per process otherwise
+    try:
+        with sklearn.config_context(array_api_dispatch=True), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = [
+                brier_score(y3t, Pt),
+                calibration_error(y3t, Pt, kind="classwise"),
+                calibration_error(torch.tensor(y3), torch.tensor(P), kind="classwise"),
+                calibration_error(torch.tensor(y), pt, kind="binary"),
+                murphy_decomposition(torch.tensor(y), pt).reliability,
+            ]
+    finally:
+        torch.set_warn_always(always)
+    want = [
+        _numpy(brier_score, y3, P),
+        _numpy(calibration_error, y3, P, kind="classwise"),
+        _numpy(calibration_error, y3, P, kind="classwise"),
+        _numpy(calibration_error, y, p, kind="binary"),
+        _numpy(murphy_decomposition, y, p).reliability,
+    ]
+    _close(got, want, "float64")

@@ -43,6 +43,7 @@ __all__ = [
     "dispatch_namespace",
     "exact_cuts",
     "index_dtype",
+    "searchsorted",
     "is_numpy",
     "to_numpy",
     "wide_float",
@@ -161,6 +162,23 @@ def index_dtype(xp: Any, device: Any) -> Any:
         return info.default_dtypes(device=device)["indexing"]
     except Exception:  # pragma: no cover - a namespace without the inspection API
         return xp.int64
+
+
+def searchsorted(xp: Any, sorted_values: Any, x: Any, *, side: str = "left") -> Any:
+    """``xp.searchsorted(sorted_values, x, side=side)`` without PyTorch's
+    warning of a non-contiguous ``x`` (a column of a probability matrix, a
+    strided view), which it copies itself: the warning leaked to the user.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier._core.array_api import searchsorted
+    >>> searchsorted(np, np.array([0.5]), np.array([0.2, 0.5, 0.7])).tolist()
+    [0, 0, 1]
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", ".*non-contiguous", UserWarning)
+        return xp.searchsorted(sorted_values, x, side=side)
 
 
 def exact_cuts(xp: Any, values: np.ndarray, device: Any, *, up: bool) -> Any:
@@ -479,7 +497,7 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
     # codes: position of each label among the sorted classes
     cls = _on_device(classes, xp, device)
     y_cmp = xp.astype(y_src, cls.dtype) if y_src.dtype != cls.dtype else y_src
-    codes = xp.searchsorted(cls, y_cmp)
+    codes = searchsorted(xp, cls, y_cmp)
     # the numpy path's rule (rows summed in float64, relative tolerance sqrt(eps))
     wide = wide_float(xp, device)
     row = xp.sum(xp.astype(p, wide), axis=1)
