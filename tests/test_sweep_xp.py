@@ -449,3 +449,30 @@ def test_no_torch_warning_for_columns_and_strided_tensors(monkeypatch, data):
         _numpy(murphy_decomposition, y, p).reliability,
     ]
     _close(got, want, "float64")
+
+
+def test_bool_and_uint64_labels_of_probability_matrices(xp_case, data):
+    # bool labels of predict_proba's two columns raised TypeError (array-api-
+    # strict) or NotImplementedError (PyTorch: searchsorted of booleans), and
+    # uint64 labels NotImplementedError on PyTorch (min, >=) or TypeError
+    from skbrier import brier_score, multiple_choice_brier_score, ranked_probability_score
+
+    conv, dt = xp_case
+    y, p, y3, P = data
+    P2 = np.c_[1 - p, p]
+    yb, y3u = y.astype(bool), y3.astype(np.uint64)
+    calls = [
+        (brier_score, yb, P2, {}),
+        (brier_score, yb, P2, {"pos_label": False}),
+        (calibration_error, yb, P2, {"kind": "top_label"}),
+        (murphy_decomposition, yb, P2, {}),
+        (brier_score, y3u, P, {}),
+        (ranked_probability_score, y3u, P, {}),
+        (multiple_choice_brier_score, y3u, P, {}),
+    ]
+    for f, a, b, kw in calls:
+        want = _numpy(f, a, _host(b, dt), **kw)
+        got = f(conv(a), conv(b), **kw)
+        if f is murphy_decomposition:
+            got, want = got.reliability, want.reliability
+        _close(got, want, dt)

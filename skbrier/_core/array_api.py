@@ -360,7 +360,10 @@ def array_api_forecast(
     if ns is None:
         return None
     xp, device = ns
-    fc = _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label)
+    try:
+        fc = _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label)
+    except (TypeError, NotImplementedError):  # labels the namespace cannot reduce
+        fc = None  # (uint64 on PyTorch): coded on the host
     if fc is not None:
         if warn_hard:
             warn_if_hard(fc.proba, "y_proba", xp=xp)
@@ -496,6 +499,8 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
         return None
     # codes: position of each label among the sorted classes
     cls = _on_device(classes, xp, device)
+    if xp.isdtype(cls.dtype, "bool"):  # no namespace sorts booleans: False < True
+        cls = xp.astype(cls, index_dtype(xp, device))
     y_cmp = xp.astype(y_src, cls.dtype) if y_src.dtype != cls.dtype else y_src
     codes = searchsorted(xp, cls, y_cmp)
     # the numpy path's rule (rows summed in float64, relative tolerance sqrt(eps))
@@ -610,6 +615,7 @@ def array_api_choices(
     if y.ndim == 1:
         if int(y.shape[0]) != n or not xp.isdtype(y.dtype, "integral"):
             return None
+        y = xp.astype(y, index_dtype(xp, device))  # uint64 compared with nothing
         if not bool(xp.all((y >= 0) & (y < k))):
             return None
         t = xp.astype(y[:, None] == xp.arange(k, device=device)[None, :], dt)
