@@ -476,3 +476,27 @@ def test_bool_and_uint64_labels_of_probability_matrices(xp_case, data):
         if f is murphy_decomposition:
             got, want = got.reliability, want.reliability
         _close(got, want, dt)
+
+
+def test_inference_and_comparison_take_device_input(xp_case, data):
+    # brier_inference and compare_brier refused Array API input (TypeError)
+    # while calibration_report, which computes the same inference, copied it
+    # to the host: both are declared HOST now
+    from skbrier.stats.compare import compare_brier
+    from skbrier.stats.inference import brier_inference
+
+    conv, dt = xp_case
+    y, p, y3, P = data
+    ph = _host(p, dt)
+    a = brier_inference(conv(y), conv(p))
+    b = _numpy(brier_inference, y, ph)
+    assert a.to_dict().keys() == b.to_dict().keys()
+    _close(a.brier_score, b.brier_score, dt)
+    _close(a.confidence_interval().low, b.confidence_interval().low, dt)
+    a = compare_brier(conv(y), conv(p), conv(p[::-1].copy()))
+    b = _numpy(compare_brier, y, ph, _host(p[::-1].copy(), dt))
+    _close(
+        a.to_frame().select_dtypes("number").to_numpy(),
+        b.to_frame().select_dtypes("number").to_numpy(),
+        dt,
+    )
