@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from ._core.binning import uniform_edges
+from ._core.dispatch import BODY, HOST, backends
 from ._core.params import check_confidence_level
 from ._core.validation import check_forecast
 from ._decomposition_helpers import check_chunk_labels, chunk_label_rows
@@ -82,6 +83,13 @@ class ChunkedDecompositionMixin:
     ) -> None:  # pragma: no cover
         raise NotImplementedError
 
+    # Dask chunks are read by the body (a chunk is computed), Array API input
+    # is copied to the host (the states' sums are numpy)
+    @backends(
+        dask=BODY,
+        array_api=HOST,
+        name="skbrier.decomposition.BrierDecomposition.partial_fit",
+    )
     def partial_fit(
         self: _Chunked,
         y_true: ArrayLike,

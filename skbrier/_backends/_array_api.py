@@ -43,16 +43,17 @@ __all__ = [
 ]
 
 
-def _forecast(c: Call, *, labels: bool = True) -> XPForecast:
-    fc = array_api_forecast(
+def _forecast(c: Call, *, labels: bool = True, warn_hard: bool = True) -> XPForecast | None:
+    """The validated forecast on the device, or None (weights the host
+    rescales: the numpy path computes)."""
+    return array_api_forecast(
         c.y_true,
         c.y_proba,
         sample_weight=c.sample_weight,
         labels=c.labels if labels else None,
         pos_label=c.pos_label,
+        warn_hard=warn_hard,
     )
-    assert isinstance(fc, XPForecast)  # the dispatch only sends Array API input here
-    return fc
 
 
 def _one_column(x: Any) -> bool:
@@ -70,6 +71,8 @@ def brier_score(c: Call) -> Any:
 
     scale_by_half = _check_scale_by_half(c.scale_by_half)
     fc = _forecast(c)
+    if fc is None:
+        return NotImplemented
     sums = brier_reduce(fc.xp, fc.y, fc.proba, fc.sample_weight)
     return brier_finish(sums, scale_by_half)
 
@@ -78,6 +81,8 @@ def brier_skill_score(c: Call) -> Any:
     if is_multilabel(c.y_true):
         return NotImplemented  # a multilabel indicator: the host copies
     fc = _forecast(c)
+    if fc is None:
+        return NotImplemented
     ref = array_api_reference(fc, c.reference)
     score, bs_ref = skill_reduce(fc.xp, fc.y, fc.proba, fc.sample_weight, ref)
     if bs_ref == 0.0:
@@ -110,7 +115,9 @@ def net_benefit(c: Call) -> Any:
     prev = check_prevalence(c.prevalence)
     if not _one_column(c.y_proba):
         return NotImplemented  # the host raises its error of 2-D forecasts
-    fc = _forecast(c, labels=False)
+    fc = _forecast(c, labels=False, warn_hard=False)  # a 0/1 test is valid input
+    if fc is None:
+        return NotImplemented
     if not fc.binary_1d:
         return NotImplemented  # the host raises
     thresholds = np.array([t])
@@ -139,6 +146,8 @@ def calibration_error(c: Call) -> Any:
     ):
         return NotImplemented
     fc = _forecast(c)
+    if fc is None:
+        return NotImplemented
     xp, w, nb = fc.xp, fc.sample_weight, o.n_bins
     edges = uniform_edges(nb)
 
@@ -189,6 +198,8 @@ def murphy_decomposition(c: Call) -> Any:
     if not uniform or opts["n_resamples"] or is_multilabel(c.y_true):
         return NotImplemented
     fc = _forecast(c)
+    if fc is None:
+        return NotImplemented
     results = _murphy(
         fc,
         c.pos_label,
@@ -223,7 +234,11 @@ def decision_curve(c: Call) -> Any:
         if not _one_column(proba):
             return NotImplemented  # the host raises its error of 2-D forecasts
         fc = array_api_forecast(
-            c.y_true, proba, sample_weight=c.sample_weight, pos_label=c.pos_label
+            c.y_true,
+            proba,
+            sample_weight=c.sample_weight,
+            pos_label=c.pos_label,
+            warn_hard=False,  # a binary test's 0/1 results are valid input
         )
         if fc is None or not fc.binary_1d:
             return NotImplemented
@@ -307,8 +322,7 @@ def _ordinal(c: Call) -> tuple[XPForecast, Any] | None:
         sample_weight=c.sample_weight,
         labels=order if perm is None else order[perm],
     )
-    assert isinstance(fc, XPForecast)
-    if fc.binary_1d:
+    if fc is None or fc.binary_1d:
         return None
     if perm is None:
         return fc, fc.y
@@ -342,7 +356,7 @@ def ranked_probability_skill_score(c: Call) -> Any:
     ref = constant = None
     ndim = getattr(c.reference, "ndim", None)
     if c.reference is not None and (np.ndim(c.reference) if ndim is None else ndim) == 2:
-        ref = array_api_reference(fc, c.reference)
+        ref = array_api_reference(fc, c.reference, warn_hard=False)  # as the host
     elif c.reference is not None:
         shape = tuple(int(d) for d in fc.proba.shape)
         _, constant = check_ranked_reference(to_numpy(c.reference), shape)

@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from ..exceptions import HardForecastWarning
+from .diagnose import warn_if_hard
 from .fast_checks import _row_sum_rtol
 from .validation import ForecastFields
 
@@ -39,6 +41,9 @@ __all__ = [
     "array_api_reference",
     "binary_columns",
     "dispatch_namespace",
+    "exact_cuts",
+    "index_dtype",
+    "searchsorted",
     "is_numpy",
     "to_numpy",
     "wide_float",
@@ -135,12 +140,76 @@ def _detached(x: Any) -> Any:
 
 
 def wide_float(xp: Any, device: Any) -> Any:
-    """float64 where the device has it, else float32 (e.g. Apple MPS)."""
+    """float64 where the device has it, else float32 (e.g. Apple MPS, or JAX
+    without ``jax_enable_x64``, which warns and makes float32 arrays of a
+    float64 request: its warnings leaked and its edges were rounded)."""
     try:
-        xp.zeros(1, dtype=xp.float64, device=device)
-    except Exception:  # pragma: no cover - devices without float64
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            z = xp.zeros(1, dtype=xp.float64, device=device)
+    except Exception:  # devices without float64
         return xp.float32
-    return xp.float64
+    return xp.float64 if z.dtype == xp.float64 else xp.float32
+
+
+def index_dtype(xp: Any, device: Any) -> Any:
+    """The device's integer dtype of indices and class codes: int64, or int32
+    where the device has no 64-bit integers (JAX without ``jax_enable_x64``,
+    whose int64 requests warned and gave int32; array-api-strict's ``no_x64``
+    device refused them: ValueError)."""
+    try:
+        info = xp.__array_namespace_info__()
+        return info.default_dtypes(device=device)["indexing"]
+    except Exception:  # pragma: no cover - a namespace without the inspection API
+        return xp.int64
+
+
+def searchsorted(xp: Any, sorted_values: Any, x: Any, *, side: str = "left") -> Any:
+    """``xp.searchsorted(sorted_values, x, side=side)`` without PyTorch's
+    warning of a non-contiguous ``x`` (a column of a probability matrix, a
+    strided view), which it copies itself: the warning leaked to the user.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier._core.array_api import searchsorted
+    >>> searchsorted(np, np.array([0.5]), np.array([0.2, 0.5, 0.7])).tolist()
+    [0, 0, 1]
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", ".*non-contiguous", UserWarning)
+        return xp.searchsorted(sorted_values, x, side=side)
+
+
+def exact_cuts(xp: Any, values: np.ndarray, device: Any, *, up: bool) -> Any:
+    """Host cut points (bin edges, thresholds) as an ``xp`` array in
+    :func:`wide_float` that order the forecasts as the float64 values do.
+
+    On a device without float64 (Apple's MPS) the float32 forecasts are
+    compared with float32 cuts, rounded in the direction that keeps every
+    comparison exact: ``up`` (the smallest float32 >= the value) for the tests
+    ``p >= value`` (``searchsorted(side="right")``), else down (the largest
+    float32 <= the value) for ``p > value`` (``side="left"``).  Rounded to
+    nearest, the float32 0.7 (0.69999999) counted the forecast 0.7f as
+    ``>= 0.7`` and 0.3 put 0.3f (0.30000001) in the bin below the edge 0.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier._core.array_api import exact_cuts
+    >>> exact_cuts(np, np.array([0.7]), "cpu", up=True)  # float64: as given
+    array([0.7])
+    """
+    values = np.asarray(values, dtype=np.float64)
+    dt = wide_float(xp, device)
+    if dt != xp.float64:
+        cuts = values.astype(np.float32)
+        wide = cuts.astype(np.float64)
+        off = wide < values if up else wide > values
+        toward = np.float32(np.inf if up else -np.inf)
+        cuts[off] = np.nextafter(cuts[off], toward)
+        values = cuts
+    return xp.asarray(values, dtype=dt, device=device)
 
 
 def _float_dtype(xp: Any, x: Any, device: Any) -> Any:
@@ -198,8 +267,18 @@ def _move(x: Any, xp: Any, device: Any) -> Any:
         if compat.device(x) != device:
             x = compat.to_device(x, device)
         return x
-    host = to_numpy(x)
-    return xp.asarray(np.asarray(host), device=device)
+    return _on_device(to_numpy(x), xp, device)
+
+
+def _on_device(host: Any, xp: Any, device: Any) -> Any:
+    """Host data as an ``xp`` array on ``device``; float64 as float32 where the
+    device has no float64 (numpy weights, a reference or float labels beside
+    forecasts on such a device raised the namespace's ValueError)."""
+    host = np.asarray(host)
+    if host.dtype == np.float64 and wide_float(xp, device) != xp.float64:
+        with np.errstate(over="ignore"):  # inf fails the checks: the host's error
+            host = host.astype(np.float32)
+    return xp.asarray(host, device=device)
 
 
 def _move_numeric(x: Any, xp: Any, device: Any) -> Any:
@@ -237,7 +316,7 @@ def _distinct(xp: Any, y: Any) -> np.ndarray:
     data-dependent shapes (array-api-strict's ``data_dependent_shapes=False``).
     """
     if y.shape[0] and xp.isdtype(y.dtype, ("integral", "bool")):
-        yi = xp.astype(y, xp.int64) if xp.isdtype(y.dtype, "bool") else y
+        yi = xp.astype(y, index_dtype(xp, y.device)) if xp.isdtype(y.dtype, "bool") else y
         lo, hi = int(xp.min(yi)), int(xp.max(yi))
         if hi - lo < _SMALL_SPAN:
             if hi - lo <= 1:
@@ -262,10 +341,16 @@ def array_api_forecast(
     sample_weight: Any = None,
     labels: Any = None,
     pos_label: Any = None,
+    warn_hard: bool = True,
 ) -> XPForecast | None:
     """Validate a forecast in ``y_proba``'s Array API namespace, or None.
 
-    None means "use the numpy path" (numpy input, or dispatch off).  Invalid
+    None means "use the numpy path" (numpy input, dispatch off, or weights
+    outside :func:`_weight_range`, whose products and sums only the host's
+    power-of-two rescaling keeps exact).  With
+    ``warn_hard`` (as the host's ``check_forecast``) forecasts that are all 0
+    or 1 give a :class:`~skbrier.exceptions.HardForecastWarning`; without it
+    (a binary test's 0/1 results are valid net-benefit input) they do not.  Invalid
     input is validated again on the host (see the module docstring), which
     raises the numpy path's error; if the host accepts what the namespace
     checks could not show valid, the host's validated arrays are moved back
@@ -275,16 +360,52 @@ def array_api_forecast(
     if ns is None:
         return None
     xp, device = ns
-    fc = _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label)
+    try:
+        fc = _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label)
+    except (TypeError, NotImplementedError):  # labels the namespace cannot reduce
+        fc = None  # (uint64 on PyTorch): coded on the host
     if fc is not None:
+        if warn_hard:
+            warn_if_hard(fc.proba, "y_proba", xp=xp)
         return fc
-    return _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label)
+    args = (y_true, y_proba, sample_weight, labels, pos_label)
+    if warn_hard:
+        return _from_host(xp, device, *args)
+    with warnings.catch_warnings():  # the host's check_forecast warns of them
+        warnings.simplefilter("ignore", HardForecastWarning)
+        return _from_host(xp, device, *args)
+
+
+def _weight_range(xp: Any, device: Any) -> tuple[float, float]:
+    """The largest weights the device computes with as given: the host's
+    ordinary scale in float64, narrower in float32 (weights of 1e-310 or 5e-324
+    lost their digits in every product, or were flushed to zero by JAX; sums
+    of weights of 1e306 overflowed: NaN, where the host raises its error)."""
+    from .validation import _ORDINARY
+
+    return _ORDINARY if _weight_dtype(xp, device) == xp.float64 else (2.0**-40, 2.0**40)
+
+
+def _host_weights_in_range(xp: Any, device: Any, sample_weight: Any) -> bool:
+    """Whether host weights are numbers whose largest lies in :func:`_weight_range`
+    (anything else goes to the numpy path, which validates and rescales them)."""
+    if sample_weight is None:
+        return True
+    try:
+        top = float(np.max(np.asarray(to_numpy(sample_weight), dtype=np.float64)))
+    except (TypeError, ValueError):
+        return False
+    lo, hi = _weight_range(xp, device)
+    return lo <= top < hi
 
 
 def _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
-    """Host validation (raises the numpy path's errors), moved to the device."""
+    """Host validation (raises the numpy path's errors), moved to the device;
+    None for weights out of :func:`_weight_range` (the numpy path)."""
     from .validation import check_forecast
 
+    if not _host_weights_in_range(xp, device, sample_weight):
+        return None
     raw = to_numpy(y_proba)
     fc = check_forecast(
         to_numpy(y_true),
@@ -302,7 +423,7 @@ def _from_host(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
             else xp.asarray(np.ascontiguousarray(a), dtype=dt, device=device)
         )
 
-    y = dev(fc.y, dtype) if fc.binary_1d else dev(np.asarray(fc.y, dtype=np.int64))
+    y = dev(fc.y, dtype) if fc.binary_1d else dev(fc.y, index_dtype(xp, device))
     return XPForecast(
         xp,
         device,
@@ -347,10 +468,12 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
     # one host sync for every numeric check of p and w
     ok = xp.all((p >= 0) & (p <= 1))
     if w is not None:
-        ok = ok & xp.all(w >= 0) & xp.all(xp.isfinite(w)) & (xp.sum(w) > 0)
+        lo, hi = _weight_range(xp, device)
+        top = xp.max(w)
+        ok = ok & xp.all(w >= 0) & xp.all(xp.isfinite(w)) & (top >= lo) & (top < hi)
     if not bool(ok):
         return None
-    y_src = y_dev if y_dev is not None else xp.asarray(y_host, device=device)
+    y_src = y_dev if y_dev is not None else _on_device(y_host, xp, device)
     try:
         if p.ndim == 1:
             if labels is not None:
@@ -362,7 +485,7 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
             if positives.shape[0] == 0:
                 y = xp.zeros(n, dtype=dtype, device=device)
             else:
-                pos = xp.asarray(positives[0:1], device=device)
+                pos = _on_device(positives[0:1], xp, device)
                 y = xp.astype(y_src == pos[0], dtype)
             return XPForecast(xp, device, y, p, w, None, True)
         with warnings.catch_warnings():
@@ -375,9 +498,11 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
     except (ValueError, TypeError, Warning):
         return None
     # codes: position of each label among the sorted classes
-    cls = xp.asarray(np.asarray(classes), device=device)
+    cls = _on_device(classes, xp, device)
+    if xp.isdtype(cls.dtype, "bool"):  # no namespace sorts booleans: False < True
+        cls = xp.astype(cls, index_dtype(xp, device))
     y_cmp = xp.astype(y_src, cls.dtype) if y_src.dtype != cls.dtype else y_src
-    codes = xp.searchsorted(cls, y_cmp)
+    codes = searchsorted(xp, cls, y_cmp)
     # the numpy path's rule (rows summed in float64, relative tolerance sqrt(eps))
     wide = wide_float(xp, device)
     row = xp.sum(xp.astype(p, wide), axis=1)
@@ -387,7 +512,8 @@ def _validate(xp, device, y_true, y_proba, sample_weight, labels, pos_label):
             UserWarning,
             stacklevel=4,
         )
-    return XPForecast(xp, device, xp.astype(codes, xp.int64), p, w, classes, False)
+    codes = xp.astype(codes, index_dtype(xp, device))
+    return XPForecast(xp, device, codes, p, w, classes, False)
 
 
 class _HostShape:
@@ -398,11 +524,13 @@ class _HostShape:
         self.proba = np.empty(tuple(int(s) for s in fc.proba.shape), dtype=np.float64)
 
 
-def array_api_reference(fc: XPForecast, reference: Any) -> Any:
+def array_api_reference(fc: XPForecast, reference: Any, *, warn_hard: bool = True) -> Any:
     """The ``reference`` of a skill score, checked as on the host
     (:func:`skbrier._core.validation.check_reference`): None, a float, or
     reference forecasts on ``fc``'s device in its dtype.  Bad input raises the
-    host's error."""
+    host's error.  ``warn_hard``: reference forecasts that are all 0 or 1 give
+    the host's :class:`~skbrier.exceptions.HardForecastWarning` (the ranked
+    skill score's host check gives none)."""
     from .validation import check_reference
 
     if reference is None:
@@ -419,8 +547,13 @@ def array_api_reference(fc: XPForecast, reference: Any) -> Any:
         # the host's check raises its error, or gives the reference it accepts
         # (an (n, 1) column of 1-D forecasts is read as 1-D: broadcast against
         # the forecasts, it gave an (n, n) loss)
-        host = check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
+        with warnings.catch_warnings():
+            if not warn_hard:
+                warnings.simplefilter("ignore", HardForecastWarning)
+            host = check_reference(to_numpy(reference), _HostShape(fc))  # type: ignore[arg-type]
         ref = _move(host, xp, fc.device)
+    elif warn_hard:
+        warn_if_hard(ref, "reference", xp=xp)
     return xp.astype(ref, fc.proba.dtype)
 
 
@@ -482,6 +615,7 @@ def array_api_choices(
     if y.ndim == 1:
         if int(y.shape[0]) != n or not xp.isdtype(y.dtype, "integral"):
             return None
+        y = xp.astype(y, index_dtype(xp, device))  # uint64 compared with nothing
         if not bool(xp.all((y >= 0) & (y < k))):
             return None
         t = xp.astype(y[:, None] == xp.arange(k, device=device)[None, :], dt)
@@ -502,8 +636,10 @@ def array_api_choices(
         if w.ndim != 1 or int(w.shape[0]) != n:
             return None
         w = xp.astype(w, _weight_dtype(xp, device))
-        if not bool(xp.all(xp.isfinite(w)) & xp.all(w >= 0) & (xp.sum(w) > 0)):
-            return None
+        lo, hi = _weight_range(xp, device)
+        top = xp.max(w)
+        if not bool(xp.all(xp.isfinite(w)) & xp.all(w >= 0) & (top >= lo) & (top < hi)):
+            return None  # the host validates (and rescales weights out of range)
     if not from_logprobs:
         _warn_choices(xp, s, device, k)
     return xp, proba, t, w

@@ -173,13 +173,18 @@ def warn_once(message: str, category: type[Warning], key: Any = None) -> None:
 _HARD_CHUNK = 1 << 16
 
 
-def is_hard(p: np.ndarray) -> bool:
+def is_hard(p: Any, xp: Any = None) -> bool:
     """Whether every value of the validated forecasts ``p`` (at least two) is 0 or 1.
 
     O(1) for the usual probabilistic forecast (its first value is neither 0
     nor 1); otherwise chunks with an early exit.  NaN (a missing value of the
-    command line) counts as neither.
+    command line) counts as neither.  ``xp``: the namespace of an Array API
+    ``p`` (one reduction on its device after the first value).
     """
+    if not isinstance(p, np.ndarray):
+        f = xp.reshape(p, (-1,))
+        first = f.shape[0] > 1 and float(f[0]) in (0.0, 1.0)
+        return first and bool(xp.all((f == 0) | (f == 1)))
     flat = p.reshape(-1)
     if flat.shape[0] < 2:
         return False
@@ -218,10 +223,11 @@ def hard_forecast_message(
     )
 
 
-def warn_if_hard(p: np.ndarray, name: str, *, advice: str | None = None) -> None:
+def warn_if_hard(p: Any, name: str, *, advice: str | None = None, xp: Any = None) -> None:
     """Give :class:`~skbrier.exceptions.HardForecastWarning` when :func:`is_hard`
-    (``advice``: see :func:`hard_forecast_message`)."""
-    if is_hard(p):
+    (``advice``: see :func:`hard_forecast_message`; ``xp``: the namespace of
+    an Array API ``p``)."""
+    if is_hard(p, xp):
         warn_once(hard_forecast_message(name, advice=advice), HardForecastWarning)
 
 

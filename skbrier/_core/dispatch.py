@@ -123,6 +123,19 @@ def backend_of(values: Iterable[Any], primary: Any) -> str:
     return "numpy" if dispatch_namespace(primary) is None else "array_api"
 
 
+def _device_arrays(values: Iterable[Any]) -> bool:
+    """Whether any of a call's array arguments (or a dict's values) is an
+    array of another Array API namespace while scikit-learn's
+    ``array_api_dispatch`` is on."""
+    from .array_api import dispatch_namespace
+
+    for v in values:
+        for x in v.values() if isinstance(v, dict) else (v,):
+            if dispatch_namespace(x) is not None:
+                return True
+    return False
+
+
 def _host(v: Any) -> Any:
     """A host (numpy) copy of an array argument; a dict's values each."""
     from .array_api import to_numpy
@@ -159,6 +172,7 @@ def backends(
     namespace_of: str = "y_proba",
     dask: str | Refused | None = None,
     array_api: str | Refused | None = None,
+    name: str | None = None,
 ) -> Callable[[F], F]:
     """Declare the backends of a public function (the body is the numpy path).
 
@@ -175,6 +189,10 @@ def backends(
         as it is (it only composes declared functions), :data:`HOST` (Array
         API input copied to the host for the numpy body), a :class:`Refused`
         with the reason, or None (not supported).
+    name : str, optional
+        The documented name (``"skbrier.decomposition.BrierDecomposition.partial_fit"``)
+        of a method written in a private mixin; by default the function's
+        public module and qualified name.
     """
 
     def decorate(func: F) -> F:
@@ -186,9 +204,9 @@ def backends(
         positions = {a: params.index(a) for a in arrays}
         ns_pos = params.index(namespace_of)
         adapters = {k: v for k, v in (("dask", dask), ("array_api", array_api)) if v}
-        name = f"{func.__module__.rsplit('._', 1)[0]}.{func.__qualname__}"
-        decl = _Declaration(name, tuple(arrays), namespace_of, adapters)
-        _REGISTRY[name] = decl
+        declared = name or f"{func.__module__.rsplit('._', 1)[0]}.{func.__qualname__}"
+        decl = _Declaration(declared, tuple(arrays), namespace_of, adapters)
+        _REGISTRY[declared] = decl
         short = func.__name__
 
         slots = tuple(positions.items())
@@ -212,6 +230,10 @@ def backends(
                 return func(*args, **kwargs)
             kind = backend_of(values, primary)
             if kind == "numpy":
+                if _device_arrays(values):
+                    # labels or weights follow numpy forecasts to the host (as in
+                    # scikit-learn; on a device numpy could not read them)
+                    return on_host(args, kwargs)
                 return func(*args, **kwargs)
             if kind == "array_api":
                 # the options are read on the host (a device array of labels,

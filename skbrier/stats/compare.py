@@ -18,7 +18,7 @@ from scipy.stats import norm
 from scipy.stats import t as student_t
 
 from .._core.diagnose import one_warning_per_call
-from .._core.dispatch import backends
+from .._core.dispatch import HOST, backends
 from .._core.kernels.brier import check_differential_varies, comparison_fields
 from .._core.kernels.moments import (
     brier_losses,
@@ -100,6 +100,7 @@ def check_compare_options(
     arrays=("y_true", "y_proba_a", "y_proba_b", "sample_weight"),
     namespace_of="y_proba_a",
     dask="skbrier._backends._dask._adapters:compare_brier",
+    array_api=HOST,
 )
 def compare_brier(
     y_true: ArrayLike,

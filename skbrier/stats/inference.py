@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.diagnose import one_warning_per_call
-from .._core.dispatch import backends
+from .._core.dispatch import HOST, backends
 from .._core.kernels.brier import check_losses_vary, check_skill_defined
 from .._core.kernels.moments import (
     METRICS,
@@ -398,6 +398,7 @@ def check_inference_options(
 @backends(
     arrays=("y_true", "y_proba", "sample_weight", "reference"),
     dask="skbrier._backends._dask._adapters:brier_inference",
+    array_api=HOST,
 )
 def brier_inference(
     y_true: ArrayLike,

@@ -303,14 +303,14 @@ def edge_bin_ids(xp: Any, p: Any, edges: np.ndarray, right: bool = True) -> Any:
     search among the inner edges, in float64 where the device has it."""
     if is_numpy(xp):
         return assign_bins(p, edges, right=right)
-    from ..array_api import wide_float
+    from ..array_api import exact_cuts, index_dtype, searchsorted
 
     k = edges.shape[0] - 1
     if k == 1:
-        return xp.zeros(p.shape[0], dtype=xp.int64, device=p.device)
-    dt = wide_float(xp, p.device)
-    inner = xp.asarray(edges[1:-1], dtype=dt, device=p.device)
-    return xp.searchsorted(inner, xp.astype(p, dt), side="left" if right else "right")
+        return xp.zeros(p.shape[0], dtype=index_dtype(xp, p.device), device=p.device)
+    inner = exact_cuts(xp, edges[1:-1], p.device, up=not right)
+    side = "left" if right else "right"
+    return searchsorted(xp, inner, xp.astype(p, inner.dtype), side=side)
 
 
 # rows x bins of a block of the one-hot products (bounded device memory)

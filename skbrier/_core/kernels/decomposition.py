@@ -164,11 +164,13 @@ def _xp_binned_sums(
     xp: Any, idx: Any, k: int, y01: Any, p: Any, w: Any, exponent: int
 ) -> BinSums:
     """:func:`binned_sums` of rows in another Array API namespace."""
+    from ..array_api import index_dtype
     from .calibration_error import xp_bin_columns
 
     if idx is None:
         raise TypeError("binned_sums needs idx for rows outside numpy.")
-    codes = 2 * xp.astype(idx, xp.int64) + xp.astype(y01, xp.int64)
+    it = index_dtype(xp, idx.device)
+    codes = 2 * xp.astype(idx, it) + xp.astype(y01, it)
     if w is not None and exponent != 0:
         w = w * (2.0**exponent)
     host = xp_bin_columns(xp, codes, [p], w, 2 * k, products=True)

@@ -149,19 +149,20 @@ def _xp_below_and_above(xp: Any, p: Any, w: Any, thresholds: np.ndarray):
     """Host weight below and at or above each threshold, in ``p``'s namespace:
     masks for a few thresholds, a sort and running sums from each end (a zero
     share is exactly zero) for many."""
-    from ..array_api import to_numpy, wide_float
+    from ..array_api import exact_cuts, to_numpy
 
-    dt = wide_float(xp, p.device)
+    # p >= t exactly as in float64, also on a device without float64
+    t = exact_cuts(xp, thresholds, p.device, up=True)
+    dt = t.dtype
     p = xp.astype(p, dt)
     ww = xp.ones(p.shape[0], dtype=dt, device=p.device) if w is None else xp.astype(w, dt)
     if thresholds.shape[0] <= 4:
         below, above = [], []
-        for t in thresholds.tolist():
-            pos = p >= t
+        for j in range(thresholds.shape[0]):
+            pos = p >= t[j]
             above.append(float(xp.sum(xp.where(pos, ww, xp.zeros_like(ww)))))
             below.append(float(xp.sum(xp.where(pos, xp.zeros_like(ww), ww))))
         return np.array(below), np.array(above)
-    t = xp.asarray(thresholds, dtype=dt, device=p.device)
     order = xp.argsort(p, stable=True)
     idx = xp.searchsorted(xp.take(p, order), t, side="left")
     ws = xp.take(ww, order)
