@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._core import arrays as _arrays
-from .._core.diagnose import warn_if_hard
+from .._core.diagnose import hard_forecast_message, is_hard, warn_once
 from .._core.format import format_number
 from .._core.validation import (
     _as_array,
@@ -42,6 +42,7 @@ from .._core.validation import (
     check_probabilities,
     check_sample_weight,
 )
+from ..exceptions import HardForecastWarning
 
 __all__ = [
     "BinaryState",
@@ -343,7 +344,10 @@ def forecast_columns(
     out = {}
     for name in names:
         label = name if shown is None else shown(name)
-        q = check_probabilities(_as_array(columns[name], label), name=label)
+        # 0/1 values are judged over all the chunks (the state's _note_hard)
+        q = check_probabilities(
+            _as_array(columns[name], label), name=label, warn_hard=False
+        )
         if q.shape != (n,):
             raise ValueError(
                 f"{label} has shape {q.shape} but y_proba has shape ({n},); every "
@@ -393,10 +397,31 @@ def _chunk_labels(y: np.ndarray) -> tuple[list[Any], list[np.ndarray | None]]:
     return [classes[0], classes[1]], [~is_hi, is_hi]
 
 
+def _all_hard(p: np.ndarray) -> bool:
+    """Whether every value of the validated forecasts ``p`` is exactly 0 or 1
+    (:func:`~skbrier._core.diagnose.is_hard` without its two-value minimum:
+    a chunk may hold one row)."""
+    if p.size >= 2:
+        return is_hard(p)
+    return bool(np.all((p == 0) | (p == 1)))
+
+
 class _LabelSums(MergeableState):
     """Base of the label-keyed states: the sums of each distinct label of
     ``y_true`` (``_sums``) and its row count (``_rows``, for the messages),
-    with the totals of rows and weight.  Sums are added with ``_add``."""
+    with the totals of rows and weight.  Sums are added with ``_add``.
+
+    Whether the forecasts are all exactly 0 or 1 is a property of all the
+    rows, not of a chunk: ``update`` records it per forecast column
+    (:meth:`_note_hard`) and the finish gives the in-memory
+    :class:`~skbrier.exceptions.HardForecastWarning` (:meth:`_warn_hard`)."""
+
+    #: the name of ``y_proba`` in messages
+    proba_name = "y_proba"
+    #: whether the in-memory function warns of forecasts all exactly 0 or 1
+    warns_hard = True
+    #: the forecast columns whose 0/1 values the in-memory function takes silently
+    quiet_hard: tuple[str, ...] = ()
 
     def _init_sums(self) -> None:
         self.n_samples = 0
@@ -404,6 +429,35 @@ class _LabelSums(MergeableState):
         self.weighted = False
         self._sums: dict[Any, Any] = {}
         self._rows: dict[Any, int] = {}  # rows per label (for the messages)
+        # per forecast column: (every value so far exactly 0 or 1, values seen)
+        self._hard: dict[str, tuple[bool, int]] = {}
+
+    def _note_hard(self, name: str, p: np.ndarray) -> None:
+        """Record whether every value of the forecasts ``p`` (of the column
+        ``name``, validated) of a chunk is exactly 0 or 1."""
+        hard, size = self._hard.get(name, (True, 0))
+        self._hard[name] = (hard and _all_hard(p), size + p.size)
+
+    def _note_columns(self, extra: Mapping[Any, Any]) -> None:
+        """:meth:`_note_hard` of the keyword forecast columns of a chunk."""
+        for key, q in extra.items():
+            if isinstance(q, np.ndarray):
+                self._note_hard(self._shown(key), q)
+
+    def _shown(self, key: Any) -> str:
+        """The name in messages of the keyword column ``key``."""
+        return str(key)
+
+    def _warn_hard(self) -> None:
+        """The in-memory HardForecastWarning, judged on all the rows: when
+        every value of a forecast column (at least two) is exactly 0 or 1,
+        once, for the first such column (as a public call warns once)."""
+        if not self.warns_hard:
+            return
+        for name, (hard, size) in self._hard.items():
+            if hard and size >= 2 and name not in self.quiet_hard:
+                warn_once(hard_forecast_message(name), HardForecastWarning)
+                return
 
     def _add(self, a: Any, b: Any) -> Any:
         return a + b
@@ -428,6 +482,9 @@ class _LabelSums(MergeableState):
         self.n_samples += other.n_samples
         self.total_weight += other.total_weight
         self.weighted = self.weighted or other.weighted
+        for name, (hard, size) in other._hard.items():
+            mine, seen = self._hard.get(name, (True, 0))
+            self._hard[name] = (mine and hard, seen + size)
         for label, part in other._sums.items():
             self._put(label, part, other._rows[label])
 
@@ -475,9 +532,6 @@ class BinaryState(_LabelSums):
         in-memory functions resolve it from all labels.
     """
 
-    #: the name of ``y_proba`` in error messages
-    proba_name = "y_proba"
-
     def __init__(self, *, pos_label: Any = None) -> None:
         self.pos_label = pos_label
         self._init_sums()
@@ -515,7 +569,7 @@ class BinaryState(_LabelSums):
                 _arrays.checked(self.proba_name)  # as check_probabilities does
                 if sample_weight is not None:
                     _arrays.checked("sample_weight")
-                warn_if_hard(y_proba, self.proba_name)
+                self._note_hard(self.proba_name, y_proba)
                 if self._label_dtype is None:
                     self._label_dtype = y_true.dtype
                 self.n_samples += y_proba.shape[0]
@@ -527,7 +581,7 @@ class BinaryState(_LabelSums):
         raw = _as_array(y_proba, self.proba_name)
         if raw.ndim >= 1 and raw.shape[0] == 0:
             return self  # an empty chunk (an empty partition)
-        p = check_probabilities(raw, name=self.proba_name)
+        p = check_probabilities(raw, name=self.proba_name, warn_hard=False)
         if p.ndim != 1:
             raise ValueError(
                 f"y_proba must be 1-D (the probability of the positive class) for "
@@ -550,6 +604,8 @@ class BinaryState(_LabelSums):
         y = _target_array(y_arr, check_finite=False)
         if self._label_dtype is None:
             self._label_dtype = y.dtype
+        self._note_hard(self.proba_name, p)
+        self._note_columns(extra)
         self._count(n, w)
         labels, masks = _chunk_labels(y)
         for label, mask in zip(labels, masks):
@@ -574,7 +630,12 @@ class BinaryState(_LabelSums):
 
     def _labels_01(self) -> list[tuple[float, Any]]:
         labels = list(self._sums)
-        arr = np.array(labels, dtype=self._label_dtype)
+        if len({isinstance(lab, str) for lab in labels}) > 1:
+            # chunks of string and of numeric labels: read together, as in
+            # memory (the label dtype of both would turn 1 into "1")
+            arr = np.array(labels, dtype=object)
+        else:
+            arr = np.array(labels, dtype=self._label_dtype)
         y01 = binary_target(
             arr, self.pos_label, label_rows=[self._rows[lab] for lab in labels]
         )
@@ -589,6 +650,7 @@ class BinaryState(_LabelSums):
         """
         if self.n_samples == 0:
             _target_array(np.empty(0))  # "y_true is empty"
+        self._warn_hard()  # the forecasts are validated (and warned of) first
         pairs = self._labels_01()  # the labels first, as in memory
         self._check_total_weight()
         return pairs

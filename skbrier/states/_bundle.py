@@ -84,6 +84,9 @@ class StateBundle(BinaryState):
                 out[(name, key)] = v
         return out
 
+    def _shown(self, key: Any) -> str:
+        return str(key[1])  # (member, column)
+
     def _chunk(self, p: np.ndarray, w: np.ndarray | None, extra: dict) -> Any:
         return tuple(
             s._chunk(p, w, {k: v for (m, k), v in extra.items() if m == name})
@@ -107,6 +110,8 @@ class StateBundle(BinaryState):
         out._label_dtype = self._label_dtype
         out._sums = {label: parts[j] for label, parts in self._sums.items()}
         out._rows = dict(self._rows)
+        names = (out.proba_name, *out._column_names())
+        out._hard = {k: v for k, v in self._hard.items() if k in names}
         return out
 
     def finalize(self) -> dict[str, BinaryState]:

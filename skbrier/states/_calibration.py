@@ -145,7 +145,7 @@ class CalibrationBinsState(_LabelSums):
             return self
         if self.confidence_scale != 1.0:
             raw = rescale(raw, self.confidence_scale)
-        p = check_probabilities(raw)
+        p = check_probabilities(raw, warn_hard=False)
         n = p.shape[0]
         k = 1 if p.ndim == 1 else p.shape[1]
         check_columns("y_proba", k, self.n_columns)
@@ -164,6 +164,7 @@ class CalibrationBinsState(_LabelSums):
             flat = p.reshape(-1)
             keys = self._bins(flat) * k + np.tile(np.arange(k), n)
             pw, rows = flat * np.repeat(w, k), np.repeat(np.arange(n), k)
+        self._note_hard(self.proba_name, p)
         self._count(n, ww)
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
         n_rows = np.bincount(inv, minlength=classes.shape[0])
@@ -206,6 +207,7 @@ class CalibrationBinsState(_LabelSums):
                 targets = [pos]
             else:
                 targets = list(range(k))
+        self._warn_hard()
         if not self.rows_sum_to_one:
             _warn_rows("y_proba", stacklevel=5)
         self._check_total_weight()

@@ -77,8 +77,6 @@ class _LabelColumns(_LabelSums):
     and may define ``_extra``.  Sums are added with ``+``.
     """
 
-    proba_name = "y_proba"
-
     def __init__(self, *, labels: Any = None) -> None:
         self.labels = labels
         self._init_sums()
@@ -100,7 +98,7 @@ class _LabelColumns(_LabelSums):
         raw = _as_array(y_proba, self.proba_name)
         if raw.ndim >= 1 and raw.shape[0] == 0:
             return self
-        p = check_probabilities(raw, name=self.proba_name)
+        p = check_probabilities(raw, name=self.proba_name, warn_hard=False)
         if p.ndim != 2:
             raise ValueError(
                 f"{self.proba_name} must be 2-D (one column per class) for this state; "
@@ -112,6 +110,8 @@ class _LabelColumns(_LabelSums):
         w = _chunk_weights(sample_weight, n)
         extra = self._extra(p, **columns)
         self.rows_sum_to_one = self.rows_sum_to_one and rows_sum_to_one(p, raw.dtype)
+        self._note_hard(self.proba_name, p)
+        self._note_columns(extra)
         self._count(n, w)
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
         parts = self._chunk(p, w, inv, classes.shape[0], extra)
@@ -152,6 +152,7 @@ class _LabelColumns(_LabelSums):
             proba_name=self.proba_name,
             label_rows=rows,
         )
+        self._warn_hard()
         if not self.rows_sum_to_one:
             _warn_rows(self.proba_name, stacklevel=4)
         self._check_total_weight()
@@ -181,7 +182,7 @@ class _KernelColumns(WithReference, _LabelColumns):
         if not self.with_reference:
             return {}
         ref = check_probabilities(
-            _as_array(columns["reference"], "reference"), name="reference"
+            _as_array(columns["reference"], "reference"), name="reference", warn_hard=False
         )
         if ref.shape != p.shape:
             raise ValueError(

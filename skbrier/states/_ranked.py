@@ -66,6 +66,8 @@ class RankedProbabilityState(_KernelColumns):
     """
 
     _reduce = staticmethod(ranked_reduce)
+    # ranked_probability_skill_score takes a 0/1 reference (observed categories)
+    quiet_hard = ("reference",)
 
     def _sorted_labels(self) -> Any:
         from ..metrics.ranked import ranked_order

@@ -218,7 +218,8 @@ class ForecastTable(BinaryState):
         from sklearn.metrics import roc_auc_score
 
         parts = self._parts()
-        if len({v for v, _ in parts}) < 2:
+        # a label whose rows all weigh 0 keeps an empty table: not a class here
+        if len({v for v, t in parts if t.w.shape[0]}) < 2:
             raise ValueError(
                 "y_true contains a single class (among the rows of positive weight): "
                 "the C statistic is undefined."

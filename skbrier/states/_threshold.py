@@ -79,8 +79,14 @@ class ThresholdState(BinaryState):
         self.single = single
         self.proba_name = self._name(self.models[0])
 
+    # decision_curve and net_benefit take 0/1 forecasts (a binary test) silently
+    warns_hard = False
+
     def _name(self, model: str) -> str:
         return "y_proba" if self.single else f"y_proba[{model!r}]"
+
+    def _shown(self, key: Any) -> str:
+        return self._name(key)
 
     columns_option = "models"
 
