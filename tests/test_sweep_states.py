@@ -351,3 +351,51 @@ def test_merge_with_a_decomposition_that_saw_no_rows_is_the_identity():
         BrierDecomposition("murphy", n_bins=4).merge(fed())
     with pytest.raises(ValueError, match="decomposition_method"):
         fed().merge(BrierDecomposition("corp"))
+
+
+# ----------------------------------------------------------------------------
+# MultipleChoiceState: the inputs multiple_choice_brier_score takes
+# ----------------------------------------------------------------------------
+
+RAGGED = [
+    [0.5, 0.5],
+    [0.2, 0.3, 0.5],
+    [1.0],
+    [0.1, 0.9],
+    [0.25, 0.25, 0.25, 0.25],
+    [0.0, 1.0],
+]
+GOLD = [0, 2, 0, 1, 3, 1]
+
+
+@pytest.mark.parametrize("convention", ["per_example", "bigbench"])
+@pytest.mark.parametrize("from_logprobs", [False, True])
+@pytest.mark.parametrize("weights", [None, [1.0, 2.0, 0.0, 0.5, 1.0, 3.0]])
+def test_multiple_choice_state_takes_ragged_choice_sets(convention, from_logprobs, weights):
+    # a ragged y_score raised numpy's "setting an array element with a sequence"
+    from skbrier import multiple_choice_brier_score
+    from skbrier.states import MultipleChoiceState
+
+    scores = [list(np.log(np.maximum(r, 1e-300))) if from_logprobs else r for r in RAGGED]
+    targets = [list(np.eye(len(r))[g]) for r, g in zip(RAGGED, GOLD)]
+    for y in (GOLD, targets):
+        want = multiple_choice_brier_score(
+            y,
+            scores,
+            convention=convention,
+            from_logprobs=from_logprobs,
+            sample_weight=weights,
+        )
+        state = MultipleChoiceState(convention, from_logprobs)
+        for a, b in ((4, 6), (0, 0), (0, 2), (2, 4)):
+            w = None if weights is None else weights[a:b]
+            state.merge(
+                pickle.loads(
+                    pickle.dumps(
+                        MultipleChoiceState(convention, from_logprobs).update(
+                            y[a:b], scores[a:b], w
+                        )
+                    )
+                )
+            )
+        assert state.finalize() == pytest.approx(want, rel=1e-12)

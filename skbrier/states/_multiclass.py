@@ -384,8 +384,16 @@ class ClasswiseBinnedState(_LabelColumns):
         return self.statistics()
 
 
+def _no_rows(rows: Any) -> bool:
+    """Whether ``rows`` (an array, a frame or a sequence of rows) has none."""
+    try:
+        return len(rows) == 0
+    except TypeError:  # a scalar (refused by the checks that follow)
+        return False
+
+
 class MultipleChoiceState(MergeableState):
-    r"""Mergeable state of the multiple-choice Brier score (rectangular input).
+    r"""Mergeable state of the multiple-choice Brier score.
 
     Keeps the sufficient statistics of the one multiple-choice kernel
     (:class:`~skbrier._core.kernels.multiple_choice.ChoiceSums`:
@@ -401,7 +409,8 @@ class MultipleChoiceState(MergeableState):
 
     Each chunk is validated and scored by the in-memory functions of
     :func:`~skbrier.metrics.multiple_choice.multiple_choice_brier_score`
-    (gold indices or per-choice targets, probabilities or log-probabilities).
+    (gold indices or per-choice targets, probabilities or log-probabilities,
+    a 2-D array or ragged choice sets).
 
     Parameters
     ----------
@@ -433,14 +442,14 @@ class MultipleChoiceState(MergeableState):
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None):
         """Add a chunk of examples (validated as in memory); returns ``self``."""
-        raw = _as_array(y_score, "y_score")
-        if raw.ndim >= 1 and raw.shape[0] == 0:
+        if _no_rows(y_score):
             return self
-        values, lengths = flatten_ragged(raw, "y_score")
+        # read as multiple_choice_brier_score reads them (ragged choice sets too)
+        values, lengths = flatten_ragged(y_score, "y_score")
         n = lengths.shape[0]
         starts = mc.segment_starts(lengths)
         if not self.from_logprobs and not _rows_sum_to_one(
-            mc.segment_sum(values, starts), score_dtype(raw)
+            mc.segment_sum(values, starts), score_dtype(y_score)
         ):
             self.rows_sum_to_one = False
             with warnings.catch_warnings():  # warned once, in finalize
@@ -448,12 +457,12 @@ class MultipleChoiceState(MergeableState):
                 proba = check_scores(values, starts, lengths, False)
         else:
             proba = check_scores(
-                values, starts, lengths, self.from_logprobs, score_dtype(raw)
+                values, starts, lengths, self.from_logprobs, score_dtype(y_score)
             )
         if not self.from_logprobs:  # warned once, in finalize (warn_one_hot)
             self.one_hot = self.one_hot and one_hot_scores(np, values)
             self.max_choices = max(self.max_choices, int(lengths.max()))
-        targets = check_targets(_as_array(y_true, "y_true"), starts, lengths)
+        targets = check_targets(y_true, starts, lengths)
         w = _chunk_weights(sample_weight, n)
         part = mc.choice_reduce(
             np, proba, targets, w, convention=self.convention, lengths=lengths
