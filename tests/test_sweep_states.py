@@ -399,3 +399,64 @@ def test_multiple_choice_state_takes_ragged_choice_sets(convention, from_logprob
                 )
             )
         assert state.finalize() == pytest.approx(want, rel=1e-12)
+
+
+# ----------------------------------------------------------------------------
+# the options of a state are checked when it is made, as the public function
+# checks them (a typo gave a silent number, a threshold of 1 numpy's warning)
+# ----------------------------------------------------------------------------
+
+
+def _error_of(func) -> tuple[type, str]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises((ValueError, TypeError)) as info:
+            func()
+    return info.type, str(info.value)
+
+
+@pytest.mark.parametrize(
+    "thresholds", [[0.5, 1.0], [-0.1], [np.nan], "0.5", [[0.1, 0.2]], []]
+)
+def test_threshold_state_checks_thresholds_as_decision_curve(thresholds):
+    want = _error_of(
+        lambda: skbrier.decision_curve(Y2, SOFT_AFTER_HARD, thresholds=thresholds)
+    )
+    assert _error_of(lambda: ThresholdState(thresholds)) == want
+
+
+@pytest.mark.parametrize("models", [(), "model", ("a", "a")])
+def test_threshold_state_checks_the_model_names(models):
+    kind, msg = _error_of(lambda: ThresholdState([0.5], models=models))
+    assert "models" in msg
+
+
+def test_multiple_choice_state_checks_its_options_as_the_function():
+    from skbrier import multiple_choice_brier_score
+    from skbrier.states import MultipleChoiceState
+
+    for kw in ({"convention": "BIG-bench"}, {"from_logprobs": "yes"}):
+        want = _error_of(lambda k=kw: multiple_choice_brier_score([0], [[0.7, 0.3]], **k))
+        assert _error_of(lambda k=kw: MultipleChoiceState(**k)) == want
+
+
+def test_binned_states_check_their_edges_and_right():
+    for make in (BinnedState, ClasswiseBinnedState):
+        for edges in ([0.5, 0.2, 1.0], [0.0, np.nan, 1.0], [0.0], "uniform"):
+            kind, msg = _error_of(lambda m=make, e=edges: m(e))
+            assert msg.startswith("edges"), msg
+        assert _error_of(lambda m=make: m(E5, right="no")) == (
+            TypeError,
+            "right must be True or False, got 'no'.",
+        )
+
+
+def test_boolean_and_column_options_are_checked():
+    for make in (BrierState, MulticlassBrierState, RankedProbabilityState):
+        assert _error_of(lambda m=make: m(with_reference="no")) == (
+            TypeError,
+            "with_reference must be True or False, got 'no'.",
+        )
+    assert _error_of(lambda: ThresholdState([0.5], single="no"))[0] is TypeError
+    kind, msg = _error_of(lambda: MomentState("reference"))
+    assert kind is TypeError and "columns" in msg

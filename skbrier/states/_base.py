@@ -272,6 +272,36 @@ class MergeableState:
         raise NotImplementedError
 
 
+def check_names(names: Any, name: str, *, empty: bool = True) -> tuple:
+    """The names of a state's option ``name`` (its forecast columns or
+    models) as a tuple: a sequence, not one string, each name once (at least
+    one unless ``empty``).
+
+    Examples
+    --------
+    >>> check_names(["model", "other"], "models")
+    ('model', 'other')
+    >>> check_names("model", "models")
+    Traceback (most recent call last):
+    ...
+    TypeError: models must be a sequence of names (e.g. ('model',)), got the string 'model'.
+    """
+    if isinstance(names, (str, bytes)):
+        raise TypeError(
+            f"{name} must be a sequence of names (e.g. ({names!r},)), got the "
+            f"string {names!r}."
+        )
+    out = tuple(names)
+    if not out and not empty:
+        raise ValueError(f"{name} must name at least one column, got {out!r}.")
+    repeated = sorted({repr(v) for v in out if out.count(v) > 1})
+    if repeated:
+        raise ValueError(
+            f"{name} must name each column once; repeated: {', '.join(repeated)}."
+        )
+    return out
+
+
 def update_columns(state: MergeableState, columns: Mapping[str, Any]) -> dict[str, Any]:
     """The keyword columns given to ``state.update`` (a None value is absent),
     after refusing, with a TypeError naming them and the option that decides

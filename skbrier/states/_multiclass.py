@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.binning import assign_bins
+from .._core.binning import assign_bins, check_edges
 from .._core.diagnose import one_hot_scores, warn_one_hot
 from .._core.docstrings import with_pieces
 from .._core.kernels import multiple_choice as mc
@@ -36,6 +36,7 @@ from .._core.kernels.brier import (
     reference_finish,
 )
 from .._core.kernels.decomposition import binned_sums, pow2_exponent
+from .._core.params import check_bool, check_option
 from .._core.validation import (
     Forecast,
     _as_array,
@@ -176,7 +177,7 @@ class _KernelColumns(WithReference, _LabelColumns):
 
     def __init__(self, *, labels: Any = None, with_reference: bool = False) -> None:
         super().__init__(labels=labels)
-        self.with_reference = with_reference
+        self.with_reference = check_bool(with_reference, "with_reference")
 
     def _extra(self, p: np.ndarray, **columns: Any) -> dict:
         if not self.with_reference:
@@ -327,8 +328,8 @@ class ClasswiseBinnedState(_LabelColumns):
 
     def __init__(self, edges: np.ndarray, *, right: bool = True, labels: Any = None):
         super().__init__(labels=labels)
-        self.edges = np.asarray(edges, dtype=np.float64)
-        self.right = bool(right)
+        self.edges = check_edges(edges, "edges")
+        self.right = check_bool(right, "right")
 
     def _chunk(self, p, w, inv, m, extra):
         nb = self.edges.shape[0] - 1
@@ -432,8 +433,9 @@ class MultipleChoiceState(MergeableState):
     """
 
     def __init__(self, convention: str = "per_example", from_logprobs: bool = False):
-        self.convention = convention
-        self.from_logprobs = from_logprobs
+        # the options of multiple_choice_brier_score, checked as it checks them
+        self.convention = check_option(convention, "convention", mc.CONVENTIONS)
+        self.from_logprobs = check_bool(from_logprobs, "from_logprobs")
         self.n_samples = 0
         self.rows_sum_to_one = True
         self.one_hot = True  # every score 0 or 1 (probabilities given directly)

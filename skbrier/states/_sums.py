@@ -18,6 +18,7 @@ from .._core.kernels.brier import (
 )
 from .._core.kernels.calibration import spiegelhalter_from_sums, spiegelhalter_reduce
 from .._core.labels import _is_one, _only_zeros_and_ones
+from .._core.params import check_bool
 from .._core.validation import _probabilities_shown_valid
 from ._base import STATE_PIECES, BinaryState, forecast_columns
 
@@ -149,7 +150,7 @@ class BrierState(BrierSkill, WithReference, BinaryState):
 
     def __init__(self, *, pos_label: Any = None, with_reference: bool = False) -> None:
         super().__init__(pos_label=pos_label)
-        self.with_reference = with_reference
+        self.with_reference = check_bool(with_reference, "with_reference")
 
     def _extra(self, n: int, **columns: Any) -> dict:
         return forecast_columns(columns, self._column_names(), n)

@@ -13,8 +13,10 @@ from .._core.kernels.net_benefit import (
     threshold_reduce,
     threshold_shares,
 )
+from .._core.params import check_bool
 from ..metrics._decision_curve import check_events, check_nonevents
-from ._base import BinaryState, forecast_columns
+from ..metrics.net_benefit import _check_curve_thresholds
+from ._base import BinaryState, check_names, forecast_columns
 
 __all__ = ["ThresholdState"]
 
@@ -37,8 +39,9 @@ class ThresholdState(BinaryState):
 
     Parameters
     ----------
-    thresholds : ndarray of shape (n_thresholds,)
-        Validated thresholds in [0, 1).
+    thresholds : array-like of shape (n_thresholds,)
+        Thresholds in [0, 1) (checked as :func:`~skbrier.metrics.net_benefit.decision_curve`
+        checks them).
     models : sequence of str, default=("model",)
         Model names: the first model's probabilities are ``y_proba`` of
         :meth:`update`, the others keyword columns of the same names.
@@ -74,9 +77,9 @@ class ThresholdState(BinaryState):
         pos_label: Any = None,
     ) -> None:
         super().__init__(pos_label=pos_label)
-        self.thresholds = np.asarray(thresholds, dtype=np.float64)
-        self.models = tuple(models)
-        self.single = single
+        self.thresholds = _check_curve_thresholds(thresholds)
+        self.models = check_names(models, "models", empty=False)
+        self.single = check_bool(single, "single")
         self.proba_name = self._name(self.models[0])
 
     # decision_curve and net_benefit take 0/1 forecasts (a binary test) silently

@@ -23,6 +23,7 @@ import numpy as np
 from ..array_api import is_numpy
 
 __all__ = [
+    "CONVENTIONS",
     "ChoiceSums",
     "bigbench_per_example",
     "choice_finish",
@@ -34,6 +35,9 @@ __all__ = [
     "softmax_segments",
     "weighted_mean",
 ]
+
+#: the conventions of the multiple-choice Brier score (``convention=``)
+CONVENTIONS = ("per_example", "bigbench")
 
 
 def segment_starts(lengths: np.ndarray) -> np.ndarray:
