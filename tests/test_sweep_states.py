@@ -460,3 +460,15 @@ def test_boolean_and_column_options_are_checked():
     assert _error_of(lambda: ThresholdState([0.5], single="no"))[0] is TypeError
     kind, msg = _error_of(lambda: MomentState("reference"))
     assert kind is TypeError and "columns" in msg
+
+
+@pytest.mark.parametrize(
+    "kw", [{"kind": "toplabel"}, {"confidence_scale": 0}, {"confidence_scale": "x"}]
+)
+def test_calibration_bins_state_checks_its_options_as_calibration_error(kw):
+    # a confidence_scale of "x" raised Python's "'>' not supported between ..."
+    P = np.array([[0.8, 0.2], [0.3, 0.7], [0.4, 0.6]])
+    want = _error_of(lambda: skbrier.calibration_error([0, 1, 1], P, n_bins=5, **kw))
+    assert _error_of(lambda: CalibrationBinsState(OPT, **kw)) == want
+    kind, msg = _error_of(lambda: CalibrationBinsState("l1"))
+    assert kind is TypeError and msg.startswith("options")

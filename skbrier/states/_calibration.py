@@ -12,6 +12,7 @@ from .._core.kernels.calibration_error import (
     calibration_finish,
     top_label_argmax,
 )
+from .._core.params import check_option
 from .._core.validation import (
     _as_array,
     _warn_rows,
@@ -20,8 +21,10 @@ from .._core.validation import (
     encode_labels,
 )
 from ..metrics._calibration_error_core import (
+    _KINDS,
     Options,
     check_sample_size,
+    check_scale,
     fixed_bin_ids,
     prepare,
     rescale,
@@ -120,11 +123,17 @@ class CalibrationBinsState(_LabelSums):
         pos_label: Any = None,
         confidence_scale: float = 1.0,
     ) -> None:
+        if not isinstance(options, Options):
+            raise TypeError(
+                "options must be the Options made by check_options (the checked norm, "
+                f"bins and debiasing), got {type(options).__name__}."
+            )
         self.options = options
-        self.kind = kind
+        # checked as calibration_error checks them
+        self.kind = check_option(kind, "kind", _KINDS)
         self.labels = labels
         self.pos_label = pos_label
-        self.confidence_scale = confidence_scale
+        self.confidence_scale = check_scale(confidence_scale)
         self._init_sums()  # a _Sparse per label
         self.n_columns: int | None = None  # 1 for 1-D y_proba
         self.n_bins: int | None = None
