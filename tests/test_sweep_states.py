@@ -472,3 +472,15 @@ def test_calibration_bins_state_checks_its_options_as_calibration_error(kw):
     assert _error_of(lambda: CalibrationBinsState(OPT, **kw)) == want
     kind, msg = _error_of(lambda: CalibrationBinsState("l1"))
     assert kind is TypeError and msg.startswith("options")
+
+
+def test_one_column_forecasts_in_a_multiclass_state_name_their_shape():
+    # the message showed the squeezed shape (7,) for a (7, 1) column
+    p = np.linspace(0.1, 0.9, 7)[:, None]
+    for make in (
+        MulticlassBrierState,
+        RankedProbabilityState,
+        lambda: ClasswiseBinnedState(E5),
+    ):
+        kind, msg = _error_of(lambda m=make: m().update(np.r_[0, 1, 1, 0, 1, 0, 1], p))
+        assert kind is ValueError and "(7, 1)" in msg and "BrierState" in msg, msg

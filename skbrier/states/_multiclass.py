@@ -100,10 +100,12 @@ class _LabelColumns(_LabelSums):
         if raw.ndim >= 1 and raw.shape[0] == 0:
             return self
         p = check_probabilities(raw, name=self.proba_name, warn_hard=False)
-        if p.ndim != 2:
+        if p.ndim != 2:  # a single column is read as 1-D, as in memory
             raise ValueError(
-                f"{self.proba_name} must be 2-D (one column per class) for this state; "
-                f"got shape {p.shape}."
+                f"{self.proba_name} must be 2-D (one column per class) for "
+                f"{type(self).__name__}; got shape {raw.shape}. For the probability "
+                "of one class (binary forecasts) use BrierState, BinnedState or "
+                "CalibrationBinsState."
             )
         n, k = p.shape
         self._set_columns(k)
