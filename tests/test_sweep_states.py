@@ -484,3 +484,19 @@ def test_one_column_forecasts_in_a_multiclass_state_name_their_shape():
     ):
         kind, msg = _error_of(lambda m=make: m().update(np.r_[0, 1, 1, 0, 1, 0, 1], p))
         assert kind is ValueError and "(7, 1)" in msg and "BrierState" in msg, msg
+
+
+def test_no_hard_forecast_warning_before_an_input_error():
+    # as in memory, the error comes alone (the states warned first)
+    cases = [
+        (BrierState, [0, 1, 1, 0], ALL_HARD[:4], np.zeros(4)),
+        (BrierState, [0, 1, 2, 0], ALL_HARD[:4], None),
+        (MulticlassBrierState, [0, 1, 2, 0], P3_ALL_HARD[:4], np.zeros(4)),
+        (lambda: CalibrationBinsState(OPT), [0, 1, 2, 0], P3_ALL_HARD[:4], np.zeros(4)),
+    ]
+    for make, y, p, w in cases:
+        state = _chunked(make, np.array(y), p, [2]) if w is None else make().update(y, p, w)
+        out, got = _hard_warnings(
+            lambda s=state: s.finalize() if not isinstance(s, BrierState) else s.encoded()
+        )
+        assert isinstance(out, str) and got == [], (out, got)

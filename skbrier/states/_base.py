@@ -680,9 +680,9 @@ class BinaryState(_LabelSums):
         """
         if self.n_samples == 0:
             _target_array(np.empty(0))  # "y_true is empty"
-        self._warn_hard()  # the forecasts are validated (and warned of) first
         pairs = self._labels_01()  # the labels first, as in memory
         self._check_total_weight()
+        self._warn_hard()  # once the rows are known valid, as in memory
         return pairs
 
     def as_binary(self) -> BinaryState:

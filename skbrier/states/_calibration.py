@@ -216,10 +216,10 @@ class CalibrationBinsState(_LabelSums):
                 targets = [pos]
             else:
                 targets = list(range(k))
-        self._warn_hard()
         if not self.rows_sum_to_one:
             _warn_rows("y_proba", stacklevel=5)
         self._check_total_weight()
+        self._warn_hard()
         return keys, cols, targets
 
     def finalize(self) -> float:

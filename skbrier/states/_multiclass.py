@@ -155,10 +155,10 @@ class _LabelColumns(_LabelSums):
             proba_name=self.proba_name,
             label_rows=rows,
         )
-        self._warn_hard()
         if not self.rows_sum_to_one:
             _warn_rows(self.proba_name, stacklevel=4)
         self._check_total_weight()
+        self._warn_hard()
         return keys, fc.y, fc.classes
 
     def column_shape(self) -> Forecast:
