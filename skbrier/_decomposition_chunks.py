@@ -11,7 +11,7 @@ chunks, merged in any order, gives the decomposition of all rows.  The batch
 from __future__ import annotations
 
 import copy
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -28,8 +28,9 @@ from .metrics.decomposition import (
     binned_statistics,
     murphy_from_statistics,
 )
-from .states._base import _chunk_weights, check_same_options
+from .states._base import check_same_options
 from .states._base import same_value as _same
+from .states._chunks import _chunk_weights
 
 __all__ = ["ChunkedDecompositionMixin", "is_quantile"]
 
@@ -72,6 +73,26 @@ class ChunkedDecompositionMixin:
     _fit_state: dict[str, Any]
     _chunk_classes: Any
     _binary_labels: Any
+
+    if not TYPE_CHECKING:  # (typed attribute access stays checked)
+
+        def __getattr__(self, name: str) -> Any:
+            # only reached for a missing attribute: a fitted one (brier_score_)
+            # is missing while every row seen so far weighs 0; say so
+            stats = self.__dict__.get("_stats")
+            if (
+                name.endswith("_")
+                and not name.startswith("_")
+                and stats is not None
+                and not stats[0].sum_w.sum() > 0
+            ):
+                raise AttributeError(
+                    f"{name} is not set: the rows seen so far all weigh 0 (sample_weight "
+                    "sums to zero); partial_fit a chunk with a positive weight first."
+                )
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute {name!r}"
+            )
 
     def _check_params(self) -> dict[str, Any]:  # pragma: no cover - the estimator's
         raise NotImplementedError

@@ -500,3 +500,15 @@ def test_no_hard_forecast_warning_before_an_input_error():
             lambda s=state: s.finalize() if not isinstance(s, BrierState) else s.encoded()
         )
         assert isinstance(out, str) and got == [], (out, got)
+
+
+def test_decomposition_whose_rows_all_weigh_zero_says_so():
+    # brier_score_ raised "'BrierDecomposition' object has no attribute ..."
+    d = BrierDecomposition("murphy", n_bins=5).partial_fit(
+        [0, 1, 1], [0.2, 0.7, 0.4], [0, 0, 0]
+    )
+    with pytest.raises(AttributeError, match="weigh 0.*sample_weight sums to zero"):
+        assert d.brier_score_ is None  # raises
+    assert not hasattr(d, "miscalibration_")
+    d.partial_fit([1], [0.9], [2.0])
+    assert d.brier_score_ == pytest.approx(0.01) and d.n_samples_seen_ == 4

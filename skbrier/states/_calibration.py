@@ -29,14 +29,9 @@ from ..metrics._calibration_error_core import (
     prepare,
     rescale,
 )
-from ._base import (
-    _chunk_targets,
-    _chunk_weights,
-    _LabelSums,
-    check_columns,
-    rows_sum_to_one,
-)
+from ._base import _LabelSums
 from ._base import label_key as _key
+from ._chunks import _chunk_targets, _chunk_weights, check_columns, rows_sum_to_one
 
 __all__ = ["CalibrationBinsState"]
 

@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 
 from .._core.kernels.moments import Moments, merge_moments, moment_reduce
-from ._base import BinaryState, check_names, forecast_columns
+from ._base import BinaryState
+from ._chunks import check_names, forecast_columns
 
 __all__ = ["MomentState", "merge_moments"]
 

@@ -54,17 +54,9 @@ from ..metrics._multiple_choice_checks import (
     score_dtype,
     warn_rows_do_not_sum_to_one,
 )
-from ._base import (
-    STATE_PIECES,
-    MergeableState,
-    _chunk_targets,
-    _chunk_weights,
-    _LabelSums,
-    check_columns,
-    rows_sum_to_one,
-    update_columns,
-)
+from ._base import STATE_PIECES, MergeableState, _LabelSums, update_columns
 from ._base import label_key as _key
+from ._chunks import _chunk_targets, _chunk_weights, check_columns, rows_sum_to_one
 from ._sums import BrierSkill, WithReference
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]

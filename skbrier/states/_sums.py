@@ -20,7 +20,8 @@ from .._core.kernels.calibration import spiegelhalter_from_sums, spiegelhalter_r
 from .._core.labels import _is_one, _only_zeros_and_ones
 from .._core.params import check_bool
 from .._core.validation import _probabilities_shown_valid
-from ._base import STATE_PIECES, BinaryState, forecast_columns
+from ._base import STATE_PIECES, BinaryState
+from ._chunks import forecast_columns
 
 __all__ = ["BrierState", "SpiegelhalterState"]
 

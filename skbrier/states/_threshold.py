@@ -16,7 +16,8 @@ from .._core.kernels.net_benefit import (
 from .._core.params import check_bool
 from ..metrics._decision_curve import check_events, check_nonevents
 from ..metrics.net_benefit import _check_curve_thresholds
-from ._base import BinaryState, check_names, forecast_columns
+from ._base import BinaryState
+from ._chunks import check_names, forecast_columns
 
 __all__ = ["ThresholdState"]
 

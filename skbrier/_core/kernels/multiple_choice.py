@@ -16,7 +16,7 @@ with a positive sum per example, non-negative weights with a positive sum.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 #: the conventions of the multiple-choice Brier score (``convention=``)
-CONVENTIONS = ("per_example", "bigbench")
+CONVENTIONS: tuple[Literal["per_example", "bigbench"], ...] = ("per_example", "bigbench")
 
 
 def segment_starts(lengths: np.ndarray) -> np.ndarray:
