@@ -512,3 +512,27 @@ def test_decomposition_whose_rows_all_weigh_zero_says_so():
     assert not hasattr(d, "miscalibration_")
     d.partial_fit([1], [0.9], [2.0])
     assert d.brier_score_ == pytest.approx(0.01) and d.n_samples_seen_ == 4
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from spark_session import session
+
+    yield from session()
+
+
+@pytest.mark.slow  # a Spark session (about 20 s): CI's slow step
+def test_spark_decision_curve_of_a_binary_test_is_silent(spark):
+    # the Spark reduce warned of 0/1 forecasts for every state; the decision
+    # curve states take them silently (ThresholdState.warns_hard), as in memory
+    import pandas as pd
+
+    import skbrier.engines.spark as sbs
+
+    frame = pd.DataFrame({"y": Y2, "p": ALL_HARD})
+    df = spark.createDataFrame(frame).repartition(2)
+    for name, kw in (("decision_curve", {}), ("net_benefit", {"threshold": 0.2})):
+        _, got = _hard_warnings(lambda n=name, k=kw: getattr(sbs, n)(df, **k))
+        assert got == [], name
+    _, got = _hard_warnings(lambda: sbs.brier_score(df))
+    assert len(got) == 1
