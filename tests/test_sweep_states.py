@@ -536,3 +536,69 @@ def test_spark_decision_curve_of_a_binary_test_is_silent(spark):
         assert got == [], name
     _, got = _hard_warnings(lambda: sbs.brier_score(df))
     assert len(got) == 1
+
+
+# ----------------------------------------------------------------------------
+# the options of the finishing methods are the public functions' options,
+# checked as they check them (an out-of-range value gave a silent number, a
+# wrong type Python's or numpy's error)
+# ----------------------------------------------------------------------------
+
+P_SOFT = np.array([0.2, 0.6, 0.7, 0.1, 0.5, 0.4])
+P3 = np.array(
+    [[0.2, 0.3, 0.5], [0.6, 0.3, 0.1], [0.1, 0.1, 0.8], [0.3, 0.4, 0.3], [0.2, 0.2, 0.6]]
+)
+
+
+@pytest.mark.parametrize("reference", [1.5, np.nan, "x", [0.1, 0.2]])
+def test_brier_skill_of_a_bad_constant_reference_is_refused(reference):
+    state = BrierState().update(Y2, P_SOFT)
+    if np.ndim(reference) == 0 and not isinstance(reference, str):
+        want = _error_of(lambda: skbrier.brier_skill_score(Y2, P_SOFT, reference=reference))
+        assert _error_of(lambda: state.skill(reference)) == want
+        assert _error_of(lambda: state.reference_score(reference)) == want
+    else:
+        kind, msg = _error_of(lambda: state.skill(reference))
+        assert msg.startswith("reference") and "with_reference" in msg, msg
+    multi = MulticlassBrierState().update(Y3, P3)
+    assert _error_of(lambda: multi.skill(0.3)) == _error_of(
+        lambda: skbrier.brier_skill_score(Y3, P3, reference=0.3)
+    )
+
+
+def test_threshold_state_checks_model_and_prevalence():
+    t = ThresholdState([0.2, 0.5], models=("m", "o"), single=False)
+    t.update(Y2, P_SOFT, o=P_SOFT[::-1].copy())
+    np.testing.assert_array_equal(t.net_benefit("o"), t.net_benefit(1))
+    for model in (2, -1, "x", 1.0):
+        kind, msg = _error_of(lambda m=model: t.net_benefit(m))
+        assert "model" in msg and "'m', 'o'" in msg, msg
+    for prevalence in (1.5, "x"):
+        want = _error_of(
+            lambda v=prevalence: skbrier.net_benefit(
+                Y2, P_SOFT, threshold=0.2, prevalence=v
+            )
+        )
+        assert _error_of(lambda v=prevalence: t.net_benefit(0, v)) == want
+        assert _error_of(lambda v=prevalence: t.shares(0, v)) == want
+
+
+def test_multiclass_and_ranked_finishing_options_are_checked():
+    multi = MulticlassBrierState().update(Y3, P3)
+    want = _error_of(lambda: skbrier.brier_score(Y3, P3, scale_by_half="yes"))
+    assert _error_of(lambda: multi.finalize("yes")) == want
+    ranked = RankedProbabilityState().update(Y3, P3)
+    for constant in ([0.5, 0.5], 0.3):
+        want = _error_of(
+            lambda c=constant: skbrier.ranked_probability_skill_score(Y3, P3, reference=c)
+        )
+        assert _error_of(lambda c=constant: ranked.skill(c)) == want
+        assert _error_of(lambda c=constant: ranked.reference_score(c)) == want
+    binned = BinnedState(E5).update(Y2, P_SOFT)
+    want = _error_of(
+        lambda: skbrier.calibration_error(Y2, P_SOFT, kind="binary", norm="L1")
+    )
+    assert _error_of(lambda: binned.calibration_error("L1")) == want
+    bundle = StateBundle({"bs": BrierState()}).update(Y2, P_SOFT)
+    kind, msg = _error_of(lambda: bundle.state("x"))
+    assert "'bs'" in msg and "'x'" in msg, msg

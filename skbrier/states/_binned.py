@@ -11,7 +11,8 @@ from .._core.binning import assign_bins, check_edges, check_edges_cover
 from .._core.kernels.bin_statistics import BinStatistics
 from .._core.kernels.calibration_error import BinSums, calibration_finish
 from .._core.kernels.decomposition import binned_sums, pow2_exponent
-from .._core.params import check_bool
+from .._core.params import check_bool, check_option
+from ..metrics._calibration_error_core import _NORMS
 from ..metrics._decomposition_core import murphy_result
 from ..metrics._decomposition_results import MurphyDecomposition
 from ._base import BinaryState
@@ -102,6 +103,7 @@ class BinnedState(BinaryState):
 
     def calibration_error(self, norm: str = "l1") -> float:
         """The binned calibration error (``calibration_error(kind="binary")``)."""
+        norm = check_option(norm, "norm", _NORMS)  # as calibration_error checks it
         s = self.statistics()
         return calibration_finish([BinSums(s.sum_w, s.sum_wp, s.sum_wy)], norm)
 

@@ -54,6 +54,7 @@ from ..metrics._multiple_choice_checks import (
     score_dtype,
     warn_rows_do_not_sum_to_one,
 )
+from ..metrics.brier import _check_scale_by_half
 from ._base import STATE_PIECES, MergeableState, _LabelSums, update_columns
 from ._base import label_key as _key
 from ._chunks import _chunk_targets, _chunk_weights, check_columns, rows_sum_to_one
@@ -261,7 +262,7 @@ class MulticlassBrierState(_KernelColumns, BrierSkill):
 
     def finalize(self, scale_by_half: Any = "auto") -> float:
         """The Brier score: halved for fewer than three columns with ``"auto"``."""
-        return brier_finish(self.sums(), scale_by_half)
+        return brier_finish(self.sums(), _check_scale_by_half(scale_by_half))
 
     def brier_index(self) -> float:
         """The Brier Index ``100 (1 - sqrt(BS / 2))``."""
@@ -277,7 +278,7 @@ class MulticlassBrierState(_KernelColumns, BrierSkill):
         """The summed score of the reference: climatology (None), the constant
         binary forecast ``reference`` (two columns), or the ``reference``
         column given to :meth:`update`."""
-        return reference_finish(self.sums(), reference)
+        return reference_finish(self.sums(), self._constant(reference))
 
 
 class ClasswiseBinnedState(_LabelColumns):

@@ -14,7 +14,7 @@ from .._core.kernels.net_benefit import (
     threshold_shares,
 )
 from .._core.params import check_bool
-from ..metrics._decision_curve import check_events, check_nonevents
+from ..metrics._decision_curve import check_events, check_nonevents, check_prevalence
 from ..metrics.net_benefit import _check_curve_thresholds
 from ._base import BinaryState
 from ._chunks import check_names, forecast_columns
@@ -113,10 +113,11 @@ class ThresholdState(BinaryState):
     def _weight_of(self, sums: Any) -> float:
         return float(sums[0].fn[0] + sums[0].tp[0])
 
-    def sums(self, model: int = 0) -> ThresholdSums:
+    def sums(self, model: int | str = 0) -> ThresholdSums:
         """The merged :class:`~skbrier._core.kernels.net_benefit.ThresholdSums`
         of a model, each label's with its 0/1 outcome; checks that there are
         events."""
+        model = self._model(model)
         total = None
         for y01, s in self.encoded():
             part = s[model].given(y01)
@@ -125,19 +126,37 @@ class ThresholdState(BinaryState):
         check_events(total.events, 1.0 if self.weighted else None)
         return total
 
-    def _checked(self, model: int, prevalence: float | None) -> ThresholdSums:
+    def _model(self, model: Any) -> int:
+        """The position of ``model``: its index in ``models`` or its name."""
+        names = self.models
+        if isinstance(model, (int, np.integer)) and not isinstance(model, bool):
+            if 0 <= model < len(names):
+                return int(model)
+        elif model in names:
+            return names.index(model)
+        raise ValueError(
+            f"model must be the index (0 to {len(names) - 1}) or the name of one of "
+            f"the models {', '.join(map(repr, names))}; got {model!r}."
+        )
+
+    def _checked(self, model: Any, prevalence: Any) -> tuple[ThresholdSums, float | None]:
+        """The sums of ``model`` and the ``prevalence``, checked as
+        ``net_benefit`` checks them."""
+        prevalence = check_prevalence(prevalence)
         s = self.sums(model)
         # with a prevalence the false positive rate needs non-events
         check_nonevents(np.array([0.0]), np.array([s.nonevents]), prevalence)
-        return s
+        return s, prevalence
 
-    def shares(self, model: int = 0, prevalence: float | None = None) -> ClassShares:
+    def shares(self, model: int | str = 0, prevalence: float | None = None) -> ClassShares:
         """True/false positives and negatives per patient at every threshold."""
-        return threshold_shares(self._checked(model, prevalence), prevalence)
+        return threshold_shares(*self._checked(model, prevalence))
 
-    def net_benefit(self, model: int = 0, prevalence: float | None = None) -> np.ndarray:
-        """Net benefit of a model at every threshold (no harm)."""
-        s = self._checked(model, prevalence)
+    def net_benefit(
+        self, model: int | str = 0, prevalence: float | None = None
+    ) -> np.ndarray:
+        """Net benefit of a model (its index or name) at every threshold (no harm)."""
+        s, prevalence = self._checked(model, prevalence)
         return net_benefit_finish(s, self.thresholds, prevalence)
 
     def prevalence(self) -> float:
