@@ -602,3 +602,13 @@ def test_multiclass_and_ranked_finishing_options_are_checked():
     bundle = StateBundle({"bs": BrierState()}).update(Y2, P_SOFT)
     kind, msg = _error_of(lambda: bundle.state("x"))
     assert "'bs'" in msg and "'x'" in msg, msg
+
+
+def test_a_state_without_rows_gives_the_in_memory_empty_error():
+    # the binary states said "y_true is empty", the in-memory functions and the
+    # multiclass states "y_proba is empty"
+    want = _error_of(lambda: skbrier.brier_score([], []))
+    for make in (BrierState, SpiegelhalterState, ForecastTable, lambda: BinnedState(E5)):
+        state = make().update(np.array([], int), np.array([]))
+        assert _error_of(state.encoded) == want
+    assert _error_of(MulticlassBrierState().finalize) == want

@@ -539,8 +539,8 @@ class BinaryState(_LabelSums):
         ``pos_label`` that is not a label, string labels without
         ``pos_label``, weights summing to zero.
         """
-        if self.n_samples == 0:
-            _target_array(np.empty(0))  # "y_true is empty"
+        if self.n_samples == 0:  # the in-memory error ("y_proba is empty")
+            check_probabilities(np.empty(0), name=self.proba_name, warn_hard=False)
         pairs = self._labels_01()  # the labels first, as in memory
         self._check_total_weight()
         self._warn_hard()  # once the rows are known valid, as in memory
