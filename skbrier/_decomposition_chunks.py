@@ -10,7 +10,8 @@ chunks, merged in any order, gives the decomposition of all rows.  The batch
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import copy
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -19,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._core.binning import uniform_edges
 from ._core.dispatch import BODY, HOST, backends
 from ._core.params import check_confidence_level
-from ._core.validation import check_forecast
+from ._core.validation import _as_array, check_forecast
 from ._decomposition_helpers import check_chunk_labels, chunk_label_rows
 from .metrics._binned_decomposition import check_keepable_weights
 from .metrics._decomposition_core import binary_columns
@@ -28,8 +29,9 @@ from .metrics.decomposition import (
     binned_statistics,
     murphy_from_statistics,
 )
-from .states._base import _chunk_weights, check_same_options
+from .states._base import check_same_options
 from .states._base import same_value as _same
+from .states._chunks import _chunk_weights
 
 __all__ = ["ChunkedDecompositionMixin", "is_quantile"]
 
@@ -68,9 +70,30 @@ class ChunkedDecompositionMixin:
     confidence_level: Any
     classes_: Any
     _stats: list[BinStatistics] | None
+    _stat_classes: Any
     _fit_state: dict[str, Any]
     _chunk_classes: Any
     _binary_labels: Any
+
+    if not TYPE_CHECKING:  # (typed attribute access stays checked)
+
+        def __getattr__(self, name: str) -> Any:
+            # only reached for a missing attribute: a fitted one (brier_score_)
+            # is missing while every row seen so far weighs 0; say so
+            stats = self.__dict__.get("_stats")
+            if (
+                name.endswith("_")
+                and not name.startswith("_")
+                and stats is not None
+                and not stats[0].sum_w.sum() > 0
+            ):
+                raise AttributeError(
+                    f"{name} is not set: the rows seen so far all weigh 0 (sample_weight "
+                    "sums to zero); partial_fit a chunk with a positive weight first."
+                )
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute {name!r}"
+            )
 
     def _check_params(self) -> dict[str, Any]:  # pragma: no cover - the estimator's
         raise NotImplementedError
@@ -104,7 +127,8 @@ class ChunkedDecompositionMixin:
         or an explicit array of edges).  The per-bin sums of the chunk are
         added to those seen so far, and every fitted attribute is updated;
         after the last chunk the result equals :meth:`fit` on all the data
-        up to floating-point summation order.
+        up to floating-point summation order.  An empty chunk (an empty
+        partition) changes nothing, and a chunk may weigh all its rows 0.
 
         Parameters
         ----------
@@ -169,6 +193,9 @@ class ChunkedDecompositionMixin:
         first = prev is None
         if not first:
             self._check_state("the parameters", self._state(opts), self._fit_state)
+        raw = _as_array(y_proba, "y_proba")
+        if raw.ndim >= 1 and raw.shape[0] == 0:
+            return self  # an empty chunk (an empty partition), as in the states
         classes = self._chunk_labels(classes, first, y_proba)
         fc = check_forecast(
             y_true,
@@ -205,10 +232,7 @@ class ChunkedDecompositionMixin:
         new = [binned_statistics(y, p, fc.sample_weight, edges) for y, p in pairs]
         if prev is not None:
             new = [a + b for a, b in zip(prev, new)]
-        if new[0].sum_w.sum() > 0:
-            self._update_from_statistics(new, cls_, opts)
-        else:  # only rows of weight 0 so far: nothing to report yet
-            self._stats = new
+        self._update_from_statistics(new, cls_, opts)
         self._chunk_classes = fc.classes
         self._binary_labels = labels_seen
         self._fit_state = self._state(opts)
@@ -238,13 +262,43 @@ class ChunkedDecompositionMixin:
         return classes if ndim == 2 and n_cols >= 2 else None
 
     def _update_from_statistics(self, stats, classes, opts) -> None:
+        """Keep the merged statistics and their classes; set the fitted
+        attributes once some row weighs more than 0 (a chunk may weigh all its
+        rows 0, as in the states)."""
+        self._stats = stats
+        self._stat_classes = classes
+        if not stats[0].sum_w.sum() > 0:
+            return  # only rows of weight 0 so far: nothing to report yet
         results = [
             murphy_from_statistics(s, bias_correction=opts["bias_correction"])
             for s in stats
         ]
         # chunked fits carry no resamples
         self._set_results(results, classes, dict(opts, n_resamples=0))
-        self._stats = stats
+
+    def _merge_unseen(self: _Chunked, other: Any) -> _Chunked:
+        """:meth:`merge` where ``self`` or ``other`` has seen no rows: the
+        options must agree (and be mergeable); ``self`` unchanged, or a copy
+        of ``other``'s fitted attributes when ``self`` is the one."""
+        seen = [hasattr(est, "_fit_state") for est in (self, other)]
+        if not any(seen):  # nothing to merge into a fitted estimator
+            check_is_fitted(self)
+        opts = [
+            est._fit_state if s else est._state(est._check_params())
+            for est, s in zip((self, other), seen)
+        ]
+        check_same_options("BrierDecomposition", *opts, notes=_EDGE_NOTES)
+        if opts[0]["decomposition_method"] != "murphy" or is_quantile(opts[0]["strategy"]):
+            raise ValueError(
+                "only decomposition_method='murphy' with fixed edges "
+                "(strategy='uniform' or an array) can be merged."
+            )
+        if seen[1]:
+            params = self.get_params()  # type: ignore[attr-defined]
+            for key, value in vars(other).items():
+                if key not in params:  # the fitted attributes
+                    setattr(self, key, copy.deepcopy(value))
+        return self
 
     def _check_state(self, what: str, mine: dict, theirs: dict) -> None:
         for key, value in mine.items():
@@ -286,6 +340,13 @@ class ChunkedDecompositionMixin:
             ``n_bins``, ``strategy`` or edges, ``bias_correction``,
             ``pos_label``, classes).
 
+        Notes
+        -----
+        A decomposition that has seen no rows (new, or given only empty
+        chunks: an empty partition) merges with a fitted one as the identity,
+        like an empty state: merged into, it becomes a copy of ``other``.
+        Two such decompositions raise ``NotFittedError``.
+
         Examples
         --------
         >>> from skbrier.decomposition import BrierDecomposition
@@ -298,8 +359,9 @@ class ChunkedDecompositionMixin:
             raise TypeError(
                 f"other must be a BrierDecomposition, got {type(other).__name__}."
             )
+        if not hasattr(other, "_fit_state") or not hasattr(self, "_fit_state"):
+            return self._merge_unseen(other)
         for est, name in ((self, "self"), (other, "other")):
-            check_is_fitted(est)
             if getattr(est, "_stats", None) is None:
                 raise ValueError(
                     f"{name} has no mergeable statistics: only "
@@ -314,7 +376,7 @@ class ChunkedDecompositionMixin:
             raise AssertionError("both have mergeable statistics here.")
         if (
             len(mine) != len(theirs)
-            or not _same(self.classes_, other.classes_)
+            or not _same(self._stat_classes, other._stat_classes)
             or not _same(self._chunk_classes, other._chunk_classes)
         ):
             raise ValueError("other was fitted on different classes.")
@@ -331,5 +393,5 @@ class ChunkedDecompositionMixin:
             "level": check_confidence_level(self.confidence_level),
             "bias_correction": self._fit_state["bias_correction"],
         }
-        self._update_from_statistics(stats, self.classes_, opts)
+        self._update_from_statistics(stats, self._stat_classes, opts)
         return self

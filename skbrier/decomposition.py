@@ -401,6 +401,7 @@ class BrierDecomposition(
             if mergeable
             else None
         )
+        self._stat_classes = classes
         return self
 
     def _set_results(self, results, classes, opts) -> None:

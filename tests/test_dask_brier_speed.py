@@ -109,8 +109,10 @@ def test_hard_forecasts_still_warn():
     from skbrier.exceptions import HardForecastWarning
 
     y = np.array([0, 1, 1, 0])
+    # judged on all the rows, so given when the state is finished (a chunk of
+    # 0/1 forecasts beside soft ones is no sign of class predictions)
     with pytest.warns(HardForecastWarning):
-        BrierState().update(y, y.astype(np.float64))
+        BrierState().update(y, y.astype(np.float64)).finalize()
 
 
 def test_one_fused_pass_per_chunk_and_no_general_validation(monkeypatch):

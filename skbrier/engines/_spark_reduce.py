@@ -464,8 +464,9 @@ def partition_states(src: Source, template: Any) -> dict[tuple, Any]:
         _raise(pickle.loads(acc.error), src)
     for category, message in acc.shown:
         warnings.warn(message, category, stacklevel=3)
-    for n, hard in acc.counts.values():
-        _warn_hard(n, hard, getattr(template, "proba_name", "y_proba"))
+    if getattr(template, "warns_hard", True):  # not the decision-curve states
+        for n, hard in acc.counts.values():
+            _warn_hard(n, hard, getattr(template, "proba_name", "y_proba"))
     return acc.states
 
 

@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike
 from .._core.diagnose import one_hot_scores, one_warning_per_call, warn_one_hot
 from .._core.dispatch import backends
 from .._core.kernels.multiple_choice import (
+    CONVENTIONS,
     choice_finish,
     choice_reduce,
     segment_starts,
@@ -147,7 +148,7 @@ def multiple_choice_brier_score(
     >>> multiple_choice_brier_score([0, 1], [[0.7, 0.2, 0.1], [0.5, 0.5]])
     0.32
     """
-    convention = check_option(convention, "convention", ("per_example", "bigbench"))
+    convention = check_option(convention, "convention", CONVENTIONS)
     from_logprobs = check_bool(from_logprobs, "from_logprobs")
     values, lengths = flatten_ragged(y_score, "y_score")
     n = lengths.shape[0]

@@ -30,18 +30,17 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._core import arrays as _arrays
-from .._core.diagnose import warn_if_hard
+from .._core.diagnose import hard_forecast_message, warn_once
 from .._core.format import format_number
 from .._core.validation import (
     _as_array,
-    _check_finite_labels,
     _numeric_objects,
-    _rows_sum_to_one,
     _target_array,
     binary_target,
     check_probabilities,
-    check_sample_weight,
 )
+from ..exceptions import HardForecastWarning
+from ._chunks import _all_hard, _chunk_labels, _chunk_weights, _plain_rows
 
 __all__ = [
     "BinaryState",
@@ -298,115 +297,22 @@ def update_columns(state: MergeableState, columns: Mapping[str, Any]) -> dict[st
     return given
 
 
-def _chunk_weights(sample_weight: Any, n: int) -> np.ndarray | None:
-    """Validated weights of one chunk; a chunk whose weights are all 0 is valid
-    (only the total over all chunks must be positive, checked in finalize)."""
-    if sample_weight is None:
-        return None
-    w = _as_array(sample_weight, "sample_weight")
-    if w.dtype.kind in "biuf" and w.ndim == 1 and w.shape[0] == n and n and not w.any():
-        return w.astype(np.float64)
-    return check_sample_weight(w, n, ref_name="y_proba")
-
-
-def check_columns(name: str, k: int, n_columns: int | None) -> None:
-    """Raise the ValueError of a chunk (or a state) of ``k`` columns of
-    ``name`` after chunks of ``n_columns`` (None: the first chunk)."""
-    if n_columns is not None and k != n_columns:
-        raise ValueError(f"{name} has {k} columns in one chunk but {n_columns} in another.")
-
-
-def rows_sum_to_one(p: np.ndarray, dtype: Any = np.float64) -> bool:
-    """Whether every row of the 2-D forecasts ``p`` sums to one (to the
-    rounding of ``dtype``, their precision as given)."""
-    return bool(_rows_sum_to_one(p @ np.ones(p.shape[1]), dtype))
-
-
-def _chunk_targets(y_true: Any, n: int, proba_name: str = "y_proba") -> np.ndarray:
-    """The labels of a chunk of ``n`` rows, read as the in-memory check reads
-    them (one per row of ``proba_name``)."""
-    y = _target_array(y_true)
-    if y.shape[0] != n:
-        raise ValueError(
-            f"y_true has {y.shape[0]} samples but {proba_name} has {n}; "
-            "all inputs must have the same number of samples."
-        )
-    return y
-
-
-def forecast_columns(
-    columns: Mapping[str, Any],
-    names: Any,
-    n: int,
-    shown: Any = None,
-    warn_hard: bool = True,
-) -> dict[str, np.ndarray]:
-    """The further forecast columns ``names`` of a chunk of ``n`` rows (the
-    keyword columns of ``update``), each validated as 1-D probabilities;
-    ``shown(name)``: the name in the messages (default: the name);
-    ``warn_hard``: see ``_LabelSums.warn_hard``."""
-    out = {}
-    for name in names:
-        label = name if shown is None else shown(name)
-        raw = _as_array(columns[name], label)
-        q = check_probabilities(raw, name=label, warn_hard=warn_hard)
-        if q.shape != (n,):
-            raise ValueError(
-                f"{label} has shape {q.shape} but y_proba has shape ({n},); every "
-                "forecast needs one probability per sample, as y_proba."
-            )
-        out[name] = q
-    return out
-
-
-def _plain_rows(y: Any, p: Any, w: Any) -> bool:
-    """Whether the inputs of a chunk are 1-D numpy arrays of one length with
-    float64 ``p`` (and ``w``) and numeric labels: the fused path may take them."""
-    if type(p) is not np.ndarray or type(y) is not np.ndarray or p.ndim != 1:
-        return False
-    n = p.shape[0]
-    if p.dtype != np.float64 or y.ndim != 1 or y.shape[0] != n or n == 0:
-        return False
-    if y.dtype.kind not in "biuf" or not y.dtype.isnative:
-        return False
-    return w is None or (
-        type(w) is np.ndarray and w.dtype == np.float64 and w.ndim == 1 and w.shape[0] == n
-    )
-
-
-def _chunk_labels(y: np.ndarray) -> tuple[list[Any], list[np.ndarray | None]]:
-    """The distinct labels of one chunk and the row mask of each (None: all rows).
-
-    O(n) for numbers (minimum and maximum); more than two labels raise the
-    in-memory error of :func:`binary_target`.
-    """
-    if y.dtype.kind in "biuf":
-        if y.dtype.kind == "f":
-            _check_finite_labels(y, "y_true")
-        lo, hi = y.min(), y.max()
-        if lo == hi:
-            return [lo.item()], [None]
-        is_hi = y == hi
-        if np.count_nonzero(is_hi | (y == lo)) != y.shape[0]:
-            binary_target(y, None)  # raises "more than two classes"
-        return [lo.item(), hi.item()], [~is_hi, is_hi]
-    classes = np.unique(y)
-    if classes.shape[0] > 2:
-        binary_target(y, None)
-    if classes.shape[0] == 1:
-        return [classes[0]], [None]
-    is_hi = y == classes[1]
-    return [classes[0], classes[1]], [~is_hi, is_hi]
-
-
 class _LabelSums(MergeableState):
     """Base of the label-keyed states: the sums of each distinct label of
     ``y_true`` (``_sums``) and its row count (``_rows``, for the messages),
-    with the totals of rows and weight.  Sums are added with ``_add``."""
+    with the totals of rows and weight.  Sums are added with ``_add``.
 
-    #: whether forecasts all 0 or 1 give HardForecastWarning, as in the
-    #: statistic's in-memory function (not for net benefit: a 0/1 test is valid)
-    warn_hard = True
+    Whether the forecasts are all exactly 0 or 1 is a property of all the
+    rows, not of a chunk: ``update`` records it per forecast column
+    (:meth:`_note_hard`) and the finish gives the in-memory
+    :class:`~skbrier.exceptions.HardForecastWarning` (:meth:`_warn_hard`)."""
+
+    #: the name of ``y_proba`` in messages
+    proba_name = "y_proba"
+    #: whether the in-memory function warns of forecasts all exactly 0 or 1
+    warns_hard = True
+    #: the forecast columns whose 0/1 values the in-memory function takes silently
+    quiet_hard: tuple[str, ...] = ()
 
     def _init_sums(self) -> None:
         self.n_samples = 0
@@ -414,6 +320,35 @@ class _LabelSums(MergeableState):
         self.weighted = False
         self._sums: dict[Any, Any] = {}
         self._rows: dict[Any, int] = {}  # rows per label (for the messages)
+        # per forecast column: (every value so far exactly 0 or 1, values seen)
+        self._hard: dict[str, tuple[bool, int]] = {}
+
+    def _note_hard(self, name: str, p: np.ndarray) -> None:
+        """Record whether every value of the forecasts ``p`` (of the column
+        ``name``, validated) of a chunk is exactly 0 or 1."""
+        hard, size = self._hard.get(name, (True, 0))
+        self._hard[name] = (hard and _all_hard(p), size + p.size)
+
+    def _note_columns(self, extra: Mapping[Any, Any]) -> None:
+        """:meth:`_note_hard` of the keyword forecast columns of a chunk."""
+        for key, q in extra.items():
+            if isinstance(q, np.ndarray):
+                self._note_hard(self._shown(key), q)
+
+    def _shown(self, key: Any) -> str:
+        """The name in messages of the keyword column ``key``."""
+        return str(key)
+
+    def _warn_hard(self) -> None:
+        """The in-memory HardForecastWarning, judged on all the rows: when
+        every value of a forecast column (at least two) is exactly 0 or 1,
+        once, for the first such column (as a public call warns once)."""
+        if not self.warns_hard:
+            return
+        for name, (hard, size) in self._hard.items():
+            if hard and size >= 2 and name not in self.quiet_hard:
+                warn_once(hard_forecast_message(name), HardForecastWarning)
+                return
 
     def _add(self, a: Any, b: Any) -> Any:
         return a + b
@@ -438,6 +373,9 @@ class _LabelSums(MergeableState):
         self.n_samples += other.n_samples
         self.total_weight += other.total_weight
         self.weighted = self.weighted or other.weighted
+        for name, (hard, size) in other._hard.items():
+            mine, seen = self._hard.get(name, (True, 0))
+            self._hard[name] = (mine and hard, seen + size)
         for label, part in other._sums.items():
             self._put(label, part, other._rows[label])
 
@@ -485,9 +423,6 @@ class BinaryState(_LabelSums):
         in-memory functions resolve it from all labels.
     """
 
-    #: the name of ``y_proba`` in error messages
-    proba_name = "y_proba"
-
     def __init__(self, *, pos_label: Any = None) -> None:
         self.pos_label = pos_label
         self._init_sums()
@@ -525,8 +460,7 @@ class BinaryState(_LabelSums):
                 _arrays.checked(self.proba_name)  # as check_probabilities does
                 if sample_weight is not None:
                     _arrays.checked("sample_weight")
-                if self.warn_hard:
-                    warn_if_hard(y_proba, self.proba_name)
+                self._note_hard(self.proba_name, y_proba)
                 if self._label_dtype is None:
                     self._label_dtype = y_true.dtype
                 self.n_samples += y_proba.shape[0]
@@ -538,7 +472,7 @@ class BinaryState(_LabelSums):
         raw = _as_array(y_proba, self.proba_name)
         if raw.ndim >= 1 and raw.shape[0] == 0:
             return self  # an empty chunk (an empty partition)
-        p = check_probabilities(raw, name=self.proba_name, warn_hard=self.warn_hard)
+        p = check_probabilities(raw, name=self.proba_name, warn_hard=False)
         if p.ndim != 1:
             raise ValueError(
                 f"y_proba must be 1-D (the probability of the positive class) for "
@@ -561,6 +495,8 @@ class BinaryState(_LabelSums):
         y = _target_array(y_arr, check_finite=False)
         if self._label_dtype is None:
             self._label_dtype = y.dtype
+        self._note_hard(self.proba_name, p)
+        self._note_columns(extra)
         self._count(n, w)
         labels, masks = _chunk_labels(y)
         for label, mask in zip(labels, masks):
@@ -585,7 +521,12 @@ class BinaryState(_LabelSums):
 
     def _labels_01(self) -> list[tuple[float, Any]]:
         labels = list(self._sums)
-        arr = np.array(labels, dtype=self._label_dtype)
+        if len({isinstance(lab, str) for lab in labels}) > 1:
+            # chunks of string and of numeric labels: read together, as in
+            # memory (the label dtype of both would turn 1 into "1")
+            arr = np.array(labels, dtype=object)
+        else:
+            arr = np.array(labels, dtype=self._label_dtype)
         y01 = binary_target(
             arr, self.pos_label, label_rows=[self._rows[lab] for lab in labels]
         )
@@ -598,10 +539,11 @@ class BinaryState(_LabelSums):
         ``pos_label`` that is not a label, string labels without
         ``pos_label``, weights summing to zero.
         """
-        if self.n_samples == 0:  # "y_proba is empty", as in memory
-            check_probabilities(np.empty(0), name=self.proba_name)
+        if self.n_samples == 0:  # the in-memory error ("y_proba is empty")
+            check_probabilities(np.empty(0), name=self.proba_name, warn_hard=False)
         pairs = self._labels_01()  # the labels first, as in memory
         self._check_total_weight()
+        self._warn_hard()  # once the rows are known valid, as in memory
         return pairs
 
     def as_binary(self) -> BinaryState:

@@ -7,10 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from .._core.binning import assign_bins, check_edges_cover
+from .._core.binning import assign_bins, check_edges, check_edges_cover
 from .._core.kernels.bin_statistics import BinStatistics
 from .._core.kernels.calibration_error import BinSums, calibration_finish
 from .._core.kernels.decomposition import binned_sums, pow2_exponent
+from .._core.params import check_bool, check_option
+from ..metrics._calibration_error_core import _NORMS
 from ..metrics._decomposition_core import murphy_result
 from ..metrics._decomposition_results import MurphyDecomposition
 from ._base import BinaryState
@@ -67,8 +69,8 @@ class BinnedState(BinaryState):
 
     def __init__(self, edges: np.ndarray, *, right: bool = True, pos_label: Any = None):
         super().__init__(pos_label=pos_label)
-        self.edges = np.asarray(edges, dtype=np.float64)
-        self.right = bool(right)
+        self.edges = check_edges(edges, "edges")
+        self.right = check_bool(right, "right")
 
     def _check_rows(self, p):
         check_edges_cover(p, self.edges)
@@ -101,6 +103,7 @@ class BinnedState(BinaryState):
 
     def calibration_error(self, norm: str = "l1") -> float:
         """The binned calibration error (``calibration_error(kind="binary")``)."""
+        norm = check_option(norm, "norm", _NORMS)  # as calibration_error checks it
         s = self.statistics()
         return calibration_finish([BinSums(s.sum_w, s.sum_wp, s.sum_wy)], norm)
 

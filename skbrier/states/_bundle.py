@@ -84,6 +84,9 @@ class StateBundle(BinaryState):
                 out[(name, key)] = v
         return out
 
+    def _shown(self, key: Any) -> str:
+        return str(key[1])  # (member, column)
+
     def _chunk(self, p: np.ndarray, w: np.ndarray | None, extra: dict) -> Any:
         return tuple(
             s._chunk(p, w, {k: v for (m, k), v in extra.items() if m == name})
@@ -99,7 +102,13 @@ class StateBundle(BinaryState):
 
     def state(self, name: str) -> BinaryState:
         """The member ``name`` with the rows seen by the bundle."""
-        j = list(self.states).index(name)
+        names = list(self.states)
+        if name not in names:
+            raise ValueError(
+                f"name must be a member of the bundle ({', '.join(map(repr, names))}), "
+                f"got {name!r}."
+            )
+        j = names.index(name)
         out = copy.copy(self.states[name])
         out.n_samples = self.n_samples
         out.total_weight = self.total_weight
@@ -107,6 +116,8 @@ class StateBundle(BinaryState):
         out._label_dtype = self._label_dtype
         out._sums = {label: parts[j] for label, parts in self._sums.items()}
         out._rows = dict(self._rows)
+        shown = (out.proba_name, *out._column_names())
+        out._hard = {k: v for k, v in self._hard.items() if k in shown}
         return out
 
     def finalize(self) -> dict[str, BinaryState]:

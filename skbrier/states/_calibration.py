@@ -12,6 +12,7 @@ from .._core.kernels.calibration_error import (
     calibration_finish,
     top_label_argmax,
 )
+from .._core.params import check_option
 from .._core.validation import (
     _as_array,
     _warn_rows,
@@ -20,20 +21,17 @@ from .._core.validation import (
     encode_labels,
 )
 from ..metrics._calibration_error_core import (
+    _KINDS,
     Options,
     check_sample_size,
+    check_scale,
     fixed_bin_ids,
     prepare,
     rescale,
 )
-from ._base import (
-    _chunk_targets,
-    _chunk_weights,
-    _LabelSums,
-    check_columns,
-    rows_sum_to_one,
-)
+from ._base import _LabelSums
 from ._base import label_key as _key
+from ._chunks import _chunk_targets, _chunk_weights, check_columns, rows_sum_to_one
 
 __all__ = ["CalibrationBinsState"]
 
@@ -120,11 +118,17 @@ class CalibrationBinsState(_LabelSums):
         pos_label: Any = None,
         confidence_scale: float = 1.0,
     ) -> None:
+        if not isinstance(options, Options):
+            raise TypeError(
+                "options must be the Options made by check_options (the checked norm, "
+                f"bins and debiasing), got {type(options).__name__}."
+            )
         self.options = options
-        self.kind = kind
+        # checked as calibration_error checks them
+        self.kind = check_option(kind, "kind", _KINDS)
         self.labels = labels
         self.pos_label = pos_label
-        self.confidence_scale = confidence_scale
+        self.confidence_scale = check_scale(confidence_scale)
         self._init_sums()  # a _Sparse per label
         self.n_columns: int | None = None  # 1 for 1-D y_proba
         self.n_bins: int | None = None
@@ -145,7 +149,7 @@ class CalibrationBinsState(_LabelSums):
             return self
         if self.confidence_scale != 1.0:
             raw = rescale(raw, self.confidence_scale)
-        p = check_probabilities(raw)
+        p = check_probabilities(raw, warn_hard=False)
         n = p.shape[0]
         k = 1 if p.ndim == 1 else p.shape[1]
         check_columns("y_proba", k, self.n_columns)
@@ -164,6 +168,7 @@ class CalibrationBinsState(_LabelSums):
             flat = p.reshape(-1)
             keys = self._bins(flat) * k + np.tile(np.arange(k), n)
             pw, rows = flat * np.repeat(w, k), np.repeat(np.arange(n), k)
+        self._note_hard(self.proba_name, p)
         self._count(n, ww)
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
         n_rows = np.bincount(inv, minlength=classes.shape[0])
@@ -209,6 +214,7 @@ class CalibrationBinsState(_LabelSums):
         if not self.rows_sum_to_one:
             _warn_rows("y_proba", stacklevel=5)
         self._check_total_weight()
+        self._warn_hard()
         return keys, cols, targets
 
     def finalize(self) -> float:

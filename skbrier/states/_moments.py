@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 
 from .._core.kernels.moments import Moments, merge_moments, moment_reduce
-from ._base import BinaryState, forecast_columns
+from ._base import BinaryState
+from ._chunks import check_names, forecast_columns
 
 __all__ = ["MomentState", "merge_moments"]
 
@@ -52,7 +53,7 @@ class MomentState(BinaryState):
 
     def __init__(self, columns: tuple[str, ...] | list[str] = (), *, pos_label: Any = None):
         super().__init__(pos_label=pos_label)
-        self.columns = tuple(columns)
+        self.columns = check_names(columns, "columns")
 
     columns_option = "columns"
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.binning import assign_bins
+from .._core.binning import assign_bins, check_edges
 from .._core.diagnose import one_hot_scores, warn_one_hot
 from .._core.docstrings import with_pieces
 from .._core.kernels import multiple_choice as mc
@@ -36,6 +36,7 @@ from .._core.kernels.brier import (
     reference_finish,
 )
 from .._core.kernels.decomposition import binned_sums, pow2_exponent
+from .._core.params import check_bool, check_option
 from .._core.validation import (
     Forecast,
     _as_array,
@@ -53,17 +54,10 @@ from ..metrics._multiple_choice_checks import (
     score_dtype,
     warn_rows_do_not_sum_to_one,
 )
-from ._base import (
-    STATE_PIECES,
-    MergeableState,
-    _chunk_targets,
-    _chunk_weights,
-    _LabelSums,
-    check_columns,
-    rows_sum_to_one,
-    update_columns,
-)
+from ..metrics.brier import _check_scale_by_half
+from ._base import STATE_PIECES, MergeableState, _LabelSums, update_columns
 from ._base import label_key as _key
+from ._chunks import _chunk_targets, _chunk_weights, check_columns, rows_sum_to_one
 from ._sums import BrierSkill, WithReference
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
@@ -76,8 +70,6 @@ class _LabelColumns(_LabelSums):
     each of the ``m`` labels of a chunk; ``inv`` is the label of each row)
     and may define ``_extra``.  Sums are added with ``+``.
     """
-
-    proba_name = "y_proba"
 
     def __init__(self, *, labels: Any = None) -> None:
         self.labels = labels
@@ -100,11 +92,13 @@ class _LabelColumns(_LabelSums):
         raw = _as_array(y_proba, self.proba_name)
         if raw.ndim >= 1 and raw.shape[0] == 0:
             return self
-        p = check_probabilities(raw, name=self.proba_name)
-        if p.ndim != 2:
+        p = check_probabilities(raw, name=self.proba_name, warn_hard=False)
+        if p.ndim != 2:  # a single column is read as 1-D, as in memory
             raise ValueError(
-                f"{self.proba_name} must be 2-D (one column per class) for this state; "
-                f"got shape {p.shape}."
+                f"{self.proba_name} must be 2-D (one column per class) for "
+                f"{type(self).__name__}; got shape {raw.shape}. For the probability "
+                "of one class (binary forecasts) use BrierState, BinnedState or "
+                "CalibrationBinsState."
             )
         n, k = p.shape
         self._set_columns(k)
@@ -112,6 +106,8 @@ class _LabelColumns(_LabelSums):
         w = _chunk_weights(sample_weight, n)
         extra = self._extra(p, **columns)
         self.rows_sum_to_one = self.rows_sum_to_one and rows_sum_to_one(p, raw.dtype)
+        self._note_hard(self.proba_name, p)
+        self._note_columns(extra)
         self._count(n, w)
         inv, classes = encode_labels(y)  # O(n) for compact integer labels
         parts = self._chunk(p, w, inv, classes.shape[0], extra)
@@ -155,6 +151,7 @@ class _LabelColumns(_LabelSums):
         if not self.rows_sum_to_one:
             _warn_rows(self.proba_name, stacklevel=4)
         self._check_total_weight()
+        self._warn_hard()
         return keys, fc.y, fc.classes
 
     def column_shape(self) -> Forecast:
@@ -175,13 +172,13 @@ class _KernelColumns(WithReference, _LabelColumns):
 
     def __init__(self, *, labels: Any = None, with_reference: bool = False) -> None:
         super().__init__(labels=labels)
-        self.with_reference = with_reference
+        self.with_reference = check_bool(with_reference, "with_reference")
 
     def _extra(self, p: np.ndarray, **columns: Any) -> dict:
         if not self.with_reference:
             return {}
         ref = check_probabilities(
-            _as_array(columns["reference"], "reference"), name="reference"
+            _as_array(columns["reference"], "reference"), name="reference", warn_hard=False
         )
         if ref.shape != p.shape:
             raise ValueError(
@@ -265,7 +262,7 @@ class MulticlassBrierState(_KernelColumns, BrierSkill):
 
     def finalize(self, scale_by_half: Any = "auto") -> float:
         """The Brier score: halved for fewer than three columns with ``"auto"``."""
-        return brier_finish(self.sums(), scale_by_half)
+        return brier_finish(self.sums(), _check_scale_by_half(scale_by_half))
 
     def brier_index(self) -> float:
         """The Brier Index ``100 (1 - sqrt(BS / 2))``."""
@@ -281,7 +278,7 @@ class MulticlassBrierState(_KernelColumns, BrierSkill):
         """The summed score of the reference: climatology (None), the constant
         binary forecast ``reference`` (two columns), or the ``reference``
         column given to :meth:`update`."""
-        return reference_finish(self.sums(), reference)
+        return reference_finish(self.sums(), self._constant(reference))
 
 
 class ClasswiseBinnedState(_LabelColumns):
@@ -326,8 +323,8 @@ class ClasswiseBinnedState(_LabelColumns):
 
     def __init__(self, edges: np.ndarray, *, right: bool = True, labels: Any = None):
         super().__init__(labels=labels)
-        self.edges = np.asarray(edges, dtype=np.float64)
-        self.right = bool(right)
+        self.edges = check_edges(edges, "edges")
+        self.right = check_bool(right, "right")
 
     def _chunk(self, p, w, inv, m, extra):
         nb = self.edges.shape[0] - 1
@@ -383,8 +380,16 @@ class ClasswiseBinnedState(_LabelColumns):
         return self.statistics()
 
 
+def _no_rows(rows: Any) -> bool:
+    """Whether ``rows`` (an array, a frame or a sequence of rows) has none."""
+    try:
+        return len(rows) == 0
+    except TypeError:  # a scalar (refused by the checks that follow)
+        return False
+
+
 class MultipleChoiceState(MergeableState):
-    r"""Mergeable state of the multiple-choice Brier score (rectangular input).
+    r"""Mergeable state of the multiple-choice Brier score.
 
     Keeps the sufficient statistics of the one multiple-choice kernel
     (:class:`~skbrier._core.kernels.multiple_choice.ChoiceSums`:
@@ -400,7 +405,8 @@ class MultipleChoiceState(MergeableState):
 
     Each chunk is validated and scored by the in-memory functions of
     :func:`~skbrier.metrics.multiple_choice.multiple_choice_brier_score`
-    (gold indices or per-choice targets, probabilities or log-probabilities).
+    (gold indices or per-choice targets, probabilities or log-probabilities,
+    a 2-D array or ragged choice sets).
 
     Parameters
     ----------
@@ -422,8 +428,9 @@ class MultipleChoiceState(MergeableState):
     """
 
     def __init__(self, convention: str = "per_example", from_logprobs: bool = False):
-        self.convention = convention
-        self.from_logprobs = from_logprobs
+        # the options of multiple_choice_brier_score, checked as it checks them
+        self.convention = check_option(convention, "convention", mc.CONVENTIONS)
+        self.from_logprobs = check_bool(from_logprobs, "from_logprobs")
         self.n_samples = 0
         self.rows_sum_to_one = True
         self.one_hot = True  # every score 0 or 1 (probabilities given directly)
@@ -432,14 +439,14 @@ class MultipleChoiceState(MergeableState):
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None):
         """Add a chunk of examples (validated as in memory); returns ``self``."""
-        raw = _as_array(y_score, "y_score")
-        if raw.ndim >= 1 and raw.shape[0] == 0:
+        if _no_rows(y_score):
             return self
-        values, lengths = flatten_ragged(raw, "y_score")
+        # read as multiple_choice_brier_score reads them (ragged choice sets too)
+        values, lengths = flatten_ragged(y_score, "y_score")
         n = lengths.shape[0]
         starts = mc.segment_starts(lengths)
         if not self.from_logprobs and not _rows_sum_to_one(
-            mc.segment_sum(values, starts), score_dtype(raw)
+            mc.segment_sum(values, starts), score_dtype(y_score)
         ):
             self.rows_sum_to_one = False
             with warnings.catch_warnings():  # warned once, in finalize
@@ -447,12 +454,12 @@ class MultipleChoiceState(MergeableState):
                 proba = check_scores(values, starts, lengths, False)
         else:
             proba = check_scores(
-                values, starts, lengths, self.from_logprobs, score_dtype(raw)
+                values, starts, lengths, self.from_logprobs, score_dtype(y_score)
             )
         if not self.from_logprobs:  # warned once, in finalize (warn_one_hot)
             self.one_hot = self.one_hot and one_hot_scores(np, values)
             self.max_choices = max(self.max_choices, int(lengths.max()))
-        targets = check_targets(_as_array(y_true, "y_true"), starts, lengths)
+        targets = check_targets(y_true, starts, lengths)
         w = _chunk_weights(sample_weight, n)
         part = mc.choice_reduce(
             np, proba, targets, w, convention=self.convention, lengths=lengths

@@ -23,6 +23,7 @@ from .._core.kernels.ranked import (
     ranked_reference_finish,
     ranked_skill_finish,
 )
+from ..metrics.ranked import check_ranked_reference, ranked_order
 from ._base import STATE_PIECES
 from ._multiclass import _KernelColumns
 
@@ -66,17 +67,15 @@ class RankedProbabilityState(_KernelColumns):
     """
 
     _reduce = staticmethod(ranked_reduce)
+    # ranked_probability_skill_score takes a 0/1 reference (observed categories)
+    quiet_hard = ("reference",)
 
     def _sorted_labels(self) -> Any:
-        from ..metrics.ranked import ranked_order
-
         _, order, perm = ranked_order(None, self.labels)
         return order if perm is None else order[perm]
 
     def _column(self, code: int) -> int:
         """The category (position in the order) of the sorted column ``code``."""
-        from ..metrics.ranked import ranked_order
-
         perm = ranked_order(None, self.labels)[2]
         return code if perm is None else int(perm[code])
 
@@ -84,15 +83,29 @@ class RankedProbabilityState(_KernelColumns):
         """The ranked probability score (divided by ``K - 1`` with ``normalize``)."""
         return ranked_finish(self.sums(), normalize)
 
+    def _constant(self, constant: Any) -> np.ndarray | None:
+        """``constant`` checked as the ``reference`` of
+        ``ranked_probability_skill_score`` (one probability per category)."""
+        if constant is None:
+            return None
+        ref, const = check_ranked_reference(constant, (0, self.n_columns or 2))
+        if ref is not None:
+            raise TypeError(
+                "constant must be one probability per category (a constant "
+                "forecast); reference forecasts are a column given to update(..., "
+                "reference=...) by a state made with with_reference=True."
+            )
+        return const
+
     def reference_score(self, constant: np.ndarray | None = None) -> float:
         """The (unnormalised) score of the reference: climatology (None), the
         constant forecast ``constant`` or the ``reference`` column."""
-        return ranked_reference_finish(self.sums(), constant)
+        return ranked_reference_finish(self.sums(), self._constant(constant))
 
     def skill(self, constant: np.ndarray | None = None) -> float:
         """The skill score ``1 - RPS / RPS_ref`` (NaN, with a warning, when
         the reference scores 0)."""
-        score, ref = ranked_skill_finish(self.sums(), constant)
+        score, ref = ranked_skill_finish(self.sums(), self._constant(constant))
         if ref == 0.0:
             warn_undefined_skill("ranked_probability_skill_score")
         return score

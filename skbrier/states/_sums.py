@@ -18,8 +18,10 @@ from .._core.kernels.brier import (
 )
 from .._core.kernels.calibration import spiegelhalter_from_sums, spiegelhalter_reduce
 from .._core.labels import _is_one, _only_zeros_and_ones
-from .._core.validation import _probabilities_shown_valid
-from ._base import STATE_PIECES, BinaryState, forecast_columns
+from .._core.params import check_bool
+from .._core.validation import Forecast, _probabilities_shown_valid, check_reference
+from ._base import STATE_PIECES, BinaryState
+from ._chunks import forecast_columns
 
 __all__ = ["BrierState", "SpiegelhalterState"]
 
@@ -93,10 +95,29 @@ class BrierSkill:
     (:class:`BrierState`, :class:`~skbrier.states.MulticlassBrierState`)."""
 
     sums: Callable[[], BrierSums]
+    n_columns: int | None = None  # 2-D forecasts: their columns
+
+    def _constant(self, reference: Any) -> float | None:
+        """The constant reference (a base rate) of :meth:`skill` and
+        ``reference_score``, checked as ``brier_skill_score`` checks it;
+        reference forecasts are a column given to ``update``."""
+        if reference is not None and (
+            np.ndim(reference) != 0 or isinstance(reference, (str, bytes))
+        ):
+            raise TypeError(
+                f"reference must be None (climatology) or a base rate in [0, 1], got "
+                f"{reference!r}; reference forecasts are a column given to update("
+                "..., reference=...) by a state made with with_reference=True."
+            )
+        k = self.n_columns
+        shape = np.empty(0) if k is None else np.empty((0, k))
+        ref = check_reference(reference, Forecast(None, shape, None, None, k is None))
+        assert ref is None or isinstance(ref, float)
+        return ref
 
     def skill(self, reference: float | None = None) -> float:
         """The skill score ``1 - BS / BS_ref`` (NaN when ``BS_ref`` is 0)."""
-        return skill_finish(self.sums(), reference)[0]
+        return skill_finish(self.sums(), self._constant(reference))[0]
 
 
 class WithReference:
@@ -149,7 +170,7 @@ class BrierState(BrierSkill, WithReference, BinaryState):
 
     def __init__(self, *, pos_label: Any = None, with_reference: bool = False) -> None:
         super().__init__(pos_label=pos_label)
-        self.with_reference = with_reference
+        self.with_reference = check_bool(with_reference, "with_reference")
 
     def _extra(self, n: int, **columns: Any) -> dict:
         return forecast_columns(columns, self._column_names(), n)
@@ -209,7 +230,7 @@ class BrierState(BrierSkill, WithReference, BinaryState):
         """Brier score of the reference (on the [0, 1] scale): climatology
         (None), a constant rate, or the ``reference`` column given to
         :meth:`update`."""
-        return reference_finish(self.sums(), reference) / 2.0
+        return reference_finish(self.sums(), self._constant(reference)) / 2.0
 
 
 class SpiegelhalterState(BinaryState):

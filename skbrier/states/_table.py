@@ -217,9 +217,9 @@ class ForecastTable(BinaryState):
         """The C statistic (``c_statistic``; scikit-learn's ``roc_auc_score`` on the table)."""
         from sklearn.metrics import roc_auc_score
 
-        # a label whose rows all have weight 0 keeps an empty table: no class
-        parts = [(v, t) for v, t in self._parts() if t.x.shape[0]]
-        if len({v for v, _ in parts}) < 2:
+        parts = self._parts()
+        # a label whose rows all weigh 0 keeps an empty table: not a class here
+        if len({v for v, t in parts if t.w.shape[0]}) < 2:
             raise ValueError(
                 "y_true contains a single class (among the rows of positive weight): "
                 "the C statistic is undefined."

@@ -13,8 +13,11 @@ from .._core.kernels.net_benefit import (
     threshold_reduce,
     threshold_shares,
 )
-from ..metrics._decision_curve import check_events, check_nonevents
-from ._base import BinaryState, forecast_columns
+from .._core.params import check_bool
+from ..metrics._decision_curve import check_events, check_nonevents, check_prevalence
+from ..metrics.net_benefit import _check_curve_thresholds
+from ._base import BinaryState
+from ._chunks import check_names, forecast_columns
 
 __all__ = ["ThresholdState"]
 
@@ -37,8 +40,9 @@ class ThresholdState(BinaryState):
 
     Parameters
     ----------
-    thresholds : ndarray of shape (n_thresholds,)
-        Validated thresholds in [0, 1).
+    thresholds : array-like of shape (n_thresholds,)
+        Thresholds in [0, 1) (checked as :func:`~skbrier.metrics.net_benefit.decision_curve`
+        checks them).
     models : sequence of str, default=("model",)
         Model names: the first model's probabilities are ``y_proba`` of
         :meth:`update`, the others keyword columns of the same names.
@@ -74,22 +78,27 @@ class ThresholdState(BinaryState):
         pos_label: Any = None,
     ) -> None:
         super().__init__(pos_label=pos_label)
-        self.thresholds = np.asarray(thresholds, dtype=np.float64)
-        self.models = tuple(models)
-        self.single = single
+        self.thresholds = _check_curve_thresholds(thresholds)
+        self.models = check_names(models, "models", empty=False)
+        self.single = check_bool(single, "single")
         self.proba_name = self._name(self.models[0])
+
+    # decision_curve and net_benefit take 0/1 forecasts (a binary test) silently
+    warns_hard = False
 
     def _name(self, model: str) -> str:
         return "y_proba" if self.single else f"y_proba[{model!r}]"
 
+    def _shown(self, key: Any) -> str:
+        return self._name(key)
+
     columns_option = "models"
-    warn_hard = False  # a binary test coded 0/1 is a valid input of net benefit
 
     def _column_names(self) -> tuple[str, ...]:
         return self.models[1:]
 
     def _extra(self, n: int, **columns: Any) -> dict:
-        return forecast_columns(columns, self.models[1:], n, self._name, warn_hard=False)
+        return forecast_columns(columns, self.models[1:], n, self._name)
 
     def _chunk(self, p, w, extra):
         # the kernel's hypotheses form of each model: weight below / at or above
@@ -104,10 +113,11 @@ class ThresholdState(BinaryState):
     def _weight_of(self, sums: Any) -> float:
         return float(sums[0].fn[0] + sums[0].tp[0])
 
-    def sums(self, model: int = 0) -> ThresholdSums:
+    def sums(self, model: int | str = 0) -> ThresholdSums:
         """The merged :class:`~skbrier._core.kernels.net_benefit.ThresholdSums`
         of a model, each label's with its 0/1 outcome; checks that there are
         events."""
+        model = self._model(model)
         total = None
         for y01, s in self.encoded():
             part = s[model].given(y01)
@@ -116,19 +126,37 @@ class ThresholdState(BinaryState):
         check_events(total.events, 1.0 if self.weighted else None)
         return total
 
-    def _checked(self, model: int, prevalence: float | None) -> ThresholdSums:
+    def _model(self, model: Any) -> int:
+        """The position of ``model``: its index in ``models`` or its name."""
+        names = self.models
+        if isinstance(model, (int, np.integer)) and not isinstance(model, bool):
+            if 0 <= model < len(names):
+                return int(model)
+        elif model in names:
+            return names.index(model)
+        raise ValueError(
+            f"model must be the index (0 to {len(names) - 1}) or the name of one of "
+            f"the models {', '.join(map(repr, names))}; got {model!r}."
+        )
+
+    def _checked(self, model: Any, prevalence: Any) -> tuple[ThresholdSums, float | None]:
+        """The sums of ``model`` and the ``prevalence``, checked as
+        ``net_benefit`` checks them."""
+        prevalence = check_prevalence(prevalence)
         s = self.sums(model)
         # with a prevalence the false positive rate needs non-events
         check_nonevents(np.array([0.0]), np.array([s.nonevents]), prevalence)
-        return s
+        return s, prevalence
 
-    def shares(self, model: int = 0, prevalence: float | None = None) -> ClassShares:
+    def shares(self, model: int | str = 0, prevalence: float | None = None) -> ClassShares:
         """True/false positives and negatives per patient at every threshold."""
-        return threshold_shares(self._checked(model, prevalence), prevalence)
+        return threshold_shares(*self._checked(model, prevalence))
 
-    def net_benefit(self, model: int = 0, prevalence: float | None = None) -> np.ndarray:
-        """Net benefit of a model at every threshold (no harm)."""
-        s = self._checked(model, prevalence)
+    def net_benefit(
+        self, model: int | str = 0, prevalence: float | None = None
+    ) -> np.ndarray:
+        """Net benefit of a model (its index or name) at every threshold (no harm)."""
+        s, prevalence = self._checked(model, prevalence)
         return net_benefit_finish(s, self.thresholds, prevalence)
 
     def prevalence(self) -> float:

@@ -18,8 +18,6 @@ from typing import Any
 import numpy as np
 
 from ..._core.diagnose import (
-    HardForecastWarning,
-    hard_forecast_message,
     held_warnings,
     names_rows,
     one_warning_per_call,
@@ -84,70 +82,28 @@ def precomputed(
             _PRECOMPUTED.pop(key, None)
 
 
-def _one_value_01(x: Any) -> bool:
-    """Whether the one value of a column of one row is 0 or 1."""
-    a = np.asarray(x).reshape(-1)
-    return a.dtype.kind in "biuf" and bool(a[0] == 0 or a[0] == 1)
-
-
 class _Part:
     """The state of partitions with the warnings their validation held back
     (:func:`~skbrier._core.diagnose.held_warnings`), given once for the whole
-    data by :meth:`give`: a HardForecastWarning only when every forecast of
-    every partition is 0 or 1, as in memory (a partition of 0/1 forecasts
-    said "every forecast is exactly 0 or 1" of data with other forecasts).
+    data by :meth:`give` (each partition's copy of a warning was given once
+    per partition, and from a worker process not at all).  A state judges
+    whether every forecast is 0 or 1 over all the rows itself, in its
+    finish (the one HardForecastWarning)."""
 
-    ``hard``: {message: (key, partitions of two or more values that gave
-    it)}; ``big``: such partitions; ``small``: partitions of one value;
-    ``small_hard``: {column: partitions of one value where it is 0 or 1}.
-    """
-
-    def __init__(self, state: Any, held: list, proba: tuple, cols: dict) -> None:
+    def __init__(self, state: Any, held: list) -> None:
         self.state = state
-        self.other: dict = {}
-        self.hard: dict = {}
-        for message, category, key in held:
-            if issubclass(category, HardForecastWarning):
-                self.hard[message] = (key, 1)
-            else:
-                self.other.setdefault((message, category, key))
-        size = int(np.size(proba[1]))
-        self.big, self.small = int(size >= 2), int(size == 1)
-        self.small_hard: dict = {}
-        if size == 1:
-            for name, x in (proba, *cols.items()):
-                self.small_hard[name] = int(_one_value_01(x))
+        self.other: dict = dict.fromkeys(held)
 
     def merge(self, other: _Part) -> _Part:
         self.state = self.state.merge(other.state)
         for k in other.other:
             self.other.setdefault(k)
-        for message, (key, count) in other.hard.items():
-            self.hard[message] = (key, self.hard.get(message, (key, 0))[1] + count)
-        self.big += other.big
-        self.small += other.small
-        for name, count in other.small_hard.items():
-            self.small_hard[name] = self.small_hard.get(name, 0) + count
         return self
 
-    def give(self, template: Any) -> None:
-        """Warn of the held warnings, the hard forecasts if every partition's
-        forecasts are (the subject of the message names the column)."""
+    def give(self) -> None:
+        """Give each held warning once."""
         for message, category, key in self.other:
             warn_once(message, category, key)
-        for message, (key, count) in self.hard.items():
-            subject = message.partition(":")[0]
-            if count == self.big and self.small_hard.get(subject, 0) == self.small:
-                warn_once(message, HardForecastWarning, key)
-        name = getattr(template, "proba_name", "y_proba")
-        if (
-            not self.hard
-            and not self.big
-            and self.small >= 2
-            and getattr(template, "warn_hard", False)
-            and self.small_hard.get(name, 0) == self.small
-        ):  # partitions of one row each: none could tell
-            warn_once(hard_forecast_message(name), HardForecastWarning)
 
 
 class _Update:
@@ -161,8 +117,7 @@ class _Update:
         try:
             with held_warnings() as held:
                 state = copy.deepcopy(self.template).update(y, p, w, **cols)
-            name = getattr(self.template, "proba_name", "y_proba")
-            return _Part(state, held, (name, p), cols)
+            return _Part(state, held)
         except (ValueError, TypeError) as exc:
             if type(exc) not in (ValueError, TypeError) or not names_rows(str(exc)):
                 raise
@@ -447,5 +402,5 @@ def reduce_state(
     root, _ = build_graph(template, y_true, y_proba, sample_weight, **columns)
     with dask_tasks("pass over the data"):
         (part,) = dask.compute(root)
-    part.give(template)
+    part.give()
     return part.state

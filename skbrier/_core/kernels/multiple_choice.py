@@ -16,13 +16,14 @@ with a positive sum per example, non-negative weights with a positive sum.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from ..array_api import is_numpy
 
 __all__ = [
+    "CONVENTIONS",
     "ChoiceSums",
     "bigbench_per_example",
     "choice_finish",
@@ -34,6 +35,9 @@ __all__ = [
     "softmax_segments",
     "weighted_mean",
 ]
+
+#: the conventions of the multiple-choice Brier score (``convention=``)
+CONVENTIONS: tuple[Literal["per_example", "bigbench"], ...] = ("per_example", "bigbench")
 
 
 def segment_starts(lengths: np.ndarray) -> np.ndarray:
