@@ -230,8 +230,8 @@ def _inference(state: Any, **kwds: Any) -> Any:
         a["n_resamples"],
         a["n_jobs"],
         a["random_state"],
-        bootstrap=a["bootstrap"],
-        block_length=a["block_length"],
+        a["bootstrap"],
+        a["block_length"],
     )
     return inference_from_moments(state, None)
 

@@ -74,20 +74,13 @@ def check_compare_options(
     n_resamples: Any,
     n_jobs: Any,
     random_state: Any,
-    *,
     bootstrap: Any = "iid",
     block_length: Any = None,
 ) -> tuple[CovType, dict, bool, int, int, int | None]:
     """The checked options of :func:`compare_brier` (every one up front, also
     those only used by the bootstrap, on every backend)."""
     cov_type, hac_kwds, b, n_jobs = check_inference_options(
-        cov_type,
-        hac_kwds,
-        n_resamples,
-        n_jobs,
-        random_state,
-        bootstrap=bootstrap,
-        block_length=block_length,
+        cov_type, hac_kwds, n_resamples, n_jobs, random_state, bootstrap, block_length
     )
     check_option(alternative, "alternative", _ALTERNATIVES)
     small_sample_correction = check_bool(small_sample_correction, "small_sample_correction")
@@ -278,8 +271,8 @@ def compare_brier(
         n_resamples,
         n_jobs,
         random_state,
-        bootstrap=bootstrap,
-        block_length=block_length,
+        bootstrap,
+        block_length,
     )
     y_proba_a, y_proba_b, names = _two_models(y_proba_a, y_proba_b, names)
     pa = check_probabilities(y_proba_a, name="y_proba_a")

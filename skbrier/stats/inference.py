@@ -358,7 +358,6 @@ def check_inference_options(
     n_resamples: Any,
     n_jobs: Any,
     random_state: Any,
-    *,
     bootstrap: Any = "iid",
     block_length: Any = None,
 ) -> tuple[CovType, dict, int, int | None]:
@@ -583,13 +582,7 @@ def brier_inference(
     5.323
     """
     cov_type, hac_kwds, b, n_jobs = check_inference_options(
-        cov_type,
-        hac_kwds,
-        n_resamples,
-        n_jobs,
-        random_state,
-        bootstrap=bootstrap,
-        block_length=block_length,
+        cov_type, hac_kwds, n_resamples, n_jobs, random_state, bootstrap, block_length
     )
     fc = check_forecast(
         y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label

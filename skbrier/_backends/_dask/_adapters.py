@@ -209,8 +209,8 @@ def brier_inference(c: Call) -> Any:
         c.n_resamples,
         c.n_jobs,
         c.random_state,
-        bootstrap=c.bootstrap,
-        block_length=c.block_length,
+        c.bootstrap,
+        c.block_length,
     )[0]
     return _inference.brier_inference(
         c.y_true,
@@ -234,8 +234,8 @@ def compare_brier(c: Call) -> Any:
         c.n_resamples,
         c.n_jobs,
         c.random_state,
-        bootstrap=c.bootstrap,
-        block_length=c.block_length,
+        c.bootstrap,
+        c.block_length,
     )
     y_proba_a, y_proba_b, names = _two_models(c.y_proba_a, c.y_proba_b, c.names)
     return _inference.compare_brier(
