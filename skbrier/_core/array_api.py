@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import HardForecastWarning
-from .diagnose import warn_if_hard
 from .fast_checks import _row_sum_rtol
+from .hard import warn_if_hard
 from .validation import ForecastFields
 
 __all__ = [
@@ -584,7 +584,7 @@ def array_api_choices(
 
     Warns as the host does: rows of probabilities that do not sum to one
     (``UserWarning``) and one-hot scores
-    (:func:`~skbrier._core.diagnose.warn_one_hot`).
+    (:func:`~skbrier._core.hard.warn_one_hot`).
     """
     ns = dispatch_namespace(y_score)
     if ns is None:
@@ -648,7 +648,7 @@ def array_api_choices(
 def _warn_choices(xp: Any, s: Any, device: Any, k: int) -> None:
     """The host's warnings on probabilities given directly: rows that do not
     sum to one, and one-hot scores (every score exactly 0 or 1)."""
-    from .diagnose import one_hot_scores, warn_one_hot
+    from .hard import one_hot_scores, warn_one_hot
 
     wide = wide_float(xp, device)
     rows = xp.sum(xp.astype(s, wide), axis=1)

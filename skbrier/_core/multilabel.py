@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from . import arrays as _arrays
-from .diagnose import column_names, fmt, missing_problem, warn_if_hard
+from .diagnose import column_names, fmt, missing_problem
+from .hard import warn_if_hard
 from .labels import _target_array
 from .validation import Forecast, _native_dtype, check_probabilities, check_sample_weight
 

@@ -35,7 +35,6 @@ from .diagnose import (
     missing_problem,
     non_numeric_problem,
     probability_problem,
-    warn_if_hard,
 )
 from .fast_checks import (  # one-pass range checks (re-exported)
     _FUSED_BLOCK,
@@ -45,6 +44,7 @@ from .fast_checks import (  # one-pass range checks (re-exported)
     _rows_sum_to_one,
 )
 from .format import format_outside
+from .hard import warn_if_hard
 from .labels import (  # noqa: F401  (re-exported: imported from here)
     _check_finite_labels,
     _is_one,

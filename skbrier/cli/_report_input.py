@@ -174,7 +174,8 @@ def _rows_note(name: str, used: dict, dropped: dict, causes: dict) -> str | None
 
 
 def _warn_mixups(jobs, args) -> None:
-    from .._core.diagnose import HardForecastWarning, hard_forecast_message, is_hard
+    from .._core.diagnose import HardForecastWarning
+    from .._core.hard import hard_forecast_message, is_hard
 
     for name, y, p, w, *_ in jobs:
         who = f"'{name}'" if len(jobs) > 1 else f"column '{args.p_col[0]}'"

@@ -521,7 +521,8 @@ def warn_hard(rows: list[dict], keys: list[str] | None) -> None:
         g[0] += int(row["rows"])
         g[1] &= int(row["hard"] == 1)
     if any(n >= 2 and hard for n, hard in groups.values()):
-        from .._core.diagnose import hard_forecast_message, warn_once
+        from .._core.diagnose import warn_once
+        from .._core.hard import hard_forecast_message
         from ..exceptions import HardForecastWarning
 
         warn_once(hard_forecast_message("y_proba"), HardForecastWarning)

@@ -430,7 +430,8 @@ def _raise(exc: BaseException, src: Source) -> None:
 def _warn_hard(rows: int, hard: int, name: str) -> None:
     """The in-memory HardForecastWarning when every forecast is exactly 0 or 1."""
     if rows >= 2 and hard == rows:
-        from .._core.diagnose import hard_forecast_message, warn_once
+        from .._core.diagnose import warn_once
+        from .._core.hard import hard_forecast_message
         from ..exceptions import HardForecastWarning
 
         warn_once(hard_forecast_message(name), HardForecastWarning)

@@ -7,9 +7,10 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._core.diagnose import one_warning_per_call, warn_if_hard
+from .._core.diagnose import one_warning_per_call
 from .._core.dispatch import BODY, backends
 from .._core.docstrings import with_pieces
+from .._core.hard import warn_if_hard
 from .._core.kernels.brier import (
     binary_brier_guarded,
     brier_finish,

@@ -12,8 +12,9 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._core.diagnose import one_hot_scores, one_warning_per_call, warn_one_hot
+from .._core.diagnose import one_warning_per_call
 from .._core.dispatch import backends
+from .._core.hard import one_hot_scores, warn_one_hot
 from .._core.kernels.multiple_choice import (
     CONVENTIONS,
     choice_finish,

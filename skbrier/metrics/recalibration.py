@@ -21,8 +21,9 @@ from numpy.typing import ArrayLike
 from scipy import optimize
 
 from .._core.arrays import validated
-from .._core.diagnose import one_hot_scores, one_warning_per_call, warn_one_hot
+from .._core.diagnose import one_warning_per_call
 from .._core.docstrings import shared_doc
+from .._core.hard import one_hot_scores, warn_one_hot
 from .._core.kernels.multiple_choice import (
     per_example_squared_error,
     segment_starts,

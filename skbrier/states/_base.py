@@ -30,8 +30,9 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._core import arrays as _arrays
-from .._core.diagnose import hard_forecast_message, warn_once
+from .._core.diagnose import warn_once
 from .._core.format import format_number
+from .._core.hard import hard_forecast_message
 from .._core.validation import (
     _as_array,
     _numeric_objects,

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.diagnose import is_hard
+from .._core.hard import is_hard
 from .._core.validation import (
     _as_array,
     _check_finite_labels,
@@ -163,7 +163,7 @@ def _chunk_labels(y: np.ndarray) -> tuple[list[Any], list[np.ndarray | None]]:
 
 def _all_hard(p: np.ndarray) -> bool:
     """Whether every value of the validated forecasts ``p`` is exactly 0 or 1
-    (:func:`~skbrier._core.diagnose.is_hard` without its two-value minimum:
+    (:func:`~skbrier._core.hard.is_hard` without its two-value minimum:
     a chunk may hold one row)."""
     if p.size >= 2:
         return is_hard(p)

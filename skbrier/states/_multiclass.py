@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 
 from .._core.binning import assign_bins, check_edges
-from .._core.diagnose import one_hot_scores, warn_one_hot
 from .._core.docstrings import with_pieces
+from .._core.hard import one_hot_scores, warn_one_hot
 from .._core.kernels import multiple_choice as mc
 from .._core.kernels.bin_statistics import BinStatistics
 from .._core.kernels.brier import (
