@@ -500,3 +500,19 @@ def test_inference_and_comparison_take_device_input(xp_case, data):
         b.to_frame().select_dtypes("number").to_numpy(),
         dt,
     )
+
+
+def test_states_take_a_chunk_numpy_cannot_read_as_its_host_copy():
+    """A state's ``update`` (no backend adapter) with a tensor that requires
+    grad raised PyTorch's RuntimeError ("Can't call numpy() on Tensor that
+    requires grad"); the chunk is now read as its host copy, equal to the
+    numpy chunk (a CUDA tensor goes the same way)."""
+    torch = pytest.importorskip("torch")
+    from skbrier.states import BrierState
+
+    rng = np.random.default_rng(0)
+    p = rng.uniform(size=20)
+    y = (rng.uniform(size=20) < p).astype(int)
+    tensor = torch.asarray(p, requires_grad=True)
+    got = BrierState().update(torch.asarray(y), tensor).finalize()
+    assert got == BrierState().update(y, p).finalize()

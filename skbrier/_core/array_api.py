@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import HardForecastWarning
+from .arrays import _compat, _detached, to_numpy
 from .fast_checks import _row_sum_rtol
 from .hard import warn_if_hard
 from .validation import ForecastFields
@@ -56,16 +57,6 @@ def _row_tolerance(xp: Any, a: Any) -> float:
     is_float = not hasattr(xp, "isdtype") or xp.isdtype(a.dtype, "real floating")
     eps = float(xp.finfo(a.dtype).eps) if is_float else float(np.finfo(np.float64).eps)
     return _row_sum_rtol(eps)
-
-
-def _compat() -> Any:
-    """The array-api-compat module (the package, or scikit-learn's vendored copy)."""
-    import importlib
-
-    try:
-        return importlib.import_module("array_api_compat")
-    except ImportError:  # scikit-learn >= 1.6 vendors it
-        return importlib.import_module("sklearn.externals.array_api_compat")
 
 
 def dispatch_namespace(y_proba: Any) -> tuple[Any, Any] | None:
@@ -103,40 +94,6 @@ def is_numpy(xp: Any) -> bool:
         "array_api_compat.numpy",
         "sklearn.externals.array_api_compat.numpy",
     )
-
-
-def to_numpy(x: Any) -> Any:
-    """A host numpy copy (or view) of an array of any namespace (DLPack first).
-
-    Scalars, sequences and numpy arrays pass through ``np.asarray``.
-    """
-    if x is None or isinstance(x, np.ndarray):
-        return x
-    if not hasattr(x, "__dlpack__") and not hasattr(x, "__array_namespace__"):
-        return x
-    x = _detached(x)
-    try:
-        return np.from_dlpack(x)
-    except Exception:  # another device (GPU, a simulated device): move to the CPU
-        pass
-    compat = _compat()
-    if hasattr(x, "get"):  # CuPy
-        return x.get()
-    for dev in ("cpu", getattr(compat.array_namespace(x), "CPU_DEVICE", None)):
-        if dev is None:
-            continue
-        try:
-            return np.from_dlpack(compat.to_device(x, dev))
-        except Exception:
-            continue
-    return np.asarray(x)
-
-
-def _detached(x: Any) -> Any:
-    """``x`` without its autograd graph (a PyTorch tensor that requires grad:
-    the statistics need no gradient, DLPack exports no such tensor and
-    reading one as a float warns)."""
-    return x.detach() if getattr(x, "requires_grad", False) else x
 
 
 def wide_float(xp: Any, device: Any) -> Any:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["as_array", "checked", "validated"]
+__all__ = ["as_array", "checked", "to_numpy", "validated"]
 
 _NUMERIC_KINDS = "biuf"
 
@@ -116,6 +116,13 @@ def as_array(x: Any, name: str) -> np.ndarray:
         arr = np.asarray(x)
     except ValueError as exc:  # ragged nested sequences
         raise ValueError(f"{name} could not be converted to an array: {exc}") from None
+    except (TypeError, RuntimeError):
+        # a device array numpy cannot read (a CUDA tensor, a tensor that
+        # requires grad) where no backend adapter takes it, e.g. a state's
+        # chunk: its host copy
+        if not hasattr(x, "__dlpack__"):
+            raise
+        arr = np.asarray(to_numpy(x))
     if arr.dtype.kind == "O" and arr.ndim >= 1 and arr.size:
         # a list of lists of unequal length becomes a 1-D object array in numpy < 1.24
         first = arr.flat[0]
@@ -157,3 +164,47 @@ def _numeric_objects(arr: np.ndarray) -> np.ndarray:
         except OverflowError:
             return arr
     return arr.astype(np.float64)
+
+
+def _compat() -> Any:
+    """The array-api-compat module (the package, or scikit-learn's vendored copy)."""
+    import importlib
+
+    try:
+        return importlib.import_module("array_api_compat")
+    except ImportError:  # scikit-learn >= 1.6 vendors it
+        return importlib.import_module("sklearn.externals.array_api_compat")
+
+
+def to_numpy(x: Any) -> Any:
+    """A host numpy copy (or view) of an array of any namespace (DLPack first).
+
+    Scalars, sequences and numpy arrays pass through ``np.asarray``.
+    """
+    if x is None or isinstance(x, np.ndarray):
+        return x
+    if not hasattr(x, "__dlpack__") and not hasattr(x, "__array_namespace__"):
+        return x
+    x = _detached(x)
+    try:
+        return np.from_dlpack(x)
+    except Exception:  # another device (GPU, a simulated device): move to the CPU
+        pass
+    compat = _compat()
+    if hasattr(x, "get"):  # CuPy
+        return x.get()
+    for dev in ("cpu", getattr(compat.array_namespace(x), "CPU_DEVICE", None)):
+        if dev is None:
+            continue
+        try:
+            return np.from_dlpack(compat.to_device(x, dev))
+        except Exception:
+            continue
+    return np.asarray(x)
+
+
+def _detached(x: Any) -> Any:
+    """``x`` without its autograd graph (a PyTorch tensor that requires grad:
+    the statistics need no gradient, DLPack exports no such tensor and
+    reading one as a float warns)."""
+    return x.detach() if getattr(x, "requires_grad", False) else x
