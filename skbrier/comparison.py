@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._core.diagnose import one_warning_per_call, warn_once
+from ._core.dispatch import HOST, Refused, backends
 from ._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
@@ -224,6 +225,14 @@ def _models(y_proba: Any, y_true: Any = None) -> dict[str, Any]:
     return dict(y_proba)
 
 
+@backends(
+    dask=Refused(
+        "its outcomes and forecasts are validated in memory before the table is "
+        "built; compute it on the collected rows (e.g. ddf.compute()) or on a "
+        "uniform subsample"
+    ),
+    array_api=HOST,
+)
 @one_warning_per_call
 def compare_forecasts(
     y_true: ArrayLike,

@@ -34,6 +34,7 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -89,6 +90,9 @@ class _Declaration:
 
 
 _REGISTRY: dict[str, _Declaration] = {}
+#: the declared (public) functions by the name of their declaration: the support
+#: table links each one under a module that exports it
+_FUNCTIONS: dict[str, Callable[..., Any]] = {}
 
 
 def _is_dask(x: Any) -> bool:
@@ -96,11 +100,20 @@ def _is_dask(x: Any) -> bool:
     return mod.startswith("dask.") or mod.startswith("dask_expr")
 
 
+def _first_item(v: Any) -> Any:
+    """The first item of a list or tuple argument (a sequence of arrays, e.g.
+    one per imputed data set), else None: only the first is looked at, so that
+    a long list of numbers costs one test."""
+    t = type(v)
+    return v[0] if (t is list or t is tuple) and v else None
+
+
 def _holds_dask(v: Any) -> bool:
-    """Whether an argument is (or a dict argument holds) a dask collection."""
+    """Whether an argument is (or a dict argument holds, or a list argument
+    starts with) a dask collection."""
     if isinstance(v, dict):
         return any(_is_dask(u) for u in v.values())
-    return _is_dask(v)
+    return _is_dask(v) or _is_dask(_first_item(v))
 
 
 def backend_of(values: Iterable[Any], primary: Any) -> str:
@@ -115,6 +128,9 @@ def backend_of(values: Iterable[Any], primary: Any) -> str:
         return "dask"
     if isinstance(primary, dict):  # several models: the first one's namespace
         primary = next(iter(primary.values()), None)
+    first = _first_item(primary)
+    if hasattr(first, "__array_namespace__") or hasattr(first, "__dlpack__"):
+        primary = first  # a sequence of arrays: the first one's namespace
     t = type(primary)
     if t is np.ndarray or t is list or t is tuple or primary is None:
         return "numpy"
@@ -137,11 +153,14 @@ def _device_arrays(values: Iterable[Any]) -> bool:
 
 
 def _host(v: Any) -> Any:
-    """A host (numpy) copy of an array argument; a dict's values each."""
+    """A host (numpy) copy of an array argument; a dict's values each, a
+    list's or tuple's items each."""
     from .array_api import to_numpy
 
     if isinstance(v, dict):
         return {k: to_numpy(x) for k, x in v.items()}
+    if type(v) is list or type(v) is tuple:
+        return type(v)(to_numpy(x) for x in v)
     return to_numpy(v)
 
 
@@ -282,6 +301,7 @@ def backends(
             return on_host(args, kwargs) if out is NotImplemented else out
 
         wrapper.__skbrier_backends__ = decl  # type: ignore[attr-defined]
+        _FUNCTIONS[name] = wrapper
         return wrapper  # type: ignore[return-value]
 
     return decorate
@@ -292,20 +312,48 @@ def declarations() -> dict[str, _Declaration]:
     return dict(_REGISTRY)
 
 
+def _wraps(obj: Any, func: Any) -> bool:
+    """Whether ``obj`` is ``func`` or a decorator's wrapper of it."""
+    while obj is not None:
+        if obj is func:
+            return True
+        obj = getattr(obj, "__wrapped__", None)
+    return False
+
+
+def _documented_name(name: str) -> str:
+    """The name a declared function is documented under: the shortest public
+    module that exports it (the top level first: ``skbrier.brier_score``; a
+    function of a private module under the public module that lists it, as
+    ``skbrier.metrics.decomposition.bin_edges``); the declaration's name
+    where none does (a method)."""
+    func = _FUNCTIONS.get(name)
+    short = name.rpartition(".")[2]
+    homes = [
+        mod_name
+        for mod_name, mod in list(sys.modules.items())
+        if mod_name.split(".")[0] == "skbrier"
+        and not any(part.startswith("_") for part in mod_name.split("."))
+        and short in getattr(mod, "__all__", ())
+        and _wraps(getattr(mod, short, None), func)
+    ]
+    if func is None or not homes:
+        return name
+    return f"{min(homes, key=lambda m: (m.count('.'), m))}.{short}"
+
+
 def support_table() -> str:
     """The backend support table (reStructuredText), generated from the declarations.
 
     Imports :mod:`skbrier` first so that every public function has declared itself.
     """
-    top = importlib.import_module("skbrier")
+    importlib.import_module("skbrier")
     rows = [("Function", *(_TITLES[k] for k in ("numpy", *BACKENDS)))]
     public = {}
     for name, decl in _REGISTRY.items():
         if not name.startswith("skbrier."):
             continue  # a declaration outside the package (a test's)
-        short = name.rpartition(".")[2]
-        # the documented name: the top-level one where the package exports it
-        public[f"skbrier.{short}" if short in top.__all__ else name] = decl
+        public[_documented_name(name)] = decl
     for name in sorted(public, key=lambda n: n.rpartition(".")[2]):
         decl = public[name]
         cells = [f":func:`~{name}`", "yes"]

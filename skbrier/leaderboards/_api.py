@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.dispatch import HOST, Refused, backends
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
@@ -121,6 +122,27 @@ def _prepare(y_true: Any, y_proba: Any, *, anchor: Any, **panel: Any) -> Board:
     return build_board(lp, check_anchor(anchor, lp.forecasters))
 
 
+#: the parameters of the leaderboards that may hold arrays (one value per forecast)
+LEADERBOARD_ARRAYS = (
+    "y_true",
+    "y_proba",
+    "forecaster",
+    "question",
+    "sample_weight",
+    "combine",
+)
+#: the leaderboards' refusal of Dask input
+FITS_ALL_FORECASTS = Refused(
+    "the question effects are fitted on every forecast at once (a two-way "
+    "fixed-effects fit); compute it on the collected rows (e.g. ddf.compute())"
+)
+
+
+@backends(
+    arrays=LEADERBOARD_ARRAYS,
+    dask=FITS_ALL_FORECASTS,
+    array_api=HOST,
+)
 @leaderboard_doc
 def difficulty_adjusted_brier(
     y_true: Any,
@@ -332,6 +354,11 @@ def _summarise(
     )
 
 
+@backends(
+    arrays=(*LEADERBOARD_ARRAYS, "strata"),
+    dask=FITS_ALL_FORECASTS,
+    array_api=HOST,
+)
 @leaderboard_doc
 def leaderboard(
     y_true: Any,

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.dispatch import HOST, backends
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
@@ -14,7 +15,7 @@ from .._core.params import (
     check_option,
 )
 from .._core.results import to_builtin
-from ._api import fit_board
+from ._api import FITS_ALL_FORECASTS, fit_board
 from ._boot import best_shares, build_board, check_bootstrap, p_values, rank_matrix
 from ._docs import leaderboard_doc
 from ._frozen import check_question_effects
@@ -57,6 +58,12 @@ def _refuse_unscored(scores: HistoryScoreResult, **names: Any) -> None:
                 )
 
 
+@backends(
+    arrays=("strata",),
+    namespace_of="strata",
+    dask=FITS_ALL_FORECASTS,
+    array_api=HOST,
+)
 @leaderboard_doc
 def history_leaderboard(
     scores: HistoryScoreResult,

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.dispatch import HOST, Refused, backends
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     check_confidence_level,
@@ -281,6 +282,15 @@ def _not_a_result(value: Any, name: str, what: str) -> None:
         )
 
 
+@backends(
+    arrays=("release_dates", "scores", "replicates"),
+    namespace_of="scores",
+    dask=Refused(
+        "the frontier orders every forecaster's score by release date; pass the "
+        "scores as numpy arrays (e.g. .compute())"
+    ),
+    array_api=HOST,
+)
 @leaderboard_doc
 def parity_date(
     release_dates: ArrayLike | Mapping[Any, Any],

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.binning import block_binner, check_edges_cover, uniform_edges
+from .._core.dispatch import HOST, Refused, backends
 from .._core.format import format_number
 from .._core.kernels.bin_statistics import BinStatistics, check_edges
 from .._core.kernels.decomposition import binned_sums, pow2_exponent
@@ -39,6 +40,15 @@ __all__ = [
 ]
 
 
+@backends(
+    arrays=("y_proba", "sample_weight"),
+    dask=Refused(
+        "the forecasts are checked and their quantiles taken with all rows in "
+        "memory; compute it on the collected rows (e.g. ddf.compute()) or on a "
+        "uniform subsample"
+    ),
+    array_api=HOST,
+)
 def bin_edges(
     y_proba: ArrayLike,
     *,

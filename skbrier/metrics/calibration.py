@@ -25,7 +25,7 @@ from scipy import special
 from sklearn.exceptions import ConvergenceWarning
 
 from .._core.binning import apply_resolution
-from .._core.dispatch import HOST, backends
+from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.kernels.calibration import (
     auc_delong,
@@ -400,6 +400,15 @@ def spiegelhalter_z(
     return SpiegelhalterResult(*spiegelhalter(y, p, w))
 
 
+@backends(
+    arrays=("y_true", "y_proba"),
+    dask=Refused(
+        "the lowess smoother fits each forecast's neighbourhood among all rows; "
+        "compute it on the collected rows (e.g. ddf.compute()) or on a uniform "
+        "subsample"
+    ),
+    array_api=HOST,
+)
 @shared_doc
 def lowess_calibration_error(
     y_true: ArrayLike,

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._core.dispatch import backends
+from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import with_pieces
 from .._core.kernels.net_benefit import (
     bootstrap_counts,
@@ -537,6 +537,15 @@ def _check_model_probas(
 
 
 # --------------------------------------------------------------------------- binary tests
+@backends(
+    arrays=("y_true", "y_test", "sample_weight"),
+    namespace_of="y_test",
+    dask=Refused(
+        "it returns one probability per row, read from the event rates of all "
+        "rows held in memory; compute it on the collected rows (e.g. ddf.compute())"
+    ),
+    array_api=HOST,
+)
 @_doc
 def binary_test_probabilities(
     y_true: ArrayLike,

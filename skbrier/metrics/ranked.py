@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike
 
 from .._core.arrays import as_array
 from .._core.diagnose import column_names, one_warning_per_call
-from .._core.dispatch import HOST, Refused, backends
+from .._core.dispatch import BODY, HOST, Refused, backends
 from .._core.format import format_number
 from .._core.kernels.brier import warn_undefined_skill
 from .._core.kernels.ranked import (
@@ -76,6 +76,17 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- checks
+@backends(
+    arrays=("y_true",),
+    namespace_of="y_true",
+    dask=Refused(
+        "an ordered categorical's rows are converted in memory to read the order "
+        "of its categories; compute it on the collected rows (e.g. ddf.compute())"
+    ),
+    # the rows pass through as they are (the Array API adapters read the order
+    # of device outcomes with it)
+    array_api=BODY,
+)
 def ranked_order(y_true: Any, labels: Any) -> tuple[Any, Any, np.ndarray | None]:
     """``(y_true, labels, perm)``: the order of the categories.
 

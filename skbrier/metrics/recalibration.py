@@ -22,6 +22,7 @@ from scipy import optimize
 
 from .._core.arrays import validated
 from .._core.diagnose import one_warning_per_call
+from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.hard import one_hot_scores, warn_one_hot
 from .._core.kernels.multiple_choice import (
@@ -134,6 +135,14 @@ class TemperatureScalingResult(Result):
     fitted_on: str
 
 
+#: the refusal of Dask input: both recalibrations fit their map on every row
+_FITS_ALL_ROWS = Refused(
+    "the recalibration map is fitted on all rows in memory; compute it on the "
+    "collected rows (e.g. ddf.compute()) or on a uniform subsample"
+)
+
+
+@backends(dask=_FITS_ALL_ROWS, array_api=HOST)
 @one_warning_per_call
 @shared_doc
 def platt_calibration_error(
@@ -437,6 +446,12 @@ def _fit_inverse_temperature(ch: _Choices, name: str) -> float:
     return inv_t
 
 
+@backends(
+    arrays=("y_true", "y_score", "sample_weight"),
+    namespace_of="y_score",
+    dask=_FITS_ALL_ROWS,
+    array_api=HOST,
+)
 @one_warning_per_call
 def temperature_scaling(
     y_true: ArrayLike | Sequence[Sequence[float]],

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.dispatch import HOST, backends
 from .._core.format import format_number
 from .._core.labels import binary_target
 from .._core.params import (
@@ -49,7 +50,7 @@ from ._optimism_core import (
 )
 from ._optimism_measures import BASE_MEASURES, MeasureSet
 from ._stability import StabilityResult
-from .cross_validation import _take_rows
+from .cross_validation import FITS_IN_MEMORY, _take_rows
 
 __all__ = ["InternalValidationResult", "internal_validation"]
 
@@ -274,6 +275,12 @@ def _named(names: list[str], values: np.ndarray, kind: type = float) -> dict[str
 
 
 # --------------------------------------------------------------------------- public
+@backends(
+    arrays=("X", "y", "sample_weight"),
+    namespace_of="X",
+    dask=FITS_IN_MEMORY,
+    array_api=HOST,
+)
 def internal_validation(
     estimator: Any,
     X: Any,

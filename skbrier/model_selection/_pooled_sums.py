@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import with_pieces
 from .._core.kernels.brier import binary_squared_errors, multiclass_squared_errors
 from .._core.params import check_int
@@ -134,9 +135,16 @@ def _class_hits(fc: Forecast, class_index: int) -> np.ndarray:
 _OPTIONS = ("labels", "pos_label")
 
 
+#: the sums' refusal of Dask input
+_ONE_FOLD = Refused(
+    "a sum scores the predictions of one cross-validation fold held in memory; "
+    "compute the fold (e.g. .compute())"
+)
+
+
 def _sum_function(name: str, statistic: str, doc: str) -> Callable[..., float]:
     """The public sum ``name`` (a module-level score function of :func:`_fold_sum`)."""
-    return with_pieces(_PIECES)(
+    func = with_pieces(_PIECES)(
         score_function(
             name,
             functools.partial(_fold_sum, statistic=statistic),
@@ -146,6 +154,8 @@ def _sum_function(name: str, statistic: str, doc: str) -> Callable[..., float]:
             doc=doc,
         )
     )
+    # the public sums declare their backends (not the private one)
+    return func if name.startswith("_") else backends(dask=_ONE_FOLD, array_api=HOST)(func)
 
 
 brier_sum = _sum_function(

@@ -14,6 +14,7 @@ from sklearn.utils.parallel import Parallel, delayed
 
 from .._core.arrays import validated
 from .._core.diagnose import one_warning_per_call
+from .._core.dispatch import HOST, Refused, backends
 from .._core.kernels.brier import (
     brier_index_from_score,
     climatology_brier,
@@ -193,6 +194,19 @@ def _test_positions(tests: list[np.ndarray], n: int) -> tuple[np.ndarray, np.nda
     return covered, position
 
 
+#: the refusal of Dask input by the model-selection functions
+FITS_IN_MEMORY = Refused(
+    "the estimator is fitted on folds or bootstrap samples of rows held in memory; "
+    "compute the rows (e.g. X.compute()) or use a uniform subsample"
+)
+
+
+@backends(
+    arrays=("X", "y", "groups", "sample_weight"),
+    namespace_of="X",
+    dask=FITS_IN_MEMORY,
+    array_api=HOST,
+)
 @one_warning_per_call
 def cross_val_brier(
     estimator: Any,

@@ -9,9 +9,10 @@ from typing import Any
 from numpy.typing import ArrayLike
 from sklearn.base import clone
 
+from .._core.dispatch import HOST, backends
 from .._core.params import check_n_jobs, check_option
 from .._response import check_pos_label
-from .cross_validation import cross_val_brier
+from .cross_validation import FITS_IN_MEMORY, cross_val_brier
 
 __all__ = ["BrierObjective", "create_study", "optuna_objective"]
 
@@ -167,6 +168,12 @@ class BrierObjective:
         return float(getattr(res, self.metric))
 
 
+@backends(
+    arrays=("X", "y", "groups", "sample_weight"),
+    namespace_of="X",
+    dask=FITS_IN_MEMORY,
+    array_api=HOST,
+)
 def optuna_objective(
     estimator: Any,
     X: ArrayLike,

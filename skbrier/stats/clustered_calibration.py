@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special, stats
 
+from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.kernels.splines import r_seq, rcs_basis, rcs_knots
 from .._core.labels import check_groups
@@ -385,6 +386,15 @@ def _mixc(
     return rows, centres
 
 
+@backends(
+    arrays=("y_true", "y_proba", "groups", "sample_weight"),
+    dask=Refused(
+        "each cluster's calibration curve is fitted on its rows in memory; compute "
+        "it on the collected rows (e.g. ddf.compute()) or on a uniform subsample of "
+        "each cluster"
+    ),
+    array_api=HOST,
+)
 @shared_doc
 def clustered_calibration_curve(
     y_true: ArrayLike,

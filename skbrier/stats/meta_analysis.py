@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize, stats
 
+from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.labels import check_groups
@@ -201,6 +202,15 @@ class MetaAnalysisResult(_ScaledInterval):
         return scaled_interval(self.pooled_scale, half, self.transform)
 
 
+@backends(
+    arrays=("estimates", "variances"),
+    namespace_of="estimates",
+    dask=Refused(
+        "the heterogeneity is estimated from every study at once (one estimate per "
+        "study); pass the estimates as numpy arrays (e.g. .compute())"
+    ),
+    array_api=HOST,
+)
 def random_effects_meta(
     estimates: ArrayLike,
     variances: ArrayLike,
@@ -409,6 +419,14 @@ class ClusteredValidationResult(_PooledMeasures):
         return pd.DataFrame(rows)
 
 
+@backends(
+    arrays=("y_true", "y_proba", "groups", "sample_weight"),
+    dask=Refused(
+        "each cluster's statistics are computed on its rows in memory; compute it "
+        "on the collected rows (e.g. ddf.compute())"
+    ),
+    array_api=HOST,
+)
 @shared_doc
 def clustered_validation(
     y_true: ArrayLike,

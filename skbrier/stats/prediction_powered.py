@@ -18,6 +18,7 @@ from scipy import stats
 
 from .._core.arrays import as_array
 from .._core.diagnose import is_missing
+from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.kernels.ppi import ppi_mean
 from .._core.params import check_confidence_level
@@ -183,6 +184,20 @@ def _judge(judge_correct: Any, n: int) -> np.ndarray:
     return judge
 
 
+#: the refusal of Dask input, shared by both estimators
+_PPI_IN_MEMORY = Refused(
+    "the labelled and unlabelled items are told apart and the power-tuning "
+    "parameter estimated with all items in memory; compute it on the collected "
+    "items (e.g. ddf.compute())"
+)
+
+
+@backends(
+    arrays=("human_correct", "judge_correct", "sample_weight"),
+    namespace_of="judge_correct",
+    dask=_PPI_IN_MEMORY,
+    array_api=HOST,
+)
 @shared_doc
 def prediction_powered_accuracy(
     human_correct: ArrayLike,
@@ -270,6 +285,12 @@ def prediction_powered_accuracy(
     )
 
 
+@backends(
+    arrays=("human_correct", "confidence", "judge_correct", "sample_weight"),
+    namespace_of="confidence",
+    dask=_PPI_IN_MEMORY,
+    array_api=HOST,
+)
 @shared_doc
 def prediction_powered_brier_score(
     human_correct: ArrayLike,

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.params import check_confidence_level, check_option, check_real
 from .._core.validation import binary_forecast
@@ -105,6 +106,15 @@ class RubinPooledResult(_ScaledInterval):
         return self.pooled_scale, half, self.transform
 
 
+@backends(
+    arrays=("estimates", "variances"),
+    namespace_of="estimates",
+    dask=Refused(
+        "Rubin's rules pool one estimate per imputed data set; pass the estimates "
+        "as numpy arrays (e.g. .compute())"
+    ),
+    array_api=HOST,
+)
 def pool_rubin(
     estimates: ArrayLike,
     variances: ArrayLike,
@@ -281,6 +291,14 @@ class PooledValidationResult(_PooledMeasures):
         return pd.DataFrame(rows)
 
 
+@backends(
+    dask=Refused(
+        "the logistic recalibration and the DeLong variance of each imputed data "
+        "set need its rows in memory; compute them (e.g. [d.compute() for d in "
+        "y_proba]) or pass a uniform subsample of the rows"
+    ),
+    array_api=HOST,
+)
 @shared_doc
 def pooled_validation(
     y_true: ArrayLike | Sequence[ArrayLike],

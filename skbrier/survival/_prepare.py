@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._core.dispatch import Refused
 from .._core.format import format_number
 from .._core.params import check_option
 from . import _survival_math as sm
@@ -21,6 +22,8 @@ from ._checks import (
 )
 
 __all__ = [
+    "SORTS_EVENT_TIMES",
+    "SURVIVAL_ARRAYS",
     "SURVIVAL_PIECES",
     "CONVENTIONS",
     "Convention",
@@ -35,6 +38,22 @@ __all__ = [
     "prepare",
     "unpack",
 ]
+
+#: the parameters of the survival functions that may hold arrays (their
+#: backend declarations, :func:`skbrier._core.dispatch.backends`)
+SURVIVAL_ARRAYS = (
+    "y_event",
+    "y_time",
+    "surv_proba",
+    "train_event",
+    "train_time",
+    "sample_weight",
+)
+#: the survival functions' refusal of Dask input
+SORTS_EVENT_TIMES = Refused(
+    "the Kaplan-Meier censoring weights sort all event times at once; compute it "
+    "on the collected rows (e.g. ddf.compute()) or on a uniform subsample"
+)
 
 _TRAINING = """\
 train_event, train_time : array-like, default=None

@@ -10,6 +10,7 @@ import numpy as np
 from scipy.stats import norm
 from sklearn.exceptions import UndefinedMetricWarning
 
+from .._core.dispatch import HOST, backends
 from .._core.docstrings import with_pieces
 from .._core.format import format_number
 from .._core.kernels.brier import skill_score
@@ -24,6 +25,8 @@ from .._core.resampling import chunk_size_for, frequency_resampler, run_replicat
 from . import _survival_math as sm
 from ._checks import SurvivalData
 from ._prepare import (
+    SORTS_EVENT_TIMES,
+    SURVIVAL_ARRAYS,
     SURVIVAL_PIECES,
     Convention,
     brier_only,
@@ -175,6 +178,12 @@ def _warn_undefined_ipa(
     )
 
 
+@backends(
+    arrays=SURVIVAL_ARRAYS,
+    namespace_of="surv_proba",
+    dask=SORTS_EVENT_TIMES,
+    array_api=HOST,
+)
 @with_pieces(SURVIVAL_PIECES)
 def index_of_prediction_accuracy(
     y_event: Any,
@@ -326,6 +335,20 @@ def index_of_prediction_accuracy(
     )
 
 
+@backends(
+    arrays=(
+        "y_event",
+        "y_time",
+        "surv_proba_a",
+        "surv_proba_b",
+        "train_event",
+        "train_time",
+        "sample_weight",
+    ),
+    namespace_of="surv_proba_a",
+    dask=SORTS_EVENT_TIMES,
+    array_api=HOST,
+)
 @with_pieces(SURVIVAL_PIECES)
 def compare_brier_survival(
     y_event: Any,

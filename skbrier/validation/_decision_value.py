@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.dispatch import HOST, Refused, backends
 from .._core.format import format_number
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
@@ -203,6 +204,13 @@ def _range(values: np.ndarray, t: np.ndarray) -> str:
     )
 
 
+@backends(
+    dask=Refused(
+        "the paired bootstrap of the differences resamples rows in memory; compute "
+        "it on the collected rows (e.g. ddf.compute()) or on a uniform subsample"
+    ),
+    array_api=HOST,
+)
 def compare_net_benefit(
     y_true: ArrayLike,
     y_proba: ArrayLike | Mapping[str, ArrayLike],

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from .._core.dispatch import HOST, Refused, backends
 from .._core.format import format_number
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
@@ -225,6 +226,13 @@ def _needed(n: float, se: float, target_se: float) -> int | None:
     return math.ceil(value) if math.isfinite(value) else None
 
 
+@backends(
+    dask=Refused(
+        "the bootstrap resamples rows of the validation data in memory; compute it "
+        "on the collected rows (e.g. ddf.compute())"
+    ),
+    array_api=HOST,
+)
 def achieved_precision(
     y_true: ArrayLike,
     y_proba: ArrayLike,
