@@ -26,7 +26,6 @@ verification's ``$rpss`` (climatology of the sample, or ``baseline``).
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -34,7 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.arrays import as_array
-from .._core.diagnose import column_names, one_warning_per_call
+from .._core.diagnose import column_names, one_warning_per_call, warn_once
 from .._core.dispatch import BODY, HOST, Refused, backends
 from .._core.format import format_number
 from .._core.kernels.brier import warn_undefined_skill
@@ -135,13 +134,15 @@ def _warn_unordered_categories(dtype: Any) -> None:
     except TypeError:  # unorderable categories: the check refuses them
         return
     shown = [c.item() if isinstance(c, np.generic) else c for c in given[:10]]
-    warnings.warn(
+    # at the user's line, however deep the call (a fixed stacklevel named a line
+    # of skbrier when a ranked statistic called ranked_order)
+    warn_once(
         f"y_true is an unordered pandas categorical whose categories {shown} are "
         "not sorted: the categories are read in their sorted order. If that list "
         "is their order, make it ordered (ordered=True) or pass labels= in that "
         "order.",
         UserWarning,
-        stacklevel=4,
+        key="unordered categories",
     )
 
 

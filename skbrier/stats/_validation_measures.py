@@ -74,7 +74,9 @@ def validation_measures(
     oe, _, _ = observed_expected(y, p, w, 0.95)
     # the variance of log(O/E) of observed_expected, moved to O/E by the delta method
     oe_var = oe**2 * max(1.0 - o / n, 0.0) / o if o > 0 else float("nan")
-    fit = _logistic_calibration(y, p, w, stacklevel=5, lr=False)  # the fits only
+    # the fits only; the warning names the line that called the public function
+    # (through its backend declaration: one frame more)
+    fit = _logistic_calibration(y, p, w, stacklevel=6, lr=False)
     bs, bs_var = _brier(y, p, w)
     return {
         "c_statistic": (c, c_var),
