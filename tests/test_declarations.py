@@ -125,14 +125,6 @@ def test_declarations_list_every_array_parameter():
 _OPTION_ARRAYS = {"scores"}  # history_leaderboard's scores is a result object
 
 
-#: declarations that leave a backend out (refused with the generic "does not
-#: accept" error and no reason): not this change's files, a follow-up
-_UNSAID = {
-    ("skbrier.stats.inference.brier_inference", "array_api"),
-    ("skbrier.stats.compare.compare_brier", "array_api"),
-}
-
-
 def test_every_declaration_says_what_each_backend_does():
     # a backend left out is refused without a reason: each declared function
     # says why (Refused), or how it serves the input (adapter, BODY, HOST)
@@ -142,9 +134,6 @@ def test_every_declaration_says_what_each_backend_does():
             continue
         for kind in dispatch.BACKENDS:
             target = decl.adapters.get(kind)
-            if (name, kind) in _UNSAID:
-                assert target is None, f"{name} declares {kind} now: remove it from _UNSAID"
-                continue
             assert target is not None, f"{name} says nothing of {kind} input"
             if isinstance(target, Refused):
                 assert "; " in target.reason and "comput" in target.reason, (

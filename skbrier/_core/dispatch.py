@@ -301,7 +301,7 @@ def backends(
             return on_host(args, kwargs) if out is NotImplemented else out
 
         wrapper.__skbrier_backends__ = decl  # type: ignore[attr-defined]
-        _FUNCTIONS[name] = wrapper
+        _FUNCTIONS[declared] = wrapper
         return wrapper  # type: ignore[return-value]
 
     return decorate
