@@ -339,9 +339,21 @@ def _same(a, b):
         assert repr(a) == repr(b)
 
 
+def _namespace(kind):
+    """``asarray`` of CPU torch, or of array-api-strict on its simulated second
+    device (an array numpy cannot read: no silent ``np.asarray`` of it)."""
+    if kind == "torch":
+        return pytest.importorskip("torch").asarray
+    xps = pytest.importorskip("array_api_strict")
+    return lambda a: xps.asarray(a, device=xps.Device("device1"))
+
+
+@pytest.mark.parametrize("kind", ["torch", "strict-device1"])
 @pytest.mark.parametrize("case", sorted(_cases()))
-def test_cpu_torch_tensors_give_the_numpy_result_through_the_host_copy(case, monkeypatch):
-    torch = pytest.importorskip("torch")
+def test_array_api_input_gives_the_numpy_result_through_the_host_copy(
+    case, kind, monkeypatch
+):
+    asarray = _namespace(kind)
     monkeypatch.setenv("SCIPY_ARRAY_API", "1")
     import sklearn
 
@@ -350,7 +362,7 @@ def test_cpu_torch_tensors_give_the_numpy_result_through_the_host_copy(case, mon
     want = _call(func, arrays, options)
 
     def tensor(v):
-        return torch.asarray(v) if v.dtype.kind in "fiub" else v
+        return asarray(v) if v.dtype.kind in "fiub" else v
 
     on_torch = {
         k: {m: tensor(a) for m, a in v.items()} if isinstance(v, dict) else tensor(v)
