@@ -282,15 +282,15 @@ def _not_a_result(value: Any, name: str, what: str) -> None:
         )
 
 
-@backends(
-    arrays=("release_dates", "scores", "replicates"),
-    namespace_of="scores",
-    dask=Refused(
-        "the frontier orders every forecaster's score by release date; pass the "
-        "scores as numpy arrays (e.g. .compute())"
-    ),
-    array_api=HOST,
+#: the arrays of parity_date and its refusal of Dask input (one score a forecaster)
+_ARRAYS = ("release_dates", "scores", "replicates")
+_FRONTIER = Refused(
+    "the frontier orders every forecaster's score by release date; pass the "
+    "scores as numpy arrays (e.g. .compute())"
 )
+
+
+@backends(arrays=_ARRAYS, namespace_of="scores", dask=_FRONTIER, array_api=HOST)
 @leaderboard_doc
 def parity_date(
     release_dates: ArrayLike | Mapping[Any, Any],

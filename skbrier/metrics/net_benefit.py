@@ -537,15 +537,15 @@ def _check_model_probas(
 
 
 # --------------------------------------------------------------------------- binary tests
-@backends(
-    arrays=("y_true", "y_test", "sample_weight"),
-    namespace_of="y_test",
-    dask=Refused(
-        "it returns one probability per row, read from the event rates of all "
-        "rows held in memory; compute it on the collected rows (e.g. ddf.compute())"
-    ),
-    array_api=HOST,
+#: the arrays of binary_test_probabilities and its refusal of Dask input
+_TEST_ARRAYS = ("y_true", "y_test", "sample_weight")
+_PER_ROW = Refused(
+    "it returns one probability per row, read from the event rates of all "
+    "rows held in memory; compute it on the collected rows (e.g. ddf.compute())"
 )
+
+
+@backends(arrays=_TEST_ARRAYS, namespace_of="y_test", dask=_PER_ROW, array_api=HOST)
 @_doc
 def binary_test_probabilities(
     y_true: ArrayLike,

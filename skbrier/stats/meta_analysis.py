@@ -419,12 +419,16 @@ class ClusteredValidationResult(_PooledMeasures):
         return pd.DataFrame(rows)
 
 
+#: the refusal of Dask input by clustered_validation
+_CLUSTERS_IN_MEMORY = Refused(
+    "each cluster's statistics are computed on its rows in memory; compute it "
+    "on the collected rows (e.g. ddf.compute())"
+)
+
+
 @backends(
     arrays=("y_true", "y_proba", "groups", "sample_weight"),
-    dask=Refused(
-        "each cluster's statistics are computed on its rows in memory; compute it "
-        "on the collected rows (e.g. ddf.compute())"
-    ),
+    dask=_CLUSTERS_IN_MEMORY,
     array_api=HOST,
 )
 @shared_doc
