@@ -15,6 +15,7 @@ from .diagnose import warn_once
 
 __all__ = [
     "ONE_HOT_ADVICE",
+    "HardForecastWarning",
     "hard_forecast_message",
     "is_hard",
     "one_hot_scores",

@@ -216,8 +216,7 @@ def _report(report: Any, frame: Any, args: Any, name: str, **kw: Any) -> Any:
     """``report`` (an engine's ``calibration_report``) of the columns
     :data:`_Y`, :data:`_P` (and :data:`_W` with ``--weight-col``) of ``frame``;
     its warning of hard 0/1 forecasts names the column, as in memory."""
-    from .._core.diagnose import HardForecastWarning
-    from .._core.hard import hard_forecast_message
+    from .._core.hard import HardForecastWarning, hard_forecast_message
 
     w = None if args.weight_col is None else _W
     with warnings.catch_warnings(record=True) as caught:
