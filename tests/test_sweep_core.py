@@ -299,3 +299,22 @@ def test_nullable_float32_frames_are_read_as_float32(dtype):
     frame.iloc[3, 1] = None
     with pytest.raises(ValueError, match="y_proba contains NaN: 1 of 600"):
         skbrier.brier_score(y, frame)
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-310, 1e-300, 1e300])
+def test_case_control_net_benefit_at_extreme_weight_scales(scale):
+    """Weights of 5e-324 with a case-control ``prevalence``: the weights'
+    scale does not matter, but ``prevalence / W1`` overflowed (numpy's
+    RuntimeWarning, then inf); now the class rates come first."""
+    import warnings
+
+    rng = np.random.default_rng(0)
+    p = rng.uniform(size=50)
+    y = (rng.uniform(size=50) < p).astype(int)
+    want = skbrier.net_benefit(y, p, threshold=0.3, prevalence=0.4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = skbrier.net_benefit(
+            y, p, threshold=0.3, prevalence=0.4, sample_weight=np.full(50, scale)
+        )
+    assert got == pytest.approx(want, rel=1e-12)

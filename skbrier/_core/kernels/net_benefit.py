@@ -224,8 +224,10 @@ def shares_from_weights(
     if prevalence is None:
         total = w1 + w0
         return ClassShares(tp / total, fp / total, fn / total, tn / total)
-    a, b = prevalence / w1, (1.0 - prevalence) / w0
-    return ClassShares(tp * a, fp * b, fn * a, tn * b)
+    # the class rates first (at most 1): prevalence / w1 overflowed for
+    # subnormal weights
+    a, b = prevalence, 1.0 - prevalence
+    return ClassShares(tp / w1 * a, fp / w0 * b, fn / w1 * a, tn / w0 * b)
 
 
 def threshold_shares(s: ThresholdSums, prevalence: float | None = None) -> ClassShares:
