@@ -91,6 +91,9 @@ nitpick_ignore = [
     ("py:class", "os.PathLike"),
     ("py:class", "dict[str"),
     ("py:class", "tuple[~typing.Any"),
+    # the generated signature of the pooled scorers' sums (brier_sum ...:
+    # skbrier._scorer_table.score_function) keeps the alias as text
+    ("py:class", "ArrayLike"),
 ]
 mathjax_path = "mathjax/tex-chtml.js"
 
