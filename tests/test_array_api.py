@@ -12,6 +12,8 @@ import warnings
 import numpy as np
 import pytest
 import sklearn
+from xp_namespaces import NAMESPACES as _ALL
+from xp_namespaces import xp_case_fixture
 
 from skbrier import (
     brier_index,
@@ -24,91 +26,11 @@ from skbrier import (
 )
 from skbrier.metrics.calibration_error import calibration_error
 
-
-def _strict(device_name):
-    xps = pytest.importorskip("array_api_strict")
-    device = xps.Device(device_name) if device_name else None
-
-    def conv(a, dtype=None):
-        a = np.asarray(a)
-        if dtype == "float32":
-            a = a.astype(np.float32)
-        return xps.asarray(a, device=device)
-
-    return conv
-
-
-def _torch(dtype_name, device="cpu"):
-    torch = pytest.importorskip("torch")
-    if device == "cuda" and not torch.cuda.is_available():
-        pytest.skip("no CUDA device (run on a GPU machine)")
-
-    def conv(a, dtype=None):
-        a = np.asarray(a)
-        if a.dtype.kind == "f":
-            want = dtype or dtype_name
-            return torch.tensor(a, dtype=getattr(torch, want), device=device)
-        return torch.tensor(a, device=device)
-
-    return conv
-
-
-def _jax(dtype_name):
-    jax = pytest.importorskip("jax")
-    jax.config.update("jax_enable_x64", True)  # float64 as numpy (JAX's default is 32-bit)
-    jnp = jax.numpy
-
-    def conv(a, dtype=None):
-        a = np.asarray(a)
-        if a.dtype.kind == "f":
-            a = a.astype(dtype or dtype_name)
-        return jnp.asarray(a)  # JAX's default device: the GPU where there is one
-
-    return conv
-
-
-def _cupy(dtype_name):
-    cp = pytest.importorskip("cupy")
-    try:
-        cp.cuda.runtime.getDeviceCount()
-    except Exception:
-        pytest.skip("no CUDA device for CuPy (run on a GPU machine)")
-
-    def conv(a, dtype=None):
-        a = np.asarray(a)
-        if a.dtype.kind == "f":
-            a = a.astype(dtype or dtype_name)
-        return cp.asarray(a)
-
-    return conv
-
-
-NAMESPACES = {
-    "strict": lambda: (_strict(None), "float64"),
-    "strict-device1": lambda: (_strict("device1"), "float64"),
-    "torch-float64": lambda: (_torch("float64"), "float64"),
-    "torch-float32": lambda: (_torch("float32"), "float32"),
-    # a real accelerator: skipped where torch sees no CUDA device
-    "torch-cuda-float64": lambda: (_torch("float64", "cuda"), "float64"),
-    "torch-cuda-float32": lambda: (_torch("float32", "cuda"), "float32"),
-    # JAX (immutable arrays) on its default device, and CuPy on a CUDA device
-    "jax-float64": lambda: (_jax("float64"), "float64"),
-    "jax-float32": lambda: (_jax("float32"), "float32"),
-    "cupy-float64": lambda: (_cupy("float64"), "float64"),
-    "cupy-float32": lambda: (_cupy("float32"), "float32"),
-}
-
+NAMESPACES = {k: v for k, v in _ALL.items() if k != "strict-no-float64"}
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*do not sum to one:UserWarning")
 
-
-@pytest.fixture(params=sorted(NAMESPACES))
-def xp_case(request, monkeypatch):
-    conv, dtype = NAMESPACES[request.param]()
-    # scikit-learn insists on scipy's switch too (our array paths do not use scipy)
-    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
-    with sklearn.config_context(array_api_dispatch=True):
-        yield conv, dtype
+xp_case = xp_case_fixture(NAMESPACES)
 
 
 def _close(a, b, dtype):

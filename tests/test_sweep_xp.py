@@ -22,62 +22,23 @@ from skbrier.metrics.calibration_error import calibration_error
 xps = pytest.importorskip("array_api_strict")
 
 
-def _strict(device_name):
-    device = xps.Device(device_name) if device_name else None
-
-    def conv(a, dtype=None):
-        a = np.asarray(a)
-        if a.dtype == np.float64 and (dtype == "float32" or device_name == "no_float64"):
-            a = a.astype(np.float32)
-        return xps.asarray(a, device=device)
-
-    return conv
-
-
-def _torch(dtype_name):
-    torch = pytest.importorskip("torch")
-
-    def conv(a, dtype=None):
-        a = np.asarray(a)
-        if a.dtype.kind == "f":
-            return torch.tensor(a, dtype=getattr(torch, dtype or dtype_name))
-        return torch.tensor(a)
-
-    return conv
-
-
-def _jax(dtype_name):
-    jax = pytest.importorskip("jax")
-    jax.config.update("jax_enable_x64", True)
-
-    def conv(a, dtype=None):
-        a = np.asarray(a)
-        if a.dtype.kind == "f":
-            a = a.astype(dtype or dtype_name)
-        return jax.numpy.asarray(a)
-
-    return conv
-
+from xp_namespaces import NAMESPACES as _ALL
+from xp_namespaces import strict as _strict
+from xp_namespaces import xp_case_fixture
 
 NAMESPACES = {
-    "strict": lambda: (_strict(None), "float64"),
-    # host exports (__array__, __buffer__) raise on this device
-    "strict-device1": lambda: (_strict("device1"), "float64"),
-    # a device without float64 (as Apple's MPS)
-    "strict-no-float64": lambda: (_strict("no_float64"), "float32"),
-    "torch-float64": lambda: (_torch("float64"), "float64"),
-    "torch-float32": lambda: (_torch("float32"), "float32"),
-    "jax-float64": lambda: (_jax("float64"), "float64"),
-    "jax-float32": lambda: (_jax("float32"), "float32"),
+    k: _ALL[k]
+    for k in (
+        "strict",
+        "strict-device1",
+        "strict-no-float64",
+        "torch-float64",
+        "torch-float32",
+        "jax-float64",
+        "jax-float32",
+    )
 }
-
-
-@pytest.fixture(params=sorted(NAMESPACES))
-def xp_case(request, monkeypatch):
-    conv, dtype = NAMESPACES[request.param]()
-    monkeypatch.setenv("SCIPY_ARRAY_API", "1")
-    with sklearn.config_context(array_api_dispatch=True):
-        yield conv, dtype
+xp_case = xp_case_fixture(NAMESPACES)
 
 
 def _host(a, dtype):
@@ -391,7 +352,7 @@ def test_weights_the_host_rescales(xp_case, data, scale):
     y, p, y3, P = data
     w = (np.arange(y.shape[0]) % 3 + 1.0) * scale
     # float64 device weights (numpy ones beside a device without float64)
-    no_float64 = dt == "float32" and conv.__qualname__.startswith("_strict")
+    no_float64 = dt == "float32" and conv.__qualname__.startswith("strict.")
     wd = w if no_float64 else conv(w, "float64")
     ph, Ph = _host(p, dt), _host(P, dt)
     calls = [
