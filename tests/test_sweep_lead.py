@@ -358,3 +358,17 @@ def test_forecasters_without_an_organization_are_not_one_organization(missing):
                           "2024-06-01"],
             latest_per_organization=1,
         )  # fmt: skip
+
+
+def test_combined_questions_keep_their_own_types():
+    """``combine_leaderboards`` of a part with integer question ids and one
+    with text ids showed every question as text (numpy's promotion of the
+    concatenation: 3 became '3'); each keeps its own value now."""
+    y, p, f, q = _panel()
+    ids = np.tile(np.arange(12), 3)
+    part_int = sk.difficulty_adjusted_brier(y, p, forecaster=f, question=ids)
+    part_txt = sk.difficulty_adjusted_brier(y, p, forecaster=f, question=q)
+    comb = sk.combine_leaderboards([part_int, part_txt])
+    shown = list(comb.questions)
+    assert shown[:12] == list(range(12)) and shown[12:] == sorted(set(q))
+    assert all(type(v) is not str for v in shown[:12])

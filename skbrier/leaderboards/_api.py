@@ -511,6 +511,15 @@ def leaderboard(
 
 
 @leaderboard_doc
+def _joined_questions(parts: list[np.ndarray]) -> np.ndarray:
+    """The questions of the parts, one after another; as objects when their
+    types differ (numpy's promotion turned an integer id 3 into '3')."""
+    arrays = [np.asarray(q) for q in parts]
+    if len({a.dtype.kind for a in arrays}) > 1:
+        arrays = [a.astype(object) for a in arrays]
+    return np.concatenate(arrays)
+
+
 def combine_leaderboards(
     results: Sequence[LeaderboardResult | DifficultyAdjustedResult],
     *,
@@ -601,7 +610,7 @@ def combine_leaderboards(
         np.asarray(nq).astype(np.int64),
         fitted,
         alpha,
-        np.concatenate([r.questions for r in results]),
+        _joined_questions([r.questions for r in results]),
         np.concatenate([r.question_effects for r in results]),
         results[0].anchor,
         int(sum(r.n_rows for r in results)),
