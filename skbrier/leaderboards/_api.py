@@ -510,7 +510,6 @@ def leaderboard(
     )
 
 
-@leaderboard_doc
 def _joined_questions(parts: list[np.ndarray]) -> np.ndarray:
     """The questions of the parts, one after another; as objects when their
     types differ (numpy's promotion turned an integer id 3 into '3')."""
@@ -520,6 +519,7 @@ def _joined_questions(parts: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(arrays)
 
 
+@leaderboard_doc
 def combine_leaderboards(
     results: Sequence[LeaderboardResult | DifficultyAdjustedResult],
     *,
