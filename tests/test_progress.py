@@ -68,16 +68,15 @@ def test_terminal_one_line_redrawn_and_erased(monkeypatch):
 
     err = _Tty()
     monkeypatch.setattr(sys, "stderr", err)
-    y, p = _data()
+    y, p = _data(60_000)  # resamples in two chunks: a bar
     calibration_report(y, p, cov_type="bootstrap", n_resamples=40, random_state=0)
     text = err.getvalue()
     assert "\n" not in text  # one line, redrawn in place
     frames = [f.rstrip() for f in text.split("\r") if f.strip()]
     assert "calibration report 5/11: logistic calibration | 0:00" in frames
-    # the bootstrap is a level of the same line, with how much remains
-    assert any(
-        "indexes | bootstrap (logistic calibration) 40/40 | 0:0" in f for f in frames
-    )
+    # the bootstrap (the Brier metrics' resamples, on which the logistic
+    # calibration is refitted) is a level of the same line, with how much remains
+    assert any("intervals | bootstrap 40/40 | 0:0" in f for f in frames)
     assert text.endswith("\r") and not text.split("\r")[-2].strip()  # erased
 
 

@@ -241,3 +241,76 @@ def test_report_bootstrap_intervals_unchanged_by_the_binned_refits(monkeypatch):
         assert lo_a == pytest.approx(lo_b, rel=1e-10) and hi_a == pytest.approx(
             hi_b, rel=1e-10
         ), m
+
+
+# --------------------------------------------------------------------------
+# unweighted reports draw each resample once: the logistic calibration is
+# refitted on the resamples of the Brier metrics' bootstrap
+# --------------------------------------------------------------------------
+
+
+def _brier_resample_counts(n, n_resamples, seed, scheme, block_length):
+    """The counts of every resample that brier_inference's bootstrap draws."""
+    from skbrier.stats.bootstrap import bootstrap_distribution
+
+    def total(*cols, axis=-1):
+        return np.sum(cols[-1], axis=axis)[None]
+
+    dist = bootstrap_distribution(
+        [np.zeros(n)],
+        total,
+        scheme=scheme,
+        block_length=block_length,
+        n_resamples=n_resamples,
+        random_state=seed,
+        n_jobs=None,
+        counts_statistic=total,
+        companion=lambda counts: counts,
+    )
+    return dist[1:].T  # (n_resamples, n)
+
+
+@pytest.mark.filterwarnings("ignore:.*left out of the logistic calibration")
+@pytest.mark.parametrize("scheme", ["iid", "moving_block"])
+def test_unweighted_report_refits_on_the_brier_resamples(scheme):
+    from skbrier._core.resampling import interval_from_replicates
+    from skbrier.metrics import calibration_intercept_slope
+    from skbrier.stats import brier_inference
+
+    y, p = _data(3_000, seed=8, extremes=True)
+    kw = {"cov_type": "bootstrap", "random_state": 7}
+    inf_kw = {"bootstrap": scheme, "block_length": 4} if scheme != "iid" else {}
+    rep = calibration_report(y, p, n_resamples=60, inference_kwds=inf_kw, **kw)
+    counts = _brier_resample_counts(3_000, 60, 7, scheme, 4.0)
+    assert (counts.sum(axis=1) == 3_000).all()
+    # the Brier rows are brier_inference's own, as before
+    inf = brier_inference(y, p, n_resamples=60, **inf_kw, **kw)
+    assert rep.confidence_interval(metric="brier_index") == pytest.approx(
+        tuple(inf.confidence_interval(metric="brier_index"))
+    )
+    # the logistic rows are refits with the same resamples as frequency weights
+    fits = [calibration_intercept_slope(y, p, sample_weight=c) for c in counts]
+    for metric, field in (
+        ("calibration_intercept", "intercept"),
+        ("calibration_slope", "slope"),
+    ):
+        want = interval_from_replicates(np.array([getattr(f, field) for f in fits]), 0.95)
+        got = rep.confidence_interval(metric=metric)
+        assert got == pytest.approx(tuple(want), rel=1e-9), metric
+    oe = [np.dot(c, y) / np.dot(c, p) for c in counts]
+    want = interval_from_replicates(np.array(oe), 0.95)
+    assert rep.confidence_interval(metric="observed_expected") == pytest.approx(
+        tuple(want), rel=1e-12
+    )
+
+
+def test_weighted_report_keeps_its_own_logistic_bootstrap():
+    # weighted rows: the Brier bootstrap draws rows with their weights, the
+    # logistic refits draw rows and weigh them; each keeps its own draws
+    y, p = _data(2_000, seed=9)
+    w = np.random.default_rng(2).uniform(0.5, 2.0, y.shape[0])
+    rep = calibration_report(
+        y, p, sample_weight=w, cov_type="bootstrap", n_resamples=40, random_state=1
+    )
+    lo, hi = rep.confidence_interval(metric="calibration_slope")
+    assert lo < rep.logistic.slope < hi

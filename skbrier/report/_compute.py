@@ -24,6 +24,7 @@ from ._numbers import (
     _brier_score,
     _calibration_numbers,
     _intervals,
+    _logistic,
     _Notes,
 )
 from ._options import (
@@ -33,7 +34,7 @@ from ._options import (
 )
 from ._result import CalibrationReport
 from ._sections import _decomposition, _net_benefit
-from ._valprob import adaptive_n_resamples
+from ._valprob import adaptive_n_resamples, counts_refits
 
 __all__ = ["calibration_report"]
 
@@ -343,11 +344,33 @@ def _sections(
     )
     # the intervals first: an invalid inference option fails before the rest
     run.step("confidence intervals")
-    intervals, inference = _intervals(y, p, w, opts, notes)
+    companion = fitted = None
+    if opts.cov_type == "bootstrap" and w is None:
+        # the logistic refits ride on the resamples of the Brier score's
+        # bootstrap (drawn once): the fit and the sort they start from first
+        from .._core.kernels.lowess import stable_argsort
+
+        if order is None:
+            order = stable_argsort(p)
+            sorted_yp = (y[order], p[order])
+        fitted = (_logistic(y, p, w, fit_notes := _Notes()), fit_notes)
+        if fitted[0][0] is not None:
+            companion = counts_refits(y, p, w, fitted[0][0], order)
+    intervals, inference = _intervals(y, p, w, opts, notes, companion=companion)
+    del companion
     run.step("Brier score")
     bs = _brier_score(y, p, w)
     numbers = _calibration_numbers(
-        y, p, w, opts, notes, inference, run, order, None if w is not None else sorted_yp
+        y,
+        p,
+        w,
+        opts,
+        notes,
+        inference,
+        run,
+        order,
+        None if w is not None else sorted_yp,
+        fitted,
     )
     del order, sorted_yp
     specs = numbers.pop("_specs")

@@ -61,13 +61,18 @@ def _raise_if_option_error(exc: ValueError) -> None:
         raise ValueError(f"inference_kwds: {msg}") from None
 
 
-def _intervals(y, p, w, opts: Options, notes: _Notes, compute: Any = None):
+def _intervals(
+    y, p, w, opts: Options, notes: _Notes, compute: Any = None, companion: Any = None
+):
     """``(intervals, inference result)`` from :func:`skbrier.stats.brier_inference`
     (``compute(**options)``: its result computed another way, e.g. from the
-    merged states of a Spark DataFrame)."""
-    from ..stats.inference import brier_inference
+    merged states of a Spark DataFrame; ``companion``: a statistic of the
+    bootstrap's counts, see :func:`~skbrier.stats.inference.brier_inference_with`)."""
+    from ..stats.inference import brier_inference, brier_inference_with
 
-    if compute is None:
+    if compute is None and companion is not None:
+        compute = functools.partial(brier_inference_with, companion, y, p, sample_weight=w)
+    elif compute is None:
         compute = functools.partial(brier_inference, y, p, sample_weight=w)
     intervals: dict = {m: None for m in INTERVAL_METRICS}
     kwds = dict(opts.inference_kwds)
@@ -249,16 +254,23 @@ def _calibration_numbers(
     run: Task = NO_TASK,
     order=None,
     sorted_yp=None,
+    fitted=None,
 ) -> dict:
     """The calibration and discrimination numbers (``order``: the stable
     order of ``p`` when the caller has it; ``sorted_yp``: ``(y[order],
-    p[order])`` too)."""
+    p[order])`` too; ``fitted``: :func:`_logistic`'s result and its notes,
+    when the caller fitted it)."""
     from ._valprob import valprob_extras
 
     run.step("Spiegelhalter test")
     sz = _spiegelhalter(y, p, w, notes)
     run.step("logistic calibration")
-    logistic, df = _logistic(y, p, w, notes)
+    if fitted is None:
+        logistic, df = _logistic(y, p, w, notes)
+    else:
+        (logistic, df), fit_notes = fitted
+        for text in fit_notes:
+            notes.add(text)
     run.step("ECE")
     ece = _ece(y, p, w, opts, notes)
     # one sort of the forecasts for lowess and C (unweighted rows), kept

@@ -28,7 +28,13 @@ from scipy import special, stats
 
 from .._core.results import ConfidenceInterval
 
-__all__ = ["IntervalSpec", "adaptive_n_resamples", "interval_at", "valprob_extras"]
+__all__ = [
+    "IntervalSpec",
+    "adaptive_n_resamples",
+    "counts_refits",
+    "interval_at",
+    "valprob_extras",
+]
 
 #: resamples of the adaptive default: the budget of resampled rows
 #: ``n_resamples * n`` is at most this (between MIN and MAX resamples)
@@ -237,20 +243,19 @@ def _rows_refit(yk, lg, keep, wn, start, joint: bool):
 _BATCH_ELEMENTS = 1 << 23
 
 
-def _bootstrap_task(y, p, w, lg_res, scheme: str, block_length: float, p_order=None):
-    """``task(size, rng)`` of :func:`run_replicates`: (CITL, intercept, slope, O/E).
+def counts_refits(y, p, w, lg_res, p_order=None):
+    """``refits(counts)``: (CITL, intercept, slope, O/E) of resamples given by
+    their counts of each row (``counts`` of shape ``(size, n)``, a row per
+    resample; returns ``(size, 4)``).
 
-    Every resample draws its counts with
-    :func:`~skbrier._core.resampling.resample_multiplicities`; the logistic
-    fits are refitted with them as frequency weights, on the binned
-    sufficient statistics of
+    The logistic fits are refitted with the counts as frequency weights, on
+    the binned sufficient statistics of
     :class:`~skbrier._core.kernels.logistic_refit.BinnedRefits` (the numbers
     of a refit on the rows, to 1e-12) or, for small data, on the rows.
     ``p_order``: a stable order of the rows by ``p`` (the report's sort), or None.
     """
     from .._core.kernels.calibration import normalise_weights
     from .._core.kernels.logistic_refit import BinnedRefits
-    from .._core.resampling import resample_multiplicities
 
     n = y.shape[0]
     keep, yk, lg, _ = _fit_rows(y, p, w)
@@ -269,45 +274,62 @@ def _bootstrap_task(y, p, w, lg_res, scheme: str, block_length: float, p_order=N
     binned = BinnedRefits.build(yk, lg, wk, start, joint, by_logit)
     del by_logit
 
-    def draw(rng: np.random.Generator) -> np.ndarray:
-        return resample_multiplicities(rng, n, scheme, block_length)
-
     if binned is None:
         refit = _rows_refit(yk, lg, keep, wn, start, joint)
 
-        def rows_task(size: int, rng: np.random.Generator) -> np.ndarray:
-            out = np.full((size, 4), np.nan)
-            for s in range(size):
-                counts = draw(rng).astype(np.float64)
-                out[s, 3] = _ratio(float(np.dot(counts, yw)), float(np.dot(counts, pw)))
-                out[s, :3] = refit(counts)
+        def rows_refits(counts: np.ndarray) -> np.ndarray:
+            out = np.full((counts.shape[0], 4), np.nan)
+            for s, c in enumerate(counts.astype(np.float64, copy=False)):
+                out[s, 3] = _ratio(float(np.dot(c, yw)), float(np.dot(c, pw)))
+                out[s, :3] = refit(c)
             return out
 
-        return rows_task
+        return rows_refits
     # every row in one order: the fit rows as the binned refits sort them,
     # then the rows left out of the fits (for the O/E ratio)
     perm = np.concatenate([np.flatnonzero(keep)[binned.order], np.flatnonzero(~keep)])
     oe_cols = np.column_stack([yw[perm], pw[perm]])
     n_fit = binned.order.shape[0]
-    batch = max(1, _BATCH_ELEMENTS // max(n, 1))
 
-    def binned_task(size: int, rng: np.random.Generator) -> np.ndarray:
-        out = np.full((size, 4), np.nan)
-        for lo in range(0, size, batch):
-            m = min(batch, size - lo)
-            cb = np.empty((m, n))
-            for s in range(m):
-                counts = draw(rng)
-                # the counts in the binned order, gathered from 2 bytes per row
-                small = counts.astype(np.uint16) if counts.max() <= 0xFFFF else counts
-                cb[s] = np.take(small, perm)
-            o, e = (cb @ oe_cols).T
-            for s in range(m):
-                out[lo + s, 3] = _ratio(float(o[s]), float(e[s]))
-            out[lo : lo + m, :3] = binned.refit(cb[:, :n_fit])
+    def binned_refits(counts: np.ndarray) -> np.ndarray:
+        m = counts.shape[0]
+        out = np.full((m, 4), np.nan)
+        cb = np.empty((m, n))
+        for s in range(m):
+            # the counts in the binned order, gathered from 2 bytes per row
+            c = counts[s]
+            cb[s] = np.take(c.astype(np.uint16) if c.max() <= 0xFFFF else c, perm)
+        o, e = (cb @ oe_cols).T
+        for s in range(m):
+            out[s, 3] = _ratio(float(o[s]), float(e[s]))
+        out[:, :3] = binned.refit(cb[:, :n_fit])
         return out
 
-    return binned_task
+    return binned_refits
+
+
+def _bootstrap_task(y, p, w, lg_res, scheme: str, block_length: float, p_order=None):
+    """``task(size, rng)`` of :func:`run_replicates`: (CITL, intercept, slope, O/E)
+    of resamples drawn with
+    :func:`~skbrier._core.resampling.resample_multiplicities` (see
+    :func:`counts_refits`), in batches of at most ``_BATCH_ELEMENTS`` counts."""
+    from .._core.resampling import resample_multiplicities
+
+    refits = counts_refits(y, p, w, lg_res, p_order)
+    n = y.shape[0]
+    batch = max(1, _BATCH_ELEMENTS // max(n, 1))
+
+    def task(size: int, rng: np.random.Generator) -> np.ndarray:
+        out = np.empty((size, 4))
+        for lo in range(0, size, batch):
+            m = min(batch, size - lo)
+            counts = [
+                resample_multiplicities(rng, n, scheme, block_length) for _ in range(m)
+            ]
+            out[lo : lo + m] = refits(np.stack(counts))
+        return out
+
+    return task
 
 
 def _ratio(o: float, e: float) -> float:
@@ -321,16 +343,20 @@ def _bootstrap_intervals(
     from .._core.resampling import run_replicates
 
     scheme = opts.inference_kwds.get("bootstrap", "iid")
-    bl = getattr(inference, "block_length", None) or 1.0
-    task = _bootstrap_task(y, p, w, lg_res, scheme, float(bl), p_order)
-    reps = run_replicates(
-        task,
-        opts.n_resamples,
-        random_state=opts.rng,
-        n_jobs=opts.n_jobs,
-        chunk_size=8,
-        desc="bootstrap (logistic calibration)",
-    )
+    boot = getattr(inference, "_boot", None) or {}
+    if "companion" in boot:  # refitted on the Brier score's resamples
+        reps = boot["companion"].T
+    else:
+        bl = getattr(inference, "block_length", None) or 1.0
+        task = _bootstrap_task(y, p, w, lg_res, scheme, float(bl), p_order)
+        reps = run_replicates(
+            task,
+            opts.n_resamples,
+            random_state=opts.rng,
+            n_jobs=opts.n_jobs,
+            chunk_size=8,
+            desc="bootstrap (logistic calibration)",
+        )
     label = "bootstrap percentile" if scheme == "iid" else f"{scheme} bootstrap percentile"
     out: dict[str, IntervalSpec | None] = {}
     for j, (metric, est) in enumerate(

@@ -367,20 +367,26 @@ def bootstrap_distribution(
     n_jobs: int | None,
     draws: int | None = None,
     counts_statistic: Callable[..., np.ndarray] | None = None,
+    companion: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray:
     """Bootstrap distribution (validation-free); resamples on the last axis.
 
     ``draws`` (iid only, see :func:`prepare_frequency_weights`): the last
     element of ``data`` holds frequency weights; each resample draws ``draws``
     rows with probabilities ``w / W`` and passes the counts as the weights.
-    ``counts_statistic`` (iid, no ``draws``): ``statistic`` with the
-    resample's counts of each row as frequency weights (a last argument);
-    the same draws are then counted (``np.bincount``) instead of gathered,
-    several times cheaper for long columns, and the replicates are the same
-    to rounding.
+    ``counts_statistic`` (no ``draws``): ``statistic`` with the resample's
+    counts of each row as frequency weights (a last argument); the same
+    draws are then counted (``np.bincount``) instead of gathered, several
+    times cheaper for long columns, and the replicates are the same to
+    rounding.  ``companion`` (with ``counts_statistic``): a further
+    statistic of those counts, ``companion(counts)`` of shape ``(size, k)``
+    for counts of shape ``(size, n)``, computed on the same draws; its ``k``
+    rows follow the statistic's in the distribution (the calibration
+    report refits its logistic calibration on the resamples of the Brier
+    score's bootstrap, drawn once).
     """
     n = data[0].shape[0]
-    if counts_statistic is not None and draws is None and scheme == "iid":
+    if counts_statistic is not None and draws is None:
 
         def task(size: int, rng: np.random.Generator) -> np.ndarray:
             idx = resample_indices(rng, n, size, scheme, block_length)
@@ -389,7 +395,12 @@ def bootstrap_distribution(
                 counts[r] = np.bincount(idx[r], minlength=n)
             del idx
             tiled = [np.broadcast_to(d, (size, n)) for d in data]
-            return np.moveaxis(np.asarray(counts_statistic(*tiled, counts, axis=-1)), -1, 0)
+            out = np.moveaxis(np.asarray(counts_statistic(*tiled, counts, axis=-1)), -1, 0)
+            if companion is None:
+                return out
+            return np.concatenate([out, np.asarray(companion(counts))], axis=1)
+    elif companion is not None:
+        raise ValueError("companion goes with counts_statistic and no draws.")
     elif draws is not None:
         *cols, w = data
         prob = w / w.sum()
@@ -412,6 +423,7 @@ def bootstrap_distribution(
         random_state=random_state,
         n_jobs=n_jobs,
         chunk_size=max(2, _CHUNK_ELEMENTS // max(n, 1)),
+        desc="bootstrap",
     )
     return np.moveaxis(dist, 0, -1)
 

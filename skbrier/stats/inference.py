@@ -17,7 +17,9 @@ attached to time points.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import warnings
+from collections.abc import Callable
 from typing import Any, ClassVar, Literal, cast
 
 import numpy as np
@@ -581,16 +583,52 @@ def brier_inference(
     >>> round(res.standard_error("brier_index"), 3)
     5.323
     """
+    return _brier_inference(locals())
+
+
+def brier_inference_with(
+    companion: Callable[[np.ndarray], np.ndarray], y_true: Any, y_proba: Any, **options: Any
+) -> BrierInferenceResult:
+    """:func:`brier_inference` whose resamples serve a further statistic.
+
+    With the counted resamples of an unweighted bootstrap, ``companion(counts)``
+    (``(size, k)`` for counts of shape ``(size, n)``, see
+    :func:`~skbrier.stats.bootstrap.bootstrap_distribution`) is computed on
+    the same draws; its replicates, ``(k, n_resamples)``, are
+    ``result._boot["companion"]``.  Otherwise this is :func:`brier_inference`
+    (``_boot["companion"]`` absent).  The calibration report refits its
+    logistic calibration this way, drawing each resample once.
+    """
+    args = inspect.signature(brier_inference).bind(y_true, y_proba, **options)
+    args.apply_defaults()
+    return _brier_inference(args.arguments, companion)
+
+
+def _brier_inference(
+    args: dict[str, Any], companion: Callable[[np.ndarray], np.ndarray] | None = None
+) -> BrierInferenceResult:
+    """The body of :func:`brier_inference` (``args``: its arguments by name)."""
     cov_type, hac_kwds, b, n_jobs = check_inference_options(
-        cov_type, hac_kwds, n_resamples, n_jobs, random_state, bootstrap, block_length
+        args["cov_type"],
+        args["hac_kwds"],
+        args["n_resamples"],
+        args["n_jobs"],
+        args["random_state"],
+        args["bootstrap"],
+        args["block_length"],
     )
     fc = check_forecast(
-        y_true, y_proba, sample_weight=sample_weight, labels=labels, pos_label=pos_label
+        args["y_true"],
+        args["y_proba"],
+        sample_weight=args["sample_weight"],
+        labels=args["labels"],
+        pos_label=args["pos_label"],
     )
-    ref = check_reference(reference, fc)
+    ref = check_reference(args["reference"], fc)
     scheme, method, random_state, frequency = check_resampling(
-        cov_type, bootstrap, method, random_state
+        cov_type, args["bootstrap"], args["method"], args["random_state"]
     )
+    block_length = args["block_length"]
     if frequency:
         # frequency weights: zero-weight rows are removed rows
         fc, (ref,) = drop_zero_weight_rows(fc, ref)
@@ -628,9 +666,11 @@ def brier_inference(
         random_state=random_state,
         n_jobs=n_jobs,
         draws=draws,
-        # unweighted iid resamples are counted, not gathered (the same draws)
+        # unweighted resamples are counted, not gathered (the same draws)
         counts_statistic=None if weighted else design.statistic_for(weighted=True),
+        companion=None if weighted else companion,
     )
+    dist, extra = dist[: len(METRICS)], dist[len(METRICS) :]
     finite = np.isfinite(dist[:2]).all(axis=0)
     cov = np.cov(dist[:2, finite])
     boot = {
@@ -641,6 +681,8 @@ def brier_inference(
         "scheme": scheme,
         "draws": draws,
     }
+    if extra.shape[0]:
+        boot["companion"] = extra
     return BrierInferenceResult(
         **values,
         covariance=cov,

@@ -300,9 +300,13 @@ class BrierStatistic:
 
     def __call__(self, *cols: np.ndarray, axis: int = -1) -> np.ndarray:
         if self.weighted:
-            wts = cols[-1]
-            sw = np.sum(wts, axis=axis)
-            means = [np.sum(c * wts, axis=axis) / sw for c in cols[:-1]]
+            wts = np.moveaxis(cols[-1], axis, -1)
+            sw = np.sum(wts, axis=-1)
+            # one pass per column, no (size, n) product held
+            means = [
+                np.einsum("...i,...i->...", np.moveaxis(c, axis, -1), wts) / sw
+                for c in cols[:-1]
+            ]
         else:
             means = [np.mean(c, axis=axis) for c in cols]
         bs = means[0]
