@@ -8,7 +8,8 @@ Every interval of the report carries its own method (:data:`METHOD_LABELS`):
   ``confint.default(glm)``), a HAC sandwich (``cov_type="hac"``: scores of the
   logistic fit, one long-run covariance of :mod:`skbrier.stats`) or the
   bootstrap (``cov_type="bootstrap"``: refits on the resamples of the one
-  engine, same scheme and block length as the Brier metrics);
+  engine, same scheme and block length as the Brier metrics; without
+  weights on the very resamples of the Brier metrics, drawn once);
 * the O/E ratio: Wald on the log scale with the binomial variance (iid), the
   HAC variance of the observed events (hac) or the bootstrap;
 * the C statistic: DeLong's variance (iid under every ``cov_type``: the label
