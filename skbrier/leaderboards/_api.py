@@ -116,10 +116,17 @@ def _brier_matrix(st: Any) -> Any:
     return sp.csr_matrix((pn.b, (pn.f, pn.q)), shape=(pn.n_forecasters, pn.n_questions))
 
 
-def _prepare(y_true: Any, y_proba: Any, *, anchor: Any, **panel: Any) -> Board:
-    """The board of a panel of Brier scores (``panel``: the options of :func:`.check_panel`)."""
+def _prepare(
+    y_true: Any, y_proba: Any, *, anchor: Any, question_effects: Any, **panel: Any
+) -> tuple[Board, np.ndarray | None]:
+    """The board of a panel of Brier scores (``panel``: the options of
+    :func:`.check_panel`) and the frozen question effects (None: fitted)."""
     lp = check_panel(y_true, y_proba, **panel)
-    return build_board(lp, check_anchor(anchor, lp.forecasters))
+    board = build_board(lp, check_anchor(anchor, lp.forecasters))
+    if question_effects is None:
+        return board, None
+    _no_fit_options(panel["fit_forecasters"], panel["singletons"])
+    return board, check_question_effects(question_effects, lp)
 
 
 #: the parameters of the leaderboards that may hold arrays (one value per forecast)
@@ -257,7 +264,7 @@ def difficulty_adjusted_brier(
     >>> [round(float(s), 2) for s in res.brier_index]
     [73.54, 50.0]
     """
-    board = _prepare(
+    board, gamma = _prepare(
         y_true,
         y_proba,
         forecaster=forecaster,
@@ -268,11 +275,9 @@ def difficulty_adjusted_brier(
         pos_label=pos_label,
         combine=combine,
         singletons=singletons,
+        question_effects=question_effects,
     )
-    if question_effects is not None:
-        _no_fit_options(fit_forecasters, singletons)
-        return frozen_point(board, check_question_effects(question_effects, board.lp))
-    return _point(board)
+    return _point(board) if gamma is None else frozen_point(board, gamma)
 
 
 def fit_board(
@@ -476,7 +481,7 @@ def leaderboard(
         n_resamples, confidence_level, random_state, n_jobs
     )
     simultaneous = check_bool(simultaneous, "simultaneous")
-    board = _prepare(
+    board, gamma = _prepare(
         y_true,
         y_proba,
         forecaster=forecaster,
@@ -488,16 +493,13 @@ def leaderboard(
         strata=strata,
         combine=combine,
         singletons=singletons,
+        question_effects=question_effects,
     )
     ref = (
         None
         if reference is None
         else check_name(reference, board.lp.forecasters, "reference")
     )
-    gamma = None
-    if question_effects is not None:
-        _no_fit_options(fit_forecasters, singletons)
-        gamma = check_question_effects(question_effects, board.lp)
     point, reps, n_bad = fit_board(board, gamma, n_resamples, random_state, n_jobs)
     return _summarise(
         point,

@@ -47,7 +47,6 @@ from numpy.typing import ArrayLike
 
 from .._core.arrays import as_array
 from .._core.diagnose import is_missing
-from .._core.dispatch import HOST, backends
 from .._core.docstrings import with_pieces
 from .._core.kernels.brier import weighted_mean
 from .._core.kernels.net_benefit import bootstrap_net_benefit, class_shares, threshold_odds
@@ -61,7 +60,7 @@ from ._abstention_results import (
     AbstentionUtilityResult,
 )
 from .net_benefit import curve_options
-from .selective import IN_MEMORY, check_correctness, correctness_labels
+from .selective import check_correctness, correctness_labels, declare_in_memory
 
 __all__ = [
     "AbstentionResult",
@@ -87,12 +86,7 @@ n_jobs : int, default=None
 
 
 # --------------------------------------------------------------------------- scores
-@backends(
-    arrays=("y_correct", "attempted", "sample_weight"),
-    namespace_of="attempted",
-    dask=IN_MEMORY,
-    array_api=HOST,
-)
+@declare_in_memory(("y_correct", "attempted", "sample_weight"), "attempted")
 def abstention_scores(
     y_correct: ArrayLike,
     attempted: ArrayLike,
@@ -284,12 +278,7 @@ def _bootstrap(
     return {"utility": reps[:, :-1], "utility_area": reps[:, -1]}
 
 
-@backends(
-    arrays=("y_correct", "confidence", "sample_weight"),
-    namespace_of="confidence",
-    dask=IN_MEMORY,
-    array_api=HOST,
-)
+@declare_in_memory()
 @_doc
 def abstention_utility(
     y_correct: ArrayLike,
@@ -397,11 +386,9 @@ def abstention_utility(
     )
 
 
-@backends(
-    arrays=("y_correct_a", "confidence_a", "y_correct_b", "confidence_b", "sample_weight"),
-    namespace_of="confidence_a",
-    dask=IN_MEMORY,
-    array_api=HOST,
+@declare_in_memory(
+    ("y_correct_a", "confidence_a", "y_correct_b", "confidence_b", "sample_weight"),
+    "confidence_a",
 )
 @_doc
 def compare_abstention_utility(

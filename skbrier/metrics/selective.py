@@ -33,7 +33,8 @@ plain ranking.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -85,10 +86,24 @@ __all__ = [
 ]
 
 ARRAYS = ("y_correct", "confidence", "sample_weight")
+_F = TypeVar("_F", bound=Callable[..., Any])
 IN_MEMORY = Refused(
     "the ranking sorts all rows at once; compute it on the collected rows "
     "(e.g. ddf.compute()) or on a uniform subsample"
 )
+
+
+def declare_in_memory(
+    arrays: tuple[str, ...] = ARRAYS, namespace_of: str = "confidence"
+) -> Callable[[_F], _F]:
+    """The backend declaration of the functions that rank the rows (these and
+    those of :mod:`.abstention`): Dask input refused (:data:`IN_MEMORY`), Array
+    API input copied to the host."""
+    return backends(
+        arrays=arrays, namespace_of=namespace_of, dask=IN_MEMORY, array_api=HOST
+    )
+
+
 #: coverages of the bootstrap bands when ``coverage_grid=None``: 0.01, ..., 1
 DEFAULT_COVERAGE_GRID = np.arange(1, 101) / 100
 #: the most observations HELM's position-based statistics count exactly
@@ -217,7 +232,7 @@ def _areas(y_correct: Any, confidence: Any, sample_weight: Any) -> tuple[float, 
 
 
 # --------------------------------------------------------------------------- AURC
-@backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
+@declare_in_memory()
 def aurc(
     y_correct: ArrayLike,
     confidence: ArrayLike,
@@ -284,7 +299,7 @@ def aurc(
     return _areas(y_correct, confidence, sample_weight)[0]
 
 
-@backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
+@declare_in_memory()
 @shared_doc
 def e_aurc(
     y_correct: ArrayLike,
@@ -336,7 +351,7 @@ def e_aurc(
     return _areas(y_correct, confidence, sample_weight)[1]
 
 
-@backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
+@declare_in_memory()
 @shared_doc
 def risk_coverage_curve(
     y_correct: ArrayLike,
@@ -459,7 +474,7 @@ def risk_coverage_curve(
 
 
 # --------------------------------------------------------------------------- accuracy
-@backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
+@declare_in_memory()
 @shared_doc
 def selective_accuracy(
     y_correct: ArrayLike,
@@ -517,7 +532,7 @@ def selective_accuracy(
     return float(acc[0]) if np.ndim(coverage) == 0 else acc
 
 
-@backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
+@declare_in_memory()
 def selective_coverage_accuracy_area(
     y_correct: ArrayLike,
     confidence: ArrayLike,
@@ -576,7 +591,7 @@ def selective_coverage_accuracy_area(
     return helm_coverage_accuracy_area(_curve(y, c, w)[1])
 
 
-@backends(arrays=ARRAYS, namespace_of="confidence", dask=IN_MEMORY, array_api=HOST)
+@declare_in_memory()
 @shared_doc
 def selective_accuracy_at_top(
     y_correct: ArrayLike,

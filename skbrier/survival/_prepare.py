@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from .._core.dispatch import Refused
+from .._core.dispatch import HOST, Refused, backends
+from .._core.docstrings import with_pieces
 from .._core.format import format_number
 from .._core.params import check_option
 from . import _survival_math as sm
@@ -26,6 +28,7 @@ __all__ = [
     "SURVIVAL_ARRAYS",
     "SURVIVAL_PIECES",
     "CONVENTIONS",
+    "HORIZON_ARRAYS",
     "Convention",
     "Prepared",
     "brier_only",
@@ -33,6 +36,7 @@ __all__ = [
     "check_convention",
     "check_estimator_survival",
     "check_integration",
+    "declare_survival",
     "integration_weights",
     "null_survival",
     "prepare",
@@ -49,6 +53,8 @@ SURVIVAL_ARRAYS = (
     "train_time",
     "sample_weight",
 )
+#: those of the functions at one horizon (no training outcome)
+HORIZON_ARRAYS = ("y_event", "y_time", "surv_proba", "sample_weight")
 #: the survival functions' refusal of Dask input
 SORTS_EVENT_TIMES = Refused(
     "the Kaplan-Meier censoring weights sort all event times at once; compute it "
@@ -114,6 +120,32 @@ References
 .. [1] Graf, E., Schmoor, C., Sauerbrei, W. & Schumacher, M. (1999).
    Statistics in Medicine 18, 2529--2545.""",
 }
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def declare_survival(
+    arrays: tuple[str, ...] = SURVIVAL_ARRAYS, namespace_of: str = "surv_proba"
+) -> Callable[[_F], _F]:
+    """The declaration every public survival function carries: its backends
+    (Dask input refused, :data:`SORTS_EVENT_TIMES`; Array API input copied to
+    the host) and the docstring pieces :data:`SURVIVAL_PIECES`.
+
+    ``@declare_survival(arrays)`` stands for ``@backends(arrays=arrays,
+    namespace_of=namespace_of, dask=SORTS_EVENT_TIMES, array_api=HOST)`` over
+    ``@with_pieces(SURVIVAL_PIECES)``.
+    """
+    declare = backends(
+        arrays=arrays, namespace_of=namespace_of, dask=SORTS_EVENT_TIMES, array_api=HOST
+    )
+    fill = with_pieces(SURVIVAL_PIECES)
+
+    def decorate(func: _F) -> _F:
+        return declare(fill(func))
+
+    return decorate
+
 
 CENSORING_MODELS = ("km",)
 CONVENTIONS = ("riskRegression", "sksurv")

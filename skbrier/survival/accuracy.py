@@ -10,8 +10,6 @@ import numpy as np
 from scipy.stats import norm
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._core.dispatch import HOST, backends
-from .._core.docstrings import with_pieces
 from .._core.format import format_number
 from .._core.kernels.brier import skill_score
 from .._core.params import (
@@ -25,14 +23,12 @@ from .._core.resampling import chunk_size_for, frequency_resampler, run_replicat
 from . import _survival_math as sm
 from ._checks import SurvivalData
 from ._prepare import (
-    SORTS_EVENT_TIMES,
-    SURVIVAL_ARRAYS,
-    SURVIVAL_PIECES,
     Convention,
     brier_only,
     censoring_weights,
     check_convention,
     check_integration,
+    declare_survival,
     integration_weights,
     null_survival,
     prepare,
@@ -178,13 +174,7 @@ def _warn_undefined_ipa(
     )
 
 
-@backends(
-    arrays=SURVIVAL_ARRAYS,
-    namespace_of="surv_proba",
-    dask=SORTS_EVENT_TIMES,
-    array_api=HOST,
-)
-@with_pieces(SURVIVAL_PIECES)
+@declare_survival()
 def index_of_prediction_accuracy(
     y_event: Any,
     y_time: Any = None,
@@ -335,8 +325,8 @@ def index_of_prediction_accuracy(
     )
 
 
-@backends(
-    arrays=(
+@declare_survival(
+    (
         "y_event",
         "y_time",
         "surv_proba_a",
@@ -346,10 +336,7 @@ def index_of_prediction_accuracy(
         "sample_weight",
     ),
     namespace_of="surv_proba_a",
-    dask=SORTS_EVENT_TIMES,
-    array_api=HOST,
 )
-@with_pieces(SURVIVAL_PIECES)
 def compare_brier_survival(
     y_event: Any,
     y_time: Any = None,

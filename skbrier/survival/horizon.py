@@ -9,8 +9,6 @@ import numpy as np
 from scipy.stats import norm
 
 from .._core.binning import assign_bins, quantile_edges, uniform_edges
-from .._core.dispatch import HOST, backends
-from .._core.docstrings import with_pieces
 from .._core.format import format_number
 from .._core.kernels.net_benefit import ClassShares, decision_finish
 from .._core.params import (
@@ -34,7 +32,7 @@ from ._checks import (
     check_survival_proba,
     survival_matrix,
 )
-from ._prepare import SORTS_EVENT_TIMES, SURVIVAL_PIECES, unpack
+from ._prepare import HORIZON_ARRAYS, declare_survival, unpack
 
 __all__ = ["SurvivalCalibrationResult", "calibration_at_horizon", "decision_curve_survival"]
 
@@ -187,13 +185,7 @@ def _pseudo_bin(
     return mean, mean - half, mean + half
 
 
-@backends(
-    arrays=("y_event", "y_time", "surv_proba", "sample_weight"),
-    namespace_of="surv_proba",
-    dask=SORTS_EVENT_TIMES,
-    array_api=HOST,
-)
-@with_pieces(SURVIVAL_PIECES)
+@declare_survival(HORIZON_ARRAYS)
 def calibration_at_horizon(
     y_event: Any,
     y_time: Any = None,
@@ -335,13 +327,7 @@ def calibration_at_horizon(
     )
 
 
-@backends(
-    arrays=("y_event", "y_time", "surv_proba", "sample_weight"),
-    namespace_of="surv_proba",
-    dask=SORTS_EVENT_TIMES,
-    array_api=HOST,
-)
-@with_pieces(SURVIVAL_PIECES)
+@declare_survival(HORIZON_ARRAYS)
 def decision_curve_survival(
     y_event: Any,
     y_time: Any = None,

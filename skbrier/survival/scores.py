@@ -10,18 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from .._core.dispatch import HOST, backends
-from .._core.docstrings import with_pieces
 from ._prepare import (
-    SORTS_EVENT_TIMES,
-    SURVIVAL_ARRAYS,
-    SURVIVAL_PIECES,
     Convention,
     Prepared,
     brier_only,
     censoring_weights,
     check_convention,
     check_integration,
+    declare_survival,
     integration_weights,
     prepare,
 )
@@ -36,13 +32,7 @@ def ipcw_brier(prep: Prepared, conv: Convention, censoring: str) -> np.ndarray:
     return brier_only(prep.data, prep.surv[0], prep.times, g_sub, g_hor)
 
 
-@backends(
-    arrays=SURVIVAL_ARRAYS,
-    namespace_of="surv_proba",
-    dask=SORTS_EVENT_TIMES,
-    array_api=HOST,
-)
-@with_pieces(SURVIVAL_PIECES)
+@declare_survival()
 def brier_score_survival(
     y_event: Any,
     y_time: Any = None,
@@ -165,13 +155,7 @@ def brier_score_survival(
     return float(bs[0]) if prep.scalar_times else bs
 
 
-@backends(
-    arrays=SURVIVAL_ARRAYS,
-    namespace_of="surv_proba",
-    dask=SORTS_EVENT_TIMES,
-    array_api=HOST,
-)
-@with_pieces(SURVIVAL_PIECES)
+@declare_survival()
 def integrated_brier_score(
     y_event: Any,
     y_time: Any = None,

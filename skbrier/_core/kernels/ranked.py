@@ -120,23 +120,19 @@ def ranked_reduce(
 ) -> BrierSums:
     """Reduce a chunk of validated rows to its :class:`BrierSums` (host floats).
 
+    The reduce of :func:`~skbrier._core.kernels.brier.brier_reduce` with the
+    ranked probability loss; ``xp``, ``w``, ``reference`` and
+    ``class_weight`` (here the weight of each category) are its.  The
+    outcomes and forecasts are those of ordered categories:
+
     Parameters
     ----------
-    xp : namespace
-        The array namespace of the inputs (``numpy`` for host arrays).
     y : array or None
         The category of each row: its column (0 .. K - 1) in the order of
         the categories; None for the hypotheses form (``loss[c]`` is the
         loss if every row were in category ``c``).
     proba : array of shape (n, K)
         Probabilities, one column per category in their order.
-    w : array of shape (n,) or None
-        Non-negative weights.
-    reference : array shaped like ``proba`` or None
-        Reference forecasts (their loss goes to ``reference_loss``).
-    class_weight : bool, default=False
-        Also sum the weight of each category (climatology, a constant
-        reference forecast).
 
     Returns
     -------
