@@ -267,3 +267,70 @@ def test_pooled_scoring_checks_each_input_once_per_scorer_call(checks, weighted)
         checks.clear()
         scorer(clf, X, y, **kw)
         assert all(v == 1 for v in checks.values()), (name, dict(checks))
+
+
+# -- the subgroup columns and the HTML figures: one check per column too ------
+
+
+def _segment_forms(g):
+    return {
+        "groups": ({"groups": g}, {"groups": 1}),
+        "1-D segments": ({"segments": g}, {"segments['x0']": 1}),
+        "dict": ({"segments": {"g": g}}, {"segments['g']": 1}),
+        "groups and the same segment": (
+            {"groups": g, "segments": {"g": g}},
+            {"groups": 1},
+        ),
+        "2-D": (
+            {"segments": np.column_stack([g, g % 2])},
+            {"segments['x0']": 1, "segments['x1']": 1},
+        ),
+        "DataFrame": (
+            {"segments": pd.DataFrame({"g": g, "h": g % 2})},
+            {"segments['g']": 1, "segments['h']": 1},
+        ),
+        "Series": ({"segments": pd.Series(g, name="site")}, {"segments['site']": 1}),
+    }
+
+
+@pytest.mark.parametrize("form", list(_segment_forms(np.zeros(1))))
+def test_calibration_report_checks_each_subgroup_column_once(checks, form):
+    from skbrier.report import calibration_report
+
+    y, a, _, _ = _data()
+    g = np.random.default_rng(3).integers(0, 3, y.shape[0])
+    kwargs, want = _segment_forms(g)[form]
+    calibration_report(y, a, **kwargs)
+    assert dict(checks) == {"y_true": 1, "y_proba": 1, **want}
+
+
+def test_report_of_a_dataframe_without_segments_is_an_error():
+    from skbrier.report import calibration_report
+
+    y, a, _, _ = _data()
+    with pytest.raises(ValueError, match="^segments has no column"):
+        calibration_report(y, a, segments=pd.DataFrame(index=range(y.shape[0])))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [["--subgroup-col", "g"], ["--html", "OUT"], ["--subgroup-col", "g", "--html", "OUT"]],
+)
+def test_cli_report_checks_subgroup_and_figure_columns_once(
+    checks, tmp_path, capsys, extra
+):
+    pytest.importorskip("matplotlib")
+    from skbrier.cli import main
+
+    y, a, b, _ = _data()
+    g = np.random.default_rng(3).integers(0, 3, y.shape[0])
+    path = tmp_path / "f.csv"
+    pd.DataFrame({"y": y, "a": a, "b": b, "g": g}).to_csv(path, index=False)
+    extra = [str(tmp_path / "r.html") if x == "OUT" else x for x in extra]
+    argv = ["report", str(path), "--y-col", "y", "--p-col", "a", "--p-col", "b", *extra]
+    code = main(argv if "--html" in extra else [*argv, "--json"])
+    assert code == 0, capsys.readouterr().err
+    want = {"y_true": 1, "y_proba": 2}
+    if "--subgroup-col" in extra:
+        want["column 'g'"] = 1
+    assert dict(checks) == want

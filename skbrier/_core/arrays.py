@@ -13,12 +13,12 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import numbers
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["as_array", "checked", "to_numpy", "validated"]
+__all__ = ["as_array", "checked", "coded_groups", "to_numpy", "validated"]
 
 _NUMERIC_KINDS = "biuf"
 
@@ -38,10 +38,17 @@ _ENCODED: contextvars.ContextVar[tuple[tuple[Any, np.ndarray, np.ndarray], ...]]
 )
 
 
+#: group labels coded by the caller: ``(groups, classes, codes)``
+_GROUPS: contextvars.ContextVar[tuple[tuple[Any, np.ndarray, np.ndarray], ...]] = (
+    contextvars.ContextVar("skbrier_groups", default=())
+)
+
+
 @contextlib.contextmanager
 def validated(
     *arrays: np.ndarray | None,
     labels: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    groups: Sequence[tuple[Any, np.ndarray, np.ndarray]] = (),
 ) -> Iterator[None]:
     """Within the block, ``arrays`` (the very objects, by identity) count as
     validated: the checks of this module hand them back unchanged, without
@@ -56,16 +63,30 @@ def validated(
     dtype) have been checked and coded as ``codes`` against the sorted
     ``classes`` (what :func:`~skbrier._core.labels.encode_labels` returns);
     coding that very ``y`` against the same classes hands them back.
+    ``groups``: ``(g, classes, codes)`` of group labels ``g`` checked and
+    coded by :func:`~skbrier._core.labels.check_groups`; checking that very
+    ``g`` again hands them back.
     """
     new = tuple(a for a in arrays if isinstance(a, np.ndarray) and a.dtype == np.float64)
     token = _TRUSTED.set(_TRUSTED.get() + new)
     enc = _ENCODED.get() + (() if labels is None else (labels,))
     token_enc = _ENCODED.set(enc)
+    token_groups = _GROUPS.set(_GROUPS.get() + tuple(groups))
     try:
         yield
     finally:
+        _GROUPS.reset(token_groups)
         _ENCODED.reset(token_enc)
         _TRUSTED.reset(token)
+
+
+def coded_groups(g: Any, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(classes, codes)`` of group labels ``g`` (that very object, ``n``
+    of them) coded by an enclosing :func:`validated` (``groups=``), or None."""
+    for g0, classes, codes in _GROUPS.get():
+        if g is g0 and codes.shape[0] == n:
+            return classes, codes
+    return None
 
 
 def _trusted(x: Any) -> bool:

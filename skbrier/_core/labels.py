@@ -379,8 +379,13 @@ def check_groups(
     """The sorted distinct groups (centres, subgroups) and each sample's code.
 
     ``groups`` is one label per sample (numbers or strings); missing labels
-    (NaN, None) are refused, naming the first row that has one.
+    (NaN, None) are refused, naming the first row that has one.  Labels
+    coded by the caller (:func:`~skbrier._core.arrays.validated`,
+    ``groups=``) are handed back without a second check.
     """
+    coded = _arrays.coded_groups(groups, n)
+    if coded is not None:
+        return coded
     _arrays.checked(name)
     g = _target_array(groups, name, check_finite=False)
     if g.shape[0] != n:

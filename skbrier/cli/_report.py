@@ -82,6 +82,7 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
     extra = _options(args)
     reports = {}
     checked: list = []  # the arrays already validated (the jobs share y and w)
+    coded: dict = {}  # the subgroup columns already coded (the jobs share them)
     skipped = []
     grouped = args_group(args) is not None and len(jobs) > 1
     for name, y, p, w, *key in jobs:
@@ -94,7 +95,7 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
             with warnings.catch_warnings():
                 # given by _warn_mixups with the column's name
                 warnings.simplefilter("ignore", HardForecastWarning)
-                with _validated_once(y, p, w, checked):
+                with _validated_once(y, p, w, checked), _groups_once(by, coded):
                     reports[name] = calibration_report(
                         y, p, sample_weight=w, name=name, **by, **extra
                     )
@@ -141,6 +142,24 @@ def _validated_once(y, p, w, checked: list):
         y, p, w = binary_forecast(y, p, sample_weight=w)
     checked.extend(a for a in (y, p, w) if a is not None and a is not p)
     with validated(y, p, w):
+        yield
+
+
+@contextlib.contextmanager
+def _groups_once(by: dict, coded: dict):
+    """Code each subgroup column of one job (``by``: its ``groups=`` and
+    ``segments=``) unless an earlier job coded that very array (``coded``:
+    ``{id: (array, classes, codes)}``, holding the arrays), and run the block
+    with the codes trusted: each ``--subgroup-col`` column is checked once."""
+    from .._core.arrays import validated
+    from .._core.labels import check_groups
+
+    arrays = [by["groups"], *by["segments"].values()] if by else []
+    names = [*by.get("segments", {})][:1] + [*by.get("segments", {})]
+    for a, col in zip(arrays, names):
+        if id(a) not in coded:
+            coded[id(a)] = (a, *check_groups(a, a.shape[0], name=f"column {col!r}"))
+    with validated(groups=[coded[id(a)] for a in arrays]):
         yield
 
 

@@ -194,10 +194,19 @@ def comparison_svgs(
     """
     if not has_matplotlib() or any(r._data is None for r in reports.values()):
         return {}, []
-    rel, notes = _reliability_figure(reports)
-    out = {"reliability": to_svg(rel, "rel")}
-    out["decision_curve"] = to_svg(_decision_figure(reports), "dca")
+    with _validated_data(reports):
+        rel, notes = _reliability_figure(reports)
+        out = {"reliability": to_svg(rel, "rel")}
+        out["decision_curve"] = to_svg(_decision_figure(reports), "dca")
     return out, notes
+
+
+def _validated_data(reports: Mapping[str, CalibrationReport]) -> Any:
+    """The reports' checked arrays count as validated (the figures' functions
+    do not check them again: one check per input column in ``skbrier report``)."""
+    from .._core.arrays import validated
+
+    return validated(*(a for r in reports.values() for a in (r._data or ())))
 
 
 def _png(fig: Any) -> str:
@@ -215,8 +224,9 @@ def report_figures(rep: CalibrationReport) -> dict:
     if not has_matplotlib() or rep._data is None:
         return {}
     reports = {rep.name or "forecast": rep}
-    rel, _ = _reliability_figure(reports)
-    return {
-        "reliability": _png(rel),
-        "decision_curve": _png(_decision_figure(reports)),
-    }
+    with _validated_data(reports):
+        rel, _ = _reliability_figure(reports)
+        return {
+            "reliability": _png(rel),
+            "decision_curve": _png(_decision_figure(reports)),
+        }

@@ -276,6 +276,7 @@ def subgroup_section(
         )
         groups = _first_segment(segments) if groups is None else groups
         segments = None
+    segments = _by_name(segments)  # each column one object, the groups' too
     if groups is None:
         groups = _first_segment(segments)
     if order is None:
@@ -286,7 +287,10 @@ def subgroup_section(
     done: dict[int, Any] = {}  # a column given twice (groups and a segment) moves once
     groups, segments = _rows(groups, order, done), _rows(segments, order, done)
     try:
-        with notes.catching("Subgroups"), validated(y, p, w):
+        coded = _coded_once(
+            groups, segments, given[0] is not None, _moved_codes(done, order)
+        )
+        with notes.catching("Subgroups"), validated(y, p, w, groups=coded):
             by_group = calibration_by_group(
                 y, p, groups=groups, sample_weight=w, confidence_level=confidence_level
             )
@@ -336,13 +340,67 @@ def _rows(column: Any, order: np.ndarray, done: dict[int, Any]) -> Any:
     return out
 
 
+def _moved_codes(done: dict[int, Any], order: np.ndarray) -> list:
+    """``(moved, classes, codes)`` of each moved column that the caller coded
+    (:func:`~skbrier._core.arrays.validated`, ``groups=``: the command line
+    codes each ``--subgroup-col`` once for all its reports), its codes in
+    the rows' ``order``; the columns the caller did not code are checked as usual."""
+    from .._core.arrays import coded_groups
+
+    out = []
+    for column, moved in done.values():
+        hit = coded_groups(column, order.shape[0]) if moved is not column else None
+        if hit is not None:
+            out.append((moved, hit[0], hit[1][order]))
+    return out
+
+
+def _coded_once(groups: Any, segments: Any, explicit: bool, coded: list) -> list:
+    """``coded`` and, when the groups are also a segmenting column (the very
+    array: given twice, or the first segment taken as the groups), its codes:
+    the column is checked once, under the name it was given by."""
+    from .._core.labels import check_groups
+
+    if groups is None or any(groups is c[0] for c in coded):
+        return coded
+    named = (
+        [(f"segments[{str(k)!r}]", v) for k, v in segments.items()]
+        if isinstance(segments, dict)
+        else [("segments['x0']", segments)]
+    )
+    for name, column in named:
+        if column is groups:
+            label = "groups" if explicit else name
+            return [*coded, (groups, *check_groups(groups, len(groups), name=label))]
+    return coded
+
+
+def _by_name(segments: Any) -> Any:
+    """Segmenting columns given as a DataFrame, a Series or a 2-D array as
+    ``{name: column}`` (the names :func:`~skbrier.metrics.multicalibration_error`
+    gives them), so that the first is one object, also as the groups; other
+    forms as given (the metric's own checks name what is wrong)."""
+    if hasattr(segments, "columns") and hasattr(segments, "iloc"):  # a DataFrame
+        return {str(c): segments.iloc[:, j] for j, c in enumerate(segments.columns)}
+    if hasattr(segments, "iloc") and getattr(segments, "ndim", 0) == 1:  # a Series
+        name = getattr(segments, "name", None)
+        return {"x0" if name is None else str(name): segments}
+    if isinstance(segments, np.ndarray) and segments.ndim == 2:
+        return {f"x{j}": segments[:, j] for j in range(segments.shape[1])}
+    return segments
+
+
 def _first_segment(segments: Any) -> Any:
     """The first segmenting column of a DataFrame, a dict or a 2-D array."""
     if hasattr(segments, "columns") and hasattr(segments, "iloc"):
-        return segments.iloc[:, 0]
+        segments = _by_name(segments)
     if isinstance(segments, dict):
-        return next(iter(segments.values()))
+        for column in segments.values():
+            return column
+        raise ValueError("segments has no column: give at least one segmenting column.")
     arr = np.asarray(segments)
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError("segments has no column: give at least one segmenting column.")
     return arr if arr.ndim == 1 else arr[:, 0]
 
 
