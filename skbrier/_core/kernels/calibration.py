@@ -241,9 +241,7 @@ def auc_delong(
     return delong_from_groups(g1, g0, e)
 
 
-def delong_from_groups(
-    g1: np.ndarray, g0: np.ndarray, e: int = 0
-) -> tuple[float, float]:
+def delong_from_groups(g1: np.ndarray, g0: np.ndarray, e: int = 0) -> tuple[float, float]:
     """The C statistic and DeLong's variance of tied groups (:func:`auc_delong`'s finish).
 
     ``g1``, ``g0``: the weights of events and non-events of each distinct
