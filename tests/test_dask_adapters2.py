@@ -158,3 +158,142 @@ def test_compare_forecasts_hard_forecast_column():
     assert sorted({str(r.message)[:60] for r in rec_got}) == sorted(
         {str(r.message)[:60] for r in rec_exp}
     )
+
+
+# ----------------------------------------------------------------- item 1: Platt
+def _platt_cmp(got, exp):
+    for f in ("coef", "intercept"):
+        a, b = getattr(got, f), getattr(exp, f)
+        if np.isnan(b):
+            assert np.isnan(a), f
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12, err_msg=f)
+    for f in ("calibration_error", "calibration_error_1_bin", "calibration_error_before"):
+        np.testing.assert_allclose(getattr(got, f), getattr(exp, f), rtol=1e-10, atol=1e-14)
+    assert got.n_bins == exp.n_bins
+
+
+@pytest.mark.parametrize("cuts", CUTS)
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("binning", ["helm", None])
+@pytest.mark.parametrize("labels,pos_label", LABELS)
+def test_platt_equals_in_memory(cuts, weighted, binning, labels, pos_label):
+    from skbrier.metrics import platt_calibration_error
+
+    y, p, _, w = _data(labels=labels)
+    sw = w if weighted else None
+    kw = {"binning": binning, "pos_label": pos_label, "n_bins": 10}
+    exp = platt_calibration_error(y, p, sample_weight=sw, **kw)
+    dw = None if sw is None else _dask(sw, cuts)
+    got = platt_calibration_error(_dask(y, cuts), _dask(p, cuts), sample_weight=dw, **kw)
+    _platt_cmp(got, exp)
+
+
+def test_platt_dataframe_columns_and_fractional_weights():
+    from skbrier.metrics import platt_calibration_error
+
+    y, p, _, w = _data(n=600)
+    w = w * 0.37 + 0.01
+    df = pd.DataFrame({"y": y.astype(bool), "p": p, "w": w})
+    exp = platt_calibration_error(df["y"], df["p"], sample_weight=df["w"], pos_label=True)
+    ddf = dd.from_pandas(df, npartitions=5)
+    got = platt_calibration_error(
+        ddf["y"], ddf["p"], sample_weight=ddf["w"], pos_label=True
+    )
+    _platt_cmp(got, exp)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_platt_separated_and_single_class(weighted):
+    """Confidences that separate the outcomes (the fit's limit, with its
+    ConvergenceWarning) and a single class (NaN coefficients)."""
+    from skbrier.metrics import platt_calibration_error
+
+    rng = np.random.default_rng(3)
+    p = np.round(rng.random(300), 2)
+    y = (p > 0.5).astype(int)
+    y[p == 0.5] = [1, 0, 1, 1][: int((p == 0.5).sum())] if (p == 0.5).sum() <= 4 else 1
+    w = rng.integers(1, 4, 300).astype(float) if weighted else None
+    cuts = (100, 0, 200)
+    dw = None if w is None else _dask(w, cuts)
+    for yy in (y, np.ones(300, int)):
+        with warnings.catch_warnings(record=True) as rec_exp:
+            warnings.simplefilter("always")
+            exp = platt_calibration_error(yy, p, sample_weight=w)
+        with warnings.catch_warnings(record=True) as rec_got:
+            warnings.simplefilter("always")
+            got = platt_calibration_error(_dask(yy, cuts), _dask(p, cuts), sample_weight=dw)
+        _platt_cmp(got, exp)
+        assert sorted({type(r.message).__name__ for r in rec_got}) == sorted(
+            {type(r.message).__name__ for r in rec_exp}
+        )
+
+
+def test_platt_refusals():
+    from skbrier.metrics import platt_calibration_error
+
+    y, p, _, w = _data()
+    dy, dp = _dask(y, CUTS[1]), _dask(p, CUTS[1])
+    with pytest.raises(ValueError, match="solver='helm' is not available for dask.*lbfgs"):
+        platt_calibration_error(dy, dp, solver="helm")
+    with pytest.raises(ValueError, match="solver"):
+        platt_calibration_error(dy, dp, solver="newton")
+    with pytest.raises(ValueError, match="1-D"):
+        platt_calibration_error(dy, da.stack([1 - dp, dp], axis=1))
+    with pytest.raises(ValueError, match="less than one observation"):
+        platt_calibration_error(dy, dp, sample_weight=_dask(w * 1e-4, CUTS[1]))
+    bad = p.copy()
+    bad[200] = np.nan
+    with pytest.raises(ValueError, match="NaN.*within one partition"):
+        platt_calibration_error(dy, _dask(bad, CUTS[1]))
+
+
+@pytest.mark.parametrize("n_bins", [1, 3, 10, 25])
+@pytest.mark.parametrize("weights", ["none", "integer", "fractional"])
+def test_helm_bins_equal_in_memory(n_bins, weights, monkeypatch):
+    """calibration_error(binning="helm") on dask: the exact equal-mass edges
+    (the selection narrowed to small ranges, COLLECT=8, and collected at once)."""
+    from skbrier._backends._dask import _select
+    from skbrier.metrics import calibration_error
+
+    y, p, _, w = _data(n=500)
+    sw = {"none": None, "integer": w, "fractional": w * 0.3 + 0.05}[weights]
+    cuts = (100, 0, 150, 250)
+    for collect in (8, 10**6):
+        monkeypatch.setattr(_select, "COLLECT", collect)
+        for norm, debias in (("l1", False), ("l2", True)):
+            kw = {"binning": "helm", "n_bins": n_bins, "norm": norm, "debias": debias}
+            exp = calibration_error(y, p, sample_weight=sw, **kw)
+            dw = None if sw is None else _dask(sw, cuts)
+            got = calibration_error(_dask(y, cuts), _dask(p, cuts), sample_weight=dw, **kw)
+            np.testing.assert_allclose(got, exp, rtol=1e-12, atol=1e-15)
+
+
+def test_equal_mass_edges_of_ties_and_extremes():
+    """Forecasts of 0 and 1, heavy ties and one distinct value."""
+    from skbrier._backends._dask._select import equal_mass_edges_of
+    from skbrier._core.kernels.calibration_error import kumar_equal_mass_edges
+
+    rng = np.random.default_rng(1)
+    for p in (
+        rng.choice([0.0, 0.2, 0.2000000000000001, 1.0], 300),
+        np.full(300, 0.3),
+        np.r_[np.zeros(150), np.ones(150)],
+    ):
+        for w in (None, rng.integers(0, 3, 300).astype(float)):
+            exp = kumar_equal_mass_edges(p, w, 10)
+            dw = None if w is None else _dask(w, (50, 250))
+            dy = _dask(np.zeros(300), (50, 250))
+            got = equal_mass_edges_of(dy, _dask(p, (50, 250)), dw, 10)
+            np.testing.assert_array_equal(got, exp)
+
+
+def test_helm_refused_for_two_columns():
+    from skbrier.metrics import calibration_error
+
+    y, p, _, _ = _data()
+    dp = da.from_array(np.c_[1 - p, p], chunks=(100, 2))
+    with pytest.raises(
+        ValueError, match="binning='helm' is available for dask input with 1-D"
+    ):
+        calibration_error(_dask(y, (400,)), dp, binning="helm", kind="top_label")
