@@ -13,7 +13,8 @@ Exact (the whole data): the sizes, prevalence, mean forecast and O/E ratio
 logistic calibration, Spiegelhalter's z, the ECE, C and Dxy, the CORP and
 binned decompositions and net benefit.  On the subsample (reproducible with
 ``random_state``): Emax/E90/Eavg (lowess), DeLong's variance of C (rescaled
-to the full weights), the HAC and bootstrap intervals
+to the full weights; exact from the table of distinct forecasts where the
+engine gives :attr:`Sections.delong`, as Dask does), the HAC and bootstrap intervals
 (``cov_type="hac"``/``"bootstrap"``) and the data of the figures.  The
 report's notes say so.
 
