@@ -54,16 +54,24 @@ def main() -> None:
     with dask.config.set(scheduler="threads"):
         for weighted in (False, True):
             sw, dsw = (w, dw) if weighted else (None, None)
-            t_np, exp = best(lambda: platt_calibration_error(y, p, sample_weight=sw), args.repeat)
+            t_np, exp = best(
+                lambda sw=sw: platt_calibration_error(y, p, sample_weight=sw), args.repeat
+            )
             before = dict(stats)
             t_da, got = best(
-                lambda: platt_calibration_error(dy, dp, sample_weight=dsw), args.repeat
+                lambda dsw=dsw: platt_calibration_error(dy, dp, sample_weight=dsw),
+                args.repeat,
             )
             passes = (stats["passes"] - before["passes"]) / args.repeat
             reductions = (stats["reductions"] - before["reductions"]) / args.repeat
             diff = max(
                 abs(getattr(got, f) - getattr(exp, f))
-                for f in ("coef", "intercept", "calibration_error", "calibration_error_before")
+                for f in (
+                    "coef",
+                    "intercept",
+                    "calibration_error",
+                    "calibration_error_before",
+                )
             )
             print(
                 f"{'weighted' if weighted else 'unweighted':>10}: numpy {t_np:.3f} s, "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import os
 import warnings
 from typing import Any
 
@@ -31,6 +32,7 @@ __all__ = [
     "build_graph",
     "in_partition",
     "map_rows",
+    "persist_limit",
     "precomputed",
     "reduce_state",
     "stats",
@@ -58,6 +60,26 @@ def _input_key(y_true: Any, y_proba: Any, sample_weight: Any, columns: dict) -> 
         id(sample_weight),
         tuple(sorted((k, id(v)) for k, v in columns.items() if v is not None)),
     )
+
+
+def persist_limit() -> float:
+    """The most bytes of fit rows kept in memory between the passes of a fit:
+    a quarter of the memory of the workers of the active ``distributed``
+    client (of this machine without one).  Beyond it every pass reads the
+    data again (nothing is held between passes)."""
+    try:
+        from distributed import get_client
+
+        info = get_client().scheduler_info()
+        mem = float(sum(w.get("memory_limit", 0) or 0 for w in info["workers"].values()))
+    except (ImportError, ValueError):
+        mem = 0.0
+    if not mem > 0:
+        try:
+            mem = float(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+        except (AttributeError, ValueError, OSError):  # pragma: no cover
+            mem = 4.0 * 2**30
+    return 0.25 * mem
 
 
 @contextlib.contextmanager

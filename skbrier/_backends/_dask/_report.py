@@ -7,7 +7,7 @@ functions on the dask collections inside a
 them their states instead of reading the data again.  Only the logistic fit
 reads the data again, once per Newton step (its rows are kept in memory
 between the steps when they fit, see
-:func:`~skbrier._backends._dask._fits.persist_limit`).  C (with DeLong's
+:func:`~skbrier._backends._dask._graph.persist_limit`).  C (with DeLong's
 variance) and the CORP decomposition use ``resolution="auto"``: exact up to 2**20 distinct
 forecasts per class, rounded to multiples of 1e-6 beyond (a note says so),
 so the table of distinct forecasts stays small on any data.  Which sections

@@ -5,7 +5,7 @@ The equal-mass edges of ``binning="helm"``
 forecasts at a few positions of the sorted sample.  One pass sorts each
 partition's forecasts (as ``uint64`` keys in the order of the values) with
 their weights, persisted when they fit in memory
-(:func:`~._fits.persist_limit`); a radix selection then narrows every
+(:func:`~._graph.persist_limit`); a radix selection then narrows every
 position to its forecast: each pass sends the partitions a few key ranges
 and gets back, per range, the counts and weights of its 256 sub-ranges (a
 range of at most :data:`COLLECT` rows: its distinct keys and their
@@ -23,8 +23,7 @@ import numpy as np
 
 from ..._core.kernels.calibration_error import equal_mass_edges
 from ..._core.progress import dask_tasks
-from ._fits import persist_limit
-from ._graph import map_rows, tree_reduce, unwrap, validated_rows
+from ._graph import map_rows, persist_limit, tree_reduce, unwrap, validated_rows
 
 __all__ = ["COLLECT", "equal_mass_edges_of", "float_keys", "key_values"]
 
