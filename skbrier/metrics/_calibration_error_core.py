@@ -339,7 +339,16 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
 
 def check_helm_total(total: float) -> None:
     """Refuse frequency weights of ``binning="helm"`` that sum to less than
-    one observation (its groups are of rows of the expanded sample)."""
+    one observation (its groups are of rows of the expanded sample).
+
+    Examples
+    --------
+    >>> check_helm_total(2.0)
+    >>> check_helm_total(0.3)
+    Traceback (most recent call last):
+    ...
+    ValueError: binning='helm' splits the sorted sample into groups of rows: ...
+    """
     if not round(total) >= 1:
         raise ValueError(
             f"binning='helm' splits the sorted sample into groups of rows: "

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from ..._core.diagnose import one_warning_per_call
 from ..._core.dispatch import Call
 from ..._core.params import check_option
 from ...states import ForecastTable, MomentState, StateBundle
@@ -78,6 +79,7 @@ def _templates(pos_label: Any) -> dict:
     }
 
 
+@one_warning_per_call  # the public calls of the composition: each warning once
 def compare_forecasts(c: Call) -> Any:
     """The Dask adapter of :func:`skbrier.compare_forecasts`."""
     from ...comparison import _check_options, _compare, _models

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._core.diagnose import one_warning_per_call
 from ..._core.dispatch import Call
 from ..._core.params import check_n_bins, check_option
 from ...states._fit import FitState
@@ -109,6 +110,7 @@ def _separated(y_true, y_proba, sample_weight, pos, slope) -> tuple[float, float
     return edge, float(wy / wt)
 
 
+@one_warning_per_call  # the public calls of the composition: each warning once
 def platt_calibration_error(c: Call) -> Any:
     """The Dask adapter of :func:`skbrier.metrics.platt_calibration_error`."""
     from ...metrics._calibration_error_core import check_options
