@@ -301,3 +301,19 @@ def test_helm_refused_for_two_columns():
         ValueError, match="binning='helm' is available for dask input with 1-D"
     ):
         calibration_error(_dask(y, (400,)), dp, binning="helm", kind="top_label")
+
+
+def test_platt_threads_and_unknown_chunk_sizes():
+    """The threaded scheduler, and arrays of unknown chunk sizes
+    (``.to_dask_array()``): the selection decides to persist after its
+    first pass."""
+    from skbrier.metrics import platt_calibration_error
+
+    y, p, _, w = _data(n=500)
+    exp = platt_calibration_error(y, p, sample_weight=w)
+    ddf = dd.from_pandas(pd.DataFrame({"y": y, "p": p, "w": w}), npartitions=4)
+    cols = [ddf[c].to_dask_array() for c in ("y", "p", "w")]
+    assert np.isnan(cols[1].shape[0])
+    with dask.config.set(scheduler="threads"):
+        got = platt_calibration_error(cols[0], cols[1], sample_weight=cols[2])
+    _platt_cmp(got, exp)
