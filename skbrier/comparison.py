@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._core.diagnose import one_warning_per_call, warn_once
-from ._core.dispatch import HOST, Refused, backends
+from ._core.dispatch import HOST, backends
 from ._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
@@ -210,8 +210,8 @@ class ForecastComparisonResult(Result):
 
 def _models(y_proba: Any, y_true: Any = None) -> dict[str, Any]:
     check_forecast_frame(y_true, y_proba)
-    if hasattr(y_proba, "columns") and hasattr(y_proba, "to_numpy"):
-        y_proba = {str(c): y_proba[c] for c in y_proba.columns}  # a DataFrame
+    if hasattr(y_proba, "columns") and not isinstance(y_proba, Mapping):
+        y_proba = {str(c): y_proba[c] for c in y_proba.columns}  # a DataFrame (or dask's)
     if not isinstance(y_proba, Mapping):
         raise TypeError(
             "y_proba must be a dict {name: probabilities} or a DataFrame with one "
@@ -225,14 +225,7 @@ def _models(y_proba: Any, y_true: Any = None) -> dict[str, Any]:
     return dict(y_proba)
 
 
-@backends(
-    dask=Refused(
-        "its outcomes and forecasts are validated in memory before the table is "
-        "built; compute it on the collected rows (e.g. ddf.compute()) or on a "
-        "uniform subsample"
-    ),
-    array_api=HOST,
-)
+@backends(dask="skbrier._backends._dask._comparison:compare_forecasts", array_api=HOST)
 @one_warning_per_call
 def compare_forecasts(
     y_true: ArrayLike,
@@ -326,10 +319,7 @@ def compare_forecasts(
     >>> table["miscalibration"].round(4).tolist()
     [0.0024, 0.0312]
     """
-    level = check_confidence_level(confidence_level)
-    b = check_n_resamples(n_resamples, allow_zero=True)
-    n_jobs = check_n_jobs(n_jobs)
-    validate_random_state(random_state)
+    level, b, n_jobs = _check_options(confidence_level, n_resamples, n_jobs, random_state)
     models = _models(y_proba, y_true)
     # validate once: the outcomes and weights once, each forecast once (1-D,
     # or the pos_label column of two-column predict_proba output); every
@@ -343,11 +333,23 @@ def compare_forecasts(
         )
 
 
+def _check_options(
+    confidence_level: Any, n_resamples: Any, n_jobs: Any, random_state: Any
+) -> tuple[float, int, int | None]:
+    """``(level, n_resamples, n_jobs)`` checked (``random_state`` too)."""
+    level = check_confidence_level(confidence_level)
+    b = check_n_resamples(n_resamples, allow_zero=True)
+    n_jobs = check_n_jobs(n_jobs)
+    validate_random_state(random_state)
+    return level, b, n_jobs
+
+
 def _compare(
-    y_true, models, sample_weight, level, cov_type, b, random_state, n_jobs
+    y_true, models, sample_weight, level, cov_type, b, random_state, n_jobs, pos_label=None
 ) -> ForecastComparisonResult:
     """The table of :func:`compare_forecasts` (validated 0/1 ``y_true``,
-    ``models``: {name: validated 1-D forecast})."""
+    ``models``: {name: validated 1-D forecast}; or, from the Dask adapter,
+    the collections as given and their ``pos_label``)."""
     values: dict[str, dict[str, float]] = {}
     n: float = 0
     n_rows = 0
@@ -357,6 +359,7 @@ def _compare(
             y_true,
             p,
             sample_weight=sample_weight,
+            pos_label=pos_label,
             cov_type=cov_type,
             n_resamples=b or DEFAULT_N_RESAMPLES,
             random_state=random_state,
@@ -374,6 +377,7 @@ def _compare(
             y_true,
             p,
             sample_weight=sample_weight,
+            pos_label=pos_label,
             n_resamples=b,
             confidence_level=level,
             random_state=random_state,
@@ -386,7 +390,9 @@ def _compare(
                 lo, hi = corp.confidence_interval(level, metric=comp)
                 row[f"{comp}_low"], row[f"{comp}_high"] = float(lo), float(hi)
         try:
-            cal = calibration_intercept_slope(y_true, p, sample_weight=sample_weight)
+            cal = calibration_intercept_slope(
+                y_true, p, sample_weight=sample_weight, pos_label=pos_label
+            )
         except ValueError as exc:
             # no forecast strictly inside (0, 1): hard 0/1 forecasts, whose
             # logistic calibration is undefined (n/a, as in the report)
@@ -406,7 +412,8 @@ def _compare(
             row[col] = float(getattr(cal, param))
             lo, hi = cal.confidence_interval(level, metric=col)
             row[f"{col}_low"], row[f"{col}_high"] = float(lo), float(hi)
-        row["c_statistic"] = float(c_statistic(y_true, p, sample_weight=sample_weight))
+        c = c_statistic(y_true, p, sample_weight=sample_weight, pos_label=pos_label)
+        row["c_statistic"] = float(c)
         row["c_statistic_low"] = row["c_statistic_high"] = nan
         values[name] = row
     return ForecastComparisonResult(

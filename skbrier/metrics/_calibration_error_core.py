@@ -54,6 +54,7 @@ __all__ = [
     "ce_point",
     "ce_value",
     "check_bandwidth",
+    "check_helm_total",
     "check_options",
     "check_sample_size",
     "fixed_bin_ids",
@@ -315,12 +316,8 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
     elif b == "discrete":
         ids, k = discrete_bin_ids(p)
     elif b == "helm":
-        if w is not None and not round(float(w.sum())) >= 1:
-            raise ValueError(
-                f"binning='helm' splits the sorted sample into groups of rows: "
-                f"sample_weight holds frequency weights and sums to "
-                f"{float(w.sum()):.4g}, less than one observation."
-            )
+        if w is not None:
+            check_helm_total(float(w.sum()))
         edges = kumar_equal_mass_edges(p, w, o.n_bins)
         ids, k = edge_ids(p, edges, True), edges.shape[0] - 1
     else:  # hle, hle_all_bins
@@ -338,6 +335,26 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
             skip[-1] = True
         total = float(p.shape[0])
     return bin_sums(np, ids, p, y, w, k), (skip, total, rule)
+
+
+def check_helm_total(total: float) -> None:
+    """Refuse frequency weights of ``binning="helm"`` that sum to less than
+    one observation (its groups are of rows of the expanded sample).
+
+    Examples
+    --------
+    >>> check_helm_total(2.0)
+    >>> check_helm_total(0.3)
+    Traceback (most recent call last):
+    ...
+    ValueError: binning='helm' splits the sorted sample into groups of rows: ...
+    """
+    if not round(total) >= 1:
+        raise ValueError(
+            f"binning='helm' splits the sorted sample into groups of rows: "
+            f"sample_weight holds frequency weights and sums to "
+            f"{total:.4g}, less than one observation."
+        )
 
 
 def _repeat_rows(

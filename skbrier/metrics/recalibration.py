@@ -135,14 +135,16 @@ class TemperatureScalingResult(Result):
     fitted_on: str
 
 
-#: the refusal of Dask input: both recalibrations fit their map on every row
+#: the refusal of Dask input: temperature scaling fits its map on every row
 _FITS_ALL_ROWS = Refused(
     "the recalibration map is fitted on all rows in memory; compute it on the "
     "collected rows (e.g. ddf.compute()) or on a uniform subsample"
 )
 
 
-@backends(dask=_FITS_ALL_ROWS, array_api=HOST)
+@backends(
+    dask="skbrier._backends._dask._recalibration:platt_calibration_error", array_api=HOST
+)
 @one_warning_per_call
 @shared_doc
 def platt_calibration_error(
@@ -240,8 +242,7 @@ def platt_calibration_error(
     ece: dict[str, Any] = {"n_bins": n_bins, "binning": binning, "sample_weight": w}
     with validated(y, p, w):
         before = calibration_error(y, p, kind="binary", **ece)
-    pc = np.clip(p, _HELM_EPS, 1.0 - _HELM_EPS)
-    lp = np.log(pc / (1.0 - pc))
+    pc, lp = _helm_logit(p)
     used = y if w is None else y[w > 0]
     if np.all(used == used[0]):
         return PlattCalibrationResult(math.nan, math.nan, 0.0, 0.0, before, n_bins)
@@ -259,11 +260,22 @@ def platt_calibration_error(
     if math.isinf(b):
         q = _separated_limit(y, lp, w, b)
     else:
-        q = 1.0 / (1.0 + np.exp(-(lp * b + a)))
+        q = _platt_scaled(lp, a, b)
     with validated(y, q, w):
         after = calibration_error(y, q, kind="binary", **ece)
         one_bin = calibration_error(y, q, kind="binary", n_bins=1, sample_weight=w)
     return PlattCalibrationResult(b, a, after, one_bin, before, n_bins)
+
+
+def _helm_logit(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(p clipped as HELM clips it, its log-odds)``."""
+    pc = np.clip(p, _HELM_EPS, 1.0 - _HELM_EPS)
+    return pc, np.log(pc / (1.0 - pc))
+
+
+def _platt_scaled(lp: np.ndarray, intercept: float, coef: float) -> np.ndarray:
+    """The Platt-scaled confidences ``expit(intercept + coef * lp)``."""
+    return 1.0 / (1.0 + np.exp(-(lp * coef + intercept)))
 
 
 def _separated_limit(
@@ -280,9 +292,17 @@ def _separated_limit(
     ww = np.ones_like(lp) if w is None else w
     right = lp[(y == 1) & (ww > 0)]
     edge = right.min() if slope > 0 else right.max()
-    q = y.astype(np.float64)
     tie = (lp == edge) & (ww > 0)
-    q[tie] = np.dot(ww[tie], q[tie]) / ww[tie].sum()
+    return _tied_limit(y, lp, w, edge, np.dot(ww[tie], y[tie]) / ww[tie].sum())
+
+
+def _tied_limit(
+    y: np.ndarray, lp: np.ndarray, w: np.ndarray | None, edge: float, accuracy: float
+) -> np.ndarray:
+    """The limit of :func:`_separated_limit`: the outcomes, and ``accuracy`` at
+    the boundary log-odds ``edge`` (rows of positive weight)."""
+    q = y.astype(np.float64)
+    q[(lp == edge) if w is None else (lp == edge) & (w > 0)] = accuracy
     return q
 
 

@@ -13,7 +13,8 @@ Exact (the whole data): the sizes, prevalence, mean forecast and O/E ratio
 logistic calibration, Spiegelhalter's z, the ECE, C and Dxy, the CORP and
 binned decompositions and net benefit.  On the subsample (reproducible with
 ``random_state``): Emax/E90/Eavg (lowess), DeLong's variance of C (rescaled
-to the full weights), the HAC and bootstrap intervals
+to the full weights; exact from the table of distinct forecasts where the
+engine gives :attr:`Sections.delong`, as Dask does), the HAC and bootstrap intervals
 (``cov_type="hac"``/``"bootstrap"``) and the data of the figures.  The
 report's notes say so.
 
@@ -63,6 +64,7 @@ __all__ = [
     "checked_totals",
     "check_time_order",
     "report_from_states",
+    "table_delong",
     "templates",
 ]
 
@@ -120,11 +122,30 @@ def add_rounded_note(report: Any, table: ForecastTable, engine: str) -> None:
     step = table.rounded_to
     if step is not None:
         report.notes.append(
-            f"{engine} input: more than 2**20 distinct forecasts, so C and the CORP "
-            f"decomposition are computed on the forecasts rounded to multiples of "
+            f"{engine} input: more than 2**20 distinct forecasts, so C (with DeLong's "
+            f"variance) and the CORP decomposition are computed on the forecasts rounded to multiples of "
             f"{step:g} (C changes by at most half the share of event/non-event "
             f"pairs closer than {step:g}; the Brier score by at most {step:g})."
         )
+
+
+def table_delong(table: ForecastTable) -> tuple[float, float]:
+    """C and DeLong's variance of all rows from the merged table of distinct
+    forecasts (the weights of events and non-events of each distinct forecast:
+    the in-memory ``auc_delong`` of the whole data, on the table's forecasts).
+
+    Examples
+    --------
+    >>> from skbrier.states import ForecastTable
+    >>> t = ForecastTable().update([0, 0, 1, 1, 1], [0.1, 0.2, 0.2, 0.3, 0.4])
+    >>> c, var = table_delong(t)
+    >>> round(c, 4), round(var, 4)
+    (0.9167, 0.0139)
+    """
+    from .._core.kernels.calibration import delong_from_groups
+
+    _, w, ysum, _ = table.table()
+    return delong_from_groups(ysum, w - ysum)
 
 
 @dataclasses.dataclass
@@ -142,6 +163,9 @@ class Sections:
     spiegelhalter: Callable | None = None
     ece: Callable | None = None
     c_statistic: Callable | None = None
+    #: ``(C, DeLong's variance)`` of all rows (:func:`table_delong`); None:
+    #: the variance from the subsample, rescaled to the total weight
+    delong: Callable | None = None
     decomposition: Callable | None = None
     decision_curve: Callable | None = None
 
@@ -219,9 +243,18 @@ def report_from_states(
             else sec.c_statistic()
         )
     specs = extras["specs"]
-    # C exact; DeLong's variance from the subsample, rescaled to the full weights
     c_spec = specs.get("c_statistic")
-    if c_spec is not None:
+    if sec.delong is not None and extras["enough_samples"]:
+        # C and DeLong's variance of all rows (the in-memory interval; the
+        # subsample's variance was undefined when its total weight was small)
+        var_c = sec.delong()[1]
+        specs["c_statistic"] = (
+            IntervalSpec("normal", c, math.sqrt(var_c), "DeLong (iid)", None, (0.0, 1.0))
+            if math.isfinite(var_c)
+            else None
+        )
+    elif c_spec is not None:
+        # C exact; DeLong's variance from the subsample, rescaled to the full weights
         w_sub = float(m if ws is None else ws.sum())
         se = c_spec.scale * math.sqrt(w_sub / wt)
         label = "DeLong (iid)" if not sub else "DeLong (iid, variance from subsample)"

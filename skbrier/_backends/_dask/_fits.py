@@ -13,7 +13,6 @@ the 2x2 information together) of the joint fit.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from ..._core.kernels.logistic import (
@@ -24,7 +23,7 @@ from ..._core.kernels.logistic import (
 )
 from ..._core.progress import dask_tasks
 from ...states._fit import FitState, fit_rows
-from ._graph import map_rows, reduce_state, tree_reduce, unwrap
+from ._graph import map_rows, persist_limit, reduce_state, tree_reduce, unwrap
 
 __all__ = ["DaskRows", "calibration_in_the_large", "calibration_intercept_slope"]
 
@@ -46,26 +45,6 @@ def _apply_rows(fn: Any, part: Any, args: tuple) -> Any:
 
 #: bytes of one row of the fits (y01, logit p, w)
 _ROW_BYTES = 24
-
-
-def persist_limit() -> float:
-    """The most bytes of fit rows kept in memory between the passes of a fit:
-    a quarter of the memory of the workers of the active ``distributed``
-    client (of this machine without one).  Beyond it every pass reads the
-    data again (nothing is held between passes)."""
-    try:
-        from distributed import get_client
-
-        info = get_client().scheduler_info()
-        mem = float(sum(w.get("memory_limit", 0) or 0 for w in info["workers"].values()))
-    except (ImportError, ValueError):
-        mem = 0.0
-    if not mem > 0:
-        try:
-            mem = float(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
-        except (AttributeError, ValueError, OSError):  # pragma: no cover
-            mem = 4.0 * 2**30
-    return 0.25 * mem
 
 
 class DaskRows:

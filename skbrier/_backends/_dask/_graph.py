@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import os
 import warnings
 from typing import Any
 
@@ -29,12 +30,15 @@ from . import is_dask_input
 __all__ = [
     "SPLIT_EVERY",
     "build_graph",
+    "in_partition",
     "map_rows",
+    "persist_limit",
     "precomputed",
     "reduce_state",
     "stats",
     "tree_reduce",
     "unwrap",
+    "validated_rows",
 ]
 
 SPLIT_EVERY = 8
@@ -56,6 +60,26 @@ def _input_key(y_true: Any, y_proba: Any, sample_weight: Any, columns: dict) -> 
         id(sample_weight),
         tuple(sorted((k, id(v)) for k, v in columns.items() if v is not None)),
     )
+
+
+def persist_limit() -> float:
+    """The most bytes of fit rows kept in memory between the passes of a fit:
+    a quarter of the memory of the workers of the active ``distributed``
+    client (of this machine without one).  Beyond it every pass reads the
+    data again (nothing is held between passes)."""
+    try:
+        from distributed import get_client
+
+        info = get_client().scheduler_info()
+        mem = float(sum(w.get("memory_limit", 0) or 0 for w in info["workers"].values()))
+    except (ImportError, ValueError):
+        mem = 0.0
+    if not mem > 0:
+        try:
+            mem = float(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+        except (AttributeError, ValueError, OSError):  # pragma: no cover
+            mem = 4.0 * 2**30
+    return 0.25 * mem
 
 
 @contextlib.contextmanager
@@ -108,23 +132,53 @@ class _Part:
 
 class _Update:
     """``func(y, p, w, cols)`` of one partition: update a copy of ``template``
-    (a :class:`_Part`)."""
+    (a :class:`_Part`); with ``transform``, of the rows ``(y, transform(y, p,
+    w), w)`` (:func:`validated_rows` first)."""
 
-    def __init__(self, template: Any) -> None:
+    def __init__(self, template: Any, transform: Any = None) -> None:
         self.template = template
+        self.transform = transform
 
     def __call__(self, y: Any, p: Any, w: Any, cols: dict) -> Any:
-        try:
+        if self.transform is not None:
+            rows = validated_rows(p, w, self.template.proba_name)
+            if rows is not None:
+                p, w = self.transform(y, *rows), rows[1]
+        with in_partition():
             with held_warnings() as held:
                 state = copy.deepcopy(self.template).update(y, p, w, **cols)
             return _Part(state, held)
-        except (ValueError, TypeError) as exc:
-            if type(exc) not in (ValueError, TypeError) or not names_rows(str(exc)):
-                raise
-            # the in-memory message, whose positions and counts are the partition's
-            raise type(exc)(
-                f"{exc} (Positions and counts are within one partition of the dask input.)"
-            ) from None
+
+
+def validated_rows(p: Any, w: Any, name: str = "y_proba") -> tuple | None:
+    """One partition's forecasts (1-D, checked as the states check them) and
+    weights, as float64 arrays; None for an empty partition."""
+    from ..._core.validation import _as_array, check_probabilities
+    from ...states._chunks import _chunk_weights
+
+    with in_partition():
+        raw = _as_array(p, name)
+        if raw.ndim == 2 and raw.shape[1] == 1:
+            raw = raw[:, 0]
+        if raw.shape[0] == 0:
+            return None
+        pv = check_probabilities(raw, name=name, warn_hard=False)
+        return pv, _chunk_weights(w, pv.shape[0])
+
+
+@contextlib.contextmanager
+def in_partition():
+    """Validation of one partition: an in-memory error that names rows says
+    that its positions and counts are the partition's."""
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        if type(exc) not in (ValueError, TypeError) or not names_rows(str(exc)):
+            raise
+        # the in-memory message, whose positions and counts are the partition's
+        raise type(exc)(
+            f"{exc} (Positions and counts are within one partition of the dask input.)"
+        ) from None
 
 
 def _same_rows(parts: dict, what: str, advice: str) -> None:
@@ -288,12 +342,20 @@ def _partitions(name: str, x: Any, chunks: tuple | None) -> list:
 
 
 def build_graph(
-    template: Any, y_true: Any, y_proba: Any, sample_weight: Any = None, **columns
+    template: Any,
+    y_true: Any,
+    y_proba: Any,
+    sample_weight: Any = None,
+    *,
+    transform: Any = None,
+    **columns,
 ):
-    """The delayed root state (not computed) and the number of partitions."""
+    """The delayed root state (not computed) and the number of partitions
+    (``transform``: see :func:`reduce_state`)."""
     from dask import delayed
 
-    level = map_rows(_Update(template), y_true, y_proba, sample_weight, **columns)
+    update = _Update(template, transform)
+    level = map_rows(update, y_true, y_proba, sample_weight, **columns)
     return _tree(level, delayed(_merge, pure=True)), len(level)
 
 
@@ -386,20 +448,33 @@ def _combine_all(combine: Any, *parts: Any) -> Any:
 
 @one_warning_per_call  # partitions validated apart: one warning per pass
 def reduce_state(
-    template: Any, y_true: Any, y_proba: Any, sample_weight: Any = None, **columns
+    template: Any,
+    y_true: Any,
+    y_proba: Any,
+    sample_weight: Any = None,
+    *,
+    transform: Any = None,
+    **columns,
 ):
     """The merged state of all partitions (one pass over the data, or none
-    when a :func:`precomputed` context holds it)."""
+    when a :func:`precomputed` context holds it).
+
+    ``transform(y, p, w)``: the state reads the forecasts it returns for each
+    partition's validated forecasts ``p`` and weights ``w`` (a map of the
+    forecasts, such as a recalibration, without a collection of its own).
+    """
     import dask
 
-    if _PRECOMPUTED:
+    if _PRECOMPUTED and transform is None:
         key = (_input_key(y_true, y_proba, sample_weight, columns), template.options_key())
         hit = _PRECOMPUTED.get(key)
         if hit is not None:
             stats["reused"] += 1
             return copy.deepcopy(hit)
     stats["passes"] += 1
-    root, _ = build_graph(template, y_true, y_proba, sample_weight, **columns)
+    root, _ = build_graph(
+        template, y_true, y_proba, sample_weight, transform=transform, **columns
+    )
     with dask_tasks("pass over the data"):
         (part,) = dask.compute(root)
     part.give()

@@ -10,6 +10,7 @@ data (up to floating-point summation order).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -153,12 +154,37 @@ def calibration_error(
     labels=None,
     pos_label=None,
     confidence_scale=1.0,
+    transform=None,
 ) -> float:
+    """The binned calibration error (``transform(y, p, w)``: of those forecasts,
+    see :func:`~._graph.reduce_state`); HELM's equal-mass bins of 1-D
+    forecasts from their exact order statistics (:mod:`._select`)."""
     kind = check_option(kind, "kind", _KINDS)
     scale = check_scale(confidence_scale)
     o = options
+    helm = isinstance(o.binning, str) and o.binning == "helm"
+    if helm and not is_2d(y_proba) and scale == 1.0:
+        from ...metrics._calibration_error_core import check_helm_total
+        from ._select import equal_mass_edges_of
+
+        edges = equal_mass_edges_of(
+            y_true,
+            y_proba,
+            sample_weight,
+            o.n_bins,
+            transform=transform,
+            check_total=check_helm_total,
+        )
+        o = dataclasses.replace(o, binning=edges, right=True)
     if fixed_bin_ids(np.zeros(1), o) is None:
         if isinstance(o.binning, str) and o.binning in DATA_BINS_PRESETS:
+            if o.binning == "helm":
+                raise ValueError(
+                    "binning='helm' is available for dask input with 1-D y_proba "
+                    "and confidence_scale=1 only (its equal-mass bins are found "
+                    "by an exact selection of the forecasts): pass the probability "
+                    "of the positive class scaled to [0, 1], or binning=None."
+                )
             raise ValueError(
                 f"binning={o.binning!r} is not available for dask input: its bins "
                 "depend on the order of all forecasts (not mergeable); pass "
@@ -172,7 +198,11 @@ def calibration_error(
     tmpl = CalibrationBinsState(
         o, kind=kind, labels=labels, pos_label=pos_label, confidence_scale=scale
     )
-    return _state(tmpl, y_true, y_proba, sample_weight).finalize()
+    if transform is not None:  # mapped forecasts, not the input (as in memory)
+        tmpl.warns_hard = False
+    return reduce_state(
+        tmpl, y_true, y_proba, sample_weight, transform=transform
+    ).finalize()
 
 
 # ----------------------------------------------------------------- BrierDecomposition

@@ -7,8 +7,8 @@ functions on the dask collections inside a
 them their states instead of reading the data again.  Only the logistic fit
 reads the data again, once per Newton step (its rows are kept in memory
 between the steps when they fit, see
-:func:`~skbrier._backends._dask._fits.persist_limit`).  C and the CORP
-decomposition use ``resolution="auto"``: exact up to 2**20 distinct
+:func:`~skbrier._backends._dask._graph.persist_limit`).  C (with DeLong's
+variance) and the CORP decomposition use ``resolution="auto"``: exact up to 2**20 distinct
 forecasts per class, rounded to multiples of 1e-6 beyond (a note says so),
 so the table of distinct forecasts stays small on any data.  Which sections
 are exact and which come from the uniform subsample of at most
@@ -17,6 +17,7 @@ are exact and which come from the uniform subsample of at most
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,7 @@ from ...report._merged import (
     check_time_order,
     checked_totals,
     report_from_states,
+    table_delong,
     templates,
 )
 from ...states import StateBundle
@@ -106,6 +108,9 @@ def _calibration_report(y_true, y_proba, sample_weight, pos_label, opts, run):
     # the sections' states, keyed by the 0/1 outcomes y (as the sections see them)
     states = [s.as_binary() for s in bundle.finalize().values()]
     with precomputed(states, y, p, w):
-        report = report_from_states(Sections((y, p, w)), totals, state, opts, run)
+        # DeLong's variance of C from the table of all rows, not the subsample
+        delong = functools.partial(table_delong, bundle.state("table"))
+        sec = Sections((y, p, w), delong=delong)
+        report = report_from_states(sec, totals, state, opts, run)
     add_rounded_note(report, bundle.state("table"), "Dask")
     return report

@@ -44,6 +44,7 @@ __all__ = [
     "lowess_calibration_curve",
     "lowess_knots",
     "chi2_pvalue",
+    "delong_from_groups",
     "enough_observations",
     "normalise_weights",
     "offset_intercept_fit",
@@ -237,6 +238,25 @@ def auc_delong(
             g0 = np.add.reduceat(ws * (1.0 - ys), starts)
             del ws
         del starts
+    return delong_from_groups(g1, g0, e)
+
+
+def delong_from_groups(g1: np.ndarray, g0: np.ndarray, e: int = 0) -> tuple[float, float]:
+    """The C statistic and DeLong's variance of tied groups (:func:`auc_delong`'s finish).
+
+    ``g1``, ``g0``: the weights of events and non-events of each distinct
+    forecast, in increasing order of the forecast (a table of distinct
+    forecasts, such as :class:`~skbrier.states.ForecastTable`'s, holds them);
+    ``e``: the weights were scaled by ``2**e`` (the sample sizes are their
+    totals scaled back).  The variance is NaN when ``W1 <= 1`` or ``W0 <= 1``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> c, var = delong_from_groups(np.array([0.0, 1.0, 2.0]), np.array([2.0, 1.0, 0.0]))
+    >>> round(c, 4), round(var, 4)
+    (0.9444, 0.0062)
+    """
     t1, t0 = float(g1.sum()), float(g0.sum())
     # the sample sizes of the variance: the frequency weights' own totals
     n1, n0 = (t1, t0) if e == 0 else (math.ldexp(t1, -e), math.ldexp(t0, -e))

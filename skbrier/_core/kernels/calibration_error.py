@@ -47,6 +47,7 @@ __all__ = [
     "edge_bin_ids",
     "discrete_bin_ids",
     "hle_bin_ids",
+    "equal_mass_edges",
     "kumar_equal_mass_edges",
     "linspace_edges",
     "sklearn_quantile_edges",
@@ -214,15 +215,35 @@ def kumar_equal_mass_edges(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> 
             i = np.searchsorted(cw, j.astype(np.float64), side="right")
             return xs[np.minimum(i, xs.shape[0] - 1)]
 
+    return equal_mass_edges(value_at, n, n_bins, weighted=w is not None)
+
+
+def equal_mass_edges(value_at: Any, n: int, n_bins: int, *, weighted: bool) -> np.ndarray:
+    """:func:`kumar_equal_mass_edges` from the order statistics of the forecasts.
+
+    ``value_at(j)``: the forecasts at the 0-based positions ``j`` of the
+    sorted (expanded) sample of ``n`` observations -- with frequency weights
+    (``weighted``; positions as floats) the first forecast whose cumulative
+    weight exceeds ``j``, the largest forecast beyond the total; called once,
+    so a distributed selection answers all positions together.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> xs = np.array([0.1, 0.2, 0.4, 0.8])
+    >>> equal_mass_edges(lambda j: xs[j], 4, 2, weighted=False).tolist()
+    [0.0, 0.30000000000000004, 1.0]
+    """
     k = min(n_bins, max(n, 1))
     size, extra = divmod(n, k)
     # first position of groups 1..k-1 (Python integers: the expanded sample
     # of huge frequency weights has more rows than an int64 holds)
     starts = np.array(
         [j * size + min(j, extra) for j in range(1, k)],
-        dtype=np.int64 if w is None else np.float64,
+        dtype=np.float64 if weighted else np.int64,
     )
-    mids = (value_at(starts - 1) + value_at(starts)) / 2.0
+    values = value_at(np.concatenate((starts - 1, starts)))
+    mids = (values[: k - 1] + values[k - 1 :]) / 2.0
     inner = np.unique(np.append(mids, 1.0))
     inner = inner[inner < 1.0]
     return np.concatenate(([0.0], inner, [1.0]))
