@@ -531,3 +531,36 @@ def test_compare_brier_names_as_dask_and_memory(data):
     by = sbs.compare_brier(halves, "y", "p", "q", group_by="h", names=["m", "q"])
     assert list(by) == [False, True]
     assert {res.names for res in by.values()} == {("m", "q")}
+
+
+@pytest.mark.slow  # in CI's slow step: keeps the README suite under 8 minutes
+def test_report_delong_interval_of_the_whole_data(spark, monkeypatch):
+    """The subsample's total weight under 3 (DeLong's variance undefined
+    there) but the whole data's not: the interval of C is the in-memory one,
+    DeLong's variance of all rows (from the table of distinct forecasts), as
+    in the Dask report."""
+    import functools
+
+    from skbrier.report import _merged
+
+    sbs = _sbs()
+    small = functools.partial(_merged.templates, size=20)  # a subsample of 20 rows
+    monkeypatch.setattr(_merged, "templates", small)
+    rng = np.random.default_rng(0)
+    p = np.round(rng.random(N), 3)
+    y = (rng.random(N) < p).astype(np.int64)
+    w = np.full(N, 1e-3)
+    heavy = np.arange(0, N, N // 12)[:12]
+    w[heavy] = 10.0
+    y[heavy[:6]], y[heavy[6:]] = 1, 0
+    pdf = pd.DataFrame({"y": y, "p": p, "w": w})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exp = np_report(y, p, sample_weight=w, random_state=0)
+        got = sbs.calibration_report(
+            frame(spark, pdf, SIZES), "y", "p", "w", random_state=0
+        )
+    assert got._data[2].sum() < 3 <= w.sum()
+    ci = exp.confidence_interval(metric="c_statistic")
+    assert ci is not None
+    _close(tuple(got.confidence_interval(metric="c_statistic")), tuple(ci))

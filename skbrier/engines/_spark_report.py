@@ -194,6 +194,7 @@ def _report(src: Source, key: tuple, bundle: Any, opts: Any, run: Any) -> Any:
         add_rounded_note,
         checked_totals,
         report_from_states,
+        table_delong,
     )
 
     sample = bundle.state("sample")
@@ -207,6 +208,8 @@ def _report(src: Source, key: tuple, bundle: Any, opts: Any, run: Any) -> Any:
         spiegelhalter=functools.partial(_spiegelhalter, st["spiegelhalter"]),
         ece=functools.partial(st["binned"].calibration_error, "l1"),
         c_statistic=st["table"].c_statistic,
+        # DeLong's variance of C from the table of all rows, not the subsample
+        delong=functools.partial(table_delong, table),
         decomposition=functools.partial(_decomposition, st["table"], st["binned"]),
         decision_curve=functools.partial(_curve, st.get("thresholds"), opts),
     )
