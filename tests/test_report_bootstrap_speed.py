@@ -9,6 +9,7 @@ the same seed, and make no pass over the rows per resample."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -304,13 +305,82 @@ def test_unweighted_report_refits_on_the_brier_resamples(scheme):
     )
 
 
-def test_weighted_report_keeps_its_own_logistic_bootstrap():
-    # weighted rows: the Brier bootstrap draws rows with their weights, the
-    # logistic refits draw rows and weigh them; each keeps its own draws
-    y, p = _data(2_000, seed=9)
-    w = np.random.default_rng(2).uniform(0.5, 2.0, y.shape[0])
+@pytest.mark.parametrize("n_jobs", [None, 2])
+def test_weighted_report_bootstrap_is_that_of_the_repeated_rows(n_jobs):
+    # frequency weights: integer weights draw as their repeated rows, the
+    # logistic refits included (they ride on the Brier score's resamples)
+    y, p = _data(1_500, seed=9, extremes=True)
+    w = np.random.default_rng(2).integers(0, 4, y.shape[0])
+    kw = {"cov_type": "bootstrap", "n_resamples": 40, "random_state": 1, "n_jobs": n_jobs}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = calibration_report(y, p, sample_weight=w.astype(float), **kw)
+        b = calibration_report(np.repeat(y, w), np.repeat(p, w), **kw)
+    for metric in (
+        "brier_index",
+        "calibration_in_the_large",
+        "calibration_intercept",
+        "calibration_slope",
+        "observed_expected",
+    ):
+        got, want = (
+            a.confidence_interval(metric=metric),
+            b.confidence_interval(metric=metric),
+        )
+        assert got == pytest.approx(tuple(want), rel=1e-9), metric
+
+
+@pytest.mark.parametrize("scheme", ["iid", "moving_block"])
+def test_weighted_report_refits_with_the_rows_frequency_weights(scheme):
+    # non-integer weights: each resample's multinomial counts of the rows
+    # (iid), or the blocks' rows with their weights (moving block)
+    from skbrier._core.resampling import interval_from_replicates, rows_of_resamples
+    from skbrier.metrics import calibration_intercept_slope
+    from skbrier.stats.bootstrap import prepare_frequency_weights
+
+    y, p = _data(1_200, seed=4)
+    w = np.random.default_rng(5).uniform(0.0, 2.0, y.shape[0])
+    w[:30] = 0.0
+    inf_kw = {} if scheme == "iid" else {"bootstrap": scheme, "block_length": 4}
     rep = calibration_report(
-        y, p, sample_weight=w, cov_type="bootstrap", n_resamples=40, random_state=1
+        y,
+        p,
+        sample_weight=w,
+        cov_type="bootstrap",
+        n_resamples=30,
+        random_state=3,
+        inference_kwds=inf_kw,
     )
-    lo, hi = rep.confidence_interval(metric="calibration_slope")
-    assert lo < rep.logistic.slope < hi
+    keep = w > 0 if scheme == "iid" else slice(None)
+    data, weighted, draws = prepare_frequency_weights(
+        [y[keep]], w[keep], scheme, "percentile"
+    )
+    counts = _counts_of(data, weighted, draws, scheme, 30, 3)
+    rows = rows_of_resamples(lambda c: c, w, scheme, data[0].shape[0])(counts)
+    fits = [calibration_intercept_slope(y, p, sample_weight=r) for r in rows]
+    want = interval_from_replicates(np.array([f.slope for f in fits]), 0.95)
+    got = rep.confidence_interval(metric="calibration_slope")
+    assert got == pytest.approx(tuple(want), rel=1e-9)
+
+
+def _counts_of(data, weighted, draws, scheme, n_resamples, seed):
+    """The counts of the rows of ``data`` in each resample of brier_inference's
+    bootstrap (block_length 4)."""
+    from skbrier.stats.bootstrap import bootstrap_distribution
+
+    def stat(*cols, axis=-1):
+        return np.sum(cols[0], axis=axis)[None]
+
+    dist = bootstrap_distribution(
+        data,
+        stat,
+        scheme=scheme,
+        block_length=4.0,
+        n_resamples=n_resamples,
+        random_state=seed,
+        n_jobs=None,
+        draws=draws,
+        counts_statistic=None if weighted else stat,
+        companion=lambda counts: counts,
+    )
+    return dist[1:].T

@@ -51,6 +51,7 @@ __all__ = [
     "resample_counts",
     "resample_indices",
     "resample_multiplicities",
+    "rows_of_resamples",
     "stratified_indices",
     "run_replicates",
 ]
@@ -167,6 +168,40 @@ def resample_counts(rng: np.random.Generator, n: int) -> np.ndarray:
     same draws, as counts, for statistics that take frequency weights.
     """
     return resample_multiplicities(rng, n).astype(np.float64)
+
+
+def rows_of_resamples(
+    statistic: Callable[[np.ndarray], np.ndarray] | None,
+    w: np.ndarray | None,
+    scheme: str,
+    n_drawn: int,
+) -> Callable[[np.ndarray], np.ndarray] | None:
+    """``statistic`` of the frequency weight of each row in each resample,
+    as a statistic of the counts of the rows a bootstrap draws from.
+
+    ``w``: the rows' frequency weights (None: unweighted, the counts are the
+    weights).  A block bootstrap draws the rows with their weights
+    (``counts * w``); the iid bootstrap of frequency weights draws from the
+    rows of positive weight, each repeated ``w`` times when the ``n_drawn``
+    rows it draws from are those copies (integer weights; the counts of a
+    row's copies add up) or once (multinomial draws).
+    """
+    if statistic is None or w is None:
+        return statistic
+    if scheme != "iid":
+        return lambda counts: statistic(counts * w)
+    keep = np.flatnonzero(w > 0.0)
+    starts = None
+    if n_drawn != keep.shape[0]:  # the rows were expanded: counts of each copy
+        starts = np.concatenate(([0], np.cumsum(w[keep].astype(np.int64))[:-1]))
+
+    def of_rows(counts: np.ndarray) -> np.ndarray:
+        per_row = counts if starts is None else np.add.reduceat(counts, starts, axis=1)
+        out = np.zeros((counts.shape[0], w.shape[0]))
+        out[:, keep] = per_row
+        return statistic(out)
+
+    return of_rows
 
 
 def resample_multiplicities(

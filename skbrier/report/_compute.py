@@ -345,17 +345,21 @@ def _sections(
     # the intervals first: an invalid inference option fails before the rest
     run.step("confidence intervals")
     companion = fitted = None
-    if opts.cov_type == "bootstrap" and w is None:
+    if opts.cov_type == "bootstrap":
         # the logistic refits ride on the resamples of the Brier score's
-        # bootstrap (drawn once): the fit and the sort they start from first
+        # bootstrap (drawn once), with the frequency weight of each row in
+        # each resample: the fit and the sort they start from first
         from .._core.kernels.lowess import stable_argsort
 
         if order is None:
             order = stable_argsort(p)
-            sorted_yp = (y[order], p[order])
+            sorted_yp = None if w is not None else (y[order], p[order])
         fitted = (_logistic(y, p, w, fit_notes := _Notes()), fit_notes)
         if fitted[0][0] is not None:
-            companion = counts_refits(y, p, w, fitted[0][0], order)
+            # integer weights of the rows in each resample, but with a block
+            # bootstrap's, which keep the rows' weights
+            integral = w is None or opts.inference_kwds.get("bootstrap", "iid") == "iid"
+            companion = counts_refits(y, p, None, fitted[0][0], order, integral)
     intervals, inference = _intervals(y, p, w, opts, notes, companion=companion)
     del companion
     run.step("Brier score")

@@ -8,8 +8,8 @@ Every interval of the report carries its own method (:data:`METHOD_LABELS`):
   ``confint.default(glm)``), a HAC sandwich (``cov_type="hac"``: scores of the
   logistic fit, one long-run covariance of :mod:`skbrier.stats`) or the
   bootstrap (``cov_type="bootstrap"``: refits on the resamples of the one
-  engine, same scheme and block length as the Brier metrics; without
-  weights on the very resamples of the Brier metrics, drawn once);
+  engine: in memory the very resamples of the Brier metrics, drawn once,
+  with each row's frequency weight in the resample);
 * the O/E ratio: Wald on the log scale with the binomial variance (iid), the
   HAC variance of the observed events (hac) or the bootstrap;
 * the C statistic: DeLong's variance (iid under every ``cov_type``: the label
@@ -244,10 +244,11 @@ def _rows_refit(yk, lg, keep, wn, start, joint: bool):
 _BATCH_ELEMENTS = 1 << 23
 
 
-def counts_refits(y, p, w, lg_res, p_order=None):
+def counts_refits(y, p, w, lg_res, p_order=None, integral: bool = True):
     """``refits(counts)``: (CITL, intercept, slope, O/E) of resamples given by
     their counts of each row (``counts`` of shape ``(size, n)``, a row per
-    resample; returns ``(size, 4)``).
+    resample, integers where ``integral``, else any frequency weights;
+    returns ``(size, 4)``), each row's counts times its weight ``w``.
 
     The logistic fits are refitted with the counts as frequency weights, on
     the binned sufficient statistics of
@@ -299,7 +300,8 @@ def counts_refits(y, p, w, lg_res, p_order=None):
         for s in range(m):
             # the counts in the binned order, gathered from 2 bytes per row
             c = counts[s]
-            cb[s] = np.take(c.astype(np.uint16) if c.max() <= 0xFFFF else c, perm)
+            small = integral and c.max() <= 0xFFFF
+            cb[s] = np.take(c.astype(np.uint16) if small else c, perm)
         o, e = (cb @ oe_cols).T
         for s in range(m):
             out[s, 3] = _ratio(float(o[s]), float(e[s]))
@@ -311,23 +313,31 @@ def counts_refits(y, p, w, lg_res, p_order=None):
 
 def _bootstrap_task(y, p, w, lg_res, scheme: str, block_length: float, p_order=None):
     """``task(size, rng)`` of :func:`run_replicates`: (CITL, intercept, slope, O/E)
-    of resamples drawn with
-    :func:`~skbrier._core.resampling.resample_multiplicities` (see
-    :func:`counts_refits`), in batches of at most ``_BATCH_ELEMENTS`` counts."""
-    from .._core.resampling import resample_multiplicities
+    of resamples drawn as the Brier metrics' bootstrap draws them (see
+    :func:`counts_refits`): the iid bootstrap of frequency weights
+    (:func:`~skbrier._core.resampling.frequency_resampler`; the total weight
+    is the sample size), or blocks of rows with their weights, in batches of
+    at most ``_BATCH_ELEMENTS`` counts."""
+    from .._core.resampling import frequency_resampler, resample_multiplicities
 
-    refits = counts_refits(y, p, w, lg_res, p_order)
     n = y.shape[0]
+    if scheme == "iid":
+        draw = frequency_resampler(w, n)
+    else:
+
+        def draw(rng: np.random.Generator) -> np.ndarray:
+            counts = resample_multiplicities(rng, n, scheme, block_length)
+            return counts if w is None else counts * w
+
+    integral = w is None or scheme == "iid"
+    refits = counts_refits(y, p, None, lg_res, p_order, integral)
     batch = max(1, _BATCH_ELEMENTS // max(n, 1))
 
     def task(size: int, rng: np.random.Generator) -> np.ndarray:
         out = np.empty((size, 4))
         for lo in range(0, size, batch):
             m = min(batch, size - lo)
-            counts = [
-                resample_multiplicities(rng, n, scheme, block_length) for _ in range(m)
-            ]
-            out[lo : lo + m] = refits(np.stack(counts))
+            out[lo : lo + m] = refits(np.stack([draw(rng) for _ in range(m)]))
         return out
 
     return task
@@ -349,7 +359,11 @@ def _bootstrap_intervals(
         reps = boot["companion"].T
     else:
         bl = getattr(inference, "block_length", None) or 1.0
-        task = _bootstrap_task(y, p, w, lg_res, scheme, float(bl), p_order)
+        try:
+            task = _bootstrap_task(y, p, w, lg_res, scheme, float(bl), p_order)
+        except ValueError as exc:  # too few observations to draw
+            notes.add(f"No bootstrap interval of the logistic calibration: {exc}")
+            return dict.fromkeys(_LOGISTIC + ("observed_expected",))
         reps = run_replicates(
             task,
             opts.n_resamples,
@@ -441,8 +455,21 @@ def valprob_extras(
         if math.isfinite(oe) and math.isfinite(se_log)
         else None
     )
+    enough = True
+    if opts.cov_type != "hac":
+        # rows, or with frequency weights their total, are the sample size
+        # (the one check of brier_inference; HAC checks its own): too few
+        # leave no interval, weighted or not (and nothing to resample)
+        try:
+            if counts is None:
+                check_weighted_samples(int(yy.shape[0]), ww, True)
+            else:
+                check_min_samples(*counts)
+        except ValueError as exc:
+            notes.add(f"Confidence intervals not available: {exc}")
+            enough = False
     specs.update(dict.fromkeys(_LOGISTIC))
-    if lg_res is not None:
+    if lg_res is not None and enough:
         specs.update(_iid_logistic(lg_res))
         if opts.cov_type == "hac":
             specs.update(
@@ -457,20 +484,8 @@ def valprob_extras(
             specs.update(
                 _bootstrap_intervals(y, p, w, lg_res, opts, inference, oe, notes, p_order)
             )
-    enough = True
-    if opts.cov_type != "hac":
-        # rows, or with frequency weights their total, are the sample size
-        # (the one check of brier_inference; HAC checks its own): too few
-        # leave no interval, weighted or not
-        try:
-            if counts is None:
-                check_weighted_samples(int(yy.shape[0]), ww, True)
-            else:
-                check_min_samples(*counts)
-        except ValueError as exc:
-            notes.add(f"Confidence intervals not available: {exc}")
-            specs = dict.fromkeys(specs)
-            enough = False
+    if not enough:
+        specs = dict.fromkeys(specs)
     d_p = None
     if lg_res is not None and math.isfinite(lg_res.lr_chi2):
         d_p = chi2_pvalue(lg_res.lr_chi2, 1, lg_res.weight_used)

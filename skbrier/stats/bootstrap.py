@@ -378,12 +378,13 @@ def bootstrap_distribution(
     counts of each row as frequency weights (a last argument); the same
     draws are then counted (``np.bincount``) instead of gathered, several
     times cheaper for long columns, and the replicates are the same to
-    rounding.  ``companion`` (with ``counts_statistic``): a further
-    statistic of those counts, ``companion(counts)`` of shape ``(size, k)``
-    for counts of shape ``(size, n)``, computed on the same draws; its ``k``
-    rows follow the statistic's in the distribution (the calibration
-    report refits its logistic calibration on the resamples of the Brier
-    score's bootstrap, drawn once).
+    rounding.  ``companion``: a further statistic of the resamples,
+    ``companion(counts)`` of shape ``(size, k)`` for the counts of each row
+    of ``data`` in each resample (shape ``(size, n)``; the multinomial counts
+    with ``draws``), computed on the same draws; its ``k`` rows follow the
+    statistic's in the distribution (the calibration report refits its
+    logistic calibration on the resamples of the Brier score's bootstrap,
+    drawn once).
     """
     n = data[0].shape[0]
     if counts_statistic is not None and draws is None:
@@ -396,11 +397,7 @@ def bootstrap_distribution(
             del idx
             tiled = [np.broadcast_to(d, (size, n)) for d in data]
             out = np.moveaxis(np.asarray(counts_statistic(*tiled, counts, axis=-1)), -1, 0)
-            if companion is None:
-                return out
-            return np.concatenate([out, np.asarray(companion(counts))], axis=1)
-    elif companion is not None:
-        raise ValueError("companion goes with counts_statistic and no draws.")
+            return _with_companion(out, companion, counts)
     elif draws is not None:
         *cols, w = data
         prob = w / w.sum()
@@ -408,14 +405,19 @@ def bootstrap_distribution(
         def task(size: int, rng: np.random.Generator) -> np.ndarray:
             counts = rng.multinomial(draws, prob, size=size).astype(np.float64)
             tiled = [np.broadcast_to(d, (size, n)) for d in cols]
-            out = np.asarray(statistic(*tiled, counts, axis=-1))
-            return np.moveaxis(out, -1, 0)
+            out = np.moveaxis(np.asarray(statistic(*tiled, counts, axis=-1)), -1, 0)
+            return _with_companion(out, companion, counts)
     else:
 
         def task(size: int, rng: np.random.Generator) -> np.ndarray:
             idx = resample_indices(rng, n, size, scheme, block_length)
-            out = np.asarray(statistic(*[d[idx] for d in data], axis=-1))
-            return np.moveaxis(out, -1, 0)
+            out = np.moveaxis(
+                np.asarray(statistic(*[d[idx] for d in data], axis=-1)), -1, 0
+            )
+            if companion is None:
+                return out
+            counts = np.stack([np.bincount(i, minlength=n) for i in idx]).astype(np.float64)
+            return _with_companion(out, companion, counts)
 
     dist = run_replicates(
         task,
@@ -426,6 +428,18 @@ def bootstrap_distribution(
         desc="bootstrap",
     )
     return np.moveaxis(dist, 0, -1)
+
+
+def _with_companion(
+    out: np.ndarray,
+    companion: Callable[[np.ndarray], np.ndarray] | None,
+    counts: np.ndarray,
+) -> np.ndarray:
+    """The replicates ``out`` (``(size, m)``) and the companion's of the same
+    resamples' ``counts`` after them."""
+    if companion is None:
+        return out
+    return np.concatenate([out, np.asarray(companion(counts))], axis=1)
 
 
 def confidence_interval_from_distribution(

@@ -46,6 +46,7 @@ from .._core.params import (
     check_random_state,
     validate_random_state,
 )
+from .._core.resampling import rows_of_resamples
 from .._core.results import check_metric
 from .._core.validation import Forecast, check_forecast, check_reference
 from . import bootstrap as _bs
@@ -589,15 +590,12 @@ def brier_inference(
 def brier_inference_with(
     companion: Callable[[np.ndarray], np.ndarray], y_true: Any, y_proba: Any, **options: Any
 ) -> BrierInferenceResult:
-    """:func:`brier_inference` whose resamples serve a further statistic.
-
-    With the counted resamples of an unweighted bootstrap, ``companion(counts)``
-    (``(size, k)`` for counts of shape ``(size, n)``, see
-    :func:`~skbrier.stats.bootstrap.bootstrap_distribution`) is computed on
-    the same draws; its replicates, ``(k, n_resamples)``, are
-    ``result._boot["companion"]``.  Otherwise this is :func:`brier_inference`
-    (``_boot["companion"]`` absent).  The calibration report refits its
-    logistic calibration this way, drawing each resample once.
+    """:func:`brier_inference` whose resamples serve a further statistic:
+    with ``cov_type="bootstrap"``, ``companion(weights)`` (``(size, k)`` for the
+    frequency weights ``(size, n)`` of the rows in each resample, see
+    :func:`~skbrier._core.resampling.rows_of_resamples`) on the same draws,
+    its replicates ``(k, n_resamples)`` in ``result._boot["companion"]``.
+    The calibration report refits its logistic calibration this way.
     """
     args = inspect.signature(brier_inference).bind(y_true, y_proba, **options)
     args.apply_defaults()
@@ -628,7 +626,7 @@ def _brier_inference(
     scheme, method, random_state, frequency = check_resampling(
         cov_type, args["bootstrap"], args["method"], args["random_state"]
     )
-    block_length = args["block_length"]
+    block_length, w_rows = args["block_length"], fc.sample_weight
     if frequency:
         # frequency weights: zero-weight rows are removed rows
         fc, (ref,) = drop_zero_weight_rows(fc, ref)
@@ -668,7 +666,7 @@ def _brier_inference(
         draws=draws,
         # unweighted resamples are counted, not gathered (the same draws)
         counts_statistic=None if weighted else design.statistic_for(weighted=True),
-        companion=None if weighted else companion,
+        companion=rows_of_resamples(companion, w_rows, scheme, data[0].shape[0]),
     )
     dist, extra = dist[: len(METRICS)], dist[len(METRICS) :]
     finite = np.isfinite(dist[:2]).all(axis=0)

@@ -302,11 +302,13 @@ class BrierStatistic:
         if self.weighted:
             wts = np.moveaxis(cols[-1], axis, -1)
             sw = np.sum(wts, axis=-1)
-            # one pass per column, no (size, n) product held
-            means = [
-                np.einsum("...i,...i->...", np.moveaxis(c, axis, -1), wts) / sw
-                for c in cols[:-1]
-            ]
+            # one pass per column, no (size, n) product held; a resample of
+            # zero weight (a block bootstrap's) gives NaN, counted by the caller
+            with np.errstate(divide="ignore", invalid="ignore"):
+                means = [
+                    np.einsum("...i,...i->...", np.moveaxis(c, axis, -1), wts) / sw
+                    for c in cols[:-1]
+                ]
         else:
             means = [np.mean(c, axis=axis) for c in cols]
         bs = means[0]
