@@ -176,3 +176,12 @@ def test_line_kwargs_of_an_unknown_model_are_refused(data):
     with pytest.raises(ValueError, match=r"line_kwargs names unknown models \['c'\]"):
         disp.plot(line_kwargs={"c": {"color": "red"}})
     disp.plot(line_kwargs={"b": {"color": "red"}})
+
+
+@pytest.mark.parametrize("parts", [{}, {None: {}}])
+def test_display_of_no_curve_is_a_value_error(parts):
+    # was ZeroDivisionError in plot()
+    from skbrier.plotting import CalibrationCurveDisplay
+
+    with pytest.raises(ValueError, match="^parts is empty"):
+        CalibrationCurveDisplay(parts)

@@ -153,6 +153,11 @@ class CalibrationCurveDisplay:
         interval: str | None = "wilson",
     ) -> None:
         self.parts = {g: dict(models) for g, models in parts.items()}
+        if not any(self.parts.values()):
+            raise ValueError(
+                "parts is empty: give at least one model's curve, or build the "
+                "display with from_predictions or from_estimator."
+            )
         self.confidence_level = confidence_level
         self.interval = interval
 
