@@ -154,12 +154,11 @@ def _groups_once(by: dict, coded: dict):
     from .._core.arrays import validated
     from .._core.labels import check_groups
 
-    arrays = [by["groups"], *by["segments"].values()] if by else []
-    names = [*by.get("segments", {})][:1] + [*by.get("segments", {})]
-    for a, col in zip(arrays, names):
+    columns = by.get("segments", {})  # the groups are the first of them
+    for col, a in columns.items():
         if id(a) not in coded:
             coded[id(a)] = (a, *check_groups(a, a.shape[0], name=f"column {col!r}"))
-    with validated(groups=[coded[id(a)] for a in arrays]):
+    with validated(groups=[coded[id(a)] for a in columns.values()]):
         yield
 
 
