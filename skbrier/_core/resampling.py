@@ -195,8 +195,12 @@ def rows_of_resamples(
     if n_drawn != keep.shape[0]:  # the rows were expanded: counts of each copy
         starts = np.concatenate(([0], np.cumsum(w[keep].astype(np.int64))[:-1]))
 
+    every_row = keep.shape[0] == w.shape[0]
+
     def of_rows(counts: np.ndarray) -> np.ndarray:
         per_row = counts if starts is None else np.add.reduceat(counts, starts, axis=1)
+        if every_row:
+            return statistic(per_row)
         out = np.zeros((counts.shape[0], w.shape[0]))
         out[:, keep] = per_row
         return statistic(out)
