@@ -143,24 +143,42 @@ def validation_checks() -> None:
     b = np.clip(a + rng.normal(0, 0.1, a.size), 0.01, 0.99)
     y = (rng.uniform(size=a.size) < a).astype(int)
     w = rng.uniform(0.5, 2.0, a.size)
+    g = rng.integers(0, 3, a.size)
     calibration_report(y, a, sample_weight=w, thresholds=[0.2, 0.5])
     print(f"checks per column, calibration_report: {dict(counts)}")
     counts.clear()
+    calibration_report(y, a, sample_weight=w, groups=g, segments={"g": g})
+    print(f"checks per column, calibration_report with subgroups: {dict(counts)}")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "f.csv"
-        rows = ["y,a,b,w"] + [
-            f"{r},{s!r},{t!r},{u!r}"
-            for r, s, t, u in zip(y.tolist(), a.tolist(), b.tolist(), w.tolist())
+        rows = ["y,a,b,w,g"] + [
+            f"{r},{s!r},{t!r},{u!r},{v}"
+            for r, s, t, u, v in zip(
+                y.tolist(), a.tolist(), b.tolist(), w.tolist(), g.tolist()
+            )
         ]
         path.write_text("\n".join(rows) + "\n", encoding="utf-8")
         args = ["report", str(path), "--y-col", "y", "--p-col", "a", "--p-col", "b"]
-        args += ["--weight-col", "w", "--threshold", "0.2", "--json"]
+        args += ["--weight-col", "w", "--threshold", "0.2"]
         import contextlib
         import io
 
-        with contextlib.redirect_stdout(io.StringIO()):
-            main(args)
-    print(f"checks per column, skbrier report (two forecast columns): {dict(counts)}")
+        for what, extra in (
+            ("", ["--json"]),
+            (
+                ", --subgroup-col and --html",
+                ["--subgroup-col", "g", "--html", f"{tmp}/r.html"],
+            ),
+        ):
+            counts.clear()
+            with (
+                contextlib.redirect_stdout(io.StringIO()),
+                contextlib.redirect_stderr(io.StringIO()),
+            ):
+                main(args + extra)
+            print(
+                f"checks per column, skbrier report (two forecast columns{what}): {dict(counts)}"
+            )
 
 
 def main_() -> None:
