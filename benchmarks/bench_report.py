@@ -2,6 +2,7 @@
 
     python benchmarks/bench_report.py [--n N ...] [--cov iid|hac|bootstrap]
                                       [--n-resamples B] [--n-jobs J] [--repeat K]
+                                      [--weights none|integer|fractional]
 
 For each n, simulates miscalibrated forecasts, times the full
 ``calibration_report`` (every val.prob number plus intervals, decompositions,
@@ -14,7 +15,9 @@ report uses the adaptive number of resamples unless ``--n-resamples`` is
 given, and the iid report is timed in the same run: the ratio
 bootstrap / iid is printed (issue 25: at most 10 at 2e6 rows, where the
 adaptive default is 200 resamples).  ``--no-r`` skips R.  Timings are the
-best of ``--repeat`` runs (one bootstrap run).
+best of ``--repeat`` runs (one bootstrap run).  ``--weights``: frequency
+weights on the rows, integers 1-2 or uniform on [0.5, 2] (R is then skipped:
+``val.prob`` takes none).
 """
 
 from __future__ import annotations
@@ -96,6 +99,7 @@ def main():
     ap.add_argument("--n-jobs", type=int, default=None)
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--no-r", action="store_true", help="do not time R")
+    ap.add_argument("--weights", default="none", choices=["none", "integer", "fractional"])
     args = ap.parse_args()
     print(f"load average: {os.getloadavg()}; cov_type={args.cov}")
     print(
@@ -107,13 +111,18 @@ def main():
         x = rng.standard_normal(n)
         y = (rng.random(n) < 1 / (1 + np.exp(-(-1 + x)))).astype(int)
         p = 1 / (1 + np.exp(-(0.3 + 1.5 * (-1 + x))))
-        kw = {"cov_type": args.cov, "random_state": 0}
+        w = {
+            "none": None,
+            "integer": rng.integers(1, 3, n).astype(float),
+            "fractional": rng.uniform(0.5, 2.0, n),
+        }[args.weights]
+        kw = {"cov_type": args.cov, "random_state": 0, "sample_weight": w}
         if args.cov == "bootstrap":
             kw.update(n_resamples=args.n_resamples, n_jobs=args.n_jobs)
         repeat = 1 if args.cov == "bootstrap" else args.repeat
         t_rep, rep = best_of(lambda y=y, p=p, kw=kw: calibration_report(y, p, **kw), repeat)
         t_low, _ = best_of(lambda y=y, p=p: lowess_calibration(y.astype(float), p), repeat)
-        r = None if args.no_r else run_r(y, p, args.repeat)
+        r = None if args.no_r or w is not None else run_r(y, p, args.repeat)
         if r is None:
             r_txt = f"{'n/a':>11} {'n/a':>9}"
             l_txt = f"{'n/a':>9} {'n/a':>7} {'n/a':>10}"
@@ -124,7 +133,10 @@ def main():
         print(f"{n:>9} {t_rep:8.3f}s {r_txt} {t_low:7.3f}s {l_txt}")
         if args.cov == "bootstrap":
             t_iid, _ = best_of(
-                lambda y=y, p=p: calibration_report(y, p, random_state=0), args.repeat
+                lambda y=y, p=p, w=w: calibration_report(
+                    y, p, sample_weight=w, random_state=0
+                ),
+                args.repeat,
             )
             print(
                 f"          ({rep.n_resamples} resamples) iid report {t_iid:.3f}s, "
