@@ -359,7 +359,7 @@ def _sections(
             # integer weights of the rows in each resample, but with a block
             # bootstrap's, which keep the rows' weights
             integral = w is None or opts.inference_kwds.get("bootstrap", "iid") == "iid"
-            companion = counts_refits(y, p, None, fitted[0][0], order, integral)
+            companion = counts_refits(y, p, fitted[0][0], order, integral)
     intervals, inference = _intervals(y, p, w, opts, notes, companion=companion)
     del companion
     run.step("Brier score")

@@ -216,7 +216,7 @@ def _overlap_witness(yk: np.ndarray, lg: np.ndarray):
     return overlaps
 
 
-def _rows_refit(yk, lg, keep, wn, start, joint: bool):
+def _rows_refit(yk, lg, keep, start, joint: bool):
     """``refit(counts)``: the fits refitted on the rows of one resample
     (:func:`refit_calibration`), for data too small for the binned refits."""
     from .._core.kernels.calibration import refit_calibration
@@ -225,9 +225,7 @@ def _rows_refit(yk, lg, keep, wn, start, joint: bool):
     overlaps = _overlap_witness(yk, lg) if joint else None
 
     def refit(counts: np.ndarray) -> tuple[float, float, float]:
-        wb = counts if wn is None else counts * wn
-        if not all_kept:
-            wb = wb[keep]
+        wb = counts if all_kept else counts[keep]
         return refit_calibration(
             yk,
             lg,
@@ -244,25 +242,22 @@ def _rows_refit(yk, lg, keep, wn, start, joint: bool):
 _BATCH_ELEMENTS = 1 << 23
 
 
-def counts_refits(y, p, w, lg_res, p_order=None, integral: bool = True):
-    """``refits(counts)``: (CITL, intercept, slope, O/E) of resamples given by
-    their counts of each row (``counts`` of shape ``(size, n)``, a row per
-    resample, integers where ``integral``, else any frequency weights;
-    returns ``(size, 4)``), each row's counts times its weight ``w``.
+def counts_refits(y, p, lg_res, p_order=None, integral: bool = True):
+    """``refits(weights)``: (CITL, intercept, slope, O/E) of resamples given by
+    the frequency weight of each row in each resample (``weights`` of shape
+    ``(size, n)``, a row per resample, integer counts where ``integral``;
+    returns ``(size, 4)``).
 
-    The logistic fits are refitted with the counts as frequency weights, on
-    the binned sufficient statistics of
+    The logistic fits are refitted with those weights, on the binned
+    sufficient statistics of
     :class:`~skbrier._core.kernels.logistic_refit.BinnedRefits` (the numbers
     of a refit on the rows, to 1e-12) or, for small data, on the rows.
     ``p_order``: a stable order of the rows by ``p`` (the report's sort), or None.
     """
-    from .._core.kernels.calibration import normalise_weights
     from .._core.kernels.logistic_refit import BinnedRefits
 
     n = y.shape[0]
-    keep, yk, lg, _ = _fit_rows(y, p, w)
-    wn = None if w is None else normalise_weights(w)[0]
-    yw, pw = (y, p) if wn is None else (wn * y, wn * p)
+    keep, yk, lg, _ = _fit_rows(y, p, None)
     start = (
         lg_res.calibration_in_the_large,
         lg_res.intercept,
@@ -272,17 +267,16 @@ def counts_refits(y, p, w, lg_res, p_order=None, integral: bool = True):
     by_logit = None
     if p_order is not None:  # logit increases with p: p's order restricted to the fit rows
         by_logit = p_order if keep.all() else (np.cumsum(keep) - 1)[p_order[keep[p_order]]]
-    wk = None if wn is None else wn[keep]
-    binned = BinnedRefits.build(yk, lg, wk, start, joint, by_logit)
+    binned = BinnedRefits.build(yk, lg, None, start, joint, by_logit)
     del by_logit
 
     if binned is None:
-        refit = _rows_refit(yk, lg, keep, wn, start, joint)
+        refit = _rows_refit(yk, lg, keep, start, joint)
 
         def rows_refits(counts: np.ndarray) -> np.ndarray:
             out = np.full((counts.shape[0], 4), np.nan)
             for s, c in enumerate(counts.astype(np.float64, copy=False)):
-                out[s, 3] = _ratio(float(np.dot(c, yw)), float(np.dot(c, pw)))
+                out[s, 3] = _ratio(float(np.dot(c, y)), float(np.dot(c, p)))
                 out[s, :3] = refit(c)
             return out
 
@@ -290,7 +284,7 @@ def counts_refits(y, p, w, lg_res, p_order=None, integral: bool = True):
     # every row in one order: the fit rows as the binned refits sort them,
     # then the rows left out of the fits (for the O/E ratio)
     perm = np.concatenate([np.flatnonzero(keep)[binned.order], np.flatnonzero(~keep)])
-    oe_cols = np.column_stack([yw[perm], pw[perm]])
+    oe_cols = np.column_stack([y[perm], p[perm]])
     n_fit = binned.order.shape[0]
 
     def binned_refits(counts: np.ndarray) -> np.ndarray:
@@ -330,7 +324,7 @@ def _bootstrap_task(y, p, w, lg_res, scheme: str, block_length: float, p_order=N
             return counts if w is None else counts * w
 
     integral = w is None or scheme == "iid"
-    refits = counts_refits(y, p, None, lg_res, p_order, integral)
+    refits = counts_refits(y, p, lg_res, p_order, integral)
     batch = max(1, _BATCH_ELEMENTS // max(n, 1))
 
     def task(size: int, rng: np.random.Generator) -> np.ndarray:
