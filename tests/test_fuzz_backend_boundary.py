@@ -32,3 +32,46 @@ def test_platt_float32_forecasts_of_one_dask_equals_numpy(sync):
     for name in ("coef", "intercept", "calibration_error", "calibration_error_before"):
         assert getattr(got, name) == pytest.approx(getattr(expected, name), rel=1e-12)
     assert got.calibration_error_1_bin == pytest.approx(0.0, abs=1e-15)
+
+
+@pytest.mark.parametrize("multiclass", [False, True])
+def test_state_skill_of_a_zero_reference_warns_as_in_memory(multiclass):
+    # BrierState.skill and MulticlassBrierState.skill returned NaN silently
+    # when the reference scores 0 (one class only), where brier_skill_score
+    # (and RankedProbabilityState.skill) give an UndefinedMetricWarning
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    from skbrier import brier_skill_score
+    from skbrier.states import BrierState, MulticlassBrierState
+
+    y = np.ones(6, int)
+    p = np.linspace(0.1, 0.9, 6)
+    if multiclass:
+        p = np.c_[1 - p, p / 2, p / 2]
+        state = MulticlassBrierState(labels=[0, 1, 2])
+        kw = {"labels": [0, 1, 2]}
+    else:
+        state, kw = BrierState(), {}
+    state.update(y[:2], p[:2]).merge(type(state)(**state.get_options()).update(y[2:], p[2:]))
+    with pytest.warns(UndefinedMetricWarning, match="brier_skill_score is undefined"):
+        assert np.isnan(brier_skill_score(y, p, **kw))
+    with pytest.warns(UndefinedMetricWarning, match="brier_skill_score is undefined"):
+        assert np.isnan(state.skill())
+
+
+@pytest.mark.parametrize("multiclass", [False, True])
+def test_dask_skill_of_a_zero_reference_warns_once(sync, multiclass):
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    from skbrier import brier_skill_score
+
+    y = np.ones(6, int)
+    p = np.linspace(0.1, 0.9, 6)
+    kw = {}
+    if multiclass:
+        p, kw = np.c_[1 - p, p], {"labels": [0, 1]}
+    dp = da.from_array(p, chunks=(2,) + p.shape[1:])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert np.isnan(brier_skill_score(da.from_array(y, chunks=2), dp, **kw))
+    assert [type(w.message) for w in caught] == [UndefinedMetricWarning]
