@@ -2,6 +2,7 @@
 engines, the mergeable states) against the in-memory numpy result: each test
 is a reproducer that failed before its fix."""
 
+import re
 import warnings
 
 import numpy as np
@@ -75,3 +76,60 @@ def test_dask_skill_of_a_zero_reference_warns_once(sync, multiclass):
         warnings.simplefilter("always")
         assert np.isnan(brier_skill_score(da.from_array(y, chunks=2), dp, **kw))
     assert [type(w.message) for w in caught] == [UndefinedMetricWarning]
+
+
+def _engine_frames(columns):
+    """The rows as a Polars DataFrame, LazyFrame and DuckDB relation."""
+    pl = pytest.importorskip("polars")
+    duckdb = pytest.importorskip("duckdb")
+    df = pl.DataFrame(columns)
+    return {"polars": df, "lazy": df.lazy(), "duckdb": duckdb.from_arrow(df.to_arrow())}
+
+
+def _engine(name):
+    from skbrier.engines import duckdb as sbd
+    from skbrier.engines import polars as sbp
+
+    return sbd if name == "duckdb" else sbp
+
+
+@pytest.mark.parametrize("engine", ["polars", "lazy", "duckdb"])
+@pytest.mark.parametrize("column", ["p", "w", "y"])
+def test_engines_refuse_nested_columns_naming_the_parameter(engine, column):
+    # a column of lists (2-D class probabilities, as predict_proba gives)
+    # reached the engine's cast: Polars' InvalidOperationError ("cannot cast
+    # List type"), DuckDB's ConversionException, or for y a bare "TypeError:
+    # unhashable type: 'list'"
+    y, p, w = [0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3], [1.0, 2.0, 1.0, 1.0]
+    nested = {"p": [[1 - v, v] for v in p], "w": [[v] for v in w], "y": [[v] for v in y]}
+    frame = _engine_frames({"y": y, "p": p, "w": w, **{column: nested[column]}})[engine]
+    name = {"p": "p='p'", "w": "weight='w'", "y": "y='y'"}[column]
+    for stat in ("brier_score", "murphy_decomposition", "decision_curve"):
+        with pytest.raises(TypeError, match=f"{re.escape(name)} holds nested values"):
+            getattr(_engine(engine), stat)(frame, "y", "p", "w")
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_engines_refuse_dates_durations_and_json_as_forecasts(engine):
+    # a DATE forecast gave DuckDB's ConversionException, a Polars Duration
+    # was cast to a number and scored (a Brier score of 1.0), DuckDB's JSON
+    # text '0.5' was parsed and scored 0.25: numbers only, as in memory
+    import datetime as dt
+
+    duckdb = pytest.importorskip("duckdb")
+    pl = pytest.importorskip("polars")
+    if engine == "duckdb":
+        sql = (
+            "SELECT 1 AS y, DATE '2020-01-01' AS p",
+            "SELECT 1 AS y, INTERVAL 1 DAY AS p",
+            "SELECT 1 AS y, '0.5'::JSON AS p",
+        )
+        frames = [duckdb.sql(q) for q in sql]
+    else:
+        frames = [
+            pl.DataFrame({"y": [1], "p": [dt.date(2020, 1, 1)]}),
+            pl.DataFrame({"y": [1], "p": [dt.timedelta(0)]}),
+        ]
+    for frame in frames:
+        with pytest.raises(TypeError, match="p='p' holds .*it must hold numbers"):
+            _engine(engine).brier_score(frame, "y", "p")

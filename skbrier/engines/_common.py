@@ -50,6 +50,7 @@ __all__ = [
     "check_report_options",
     "check_group_by",
     "check_reserved",
+    "check_labels",
     "check_numbers",
     "column_inputs",
     "compute",
@@ -110,14 +111,38 @@ def case_clash(columns: Sequence[str], used: Sequence[str]) -> tuple[str, str] |
     return None
 
 
-def check_numbers(value: Any, name: str, text: bool, type_name: str) -> None:
+def check_numbers(value: Any, name: str, kind: str, type_name: str) -> None:
     """Raise the TypeError of a forecast, weight or reference column that
-    holds text (``text``; ``type_name``: its type in the engine): numbers
-    only, as in memory (no silent parse of text)."""
-    if text:
+    does not hold numbers (``kind``: ``""`` for numbers or booleans,
+    ``"text"``, ``"nested"`` for lists, arrays and structs, ``"other"``
+    for dates, durations, bytes ...; ``type_name``: its type in the engine):
+    numbers only, one per row, as in memory (no silent parse of text, no
+    engine error on a cast)."""
+    if kind == "text":
         raise TypeError(
             f"{name}={value!r} holds text ({type_name}); it must hold numbers: cast the "
             "column to a number type first."
+        )
+    if kind == "nested":
+        raise TypeError(
+            f"{name}={value!r} holds nested values ({type_name}); it must hold one "
+            "number per row: the engines score 1-D binary forecasts (for a list of "
+            "class probabilities, select the positive class's element)."
+        )
+    if kind:
+        raise TypeError(
+            f"{name}={value!r} holds {type_name} values; it must hold numbers: cast "
+            "the column to a number type first."
+        )
+
+
+def check_labels(value: Any, kind: str, type_name: str) -> None:
+    """Raise the TypeError of a ``y`` column of nested values (``kind``, as
+    for :func:`check_numbers`): one label per row."""
+    if kind == "nested":
+        raise TypeError(
+            f"y={value!r} holds nested values ({type_name}); it must hold one label "
+            "per row (the engines score 1-D binary outcomes)."
         )
 
 
@@ -288,9 +313,11 @@ class TableSource:
         }
         self.keys = check_group_by(group_by, names)
         check_reserved(self.keys)
-        for k, (kind, text) in self.kinds(frame, columns).items():
-            if k != "y":
-                check_numbers(inputs[k], self.PARAMETERS.get(k, "p"), text, kind)
+        for k, (type_name, kind) in self.kinds(frame, columns).items():
+            if k == "y":
+                check_labels(inputs[k], kind, type_name)
+            else:
+                check_numbers(inputs[k], self.PARAMETERS.get(k, "p"), kind, type_name)
         self.weighted = "w" in inputs
         self.select(frame, columns)
 
@@ -313,9 +340,10 @@ class TableSource:
         ``name`` (an error when it is not one of ``names``)."""
         raise NotImplementedError
 
-    def kinds(self, frame: Any, columns: dict[str, Any]) -> dict[str, tuple[str, bool]]:
-        """``{logical name: (type name, whether it holds text)}`` of the
-        ``columns`` (:meth:`column`'s) of ``frame``."""
+    def kinds(self, frame: Any, columns: dict[str, Any]) -> dict[str, tuple[str, str]]:
+        """``{logical name: (type name, kind)}`` of the ``columns``
+        (:meth:`column`'s) of ``frame``; the kind as :func:`check_numbers`
+        reads it (``""``: numbers or booleans)."""
         raise NotImplementedError
 
     def select(self, frame: Any, columns: dict[str, Any]) -> None:
