@@ -29,7 +29,9 @@ def test_platt_float32_forecasts_of_one_dask_equals_numpy(sync):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = platt_calibration_error(y, p)
-        got = platt_calibration_error(da.from_array(y, chunks=4), da.from_array(p, chunks=4))
+        got = platt_calibration_error(
+            da.from_array(y, chunks=4), da.from_array(p, chunks=4)
+        )
     for name in ("coef", "intercept", "calibration_error", "calibration_error_before"):
         assert getattr(got, name) == pytest.approx(getattr(expected, name), rel=1e-12)
     assert got.calibration_error_1_bin == pytest.approx(0.0, abs=1e-15)
@@ -53,7 +55,9 @@ def test_state_skill_of_a_zero_reference_warns_as_in_memory(multiclass):
         kw = {"labels": [0, 1, 2]}
     else:
         state, kw = BrierState(), {}
-    state.update(y[:2], p[:2]).merge(type(state)(**state.get_options()).update(y[2:], p[2:]))
+    state.update(y[:2], p[:2]).merge(
+        type(state)(**state.get_options()).update(y[2:], p[2:])
+    )
     with pytest.warns(UndefinedMetricWarning, match="brier_skill_score is undefined"):
         assert np.isnan(brier_skill_score(y, p, **kw))
     with pytest.warns(UndefinedMetricWarning, match="brier_skill_score is undefined"):
@@ -133,3 +137,34 @@ def test_engines_refuse_dates_durations_and_json_as_forecasts(engine):
     for frame in frames:
         with pytest.raises(TypeError, match="p='p' holds .*it must hold numbers"):
             _engine(engine).brier_score(frame, "y", "p")
+
+
+@pytest.mark.parametrize("engine", ["polars", "lazy", "duckdb", "expr"])
+@pytest.mark.parametrize("stat", ["brier_score", "brier_skill_score"])
+def test_engines_refuse_subnormal_weights_as_the_states_do(engine, stat):
+    # weights of 5e-324 (their mean subnormal): every product w * (p - y)^2
+    # underflowed to 0 in the engines' sums and brier_score gave 0.0 (the
+    # skill score 1.0) where the in-memory score is 0.0456; the states (and
+    # so Dask and the engines' other statistics) refuse such weights
+    y = [0, 1, 1, 0, 1, 0]
+    p = [0.1, 0.8, 0.6, 0.3, 0.9, 0.2]
+    w = [5e-324, 1e-323, 5e-324, 5e-324, 1.5e-323, 5e-324]
+    frames = _engine_frames({"y": y, "p": p, "w": w})
+    match = "the weights average .* below the smallest normal float"
+    with pytest.raises(ValueError, match=match):
+        if engine == "expr":
+            from skbrier.engines import polars as sbp
+
+            frames["polars"].select(getattr(sbp, stat + "_expr")("y", "p", "w")).item()
+        else:
+            getattr(_engine(engine), stat)(frames[engine], "y", "p", "w")
+    # weights of 1e-300 (a normal mean) are scored as in memory
+    from skbrier import brier_score
+
+    scaled = [v * 2.0**-996 * 1e6 for v in (1, 2, 1, 1, 3, 1)]
+    frames = _engine_frames({"y": y, "p": p, "w": scaled})
+    expected = brier_score(y, p, sample_weight=[1, 2, 1, 1, 3, 1])
+    got = _engine("duckdb" if engine == "duckdb" else "polars").brier_score(
+        frames["duckdb" if engine == "duckdb" else "polars"], "y", "p", "w"
+    )
+    assert got == pytest.approx(expected, rel=1e-12)

@@ -529,10 +529,20 @@ def _try_given(source: Source, given: GivenStatistic) -> dict[tuple, Any] | None
     rows = source.run(aggs, by_label=False, bins=None)
     for row in rows:
         w = row["w"]
-        if row["ok"] != 1 or not row["rows"] or w is None or not 0.0 < w < math.inf:
+        if row["ok"] != 1 or not row["rows"] or w is None or not _ordinary_weight(w, row):
             return None
     warn_hard(rows, source.keys)
     return {_key(row, source.keys): given.finish(row) for row in rows}
+
+
+def _ordinary_weight(total: float, row: Mapping) -> bool:
+    """Whether a group's weights (``total`` over ``row["rows"]`` rows) sum to
+    a finite positive number whose mean is a normal float: else the sums of
+    the products ``w * x`` lose digits (the states' error decides)."""
+    return 0.0 < total < math.inf and total / row["rows"] >= _SMALLEST_NORMAL
+
+
+_SMALLEST_NORMAL = float(np.finfo(np.float64).smallest_normal)
 
 
 def warn_hard(rows: list[dict], keys: list[str] | None) -> None:
@@ -610,6 +620,7 @@ def finish_given(given: GivenStatistic, rows: Any, weighted: bool) -> list[Any]:
     """The given plan's finish of each row of sums (the Polars expressions):
     a group that is empty, holds invalid rows or weighs nothing raises."""
     from .._core.validation import check_sample_weight
+    from ..states._base import check_total_weight
 
     out = []
     for row in rows:
@@ -626,6 +637,8 @@ def finish_given(given: GivenStatistic, rows: Any, weighted: bool) -> list[Any]:
         if weighted and not 0.0 < row["w"] < math.inf:
             total = 0.0 if row["w"] == 0.0 else np.finfo(np.float64).max
             check_sample_weight(np.array([total, total]), 2)  # the in-memory message
+        if weighted:
+            check_total_weight(row["w"], row["rows"])  # subnormal weights: the states'
         out.append(given.finish(row))
     return out
 

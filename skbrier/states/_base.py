@@ -47,6 +47,7 @@ __all__ = [
     "BinaryState",
     "MergeableState",
     "check_same_options",
+    "check_total_weight",
     "label_key",
     "same_value",
 ]
@@ -394,20 +395,38 @@ class _LabelSums(MergeableState):
 
     def _check_total_weight(self) -> None:
         """The in-memory errors of weights summing to zero or to infinity, and
-        weights too small for the sums a state keeps (their mean subnormal:
-        weights of 5e-324 gave a Brier score of 0.1589 against 0.1819)."""
-        if not self.total_weight > 0:
-            raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
-        if self.total_weight == np.inf:
-            raise ValueError("sample_weight contains infinity (or sums to infinity).")
-        mean = self.total_weight / max(self.n_samples, 1)
-        if mean < np.finfo(np.float64).smallest_normal:
-            raise ValueError(
-                f"sample_weight: the weights average {format_number(mean)}, below "
-                "the smallest normal float (2.225e-308): the sums a state keeps "
-                "would lose digits. Multiply sample_weight by a constant (only the "
-                "ratios of the weights matter to the scores)."
-            )
+        weights too small for the sums a state keeps (:func:`check_total_weight`)."""
+        check_total_weight(self.total_weight, self.n_samples)
+
+
+def check_total_weight(total: float, n: int) -> None:
+    """Raise the in-memory errors of ``n`` weights summing to zero (``total``)
+    or to infinity, and of weights too small for the sums a state (or an
+    engine's aggregation) keeps: their mean subnormal, where each product
+    ``w * x`` loses digits (weights of 5e-324 gave a Brier score of 0.1589
+    against 0.1819, an engine's 0).
+
+    Examples
+    --------
+    >>> from skbrier.states._base import check_total_weight
+    >>> check_total_weight(3.0, 2)
+    >>> check_total_weight(1e-320, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_weight: the weights average 5e-321, below the smallest normal ...
+    """
+    if not total > 0:
+        raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
+    if total == np.inf:
+        raise ValueError("sample_weight contains infinity (or sums to infinity).")
+    mean = total / max(n, 1)
+    if mean < np.finfo(np.float64).smallest_normal:
+        raise ValueError(
+            f"sample_weight: the weights average {format_number(mean)}, below "
+            "the smallest normal float (2.225e-308): the sums a state keeps "
+            "would lose digits. Multiply sample_weight by a constant (only the "
+            "ratios of the weights matter to the scores)."
+        )
 
 
 class BinaryState(_LabelSums):
