@@ -168,3 +168,34 @@ def test_engines_refuse_subnormal_weights_as_the_states_do(engine, stat):
         frames["duckdb" if engine == "duckdb" else "polars"], "y", "p", "w"
     )
     assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_overflowing_weights_get_the_in_memory_error_without_numpy_warnings(sync):
+    # four finite weights of 1e308 sum past the largest float: the states said
+    # "sample_weight contains infinity" (none does), Dask's tree merge of the
+    # bins leaked numpy's "RuntimeWarning: overflow encountered in add", and
+    # the engines' fill of the states "overflow encountered in multiply"
+    from skbrier import brier_score, murphy_decomposition
+    from skbrier.states import BrierState
+
+    y, p = np.array([0, 1, 1, 0]), np.array([0.1, 0.8, 0.6, 0.3])
+    w = np.full(4, 1e308)
+    message = "sample_weight sums to more than 1.798e.308, the largest float"
+    frames = _engine_frames({"y": y, "p": p, "w": w})
+    dy, dp, dw = (da.from_array(a, chunks=1) for a in (y, p, w))
+    calls = [
+        lambda: brier_score(y, p, sample_weight=w),
+        lambda: BrierState().update(y, p, w).finalize(),
+        lambda: murphy_decomposition(dy, dp, sample_weight=dw),
+        lambda: brier_score(dy, dp, sample_weight=dw),
+    ]
+    for engine in ("polars", "duckdb"):
+        for stat in ("brier_score", "murphy_decomposition", "decision_curve"):
+            calls.append(
+                lambda e=engine, s=stat: getattr(_engine(e), s)(frames[e], "y", "p", "w")
+            )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for call in calls:
+            with pytest.raises(ValueError, match=message):
+                call()

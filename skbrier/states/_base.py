@@ -39,6 +39,7 @@ from .._core.validation import (
     _target_array,
     binary_target,
     check_probabilities,
+    check_sample_weight,
 )
 from ..exceptions import HardForecastWarning
 from ._chunks import _all_hard, _chunk_labels, _chunk_weights, _plain_rows
@@ -415,10 +416,9 @@ def check_total_weight(total: float, n: int) -> None:
     ...
     ValueError: sample_weight: the weights average 5e-321, below the smallest normal ...
     """
-    if not total > 0:
-        raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
-    if total == np.inf:
-        raise ValueError("sample_weight contains infinity (or sums to infinity).")
+    if not 0.0 < total < np.inf:  # the in-memory messages (a weight of inf was refused)
+        big = float(np.finfo(np.float64).max)
+        check_sample_weight(np.full(2, 0.0 if total == 0.0 else big), 2)
     mean = total / max(n, 1)
     if mean < np.finfo(np.float64).smallest_normal:
         raise ValueError(
