@@ -199,3 +199,30 @@ def test_overflowing_weights_get_the_in_memory_error_without_numpy_warnings(sync
         for call in calls:
             with pytest.raises(ValueError, match=message):
                 call()
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from spark_session import session
+
+    yield from session()
+
+
+@pytest.mark.slow
+def test_spark_subnormal_weights_and_nested_columns(spark):
+    # Spark's aggregations of the Brier family summed w * (p - y)^2 with
+    # weights of 5e-324 to 0 (brier_score 0.0, skill 1.0; in memory 0.0583);
+    # a column of arrays was called "ragged (rows of different lengths)"
+    from skbrier.engines import spark as sbs
+
+    y, p = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.9, 0.2]
+    df = spark.createDataFrame([(a, b, 5e-324) for a, b in zip(y, p)], ["y", "p", "w"])
+    for stat in ("brier_score", "brier_skill_score", "brier_index"):
+        with pytest.raises(ValueError, match="the weights average .* smallest normal"):
+            getattr(sbs, stat)(df, "y", "p", "w")
+    nested = spark.createDataFrame([(0, [0.9, 0.1]), (1, [0.2, 0.8])], ["y", "p"])
+    with pytest.raises(TypeError, match="p='p' holds nested values"):
+        sbs.brier_score(nested, "y", "p")
+    labels = spark.createDataFrame([([0], 0.1), ([1], 0.8)], ["y", "p"])
+    with pytest.raises(TypeError, match="y='y' holds nested values"):
+        sbs.murphy_decomposition(labels, "y", "p")

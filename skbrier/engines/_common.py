@@ -60,6 +60,7 @@ __all__ = [
     "group_states",
     "key_names",
     "noted",
+    "ordinary_weight",
     "report_subgroups",
     "subgroup_keys",
     "warn_hard",
@@ -529,17 +530,22 @@ def _try_given(source: Source, given: GivenStatistic) -> dict[tuple, Any] | None
     rows = source.run(aggs, by_label=False, bins=None)
     for row in rows:
         w = row["w"]
-        if row["ok"] != 1 or not row["rows"] or w is None or not _ordinary_weight(w, row):
+        if (
+            row["ok"] != 1
+            or not row["rows"]
+            or w is None
+            or not ordinary_weight(w, row["rows"])
+        ):
             return None
     warn_hard(rows, source.keys)
     return {_key(row, source.keys): given.finish(row) for row in rows}
 
 
-def _ordinary_weight(total: float, row: Mapping) -> bool:
-    """Whether a group's weights (``total`` over ``row["rows"]`` rows) sum to
-    a finite positive number whose mean is a normal float: else the sums of
-    the products ``w * x`` lose digits (the states' error decides)."""
-    return 0.0 < total < math.inf and total / row["rows"] >= _SMALLEST_NORMAL
+def ordinary_weight(total: float, n: int) -> bool:
+    """Whether a group's weights (``total`` over ``n`` rows) sum to a finite
+    positive number whose mean is a normal float: else the sums of the
+    products ``w * x`` lose digits or overflow (the states' error decides)."""
+    return 0.0 < total < math.inf and total / n >= _SMALLEST_NORMAL
 
 
 _SMALLEST_NORMAL = float(np.finfo(np.float64).smallest_normal)
