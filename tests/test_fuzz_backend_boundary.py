@@ -226,3 +226,30 @@ def test_spark_subnormal_weights_and_nested_columns(spark):
     labels = spark.createDataFrame([([0], 0.1), ([1], 0.8)], ["y", "p"])
     with pytest.raises(TypeError, match="y='y' holds nested values"):
         sbs.murphy_decomposition(labels, "y", "p")
+
+
+def test_dask_frame_of_extra_columns_gets_the_in_memory_advice(sync):
+    # a DataFrame of two columns whose rows do not sum to one: in memory the
+    # warning says to pass only the probability column; the states (so Dask)
+    # gave only "The rows of y_proba do not sum to one"
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    from skbrier import brier_score, calibration_error
+    from skbrier.states import MulticlassBrierState
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 20)
+    p = np.round(rng.random(20), 2)
+    frame = pd.DataFrame({"p": p, "r": p / 2})
+    dy, dframe = dd.from_pandas(pd.Series(y), npartitions=3), dd.from_pandas(frame, 3)
+    advice = r"y_proba has columns \['p', 'r'\]: for a binary forecast pass only"
+    with pytest.warns(UserWarning, match=advice):
+        brier_score(y, frame)
+    with pytest.warns(UserWarning, match=advice):
+        brier_score(dy, dframe)
+    with pytest.warns(UserWarning, match=advice):
+        calibration_error(dy, dframe, kind="top_label")
+    state = MulticlassBrierState().update(y[:5], frame.to_numpy()[:5])
+    state.merge(MulticlassBrierState().update(y[5:], frame[5:]))
+    with pytest.warns(UserWarning, match=advice):
+        state.finalize()
