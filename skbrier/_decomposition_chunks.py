@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.utils.validation import check_is_fitted
 
 from ._core.binning import uniform_edges
 from ._core.dispatch import BODY, HOST, backends
@@ -279,10 +278,10 @@ class ChunkedDecompositionMixin:
     def _merge_unseen(self: _Chunked, other: Any) -> _Chunked:
         """:meth:`merge` where ``self`` or ``other`` has seen no rows: the
         options must agree (and be mergeable); ``self`` unchanged, or a copy
-        of ``other``'s fitted attributes when ``self`` is the one."""
+        of ``other``'s fitted attributes when ``self`` is the one.  Two
+        estimators without rows merge to one without rows (an empty chunk is
+        neutral in a tree of merges, whichever side and level it is on)."""
         seen = [hasattr(est, "_fit_state") for est in (self, other)]
-        if not any(seen):  # nothing to merge into a fitted estimator
-            check_is_fitted(self)
         opts = [
             est._fit_state if s else est._state(est._check_params())
             for est, s in zip((self, other), seen)

@@ -253,3 +253,22 @@ def test_dask_frame_of_extra_columns_gets_the_in_memory_advice(sync):
     state.merge(MulticlassBrierState().update(y[5:], frame[5:]))
     with pytest.warns(UserWarning, match=advice):
         state.finalize()
+
+
+def test_two_estimators_without_rows_merge_to_a_neutral_one():
+    # BrierDecomposition: an estimator without rows merged with a fitted one
+    # (either side) was neutral, but two without rows raised NotFittedError,
+    # so a tree of merges over chunks where two empty ones meet failed
+    from skbrier.decomposition import BrierDecomposition
+
+    y, p = np.array([0, 1, 1, 0]), np.array([0.1, 0.8, 0.6, 0.3])
+
+    def make():
+        return BrierDecomposition(decomposition_method="murphy", n_bins=4)
+
+    empty = make().merge(make())
+    assert not hasattr(empty, "decomposition_")
+    got = make().partial_fit(y, p).merge(empty).decomposition_
+    assert got == make().fit(y, p).decomposition_
+    with pytest.raises(ValueError, match="n_bins"):
+        make().merge(BrierDecomposition(decomposition_method="murphy", n_bins=5))
