@@ -120,6 +120,8 @@ def test_engines_refuse_dates_durations_and_json_as_forecasts(engine):
     # text '0.5' was parsed and scored 0.25: numbers only, as in memory
     import datetime as dt
 
+    from skbrier.exceptions import HardForecastWarning
+
     duckdb = pytest.importorskip("duckdb")
     pl = pytest.importorskip("polars")
     if engine == "duckdb":
@@ -129,6 +131,10 @@ def test_engines_refuse_dates_durations_and_json_as_forecasts(engine):
             "SELECT 1 AS y, '0.5'::JSON AS p",
         )
         frames = [duckdb.sql(q) for q in sql]
+        # arbitrary-precision integers are numbers (cast to DOUBLE as before)
+        big = duckdb.sql("SELECT 1 AS y, 1::BIGNUM AS p UNION ALL SELECT 0, 0::BIGNUM")
+        with pytest.warns(HardForecastWarning):
+            assert _engine(engine).brier_score(big, "y", "p") == 0.0
     else:
         frames = [
             pl.DataFrame({"y": [1], "p": [dt.date(2020, 1, 1)]}),

@@ -144,7 +144,8 @@ def _kind(type_name: str) -> str:
     reads it: ``""`` (numbers, booleans, nulls), ``"text"`` (VARCHAR, ENUM,
     JSON), ``"nested"`` (lists, arrays, structs, maps, unions) or
     ``"other"`` (dates, intervals, blobs ...)."""
-    if type_name in _NUMERIC or type_name.startswith("DECIMAL") or type_name == '"NULL"':
+    numbers = ("BIGNUM", "VARINT", '"NULL"')  # arbitrary-precision integers, nulls
+    if type_name in _NUMERIC or type_name.startswith("DECIMAL") or type_name in numbers:
         return ""
     if type_name in ("VARCHAR", "JSON") or type_name.startswith("ENUM("):
         return "text"
