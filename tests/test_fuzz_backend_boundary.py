@@ -278,3 +278,18 @@ def test_two_estimators_without_rows_merge_to_a_neutral_one():
     assert got == make().fit(y, p).decomposition_
     with pytest.raises(ValueError, match="n_bins"):
         make().merge(BrierDecomposition(decomposition_method="murphy", n_bins=5))
+
+
+def test_merge_error_shows_options_that_differ_beyond_four_digits():
+    # the message showed both values rounded to 4 digits, the same on both
+    # sides: "thresholds=[0.1, 0.2] with thresholds=[0.1, 0.2]"
+    from skbrier.states import BinnedState, ThresholdState
+
+    with pytest.raises(ValueError, match=r"\[0\.1, 0\.2\]\) with .*\[0\.1, 0\.2000001\]"):
+        ThresholdState([0.1, 0.2]).merge(ThresholdState(np.array([0.1, 0.2000001])))
+    edges = np.linspace(0.0, 1.0, 6)
+    with pytest.raises(ValueError, match=r"0\.200000001"):
+        BinnedState(edges).merge(BinnedState(edges + np.r_[0, 1e-9, 0, 0, 0, 0]))
+    # values that differ in the first 4 digits keep the short form
+    with pytest.raises(ValueError, match=r"thresholds=\[0\.1, 0\.3\]\)"):
+        ThresholdState([0.1, 0.2]).merge(ThresholdState([0.1, 0.3]))

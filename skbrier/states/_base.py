@@ -129,15 +129,18 @@ def _mapping_differences(a: Mapping, b: Mapping, prefix: str = "") -> list:
     return out
 
 
-def _show(v: Any) -> str:
-    """A short repr of an option value (floats to 4 significant digits)."""
+def _show(v: Any, full: bool = False) -> str:
+    """A short repr of an option value (floats to 4 significant digits, or
+    every digit when ``full``)."""
     if isinstance(v, MergeableState):
         return f"{type(v).__name__}(...)"
     if isinstance(v, Mapping):
-        return "{" + ", ".join(f"{k!r}: {_show(x)}" for k, x in v.items()) + "}"
+        return "{" + ", ".join(f"{k!r}: {_show(x, full)}" for k, x in v.items()) + "}"
     if isinstance(v, (float, np.floating)):
-        return f"{float(v):.4g}"
+        return repr(float(v)) if full else f"{float(v):.4g}"
     if isinstance(v, np.ndarray):
+        if full and v.ndim == 1 and v.dtype.kind == "f" and v.size <= 20:
+            return repr([float(x) for x in v])
         return np.array2string(v, precision=4, threshold=8, separator=", ")
     return repr(v)
 
@@ -182,6 +185,9 @@ def check_same_options(
     notes = notes or {}
     mine_s = ", ".join(f"{p}={_show(x)}" for p, x, _ in diffs)
     theirs_s = ", ".join(f"{p}={_show(y)}" for p, _, y in diffs)
+    if mine_s == theirs_s:  # values that differ beyond 4 digits: in full
+        mine_s = ", ".join(f"{p}={_show(x, full=True)}" for p, x, _ in diffs)
+        theirs_s = ", ".join(f"{p}={_show(y, full=True)}" for p, _, y in diffs)
     names = [f"'{p}'" + (f" ({notes[p]})" if p in notes else "") for p, _, _ in diffs]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     raise ValueError(
