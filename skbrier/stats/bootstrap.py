@@ -47,6 +47,7 @@ from .._core.docstrings import with_pieces
 from .._core.kernels.moments import replicate_std
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
+    check_int,
     check_n_jobs,
     check_n_resamples,
     check_random_state,
@@ -251,12 +252,19 @@ def default_block_length(n_samples: int) -> int:
     Parameters
     ----------
     n_samples : int
-        Length ``T`` of the series.
+        Length ``T`` of the series, at least 1.
 
     Returns
     -------
     int
         The block length.
+
+    Raises
+    ------
+    TypeError
+        If ``n_samples`` is not an integer.
+    ValueError
+        If ``n_samples`` is below 1.
 
     See Also
     --------
@@ -268,7 +276,8 @@ def default_block_length(n_samples: int) -> int:
     >>> default_block_length(200), default_block_length(1000)
     (6, 10)
     """
-    return max(1, round(n_samples ** (1.0 / 3.0)))
+    n = check_int(n_samples, "n_samples", minimum=1)
+    return max(1, round(n ** (1.0 / 3.0)))
 
 
 def _indices(
