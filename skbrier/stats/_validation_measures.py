@@ -223,6 +223,25 @@ def check_estimates(
     return to_scale(q, u, transform)
 
 
+def too_wide_to_pool(spread: float, typical_se: float, between: str) -> ValueError:
+    """The error of estimates whose between-``between`` variance overflows float64.
+
+    ``spread`` is the range of the estimates on the pooling scale and
+    ``typical_se`` their typical standard error (0 where every variance is 0).
+    """
+    times = (
+        f", {format_number(spread / typical_se)} times their typical standard error"
+        if typical_se > 0.0
+        else ""
+    )
+    return ValueError(
+        f"estimates range over {format_number(spread)}{times}: too wide to pool in "
+        f"float64 (the between-{between} variance overflows). Rescale the estimates "
+        "(and the variances by the square), or check that variances holds "
+        "variances, not standard errors."
+    )
+
+
 class _ScaledInterval(_IntervalResult):
     r"""Mixin of the results with one estimate and one interval, symmetric on
     its pooling scale (a random-effects mean, Rubin's pooled estimate, a

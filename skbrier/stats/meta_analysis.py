@@ -19,7 +19,6 @@ from scipy import optimize, stats
 
 from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
-from .._core.format import format_number
 from .._core.labels import check_groups
 from .._core.params import check_confidence_level, check_option
 from .._core.results import ConfidenceInterval
@@ -35,6 +34,7 @@ from ._validation_measures import (
     measures_of_parts,
     poolable,
     scaled_interval,
+    too_wide_to_pool,
 )
 
 __all__ = [
@@ -322,15 +322,10 @@ def random_effects_meta(
         with np.errstate(over="raise"):
             tau2 = _tau2(y, v, tau2_method)
             mu, w = _fixed(y, v, tau2)
+        if not math.isfinite(float(tau2) * c * c):  # back on the estimates' scale
+            raise FloatingPointError
     except FloatingPointError:  # tau2, of order the squared spread, overflows
-        spread = float(np.ptp(y))
-        raise ValueError(
-            f"estimates range over {format_number(spread * c)}, "
-            f"{format_number(spread)} times their typical standard error: too wide "
-            "to pool in float64 (the between-study variance overflows). Rescale "
-            "the estimates (and the variances by the square), or check that "
-            "variances holds variances, not standard errors."
-        ) from None
+        raise too_wide_to_pool(float(np.ptp(y)) * c, c, "study") from None
     se = math.sqrt(1.0 / w.sum())
     if test == "knha":
         se *= math.sqrt(max(float(np.dot(w, (y - mu) ** 2)) / (k - 1), 0.0))

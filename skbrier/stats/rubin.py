@@ -34,6 +34,7 @@ from ._validation_measures import (
     from_scale,
     measures_of_parts,
     poolable,
+    too_wide_to_pool,
 )
 
 __all__ = [
@@ -201,9 +202,14 @@ def pool_rubin(
         dfcom = None
     level = check_confidence_level(confidence_level)
     m = qs.size
-    qbar, ubar = float(qs.mean()), float(us.mean())
-    b = float(qs.var(ddof=1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        qbar, ubar = float(qs.mean()), float(us.mean())
+        b = float(qs.var(ddof=1))
     t = ubar + (1.0 + 1.0 / m) * b
+    if not (math.isfinite(qbar) and math.isfinite(t)):
+        with np.errstate(over="ignore"):
+            spread, typical_se = float(np.ptp(qs)), float(np.median(np.sqrt(us)))
+        raise too_wide_to_pool(spread, typical_se, "imputation")
     # Barnard-Rubin degrees of freedom (mice's barnard.rubin, lambda floored at 1e-4)
     lam = max((1.0 + 1.0 / m) * b / t, 1e-4) if t > 0 else 1.0
     df_old = (m - 1) / lam**2
