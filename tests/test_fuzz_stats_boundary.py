@@ -66,3 +66,60 @@ def test_pooling_of_large_but_representable_values_still_works():
     assert res.between_variance == pytest.approx(5e299)
     meta = random_effects_meta([1e10, 2e10, 3e10], [1e18] * 3)
     assert np.isfinite(meta.i2) and meta.tau2 > 0
+
+
+# ------------------------------------------------------- losses equal up to rounding
+def _outcomes(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 2, n), rng.random(n) * 0.8 + 0.1
+
+
+def test_brier_inference_losses_constant_up_to_rounding():
+    # 0.9 for events and 0.1 for non-events: every loss is 0.01, but
+    # (0.9 - 1)**2 and 0.1**2 differ in the last bits; the interval had a
+    # standard error of 1e-18 (a zero-width interval) instead of the
+    # ValueError of constant losses
+    from skbrier.stats import brier_inference
+
+    y, _ = _outcomes()
+    with pytest.raises(ValueError, match="losses are constant"):
+        brier_inference(y, np.where(y == 1, 0.9, 0.1))
+
+
+def test_compare_brier_differential_zero_up_to_rounding():
+    # 1 - (1 - p) equals p up to rounding: the differential of 1e-17 was
+    # "tested" (a verdict naming a better forecaster at Brier 0.2912 vs 0.2912)
+    from skbrier.stats import compare_brier
+
+    y, p = _outcomes()
+    with pytest.raises(ValueError, match="y_proba_b: the per-sample loss differential"):
+        compare_brier(y, p, 1.0 - (1.0 - p))
+    assert compare_brier(y, p, p * 0.99).pvalue > 0.0  # a real difference is tested
+
+
+def test_clustered_validation_centre_of_rounding_noise_losses():
+    # one centre whose losses differ by rounding only had a Brier variance of
+    # 2e-37: the pooled Brier score was that centre's 0.01 with a standard
+    # error of 5e-19 (the other three centres, ~0.3, ignored)
+    from skbrier.stats import clustered_validation
+
+    y, p = _outcomes()
+    groups = np.arange(y.size) % 4
+    p = np.where(groups == 1, np.where(y == 1, 0.9, 0.1), p)
+    with pytest.raises(ValueError, match="losses are constant"):
+        clustered_validation(y, p, groups=groups)
+
+
+def test_constant_forecasts_are_not_called_separating():
+    # the message said "separate their outcomes (C = 1 ...)" of forecasts that
+    # do not vary (C = 0.5)
+    from skbrier.stats import clustered_validation, pooled_validation
+
+    y, p = _outcomes()
+    with pytest.raises(ValueError, match="do not vary"):
+        pooled_validation([y, y], [p, np.full(y.size, 0.3)])
+    groups = np.arange(y.size) % 5
+    p = np.where(groups == 0, 0.3, p)
+    with pytest.warns(RuntimeWarning, match=r"centres \[0\] do not vary") as rec:
+        clustered_validation(y, p, groups=groups)
+    assert not any("separate" in str(r.message) for r in rec)

@@ -124,6 +124,13 @@ def poolable(estimates: np.ndarray, variances: np.ndarray) -> np.ndarray:
     return np.isfinite(estimates) & np.isfinite(variances) & (variances > 0)
 
 
+#: why a unit's measures cannot be pooled, by whether its forecasts vary
+NOT_POOLABLE = {
+    True: "separate the outcomes (C = 1 with no variance, an infinite calibration slope)",
+    False: "do not vary (C = 0.5 with no variance, no calibration slope)",
+}
+
+
 def _brier(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> tuple[float, float]:
     """The Brier score and its iid variance: ``brier_inference(y, p,
     sample_weight=w)``'s ``brier_score`` and ``standard_error()**2``, with
@@ -136,7 +143,7 @@ def _brier(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> tuple[float, f
     check_min_samples(y.shape[0], None if w is None else float(w.sum()))
     check_skill_defined(min(base_rate(y, w)), True)
     g = np.square(p - y)[:, None]
-    check_losses_vary(g.max() > g.min())
+    check_losses_vary(g.min(), g.max())
     return float(weighted_column_means(g, w)[0]), float(iid_mean_covariance(g, w)[0, 0])
 
 

@@ -25,6 +25,7 @@ from .._core.results import ConfidenceInterval
 from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
+    NOT_POOLABLE,
     TRANSFORMS,
     Transform,
     _PooledMeasures,
@@ -522,10 +523,23 @@ def clustered_validation(
     undefined = {name: both & ~poolable(est[name], var[name]) for name, _ in MEASURES}
     left = np.logical_or.reduce(list(undefined.values()))
     if left.any():
+        pos = ww > 0.0
+        low = np.full(len(labels), np.inf)
+        high = np.full(len(labels), -np.inf)
+        np.minimum.at(low, codes[pos], p[pos])
+        np.maximum.at(high, codes[pos], p[pos])
+        varies = high > low
+        names = np.asarray(labels)
+        causes = [
+            f"the forecasts of the centres {names[left & (varies == v)].tolist()} "
+            f"{NOT_POOLABLE[v]}"
+            for v in (True, False)
+            if (left & (varies == v)).any()
+        ]
         warnings.warn(
-            f"groups: the forecasts of the centres {np.asarray(labels)[left].tolist()} "
-            "separate their outcomes (C = 1 with no variance, an infinite calibration "
-            "slope), so their "
+            "groups: "
+            + "; ".join(causes)
+            + ", so their "
             + ", ".join(name for name, bad in undefined.items() if bad.any())
             + " are left out of those pooled estimates.",
             RuntimeWarning,

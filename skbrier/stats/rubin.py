@@ -26,6 +26,7 @@ from .._core.params import check_confidence_level, check_option, check_real
 from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
+    NOT_POOLABLE,
     TRANSFORMS,
     Transform,
     _PooledMeasures,
@@ -388,11 +389,16 @@ def pooled_validation(
         and all(np.ndim(v) == 1 and np.size(v) > 1 for v in y_true)
     )
 
+    varies = np.zeros(m, dtype=bool)
+
     def imputed(j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         yj = y_true[j] if per_outcome else y_true  # type: ignore[index]
-        return binary_forecast(
+        part = binary_forecast(
             yj, y_proba[j], sample_weight=sample_weight, pos_label=pos_label
         )
+        p = part[1] if part[2] is None else part[1][part[2] > 0.0]
+        varies[j] = p.size > 0 and p.max() > p.min()
+        return part
 
     est, var = measures_of_parts(imputed(j) for j in range(m))
     pooled = {}
@@ -403,9 +409,9 @@ def pooled_validation(
         if bad.size:
             raise ValueError(
                 f"y_proba: the {name} of imputed data set {int(bad[0])} (0-based) is "
-                f"{q[bad[0]]:.4g} with variance {u[bad[0]]:.4g}: its forecasts separate "
-                "the outcomes (C = 1, an infinite calibration slope), so Rubin's rules "
-                "cannot pool it. Check that set's forecasts (a leak of the outcome?) "
+                f"{q[bad[0]]:.4g} with variance {u[bad[0]]:.4g}: its forecasts "
+                f"{NOT_POOLABLE[bool(varies[bad[0]])]}, so Rubin's rules cannot pool "
+                "it. Check that set's forecasts (a leak of the outcome? a constant?) "
                 "or validate on more rows."
             )
         per_imp[name] = q
