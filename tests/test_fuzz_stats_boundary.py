@@ -123,3 +123,24 @@ def test_constant_forecasts_are_not_called_separating():
     with pytest.warns(RuntimeWarning, match=r"centres \[0\] do not vary") as rec:
         clustered_validation(y, p, groups=groups)
     assert not any("separate" in str(r.message) for r in rec)
+
+
+def test_compare_brier_index_interval_of_a_perfect_forecast():
+    # a perfect forecast (Brier score 0): the delta-method interval of the
+    # Brier Index difference was (nan, nan) without a word
+    from skbrier.exceptions import HardForecastWarning
+    from skbrier.stats import compare_brier
+
+    y, p = _outcomes(40)
+    with pytest.warns(HardForecastWarning):
+        res = compare_brier(y, y.astype(float), p)
+    assert np.isnan(res.brier_index_difference_standard_error)
+    with pytest.raises(ValueError, match="metric='brier_index'.*no derivative"):
+        res.confidence_interval(metric="brier_index")
+    low, high = res.confidence_interval()  # the Brier scores' difference has one
+    assert low < high < 0
+    frame = res.to_frame()  # the table still shows the rest
+    assert np.isnan(frame.loc["brier_index", "ci_low"])
+    assert "brier_index_difference 95% CI  (nan, nan)" in res.summary()
+    with pytest.raises(ValueError, match="confidence_level"):
+        res.to_frame(1.5)
