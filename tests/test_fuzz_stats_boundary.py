@@ -144,3 +144,33 @@ def test_compare_brier_index_interval_of_a_perfect_forecast():
     assert "brier_index_difference 95% CI  (nan, nan)" in res.summary()
     with pytest.raises(ValueError, match="confidence_level"):
         res.to_frame(1.5)
+
+
+# ------------------------------------------------------------ quantile bins
+@pytest.mark.parametrize("scale", [1e-3, 1e-200])
+def test_quantile_bins_of_less_than_one_observation(scale):
+    # frequency weights summing below 1 collapsed every equal-mass edge onto the
+    # smallest forecast: one bin, so BrierDecomposition's discrimination_ was 0
+    # and calibration_error(strategy="quantile") about half its value, silently
+    from skbrier.decomposition import BrierDecomposition
+    from skbrier.metrics import calibration_error
+
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 200)
+    p = np.clip(rng.random(200) * 0.6 + 0.3 * y, 0.01, 0.99)
+    w = rng.integers(1, 4, 200) * scale
+    dec = BrierDecomposition("murphy", strategy="quantile")
+    with pytest.raises(ValueError, match="sample_weight sums to .* quantile"):
+        dec.fit(y, p, sample_weight=w)
+    with pytest.raises(ValueError, match="sample_weight sums to .* quantile"):
+        calibration_error(y, p, sample_weight=w, strategy="quantile")
+    # uniform bins do not count observations: unchanged by the scale
+    uni = BrierDecomposition("murphy").fit(y, p, sample_weight=w)
+    ref = BrierDecomposition("murphy").fit(y, p, sample_weight=w / scale)
+    assert uni.discrimination_ == pytest.approx(ref.discrimination_, rel=1e-9)
+    # integer weights are still the repeated rows
+    w_int = rng.integers(0, 3, 200)
+    a = BrierDecomposition("murphy", strategy="quantile").fit(y, p, sample_weight=w_int)
+    rows = np.repeat(np.arange(200), w_int)
+    b = BrierDecomposition("murphy", strategy="quantile").fit(y[rows], p[rows])
+    assert a.discrimination_ == pytest.approx(b.discrimination_, rel=1e-12)
