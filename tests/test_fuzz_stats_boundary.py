@@ -174,3 +174,23 @@ def test_quantile_bins_of_less_than_one_observation(scale):
     rows = np.repeat(np.arange(200), w_int)
     b = BrierDecomposition("murphy", strategy="quantile").fit(y[rows], p[rows])
     assert a.discrimination_ == pytest.approx(b.discrimination_, rel=1e-12)
+
+
+# ------------------------------------------------------------ model selection
+@pytest.mark.parametrize("key", ["foo", "sample_weight", "cov_type"])
+def test_cross_val_brier_unknown_inference_kwds_named_before_fitting(key):
+    # after every fit: "brier_inference() got an unexpected keyword argument
+    # 'foo'" (or "multiple values for 'sample_weight'"), not naming inference_kwds
+    from sklearn.linear_model import LogisticRegression
+
+    from skbrier.model_selection import cross_val_brier
+
+    class NoFit(LogisticRegression):
+        def fit(self, X, y, sample_weight=None):  # the check comes first
+            raise AssertionError("fitted before the options were checked")
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(TypeError, match=rf"inference_kwds got unexpected keys \['{key}'\]"):
+        cross_val_brier(NoFit(), X, y, cv=3, inference_kwds={key: 1})
