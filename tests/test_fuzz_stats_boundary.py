@@ -194,3 +194,42 @@ def test_cross_val_brier_unknown_inference_kwds_named_before_fitting(key):
     y = (X[:, 0] > 0).astype(int)
     with pytest.raises(TypeError, match=rf"inference_kwds got unexpected keys \['{key}'\]"):
         cross_val_brier(NoFit(), X, y, cv=3, inference_kwds={key: 1})
+
+
+# ------------------------------------------------------------------ BCa
+def test_bca_interval_undefined_is_a_value_error():
+    # the jackknife of the climatological reference on [0, 1, 0, 1] is
+    # constant: scipy divided 0 by 0 (numpy's "invalid value" warning leaked)
+    # and the interval was (nan, nan)
+    from skbrier.stats import brier_inference
+
+    y = np.array([0, 1, 0, 1])
+    p = np.array([0.637, 0.270, 0.041, 0.017])
+    res = brier_inference(
+        y, p, cov_type="bootstrap", n_resamples=20, method="bca", random_state=0
+    )
+    with (
+        np.errstate(all="raise"),
+        pytest.raises(ValueError, match="method='bca'.*percentile"),
+    ):
+        res.confidence_interval(metric="reference_brier_score")
+    low, high = res.confidence_interval(metric="reference_brier_score", method="percentile")
+    assert np.isfinite([low, high]).all()
+    low, high = res.confidence_interval()  # the Brier score's is defined
+    assert low < res.brier_score < high
+
+
+def test_bca_of_block_bootstrap_with_a_constant_statistic():
+    from skbrier.stats import block_bootstrap
+
+    x = np.random.default_rng(0).normal(size=20)
+    res = block_bootstrap(
+        (x,),
+        lambda a, axis=-1: np.zeros(np.shape(a)[:-1]),
+        bootstrap="iid",
+        method="bca",
+        n_resamples=20,
+        random_state=0,
+    )
+    with pytest.raises(ValueError, match="method='bca'"):
+        res.confidence_interval()

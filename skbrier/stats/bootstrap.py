@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
+import warnings
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any, ClassVar, Literal, cast
@@ -469,19 +470,35 @@ def confidence_interval_from_distribution(
     """
     if method == "bca":
         n = data[0].shape[0]
-        res = scipy.stats.bootstrap(
-            data,
-            statistic,
-            n_resamples=0,
-            paired=True,
-            vectorized=True,
-            confidence_level=confidence_level,
-            alternative=alternative,
-            method=method,
-            batch=max(1, _CHUNK_ELEMENTS // n),
-            bootstrap_result=SimpleNamespace(bootstrap_distribution=distribution),
-        )
-        return res.confidence_interval
+        # a jackknife of constant or undefined delete-one values has no
+        # acceleration: scipy divides 0 by 0 (numpy's warning, or its
+        # DegenerateDataWarning) and gives NaN bounds
+        with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+            warnings.simplefilter("ignore", scipy.stats.DegenerateDataWarning)
+            res = scipy.stats.bootstrap(
+                data,
+                statistic,
+                n_resamples=0,
+                paired=True,
+                vectorized=True,
+                confidence_level=confidence_level,
+                alternative=alternative,
+                method=method,
+                batch=max(1, _CHUNK_ELEMENTS // n),
+                bootstrap_result=SimpleNamespace(bootstrap_distribution=distribution),
+            )
+        ci = res.confidence_interval
+        if (
+            np.isnan(np.asarray(ci.low, dtype=np.float64)).any()
+            or np.isnan(np.asarray(ci.high, dtype=np.float64)).any()
+        ):
+            raise ValueError(
+                "method='bca': the BCa interval is undefined here -- the statistic's "
+                "delete-one jackknife values are constant or undefined (too few "
+                f"rows: {n}, or a one-class subsample), or so are the replicates. "
+                "Use method='percentile' or 'basic'."
+            )
+        return ci
     if method == "basic" and estimate is None:
         estimate = statistic(*data, axis=-1)
     return interval_from_replicates(
