@@ -233,3 +233,20 @@ def test_bca_of_block_bootstrap_with_a_constant_statistic():
     )
     with pytest.raises(ValueError, match="method='bca'"):
         res.confidence_interval()
+
+
+@pytest.mark.parametrize("n_resamples", [2**70, 10**9 + 1])
+def test_n_resamples_beyond_memory_is_a_value_error(n_resamples):
+    # 2**70 was a MemoryError (brier_inference, compare_brier, compare_forecasts,
+    # compare_net_benefit, block_bootstrap) or an OverflowError
+    # (BrierDecomposition)
+    from skbrier.decomposition import BrierDecomposition
+    from skbrier.stats import block_bootstrap, brier_inference
+
+    y, p = _outcomes(30)
+    with pytest.raises(ValueError, match="n_resamples must be at most"):
+        brier_inference(y, p, cov_type="bootstrap", n_resamples=n_resamples)
+    with pytest.raises(ValueError, match="n_resamples must be at most"):
+        BrierDecomposition(n_resamples=n_resamples).fit(y, p)
+    with pytest.raises(ValueError, match="n_resamples must be at most"):
+        block_bootstrap((p,), np.mean, n_resamples=n_resamples)
