@@ -250,3 +250,30 @@ def test_n_resamples_beyond_memory_is_a_value_error(n_resamples):
         BrierDecomposition(n_resamples=n_resamples).fit(y, p)
     with pytest.raises(ValueError, match="n_resamples must be at most"):
         block_bootstrap((p,), np.mean, n_resamples=n_resamples)
+
+
+def test_pooled_refit_nan_complexity():
+    # a NaN complexity sorted last: that candidate was silently "the most complex"
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GridSearchCV, KFold
+
+    from skbrier.model_selection import pooled_refit, pooled_scoring
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 2))
+    y = (X[:, 0] + rng.normal(size=60) > 0).astype(int)
+    refit = pooled_refit(
+        rule="one_standard_error",
+        complexity=lambda params: float("nan") if params["C"] < 1 else 1.0,
+    )
+    search = GridSearchCV(
+        LogisticRegression(),
+        {"C": [0.1, 1.0]},
+        scoring=pooled_scoring(),
+        refit=refit,
+        cv=KFold(3),
+    )
+    with pytest.raises(
+        ValueError, match=r"complexity=.* is NaN for the candidate \{'C': 0.1\}"
+    ):
+        search.fit(X, y)
