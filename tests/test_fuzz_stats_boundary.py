@@ -277,3 +277,23 @@ def test_pooled_refit_nan_complexity():
         ValueError, match=r"complexity=.* is NaN for the candidate \{'C': 0.1\}"
     ):
         search.fit(X, y)
+
+
+# ------------------------------------------------------------ validation
+@pytest.mark.parametrize(
+    "lp", [("normal", -50, 1), ("normal", 50, 1), "expon"], ids=["low", "high", "expon"]
+)
+def test_validation_sample_size_threshold_beyond_the_lp_distribution(lp):
+    # an LP distribution with no mass on one side of logit(threshold) made a
+    # scalar 0 of that side's integrals: IndexError "too many indices"
+    import scipy.stats
+
+    from skbrier.validation import validation_sample_size
+
+    dist = scipy.stats.expon() if lp == "expon" else lp
+    res = validation_sample_size(
+        prevalence=0.2, c_statistic=0.75, lp_distribution=dist, threshold=0.2
+    )
+    assert res.sensitivity in (0.0, 1.0)
+    assert res.specificity == 1.0 - res.sensitivity
+    assert res.sample_size >= res.sample_sizes["observed_expected"]
