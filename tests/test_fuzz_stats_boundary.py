@@ -297,3 +297,23 @@ def test_validation_sample_size_threshold_beyond_the_lp_distribution(lp):
     assert res.sensitivity in (0.0, 1.0)
     assert res.specificity == 1.0 - res.sensitivity
     assert res.sample_size >= res.sample_sizes["observed_expected"]
+
+
+@pytest.mark.parametrize("mean", [-50, 50])
+def test_validation_sample_size_simulation_of_one_outcome_class(mean):
+    # no simulated event (or non-event): the mean of an empty selection leaked
+    # numpy's warning and the sensitivity was NaN
+    from skbrier.validation import validation_sample_size
+
+    with (
+        np.errstate(all="raise"),
+        pytest.raises(ValueError, match="lp_distribution: the .* simulated"),
+    ):
+        validation_sample_size(
+            prevalence=0.2,
+            c_statistic=0.75,
+            lp_distribution=("normal", mean, 1),
+            threshold=0.2,
+            expectation_method="simulation",
+            n_simulations=2000,
+        )
