@@ -317,3 +317,23 @@ def test_validation_sample_size_simulation_of_one_outcome_class(mean):
             expectation_method="simulation",
             n_simulations=2000,
         )
+
+
+def test_achieved_precision_interval_of_separated_forecasts():
+    # forecasts that separate the outcomes: the slope's and C's intervals were
+    # (nan, nan) from confidence_interval, silently
+    from skbrier.validation import achieved_precision
+
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 2, 200)
+    p = np.where(y == 1, 0.9, 0.1) + rng.normal(0, 0.01, 200)
+    with pytest.warns(UserWarning):  # the separation (ConvergenceWarning)
+        res = achieved_precision(y, p, n_resamples=10, random_state=0, threshold=0.3)
+    for metric in ("calibration_slope", "c_statistic"):
+        with pytest.raises(ValueError, match=f"metric='{metric}': this sample gives no"):
+            res.confidence_interval(metric=metric)
+    low, high = res.confidence_interval(metric="observed_expected")
+    assert low < 1 < high
+    frame = res.to_frame().set_index("measure")  # the table still shows NaN there
+    assert np.isnan(frame.loc["c_statistic", "low"])
+    assert "cannot judge the C statistic" in res.summary()
