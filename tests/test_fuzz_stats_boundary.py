@@ -337,3 +337,17 @@ def test_achieved_precision_interval_of_separated_forecasts():
     frame = res.to_frame().set_index("measure")  # the table still shows NaN there
     assert np.isnan(frame.loc["c_statistic", "low"])
     assert "cannot judge the C statistic" in res.summary()
+
+
+# ------------------------------------------------------------ compare_forecasts
+@pytest.mark.parametrize("cov_type", ["iid", "hac", "bootstrap"])
+def test_compare_forecasts_n_rows_counts_positive_weights(cov_type):
+    # cov_type="hac" reported every row (60), zero-weight rows included; the
+    # attribute is the number of rows of positive weight (50)
+    from skbrier.comparison import compare_forecasts
+
+    y, p = _outcomes(60)
+    w = np.r_[np.zeros(10), np.ones(50)]
+    res = compare_forecasts(y, {"a": p}, cov_type=cov_type, sample_weight=w, random_state=0)
+    assert res.n_rows == 50
+    assert res.n == 50
