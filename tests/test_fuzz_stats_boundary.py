@@ -351,3 +351,31 @@ def test_compare_forecasts_n_rows_counts_positive_weights(cov_type):
     res = compare_forecasts(y, {"a": p}, cov_type=cov_type, sample_weight=w, random_state=0)
     assert res.n_rows == 50
     assert res.n == 50
+
+
+# ------------------------------------------------------------ decomposition
+def test_partial_fit_bias_correction_first_chunks_of_fewer_than_three_rows():
+    # a first chunk of 2 rows raised the bias correction's ValueError after
+    # keeping the chunk's sums: the next partial_fit was an AttributeError
+    # '_fit_state' (the estimator was left half-updated)
+    from skbrier.decomposition import BrierDecomposition
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 60)
+    p = rng.random(60)
+    dec = BrierDecomposition("murphy", bias_correction=True)
+    dec.partial_fit(y[:2], p[:2])  # too few so far: nothing reported yet
+    with pytest.raises(AttributeError, match="needs at least 3 observations"):
+        _ = dec.miscalibration_
+    dec.partial_fit(y[2:], p[2:])
+    full = BrierDecomposition("murphy", bias_correction=True).fit(y, p)
+    assert dec.n_samples_seen_ == 60
+    assert dec.miscalibration_ == pytest.approx(full.miscalibration_, rel=1e-12)
+    # merging small chunks too
+    a = BrierDecomposition("murphy", bias_correction=True).partial_fit(y[:1], p[:1])
+    a.merge(BrierDecomposition("murphy", bias_correction=True).partial_fit(y[1:2], p[1:2]))
+    a.merge(BrierDecomposition("murphy", bias_correction=True).partial_fit(y[2:], p[2:]))
+    assert a.miscalibration_ == pytest.approx(full.miscalibration_, rel=1e-12)
+    # fit on all the data still refuses fewer than 3 observations
+    with pytest.raises(ValueError, match="at least 3 observations"):
+        BrierDecomposition("murphy", bias_correction=True).fit(y[:2], p[:2])
