@@ -379,3 +379,29 @@ def test_partial_fit_bias_correction_first_chunks_of_fewer_than_three_rows():
     # fit on all the data still refuses fewer than 3 observations
     with pytest.raises(ValueError, match="at least 3 observations"):
         BrierDecomposition("murphy", bias_correction=True).fit(y[:2], p[:2])
+
+
+def test_internal_validation_close_thresholds_keep_their_own_measures():
+    # thresholds 0.2 and 0.2000001 were both named "net_benefit@0.2": to_dict
+    # kept one of the two values
+    from sklearn.linear_model import LogisticRegression
+
+    from skbrier.model_selection import internal_validation
+
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(50, 2))
+    y = (X[:, 0] + rng.normal(size=50) > 0).astype(int)
+    res = internal_validation(
+        LogisticRegression(),
+        X,
+        y,
+        n_bootstrap=5,
+        thresholds=[0.2, 0.2000001],
+        random_state=0,
+    )
+    assert res.measures[-2:] == ("net_benefit@0.2", "net_benefit@0.2000001")
+    assert len(res.to_dict()["apparent"]) == len(res.measures)
+    res = internal_validation(
+        LogisticRegression(), X, y, n_bootstrap=5, thresholds=[0.1, 0.3], random_state=0
+    )
+    assert res.measures[-2:] == ("net_benefit@0.1", "net_benefit@0.3")  # as before
