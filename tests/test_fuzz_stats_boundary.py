@@ -100,14 +100,21 @@ def test_compare_brier_differential_zero_up_to_rounding():
 def test_clustered_validation_centre_of_rounding_noise_losses():
     # one centre whose losses differ by rounding only had a Brier variance of
     # 2e-37: the pooled Brier score was that centre's 0.01 with a standard
-    # error of 5e-19 (the other three centres, ~0.3, ignored)
+    # error of 5e-19 (the other three centres, ~0.3, ignored); exactly
+    # constant losses (0.75 / 0.25) failed the whole call. Both leave that
+    # centre out of the Brier score's meta-analysis, with the warning
     from skbrier.stats import clustered_validation
 
     y, p = _outcomes()
     groups = np.arange(y.size) % 4
-    p = np.where(groups == 1, np.where(y == 1, 0.9, 0.1), p)
-    with pytest.raises(ValueError, match="losses are constant"):
-        clustered_validation(y, p, groups=groups)
+    for hi, lo in ((0.9, 0.1), (0.75, 0.25)):
+        q = np.where(groups == 1, np.where(y == 1, hi, lo), p)
+        with pytest.warns(RuntimeWarning, match=r"centres \[1\] separate.*brier_score"):
+            res = clustered_validation(y, q, groups=groups)
+        pooled = res.pooled["brier_score"]
+        assert pooled.k == 3
+        assert 0.2 < pooled.estimate < 0.4 and pooled.standard_error > 0.01
+        assert res.per_cluster_variance["brier_score"][1] == 0.0
 
 
 def test_constant_forecasts_are_not_called_separating():

@@ -15,7 +15,7 @@ from scipy import special
 
 from .._core.arrays import as_array
 from .._core.format import format_number
-from .._core.kernels.brier import base_rate, check_losses_vary, check_skill_defined
+from .._core.kernels.brier import base_rate, check_skill_defined, losses_vary
 from .._core.kernels.calibration import auc_delong, observed_expected
 from .._core.kernels.moments import iid_mean_covariance, weighted_column_means
 from .._core.params import check_min_samples
@@ -136,15 +136,19 @@ def _brier(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> tuple[float, f
     sample_weight=w)``'s ``brier_score`` and ``standard_error()**2``, with
     its checks, from the one column of losses (not the reference's too: a
     few hundred times faster on the small parts of the per-group and
-    per-centre measures)."""
+    per-centre measures).  Losses constant up to rounding (forecasts that
+    separate the outcomes, or do not vary) have the variance 0: that part is
+    not :func:`poolable`, as its C statistic."""
     if w is not None and not w.min() > 0.0:  # frequency weights: zero is no row
         keep = w > 0.0
         y, p, w = y[keep], p[keep], w[keep]
     check_min_samples(y.shape[0], None if w is None else float(w.sum()))
     check_skill_defined(min(base_rate(y, w)), True)
     g = np.square(p - y)[:, None]
-    check_losses_vary(g.min(), g.max())
-    return float(weighted_column_means(g, w)[0]), float(iid_mean_covariance(g, w)[0, 0])
+    bs = float(weighted_column_means(g, w)[0])
+    if not losses_vary(g.min(), g.max()):
+        return bs, 0.0
+    return bs, float(iid_mean_covariance(g, w)[0, 0])
 
 
 def to_scale(
