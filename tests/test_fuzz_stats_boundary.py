@@ -412,3 +412,19 @@ def test_internal_validation_close_thresholds_keep_their_own_measures():
         LogisticRegression(), X, y, n_bootstrap=5, thresholds=[0.1, 0.3], random_state=0
     )
     assert res.measures[-2:] == ("net_benefit@0.1", "net_benefit@0.3")  # as before
+
+
+@pytest.mark.parametrize(("method", "tau2"), [("DL", 1.125), ("REML", 1.42437836440)])
+def test_random_effects_meta_one_study_much_more_precise(method, tau2):
+    # variances 1, 1 and 1e-30: sum(w)**2 - sum(w**2) cancelled to 0, so DL's
+    # tau2 was 0 (instead of 1.125), REML's 0, and h2 NaN with numpy's
+    # divide-by-zero warning
+    from skbrier.stats import random_effects_meta
+
+    with np.errstate(all="raise"):
+        res = random_effects_meta([0.0, 3.0, 0.5], [1.0, 1.0, 1e-30], tau2_method=method)
+    assert res.tau2 == pytest.approx(tau2, rel=1e-9)
+    # the same as with a variance of 1e-12 (where nothing cancels)
+    ref = random_effects_meta([0.0, 3.0, 0.5], [1.0, 1.0, 1e-12], tau2_method=method)
+    assert res.tau2 == pytest.approx(ref.tau2, rel=1e-9)
+    assert res.h2 == pytest.approx(ref.h2, rel=1e-9)

@@ -48,6 +48,14 @@ __all__ = [
 _METHODS: tuple[Literal["REML", "ML", "DL"], ...] = ("REML", "ML", "DL")
 
 
+def _cross_sum(w: np.ndarray) -> float:
+    """``sum(w)**2 - sum(w**2)`` (twice the sum of the products of distinct
+    pairs), from the ascending prefix sums: no cancellation when one weight
+    dwarfs the others (variances 1 and 1e-30 made it 0)."""
+    ws = np.sort(w)
+    return 2.0 * float(np.dot(ws[1:], np.cumsum(ws)[:-1]))
+
+
 def _fixed(y: np.ndarray, v: np.ndarray, tau2: float) -> tuple[float, np.ndarray]:
     w = 1.0 / (v + tau2)
     return float(np.dot(w, y) / w.sum()), w
@@ -61,10 +69,10 @@ def _score(y: np.ndarray, v: np.ndarray, tau2: float, reml: bool) -> float:
     mu, w = _fixed(y, v, tau2)
     m = float(np.min(v)) + tau2  # 1 / max(w)
     u = w * m
-    d = float(np.dot(u**2, (y - mu) ** 2) - m * u.sum())
-    if reml:
-        d += m * float(np.dot(u, u) / u.sum())
-    return d
+    fit = float(np.dot(u**2, (y - mu) ** 2))
+    if reml:  # sum(u) - sum(u**2) / sum(u), without its cancellation
+        return fit - m * _cross_sum(u) / float(u.sum())
+    return fit - m * float(u.sum())
 
 
 def _tau2(y: np.ndarray, v: np.ndarray, method: str) -> float:
@@ -73,7 +81,7 @@ def _tau2(y: np.ndarray, v: np.ndarray, method: str) -> float:
     mu = float(np.dot(w, y) / w.sum())
     q = float(np.dot(w, (y - mu) ** 2))
     if method == "DL":
-        c = float(w.sum() - np.dot(w, w) / w.sum())
+        c = _cross_sum(w) / float(w.sum())
         return max(0.0, (q - (k - 1)) / c) if c > 0 else 0.0
     reml = method == "REML"
     if _score(y, v, 0.0, reml) <= 0.0:
@@ -333,7 +341,7 @@ def random_effects_meta(
     w0 = 1.0 / v
     mu0 = float(np.dot(w0, y) / w0.sum())
     cochran = float(np.dot(w0, (y - mu0) ** 2))
-    s2 = (k - 1) * w0.sum() / (w0.sum() ** 2 - np.dot(w0, w0))
+    s2 = (k - 1) * float(w0.sum()) / _cross_sum(w0)
     mu, se, tau2, s2 = mu * c, se * c, tau2 * c * c, s2 * c * c
     return MetaAnalysisResult(
         estimate=from_scale(mu, transform),
