@@ -428,3 +428,12 @@ def test_random_effects_meta_one_study_much_more_precise(method, tau2):
     ref = random_effects_meta([0.0, 3.0, 0.5], [1.0, 1.0, 1e-12], tau2_method=method)
     assert res.tau2 == pytest.approx(ref.tau2, rel=1e-9)
     assert res.h2 == pytest.approx(ref.h2, rel=1e-9)
+
+
+def test_random_effects_meta_variances_beyond_float64_range():
+    # variances 1e-300 and 1e300: the rescaled weights overflowed (numpy's
+    # divide-by-zero warning) and the pooled estimate ignored the imprecise study
+    from skbrier.stats import random_effects_meta
+
+    with np.errstate(all="raise"), pytest.raises(ValueError, match="variances range from"):
+        random_effects_meta([1.0, 2.0], [1e-300, 1e300])

@@ -19,6 +19,7 @@ from scipy import optimize, stats
 
 from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
+from .._core.format import format_number
 from .._core.labels import check_groups
 from .._core.params import check_confidence_level, check_option
 from .._core.results import ConfidenceInterval
@@ -325,7 +326,15 @@ def random_effects_meta(
     # (exact in floating point) keeps 1 / v and its squares finite for
     # variances as small as 1e-300 or as large as 1e300
     c = math.ldexp(1.0, round(math.log2(float(np.median(v))) / 2.0))
+    lowest, highest = float(v.min()), float(v.max())
     y, v = y / c, v / (c * c)
+    if not (v.min() > 0.0 and np.isfinite(v).all() and np.isfinite(1.0 / v).all()):
+        raise ValueError(
+            f"variances range from {format_number(lowest)} to "
+            f"{format_number(highest)}: too wide a range to pool in "
+            "float64 (the weights 1 / variance under- or overflow). Check that "
+            "variances holds the squared standard errors of comparable estimates."
+        )
     k = y.shape[0]
     try:
         with np.errstate(over="raise"):
