@@ -435,5 +435,8 @@ def test_random_effects_meta_variances_beyond_float64_range():
     # divide-by-zero warning) and the pooled estimate ignored the imprecise study
     from skbrier.stats import random_effects_meta
 
-    with np.errstate(all="raise"), pytest.raises(ValueError, match="variances range from"):
+    with (
+        np.errstate(divide="raise", over="raise", invalid="raise"),
+        pytest.raises(ValueError, match="variances range from"),
+    ):
         random_effects_meta([1.0, 2.0], [1e-300, 1e300])
