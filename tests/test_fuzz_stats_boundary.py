@@ -440,3 +440,19 @@ def test_random_effects_meta_variances_beyond_float64_range():
         pytest.raises(ValueError, match="variances range from"),
     ):
         random_effects_meta([1.0, 2.0], [1e-300, 1e300])
+
+
+def test_block_bootstrap_statistic_infinite_on_some_resamples():
+    # a statistic that is infinite on some resamples: the standard error's
+    # inf - inf leaked numpy's "invalid value" warning (and was NaN)
+    from skbrier.stats import block_bootstrap
+
+    x = np.random.default_rng(0).normal(size=30)
+
+    def statistic(a, axis=-1):
+        m = a.mean(axis=axis)
+        return np.where(m > 0.1, np.inf, m)
+
+    with np.errstate(all="raise"):
+        res = block_bootstrap((x,), statistic, n_resamples=50, random_state=0)
+    assert res.standard_error == np.inf
