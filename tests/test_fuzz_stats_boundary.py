@@ -456,3 +456,18 @@ def test_block_bootstrap_statistic_infinite_on_some_resamples():
     with np.errstate(all="raise"):
         res = block_bootstrap((x,), statistic, n_resamples=50, random_state=0)
     assert res.standard_error == np.inf
+
+
+@pytest.mark.parametrize(
+    "statistic",
+    [lambda a, axis=-1: 1.0, lambda a, axis=-1: np.zeros(3)],
+    ids=["scalar", "fixed-shape"],
+)
+def test_block_bootstrap_statistic_not_vectorised(statistic):
+    # a scalar statistic was numpy's AxisError "source: axis -1 is out of
+    # bounds"; one of a fixed shape gave the interval (0, 0) silently
+    from skbrier.stats import block_bootstrap
+
+    x = np.random.default_rng(0).normal(size=30)
+    with pytest.raises(ValueError, match="statistic must be vectorised along axis=-1"):
+        block_bootstrap((x,), statistic, n_resamples=10, random_state=0)

@@ -452,6 +452,19 @@ def _with_companion(
     return np.concatenate([out, np.asarray(companion(counts))], axis=1)
 
 
+def _check_vectorised(statistic: Callable[..., Any], arrays: Sequence[np.ndarray]) -> None:
+    """``statistic`` on two stacked copies of the samples must give one value per
+    copy on its last axis (the resamples' axis), as documented."""
+    stacked = [np.broadcast_to(a, (2, a.shape[0])) for a in arrays]
+    out = np.asarray(statistic(*stacked, axis=-1))
+    if out.ndim == 0 or out.shape[-1] != 2:
+        raise ValueError(
+            "statistic must be vectorised along axis=-1: called with samples of "
+            f"shape (2, {arrays[0].shape[0]}) it returned shape {out.shape}, not one "
+            "value per row on the last axis (e.g. np.mean(a, axis=axis))."
+        )
+
+
 def confidence_interval_from_distribution(
     data: Sequence[np.ndarray],
     statistic: Callable[..., np.ndarray],
@@ -693,6 +706,7 @@ def block_bootstrap(
     if n < 3:
         raise ValueError(f"data must hold at least 3 observations, got {n}.")
     bl = resolve_block_length(block_length, np.column_stack(arrays).astype(float), scheme)
+    _check_vectorised(statistic, arrays)
     dist = bootstrap_distribution(
         arrays,
         statistic,
