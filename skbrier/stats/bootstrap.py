@@ -253,19 +253,12 @@ def default_block_length(n_samples: int) -> int:
     Parameters
     ----------
     n_samples : int
-        Length ``T`` of the series, at least 1.
+        Length ``T`` of the series, an integer of at least 1.
 
     Returns
     -------
     int
         The block length.
-
-    Raises
-    ------
-    TypeError
-        If ``n_samples`` is not an integer.
-    ValueError
-        If ``n_samples`` is below 1.
 
     See Also
     --------
@@ -453,8 +446,7 @@ def _with_companion(
 
 
 def _check_vectorised(statistic: Callable[..., Any], arrays: Sequence[np.ndarray]) -> None:
-    """``statistic`` on two stacked copies of the samples must give one value per
-    copy on its last axis (the resamples' axis), as documented."""
+    """``statistic`` of two stacked copies of the samples: one value per copy."""
     stacked = [np.broadcast_to(a, (2, a.shape[0])) for a in arrays]
     out = np.asarray(statistic(*stacked, axis=-1))
     if out.ndim == 0 or out.shape[-1] != 2:
@@ -483,9 +475,8 @@ def confidence_interval_from_distribution(
     """
     if method == "bca":
         n = data[0].shape[0]
-        # a jackknife of constant or undefined delete-one values has no
-        # acceleration: scipy divides 0 by 0 (numpy's warning, or its
-        # DegenerateDataWarning) and gives NaN bounds
+        # constant or undefined delete-one values: no acceleration (scipy
+        # divides 0 by 0, with a warning) and NaN bounds, refused below
         with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
             warnings.simplefilter("ignore", scipy.stats.DegenerateDataWarning)
             res = scipy.stats.bootstrap(
@@ -501,10 +492,7 @@ def confidence_interval_from_distribution(
                 bootstrap_result=SimpleNamespace(bootstrap_distribution=distribution),
             )
         ci = res.confidence_interval
-        if (
-            np.isnan(np.asarray(ci.low, dtype=np.float64)).any()
-            or np.isnan(np.asarray(ci.high, dtype=np.float64)).any()
-        ):
+        if np.isnan(np.r_[ci.low, ci.high].astype(np.float64)).any():
             raise ValueError(
                 "method='bca': the BCa interval is undefined here -- the statistic's "
                 "delete-one jackknife values are constant or undefined (too few "
