@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
+import warnings
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any, ClassVar, Literal, cast
@@ -47,6 +48,7 @@ from .._core.docstrings import with_pieces
 from .._core.kernels.moments import replicate_std
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
+    check_int,
     check_n_jobs,
     check_n_resamples,
     check_random_state,
@@ -251,7 +253,7 @@ def default_block_length(n_samples: int) -> int:
     Parameters
     ----------
     n_samples : int
-        Length ``T`` of the series.
+        Length ``T`` of the series, an integer of at least 1.
 
     Returns
     -------
@@ -268,7 +270,8 @@ def default_block_length(n_samples: int) -> int:
     >>> default_block_length(200), default_block_length(1000)
     (6, 10)
     """
-    return max(1, round(n_samples ** (1.0 / 3.0)))
+    n = check_int(n_samples, "n_samples", minimum=1)
+    return max(1, round(n ** (1.0 / 3.0)))
 
 
 def _indices(
@@ -442,6 +445,18 @@ def _with_companion(
     return np.concatenate([out, np.asarray(companion(counts))], axis=1)
 
 
+def _check_vectorised(statistic: Callable[..., Any], arrays: Sequence[np.ndarray]) -> None:
+    """``statistic`` of two stacked copies of the samples: one value per copy."""
+    stacked = [np.broadcast_to(a, (2, a.shape[0])) for a in arrays]
+    out = np.asarray(statistic(*stacked, axis=-1))
+    if out.ndim == 0 or out.shape[-1] != 2:
+        raise ValueError(
+            "statistic must be vectorised along axis=-1: called with samples of "
+            f"shape (2, {arrays[0].shape[0]}) it returned shape {out.shape}, not one "
+            "value per row on the last axis (e.g. np.mean(a, axis=axis))."
+        )
+
+
 def confidence_interval_from_distribution(
     data: Sequence[np.ndarray],
     statistic: Callable[..., np.ndarray],
@@ -460,19 +475,31 @@ def confidence_interval_from_distribution(
     """
     if method == "bca":
         n = data[0].shape[0]
-        res = scipy.stats.bootstrap(
-            data,
-            statistic,
-            n_resamples=0,
-            paired=True,
-            vectorized=True,
-            confidence_level=confidence_level,
-            alternative=alternative,
-            method=method,
-            batch=max(1, _CHUNK_ELEMENTS // n),
-            bootstrap_result=SimpleNamespace(bootstrap_distribution=distribution),
-        )
-        return res.confidence_interval
+        # constant or undefined delete-one values: no acceleration (scipy
+        # divides 0 by 0, with a warning) and NaN bounds, refused below
+        with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+            warnings.simplefilter("ignore", scipy.stats.DegenerateDataWarning)
+            res = scipy.stats.bootstrap(
+                data,
+                statistic,
+                n_resamples=0,
+                paired=True,
+                vectorized=True,
+                confidence_level=confidence_level,
+                alternative=alternative,
+                method=method,
+                batch=max(1, _CHUNK_ELEMENTS // n),
+                bootstrap_result=SimpleNamespace(bootstrap_distribution=distribution),
+            )
+        ci = res.confidence_interval
+        if np.isnan(np.r_[ci.low, ci.high].astype(np.float64)).any():
+            raise ValueError(
+                "method='bca': the BCa interval is undefined here -- the statistic's "
+                "delete-one jackknife values are constant or undefined (too few "
+                f"rows: {n}, or a one-class subsample), or so are the replicates. "
+                "Use method='percentile' or 'basic'."
+            )
+        return ci
     if method == "basic" and estimate is None:
         estimate = statistic(*data, axis=-1)
     return interval_from_replicates(
@@ -667,6 +694,7 @@ def block_bootstrap(
     if n < 3:
         raise ValueError(f"data must hold at least 3 observations, got {n}.")
     bl = resolve_block_length(block_length, np.column_stack(arrays).astype(float), scheme)
+    _check_vectorised(statistic, arrays)
     dist = bootstrap_distribution(
         arrays,
         statistic,
