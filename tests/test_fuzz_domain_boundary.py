@@ -57,3 +57,88 @@ def test_engine_semicolon_file_names_the_separator(csv_files, capsys, engine):
     )  # fmt: skip
     assert "(columns: y;p)" in line
     assert "--engine memory --sep ';'" in line
+
+
+@pytest.fixture()
+def board_csv(tmp_path):
+    rng = np.random.default_rng(1)
+    outcome = {f"q{i}": int(rng.integers(0, 2)) for i in range(10)}
+    rows = [
+        f"{f},{q},{y},{'' if (f, q) == ('a', 'q0') else round(rng.uniform(0.1, 0.9), 3)}"
+        for f in "abc"
+        for q, y in outcome.items()
+    ]
+    path = tmp_path / "board.csv"
+    path.write_text("forecaster,question,y,p\n" + "\n".join(rows) + "\n")
+    return path
+
+
+_BOARD = ("--forecaster-col", "forecaster", "--question-col", "question", "--y-col", "y")
+
+
+@pytest.mark.parametrize("pct", ["nan", "-1", "101"])
+def test_leaderboard_max_imputed_pct_is_a_percentage(board_csv, capsys, pct):
+    """--max-imputed-pct nan kept every forecaster (no share is > NaN) and -1
+    left none ("no rows left to score"), without naming the option."""
+    line = _one_error(
+        capsys, "leaderboard", str(board_csv), *_BOARD, "--p-col", "p", "--na", "impute",
+        "--n-resamples", "0", f"--max-imputed-pct={pct}",
+    )  # fmt: skip
+    assert "--max-imputed-pct must be a percentage in [0, 100]" in line
+
+
+def test_leaderboard_reference_date_alone_is_refused(board_csv, capsys):
+    """--reference-date (and forecastbench_rows' reference_date) without the
+    inactivity rule it is the 'now' of was silently ignored, whatever its value."""
+    from skbrier.leaderboards import forecastbench_rows
+
+    line = _one_error(
+        capsys, "leaderboard", str(board_csv), *_BOARD, "--p-col", "p",
+        "--n-resamples", "0", "--reference-date", "not a date",
+    )  # fmt: skip
+    assert "--reference-date needs --hide-inactive-days" in line
+    with pytest.raises(ValueError, match="reference_date .* needs max_inactive_days"):
+        forecastbench_rows(["a", "b"], reference_date="2024-01-01")
+
+
+def test_leaderboard_cull_errors_name_the_options(board_csv, capsys):
+    """forecastbench_rows' errors named its parameters (max_lead_time) only,
+    not the command's options (--max-horizon)."""
+    line = _one_error(
+        capsys, "leaderboard", str(board_csv), *_BOARD, "--p-col", "p",
+        "--n-resamples", "0", "--horizon-col", "y", "--max-horizon", "nan",
+    )  # fmt: skip
+    assert "max_lead_time (--max-horizon) must be finite" in line
+
+
+@pytest.fixture()
+def history_csv(tmp_path):
+    (tmp_path / "up.csv").write_text(
+        "forecaster,question,timestamp,probability\n"
+        "ann,q1,2024-01-01,0.6\nbob,q1,2024-01-02,0.3\nann,q2,2024-01-02,0.2\n"
+        "bob,q2,2024-01-03,0.4\nann,q3,2024-01-02,0.7\nbob,q3,2024-01-02,0.9\n"
+    )
+    (tmp_path / "qs.csv").write_text(
+        "question,open_time,close_time,resolve_time,outcome\n"
+        + "".join(f"q{i},2024-01-01,2024-01-06,2024-01-06,{i % 2}\n" for i in (1, 2, 3))
+    )
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("extra", "option"),
+    [
+        (("--step", "1"), "--step"),
+        (("--score", "brier-at", "--lead-time", "2"), "--lead-time"),
+    ],
+)
+def test_history_unitless_duration_names_the_option(history_csv, capsys, extra, option):
+    """A length of time without a unit for dated histories: the message said
+    "step must be a timedelta (e.g. numpy.timedelta64(1, 'D'))", a Python
+    remedy under the API's name, not the command's option and its 1d/24h."""
+    line = _one_error(
+        capsys, "history", str(history_csv / "up.csv"), "--questions",
+        str(history_csv / "qs.csv"), "--n-resamples", "0", *extra,
+    )  # fmt: skip
+    assert f"{option} must be a length of time with a unit (1d, 24h)" in line
+    assert "numpy" not in line

@@ -146,6 +146,19 @@ def _subset(c: dict[str, Any], keep: np.ndarray) -> dict[str, Any]:
     return {k: v[keep] for k, v in c.items()}
 
 
+#: forecastbench_rows' parameters as the command's options (its errors)
+_CULL_OPTIONS = {
+    "latest_per_organization": "--latest-per-org",
+    "max_lead_time": "--max-horizon",
+    "lead_time": "--horizon-col",
+    "max_inactive_days": "--hide-inactive-days",
+    "reference_date": "--reference-date",
+    "submission_date": "--submission-date-col",
+    "release_date": "--release-date-col",
+    "organization": "--organization-col",
+}
+
+
 def _leaderboard(args: argparse.Namespace) -> int:
     from ..leaderboards import forecastbench_rows, leaderboard, read_question_effects
 
@@ -156,6 +169,12 @@ def _leaderboard(args: argparse.Namespace) -> int:
         raise CLIError("--latest-per-org needs --organization-col and --release-date-col.")
     if args.hide_inactive_days is not None and args.submission_date_col is None:
         raise CLIError("--hide-inactive-days needs --submission-date-col.")
+    if args.reference_date is not None and args.hide_inactive_days is None:
+        raise CLIError("--reference-date needs --hide-inactive-days (its 'now').")
+    if not 0.0 <= args.max_imputed_pct <= 100.0:  # NaN too
+        raise CLIError(
+            f"--max-imputed-pct must be a percentage in [0, 100], got {args.max_imputed_pct}."
+        )
     if args.parity_target is not None and args.release_date_col is None:
         raise CLIError(
             "--parity-target needs --release-date-col (one date per forecaster)."
@@ -188,7 +207,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
             reference_date=args.reference_date,
         )
     except (ValueError, TypeError) as exc:
-        raise board_error(exc, {None: (path, c["row"])}) from None
+        raise board_error(exc, {None: (path, c["row"])}, _CULL_OPTIONS) from None
     if not keep.all():
         notes.append(
             f"{int((~keep).sum())} row(s) culled (--latest-per-org, --max-horizon, "

@@ -489,6 +489,11 @@ def forecastbench_rows(
     """
     f = np.asarray(forecaster, dtype=object)
     keep = np.ones(f.shape[0], dtype=bool)
+    if reference_date is not None and max_inactive_days is None:
+        raise ValueError(
+            "reference_date is the 'now' of the inactivity rule: it needs "
+            "max_inactive_days (and submission_date)."
+        )
     if latest_per_organization is not None:
         k = latest_per_organization
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
