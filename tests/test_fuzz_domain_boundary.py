@@ -142,3 +142,14 @@ def test_history_unitless_duration_names_the_option(history_csv, capsys, extra, 
     )  # fmt: skip
     assert f"{option} must be a length of time with a unit (1d, 24h)" in line
     assert "numpy" not in line
+
+
+def test_llm_option_error_names_the_flag(capsys):
+    """--confidence stated without --confidence-field: the message named the
+    reader's parameter confidence_field, not the command's flag."""
+    from pathlib import Path
+
+    log = Path(__file__).parent / "fixtures" / "llm" / "inspect_hle.json"
+    assert main(["llm", str(log), "--n-resamples", "0", "--confidence", "stated"]) == 2
+    err = capsys.readouterr().err
+    assert "needs --confidence-field" in err and "confidence_field" not in err

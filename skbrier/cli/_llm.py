@@ -150,6 +150,7 @@ def _as_flags(msg: str) -> str:
         flag = _READER_OPTIONS[key][0]
         msg = re.sub(rf"\b{key}=", f"{flag} ", msg)
         msg = re.sub(rf"\b{key} must\b", f"{flag} must", msg)
+        msg = re.sub(rf"\bneeds {key}\b", f"needs {flag}", msg)
     return msg
 
 
