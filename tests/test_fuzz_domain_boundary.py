@@ -153,3 +153,67 @@ def test_llm_option_error_names_the_flag(capsys):
     assert main(["llm", str(log), "--n-resamples", "0", "--confidence", "stated"]) == 2
     err = capsys.readouterr().err
     assert "needs --confidence-field" in err and "confidence_field" not in err
+
+
+@pytest.fixture()
+def forecasts():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0.02, 0.98, 120)
+    return (rng.uniform(size=120) < p).astype(int), p
+
+
+@pytest.mark.parametrize("display", ["CalibrationCurveDisplay", "ReliabilityDisplay"])
+@pytest.mark.parametrize("ax", ["x", [3]])
+def test_display_refuses_a_non_axes_ax(forecasts, display, ax):
+    """ax='x' gave AttributeError: 'str' object has no attribute 'figure'
+    (CalibrationCurveDisplay, ReliabilityDisplay); the other Displays say
+    what ax must be."""
+    import matplotlib.pyplot as plt
+
+    import skbrier.plotting as plotting
+
+    y, p = forecasts
+    with pytest.raises(TypeError, match="^ax must be a matplotlib Axes"):
+        getattr(plotting, display).from_predictions(y, p, ax=ax)
+    plt.close("all")
+
+
+def test_reliability_plot_refuses_a_non_axes_components_ax(forecasts):
+    import matplotlib.pyplot as plt
+
+    from skbrier.plotting import ReliabilityDisplay
+
+    y, p = forecasts
+    disp = ReliabilityDisplay.from_predictions(y, p)
+    with pytest.raises(TypeError, match="^components_ax must be a matplotlib Axes"):
+        disp.plot(components_ax="x")
+    plt.close("all")
+
+
+@pytest.mark.parametrize("display", ["ReliabilityDisplay", "RiskCoverageDisplay"])
+def test_display_unknown_line_keyword_is_a_type_error(forecasts, display):
+    """A keyword that is no line property (a typo, or pos_label given to
+    RiskCoverageDisplay.from_estimator) leaked matplotlib's AttributeError
+    "Line2D.set() got an unexpected keyword argument"; now a TypeError that
+    names the Display, before anything is drawn."""
+    import matplotlib.pyplot as plt
+
+    import skbrier.plotting as plotting
+
+    y, p = forecasts
+    cls = getattr(plotting, display)
+    with pytest.raises(TypeError, match=f"^{display}: .*'colour'"):
+        cls.from_predictions(y, p, colour="red")
+    assert cls.from_predictions(y, p, color="red").line_.get_color() == "red"
+    if display == "RiskCoverageDisplay":
+        from sklearn.linear_model import LogisticRegression
+
+        X = p[:, None]
+        est = LogisticRegression().fit(X, y)
+        with pytest.raises(TypeError, match="pos_label"):
+            cls.from_estimator(est, X, y, pos_label=1)
+    plt.close("all")

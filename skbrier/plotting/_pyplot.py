@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["check_line_kwargs", "import_pyplot"]
+__all__ = ["check_line_kwargs", "check_line_properties", "import_pyplot"]
 
 
 def import_pyplot(display: str) -> Any:
@@ -37,3 +37,23 @@ def check_line_kwargs(line_kwargs: Any, names: Any = None) -> dict[str, Any]:
                 f"line_kwargs names unknown models {unknown}; models: {known}."
             )
     return out
+
+
+#: keywords of ``Axes.plot`` that are not properties of the line it draws
+_PLOT_KEYWORDS = ("scalex", "scaley", "data")
+
+
+def check_line_properties(kwargs: Mapping[str, Any], display: str) -> None:
+    """A TypeError naming a keyword of ``display``'s curves (``**kwargs``
+    passed to ``Axes.plot``) that is no property of a matplotlib line, before
+    anything is drawn (matplotlib raises an AttributeError while drawing)."""
+    from matplotlib.lines import Line2D
+
+    props = {k: v for k, v in kwargs.items() if k not in _PLOT_KEYWORDS}
+    try:
+        Line2D([], []).set(**props)
+    except AttributeError as exc:
+        raise TypeError(
+            f"{display}: {exc}; the keywords left over go to matplotlib's "
+            "Axes.plot (line properties such as color, linestyle, linewidth)."
+        ) from None
