@@ -217,3 +217,51 @@ def test_display_unknown_line_keyword_is_a_type_error(forecasts, display):
         with pytest.raises(TypeError, match="pos_label"):
             cls.from_estimator(est, X, y, pos_label=1)
     plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def report():
+    from skbrier.report import calibration_report
+
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0.05, 0.95, 80)
+    return calibration_report((rng.uniform(size=80) < p).astype(int), p, random_state=0)
+
+
+@pytest.mark.parametrize("segments", [3, "abc", np.zeros((4, 2, 2))])
+def test_report_segments_of_a_wrong_shape(segments):
+    """calibration_report(..., segments=3) gave IndexError: too many indices
+    for array (the first segment taken of a 0-d array)."""
+    from skbrier.report import calibration_report
+
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0.05, 0.95, 40)
+    y = (rng.uniform(size=40) < p).astype(int)
+    with pytest.raises(ValueError, match=r"^segments must be 1-D .* got shape"):
+        calibration_report(y, p, segments=segments)
+
+
+@pytest.mark.parametrize("writer", ["reports_to_html", "to_html", "tripod"])
+def test_report_writers_name_the_path(report, tmp_path, writer):
+    """A path in a missing directory raised FileNotFoundError naming the
+    temporary file ('/missing/.out.html.8_2ru0ur.tmp'), a directory
+    IsADirectoryError likewise, and path=3 pathlib's TypeError."""
+    from skbrier.report import reports_to_html, tripod_report
+
+    write = {
+        "reports_to_html": lambda path: reports_to_html({"a": report}, path),
+        "to_html": report.to_html,
+        "tripod": tripod_report(report).to_html,
+    }[writer]
+    missing = tmp_path / "missing" / "out.html"
+    with pytest.raises(
+        FileNotFoundError, match="out.html: the directory .*missing does not"
+    ):
+        write(missing)
+    with pytest.raises(IsADirectoryError, match="is a directory, not a file to write"):
+        write(tmp_path)
+    with pytest.raises(TypeError, match="^path must be a str or path-like"):
+        write(3)
+    assert not list(tmp_path.iterdir())  # no temporary file left behind
+    write(tmp_path / "ok.html")
+    assert (tmp_path / "ok.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
