@@ -265,3 +265,18 @@ def test_report_writers_name_the_path(report, tmp_path, writer):
     assert not list(tmp_path.iterdir())  # no temporary file left behind
     write(tmp_path / "ok.html")
     assert (tmp_path / "ok.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_survival_decision_curve_interval_hint():
+    """decision_curve_survival(...).confidence_interval() said "call
+    decision_curve with n_resamples > 0", an option the survival curve
+    does not have."""
+    from skbrier.survival import decision_curve_survival
+
+    rng = np.random.default_rng(0)
+    time = rng.exponential(5.0, 60) + 0.1
+    event = rng.integers(0, 2, 60)
+    risk = rng.uniform(0.05, 0.6, 60)
+    res = decision_curve_survival(event, time, 1.0 - risk, 3.0)
+    with pytest.raises(ValueError, match="decision_curve_survival has none"):
+        res.confidence_interval()
