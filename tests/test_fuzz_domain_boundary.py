@@ -280,3 +280,41 @@ def test_survival_decision_curve_interval_hint():
     res = decision_curve_survival(event, time, 1.0 - risk, 3.0)
     with pytest.raises(ValueError, match="decision_curve_survival has none"):
         res.confidence_interval()
+
+
+@pytest.mark.parametrize("due", [None, "", float("nan"), "not a date"])
+def test_question_key_needs_a_due_date(due):
+    """question_key(None, 'acled', 'x') was 'None_acled_x' (and '' gave
+    '_acled_x'): a key that matches no question, silently."""
+    from skbrier.leaderboards import question_key
+
+    with pytest.raises(ValueError, match="forecast_due_date"):
+        question_key(due, "acled", "x")
+
+
+@pytest.mark.parametrize("lead_time", [True, -7])
+def test_question_key_lead_time_is_a_count_of_days(lead_time):
+    """lead_time=True gave the key '..._1' and -7 the key '..._-7'."""
+    from skbrier.leaderboards import question_key
+
+    with pytest.raises(ValueError, match="^lead_time must be a whole number of days"):
+        question_key("2025-03-02", "acled", "x", lead_time)
+
+
+@pytest.mark.parametrize("reader", ["read_forecast_set", "read_resolution_set"])
+@pytest.mark.parametrize("market", ["manifold", 3, [3]])
+def test_forecastbench_market_sources_must_be_names(reader, market):
+    """market_sources='manifold' was read as its letters (no source matched,
+    so market questions silently kept a horizon in their key) and
+    market_sources=3 raised "'int' object is not iterable"."""
+    from pathlib import Path
+
+    import skbrier.leaderboards as lb
+
+    fixtures = Path(__file__).parent / "fixtures" / "forecastbench"
+    path = {
+        "read_forecast_set": fixtures / "2025-03-02.model-a.json",
+        "read_resolution_set": fixtures / "2025-03-02_resolution_set.json",
+    }[reader]
+    with pytest.raises(TypeError, match="^market_sources must"):
+        getattr(lb, reader)(path, market_sources=market)
