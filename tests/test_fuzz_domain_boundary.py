@@ -346,3 +346,15 @@ def test_absurd_n_resamples_is_refused():
     surv = np.linspace(0.9, 0.2, 15)[:, None]
     with pytest.raises(ValueError, match="^n_resamples must be at most"):
         index_of_prediction_accuracy(y, time, surv, [5.0], n_resamples=MAX_RESAMPLES + 1)
+
+
+@pytest.mark.parametrize("bad", [np.inf, -np.inf])
+def test_parity_date_refuses_an_infinite_score(bad):
+    """An infinite Brier Index was dropped from the frontier silently (as a
+    NaN, a forecaster without an index), moving the parity date."""
+    from skbrier.leaderboards import parity_date
+
+    dates = ["2024-01-01", "2024-07-01", "2025-01-01", "2025-06-01"]
+    with pytest.raises(ValueError, match="^scores must be Brier Index values"):
+        parity_date(dates, [60.0, 63.0, 66.0, bad], 70.0)
+    assert parity_date(dates, [60.0, 63.0, 66.0, np.nan], 70.0).crossed  # NaN: no index
