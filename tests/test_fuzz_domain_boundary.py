@@ -358,3 +358,21 @@ def test_parity_date_refuses_an_infinite_score(bad):
     with pytest.raises(ValueError, match="^scores must be Brier Index values"):
         parity_date(dates, [60.0, 63.0, 66.0, bad], 70.0)
     assert parity_date(dates, [60.0, 63.0, 66.0, np.nan], 70.0).crossed  # NaN: no index
+
+
+def test_history_outcome_messages_name_the_history_options(history_csv, capsys):
+    """Outcomes 0/1/2 or probabilities in the --questions table: the message
+    said "skbrier report scores binary outcomes" and "Are --y-col and --p-col
+    swapped?", options skbrier history does not have."""
+    questions = history_csv / "qs.csv"
+    lines = questions.read_text().splitlines()
+    lines[1:] = [
+        ln[: ln.rindex(",")] + f",{v}" for ln, v in zip(lines[1:], (0.2, 0.5, 0.7))
+    ]
+    questions.write_text("\n".join(lines) + "\n")
+    line = _one_error(
+        capsys, "history", str(history_csv / "up.csv"), "--questions", str(questions),
+        "--n-resamples", "0",
+    )  # fmt: skip
+    assert "--outcome-col names the outcomes" in line
+    assert "--y-col" not in line and "skbrier report" not in line

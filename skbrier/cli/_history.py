@@ -159,6 +159,7 @@ def _read_questions(args: argparse.Namespace) -> tuple[str, dict[str, np.ndarray
             path,
             args.pos_label,
             decimal=args.decimal,
+            option="--outcome-col",
         ),
     }
     for key, col in times.items():
