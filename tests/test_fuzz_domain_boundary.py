@@ -376,3 +376,17 @@ def test_history_outcome_messages_name_the_history_options(history_csv, capsys):
     )  # fmt: skip
     assert "--outcome-col names the outcomes" in line
     assert "--y-col" not in line and "skbrier report" not in line
+
+
+@pytest.mark.parametrize(
+    "option", [("--sep", ";"), ("--decimal", ","), ("--encoding", "latin-1")]
+)
+def test_text_options_on_a_parquet_file(tmp_path, capsys, option):
+    """--sep ';' (--decimal ',', --encoding) on a Parquet file were ignored
+    silently: the options of text files are refused there."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "f.parquet"
+    pd.DataFrame({"y": [0, 1, 0, 1], "p": [0.2, 0.7, 0.4, 0.6]}).to_parquet(path)
+    line = _one_error(capsys, "report", str(path), "--y-col", "y", "--p-col", "p", *option)
+    assert f"is a Parquet file (typed columns): the text-file options {option[0]}" in line

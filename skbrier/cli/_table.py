@@ -588,6 +588,17 @@ def read_table(
     data, layers, fmt = unpack(raw, name)
     info: dict[str, Any] = {"format": fmt, "compression": "+".join(layers) or None}
     if fmt == "parquet":
+        given = [
+            o
+            for o, v in (("--sep", sep), ("--comment", comment), ("--encoding", encoding))
+            if v
+        ]
+        if decimal != "." or given:
+            opts = ", ".join([*given, *(["--decimal"] if decimal != "." else [])])
+            raise CLIError(
+                f"{name} is a Parquet file (typed columns): the text-file options "
+                f"{opts} do not apply; leave them out."
+            )
         header, cols, n = _read_parquet(data, name, needed, False)
         info["engine"] = "pyarrow"
         _release_arrow_memory()
