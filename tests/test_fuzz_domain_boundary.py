@@ -390,3 +390,30 @@ def test_text_options_on_a_parquet_file(tmp_path, capsys, option):
     pd.DataFrame({"y": [0, 1, 0, 1], "p": [0.2, 0.7, 0.4, 0.6]}).to_parquet(path)
     line = _one_error(capsys, "report", str(path), "--y-col", "y", "--p-col", "p", *option)
     assert f"is a Parquet file (typed columns): the text-file options {option[0]}" in line
+
+
+@pytest.mark.parametrize(
+    "display", ["CalibrationCurveDisplay", "DecisionCurveDisplay", "survival"]
+)
+def test_line_kwargs_of_no_line_property(forecasts, display):
+    """line_kwargs={'model': {'colour': 'r'}} leaked matplotlib's
+    AttributeError while drawing, and {'model': 3} a TypeError from the
+    ** unpacking; both are TypeErrors naming line_kwargs[model] now."""
+    import matplotlib.pyplot as plt
+
+    import skbrier.plotting as plotting
+    from skbrier.survival import SurvivalCalibrationDisplay
+
+    y, p = forecasts
+    if display == "survival":
+        time = np.linspace(0.5, 10.0, y.shape[0])
+        disp = SurvivalCalibrationDisplay.from_predictions(y, time, 1.0 - p, 3.0)
+    else:
+        disp = getattr(plotting, display).from_predictions(y, p, name="m")
+    name = next(iter(disp.results)) if display == "survival" else "m"
+    with pytest.raises(TypeError, match=rf"^line_kwargs\['{name}'\]: .*'colour'"):
+        disp.plot(line_kwargs={name: {"colour": "red"}})
+    with pytest.raises(TypeError, match=rf"^line_kwargs\['{name}'\] must be a dict"):
+        disp.plot(line_kwargs={name: 3})
+    disp.plot(line_kwargs={name: {"color": "red"}})
+    plt.close("all")
