@@ -417,3 +417,13 @@ def test_line_kwargs_of_no_line_property(forecasts, display):
         disp.plot(line_kwargs={name: 3})
     disp.plot(line_kwargs={name: {"color": "red"}})
     plt.close("all")
+
+
+def test_llm_length_normalize_on_another_format(capsys):
+    """--length-normalize on a judged log was ignored silently; the other
+    format-specific flags (--target-delimiter, --scorer) are refused there."""
+    from pathlib import Path
+
+    log = Path(__file__).parent / "fixtures" / "llm" / "judged_hle_o1-mini.json"
+    assert main(["llm", str(log), "--n-resamples", "0", "--length-normalize"]) == 2
+    assert "--length-normalize applies to lm-eval logs" in capsys.readouterr().err
