@@ -427,3 +427,31 @@ def test_llm_length_normalize_on_another_format(capsys):
     log = Path(__file__).parent / "fixtures" / "llm" / "judged_hle_o1-mini.json"
     assert main(["llm", str(log), "--n-resamples", "0", "--length-normalize"]) == 2
     assert "--length-normalize applies to lm-eval logs" in capsys.readouterr().err
+
+
+def test_report_n_resamples_without_a_bootstrap():
+    """calibration_report(y, p, n_resamples=50) (cov_type='iid' or 'hac')
+    ignored n_resamples silently, while inference_kwds={'n_resamples': 50}
+    is refused there."""
+    from skbrier.report import calibration_report
+
+    y, p = [0, 1, 0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6, 0.8, 0.3]
+    for cov_type in ("iid", "hac"):
+        with pytest.raises(ValueError, match="^n_resamples applies to cov_type='bootstrap'"):
+            calibration_report(y, p, cov_type=cov_type, n_resamples=50)
+
+
+@pytest.mark.parametrize("command", ["report", "demo"])
+def test_cli_n_resamples_without_a_bootstrap(csv_files, capsys, command):
+    """--n-resamples 50 with --cov iid was ignored silently by skbrier
+    report, and skbrier demo's error path read args.y_col, which demo does
+    not have (AttributeError)."""
+    import argparse
+
+    from skbrier.cli._report import _in_columns
+
+    args = ["report", str(csv_files / "comma.csv"), "--y-col", "y", "--p-col", "p"]
+    args = args if command == "report" else ["demo"]
+    line = _one_error(capsys, *args, "--n-resamples", "50")
+    assert "--n-resamples applies to --cov bootstrap only, not to --cov iid" in line
+    assert _in_columns("y_true is bad", argparse.Namespace()) == "y_true is bad"
