@@ -437,7 +437,9 @@ def test_report_n_resamples_without_a_bootstrap():
 
     y, p = [0, 1, 0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6, 0.8, 0.3]
     for cov_type in ("iid", "hac"):
-        with pytest.raises(ValueError, match="^n_resamples applies to cov_type='bootstrap'"):
+        with pytest.raises(
+            ValueError, match="^n_resamples applies to cov_type='bootstrap'"
+        ):
             calibration_report(y, p, cov_type=cov_type, n_resamples=50)
 
 

@@ -147,7 +147,7 @@ def _subset(c: dict[str, Any], keep: np.ndarray) -> dict[str, Any]:
 
 
 #: forecastbench_rows' parameters as the command's options (its errors)
-_CULL_OPTIONS = {
+_CULL_OPTIONS: dict[str, str | None] = {
     "latest_per_organization": "--latest-per-org",
     "max_lead_time": "--max-horizon",
     "lead_time": "--horizon-col",
