@@ -457,3 +457,26 @@ def test_cli_n_resamples_without_a_bootstrap(csv_files, capsys, command):
     line = _one_error(capsys, *args, "--n-resamples", "50")
     assert "--n-resamples applies to --cov bootstrap only, not to --cov iid" in line
     assert _in_columns("y_true is bad", argparse.Namespace()) == "y_true is bad"
+
+
+def test_leaderboard_no_rows_left_says_why(board_csv, capsys):
+    """--na impute leaving every forecaster out (over --max-imputed-pct
+    imputed) said only "no rows left to score": the note saying why was
+    printed after the error, that is never."""
+    lines = board_csv.read_text().splitlines()
+    lines[1:] = [ln[: ln.rindex(",") + 1] if ",q0," in ln else ln for ln in lines[1:]]
+    board_csv.write_text("\n".join(lines) + "\n")  # every forecaster misses q0
+    line = _one_error(
+        capsys, "leaderboard", str(board_csv), *_BOARD, "--p-col", "p", "--na", "impute",
+        "--n-resamples", "0",
+    )  # fmt: skip
+    assert "no rows left to score (3 forecaster(s) with over 5% imputed" in line
+
+
+def test_leaderboard_impute_col_needs_na_impute(board_csv, capsys):
+    """--impute-col with --na drop (the default) was ignored silently."""
+    line = _one_error(
+        capsys, "leaderboard", str(board_csv), *_BOARD, "--p-col", "p",
+        "--n-resamples", "0", "--impute-col", "y",
+    )  # fmt: skip
+    assert "--impute-col is the value of --na impute" in line

@@ -169,6 +169,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
         raise CLIError("--latest-per-org needs --organization-col and --release-date-col.")
     if args.hide_inactive_days is not None and args.submission_date_col is None:
         raise CLIError("--hide-inactive-days needs --submission-date-col.")
+    if args.impute_col is not None and args.na != "impute":
+        raise CLIError("--impute-col is the value of --na impute: give --na impute.")
     if args.reference_date is not None and args.hide_inactive_days is None:
         raise CLIError("--reference-date needs --hide-inactive-days (its 'now').")
     if not 0.0 <= args.max_imputed_pct <= 100.0:  # NaN too
@@ -214,8 +216,10 @@ def _leaderboard(args: argparse.Namespace) -> int:
             "--hide-inactive-days)"
         )
         c = _subset(c, keep)
-    if c["p"].shape[0] == 0:
-        raise CLIError(f"{path}: no rows left to score.")
+    if c["p"].shape[0] == 0:  # the notes say where the rows went
+        raise CLIError(
+            f"{path}: no rows left to score ({'; '.join(notes) or 'none read'})."
+        )
     for line in notes:
         say_note(f"{line}.", args)
     extra: dict[str, Any] = {k: c[k] for k in ("strata", "combine") if k in c}
