@@ -480,3 +480,25 @@ def test_leaderboard_impute_col_needs_na_impute(board_csv, capsys):
         "--n-resamples", "0", "--impute-col", "y",
     )  # fmt: skip
     assert "--impute-col is the value of --na impute" in line
+
+
+def test_leaderboard_parity_and_cull_errors_name_the_options(board_csv, capsys):
+    """--parity-target 'zz' said "target: unknown forecaster", and a
+    forecaster without a --release-date-col date "release_date: ..." (a
+    parameter followed by ':' was not matched to its option)."""
+    text = board_csv.read_text().splitlines()
+    dates = {"a": "2024-01-01", "b": "2024-06-01", "c": ""}
+    rows = [ln + "," + dates[ln[0]] + ",Org" for ln in text[1:]]
+    board_csv.write_text("\n".join([text[0] + ",rel,org", *rows]) + "\n")
+    common = [str(board_csv), *_BOARD, "--p-col", "p", "--n-resamples", "0", "--quiet"]
+    line = _one_error(
+        capsys, "leaderboard", *common, "--release-date-col", "rel", "--parity-target", "zz"
+    )
+    assert line.startswith(
+        "skbrier: error: target (--parity-target 'zz'): unknown forecaster"
+    )
+    line = _one_error(
+        capsys, "leaderboard", *common, "--release-date-col", "rel", "--organization-col",
+        "org", "--latest-per-org", "1",
+    )  # fmt: skip
+    assert "release_date (--release-date-col): forecaster 'c' has no release date" in line

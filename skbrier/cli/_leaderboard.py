@@ -257,6 +257,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
                 ("y_true", "--y-col", args.y_col),
                 ("strata", "--strata-col", args.strata_col),
                 ("combine", "--combine-col", args.combine_col),
+                ("target", "--parity-target", args.parity_target),
             )
         }
         raise board_error(exc, {None: (path, c["row"])}, columns) from None
@@ -294,7 +295,7 @@ def board_error(
     that opens the message followed by the command's option and column
     (``columns``: parameter -> (option, column))."""
     message = str(exc).replace("n_resamples=0", "--n-resamples 0")
-    head = message.split(" ", 1)[0]
+    head = re.match(r"\w*", message).group(0)  # type: ignore[union-attr]  # a parameter
     if columns and columns.get(head):
         message = f"{head} ({columns[head]}){message[len(head) :]}"
     return CLIError(message if files is None else file_rows(message, files))
