@@ -329,25 +329,6 @@ def test_forecastbench_market_sources_must_be_names(reader, market):
         getattr(lb, reader)(path, market_sources=market)
 
 
-def test_absurd_n_resamples_is_refused():
-    """leaderboard(..., n_resamples=10**12) raised a bare MemoryError (the
-    list of chunk sizes); every bootstrap takes at most MAX_RESAMPLES."""
-    from skbrier._core.params import MAX_RESAMPLES
-    from skbrier.leaderboards import leaderboard
-    from skbrier.survival import index_of_prediction_accuracy
-
-    fc = np.repeat(["a", "b", "c"], 5)
-    qu = np.tile([f"q{i}" for i in range(5)], 3)
-    y = np.tile([0, 1, 0, 1, 1], 3)
-    p = np.linspace(0.1, 0.9, 15)
-    with pytest.raises(ValueError, match="^n_resamples must be at most 10,000,000"):
-        leaderboard(y, p, forecaster=fc, question=qu, n_resamples=10**12)
-    time = np.arange(1.0, 16.0)
-    surv = np.linspace(0.9, 0.2, 15)[:, None]
-    with pytest.raises(ValueError, match="^n_resamples must be at most"):
-        index_of_prediction_accuracy(y, time, surv, [5.0], n_resamples=MAX_RESAMPLES + 1)
-
-
 @pytest.mark.parametrize("bad", [np.inf, -np.inf])
 def test_parity_date_refuses_an_infinite_score(bad):
     """An infinite Brier Index was dropped from the frontier silently (as a

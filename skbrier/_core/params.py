@@ -36,7 +36,6 @@ __all__ = [
     "DEFAULT_N_RESAMPLES",
     "DEFAULT_STRATEGY",
     "MAX_BINS",
-    "MAX_RESAMPLES",
     "MIN_SAMPLES",
     "check_bool",
     "check_confidence_level",
@@ -76,10 +75,6 @@ DEFAULT_N_RESAMPLES: Final = 1999
 #: Upper bound on ``n_bins`` (beyond it a binned statistic is all noise and
 #: its arrays would only exhaust memory); functions may lower it further.
 MAX_BINS = 100_000
-
-#: Upper bound on ``n_resamples`` (far beyond any interval's need: more
-#: would only exhaust memory or run for days before an error)
-MAX_RESAMPLES = 10_000_000
 
 
 def is_int(value: Any) -> bool:
@@ -199,11 +194,6 @@ def check_n_resamples(n_resamples: Any, *, allow_zero: bool = False) -> int:
     "no resampling" where ``allow_zero`` says that is meaningful.
     """
     n = check_int(n_resamples, "n_resamples", minimum=0)
-    if n > MAX_RESAMPLES:
-        raise ValueError(
-            f"n_resamples must be at most {MAX_RESAMPLES:,} (a few thousand give "
-            f"stable intervals), got {n:,}."
-        )
     if n == 0 and allow_zero:
         return 0
     if n < 2:
