@@ -48,7 +48,6 @@ from .._core.docstrings import with_pieces
 from .._core.kernels.moments import replicate_std
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
-    check_int,
     check_n_jobs,
     check_n_resamples,
     check_random_state,
@@ -63,7 +62,7 @@ from .._core.resampling import (
     run_replicates,
 )
 from .._core.results import ConfidenceInterval, _IntervalResult
-from .block_length import optimal_block_length
+from .block_length import check_block_length, resolve_block_length
 
 #: the references of the block bootstraps, cited by both public functions
 _PIECES = {
@@ -79,7 +78,6 @@ __all__ = [
     "BootstrapResult",
     "block_bootstrap",
     "bootstrap_indices",
-    "default_block_length",
 ]
 
 _BLOCK_SCHEMES = BOOTSTRAP_SCHEMES[1:]
@@ -190,90 +188,9 @@ def _stored_ci_method(boot: dict[str, Any], method: Any) -> CIMethod:
     return method
 
 
-def _check_block_length(block_length: Any, n: int, scheme: str) -> float:
-    if block_length is None:
-        return float(default_block_length(n))
-    if isinstance(block_length, (bool, np.bool_)) or not isinstance(
-        block_length, numbers.Real
-    ):
-        raise TypeError(f"block_length must be a number, got {block_length!r}.")
-    bl = float(block_length)
-    if not (1.0 <= bl <= n):
-        raise ValueError(
-            f"block_length must lie in [1, n_samples={n}], got {block_length!r}."
-        )
-    if scheme in ("moving_block", "circular_block") and bl != int(bl):
-        raise ValueError(
-            f"block_length must be an integer for bootstrap={scheme!r}, got {block_length!r}."
-        )
-    return bl
-
-
-def resolve_block_length(block_length: Any, series: np.ndarray, scheme: str) -> float:
-    """Validated block length; ``"auto"``: Politis-White on the columns of ``series``.
-
-    With several series the longest of their automatic block lengths is used;
-    the moving and circular block schemes round it to an integer.
-    """
-    n = series.shape[0]
-    if isinstance(block_length, str):
-        if block_length != "auto":
-            raise ValueError(
-                f"block_length must be a number, None or 'auto', got {block_length!r}."
-            )
-        if scheme == "iid":
-            return 1.0
-        if n < 16:
-            raise ValueError(
-                f"block_length='auto' needs at least 16 observations, got {n}; pass a "
-                "number."
-            )
-        b = optimal_block_length(series.reshape(n, -1))
-        val = float(np.nanmax(b[:, 0 if scheme == "stationary" else 1]))
-        if not np.isfinite(val):
-            val = 1.0
-        if scheme != "stationary":
-            val = float(round(val))
-        return min(max(val, 1.0), float(n))
-    return _check_block_length(block_length, n, scheme)
-
-
 # --------------------------------------------------------------------------
 # index generation
 # --------------------------------------------------------------------------
-def default_block_length(n_samples: int) -> int:
-    """Default block length ``max(1, round(T ** (1/3)))`` of the block bootstraps.
-
-    ``T^(1/3)`` is the rate at which the MSE-optimal block length of the
-    moving block and stationary bootstraps grows for variance and
-    distribution estimation (Hall, Horowitz & Jing 1995; Politis & White
-    2004).  The constant depends on the autocorrelation of the data; for
-    strongly persistent series pass a longer ``block_length``.
-
-    Parameters
-    ----------
-    n_samples : int
-        Length ``T`` of the series, an integer of at least 1.
-
-    Returns
-    -------
-    int
-        The block length.
-
-    See Also
-    --------
-    bootstrap_indices, block_bootstrap
-
-    Examples
-    --------
-    >>> from skbrier.stats.bootstrap import default_block_length
-    >>> default_block_length(200), default_block_length(1000)
-    (6, 10)
-    """
-    n = check_int(n_samples, "n_samples", minimum=1)
-    return max(1, round(n ** (1.0 / 3.0)))
-
-
 def _indices(
     rng: np.random.Generator, n: int, b: int, scheme: str, block_length: float
 ) -> np.ndarray:
@@ -351,7 +268,7 @@ def bootstrap_indices(
     if n_samples < 2:
         raise ValueError(f"n_samples must be at least 2, got {n_samples}.")
     b = check_n_resamples(n_resamples)
-    bl = _check_block_length(block_length, int(n_samples), scheme)
+    bl = check_block_length(block_length, int(n_samples), scheme)
     rng = check_random_state(random_state)
     return _indices(rng, int(n_samples), b, scheme, bl)
 
