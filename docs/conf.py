@@ -79,7 +79,7 @@ nitpick_ignore = [
     ("py:obj", "murphy_from_statistics"),
     ("py:obj", "binned_statistics"),
     ("py:func", "default_block_length"),
-    ("py:obj", "skbrier.stats.bootstrap.default_block_length"),
+    ("py:obj", "skbrier.stats.block_length.default_block_length"),
     # the Optuna objective's class, documented through its owner
     ("py:class", "skbrier.model_selection.tuning.BrierObjective"),
     # a module page does not exist (its public names are on the API page)

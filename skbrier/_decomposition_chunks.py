@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.utils.validation import check_is_fitted
 
 from ._core.binning import uniform_edges
 from ._core.dispatch import BODY, HOST, backends
-from ._core.params import check_confidence_level
+from ._core.params import MIN_SAMPLES, check_confidence_level
 from ._core.validation import _as_array, check_forecast
 from ._decomposition_helpers import check_chunk_labels, chunk_label_rows
 from .metrics._binned_decomposition import check_keepable_weights
@@ -52,6 +51,11 @@ def is_quantile(strategy: Any) -> bool:
     return isinstance(strategy, str) and strategy == "quantile"
 
 
+def _too_few_for_bias_correction(opts: dict[str, Any] | None, total: float) -> bool:
+    """Chunks seen so far that weigh less than the bias correction's minimum."""
+    return bool(opts and opts.get("bias_correction")) and not total >= MIN_SAMPLES
+
+
 class ChunkedDecompositionMixin:
     """``partial_fit`` and ``merge`` of :class:`~skbrier.decomposition.BrierDecomposition`.
 
@@ -81,16 +85,20 @@ class ChunkedDecompositionMixin:
             # only reached for a missing attribute: a fitted one (brier_score_)
             # is missing while every row seen so far weighs 0; say so
             stats = self.__dict__.get("_stats")
-            if (
-                name.endswith("_")
-                and not name.startswith("_")
-                and stats is not None
-                and not stats[0].sum_w.sum() > 0
-            ):
-                raise AttributeError(
-                    f"{name} is not set: the rows seen so far all weigh 0 (sample_weight "
-                    "sums to zero); partial_fit a chunk with a positive weight first."
-                )
+            if name.endswith("_") and not name.startswith("_") and stats is not None:
+                total = float(stats[0].sum_w.sum())
+                if not total > 0:
+                    raise AttributeError(
+                        f"{name} is not set: the rows seen so far all weigh 0 "
+                        "(sample_weight sums to zero); partial_fit a chunk with a "
+                        "positive weight first."
+                    )
+                if _too_few_for_bias_correction(self.__dict__.get("_fit_state"), total):
+                    raise AttributeError(
+                        f"{name} is not set: the bias correction (bias_correction=True) "
+                        f"needs at least {MIN_SAMPLES} observations, and the rows seen "
+                        f"so far weigh {total:.4g}; partial_fit more chunks first."
+                    )
             raise AttributeError(
                 f"{type(self).__name__!r} object has no attribute {name!r}"
             )
@@ -232,7 +240,7 @@ class ChunkedDecompositionMixin:
         new = [binned_statistics(y, p, fc.sample_weight, edges) for y, p in pairs]
         if prev is not None:
             new = [a + b for a, b in zip(prev, new)]
-        self._update_from_statistics(new, cls_, opts)
+        self._update_from_statistics(new, cls_, opts, chunks=True)
         self._chunk_classes = fc.classes
         self._binary_labels = labels_seen
         self._fit_state = self._state(opts)
@@ -261,28 +269,35 @@ class ChunkedDecompositionMixin:
             )
         return classes if ndim == 2 and n_cols >= 2 else None
 
-    def _update_from_statistics(self, stats, classes, opts) -> None:
+    def _update_from_statistics(self, stats, classes, opts, *, chunks=False) -> None:
         """Keep the merged statistics and their classes; set the fitted
         attributes once some row weighs more than 0 (a chunk may weigh all its
-        rows 0, as in the states)."""
+        rows 0, as in the states).  ``chunks`` (partial_fit, merge): the bias
+        correction's first 3 observations may come in several chunks, so
+        fewer leave the attributes unset too.  The results are computed
+        before anything is kept: an error leaves the estimator as it was."""
+        total = float(stats[0].sum_w.sum())
+        results = None
+        if total > 0 and not (
+            chunks and _too_few_for_bias_correction(opts, total)
+        ):  # else nothing to report yet
+            results = [
+                murphy_from_statistics(s, bias_correction=opts["bias_correction"])
+                for s in stats
+            ]
         self._stats = stats
         self._stat_classes = classes
-        if not stats[0].sum_w.sum() > 0:
-            return  # only rows of weight 0 so far: nothing to report yet
-        results = [
-            murphy_from_statistics(s, bias_correction=opts["bias_correction"])
-            for s in stats
-        ]
-        # chunked fits carry no resamples
-        self._set_results(results, classes, dict(opts, n_resamples=0))
+        if results is not None:
+            # chunked fits carry no resamples
+            self._set_results(results, classes, dict(opts, n_resamples=0))
 
     def _merge_unseen(self: _Chunked, other: Any) -> _Chunked:
         """:meth:`merge` where ``self`` or ``other`` has seen no rows: the
         options must agree (and be mergeable); ``self`` unchanged, or a copy
-        of ``other``'s fitted attributes when ``self`` is the one."""
+        of ``other``'s fitted attributes when ``self`` is the one.  Two
+        estimators without rows merge to one without rows (an empty chunk is
+        neutral in a tree of merges, whichever side and level it is on)."""
         seen = [hasattr(est, "_fit_state") for est in (self, other)]
-        if not any(seen):  # nothing to merge into a fitted estimator
-            check_is_fitted(self)
         opts = [
             est._fit_state if s else est._state(est._check_params())
             for est, s in zip((self, other), seen)
@@ -393,5 +408,5 @@ class ChunkedDecompositionMixin:
             "level": check_confidence_level(self.confidence_level),
             "bias_correction": self._fit_state["bias_correction"],
         }
-        self._update_from_statistics(stats, self._stat_classes, opts)
+        self._update_from_statistics(stats, self._stat_classes, opts, chunks=True)
         return self

@@ -365,8 +365,13 @@ def _compare(
             random_state=random_state,
             n_jobs=n_jobs,
         )
-        # frequency weights: the total weight is the number of observations
-        n_rows = inf.n
+        # frequency weights: the total weight is the number of observations;
+        # the rows of positive weight (HAC's n counts every time point)
+        n_rows = (
+            int(np.count_nonzero(np.asarray(sample_weight) > 0))
+            if cov_type == "hac" and sample_weight is not None
+            else inf.n
+        )
         n = inf.n if sample_weight is None else inf.total_weight
         row: dict[str, float] = {}
         for metric in ("brier_score", "brier_index", "brier_skill_score"):

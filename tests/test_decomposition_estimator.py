@@ -93,8 +93,11 @@ def test_not_fitted_errors(call):
 
 
 def test_merge_not_fitted():
+    # two estimators without rows merge to one without rows (neutral in a tree
+    # of merges: it raised NotFittedError), still not fitted
+    merged = BrierDecomposition("murphy").merge(BrierDecomposition("murphy"))
     with pytest.raises(NotFittedError):
-        BrierDecomposition("murphy").merge(BrierDecomposition("murphy"))
+        check_is_fitted(merged)
 
 
 def test_pickle_roundtrip():

@@ -44,6 +44,7 @@ __all__ = [
     "block_binner",
     "check_edges",
     "check_edges_cover",
+    "check_quantile_weights",
     "auto_rounds",
     "quantile_edges",
     "round_to_resolution",
@@ -152,11 +153,29 @@ def weighted_quantile(
     return np.where(v_lo == v_hi, v_lo, out)
 
 
+def check_quantile_weights(w: np.ndarray | None) -> None:
+    """Refuse frequency weights of a total below 1 for equal-mass bins.
+
+    The quantiles of frequency weights are those of the repeated rows: a total
+    weight below 1 (less than one observation) has none -- every position
+    would collapse onto the smallest forecast, one bin, silently.
+    """
+    if w is not None and not float(w.sum()) >= 1.0:
+        raise ValueError(
+            f"sample_weight sums to {float(w.sum()):.4g}: equal-mass (quantile) bins "
+            "read frequency weights as counts of repeated rows, and a total weight "
+            "below 1 (less than one observation) has no quantiles. Give the weights "
+            "as counts (e.g. sample_weight * n / sample_weight.sum()) or use "
+            "uniform bins."
+        )
+
+
 def quantile_edges(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> np.ndarray:
     """Equal-mass edges from the smallest to the largest forecast, ties removed.
 
     All forecasts equal gives the single bin ``[0, 1]``.
     """
+    check_quantile_weights(w)
     q = np.arange(n_bins + 1, dtype=np.float64) / n_bins
     e = np.unique(weighted_quantile(p, q, w))
     if e.shape[0] == 1:

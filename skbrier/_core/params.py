@@ -75,6 +75,9 @@ DEFAULT_N_RESAMPLES: Final = 1999
 #: Upper bound on ``n_bins`` (beyond it a binned statistic is all noise and
 #: its arrays would only exhaust memory); functions may lower it further.
 MAX_BINS = 100_000
+#: the most resamples of a bootstrap (its replicates are held in memory: more
+#: was a MemoryError or an OverflowError)
+MAX_RESAMPLES = 10**9
 
 
 def is_int(value: Any) -> bool:
@@ -194,6 +197,11 @@ def check_n_resamples(n_resamples: Any, *, allow_zero: bool = False) -> int:
     "no resampling" where ``allow_zero`` says that is meaningful.
     """
     n = check_int(n_resamples, "n_resamples", minimum=0)
+    if n > MAX_RESAMPLES:
+        raise ValueError(
+            f"n_resamples must be at most {MAX_RESAMPLES:.0e} (the replicates are held "
+            f"in memory), got {n}."
+        )
     if n == 0 and allow_zero:
         return 0
     if n < 2:

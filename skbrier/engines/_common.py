@@ -50,6 +50,7 @@ __all__ = [
     "check_report_options",
     "check_group_by",
     "check_reserved",
+    "check_labels",
     "check_numbers",
     "column_inputs",
     "compute",
@@ -59,6 +60,7 @@ __all__ = [
     "group_states",
     "key_names",
     "noted",
+    "ordinary_weight",
     "report_subgroups",
     "subgroup_keys",
     "warn_hard",
@@ -110,14 +112,38 @@ def case_clash(columns: Sequence[str], used: Sequence[str]) -> tuple[str, str] |
     return None
 
 
-def check_numbers(value: Any, name: str, text: bool, type_name: str) -> None:
+def check_numbers(value: Any, name: str, kind: str, type_name: str) -> None:
     """Raise the TypeError of a forecast, weight or reference column that
-    holds text (``text``; ``type_name``: its type in the engine): numbers
-    only, as in memory (no silent parse of text)."""
-    if text:
+    does not hold numbers (``kind``: ``""`` for numbers or booleans,
+    ``"text"``, ``"nested"`` for lists, arrays and structs, ``"other"``
+    for dates, durations, bytes ...; ``type_name``: its type in the engine):
+    numbers only, one per row, as in memory (no silent parse of text, no
+    engine error on a cast)."""
+    if kind == "text":
         raise TypeError(
             f"{name}={value!r} holds text ({type_name}); it must hold numbers: cast the "
             "column to a number type first."
+        )
+    if kind == "nested":
+        raise TypeError(
+            f"{name}={value!r} holds nested values ({type_name}); it must hold one "
+            "number per row: the engines score 1-D binary forecasts (for a list of "
+            "class probabilities, select the positive class's element)."
+        )
+    if kind:
+        raise TypeError(
+            f"{name}={value!r} holds {type_name} values; it must hold numbers: cast "
+            "the column to a number type first."
+        )
+
+
+def check_labels(value: Any, kind: str, type_name: str) -> None:
+    """Raise the TypeError of a ``y`` column of nested values (``kind``, as
+    for :func:`check_numbers`): one label per row."""
+    if kind == "nested":
+        raise TypeError(
+            f"y={value!r} holds nested values ({type_name}); it must hold one label "
+            "per row (the engines score 1-D binary outcomes)."
         )
 
 
@@ -288,9 +314,11 @@ class TableSource:
         }
         self.keys = check_group_by(group_by, names)
         check_reserved(self.keys)
-        for k, (kind, text) in self.kinds(frame, columns).items():
-            if k != "y":
-                check_numbers(inputs[k], self.PARAMETERS.get(k, "p"), text, kind)
+        for k, (type_name, kind) in self.kinds(frame, columns).items():
+            if k == "y":
+                check_labels(inputs[k], kind, type_name)
+            else:
+                check_numbers(inputs[k], self.PARAMETERS.get(k, "p"), kind, type_name)
         self.weighted = "w" in inputs
         self.select(frame, columns)
 
@@ -313,9 +341,10 @@ class TableSource:
         ``name`` (an error when it is not one of ``names``)."""
         raise NotImplementedError
 
-    def kinds(self, frame: Any, columns: dict[str, Any]) -> dict[str, tuple[str, bool]]:
-        """``{logical name: (type name, whether it holds text)}`` of the
-        ``columns`` (:meth:`column`'s) of ``frame``."""
+    def kinds(self, frame: Any, columns: dict[str, Any]) -> dict[str, tuple[str, str]]:
+        """``{logical name: (type name, kind)}`` of the ``columns``
+        (:meth:`column`'s) of ``frame``; the kind as :func:`check_numbers`
+        reads it (``""``: numbers or booleans)."""
         raise NotImplementedError
 
     def select(self, frame: Any, columns: dict[str, Any]) -> None:
@@ -501,10 +530,25 @@ def _try_given(source: Source, given: GivenStatistic) -> dict[tuple, Any] | None
     rows = source.run(aggs, by_label=False, bins=None)
     for row in rows:
         w = row["w"]
-        if row["ok"] != 1 or not row["rows"] or w is None or not 0.0 < w < math.inf:
+        if (
+            row["ok"] != 1
+            or not row["rows"]
+            or w is None
+            or not ordinary_weight(w, row["rows"])
+        ):
             return None
     warn_hard(rows, source.keys)
     return {_key(row, source.keys): given.finish(row) for row in rows}
+
+
+def ordinary_weight(total: float, n: int) -> bool:
+    """Whether a group's weights (``total`` over ``n`` rows) sum to a finite
+    positive number whose mean is a normal float: else the sums of the
+    products ``w * x`` lose digits or overflow (the states' error decides)."""
+    return 0.0 < total < math.inf and total / n >= _SMALLEST_NORMAL
+
+
+_SMALLEST_NORMAL = float(np.finfo(np.float64).smallest_normal)
 
 
 def warn_hard(rows: list[dict], keys: list[str] | None) -> None:
@@ -557,11 +601,14 @@ def _filled(stat: Statistic, labels: dict[Any, list[dict]]) -> Any:
 
     state = copy.deepcopy(stat.template)
     state._label_dtype = _target_array(np.asarray(list(labels)), check_finite=False).dtype
-    for label, parts in labels.items():
-        rows = sum(int(r["rows"]) for r in parts)
-        state.n_samples += rows
-        state.total_weight += float(sum(r["w"] for r in parts))
-        state._put(label, stat.part(parts), rows)
+    # sums of weights near the largest float may overflow (the state's finish
+    # raises the in-memory error of their total): numpy must not warn
+    with np.errstate(over="ignore", invalid="ignore"):
+        for label, parts in labels.items():
+            rows = sum(int(r["rows"]) for r in parts)
+            state.n_samples += rows
+            state.total_weight += float(sum(r["w"] for r in parts))
+            state._put(label, stat.part(parts), rows)
     state.weighted = stat.weighted
     return state
 
@@ -581,7 +628,7 @@ def _from_rows(source: Source, stat: Statistic, key: tuple) -> Any:
 def finish_given(given: GivenStatistic, rows: Any, weighted: bool) -> list[Any]:
     """The given plan's finish of each row of sums (the Polars expressions):
     a group that is empty, holds invalid rows or weighs nothing raises."""
-    from .._core.validation import check_sample_weight
+    from ..states._base import check_total_weight
 
     out = []
     for row in rows:
@@ -595,9 +642,8 @@ def finish_given(given: GivenStatistic, rows: Any, weighted: bool) -> list[Any]:
                 + ", without nulls or NaN; the functions of skbrier.engines name the "
                 "first invalid row."
             )
-        if weighted and not 0.0 < row["w"] < math.inf:
-            total = 0.0 if row["w"] == 0.0 else np.finfo(np.float64).max
-            check_sample_weight(np.array([total, total]), 2)  # the in-memory message
+        if weighted:  # zero, overflowing or subnormal weights: the states' errors
+            check_total_weight(row["w"], row["rows"])
         out.append(given.finish(row))
     return out
 

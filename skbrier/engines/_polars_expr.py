@@ -27,6 +27,18 @@ def _pl() -> Any:
     return _common.engine("polars")
 
 
+def kind_of(dtype: Any) -> str:
+    """The kind of a Polars column type as :func:`._common.check_numbers`
+    reads it: ``""`` (numbers, booleans, nulls), ``"text"``, ``"nested"``
+    (lists, arrays, structs) or ``"other"`` (dates, durations, bytes ...)."""
+    pl = _pl()
+    if dtype.is_numeric() or dtype in (pl.Boolean, pl.Null):
+        return ""
+    if dtype in (pl.String, pl.Categorical, pl.Enum):
+        return "text"
+    return "nested" if dtype.is_nested() else "other"
+
+
 # ----------------------------------------------------------------- rendering
 def render(term: _plans.Term, cols: Mapping[str, Any], windows: list | None = None) -> Any:
     """A :class:`~skbrier.engines._plans.Term` as a Polars expression."""
@@ -161,19 +173,19 @@ def _outcomes(columns: Any, shown: Mapping[str, str], statistic: str) -> Any:
     frame functions' message)."""
     pl = _pl()
     for k, name in shown.items():
-        kind = columns.struct.field(k).dtype
-        if kind.is_numeric() or kind in (pl.Boolean, pl.Null):
+        dtype = columns.struct.field(k).dtype
+        kind = kind_of(dtype)
+        if not kind:
             continue
-        text = kind in (pl.String, pl.Categorical, pl.Enum)
         if k == "y":
             raise ValueError(
-                f"y={name!r} holds {'text' if text else 'values'} ({kind}): the Polars "
+                f"y={name!r} holds {'text' if kind == 'text' else 'values'} ({dtype}): the Polars "
                 "expressions take 0/1 outcomes (numbers or booleans) and no pos_label; "
                 f"give the event as a boolean expression, e.g. y=pl.col({name!r}) == "
                 f"'yes', or call skbrier.engines.polars.{statistic}(df, y={name!r}, "
                 "pos_label=..., group_by=...)."
             )
         _common.check_numbers(
-            name, _common.TableSource.PARAMETERS.get(k, "p"), text, str(kind)
+            name, _common.TableSource.PARAMETERS.get(k, "p"), kind, str(dtype)
         )
     return columns.struct.field("y").cast(pl.Float64)

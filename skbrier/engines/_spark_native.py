@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ._common import ordinary_weight
 from ._spark_reduce import Source, _col, _warn_hard
 
 __all__ = ["native_brier_sums"]
@@ -91,8 +92,8 @@ def native_brier_sums(
         if n == 0 or row["__code"] is None or row["__code"] >= 2:
             return None
         weight = float(n) if src.w is None else float(row["__w"])
-        if not 0.0 < weight < math.inf:
-            return None  # the in-memory error of the weights
+        if not ordinary_weight(weight, n):
+            return None  # the states' error of the weights (zero, overflowing, subnormal)
         hard = hard or (n >= 2 and row["__code"] == 0)
         cw = None
         if class_weight:

@@ -37,7 +37,16 @@ import numpy as np
 
 from .._core.diagnose import names_rows
 from .._core.params import DEFAULT_N_BINS
-from ._common import by_group, case_clash, check_group_by, group_note, noted, with_pieces
+from ._common import (
+    by_group,
+    case_clash,
+    check_group_by,
+    check_labels,
+    check_numbers,
+    group_note,
+    noted,
+    with_pieces,
+)
 from ._functions import Engine, arguments, define
 from ._statistics import reference_option
 
@@ -256,7 +265,25 @@ def source(
         names["sample_weight"] = weight
     names.update(extra)
     _check_case(df, [y, p, *([] if weight is None else [weight]), *extra.values(), *keys])
+    _check_nested(df, {"y": y, "p": p, "weight": weight, **extra})
     return Source(df, y, p, weight, extra, keys, names)
+
+
+def _check_nested(df: Any, columns: Mapping[str, str | None]) -> None:
+    """The engines' TypeError of a column of arrays, maps, structs or ML
+    vectors (``{parameter: column}``): one value per row (the in-memory
+    check of such rows called them "ragged")."""
+    from pyspark.sql import types as T
+
+    nested = (T.ArrayType, T.MapType, T.StructType, T.UserDefinedType)
+    kinds = {f.name: f.dataType for f in df.schema.fields}
+    for arg, column in columns.items():
+        if column is None or not isinstance(kinds[column], nested):
+            continue
+        shown = kinds[column].simpleString()
+        if arg == "y":
+            check_labels(column, "nested", shown)
+        check_numbers(column, arg, "nested", shown)
 
 
 def _check_case(df: Any, used: Sequence[str]) -> None:

@@ -99,9 +99,9 @@ class _Source(_common.TableSource):
         _common.check_column(value, name, names)
         return value
 
-    def kinds(self, frame: Any, columns: dict[str, Any]) -> dict[str, tuple[str, bool]]:
+    def kinds(self, frame: Any, columns: dict[str, Any]) -> dict[str, tuple[str, str]]:
         types = _types(frame)
-        return {k: (types[v], types[v] == "VARCHAR") for k, v in columns.items()}
+        return {k: (types[v], _kind(types[v])) for k, v in columns.items()}
 
     def select(self, frame: Any, columns: dict[str, Any]) -> None:
         self.rel = frame
@@ -137,6 +137,20 @@ class _Source(_common.TableSource):
             sql += " WHERE " + " AND ".join(where)
         arrays = self.rel.query(_INPUT, sql).fetchnumpy()
         return {name: _filled(arr) for name, arr in arrays.items()}
+
+
+def _kind(type_name: str) -> str:
+    """The kind of a DuckDB column type as :func:`._common.check_numbers`
+    reads it: ``""`` (numbers, booleans, nulls), ``"text"`` (VARCHAR, ENUM,
+    JSON), ``"nested"`` (lists, arrays, structs, maps, unions) or
+    ``"other"`` (dates, intervals, blobs ...)."""
+    numbers = ("BIGNUM", "VARINT", '"NULL"')  # arbitrary-precision integers, nulls
+    if type_name in _NUMERIC or type_name.startswith("DECIMAL") or type_name in numbers:
+        return ""
+    if type_name in ("VARCHAR", "JSON") or type_name.startswith("ENUM("):
+        return "text"
+    nested = ("STRUCT(", "MAP(", "UNION(")
+    return "nested" if type_name.endswith("]") or type_name.startswith(nested) else "other"
 
 
 def _types(rel: Any) -> dict[str, str]:

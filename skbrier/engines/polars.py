@@ -17,7 +17,16 @@ from typing import Any
 from . import _common, _functions, _statistics
 from ._common import BIN, LABEL, PREFIX
 from ._functions import TableFunction
-from ._polars_expr import WINDOW, _column, _pl, expression, group_mean, render, render_aggs
+from ._polars_expr import (
+    WINDOW,
+    _column,
+    _pl,
+    expression,
+    group_mean,
+    kind_of,
+    render,
+    render_aggs,
+)
 
 __all__ = [
     *_statistics.STATISTICS,  # the functions of the statistics (below)
@@ -97,12 +106,9 @@ class _Source(_common.TableSource):
     def column(self, value: Any, name: str, names: list[str]) -> Any:
         return _column(value, name, names)
 
-    def kinds(self, frame: Any, columns: dict[str, Any]) -> dict[str, tuple[str, bool]]:
-        pl = _pl()
+    def kinds(self, frame: Any, columns: dict[str, Any]) -> dict[str, tuple[str, str]]:
         schema = frame.select(*_named(columns).values()).collect_schema()
-        kinds = {k: schema[PREFIX + k] for k in columns}
-        text = (pl.String, pl.Categorical, pl.Enum)
-        return {k: (str(kind), kind in text) for k, kind in kinds.items()}
+        return {k: (str(schema[PREFIX + k]), kind_of(schema[PREFIX + k])) for k in columns}
 
     def select(self, frame: Any, columns: dict[str, Any]) -> None:
         pl = _pl()

@@ -55,8 +55,15 @@ _LOGISTIC = {
 _W632 = 0.632  # Efron's 1 - exp(-1), rounded as Efron and pminternal
 
 
-def _net_benefit_name(t: float) -> str:
-    return f"net_benefit@{t:g}"
+def _net_benefit_names(thresholds: np.ndarray) -> list[str]:
+    """``net_benefit@t`` for each (distinct) threshold: ``t`` to 6 significant
+    digits, or to as many more as tell the thresholds apart (0.2 and
+    0.2000001 had the same name, and to_dict kept one of them)."""
+    for digits in range(6, 18):
+        names = [f"net_benefit@{t:.{digits}g}" for t in thresholds]
+        if len(set(names)) == len(names):
+            return names
+    return [f"net_benefit@{float(t)!r}" for t in thresholds]  # pragma: no cover
 
 
 class MeasureSet:
@@ -87,7 +94,7 @@ class MeasureSet:
         self.thresholds = (
             np.empty(0) if thresholds is None else np.unique(check_thresholds(thresholds))
         )
-        self.names = base + [_net_benefit_name(t) for t in self.thresholds]
+        self.names = base + _net_benefit_names(self.thresholds)
         self.sense = np.array(
             [BASE_MEASURES[m] for m in base] + [1] * self.thresholds.size, dtype=np.int8
         )

@@ -84,6 +84,16 @@ class PooledRefit:
         )
 
     def _complexities(self, cv_results: Mapping[str, Any], n: int) -> np.ndarray:
+        values = self._complexity_values(cv_results, n)
+        if np.isnan(values).any():  # NaN sorted last: silently the most complex
+            params = cv_results["params"][int(np.flatnonzero(np.isnan(values))[0])]
+            raise ValueError(
+                f"complexity={self.complexity!r} is NaN for the candidate {params}: "
+                "give every candidate a comparable number (inf for the most complex)."
+            )
+        return values
+
+    def _complexity_values(self, cv_results: Mapping[str, Any], n: int) -> np.ndarray:
         c = self.complexity
         if c is None:
             return np.arange(n, dtype=np.float64)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from typing import Any
 
@@ -38,6 +39,13 @@ from ._cv_result import CrossValBrierResult
 __all__ = ["CrossValBrierResult", "cross_val_brier"]
 
 _COV_TYPES = ("iid", "hac", "bootstrap")
+#: the options of brier_inference that inference_kwds may set (the others
+#: are given by cross_val_brier itself)
+_INFERENCE_OPTIONS = tuple(
+    name
+    for name in inspect.signature(brier_inference).parameters
+    if name not in ("y_true", "y_proba", "sample_weight", "labels", "pos_label", "cov_type")
+)
 
 
 def _no_score(estimator: Any, X: Any, y: Any) -> float:
@@ -146,6 +154,13 @@ def _check_options(
     if inference_kwds is not None and not isinstance(inference_kwds, dict):
         raise TypeError(
             f"inference_kwds must be a dict, got {type(inference_kwds).__name__}."
+        )
+    unknown = sorted(set(inference_kwds or {}) - set(_INFERENCE_OPTIONS), key=str)
+    if unknown:
+        raise TypeError(
+            f"inference_kwds got unexpected keys {unknown}; allowed keys are "
+            f"{list(_INFERENCE_OPTIONS)} (the data, sample_weight, pos_label and "
+            "cov_type are cross_val_brier's own parameters)."
         )
     if params is not None and not isinstance(params, dict):
         raise TypeError(f"params must be a dict, got {type(params).__name__}.")

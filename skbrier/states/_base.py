@@ -39,6 +39,7 @@ from .._core.validation import (
     _target_array,
     binary_target,
     check_probabilities,
+    check_sample_weight,
 )
 from ..exceptions import HardForecastWarning
 from ._chunks import _all_hard, _chunk_labels, _chunk_weights, _plain_rows
@@ -47,6 +48,7 @@ __all__ = [
     "BinaryState",
     "MergeableState",
     "check_same_options",
+    "check_total_weight",
     "label_key",
     "same_value",
 ]
@@ -127,15 +129,18 @@ def _mapping_differences(a: Mapping, b: Mapping, prefix: str = "") -> list:
     return out
 
 
-def _show(v: Any) -> str:
-    """A short repr of an option value (floats to 4 significant digits)."""
+def _show(v: Any, full: bool = False) -> str:
+    """A short repr of an option value (floats to 4 significant digits, or
+    every digit when ``full``)."""
     if isinstance(v, MergeableState):
         return f"{type(v).__name__}(...)"
     if isinstance(v, Mapping):
-        return "{" + ", ".join(f"{k!r}: {_show(x)}" for k, x in v.items()) + "}"
+        return "{" + ", ".join(f"{k!r}: {_show(x, full)}" for k, x in v.items()) + "}"
     if isinstance(v, (float, np.floating)):
-        return f"{float(v):.4g}"
+        return repr(float(v)) if full else f"{float(v):.4g}"
     if isinstance(v, np.ndarray):
+        if full and v.ndim == 1 and v.dtype.kind == "f" and v.size <= 20:
+            return repr([float(x) for x in v])
         return np.array2string(v, precision=4, threshold=8, separator=", ")
     return repr(v)
 
@@ -180,6 +185,9 @@ def check_same_options(
     notes = notes or {}
     mine_s = ", ".join(f"{p}={_show(x)}" for p, x, _ in diffs)
     theirs_s = ", ".join(f"{p}={_show(y)}" for p, _, y in diffs)
+    if mine_s == theirs_s:  # values that differ beyond 4 digits: in full
+        mine_s = ", ".join(f"{p}={_show(x, full=True)}" for p, x, _ in diffs)
+        theirs_s = ", ".join(f"{p}={_show(y, full=True)}" for p, _, y in diffs)
     names = [f"'{p}'" + (f" ({notes[p]})" if p in notes else "") for p, _, _ in diffs]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     raise ValueError(
@@ -394,20 +402,37 @@ class _LabelSums(MergeableState):
 
     def _check_total_weight(self) -> None:
         """The in-memory errors of weights summing to zero or to infinity, and
-        weights too small for the sums a state keeps (their mean subnormal:
-        weights of 5e-324 gave a Brier score of 0.1589 against 0.1819)."""
-        if not self.total_weight > 0:
-            raise ValueError("sample_weight sums to zero: at least one weight must be > 0.")
-        if self.total_weight == np.inf:
-            raise ValueError("sample_weight contains infinity (or sums to infinity).")
-        mean = self.total_weight / max(self.n_samples, 1)
-        if mean < np.finfo(np.float64).smallest_normal:
-            raise ValueError(
-                f"sample_weight: the weights average {format_number(mean)}, below "
-                "the smallest normal float (2.225e-308): the sums a state keeps "
-                "would lose digits. Multiply sample_weight by a constant (only the "
-                "ratios of the weights matter to the scores)."
-            )
+        weights too small for the sums a state keeps (:func:`check_total_weight`)."""
+        check_total_weight(self.total_weight, self.n_samples)
+
+
+def check_total_weight(total: float, n: int) -> None:
+    """Raise the in-memory errors of ``n`` weights summing to zero (``total``)
+    or to infinity, and of weights too small for the sums a state (or an
+    engine's aggregation) keeps: their mean subnormal, where each product
+    ``w * x`` loses digits (weights of 5e-324 gave a Brier score of 0.1589
+    against 0.1819, an engine's 0).
+
+    Examples
+    --------
+    >>> from skbrier.states._base import check_total_weight
+    >>> check_total_weight(3.0, 2)
+    >>> check_total_weight(1e-320, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_weight: the weights average 5e-321, below the smallest normal ...
+    """
+    if not 0.0 < total < np.inf:  # the in-memory messages (a weight of inf was refused)
+        big = float(np.finfo(np.float64).max)
+        check_sample_weight(np.full(2, 0.0 if total == 0.0 else big), 2)
+    mean = total / max(n, 1)
+    if mean < np.finfo(np.float64).smallest_normal:
+        raise ValueError(
+            f"sample_weight: the weights average {format_number(mean)}, below "
+            "the smallest normal float (2.225e-308): the sums a state keeps "
+            "would lose digits. Multiply sample_weight by a constant (only the "
+            "ratios of the weights matter to the scores)."
+        )
 
 
 class BinaryState(_LabelSums):

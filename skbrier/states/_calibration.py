@@ -15,7 +15,6 @@ from .._core.kernels.calibration_error import (
 from .._core.params import check_option
 from .._core.validation import (
     _as_array,
-    _warn_rows,
     check_forecast,
     check_probabilities,
     encode_labels,
@@ -31,7 +30,14 @@ from ..metrics._calibration_error_core import (
 )
 from ._base import _LabelSums
 from ._base import label_key as _key
-from ._chunks import _chunk_targets, _chunk_weights, check_columns, rows_sum_to_one
+from ._chunks import (
+    _chunk_targets,
+    _chunk_weights,
+    check_columns,
+    merge_row_sums,
+    note_row_sums,
+    warn_row_sums,
+)
 
 __all__ = ["CalibrationBinsState"]
 
@@ -134,6 +140,7 @@ class CalibrationBinsState(_LabelSums):
         self.n_bins: int | None = None
         self.rule = "kumar"
         self.rows_sum_to_one = True
+        self.sum_columns: list | None = None  # a DataFrame's (the warning's advice)
 
     def _bins(self, p: np.ndarray) -> np.ndarray:
         fixed = fixed_bin_ids(p, self.options)
@@ -158,7 +165,7 @@ class CalibrationBinsState(_LabelSums):
         ww = _chunk_weights(sample_weight, n)
         w = np.ones(n) if ww is None else ww
         if k > 1:
-            self.rows_sum_to_one = self.rows_sum_to_one and rows_sum_to_one(p, raw.dtype)
+            note_row_sums(self, p, raw.dtype, y_proba)
         if k == 1:
             keys, pw, rows = self._bins(p), p * w, np.arange(n)
         elif self.kind == "top_label":
@@ -186,7 +193,7 @@ class CalibrationBinsState(_LabelSums):
         assert other.n_columns is not None
         check_columns("y_proba", other.n_columns, self.n_columns)
         self.n_columns, self.n_bins, self.rule = other.n_columns, other.n_bins, other.rule
-        self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
+        merge_row_sums(self, other)
         self._merge_sums(other)
 
     def _outcomes(self) -> tuple[list[Any], np.ndarray, list[int]]:
@@ -211,8 +218,7 @@ class CalibrationBinsState(_LabelSums):
                 targets = [pos]
             else:
                 targets = list(range(k))
-        if not self.rows_sum_to_one:
-            _warn_rows("y_proba", stacklevel=5)
+        warn_row_sums(self, "y_proba", stacklevel=5)
         self._check_total_weight()
         self._warn_hard()
         return keys, cols, targets

@@ -20,6 +20,7 @@ from .._core.validation import (
     _check_finite_labels,
     _rows_sum_to_one,
     _target_array,
+    _warn_rows,
     binary_target,
     check_probabilities,
     check_sample_weight,
@@ -29,7 +30,10 @@ __all__ = [
     "check_columns",
     "check_names",
     "forecast_columns",
+    "merge_row_sums",
+    "note_row_sums",
     "rows_sum_to_one",
+    "warn_row_sums",
 ]
 
 
@@ -85,6 +89,39 @@ def rows_sum_to_one(p: np.ndarray, dtype: Any = np.float64) -> bool:
     """Whether every row of the 2-D forecasts ``p`` sums to one (to the
     rounding of ``dtype``, their precision as given)."""
     return bool(_rows_sum_to_one(p @ np.ones(p.shape[1]), dtype))
+
+
+def note_row_sums(state: Any, p: np.ndarray, dtype: Any, chunk: Any) -> None:
+    """Record in ``state.rows_sum_to_one`` whether every row of a chunk's 2-D
+    forecasts ``p`` (validated; ``dtype`` their precision as given) sums to
+    one, and, when not, the column names of a DataFrame ``chunk`` in
+    ``state.sum_columns`` (the in-memory warning's advice to pass only the
+    probability column)."""
+    columns = getattr(chunk, "columns", None)
+    if columns is None or getattr(chunk, "ndim", 2) != 2:
+        columns = None
+    shown = getattr(state, "sum_columns", None)
+    if state.rows_sum_to_one or (columns is not None and shown is None):
+        if not rows_sum_to_one(p, dtype):
+            state.rows_sum_to_one = False
+            state.sum_columns = shown or (None if columns is None else list(columns))
+
+
+def merge_row_sums(state: Any, other: Any) -> None:
+    """:func:`note_row_sums` of the rows of ``other`` added to ``state``."""
+    if not other.rows_sum_to_one:
+        mine = getattr(state, "sum_columns", None)
+        state.sum_columns = mine or getattr(other, "sum_columns", None)
+    state.rows_sum_to_one = state.rows_sum_to_one and other.rows_sum_to_one
+
+
+def warn_row_sums(state: Any, name: str, stacklevel: int) -> None:
+    """The in-memory warning of rows of ``name`` that do not sum to one (with
+    a DataFrame's columns, the advice to pass only the probability column)."""
+    if not state.rows_sum_to_one:
+        _warn_rows(
+            name, stacklevel=stacklevel + 1, columns=getattr(state, "sum_columns", None)
+        )
 
 
 def _chunk_targets(y_true: Any, n: int, proba_name: str = "y_proba") -> np.ndarray:

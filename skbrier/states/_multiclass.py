@@ -41,7 +41,6 @@ from .._core.validation import (
     Forecast,
     _as_array,
     _rows_sum_to_one,
-    _warn_rows,
     check_forecast,
     check_probabilities,
     encode_labels,
@@ -57,7 +56,14 @@ from ..metrics._multiple_choice_checks import (
 from ..metrics.brier import _check_scale_by_half
 from ._base import STATE_PIECES, MergeableState, _LabelSums, update_columns
 from ._base import label_key as _key
-from ._chunks import _chunk_targets, _chunk_weights, check_columns, rows_sum_to_one
+from ._chunks import (
+    _chunk_targets,
+    _chunk_weights,
+    check_columns,
+    merge_row_sums,
+    note_row_sums,
+    warn_row_sums,
+)
 from ._sums import BrierSkill, WithReference
 
 __all__ = ["ClasswiseBinnedState", "MulticlassBrierState", "MultipleChoiceState"]
@@ -76,6 +82,7 @@ class _LabelColumns(_LabelSums):
         self._init_sums()
         self.n_columns: int | None = None
         self.rows_sum_to_one = True
+        self.sum_columns: list | None = None  # a DataFrame's (the warning's advice)
 
     def _chunk(self, p, w, inv, m, extra) -> list:
         raise NotImplementedError
@@ -105,7 +112,7 @@ class _LabelColumns(_LabelSums):
         y = _chunk_targets(y_true, n, self.proba_name)
         w = _chunk_weights(sample_weight, n)
         extra = self._extra(p, **columns)
-        self.rows_sum_to_one = self.rows_sum_to_one and rows_sum_to_one(p, raw.dtype)
+        note_row_sums(self, p, raw.dtype, y_proba)
         self._note_hard(self.proba_name, p)
         self._note_columns(extra)
         self._count(n, w)
@@ -123,7 +130,7 @@ class _LabelColumns(_LabelSums):
     def _merge(self, other: _LabelColumns) -> None:
         assert other.n_columns is not None
         self._set_columns(other.n_columns)
-        self.rows_sum_to_one = self.rows_sum_to_one and other.rows_sum_to_one
+        merge_row_sums(self, other)
         self._merge_sums(other)
 
     def _sorted_labels(self) -> Any:
@@ -148,8 +155,7 @@ class _LabelColumns(_LabelSums):
             proba_name=self.proba_name,
             label_rows=rows,
         )
-        if not self.rows_sum_to_one:
-            _warn_rows(self.proba_name, stacklevel=4)
+        warn_row_sums(self, self.proba_name, stacklevel=4)
         self._check_total_weight()
         self._warn_hard()
         return keys, fc.y, fc.classes

@@ -15,6 +15,7 @@ from .._core.kernels.brier import (
     brier_reduce,
     reference_finish,
     skill_finish,
+    warn_undefined_skill,
 )
 from .._core.kernels.calibration import spiegelhalter_from_sums, spiegelhalter_reduce
 from .._core.labels import _is_one, _only_zeros_and_ones
@@ -116,8 +117,12 @@ class BrierSkill:
         return ref
 
     def skill(self, reference: float | None = None) -> float:
-        """The skill score ``1 - BS / BS_ref`` (NaN when ``BS_ref`` is 0)."""
-        return skill_finish(self.sums(), self._constant(reference))[0]
+        """The skill score ``1 - BS / BS_ref`` (NaN, with the in-memory
+        ``UndefinedMetricWarning``, when ``BS_ref`` is 0)."""
+        score, bs_ref = skill_finish(self.sums(), self._constant(reference))
+        if bs_ref == 0.0:
+            warn_undefined_skill()
+        return score
 
 
 class WithReference:

@@ -22,12 +22,11 @@
   ``valProbCluster``).
 """
 
-from .block_length import optimal_block_length
+from .block_length import default_block_length, optimal_block_length
 from .bootstrap import (
     BootstrapResult,
     block_bootstrap,
     bootstrap_indices,
-    default_block_length,
 )
 from .clustered_calibration import (
     ClusteredCalibrationCurve,

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._core.params import DEFAULT_CONFIDENCE_LEVEL
+from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
 from .._core.results import check_metric, format_number
 from ._ci import ConfidenceInterval, _StoredIntervals, normal_interval
 
@@ -82,7 +82,9 @@ class BrierComparisonResult(_StoredIntervals):
         ``brier_index_a - brier_index_b`` in index points (positive: ``a``
         is better).
     brier_index_difference_standard_error : float
-        Its standard error: delta method (``"iid"``, ``"hac"``) or the
+        Its standard error: delta method (``"iid"``, ``"hac"``; NaN where a
+        Brier score is 0, at which the Brier Index has no derivative, and
+        ``confidence_interval(metric="brier_index")`` raises) or the
         standard deviation of the replicates (``"bootstrap"``).
     better : str or None
         Name of the forecaster with the lower Brier score (None for a tie).
@@ -189,7 +191,7 @@ class BrierComparisonResult(_StoredIntervals):
     def _summary_rows(self) -> list[tuple[str, str]]:
         a, b = self.names
         lo, hi = self.confidence_interval()
-        blo, bhi = self.confidence_interval(metric="brier_index")
+        blo, bhi = self._index_interval(DEFAULT_CONFIDENCE_LEVEL)
         rows = [
             ("models (a, b)", f"{a}, {b}"),
             (f"brier_score [{a}]", format_number(self.brier_score_a)),
@@ -243,7 +245,7 @@ class BrierComparisonResult(_StoredIntervals):
 
         a, b = self.names
         ci = self.confidence_interval(confidence_level)
-        bci = self.confidence_interval(confidence_level, metric="brier_index")
+        bci = self._index_interval(confidence_level)
         return pd.DataFrame(
             {
                 a: [self.brier_score_a, self.brier_index_a],
@@ -280,10 +282,27 @@ class BrierComparisonResult(_StoredIntervals):
         field = COMPARISON_METRICS[check_metric(self, metric)]
         return float(getattr(self, f"{field}_standard_error"))
 
+    def _index_interval(self, level: Any) -> ConfidenceInterval:
+        """The interval of the Brier Index difference, NaN where it has none
+        (the summary's and the frame's; the public method raises)."""
+        if self.bootstrap_distribution is None and not np.isfinite(
+            self.brier_index_difference_standard_error
+        ):
+            check_confidence_level(level)
+            return ConfidenceInterval(float("nan"), float("nan"))
+        return self.confidence_interval(level, metric="brier_index")
+
     def _interval(self, metric: str, level: float, method: str) -> ConfidenceInterval:
         field = COMPARISON_METRICS[metric]
         estimate = getattr(self, field)
         se = self.standard_error(metric)
+        if method == "wald" and not np.isfinite(se):
+            raise ValueError(
+                "metric='brier_index': a Brier score is 0 (a perfect forecast), where "
+                "the Brier Index 100 (1 - sqrt(BS)) has no derivative, so its difference "
+                "has no delta-method interval. Use metric='brier_score', or "
+                "cov_type='bootstrap'."
+            )
 
         def replicates(boot: dict[str, Any]) -> tuple[Any, Any]:
             if field == "difference":

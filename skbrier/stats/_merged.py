@@ -77,7 +77,7 @@ def inference_from_moments(
     total = _sizes(n, w, state.weighted)
     bs, bs0 = float(mean[0]), float(mean[-1] if constant is not None else mean[1])
     check_skill_defined(bs0, climatology)
-    check_losses_vary(hi[0] > lo[0])
+    check_losses_vary(lo[0], hi[0])
     j = m2.shape[0] - 1 if constant is not None else 1
     sel = [0, j]
     cov = mean_covariance((n, w, mean, m2, lo, hi))[np.ix_(sel, sel)]
@@ -105,7 +105,7 @@ def comparison_from_moments(
     n, w, mean, m2, lo, hi = state.class_moments()  # columns la, lb, la - lb
     total = _sizes(n, w, state.weighted)
     lead_time = _check_lead_time(lead_time, max(n, 2))
-    check_differential_varies(hi[2] > lo[2])
+    check_differential_varies(lo[2], hi[2], max(abs(lo[0]), hi[0], abs(lo[1]), hi[1]))
     bs_a, bs_b, diff = (float(v) for v in mean)
     cov = mean_covariance((n, w, mean, m2, lo, hi), ddof)
     common = comparison_fields(

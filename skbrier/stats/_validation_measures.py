@@ -15,7 +15,7 @@ from scipy import special
 
 from .._core.arrays import as_array
 from .._core.format import format_number
-from .._core.kernels.brier import base_rate, check_losses_vary, check_skill_defined
+from .._core.kernels.brier import base_rate, check_skill_defined, losses_vary
 from .._core.kernels.calibration import auc_delong, observed_expected
 from .._core.kernels.moments import iid_mean_covariance, weighted_column_means
 from .._core.params import check_min_samples
@@ -124,20 +124,31 @@ def poolable(estimates: np.ndarray, variances: np.ndarray) -> np.ndarray:
     return np.isfinite(estimates) & np.isfinite(variances) & (variances > 0)
 
 
+#: why a unit's measures cannot be pooled, by whether its forecasts vary
+NOT_POOLABLE = {
+    True: "separate the outcomes (C = 1 with no variance, an infinite calibration slope)",
+    False: "do not vary (C = 0.5 with no variance, no calibration slope)",
+}
+
+
 def _brier(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> tuple[float, float]:
     """The Brier score and its iid variance: ``brier_inference(y, p,
     sample_weight=w)``'s ``brier_score`` and ``standard_error()**2``, with
     its checks, from the one column of losses (not the reference's too: a
     few hundred times faster on the small parts of the per-group and
-    per-centre measures)."""
+    per-centre measures).  Losses constant up to rounding (forecasts that
+    separate the outcomes, or do not vary) have the variance 0: that part is
+    not :func:`poolable`, as its C statistic."""
     if w is not None and not w.min() > 0.0:  # frequency weights: zero is no row
         keep = w > 0.0
         y, p, w = y[keep], p[keep], w[keep]
     check_min_samples(y.shape[0], None if w is None else float(w.sum()))
     check_skill_defined(min(base_rate(y, w)), True)
     g = np.square(p - y)[:, None]
-    check_losses_vary(g.max() > g.min())
-    return float(weighted_column_means(g, w)[0]), float(iid_mean_covariance(g, w)[0, 0])
+    bs = float(weighted_column_means(g, w)[0])
+    if not losses_vary(g.min(), g.max()):
+        return bs, 0.0
+    return bs, float(iid_mean_covariance(g, w)[0, 0])
 
 
 def to_scale(
@@ -221,6 +232,25 @@ def check_estimates(
     if transform == "log" and not np.all(q > 0):
         raise ValueError("transform='log' needs positive estimates.")
     return to_scale(q, u, transform)
+
+
+def too_wide_to_pool(spread: float, typical_se: float, between: str) -> ValueError:
+    """The error of estimates whose between-``between`` variance overflows float64.
+
+    ``spread`` is the range of the estimates on the pooling scale and
+    ``typical_se`` their typical standard error (0 where every variance is 0).
+    """
+    times = (
+        f", {format_number(spread / typical_se)} times their typical standard error"
+        if typical_se > 0.0
+        else ""
+    )
+    return ValueError(
+        f"estimates range over {format_number(spread)}{times}: too wide to pool in "
+        f"float64 (the between-{between} variance overflows). Rescale the estimates "
+        "(and the variances by the square), or check that variances holds "
+        "variances, not standard errors."
+    )
 
 
 class _ScaledInterval(_IntervalResult):

@@ -1,15 +1,18 @@
-"""Automatic block length of the block bootstraps (Politis & White 2004, corrected 2009)."""
+"""Block lengths of the block bootstraps: the default ``T^(1/3)`` rule, the
+automatic one (Politis & White 2004, corrected 2009) and their checks."""
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
 from scipy import fft as sp_fft
 
 from .._core.kernels.decomposition import pow2_exponent
+from .._core.params import check_int
 
-__all__ = ["optimal_block_length"]
+__all__ = ["default_block_length", "optimal_block_length", "resolve_block_length"]
 
 
 def _autocovariances(eps: np.ndarray, max_lag: int) -> np.ndarray:
@@ -91,7 +94,7 @@ def optimal_block_length(x: Any) -> np.ndarray:
     See Also
     --------
     skbrier.stats.bootstrap.block_bootstrap : uses it with ``block_length="auto"``.
-    skbrier.stats.bootstrap.default_block_length : the simple ``T^(1/3)`` rule.
+    default_block_length : the simple ``T^(1/3)`` rule.
 
     Notes
     -----
@@ -149,3 +152,84 @@ def optimal_block_length(x: Any) -> np.ndarray:
     if not np.isfinite(arr).all():
         raise ValueError("x contains NaN or infinity.")
     return np.array([politis_white(arr[:, j]) for j in range(arr.shape[1])])
+
+
+def default_block_length(n_samples: int) -> int:
+    """Default block length ``max(1, round(T ** (1/3)))`` of the block bootstraps.
+
+    ``T^(1/3)`` is the rate at which the MSE-optimal block length of the
+    moving block and stationary bootstraps grows for variance and
+    distribution estimation (Hall, Horowitz & Jing 1995; Politis & White
+    2004).  The constant depends on the autocorrelation of the data; for
+    strongly persistent series pass a longer ``block_length``.
+
+    Parameters
+    ----------
+    n_samples : int
+        Length ``T`` of the series, an integer of at least 1.
+
+    Returns
+    -------
+    int
+        The block length.
+
+    See Also
+    --------
+    bootstrap_indices, block_bootstrap
+
+    Examples
+    --------
+    >>> from skbrier.stats import default_block_length
+    >>> default_block_length(200), default_block_length(1000)
+    (6, 10)
+    """
+    n = check_int(n_samples, "n_samples", minimum=1)
+    return max(1, round(n ** (1.0 / 3.0)))
+
+
+def check_block_length(block_length: Any, n: int, scheme: str) -> float:
+    if block_length is None:
+        return float(default_block_length(n))
+    if isinstance(block_length, (bool, np.bool_)) or not isinstance(
+        block_length, numbers.Real
+    ):
+        raise TypeError(f"block_length must be a number, got {block_length!r}.")
+    bl = float(block_length)
+    if not (1.0 <= bl <= n):
+        raise ValueError(
+            f"block_length must lie in [1, n_samples={n}], got {block_length!r}."
+        )
+    if scheme in ("moving_block", "circular_block") and bl != int(bl):
+        raise ValueError(
+            f"block_length must be an integer for bootstrap={scheme!r}, got {block_length!r}."
+        )
+    return bl
+
+
+def resolve_block_length(block_length: Any, series: np.ndarray, scheme: str) -> float:
+    """Validated block length; ``"auto"``: Politis-White on the columns of ``series``.
+
+    With several series the longest of their automatic block lengths is used;
+    the moving and circular block schemes round it to an integer.
+    """
+    n = series.shape[0]
+    if isinstance(block_length, str):
+        if block_length != "auto":
+            raise ValueError(
+                f"block_length must be a number, None or 'auto', got {block_length!r}."
+            )
+        if scheme == "iid":
+            return 1.0
+        if n < 16:
+            raise ValueError(
+                f"block_length='auto' needs at least 16 observations, got {n}; pass a "
+                "number."
+            )
+        b = optimal_block_length(series.reshape(n, -1))
+        val = float(np.nanmax(b[:, 0 if scheme == "stationary" else 1]))
+        if not np.isfinite(val):
+            val = 1.0
+        if scheme != "stationary":
+            val = float(round(val))
+        return min(max(val, 1.0), float(n))
+    return check_block_length(block_length, n, scheme)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
+import warnings
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any, ClassVar, Literal, cast
@@ -61,7 +62,7 @@ from .._core.resampling import (
     run_replicates,
 )
 from .._core.results import ConfidenceInterval, _IntervalResult
-from .block_length import optimal_block_length
+from .block_length import check_block_length, resolve_block_length
 
 #: the references of the block bootstraps, cited by both public functions
 _PIECES = {
@@ -77,7 +78,6 @@ __all__ = [
     "BootstrapResult",
     "block_bootstrap",
     "bootstrap_indices",
-    "default_block_length",
 ]
 
 _BLOCK_SCHEMES = BOOTSTRAP_SCHEMES[1:]
@@ -188,89 +188,9 @@ def _stored_ci_method(boot: dict[str, Any], method: Any) -> CIMethod:
     return method
 
 
-def _check_block_length(block_length: Any, n: int, scheme: str) -> float:
-    if block_length is None:
-        return float(default_block_length(n))
-    if isinstance(block_length, (bool, np.bool_)) or not isinstance(
-        block_length, numbers.Real
-    ):
-        raise TypeError(f"block_length must be a number, got {block_length!r}.")
-    bl = float(block_length)
-    if not (1.0 <= bl <= n):
-        raise ValueError(
-            f"block_length must lie in [1, n_samples={n}], got {block_length!r}."
-        )
-    if scheme in ("moving_block", "circular_block") and bl != int(bl):
-        raise ValueError(
-            f"block_length must be an integer for bootstrap={scheme!r}, got {block_length!r}."
-        )
-    return bl
-
-
-def resolve_block_length(block_length: Any, series: np.ndarray, scheme: str) -> float:
-    """Validated block length; ``"auto"``: Politis-White on the columns of ``series``.
-
-    With several series the longest of their automatic block lengths is used;
-    the moving and circular block schemes round it to an integer.
-    """
-    n = series.shape[0]
-    if isinstance(block_length, str):
-        if block_length != "auto":
-            raise ValueError(
-                f"block_length must be a number, None or 'auto', got {block_length!r}."
-            )
-        if scheme == "iid":
-            return 1.0
-        if n < 16:
-            raise ValueError(
-                f"block_length='auto' needs at least 16 observations, got {n}; pass a "
-                "number."
-            )
-        b = optimal_block_length(series.reshape(n, -1))
-        val = float(np.nanmax(b[:, 0 if scheme == "stationary" else 1]))
-        if not np.isfinite(val):
-            val = 1.0
-        if scheme != "stationary":
-            val = float(round(val))
-        return min(max(val, 1.0), float(n))
-    return _check_block_length(block_length, n, scheme)
-
-
 # --------------------------------------------------------------------------
 # index generation
 # --------------------------------------------------------------------------
-def default_block_length(n_samples: int) -> int:
-    """Default block length ``max(1, round(T ** (1/3)))`` of the block bootstraps.
-
-    ``T^(1/3)`` is the rate at which the MSE-optimal block length of the
-    moving block and stationary bootstraps grows for variance and
-    distribution estimation (Hall, Horowitz & Jing 1995; Politis & White
-    2004).  The constant depends on the autocorrelation of the data; for
-    strongly persistent series pass a longer ``block_length``.
-
-    Parameters
-    ----------
-    n_samples : int
-        Length ``T`` of the series.
-
-    Returns
-    -------
-    int
-        The block length.
-
-    See Also
-    --------
-    bootstrap_indices, block_bootstrap
-
-    Examples
-    --------
-    >>> from skbrier.stats.bootstrap import default_block_length
-    >>> default_block_length(200), default_block_length(1000)
-    (6, 10)
-    """
-    return max(1, round(n_samples ** (1.0 / 3.0)))
-
-
 def _indices(
     rng: np.random.Generator, n: int, b: int, scheme: str, block_length: float
 ) -> np.ndarray:
@@ -348,7 +268,7 @@ def bootstrap_indices(
     if n_samples < 2:
         raise ValueError(f"n_samples must be at least 2, got {n_samples}.")
     b = check_n_resamples(n_resamples)
-    bl = _check_block_length(block_length, int(n_samples), scheme)
+    bl = check_block_length(block_length, int(n_samples), scheme)
     rng = check_random_state(random_state)
     return _indices(rng, int(n_samples), b, scheme, bl)
 
@@ -442,6 +362,18 @@ def _with_companion(
     return np.concatenate([out, np.asarray(companion(counts))], axis=1)
 
 
+def _check_vectorised(statistic: Callable[..., Any], arrays: Sequence[np.ndarray]) -> None:
+    """``statistic`` of two stacked copies of the samples: one value per copy."""
+    stacked = [np.broadcast_to(a, (2, a.shape[0])) for a in arrays]
+    out = np.asarray(statistic(*stacked, axis=-1))
+    if out.ndim == 0 or out.shape[-1] != 2:
+        raise ValueError(
+            "statistic must be vectorised along axis=-1: called with samples of "
+            f"shape (2, {arrays[0].shape[0]}) it returned shape {out.shape}, not one "
+            "value per row on the last axis (e.g. np.mean(a, axis=axis))."
+        )
+
+
 def confidence_interval_from_distribution(
     data: Sequence[np.ndarray],
     statistic: Callable[..., np.ndarray],
@@ -460,19 +392,31 @@ def confidence_interval_from_distribution(
     """
     if method == "bca":
         n = data[0].shape[0]
-        res = scipy.stats.bootstrap(
-            data,
-            statistic,
-            n_resamples=0,
-            paired=True,
-            vectorized=True,
-            confidence_level=confidence_level,
-            alternative=alternative,
-            method=method,
-            batch=max(1, _CHUNK_ELEMENTS // n),
-            bootstrap_result=SimpleNamespace(bootstrap_distribution=distribution),
-        )
-        return res.confidence_interval
+        # constant or undefined delete-one values: no acceleration (scipy
+        # divides 0 by 0, with a warning) and NaN bounds, refused below
+        with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+            warnings.simplefilter("ignore", scipy.stats.DegenerateDataWarning)
+            res = scipy.stats.bootstrap(
+                data,
+                statistic,
+                n_resamples=0,
+                paired=True,
+                vectorized=True,
+                confidence_level=confidence_level,
+                alternative=alternative,
+                method=method,
+                batch=max(1, _CHUNK_ELEMENTS // n),
+                bootstrap_result=SimpleNamespace(bootstrap_distribution=distribution),
+            )
+        ci = res.confidence_interval
+        if np.isnan(np.r_[ci.low, ci.high].astype(np.float64)).any():
+            raise ValueError(
+                "method='bca': the BCa interval is undefined here -- the statistic's "
+                "delete-one jackknife values are constant or undefined (too few "
+                f"rows: {n}, or a one-class subsample), or so are the replicates. "
+                "Use method='percentile' or 'basic'."
+            )
+        return ci
     if method == "basic" and estimate is None:
         estimate = statistic(*data, axis=-1)
     return interval_from_replicates(
@@ -667,6 +611,7 @@ def block_bootstrap(
     if n < 3:
         raise ValueError(f"data must hold at least 3 observations, got {n}.")
     bl = resolve_block_length(block_length, np.column_stack(arrays).astype(float), scheme)
+    _check_vectorised(statistic, arrays)
     dist = bootstrap_distribution(
         arrays,
         statistic,

@@ -315,8 +315,9 @@ def compare_brier(
     total = check_weighted_samples(n, w, frequency)
     lead_time = _check_lead_time(lead_time, max(n, 2))
     dd = la - lb
-    d_pos = dd if w is None else dd[w > 0.0]
-    check_differential_varies(d_pos.max() > d_pos.min())
+    pos = slice(None) if w is None else w > 0.0
+    d_pos = dd[pos]
+    check_differential_varies(d_pos.min(), d_pos.max(), max(la[pos].max(), lb[pos].max()))
     bs_a, bs_b = (float(v) for v in weighted_column_means(np.column_stack([la, lb]), w))
     diff = float(weighted_column_means(dd[:, None], w)[0])
     common = comparison_fields(

@@ -695,4 +695,4 @@ def _check_defined(design: Design, g: np.ndarray, w: np.ndarray | None, bs0: flo
     """Refuse a reference Brier score of 0 and constant losses (nothing to estimate)."""
     check_skill_defined(bs0, design.reference_kind == "climatology")
     losses = g[:, 0] if w is None else g[w > 0.0, 0]
-    check_losses_vary(losses.max() > losses.min())
+    check_losses_vary(losses.min(), losses.max())

@@ -26,6 +26,7 @@ from .._core.results import ConfidenceInterval
 from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
+    NOT_POOLABLE,
     TRANSFORMS,
     Transform,
     _PooledMeasures,
@@ -35,6 +36,7 @@ from ._validation_measures import (
     measures_of_parts,
     poolable,
     scaled_interval,
+    too_wide_to_pool,
 )
 
 __all__ = [
@@ -45,6 +47,14 @@ __all__ = [
 ]
 
 _METHODS: tuple[Literal["REML", "ML", "DL"], ...] = ("REML", "ML", "DL")
+
+
+def _cross_sum(w: np.ndarray) -> float:
+    """``sum(w)**2 - sum(w**2)`` (twice the sum of the products of distinct
+    pairs), from the ascending prefix sums: no cancellation when one weight
+    dwarfs the others (variances 1 and 1e-30 made it 0)."""
+    ws = np.sort(w)
+    return 2.0 * float(np.dot(ws[1:], np.cumsum(ws)[:-1]))
 
 
 def _fixed(y: np.ndarray, v: np.ndarray, tau2: float) -> tuple[float, np.ndarray]:
@@ -60,10 +70,10 @@ def _score(y: np.ndarray, v: np.ndarray, tau2: float, reml: bool) -> float:
     mu, w = _fixed(y, v, tau2)
     m = float(np.min(v)) + tau2  # 1 / max(w)
     u = w * m
-    d = float(np.dot(u**2, (y - mu) ** 2) - m * u.sum())
-    if reml:
-        d += m * float(np.dot(u, u) / u.sum())
-    return d
+    fit = float(np.dot(u**2, (y - mu) ** 2))
+    if reml:  # sum(u) - sum(u**2) / sum(u), without its cancellation
+        return fit - m * _cross_sum(u) / float(u.sum())
+    return fit - m * float(u.sum())
 
 
 def _tau2(y: np.ndarray, v: np.ndarray, method: str) -> float:
@@ -72,7 +82,7 @@ def _tau2(y: np.ndarray, v: np.ndarray, method: str) -> float:
     mu = float(np.dot(w, y) / w.sum())
     q = float(np.dot(w, (y - mu) ** 2))
     if method == "DL":
-        c = float(w.sum() - np.dot(w, w) / w.sum())
+        c = _cross_sum(w) / float(w.sum())
         return max(0.0, (q - (k - 1)) / c) if c > 0 else 0.0
     reml = method == "REML"
     if _score(y, v, 0.0, reml) <= 0.0:
@@ -316,28 +326,31 @@ def random_effects_meta(
     # (exact in floating point) keeps 1 / v and its squares finite for
     # variances as small as 1e-300 or as large as 1e300
     c = math.ldexp(1.0, round(math.log2(float(np.median(v))) / 2.0))
+    lowest, highest = float(v.min()), float(v.max())
     y, v = y / c, v / (c * c)
+    if not (v.min() > 0.0 and np.isfinite(v).all() and np.isfinite(1.0 / v).all()):
+        raise ValueError(
+            f"variances range from {format_number(lowest)} to "
+            f"{format_number(highest)}: too wide a range to pool in "
+            "float64 (the weights 1 / variance under- or overflow). Check that "
+            "variances holds the squared standard errors of comparable estimates."
+        )
     k = y.shape[0]
     try:
         with np.errstate(over="raise"):
             tau2 = _tau2(y, v, tau2_method)
             mu, w = _fixed(y, v, tau2)
+        if not math.isfinite(float(tau2) * c * c):  # back on the estimates' scale
+            raise FloatingPointError
     except FloatingPointError:  # tau2, of order the squared spread, overflows
-        spread = float(np.ptp(y))
-        raise ValueError(
-            f"estimates range over {format_number(spread * c)}, "
-            f"{format_number(spread)} times their typical standard error: too wide "
-            "to pool in float64 (the between-study variance overflows). Rescale "
-            "the estimates (and the variances by the square), or check that "
-            "variances holds variances, not standard errors."
-        ) from None
+        raise too_wide_to_pool(float(np.ptp(y)) * c, c, "study") from None
     se = math.sqrt(1.0 / w.sum())
     if test == "knha":
         se *= math.sqrt(max(float(np.dot(w, (y - mu) ** 2)) / (k - 1), 0.0))
     w0 = 1.0 / v
     mu0 = float(np.dot(w0, y) / w0.sum())
     cochran = float(np.dot(w0, (y - mu0) ** 2))
-    s2 = (k - 1) * w0.sum() / (w0.sum() ** 2 - np.dot(w0, w0))
+    s2 = (k - 1) * float(w0.sum()) / _cross_sum(w0)
     mu, se, tau2, s2 = mu * c, se * c, tau2 * c * c, s2 * c * c
     return MetaAnalysisResult(
         estimate=from_scale(mu, transform),
@@ -527,10 +540,23 @@ def clustered_validation(
     undefined = {name: both & ~poolable(est[name], var[name]) for name, _ in MEASURES}
     left = np.logical_or.reduce(list(undefined.values()))
     if left.any():
+        pos = ww > 0.0
+        low = np.full(len(labels), np.inf)
+        high = np.full(len(labels), -np.inf)
+        np.minimum.at(low, codes[pos], p[pos])
+        np.maximum.at(high, codes[pos], p[pos])
+        varies = high > low
+        names = np.asarray(labels)
+        causes = [
+            f"the forecasts of the centres {names[left & (varies == v)].tolist()} "
+            f"{NOT_POOLABLE[v]}"
+            for v in (True, False)
+            if (left & (varies == v)).any()
+        ]
         warnings.warn(
-            f"groups: the forecasts of the centres {np.asarray(labels)[left].tolist()} "
-            "separate their outcomes (C = 1 with no variance, an infinite calibration "
-            "slope), so their "
+            "groups: "
+            + "; ".join(causes)
+            + ", so their "
             + ", ".join(name for name, bad in undefined.items() if bad.any())
             + " are left out of those pooled estimates.",
             RuntimeWarning,

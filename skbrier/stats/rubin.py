@@ -26,6 +26,7 @@ from .._core.params import check_confidence_level, check_option, check_real
 from .._core.validation import binary_forecast
 from ._validation_measures import (
     MEASURES,
+    NOT_POOLABLE,
     TRANSFORMS,
     Transform,
     _PooledMeasures,
@@ -34,6 +35,7 @@ from ._validation_measures import (
     from_scale,
     measures_of_parts,
     poolable,
+    too_wide_to_pool,
 )
 
 __all__ = [
@@ -201,9 +203,14 @@ def pool_rubin(
         dfcom = None
     level = check_confidence_level(confidence_level)
     m = qs.size
-    qbar, ubar = float(qs.mean()), float(us.mean())
-    b = float(qs.var(ddof=1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        qbar, ubar = float(qs.mean()), float(us.mean())
+        b = float(qs.var(ddof=1))
     t = ubar + (1.0 + 1.0 / m) * b
+    if not (math.isfinite(qbar) and math.isfinite(t)):
+        with np.errstate(over="ignore"):
+            spread, typical_se = float(np.ptp(qs)), float(np.median(np.sqrt(us)))
+        raise too_wide_to_pool(spread, typical_se, "imputation")
     # Barnard-Rubin degrees of freedom (mice's barnard.rubin, lambda floored at 1e-4)
     lam = max((1.0 + 1.0 / m) * b / t, 1e-4) if t > 0 else 1.0
     df_old = (m - 1) / lam**2
@@ -382,11 +389,16 @@ def pooled_validation(
         and all(np.ndim(v) == 1 and np.size(v) > 1 for v in y_true)
     )
 
+    varies = np.zeros(m, dtype=bool)
+
     def imputed(j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         yj = y_true[j] if per_outcome else y_true  # type: ignore[index]
-        return binary_forecast(
+        part = binary_forecast(
             yj, y_proba[j], sample_weight=sample_weight, pos_label=pos_label
         )
+        p = part[1] if part[2] is None else part[1][part[2] > 0.0]
+        varies[j] = p.size > 0 and p.max() > p.min()
+        return part
 
     est, var = measures_of_parts(imputed(j) for j in range(m))
     pooled = {}
@@ -397,9 +409,9 @@ def pooled_validation(
         if bad.size:
             raise ValueError(
                 f"y_proba: the {name} of imputed data set {int(bad[0])} (0-based) is "
-                f"{q[bad[0]]:.4g} with variance {u[bad[0]]:.4g}: its forecasts separate "
-                "the outcomes (C = 1, an infinite calibration slope), so Rubin's rules "
-                "cannot pool it. Check that set's forecasts (a leak of the outcome?) "
+                f"{q[bad[0]]:.4g} with variance {u[bad[0]]:.4g}: its forecasts "
+                f"{NOT_POOLABLE[bool(varies[bad[0]])]}, so Rubin's rules cannot pool "
+                "it. Check that set's forecasts (a leak of the outcome? a constant?) "
                 "or validate on more rows."
             )
         per_imp[name] = q

@@ -101,7 +101,11 @@ class LPDistribution:
             a = _tanh_sinh(high, 0.0, min(hi, 0.5)) + _tanh_sinh(low, min(lo, 0.5), 0.5)
             below = below + comp.weight * b
             above = above + comp.weight * a
-        return np.asarray(below, dtype=np.float64), np.asarray(above, dtype=np.float64)
+        # a side with no mass is the scalar 0 of _tanh_sinh: the other side's shape
+        below, above = np.broadcast_arrays(
+            np.asarray(below, dtype=np.float64), np.asarray(above, dtype=np.float64)
+        )
+        return below.copy(), above.copy()
 
     def draw(self, size: int, rs: np.random.RandomState) -> np.ndarray:
         """``size`` linear predictors drawn as pmvalsampsize draws them.

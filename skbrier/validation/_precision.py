@@ -132,7 +132,7 @@ class AchievedPrecisionResult(_IntervalResult):
         pct = format_number(100 * self.confidence_level)
         out = []
         for k, width in self.widths.items():
-            lo, hi = self.confidence_interval(self.confidence_level, metric=k)
+            lo, hi = self._interval_or_nan(k)
             target = self.targets[k]
             if not math.isfinite(width):
                 out.append(
@@ -170,7 +170,7 @@ class AchievedPrecisionResult(_IntervalResult):
 
         rows = []
         for k in self.widths:
-            lo, hi = self.confidence_interval(self.confidence_level, metric=k)
+            lo, hi = self._interval_or_nan(k)
             rows.append(
                 {
                     "measure": k,
@@ -184,6 +184,15 @@ class AchievedPrecisionResult(_IntervalResult):
                 }
             )
         return pd.DataFrame(rows)
+
+    def _interval_or_nan(self, metric: str) -> ConfidenceInterval:
+        """The interval at ``confidence_level``, NaN where the measure has none
+        (the statements' and the frame's; ``confidence_interval`` raises)."""
+        if metric != "standardized_net_benefit" and not math.isfinite(
+            self.standard_errors[metric]
+        ):
+            return ConfidenceInterval(math.nan, math.nan)
+        return self.confidence_interval(self.confidence_level, metric=metric)
 
     def _default_metric(self) -> str:
         return "calibration_slope"
@@ -204,6 +213,12 @@ class AchievedPrecisionResult(_IntervalResult):
                 level,
                 method=method,
                 estimate=self.estimates[metric],
+            )
+        if not math.isfinite(self.standard_errors[metric]):
+            raise ValueError(
+                f"metric={metric!r}: this sample gives no interval of the "
+                f"{LABELS[metric]} (no finite, positive standard error: e.g. forecasts "
+                "that separate the outcomes, or do not vary)."
             )
         z = float(stats.norm.ppf(0.5 + level / 2))
         return _wald(

@@ -142,6 +142,15 @@ def _simulated_terms(
     if threshold is not None:
         outcome = rs.binomial(n=1, p=p, size=lp.shape[0])
         treated = (p > threshold).astype(np.int64)
+        events = int(outcome.sum())
+        if not 0 < events < outcome.shape[0]:
+            raise ValueError(
+                f"lp_distribution: the {outcome.shape[0]} simulated outcomes are all "
+                f"{'non-events' if events == 0 else 'events'} (mean risk "
+                f"{float(p.mean()):.3g}), so the sensitivity and specificity at the "
+                "threshold are undefined. Check the distribution of the linear "
+                "predictor, or use expectation_method='quadrature'."
+            )
         out["sensitivity"] = round(np.float64(treated[outcome == 1].mean()), 3)
         out["specificity"] = 1 - round(np.float64(treated[outcome == 0].mean()), 3)
     return out

@@ -65,20 +65,16 @@ def brier_score(c: Call) -> float:
 
 
 def brier_skill_score(c: Call) -> float:
-    from ..._core.kernels.brier import warn_undefined_skill
-
     _refuse_multilabel(c)
     if _multiclass.is_2d(c.y_proba):
-        score, bs_ref = _multiclass.brier_skill_score(
+        score, _ = _multiclass.brier_skill_score(
             c.y_true,
             c.y_proba,
             reference=c.reference,
             sample_weight=c.sample_weight,
             labels=c.labels,
         )
-        if bs_ref == 0.0:
-            warn_undefined_skill()
-        return score
+        return score  # NaN with the state's warning when the reference scores 0
     return _metrics.brier_skill_score(
         c.y_true, c.y_proba, reference=c.reference, labels=c.labels, **_binary(c)
     )

@@ -108,7 +108,7 @@ def brier_index(y_true, y_proba, *, sample_weight=None, labels=None) -> float:
 def brier_skill_score(
     y_true, y_proba, *, reference=None, sample_weight=None, labels=None
 ) -> tuple[float, float]:
-    """``(skill, Brier score of the reference)``; the caller warns when the
+    """``(skill, Brier score of the reference)``; the state warns when the
     reference scores 0 (as in memory)."""
     shape = Forecast(None, np.empty((0, _n_columns(y_proba))), None, None, False)
     rate = None

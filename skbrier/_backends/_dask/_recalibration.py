@@ -132,7 +132,9 @@ def platt_calibration_error(c: Call) -> Any:
     o = check_options("l1", n_bins, "uniform", c.binning, False, True)
     kw: dict[str, Any] = {"kind": "binary", "sample_weight": w, "pos_label": pos_label}
     before = calibration_error(y, p, options=o, **kw)
-    pc = p.clip(_HELM_EPS, 1.0 - _HELM_EPS)  # as HELM clips (the rows are valid)
+    # as HELM clips (the rows are valid), in float64 as in memory: 1 - 1e-12
+    # is 1 in float32, so float32 forecasts of 1 kept an infinite log-odds
+    pc = p.astype(np.float64).clip(_HELM_EPS, 1.0 - _HELM_EPS)
     fit_state = reduce_state(FitState(pos_label=pos_label), y, pc, w)
     pos, _, _, _, single = fit_state.finalize()
     if single:

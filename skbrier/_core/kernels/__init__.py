@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
+import numpy as np
+
 __all__ = ["add_fields"]
 
 _D = TypeVar("_D")
@@ -30,4 +32,9 @@ def add_fields(a: _D, b: _D, **kept: Any) -> _D:
 
 
 def _add(x: Any, y: Any) -> Any:
-    return None if x is None or y is None else x + y
+    if x is None or y is None:
+        return None
+    # sums of weights near the largest float may overflow: the finish of
+    # the total weight raises the in-memory error, numpy must not warn
+    with np.errstate(over="ignore", invalid="ignore"):
+        return x + y

@@ -580,18 +580,35 @@ def check_skill_defined(bs0: float, climatology: bool) -> None:
         )
 
 
-def check_losses_vary(varies: bool) -> None:
-    """Raise the ValueError of constant per-sample Brier losses (no interval)."""
-    if not varies:
+#: per-sample losses (or loss differentials) whose spread is below this fraction
+#: of the losses' size differ by rounding only (e.g. ``(0.9 - 1)**2`` and
+#: ``(0.1 - 0)**2``): they are constant, not a variance of ~1e-37
+LOSS_SPREAD_RTOL = 1e-12
+
+
+def losses_vary(lo: float, hi: float, size: float | None = None) -> bool:
+    """Whether values from ``lo`` to ``hi`` vary by more than rounding, relative
+    to ``size`` (by default the larger of ``|lo|`` and ``|hi|``)."""
+    if size is None:
+        size = max(abs(float(lo)), abs(float(hi)))
+    return float(hi) - float(lo) > LOSS_SPREAD_RTOL * size
+
+
+def check_losses_vary(lo: float, hi: float) -> None:
+    """Raise the ValueError of constant per-sample Brier losses (no interval):
+    the smallest ``lo`` and largest ``hi`` loss are equal up to rounding."""
+    if not losses_vary(lo, hi):
         raise ValueError(
             "y_proba: the per-sample Brier losses are constant (e.g. a perfect "
             "forecast): their variance is 0 and no confidence interval can be estimated."
         )
 
 
-def check_differential_varies(varies: bool) -> None:
-    """Raise the ValueError of a constant loss differential (no test possible)."""
-    if not varies:
+def check_differential_varies(lo: float, hi: float, size: float) -> None:
+    """Raise the ValueError of a constant loss differential (no test possible):
+    the differentials from ``lo`` to ``hi`` vary by no more than rounding of
+    losses as large as ``size``."""
+    if not losses_vary(lo, hi, size):
         raise ValueError(
             "y_proba_b: the per-sample loss differential of y_proba_a and y_proba_b is "
             "constant (e.g. identical forecasts): its variance is 0 and no test is "

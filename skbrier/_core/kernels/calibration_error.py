@@ -32,6 +32,7 @@ import numpy as np
 from ..array_api import is_numpy
 from ..binning import (
     assign_bins,
+    check_quantile_weights,
     is_uniform,
     quantile_edges,
     uniform_edges,
@@ -164,6 +165,7 @@ def sklearn_quantile_edges(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> 
     levels = linspace_edges(n_bins) * 100
     if w is None:
         return np.percentile(p, levels)
+    check_quantile_weights(w)
     return weighted_quantile(p, levels / 100, w)
 
 

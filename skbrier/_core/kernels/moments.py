@@ -121,11 +121,14 @@ def metric_standard_error(
 
 
 def replicate_std(x: np.ndarray, axis: int = -1) -> np.ndarray | float:
-    """Standard deviation (``ddof=1``) of replicates, scaled so that huge values do not overflow."""
+    """Standard deviation (``ddof=1``) of replicates, scaled so that huge values
+    do not overflow; infinite where a replicate is (no numpy warning)."""
     x = np.asarray(x, dtype=np.float64)
     s = np.max(np.abs(x), axis=axis, keepdims=True)
     s = np.where((s > 0) & np.isfinite(s), s, 1.0)
-    out = np.std(x / s, ddof=1, axis=axis) * np.squeeze(s, axis=axis)
+    with np.errstate(invalid="ignore"):  # inf - inf: the spread is unbounded
+        out = np.std(x / s, ddof=1, axis=axis) * np.squeeze(s, axis=axis)
+    out = np.where(np.isinf(x).any(axis=axis), np.inf, out)
     return float(out) if np.ndim(out) == 0 else out
 
 
