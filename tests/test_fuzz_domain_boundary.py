@@ -483,3 +483,22 @@ def test_leaderboard_parity_and_cull_errors_name_the_options(board_csv, capsys):
         "org", "--latest-per-org", "1",
     )  # fmt: skip
     assert "release_date (--release-date-col): forecaster 'c' has no release date" in line
+
+
+def test_absurd_n_resamples_is_refused_by_the_domain_functions():
+    """leaderboard(..., n_resamples=10**12) raised a bare MemoryError (the
+    list of chunk sizes); _core.params' MAX_RESAMPLES (from integ) covers the
+    leaderboards and the survival scores too."""
+    from skbrier.leaderboards import leaderboard
+    from skbrier.survival import index_of_prediction_accuracy
+
+    fc = np.repeat(["a", "b", "c"], 5)
+    qu = np.tile([f"q{i}" for i in range(5)], 3)
+    y = np.tile([0, 1, 0, 1, 1], 3)
+    p = np.linspace(0.1, 0.9, 15)
+    with pytest.raises(ValueError, match="^n_resamples must be at most"):
+        leaderboard(y, p, forecaster=fc, question=qu, n_resamples=10**12)
+    time = np.arange(1.0, 16.0)
+    surv = np.linspace(0.9, 0.2, 15)[:, None]
+    with pytest.raises(ValueError, match="^n_resamples must be at most"):
+        index_of_prediction_accuracy(y, time, surv, [5.0], n_resamples=10**12)
