@@ -143,11 +143,11 @@ def test_text_html_and_errors(files, tmp_path, capsys):
     assert main([*args, "--engine", "duckdb", "--na", "error"]) == 2
     assert "column 'risk a' has 2 missing values" in capsys.readouterr().err
     assert main([*args[:-1], "nope", "--engine", "polars"]) == 2
-    assert "no column named 'nope'" in capsys.readouterr().err
+    assert "no column 'nope' (columns: " in capsys.readouterr().err
     assert main([*args, "--engine", "duckdb", "--group-col", "outcome"]) == 2
     assert "--group-col is not available with --engine duckdb" in capsys.readouterr().err
     assert main([*args, "--engine", "polars", "--subgroup-col", "nope"]) == 2
-    assert "no column named 'nope'" in capsys.readouterr().err
+    assert "no column 'nope' (columns: " in capsys.readouterr().err
     # --na error: a subgroup column with missing values stops, as in memory
     na = [*args[:-1], "other", "--subgroup-col", "site", "--na", "error"]
     for engine in ("polars", "duckdb"):

@@ -266,7 +266,7 @@ def test_cli_engine_dask_equals_memory(tmp_path, capsys):
         "q",
     ]
     assert main(bad) != 0
-    assert "no column named 'q'" in capsys.readouterr().err
+    assert "no column 'q' (columns: " in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -75,6 +75,11 @@ def _check_common_options(args: argparse.Namespace) -> None:
         ("n_jobs", check_n_jobs),
         ("confidence_scale", check_confidence_scale),  # skbrier llm's readers
     ]
+    cov = getattr(args, "cov", None)  # skbrier report and demo
+    if cov not in (None, "bootstrap") and getattr(args, "n_resamples", None) is not None:
+        raise CLIError(
+            f"--n-resamples applies to --cov bootstrap only, not to --cov {cov}."
+        )
     for name, check in checks:
         value = getattr(args, name, None)
         if value is None or (name == "n_resamples" and value == "auto"):

@@ -25,6 +25,7 @@ from ._engines import (
     refuse_percent_of_probabilities,
     refuse_unavailable_options,
 )
+from ._table import check_columns
 
 __all__ = ["choose_engine", "dask_columns"]
 
@@ -106,9 +107,7 @@ def _read(path: str, columns: list[str]) -> Any:
         frame = dd.read_parquet(path) if is_parquet else dd.read_csv(path)
     except (OSError, ValueError) as exc:
         raise CLIError(f"{path}: cannot read: {exc}") from None
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise CLIError(f"{path}: no column named {missing[0]!r}.")
+    check_columns(path, list(frame.columns), columns, "dask")
     return frame[columns]
 
 

@@ -52,7 +52,7 @@ import numpy as np
 
 from ._common import CLIError, groups_left_out, warn_rows_without_group
 from ._subgroups import MISSING, labels, missing_note
-from ._table import NA_VALUES
+from ._table import NA_VALUES, check_columns
 
 __all__ = ["ENGINES", "engine_reports"]
 
@@ -103,10 +103,8 @@ def _check_args(args: Any, engine: str) -> None:
         raise CLIError(f"{args.file}: no such file or directory.")
 
 
-def _check_columns(args: Any, names: list[str]) -> None:
-    for c in [*_needed(args), *_roles(args)]:
-        if c not in names:
-            raise CLIError(f"{args.file}: no column named {c!r}.")
+def _check_columns(args: Any, names: list[str], engine: str) -> None:
+    check_columns(args.file, names, [*_needed(args), *_roles(args)], engine)
 
 
 def _subgroups(args: Any) -> list[str]:
@@ -265,7 +263,7 @@ def _polars(args: Any, options: dict) -> dict:
         schema = lf.collect_schema()
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise CLIError(f"{path}: cannot read: {exc}") from None
-    _check_columns(args, schema.names())
+    _check_columns(args, schema.names(), "polars")
     parquet = _is_parquet(path)  # a CSV column: its text, as in memory
     subs = {
         c: _polars_labels(c, parquet and schema[c].is_numeric()) for c in _subgroups(args)
@@ -416,7 +414,7 @@ def _duckdb(args: Any, options: dict) -> dict:
             # DuckDB reads yes/no, t/f as booleans too: the outcomes' text, as in memory
             source = read([*text, args.y_col])
             types = column_types(source)
-        _check_columns(args, list(types))
+        _check_columns(args, list(types), "duckdb")
         subs = _duckdb_labels(
             con, {c: types[c] for c in _subgroups(args)}, _is_parquet(args.file)
         )
@@ -540,7 +538,7 @@ def _spark(args: Any, options: dict) -> dict:
         )
     except Exception as exc:  # Spark's AnalysisException and the JVM's errors
         raise CLIError(f"{path}: cannot read: {exc}") from None
-    _check_columns(args, df.columns)
+    _check_columns(args, df.columns, "spark")
     df = df.select(
         *[F.col(f"`{c}`") for c in dict.fromkeys([*_needed(args), *_roles(args)])]
     )

@@ -33,6 +33,8 @@ from ._read import _is_number, _numbers, outcomes, probabilities, read_input, we
 from ._table import Codes
 
 _SCORES = ("daily-brier", "brier-at", "baseline", "peer")
+#: the scores' parameters of a length of time as the command's options
+_TIME_OPTIONS = {"at": "--lead-time", "step": "--step"}
 _AT_WORDS = ("first", "last", "midpoint", "close")
 _UNITS = {"w": "weeks", "d": "days", "h": "hours", "min": "minutes", "s": "seconds"}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(w|d|h|min|s)\s*$", re.IGNORECASE)
@@ -157,6 +159,7 @@ def _read_questions(args: argparse.Namespace) -> tuple[str, dict[str, np.ndarray
             path,
             args.pos_label,
             decimal=args.decimal,
+            option="--outcome-col",
         ),
     }
     for key, col in times.items():
@@ -214,7 +217,18 @@ def _score(history: Any, args: argparse.Namespace) -> Any:
     try:
         return _scored(history, args)
     except (ValueError, TypeError) as exc:  # the API's at= is --lead-time here
-        raise type(exc)(re.sub(r"^at\b", "--lead-time", str(exc))) from None
+        raise type(exc)(_as_options(str(exc))) from None
+
+
+def _as_options(message: str) -> str:
+    """An error of the scores in the command's words: its options (at= is
+    --lead-time), a length of time as the command takes it (1d, not a timedelta)."""
+    message = re.sub(r"^(at|step)\b", lambda m: _TIME_OPTIONS[m.group(1)], message)
+    message = message.replace(
+        "a timedelta (e.g. numpy.timedelta64(1, 'D'))",
+        "a length of time with a unit (1d, 24h)",
+    )
+    return re.sub(r"got datetime\.timedelta\([^)]*\)", "got a length with a unit", message)
 
 
 def _scored(history: Any, args: argparse.Namespace) -> Any:

@@ -146,6 +146,19 @@ def _subset(c: dict[str, Any], keep: np.ndarray) -> dict[str, Any]:
     return {k: v[keep] for k, v in c.items()}
 
 
+#: forecastbench_rows' parameters as the command's options (its errors)
+_CULL_OPTIONS: dict[str, str | None] = {
+    "latest_per_organization": "--latest-per-org",
+    "max_lead_time": "--max-horizon",
+    "lead_time": "--horizon-col",
+    "max_inactive_days": "--hide-inactive-days",
+    "reference_date": "--reference-date",
+    "submission_date": "--submission-date-col",
+    "release_date": "--release-date-col",
+    "organization": "--organization-col",
+}
+
+
 def _leaderboard(args: argparse.Namespace) -> int:
     from ..leaderboards import forecastbench_rows, leaderboard, read_question_effects
 
@@ -156,6 +169,14 @@ def _leaderboard(args: argparse.Namespace) -> int:
         raise CLIError("--latest-per-org needs --organization-col and --release-date-col.")
     if args.hide_inactive_days is not None and args.submission_date_col is None:
         raise CLIError("--hide-inactive-days needs --submission-date-col.")
+    if args.impute_col is not None and args.na != "impute":
+        raise CLIError("--impute-col is the value of --na impute: give --na impute.")
+    if args.reference_date is not None and args.hide_inactive_days is None:
+        raise CLIError("--reference-date needs --hide-inactive-days (its 'now').")
+    if not 0.0 <= args.max_imputed_pct <= 100.0:  # NaN too
+        raise CLIError(
+            f"--max-imputed-pct must be a percentage in [0, 100], got {args.max_imputed_pct}."
+        )
     if args.parity_target is not None and args.release_date_col is None:
         raise CLIError(
             "--parity-target needs --release-date-col (one date per forecaster)."
@@ -188,15 +209,17 @@ def _leaderboard(args: argparse.Namespace) -> int:
             reference_date=args.reference_date,
         )
     except (ValueError, TypeError) as exc:
-        raise board_error(exc, {None: (path, c["row"])}) from None
+        raise board_error(exc, {None: (path, c["row"])}, _CULL_OPTIONS) from None
     if not keep.all():
         notes.append(
             f"{int((~keep).sum())} row(s) culled (--latest-per-org, --max-horizon, "
             "--hide-inactive-days)"
         )
         c = _subset(c, keep)
-    if c["p"].shape[0] == 0:
-        raise CLIError(f"{path}: no rows left to score.")
+    if c["p"].shape[0] == 0:  # the notes say where the rows went
+        raise CLIError(
+            f"{path}: no rows left to score ({'; '.join(notes) or 'none read'})."
+        )
     for line in notes:
         say_note(f"{line}.", args)
     extra: dict[str, Any] = {k: c[k] for k in ("strata", "combine") if k in c}
@@ -234,6 +257,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
                 ("y_true", "--y-col", args.y_col),
                 ("strata", "--strata-col", args.strata_col),
                 ("combine", "--combine-col", args.combine_col),
+                ("target", "--parity-target", args.parity_target),
             )
         }
         raise board_error(exc, {None: (path, c["row"])}, columns) from None
@@ -271,7 +295,7 @@ def board_error(
     that opens the message followed by the command's option and column
     (``columns``: parameter -> (option, column))."""
     message = str(exc).replace("n_resamples=0", "--n-resamples 0")
-    head = message.split(" ", 1)[0]
+    head = re.match(r"\w*", message).group(0)  # type: ignore[union-attr]  # a parameter
     if columns and columns.get(head):
         message = f"{head} ({columns[head]}){message[len(head) :]}"
     return CLIError(message if files is None else file_rows(message, files))

@@ -96,6 +96,7 @@ _READER_OPTIONS = {
     "confidence_field": ("--confidence-field", ("inspect", "graded")),
     "confidence_scale": ("--confidence-scale", ("inspect", "judged", "graded")),
     "target_delimiter": ("--target-delimiter", ("lm-eval",)),
+    "length_normalize": ("--length-normalize", ("lm-eval",)),
 }
 
 
@@ -114,7 +115,7 @@ def _read(path: str, args: argparse.Namespace) -> Any:
     options = {}
     for key, (flag, formats) in _READER_OPTIONS.items():
         value = getattr(args, key, None)
-        if value is None:
+        if value is None or value is False:  # not given (a flag left off)
             continue
         if fmt not in formats:
             raise CLIError(
@@ -123,12 +124,7 @@ def _read(path: str, args: argparse.Namespace) -> Any:
         options[key] = value
     try:
         if fmt == "lm-eval":
-            return read_lm_eval_samples(
-                path,
-                length_normalize=args.length_normalize,
-                skip_invalid=args.skip_invalid,
-                **options,
-            )
+            return read_lm_eval_samples(path, skip_invalid=args.skip_invalid, **options)
         if fmt == "helm":
             return read_helm_run(path, skip_invalid=args.skip_invalid)
         if fmt == "inspect":
@@ -150,6 +146,7 @@ def _as_flags(msg: str) -> str:
         flag = _READER_OPTIONS[key][0]
         msg = re.sub(rf"\b{key}=", f"{flag} ", msg)
         msg = re.sub(rf"\b{key} must\b", f"{flag} must", msg)
+        msg = re.sub(rf"\bneeds {key}\b", f"needs {flag}", msg)
     return msg
 
 

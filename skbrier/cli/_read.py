@@ -153,14 +153,21 @@ def weights(col: Any, name: str, path: str, *, decimal: str = ".") -> np.ndarray
 
 
 def outcomes(
-    col: Any, name: str, path: str, pos_label: str | None, *, decimal: str = "."
+    col: Any,
+    name: str,
+    path: str,
+    pos_label: str | None,
+    *,
+    decimal: str = ".",
+    option: str = "--y-col",
 ) -> np.ndarray:
     """0/1 outcomes (NaN: missing) from a column of labels (numbers or text).
 
     Numeric labels follow scikit-learn's rule ({0, 1} or {-1, 1}: the event
     is 1, otherwise the larger label) unless ``pos_label`` names the event;
     TRUE/FALSE labels (any case) count "true" as the event; other text labels
-    need ``pos_label``."""
+    need ``pos_label``.  ``option``: the command's option naming the column
+    (in the messages)."""
     if not isinstance(col, Codes):  # read as numbers (e.g. Parquet)
         col = _numeric_codes(col)
     counts = np.bincount(col.codes[col.codes >= 0], minlength=len(col.levels))
@@ -182,7 +189,7 @@ def outcomes(
     if not levels:
         raise CLIError(f"{path}: column '{name}' has no values (all are missing).")
     if len(levels) > 2:
-        raise CLIError(_many_outcomes(col, name, path, numeric, levels))
+        raise CLIError(_many_outcomes(col, name, path, numeric, levels, option))
     pos: Any
     truth = not numeric and {v.lower() for v in distinct} <= {"true", "false"}
     if pos_label is not None and truth:
@@ -252,7 +259,7 @@ def _numeric_codes(col: Any) -> Codes:
 
 
 def _many_outcomes(
-    col: Codes, name: str, path: str, numeric: dict[str, float], levels: list
+    col: Codes, name: str, path: str, numeric: dict[str, float], levels: list, option: str
 ) -> str:
     """More than two outcomes: the labels with their counts, as the Python API
     lists them (:func:`skbrier._core.diagnose.label_problem`)."""
@@ -273,8 +280,12 @@ def _many_outcomes(
         [counts[v] for v in levels],
         [first[v] for v in levels],
         where=lambda i: f"row {_row(i)}",
-        swap_hint="Are --y-col and --p-col swapped? --y-col names the outcomes.",
-        multiclass_hint="skbrier report scores binary outcomes.",
+        swap_hint=(
+            "Are --y-col and --p-col swapped? --y-col names the outcomes."
+            if option == "--y-col"
+            else f"{option} names the outcomes (0/1), not the forecasts."
+        ),
+        multiclass_hint="skbrier scores binary outcomes: recode the column to two labels.",
     )
 
 

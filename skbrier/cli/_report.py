@@ -117,11 +117,13 @@ def _make_reports(jobs, args, run: Task | None = None, subgroups=None) -> dict:
 def _in_columns(msg: str, args) -> str:
     """An error of the Python API (whose messages start with the parameter at
     fault) in the command line's words: the column and its option."""
-    subjects = {
-        "y_true": f"column {args.y_col!r} (--y-col)",
-        "sample_weight": f"column {args.weight_col!r} (--weight-col)",
-    }
-    if len(args.p_col) == 1:
+    subjects = {}  # skbrier demo has no columns
+    for param, option in (("y_true", "y_col"), ("sample_weight", "weight_col")):
+        if getattr(args, option, None) is not None:
+            subjects[param] = (
+                f"column {getattr(args, option)!r} (--{option.replace('_', '-')})"
+            )
+    if len(getattr(args, "p_col", None) or []) == 1:
         subjects["y_proba"] = f"column {args.p_col[0]!r} (--p-col)"
     for param, column in subjects.items():
         if msg.startswith(param + " ") or msg.startswith(param + ":"):

@@ -28,6 +28,7 @@ import gzip
 import hashlib
 import io
 import lzma
+import os
 import re
 import sys
 import zipfile
@@ -311,11 +312,19 @@ def check_header(header: Sequence[str], name: str) -> list[str]:
 
 
 def missing_column(
-    header: Sequence[str], col: str, name: str, comment_hint: bool, sep: str | None = None
+    header: Sequence[str],
+    col: str,
+    name: str,
+    comment_hint: bool,
+    sep: str | None = None,
+    engine: str | None = None,
 ) -> None:
     """A CLIError when ``col`` is not in ``header``: the columns, and why it
     may be missing (a comment line, a header of one column that another
-    separator splits, a name in another case or with blanks)."""
+    separator splits, a name in another case or with blanks).
+
+    ``engine``: the ``--engine`` that read the header itself (it takes no
+    ``--sep``, so the remedy of another separator is ``--engine memory``)."""
     if col in header:
         return
     shown = ", ".join(header[:20]) + (", ..." if len(header) > 20 else "")
@@ -326,14 +335,32 @@ def missing_column(
         other = sniff_separator(header[0])
         if other != sep and other in header[0]:
             shown_sep = "tab" if sep == "\t" else sep
+            remedy = (
+                f"not --sep {shown_sep!r}"
+                if engine is None
+                else f"not {shown_sep!r}: read it with --engine memory --sep {other!r}"
+            )
             hint = (
                 f" (the header is one column {header[0]!r}: its separator looks like "
-                f"{other!r}, not --sep {shown_sep!r})"
+                f"{other!r}, {remedy})"
             )
     if not hint:
         close = [h for h in header if h.strip().casefold() == col.strip().casefold()]
         hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise CLIError(f"{name}: no column '{col}' (columns: {shown}){hint}.")
+
+
+def check_columns(
+    path: str, names: Sequence[Any], columns: Sequence[str], engine: str
+) -> None:
+    """:func:`missing_column` for each of ``columns`` in a file that ``engine``
+    read itself (its CSV text separated by ',', a directory or a Parquet file
+    by none)."""
+    parquet = os.path.isdir(path) or path.lower().endswith((".parquet", ".parq", ".pq"))
+    for c in columns:
+        missing_column(
+            [str(n) for n in names], c, path, False, None if parquet else ",", engine
+        )
 
 
 # --------------------------------------------------------------------------
@@ -561,6 +588,17 @@ def read_table(
     data, layers, fmt = unpack(raw, name)
     info: dict[str, Any] = {"format": fmt, "compression": "+".join(layers) or None}
     if fmt == "parquet":
+        given = [
+            o
+            for o, v in (("--sep", sep), ("--comment", comment), ("--encoding", encoding))
+            if v
+        ]
+        if decimal != "." or given:
+            opts = ", ".join([*given, *(["--decimal"] if decimal != "." else [])])
+            raise CLIError(
+                f"{name} is a Parquet file (typed columns): the text-file options "
+                f"{opts} do not apply; leave them out."
+            )
         header, cols, n = _read_parquet(data, name, needed, False)
         info["engine"] = "pyarrow"
         _release_arrow_memory()

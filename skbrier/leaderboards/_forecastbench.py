@@ -73,19 +73,25 @@ def question_key(
     >>> question_key("2025-03-02", "polymarket", "0x1f", None)
     '2025-03-02_polymarket_0x1f'
     """
-    for name, value in (("source", source), ("id", id)):
+    for name, value in (
+        ("forecast_due_date", forecast_due_date),
+        ("source", source),
+        ("id", id),
+    ):
         if _is_missing(value) or (isinstance(value, str) and not value):
             raise ValueError(f"{name} is missing (a question key needs it).")
     due = str(forecast_due_date)[:10]
+    _date(due, "forecast_due_date")
     if _is_missing(lead_time):
         return f"{due}_{source}_{id}"
     try:
-        h = float(lead_time)
+        h = math.nan if isinstance(lead_time, bool) else float(lead_time)
     except (TypeError, ValueError):
         h = math.nan
-    if not h.is_integer():
+    if not h.is_integer() or h < 0:
         raise ValueError(
-            f"lead_time must be a whole number of days (ForecastBench's horizon), got {lead_time!r}."
+            "lead_time must be a whole number of days, not negative (ForecastBench's "
+            f"horizon), got {lead_time!r}."
         )
     return f"{due}_{source}_{id}_{int(h)}"
 
@@ -191,6 +197,23 @@ def _combo(v: Any) -> bool:
     return isinstance(v, (list, tuple))
 
 
+def _market(market_sources: Any) -> set[str]:
+    """``market_sources`` as a set of names: None, or an iterable of strings
+    (one string would be read as its letters and match no source)."""
+    if market_sources is None:
+        return set()
+    if isinstance(market_sources, (str, bytes)) or not isinstance(market_sources, Iterable):
+        raise TypeError(
+            "market_sources must be an iterable of source names, e.g. "
+            f"['manifold', 'metaculus'], got {market_sources!r}."
+        )
+    market = set(market_sources)
+    bad = [m for m in market if not isinstance(m, str)]
+    if bad:
+        raise TypeError(f"market_sources must hold source names (str), got {bad[0]!r}.")
+    return market
+
+
 def _keyed(
     records: list[dict[str, Any]],
     due: str,
@@ -198,7 +221,7 @@ def _keyed(
     where: str,
 ) -> list[dict[str, Any]]:
     """Drop combination questions (ForecastBench's ``is_combo``); add horizon and key."""
-    market = set(market_sources or ())
+    market = _market(market_sources)
     out = []
     for i, r in enumerate(records):
         if _combo(r.get("id")):
@@ -489,6 +512,11 @@ def forecastbench_rows(
     """
     f = np.asarray(forecaster, dtype=object)
     keep = np.ones(f.shape[0], dtype=bool)
+    if reference_date is not None and max_inactive_days is None:
+        raise ValueError(
+            "reference_date is the 'now' of the inactivity rule: it needs "
+            "max_inactive_days (and submission_date)."
+        )
     if latest_per_organization is not None:
         k = latest_per_organization
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:

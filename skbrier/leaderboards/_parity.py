@@ -326,8 +326,9 @@ def parity_date(
         who never enter the frontier), aligned with ``scores``; a dict
         ``{name: date}`` when ``scores`` is a leaderboard result.
     scores : array-like or LeaderboardResult
-        Brier Index of each forecaster (higher is better), or a leaderboard
-        result (its ``brier_index``).
+        Brier Index of each forecaster (higher is better; NaN for one without
+        an index, who never enters the frontier), or a leaderboard result
+        (its ``brier_index``).
     target : float or name
         The target index, or the forecaster whose index is the target.
     replicates : LeaderboardResult or array of shape (n_resamples, n_forecasters), optional
@@ -359,6 +360,12 @@ def parity_date(
         s = np.asarray(scores, dtype=np.float64)
         if s.ndim != 1 or s.shape[0] == 0:
             raise ValueError(f"scores must be a non-empty 1-D array, got shape {s.shape}.")
+        if np.isinf(s).any():  # NaN is a forecaster without a score; inf no index
+            k = int(np.flatnonzero(np.isinf(s))[0])
+            raise ValueError(
+                f"scores must be Brier Index values (NaN for a forecaster without "
+                f"one), got {s[k]} at position {k}."
+            )
     n = s.shape[0]
     if isinstance(release_dates, dict):
         if names is None:

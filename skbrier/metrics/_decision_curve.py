@@ -329,7 +329,9 @@ class DecisionCurveResult(_ModelIntervalResult):
     ) -> ConfidenceInterval:
         if self.bootstrap_replicates is None:
             raise ValueError(
-                "no confidence bands: call decision_curve with n_resamples > 0."
+                "no confidence bands: this decision curve has no bootstrap resamples "
+                "(decision_curve and DecisionCurveDisplay.from_predictions draw them "
+                "with n_resamples > 0; decision_curve_survival has none)."
             )
         model = self._model_named(model, self.model_names, extra=("all",))
         estimate = self.treat_all if model == "all" else self.net_benefit_by_model[model]

@@ -19,6 +19,7 @@ from ._pyplot import import_pyplot
 
 __all__ = [
     "binary_estimator_forecasts",
+    "check_axes",
     "check_name",
     "check_result",
     "display_doc",
@@ -118,9 +119,15 @@ def new_axes(ax: Any, display: str, **subplots_kw: Any) -> Any:
     plt = import_pyplot(display)
     if ax is None:
         _, ax = plt.subplots(**subplots_kw)
-    elif not hasattr(ax, "plot"):  # not an AttributeError while drawing
+    return check_axes(ax)
+
+
+def check_axes(ax: Any, name: str = "ax") -> Any:
+    """``ax`` when it is None or a matplotlib Axes, else a TypeError naming
+    ``name`` (not an AttributeError while drawing)."""
+    if ax is not None and not (hasattr(ax, "plot") and hasattr(ax, "figure")):
         raise TypeError(
-            f"ax must be a matplotlib Axes (e.g. from plt.subplots()) or None, "
+            f"{name} must be a matplotlib Axes (e.g. from plt.subplots()) or None, "
             f"got {type(ax).__name__}."
         )
     return ax

@@ -31,6 +31,7 @@ from ._calibration_parts import (
 )
 from ._common import (
     binary_estimator_forecasts,
+    check_axes,
     check_name,
     display_doc,
     draw_diagonal,
@@ -402,6 +403,8 @@ class CalibrationCurveDisplay:
         """One Axes per group: ``ax`` (one, or an array), or a new grid."""
         if ax is not None:
             axes = np.ravel(np.asarray(ax, dtype=object))
+            for one in axes:
+                check_axes(one)
             if axes.shape[0] < len(groups):
                 raise ValueError(
                     f"ax must hold one Axes per group ({len(groups)}), got "

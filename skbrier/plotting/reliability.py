@@ -14,10 +14,10 @@ from numpy.typing import ArrayLike
 
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._decomposition_options import estimator_proba, resolve_method
-from ._common import display_doc, draw_diagonal, store_axes
+from ._common import check_axes, display_doc, draw_diagonal, store_axes
 from ._multiclass_reliability import MulticlassReliabilityDisplay as _Multi
 from ._multiclass_reliability import multiclass_display, multiclass_proba
-from ._pyplot import import_pyplot
+from ._pyplot import check_line_properties, import_pyplot
 from ._reliability_data import check_curves, display_kwargs
 from ._reliability_draw import (
     DIAGONAL_GID,
@@ -251,6 +251,9 @@ class ReliabilityDisplay:
         True
         """
         plt = import_pyplot("ReliabilityDisplay")
+        check_axes(ax)
+        check_axes(components_ax, "components_ax")
+        check_line_properties(kwargs, "ReliabilityDisplay")
         xs, ys, bxs, los, his, labels = check_curves(self)
         if hist not in (True, False, "shared", "per_model"):
             raise ValueError(

@@ -16,6 +16,7 @@ from .._core.results import ConfidenceInterval
 from .._response import response_from_estimator
 from ..metrics.selective import RiskCoverageResult, risk_coverage_curve
 from ._common import check_name, check_result, display_doc, fill_band, new_axes, store_axes
+from ._pyplot import check_line_properties
 
 __all__ = ["RiskCoverageDisplay"]
 
@@ -303,6 +304,7 @@ class RiskCoverageDisplay:
         show_band = check_bool(show_band, "show_band")
         band_alpha = check_real(band_alpha, "band_alpha", low=0.0, high=1.0)
         label = check_name(name) or self.name or "model"
+        check_line_properties(kwargs, "RiskCoverageDisplay")
         ax = new_axes(ax, "RiskCoverageDisplay")
         x = np.concatenate(([0.0], self.coverage))
         risk = np.concatenate((self.selective_risk[:1], self.selective_risk))

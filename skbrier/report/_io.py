@@ -47,8 +47,15 @@ def write_text_atomic(
     :class:`FileExistsError`).  A failed write leaves ``path`` as it was
     and no temporary file behind.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or path-like (the output file), got {path!r}.")
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
+    # the user's path in the message, not that of the temporary file
+    if not directory.is_dir():
+        raise FileNotFoundError(f"{target}: the directory {directory} does not exist.")
+    if target.is_dir():
+        raise IsADirectoryError(f"{target}: is a directory, not a file to write.")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:

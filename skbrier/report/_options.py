@@ -181,6 +181,11 @@ def check_options(
     cov_type = check_option(cov_type, "cov_type", COV_TYPES)
     kwds = _check_inference_kwds(inference_kwds, cov_type)
     n_resamples, n_jobs = _check_resampling(n_resamples, n_jobs, kwds)
+    if n_resamples is not None and cov_type != "bootstrap":  # as inference_kwds'
+        raise ValueError(
+            f"n_resamples applies to cov_type='bootstrap' only, not to "
+            f"cov_type={cov_type!r} (its intervals draw no resamples)."
+        )
     return Options(
         thresholds=_check_thresholds(thresholds),
         cov_type=cov_type,

@@ -399,8 +399,10 @@ def _first_segment(segments: Any) -> Any:
             return column
         raise ValueError("segments has no column: give at least one segmenting column.")
     arr = np.asarray(segments)
-    if arr.ndim == 2 and arr.shape[1] == 0:
-        raise ValueError("segments has no column: give at least one segmenting column.")
+    if arr.ndim not in (1, 2) or arr.shape[1:] == (0,):
+        from ..metrics.cumulative import _segment_columns
+
+        _segment_columns(arr, arr.shape[0] if arr.ndim else 0)  # its error (the shape)
     return arr if arr.ndim == 1 else arr[:, 0]
 
 

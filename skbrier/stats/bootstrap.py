@@ -78,7 +78,6 @@ __all__ = [
     "BootstrapResult",
     "block_bootstrap",
     "bootstrap_indices",
-    "default_block_length",
 ]
 
 _BLOCK_SCHEMES = BOOTSTRAP_SCHEMES[1:]
