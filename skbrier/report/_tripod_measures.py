@@ -6,6 +6,7 @@ risks by outcome): used by the report (:mod:`._tripod`) and its page
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -113,13 +114,16 @@ def precision_rows(prec: Any) -> list[dict]:
     sample size that would meet it."""
     out = []
     for k, width in prec.widths.items():
-        ci = prec.confidence_interval(prec.confidence_level, metric=k)
+        try:
+            low, high = prec.confidence_interval(prec.confidence_level, metric=k)
+        except ValueError:  # no interval on this sample (no finite standard error)
+            low = high = math.nan
         out.append(
             {
                 "measure": k,
                 "estimate": prec.estimates[k],
-                "ci_low": ci.low,
-                "ci_high": ci.high,
+                "ci_low": low,
+                "ci_high": high,
                 "width": width,
                 "target": prec.targets[k],
                 "met": prec.met[k],

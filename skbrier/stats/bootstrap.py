@@ -78,6 +78,7 @@ __all__ = [
     "BootstrapResult",
     "block_bootstrap",
     "bootstrap_indices",
+    "default_block_length",
 ]
 
 _BLOCK_SCHEMES = BOOTSTRAP_SCHEMES[1:]
