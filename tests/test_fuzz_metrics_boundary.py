@@ -1,0 +1,67 @@
+"""Boundary inputs of the public functions of ``skbrier.metrics`` found by fuzzing.
+
+Each test is the regression test of one fault: a stray exception, a leaked
+numpy warning, an error naming the wrong parameter or a silent wrong number.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from skbrier import metrics
+
+
+# --------------------------------------------------------------------------
+# platt_calibration_error: a steep fit overflowed exp() with a RuntimeWarning
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("solver", ["helm", "mle"])
+def test_platt_steep_fit_leaks_no_runtime_warning(solver):
+    y = np.array([1, 0, 0])
+    p = np.array([0.197, 0.505, 0.2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        res = metrics.platt_calibration_error(y, p, solver=solver, n_bins=4)
+    assert 0.0 <= res.calibration_error <= 1.0
+    assert 0.0 <= res.calibration_error_1_bin <= 1.0
+
+
+# --------------------------------------------------------------------------
+# temperature_scaling: a mistake in fit_on was reported as one in y_true/y_score
+# --------------------------------------------------------------------------
+_LOGP = np.log([[0.7, 0.2, 0.1], [0.6, 0.3, 0.1], [0.2, 0.5, 0.3]])
+
+
+@pytest.mark.parametrize(
+    "fit_on",
+    [
+        ([0, 1, 2], _LOGP[:2]),  # lengths differ
+        ([0, 5], _LOGP[:2]),  # a gold index out of range
+        ([0, 1], np.full((2, 3), np.nan)),  # NaN scores
+        (["a", "b"], _LOGP[:2]),  # not indices
+    ],
+)
+def test_temperature_scaling_fit_on_errors_name_fit_on(fit_on):
+    with pytest.raises((ValueError, TypeError), match="fit_on"):
+        metrics.temperature_scaling([0, 1, 1], _LOGP, fit_on=fit_on)
+
+
+def test_temperature_scaling_scored_split_errors_do_not_name_fit_on():
+    with pytest.raises(ValueError, match="y_true") as info:
+        metrics.temperature_scaling([0, 1], _LOGP, fit_on=([0, 1, 1], _LOGP))
+    assert "fit_on" not in str(info.value)
+
+
+# --------------------------------------------------------------------------
+# flexible_calibration_curve: knots that are not numbers gave numpy's bare
+# "could not convert string to float"
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("knots", [["x", "y", "z"], [None, 0.0, 1.0], [1 + 2j, 0, 1]])
+def test_flexible_curve_knots_not_numbers_name_knots(knots):
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0.05, 0.95, 60)
+    y = (rng.uniform(size=60) < p).astype(int)
+    with pytest.raises(ValueError, match="knots"):
+        metrics.flexible_calibration_curve(y, p, smoother="rcs", knots=knots)
