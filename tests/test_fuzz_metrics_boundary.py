@@ -65,3 +65,65 @@ def test_flexible_curve_knots_not_numbers_name_knots(knots):
     y = (rng.uniform(size=60) < p).astype(int)
     with pytest.raises(ValueError, match="knots"):
         metrics.flexible_calibration_curve(y, p, smoother="rcs", knots=knots)
+
+
+# --------------------------------------------------------------------------
+# weights whose classes are more than ~1e308 apart: c_statistic was NaN with a
+# numpy RuntimeWarning, the logistic fits raised a bare "math domain error",
+# and a subnormal information leaked numpy's overflow warning
+# --------------------------------------------------------------------------
+def _binary_data(n=30, seed=15):
+    rng = np.random.default_rng(seed)
+    p = np.round(rng.uniform(0.02, 0.98, n), 2)
+    y = (rng.uniform(size=n) < p).astype(int)
+    y[:2] = [0, 1]
+    return y, p
+
+
+@pytest.mark.parametrize(
+    "w_event, w_none", [(1e-200, 1e200), (1e200, 1e-200), (1e300, 1e-300)]
+)
+def test_c_statistic_classes_weighted_far_apart(w_event, w_none):
+    from sklearn.metrics import roc_auc_score
+
+    y, p = _binary_data()
+    w = np.where(y == 1, w_event, w_none)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        got = metrics.c_statistic(y, p, sample_weight=w)
+    # each class's weights are equal, so C is the unweighted one
+    assert got == pytest.approx(roc_auc_score(y, p), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "func",
+    [
+        metrics.calibration_in_the_large,
+        metrics.calibration_intercept_slope,
+        metrics.platt_calibration_error,
+    ],
+)
+def test_logistic_fits_refuse_a_class_below_float_range(func):
+    y, p = _binary_data()
+    w = np.where(y == 1, 1e-200, 1e200)
+    with pytest.raises(ValueError, match="sample_weight"):
+        func(y, p, sample_weight=w)
+
+
+@pytest.mark.parametrize(
+    "func",
+    [
+        metrics.calibration_in_the_large,
+        metrics.calibration_intercept_slope,
+        metrics.platt_calibration_error,
+    ],
+)
+def test_logistic_fits_subnormal_information_leaks_no_runtime_warning(func):
+    y, p = _binary_data()
+    w = np.full(y.shape[0], 1e-310)
+    w[0] = 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", UserWarning)  # the fit's ConvergenceWarning
+        res = func(y, p, sample_weight=w)
+    assert res is not None

@@ -348,7 +348,9 @@ def offset_intercept_solve(
     else:
         a = float(optimize.brentq(score, lo, hi, xtol=1e-14, rtol=4.0 * _EPS, maxiter=1000))
     info, ll = rows.reduce(offset_final_rows, a)[0]
-    var = 1.0 / info if info > 0.0 else math.inf
+    # Python's division: a subnormal information (weights near 1e-308 times
+    # the largest) gives an infinite variance without numpy's overflow warning
+    var = 1.0 / float(info) if info > 0.0 else math.inf
     return a, float(var), float(ll)
 
 
