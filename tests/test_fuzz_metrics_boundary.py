@@ -127,3 +127,55 @@ def test_logistic_fits_subnormal_information_leaks_no_runtime_warning(func):
         warnings.simplefilter("ignore", UserWarning)  # the fit's ConvergenceWarning
         res = func(y, p, sample_weight=w)
     assert res is not None
+
+
+# --------------------------------------------------------------------------
+# one weight near the float maximum beside weights of 1: the multiclass sums
+# (Brier, RPS) and CORP's pooled event weights overflowed to inf/NaN with a
+# numpy RuntimeWarning
+# --------------------------------------------------------------------------
+_BIG = float(np.finfo(np.float64).max)
+
+
+def _multiclass_data(n=30, seed=16):
+    rng = np.random.default_rng(seed)
+    P = rng.dirichlet([1, 1, 1], n)
+    y = rng.integers(0, 3, n)
+    y[:3] = [2, 1, 0]
+    P[0] = [0.9, 0.05, 0.05]  # row 0 scores above 1 (its weighted term overflowed)
+    return y, P
+
+
+@pytest.mark.parametrize(
+    "func, key",
+    [
+        (metrics.brier_score, None),
+        (metrics.brier_index, None),
+        (metrics.ranked_probability_score, None),
+        (metrics.corp_decomposition, "brier_score"),
+        (metrics.ranked_probability_decomposition, "ranked_probability_score"),
+    ],
+)
+def test_multiclass_weight_near_float_max_does_not_overflow(func, key):
+    y, P = _multiclass_data()
+    w = np.ones(y.shape[0])
+    w[0] = _BIG
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        got = func(y, P, sample_weight=w)
+    got = got if key is None else getattr(got, key)
+    # the other rows weigh 1/1.8e308: the score is row 0's
+    want = func(y[:1], P[:1], labels=[0, 1, 2])
+    want = want if key is None else getattr(want, key)
+    assert np.isfinite(got)
+    assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_binary_corp_weight_near_float_max_does_not_overflow():
+    y, p = _binary_data()
+    w = np.ones(y.shape[0])
+    w[1] = _BIG  # an event: its pooled event weight overflowed
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        d = metrics.corp_decomposition(y, p, sample_weight=w)
+    assert d.brier_score == pytest.approx((p[1] - y[1]) ** 2, rel=1e-12)
