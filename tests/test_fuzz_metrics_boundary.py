@@ -10,6 +10,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skbrier import metrics
 
@@ -179,3 +181,84 @@ def test_binary_corp_weight_near_float_max_does_not_overflow():
         warnings.simplefilter("error", RuntimeWarning)
         d = metrics.corp_decomposition(y, p, sample_weight=w)
     assert d.brier_score == pytest.approx((p[1] - y[1]) ** 2, rel=1e-12)
+
+
+# --------------------------------------------------------------------------
+# properties (small budgets): the invariances the faults above broke
+# --------------------------------------------------------------------------
+
+
+@st.composite
+def _weighted_binary(draw):
+    n = draw(st.integers(3, 12))
+    p = np.array(
+        draw(
+            st.lists(
+                st.sampled_from([0.05, 0.2, 0.5, 0.7, 0.95, 0.33]), min_size=n, max_size=n
+            )
+        )
+    )
+    y = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    y[:2] = [0, 1]
+    w = np.array(draw(st.lists(st.integers(1, 5), min_size=n, max_size=n)), dtype=float)
+    return y, p, w
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    data=_weighted_binary(),
+    e1=st.integers(-200, 200),
+    e0=st.integers(-200, 200),
+)
+def test_c_statistic_scale_of_each_class_property(data, e1, e0):
+    y, p, w = data
+    ref = metrics.c_statistic(y, p, sample_weight=w)
+    scaled = w * np.where(y == 1, 10.0**e1, 10.0**e0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        got = metrics.c_statistic(y, p, sample_weight=scaled)
+    assert got == pytest.approx(ref, rel=1e-12, abs=1e-12)
+
+
+_SCALE_FREE = [
+    metrics.brier_score,
+    metrics.c_statistic,
+    metrics.calibration_in_the_large,
+    lambda y, p, **kw: metrics.corp_decomposition(y, p, **kw).miscalibration,
+    lambda y, p, **kw: metrics.calibration_error(y, p, n_bins=4, **kw),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=_weighted_binary(), e=st.integers(-200, 200), which=st.integers(0, 4))
+def test_scale_free_metrics_weight_scale_property(data, e, which):
+    y, p, w = data
+    func = _SCALE_FREE[which]
+    ref = func(y, p, sample_weight=w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        got = func(y, p, sample_weight=w * 10.0**e)
+    assert got == pytest.approx(ref, rel=1e-9, abs=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    k=st.integers(0, 29),
+    big=st.sampled_from([1e200, 1e300, _BIG]),
+    which=st.sampled_from(["brier", "rps", "corp"]),
+)
+def test_one_huge_weight_scores_that_row_property(k, big, which):
+    y, P = _multiclass_data()
+    w = np.ones(y.shape[0])
+    w[k] = big
+    func = {
+        "brier": metrics.brier_score,
+        "rps": metrics.ranked_probability_score,
+        "corp": lambda *a, **kw: metrics.corp_decomposition(*a, **kw).brier_score,
+    }[which]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        got = func(y, P, sample_weight=w)
+    want = func(y[k : k + 1], P[k : k + 1], labels=[0, 1, 2])
+    # the 29 other rows weigh at most 29/1e200 of row k
+    assert got == pytest.approx(want, rel=1e-9, abs=1e-12)
