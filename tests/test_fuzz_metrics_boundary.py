@@ -262,3 +262,23 @@ def test_one_huge_weight_scores_that_row_property(k, big, which):
     want = func(y[k : k + 1], P[k : k + 1], labels=[0, 1, 2])
     # the 29 other rows weigh at most 29/1e200 of row k
     assert got == pytest.approx(want, rel=1e-9, abs=1e-12)
+
+
+# --------------------------------------------------------------------------
+# abstention_scores: a bad `attempted` was explained as correctness
+# ("1: a right answer", "attempted == 'correct'")
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "attempted",
+    [np.array(["yes", "no", "yes"]), np.array([0, 2, 2]), np.array([0.5, 1, 0])],
+)
+def test_abstention_scores_bad_attempted_is_explained_as_attempted(attempted):
+    with pytest.raises((ValueError, TypeError), match="attempted") as info:
+        metrics.abstention_scores([1, 0, 1], attempted)
+    assert "right answer" not in str(info.value)
+    assert "'correct'" not in str(info.value)
+
+
+def test_selective_bad_y_correct_still_explained_as_correctness():
+    with pytest.raises(ValueError, match="1: a right answer"):
+        metrics.aurc([0, 2, 2], [0.2, 0.5, 0.9])
