@@ -282,3 +282,41 @@ def test_abstention_scores_bad_attempted_is_explained_as_attempted(attempted):
 def test_selective_bad_y_correct_still_explained_as_correctness():
     with pytest.raises(ValueError, match="1: a right answer"):
         metrics.aurc([0, 2, 2], [0.2, 0.5, 0.9])
+
+
+# --------------------------------------------------------------------------
+# ranked probability scores of text categories without labels= were silently
+# scored in alphabetical order ("high" < "low" < "mid"): a wrong RPS for
+# ordinal names, without a word (an unordered categorical already warned)
+# --------------------------------------------------------------------------
+_NAMES = np.array(["low", "mid", "high"])
+_P3 = np.array([[0.7, 0.2, 0.1], [0.2, 0.6, 0.2], [0.1, 0.2, 0.7], [0.6, 0.3, 0.1]])
+_Y3 = np.array([0, 1, 2, 0])
+
+
+@pytest.mark.parametrize(
+    "func",
+    [
+        metrics.ranked_probability_score,
+        metrics.ranked_probability_skill_score,
+        metrics.ranked_probability_decomposition,
+    ],
+)
+def test_ranked_text_categories_without_labels_warn(func):
+    with pytest.warns(UserWarning, match="alphabetical"):
+        func(_NAMES[_Y3], _P3)
+
+
+@pytest.mark.parametrize(
+    "y",
+    [
+        _NAMES[_Y3],  # with labels= in their order: no warning
+        _Y3,  # numbers: their sorted order is their order
+    ],
+)
+def test_ranked_ordered_categories_do_not_warn(y):
+    kw = {"labels": list(_NAMES)} if y.dtype.kind == "U" else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = metrics.ranked_probability_score(y, _P3, **kw)
+    assert got == pytest.approx(metrics.ranked_probability_score(_Y3, _P3))
