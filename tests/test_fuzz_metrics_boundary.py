@@ -320,3 +320,22 @@ def test_ranked_ordered_categories_do_not_warn(y):
         warnings.simplefilter("error")
         got = metrics.ranked_probability_score(y, _P3, **kw)
     assert got == pytest.approx(metrics.ranked_probability_score(_Y3, _P3))
+
+
+# --------------------------------------------------------------------------
+# calibration_error_interval refused calibration_error's own squared= option
+# ("unexpected options for calibration_error: ['squared']")
+# --------------------------------------------------------------------------
+def test_calibration_error_interval_takes_squared():
+    y, p = _binary_data(40, seed=20)
+    kw = {"n_resamples": 50, "random_state": 0, "norm": "l2"}
+    sq = metrics.calibration_error_interval(y, p, squared=True, **kw)
+    rms = metrics.calibration_error_interval(y, p, **kw)
+    assert sq.estimate == pytest.approx(
+        metrics.calibration_error(y, p, norm="l2", squared=True), rel=1e-12
+    )
+    # the percentile interval of a monotone transform: the squared bounds (to
+    # the interpolation between order statistics)
+    assert sq.low <= sq.estimate <= sq.high
+    assert sq.low == pytest.approx(rms.low**2, rel=1e-2)
+    assert sq.high == pytest.approx(rms.high**2, rel=1e-2)
