@@ -339,3 +339,43 @@ def test_calibration_error_interval_takes_squared():
     assert sq.low <= sq.estimate <= sq.high
     assert sq.low == pytest.approx(rms.low**2, rel=1e-2)
     assert sq.high == pytest.approx(rms.high**2, rel=1e-2)
+
+
+# --------------------------------------------------------------------------
+# non-events weighing below ~1e-16 of the total: the event rate rounded to 1
+# and the logistic fits raised a bare "math domain error" (log1p(-1)); near
+# it (1e-15) the joint fit lost its digits and stopped "not converged"
+# --------------------------------------------------------------------------
+@settings(max_examples=25, deadline=None)
+@given(e=st.integers(10, 150), which=st.sampled_from([0, 1]))
+def test_logistic_fits_mirror_with_a_negligible_class_property(e, which):
+    y, p = _binary_data()
+    w = np.where(y == which, 10.0**-e, 1.0)
+    # recoding the outcome (y -> 1 - y, p -> 1 - p) negates the intercepts
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        a = metrics.calibration_in_the_large(y, p, sample_weight=w)
+        a2 = metrics.calibration_in_the_large(1 - y, 1 - p, sample_weight=w)
+        r = metrics.calibration_intercept_slope(y, p, sample_weight=w)
+        r2 = metrics.calibration_intercept_slope(1 - y, 1 - p, sample_weight=w)
+    assert np.isfinite(a) and a == pytest.approx(-a2, rel=1e-9)
+    assert r.intercept == pytest.approx(-r2.intercept, rel=1e-7)
+    assert r.slope == pytest.approx(r2.slope, rel=1e-7)
+
+
+@pytest.mark.parametrize(
+    "func",
+    [
+        metrics.calibration_in_the_large,
+        metrics.calibration_intercept_slope,
+        metrics.platt_calibration_error,
+    ],
+)
+def test_logistic_fits_negligible_non_events_give_a_number(func):
+    y, p = _binary_data()
+    w = np.where(y == 0, 1e-20, 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        res = func(y, p, sample_weight=w)
+    value = res if isinstance(res, float) else res.intercept
+    assert np.isfinite(value) and value > 40.0  # logit of a rate of 1 - 1e-20
