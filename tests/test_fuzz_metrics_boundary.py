@@ -74,6 +74,14 @@ def test_flexible_curve_knots_not_numbers_name_knots(knots):
 # numpy RuntimeWarning, the logistic fits raised a bare "math domain error",
 # and a subnormal information leaked numpy's overflow warning
 # --------------------------------------------------------------------------
+#: the public functions of the logistic recalibration fits
+_LOGISTIC_FITS = [
+    metrics.calibration_in_the_large,
+    metrics.calibration_intercept_slope,
+    metrics.platt_calibration_error,
+]
+
+
 def _binary_data(n=30, seed=15):
     rng = np.random.default_rng(seed)
     p = np.round(rng.uniform(0.02, 0.98, n), 2)
@@ -97,14 +105,7 @@ def test_c_statistic_classes_weighted_far_apart(w_event, w_none):
     assert got == pytest.approx(roc_auc_score(y, p), rel=1e-12)
 
 
-@pytest.mark.parametrize(
-    "func",
-    [
-        metrics.calibration_in_the_large,
-        metrics.calibration_intercept_slope,
-        metrics.platt_calibration_error,
-    ],
-)
+@pytest.mark.parametrize("func", _LOGISTIC_FITS)
 def test_logistic_fits_refuse_a_class_below_float_range(func):
     y, p = _binary_data()
     w = np.where(y == 1, 1e-200, 1e200)
@@ -112,14 +113,7 @@ def test_logistic_fits_refuse_a_class_below_float_range(func):
         func(y, p, sample_weight=w)
 
 
-@pytest.mark.parametrize(
-    "func",
-    [
-        metrics.calibration_in_the_large,
-        metrics.calibration_intercept_slope,
-        metrics.platt_calibration_error,
-    ],
-)
+@pytest.mark.parametrize("func", _LOGISTIC_FITS)
 def test_logistic_fits_subnormal_information_leaks_no_runtime_warning(func):
     y, p = _binary_data()
     w = np.full(y.shape[0], 1e-310)
@@ -363,14 +357,7 @@ def test_logistic_fits_mirror_with_a_negligible_class_property(e, which):
     assert r.slope == pytest.approx(r2.slope, rel=1e-7)
 
 
-@pytest.mark.parametrize(
-    "func",
-    [
-        metrics.calibration_in_the_large,
-        metrics.calibration_intercept_slope,
-        metrics.platt_calibration_error,
-    ],
-)
+@pytest.mark.parametrize("func", _LOGISTIC_FITS)
 def test_logistic_fits_negligible_non_events_give_a_number(func):
     y, p = _binary_data()
     w = np.where(y == 0, 1e-20, 1.0)
