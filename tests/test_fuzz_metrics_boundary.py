@@ -366,3 +366,17 @@ def test_logistic_fits_negligible_non_events_give_a_number(func):
         res = func(y, p, sample_weight=w)
     value = res if isinstance(res, float) else res.intercept
     assert np.isfinite(value) and value > 40.0  # logit of a rate of 1 - 1e-20
+
+
+def test_gam_curve_negligible_non_events_no_math_domain_error():
+    # the start of the penalised fit took log1p(-ybar) of a rate rounded to 1
+    rng = np.random.default_rng(15)
+    p = np.round(rng.uniform(0.02, 0.98, 60), 2)
+    y = (rng.uniform(size=60) < p).astype(int)
+    y[:2] = [0, 1]
+    w = np.where(y == 0, 1e-20, 1.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = metrics.flexible_calibration_curve(y, p, smoother="gam", sample_weight=w)
+    # a number, or NaN with the fit's ConvergenceWarning
+    assert np.isfinite(res.ici) or any("converge" in str(c.message) for c in caught)
