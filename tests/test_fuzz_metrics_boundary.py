@@ -380,3 +380,25 @@ def test_gam_curve_negligible_non_events_no_math_domain_error():
         res = metrics.flexible_calibration_curve(y, p, smoother="gam", sample_weight=w)
     # a number, or NaN with the fit's ConvergenceWarning
     assert np.isfinite(res.ici) or any("converge" in str(c.message) for c in caught)
+
+
+# --------------------------------------------------------------------------
+# calibration_by_group with one group weighing 1e100 or more: the pooling's
+# typical variance took (sum w)^2 - sum w^2, which cancelled to 0 (h2 NaN) or
+# overflowed with a RuntimeWarning
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("scale", [1e100, 1e200])
+def test_calibration_by_group_one_heavy_group(scale):
+    rng = np.random.default_rng(25)
+    p = np.round(rng.uniform(0.02, 0.98, 60), 2)
+    y = (rng.uniform(size=60) < p).astype(int)
+    y[:2] = [0, 1]
+    g = np.array(list("abc"))[rng.integers(0, 3, 60)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", UserWarning)  # small groups' separation
+        het = metrics.calibration_by_group(
+            y, p, groups=g, sample_weight=np.where(g == "a", scale, 1.0)
+        ).heterogeneity
+    assert np.isfinite(het.h2) and het.h2 >= 1.0
+    assert np.isfinite(het.i2) and 0.0 <= het.i2 < 100.0
