@@ -402,3 +402,22 @@ def test_calibration_by_group_one_heavy_group(scale):
         ).heterogeneity
     assert np.isfinite(het.h2) and het.h2 >= 1.0
     assert np.isfinite(het.i2) and 0.0 <= het.i2 < 100.0
+
+
+# --------------------------------------------------------------------------
+# multicalibration_error's mce_relative was NaN (without a word) when the
+# non-events weigh below 1e-16 of the total: 1 - base_rate rounded to 0
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("which", [0, 1])
+def test_mce_relative_with_a_negligible_class(which):
+    import pandas as pd
+
+    rng = np.random.default_rng(25)
+    p = np.round(rng.uniform(0.02, 0.98, 60), 2)
+    y = (rng.uniform(size=60) < p).astype(int)
+    y[:2] = [0, 1]
+    segments = pd.DataFrame({"g": np.array(list("abc"))[rng.integers(0, 3, 60)]})
+    w = np.where(y == which, 1e-20, 1.0)
+    res = metrics.multicalibration_error(y, p, segments=segments, sample_weight=w)
+    rare = float(np.dot(w, y == which)) / float(w.sum())
+    assert res.mce_relative == pytest.approx(100.0 * res.mce / rare, rel=1e-9)
