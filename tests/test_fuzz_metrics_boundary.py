@@ -387,13 +387,16 @@ def test_gam_curve_negligible_non_events_no_math_domain_error():
 # typical variance took (sum w)^2 - sum w^2, which cancelled to 0 (h2 NaN) or
 # overflowed with a RuntimeWarning
 # --------------------------------------------------------------------------
+def _grouped_data():
+    """60 binary rows and three groups."""
+    y, p = _binary_data(60, seed=25)
+    g = np.array(list("abc"))[np.random.default_rng(26).integers(0, 3, 60)]
+    return y, p, g
+
+
 @pytest.mark.parametrize("scale", [1e100, 1e200])
 def test_calibration_by_group_one_heavy_group(scale):
-    rng = np.random.default_rng(25)
-    p = np.round(rng.uniform(0.02, 0.98, 60), 2)
-    y = (rng.uniform(size=60) < p).astype(int)
-    y[:2] = [0, 1]
-    g = np.array(list("abc"))[rng.integers(0, 3, 60)]
+    y, p, g = _grouped_data()
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         warnings.simplefilter("ignore", UserWarning)  # small groups' separation
@@ -412,11 +415,8 @@ def test_calibration_by_group_one_heavy_group(scale):
 def test_mce_relative_with_a_negligible_class(which):
     import pandas as pd
 
-    rng = np.random.default_rng(25)
-    p = np.round(rng.uniform(0.02, 0.98, 60), 2)
-    y = (rng.uniform(size=60) < p).astype(int)
-    y[:2] = [0, 1]
-    segments = pd.DataFrame({"g": np.array(list("abc"))[rng.integers(0, 3, 60)]})
+    y, p, g = _grouped_data()
+    segments = pd.DataFrame({"g": g})
     w = np.where(y == which, 1e-20, 1.0)
     res = metrics.multicalibration_error(y, p, segments=segments, sample_weight=w)
     rare = float(np.dot(w, y == which)) / float(w.sum())
