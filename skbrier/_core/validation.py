@@ -254,8 +254,10 @@ def scale_free_weights(w: np.ndarray | None) -> np.ndarray | None:
     weights are multiplied by the power of two :math:`2^e` that brings the
     largest into [0.5, 1) -- exact, as long as the smallest positive weight
     stays a normal float; weights of ratios beyond that (about 1e308) are
-    returned as they are, so that no positive weight is rounded to 0, and
-    so are weights of ordinary scale (the largest in
+    returned as they are, so that no positive weight is rounded to 0 (or,
+    with the largest beyond :math:`2^{500}`, shifted only below it where that
+    keeps the smallest normal: no overflow), and so are weights of ordinary
+    scale (the largest in
     :math:`[2^{-500}, 2^{500})`), whose sums are then bit for bit those of
     the weights as given.
     Statistics that count observations (where the total weight is the
@@ -288,6 +290,8 @@ def scale_free_exponent(w: np.ndarray) -> int:
     >>> import numpy as np
     >>> scale_free_exponent(np.array([5e-324, 1e-323]))
     1072
+    >>> scale_free_exponent(np.array([1.0, np.finfo(float).max]))
+    -524
     """
     if w.shape[0] == 0:
         return 0
@@ -297,6 +301,14 @@ def scale_free_exponent(w: np.ndarray) -> int:
     e = -int(np.frexp(top)[1])
     low = float(np.min(w, where=w > 0.0, initial=top))
     if e == 0 or np.ldexp(low, e) < _SMALLEST_NORMAL:
+        if top >= _ORDINARY[1]:
+            # huge weights of a wide range (1.8e308 beside 1): the least shift
+            # that brings the largest below 2**500, where sums of the weights
+            # times the kernels' terms cannot overflow, if it keeps the
+            # smallest normal (exact)
+            e = 500 - int(np.frexp(top)[1])
+            if np.ldexp(low, e) >= _SMALLEST_NORMAL:
+                return e
         return 0
     return e
 

@@ -205,7 +205,10 @@ def check_spec(
             )
         if np.ndim(knots) != 1:
             raise ValueError(f"knots must be 1-D, got shape {np.shape(knots)}.")
-        k = np.unique(np.asarray(knots, dtype=np.float64))
+        try:
+            k = np.unique(np.asarray(knots, dtype=np.float64))
+        except (TypeError, ValueError):
+            k = np.empty(0)  # not numbers: the message below says what knots are
         if k.shape[0] < (3 if smoother == "rcs" else 2) or not np.all(np.isfinite(k)):
             raise ValueError(
                 "knots must be finite numbers on the scale of the fit (logit(p) with "

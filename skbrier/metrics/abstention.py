@@ -146,7 +146,14 @@ def abstention_scores(
     >>> round(res.f_score, 4)
     0.5
     """
-    att = correctness_labels(attempted, None, "attempted", "y_correct")
+    att = correctness_labels(
+        attempted,
+        None,
+        "attempted",
+        "y_correct",
+        one="an answered question",
+        text="'attempted'",
+    )
     n = att.shape[0]
     y = correctness_labels(_unread_missing(y_correct, att), n, "y_correct", "attempted")
     w = check_sample_weight(sample_weight, n, ref_name="y_correct")

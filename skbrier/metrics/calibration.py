@@ -80,7 +80,28 @@ def _fit_sample(y: np.ndarray, p: np.ndarray, w: np.ndarray | None):
         wk = None if w is None else w[keep]
     del keep
     _check_fit_counts(yk.shape[0], bool(yk.shape[0]) and bool(np.all(yk == yk[0])))
+    if wk is not None:
+        _check_weight_range(yk, wk)
     return yk, pk, wk, n_excl
+
+
+def _check_weight_range(y: np.ndarray, w: np.ndarray) -> None:
+    """Refuse positive weights whose class the fits cannot see.
+
+    The fits compute with the weights divided by the largest
+    (:func:`normalise_weights`); a class whose weights are all below about
+    1e-308 times the largest then weighs 0 and the fit of two classes
+    became one of a single class (``math domain error``).
+    """
+    top = float(w.max())
+    for cls, name in ((0.0, "negative"), (1.0, "positive")):
+        if not float(w[y == cls].max()) / top > 0.0:
+            raise ValueError(
+                f"sample_weight: every row of the {name} class weighs less than 1e-308 "
+                f"times the largest weight ({top:.3g}): next to it that class weighs 0 "
+                "in floating point, so the logistic fit sees a single class. Keep the "
+                "weights within a range of 1e300, or drop those rows."
+            )
 
 
 def _check_fit_counts(n_used: int, single_class: bool) -> None:
@@ -541,13 +562,18 @@ def c_statistic(
     y, p, w = _binary(y_true, y_proba, sample_weight, pos_label)
     p = apply_resolution(y, p, w, resolution)
     if w is not None:
-        # rows of zero weight are removed rows; the AUC does not depend on the
-        # scale of the weights, so scale them to at most 1 (no overflow)
+        # rows of zero weight are removed rows
         pos = w > 0
-        y, p, w = y[pos], p[pos], normalise_weights(w[pos])[0]
+        y, p, w = y[pos], p[pos], w[pos]
     if np.all(y == y[0]):
         raise ValueError(
             "y_true contains a single class (among the rows of positive weight): "
             "the C statistic is undefined."
         )
+    if w is not None:
+        # C is a ratio of sums over (event, non-event) pairs: it does not depend
+        # on the scale of either class's weights, so each class is scaled to at
+        # most 1 on its own -- weights 1e200 and 1e-200 apart in different
+        # classes no longer round one class to 0 (a NaN C)
+        w = w / np.where(y == 1, w[y == 1].max(), w[y == 0].max())
     return auc_delong(y, p, w)[0]

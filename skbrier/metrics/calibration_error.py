@@ -517,8 +517,8 @@ def calibration_error_interval(
     sample_weight, labels, pos_label, confidence_scale
         As in :func:`calibration_error`.
     **options
-        Keyword options of the statistic (``kind``, ``norm``, ``n_bins``,
-        ``strategy``, ``binning``, ``debias``, ``right``; ``kind`` and
+        Keyword options of the statistic (``kind``, ``norm``, ``squared``,
+        ``n_bins``, ``strategy``, ``binning``, ``debias``, ``right``; ``kind`` and
         ``bandwidth`` for smECE).
 
     Returns
@@ -560,7 +560,7 @@ def calibration_error_interval(
     n_jobs = check_n_jobs(n_jobs)
     kind = options.pop("kind", "top_label")
     if metric == "calibration_error":
-        allowed = {"norm", "n_bins", "strategy", "binning", "debias", "right"}
+        allowed = {"norm", "n_bins", "strategy", "binning", "debias", "right", "squared"}
         bad = set(options) - allowed
         if bad:
             raise TypeError(f"unexpected options for calibration_error: {sorted(bad)}.")
@@ -571,6 +571,7 @@ def calibration_error_interval(
             options.get("binning"),
             options.get("debias", False),
             options.get("right", True),
+            options.get("squared", False),
         )
         data = prepare(
             y_true, y_proba, kind, sample_weight, labels, pos_label, confidence_scale

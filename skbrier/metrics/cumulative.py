@@ -432,9 +432,11 @@ def _intersect(codes: Sequence[np.ndarray]) -> tuple[np.ndarray, int, list[np.nd
     return inverse.reshape(-1), first.shape[0], [c[first] for c in codes]
 
 
-def _relative(mce: float, base_rate: float) -> float:
-    """``mce`` in percent of the rarer outcome's rate (NaN for a single class)."""
-    rare = min(base_rate, 1.0 - base_rate)
+def _relative(mce: float, events: float, non_events: float) -> float:
+    """``mce`` in percent of the rarer outcome's rate (NaN for a single class),
+    from both outcomes' totals: ``1 - base_rate`` rounded to 0 (NaN) when the
+    non-events weigh below 1e-16 of the total."""
+    rare = min(events, non_events) / (events + non_events)
     return 100.0 * mce / rare if rare > 0.0 else float("nan")
 
 
@@ -648,12 +650,13 @@ def _multicalibration(
     worst = int(np.argmax(by_segment["ecce_sigma"]))
     mce_sigma = float(by_segment["ecce_sigma"][worst])
     sigma = float(table["sigma"][0])
-    base_rate = float(np.sum(y) if w is None else np.dot(w, y)) / total
+    events = float(np.sum(y) if w is None else np.dot(w, y))
+    non_events = float(np.sum(1.0 - y) if w is None else np.dot(w, 1.0 - y))
     return MulticalibrationResult(
         mce_sigma=mce_sigma,
         pvalue=float(_k.brownian_range_sf(mce_sigma)),
         mce=mce_sigma * sigma,
-        mce_relative=_relative(mce_sigma * sigma, base_rate),
+        mce_relative=_relative(mce_sigma * sigma, events, non_events),
         mde=5.0 * sigma,
         global_ecce=float(table["kuiper"][0]),
         global_ecce_sigma=float(table["kuiper_statistic"][0]),

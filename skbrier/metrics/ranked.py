@@ -105,6 +105,7 @@ def ranked_order(y_true: Any, labels: Any) -> tuple[Any, Any, np.ndarray | None]
         y_true = np.asarray(y_true)
     if labels is None:
         _warn_unordered_categories(dtype)
+        _warn_text_order(y_true, dtype)
         return y_true, None, None
     order = _target_array(labels, "labels")
     uniq, counts = np.unique(order, return_counts=True)
@@ -118,6 +119,41 @@ def ranked_order(y_true: Any, labels: Any) -> tuple[Any, Any, np.ndarray | None]
     if np.array_equal(perm, np.arange(perm.shape[0])):
         return y_true, order, None
     return y_true, order, perm.astype(np.intp)
+
+
+def _warn_text_order(y_true: Any, dtype: Any) -> None:
+    """Warn when text categories (not a categorical) are read in their sorted,
+    alphabetical order: the score depends on the order, and names such as
+    ``"low" < "medium" < "high"`` do not sort in it (``"high"`` comes first)."""
+    if y_true is None or hasattr(dtype, "categories"):
+        return  # states (no rows) and categoricals (their own rule)
+    if isinstance(y_true, (list, tuple)):
+        arr = np.asarray(y_true, dtype=object)
+    elif isinstance(y_true, np.ndarray) or hasattr(y_true, "to_numpy"):
+        arr = y_true if isinstance(y_true, np.ndarray) else y_true.to_numpy()
+    else:
+        return  # device arrays (the Array API has no text) and other collections
+    if arr.ndim != 1 or not arr.size:
+        return
+    if arr.dtype.kind not in "US" and not (
+        arr.dtype.kind == "O" and isinstance(arr[0], (str, bytes))
+    ):
+        return
+    try:
+        cats = np.unique(arr)
+    except TypeError:  # mixed labels: the validation refuses them
+        return
+    if cats.shape[0] < 3:
+        return  # two categories: one threshold, the order does not matter
+    shown = [c.item() if isinstance(c, np.generic) else c for c in cats[:10]]
+    warn_once(
+        f"y_true holds text categories and labels=None: they are read in their "
+        f"sorted (alphabetical) order {shown}, and the ranked probability score "
+        "depends on the order. If that is not their order, pass labels= in their "
+        "order (lowest first), or an ordered pandas categorical.",
+        UserWarning,
+        key="text categories",
+    )
 
 
 def _warn_unordered_categories(dtype: Any) -> None:

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize
+from scipy import optimize, special
 
 from .._core.arrays import validated
 from .._core.diagnose import one_warning_per_call
@@ -274,8 +274,13 @@ def _helm_logit(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _platt_scaled(lp: np.ndarray, intercept: float, coef: float) -> np.ndarray:
-    """The Platt-scaled confidences ``expit(intercept + coef * lp)``."""
-    return 1.0 / (1.0 + np.exp(-(lp * coef + intercept)))
+    """The Platt-scaled confidences ``expit(intercept + coef * lp)``.
+
+    ``special.expit``: a steep fit (a slope of hundreds, near separation) sends
+    ``exp`` beyond the float range, where ``1 / (1 + exp(-x))`` overflowed
+    with a RuntimeWarning; expit gives the limits 0 and 1 without one.
+    """
+    return special.expit(lp * coef + intercept)
 
 
 def _separated_limit(
@@ -559,7 +564,11 @@ def temperature_scaling(
             raise TypeError(
                 "fit_on must be a tuple (y_true, y_score) of the fitting split."
             )
-        fitted_on, fit = "separate", _Choices(fit_on[0], fit_on[1], None, from_logprobs)
+        try:
+            fit = _Choices(fit_on[0], fit_on[1], None, from_logprobs)
+        except (TypeError, ValueError) as exc:  # say which split holds the mistake
+            raise type(exc)(f"fit_on (y_true, y_score): {exc}") from exc
+        fitted_on = "separate"
     inv_t = _fit_inverse_temperature(fit, "y_score" if fit_on is None else "fit_on")
     after = scored.scores(inv_t, n_bins)
     before = scored.scores(1.0, n_bins)

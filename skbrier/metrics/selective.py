@@ -112,12 +112,20 @@ MAX_POSITIONS = 2.0**53
 
 # --------------------------------------------------------------------------- checks
 def correctness_labels(
-    y_correct: Any, n: int | None, name: str, ref_name: str
+    y_correct: Any,
+    n: int | None,
+    name: str,
+    ref_name: str,
+    *,
+    one: str = "a right answer",
+    text: str = "'correct'",
 ) -> np.ndarray:
     """Binary labels (1 or True: right) as float64 0/1, by the one binary-label check.
 
     Text labels are refused with the conversion to make (there is no
-    ``pos_label`` here: correctness is yes or no).
+    ``pos_label`` here: correctness is yes or no).  ``one``: what a 1 means
+    (``attempted``: an answer given), ``text``: the text of a 1 in the
+    example of the conversion.
     """
     if y_correct is not None and not isinstance(y_correct, (str, bytes)):
         # read once here (pandas and lists become the array binary_target reads)
@@ -134,15 +142,15 @@ def correctness_labels(
             and isinstance(y_correct.ravel()[0], str)
         ):
             raise TypeError(
-                f"{name} must hold booleans or 0/1 (1: a right answer), got text such "
-                f"as {str(y_correct.ravel()[0])!r}; convert it, e.g. {name} == 'correct'."
+                f"{name} must hold booleans or 0/1 (1: {one}), got text such "
+                f"as {str(y_correct.ravel()[0])!r}; convert it, e.g. {name} == {text}."
             )
     if isinstance(y_correct, np.ndarray) and y_correct.dtype.kind == "f":
         # fractions (0.5: a partial credit?) are no correctness: said here,
         # before binary_target's message about labels
         frac = y_correct[np.isfinite(y_correct) & (y_correct != np.round(y_correct))]
         if frac.size:
-            raise ValueError(_not_01(name, {frac.min().item(), frac.max().item()}))
+            raise ValueError(_not_01(name, {frac.min().item(), frac.max().item()}, one))
     out = binary_target(y_correct, None, n, name=name, ref_name=ref_name)
     if isinstance(y_correct, np.ndarray) and y_correct.dtype.kind in "iuf":
         # binary_target reads any two numbers as a class pair (the larger one
@@ -150,16 +158,16 @@ def correctness_labels(
         # (binary_target has checked that at most two values occur)
         pair = {y_correct.min().item(), y_correct.max().item()}
         if not (pair <= {0, 1} or pair <= {-1, 1}):
-            raise ValueError(_not_01(name, pair))
+            raise ValueError(_not_01(name, pair, one))
     return out
 
 
-def _not_01(name: str, values: set) -> str:
+def _not_01(name: str, values: set, one: str) -> str:
     found = " and ".join(fmt(v) for v in sorted(values))
     return (
-        f"{name} must hold 0/1 or booleans (1: a right answer), found the "
+        f"{name} must hold 0/1 or booleans (1: {one}), found the "
         f"values {found}; map them to 0/1 first, e.g. {name} == <the value "
-        "of a right answer>."
+        f"of {one}>."
     )
 
 

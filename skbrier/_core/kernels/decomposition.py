@@ -400,8 +400,12 @@ def pool_ties(y01: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> Pooled:
     ws = np.abs(signed, out=signed)
     wsum = np.add.reduceat(ws, starts)
     ysum = signed_sum
-    ysum += wsum
-    ysum *= 0.5
+    if float(wsum.max()) < 2.0**1000:  # sum, then halve: exact down to 5e-324
+        ysum += wsum
+        ysum *= 0.5
+    else:  # halve, then sum: exact, and a weight near 1.8e308 no longer overflows
+        ysum *= 0.5
+        ysum += 0.5 * wsum
     return Pooled(x, wsum, ysum, count)
 
 

@@ -348,7 +348,9 @@ def offset_intercept_solve(
     else:
         a = float(optimize.brentq(score, lo, hi, xtol=1e-14, rtol=4.0 * _EPS, maxiter=1000))
     info, ll = rows.reduce(offset_final_rows, a)[0]
-    var = 1.0 / info if info > 0.0 else math.inf
+    # Python's division: a subnormal information (weights near 1e-308 times
+    # the largest) gives an infinite variance without numpy's overflow warning
+    var = 1.0 / float(info) if info > 0.0 else math.inf
     return a, float(var), float(ll)
 
 
@@ -356,10 +358,25 @@ def offset_intercept_fit(
     y: np.ndarray, offset: np.ndarray, w: np.ndarray | None
 ) -> tuple[float, float, float]:
     """:func:`offset_intercept_solve` on arrays in memory."""
+    if _non_events_negligible(y, w):
+        # ybar rounds to 1 (log1p(-1): "math domain error"): the same fit of the
+        # non-events, logit P(y = 0) = -a - offset, whose rate is accurate
+        a, var, ll = offset_intercept_fit(1.0 - y, -offset, w)
+        return -a, var, ll
     ww = np.ones_like(y) if w is None else w
     ybar = float(np.sum(ww * y) / np.sum(ww))
     rows = ArrayRows(y, offset, w)
     return offset_intercept_solve(rows, ybar, float(offset.min()), float(offset.max()))
+
+
+def _non_events_negligible(y: np.ndarray, w: np.ndarray | None) -> bool:
+    """Whether the non-events weigh below ``2**-26`` of the total (weights of
+    1e-17 beside 1): the event rate ``ybar`` then keeps too few digits of
+    ``1 - ybar`` (none below 1.1e-16), which the fits take logs of."""
+    if w is None:
+        return False  # at least one row of weight 1 in n < 2**26 rows
+    s0 = float(np.dot(w, 1.0 - y))
+    return s0 < float(np.sum(w)) * 2.0**-26
 
 
 def array_offset_sums(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None) -> Any:
@@ -506,6 +523,11 @@ def logistic_calibration(
     :func:`logistic_calibration_rows`.
     """
     wn, scale = normalise_weights(w)
+    if _non_events_negligible(y, wn):
+        # the fit of the non-events (see offset_intercept_fit): the slope and
+        # every likelihood are the same, the intercepts change sign
+        st = logistic_calibration_rows(ArrayRows(1.0 - y, -special.logit(p), wn), scale, lr)
+        return st._replace(intercept=-st.intercept, citl=-st.citl)
     return logistic_calibration_rows(ArrayRows(y, special.logit(p), wn), scale, lr)
 
 

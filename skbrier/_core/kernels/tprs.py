@@ -361,9 +361,13 @@ def gam_logistic_curve(
     S0[2:, 2:] = b.penalty / np.outer(scale[1:], scale[1:])
     xtx = float(np.linalg.norm(X * np.sqrt(ww)[:, None], 2) ** 2)
     S0 /= np.linalg.norm(S0, 2) / max(1.0, xtx / n)
-    ybar = float(np.mean(y) if w is None else np.dot(w, y) / n)
+    # the logit of the base rate from both classes' totals: 1 - ybar rounded
+    # to 0 when the non-events weigh below 1e-16 of the total (math domain error)
+    s1 = float(np.dot(ww, y))
+    s0 = float(np.dot(ww, 1.0 - y))
     start = np.zeros(k)
-    start[0] = math.log(ybar) - math.log1p(-ybar)
+    if s1 > 0.0 and s0 > 0.0:
+        start[0] = math.log(s1) - math.log(s0)
     cache: dict[float, _PirlsFit] = {}
     warm = [start]
 
