@@ -158,17 +158,22 @@ def test_extreme_weight_scales(data, scale):
     sqrt(scale), z times sqrt(scale) (NaN below a total weight of 3),
     chi-squares times scale; never an
     exception.  (Equal-mass bins are frequency-weighted quantiles, which do
-    depend on the scale: a total weight below 1 is less than one sample.)"""
+    depend on the scale: a total weight below 1 is less than one sample, and
+    is refused with a ValueError naming ``sample_weight``.)"""
     y, p, w = data
     ws = w * scale
+    quantile = dict(sample_weight=ws, strategy="quantile", kind="binary", n_bins=10)
+    if ws.sum() < 1:
+        for binning in (None, "sklearn", "netcal"):
+            with pytest.raises(ValueError, match="^sample_weight sums to .*below 1"):
+                calibration_error(y, p, binning=binning, **quantile)
+    else:
+        calibration_error(y, p, **quantile)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         a = calibration_intercept_slope(y, p, sample_weight=ws)
         z = spiegelhalter_z(y, p, sample_weight=ws).statistic
         ece = calibration_error(y, p, sample_weight=ws, norm="l2", kind="binary", n_bins=10)
-        calibration_error(
-            y, p, sample_weight=ws, strategy="quantile", kind="binary", n_bins=10
-        )
         c = c_statistic(y, p, sample_weight=ws)
         citl = calibration_in_the_large(y, p, sample_weight=ws)
     b = calibration_intercept_slope(y, p, sample_weight=w)

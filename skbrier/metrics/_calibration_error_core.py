@@ -13,7 +13,12 @@ from typing import Any
 import numpy as np
 
 from .._core.binning import check_edges as check_bin_edges
-from .._core.binning import check_edges_cover, uniform_edges, weighted_quantile
+from .._core.binning import (
+    check_edges_cover,
+    check_quantile_weights,
+    uniform_edges,
+    weighted_quantile,
+)
 from .._core.kernels.calibration_error import (
     BinSums,
     TopLabelPass,
@@ -309,6 +314,7 @@ def bin_table(p: np.ndarray, y: np.ndarray, w: np.ndarray | None, o: Options):
         ids = np.searchsorted(edges[1:-1], p).astype(np.intp)
         k = o.n_bins
     elif b == "netcal":  # quantile (np.quantile; of the expanded sample with weights)
+        check_quantile_weights(w)
         edges = weighted_quantile(p, linspace_edges(o.n_bins), w)
         edges[0], edges[-1] = 0.0, 1.0
         ids = np.searchsorted(edges[1:-1], p, side="right").astype(np.intp)
