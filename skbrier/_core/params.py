@@ -51,6 +51,7 @@ __all__ = [
     "check_thresholds",
     "is_int",
     "validate_random_state",
+    "scalar_of",
 ]
 
 #: Default number of bins of every binned statistic and diagram (the deciles
@@ -99,6 +100,15 @@ def check_int(
     return v
 
 
+def scalar_of(value: Any) -> Any:
+    """``value``, or the number a 0-d numeric numpy array holds (``np.array(0.3)``,
+    a reduction such as ``a[0, ...]``), so that a scalar option accepts it as
+    scikit-learn's ``numbers.Real`` checks of numpy scalars do."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        return value.item()
+    return value
+
+
 def check_real(
     value: Any,
     name: str,
@@ -107,7 +117,9 @@ def check_real(
     high: float | None = None,
     inclusive: tuple[bool, bool] = (True, True),
 ) -> float:
-    """A finite real option within ``low``/``high`` (bounds inclusive or not)."""
+    """A finite real option within ``low``/``high`` (bounds inclusive or not);
+    a 0-d numeric array is its number (:func:`scalar_of`)."""
+    value = scalar_of(value)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r}.")
     v = float(value)

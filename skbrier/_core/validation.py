@@ -132,6 +132,7 @@ def check_scalar_probability(
     value: Any, *, name: str, open_interval: bool = False
 ) -> float:
     """Validate one probability (a threshold, a base rate, a prevalence)."""
+    value = scalar_of(value)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}.")
     v = float(value)
@@ -658,6 +659,7 @@ from .params import (  # noqa: E402
     check_confidence_level,
     check_n_jobs,
     check_n_resamples,
+    scalar_of,
 )
 
 __all__ += ["check_confidence_level", "check_n_jobs", "check_n_resamples"]

@@ -152,15 +152,17 @@ def check_models(y_proba: Any, y_true: Any = None) -> tuple[dict[str, Any], bool
 
 
 def check_harm(harm: Any, names: list[str]) -> dict[str, float]:
-    """Harm per model: a finite real number (one for all) or a dict by model name."""
+    """Harm per model: a finite real number >= 0 (one for all) or a dict by
+    model name (a negative harm, a gain from testing, would lift the net
+    benefit above the prevalence)."""
     if harm is None:
         return dict.fromkeys(names, 0.0)
     if isinstance(harm, Mapping):
         unknown = [k for k in harm if k not in names]
         if unknown:
             raise ValueError(f"harm names unknown models {unknown}; models: {names}.")
-        return {k: check_real(harm.get(k, 0.0), f"harm[{k!r}]") for k in names}
-    return dict.fromkeys(names, check_real(harm, "harm"))
+        return {k: check_real(harm.get(k, 0.0), f"harm[{k!r}]", low=0.0) for k in names}
+    return dict.fromkeys(names, check_real(harm, "harm", low=0.0))
 
 
 # --------------------------------------------------------------------------- result

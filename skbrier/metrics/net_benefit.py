@@ -336,7 +336,7 @@ def decision_curve(
     harm : float or dict of str to float, default=None
         Harm of using a model (the burden of the test itself, in net-benefit
         units), subtracted from its net benefit at every threshold, as in
-        ``dcurves.dca``; a dict gives it per model (missing models: 0).
+        ``dcurves.dca``; a dict gives it per model (missing models: 0). At least 0.
     n_jobs : int, default=None
         Number of joblib threads for the bootstrap (None: 1; -1: all CPUs).
 

@@ -320,7 +320,11 @@ class _Choices:
         proba = check_scores(values, self.starts, self.lengths, from_logprobs)
         if not from_logprobs:  # as multiple_choice_brier_score
             warn_one_hot(one_hot_scores(np, values), int(self.lengths.max()))
-        self.logp = values if from_logprobs else np.log(proba)
+        if from_logprobs:
+            self.logp = values
+        else:  # a probability of 0 is a log-probability of -inf (checked below)
+            with np.errstate(divide="ignore"):
+                self.logp = np.log(proba)
         self.targets = check_targets(y_true, self.starts, self.lengths)
         n = self.lengths.shape[0]
         self.w = check_sample_weight(sample_weight, n)
