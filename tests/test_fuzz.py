@@ -319,14 +319,28 @@ def _scalars(result: Any) -> dict[str, float]:
             for k2, v2 in value.items():
                 if isinstance(v2, numbers.Real) and not isinstance(v2, bool):
                     out[f"{key}.{k2}"] = float(v2)
-    # per-threshold arrays of a decision curve are also comparable
+                elif _numeric_array(v2):
+                    out.update(_flat(f"{key}.{k2}", v2))
+        elif _numeric_array(value):
+            out.update(_flat(key, value))
+    # per-threshold arrays of a decision curve are also comparable (an array
+    # for one model, a dict of arrays for several)
     if hasattr(result, "net_benefit") and not callable(result.net_benefit):
         nb = result.net_benefit
-        if isinstance(nb, dict):
-            for k2, v2 in nb.items():
-                for i, v in enumerate(np.ravel(v2)):
-                    out[f"net_benefit.{k2}[{i}]"] = float(v)
+        for k2, v2 in nb.items() if isinstance(nb, dict) else [("", nb)]:
+            if _numeric_array(np.asarray(v2)):
+                out.update(_flat(f"net_benefit.{k2}", v2))
     return out
+
+
+def _numeric_array(value: Any) -> bool:
+    return (
+        isinstance(value, np.ndarray) and value.dtype.kind in "iuf" and value.size <= 1000
+    )
+
+
+def _flat(key: str, values: Any) -> dict[str, float]:
+    return {f"{key}[{i}]": float(v) for i, v in enumerate(np.ravel(values))}
 
 
 def _is_count(key: str) -> bool:

@@ -94,7 +94,7 @@ def optimal_block_length(x: Any) -> np.ndarray:
     See Also
     --------
     skbrier.stats.bootstrap.block_bootstrap : uses it with ``block_length="auto"``.
-    default_block_length : the simple ``T^(1/3)`` rule.
+    skbrier.stats.block_length.default_block_length : the simple ``T^(1/3)`` rule.
 
     Notes
     -----
