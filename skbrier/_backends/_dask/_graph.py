@@ -10,9 +10,11 @@ active ``distributed.Client`` if any).  Each input partition is read once.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import copy
 import functools
 import os
+import re
 import warnings
 from typing import Any
 
@@ -166,19 +168,64 @@ def validated_rows(p: Any, w: Any, name: str = "y_proba") -> tuple | None:
         return pv, _chunk_weights(w, pv.shape[0])
 
 
+#: the partition whose rows are being read: ``(number, count, first row,
+#: rows, index labels)``, the first row None where the partition sizes are
+#: unknown, the labels those of a DataFrame partition (else None) (set by
+#: :func:`_apply` and :func:`_apply_frame`, read by :func:`in_partition`)
+_WHERE: contextvars.ContextVar[tuple | None] = contextvars.ContextVar(
+    "skbrier_dask_partition", default=None
+)
+
+
+@contextlib.contextmanager
+def _partition(where: tuple | None):
+    token = _WHERE.set(where)
+    try:
+        yield
+    finally:
+        _WHERE.reset(token)
+
+
+def _where_note(index: int | None = None) -> str:
+    """Where the partition being read lies in the whole dask input: its
+    number, its rows where its offset is known, and the row of the whole
+    input of the partition's ``index``."""
+    where = _WHERE.get()
+    if where is None:
+        return "within one partition of the dask input"
+    k, count, start, n_rows, labels = where
+    note = (
+        f"within one partition of the dask input: partition {k} of {count} "
+        "(numbered from 0)"
+    )
+    if start is not None:
+        if n_rows:
+            note += f", its rows {start} to {start + n_rows - 1} of the whole input"
+        if index is not None:
+            note += f"; index {index} there is row {start + index} of the whole input"
+    elif labels is not None and index is not None and 0 <= index < len(labels):
+        note += f"; index {index} there is the row labelled {labels[index]!r}"
+    return note
+
+
+_INDEX = re.compile(r"\bindex (\d+)")
+
+
 @contextlib.contextmanager
 def in_partition():
-    """Validation of one partition: an in-memory error that names rows says
-    that its positions and counts are the partition's."""
+    """Validation of one partition: an in-memory error
+    that names rows says which partition they are in and, where the
+    partition's offset is known, which row of the whole input its first
+    named position is."""
     try:
         yield
     except (ValueError, TypeError) as exc:
         if type(exc) not in (ValueError, TypeError) or not names_rows(str(exc)):
             raise
+        m = _INDEX.search(str(exc))
+        note = _where_note(int(m.group(1)) if m else None)
         # the in-memory message, whose positions and counts are the partition's
-        raise type(exc)(
-            f"{exc} (Positions and counts are within one partition of the dask input.)"
-        ) from None
+        raise type(exc)(f"{exc} (Positions and counts are {note}.)") from None
 
 
 def _same_rows(parts: dict, what: str, advice: str) -> None:
@@ -190,7 +237,7 @@ def _same_rows(parts: dict, what: str, advice: str) -> None:
         raise ValueError(f"{what} (one partition holds {shown}): {advice}")
 
 
-def _apply(func: Any, y: Any, p: Any, w: Any, cols: dict) -> Any:
+def _apply(func: Any, where: tuple, y: Any, p: Any, w: Any, cols: dict) -> Any:
     # chunks of unknown sizes (`.to_dask_array()`) are paired by position
     _same_rows(
         {"y_true": y, "y_proba": p, "sample_weight": w, **cols},
@@ -199,10 +246,13 @@ def _apply(func: Any, y: Any, p: Any, w: Any, cols: dict) -> Any:
         "they hold the same rows, pass the DataFrame columns themselves, or arrays "
         "of known chunk sizes (.to_dask_array(lengths=True)).",
     )
-    return func(y, p, w, cols)
+    with _partition((*where, np.shape(p)[0], None)):
+        return func(y, p, w, cols)
 
 
-def _apply_frame(func: Any, names: tuple, *cols: Any) -> Any:
+def _apply_frame(
+    func: Any, names: tuple, count: int, *cols: Any, partition_info: dict | None = None
+) -> Any:
     """One DataFrame partition -> a one-row object Series holding ``func``'s result."""
     import pandas as pd
 
@@ -215,7 +265,11 @@ def _apply_frame(func: Any, names: tuple, *cols: Any) -> Any:
         "one column filtered and another not.",
     )
     y, p, w = kw.pop("y_true"), kw.pop("y_proba"), kw.pop("sample_weight", None)
-    return pd.Series([func(y, p, w, kw)], dtype=object)
+    k = (partition_info or {}).get("number")
+    labels = getattr(p, "index", None)
+    where = None if k is None else (k, count, None, np.shape(p)[0], labels)
+    with _partition(where):
+        return pd.Series([func(y, p, w, kw)], dtype=object)
 
 
 def unwrap(state: Any) -> Any:
@@ -247,6 +301,7 @@ def _frame_level(func: Any, inputs: dict) -> list | None:
         _apply_frame,
         func,
         tuple(cols),
+        next(iter(cols.values())).npartitions,
         *cols.values(),
         meta=pd.Series([], dtype=object),
         enforce_metadata=False,
@@ -403,9 +458,11 @@ def map_rows(
     ]
     upd = delayed(_apply, pure=True)
     fn = delayed(func, traverse=False)
+    starts = [None] * n_parts if chunks is None else np.cumsum((0,) + chunks[:-1])
     return [
         upd(
             fn,
+            (i, n_parts, None if starts[i] != starts[i] else int(starts[i])),
             parts["y_true"][i],
             parts["y_proba"][i],
             parts["sample_weight"][i] if parts["sample_weight"] else None,
