@@ -80,3 +80,49 @@ def test_dask_frame_messages_name_the_partition_and_label(sync, kind):
         skbrier.brier_score(df.y, df.p, sample_weight=df.w)
     msg = str(exc.value)
     assert "partition 2 of 3" in msg and f"row labelled {ROW + 10_000}" in msg, msg
+
+
+_STRINGS, _BOOLS = np.array(["yes", "no"]), np.array([True, False])
+
+
+@pytest.mark.parametrize("order", [(_STRINGS, _BOOLS), (_BOOLS, _STRINGS)])
+@pytest.mark.parametrize("merged", [False, True])
+def test_states_of_string_and_bool_chunks_say_booleans(order, merged):
+    # numpy's concatenation turns True into 'True' (four string labels);
+    # an object column of both is refused in memory: the states refuse too,
+    # naming booleans (they said "mixes strings and numbers")
+    p = np.array([0.2, 0.7])
+    s = skbrier.states.BrierState(pos_label="yes")
+    s.update(order[0], p)
+    if merged:
+        t = skbrier.states.BrierState(pos_label="yes").update(order[1], p)
+        s = s.merge(t)
+    else:
+        s.update(order[1], p)
+    with pytest.raises(TypeError, match="mixes strings and booleans") as exc:
+        s.finalize()
+    with pytest.raises(TypeError) as mem:
+        skbrier.brier_score(
+            np.concatenate([order[0].astype(object), order[1].astype(object)]),
+            np.r_[p, p],
+            pos_label="yes",
+        )
+    assert str(exc.value) == str(mem.value)
+
+
+def test_multiclass_states_of_string_and_bool_chunks_say_booleans():
+    s = skbrier.states.MulticlassBrierState()
+    s.update(_STRINGS, np.full((2, 3), 1 / 3)).update(_BOOLS, np.full((2, 3), 1 / 3))
+    with pytest.raises(TypeError, match="mixes strings and booleans"):
+        s.finalize()
+
+
+def test_dask_concatenated_string_and_bool_chunks_read_as_numpy(sync):
+    # dask casts the chunks as numpy concatenates: four string labels
+    y = da.concatenate([da.from_array(_STRINGS, chunks=2), da.from_array(_BOOLS, chunks=2)])
+    p = da.from_array(np.array([0.2, 0.7, 0.4, 0.6]), chunks=2)
+    with pytest.raises(ValueError, match="found 4 labels") as mem:
+        skbrier.brier_score(y.compute(), p.compute(), pos_label="yes")
+    with pytest.raises(ValueError, match="found 4 labels"):
+        skbrier.brier_score(y, p, pos_label="yes")
+    assert "'True'" in str(mem.value)

@@ -73,8 +73,22 @@ def _target_array(
                     raise ValueError(_object_nan_problem(y, name))
                 has_num = True
             if has_str and has_num:
-                raise TypeError(f"{name} mixes strings and numbers; use one type of label.")
+                raise TypeError(_mixed_labels_problem(y, name))
     return y
+
+
+def _mixed_labels_problem(y: np.ndarray, name: str) -> str:
+    """The message of an object array of labels mixing strings and numbers,
+    naming booleans as booleans (chunks of ``True``/``False`` beside chunks
+    of strings were said to hold numbers)."""
+    others = {type(v) for v in y if not isinstance(v, str)}
+    if others and all(issubclass(t, (bool, np.bool_)) for t in others):
+        return (
+            f"{name} mixes strings and booleans (True/False); use one type of "
+            "label: convert the booleans to strings or the strings to booleans "
+            "(numpy's concatenation of such arrays turns True into 'True')."
+        )
+    return f"{name} mixes strings and numbers; use one type of label."
 
 
 def _object_nan_problem(y: np.ndarray, name: str) -> str:
