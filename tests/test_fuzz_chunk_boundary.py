@@ -141,3 +141,16 @@ def test_polars_expr_notes_document_nested_columns():
         sbp.brier_score(df)
     with pytest.raises(pl.exceptions.InvalidOperationError):
         df.select(sbp.brier_score_expr())
+
+
+def test_dask_report_subgroup_note_says_how_in_python(sync):
+    # the note named the CLI's --engine memory only, for a Python call too
+    rng = np.random.default_rng(0)
+    y, p, g = rng.integers(0, 2, 400), rng.uniform(0.05, 0.95, 400), rng.integers(0, 2, 400)
+    rep = skbrier.calibration_report(
+        da.from_array(y, chunks=100),
+        da.from_array(p, chunks=100),
+        groups=da.from_array(g, chunks=100),
+    )
+    (note,) = [n for n in rep.notes if n.startswith("Subgroups: not computed")]
+    assert "groups=groups.compute()" in note and "--engine" not in note

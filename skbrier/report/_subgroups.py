@@ -406,11 +406,12 @@ def _first_segment(segments: Any) -> Any:
     return arr if arr.ndim == 1 else arr[:, 0]
 
 
-def unavailable_note(where: str) -> str:
-    """The note of a report whose input cannot have the subgroup section."""
+def unavailable_note(where: str, advice: str = "(--engine memory)") -> str:
+    """The note of a report whose input cannot have the subgroup section
+    (``advice``: how to compute the report on the rows in memory)."""
     return (
         f"Subgroups: not computed for {where}: the per-group logistic fits, the "
         "lowess ICI and the cumulative tests need each group's rows in memory "
         "(sorted by forecast), which no mergeable state holds; compute the report "
-        "on the rows in memory (--engine memory) for this section."
+        f"on the rows in memory {advice} for this section."
     )

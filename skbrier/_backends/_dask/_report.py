@@ -87,7 +87,14 @@ def calibration_report(c: Any) -> Any:
     if c.groups is not None or c.segments is not None:
         from ...report._subgroups import unavailable_note
 
-        report.notes.append(unavailable_note("dask input"))
+        given = "groups" if c.segments is None else "segments"
+        report.notes.append(
+            unavailable_note(
+                "dask input",
+                f"(e.g. calibration_report(y_true.compute(), y_proba.compute(), "
+                f"{given}={given}.compute()), or on a uniform subsample of the rows)",
+            )
+        )
     return report
 
 
