@@ -154,3 +154,38 @@ def test_dask_report_subgroup_note_says_how_in_python(sync):
     )
     (note,) = [n for n in rep.notes if n.startswith("Subgroups: not computed")]
     assert "groups=groups.compute()" in note and "--engine" not in note
+
+
+@pytest.mark.parametrize("merged", [False, True])
+def test_states_keep_the_labels_of_wider_later_chunks(merged):
+    # the first chunk's dtype (<U1) was kept by update: "bb" was read as "b",
+    # two classes instead of three, and a score was returned
+    chunks = [np.array(["a", "b"]), np.array(["bb"])]
+    p = [np.array([0.2, 0.7]), np.array([0.4])]
+    s = skbrier.states.BrierState(pos_label="a").update(chunks[0], p[0])
+    if merged:
+        s = s.merge(skbrier.states.BrierState(pos_label="a").update(chunks[1], p[1]))
+    else:
+        s.update(chunks[1], p[1])
+    with pytest.raises(ValueError, match="found 3 labels"):
+        s.finalize()
+    with pytest.raises(ValueError, match="found 3 labels"):
+        skbrier.brier_score(np.concatenate(chunks), np.concatenate(p), pos_label="a")
+
+
+def test_states_of_unsigned_then_negative_labels_raise_the_label_error():
+    # OverflowError: Python integer -1 out of bounds for uint8
+    s = skbrier.states.BrierState()
+    s.update(np.array([0, 1], dtype=np.uint8), np.array([0.2, 0.7]))
+    s.update(np.array([-1]), np.array([0.4]))
+    with pytest.raises(ValueError, match="found 3 labels"):
+        s.finalize()
+
+
+def test_bundle_reads_later_chunks_labels_alike():
+    member = skbrier.states.BrierState(pos_label="a")
+    bundle = skbrier.states.StateBundle({"bs": member}, pos_label="a")
+    bundle.update(np.array(["a", "b"]), np.array([0.2, 0.7]))
+    bundle.update(np.array(["bb"]), np.array([0.4]))
+    with pytest.raises(ValueError, match="found 3 labels"):
+        bundle.state("bs").finalize()

@@ -487,8 +487,7 @@ class BinaryState(_LabelSums):
                 if sample_weight is not None:
                     _arrays.checked("sample_weight")
                 self._note_hard(self.proba_name, y_proba)
-                if self._label_dtype is None:
-                    self._label_dtype = y_true.dtype
+                self._note_label_dtype(y_true.dtype)
                 self.n_samples += y_proba.shape[0]
                 self.weighted = self.weighted or sample_weight is not None
                 for label, part, rows in parts:
@@ -519,8 +518,7 @@ class BinaryState(_LabelSums):
             return self
         self._check_rows(p)
         y = _target_array(y_arr, check_finite=False)
-        if self._label_dtype is None:
-            self._label_dtype = y.dtype
+        self._note_label_dtype(y.dtype)
         self._note_hard(self.proba_name, p)
         self._note_columns(extra)
         self._count(n, w)
@@ -539,11 +537,23 @@ class BinaryState(_LabelSums):
         return self
 
     def _merge(self, other: BinaryState) -> None:
-        if self._label_dtype is None:
-            self._label_dtype = other._label_dtype
-        elif other._label_dtype is not None and other._label_dtype != self._label_dtype:
-            self._label_dtype = np.result_type(self._label_dtype, other._label_dtype)
+        self._note_label_dtype(other._label_dtype)
         self._merge_sums(other)
+
+    def _note_label_dtype(self, dtype: np.dtype | None) -> None:
+        """The type of the labels of all chunks so far: numpy's type of their
+        concatenation, as for merged states (only the first chunk's was kept
+        by ``update``: a chunk of ``"bb"`` after one of ``"a"`` was read as
+        ``"b"`` (``<U1``), ``-1`` after ``uint8`` labels raised OverflowError)."""
+        if dtype is None or dtype == self._label_dtype:
+            return
+        if self._label_dtype is None:
+            self._label_dtype = dtype
+            return
+        try:
+            self._label_dtype = np.result_type(self._label_dtype, dtype)
+        except TypeError:  # no common numpy type (dates and numbers): as objects
+            self._label_dtype = np.dtype(object)
 
     def _labels_01(self) -> list[tuple[float, Any]]:
         labels = list(self._sums)
