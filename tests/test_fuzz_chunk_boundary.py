@@ -189,3 +189,20 @@ def test_bundle_reads_later_chunks_labels_alike():
     bundle.update(np.array(["bb"]), np.array([0.4]))
     with pytest.raises(ValueError, match="found 3 labels"):
         bundle.state("bs").finalize()
+
+
+def test_dask_frame_of_forecasts_with_a_text_column_names_the_column(sync):
+    # the partition's frame was read as an array first: the message lost the
+    # column names and asked whether y_true and y_proba were swapped
+    frame = pd.DataFrame(
+        {"y": [0, 1, 2, 0], "p0": [0.2, 0.3, 0.4, 0.5], "p1": [0.3] * 4, "s": "x"}
+    )
+    with pytest.raises(TypeError, match=r"\['s'\] is not numeric") as mem:
+        skbrier.brier_score(frame.y, frame[["p0", "p1", "s"]])
+    df = dd.from_pandas(frame, npartitions=2)
+    with pytest.raises(TypeError) as got:
+        skbrier.brier_score(df.y, df[["p0", "p1", "s"]])
+    assert str(got.value) == str(mem.value)
+    state = skbrier.states.MulticlassBrierState()
+    with pytest.raises(TypeError, match=r"\['s'\] is not numeric"):
+        state.update(frame.y, frame[["p0", "p1", "s"]])

@@ -497,7 +497,7 @@ class BinaryState(_LabelSums):
         raw = _as_array(y_proba, self.proba_name)
         if raw.ndim >= 1 and raw.shape[0] == 0:
             return self  # an empty chunk (an empty partition)
-        p = check_probabilities(raw, name=self.proba_name, warn_hard=False)
+        p = check_probabilities(raw, name=self.proba_name, warn_hard=False, source=y_proba)
         if p.ndim != 1:
             raise ValueError(
                 f"y_proba must be 1-D (the probability of the positive class) for "

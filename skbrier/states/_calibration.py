@@ -156,7 +156,7 @@ class CalibrationBinsState(_LabelSums):
             return self
         if self.confidence_scale != 1.0:
             raw = rescale(raw, self.confidence_scale)
-        p = check_probabilities(raw, warn_hard=False)
+        p = check_probabilities(raw, warn_hard=False, source=y_proba)
         n = p.shape[0]
         k = 1 if p.ndim == 1 else p.shape[1]
         check_columns("y_proba", k, self.n_columns)

@@ -147,7 +147,10 @@ def forecast_columns(
         label = name if shown is None else shown(name)
         # 0/1 values are judged over all the chunks (the state's _note_hard)
         q = check_probabilities(
-            _as_array(columns[name], label), name=label, warn_hard=False
+            _as_array(columns[name], label),
+            name=label,
+            warn_hard=False,
+            source=columns[name],
         )
         if q.shape != (n,):
             raise ValueError(

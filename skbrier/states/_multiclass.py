@@ -99,7 +99,7 @@ class _LabelColumns(_LabelSums):
         raw = _as_array(y_proba, self.proba_name)
         if raw.ndim >= 1 and raw.shape[0] == 0:
             return self
-        p = check_probabilities(raw, name=self.proba_name, warn_hard=False)
+        p = check_probabilities(raw, name=self.proba_name, warn_hard=False, source=y_proba)
         if p.ndim != 2:  # a single column is read as 1-D, as in memory
             raise ValueError(
                 f"{self.proba_name} must be 2-D (one column per class) for "
@@ -184,7 +184,10 @@ class _KernelColumns(WithReference, _LabelColumns):
         if not self.with_reference:
             return {}
         ref = check_probabilities(
-            _as_array(columns["reference"], "reference"), name="reference", warn_hard=False
+            _as_array(columns["reference"], "reference"),
+            name="reference",
+            warn_hard=False,
+            source=columns["reference"],
         )
         if ref.shape != p.shape:
             raise ValueError(

@@ -164,7 +164,7 @@ def validated_rows(p: Any, w: Any, name: str = "y_proba") -> tuple | None:
             raw = raw[:, 0]
         if raw.shape[0] == 0:
             return None
-        pv = check_probabilities(raw, name=name, warn_hard=False)
+        pv = check_probabilities(raw, name=name, warn_hard=False, source=p)
         return pv, _chunk_weights(w, pv.shape[0])
 
 
