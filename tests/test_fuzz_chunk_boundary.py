@@ -206,3 +206,18 @@ def test_dask_frame_of_forecasts_with_a_text_column_names_the_column(sync):
     state = skbrier.states.MulticlassBrierState()
     with pytest.raises(TypeError, match=r"\['s'\] is not numeric"):
         state.update(frame.y, frame[["p0", "p1", "s"]])
+
+
+@pytest.mark.parametrize("merged", [False, True])
+def test_states_of_date_then_integer_labels_refuse_as_numpy(merged):
+    # numpy cannot concatenate them; the states raised float()'s TypeError
+    dates = np.array(["2020-01-01", "2020-01-02"], dtype="datetime64[D]")
+    with pytest.raises(TypeError):
+        np.concatenate([dates, np.array([0, 1])])
+    p = np.array([0.2, 0.7])
+    s = skbrier.states.BrierState().update(dates, p)
+    with pytest.raises(TypeError, match="labels of types that do not mix"):
+        if merged:
+            s.merge(skbrier.states.BrierState().update(np.array([0, 1]), p)).finalize()
+        else:
+            s.update(np.array([0, 1]), p).finalize()

@@ -552,8 +552,12 @@ class BinaryState(_LabelSums):
             return
         try:
             self._label_dtype = np.result_type(self._label_dtype, dtype)
-        except TypeError:  # no common numpy type (dates and numbers): as objects
-            self._label_dtype = np.dtype(object)
+        except TypeError:  # no common type (dates and numbers): numpy refuses too
+            raise TypeError(
+                f"y_true holds labels of types that do not mix across chunks: "
+                f"{self._label_dtype} and {dtype} (numpy cannot concatenate them); "
+                "use one type of label in every chunk."
+            ) from None
 
     def _labels_01(self) -> list[tuple[float, Any]]:
         labels = list(self._sums)
