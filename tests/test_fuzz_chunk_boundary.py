@@ -221,3 +221,17 @@ def test_states_of_date_then_integer_labels_refuse_as_numpy(merged):
             s.merge(skbrier.states.BrierState().update(np.array([0, 1]), p)).finalize()
         else:
             s.update(np.array([0, 1]), p).finalize()
+
+
+@pytest.mark.parametrize("weight", [2.0, np.float64(1.0), "w"])
+@pytest.mark.parametrize("frame", [False, True])
+def test_dask_scalar_weight_is_refused_by_name(sync, weight, frame):
+    # a scalar sample_weight beside dask input raised IndexError
+    y, p = np.arange(30) % 2, np.linspace(0.1, 0.9, 30)
+    if frame:
+        df = dd.from_pandas(pd.DataFrame({"y": y, "p": p}), npartitions=3)
+        dy, dp = df.y, df.p
+    else:
+        dy, dp = da.from_array(y, chunks=7), da.from_array(p, chunks=7)
+    with pytest.raises((TypeError, ValueError), match="sample_weight"):
+        skbrier.brier_score(dy, dp, sample_weight=weight)

@@ -428,10 +428,14 @@ def map_rows(
     inputs = {"y_proba": y_proba, "y_true": y_true, "sample_weight": sample_weight}
     inputs.update({k: v for k, v in columns.items() if v is not None})
     for k, v in inputs.items():
-        if _is_array(v) and v.ndim == 0:  # no rows to partition (was an IndexError)
+        if v is None:
+            continue
+        if isinstance(v, (str, bytes)):  # the in-memory message
+            raise TypeError(f"{k} must be array-like, got a single string {v!r}.")
+        if np.ndim(v) == 0:  # no rows to partition (was an IndexError)
+            what = "a 0-d dask array" if _is_array(v) else f"{v!r}"
             raise ValueError(
-                f"{k} must be an array of one value per row, got a 0-d dask array "
-                "(a scalar)."
+                f"{k} must be an array of one value per row, got {what} (a scalar)."
             )
     frame_level = _frame_level(func, inputs)
     if frame_level is not None:
