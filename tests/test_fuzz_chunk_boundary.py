@@ -235,3 +235,12 @@ def test_dask_scalar_weight_is_refused_by_name(sync, weight, frame):
         dy, dp = da.from_array(y, chunks=7), da.from_array(p, chunks=7)
     with pytest.raises((TypeError, ValueError), match="sample_weight"):
         skbrier.brier_score(dy, dp, sample_weight=weight)
+
+
+@pytest.mark.parametrize("func", [skbrier.brier_score, skbrier.c_statistic])
+def test_dask_3d_forecasts_get_the_in_memory_message(sync, func):
+    # said "multiclass ... probabilities are computed in memory only", though
+    # brier_score computes 2-D dask forecasts, and 3-D is refused in memory too
+    y, p = np.arange(8) % 2, np.full((8, 2, 2), 0.25)
+    with pytest.raises(ValueError, match="1-D or 2-D array, got shape"):
+        func(da.from_array(y, chunks=4), da.from_array(p, chunks=4))

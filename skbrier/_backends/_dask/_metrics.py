@@ -54,7 +54,11 @@ def _check_1d(y_proba: Any) -> None:
             "the probability of the positive class: pass only that column, e.g. "
             f"y_proba[{pick!r}]."
         )
-    if getattr(y_proba, "ndim", 1) > 2 or is_2d(y_proba):
+    if getattr(y_proba, "ndim", 1) > 2:  # the in-memory message (none computes it)
+        raise ValueError(
+            f"y_proba must be a 1-D or 2-D array, got shape {tuple(y_proba.shape)}."
+        )
+    if is_2d(y_proba):
         raise ValueError(
             "y_proba must be 1-D (the probability of the positive class) for dask "
             f"input; got {y_proba.ndim} dimensions (multiclass and two-column "
