@@ -244,3 +244,13 @@ def test_dask_3d_forecasts_get_the_in_memory_message(sync, func):
     y, p = np.arange(8) % 2, np.full((8, 2, 2), 0.25)
     with pytest.raises(ValueError, match="1-D or 2-D array, got shape"):
         func(da.from_array(y, chunks=4), da.from_array(p, chunks=4))
+
+
+def test_dask_unknown_chunk_sizes_name_the_partition(sync):
+    # arrays of unknown chunk sizes (.to_dask_array()): no offsets, the partition
+    y, p, w = _case("nan")
+    df = dd.from_pandas(pd.DataFrame({"y": y, "p": p}), npartitions=3)
+    with pytest.raises(ValueError) as exc:
+        skbrier.brier_score(df.y.to_dask_array(), df.p.to_dask_array())
+    msg = str(exc.value)
+    assert "partition 2 of 3" in msg and "whole input" not in msg, msg

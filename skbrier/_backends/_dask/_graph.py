@@ -462,11 +462,11 @@ def map_rows(
     ]
     upd = delayed(_apply, pure=True)
     fn = delayed(func, traverse=False)
-    starts = [None] * n_parts if chunks is None else np.cumsum((0,) + chunks[:-1])
+    starts = _starts(chunks, n_parts)
     return [
         upd(
             fn,
-            (i, n_parts, None if starts[i] != starts[i] else int(starts[i])),
+            (i, n_parts, starts[i]),
             parts["y_true"][i],
             parts["y_proba"][i],
             parts["sample_weight"][i] if parts["sample_weight"] else None,
@@ -474,6 +474,18 @@ def map_rows(
         )
         for i in range(n_parts)
     ]
+
+
+def _starts(chunks: tuple | None, n_parts: int) -> list[int | None]:
+    """The first row of each partition in the whole input (None where a
+    size before it is unknown)."""
+    out: list[int | None] = []
+    start: float = 0
+    for i in range(n_parts):
+        out.append(int(start) if start == start else None)
+        size = chunks[i] if chunks is not None and i < len(chunks) else float("nan")
+        start += size
+    return out
 
 
 def _tree(level: list, merge: Any) -> Any:
