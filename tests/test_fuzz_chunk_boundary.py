@@ -10,17 +10,12 @@ import pytest
 da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
 
-import dask  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import skbrier  # noqa: E402
 
-
-@pytest.fixture
-def sync():
-    with dask.config.set(scheduler="sync"):
-        yield
-
+# dask's default (threaded) scheduler: each partition's check runs in a
+# worker thread, where the partition it names must be known too
 
 N, CUT, ROW = 3000, 1000, 2006
 
@@ -48,7 +43,7 @@ def _case(kind):
         skbrier.net_benefit,
     ],
 )
-def test_dask_array_messages_name_the_global_row(sync, kind, func):
+def test_dask_array_messages_name_the_global_row(kind, func):
     y, p, w = _case(kind)
     dy, dp, dw = (da.from_array(v, chunks=CUT) for v in (y, p, w))
     with pytest.raises(ValueError) as exc:
@@ -61,7 +56,7 @@ def test_dask_array_messages_name_the_global_row(sync, kind, func):
     assert "partition 2 of 3" in msg and "rows 2000 to 2999" in msg, msg
 
 
-def test_dask_2d_message_names_the_global_row(sync):
+def test_dask_2d_message_names_the_global_row():
     y = np.arange(N) % 3
     p = np.full((N, 3), 1 / 3)
     p[ROW, 0] = np.nan
@@ -71,7 +66,7 @@ def test_dask_2d_message_names_the_global_row(sync):
 
 
 @pytest.mark.parametrize("kind", ["nan", "range", "weight"])
-def test_dask_frame_messages_name_the_partition_and_label(sync, kind):
+def test_dask_frame_messages_name_the_partition_and_label(kind):
     y, p, w = _case(kind)
     frame = pd.DataFrame({"y": y, "p": p, "w": w, "x": "extra"})
     frame.index = frame.index + 10_000
@@ -117,7 +112,7 @@ def test_multiclass_states_of_string_and_bool_chunks_say_booleans():
         s.finalize()
 
 
-def test_dask_concatenated_string_and_bool_chunks_read_as_numpy(sync):
+def test_dask_concatenated_string_and_bool_chunks_read_as_numpy():
     # dask casts the chunks as numpy concatenates: four string labels
     y = da.concatenate([da.from_array(_STRINGS, chunks=2), da.from_array(_BOOLS, chunks=2)])
     p = da.from_array(np.array([0.2, 0.7, 0.4, 0.6]), chunks=2)
@@ -143,7 +138,7 @@ def test_polars_expr_notes_document_nested_columns():
         df.select(sbp.brier_score_expr())
 
 
-def test_dask_report_subgroup_note_says_how_in_python(sync):
+def test_dask_report_subgroup_note_says_how_in_python():
     # the note named the CLI's --engine memory only, for a Python call too
     rng = np.random.default_rng(0)
     y, p, g = rng.integers(0, 2, 400), rng.uniform(0.05, 0.95, 400), rng.integers(0, 2, 400)
@@ -191,7 +186,7 @@ def test_bundle_reads_later_chunks_labels_alike():
         bundle.state("bs").finalize()
 
 
-def test_dask_frame_of_forecasts_with_a_text_column_names_the_column(sync):
+def test_dask_frame_of_forecasts_with_a_text_column_names_the_column():
     # the partition's frame was read as an array first: the message lost the
     # column names and asked whether y_true and y_proba were swapped
     frame = pd.DataFrame(
@@ -225,7 +220,7 @@ def test_states_of_date_then_integer_labels_refuse_as_numpy(merged):
 
 @pytest.mark.parametrize("weight", [2.0, np.float64(1.0), "w"])
 @pytest.mark.parametrize("frame", [False, True])
-def test_dask_scalar_weight_is_refused_by_name(sync, weight, frame):
+def test_dask_scalar_weight_is_refused_by_name(weight, frame):
     # a scalar sample_weight beside dask input raised IndexError
     y, p = np.arange(30) % 2, np.linspace(0.1, 0.9, 30)
     if frame:
@@ -238,7 +233,7 @@ def test_dask_scalar_weight_is_refused_by_name(sync, weight, frame):
 
 
 @pytest.mark.parametrize("func", [skbrier.brier_score, skbrier.c_statistic])
-def test_dask_3d_forecasts_get_the_in_memory_message(sync, func):
+def test_dask_3d_forecasts_get_the_in_memory_message(func):
     # said "multiclass ... probabilities are computed in memory only", though
     # brier_score computes 2-D dask forecasts, and 3-D is refused in memory too
     y, p = np.arange(8) % 2, np.full((8, 2, 2), 0.25)
@@ -246,7 +241,7 @@ def test_dask_3d_forecasts_get_the_in_memory_message(sync, func):
         func(da.from_array(y, chunks=4), da.from_array(p, chunks=4))
 
 
-def test_dask_unknown_chunk_sizes_name_the_partition(sync):
+def test_dask_unknown_chunk_sizes_name_the_partition():
     # arrays of unknown chunk sizes (.to_dask_array()): no offsets, the partition
     y, p, w = _case("nan")
     df = dd.from_pandas(pd.DataFrame({"y": y, "p": p}), npartitions=3)
