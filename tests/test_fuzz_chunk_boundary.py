@@ -62,7 +62,8 @@ def test_dask_2d_message_names_the_global_row():
     p[ROW, 0] = np.nan
     with pytest.raises(ValueError) as exc:
         skbrier.brier_score(da.from_array(y, chunks=CUT), da.from_array(p, chunks=(CUT, 3)))
-    assert "partition 2 of 3" in str(exc.value), str(exc.value)
+    msg = str(exc.value)
+    assert "partition 2 of 3" in msg and f"row {ROW} of the whole input" in msg, msg
 
 
 @pytest.mark.parametrize("kind", ["nan", "range", "weight"])

@@ -186,7 +186,7 @@ def _partition(where: tuple | None):
         _WHERE.reset(token)
 
 
-def _where_note(index: int | None = None) -> str:
+def _where_note(word: str = "index", index: int | None = None) -> str:
     """Where the partition being read lies in the whole dask input: its
     number, its rows where its offset is known, and the row of the whole
     input of the partition's ``index``."""
@@ -202,13 +202,14 @@ def _where_note(index: int | None = None) -> str:
         if n_rows:
             note += f", its rows {start} to {start + n_rows - 1} of the whole input"
         if index is not None:
-            note += f"; index {index} there is row {start + index} of the whole input"
+            note += f"; {word} {index} there is row {start + index} of the whole input"
     elif labels is not None and index is not None and 0 <= index < len(labels):
-        note += f"; index {index} there is the row labelled {labels[index]!r}"
+        note += f"; {word} {index} there is the row labelled {labels[index]!r}"
     return note
 
 
-_INDEX = re.compile(r"\bindex (\d+)")
+#: the first position a message names: ``index 6`` (1-D), ``row 6`` (2-D)
+_INDEX = re.compile(r"\b(index|row) (\d+)\b")
 
 
 @contextlib.contextmanager
@@ -223,7 +224,7 @@ def in_partition():
         if type(exc) not in (ValueError, TypeError) or not names_rows(str(exc)):
             raise
         m = _INDEX.search(str(exc))
-        note = _where_note(int(m.group(1)) if m else None)
+        note = _where_note(*((m.group(1), int(m.group(2))) if m else ()))
         # the in-memory message, whose positions and counts are the partition's
         raise type(exc)(f"{exc} (Positions and counts are {note}.)") from None
 
