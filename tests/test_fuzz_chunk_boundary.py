@@ -250,3 +250,11 @@ def test_dask_unknown_chunk_sizes_name_the_partition():
         skbrier.brier_score(df.y.to_dask_array(), df.p.to_dask_array())
     msg = str(exc.value)
     assert "partition 2 of 3" in msg and "whole input" not in msg, msg
+
+
+def test_support_table_says_the_dask_report_has_no_subgroup_section():
+    from skbrier._core.dispatch import support_table
+
+    lines = support_table().splitlines()
+    i = next(k for k, line in enumerate(lines) if "calibration_report`" in line)
+    assert "without the subgroup section" in lines[i + 2]

@@ -36,7 +36,7 @@ import importlib
 import inspect
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, TypeVar
 
@@ -87,6 +87,8 @@ class _Declaration:
     arrays: tuple[str, ...]
     namespace_of: str
     adapters: dict[str, str | Refused]
+    #: what a supported backend leaves out, by backend (the support table's cell)
+    caveats: dict[str, str] = field(default_factory=dict)
 
 
 _REGISTRY: dict[str, _Declaration] = {}
@@ -192,6 +194,7 @@ def backends(
     dask: str | Refused | None = None,
     array_api: str | Refused | None = None,
     name: str | None = None,
+    caveats: dict[str, str] | None = None,
 ) -> Callable[[F], F]:
     """Declare the backends of a public function (the body is the numpy path).
 
@@ -212,6 +215,9 @@ def backends(
         The documented name (``"skbrier.decomposition.BrierDecomposition.partial_fit"``)
         of a method written in a private mixin; by default the function's
         public module and qualified name.
+    caveats : dict, optional
+        ``{backend: text}``: what a supported backend leaves out (shown in
+        the support table after "yes").
     """
 
     def decorate(func: F) -> F:
@@ -224,7 +230,9 @@ def backends(
         ns_pos = params.index(namespace_of)
         adapters = {k: v for k, v in (("dask", dask), ("array_api", array_api)) if v}
         declared = name or f"{func.__module__.rsplit('._', 1)[0]}.{func.__qualname__}"
-        decl = _Declaration(declared, tuple(arrays), namespace_of, adapters)
+        decl = _Declaration(
+            declared, tuple(arrays), namespace_of, adapters, dict(caveats or {})
+        )
         _REGISTRY[declared] = decl
         short = func.__name__
 
@@ -365,6 +373,8 @@ def support_table() -> str:
                 cells.append(f"no: {target.reason}")
             elif target == HOST:
                 cells.append("copied to the host")
+            elif kind in decl.caveats:
+                cells.append(f"yes, {decl.caveats[kind]}")
             else:
                 cells.append("yes")
         rows.append(tuple(cells))

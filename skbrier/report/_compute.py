@@ -80,6 +80,7 @@ class SingleClassError(ValueError):
     arrays=("y_true", "y_proba", "sample_weight", "groups", "segments"),
     dask="skbrier._backends._dask._adapters:calibration_report",
     array_api=HOST,
+    caveats={"dask": "without the subgroup section (groups=, segments=: a note says so)"},
 )
 def calibration_report(
     y_true: ArrayLike,
