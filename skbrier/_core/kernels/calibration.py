@@ -18,6 +18,7 @@ from scipy import stats
 from ..params import MIN_SAMPLES
 from ..validation import scale_free_exponent
 from .logistic import (
+    RATE_FLIP,
     LogisticCalibrationStats,
     _information,
     _matvec,
@@ -361,6 +362,17 @@ def refit_calibration(
     if y.shape[0] == 0 or y.min() == y.max():
         return math.nan, math.nan, math.nan
     ybar = float(np.dot(w, y) / w.sum())
+    if ybar > RATE_FLIP:  # the fit of the non-events (see logistic.flip_classes)
+        a, ic, b = refit_calibration(
+            1.0 - y,
+            -lg,
+            w,
+            (-start[0], -start[1], start[2]),
+            joint=joint,
+            max_iter=max_iter,
+            check_separation=check_separation,
+        )
+        return -a, -ic, b
     base = math.log(ybar) - math.log1p(-ybar)
     a_new = _offset_newton(
         array_offset_sums(y, lg, w),

@@ -1,0 +1,108 @@
+"""Boundary fuzzing of the private engine's kernels (second round).
+
+Each test is the regression test of a fault found by fuzzing the kernels
+(weights near the float limits, one class by weight, constant forecasts,
+ties, float32 input) and fixed at its root in ``skbrier/_core``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import special
+
+import skbrier
+from skbrier import metrics
+
+
+def _binary_data(n: int = 300, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0.05, 0.95, n)
+    y = (rng.uniform(size=n) < p).astype(float)
+    return y, p
+
+
+def _quiet(func, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return func(*args, **kwargs)
+
+
+# --------------------------------------------------------------------------
+# 1. the event rate rounding to 1 (non-events weighing 1e-17 beside 1): only
+# the in-memory fits used the fit of the non-events; the Dask (rows) path and
+# the report's bootstrap refit took log1p(-1), "math domain error"
+# --------------------------------------------------------------------------
+def _negligible_non_events():
+    y, p = _binary_data()
+    return y, p, np.where(y == 0, 1e-17, 1.0)
+
+
+def test_dask_logistic_fits_negligible_non_events_match_memory():
+    da = pytest.importorskip("dask.array")
+    y, p, w = _negligible_non_events()
+
+    def d(a):
+        return da.from_array(a, chunks=100)
+
+    ref = _quiet(metrics.calibration_intercept_slope, y, p, sample_weight=w)
+    got = _quiet(metrics.calibration_intercept_slope, d(y), d(p), sample_weight=d(w))
+    assert np.isfinite(ref.intercept) and ref.intercept > 30.0
+    for name in ("intercept", "slope", "calibration_in_the_large"):
+        assert getattr(got, name) == pytest.approx(getattr(ref, name), rel=1e-9), name
+    a = _quiet(metrics.calibration_in_the_large, y, p, sample_weight=w)
+    ad = _quiet(metrics.calibration_in_the_large, d(y), d(p), sample_weight=d(w))
+    assert ad == pytest.approx(a, rel=1e-9)
+
+
+def test_rows_fit_negligible_non_events_matches_arrays():
+    # the solver on a distributed-like rows object (neither ArrayRows nor flipped)
+    from skbrier._core.kernels.logistic import (
+        ArrayRows,
+        logistic_calibration,
+        logistic_calibration_rows,
+    )
+
+    class Rows:
+        def __init__(self, rows):
+            self.rows = rows
+
+        def reduce(self, fn, *args):
+            return self.rows.reduce(fn, *args)
+
+    y, p, w = _negligible_non_events()
+    ref = logistic_calibration(y, p, w)
+    got = logistic_calibration_rows(Rows(ArrayRows(y, special.logit(p), w)), 1.0)
+    assert got.intercept == pytest.approx(ref.intercept, rel=1e-9)
+    assert got.citl == pytest.approx(ref.citl, rel=1e-9)
+    assert got.slope == pytest.approx(ref.slope, rel=1e-9)
+
+
+def test_bootstrap_refit_negligible_non_events():
+    from skbrier._core.kernels.calibration import refit_calibration
+
+    y, p, w = _negligible_non_events()
+    ref = _quiet(metrics.calibration_intercept_slope, y, p, sample_weight=w)
+    start = (ref.calibration_in_the_large, ref.intercept, ref.slope)
+    a, b0, b1 = refit_calibration(y, special.logit(p), w, start)
+    assert a == pytest.approx(ref.calibration_in_the_large, rel=1e-9)
+    assert b0 == pytest.approx(ref.intercept, rel=1e-7)
+    assert b1 == pytest.approx(ref.slope, rel=1e-7)
+
+
+def test_report_block_bootstrap_negligible_non_events():
+    y, p, w = _negligible_non_events()
+    rep = _quiet(
+        skbrier.calibration_report,
+        y,
+        p,
+        sample_weight=w,
+        cov_type="bootstrap",
+        n_resamples=20,
+        random_state=0,
+        inference_kwds={"bootstrap": "moving_block", "block_length": 5},
+    )
+    text = str(rep)
+    assert "Calibration intercept" in text and "moving_block bootstrap" in text
