@@ -106,3 +106,56 @@ def test_report_block_bootstrap_negligible_non_events():
     )
     text = str(rep)
     assert "Calibration intercept" in text and "moving_block bootstrap" in text
+
+
+# --------------------------------------------------------------------------
+# 2. interval_from_replicates with infinite replicates: numpy's quantile
+# interpolates inf - inf (and inf * 0 at a finite replicate beside an
+# infinite one) to NaN, so the bounds were NaN without a word
+# --------------------------------------------------------------------------
+_INF = np.inf
+
+
+@pytest.mark.parametrize(
+    ("reps", "low", "high"),
+    [
+        ([1.0, 2.0, _INF], 1.1, _INF),
+        ([_INF] * 5, _INF, _INF),
+        ([_INF, _INF, 1.0], _INF, _INF),
+        ([-_INF, -_INF, 3.0, _INF, _INF], -_INF, _INF),
+        ([-_INF, _INF], -_INF, _INF),
+        ([-_INF, -_INF, -_INF, 0.0], -_INF, -_INF),
+    ],
+)
+def test_interval_from_replicates_infinite_percentile(reps, low, high):
+    from skbrier._core.resampling import interval_from_replicates
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ci = interval_from_replicates(np.array(reps), 0.9)
+    assert ci.low == pytest.approx(low) and ci.high == pytest.approx(high)
+    # the basic interval reflects them around a finite estimate
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        b = interval_from_replicates(np.array(reps), 0.9, method="basic", estimate=2.0)
+    assert b.low == pytest.approx(4.0 - high) and b.high == pytest.approx(4.0 - low)
+
+
+def test_interval_from_replicates_infinite_along_an_axis():
+    from skbrier._core.resampling import interval_from_replicates
+
+    r = np.array([[1.0, _INF, 3.0], [_INF, _INF, 1.0]])
+    ci = interval_from_replicates(r, 0.5, axis=1)
+    assert not np.isnan(ci.low).any() and not np.isnan(ci.high).any()
+    np.testing.assert_array_equal(ci.high, [_INF, _INF])
+    ci0 = interval_from_replicates(r.T, 0.5, axis=0)
+    np.testing.assert_array_equal(ci0.low, ci.low)
+
+
+def test_interval_from_replicates_basic_infinite_estimate_warns():
+    from skbrier._core.resampling import interval_from_replicates
+
+    with pytest.warns(RuntimeWarning, match="inf - inf"):
+        interval_from_replicates(
+            np.array([1.0, _INF, _INF]), 0.9, method="basic", estimate=_INF
+        )
