@@ -159,3 +159,50 @@ def test_interval_from_replicates_basic_infinite_estimate_warns():
         interval_from_replicates(
             np.array([1.0, _INF, _INF]), 0.9, method="basic", estimate=_INF
         )
+
+
+# --------------------------------------------------------------------------
+# 3. float32 weights far from 1: scikit-learn's float32 expression, repeated
+# for float32 input, lost the digits of products of subnormal weights
+# (1e-44: 1% off) and overflowed at 1e38 (then float64 with a warning)
+# --------------------------------------------------------------------------
+def _float32_data(n: int = 1000):
+    rng = np.random.default_rng(3)
+    p = rng.uniform(size=n).astype(np.float32)
+    y = (rng.uniform(size=n) < p).astype(int)
+    w = rng.uniform(0.5, 2.0, n).astype(np.float32)
+    return y, p, w
+
+
+@pytest.mark.parametrize("scale", [1e-44, 1e-40, 1e-30, 1.0, 1e30, 1e38])
+def test_float32_weights_any_scale(scale):
+    y, p, w = _float32_data()
+    ws = w * np.float32(scale)
+    # the weighted mean of the float32 losses, in float64, with the weights given
+    ref = np.average((p.astype(np.float64) - y) ** 2, weights=ws.astype(np.float64))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = skbrier.brier_score(y, p, sample_weight=ws)
+        murphy = skbrier.murphy_decomposition(y, p, sample_weight=ws)
+    assert got == pytest.approx(ref, rel=1e-6)
+    assert murphy.brier_score == pytest.approx(ref, rel=1e-6)
+
+
+def test_float32_weights_power_of_two_scale_is_exact():
+    y, p, w = _float32_data()
+    base = skbrier.brier_score(y, p, sample_weight=w)
+    for e in (-140, -120, -80, 80, 100):
+        ws = np.ldexp(w, e).astype(np.float32)  # exact: normal or subnormal float32
+        if np.all(ws > 0) and np.all(np.ldexp(ws, -e).astype(np.float32) == w):
+            assert skbrier.brier_score(y, p, sample_weight=ws) == base
+
+
+def test_torch_float32_weights_subnormal():
+    torch = pytest.importorskip("torch")
+    y, p, w = _float32_data()
+    ws = w * np.float32(1e-44)
+    ref = np.average((p.astype(np.float64) - y) ** 2, weights=ws.astype(np.float64))
+    got = skbrier.brier_score(
+        torch.tensor(y), torch.tensor(p), sample_weight=torch.tensor(ws)
+    )
+    assert got == pytest.approx(ref, rel=1e-6)
