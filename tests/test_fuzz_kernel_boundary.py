@@ -206,3 +206,18 @@ def test_torch_float32_weights_subnormal():
         torch.tensor(y), torch.tensor(p), sample_weight=torch.tensor(ws)
     )
     assert got == pytest.approx(ref, rel=1e-6)
+
+
+# --------------------------------------------------------------------------
+# 4. bootstraps of one or two unweighted rows drew intervals of zero width
+# where a total weight below 3 is refused (frequency_draws: one check)
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("func", [metrics.corp_decomposition, metrics.murphy_decomposition])
+@pytest.mark.parametrize(
+    ("y", "p", "w"),
+    [([0, 1], [0.3, 0.6], None), ([1], [0.3], None), ([0, 1], [0.3, 0.6], [1.0, 1.0])],
+)
+def test_decomposition_bootstrap_needs_three_observations(func, y, p, w):
+    with pytest.raises(ValueError, match="at least 3 observations"):
+        _quiet(func, y, p, sample_weight=w, n_resamples=20, random_state=0)
+    _quiet(func, y, p, sample_weight=w)  # the point estimates stay

@@ -262,7 +262,7 @@ def repeated_rows(w: np.ndarray, what: str, alternative: str) -> np.ndarray:
     return w.astype(np.intp)
 
 
-def frequency_draws(total: float) -> int:
+def frequency_draws(total: float, *, weighted: bool = True) -> int:
     """The number of observations of frequency weights summing to ``total``.
 
     ``round(total)``; a ValueError naming ``sample_weight`` below 3 (the
@@ -270,8 +270,13 @@ def frequency_draws(total: float) -> int:
     :func:`~skbrier._core.params.check_min_samples`: fewer drew no
     observation or one, and every replicate was NaN) and beyond
     :data:`MAX_FREQUENCY_DRAWS` (so many observations cannot be drawn, and
-    the interval would have zero width).
+    the interval would have zero width).  ``weighted=False``: ``total`` is
+    the number of (unweighted) rows, refused below 3 alike (one or two rows
+    drew intervals of zero width).
     """
+    if not weighted:
+        check_min_samples(int(total), purpose="a bootstrap interval")
+        return int(total)
     check_min_samples(0, total, purpose="a bootstrap interval")
     if not total <= MAX_FREQUENCY_DRAWS:
         raise ValueError(
@@ -297,6 +302,7 @@ def frequency_resampler(
     ``w / W`` (the same law; :func:`frequency_draws` refuses too many).
     """
     if w is None:
+        frequency_draws(n, weighted=False)
         return lambda rng: resample_counts(rng, n)
     total = float(w.sum())
     draws = frequency_draws(total)
