@@ -221,3 +221,22 @@ def test_decomposition_bootstrap_needs_three_observations(func, y, p, w):
     with pytest.raises(ValueError, match="at least 3 observations"):
         _quiet(func, y, p, sample_weight=w, n_resamples=20, random_state=0)
     _quiet(func, y, p, sample_weight=w)  # the point estimates stay
+
+
+def test_dask_report_negligible_non_events_matches_memory():
+    # the merged report refused them as one class (the rounded rate wy / W was 1)
+    da = pytest.importorskip("dask.array")
+    y, p, w = _negligible_non_events()
+
+    def d(a):
+        return da.from_array(a, chunks=100)
+
+    ref = _quiet(skbrier.calibration_report, y, p, sample_weight=w)
+    got = _quiet(skbrier.calibration_report, d(y), d(p), sample_weight=d(w))
+
+    def lines(rep):
+        # the names and estimates of calibration in the large, intercept and slope
+        rows = str(rep).splitlines()
+        return [x[:56] for x in rows if x.startswith("  Calibration ") and "(" in x[:40]]
+
+    assert lines(got) == lines(ref) and len(lines(ref)) == 3
