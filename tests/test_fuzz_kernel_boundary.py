@@ -40,20 +40,22 @@ def _negligible_non_events():
     return y, p, np.where(y == 0, 1e-17, 1.0)
 
 
-def test_dask_logistic_fits_negligible_non_events_match_memory():
+def _dask_negligible_non_events():
+    """The data of :func:`_negligible_non_events` and as dask arrays."""
     da = pytest.importorskip("dask.array")
     y, p, w = _negligible_non_events()
+    return (y, p, w), tuple(da.from_array(a, chunks=100) for a in (y, p, w))
 
-    def d(a):
-        return da.from_array(a, chunks=100)
 
+def test_dask_logistic_fits_negligible_non_events_match_memory():
+    (y, p, w), (dy, dp, dw) = _dask_negligible_non_events()
     ref = _quiet(metrics.calibration_intercept_slope, y, p, sample_weight=w)
-    got = _quiet(metrics.calibration_intercept_slope, d(y), d(p), sample_weight=d(w))
+    got = _quiet(metrics.calibration_intercept_slope, dy, dp, sample_weight=dw)
     assert np.isfinite(ref.intercept) and ref.intercept > 30.0
     for name in ("intercept", "slope", "calibration_in_the_large"):
         assert getattr(got, name) == pytest.approx(getattr(ref, name), rel=1e-9), name
     a = _quiet(metrics.calibration_in_the_large, y, p, sample_weight=w)
-    ad = _quiet(metrics.calibration_in_the_large, d(y), d(p), sample_weight=d(w))
+    ad = _quiet(metrics.calibration_in_the_large, dy, dp, sample_weight=dw)
     assert ad == pytest.approx(a, rel=1e-9)
 
 
@@ -225,14 +227,9 @@ def test_decomposition_bootstrap_needs_three_observations(func, y, p, w):
 
 def test_dask_report_negligible_non_events_matches_memory():
     # the merged report refused them as one class (the rounded rate wy / W was 1)
-    da = pytest.importorskip("dask.array")
-    y, p, w = _negligible_non_events()
-
-    def d(a):
-        return da.from_array(a, chunks=100)
-
+    (y, p, w), (dy, dp, dw) = _dask_negligible_non_events()
     ref = _quiet(skbrier.calibration_report, y, p, sample_weight=w)
-    got = _quiet(skbrier.calibration_report, d(y), d(p), sample_weight=d(w))
+    got = _quiet(skbrier.calibration_report, dy, dp, sample_weight=dw)
 
     def lines(rep):
         # the names and estimates of calibration in the large, intercept and slope
