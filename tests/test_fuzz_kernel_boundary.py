@@ -76,10 +76,13 @@ def test_rows_fit_negligible_non_events_matches_arrays():
 
     y, p, w = _negligible_non_events()
     ref = logistic_calibration(y, p, w)
-    got = logistic_calibration_rows(Rows(ArrayRows(y, special.logit(p), w)), 1.0)
-    assert got.intercept == pytest.approx(ref.intercept, rel=1e-9)
-    assert got.citl == pytest.approx(ref.citl, rel=1e-9)
-    assert got.slope == pytest.approx(ref.slope, rel=1e-9)
+    rows = Rows(ArrayRows(y, special.logit(p), w))
+    # without and with the hint of a nearby fit (Spark's rounded forecasts)
+    for hint in (None, (ref.citl + 0.1, ref.intercept - 0.1, ref.slope * 1.05)):
+        got = logistic_calibration_rows(rows, 1.0, hint=hint)
+        assert got.intercept == pytest.approx(ref.intercept, rel=1e-9)
+        assert got.citl == pytest.approx(ref.citl, rel=1e-9)
+        assert got.slope == pytest.approx(ref.slope, rel=1e-8)
 
 
 def test_bootstrap_refit_negligible_non_events():
