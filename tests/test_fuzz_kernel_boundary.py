@@ -240,3 +240,26 @@ def test_dask_report_negligible_non_events_matches_memory():
         return [x[:56] for x in rows if x.startswith("  Calibration ") and "(" in x[:40]]
 
     assert lines(got) == lines(ref) and len(lines(ref)) == 3
+
+
+# --------------------------------------------------------------------------
+# the HAC kernel's unit-root errors began "prewhitening failed", which the
+# inference layer read as a bad hac_kwds value ("hac_kwds: ...") though no
+# hac_kwds were given (non-events of weight 1e-17: a degenerate skill series)
+# --------------------------------------------------------------------------
+def test_hac_unit_root_error_does_not_blame_hac_kwds():
+    from skbrier import stats
+
+    y, p, w = _negligible_non_events()
+    with pytest.raises(ValueError, match="prewhite=0") as info:
+        _quiet(stats.brier_inference, y, p, sample_weight=w, cov_type="hac")
+    assert not str(info.value).startswith("hac_kwds")
+    res = _quiet(
+        stats.brier_inference,
+        y,
+        p,
+        sample_weight=w,
+        cov_type="hac",
+        hac_kwds={"prewhite": 0},
+    )
+    assert np.isfinite(res.brier_score)
