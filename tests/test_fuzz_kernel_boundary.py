@@ -263,3 +263,38 @@ def test_hac_unit_root_error_does_not_blame_hac_kwds():
         hac_kwds={"prewhite": 0},
     )
     assert np.isfinite(res.brier_score)
+
+
+def _inverse_min(a, axis=-1):
+    with np.errstate(divide="ignore"):
+        return 1.0 / np.min(a, axis=axis)
+
+
+def test_block_bootstrap_infinite_replicates_every_method():
+    # 1 / min(x) is infinite on every resample that draws x = 0
+    from skbrier import stats
+
+    x = np.arange(20.0)
+    res = stats.block_bootstrap(
+        (x,), _inverse_min, bootstrap="iid", n_resamples=200, random_state=0
+    )
+    ci = res.confidence_interval()
+    assert ci.high == np.inf and np.isfinite(ci.low)
+    with pytest.warns(RuntimeWarning, match="inf - inf"):
+        stats.block_bootstrap(
+            (x,),
+            _inverse_min,
+            bootstrap="iid",
+            method="basic",
+            n_resamples=200,
+            random_state=0,
+        ).confidence_interval()
+    with pytest.raises(ValueError, match="infinite"):
+        stats.block_bootstrap(
+            (x,),
+            _inverse_min,
+            bootstrap="iid",
+            method="bca",
+            n_resamples=200,
+            random_state=0,
+        ).confidence_interval()
