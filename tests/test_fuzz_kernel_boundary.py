@@ -298,3 +298,36 @@ def test_block_bootstrap_infinite_replicates_every_method():
             n_resamples=200,
             random_state=0,
         ).confidence_interval()
+
+
+# --------------------------------------------------------------------------
+# the O/E kernel summed w p as given: weights of 5e-324 lost every product
+# (E = 0: a NaN ratio), weights of 1e307 overflowed with numpy's warning
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("scale", [1e-310, 1e-300, 1e300, 1e307])
+def test_observed_expected_weight_scale(scale):
+    from skbrier._core.kernels.calibration import observed_expected
+
+    rng = np.random.default_rng(11)
+    p = rng.uniform(0.001, 0.02, 200)
+    y = (rng.uniform(size=200) < 0.3).astype(float)
+    w = rng.uniform(0.5, 2.0, 200)
+    ref = observed_expected(y, p, w, 0.95)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = observed_expected(y, p, w * scale, 0.95)
+    assert got[0] == pytest.approx(ref[0], rel=1e-12)
+    # the interval counts observations: unbounded for a tiny total weight,
+    # a single point for a huge one
+    assert got[1] <= got[0] <= got[2] and not np.isnan(got).any()
+
+
+def test_observed_expected_subnormal_weights():
+    from skbrier._core.kernels.calibration import observed_expected
+
+    rng = np.random.default_rng(12)
+    p = rng.uniform(0.001, 0.02, 200)
+    y = (rng.uniform(size=200) < 0.3).astype(float)
+    k = rng.integers(1, 3, 200).astype(float)
+    got = observed_expected(y, p, k * 5e-324, 0.95)[0]
+    assert got == pytest.approx(np.dot(k, y) / np.dot(k, p), rel=1e-12)

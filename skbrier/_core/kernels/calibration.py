@@ -305,16 +305,20 @@ def observed_expected(
     variance of ``log(O / E)`` treats ``E`` as fixed and ``O`` as binomial
     (Debray et al. 2017; ``metamisc::oecalc(O, E, N, g = "log(OE)")``).
     """
-    ww = np.ones_like(p) if w is None else w
+    # the sums with the weights shifted by 2**sh (exact; scale_free_exponent):
+    # weights of 5e-324 lost every product w p (E = 0: a NaN ratio), weights
+    # of 1e307 overflowed; the variance takes the unshifted O
+    sh = 0 if w is None else scale_free_exponent(w)
+    ww = np.ones_like(p) if w is None else (w if sh == 0 else np.ldexp(w, sh))
     o = float(np.dot(ww, y))
     e = float(np.dot(ww, p))
     n = float(ww.sum())
     if not (o > 0.0 and e > 0.0):
         return (o / e if e > 0.0 else math.nan), math.nan, math.nan
     ratio = o / e
-    se = math.sqrt(max(1.0 - o / n, 0.0) / o)
     z = float(stats.norm.ppf(0.5 + confidence_level / 2.0))
     with np.errstate(over="ignore"):  # tiny total weight: an unbounded interval
+        se = float(np.sqrt(np.ldexp(max(1.0 - o / n, 0.0) / o, sh)))
         return ratio, ratio * float(np.exp(-z * se)), ratio * float(np.exp(z * se))
 
 
