@@ -274,30 +274,22 @@ def test_block_bootstrap_infinite_replicates_every_method():
     # 1 / min(x) is infinite on every resample that draws x = 0
     from skbrier import stats
 
-    x = np.arange(20.0)
-    res = stats.block_bootstrap(
-        (x,), _inverse_min, bootstrap="iid", n_resamples=200, random_state=0
-    )
-    ci = res.confidence_interval()
+    def interval(method):
+        return stats.block_bootstrap(
+            (np.arange(20.0),),
+            _inverse_min,
+            bootstrap="iid",
+            method=method,
+            n_resamples=200,
+            random_state=0,
+        ).confidence_interval()
+
+    ci = interval("percentile")
     assert ci.high == np.inf and np.isfinite(ci.low)
     with pytest.warns(RuntimeWarning, match="inf - inf"):
-        stats.block_bootstrap(
-            (x,),
-            _inverse_min,
-            bootstrap="iid",
-            method="basic",
-            n_resamples=200,
-            random_state=0,
-        ).confidence_interval()
+        interval("basic")
     with pytest.raises(ValueError, match="infinite"):
-        stats.block_bootstrap(
-            (x,),
-            _inverse_min,
-            bootstrap="iid",
-            method="bca",
-            n_resamples=200,
-            random_state=0,
-        ).confidence_interval()
+        interval("bca")
 
 
 # --------------------------------------------------------------------------
