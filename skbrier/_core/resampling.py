@@ -262,7 +262,7 @@ def repeated_rows(w: np.ndarray, what: str, alternative: str) -> np.ndarray:
     return w.astype(np.intp)
 
 
-def frequency_draws(total: float) -> int:
+def frequency_draws(total: float, *, weighted: bool = True) -> int:
     """The number of observations of frequency weights summing to ``total``.
 
     ``round(total)``; a ValueError naming ``sample_weight`` below 3 (the
@@ -270,8 +270,13 @@ def frequency_draws(total: float) -> int:
     :func:`~skbrier._core.params.check_min_samples`: fewer drew no
     observation or one, and every replicate was NaN) and beyond
     :data:`MAX_FREQUENCY_DRAWS` (so many observations cannot be drawn, and
-    the interval would have zero width).
+    the interval would have zero width).  ``weighted=False``: ``total`` is
+    the number of (unweighted) rows, refused below 3 alike (one or two rows
+    drew intervals of zero width).
     """
+    if not weighted:
+        check_min_samples(int(total), purpose="a bootstrap interval")
+        return int(total)
     check_min_samples(0, total, purpose="a bootstrap interval")
     if not total <= MAX_FREQUENCY_DRAWS:
         raise ValueError(
@@ -297,6 +302,7 @@ def frequency_resampler(
     ``w / W`` (the same law; :func:`frequency_draws` refuses too many).
     """
     if w is None:
+        frequency_draws(n, weighted=False)
         return lambda rng: resample_counts(rng, n)
     total = float(w.sum())
     draws = frequency_draws(total)
@@ -364,6 +370,32 @@ def _report_nan(r: np.ndarray, axis: int, nan_policy: str) -> None:
     )
 
 
+def _quantiles(r: np.ndarray, qs: list[float], axis: int) -> np.ndarray:
+    """``np.nanquantile(r, qs, axis=axis)`` where infinite replicates give
+    infinite quantiles, never NaN.
+
+    numpy interpolates ``a + (b - a) t``, NaN for ``b - a = inf - inf`` and
+    for ``inf * 0`` (a quantile exactly at a finite replicate next to an
+    infinite one).  Where that happens, the quantile is its neighbour when
+    it falls on one (both neighbours equal), the infinite one strictly
+    between a finite and an infinite neighbour, and between ``-inf`` and
+    ``+inf`` the outer one (the lower quantile ``-inf``, the upper ``+inf``:
+    the wider interval)."""
+    q = np.nanquantile(r, qs, axis=axis)
+    if not np.isinf(r).any():
+        return q
+    lower = np.nanquantile(r, qs, axis=axis, method="lower")
+    higher = np.nanquantile(r, qs, axis=axis, method="higher")
+    outer = np.where(
+        np.arange(len(qs)).reshape((-1,) + (1,) * (q.ndim - 1)) == 0, lower, higher
+    )
+    between = np.where(
+        np.isinf(lower) & np.isinf(higher), outer, np.where(np.isinf(higher), higher, lower)
+    )
+    fixed = np.where(lower == higher, lower, between)
+    return np.where(np.isnan(q) & ~np.isnan(lower), fixed, q)
+
+
 def interval_from_replicates(
     replicates: np.ndarray,
     confidence_level: float,
@@ -408,14 +440,24 @@ def interval_from_replicates(
     with np.errstate(all="ignore"), warnings.catch_warnings():
         # an all-NaN column has NaN bounds, reported above (not numpy's warning too)
         warnings.filterwarnings("ignore", "All-NaN slice", RuntimeWarning)
-        lo, hi = np.nanquantile(r, qs, axis=axis) if r.size else (np.nan, np.nan)
+        lo, hi = _quantiles(r, qs, axis) if r.size else (np.nan, np.nan)
     lo = np.asarray(lo, dtype=np.float64)
     hi = np.asarray(hi, dtype=np.float64)
     if method == "basic":
         if estimate is None:
             raise ValueError("method='basic' needs the estimate.")
         t = np.asarray(estimate, dtype=np.float64)
-        lo, hi = 2.0 * t - hi, 2.0 * t - lo
+        undefined = np.any(np.isinf(t) & ((t == lo) | (t == hi)))
+        with np.errstate(invalid="ignore"):
+            lo, hi = 2.0 * t - hi, 2.0 * t - lo
+        if undefined:
+            warnings.warn(
+                "The basic bootstrap interval is undefined where the estimate is "
+                "infinite and so is a quantile of the replicates (inf - inf): those "
+                "bounds are NaN; use method='percentile'.",
+                RuntimeWarning,
+                stacklevel=2,
+            )
     elif method != "percentile":
         raise ValueError(f"method must be one of {INTERVAL_METHODS}, got {method!r}.")
     if alternative == "less":

@@ -282,9 +282,14 @@ def scale_free_weights(w: np.ndarray | None) -> np.ndarray | None:
     return w if e == 0 else np.ldexp(w, e)
 
 
-def scale_free_exponent(w: np.ndarray) -> int:
+def scale_free_exponent(w: np.ndarray, dtype: Any = np.float64) -> int:
     """The power of two :func:`scale_free_weights` multiplies ``w`` by (0: none),
     for sums of the weights (group totals) to be scaled alike.
+
+    ``dtype``: the precision the weights are summed in.  float32 and float16
+    (scikit-learn's native precision) have narrower ranges: their ordinary
+    scale is the square root of theirs (``[2**-63, 2**64)`` in float32), and
+    the shifted weights must stay normal floats of that precision.
 
     Examples
     --------
@@ -296,22 +301,31 @@ def scale_free_exponent(w: np.ndarray) -> int:
     """
     if w.shape[0] == 0:
         return 0
+    ordinary, smallest = _ranges(dtype)
     top = float(w.max())
-    if not top > 0.0 or _ORDINARY[0] <= top < _ORDINARY[1]:
+    if not top > 0.0 or ordinary[0] <= top < ordinary[1]:
         return 0  # weights of ordinary scale are used as given (bit for bit)
     e = -int(np.frexp(top)[1])
     low = float(np.min(w, where=w > 0.0, initial=top))
-    if e == 0 or np.ldexp(low, e) < _SMALLEST_NORMAL:
-        if top >= _ORDINARY[1]:
+    if e == 0 or np.ldexp(low, e) < smallest:
+        if top >= ordinary[1]:
             # huge weights of a wide range (1.8e308 beside 1): the least shift
-            # that brings the largest below 2**500, where sums of the weights
-            # times the kernels' terms cannot overflow, if it keeps the
-            # smallest normal (exact)
-            e = 500 - int(np.frexp(top)[1])
-            if np.ldexp(low, e) >= _SMALLEST_NORMAL:
+            # that brings the largest below 2**500 (float64), where sums of
+            # the weights times the kernels' terms cannot overflow, if it
+            # keeps the smallest normal (exact)
+            e = int(np.frexp(ordinary[1])[1]) - 1 - int(np.frexp(top)[1])
+            if np.ldexp(low, e) >= smallest:
                 return e
         return 0
     return e
+
+
+def _ranges(dtype: Any) -> tuple[tuple[float, float], float]:
+    """``(ordinary scale, smallest normal)`` of weights summed in ``dtype``."""
+    if dtype == np.float64:
+        return _ORDINARY, _SMALLEST_NORMAL
+    fi = np.finfo(dtype)
+    return (2.0 ** (fi.minexp // 2), 2.0 ** (fi.maxexp // 2)), float(fi.smallest_normal)
 
 
 def warn_if_rows_do_not_sum_to_one(

@@ -126,7 +126,7 @@ def corp_task(pooled: Pooled, band_idx: np.ndarray, weighted: bool) -> Task:
     nb = band_idx.shape[0]
     w = pooled.w  # made once (on demand for groups of one row)
     total = float(w.sum())
-    n = frequency_draws(total) if weighted else int(pooled.count.sum())
+    n = frequency_draws(total if weighted else float(pooled.count.sum()), weighted=weighted)
     share = w / total
     # events and non-events of each group (rounding kept from going negative)
     cells = np.concatenate([pooled.ysum, np.maximum(w - pooled.ysum, 0.0)])

@@ -112,7 +112,9 @@ def checked_totals(state: SampleState) -> tuple:
     """``(n, W, sum w y, sum w p, ptp)`` of the merged sample state; the
     in-memory errors of the labels and of a single class."""
     n, wt, wy, wp, ptp = state.totals()  # raises the in-memory label errors
-    if wy / wt in (0.0, 1.0):  # before looking for the positive label: maybe none
+    # the classes with positive weight, as in memory, not the rounded rate
+    # (non-events of weight 1e-17 beside 1 round wy / wt to 1)
+    if len({v for v, part in state.encoded() if state._weight_of(part) > 0.0}) < 2:
         raise SingleClassError()
     return n, wt, wy, wp, ptp
 

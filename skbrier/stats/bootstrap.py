@@ -413,8 +413,8 @@ def confidence_interval_from_distribution(
         if np.isnan(np.r_[ci.low, ci.high].astype(np.float64)).any():
             raise ValueError(
                 "method='bca': the BCa interval is undefined here -- the statistic's "
-                "delete-one jackknife values are constant or undefined (too few "
-                f"rows: {n}, or a one-class subsample), or so are the replicates. "
+                "delete-one jackknife values are constant, infinite or undefined (too "
+                f"few rows: {n}, or a one-class subsample), or so are the replicates. "
                 "Use method='percentile' or 'basic'."
             )
         return ci

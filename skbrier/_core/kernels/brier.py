@@ -25,6 +25,7 @@ from ..array_api import is_numpy
 from ..validation import (
     _only_zeros_and_ones,
     _probabilities_shown_valid,
+    scale_free_exponent,
     scale_free_weights,
 )
 from . import add_fields
@@ -502,7 +503,12 @@ def native_precision_brier(fc, half: bool) -> float:
         target[np.arange(n), fc.y] = 1
     w = fc.sample_weight
     if w is not None:
-        w = w.astype(np.result_type(dtype, weight_dtype))
+        wd = np.result_type(dtype, weight_dtype)
+        # weights far from 1 (1e-44 or 1e30 in float32) shifted by a power of
+        # two (exact): their products keep their digits, no sum overflows
+        wc = w.astype(wd)
+        e = scale_free_exponent(wc, wd)
+        w = wc if e == 0 else np.ldexp(w, e).astype(wd)
     with np.errstate(over="ignore", invalid="ignore"):
         bs = np.asarray(np.average(np.sum((target - p) ** 2, axis=1), weights=w))
         if w is not None and not np.isfinite(w.sum()):

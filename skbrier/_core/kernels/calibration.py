@@ -18,6 +18,7 @@ from scipy import stats
 from ..params import MIN_SAMPLES
 from ..validation import scale_free_exponent
 from .logistic import (
+    RATE_FLIP,
     LogisticCalibrationStats,
     _information,
     _matvec,
@@ -304,16 +305,20 @@ def observed_expected(
     variance of ``log(O / E)`` treats ``E`` as fixed and ``O`` as binomial
     (Debray et al. 2017; ``metamisc::oecalc(O, E, N, g = "log(OE)")``).
     """
-    ww = np.ones_like(p) if w is None else w
+    # the sums with the weights shifted by 2**sh (exact; scale_free_exponent):
+    # weights of 5e-324 lost every product w p (E = 0: a NaN ratio), weights
+    # of 1e307 overflowed; the variance takes the unshifted O
+    sh = 0 if w is None else scale_free_exponent(w)
+    ww = np.ones_like(p) if w is None else (w if sh == 0 else np.ldexp(w, sh))
     o = float(np.dot(ww, y))
     e = float(np.dot(ww, p))
     n = float(ww.sum())
     if not (o > 0.0 and e > 0.0):
         return (o / e if e > 0.0 else math.nan), math.nan, math.nan
     ratio = o / e
-    se = math.sqrt(max(1.0 - o / n, 0.0) / o)
     z = float(stats.norm.ppf(0.5 + confidence_level / 2.0))
     with np.errstate(over="ignore"):  # tiny total weight: an unbounded interval
+        se = float(np.sqrt(np.ldexp(max(1.0 - o / n, 0.0) / o, sh)))
         return ratio, ratio * float(np.exp(-z * se)), ratio * float(np.exp(z * se))
 
 
@@ -361,6 +366,17 @@ def refit_calibration(
     if y.shape[0] == 0 or y.min() == y.max():
         return math.nan, math.nan, math.nan
     ybar = float(np.dot(w, y) / w.sum())
+    if ybar > RATE_FLIP:  # the fit of the non-events (see logistic.flip_classes)
+        a, ic, b = refit_calibration(
+            1.0 - y,
+            -lg,
+            w,
+            (-start[0], -start[1], start[2]),
+            joint=joint,
+            max_iter=max_iter,
+            check_separation=check_separation,
+        )
+        return -a, -ic, b
     base = math.log(ybar) - math.log1p(-ybar)
     a_new = _offset_newton(
         array_offset_sums(y, lg, w),

@@ -189,7 +189,7 @@ def var_prewhiten(u: np.ndarray, order: int) -> tuple[np.ndarray, np.ndarray]:
     if not _rank_ok(xtx):
         raise HACError(
             f"VAR({order}) prewhitening failed: the lagged columns of x are collinear "
-            "(singular cross-product matrix)."
+            "(singular cross-product matrix; prewhite=0 skips the prewhitening)."
         )
     coef = np.linalg.solve(xtx, xty)  # scaled: y_s ~ coef' x_s
     coef *= np.outer(1.0 / sc, sc[:k])  # unscaled: y ~ coef' x
@@ -397,15 +397,17 @@ def lrvar(
         if k == 1:
             if i_minus_a[0, 0] == 0.0:
                 raise HACError(
-                    "prewhitening failed: the fitted VAR coefficient is 1 (unit root), "
-                    "so D = (I - A)^{-1} does not exist."
+                    f"VAR({prewhite}) prewhitening failed: the fitted VAR coefficient is "
+                    "1 (unit root), so D = (I - A)^{-1} does not exist (prewhite=0 skips "
+                    "the prewhitening)."
                 )
             d = 1.0 / i_minus_a
         else:
             if 1.0 / np.linalg.cond(i_minus_a, 1) < np.finfo(float).eps:
                 raise HACError(
-                    "prewhitening failed: I - A is singular (the fitted VAR has a unit "
-                    "root), so D = (I - A)^{-1} does not exist."
+                    f"VAR({prewhite}) prewhitening failed: I - A is singular (the fitted "
+                    "VAR has a unit root), so D = (I - A)^{-1} does not exist (prewhite=0 "
+                    "skips the prewhitening)."
                 )
             d = np.linalg.inv(i_minus_a)
     else:

@@ -48,6 +48,8 @@ __all__ = [
     "LogisticCalibrationStats",
     "RowMoments",
     "combine_row_sums",
+    "RATE_FLIP",
+    "flip_classes",
     "gradient",
     "log_likelihood",
     "logistic_calibration",
@@ -85,6 +87,38 @@ class ArrayRows:
 
     def reduce(self, fn, *args):
         return fn(self.y, self.lg, self.w, *args)
+
+
+def _flipped_rows(y, lg, w, fn, *args):
+    return fn(1.0 - y, -lg, w, *args)
+
+
+class _FlippedRows:
+    """``rows`` with the classes swapped (``1 - y``, ``-lg``), for a
+    distributed ``rows`` (one more argument to each of its reductions)."""
+
+    def __init__(self, rows) -> None:
+        self.rows = rows
+
+    def reduce(self, fn, *args):
+        return self.rows.reduce(_flipped_rows, fn, *args)
+
+
+#: the event rate above which the fits use the non-events instead: beyond it
+#: (non-events weighing below ``2**-26`` of the total, weights of 1e-17
+#: beside 1) ``ybar`` keeps too few digits of ``1 - ybar`` (none below
+#: 1.1e-16), which the fits take logs of
+RATE_FLIP = 1.0 - 2.0**-26
+
+
+def flip_classes(rows):
+    """The fit of the non-events, ``logit P(y = 0) = -a - b lg``: the same rows
+    with ``1 - y`` and ``-lg`` (its slope and likelihoods are the same, its
+    intercepts change sign).  The fits use it when the event rate exceeds
+    ``RATE_FLIP`` (its complement is then accurate)."""
+    if isinstance(rows, ArrayRows):
+        return ArrayRows(1.0 - rows.y, -rows.lg, rows.w)
+    return _FlippedRows(rows)
 
 
 def combine_row_sums(a: tuple, b: tuple) -> tuple:
@@ -323,6 +357,13 @@ def offset_intercept_solve(
     is numerically 0 or 1).  ``start``: where Newton's method starts (a
     nearby solution saves passes; the root is the same).
     """
+    if ybar > RATE_FLIP:  # the fit of the non-events (see flip_classes)
+        flipped = flip_classes(rows)
+        m = RowMoments.of(flipped, False)
+        a, var, ll = offset_intercept_solve(
+            flipped, m.ybar, m.lg_min, m.lg_max, None if start is None else -start
+        )
+        return -a, var, ll
     base = math.log(ybar) - math.log1p(-ybar)
     lo, hi = base - off_max, base - off_min
 
@@ -358,25 +399,10 @@ def offset_intercept_fit(
     y: np.ndarray, offset: np.ndarray, w: np.ndarray | None
 ) -> tuple[float, float, float]:
     """:func:`offset_intercept_solve` on arrays in memory."""
-    if _non_events_negligible(y, w):
-        # ybar rounds to 1 (log1p(-1): "math domain error"): the same fit of the
-        # non-events, logit P(y = 0) = -a - offset, whose rate is accurate
-        a, var, ll = offset_intercept_fit(1.0 - y, -offset, w)
-        return -a, var, ll
     ww = np.ones_like(y) if w is None else w
     ybar = float(np.sum(ww * y) / np.sum(ww))
     rows = ArrayRows(y, offset, w)
     return offset_intercept_solve(rows, ybar, float(offset.min()), float(offset.max()))
-
-
-def _non_events_negligible(y: np.ndarray, w: np.ndarray | None) -> bool:
-    """Whether the non-events weigh below ``2**-26`` of the total (weights of
-    1e-17 beside 1): the event rate ``ybar`` then keeps too few digits of
-    ``1 - ybar`` (none below 1.1e-16), which the fits take logs of."""
-    if w is None:
-        return False  # at least one row of weight 1 in n < 2**26 rows
-    s0 = float(np.dot(w, 1.0 - y))
-    return s0 < float(np.sum(w)) * 2.0**-26
 
 
 def array_offset_sums(y: np.ndarray, lg: np.ndarray, w: np.ndarray | None) -> Any:
@@ -523,11 +549,6 @@ def logistic_calibration(
     :func:`logistic_calibration_rows`.
     """
     wn, scale = normalise_weights(w)
-    if _non_events_negligible(y, wn):
-        # the fit of the non-events (see offset_intercept_fit): the slope and
-        # every likelihood are the same, the intercepts change sign
-        st = logistic_calibration_rows(ArrayRows(1.0 - y, -special.logit(p), wn), scale, lr)
-        return st._replace(intercept=-st.intercept, citl=-st.citl)
     return logistic_calibration_rows(ArrayRows(y, special.logit(p), wn), scale, lr)
 
 
@@ -550,6 +571,10 @@ def logistic_calibration_rows(
     solvers start: fewer passes over distributed rows, the same maximum.
     """
     mom = RowMoments.of(rows, lr)
+    if mom.ybar > RATE_FLIP:  # the fit of the non-events (see flip_classes)
+        h = None if hint is None else (-hint[0], -hint[1], hint[2])
+        st = logistic_calibration_rows(flip_classes(rows), scale, lr, h)
+        return st._replace(intercept=-st.intercept, citl=-st.citl)
     nwn, ybar, ll01 = float(mom.weight), float(mom.ybar), float(mom.loglik)
     ll0 = nwn * (ybar * math.log(ybar) + (1.0 - ybar) * math.log1p(-ybar))
     citl, citl_var, _ = offset_intercept_solve(
