@@ -60,8 +60,10 @@ def validation_measures(
     sort; the same numbers).  A single outcome class (among the rows of
     positive weight) has no C statistic and no calibration fit: ValueError."""
     ww = np.ones_like(p) if w is None else w
-    o, n = float(np.dot(ww, y)), float(ww.sum())
-    if not 0.0 < o < n:
+    # both classes by their own weights, not n - o: non-events of weight 1e-17
+    # beside events of weight 1 round n - o to 0
+    o, z = float(np.dot(ww, y)), float(np.dot(ww, 1.0 - y))
+    if not (o > 0.0 and z > 0.0):
         raise ValueError(
             "y_true holds a single class (among the rows with positive weight): the "
             "C statistic, the calibration intercept and slope are undefined; validate "
@@ -73,7 +75,7 @@ def validation_measures(
         c, c_var = auc_delong(y, p, w)
     oe, _, _ = observed_expected(y, p, w, 0.95)
     # the variance of log(O/E) of observed_expected, moved to O/E by the delta method
-    oe_var = oe**2 * max(1.0 - o / n, 0.0) / o if o > 0 else float("nan")
+    oe_var = oe**2 * (z / (o + z)) / o
     # the fits only; the warning names the line that called the public function
     # (through its backend declaration: one frame more)
     fit = _logistic_calibration(y, p, w, stacklevel=6, lr=False)
@@ -154,11 +156,13 @@ def _brier(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> tuple[float, f
 def to_scale(
     q: np.ndarray, u: np.ndarray, transform: Transform
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Estimates and variances on the pooling scale (variances by the delta method)."""
-    if transform == "logit":
-        return special.logit(q), u / (q * (1.0 - q)) ** 2
-    if transform == "log":
-        return np.log(q), u / q**2
+    """Estimates and variances on the pooling scale (variances by the delta
+    method; NaN where ``q**2`` underflows to 0 with ``u``, an estimate of 1e-300)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if transform == "logit":
+            return special.logit(q), u / (q * (1.0 - q)) ** 2
+        if transform == "log":
+            return np.log(q), u / q**2
     return q, u
 
 
