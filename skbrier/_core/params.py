@@ -193,6 +193,11 @@ def check_confidence_level(confidence_level: Any) -> float:
             f"confidence_level must lie strictly between 0 and 1, got {format_outside(c)}"
             + _percent_hint(c)
         )
+    if 0.5 + c / 2.0 == 1.0:  # the largest float below 1: an infinite normal quantile
+        raise ValueError(
+            f"confidence_level must lie strictly between 0 and 1, got {c!r}, which "
+            "rounds to a 100% interval (infinite bounds)."
+        )
     return c
 
 
