@@ -20,3 +20,27 @@ def multiclass():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return _build("MulticlassDecomposition")
+
+
+def test_the_largest_level_below_one_is_refused_not_an_infinite_interval():
+    """``0.5 + level / 2`` rounds to 1 there: every Wald interval was (-inf, inf)."""
+    level = float(np.nextafter(1.0, 0.0))
+    with pytest.raises(ValueError, match="^confidence_level .* 100% interval"):
+        check_confidence_level(level)
+    res = brier_inference([0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4])
+    with pytest.raises(ValueError, match="^confidence_level"):
+        res.confidence_interval(level)
+    assert check_confidence_level(1.0 - 1e-15) == 1.0 - 1e-15  # still finite
+    assert np.isfinite(res.confidence_interval(1.0 - 1e-15)).all()
+
+
+def test_basic_interval_of_a_non_negative_component_never_has_low_above_high(multiclass):
+    """The reflected upper bound below 0 was left there while low was clipped to 0."""
+    per_class = multiclass.per_class[1]  # discrimination -1e-16 (rounding)
+    low, high = per_class.confidence_interval(0.5, metric="discrimination", method="basic")
+    assert 0.0 == low <= high
+    for level in (0.5, 0.1, 1e-9):
+        low, high = multiclass.confidence_interval(
+            level, metric="discrimination", method="basic"
+        )
+        assert np.all(low <= high) and np.all(low >= 0.0)

@@ -81,7 +81,9 @@ class _ComponentIntervals(_IntervalResult):
         )
         lo, hi = float(ci.low), float(ci.high)
         if method == "basic" and metric != "within_bin_covariance":
-            lo = max(lo, 0.0)  # every other component is non-negative
+            # every other component is non-negative: both bounds clipped, so
+            # that a reflected upper bound below 0 never lies under low = 0
+            lo, hi = max(lo, 0.0), max(hi, 0.0)
         return ConfidenceInterval(lo, hi)
 
 
