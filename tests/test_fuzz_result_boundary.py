@@ -44,3 +44,12 @@ def test_basic_interval_of_a_non_negative_component_never_has_low_above_high(mul
             level, metric="discrimination", method="basic"
         )
         assert np.all(low <= high) and np.all(low >= 0.0)
+
+
+def test_leaderboard_html_title_must_be_a_string():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        board = _build("LeaderboardResult")
+    with pytest.raises(TypeError, match="^title must be a string"):
+        board.to_html(title=3)
+    assert "<title>Mine</title>" in board.to_html(title="Mine")

@@ -166,6 +166,8 @@ def _what(res: Any) -> str:
 
 def leaderboard_html(res: Any, *, title: str = "Leaderboard") -> str:
     """A complete HTML page (no external resources) of either leaderboard result."""
+    if not isinstance(title, str):
+        raise TypeError(f"title must be a string (the page's title), got {title!r}.")
     ref = (
         ""
         if res.reference is None
