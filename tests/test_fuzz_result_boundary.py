@@ -53,3 +53,18 @@ def test_leaderboard_html_title_must_be_a_string():
     with pytest.raises(TypeError, match="^title must be a string"):
         board.to_html(title=3)
     assert "<title>Mine</title>" in board.to_html(title="Mine")
+
+
+def test_report_json_indent_and_checklist_only_are_checked():
+    report = calibration_report([0, 1, 1, 0, 1, 0], [0.2, 0.7, 0.3, 0.4, 0.6, 0.5])
+    with pytest.raises(TypeError, match="^indent must be an integer"):
+        report.to_json(indent=1.5)
+    with pytest.raises(ValueError, match="^indent must be at least 0"):
+        report.to_json(indent=-1)
+    assert report.to_json(indent=None).startswith("{")
+    tripod = report.tripod()
+    with pytest.raises(TypeError, match="^indent"):
+        tripod.to_json(indent="x")
+    with pytest.raises(TypeError, match="^checklist_only must be True or False"):
+        tripod.to_json(checklist_only="x")
+    assert tripod.to_json(checklist_only=True, indent=0)

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._core.params import check_int
+
 if TYPE_CHECKING:  # pragma: no cover
     from ._result import CalibrationReport
 
@@ -36,7 +38,9 @@ def jsonable(obj: Any) -> Any:
 
 
 def dumps(obj: Any, *, indent: int | None = 2) -> str:
-    """Strict JSON text of :func:`jsonable` data."""
+    """Strict JSON text of :func:`jsonable` data; ``indent`` a count of spaces or None."""
+    if indent is not None:
+        indent = check_int(indent, "indent", minimum=0)
     return json.dumps(jsonable(obj), indent=indent, allow_nan=False)
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from .._core.params import check_bool
 from .._core.results import Result
 from . import _io, _json, _text
 from ._tripod_items import CITATION, ITEMS, SECTIONS, SOURCE_URL
@@ -289,7 +290,8 @@ class TripodReport(Result):
         str
             Undefined numbers are ``null``.
         """
-        payload = self.checklist_dict() if checklist_only else self.to_dict()
+        only = check_bool(checklist_only, "checklist_only")
+        payload = self.checklist_dict() if only else self.to_dict()
         return _json.dumps(payload, indent=indent)
 
     def to_markdown(self) -> str:
