@@ -8,11 +8,10 @@ import warnings
 
 import numpy as np
 import pytest
+from test_result_protocol import _build
 
 from skbrier import brier_inference, calibration_report
 from skbrier._core.params import check_confidence_level
-
-from test_result_protocol import _build
 
 
 @pytest.fixture(scope="module")
