@@ -67,3 +67,33 @@ def test_report_json_indent_and_checklist_only_are_checked():
     with pytest.raises(TypeError, match="^checklist_only must be True or False"):
         tripod.to_json(checklist_only="x")
     assert tripod.to_json(checklist_only=True, indent=0)
+
+
+@pytest.mark.parametrize(
+    ("name", "method"),
+    [
+        ("CumulativeCalibrationResult", "plot"),
+        ("ClusteredCalibrationCurve", "plot"),
+        ("StabilityResult", "plot_calibration"),
+        ("StabilityResult", "plot_mape"),
+        ("StabilityResult", "plot_predictions"),
+        ("StabilityResult", "plot_decision_curve"),
+    ],
+)
+def test_plot_ax_that_is_not_an_axes_is_a_type_error(name, method):
+    """``ax=3`` was an AttributeError ('int' object has no attribute 'plot')."""
+    pytest.importorskip("matplotlib")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = _build(name)
+    with pytest.raises(TypeError, match="^ax must be a matplotlib Axes"):
+        getattr(res, method)(ax=3)
+
+
+def test_clustered_curve_plot_cluster_curves_must_be_a_bool():
+    pytest.importorskip("matplotlib")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = _build("ClusteredCalibrationCurve")
+    with pytest.raises(TypeError, match="^cluster_curves must be True or False"):
+        res.plot(cluster_curves="x")

@@ -206,11 +206,9 @@ class CumulativeCalibrationResult(Result):
         >>> ax.get_ylabel()
         'cumulative difference (observed - forecast)'
         """
-        from ..plotting._pyplot import import_pyplot
+        from ..plotting._common import new_axes
 
-        plt = import_pyplot("CumulativeCalibrationResult.plot")
-        if ax is None:
-            _, ax = plt.subplots()
+        ax = new_axes(ax, "CumulativeCalibrationResult.plot")
         x = np.r_[0.0, self.share]
         y = np.r_[0.0, self.cumulative_difference]
         ax.plot(x, y, color="k", linewidth=1.2, label="cumulative difference")

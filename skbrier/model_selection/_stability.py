@@ -35,7 +35,7 @@ from .._core.kernels.lowess import lowess_knots
 from .._core.params import check_int, check_real, check_thresholds
 from .._core.results import Result
 from ..metrics.net_benefit import decision_curve
-from ..plotting._pyplot import import_pyplot
+from ..plotting._common import new_axes
 
 __all__ = ["StabilityResult"]
 
@@ -45,10 +45,7 @@ _GREY = (0.5, 0.5, 0.5, 0.3)
 
 
 def _axes(ax: Any) -> Any:
-    if ax is None:
-        plt = import_pyplot("StabilityResult")
-        _, ax = plt.subplots()
-    return ax
+    return new_axes(ax, "StabilityResult")
 
 
 @shared_doc

@@ -28,7 +28,7 @@ from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.kernels.splines import r_seq, rcs_basis, rcs_knots
 from .._core.labels import check_groups
-from .._core.params import check_confidence_level, check_int, check_option
+from .._core.params import check_bool, check_confidence_level, check_int, check_option
 from .._core.results import Result
 from .._core.validation import binary_forecast, check_probabilities
 from ..metrics.calibration_curves import flexible_calibration_curve, grid_count
@@ -177,12 +177,11 @@ class ClusteredCalibrationCurve(Result):
         'Predicted probability'
         """
         from ..plotting._calibration_parts import draw_spikes, histogram_bottom
+        from ..plotting._common import new_axes
         from ..plotting._flexible_draw import DIAGONAL_GID
-        from ..plotting._pyplot import import_pyplot
 
-        plt = import_pyplot("ClusteredCalibrationCurve.plot")
-        if ax is None:
-            _, ax = plt.subplots(figsize=(5.0, 5.0))
+        cluster_curves = check_bool(cluster_curves, "cluster_curves")
+        ax = new_axes(ax, "ClusteredCalibrationCurve.plot", figsize=(5.0, 5.0))
         ax.plot(
             [0.0, 1.0],
             [0.0, 1.0],
