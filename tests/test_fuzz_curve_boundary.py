@@ -35,3 +35,36 @@ def test_tiny_class_weight_mirrors(smoother, tiny, cls):
     assert r.converged and np.isfinite(r.ici)
     assert r.ici == pytest.approx(m.ici, rel=1e-9)
     np.testing.assert_allclose(r.estimate, 1.0 - m.estimate, rtol=0, atol=1e-12)
+
+
+def test_brier_index_one_hot_warns():
+    # a one-hot y_true of 3 classes is read as 3 labels (documented): its
+    # Index differed from the class labels' without a word
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 50)
+    p = rng.dirichlet(np.ones(3), 50)
+    with pytest.warns(UserWarning, match=r"y_true is a one-hot.*argmax") as rec:
+        bi = skbrier.brier_index(np.eye(3)[y], p)
+    assert len(rec) == 1
+    assert bi != pytest.approx(skbrier.brier_index(y, p))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        skbrier.brier_index(np.eye(3)[y], p * 0.9)  # rows not summing to 1: multilabel
+        skbrier.brier_index(np.eye(3)[y] + np.eye(3)[(y + 1) % 3], p)  # not one-hot
+        assert skbrier.brier_score(np.eye(3)[y], p) == pytest.approx(
+            skbrier.brier_score(y, p)
+        )
+
+
+def test_dask_subnormal_weights_refusal_says_what_to_do():
+    da = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(0)
+    p = rng.uniform(size=100)
+    y = (rng.uniform(size=100) < p).astype(int)
+    w = np.full(100, 5e-311)
+    with pytest.raises(ValueError, match="sample_weight.*Multiply sample_weight"):
+        skbrier.brier_score(
+            da.from_array(y, chunks=25),
+            da.from_array(p, chunks=25),
+            sample_weight=da.from_array(w, chunks=25),
+        )
