@@ -68,3 +68,21 @@ def test_dask_subnormal_weights_refusal_says_what_to_do():
             da.from_array(p, chunks=25),
             sample_weight=da.from_array(w, chunks=25),
         )
+
+
+def test_bootstrap_band_without_curves_warns():
+    # non-events of weight 1e-17: no resample draws one, so no resample has a
+    # curve; the band was NaN without a word
+    y, p = _data(n=300)
+    w = np.where(y == 0, 1e-17, 1.0)
+    with pytest.warns(RuntimeWarning, match="20 of 20 bootstrap replicates are NaN"):
+        r = skbrier.flexible_calibration_curve(
+            y,
+            p,
+            smoother="rcs",
+            sample_weight=w,
+            band="bootstrap",
+            n_resamples=20,
+            random_state=0,
+        )
+    assert np.isnan(r.lower).all()
