@@ -350,7 +350,7 @@ def _warn_if_one_hot(y_true: Any, y_proba: Any) -> None:
         "number. For the multiclass Brier Index pass the class labels "
         "(y_true.argmax(axis=1)) as y_true.",
         UserWarning,
-        stacklevel=3,
+        stacklevel=4,
     )
 
 
