@@ -82,3 +82,21 @@ def test_bootstrap_band_without_curves_warns():
             random_state=0,
         )
     assert np.isnan(r.lower).all()
+
+
+@pytest.mark.parametrize("smoother", ["gam", "rcs", "ns", "loess"])
+def test_huge_weights_no_overflow(smoother):
+    # one class of weight 1e305 beside 1: numpy's overflow warning leaked
+    # (all smoothers but rcs) and the gam curve was NaN with a ConvergenceWarning
+    y, p = _data(n=400)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = skbrier.flexible_calibration_curve(
+            y, p, smoother=smoother, sample_weight=np.where(y == 0, 1e305, 1.0)
+        )
+        # the same curve as weights of 1e200 (the same sample to the fits)
+        s = skbrier.flexible_calibration_curve(
+            y, p, smoother=smoother, sample_weight=np.where(y == 0, 1e200, 1e-105)
+        )
+    assert np.isfinite(r.ici) and r.n == pytest.approx(np.sum(np.where(y == 0, 1e305, 1.0)))
+    assert r.ici == pytest.approx(s.ici, rel=1e-9)
