@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import special, stats
 
-from .._core.resampling import INTERVAL_METHODS, interval_from_replicates
+from .._core.resampling import INTERVAL_METHODS, _report_nan, interval_from_replicates
 from .._core.results import ConfidenceInterval, _IntervalResult
 
 __all__ = ["CURVE_METRICS", "FlexibleCalibrationCurve", "band_from_standard_error"]
@@ -233,6 +233,10 @@ class FlexibleCalibrationCurve(_IntervalResult):
         # the simulated curves: percentiles, as pmcalibration's summary()
         how = "percentile" if method == "simulation" else method
         if metric == "calibration_curve":
+            # the band leaves out the grid points a resample's curve does not
+            # reach (loess) without a word, but never silently the resamples
+            # without a curve (one class drawn): their summaries are NaN
+            _report_nan(reps["metrics"][:, 0], 0, "warn")
             return interval_from_replicates(
                 reps["curve"],
                 level,

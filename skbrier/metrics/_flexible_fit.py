@@ -42,6 +42,7 @@ __all__ = [
     "curve_summaries",
     "fit_curve",
     "frequency_lowess_knots",
+    "huge_weights_shifted",
     "lowess_repetitions",
 ]
 
@@ -222,6 +223,49 @@ def check_spec(
     return CurveSpec(
         smoother, transform == "logit", n_knots, k, span, degree, surface, band_scale
     )
+
+
+#: frequency weights above this are shifted down to it by a power of two
+#: (:func:`huge_weights_shifted`)
+_HUGE_WEIGHT = 2.0**500
+
+
+def huge_weights_shifted(w: np.ndarray | None) -> np.ndarray | None:
+    """Frequency weights ``w`` whose largest exceeds ``2**500``, shifted by
+    a power of two to put it there; others as given.
+
+    The fits' sums of weights times squared basis terms overflowed for
+    weights of 1e305 (a numpy RuntimeWarning, and a NaN gam curve).  Totals
+    of ``2**500`` rows and more are the same sample to the curves (the gam's
+    UBRE term ``2 tau / n`` is nil beside ``D / n`` for both; the spline and
+    loess fits do not depend on the scale), so the shift keeps the curve.
+    Weights that the shift would make subnormal are left as given.
+
+    Parameters
+    ----------
+    w : ndarray of shape (n_samples,) or None
+        Positive frequency weights.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,) or None
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbrier.metrics._flexible_fit import huge_weights_shifted
+    >>> w = huge_weights_shifted(np.array([1e305, 2e305]))
+    >>> bool(w[1] == 2 * w[0]), bool(w.max() <= 2.0**500)
+    (True, True)
+    >>> huge_weights_shifted(np.array([1.0, 3.0])).tolist()
+    [1.0, 3.0]
+    """
+    if w is None or not float(w.max()) > _HUGE_WEIGHT:
+        return w
+    e = int(np.frexp(_HUGE_WEIGHT)[1]) - 1 - int(np.frexp(float(w.max()))[1])
+    if np.ldexp(float(w.min()), e) < np.finfo(np.float64).smallest_normal:
+        return w
+    return np.ldexp(w, e)
 
 
 def lowess_repetitions(w: np.ndarray) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Literal
 
 import numpy as np
@@ -153,7 +154,9 @@ def brier_score(
     the sum of the per-label binary Brier scores (range [0, L]), halved by
     ``"auto"`` only for fewer than three labels (scikit-learn's rule; it also
     warns that the rows do not sum to one, which skbrier does not: a
-    multilabel row need not).
+    multilabel row need not).  A one-hot encoding of classes is read so too,
+    and scores the same as its class labels (the two readings agree here;
+    they differ in :func:`brier_index`).
 
     Parameters
     ----------
@@ -283,7 +286,15 @@ def brier_index(
     The Index has no ``scale_by_half`` option: its anchors (50 for the
     always-50 % forecaster, 0 for the worst) are defined on the [0, 1] scale.
     A multilabel indicator ``y_true`` gives the Index of the mean of the
-    per-label binary Brier scores (the [0, 1] scale).
+    per-label binary Brier scores (the [0, 1] scale).  A 2-D ``y_true`` is
+    always read so, even a one-hot encoding of classes: with three or more
+    columns its Index (the summed score divided by the number of columns)
+    differs from that of the class labels (the summed score divided by two),
+    and a one-hot ``y_true`` beside forecasts whose rows sum to one is
+    warned about.  For the multiclass Index pass the class labels
+    (``y_true.argmax(axis=1)``).  (:func:`brier_score` gives the same number
+    for both readings, as :func:`sklearn.metrics.brier_score_loss` does: it
+    reads a 2-D ``y_true`` as its indicator columns.)
 
     References
     ----------
@@ -299,6 +310,7 @@ def brier_index(
     """
     if is_multilabel(y_true):  # the mean of the per-label binary scores
         bs = brier_score(y_true, y_proba, sample_weight=sample_weight, scale_by_half=False)
+        _warn_if_one_hot(y_true, y_proba)
         return brier_index_from_score(bs / np.shape(y_true)[1])
     # the [0, 1] scale: halved for any number of classes
     bs = brier_score(
@@ -310,6 +322,36 @@ def brier_index(
         scale_by_half=True,
     )
     return brier_index_from_score(bs)
+
+
+def _warn_if_one_hot(y_true: Any, y_proba: Any) -> None:
+    """Warn that a one-hot ``y_true`` (each row a single 1) beside forecasts
+    whose rows sum to one, K >= 3 columns, is read as K labels: its Index
+    is that of the mean per-label score (divided by K), not the multiclass
+    one (divided by 2).  In-memory inputs only (a lazy array is not read)."""
+    if hasattr(y_true, "__dask_graph__") or hasattr(y_proba, "__dask_graph__"):
+        return
+    try:
+        y = np.asarray(y_true, dtype=np.float64)
+        p = np.asarray(y_proba, dtype=np.float64)
+    except (TypeError, ValueError):
+        return
+    if y.ndim != 2 or y.shape[1] < 3 or p.shape != y.shape or y.shape[0] == 0:
+        return
+    if not (np.all((y == 0.0) | (y == 1.0)) and np.all(y.sum(axis=1) == 1.0)):
+        return
+    if not np.allclose(p.sum(axis=1), 1.0, rtol=0.0, atol=np.sqrt(np.finfo(float).eps)):
+        return
+    warnings.warn(
+        f"y_true is a one-hot matrix of {y.shape[1]} columns beside forecasts whose "
+        "rows sum to one: it is read as a multilabel indicator (the Index of the "
+        f"mean of the {y.shape[1]} per-label binary Brier scores), not as "
+        f"{y.shape[1]} classes (the multiclass score halved), which gives another "
+        "number. For the multiclass Brier Index pass the class labels "
+        "(y_true.argmax(axis=1)) as y_true.",
+        UserWarning,
+        stacklevel=4,
+    )
 
 
 @one_warning_per_call

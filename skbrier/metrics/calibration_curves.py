@@ -67,6 +67,7 @@ from ._flexible_fit import (
     check_spec,
     curve_summaries,
     fit_curve,
+    huge_weights_shifted,
     lowess_repetitions,
 )
 
@@ -495,6 +496,8 @@ def flexible_calibration_curve(
     )
     if spec.smoother == "lowess" and w is not None:  # before any fit
         lowess_repetitions(w)
+    total = float(p.shape[0] if w is None else w.sum())
+    w = huge_weights_shifted(w)
     g = _check_grid(grid, p, spec.logit)
     tf = _scale(spec)
     fit = fit_curve(spec, y, tf(p), w, tf(g), band=band == "analytic")
@@ -539,7 +542,7 @@ def flexible_calibration_curve(
         confidence_level=level,
         standard_error=fit.se if band == "analytic" else None,
         knots=fit.knots,
-        n=float(p.shape[0] if w is None else w.sum()),
+        n=total,
         n_excluded=n_excl,
         n_resamples=0 if boot is None else n_resamples,
         n_simulations=0 if sim is None else n_resamples,

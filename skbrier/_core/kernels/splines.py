@@ -333,9 +333,16 @@ def _independent_columns(x: np.ndarray, knots: np.ndarray) -> np.ndarray:
 
 
 def _polish(
-    y: np.ndarray, X: np.ndarray, w: np.ndarray | None, beta: np.ndarray
+    y: np.ndarray,
+    X: np.ndarray,
+    w: np.ndarray | None,
+    beta: np.ndarray,
+    wscale: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Plain Newton steps from where the safeguarded solver stopped.
+    """Plain Newton steps from where the safeguarded solver stopped; the
+    covariance is that of the weights ``w * wscale`` (the factor applied
+    before the product: the inverse of a class of relative weight 1e-305
+    overflowed in it).
 
     Its test (the gradient within its rounding error) can fail at the maximum
     of an ill-conditioned fit.  Converged when the Newton decrement
@@ -365,6 +372,7 @@ def _polish(
                 r_inv = np.linalg.inv(r)
             except np.linalg.LinAlgError:
                 break
+            r_inv = r_inv / math.sqrt(wscale)
             return beta, r_inv @ r_inv.T, True
         beta = beta + step
         prev = dec
@@ -397,10 +405,10 @@ def spline_logistic_curve(
     if beta0 is None or beta0.shape[0] != X.shape[1]:
         beta0 = _start(y, X, wn)
     beta, cov, _, converged = logistic_fit(y, X, None, wn, beta0)
+    cov = cov / wscale
     if not converged or x.shape[0] <= _WARM_START_ROWS:
         # the same maximum, to rounding, however the weights are written
-        beta, cov, converged = _polish(y, X, wn, beta)
-    cov = cov / wscale
+        beta, cov, converged = _polish(y, X, wn, beta, wscale)
     # without a finite maximum (the spline separates the outcomes) the solver
     # stops at a runaway iterate, and rounding decides whether it calls that
     # converged; the linear programme decides it from the distinct rows alone.

@@ -52,6 +52,8 @@ import numpy as np
 from scipy import linalg, optimize, special
 from scipy.sparse import linalg as sparse_linalg
 
+from .logistic import RATE_FLIP
+
 __all__ = ["GamCurve", "gam_logistic_curve", "r_sample", "tprs_knots"]
 
 #: mgcv's ``max.knots``: beyond this many distinct values the knots are a sample
@@ -345,6 +347,19 @@ def gam_logistic_curve(
         design = cur.design[back] if cur.design.shape[0] == order.shape[0] else cur.design
         return cur._replace(fitted=cur.fitted[back], design=design)
     b = _basis(x, w, k)  # first: too few distinct values is a ValueError
+    ww = np.ones(x.shape[0]) if w is None else w
+    s1, s0 = float(np.dot(ww, y)), float(np.dot(ww, 1.0 - y))
+    if s1 > RATE_FLIP * (s0 + s1) and s0 > 0.0:
+        # the non-events weigh below 2**-26 of the total (weights of 1e-17
+        # beside 1): mu * (1 - mu) rounds to 0 at the events, so the fit is
+        # that of the non-events (logistic.flip_classes): the same curve, its
+        # coefficients and linear predictor negated
+        cur = gam_logistic_curve(1.0 - y, x, w, x_eval, k=k)
+        if not cur.converged:
+            return cur
+        return cur._replace(
+            eta=-cur.eta, fitted=special.expit(-(cur.design @ cur.coef)), coef=-cur.coef
+        )
     if _linearly_separated(y, x, w):
         # no finite maximum for any smoothing parameter: the unpenalised
         # straight line of the basis separates the outcomes
@@ -353,7 +368,6 @@ def gam_logistic_curve(
     # mgcv: rms 1 per column; those of the repeated rows, so that integer
     # weights give the same coefficients (and the same draws of them)
     n = float(x.shape[0] if w is None else w.sum())
-    ww = np.ones(x.shape[0]) if w is None else w
     scale = np.sqrt((ww @ B**2) / n)
     scale[~(scale > 0.0)] = 1.0
     X = np.column_stack([np.ones(x.shape[0]), B / scale])
@@ -363,8 +377,6 @@ def gam_logistic_curve(
     S0 /= np.linalg.norm(S0, 2) / max(1.0, xtx / n)
     # the logit of the base rate from both classes' totals: 1 - ybar rounded
     # to 0 when the non-events weigh below 1e-16 of the total (math domain error)
-    s1 = float(np.dot(ww, y))
-    s0 = float(np.dot(ww, 1.0 - y))
     start = np.zeros(k)
     if s1 > 0.0 and s0 > 0.0:
         start[0] = math.log(s1) - math.log(s0)
