@@ -12,7 +12,7 @@ from scipy import fft as sp_fft
 from .._core.kernels.decomposition import pow2_exponent
 from .._core.params import check_int
 
-__all__ = ["default_block_length", "optimal_block_length", "resolve_block_length"]
+__all__ = ["default_block_length", "optimal_block_length"]
 
 
 def _autocovariances(eps: np.ndarray, max_lag: int) -> np.ndarray:
