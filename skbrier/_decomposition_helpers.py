@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._core.docstrings import with_pieces
 from ._core.labels import binary_target
+from ._core.optional import import_optional
 from ._decomposition_options import estimator_proba
 from .metrics._decomposition_bootstrap import CORP_COMPONENTS
 from .metrics._decomposition_results import ESTIMATOR_MURPHY_NAMES as _MURPHY_NAMES
@@ -193,10 +194,7 @@ def summary_text(est: Any, method: str, n_bins_used: int | None) -> str:
 
 def components_frame(est: Any, method: str, class_names: list[str] | None):
     """The components (and intervals) of a fitted BrierDecomposition as a DataFrame."""
-    try:
-        import pandas as pd
-    except ImportError as exc:
-        raise ImportError("to_frame() requires pandas (pip install pandas).") from exc
+    pd = import_optional("pandas", needed_for=f"{type(est).__name__}.to_frame()")
     keys = component_names(method)
     if est.per_class_ is None:
         data = {k: [getattr(est, k + "_")] for k in keys}
@@ -396,13 +394,9 @@ class DecompositionReportMixin:
         check_is_fitted(self)
         if what not in ("components", "table"):
             raise ValueError(f"what must be 'components' or 'table', got {what!r}.")
+        # pandas is imported first: without it, one error for either table
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
         if what == "table":
-            try:
-                import pandas as pd
-            except ImportError as exc:
-                raise ImportError(
-                    "to_frame() requires pandas (pip install pandas)."
-                ) from exc
             return pd.DataFrame(self.table_)
         return components_frame(self, self._method, self._class_names)
 

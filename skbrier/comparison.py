@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike
 
 from ._core.diagnose import one_warning_per_call, warn_once
 from ._core.dispatch import HOST, backends
+from ._core.optional import import_optional
 from ._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_RESAMPLES,
@@ -128,7 +129,7 @@ class ForecastComparisonResult(Result):
             ``calibration_intercept``, ``calibration_slope``, ``c_statistic``
             (each followed by its bounds when ``intervals``).  Needs pandas.
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         cols = [
             c

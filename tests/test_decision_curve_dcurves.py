@@ -188,5 +188,8 @@ def test_clear_import_error_without_matplotlib(monkeypatch):
     for mod in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
         monkeypatch.delitem(sys.modules, mod)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(ImportError, match=r"DecisionCurveDisplay needs matplotlib: pip"):
+    with pytest.raises(
+        ImportError,
+        match=r"DecisionCurveDisplay requires matplotlib: pip install matplotlib",
+    ):
         DecisionCurveDisplay.from_predictions([0, 1, 1, 0], [0.2, 0.7, 0.6, 0.3])

@@ -32,6 +32,7 @@ import numpy as np
 
 from .docstrings import with_pieces
 from .format import format_number
+from .optional import import_optional
 from .params import check_confidence_level, check_option
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -239,7 +240,7 @@ class Result:
 
     def to_frame(self) -> Any:
         """The headline numbers as a one-row :class:`pandas.DataFrame` (needs pandas)."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         return pd.DataFrame([{k: to_builtin(v) for k, v in self._headline().items()}])
 

@@ -9,12 +9,25 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from .._core.optional import import_optional
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BINS, MAX_BINS
 from .._core.progress import message
 
 
 class CLIError(Exception):
     """An error in the user's input: printed as one line, exit code 2."""
+
+
+def import_for_cli(
+    module_name: str, *, needed_for: str, extra: str | None = None, hint: str = ""
+) -> Any:
+    """:func:`~skbrier._core.optional.import_optional` for the command line:
+    a missing package is the same message as a one-line CLIError (``hint``:
+    a sentence added to it)."""
+    try:
+        return import_optional(module_name, needed_for=needed_for, extra=extra)
+    except ImportError as exc:
+        raise CLIError(f"{exc} {hint}".rstrip()) from None
 
 
 class _Parser(argparse.ArgumentParser):

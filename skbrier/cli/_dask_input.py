@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import CLIError
+from ._common import CLIError, import_for_cli
 from ._engines import (
     boolean_pos_label,
     refuse_percent_of_probabilities,
@@ -97,7 +97,7 @@ def choose_engine(args) -> tuple[str, str | None]:
 
 
 def _read(path: str, columns: list[str]) -> Any:
-    import dask.dataframe as dd
+    dd = import_for_cli("dask.dataframe", needed_for="--engine dask")
 
     is_parquet = os.path.isdir(path) or path.endswith((".parquet", ".parq", ".pq"))
     if not is_parquet and not glob.glob(path):

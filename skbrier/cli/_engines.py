@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import CLIError, groups_left_out, warn_rows_without_group
+from ._common import CLIError, groups_left_out, import_for_cli, warn_rows_without_group
 from ._subgroups import MISSING, labels, missing_note
 from ._table import NA_VALUES, check_columns
 
@@ -359,7 +359,8 @@ def _duckdb_labels(con: Any, types: dict[str, str], numbers: bool) -> dict[str, 
     ``true``/``false``, as pyarrow writes them)."""
     if not types:
         return {}
-    import pyarrow as pa
+    # DuckDB's Arrow functions need pyarrow, which DuckDB itself does not
+    pa = import_for_cli("pyarrow", needed_for="--engine duckdb with --subgroup-col")
 
     from ..engines.duckdb import _NUMERIC
 
@@ -671,12 +672,7 @@ def engine_reports(args: Any, engine: str, options: dict) -> dict:
     against the file's columns (:func:`_diagnose`, Polars and DuckDB)."""
     _check_args(args, engine)
     package = "pyspark" if engine == "spark" else engine
-    try:
-        __import__(package)
-    except ImportError:
-        raise CLIError(
-            f"--engine {engine} needs {package} (pip install {package})."
-        ) from None
+    import_for_cli(package, needed_for=f"--engine {engine}")
     try:
         return _READERS[engine](args, options)
     except (ValueError, TypeError):

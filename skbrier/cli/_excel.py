@@ -9,14 +9,11 @@ import io
 import warnings
 import zipfile
 
-from ._common import CLIError
+from ._common import CLIError, import_for_cli
 
 __all__ = ["excel_as_csv", "spreadsheet_kind"]
 
-_EXCEL_HELP = (
-    "save it as CSV (in Excel: File > Save As > CSV UTF-8), or install the optional "
-    "reader: pip install 'skbrier[excel]'"
-)
+_SAVE_AS_CSV = "save it as CSV (in Excel: File > Save As > CSV UTF-8)"
 
 
 def spreadsheet_kind(raw: bytes, kind: str) -> str | None:
@@ -44,11 +41,10 @@ def excel_as_csv(raw: bytes, name: str, sheet: str) -> bytes:
     if sheet != "xlsx":
         what = "a legacy Excel (.xls)" if sheet == "xls" else "an OpenDocument (.ods)"
         raise CLIError(f"{name}: {what} spreadsheet; save it as CSV or as .xlsx.")
-    try:
-        import openpyxl  # noqa: F401  (pandas' reader of .xlsx)
-        import pandas as pd
-    except ImportError:
-        raise CLIError(f"{name}: an Excel workbook (.xlsx); {_EXCEL_HELP}.") from None
+    # pandas reads it with openpyxl; the excel extra brings both
+    workbook, hint = f"{name}: an Excel workbook (.xlsx)", f"Or {_SAVE_AS_CSV}."
+    import_for_cli("openpyxl", needed_for=workbook, hint=hint)
+    pd = import_for_cli("pandas", needed_for=workbook, extra="excel", hint=hint)
     try:
         book = pd.ExcelFile(io.BytesIO(raw), engine="openpyxl")
         sheets = book.sheet_names

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import CLIError
+from ._common import CLIError, import_for_cli
 from ._excel import excel_as_csv, spreadsheet_kind
 
 #: the spellings of a missing value (after stripping blanks), in every column
@@ -532,12 +532,7 @@ def _engines() -> list[str]:
 
 
 def _read_parquet(raw: bytes, name: str, needed: Sequence[str], comment_hint: bool):
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise CLIError(
-            f"{name}: reading Parquet files needs pyarrow (pip install pyarrow)."
-        ) from None
+    pq = import_for_cli("pyarrow.parquet", needed_for=f"{name}: reading Parquet files")
     try:
         pf = pq.ParquetFile(io.BytesIO(raw))
         header = check_header(pf.schema_arrow.names, name)

@@ -23,7 +23,6 @@ import copy
 import dataclasses
 import decimal
 import functools
-import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
@@ -31,6 +30,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .._core.docstrings import with_pieces as _with_pieces
+from .._core.optional import import_optional
 from .._core.validation import check_probabilities
 from ._plans import Agg, Term, col, hard_aggs
 
@@ -80,12 +80,7 @@ KEY = "__skbrier_key"
 def engine(name: str) -> Any:
     """The engine's module ``name`` (``"polars"``, ``"duckdb"``), or the
     ImportError saying how to install it (an extra of skbrier)."""
-    try:
-        return importlib.import_module(name)
-    except ImportError as exc:  # pragma: no cover - the engines are extras
-        raise ImportError(
-            f"skbrier.engines.{name} needs {name}: pip install 'skbrier[{name}]'."
-        ) from exc
+    return import_optional(name, needed_for=f"skbrier.engines.{name}")
 
 
 # ----------------------------------------------------------------- columns

@@ -22,6 +22,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from .._core.optional import import_optional
+
 #: the evaluators, built by :func:`_classes` on first access (module ``__getattr__``)
 EVALUATORS = (
     "BrierIndexEvaluator",
@@ -89,6 +91,9 @@ def _classes() -> dict[str, type]:
     """The evaluator classes (pyspark imported here, once)."""
     if _CLASSES:
         return _CLASSES
+    import_optional(
+        "pyspark.ml", needed_for="The Spark ML evaluators of skbrier.engines.spark"
+    )
     from pyspark import keyword_only
     from pyspark.ml.evaluation import Evaluator
     from pyspark.ml.param import Param, Params, TypeConverters

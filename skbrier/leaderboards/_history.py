@@ -24,6 +24,7 @@ import numpy as np
 
 from .._core.arrays import as_array
 from .._core.format import format_number
+from .._core.optional import import_optional
 from .._core.results import to_builtin
 from .._core.validation import binary_target, check_probabilities, check_sample_weight
 from ._history_categories import (
@@ -149,7 +150,7 @@ class ForecastHistory:
             Columns ``forecaster``, ``question``, ``timestamp`` (datetimes
             when they were given as datetimes), ``probability`` and ``outcome``.
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         t: Any = self.time
         if self.time_kind == "datetime":

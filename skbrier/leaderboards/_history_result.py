@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.optional import import_optional
 from .._core.results import to_builtin
 from ._result import _RankedTable
 
@@ -155,7 +156,7 @@ class HistoryScoreResult(_ForecasterTable):
             Columns ``forecaster``, ``question``, ``score``, ``coverage``
             and, where there is a crowd, ``crowd``.
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.pairs_frame()")
 
         data = {
             "forecaster": self.pair_forecaster,

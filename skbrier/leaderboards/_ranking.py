@@ -23,6 +23,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from .._core.optional import import_optional
 from .._core.resampling import interval_from_replicates
 from .._core.results import ConfidenceInterval, to_builtin
 from ._boot import rank_matrix
@@ -246,7 +247,7 @@ class RankedResult:
             point scores the leaderboard ranks), ``low``, ``high`` and
             ``better`` (forecaster significantly better than other).
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.pairwise_frame()")
 
         k = self.forecasters.shape[0]
         i, j = np.nonzero(~np.eye(k, dtype=bool))

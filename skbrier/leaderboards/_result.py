@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.optional import import_optional
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL
 from .._core.resampling import interval_from_replicates
 from .._core.results import (
@@ -87,7 +88,7 @@ class _RankedTable(Result):
 
     def to_frame(self) -> Any:
         """One row per forecaster, best first (needs pandas)."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         return pd.DataFrame(self._rows())
 

@@ -11,6 +11,7 @@ from .._core.bootstrap_results import _BootstrapResult
 from .._core.docstrings import with_pieces
 from .._core.format import format_number
 from .._core.kernels.net_benefit import treat_all_curve
+from .._core.optional import import_optional
 from .._core.results import Result
 
 __all__ = ["AbstentionResult", "AbstentionUtilityComparison", "AbstentionUtilityResult"]
@@ -116,7 +117,7 @@ class _UtilityCurves(_BootstrapResult, _UtilityFields):
         >>> res.to_frame().columns.tolist()
         ['threshold', 'utility', 'answer_rate', 'answer_all']
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         cols = {"threshold": self.thresholds}
         cols.update((name, getattr(self, name)) for name in self._columns)

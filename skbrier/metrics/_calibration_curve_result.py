@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import special, stats
 
+from .._core.optional import import_optional
 from .._core.resampling import INTERVAL_METHODS, _report_nan, interval_from_replicates
 from .._core.results import ConfidenceInterval, _IntervalResult
 
@@ -168,7 +169,7 @@ class FlexibleCalibrationCurve(_IntervalResult):
     def to_frame(self) -> Any:
         """The curve as a :class:`pandas.DataFrame` (needs pandas): one row per
         point of :attr:`grid` with ``estimate``, ``lower`` and ``upper``."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         nan = np.full(self.grid.shape, np.nan)
         return pd.DataFrame(

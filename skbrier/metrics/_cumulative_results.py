@@ -14,6 +14,7 @@ import numpy as np
 
 from .._core.docstrings import shared_doc
 from .._core.format import format_number
+from .._core.optional import import_optional
 from .._core.results import Result, to_builtin
 
 __all__ = ["CumulativeCalibrationResult", "MulticalibrationResult"]
@@ -159,7 +160,7 @@ class CumulativeCalibrationResult(Result):
         3       0.6   0.75                  0.200
         4       0.7   1.00                  0.025
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         if curve:
             return pd.DataFrame(
@@ -339,7 +340,7 @@ class MulticalibrationResult(Result):
         >>> list(res.to_frame()["segment"])
         ['all', 'x0=0', 'x0=1']
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         return pd.DataFrame(
             {"segment": [_describe(s) for s in self.segments], **self.by_segment}

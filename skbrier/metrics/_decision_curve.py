@@ -18,6 +18,7 @@ from .._core.kernels.net_benefit import (
     threshold_odds,
     treat_all_curve,
 )
+from .._core.optional import import_optional
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     check_real,
@@ -424,7 +425,7 @@ class DecisionCurveResult(_ModelIntervalResult):
         1    all        0.5     0.333333       1.000000
         2   none        0.5     0.000000       0.000000
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         t = self.thresholds
         odds = threshold_odds(t)

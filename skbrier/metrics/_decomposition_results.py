@@ -238,7 +238,8 @@ class MurphyDecomposition(_ComponentIntervals):
                 "weight": self.bin_weights,
                 "mean_forecast": self.bin_mean_forecast,
                 "observed_frequency": self.bin_observed_frequency,
-            }
+            },
+            self,
         )
 
 
@@ -400,7 +401,7 @@ class CORPDecomposition(_ComponentIntervals):
             hi[pos] = self.band_upper
             cols["band_lower"] = lo
             cols["band_upper"] = hi
-        return frame(cols)
+        return frame(cols, self)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -510,4 +511,4 @@ class MulticlassDecomposition(_IntervalResult):
         cols: dict[str, Any] = {"class": list(self.classes)}
         for n in self.per_class[0].components:
             cols[n] = [d.components[n] for d in self.per_class]
-        return frame(cols)
+        return frame(cols, self)

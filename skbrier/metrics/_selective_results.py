@@ -12,6 +12,7 @@ import numpy as np
 
 from .._core.bootstrap_results import _BootstrapResult
 from .._core.kernels.selective import RiskCoverage, accuracy_at_coverage
+from .._core.optional import import_optional
 from .._core.params import check_thresholds
 
 __all__ = ["RiskCoverageResult", "check_coverage"]
@@ -188,7 +189,7 @@ class RiskCoverageResult(_BootstrapResult):
         >>> res.to_frame()["risk"].round(4).tolist()
         [0.0, 0.5, 0.3333, 0.25]
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         if coverage is None:
             risk = self.selective_risk

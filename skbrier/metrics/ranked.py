@@ -43,6 +43,7 @@ from .._core.kernels.ranked import (
     ranked_skill_finish,
 )
 from .._core.labels import _target_array
+from .._core.optional import import_optional
 from .._core.params import (
     check_bool,
     check_n_bins,
@@ -519,7 +520,7 @@ class RankedDecomposition(Result):
         -------
         pandas.DataFrame
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         rows = []
         for t, d in zip(self.thresholds, self.per_threshold):

@@ -27,6 +27,7 @@ from .._core.format import format_number
 from .._core.kernels.calibration import lowess_calibration
 from .._core.kernels.cumulative import holm, order_by_part
 from .._core.labels import check_groups
+from .._core.optional import import_optional
 from .._core.params import check_confidence_level, check_min_samples
 from .._core.results import ConfidenceInterval, _IntervalResult, to_builtin
 from .._core.validation import binary_forecast
@@ -182,7 +183,7 @@ class GroupCalibrationResult(_IntervalResult):
         >>> calibration_by_group(y, p, groups=np.arange(600) % 3).to_frame().shape
         (3, 22)
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         frame: dict[str, Any] = {
             "group": to_builtin(self.groups),

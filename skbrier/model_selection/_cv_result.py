@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.optional import import_optional
 from .._core.results import ConfidenceInterval, _IntervalResult
 from .._response import positive_column
 
@@ -233,7 +234,7 @@ class CrossValBrierResult(_IntervalResult):
         pandas.DataFrame
             Weight, Brier score, Brier Index and skill score.
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         folds = pd.DataFrame(
             {

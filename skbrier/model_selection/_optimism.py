@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike
 from .._core.dispatch import HOST, backends
 from .._core.format import format_number
 from .._core.labels import binary_target
+from .._core.optional import import_optional
 from .._core.params import (
     check_int,
     check_n_jobs,
@@ -230,7 +231,7 @@ class InternalValidationResult(_IntervalResult):
 
     def to_frame(self) -> Any:
         """One row per measure, one column per estimate (needs pandas)."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         return pd.DataFrame(self._table())
 

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._core.kernels.brier import brier_index_from_score, skill_score
+from .._core.optional import import_optional
 from .._core.results import Result, format_number, to_builtin
 
 __all__ = ["PooledCVResult", "check_prefix", "pooled_cv_scores"]
@@ -101,7 +102,7 @@ class PooledCVResult(Result):
             ``cv_results_``, when known), then the pooled scores; without the
             per-fold bookkeeping sums that ``cv_results_`` also holds.
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         cols: dict[str, Any] = {}
         if self.params is not None:

@@ -32,6 +32,7 @@ import numpy as np
 from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.kernels.lowess import lowess_knots
+from .._core.optional import import_optional
 from .._core.params import check_int, check_real, check_thresholds
 from .._core.results import Result
 from ..metrics.net_benefit import decision_curve
@@ -133,7 +134,7 @@ class StabilityResult(Result):
 
     def to_frame(self) -> Any:
         """One row per individual: outcome, original prediction, its bounds and MAPE."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         low, high = self.prediction_bounds()
         return pd.DataFrame(

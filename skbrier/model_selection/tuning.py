@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike
 from sklearn.base import clone
 
 from .._core.dispatch import HOST, backends
+from .._core.optional import import_optional
 from .._core.params import check_n_jobs, check_option
 from .._response import check_pos_label
 from .cross_validation import FITS_IN_MEMORY, cross_val_brier
@@ -364,8 +365,5 @@ def create_study(
             raise ValueError(
                 f"direction={given!r} contradicts metric={metric!r}, which must be {want}d."
             )
-    try:
-        import optuna
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("create_study needs optuna: pip install optuna.") from exc
-    return optuna.create_study(direction=want, **kwargs)  # type: ignore[arg-type]
+    optuna = import_optional("optuna", needed_for="create_study")
+    return optuna.create_study(direction=want, **kwargs)

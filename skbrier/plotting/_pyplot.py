@@ -6,19 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._core.optional import import_optional
+
 __all__ = ["check_line_kwargs", "check_line_properties", "import_pyplot"]
 
 
 def import_pyplot(display: str) -> Any:
     """``matplotlib.pyplot``, or the ImportError naming the Display ``display``."""
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise ImportError(
-            f"{display} needs matplotlib: pip install matplotlib "
-            "(or pip install skbrier[plot])."
-        ) from exc
-    return plt
+    return import_optional("matplotlib.pyplot", needed_for=display)
 
 
 def check_line_kwargs(line_kwargs: Any, names: Any = None) -> dict[str, Any]:
@@ -55,7 +50,8 @@ def check_line_properties(kwargs: Mapping[str, Any], display: str) -> None:
     one model's ``line_kwargs``, passed to ``Axes.plot``) that is no property
     of a matplotlib line, before anything is drawn (matplotlib raises an
     AttributeError while drawing)."""
-    from matplotlib.lines import Line2D
+    # checked before the Display imports pyplot: the first import of matplotlib
+    Line2D = import_optional("matplotlib.lines", needed_for=display).Line2D
 
     props = {k: v for k, v in kwargs.items() if k not in _PLOT_KEYWORDS}
     try:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.optional import import_optional
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_bool, check_option, check_real
 from .._core.results import ConfidenceInterval
 from ..metrics.net_benefit import DecisionCurveResult, decision_curve
@@ -102,13 +103,11 @@ def smooth_curve(
     smoothed curves equal dcurves'.  Missing values are left out; a single
     point left is drawn as it is (lowess returns it, with numpy's warnings).
     """
-    try:
-        from statsmodels.nonparametric.smoothers_lowess import lowess
-    except ImportError as exc:
-        raise ImportError(
-            "smooth_frac needs statsmodels, the lowess dcurves smooths with: "
-            "pip install statsmodels (or pass smooth_frac=0)."
-        ) from exc
+    # statsmodels' lowess is the one dcurves smooths with
+    lowess = import_optional(
+        "statsmodels.nonparametric.smoothers_lowess",
+        needed_for="smooth_frac > 0 (the lowess smoothing of dcurves)",
+    ).lowess
     values = np.asarray(values, dtype=float)
     finite = np.isfinite(values) & np.isfinite(thresholds)
     if np.count_nonzero(finite) < 2:  # nothing to smooth

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._core.optional import missing_message
 from . import _figures, _io, _text
 from ._compare import paired_comparison, row_sets
 
@@ -594,7 +595,9 @@ def reports_to_html(
         )
     if not _figures.has_matplotlib():
         warnings.warn(
-            "the HTML report has no figures: they need matplotlib (pip install matplotlib).",
+            missing_message(
+                "matplotlib", needed_for="the HTML report has no figures: drawing them"
+            ),
             UserWarning,
             stacklevel=2,
         )

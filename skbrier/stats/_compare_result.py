@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._core.optional import import_optional
 from .._core.params import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
 from .._core.results import check_metric, format_number
 from ._ci import ConfidenceInterval, _StoredIntervals, normal_interval
@@ -241,7 +242,7 @@ class BrierComparisonResult(_StoredIntervals):
         -------
         pandas.DataFrame
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         a, b = self.names
         ci = self.confidence_interval(confidence_level)

@@ -28,6 +28,7 @@ from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.kernels.splines import r_seq, rcs_basis, rcs_knots
 from .._core.labels import check_groups
+from .._core.optional import import_optional
 from .._core.params import check_bool, check_confidence_level, check_int, check_option
 from .._core.results import Result
 from .._core.validation import binary_forecast, check_probabilities
@@ -126,7 +127,7 @@ class ClusteredCalibrationCurve(Result):
         -------
         pandas.DataFrame
         """
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         if per_cluster:
             k, g = self.cluster_estimate.shape

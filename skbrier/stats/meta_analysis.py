@@ -21,6 +21,7 @@ from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
 from .._core.format import format_number
 from .._core.labels import check_groups
+from .._core.optional import import_optional
 from .._core.params import check_confidence_level, check_option
 from .._core.results import ConfidenceInterval
 from .._core.validation import binary_forecast
@@ -415,7 +416,7 @@ class ClusteredValidationResult(_PooledMeasures):
 
     def to_frame(self) -> Any:
         """One row per centre and measure, then the pooled rows (needs pandas)."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         rows = []
         for i, c in enumerate(self.clusters.tolist()):

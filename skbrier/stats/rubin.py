@@ -22,6 +22,7 @@ from scipy import stats
 
 from .._core.dispatch import HOST, Refused, backends
 from .._core.docstrings import shared_doc
+from .._core.optional import import_optional
 from .._core.params import check_confidence_level, check_option, check_real
 from .._core.validation import binary_forecast
 from ._validation_measures import (
@@ -277,7 +278,7 @@ class PooledValidationResult(_PooledMeasures):
 
     def to_frame(self) -> Any:
         """One row per measure: estimate, interval, variances, df and FMI (needs pandas)."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         rows = []
         for name, r in self.pooled.items():

@@ -11,6 +11,7 @@ import numpy as np
 from scipy.stats import norm
 
 from .._core.docstrings import with_pieces
+from .._core.optional import import_optional
 from .._core.resampling import interval_from_replicates
 from .._core.results import Result, _Intervals, format_number
 
@@ -131,7 +132,7 @@ class SurvivalInterval(Result):
 
     def to_frame(self) -> Any:
         """One row per horizon (or one row for the time range) as a :class:`pandas.DataFrame`."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         common = {"metric": self.metric, "confidence_level": self.confidence_level}
         if self.time_range is not None:
@@ -203,7 +204,7 @@ class _PerHorizon(_Intervals[SurvivalInterval]):
 
     def to_frame(self) -> Any:
         """One row per horizon as a :class:`pandas.DataFrame` (needs pandas)."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         return pd.DataFrame(self._rows())
 

@@ -11,6 +11,7 @@ from scipy.stats import norm
 from .._core.binning import assign_bins, quantile_edges, uniform_edges
 from .._core.format import format_number
 from .._core.kernels.net_benefit import ClassShares, decision_finish
+from .._core.optional import import_optional
 from .._core.params import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_BINS,
@@ -145,7 +146,7 @@ class SurvivalCalibrationResult(Result):
 
     def to_frame(self) -> Any:
         """One row per bin as a :class:`pandas.DataFrame` (needs pandas)."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         return pd.DataFrame(
             {

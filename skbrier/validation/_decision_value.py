@@ -32,6 +32,7 @@ from numpy.typing import ArrayLike
 
 from .._core.dispatch import HOST, Refused, backends
 from .._core.format import format_number
+from .._core.optional import import_optional
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
     check_n_resamples,
@@ -150,7 +151,7 @@ class NetBenefitComparisonResult(_ModelIntervalResult):
         """One row per threshold and strategy (pandas): net benefit, its
         bootstrap mean, P(best), P(useful), the difference from the reference
         with its interval, and the EVPI."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         t = self.thresholds
         frames = []

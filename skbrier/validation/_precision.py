@@ -22,6 +22,7 @@ from scipy import stats
 
 from .._core.dispatch import HOST, Refused, backends
 from .._core.format import format_number
+from .._core.optional import import_optional
 from .._core.params import (
     DEFAULT_N_RESAMPLES,
     check_confidence_level,
@@ -166,7 +167,7 @@ class AchievedPrecisionResult(_IntervalResult):
 
     def to_frame(self) -> Any:
         """One row per measure: estimate, interval, width, target, met, n needed."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         rows = []
         for k in self.widths:

@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike
 from scipy import special, stats
 
 from .._core.format import format_number
+from .._core.optional import import_optional
 from .._core.params import (
     check_confidence_level,
     check_int,
@@ -259,7 +260,7 @@ class ValidationSampleSizeResult(Result):
 
     def to_frame(self) -> Any:
         """One row per criterion, as pmvalsampsize's table (needs pandas)."""
-        import pandas as pd
+        pd = import_optional("pandas", needed_for=f"{type(self).__name__}.to_frame()")
 
         return pd.DataFrame(
             [

@@ -15,16 +15,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..binning import check_edges
+from ..optional import import_optional
 from ..results import Result
 
 __all__ = ["BinStatistics", "check_edges", "frame"]
 
 
-def frame(columns: dict[str, Any]):
-    try:
-        import pandas as pd
-    except ImportError as exc:  # pragma: no cover - pandas is a test dependency
-        raise ImportError("to_frame() requires pandas (pip install pandas).") from exc
+def frame(columns: dict[str, Any], owner: Any):
+    """``columns`` as a pandas DataFrame, for ``owner.to_frame()``."""
+    pd = import_optional("pandas", needed_for=f"{type(owner).__name__}.to_frame()")
     return pd.DataFrame(columns)
 
 
@@ -226,4 +225,4 @@ class BinStatistics(Result):
         """Per-bin sums as a pandas DataFrame (pandas imported lazily)."""
         cols = {"lower": self.edges[:-1], "upper": self.edges[1:]}
         cols.update({s: getattr(self, s) for s in self._SUMS})
-        return frame(cols)
+        return frame(cols, self)
