@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from .alias import multinomial_sampler
 from .params import check_min_samples, check_random_state
 from .progress import progress
 from .results import ConfidenceInterval
@@ -184,7 +185,7 @@ def rows_of_resamples(
     (``counts * w``); the iid bootstrap of frequency weights draws from the
     rows of positive weight, each repeated ``w`` times when the ``n_drawn``
     rows it draws from are those copies (integer weights; the counts of a
-    row's copies add up) or once (multinomial draws).
+    row's copies add up) or once (multinomial counts).
     """
     if statistic is None or w is None:
         return statistic
@@ -224,8 +225,9 @@ def resample_multiplicities(
 #: The most observations a resample of frequency weights draws (int64 counts).
 MAX_FREQUENCY_DRAWS = 2**62
 #: Integer weights up to this total are resampled as their expanded rows
-#: (134 MB of row indices; beyond, multinomial counts of the same law: an
-#: expanded resample of 1e8 rows took seconds and 1.6 GB each)
+#: (134 MB of row indices; beyond, multinomial counts of the same law, drawn
+#: by :func:`~skbrier._core.alias.multinomial_sampler`: an expanded resample
+#: of 1e8 rows took seconds and 1.6 GB each)
 MAX_EXPANDED_ROWS = 2**24
 
 
@@ -299,7 +301,10 @@ def frequency_resampler(
     random numbers as the repeated rows would be drawn, so integer weights
     give the replicates of the repeated rows exactly; other weights draw
     multinomial counts of ``round(W)`` observations with probabilities
-    ``w / W`` (the same law; :func:`frequency_draws` refuses too many).
+    ``w / W`` (the same law; :func:`frequency_draws` refuses too many), by
+    the alias method of :func:`~skbrier._core.alias.multinomial_sampler`
+    (its table built here, once per call, and read-only: the resampler may
+    run in several threads at once).
     """
     if w is None:
         frequency_draws(n, weighted=False)
@@ -312,8 +317,7 @@ def frequency_resampler(
         return lambda rng: np.bincount(expanded[rng.integers(0, m, m)], minlength=n).astype(
             np.float64
         )
-    probs = w / total
-    return lambda rng: rng.multinomial(draws, probs).astype(np.float64)
+    return multinomial_sampler(w, draws)
 
 
 def frequency_replicates(

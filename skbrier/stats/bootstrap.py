@@ -28,8 +28,10 @@ the iid scheme the weights are *frequency* weights
 (:func:`prepare_frequency_weights`): integer weights are expanded into
 repeated rows (so the bootstrap is exactly that of the repeated rows), other
 weights are resampled as multinomial counts of ``round(W)`` draws with
-probabilities ``w / W``.  With the block schemes the rows of the series are
-resampled together with their weights (a weight is attached to a time point).
+probabilities ``w / W`` (drawn by the alias method of
+:func:`skbrier._core.alias.multinomial_sampler`).  With the block schemes
+the rows of the series are resampled together with their weights (a weight
+is attached to a time point).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from typing import Any, ClassVar, Literal, cast
 import numpy as np
 import scipy.stats
 
+from .._core.alias import multinomial_sampler
 from .._core.docstrings import with_pieces
 from .._core.kernels.moments import replicate_std
 from .._core.params import (
@@ -294,7 +297,10 @@ def bootstrap_distribution(
 
     ``draws`` (iid only, see :func:`prepare_frequency_weights`): the last
     element of ``data`` holds frequency weights; each resample draws ``draws``
-    rows with probabilities ``w / W`` and passes the counts as the weights.
+    rows with probabilities ``w / W`` (multinomial counts, drawn by
+    :func:`~skbrier._core.alias.multinomial_sampler`, the sampler of
+    :func:`~skbrier._core.resampling.frequency_resampler`) and passes the
+    counts as the weights.
     ``counts_statistic`` (no ``draws``): ``statistic`` with the resample's
     counts of each row as frequency weights (a last argument); the same
     draws are then counted (``np.bincount``) instead of gathered, several
@@ -321,10 +327,10 @@ def bootstrap_distribution(
             return _with_companion(out, companion, counts)
     elif draws is not None:
         *cols, w = data
-        prob = w / w.sum()
+        draw = multinomial_sampler(w, draws)
 
         def task(size: int, rng: np.random.Generator) -> np.ndarray:
-            counts = rng.multinomial(draws, prob, size=size).astype(np.float64)
+            counts = np.stack([draw(rng) for _ in range(size)])
             tiled = [np.broadcast_to(d, (size, n)) for d in cols]
             out = np.moveaxis(np.asarray(statistic(*tiled, counts, axis=-1)), -1, 0)
             return _with_companion(out, companion, counts)
@@ -446,7 +452,9 @@ def prepare_frequency_weights(
       bootstrap is exactly the bootstrap of the repeated rows;
     * iid and other weights: ``(data + [w], True, round(W))``: each resample
       draws ``round(W)`` rows with probabilities ``w / W`` (multinomial
-      counts), the frequency-weight bootstrap of a sample of size ``W``;
+      counts, by the alias method of
+      :func:`~skbrier._core.alias.multinomial_sampler`), the
+      frequency-weight bootstrap of a sample of size ``W``;
       the interval ``method="bca"`` is refused (its jackknife deletes whole
       rows).
 
