@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import special, stats
 
+from .._core.resampling import Scratch
 from .._core.results import ConfidenceInterval
 
 __all__ = [
@@ -287,10 +288,12 @@ def counts_refits(y, p, lg_res, p_order=None, integral: bool = True):
     oe_cols = np.column_stack([y[perm], p[perm]])
     n_fit = binned.order.shape[0]
 
+    scratch = Scratch()
+
     def binned_refits(counts: np.ndarray) -> np.ndarray:
         m = counts.shape[0]
         out = np.full((m, 4), np.nan)
-        cb = np.empty((m, n))
+        cb = scratch.rows(m, n)
         for s in range(m):
             # the counts in the binned order, gathered from 2 bytes per row
             c = counts[s]

@@ -60,6 +60,8 @@ from .._core.resampling import (
     CHUNK_ELEMENTS,
     MAX_EXPANDED_ROWS,
     MAX_FREQUENCY_DRAWS,
+    Scratch,
+    counted_batch,
     interval_from_replicates,
     resample_indices,
     run_replicates,
@@ -314,14 +316,21 @@ def bootstrap_distribution(
     drawn once).
     """
     n = data[0].shape[0]
+    chunk = max(2, _CHUNK_ELEMENTS // max(n, 1))
     if counts_statistic is not None and draws is None:
+        scratch = Scratch()
+        chunk = max(chunk, counted_batch(n))
 
         def task(size: int, rng: np.random.Generator) -> np.ndarray:
-            idx = resample_indices(rng, n, size, scheme, block_length)
-            counts = np.empty((size, n))
-            for r in range(size):
-                counts[r] = np.bincount(idx[r], minlength=n)
-            del idx
+            counts = scratch.rows(size, n)
+            if scheme == "iid":  # a resample's indices at a time: the same draws
+                for r in range(size):
+                    counts[r] = np.bincount(resample_indices(rng, n, 1)[0], minlength=n)
+            else:
+                idx = resample_indices(rng, n, size, scheme, block_length)
+                for r in range(size):
+                    counts[r] = np.bincount(idx[r], minlength=n)
+                del idx
             tiled = [np.broadcast_to(d, (size, n)) for d in data]
             out = np.moveaxis(np.asarray(counts_statistic(*tiled, counts, axis=-1)), -1, 0)
             return _with_companion(out, companion, counts)
@@ -351,7 +360,7 @@ def bootstrap_distribution(
         n_resamples,
         random_state=random_state,
         n_jobs=n_jobs,
-        chunk_size=max(2, _CHUNK_ELEMENTS // max(n, 1)),
+        chunk_size=chunk,
         desc="bootstrap",
     )
     return np.moveaxis(dist, 0, -1)
