@@ -122,3 +122,33 @@ def test_report_refits_on_the_brier_resamples_of_long_columns():
     want = interval_from_replicates(np.array([f.slope for f in fits]), 0.95)
     got = rep.confidence_interval(metric="calibration_slope")
     assert got == pytest.approx(tuple(want), rel=1e-9)
+
+
+def test_fractional_weights_chunks():
+    """The multinomial draws of fractional weights fill the same reused buffer."""
+    rng = np.random.default_rng(4)
+    loss, w = rng.random(N), rng.uniform(0.5, 2.0, N)
+    draws = round(float(w.sum()))
+
+    def total(*cols, axis=-1):
+        return np.sum(cols[0] * cols[-1], axis=axis)[None]
+
+    def run(n_jobs):
+        return bootstrap_distribution(
+            [loss, w],
+            total,
+            scheme="iid",
+            block_length=1.0,
+            n_resamples=B,
+            random_state=5,
+            n_jobs=n_jobs,
+            draws=draws,
+            companion=lambda counts: counts.copy(),
+        )
+
+    one, two = run(None), run(2)
+    np.testing.assert_array_equal(one, two)
+    counts = one[1:].T
+    assert (counts.sum(axis=1) == draws).all()
+    np.testing.assert_allclose(one[0], counts @ loss, rtol=1e-12)
+    assert len({c.tobytes() for c in counts}) == B  # no chunk repeats a buffer

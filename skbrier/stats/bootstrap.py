@@ -313,7 +313,11 @@ def bootstrap_distribution(
     with ``draws``), computed on the same draws; its ``k`` rows follow the
     statistic's in the distribution (the calibration report refits its
     logistic calibration on the resamples of the Brier score's bootstrap,
-    drawn once).
+    drawn once).  Counted resamples (``counts_statistic`` or ``draws``) of
+    long columns run in chunks of up to
+    :data:`~skbrier._core.resampling.COUNTED_BATCH` resamples
+    (:func:`~skbrier._core.resampling.counted_batch`), written into one
+    buffer per thread reused by every chunk.
     """
     n = data[0].shape[0]
     chunk = max(2, _CHUNK_ELEMENTS // max(n, 1))
@@ -337,9 +341,13 @@ def bootstrap_distribution(
     elif draws is not None:
         *cols, w = data
         draw = multinomial_sampler(w, draws)
+        scratch = Scratch()
+        chunk = max(chunk, counted_batch(n))
 
         def task(size: int, rng: np.random.Generator) -> np.ndarray:
-            counts = np.stack([draw(rng) for _ in range(size)])
+            counts = scratch.rows(size, n)
+            for r in range(size):
+                counts[r] = draw(rng)
             tiled = [np.broadcast_to(d, (size, n)) for d in cols]
             out = np.moveaxis(np.asarray(statistic(*tiled, counts, axis=-1)), -1, 0)
             return _with_companion(out, companion, counts)
