@@ -235,7 +235,13 @@ class Result:
         return [(k, format_number(v)) for k, v in self._headline().items()]
 
     def to_dict(self) -> dict[str, Any]:
-        """Every declared field as JSON-ready Python values (floats, ints, lists, dicts)."""
+        """Every declared field as JSON-ready Python values (floats, ints, lists, dicts).
+
+        A number that is not available stays ``float("nan")``, which
+        :func:`json.dumps` writes as ``NaN`` (a JavaScript literal, not strict
+        JSON: ``json.dumps(..., allow_nan=False)`` refuses it); the report's
+        ``to_json`` writes ``null`` instead.
+        """
         return {k: to_builtin(getattr(self, k)) for k in self._fields()}
 
     def to_frame(self) -> Any:
