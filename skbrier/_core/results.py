@@ -238,7 +238,7 @@ class Result:
         """Every declared field as JSON-ready Python values (floats, ints, lists, dicts).
 
         A number that is not available stays ``float("nan")``, which
-        :func:`json.dumps` writes as ``NaN`` (a JavaScript literal, not strict
+        ``json.dumps`` writes as ``NaN`` (a JavaScript literal, not strict
         JSON: ``json.dumps(..., allow_nan=False)`` refuses it); the report's
         ``to_json`` writes ``null`` instead.
         """
